@@ -1,0 +1,35 @@
+//===- CroqDialect.td - croq dialect definition ------------*- tablegen -*-===//
+//
+// The croq dialect: tile-level data movement and matrix compute for NVIDIA
+// Hopper GPUs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_DIALECT_CROQ_IR_CROQDIALECT_TD
+#define CROQ_DIALECT_CROQ_IR_CROQDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Croq_Dialect : Dialect {
+  let name = "croq";
+  let cppNamespace = "::mlir::croq";
+  let summary = "Tiles, views, copies, events and mma for Hopper GPUs";
+  let description = [{
+    The `croq` dialect models the Croqtile tile language. A kernel selects a
+    tile of a global tensor (a *view*), moves it into on-chip memory (a
+    *copy* by the software `dma` engine or the hardware `tma` engine,
+    optionally swizzled, zero-filled, transposed or padded), synchronizes
+    (*futures* and *events*), computes with tensor cores (*mma*) and writes
+    back. Global tensors are plain `memref`s; on-chip buffers are
+    `!croq.tile` values whose type carries the memory space and the physical
+    swizzle layout, so that copies and mma operand loads agree on the layout
+    by construction.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerTypes();
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+#endif // CROQ_DIALECT_CROQ_IR_CROQDIALECT_TD

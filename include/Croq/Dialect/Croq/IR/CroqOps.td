@@ -1,0 +1,659 @@
+//===- CroqOps.td - croq op definitions --------------------*- tablegen -*-===//
+//
+// Operations of the croq dialect: parallel regions, on-chip allocation,
+// views, copies, futures, events, mma and element access.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_DIALECT_CROQ_IR_CROQOPS_TD
+#define CROQ_DIALECT_CROQ_IR_CROQOPS_TD
+
+include "Croq/Dialect/Croq/IR/CroqTypes.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Croq_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Croq_Dialect, mnemonic, traits>;
+
+// Anything a copy reads or writes: a global tensor, a tile or a view.
+def Croq_AnyBuffer : AnyTypeOf<[AnyMemRef, Croq_TileType, Croq_ViewType],
+    "memref, tile or view">;
+// Anything a view selects from.
+def Croq_ViewSource : AnyTypeOf<[AnyMemRef, Croq_TileType, Croq_ViewType],
+    "memref, tile or view">;
+
+//===----------------------------------------------------------------------===//
+// Parallel regions
+//===----------------------------------------------------------------------===//
+
+def Croq_ParallelOp : Croq_Op<"parallel", [SingleBlock, NoTerminator,
+    RecursiveMemoryEffects]> {
+  let summary = "a parallel region over blocks, warpgroups or threads";
+  let description = [{
+    The `croq.parallel` op runs its body once for every point of an
+    iteration space, at one hardware level: `block` (thread blocks of the
+    grid), `warpgroup` (groups of four warps inside a block) or `thread`
+    (threads inside the enclosing block or warpgroup). The body's block
+    arguments are the coordinates; extents are static integers or `index`
+    values. This is Croqtile's `parallel {i, j} by [m, n] : block`; a
+    `group-4` level is `warpgroup`.
+
+    A `warpgroup` or `thread` region must be nested in a `block` region.
+
+    Example:
+
+    ```mlir
+    croq.parallel (%tr, %tc) in [4, 8] : block {
+      croq.parallel (%t) in [128] : thread {
+      }
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$dynamicExtents,
+                       DenseI64ArrayAttr:$staticExtents,
+                       Croq_ParallelLevel:$level);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The coordinates of the region, one per dimension.
+    Block::BlockArgListType getInductionVars() {
+      return getBody().front().getArguments();
+    }
+    /// The extents as static integers or values.
+    SmallVector<OpFoldResult> getMixedExtents();
+    /// The number of dimensions.
+    unsigned getRank() { return getStaticExtents().size(); }
+  }];
+}
+
+def Croq_InthreadsOp : Croq_Op<"inthreads", [SingleBlock, NoTerminator,
+    RecursiveMemoryEffects]> {
+  let summary = "a region run by the threads for which a condition holds";
+  let description = [{
+    The `croq.inthreads` op runs its body only on the threads (or warpgroups)
+    of the enclosing parallel region for which `condition` is true. With
+    `async`, the threads that do not run it do not wait for it: this is how
+    the producer and consumer roles of a warp-specialized kernel are written
+    (Croqtile's `inthreads.async (p == 0) { ... }`). Without `async`, every
+    thread of the enclosing region synchronizes after the body.
+
+    Example:
+
+    ```mlir
+    croq.parallel (%p) in [2] : warpgroup {
+      %c0 = arith.constant 0 : index
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+    }
+    ```
+  }];
+  let arguments = (ins I1:$condition, UnitAttr:$async);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "(`async` $async^)? $condition attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+def Croq_AllocOp : Croq_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "allocates a shared or local tile, or a stage array of them";
+  let description = [{
+    The `croq.alloc` op allocates an on-chip buffer: a `!croq.tile` or a
+    `!croq.tiles` stage array. Shared buffers belong to the enclosing
+    `croq.parallel ... : block` region; local buffers to each thread. The
+    contents are undefined until written.
+
+    Example:
+
+    ```mlir
+    %t = croq.alloc : !croq.tile<16x16xi32, shared>
+    %ring = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+    ```
+  }];
+  let results = (outs AnyTypeOf<[Croq_TileType, Croq_TilesType]>:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Croq_StageOp : Croq_Op<"stage", [Pure, InferTypeOpAdaptor]> {
+  let summary = "selects one stage of a stage array";
+  let description = [{
+    The `croq.stage` op returns the tile at `index` of a `!croq.tiles` stage
+    array (Croqtile's `lhs_load_s[stage]`). A constant index must be in
+    range.
+
+    Example:
+
+    ```mlir
+    %t = croq.stage %ring[%s] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Croq_TilesType:$tiles, Index:$index);
+  let results = (outs Croq_TileType:$result);
+  let assemblyFormat = "$tiles `[` $index `]` attr-dict `:` qualified(type($tiles))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+def Croq_ChunkatOp : Croq_Op<"chunkat", [Pure]> {
+  let summary = "selects one tile of an equal partition";
+  let description = [{
+    The `croq.chunkat` op divides every dimension of `source` into equal
+    chunks and selects one (Croqtile's `t.chunkat(i, j)`). Each entry of the
+    index list is either an `index` value, the chunk coordinate along that
+    dimension, or `_`, which keeps the whole dimension. The number of chunks
+    per dimension is given by `of [...]`; when it is omitted, each index must
+    be a coordinate of an enclosing `croq.parallel` and the chunk count is
+    that region's extent. A chunk is `ceildiv(size, count)` elements long;
+    the last one may run past the edge.
+
+    Example:
+
+    ```mlir
+    %v = croq.chunkat %lhs[%tr, %tc] : memref<64x128xi32> -> !croq.view<16x16xi32>
+    %w = croq.chunkat %t[_, %k] of [1, 4] : !croq.tile<64x64xf16, shared> -> !croq.view<64x16xf16, shared>
+    ```
+  }];
+  let arguments = (ins Croq_ViewSource:$source, Variadic<Index>:$indices,
+                       DenseBoolArrayAttr:$partitioned,
+                       OptionalAttr<DenseI64ArrayAttr>:$counts);
+  let results = (outs Croq_ViewType:$result);
+  let assemblyFormat = [{
+    $source custom<ChunkIndices>($indices, $partitioned)
+    (`of` $counts^)? attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    /// The number of chunks along each dimension: the explicit counts, or the
+    /// enclosing parallel extents (dynamic when they are). 1 for `_`.
+    SmallVector<OpFoldResult> getMixedCounts();
+    /// The index value of each dimension, null for `_`.
+    SmallVector<Value> getIndexPerDim();
+  }];
+}
+
+def Croq_SubspanOp : Croq_Op<"subspan", [Pure, AttrSizedOperandSegments]> {
+  let summary = "selects one tile of a tile grid";
+  let description = [{
+    The `croq.subspan` op selects the tile at tile coordinates `at [...]` of
+    a grid of tiles of extent `[...]` laid over `source` (Croqtile's
+    `t.subspan(64, 64).at(i, k)`). Tiles are packed by default; with
+    `step [...]` tile `i` starts at element `i * step` (Croqtile's
+    `.step(...)`), which spaces tiles apart or makes them overlap.
+
+    Example:
+
+    ```mlir
+    %v = croq.subspan %a [128, 64] at [%bm, %k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+    %w = croq.subspan %m [16, 16] step [32, 32] at [%i, %j] : memref<128x128xf32> -> !croq.view<16x16xf32>
+    ```
+  }];
+  let arguments = (ins Croq_ViewSource:$source,
+                       Variadic<Index>:$sizes, DenseI64ArrayAttr:$staticSizes,
+                       Variadic<Index>:$steps,
+                       OptionalAttr<DenseI64ArrayAttr>:$staticSteps,
+                       Variadic<Index>:$indices);
+  let results = (outs Croq_ViewType:$result);
+  let assemblyFormat = [{
+    $source custom<DynamicIndexList>($sizes, $staticSizes)
+    `` custom<OptionalStep>($steps, $staticSteps)
+    `at` ` ` `[` $indices `]` attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    SmallVector<OpFoldResult> getMixedSizes();
+    /// The steps; the sizes when no step is given.
+    SmallVector<OpFoldResult> getMixedSteps();
+  }];
+}
+
+def Croq_ViewOp : Croq_Op<"view", [Pure, AttrSizedOperandSegments]> {
+  let summary = "selects a window at element offsets";
+  let description = [{
+    The `croq.view` op selects the window of extent `[...]` that starts at
+    element offsets `from [...]` of `source` (Croqtile's
+    `t.view(m, n).from(r, c)`). Offsets need no alignment. The optional
+    `within [...]` clause bounds the valid part of the window by source
+    coordinates: an element at source coordinate `c` is valid when
+    `c < within` (and inside the source). It is what a chain of views folds
+    into, so that a window of a window keeps the outer window's edge.
+
+    Example:
+
+    ```mlir
+    %p = croq.view %m [16, 16] from [37, %c] : memref<128x128xf32> -> !croq.view<16x16xf32>
+    %q = croq.view %m [16, 16] from [%r, 0] within [%e, 128] : memref<128x128xf32> -> !croq.view<16x16xf32>
+    ```
+  }];
+  let arguments = (ins Croq_ViewSource:$source,
+                       Variadic<Index>:$sizes, DenseI64ArrayAttr:$staticSizes,
+                       Variadic<Index>:$offsets,
+                       DenseI64ArrayAttr:$staticOffsets,
+                       Variadic<Index>:$bounds,
+                       OptionalAttr<DenseI64ArrayAttr>:$staticBounds);
+  let results = (outs Croq_ViewType:$result);
+  let assemblyFormat = [{
+    $source custom<DynamicIndexList>($sizes, $staticSizes)
+    `from` custom<DynamicIndexList>($offsets, $staticOffsets)
+    `` custom<OptionalWithin>($bounds, $staticBounds)
+    attr-dict `:` qualified(type($source)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    SmallVector<OpFoldResult> getMixedSizes();
+    SmallVector<OpFoldResult> getMixedOffsets();
+    /// The bounds, empty when there is no `within` clause.
+    SmallVector<OpFoldResult> getMixedBounds();
+  }];
+}
+
+def Croq_SpanAsOp : Croq_Op<"span_as", [Pure]> {
+  let summary = "reinterprets a tile with another shape";
+  let description = [{
+    The `croq.span_as` op gives the storage of `source` a new shape without
+    moving data (Croqtile's `t.span_as([m, n])`). Element type, memory space
+    and layout stay; the element count must be the same.
+
+    Example:
+
+    ```mlir
+    %m = croq.span_as %flat : !croq.tile<8192xf16, shared> -> !croq.tile<128x64xf16, shared>
+    ```
+  }];
+  let arguments = (ins Croq_TileType:$source);
+  let results = (outs Croq_TileType:$result);
+  let assemblyFormat = "$source attr-dict `:` qualified(type($source)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Copies and futures
+//===----------------------------------------------------------------------===//
+
+def Croq_CopyOp : Croq_Op<"copy"> {
+  let summary = "moves a tile between memories";
+  let description = [{
+    The `croq.copy` op moves the elements of `source` into `dest`
+    (Croqtile's `dma.copy src => dst` and `tma.copy src => dst`).
+
+    - `dma` copies are done by the threads of the executing group; `tma`
+      copies by the Hopper tensor memory accelerator, issued by one thread.
+      A `tma` copy moves between a global tensor and a shared tile, and its
+      tile shape must be known at compile time.
+    - `async` makes the copy return a `!croq.future`; read `dest` only after
+      `croq.wait` (or an event triggered after it). An async `dma` copy
+      must move global to shared memory (it becomes `cp.async`).
+    - `zfill` zero-fills the part of `dest` that the source does not cover:
+      the source view is smaller than the destination, or runs past the edge
+      of its tensor. Without `zfill`, copies between a view and a tile of the
+      same shape mask out-of-range elements automatically.
+    - `swizzle = N` states the shared-memory layout (Croqtile's `.swiz<N>`);
+      it must agree with the shared tile's type.
+
+    Example:
+
+    ```mlir
+    croq.copy dma %v -> %t : !croq.view<16x16xi32> -> !croq.tile<16x16xi32, shared>
+    %f = croq.copy tma async zfill swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+    ```
+  }];
+  let arguments = (ins Croq_CopyEngine:$engine, Croq_AnyBuffer:$source,
+                       Croq_AnyBuffer:$dest, UnitAttr:$zfill,
+                       OptionalAttr<Croq_Swizzle>:$swizzle);
+  let results = (outs Optional<Croq_FutureType>:$future);
+  let assemblyFormat = [{
+    $engine `` custom<AsyncResult>(type($future)) (`zfill` $zfill^)?
+    `` custom<OptionalSwizzle>($swizzle) $source `->` $dest attr-dict
+    `:` qualified(type($source)) `->` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    bool isAsync() { return getFuture() != nullptr; }
+  }];
+}
+
+def Croq_TransposeOp : Croq_Op<"transpose"> {
+  let summary = "copies a tile while permuting its dimensions";
+  let description = [{
+    The `croq.transpose` op is a `dma` copy that permutes dimensions during
+    the move (Croqtile's `dma.transp<1, 0> src => dst`): destination
+    dimension `i` is source dimension `permutation[i]`. `permutation` must
+    be a permutation of `0 .. rank-1`.
+
+    Example:
+
+    ```mlir
+    croq.transpose [1, 0] %src -> %dst : !croq.view<16x32xf32> -> !croq.tile<32x16xf32, local>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$permutation, Croq_AnyBuffer:$source,
+                       Croq_AnyBuffer:$dest);
+  let results = (outs Optional<Croq_FutureType>:$future);
+  let assemblyFormat = [{
+    `` custom<AsyncResult>(type($future)) $permutation $source `->` $dest
+    attr-dict `:` qualified(type($source)) `->` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Croq_PadOp : Croq_Op<"pad", [TypesMatchWith<
+    "value matches the destination element type", "dest", "value",
+    "::mlir::getElementTypeOrSelf($_self)">]> {
+  let summary = "copies a tile into a larger one with a border";
+  let description = [{
+    The `croq.pad` op is a `dma` copy into a larger destination (Croqtile's
+    `dma.pad<{low}, {high}, {interior}, V>`): along dimension `i` the source
+    is placed after `low[i]` fill elements, with `interior[i]` fill elements
+    between neighbours, followed by `high[i]`; the destination extent is
+    `low + high + size + interior * (size - 1)`. Fill elements get `value`.
+
+    Example:
+
+    ```mlir
+    croq.pad low [2, 3] high [1, 2] interior [0, 0] %src -> %dst value %zero : !croq.view<8x8xf32> -> !croq.tile<11x13xf32, shared>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high,
+                       DenseI64ArrayAttr:$interior, Croq_AnyBuffer:$source,
+                       Croq_AnyBuffer:$dest, AnyType:$value);
+  let results = (outs Optional<Croq_FutureType>:$future);
+  let assemblyFormat = [{
+    `` custom<AsyncResult>(type($future)) `low` $low `high` $high
+    `interior` $interior $source `->` $dest `value` $value attr-dict
+    `:` qualified(type($source)) `->` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Croq_WaitOp : Croq_Op<"wait"> {
+  let summary = "waits for an asynchronous copy";
+  let description = [{
+    The `croq.wait` op blocks until the copy that produced `future` has
+    completed, so its destination can be read (Croqtile's `wait f`). A
+    future is consumed at most once.
+
+    Example:
+
+    ```mlir
+    croq.wait %f
+    ```
+  }];
+  let arguments = (ins Croq_FutureType:$future);
+  let assemblyFormat = "$future attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Events
+//===----------------------------------------------------------------------===//
+
+def Croq_EventAllocOp : Croq_Op<"event.alloc"> {
+  let summary = "allocates an array of shared events";
+  let description = [{
+    The `croq.event.alloc` op creates an array of events in shared memory
+    (Croqtile's `shared event full[STAGES]`). With `ready`, every slot
+    starts triggered once, as the `empty` ring of a producer/consumer
+    pipeline needs. Events lower to mbarriers; the compiler tracks their
+    phases.
+
+    Example:
+
+    ```mlir
+    %full = croq.event.alloc : !croq.events<4>
+    %empty = croq.event.alloc ready : !croq.events<4>
+    ```
+  }];
+  let arguments = (ins UnitAttr:$ready);
+  let results = (outs Croq_EventsType:$events);
+  let assemblyFormat = "(`ready` $ready^)? attr-dict `:` qualified(type($events))";
+  let hasVerifier = 1;
+}
+
+def Croq_EventTriggerOp : Croq_Op<"event.trigger"> {
+  let summary = "triggers one slot of an event array";
+  let description = [{
+    The `croq.event.trigger` op signals slot `index` of `events` (Croqtile's
+    `trigger full[s]`). With `after (...)`, the slot is triggered only once
+    the listed asynchronous copies have completed; for TMA loads this
+    becomes the expected-transaction byte count on the slot's mbarrier.
+
+    Example:
+
+    ```mlir
+    croq.event.trigger %full[%s] after (%fa, %fb) : !croq.events<4>
+    ```
+  }];
+  let arguments = (ins Croq_EventsType:$events, Index:$index,
+                       Variadic<Croq_FutureType>:$futures);
+  let assemblyFormat = [{
+    $events `[` $index `]` (`after` `(` $futures^ `)`)? attr-dict
+    `:` qualified(type($events))
+  }];
+  let hasVerifier = 1;
+}
+
+def Croq_EventWaitOp : Croq_Op<"event.wait"> {
+  let summary = "waits until one slot of an event array is triggered";
+  let description = [{
+    The `croq.event.wait` op blocks until slot `index` of `events` has been
+    triggered since this thread last waited on it (Croqtile's
+    `wait empty[s]`).
+
+    Example:
+
+    ```mlir
+    croq.event.wait %empty[%s] : !croq.events<4>
+    ```
+  }];
+  let arguments = (ins Croq_EventsType:$events, Index:$index);
+  let assemblyFormat = "$events `[` $index `]` attr-dict `:` qualified(type($events))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// MMA
+//===----------------------------------------------------------------------===//
+
+def Croq_MmaFillOp : Croq_Op<"mma.fill", [Pure, TypesMatchWith<
+    "value matches the accumulator element type", "result", "value",
+    "::llvm::cast<AccType>($_self).getElementType()">]> {
+  let summary = "creates an accumulator with every element set to a value";
+  let description = [{
+    The `croq.mma.fill` op returns an accumulator whose elements all hold
+    `value` (Croqtile's `mma.fill.f16 0.0f`).
+
+    Example:
+
+    ```mlir
+    %acc = croq.mma.fill %zero : !croq.acc<64x128xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let results = (outs Croq_AccType:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+}
+
+def Croq_MmaLoadOp : Croq_Op<"mma.load", [Pure]> {
+  let summary = "loads an mma operand from a shared tile";
+  let description = [{
+    The `croq.mma.load` op makes a shared tile, or a view of one, an mma
+    operand (Croqtile's `mma.load.swiz<N> t.chunkat(_, k)`). The layout comes
+    from the tile's type; an explicit `swizzle = N` must agree with it.
+
+    Example:
+
+    ```mlir
+    %a = croq.mma.load %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[Croq_TileType, Croq_ViewType]>:$source,
+                       OptionalAttr<Croq_Swizzle>:$swizzle);
+  let results = (outs Croq_FragType:$result);
+  let assemblyFormat = [{
+    `` custom<OptionalSwizzle>($swizzle) $source attr-dict `:` qualified(type($source))
+    `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Croq_MmaOp : Croq_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "multiplies two operands and adds to an accumulator";
+  let description = [{
+    The `croq.mma` op computes `acc + a * b` on the tensor cores (Croqtile's
+    `mma.row.row c, a, b`). The two layout keywords give how A and B are
+    stored: `row` means K is the contiguous dimension (A is M x K, B is
+    N x K), `col` means M or N is (A is K x M, B is K x N). The accumulator
+    is M x N. On sm_90a this is `wgmma` over one warpgroup: M is a multiple
+    of 64, N a multiple of 8 up to 256, and K a multiple of the
+    instruction's K for the element type (16 for f16/bf16, 8 for tf32, 32
+    for f8 and i8). f8, i8 and tf32 operands must both be `row`.
+
+    Example:
+
+    ```mlir
+    %r = croq.mma row row %acc, %a, %b : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Croq_MmaLayout:$layoutA, Croq_MmaLayout:$layoutB,
+                       Croq_AccType:$acc, Croq_FragType:$a,
+                       Croq_FragType:$b);
+  let results = (outs Croq_AccType:$result);
+  let assemblyFormat = [{
+    $layoutA $layoutB $acc `,` $a `,` $b attr-dict `:` qualified(type($a)) `,` qualified(type($b))
+    `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Croq_MmaCommitOp : Croq_Op<"mma.commit", [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "completes the outstanding mma operations of an accumulator";
+  let description = [{
+    The `croq.mma.commit` op ends a group of `croq.mma` operations on an
+    accumulator (Croqtile's `mma.commit`): its result is the accumulator
+    once they have completed, and the shared tiles they read may be reused
+    after it.
+
+    Example:
+
+    ```mlir
+    %c = croq.mma.commit %r : !croq.acc<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Croq_AccType:$acc);
+  let results = (outs Croq_AccType:$result);
+  let assemblyFormat = "$acc attr-dict `:` qualified(type($result))";
+}
+
+def Croq_MmaStoreOp : Croq_Op<"mma.store"> {
+  let summary = "stores an accumulator into a tile or tensor";
+  let description = [{
+    The `croq.mma.store` op writes an accumulator to a shared or local tile,
+    a global tensor or a view (Croqtile's `mma.store c, out_s`), converting
+    elements to the destination's element type. Stores to a view that runs
+    past its tensor's edge are masked.
+
+    Example:
+
+    ```mlir
+    croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+    ```
+  }];
+  let arguments = (ins Croq_AccType:$acc, Croq_AnyBuffer:$dest);
+  let assemblyFormat = "$acc `->` $dest attr-dict `:` qualified(type($acc)) `->` qualified(type($dest))";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Element access
+//===----------------------------------------------------------------------===//
+
+def Croq_ForeachOp : Croq_Op<"foreach", [SingleBlock, NoTerminator,
+    RecursiveMemoryEffects]> {
+  let summary = "an element-wise loop over a tile";
+  let description = [{
+    The `croq.foreach` op runs its body for every point of an iteration
+    space (Croqtile's `foreach {i, j} in t.span`). Inside a parallel region
+    its iterations are distributed over the threads that run it. The body's
+    block arguments are the coordinates.
+
+    Example:
+
+    ```mlir
+    croq.foreach (%i, %j) in [16, 16] {
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$dynamicExtents,
+                       DenseI64ArrayAttr:$staticExtents);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    Block::BlockArgListType getInductionVars() {
+      return getBody().front().getArguments();
+    }
+    SmallVector<OpFoldResult> getMixedExtents();
+  }];
+}
+
+def Croq_ReadOp : Croq_Op<"read", [MemoryEffects<[MemRead]>,
+    TypesMatchWith<"result matches the element type", "source", "result",
+    "::mlir::getElementTypeOrSelf($_self)">]> {
+  let summary = "reads one element of a tile, view or tensor";
+  let description = [{
+    The `croq.read` op returns the element at `indices` of `source`
+    (Croqtile's `t.at(i, j)` on the right of an assignment).
+
+    Example:
+
+    ```mlir
+    %x = croq.read %t[%i, %j] : !croq.tile<16x16xi32, shared>
+    ```
+  }];
+  let arguments = (ins Croq_AnyBuffer:$source, Variadic<Index>:$indices);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$source `[` $indices `]` attr-dict `:` qualified(type($source))";
+  let hasVerifier = 1;
+}
+
+def Croq_WriteOp : Croq_Op<"write", [MemoryEffects<[MemWrite]>,
+    TypesMatchWith<"value matches the element type", "dest", "value",
+    "::mlir::getElementTypeOrSelf($_self)">]> {
+  let summary = "writes one element of a tile, view or tensor";
+  let description = [{
+    The `croq.write` op stores `value` at `indices` of `dest` (Croqtile's
+    `t.at(i, j) = v`). Writes through a view past its tensor's edge are
+    dropped.
+
+    Example:
+
+    ```mlir
+    croq.write %x, %v[%i, %j] : !croq.view<16x16xi32>
+    ```
+  }];
+  let arguments = (ins AnyType:$value, Croq_AnyBuffer:$dest,
+                       Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $dest `[` $indices `]` attr-dict `:` qualified(type($dest))
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // CROQ_DIALECT_CROQ_IR_CROQOPS_TD

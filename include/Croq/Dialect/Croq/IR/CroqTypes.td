@@ -1,0 +1,179 @@
+//===- CroqTypes.td - croq type definitions ----------------*- tablegen -*-===//
+//
+// Types of the croq dialect: on-chip tiles and stage arrays of them, views,
+// futures, event arrays, mma accumulators and mma operand fragments.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_DIALECT_CROQ_IR_CROQTYPES_TD
+#define CROQ_DIALECT_CROQ_IR_CROQTYPES_TD
+
+include "Croq/Dialect/Croq/IR/CroqAttrs.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinTypeInterfaces.td"
+
+class Croq_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Croq_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def Croq_TileType : Croq_Type<"Tile", "tile",
+    [DeclareTypeInterfaceMethods<ShapedTypeInterface, ["cloneWith"]>]> {
+  let summary = "an on-chip buffer with a memory space and a physical layout";
+  let description = [{
+    A `!croq.tile` is a statically shaped buffer in shared memory (visible to
+    every thread of a block) or in local memory (private to each thread).
+    Shared tiles also carry their physical layout: the swizzle the copy
+    engines and the tensor cores use to address them. `swizzle = auto` lets
+    the swizzle-layout pass choose the largest swizzle the inner dimension
+    fills; an omitted swizzle means `none`.
+
+    Example:
+
+    ```mlir
+    !croq.tile<16x16xi32, shared>
+    !croq.tile<128x64xf16, shared, swizzle = 128>
+    !croq.tile<8x8xf32, local>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$shape,
+    "Type":$elementType,
+    "MemorySpace":$memorySpace,
+    "Swizzle":$swizzle
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of elements of the tile.
+    int64_t getNumElements() const;
+    /// Size of the tile in bytes.
+    int64_t getSizeInBytes() const;
+    /// Whether the tile lives in shared memory.
+    bool isShared() const { return getMemorySpace() == MemorySpace::Shared; }
+  }];
+}
+
+def Croq_TilesType : Croq_Type<"Tiles", "tiles"> {
+  let summary = "a stage array of identical on-chip tiles";
+  let description = [{
+    A `!croq.tiles` is an array of identically typed tiles, the stages of a
+    software pipeline. `croq.stage` selects one of them.
+
+    Example:
+
+    ```mlir
+    !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$numStages,
+    ArrayRefParameter<"int64_t">:$shape,
+    "Type":$elementType,
+    "MemorySpace":$memorySpace,
+    "Swizzle":$swizzle
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The type of one stage.
+    TileType getTileType() const;
+  }];
+}
+
+def Croq_ViewType : Croq_Type<"View", "view",
+    [DeclareTypeInterfaceMethods<ShapedTypeInterface, ["cloneWith"]>]> {
+  let summary = "a rectangular window of a tensor or of a tile";
+  let description = [{
+    A `!croq.view` selects a rectangular region of a global tensor
+    (`memref`) or of an on-chip tile, as produced by `croq.chunkat`,
+    `croq.subspan` and `croq.view`. Dimensions may be dynamic. A view may run
+    past the edge of what it views: copies mask the out-of-range part or
+    zero-fill it (`zfill`). Views of shared tiles keep the tile's swizzle.
+
+    Example:
+
+    ```mlir
+    !croq.view<16x16xi32>
+    !croq.view<?x64xf16>
+    !croq.view<64x16xf16, shared, swizzle = 128>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$shape,
+    "Type":$elementType,
+    "MemorySpace":$memorySpace,
+    "Swizzle":$swizzle
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Croq_FutureType : Croq_Type<"Future", "future"> {
+  let summary = "the completion of an asynchronous copy";
+  let description = [{
+    A `!croq.future` is produced by an asynchronous copy. `croq.wait` (or a
+    `croq.event.trigger ... after`) consumes it, at most once.
+
+    Example:
+
+    ```mlir
+    !croq.future
+    ```
+  }];
+}
+
+def Croq_EventsType : Croq_Type<"Events", "events"> {
+  let summary = "an array of shared-memory events";
+  let description = [{
+    A `!croq.events<N>` is an array of N events shared by the threads of a
+    block; `croq.event.trigger` and `croq.event.wait` act on one slot. Events
+    lower to mbarriers whose phase the compiler tracks.
+
+    Example:
+
+    ```mlir
+    !croq.events<4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
+def Croq_AccType : Croq_Type<"Acc", "acc"> {
+  let summary = "an mma accumulator held in registers";
+  let description = [{
+    A `!croq.acc` is an M x N matrix accumulator distributed over the
+    registers of the warpgroup that runs the mma.
+
+    Example:
+
+    ```mlir
+    !croq.acc<64x256xf32>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Croq_FragType : Croq_Type<"Frag", "frag"> {
+  let summary = "an mma operand loaded from a shared tile";
+  let description = [{
+    A `!croq.frag` is an mma operand (A or B) as `croq.mma.load` reads it
+    from shared memory. On Hopper it is a shared-memory matrix descriptor
+    whose layout comes from the tile's swizzle.
+
+    Example:
+
+    ```mlir
+    !croq.frag<64x64xf16>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+#endif // CROQ_DIALECT_CROQ_IR_CROQTYPES_TD

@@ -1,0 +1,45 @@
+//===- Passes.td - croq transformation passes --------------*- tablegen -*-===//
+//
+// Passes that rewrite croq IR into simpler croq IR, step by step, on the way
+// to the upstream GPU dialects.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_DIALECT_CROQ_TRANSFORMS_PASSES_TD
+#define CROQ_DIALECT_CROQ_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def CroqNormalizeViews : Pass<"croq-normalize-views"> {
+  let summary = "Resolve every view to one window of a tensor or tile";
+  let description = [{
+    Rewrites every `croq.chunkat` and `croq.subspan`, and every chain of
+    views, into a single `croq.view` of a global tensor or an on-chip tile:
+    element offsets, sizes and, where a window of a window can see less than
+    its extent, bounds. Chunk counts that `croq.chunkat` leaves implicit are
+    read from the enclosing `croq.parallel` or `croq.foreach` extents. This is
+    the first step of tiling: later passes only see `croq.view`.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%tr, %tc) in [4, 8] : block {
+      %v = croq.chunkat %lhs[%tr, %tc] : memref<64x128xi32> -> !croq.view<16x16xi32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    croq.parallel (%tr, %tc) in [4, 8] : block {
+      %0 = arith.muli %tr, %c16 : index
+      %1 = arith.muli %tc, %c16 : index
+      %v = croq.view %lhs [16, 16] from [%0, %1] : memref<64x128xi32> -> !croq.view<16x16xi32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+#endif // CROQ_DIALECT_CROQ_TRANSFORMS_PASSES_TD

@@ -1,0 +1,350 @@
+//===- CopyOps.cpp - croq copy, transpose, pad and wait -------------------===//
+//
+// Verification and canonicalization of the data movement ops: endpoint
+// memory spaces, shapes and zfill, the TMA box rules, swizzle agreement,
+// and single use of futures.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Largest box extent TMA takes in one dimension.
+static constexpr int64_t kMaxTmaBoxDim = 256;
+/// Largest tensor rank TMA takes.
+static constexpr int64_t kMaxTmaRank = 5;
+
+static std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string result;
+  llvm::raw_string_ostream os(result);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << "?";
+        else
+          os << d;
+      },
+      "x");
+  return result;
+}
+
+/// Whether the valid part of `source` can be smaller than `destShape`: the
+/// source is statically smaller or dynamic, or it is a view that can run
+/// past the edge of what it views.
+static bool sourceCanBeSmaller(Value source, ArrayRef<int64_t> destShape) {
+  auto type = cast<ShapedType>(source.getType());
+  for (auto [s, d] : llvm::zip(type.getShape(), destShape))
+    if (ShapedType::isDynamic(s) || ShapedType::isDynamic(d) || s < d)
+      return true;
+  if (!isa<ViewType>(type))
+    return false;
+  Operation *def = source.getDefiningOp();
+  auto rootStaticAndDividedBy = [](Value root, ArrayRef<int64_t> tile) {
+    auto rootType = cast<ShapedType>(root.getType());
+    if (!rootType.hasStaticShape() || isa<ViewType>(rootType))
+      return false;
+    for (auto [r, t] : llvm::zip(rootType.getShape(), tile))
+      if (r % t != 0)
+        return false;
+    return true;
+  };
+  if (auto chunk = dyn_cast_or_null<ChunkatOp>(def))
+    return !rootStaticAndDividedBy(chunk.getSource(), type.getShape());
+  if (auto subspan = dyn_cast_or_null<SubspanOp>(def))
+    return subspan.getStaticSteps().has_value() ||
+           !rootStaticAndDividedBy(subspan.getSource(), type.getShape());
+  // Arbitrary windows and views passed in as arguments can run past the edge.
+  return true;
+}
+
+/// Checks that a future is consumed (waited on, or triggered after) at most
+/// once.
+static LogicalResult verifyFutureUses(Operation *op, Value future) {
+  if (!future)
+    return success();
+  unsigned waits = 0;
+  for (Operation *user : future.getUsers())
+    if (isa<WaitOp, EventTriggerOp>(user))
+      ++waits;
+  if (waits > 1)
+    return op->emitOpError("a future is waited on at most once, but this "
+                           "one is waited on ")
+           << waits << " times";
+  return success();
+}
+
+/// Checks what every data movement op shares: element types, ranks, memory
+/// spaces and where asynchronous software copies may go.
+static LogicalResult verifyMoveEndpoints(Operation *op, Type sourceType,
+                                         Type destType, bool isAsync,
+                                         bool isDma) {
+  auto source = cast<ShapedType>(sourceType);
+  auto dest = cast<ShapedType>(destType);
+  if (source.getElementType() != dest.getElementType())
+    return op->emitOpError("source element type ")
+           << source.getElementType()
+           << " does not match destination element type "
+           << dest.getElementType();
+  if (source.getRank() != dest.getRank())
+    return op->emitOpError("source rank ")
+           << source.getRank() << " does not match destination rank "
+           << dest.getRank();
+  MemorySpace from = *getMemorySpaceOf(sourceType);
+  MemorySpace to = *getMemorySpaceOf(destType);
+  if (from == MemorySpace::Global && to == MemorySpace::Global)
+    return op->emitOpError("cannot copy global memory to global memory; "
+                           "stage the tile through shared or local memory");
+  if (isAsync && isDma &&
+      (from != MemorySpace::Global || to != MemorySpace::Shared))
+    return op->emitOpError("an async dma copy must move global to shared "
+                           "memory (cp.async), got ")
+           << stringifyMemorySpace(from) << " -> "
+           << stringifyMemorySpace(to);
+  return success();
+}
+
+/// Checks a TMA box (the shared-memory side of a tma copy) against the
+/// hardware rules, allowing the boxes the lowering splits.
+static LogicalResult verifyTmaBox(Operation *op, ArrayRef<int64_t> box,
+                                  Type elementType, Swizzle swizzle) {
+  if (box.empty() || static_cast<int64_t>(box.size()) > kMaxTmaRank)
+    return op->emitOpError("tma copies take ranks 1 to ")
+           << kMaxTmaRank << ", got rank " << box.size();
+  for (auto [dim, size] : llvm::enumerate(box))
+    if (ShapedType::isDynamic(size))
+      return op->emitOpError("a tma copy needs a tile shape known at compile "
+                             "time, but dimension ")
+             << dim << " is dynamic; use a dma copy for run-time tile sizes";
+  bool supported =
+      elementType.isF32() || elementType.isF16() || elementType.isBF16() ||
+      elementType.isF64() || isa<Float8E4M3FNType, Float8E5M2Type>(elementType) ||
+      elementType.isInteger(8) || elementType.isInteger(16) ||
+      elementType.isInteger(32) || elementType.isInteger(64);
+  if (!supported)
+    return op->emitOpError("tma does not support element type ")
+           << elementType;
+  int64_t elementBytes = getElementSizeInBytes(elementType);
+  int64_t innerBytes = box.back() * elementBytes;
+  if (innerBytes % 16 != 0)
+    return op->emitOpError("the inner tma box dimension is ")
+           << innerBytes << " bytes (" << box.back() << " x " << elementType
+           << "); it must be a multiple of 16 bytes";
+  int64_t span = getSwizzleBytes(swizzle);
+  if (span && innerBytes > span && innerBytes % span != 0)
+    return op->emitOpError("the inner tma box dimension of ")
+           << innerBytes << " bytes is wider than the " << span
+           << "-byte swizzle span and not a multiple of it";
+  for (auto [dim, size] : llvm::enumerate(box))
+    if (size > kMaxTmaBoxDim && size % kMaxTmaBoxDim != 0)
+      return op->emitOpError("tma box dimension ")
+             << dim << " is " << size << "; dimensions above "
+             << kMaxTmaBoxDim << " must be a multiple of " << kMaxTmaBoxDim
+             << " to be split into boxes";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyOp::verify() {
+  Type sourceType = getSource().getType();
+  Type destType = getDest().getType();
+  bool isDma = getEngine() == CopyEngine::DMA;
+  if (failed(verifyMoveEndpoints(*this, sourceType, destType, isAsync(),
+                                 isDma)))
+    return failure();
+  MemorySpace from = *getMemorySpaceOf(sourceType);
+  MemorySpace to = *getMemorySpaceOf(destType);
+  ArrayRef<int64_t> sourceShape = cast<ShapedType>(sourceType).getShape();
+  ArrayRef<int64_t> destShape = cast<ShapedType>(destType).getShape();
+
+  for (auto [dim, s, d] : llvm::enumerate(sourceShape, destShape)) {
+    if (ShapedType::isDynamic(s) || ShapedType::isDynamic(d))
+      continue;
+    if (s > d)
+      return emitOpError("source dimension ")
+             << dim << " (" << s << ") is larger than the destination's ("
+             << d << ")";
+    if (s < d && !getZfill())
+      return emitOpError("source dimension ")
+             << dim << " (" << s << ") is smaller than the destination's ("
+             << d << "); add 'zfill' to zero the rest";
+  }
+  if (getZfill()) {
+    if (to == MemorySpace::Global)
+      return emitOpError("zfill fills an on-chip destination, but this copy "
+                         "writes global memory");
+    if (!sourceCanBeSmaller(getSource(), destShape))
+      return emitOpError("zfill has no effect: the source always covers the "
+                         "destination (")
+             << formatShape(sourceShape) << " into " << formatShape(destShape)
+             << ")";
+  }
+
+  // The shared side of the copy decides the layout.
+  std::optional<Type> sharedType;
+  if (to == MemorySpace::Shared)
+    sharedType = destType;
+  else if (from == MemorySpace::Shared)
+    sharedType = sourceType;
+  Swizzle layout = sharedType ? getSwizzleOf(*sharedType) : Swizzle::None;
+  if (std::optional<Swizzle> swizzle = getSwizzle()) {
+    if (!sharedType)
+      return emitOpError("swizzle describes a shared-memory layout, but "
+                         "neither side of the copy is in shared memory");
+    if (layout != Swizzle::Auto && layout != *swizzle)
+      return emitOpError("copy swizzle ")
+             << stringifySwizzle(*swizzle)
+             << " does not match the shared tile's swizzle "
+             << stringifySwizzle(layout);
+    layout = *swizzle;
+  }
+
+  if (!isDma) {
+    bool globalShared = (from == MemorySpace::Global &&
+                         to == MemorySpace::Shared) ||
+                        (from == MemorySpace::Shared &&
+                         to == MemorySpace::Global);
+    if (!globalShared)
+      return emitOpError("a tma copy moves between global and shared memory, "
+                         "got ")
+             << stringifyMemorySpace(from) << " -> "
+             << stringifyMemorySpace(to);
+    ArrayRef<int64_t> box = to == MemorySpace::Shared ? destShape : sourceShape;
+    if (failed(verifyTmaBox(*this, box,
+                            cast<ShapedType>(sourceType).getElementType(),
+                            layout)))
+      return failure();
+  }
+  return verifyFutureUses(*this, getFuture());
+}
+
+//===----------------------------------------------------------------------===//
+// TransposeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TransposeOp::verify() {
+  Type sourceType = getSource().getType();
+  Type destType = getDest().getType();
+  if (failed(verifyMoveEndpoints(*this, sourceType, destType,
+                                 getFuture() != nullptr, /*isDma=*/true)))
+    return failure();
+  ArrayRef<int64_t> perm = getPermutation();
+  ArrayRef<int64_t> sourceShape = cast<ShapedType>(sourceType).getShape();
+  ArrayRef<int64_t> destShape = cast<ShapedType>(destType).getShape();
+  SmallVector<bool> seen(sourceShape.size(), false);
+  bool isPermutation = perm.size() == sourceShape.size();
+  for (int64_t p : perm) {
+    if (p < 0 || p >= static_cast<int64_t>(seen.size()) || seen[p]) {
+      isPermutation = false;
+      break;
+    }
+    seen[p] = true;
+  }
+  if (!isPermutation) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::interleaveComma(perm, os);
+    return emitOpError("[")
+           << text << "] is not a permutation of 0.." << sourceShape.size() - 1;
+  }
+  for (auto [dim, p] : llvm::enumerate(perm)) {
+    int64_t d = destShape[dim], s = sourceShape[p];
+    if (!ShapedType::isDynamic(d) && !ShapedType::isDynamic(s) && d != s)
+      return emitOpError("destination dimension ")
+             << dim << " (" << d << ") must equal source dimension " << p
+             << " (" << s << ")";
+  }
+  return verifyFutureUses(*this, getFuture());
+}
+
+namespace {
+/// transpose [0, 1, ...] src -> dst  =>  copy dma src -> dst
+struct IdentityTransposeToCopy : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    for (auto [i, p] : llvm::enumerate(op.getPermutation()))
+      if (static_cast<int64_t>(i) != p)
+        return rewriter.notifyMatchFailure(op, "not the identity");
+    rewriter.replaceOpWithNewOp<CopyOp>(
+        op, op->getResultTypes(), CopyEngine::DMA, op.getSource(),
+        op.getDest(), /*zfill=*/false, /*swizzle=*/nullptr);
+    return success();
+  }
+};
+} // namespace
+
+void TransposeOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                              MLIRContext *context) {
+  patterns.add<IdentityTransposeToCopy>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// PadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::verify() {
+  Type sourceType = getSource().getType();
+  Type destType = getDest().getType();
+  if (failed(verifyMoveEndpoints(*this, sourceType, destType,
+                                 getFuture() != nullptr, /*isDma=*/true)))
+    return failure();
+  ArrayRef<int64_t> sourceShape = cast<ShapedType>(sourceType).getShape();
+  ArrayRef<int64_t> destShape = cast<ShapedType>(destType).getShape();
+  size_t rank = sourceShape.size();
+  for (auto [name, list] :
+       {std::pair<StringRef, ArrayRef<int64_t>>{"low", getLow()},
+        {"high", getHigh()},
+        {"interior", getInterior()}}) {
+    if (list.size() != rank)
+      return emitOpError("expected ")
+             << rank << " " << name << " padding sizes, got " << list.size();
+    for (int64_t v : list)
+      if (v < 0)
+        return emitOpError("expected non-negative ")
+               << name << " padding, got " << v;
+  }
+  for (size_t dim = 0; dim < rank; ++dim) {
+    int64_t s = sourceShape[dim], d = destShape[dim];
+    if (ShapedType::isDynamic(s) || ShapedType::isDynamic(d))
+      continue;
+    int64_t expected =
+        getLow()[dim] + getHigh()[dim] + s + getInterior()[dim] * (s - 1);
+    if (d != expected)
+      return emitOpError("destination dimension ")
+             << dim << " must be low + high + size + interior * (size - 1) = "
+             << expected << ", got " << d;
+  }
+  return verifyFutureUses(*this, getFuture());
+}
+
+namespace {
+/// pad low [0..] high [0..] interior [0..] src -> dst  =>  copy dma src -> dst
+struct ZeroPadToCopy : OpRewritePattern<PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PadOp op,
+                                PatternRewriter &rewriter) const override {
+    auto isZero = [](int64_t v) { return v == 0; };
+    if (!llvm::all_of(op.getLow(), isZero) ||
+        !llvm::all_of(op.getHigh(), isZero) ||
+        !llvm::all_of(op.getInterior(), isZero))
+      return rewriter.notifyMatchFailure(op, "pads something");
+    rewriter.replaceOpWithNewOp<CopyOp>(
+        op, op->getResultTypes(), CopyEngine::DMA, op.getSource(),
+        op.getDest(), /*zfill=*/false, /*swizzle=*/nullptr);
+    return success();
+  }
+};
+} // namespace
+
+void PadOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                        MLIRContext *context) {
+  patterns.add<ZeroPadToCopy>(context);
+}

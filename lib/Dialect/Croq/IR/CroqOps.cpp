@@ -1,0 +1,396 @@
+//===- CroqOps.cpp - croq op assembly and region ops ----------------------===//
+//
+// Custom assembly directives shared by croq ops, the generated op
+// definitions, and the parallel, allocation and element-access ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// `[%i, _, %k]`: a chunk coordinate or `_` (whole dimension) per dimension.
+static ParseResult
+parseChunkIndices(OpAsmParser &parser,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &indices,
+                  DenseBoolArrayAttr &partitioned) {
+  SmallVector<bool> flags;
+  auto parseOne = [&]() -> ParseResult {
+    if (succeeded(parser.parseOptionalKeyword("_"))) {
+      flags.push_back(false);
+      return success();
+    }
+    OpAsmParser::UnresolvedOperand operand;
+    if (parser.parseOperand(operand))
+      return failure();
+    indices.push_back(operand);
+    flags.push_back(true);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseOne))
+    return failure();
+  partitioned = parser.getBuilder().getDenseBoolArrayAttr(flags);
+  return success();
+}
+
+static void printChunkIndices(OpAsmPrinter &printer, Operation *,
+                              OperandRange indices,
+                              DenseBoolArrayAttr partitioned) {
+  printer << "[";
+  unsigned next = 0;
+  llvm::interleaveComma(partitioned.asArrayRef(), printer, [&](bool isIndex) {
+    if (isIndex && next < indices.size())
+      printer << indices[next++];
+    else
+      printer << "_";
+  });
+  printer << "]";
+}
+
+/// An optional `keyword [mixed index list]`.
+static ParseResult parseOptionalKeywordIndexList(
+    OpAsmParser &parser, StringRef keyword,
+    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &values,
+    DenseI64ArrayAttr &integers) {
+  if (failed(parser.parseOptionalKeyword(keyword)))
+    return success();
+  return parseDynamicIndexList(parser, values, integers);
+}
+
+static void printOptionalKeywordIndexList(OpAsmPrinter &printer,
+                                          Operation *op, StringRef keyword,
+                                          OperandRange values,
+                                          DenseI64ArrayAttr integers) {
+  if (!integers)
+    return;
+  printer << " " << keyword << " ";
+  printDynamicIndexList(printer, op, values, integers);
+}
+
+static ParseResult
+parseOptionalStep(OpAsmParser &parser,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &values,
+                  DenseI64ArrayAttr &integers) {
+  return parseOptionalKeywordIndexList(parser, "step", values, integers);
+}
+
+static void printOptionalStep(OpAsmPrinter &printer, Operation *op,
+                              OperandRange values,
+                              DenseI64ArrayAttr integers) {
+  printOptionalKeywordIndexList(printer, op, "step", values, integers);
+}
+
+static ParseResult
+parseOptionalWithin(OpAsmParser &parser,
+                    SmallVectorImpl<OpAsmParser::UnresolvedOperand> &values,
+                    DenseI64ArrayAttr &integers) {
+  return parseOptionalKeywordIndexList(parser, "within", values, integers);
+}
+
+static void printOptionalWithin(OpAsmPrinter &printer, Operation *op,
+                                OperandRange values,
+                                DenseI64ArrayAttr integers) {
+  printOptionalKeywordIndexList(printer, op, "within", values, integers);
+}
+
+/// `async`: the op returns a `!croq.future`.
+static ParseResult parseAsyncResult(OpAsmParser &parser, Type &futureType) {
+  if (succeeded(parser.parseOptionalKeyword("async")))
+    futureType = FutureType::get(parser.getContext());
+  return success();
+}
+
+static void printAsyncResult(OpAsmPrinter &printer, Operation *,
+                             Type futureType) {
+  if (futureType)
+    printer << " async";
+}
+
+/// `swizzle = none|auto|32|64|128`, optional.
+static ParseResult parseOptionalSwizzle(OpAsmParser &parser,
+                                        SwizzleAttr &swizzle) {
+  if (failed(parser.parseOptionalKeyword("swizzle")))
+    return success();
+  if (parser.parseEqual())
+    return failure();
+  SMLoc loc = parser.getCurrentLocation();
+  std::optional<Swizzle> value;
+  if (succeeded(parser.parseOptionalKeyword("none")))
+    value = Swizzle::None;
+  else if (succeeded(parser.parseOptionalKeyword("auto")))
+    value = Swizzle::Auto;
+  else {
+    int64_t bytes;
+    if (parser.parseInteger(bytes))
+      return failure();
+    value = symbolizeSwizzle(std::to_string(bytes));
+    if (!value || bytes == 0)
+      return parser.emitError(loc, "expected swizzle none, auto, 32, 64 or "
+                                   "128, got ")
+             << bytes;
+  }
+  swizzle = SwizzleAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printOptionalSwizzle(OpAsmPrinter &printer, Operation *,
+                                 SwizzleAttr swizzle) {
+  if (swizzle)
+    printer << " swizzle = " << stringifySwizzle(swizzle.getValue());
+}
+
+/// `(%i, %j) in [4, %n]`: induction variables and mixed extents of a region
+/// op. Fills `arguments` with index-typed block arguments.
+static ParseResult
+parseInductionSpace(OpAsmParser &parser, OperationState &result,
+                    SmallVectorImpl<OpAsmParser::Argument> &arguments) {
+  SmallVector<OpAsmParser::UnresolvedOperand> extents;
+  DenseI64ArrayAttr staticExtents;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseArgumentList(arguments, AsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("in") ||
+      parseDynamicIndexList(parser, extents, staticExtents))
+    return failure();
+  if (static_cast<int64_t>(arguments.size()) != staticExtents.size())
+    return parser.emitError(loc, "expected ")
+           << staticExtents.size() << " induction variables, got "
+           << arguments.size();
+  Type indexType = parser.getBuilder().getIndexType();
+  for (OpAsmParser::Argument &argument : arguments)
+    argument.type = indexType;
+  if (parser.resolveOperands(extents, indexType, result.operands))
+    return failure();
+  result.addAttribute("staticExtents", staticExtents);
+  return success();
+}
+
+static void printInductionSpace(OpAsmPrinter &printer, Operation *op,
+                                Block::BlockArgListType ivs,
+                                OperandRange extents,
+                                DenseI64ArrayAttr staticExtents) {
+  printer << " (";
+  llvm::interleaveComma(ivs, printer);
+  printer << ") in ";
+  printDynamicIndexList(printer, op, extents, staticExtents);
+}
+
+#define GET_OP_CLASSES
+#include "Croq/Dialect/Croq/IR/CroqOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// ParallelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> ivs;
+  StringRef levelName;
+  if (parseInductionSpace(parser, result, ivs) || parser.parseColon())
+    return failure();
+  SMLoc levelLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&levelName))
+    return failure();
+  std::optional<ParallelLevel> level = symbolizeParallelLevel(levelName);
+  if (!level)
+    return parser.emitError(levelLoc, "expected parallel level block, "
+                                      "warpgroup or thread, got '")
+           << levelName << "'";
+  result.addAttribute("level",
+                      ParallelLevelAttr::get(parser.getContext(), *level));
+  Region *body = result.addRegion();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseRegion(*body, ivs))
+    return failure();
+  return success();
+}
+
+void ParallelOp::print(OpAsmPrinter &printer) {
+  printInductionSpace(printer, *this, getInductionVars(), getDynamicExtents(),
+                      getStaticExtentsAttr());
+  printer << " : " << stringifyParallelLevel(getLevel());
+  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                           {"staticExtents", "level"});
+  printer << " ";
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+SmallVector<OpFoldResult> ParallelOp::getMixedExtents() {
+  return getMixedValues(getStaticExtents(), getDynamicExtents(), getContext());
+}
+
+LogicalResult ParallelOp::verify() {
+  if (failed(verifyListOfOperandsOrIntegers(*this, "extent", getRank(),
+                                            getStaticExtents(),
+                                            getDynamicExtents())))
+    return failure();
+  for (int64_t extent : getStaticExtents())
+    if (!ShapedType::isDynamic(extent) && extent <= 0)
+      return emitOpError("expected positive extents, got ") << extent;
+  if (getRank() == 0)
+    return emitOpError("expected at least one dimension");
+
+  auto parent = (*this)->getParentOfType<ParallelOp>();
+  switch (getLevel()) {
+  case ParallelLevel::Block:
+    if (parent)
+      return emitOpError("a block-level region cannot be nested in another "
+                         "croq.parallel region");
+    break;
+  case ParallelLevel::Warpgroup:
+    if (!parent || parent.getLevel() != ParallelLevel::Block)
+      return emitOpError("a warpgroup-level region must be nested directly "
+                         "in a block-level croq.parallel region");
+    break;
+  case ParallelLevel::Thread:
+    if (!parent || parent.getLevel() == ParallelLevel::Thread)
+      return emitOpError("a thread-level region must be nested in a block- "
+                         "or warpgroup-level croq.parallel region");
+    break;
+  }
+  return success();
+}
+
+LogicalResult ParallelOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getRank())
+    return emitOpError("expected ")
+           << getRank() << " induction variables, got "
+           << body.getNumArguments();
+  for (BlockArgument arg : body.getArguments())
+    if (!arg.getType().isIndex())
+      return emitOpError("induction variables must be of index type");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// InthreadsOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InthreadsOp::verifyRegions() {
+  if (!(*this)->getParentOfType<ParallelOp>())
+    return emitOpError("must be nested in a croq.parallel region");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp and StageOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verify() {
+  Type type = getResult().getType();
+  MemorySpace space = *getMemorySpaceOf(type);
+  auto parallel = (*this)->getParentOfType<ParallelOp>();
+  if (!parallel)
+    return emitOpError("on-chip buffers must be allocated inside a "
+                       "croq.parallel region");
+  if (space == MemorySpace::Shared &&
+      parallel.getLevel() != ParallelLevel::Block)
+    return emitOpError("shared buffers belong to a block: the nearest "
+                       "enclosing croq.parallel is '")
+           << stringifyParallelLevel(parallel.getLevel())
+           << "', expected 'block'";
+  return success();
+}
+
+LogicalResult StageOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location>,
+                                        StageOp::Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  auto tiles = dyn_cast<TilesType>(adaptor.getTiles().getType());
+  if (!tiles)
+    return failure();
+  types.push_back(tiles.getTileType());
+  return success();
+}
+
+LogicalResult StageOp::verify() {
+  auto tiles = cast<TilesType>(getTiles().getType());
+  if (std::optional<int64_t> index = getConstantIntValue(getIndex()))
+    if (*index < 0 || *index >= tiles.getNumStages())
+      return emitOpError("stage index ")
+             << *index << " is out of range for " << tiles.getNumStages()
+             << " stages";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ForeachOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ForeachOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> ivs;
+  if (parseInductionSpace(parser, result, ivs))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseRegion(*body, ivs))
+    return failure();
+  return success();
+}
+
+void ForeachOp::print(OpAsmPrinter &printer) {
+  printInductionSpace(printer, *this, getInductionVars(), getDynamicExtents(),
+                      getStaticExtentsAttr());
+  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                           {"staticExtents"});
+  printer << " ";
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+SmallVector<OpFoldResult> ForeachOp::getMixedExtents() {
+  return getMixedValues(getStaticExtents(), getDynamicExtents(), getContext());
+}
+
+LogicalResult ForeachOp::verify() {
+  unsigned rank = getStaticExtents().size();
+  if (failed(verifyListOfOperandsOrIntegers(*this, "extent", rank,
+                                            getStaticExtents(),
+                                            getDynamicExtents())))
+    return failure();
+  if (rank == 0)
+    return emitOpError("expected at least one dimension");
+  for (int64_t extent : getStaticExtents())
+    if (!ShapedType::isDynamic(extent) && extent <= 0)
+      return emitOpError("expected positive extents, got ") << extent;
+  return success();
+}
+
+LogicalResult ForeachOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getStaticExtents().size())
+    return emitOpError("expected ")
+           << getStaticExtents().size() << " induction variables, got "
+           << body.getNumArguments();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ReadOp and WriteOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that `indices` address one element of `buffer`.
+static LogicalResult verifyElementIndices(Operation *op, Type buffer,
+                                          ValueRange indices) {
+  int64_t rank = cast<ShapedType>(buffer).getRank();
+  if (static_cast<int64_t>(indices.size()) != rank)
+    return op->emitOpError("expected ")
+           << rank << " indices for a rank-" << rank << " buffer, got "
+           << indices.size();
+  return success();
+}
+
+LogicalResult ReadOp::verify() {
+  return verifyElementIndices(*this, getSource().getType(), getIndices());
+}
+
+LogicalResult WriteOp::verify() {
+  return verifyElementIndices(*this, getDest().getType(), getIndices());
+}

@@ -1,0 +1,40 @@
+//===- EventOps.cpp - croq event ops --------------------------------------===//
+//
+// Verification of event arrays: where they are allocated and constant slot
+// indices in range.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+LogicalResult EventAllocOp::verify() {
+  auto parallel = (*this)->getParentOfType<ParallelOp>();
+  if (!parallel || parallel.getLevel() != ParallelLevel::Block)
+    return emitOpError("events live in shared memory and belong to a block: "
+                       "allocate them directly in a 'croq.parallel ... : "
+                       "block' region");
+  return success();
+}
+
+/// Checks a constant slot index against the size of the event array.
+static LogicalResult verifyEventIndex(Operation *op, Value events,
+                                      Value index) {
+  auto type = cast<EventsType>(events.getType());
+  if (std::optional<int64_t> slot = getConstantIntValue(index))
+    if (*slot < 0 || *slot >= type.getCount())
+      return op->emitOpError("event index ")
+             << *slot << " is out of range for " << type.getCount()
+             << " events";
+  return success();
+}
+
+LogicalResult EventTriggerOp::verify() {
+  return verifyEventIndex(*this, getEvents(), getIndex());
+}
+
+LogicalResult EventWaitOp::verify() {
+  return verifyEventIndex(*this, getEvents(), getIndex());
+}

@@ -1,0 +1,33 @@
+# -*- Python -*-
+# lit configuration for the croq regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "CROQ"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.croq_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%croq_src_root", config.croq_src_root))
+config.substitutions.append(("%croq_obj_root", config.croq_obj_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.croq_tools_dir, config.llvm_tools_dir]
+tools = ["croq-opt", "croq-translate"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# ptxas assembles generated PTX for sm_90a where the CUDA toolkit is present.
+if config.ptxas_executable and os.path.exists(config.ptxas_executable):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas_executable))

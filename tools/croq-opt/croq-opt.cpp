@@ -1,0 +1,27 @@
+//===- croq-opt.cpp - croq optimizer driver -------------------------------===//
+//
+// The croq optimizer: MlirOptMain with the croq dialect and passes, plus the
+// upstream dialects and passes the lowering pipeline uses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/InitCroq.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::croq::registerCroqPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::croq::registerCroqDialects(registry);
+
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "croq optimizer driver\n", registry));
+}
