@@ -9,6 +9,7 @@
 #ifndef CROQ_INITCROQ_H
 #define CROQ_INITCROQ_H
 
+#include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/CroqDialect.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
@@ -23,7 +24,11 @@ inline void registerCroqDialects(DialectRegistry &registry) {
 }
 
 /// Registers every croq pass and pipeline with the global pass registry.
-inline void registerCroqPasses() { registerCroqTransformsPasses(); }
+inline void registerCroqPasses() {
+  registerCroqTransformsPasses();
+  registerCroqConversionPasses();
+  registerCroqToNVVMPipeline();
+}
 
 } // namespace croq
 } // namespace mlir

@@ -570,3 +570,42 @@ void ViewOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                          MLIRContext *context) {
   patterns.add<FoldViewChain<ViewOp>>(context);
 }
+
+LogicalResult mlir::croq::normalizeViews(Operation *root) {
+  // Pre-order: the source of a view is normalized before the view itself.
+  SmallVector<Operation *> views;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isViewOp(op))
+      views.push_back(op);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (Operation *op : views) {
+    if (isa<ViewOp>(op) && !isViewOp(op->getOperand(0).getDefiningOp()))
+      continue;
+    rewriter.setInsertionPoint(op);
+    if (!hasComputableWindow(op))
+      return op->emitOpError("cannot resolve this view: its chunk counts or "
+                             "sizes are unknown");
+    FailureOr<ViewWindow> window = getViewWindow(rewriter, op);
+    if (failed(window))
+      return op->emitOpError("cannot resolve this view");
+    ViewWindow result = *window;
+    if (auto inner = result.source.getDefiningOp<ViewOp>()) {
+      FailureOr<ViewWindow> innerWindow = getViewWindow(rewriter, inner);
+      if (failed(innerWindow))
+        return failure();
+      result = composeWindows(rewriter, op->getLoc(), *innerWindow, result);
+    }
+    auto type = cast<ViewType>(op->getResult(0).getType());
+    for (auto [dim, size] : llvm::enumerate(type.getShape()))
+      if (!ShapedType::isDynamic(size))
+        result.sizes[dim] = rewriter.getIndexAttr(size);
+    rewriter.replaceOp(op, buildViewOp(rewriter, op->getLoc(), type, result));
+  }
+  // Intermediate views of folded chains are dead now.
+  root->walk([&](ViewOp view) {
+    if (view->use_empty())
+      rewriter.eraseOp(view);
+  });
+  return success();
+}

@@ -50,6 +50,11 @@ class ViewType;
 Value buildViewOp(OpBuilder &builder, Location loc, ViewType type,
                   const ViewWindow &window);
 
+/// Rewrites every chunkat, subspan and chain of views under `root` into one
+/// croq.view of the root tensor or tile. Reports an error on a view whose
+/// chunk counts or sizes cannot be determined.
+LogicalResult normalizeViews(Operation *root);
+
 } // namespace croq
 } // namespace mlir
 

@@ -1,0 +1,59 @@
+//===- Passes.h - croq conversion passes ------------------------*- C++ -*-===//
+//
+// Declares the croq conversion passes, the croq-to-nvvm pipeline, and their
+// registration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_CONVERSION_PASSES_H
+#define CROQ_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace croq {
+
+#define GEN_PASS_DECL
+#include "Croq/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Croq/Conversion/Passes.h.inc"
+
+/// Options of the croq-to-nvvm pipeline.
+struct CroqToNVVMPipelineOptions
+    : public PassPipelineOptions<CroqToNVVMPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("GPU architecture to compile for"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features (PTX ISA version)"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("optimization level of NVVM codegen"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("what the GPU modules become: isa (PTX), bin (cubin, "
+                     "runs ptxas), fatbin, or none (stop at NVVM IR)"),
+      llvm::cl::init("isa")};
+};
+
+/// Adds every pass from croq IR to host LLVM IR with embedded GPU binaries.
+void buildCroqToNVVMPipeline(OpPassManager &pm,
+                             const CroqToNVVMPipelineOptions &options);
+
+/// Registers the croq-to-nvvm pipeline.
+void registerCroqToNVVMPipeline();
+
+} // namespace croq
+} // namespace mlir
+
+#endif // CROQ_CONVERSION_PASSES_H

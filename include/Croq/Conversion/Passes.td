@@ -1,0 +1,95 @@
+//===- Passes.td - croq conversion passes ------------------*- tablegen -*-===//
+//
+// Conversions from croq to the upstream GPU dialects, and the fix-ups the
+// NVVM lowering of croq kernels needs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_CONVERSION_PASSES_TD
+#define CROQ_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
+  let summary = "Lower croq kernels to gpu.launch, memref, scf and nvgpu";
+  let description = [{
+    Lowers croq IR on the software (`dma`) path to the upstream dialects:
+
+    - views are first normalized (as by `croq-normalize-views`) and then
+      resolved to coordinates and bounds of their tensor or tile;
+    - shared tiles and stage arrays become views of the block's dynamic
+      shared memory (aligned for their swizzle), local tiles become
+      `memref.alloca`;
+    - `dma` copies, transposes and pads are distributed over the threads of
+      the executing group (block, warpgroup or one thread): coalesced,
+      16-byte vector accesses where a run-time alignment check allows, a
+      scalar path otherwise; edge elements are masked, or zero-filled with
+      `zfill`; async copies from global to shared memory become `cp.async`
+      (`nvgpu.device_async_copy`) with hardware zero-fill, and `croq.wait`
+      waits for the group and synchronizes the threads;
+    - `croq.foreach` is distributed over the threads that run it,
+      `croq.read`/`croq.write` become masked loads and stores;
+    - block-level `croq.parallel` becomes `gpu.launch` (grid from the
+      extents, block size from the nested warpgroup/thread regions, 128
+      threads otherwise, dynamic shared memory from the allocations);
+      warpgroup- and thread-level regions and `croq.inthreads` become
+      thread-index arithmetic and guards.
+
+    Ops of later lowering stages (tma copies, events, mma) are rejected with
+    an error naming the op; no croq op is left behind silently.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%i) in [64] : block {
+      %t = croq.alloc : !croq.tile<128xf32, shared>
+      %v = croq.chunkat %a[%i] : memref<8192xf32> -> !croq.view<128xf32>
+      croq.copy dma %v -> %t : !croq.view<128xf32> -> !croq.tile<128xf32, shared>
+    }
+    ```
+
+    After (abridged):
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c64, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
+               dynamic_shared_memory_size %c512_i32 {
+      %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %t = memref.view %smem[%c0][] : ... to memref<128xf32, #gpu.address_space<workgroup>>
+      scf.for %e = %tid to %c32 step %c128 {
+        ... vector.load %a[...] {alignment = 16} : memref<8192xf32>, vector<4xf32>
+        ... vector.store ...
+      }
+      gpu.barrier
+      gpu.terminator
+    }
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def CroqExternDynamicSharedMemory
+    : Pass<"croq-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the kernels' dynamic shared memory an aligned extern";
+  let description = [{
+    `convert-gpu-to-nvvm` gives `gpu.dynamic_shared_memory` an internal
+    zero-sized `addr_space = 3` global with 16-byte alignment, which the
+    NVPTX back end demotes to a 1-byte static `.shared` variable: data placed
+    past it only works by accident, and it is not aligned for swizzled TMA
+    tiles. This pass gives such globals external linkage and the requested
+    alignment, so the PTX declares
+    `.extern .shared .align 1024 .b8 name[]`, the dynamic shared memory
+    window itself.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"1024",
+           "alignment of the dynamic shared memory in bytes">
+  ];
+}
+
+#endif // CROQ_CONVERSION_PASSES_TD

@@ -1,0 +1,88 @@
+//===- CroqToGPU.cpp - convert-croq-to-gpu pass ---------------------------===//
+//
+// Drives the lowering of croq kernels to gpu.launch: normalizes views, plans
+// shared memory, lowers the data ops with dialect conversion, then the
+// parallel regions innermost first, and checks that no croq op is left.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/IR/ViewUtils.h"
+#include "LoweringUtils.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir {
+namespace croq {
+#define GEN_PASS_DEF_CONVERTCROQTOGPU
+#include "Croq/Conversion/Passes.h.inc"
+} // namespace croq
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Shared memory a Hopper (sm_90) block can have.
+static constexpr int64_t kSharedMemoryCapacity = 227 * 1024;
+
+namespace {
+struct ConvertCroqToGPUPass
+    : croq::impl::ConvertCroqToGPUBase<ConvertCroqToGPUPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (failed(normalizeViews(module)))
+      return signalPassFailure();
+
+    SharedMemoryPlan plan;
+    if (failed(plan.build(module, kSharedMemoryCapacity)))
+      return signalPassFailure();
+
+    // Data ops first, while the parallel regions that tell which threads
+    // run them are still there.
+    CroqTypeConverter converter(context);
+    ConversionTarget target(*context);
+    target.addLegalDialect<arith::ArithDialect, gpu::GPUDialect,
+                           memref::MemRefDialect, nvgpu::NVGPUDialect,
+                           NVVM::NVVMDialect, scf::SCFDialect,
+                           vector::VectorDialect>();
+    target.addIllegalDialect<CroqDialect>();
+    target.addLegalOp<ParallelOp, InthreadsOp, ViewOp>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(context);
+    populateCroqDataToGPUPatterns(converter, plan, patterns);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // The views' users are lowered; the views and the casts that fed them
+    // are dead.
+    SmallVector<Operation *> dead;
+    module.walk([&](ViewOp view) { dead.push_back(view); });
+    for (Operation *op : dead) {
+      if (!op->use_empty()) {
+        op->emitOpError("is still used after lowering its users");
+        return signalPassFailure();
+      }
+      SmallVector<Value> operands(op->getOperands());
+      op->erase();
+      for (Value operand : operands)
+        if (auto cast = operand.getDefiningOp<UnrealizedConversionCastOp>())
+          if (cast->use_empty())
+            cast->erase();
+    }
+
+    if (failed(lowerCroqRegions(module, plan)))
+      return signalPassFailure();
+
+    WalkResult leftover = module.walk([](Operation *op) {
+      if (isa<CroqDialect>(op->getDialect())) {
+        op->emitOpError("was not lowered by convert-croq-to-gpu");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (leftover.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

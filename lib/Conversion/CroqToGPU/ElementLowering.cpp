@@ -1,0 +1,149 @@
+//===- ElementLowering.cpp - foreach, read and write ----------------------===//
+//
+// Lowers element-wise loops, distributed over the threads of the executing
+// group, and element reads and writes, masked at a tensor's edge.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Memref indices of element `indices` of `access`, and whether it is
+/// inside the tensor.
+static std::pair<SmallVector<Value>, Value>
+resolveElement(OpBuilder &builder, Location loc, const BufferAccess &access,
+               ValueRange indices) {
+  SmallVector<Value> memrefIndices;
+  SmallVector<Value> conditions;
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    Value i = arith::AddIOp::create(builder, loc, access.offsets[d], index);
+    memrefIndices.push_back(i);
+    if (!access.limits.empty())
+      conditions.push_back(lessThan(builder, loc, i, access.limits[d]));
+  }
+  return {memrefIndices,
+          conditions.empty() ? Value() : allOf(builder, loc, conditions)};
+}
+
+/// Whether the body of `op` writes a shared buffer.
+static bool writesShared(Operation *op) {
+  WalkResult result = op->walk([](Operation *inner) {
+    Value target;
+    if (auto write = dyn_cast<WriteOp>(inner))
+      target = write.getDest();
+    else if (auto store = dyn_cast<MmaStoreOp>(inner))
+      target = store.getDest();
+    else if (isa<CopyOp, TransposeOp, PadOp>(inner))
+      target = inner->getOperand(1);
+    if (target &&
+        getMemorySpaceOf(target.getType()) == MemorySpace::Shared)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+namespace {
+/// croq.foreach (%i..) in [n..] { body }  =>
+///   scf.for %e = tid to n0*n1*.. step group_size { %i.. = delinearize(%e);
+///   body }  (+ a barrier when the body writes shared memory)
+struct ForeachOpLowering : OpConversionPattern<ForeachOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ForeachOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
+    if (failed(group))
+      return failure();
+    SmallVector<Value> extents;
+    for (OpFoldResult ofr : op.getMixedExtents())
+      extents.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
+    Value total = product(rewriter, loc, extents);
+    auto loop = scf::ForOp::create(rewriter, loc, group->threadIndex, total,
+                                   indexConstant(rewriter, loc, group->size));
+    rewriter.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> ivs =
+        delinearize(rewriter, loc, loop.getInductionVar(), extents);
+    Block &body = op.getBody().front();
+    rewriter.inlineBlockBefore(&body, loop.getBody()->getTerminator(), ivs);
+    rewriter.setInsertionPointAfter(loop);
+    if (writesShared(loop))
+      emitGroupBarrier(rewriter, loc, *group);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// croq.read %b[%i..]  =>  memref.load at the view's origin + %i.., zero
+/// past the tensor's edge.
+struct ReadOpLowering : OpConversionPattern<ReadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<BufferAccess> access =
+        getBufferAccess(rewriter, loc, op.getSource());
+    if (failed(access))
+      return failure();
+    auto [indices, inside] =
+        resolveElement(rewriter, loc, *access, adaptor.getIndices());
+    if (!inside) {
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(op, access->memref, indices);
+      return success();
+    }
+    Type type = op.getResult().getType();
+    auto ifInside = scf::IfOp::create(rewriter, loc, TypeRange{type}, inside,
+                                      /*withElse=*/true);
+    rewriter.setInsertionPointToStart(ifInside.thenBlock());
+    Value v = memref::LoadOp::create(rewriter, loc, access->memref, indices);
+    scf::YieldOp::create(rewriter, loc, v);
+    rewriter.setInsertionPointToStart(ifInside.elseBlock());
+    scf::YieldOp::create(rewriter, loc,
+                         arith::ConstantOp::create(rewriter, loc,
+                                                   rewriter.getZeroAttr(type))
+                             .getResult());
+    rewriter.replaceOp(op, ifInside.getResult(0));
+    return success();
+  }
+};
+
+/// croq.write %v, %b[%i..]  =>  memref.store, dropped past the tensor's
+/// edge.
+struct WriteOpLowering : OpConversionPattern<WriteOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WriteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<BufferAccess> access =
+        getBufferAccess(rewriter, loc, op.getDest());
+    if (failed(access))
+      return failure();
+    auto [indices, inside] =
+        resolveElement(rewriter, loc, *access, adaptor.getIndices());
+    if (inside) {
+      auto ifInside = scf::IfOp::create(rewriter, loc, inside, false);
+      rewriter.setInsertionPointToStart(ifInside.thenBlock());
+    }
+    memref::StoreOp::create(rewriter, loc, adaptor.getValue(), access->memref,
+                            indices);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::croq::populateCroqElementToGPUPatterns(
+    CroqTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ForeachOpLowering, ReadOpLowering, WriteOpLowering>(
+      converter, patterns.getContext());
+}

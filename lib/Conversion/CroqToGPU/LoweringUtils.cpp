@@ -1,0 +1,326 @@
+//===- LoweringUtils.cpp - shared state of the croq-to-gpu lowering -------===//
+//
+// Type conversion, thread groups, barriers, the shared-memory plan and the
+// resolution of buffers to memref coordinates.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+//===----------------------------------------------------------------------===//
+// Index helpers
+//===----------------------------------------------------------------------===//
+
+Value mlir::croq::indexConstant(OpBuilder &builder, Location loc,
+                                int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+Value mlir::croq::product(OpBuilder &builder, Location loc,
+                          ArrayRef<Value> values) {
+  Value result = indexConstant(builder, loc, 1);
+  for (Value v : values)
+    result = arith::MulIOp::create(builder, loc, result, v);
+  return result;
+}
+
+Value mlir::croq::lessThan(OpBuilder &builder, Location loc, Value a,
+                           Value b) {
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a, b);
+}
+
+Value mlir::croq::allOf(OpBuilder &builder, Location loc,
+                        ArrayRef<Value> conditions) {
+  Value result;
+  for (Value c : conditions)
+    result = result ? arith::AndIOp::create(builder, loc, result, c).getResult()
+                    : c;
+  if (!result)
+    result = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  return result;
+}
+
+SmallVector<Value> mlir::croq::delinearize(OpBuilder &builder, Location loc,
+                                           Value linear,
+                                           ArrayRef<Value> sizes) {
+  SmallVector<Value> coords(sizes.size());
+  Value rest = linear;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    if (d == 0) {
+      coords[d] = rest;
+      break;
+    }
+    coords[d] = arith::RemUIOp::create(builder, loc, rest, sizes[d]);
+    rest = arith::DivUIOp::create(builder, loc, rest, sizes[d]);
+  }
+  return coords;
+}
+
+//===----------------------------------------------------------------------===//
+// Type conversion
+//===----------------------------------------------------------------------===//
+
+/// A memref of `shape` with identity strides and a dynamic offset.
+static MemRefType getTileMemRefType(ArrayRef<int64_t> shape, Type elementType,
+                                    MemorySpace space) {
+  MLIRContext *context = elementType.getContext();
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  auto layout =
+      StridedLayoutAttr::get(context, ShapedType::kDynamic, strides);
+  Attribute memorySpace;
+  if (space == MemorySpace::Shared)
+    memorySpace = gpu::AddressSpaceAttr::get(context,
+                                             gpu::AddressSpace::Workgroup);
+  return MemRefType::get(shape, elementType, layout, memorySpace);
+}
+
+CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
+  addConversion([](Type type) { return type; });
+  addConversion([](TileType type) -> Type {
+    return getTileMemRefType(type.getShape(), type.getElementType(),
+                             type.getMemorySpace());
+  });
+  addConversion([](TilesType type) -> Type {
+    SmallVector<int64_t> shape{type.getNumStages()};
+    llvm::append_range(shape, type.getShape());
+    return getTileMemRefType(shape, type.getElementType(),
+                             type.getMemorySpace());
+  });
+  addConversion([](FutureType type) -> Type {
+    return nvgpu::DeviceAsyncTokenType::get(type.getContext());
+  });
+  auto materialize = [](OpBuilder &builder, Type type, ValueRange inputs,
+                        Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(builder, loc, type, inputs)
+        .getResult(0);
+  };
+  addSourceMaterialization(materialize);
+  addTargetMaterialization(materialize);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory plan
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::croq::getSharedAlignment(Swizzle swizzle) {
+  switch (swizzle) {
+  case Swizzle::B128:
+  case Swizzle::Auto:
+    return 1024;
+  case Swizzle::B64:
+    return 512;
+  case Swizzle::B32:
+    return 256;
+  case Swizzle::None:
+    return 128;
+  }
+  return 128;
+}
+
+LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
+  WalkResult result = root->walk([&](ParallelOp block) {
+    if (block.getLevel() != ParallelLevel::Block)
+      return WalkResult::advance();
+    FailureOr<int64_t> threads = getBlockThreadCount(block);
+    if (failed(threads))
+      return WalkResult::interrupt();
+    blockThreads[block] = *threads;
+    int64_t offset = 0, maxAlign = 16;
+    std::string names;
+    llvm::raw_string_ostream os(names);
+    block.walk([&](AllocOp alloc) {
+      Type type = alloc.getResult().getType();
+      if (getMemorySpaceOf(type) != MemorySpace::Shared)
+        return;
+      int64_t bytes, align = getSharedAlignment(getSwizzleOf(type));
+      if (auto tile = dyn_cast<TileType>(type))
+        bytes = tile.getSizeInBytes();
+      else {
+        auto tiles = cast<TilesType>(type);
+        bytes = tiles.getTileType().getSizeInBytes() * tiles.getNumStages();
+      }
+      offset = llvm::alignTo(offset, align);
+      offsets[alloc] = offset;
+      os << "\n  " << type << ": " << bytes << " bytes at offset " << offset;
+      offset += bytes;
+      maxAlign = std::max(maxAlign, align);
+    });
+    blockBytes[block] = offset;
+    blockAlignment[block] = maxAlign;
+    if (offset > capacity) {
+      block.emitOpError("needs ")
+          << offset << " bytes of shared memory, more than the " << capacity
+          << " bytes a block can have:" << names;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Thread groups
+//===----------------------------------------------------------------------===//
+
+/// The number of points of a region op with static extents, or failure.
+static FailureOr<int64_t> getStaticVolume(ArrayRef<int64_t> extents) {
+  int64_t volume = 1;
+  for (int64_t e : extents) {
+    if (ShapedType::isDynamic(e))
+      return failure();
+    volume *= e;
+  }
+  return volume;
+}
+
+FailureOr<int64_t> mlir::croq::getBlockThreadCount(ParallelOp block) {
+  int64_t threads = 0;
+  bool failed = false;
+  block.walk([&](ParallelOp inner) {
+    if (inner == block)
+      return;
+    FailureOr<int64_t> volume = getStaticVolume(inner.getStaticExtents());
+    if (::mlir::failed(volume)) {
+      inner.emitOpError("warpgroup and thread regions need static extents "
+                        "to size the thread block");
+      failed = true;
+      return;
+    }
+    auto parent = inner->getParentOfType<ParallelOp>();
+    if (inner.getLevel() == ParallelLevel::Warpgroup)
+      threads = std::max(threads, *volume * kWarpgroupSize);
+    else if (inner.getLevel() == ParallelLevel::Thread &&
+             parent.getLevel() == ParallelLevel::Block)
+      threads = std::max(threads, *volume);
+  });
+  if (failed)
+    return failure();
+  if (threads > 1024)
+    return block.emitOpError("needs ")
+           << threads << " threads per block; a block has at most 1024";
+  return threads ? threads : kDefaultBlockThreads;
+}
+
+FailureOr<ThreadGroup> mlir::croq::getThreadGroup(OpBuilder &builder,
+                                                  Operation *op,
+                                                  bool perThread) {
+  Location loc = op->getLoc();
+  auto parallel = op->getParentOfType<ParallelOp>();
+  if (!parallel)
+    return op->emitOpError("must be inside a croq.parallel region to be "
+                           "lowered to a GPU kernel");
+  ThreadGroup group;
+  if (perThread || parallel.getLevel() == ParallelLevel::Thread) {
+    group.level = ParallelLevel::Thread;
+    group.size = 1;
+    group.threadIndex = indexConstant(builder, loc, 0);
+    return group;
+  }
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  if (parallel.getLevel() == ParallelLevel::Warpgroup) {
+    Value wgSize = indexConstant(builder, loc, kWarpgroupSize);
+    group.level = ParallelLevel::Warpgroup;
+    group.size = kWarpgroupSize;
+    group.threadIndex = arith::RemUIOp::create(builder, loc, tid, wgSize);
+    group.warpgroupIndex = arith::DivUIOp::create(builder, loc, tid, wgSize);
+    return group;
+  }
+  FailureOr<int64_t> threads = getBlockThreadCount(parallel);
+  if (failed(threads))
+    return failure();
+  group.level = ParallelLevel::Block;
+  group.size = *threads;
+  group.threadIndex = tid;
+  return group;
+}
+
+void mlir::croq::emitGroupBarrier(OpBuilder &builder, Location loc,
+                                  const ThreadGroup &group) {
+  switch (group.level) {
+  case ParallelLevel::Block:
+    gpu::BarrierOp::create(builder, loc);
+    return;
+  case ParallelLevel::Warpgroup: {
+    // Barrier 0 belongs to the whole block; warpgroup w uses 1 + w.
+    Value one = indexConstant(builder, loc, 1);
+    Value id = arith::AddIOp::create(builder, loc, group.warpgroupIndex, one);
+    Value id32 = arith::IndexCastOp::create(builder, loc,
+                                            builder.getI32Type(), id);
+    Value count = arith::ConstantIntOp::create(builder, loc, kWarpgroupSize,
+                                               32);
+    NVVM::BarrierOp::create(builder, loc, /*res=*/Type(), id32, count,
+                            /*reductionOp=*/nullptr,
+                            /*reductionPredicate=*/Value());
+    return;
+  }
+  case ParallelLevel::Thread:
+    return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Buffer access
+//===----------------------------------------------------------------------===//
+
+FailureOr<BufferAccess>
+mlir::croq::getBufferAccess(ConversionPatternRewriter &rewriter, Location loc,
+                            Value original) {
+  BufferAccess access;
+  auto type = cast<ShapedType>(original.getType());
+  access.elementType = type.getElementType();
+  access.space = *getMemorySpaceOf(original.getType());
+  auto view = original.getDefiningOp<ViewOp>();
+  Value root = view ? view.getSource() : original;
+  if (isa<ViewType>(root.getType())) {
+    if (Operation *def = root.getDefiningOp())
+      return def->emitOpError("views of views must be normalized before "
+                              "lowering (run croq-normalize-views)");
+    return emitError(loc, "a view passed in as an argument cannot be "
+                          "lowered: pass the tensor and select the view in "
+                          "the kernel");
+  }
+  access.memref = rewriter.getRemappedValue(root);
+  if (!access.memref)
+    return emitError(loc, "cannot resolve the buffer of this access");
+  auto memrefType = cast<MemRefType>(access.memref.getType());
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < memrefType.getRank(); ++d)
+    dims.push_back(
+        memrefType.isDynamicDim(d)
+            ? memref::DimOp::create(rewriter, loc, access.memref, d).getResult()
+            : indexConstant(rewriter, loc, memrefType.getDimSize(d)));
+  if (!view) {
+    access.offsets.assign(dims.size(), indexConstant(rewriter, loc, 0));
+    access.sizes = dims;
+    access.staticSizes = llvm::to_vector(memrefType.getShape());
+    return access;
+  }
+  for (OpFoldResult ofr : view.getMixedOffsets())
+    access.offsets.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
+  for (OpFoldResult ofr : view.getMixedSizes())
+    access.sizes.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
+  access.staticSizes = llvm::to_vector(view.getResult().getType().getShape());
+  SmallVector<OpFoldResult> bounds = view.getMixedBounds();
+  for (auto [d, dim] : llvm::enumerate(dims)) {
+    Value limit = dim;
+    if (!bounds.empty())
+      limit = arith::MinUIOp::create(
+          rewriter, loc, dim,
+          getValueOrCreateConstantIndexOp(rewriter, loc, bounds[d]));
+    access.limits.push_back(limit);
+  }
+  return access;
+}

@@ -1,0 +1,133 @@
+//===- LoweringUtils.h - shared state of the croq-to-gpu lowering -*- C++ -*-===//
+//
+// What the croq-to-gpu patterns share: the type converter, the thread group
+// that executes an op, barriers, the shared-memory plan of each block, and
+// the resolution of a buffer (tensor, tile or view) to memref coordinates.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_LIB_CONVERSION_CROQTOGPU_LOWERINGUTILS_H
+#define CROQ_LIB_CONVERSION_CROQTOGPU_LOWERINGUTILS_H
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace mlir {
+namespace croq {
+
+/// Threads in a warpgroup.
+constexpr int64_t kWarpgroupSize = 128;
+/// Threads of a block that has no nested warpgroup or thread region.
+constexpr int64_t kDefaultBlockThreads = 128;
+
+/// Converts tiles to memrefs (shared tiles in the workgroup address space,
+/// with a dynamic offset so that stages and views of them share one type)
+/// and futures to cp.async tokens.
+class CroqTypeConverter : public TypeConverter {
+public:
+  explicit CroqTypeConverter(MLIRContext *context);
+};
+
+/// Where each shared buffer of a block lives in its dynamic shared memory.
+struct SharedMemoryPlan {
+  llvm::DenseMap<Operation *, int64_t> offsets;
+  llvm::DenseMap<Operation *, int64_t> blockBytes;
+  llvm::DenseMap<Operation *, int64_t> blockAlignment;
+  /// Threads per block of each block-level region, fixed before any of its
+  /// nested regions is lowered.
+  llvm::DenseMap<Operation *, int64_t> blockThreads;
+
+  /// Assigns offsets to the shared allocations of every block-level region
+  /// under `root`. Fails, with an error on the block, when one needs more
+  /// than `capacity` bytes.
+  LogicalResult build(Operation *root, int64_t capacity);
+};
+
+/// The alignment a shared buffer of this swizzle needs.
+int64_t getSharedAlignment(Swizzle swizzle);
+
+/// The number of threads of a block-level region: from its nested warpgroup
+/// and thread regions, or the default. Fails if they are dynamic.
+FailureOr<int64_t> getBlockThreadCount(ParallelOp block);
+
+/// The threads that execute an op together: a block, a warpgroup, or one
+/// thread.
+struct ThreadGroup {
+  ParallelLevel level;
+  /// Index of this thread in the group.
+  Value threadIndex;
+  /// Number of threads in the group.
+  int64_t size;
+  /// For warpgroups: the index of the warpgroup in the block.
+  Value warpgroupIndex;
+};
+
+/// The group that executes `op`: the innermost enclosing croq.parallel.
+/// Copies with a local endpoint run on each thread alone.
+FailureOr<ThreadGroup> getThreadGroup(OpBuilder &builder, Operation *op,
+                                      bool perThread = false);
+
+/// Synchronizes the threads of `group` (a named barrier for a warpgroup).
+void emitGroupBarrier(OpBuilder &builder, Location loc,
+                      const ThreadGroup &group);
+
+/// A buffer resolved to memref coordinates: element `p` of the buffer is
+/// `memref[offsets + p]`, valid when `offsets + p < limits` (no limits: the
+/// buffer always lies inside the memref).
+struct BufferAccess {
+  Value memref;
+  SmallVector<Value> offsets;
+  SmallVector<Value> sizes;
+  SmallVector<Value> limits;
+  MemorySpace space;
+  Type elementType;
+  int64_t rank() const { return offsets.size(); }
+  /// The static size of dimension `d`, or ShapedType::kDynamic.
+  SmallVector<int64_t> staticSizes;
+};
+
+/// Resolves `original` (a memref, tile or view of the input IR) after type
+/// conversion.
+FailureOr<BufferAccess> getBufferAccess(ConversionPatternRewriter &rewriter,
+                                        Location loc, Value original);
+
+/// Splits a linear index into coordinates of `sizes` (row-major).
+SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,
+                               ArrayRef<Value> sizes);
+
+/// The product of `values`.
+Value product(OpBuilder &builder, Location loc, ArrayRef<Value> values);
+
+/// An index constant.
+Value indexConstant(OpBuilder &builder, Location loc, int64_t value);
+
+/// `a < b` on indices.
+Value lessThan(OpBuilder &builder, Location loc, Value a, Value b);
+
+/// Conjunction of `conditions`; true when empty.
+Value allOf(OpBuilder &builder, Location loc, ArrayRef<Value> conditions);
+
+/// Adds the patterns that lower dma copies, transposes, pads and waits.
+void populateCroqCopyToGPUPatterns(CroqTypeConverter &converter,
+                                   RewritePatternSet &patterns);
+
+/// Adds the patterns that lower croq.foreach, croq.read and croq.write.
+void populateCroqElementToGPUPatterns(CroqTypeConverter &converter,
+                                      RewritePatternSet &patterns);
+
+/// Adds the patterns that lower croq memory, data movement and element ops.
+void populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
+                                   const SharedMemoryPlan &plan,
+                                   RewritePatternSet &patterns);
+
+/// Lowers the croq.parallel and croq.inthreads regions under `root`,
+/// innermost first. Runs after the data ops are lowered.
+LogicalResult lowerCroqRegions(Operation *root, const SharedMemoryPlan &plan);
+
+} // namespace croq
+} // namespace mlir
+
+#endif // CROQ_LIB_CONVERSION_CROQTOGPU_LOWERINGUTILS_H

@@ -1,0 +1,204 @@
+//===- RegionLowering.cpp - parallel and inthreads regions ----------------===//
+//
+// Lowers croq.parallel and croq.inthreads, innermost first: block-level
+// regions become gpu.launch; warpgroup- and thread-level regions and
+// inthreads become thread-index arithmetic and guards.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Moves the single block of `region` before `before`, replacing its
+/// arguments with `values`.
+static void inlineRegionBefore(RewriterBase &rewriter, Region &region,
+                               Operation *before, ValueRange values) {
+  rewriter.inlineBlockBefore(&region.front(), before, values);
+}
+
+/// Runs the body of `op` (with `ivs` as its coordinates) when `guard`
+/// holds, or always when `guard` is null.
+static void replaceWithGuardedBody(RewriterBase &rewriter, Operation *op,
+                                   Region &body, Value guard, ValueRange ivs) {
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  if (guard) {
+    auto ifOp = scf::IfOp::create(rewriter, loc, guard, /*withElse=*/false);
+    inlineRegionBefore(rewriter, body, ifOp.thenBlock()->getTerminator(), ivs);
+  } else {
+    inlineRegionBefore(rewriter, body, op, ivs);
+  }
+  rewriter.eraseOp(op);
+}
+
+/// The static extents of a warpgroup or thread region.
+static FailureOr<SmallVector<int64_t>> getStaticExtents(ParallelOp op) {
+  for (int64_t e : op.getStaticExtents())
+    if (ShapedType::isDynamic(e))
+      return op.emitOpError("warpgroup and thread regions need static "
+                            "extents");
+  return llvm::to_vector(op.getStaticExtents());
+}
+
+/// croq.parallel (...) in [...] : block  =>  gpu.launch with one block per
+/// point and the block ids as coordinates (last dimension on x).
+static LogicalResult lowerBlockRegion(IRRewriter &rewriter, ParallelOp op,
+                                      const SharedMemoryPlan &plan) {
+  Location loc = op.getLoc();
+  unsigned rank = op.getRank();
+  if (rank > 3)
+    return op.emitOpError("block-level regions have at most 3 dimensions "
+                          "(the grid's x, y and z), got ")
+           << rank;
+  auto threads = plan.blockThreads.find(op);
+  if (threads == plan.blockThreads.end())
+    return op.emitOpError("has no thread count");
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> extents;
+  for (OpFoldResult ofr : op.getMixedExtents())
+    extents.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
+  Value one = indexConstant(rewriter, loc, 1);
+  // Dimension rank-1 goes on x, rank-2 on y, rank-3 on z.
+  SmallVector<Value> grid(3, one);
+  for (unsigned d = 0; d < rank; ++d)
+    grid[rank - 1 - d] = extents[d];
+  Value smem;
+  auto bytes = plan.blockBytes.find(op);
+  if (bytes != plan.blockBytes.end() && bytes->second > 0)
+    smem = arith::ConstantIntOp::create(rewriter, loc, bytes->second, 32);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid[0], grid[1], grid[2],
+      indexConstant(rewriter, loc, threads->second), one, one, smem);
+  Block &launchBody = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&launchBody);
+  auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+  gpu::KernelDim3 ids = launch.getBlockIds();
+  Value idByAxis[3] = {ids.x, ids.y, ids.z};
+  SmallVector<Value> ivs;
+  for (unsigned d = 0; d < rank; ++d)
+    ivs.push_back(idByAxis[rank - 1 - d]);
+  inlineRegionBefore(rewriter, op.getBody(), terminator, ivs);
+  if (auto func = launch->getParentOfType<func::FuncOp>())
+    func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                  rewriter.getUnitAttr());
+  rewriter.eraseOp(op);
+  return success();
+}
+
+/// croq.parallel (%w..) in [...] : warpgroup  =>  %w.. from tid / 128,
+/// guarded when the block has more warpgroups.
+static LogicalResult lowerWarpgroupRegion(IRRewriter &rewriter, ParallelOp op,
+                                          const SharedMemoryPlan &plan) {
+  Location loc = op.getLoc();
+  FailureOr<SmallVector<int64_t>> extents = getStaticExtents(op);
+  if (failed(extents))
+    return failure();
+  int64_t threads = plan.blockThreads.lookup(op->getParentOfType<ParallelOp>());
+  rewriter.setInsertionPoint(op);
+  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  Value wg = arith::DivUIOp::create(
+      rewriter, loc, tid, indexConstant(rewriter, loc, kWarpgroupSize));
+  int64_t total = 1;
+  SmallVector<Value> sizes;
+  for (int64_t e : *extents) {
+    total *= e;
+    sizes.push_back(indexConstant(rewriter, loc, e));
+  }
+  Value guard;
+  if (total * kWarpgroupSize < threads)
+    guard = lessThan(rewriter, loc, wg, indexConstant(rewriter, loc, total));
+  SmallVector<Value> ivs = delinearize(rewriter, loc, wg, sizes);
+  replaceWithGuardedBody(rewriter, op, op.getBody(), guard, ivs);
+  return success();
+}
+
+/// croq.parallel (%t..) in [...] : thread  =>  %t.. from the thread's index
+/// in its block or warpgroup, guarded when the group has more threads.
+static LogicalResult lowerThreadRegion(IRRewriter &rewriter, ParallelOp op,
+                                       const SharedMemoryPlan &plan) {
+  Location loc = op.getLoc();
+  FailureOr<SmallVector<int64_t>> extents = getStaticExtents(op);
+  if (failed(extents))
+    return failure();
+  auto parent = op->getParentOfType<ParallelOp>();
+  rewriter.setInsertionPoint(op);
+  Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+  int64_t groupSize;
+  if (parent.getLevel() == ParallelLevel::Warpgroup) {
+    groupSize = kWarpgroupSize;
+    tid = arith::RemUIOp::create(rewriter, loc, tid,
+                                 indexConstant(rewriter, loc, groupSize));
+  } else {
+    groupSize = plan.blockThreads.lookup(parent);
+  }
+  int64_t total = 1;
+  SmallVector<Value> sizes;
+  for (int64_t e : *extents) {
+    total *= e;
+    sizes.push_back(indexConstant(rewriter, loc, e));
+  }
+  if (total > groupSize)
+    return op.emitOpError("needs ")
+           << total << " threads but its warpgroup has " << groupSize;
+  Value guard;
+  if (total < groupSize)
+    guard = lessThan(rewriter, loc, tid, indexConstant(rewriter, loc, total));
+  SmallVector<Value> ivs = delinearize(rewriter, loc, tid, sizes);
+  replaceWithGuardedBody(rewriter, op, op.getBody(), guard, ivs);
+  return success();
+}
+
+/// croq.inthreads [async] %c { body }  =>  scf.if %c { body }, followed by a
+/// barrier of the enclosing group unless async.
+static LogicalResult lowerInthreads(IRRewriter &rewriter, InthreadsOp op) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPointAfter(op);
+  if (!op.getAsync()) {
+    FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
+    if (failed(group))
+      return failure();
+    emitGroupBarrier(rewriter, loc, *group);
+  }
+  replaceWithGuardedBody(rewriter, op, op.getBody(), op.getCondition(), {});
+  return success();
+}
+
+LogicalResult mlir::croq::lowerCroqRegions(Operation *root,
+                                           const SharedMemoryPlan &plan) {
+  SmallVector<Operation *> regions;
+  root->walk<WalkOrder::PostOrder>([&](Operation *op) {
+    if (isa<ParallelOp, InthreadsOp>(op))
+      regions.push_back(op);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (Operation *op : regions) {
+    LogicalResult result = success();
+    if (auto inthreads = dyn_cast<InthreadsOp>(op)) {
+      result = lowerInthreads(rewriter, inthreads);
+    } else {
+      auto parallel = cast<ParallelOp>(op);
+      switch (parallel.getLevel()) {
+      case ParallelLevel::Block:
+        result = lowerBlockRegion(rewriter, parallel, plan);
+        break;
+      case ParallelLevel::Warpgroup:
+        result = lowerWarpgroupRegion(rewriter, parallel, plan);
+        break;
+      case ParallelLevel::Thread:
+        result = lowerThreadRegion(rewriter, parallel, plan);
+        break;
+      }
+    }
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}

@@ -1,0 +1,77 @@
+//===- CroqToNVVM.cpp - the croq-to-nvvm pipeline -------------------------===//
+//
+// The named pipeline from croq IR to host LLVM IR with embedded sm_90a GPU
+// binaries: the croq passes, then the upstream conversions to NVVM and LLVM
+// and gpu-module-to-binary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
+                                   const CroqToNVVMPipelineOptions &options) {
+  // croq -> gpu, memref, scf, vector, nvgpu.
+  pm.addPass(createCroqNormalizeViews());
+  pm.addPass(createConvertCroqToGPU());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Kernels outlined; device and host code lowered towards LLVM.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Device code to NVVM, with the dynamic shared memory made an aligned
+  // extern.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      croq::createCroqExternDynamicSharedMemory());
+
+  // Host code to LLVM, GPU modules to binaries.
+  pm.addPass(createGpuToLLVMConversionPass());
+  if (options.format != "none") {
+    GpuModuleToBinaryPassOptions binary;
+    binary.compilationTarget = options.format;
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+  }
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void croq::registerCroqToNVVMPipeline() {
+  PassPipelineRegistration<CroqToNVVMPipelineOptions>(
+      "croq-to-nvvm",
+      "Lower croq IR to host LLVM IR with embedded GPU binaries (PTX for "
+      "format=isa, cubin for format=bin) for the given chip",
+      buildCroqToNVVMPipeline);
+}
