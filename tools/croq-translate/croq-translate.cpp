@@ -1,11 +1,12 @@
 //===- croq-translate.cpp - croq translation driver -----------------------===//
 //
-// The croq translator: the upstream translations (MLIR to LLVM IR and back)
-// with the croq dialect registered so croq modules parse.
+// The croq translator: croq IR to PTX, cubin and host LLVM IR, plus the
+// upstream translations (MLIR to LLVM IR and back).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Croq/InitCroq.h"
+#include "Croq/Target/Translations.h"
 
 #include "mlir/InitAllTranslations.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -13,6 +14,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllTranslations();
+  mlir::croq::registerCroqTranslations();
   return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "croq translation driver\n"));
 }

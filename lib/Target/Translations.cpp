@@ -1,0 +1,124 @@
+//===- Translations.cpp - croq to PTX, cubin and host LLVM IR -------------===//
+//
+// Translations that run the croq-to-nvvm pipeline on a croq module and emit
+// what it produces: the PTX or cubin of each GPU module, or the host code as
+// LLVM IR with the GPU binaries embedded and loaded by global constructors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Target/Translations.h"
+#include "Croq/Conversion/Passes.h"
+#include "Croq/InitCroq.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string>
+    clChip("croq-chip", llvm::cl::desc("GPU architecture (default sm_90a)"),
+           llvm::cl::init("sm_90a"));
+static llvm::cl::opt<std::string>
+    clFeatures("croq-features",
+               llvm::cl::desc("PTX features (default +ptx80)"),
+               llvm::cl::init("+ptx80"));
+static llvm::cl::opt<std::string> clHostFormat(
+    "croq-binary-format",
+    llvm::cl::desc("what --croq-to-host-llvmir embeds: bin (cubin, default) "
+                   "or isa (PTX, JIT-compiled when loaded)"),
+    llvm::cl::init("bin"));
+
+static void registerEverything(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  croq::registerCroqDialects(registry);
+}
+
+/// Runs croq-to-nvvm with `format` on `module`.
+static LogicalResult runPipeline(ModuleOp module, StringRef format) {
+  PassManager pm(module->getName());
+  croq::CroqToNVVMPipelineOptions options;
+  options.chip = clChip;
+  options.features = clFeatures;
+  options.format = format.str();
+  croq::buildCroqToNVVMPipeline(pm, options);
+  return pm.run(module);
+}
+
+/// Writes the object of every GPU binary in `module`: its assembly (PTX) or
+/// its binary (cubin).
+static LogicalResult emitObjects(ModuleOp module, raw_ostream &os,
+                                 bool assembly) {
+  unsigned count = 0;
+  WalkResult result = module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      if (assembly != (object.getFormat() == gpu::CompilationTarget::Assembly)) {
+        binary.emitError("expected ")
+            << (assembly ? "PTX" : "cubin") << " objects";
+        return WalkResult::interrupt();
+      }
+      if (assembly)
+        os << "// croq: kernel module " << binary.getSymName() << "\n";
+      os << object.getObject().getValue();
+      ++count;
+    }
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  if (count == 0)
+    return module.emitError("the module has no GPU kernel to emit");
+  return success();
+}
+
+void croq::registerCroqTranslations() {
+  TranslateFromMLIRRegistration ptx(
+      "croq-to-ptx", "lower croq IR and emit the PTX of its kernels",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module || failed(runPipeline(module, "isa")))
+          return failure();
+        return emitObjects(module, os, /*assembly=*/true);
+      },
+      registerEverything);
+
+  TranslateFromMLIRRegistration cubin(
+      "croq-to-cubin",
+      "lower croq IR and emit the cubin of its kernels (runs ptxas)",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module || failed(runPipeline(module, "bin")))
+          return failure();
+        return emitObjects(module, os, /*assembly=*/false);
+      },
+      registerEverything);
+
+  TranslateFromMLIRRegistration host(
+      "croq-to-host-llvmir",
+      "lower croq IR and emit the host code as LLVM IR, with the kernels "
+      "embedded",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module || failed(runPipeline(module, clHostFormat)))
+          return failure();
+        llvm::LLVMContext llvmContext;
+        std::unique_ptr<llvm::Module> llvmModule =
+            translateModuleToLLVMIR(module, llvmContext);
+        if (!llvmModule)
+          return module.emitError("cannot translate the host code to LLVM IR");
+        llvmModule->print(os, nullptr);
+        return success();
+      },
+      registerEverything);
+}
