@@ -10,6 +10,7 @@
 #include "Croq/Conversion/Passes.h"
 #include "Croq/InitCroq.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -20,6 +21,8 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -82,7 +85,64 @@ static LogicalResult emitObjects(ModuleOp module, raw_ostream &os,
   return success();
 }
 
+/// Describes the entry points of `module` for hosts that call them: per
+/// function its name and, per argument, the memref's element type, shape
+/// (-1 for dynamic), strides (-1 for dynamic) and offset.
+static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
+  llvm::json::Array functions;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    llvm::json::Array arguments;
+    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref)
+        return func.emitError("entry point argument ")
+               << index << " has type " << type
+               << "; entry points take memrefs only";
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(memref.getStridesAndOffset(strides, offset)))
+        return func.emitError("entry point argument ")
+               << index << " has a layout without strides";
+      auto dyn = [](int64_t v) {
+        return ShapedType::isDynamic(v) ? int64_t(-1) : v;
+      };
+      llvm::json::Array shape, strideList;
+      for (int64_t d : memref.getShape())
+        shape.push_back(dyn(d));
+      for (int64_t s : strides)
+        strideList.push_back(dyn(s));
+      std::string element;
+      llvm::raw_string_ostream elementOs(element);
+      elementOs << memref.getElementType();
+      arguments.push_back(llvm::json::Object{{"element_type", element},
+                                             {"shape", std::move(shape)},
+                                             {"strides", std::move(strideList)},
+                                             {"offset", dyn(offset)}});
+    }
+    functions.push_back(llvm::json::Object{
+        {"name", func.getSymName()}, {"arguments", std::move(arguments)}});
+  }
+  os << llvm::formatv("{0:2}",
+                      llvm::json::Value(llvm::json::Object{
+                          {"functions", std::move(functions)}}))
+     << "\n";
+  return success();
+}
+
 void croq::registerCroqTranslations() {
+  TranslateFromMLIRRegistration signature(
+      "croq-to-signature-json",
+      "describe the module's entry points (names, memref arguments) as JSON",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return op->emitError("expected a module");
+        return emitSignatures(module, os);
+      },
+      registerEverything);
+
   TranslateFromMLIRRegistration ptx(
       "croq-to-ptx", "lower croq IR and emit the PTX of its kernels",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
