@@ -394,9 +394,7 @@ struct CopyOpLowering : OpConversionPattern<CopyOp> {
   matchAndRewrite(CopyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getEngine() != CopyEngine::DMA)
-      return op.emitOpError("tma copies are lowered by the TMA stage, which "
-                            "convert-croq-to-gpu does not include; use a dma "
-                            "copy");
+      return rewriter.notifyMatchFailure(op, "tma copies are not lowered here");
     MoveSpec spec;
     spec.isAsync = op.isAsync();
     if (op.getZfill())

@@ -25,13 +25,55 @@ using namespace mlir::croq;
 /// Shared memory a Hopper (sm_90) block can have.
 static constexpr int64_t kSharedMemoryCapacity = 227 * 1024;
 
+/// Reports every op this pass cannot lower, before anything is rewritten:
+/// ops of the Hopper stages (tma copies, events, mma) and croq ops outside
+/// any kernel.
+static LogicalResult checkLowerable(ModuleOp module) {
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    if (!isa<CroqDialect>(op->getDialect()))
+      return;
+    auto copy = dyn_cast<CopyOp>(op);
+    if (copy && copy.getEngine() == CopyEngine::TMA) {
+      op->emitOpError("tma copies are lowered by the TMA stage, which "
+                      "convert-croq-to-gpu does not include; use a dma copy");
+      ok = false;
+      return;
+    }
+    if (isa<EventAllocOp, EventTriggerOp, EventWaitOp, MmaFillOp, MmaLoadOp,
+            MmaOp, MmaCommitOp, MmaStoreOp>(op)) {
+      op->emitOpError("cannot be lowered by convert-croq-to-gpu: events and "
+                      "mma need the Hopper (mbarrier and wgmma) lowering, "
+                      "which this pipeline does not include yet");
+      ok = false;
+      return;
+    }
+    for (Value operand : op->getOperands())
+      if (isa<ViewType>(operand.getType()) && isa<BlockArgument>(operand)) {
+        op->emitOpError("reads a view passed in as an argument, which cannot "
+                        "be lowered: pass the tensor and select the view in "
+                        "the kernel");
+        ok = false;
+        return;
+      }
+    bool isKernel = isa<ParallelOp>(op) &&
+                    cast<ParallelOp>(op).getLevel() == ParallelLevel::Block;
+    if (!isKernel && !isViewOp(op) && !op->getParentOfType<ParallelOp>()) {
+      op->emitOpError("must be inside a croq.parallel region to be lowered "
+                      "to a GPU kernel");
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
 namespace {
 struct ConvertCroqToGPUPass
     : croq::impl::ConvertCroqToGPUBase<ConvertCroqToGPUPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (failed(normalizeViews(module)))
+    if (failed(checkLowerable(module)) || failed(normalizeViews(module)))
       return signalPassFailure();
 
     SharedMemoryPlan plan;

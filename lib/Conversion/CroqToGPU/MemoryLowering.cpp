@@ -1,8 +1,7 @@
 //===- MemoryLowering.cpp - tiles, stages and reshapes --------------------===//
 //
 // Lowers croq.alloc (shared tiles into the block's dynamic shared memory,
-// local tiles onto the stack), croq.stage and croq.span_as, and rejects the
-// ops that belong to later lowering stages.
+// local tiles onto the stack), croq.stage and croq.span_as.
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,20 +120,6 @@ struct SpanAsOpLowering : OpConversionPattern<SpanAsOp> {
   }
 };
 
-/// Events and mma belong to the Hopper lowering stages: fail with an error
-/// that names the op instead of leaving it behind.
-template <typename OpTy>
-struct LaterStageOp : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
-                  ConversionPatternRewriter &) const override {
-    return op.emitOpError("cannot be lowered by convert-croq-to-gpu: events "
-                          "and mma need the Hopper (mbarrier and wgmma) "
-                          "lowering, which this pipeline does not include "
-                          "yet");
-  }
-};
 } // namespace
 
 void mlir::croq::populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
@@ -142,11 +127,7 @@ void mlir::croq::populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
                                                RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<AllocOpLowering>(converter, context, plan);
-  patterns.add<StageOpLowering, SpanAsOpLowering, LaterStageOp<EventAllocOp>,
-               LaterStageOp<EventTriggerOp>, LaterStageOp<EventWaitOp>,
-               LaterStageOp<MmaFillOp>, LaterStageOp<MmaLoadOp>,
-               LaterStageOp<MmaOp>, LaterStageOp<MmaCommitOp>,
-               LaterStageOp<MmaStoreOp>>(converter, context);
+  patterns.add<StageOpLowering, SpanAsOpLowering>(converter, context);
   populateCroqCopyToGPUPatterns(converter, patterns);
   populateCroqElementToGPUPatterns(converter, patterns);
 }

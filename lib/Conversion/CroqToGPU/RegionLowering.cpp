@@ -147,7 +147,7 @@ static LogicalResult lowerThreadRegion(IRRewriter &rewriter, ParallelOp op,
   }
   if (total > groupSize)
     return op.emitOpError("needs ")
-           << total << " threads but its warpgroup has " << groupSize;
+           << total << " threads but its group has " << groupSize;
   Value guard;
   if (total < groupSize)
     guard = lessThan(rewriter, loc, tid, indexConstant(rewriter, loc, total));

@@ -1,0 +1,93 @@
+// RUN: croq-opt %s --convert-croq-to-gpu -split-input-file -verify-diagnostics
+
+// TMA copies are not lowered by this pass; it says so instead of leaving the
+// op behind.
+func.func @tma_copy(%a: memref<128x64xf16>) {
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    // expected-error @+1 {{'croq.copy' op tma copies are lowered by the TMA stage, which convert-croq-to-gpu does not include; use a dma copy}}
+    croq.copy tma %a -> %t : memref<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  }
+  return
+}
+
+// -----
+
+func.func @events() {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.event.alloc' op cannot be lowered by convert-croq-to-gpu: events and mma need the Hopper (mbarrier and wgmma) lowering, which this pipeline does not include yet}}
+    %e = croq.event.alloc : !croq.events<2>
+  }
+  return
+}
+
+// -----
+
+func.func @mma_fill(%x: f32, %out: memref<64x64xf32>) {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.mma.fill' op cannot be lowered by convert-croq-to-gpu: events and mma need the Hopper (mbarrier and wgmma) lowering, which this pipeline does not include yet}}
+    %acc = croq.mma.fill %x : !croq.acc<64x64xf32>
+    // expected-error @+1 {{'croq.mma.store' op cannot be lowered by convert-croq-to-gpu: events and mma need the Hopper (mbarrier and wgmma) lowering, which this pipeline does not include yet}}
+    croq.mma.store %acc -> %out : !croq.acc<64x64xf32> -> memref<64x64xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @four_dimensional_grid(%out: memref<2xindex>) {
+  // expected-error @+1 {{'croq.parallel' op block-level regions have at most 3 dimensions (the grid's x, y and z), got 4}}
+  croq.parallel (%a, %b, %c, %d) in [2, 2, 2, 2] : block {
+    croq.write %a, %out[%b] : memref<2xindex>
+  }
+  return
+}
+
+// -----
+
+func.func @too_much_shared_memory() {
+  // expected-error @+1 {{'croq.parallel' op needs 262144 bytes of shared memory, more than the 232448 bytes a block can have:}}
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tiles<2 x 256x256xf16, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @view_argument(%v: !croq.view<16xf32>, %out: memref<16xf32>) {
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tile<16xf32, shared>
+    // expected-error @+1 {{'croq.copy' op reads a view passed in as an argument, which cannot be lowered: pass the tensor and select the view in the kernel}}
+    croq.copy dma %v -> %t : !croq.view<16xf32> -> !croq.tile<16xf32, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @copy_outside_parallel(%a: memref<16xf32>, %b: memref<16xf32>) {
+  %v = croq.view %a [16] from [0] : memref<16xf32> -> !croq.view<16xf32>
+  // expected-error @+1 {{'croq.foreach' op must be inside a croq.parallel region to be lowered to a GPU kernel}}
+  croq.foreach (%i) in [16] {
+    // expected-error @+1 {{'croq.read' op must be inside a croq.parallel region to be lowered to a GPU kernel}}
+    %x = croq.read %v[%i] : !croq.view<16xf32>
+    // expected-error @+1 {{'croq.write' op must be inside a croq.parallel region to be lowered to a GPU kernel}}
+    croq.write %x, %b[%i] : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @thread_region_larger_than_warpgroup(%out: memref<256xindex>) {
+  croq.parallel (%b) in [1] : block {
+    croq.parallel (%w) in [1] : warpgroup {
+      // expected-error @+1 {{'croq.parallel' op needs 256 threads but its group has 128}}
+      croq.parallel (%t) in [256] : thread {
+        croq.write %t, %out[%t] : memref<256xindex>
+      }
+    }
+  }
+  return
+}
