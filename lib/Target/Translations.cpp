@@ -59,7 +59,9 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
 }
 
 /// Writes the object of every GPU binary in `module`: its assembly (PTX) or
-/// its binary (cubin).
+/// its binary (cubin). Each PTX module starts with a `//--- <name>.ptx` line:
+/// a PTX comment, and the marker `split-file` splits on when a croq module
+/// has several kernels.
 static LogicalResult emitObjects(ModuleOp module, raw_ostream &os,
                                  bool assembly) {
   unsigned count = 0;
@@ -72,7 +74,7 @@ static LogicalResult emitObjects(ModuleOp module, raw_ostream &os,
         return WalkResult::interrupt();
       }
       if (assembly)
-        os << "// croq: kernel module " << binary.getSymName() << "\n";
+        os << "//--- " << binary.getSymName() << ".ptx\n";
       os << object.getObject().getValue();
       ++count;
     }

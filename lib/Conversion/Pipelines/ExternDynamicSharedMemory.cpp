@@ -28,7 +28,7 @@ struct CroqExternDynamicSharedMemoryPass
     if (alignment <= 0 || !llvm::isPowerOf2_64(alignment)) {
       getOperation().emitError("croq-extern-dynamic-shared-memory: alignment "
                                "must be a power of two, got ")
-          << alignment;
+          << static_cast<int64_t>(alignment);
       return signalPassFailure();
     }
     getOperation().walk([&](LLVM::GlobalOp global) {
