@@ -235,16 +235,16 @@ static void emitMoveLoop(OpBuilder &builder, Location loc,
                          const BufferAccess &dst, const ThreadGroup &group,
                          int64_t width) {
   SmallVector<Value> itemSizes(dst.sizes.begin(), dst.sizes.end());
-  itemSizes.back() =
-      arith::DivUIOp::create(builder, loc, itemSizes.back(),
-                             indexConstant(builder, loc, width));
+  if (std::optional<int64_t> inner = getConstantIntValue(itemSizes.back()))
+    itemSizes.back() = indexConstant(builder, loc, *inner / width);
+  else
+    itemSizes.back() =
+        arith::DivUIOp::create(builder, loc, itemSizes.back(),
+                               indexConstant(builder, loc, width));
   Value items = product(builder, loc, itemSizes);
-  auto loop = scf::ForOp::create(builder, loc, group.threadIndex, items,
-                                 indexConstant(builder, loc, group.size));
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> coords =
-      delinearize(builder, loc, loop.getInductionVar(), itemSizes);
+  Value item = emitDistributedLoop(builder, loc, group, items);
+  SmallVector<Value> coords = delinearize(builder, loc, item, itemSizes);
   coords.back() = arith::MulIOp::create(builder, loc, coords.back(),
                                         indexConstant(builder, loc, width));
   int64_t eltBytes =
