@@ -1,15 +1,21 @@
 // RUN: croq-opt %s --convert-croq-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq.
 
-// A global -> shared copy whose rows hold whole 16-byte vectors: a run-time
-// alignment check picks a vector loop (each of 128 threads moves vector<4xf32>
-// items in 8 rounds, whole vectors inside the tensor at once, edge vectors
-// lane by lane) or a scalar loop. Barriers fence the shared tile on both sides.
+// A global -> shared copy whose rows hold whole 16-byte vectors (128 threads,
+// vector<4xf32> items, 8 rounds). Barriers fence the shared tile on both
+// sides.
 // CHECK-LABEL: func.func @copy_vectorized
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: gpu.barrier
+// An interior tile that is 16-byte aligned takes the fast path: each thread
+// loads its 8 vectors, then stores them, with no per-element checks.
 // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<1000x1000xf32> -> index
-// CHECK: %[[ALIGNED:.*]] = arith.andi
-// CHECK: scf.if %[[ALIGNED]] {
+// CHECK: scf.if %{{.*}} {
+// CHECK-COUNT-8: vector.load %{{.*}} {alignment = 16 : i64} : memref<1000x1000xf32>, vector<4xf32>
+// CHECK-COUNT-8: vector.store %{{.*}} {alignment = 16 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: } else {
+// Otherwise the alignment check picks the vector loop with checks (edge
+// vectors lane by lane) or the scalar loop.
+// CHECK: scf.if %[[ALIGNED:.*]] {
 // CHECK: scf.for %[[R:.*]] = %c0 to %c8 step %c1 {
 // CHECK: %[[OFF:.*]] = arith.muli %[[R]], %c128 : index
 // CHECK: %[[E:.*]] = arith.addi %[[TID]], %[[OFF]] : index
