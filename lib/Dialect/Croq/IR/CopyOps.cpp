@@ -67,6 +67,11 @@ static bool sourceCanBeSmaller(Value source, ArrayRef<int64_t> destShape) {
 static LogicalResult verifyFutureUses(Operation *op, Value future) {
   if (!future)
     return success();
+  if (future.use_empty())
+    return op->emitOpError("the future of an async copy must be waited on "
+                           "(croq.wait) or triggered after "
+                           "(croq.event.trigger ... after); drop 'async' if "
+                           "nothing waits for the copy");
   unsigned waits = 0;
   for (Operation *user : future.getUsers())
     if (isa<WaitOp, EventTriggerOp>(user))
@@ -217,6 +222,16 @@ LogicalResult CopyOp::verify() {
              << stringifyMemorySpace(from) << " -> "
              << stringifyMemorySpace(to);
     ArrayRef<int64_t> box = to == MemorySpace::Shared ? destShape : sourceShape;
+    ArrayRef<int64_t> globalTile =
+        to == MemorySpace::Shared ? sourceShape : destShape;
+    for (auto [dim, size] : llvm::enumerate(globalTile))
+      if (ShapedType::isDynamic(size) && isa<ViewType>(to == MemorySpace::Shared
+                                                           ? sourceType
+                                                           : destType))
+        return emitOpError("a tma copy needs a tile shape known at compile "
+                           "time, but dimension ")
+               << dim << " of the global view is dynamic; use a dma copy "
+               << "for run-time tile sizes";
     if (failed(verifyTmaBox(*this, box,
                             cast<ShapedType>(sourceType).getElementType(),
                             layout)))
