@@ -251,8 +251,12 @@ LogicalResult TransposeOp::verify() {
     std::string text;
     llvm::raw_string_ostream os(text);
     llvm::interleaveComma(perm, os);
-    return emitOpError("[")
-           << text << "] is not a permutation of 0.." << sourceShape.size() - 1;
+    if (sourceShape.empty())
+      return emitOpError("expected an empty permutation for a rank-0 "
+                         "source, got [")
+             << text << "]";
+    return emitOpError("[") << text << "] is not a permutation of 0.."
+                            << sourceShape.size() - 1;
   }
   for (auto [dim, p] : llvm::enumerate(perm)) {
     int64_t d = destShape[dim], s = sourceShape[p];

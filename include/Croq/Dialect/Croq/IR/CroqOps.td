@@ -168,7 +168,7 @@ def Croq_ChunkatOp : Croq_Op<"chunkat", [Pure]> {
                        OptionalAttr<DenseI64ArrayAttr>:$counts);
   let results = (outs Croq_ViewType:$result);
   let assemblyFormat = [{
-    $source custom<ChunkIndices>($indices, $partitioned)
+    $source `` custom<ChunkIndices>($indices, $partitioned)
     (`of` $counts^)? attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
@@ -442,7 +442,7 @@ def Croq_EventTriggerOp : Croq_Op<"event.trigger"> {
   let arguments = (ins Croq_EventsType:$events, Index:$index,
                        Variadic<Croq_FutureType>:$futures);
   let assemblyFormat = [{
-    $events `[` $index `]` (`after` `(` $futures^ `)`)? attr-dict
+    $events `[` $index `]` (`after` ` ` `(` $futures^ `)`)? attr-dict
     `:` qualified(type($events))
   }];
   let hasVerifier = 1;
