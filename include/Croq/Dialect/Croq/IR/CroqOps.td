@@ -116,7 +116,8 @@ def Croq_AllocOp : Croq_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
     %ring = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
     ```
   }];
-  let results = (outs AnyTypeOf<[Croq_TileType, Croq_TilesType]>:$result);
+  let results = (outs AnyTypeOf<[Croq_TileType, Croq_TilesType],
+                               "tile or stage array of tiles">:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
@@ -502,7 +503,8 @@ def Croq_MmaLoadOp : Croq_Op<"mma.load", [Pure]> {
     %a = croq.mma.load %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
     ```
   }];
-  let arguments = (ins AnyTypeOf<[Croq_TileType, Croq_ViewType]>:$source,
+  let arguments = (ins AnyTypeOf<[Croq_TileType, Croq_ViewType],
+                                 "tile or view">:$source,
                        OptionalAttr<Croq_Swizzle>:$swizzle);
   let results = (outs Croq_FragType:$result);
   let assemblyFormat = [{
