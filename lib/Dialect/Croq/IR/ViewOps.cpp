@@ -498,8 +498,9 @@ ViewWindow mlir::croq::composeWindows(OpBuilder &builder, Location loc,
   if (!needsBounds)
     return result;
   // Dimensions without a bound of their own are bounded by the source.
-  FailureOr<SmallVector<OpFoldResult>> sourceSizes =
-      getBufferSizes(builder, loc, inner.source);
+  FailureOr<SmallVector<OpFoldResult>> sourceSizes = failure();
+  if (llvm::any_of(bounds, [](OpFoldResult b) { return !b; }))
+    sourceSizes = getBufferSizes(builder, loc, inner.source);
   for (auto [dim, bound] : llvm::enumerate(bounds)) {
     if (bound)
       continue;
@@ -578,7 +579,9 @@ Value mlir::croq::buildViewOp(OpBuilder &builder, Location loc, ViewType type,
 
 void ChunkatOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                             MLIRContext *context) {
-  patterns.add<FoldViewChain<ChunkatOp>, FoldWholeChunk>(context);
+  // Dropping a whole chunk beats composing it into a window.
+  patterns.add<FoldWholeChunk>(context, /*benefit=*/2);
+  patterns.add<FoldViewChain<ChunkatOp>>(context);
 }
 
 void SubspanOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
