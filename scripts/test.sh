@@ -10,7 +10,8 @@ log=$(mktemp)
 cmake --build build --target check-croq 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
-count() { grep -E "^\s*$1\s*:" "$log" | tail -1 | awk '{print $NF}'; }
+# lit prints e.g. "  Passed: 6 (100.00%)"; take the count after the colon.
+count() { grep -E "^\s*$1\s*:" "$log" | tail -1 | sed -E 's/^[^:]*:\s*([0-9]+).*/\1/'; }
 passed=$(( $(count Passed || echo 0) + 0 ))
 failed=$(( $(count Failed || echo 0) + $(count "Unexpectedly Passed" || echo 0) + 0 ))
 skipped=$(( $(count Unsupported || echo 0) + 0 ))
