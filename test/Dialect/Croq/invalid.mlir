@@ -151,6 +151,14 @@ func.func @acc_dynamic_dim(
 
 // -----
 
+func.func @frag_dynamic_dim(
+    // expected-error @+1 {{expected a static mma operand shape}}
+    %a: !croq.frag<64x?xf16>) {
+  return
+}
+
+// -----
+
 func.func @frag_zero_dim(
     // expected-error @+1 {{expected positive dimensions, got 0}}
     %a: !croq.frag<64x0xf16>) {

@@ -422,6 +422,20 @@ func.func @copy_zfill(%small: !croq.view<8x16xf32>, %s: !croq.tile<16x16xf32, sh
   return
 }
 
+// 128 chunks of one row over 64 rows: chunks 64 to 127 are empty, so zfill
+// has an effect although 64 is a multiple of 1.
+// CHECK-LABEL: func.func @copy_zfill_more_chunks_than_rows(
+func.func @copy_zfill_more_chunks_than_rows(%m: memref<64x16xf32>) {
+  croq.parallel (%i) in [128] : block {
+    %t = croq.alloc : !croq.tile<1x16xf32, shared>
+    // CHECK: %[[V:.*]] = croq.chunkat %{{.*}}[%{{.*}}, _] : memref<64x16xf32> -> !croq.view<1x16xf32>
+    %v = croq.chunkat %m[%i, _] : memref<64x16xf32> -> !croq.view<1x16xf32>
+    // CHECK: croq.copy dma zfill %[[V]] -> %{{.*}} : !croq.view<1x16xf32> -> !croq.tile<1x16xf32, shared>
+    croq.copy dma zfill %v -> %t : !croq.view<1x16xf32> -> !croq.tile<1x16xf32, shared>
+  }
+  return
+}
+
 // An explicit swizzle must agree with the tile's; `auto` tiles take any.
 // CHECK-LABEL: func.func @copy_swizzle(
 func.func @copy_swizzle(%v: !croq.view<64x32xf16>, %s64: !croq.tile<64x32xf16, shared, swizzle = 64>,
