@@ -200,6 +200,7 @@ func.func @dynamic_dim_with_constant_size(%m: memref<64x64xf32>, %i: index, %t: 
 
 // CHECK-LABEL: func.func @identity_view(
 // CHECK-SAME: %[[V:[^:]*]]: !croq.view<16x16xf32>, %[[T:[^:]*]]: !croq.tile<16x16xf32, shared>
+// The whole view at offset 0 is the view itself.
 // CHECK-NOT: croq.view
 // CHECK: croq.copy dma %[[V]] -> %[[T]]
 func.func @identity_view(%v: !croq.view<16x16xf32>, %t: !croq.tile<16x16xf32, shared>) {
@@ -317,6 +318,7 @@ func.func @identity_transpose_async(%v: !croq.view<2x4x8xf16>, %t: !croq.tile<2x
 
 // CHECK-LABEL: func.func @transpose_is_kept(
 // CHECK: croq.transpose [1, 0] %{{.*}} -> %{{.*}} : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, local>
+// [1, 0] moves elements, even on a square tile: no plain copy.
 // CHECK-NOT: croq.copy
 func.func @transpose_is_kept(%v: !croq.view<16x16xf32>, %t: !croq.tile<16x16xf32, local>) {
   croq.transpose [1, 0] %v -> %t : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, local>
@@ -350,6 +352,7 @@ func.func @zero_pad_async(%v: !croq.view<8xi32>, %t: !croq.tile<8xi32, shared>, 
 
 // CHECK-LABEL: func.func @pad_is_kept(
 // CHECK: croq.pad low [0] high [0] interior [1] %{{.*}} -> %{{.*}} value %{{.*}} : !croq.view<8xf32> -> !croq.tile<15xf32, shared>
+// Interior padding alone still pads: no plain copy.
 // CHECK-NOT: croq.copy
 func.func @pad_is_kept(%v: !croq.view<8xf32>, %t: !croq.tile<15xf32, shared>, %z: f32) {
   croq.pad low [0] high [0] interior [1] %v -> %t value %z : !croq.view<8xf32> -> !croq.tile<15xf32, shared>
