@@ -268,8 +268,8 @@ LogicalResult TransposeOp::verify() {
       return emitOpError("expected an empty permutation for a rank-0 "
                          "source, got [")
              << text << "]";
-    return emitOpError("[") << text << "] is not a permutation of 0.."
-                            << sourceShape.size() - 1;
+    return emitOpError("[")
+           << text << "] is not a permutation of 0.." << sourceShape.size() - 1;
   }
   for (auto [dim, p] : llvm::enumerate(perm)) {
     int64_t d = destShape[dim], s = sourceShape[p];
