@@ -53,8 +53,21 @@ static bool sourceCanBeSmaller(Value source, ArrayRef<int64_t> destShape) {
         return false;
     return true;
   };
-  if (auto chunk = dyn_cast_or_null<ChunkatOp>(def))
-    return !rootStaticAndDividedBy(chunk.getSource(), type.getShape());
+  if (auto chunk = dyn_cast_or_null<ChunkatOp>(def)) {
+    if (!rootStaticAndDividedBy(chunk.getSource(), type.getShape()))
+      return true;
+    // With more chunks than fit (64 rows in 128 chunks of 1), the chunks past
+    // the last row are empty.
+    ArrayRef<int64_t> rootShape =
+        cast<ShapedType>(chunk.getSource().getType()).getShape();
+    for (auto [r, t, count] :
+         llvm::zip(rootShape, type.getShape(), chunk.getMixedCounts())) {
+      std::optional<int64_t> c = getConstantIntValue(count);
+      if (!c || *c * t != r)
+        return true;
+    }
+    return false;
+  }
   if (auto subspan = dyn_cast_or_null<SubspanOp>(def))
     return subspan.getStaticSteps().has_value() ||
            !rootStaticAndDividedBy(subspan.getSource(), type.getShape());
@@ -266,6 +279,10 @@ LogicalResult TransposeOp::verify() {
     std::string text;
     llvm::raw_string_ostream os(text);
     llvm::interleaveComma(perm, os);
+    if (sourceShape.empty())
+      return emitOpError("expected an empty permutation for a rank-0 "
+                         "source, got [")
+             << text << "]";
     return emitOpError("[")
            << text << "] is not a permutation of 0.." << sourceShape.size() - 1;
   }
