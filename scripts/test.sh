@@ -2,12 +2,14 @@
 # Runs the whole croq test suite: builds what is stale, then runs every lit
 # test (dialect, passes, conversions, examples, docs). GPU tests report
 # UNSUPPORTED on machines without a GPU. Prints one summary line last.
+# CROQ_BUILD_DIR picks another build directory (default build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+build=${CROQ_BUILD_DIR:-build}
 
-cmake --build build || exit 1
+cmake --build "$build" || exit 1
 log=$(mktemp)
-cmake --build build --target check-croq 2>&1 | tee "$log"
+cmake --build "$build" --target check-croq 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
 # lit prints e.g. "  Passed: 6 (100.00%)": take the number after the colon.
