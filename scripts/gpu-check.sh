@@ -64,7 +64,7 @@ sass_line=$(awk '/===== copy_64x64_kernel: cuobjdump --dump-sass/{on=1; next} /^
   awk '{ if ($0 ~ /LDG\.E\.128/) l++; if ($0 ~ /STS\.128/) s++; if ($0 ~ /LDS\.128/) r++; if ($0 ~ /STG\.E\.128/) w++; if ($0 ~ /LDL|STL/) loc++ }
        END { printf "copy_64x64_kernel SASS: %d LDG.E.128, %d STS.128, %d LDS.128, %d STG.E.128, %d local (LDL/STL)", l, s, r, w, loc }')
 echo "$sass_line" | tee -a "$LOG"
-grep -A3 "== copy_64x64_kernel" "$OUT/resources.txt" | grep -E "registers|stack" | tee -a "$LOG"
+grep -A6 "== copy_64x64_kernel" "$OUT/resources.txt" | grep -E "registers|stack" | tee -a "$LOG"
 
 echo "== tests" | tee -a "$LOG"
 "$PY" "$ART/tests/run_gpu_tests.py" --artifacts "$ART" --json "$OUT/tests.json" 2>&1 | tee -a "$LOG"

@@ -4,7 +4,6 @@ that do not yet, and the errors of a broken tool chain."""
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 

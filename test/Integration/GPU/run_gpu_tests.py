@@ -34,7 +34,7 @@ import os
 import sys
 import time
 import traceback
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -236,12 +236,13 @@ def copy_tests(s: Suite) -> None:
               (1000, 1001)]
     for shape in ragged + [(4096, 4096)]:
         case("copy_f32", torch.float32, shape)
-    for shape in [(1000, 1000), (1, 1), (63, 129), (1000, 1001)]:
+    # 1000-byte i8 rows are not 16-byte multiples (scalar path); 1024 are.
+    for shape in [(1000, 1000), (1, 1), (63, 129), (1000, 1001), (1000, 1024)]:
         case("copy_f16", torch.float16, shape)
         case("copy_i8", torch.int8, shape)
     for shape in [(1000, 1000), (1, 1), (64, 65), (1000, 1001)]:
         case("copy_f32_async", torch.float32, shape)
-    for shape in [(1000, 1000), (1, 3), (63, 129)]:
+    for shape in [(1000, 1000), (1, 3), (63, 129), (1000, 1024)]:
         case("copy_f16_async", torch.float16, shape)
         case("copy_i8_async", torch.int8, shape)
     for shape in [(1025,), (1,), (1024 * 1024 + 1,)]:
