@@ -76,13 +76,14 @@ def test_examples_that_lower(tools_dir, stub_runtime_dir, binary_format,
     ("matmul_tma_pipelined", "croq.event.alloc"),
     ("copy_tma", "croq.copy"),
 ])
-def test_examples_not_lowered_yet(tools_dir, stub_runtime_dir, tmp_path,
-                                  example, op):
+def test_examples_not_lowered_yet(tools_dir, stub_runtime_dir, binary_format,
+                                  tmp_path, example, op):
     """The TMA, event and mma examples need lowering stages that do not
     exist yet: the compile fails with the tool's error naming the op."""
     with pytest.raises(croq.CompileError) as info:
         croq.compile(REPO / "examples" / f"{example}.mlir", tmp_path,
-                     tools_dir=tools_dir, runtime_dir=stub_runtime_dir)
+                     tools_dir=tools_dir, runtime_dir=stub_runtime_dir,
+                     binary=binary_format)
     err = info.value
     assert err.tool == "croq-translate"
     assert err.returncode != 0
@@ -94,7 +95,7 @@ def test_syntax_error(tools_dir, stub_runtime_dir, tmp_path):
     with pytest.raises(croq.CompileError, match="error:") as info:
         croq.compile("func.func @f(%a: memref<4xf32>) { croq.bogus }",
                      tmp_path, tools_dir=tools_dir,
-                     runtime_dir=stub_runtime_dir)
+                     runtime_dir=stub_runtime_dir, binary="isa")
     assert "croq.bogus" in info.value.stderr
 
 
@@ -113,6 +114,17 @@ def test_missing_runtime(tools_dir, tmp_path):
 def test_missing_source(tools_dir, tmp_path):
     with pytest.raises(croq.CompileError, match="cannot read"):
         croq.compile(tmp_path / "nope.mlir", tools_dir=tools_dir)
+
+
+def test_ptxas_missing(tools_dir, stub_runtime_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(croq.compiler, "find_ptxas", lambda: None)
+    with pytest.raises(croq.CompileError, match="ptxas not found"):
+        croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                     tools_dir=tools_dir, runtime_dir=stub_runtime_dir)
+    art = croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                       tools_dir=tools_dir, runtime_dir=stub_runtime_dir,
+                       binary="isa")
+    assert art.resources is None
 
 
 def test_bad_options(tools_dir, tmp_path):
