@@ -31,3 +31,10 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas_executable))
+
+# clang from the LLVM tools compiles generated host LLVM IR and links it with
+# libCroqRuntime in the runtime's tests.
+clang = os.path.join(config.llvm_tools_dir, "clang")
+if os.path.exists(clang):
+    config.available_features.add("clang")
+    config.substitutions.append(("%clang", clang))

@@ -235,16 +235,16 @@ static void emitMoveLoop(OpBuilder &builder, Location loc,
                          const BufferAccess &dst, const ThreadGroup &group,
                          int64_t width) {
   SmallVector<Value> itemSizes(dst.sizes.begin(), dst.sizes.end());
-  itemSizes.back() =
-      arith::DivUIOp::create(builder, loc, itemSizes.back(),
-                             indexConstant(builder, loc, width));
+  if (std::optional<int64_t> inner = getConstantIntValue(itemSizes.back()))
+    itemSizes.back() = indexConstant(builder, loc, *inner / width);
+  else
+    itemSizes.back() =
+        arith::DivUIOp::create(builder, loc, itemSizes.back(),
+                               indexConstant(builder, loc, width));
   Value items = product(builder, loc, itemSizes);
-  auto loop = scf::ForOp::create(builder, loc, group.threadIndex, items,
-                                 indexConstant(builder, loc, group.size));
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> coords =
-      delinearize(builder, loc, loop.getInductionVar(), itemSizes);
+  Value item = emitDistributedLoop(builder, loc, group, items);
+  SmallVector<Value> coords = delinearize(builder, loc, item, itemSizes);
   coords.back() = arith::MulIOp::create(builder, loc, coords.back(),
                                         indexConstant(builder, loc, width));
   int64_t eltBytes =
@@ -326,6 +326,108 @@ static void emitMoveLoop(OpBuilder &builder, Location loc,
   emitLaneByLane(builder, loc, spec, src, dst, coords, width);
 }
 
+/// Whether every element of the destination has a source element and both
+/// lie inside their tensors: the common case of an interior tile, which
+/// needs no per-element check.
+static Value isWholeTileInside(OpBuilder &builder, Location loc,
+                               const BufferAccess &src,
+                               const BufferAccess &dst) {
+  SmallVector<Value> conditions;
+  for (int64_t d = 0; d < dst.rank(); ++d) {
+    Value size = dst.sizes[d];
+    std::optional<int64_t> dstSize = getConstantIntValue(size);
+    std::optional<int64_t> srcSize = getConstantIntValue(src.sizes[d]);
+    if (!dstSize || !srcSize || *srcSize < *dstSize)
+      conditions.push_back(arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ule, size, src.sizes[d]));
+    for (const BufferAccess *access : {&src, &dst}) {
+      if (access->limits.empty())
+        continue;
+      Value end = arith::AddIOp::create(builder, loc, access->offsets[d], size);
+      conditions.push_back(arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ule, end, access->limits[d]));
+    }
+  }
+  return allOf(builder, loc, conditions);
+}
+
+/// The largest divisor of `rounds` no larger than `limit`.
+static int64_t getBatchSize(int64_t rounds, int64_t limit) {
+  for (int64_t b = std::min(rounds, limit); b > 1; --b)
+    if (rounds % b == 0)
+      return b;
+  return 1;
+}
+
+/// Copies a whole tile that needs no per-element checks: each thread loads
+/// up to 8 of its items into registers, then stores them, so their loads
+/// are in flight together.
+static void emitBatchedCopy(OpBuilder &builder, Location loc,
+                            const BufferAccess &src, const BufferAccess &dst,
+                            const ThreadGroup &group, int64_t width,
+                            int64_t items) {
+  int64_t rounds = llvm::divideCeil(items, group.size);
+  int64_t batch = getBatchSize(rounds, 8);
+  SmallVector<Value> itemSizes(dst.sizes.begin(), dst.sizes.end());
+  itemSizes.back() = indexConstant(
+      builder, loc, *getConstantIntValue(itemSizes.back()) / width);
+  Type valueType = width > 1 ? Type(VectorType::get({width}, src.elementType))
+                             : src.elementType;
+  auto loop = scf::ForOp::create(builder, loc, indexConstant(builder, loc, 0),
+                                 indexConstant(builder, loc, rounds / batch),
+                                 indexConstant(builder, loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(loop.getBody());
+  Value first = arith::MulIOp::create(
+      builder, loc, loop.getInductionVar(),
+      indexConstant(builder, loc, batch * group.size));
+  Value total = indexConstant(builder, loc, items);
+  bool partial = items % group.size != 0;
+  SmallVector<std::pair<Value, SmallVector<Value>>> loaded;
+  auto load = [&](ArrayRef<Value> coords) -> Value {
+    SmallVector<Value> indices = toMemRefIndices(builder, loc, src, coords);
+    if (width > 1)
+      return vector::LoadOp::create(builder, loc, cast<VectorType>(valueType),
+                                    src.memref, indices, false,
+                                    llvm::MaybeAlign(16));
+    return memref::LoadOp::create(builder, loc, src.memref, indices);
+  };
+  for (int64_t b = 0; b < batch; ++b) {
+    Value item = arith::AddIOp::create(
+        builder, loc, group.threadIndex,
+        arith::AddIOp::create(builder, loc, first,
+                              indexConstant(builder, loc, b * group.size)));
+    Value valid = partial ? lessThan(builder, loc, item, total) : Value();
+    // Out-of-range items of the last round read the tile's first item.
+    Value safeItem =
+        valid ? arith::SelectOp::create(builder, loc, valid, item,
+                                        indexConstant(builder, loc, 0))
+                    .getResult()
+              : item;
+    SmallVector<Value> coords = delinearize(builder, loc, safeItem, itemSizes);
+    coords.back() = arith::MulIOp::create(builder, loc, coords.back(),
+                                          indexConstant(builder, loc, width));
+    loaded.push_back({load(coords), coords});
+    if (valid)
+      loaded.back().second.push_back(valid);
+  }
+  for (auto &[value, coords] : loaded) {
+    OpBuilder::InsertionGuard storeGuard(builder);
+    ArrayRef<Value> at = coords;
+    if (partial) {
+      auto ifValid = scf::IfOp::create(builder, loc, coords.back(), false);
+      builder.setInsertionPointToStart(ifValid.thenBlock());
+      at = at.drop_back();
+    }
+    SmallVector<Value> indices = toMemRefIndices(builder, loc, dst, at);
+    if (width > 1)
+      vector::StoreOp::create(builder, loc, value, dst.memref, indices, false,
+                              llvm::MaybeAlign(16));
+    else
+      memref::StoreOp::create(builder, loc, value, dst.memref, indices);
+  }
+}
+
 /// Lowers one data movement op.
 static LogicalResult lowerMove(Operation *op, Value source, Value dest,
                                MoveSpec spec,
@@ -352,6 +454,26 @@ static LogicalResult lowerMove(Operation *op, Value source, Value dest,
       std::max<int64_t>(1, src->elementType.getIntOrFloatBitWidth() / 8);
   if (spec.isAsync && eltBytes < 4 && width == 1)
     spec.isAsync = false; // cp.async moves at least 4 bytes
+
+  // A synchronous copy of a static tile that lies wholly inside both tensors
+  // takes a fast path without per-element checks.
+  std::optional<int64_t> items =
+      getConstantIntValue(product(rewriter, loc, dst->sizes));
+  scf::IfOp ifFast;
+  if (spec.kind == MoveSpec::Kind::Copy && !spec.isAsync && items) {
+    SmallVector<Value> conditions{
+        isWholeTileInside(rewriter, loc, *src, *dst)};
+    if (width > 1) {
+      conditions.push_back(isVectorAligned(rewriter, loc, *src, eltBytes));
+      conditions.push_back(isVectorAligned(rewriter, loc, *dst, eltBytes));
+    }
+    ifFast = scf::IfOp::create(rewriter, loc,
+                               allOf(rewriter, loc, conditions), true);
+    rewriter.setInsertionPointToStart(ifFast.thenBlock());
+    emitBatchedCopy(rewriter, loc, *src, *dst, *group, width,
+                    *items / width);
+    rewriter.setInsertionPointToStart(ifFast.elseBlock());
+  }
   if (width > 1) {
     Value aligned = allOf(rewriter, loc,
                           {isVectorAligned(rewriter, loc, *src, eltBytes),
@@ -370,6 +492,8 @@ static LogicalResult lowerMove(Operation *op, Value source, Value dest,
   } else {
     emitMoveLoop(rewriter, loc, spec, *src, *dst, *group, 1);
   }
+  if (ifFast)
+    rewriter.setInsertionPointAfter(ifFast);
 
   if (op->getNumResults() == 1) {
     // The future: the cp.async group of this copy.

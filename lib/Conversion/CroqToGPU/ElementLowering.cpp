@@ -67,15 +67,16 @@ struct ForeachOpLowering : OpConversionPattern<ForeachOp> {
     for (OpFoldResult ofr : op.getMixedExtents())
       extents.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
     Value total = product(rewriter, loc, extents);
-    auto loop = scf::ForOp::create(rewriter, loc, group->threadIndex, total,
-                                   indexConstant(rewriter, loc, group->size));
-    rewriter.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> ivs =
-        delinearize(rewriter, loc, loop.getInductionVar(), extents);
-    Block &body = op.getBody().front();
-    rewriter.inlineBlockBefore(&body, loop.getBody()->getTerminator(), ivs);
-    rewriter.setInsertionPointAfter(loop);
-    if (writesShared(loop))
+    bool needsBarrier = writesShared(op);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Value item = emitDistributedLoop(rewriter, loc, *group, total);
+      SmallVector<Value> ivs = delinearize(rewriter, loc, item, extents);
+      Block &body = op.getBody().front();
+      rewriter.inlineBlockBefore(&body, rewriter.getInsertionBlock()->getTerminator(),
+                                 ivs);
+    }
+    if (needsBarrier)
       emitGroupBarrier(rewriter, loc, *group);
     rewriter.eraseOp(op);
     return success();

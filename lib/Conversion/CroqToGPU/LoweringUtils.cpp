@@ -12,6 +12,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -27,10 +29,23 @@ Value mlir::croq::indexConstant(OpBuilder &builder, Location loc,
 
 Value mlir::croq::product(OpBuilder &builder, Location loc,
                           ArrayRef<Value> values) {
-  Value result = indexConstant(builder, loc, 1);
-  for (Value v : values)
-    result = arith::MulIOp::create(builder, loc, result, v);
-  return result;
+  // Constant factors fold, so a static product stays a constant.
+  int64_t constant = 1;
+  Value result;
+  for (Value v : values) {
+    if (std::optional<int64_t> c = getConstantIntValue(v)) {
+      constant *= *c;
+      continue;
+    }
+    result = result ? arith::MulIOp::create(builder, loc, result, v).getResult()
+                    : v;
+  }
+  Value factor = indexConstant(builder, loc, constant);
+  if (!result)
+    return factor;
+  if (constant == 1)
+    return result;
+  return arith::MulIOp::create(builder, loc, result, factor);
 }
 
 Value mlir::croq::lessThan(OpBuilder &builder, Location loc, Value a,
@@ -47,6 +62,33 @@ Value mlir::croq::allOf(OpBuilder &builder, Location loc,
   if (!result)
     result = arith::ConstantIntOp::create(builder, loc, 1, 1);
   return result;
+}
+
+Value mlir::croq::emitDistributedLoop(OpBuilder &builder, Location loc,
+                                      const ThreadGroup &group, Value total) {
+  Value step = indexConstant(builder, loc, group.size);
+  std::optional<int64_t> items = getConstantIntValue(total);
+  if (!items) {
+    auto loop = scf::ForOp::create(builder, loc, group.threadIndex, total,
+                                   step);
+    builder.setInsertionPointToStart(loop.getBody());
+    return loop.getInductionVar();
+  }
+  int64_t rounds = llvm::divideCeil(*items, group.size);
+  auto loop = scf::ForOp::create(builder, loc, indexConstant(builder, loc, 0),
+                                 indexConstant(builder, loc, rounds),
+                                 indexConstant(builder, loc, 1));
+  builder.setInsertionPointToStart(loop.getBody());
+  Value item = arith::AddIOp::create(
+      builder, loc, group.threadIndex,
+      arith::MulIOp::create(builder, loc, loop.getInductionVar(), step));
+  if (*items % group.size != 0) {
+    auto guard = scf::IfOp::create(builder, loc,
+                                   lessThan(builder, loc, item, total),
+                                   /*withElse=*/false);
+    builder.setInsertionPointToStart(guard.thenBlock());
+  }
+  return item;
 }
 
 SmallVector<Value> mlir::croq::delinearize(OpBuilder &builder, Location loc,

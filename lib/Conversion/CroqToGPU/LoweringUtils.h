@@ -94,6 +94,15 @@ struct BufferAccess {
 FailureOr<BufferAccess> getBufferAccess(ConversionPatternRewriter &rewriter,
                                         Location loc, Value original);
 
+/// Emits the loop in which the threads of `group` share `total` items: each
+/// thread takes items tid, tid + size, ... and the builder is left in the
+/// loop body, where the item index is returned. With a static total the loop
+/// counts rounds from zero, so its trip count is static and the back end can
+/// unroll it and overlap the rounds' memory accesses; items past the end of
+/// the last round are guarded.
+Value emitDistributedLoop(OpBuilder &builder, Location loc,
+                          const ThreadGroup &group, Value total);
+
 /// Splits a linear index into coordinates of `sizes` (row-major).
 SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,
                                ArrayRef<Value> sizes);

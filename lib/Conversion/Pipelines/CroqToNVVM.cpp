@@ -25,6 +25,7 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertCroqToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
 
   // Kernels outlined; device and host code lowered towards LLVM.
   pm.addPass(createConvertNVGPUToNVVMPass());

@@ -1,23 +1,31 @@
 // RUN: croq-opt %s --convert-croq-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq.
 
-// A global -> shared copy whose rows hold whole 16-byte vectors: a run-time
-// alignment check picks a vector loop (each of 128 threads moves vector<4xf32>
-// items, whole vectors inside the tensor at once, edge vectors lane by lane)
-// or a scalar loop. Barriers fence the shared tile on both sides.
+// A global -> shared copy whose rows hold whole 16-byte vectors (128 threads,
+// vector<4xf32> items, 8 rounds). Barriers fence the shared tile on both
+// sides.
 // CHECK-LABEL: func.func @copy_vectorized
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: gpu.barrier
+// An interior tile that is 16-byte aligned takes the fast path: each thread
+// loads its 8 vectors, then stores them, with no per-element checks.
 // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<1000x1000xf32> -> index
-// CHECK: %[[ALIGNED:.*]] = arith.andi
-// CHECK: scf.if %[[ALIGNED]] {
-// CHECK: scf.for %[[E:.*]] = %[[TID]] to %c1024 step %c128 {
+// CHECK: scf.if %{{.*}} {
+// CHECK-COUNT-8: vector.load %{{.*}} {alignment = 16 : i64} : memref<1000x1000xf32>, vector<4xf32>
+// CHECK-COUNT-8: vector.store %{{.*}} {alignment = 16 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: } else {
+// Otherwise the alignment check picks the vector loop with checks (edge
+// vectors lane by lane) or the scalar loop.
+// CHECK: scf.if %[[ALIGNED:.*]] {
+// CHECK: scf.for %[[R:.*]] = %c0 to %c8 step %c1 {
+// CHECK: %[[OFF:.*]] = arith.muli %[[R]], %c128 : index
+// CHECK: %[[E:.*]] = arith.addi %[[TID]], %[[OFF]] : index
 // CHECK: scf.if %[[FULL:.*]] {
 // CHECK: %[[V:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<1000x1000xf32>, vector<4xf32>
 // CHECK: vector.store %[[V]], %{{.*}} {alignment = 16 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: } else {
 // CHECK: memref.load %{{.*}} : memref<1000x1000xf32>
 // CHECK: } else {
-// CHECK: scf.for %{{.*}} = %[[TID]] to %c4096 step %c128 {
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1 {
 // CHECK: arith.cmpi ult, %{{.*}}, %c1000 : index
 // CHECK: memref.load
 // CHECK: memref.store
@@ -38,7 +46,10 @@ func.func @copy_vectorized(%a: memref<1000x1000xf32>) {
 // CHECK-LABEL: func.func @copy_scalar_only
 // CHECK-NOT: vector.load
 // CHECK-NOT: extract_aligned_pointer
-// CHECK: scf.for
+// 448 elements over 128 threads: the last round is guarded.
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1 {
+// CHECK: %[[LAST:.*]] = arith.cmpi ult, %{{.*}}, %c448 : index
+// CHECK: scf.if %[[LAST]] {
 // CHECK: memref.load %{{.*}} : memref<?x?xf16>
 // CHECK: memref.store %{{.*}} : memref<64x7xf16, #gpu.address_space<workgroup>>
 func.func @copy_scalar_only(%a: memref<?x?xf16>) {
@@ -96,7 +107,9 @@ func.func @copy_async(%a: memref<?x?xf32>) {
 
 // A transpose reads the source at the permuted coordinates.
 // CHECK-LABEL: func.func @transpose
-// CHECK: scf.for %[[E:.*]] = %{{.*}} to %c512 step %c128 {
+// CHECK: scf.for %[[R:.*]] = %c0 to %c4 step %c1 {
+// CHECK: %[[OFF:.*]] = arith.muli %[[R]], %c128 : index
+// CHECK: %[[E:.*]] = arith.addi %{{.*}}, %[[OFF]] : index
 // CHECK: %[[C1:.*]] = arith.remui %[[E]], %c16 : index
 // CHECK: %[[C0:.*]] = arith.divui %[[E]], %c16 : index
 // CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<16x32xf32>

@@ -1,11 +1,14 @@
 // RUN: croq-opt %s --convert-croq-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq.
 
-// A block-level foreach is distributed over the block's threads: each takes
-// every 128th point of the linearized space. Reads of a view past the
+// A block-level foreach is distributed over the block's threads: in each of
+// 2 rounds, each thread takes one of the next 128 points of the linearized
+// space. Reads of a view past the
 // tensor's edge give zero, writes there are dropped.
 // CHECK-LABEL: func.func @foreach_add
 // CHECK: %[[TID:.*]] = gpu.thread_id x
-// CHECK: scf.for %[[E:.*]] = %[[TID]] to %c256 step %c128 {
+// CHECK: scf.for %[[R:.*]] = %c0 to %c2 step %c1 {
+// CHECK: %[[OFF:.*]] = arith.muli %[[R]], %c128 : index
+// CHECK: %[[E:.*]] = arith.addi %[[TID]], %[[OFF]] : index
 // CHECK: %[[J:.*]] = arith.remui %[[E]], %c16 : index
 // CHECK: %[[I:.*]] = arith.divui %[[E]], %c16 : index
 // CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %[[I]] : index
@@ -40,7 +43,9 @@ func.func @foreach_add(%a: memref<?x?xf32>, %c: memref<?x?xf32>, %m: index, %n: 
 // A foreach that writes a shared tile is followed by a barrier; reads of a
 // tile need no mask.
 // CHECK-LABEL: func.func @foreach_writes_shared
-// CHECK: scf.for
+// 64 points for 128 threads: one guarded round.
+// CHECK: %[[MINE:.*]] = arith.cmpi ult, %{{.*}}, %c64 : index
+// CHECK: scf.if %[[MINE]] {
 // CHECK: memref.store %{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>
 // CHECK: }
 // CHECK-NEXT: gpu.barrier
