@@ -13,6 +13,8 @@ PACKAGES=(
   "libmlir-${LLVM_VERSION}-dev" "mlir-${LLVM_VERSION}-tools"
   "clang-${LLVM_VERSION}" "lld-${LLVM_VERSION}"
   cmake ninja-build python3 python3-pip python3-venv
+  # scripts/test.sh runs the Python package's tests with Debian's python3.
+  python3-pytest
 )
 
 if [ -z "${CROQ_SKIP_APT:-}" ]; then

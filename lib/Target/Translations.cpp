@@ -96,7 +96,9 @@ static LogicalResult emitObjects(ModuleOp module, raw_ostream &os,
 
 /// Describes the entry points of `module` for hosts that call them: per
 /// function its name and, per argument, the memref's element type, shape
-/// (-1 for dynamic), strides (-1 for dynamic) and offset.
+/// (-1 for dynamic), strides (-1 for dynamic), offset, and whether its
+/// layout is the identity (row-major and contiguous, whatever the strides
+/// say: `memref<?x?xf32>` reports strides [-1, 1] but needs a dense tensor).
 static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
   llvm::json::Array functions;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -126,6 +128,8 @@ static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
       llvm::raw_string_ostream elementOs(element);
       elementOs << memref.getElementType();
       arguments.push_back(llvm::json::Object{{"element_type", element},
+                                             {"identity_layout",
+                                              memref.getLayout().isIdentity()},
                                              {"shape", std::move(shape)},
                                              {"strides", std::move(strideList)},
                                              {"offset", dyn(offset)}});

@@ -40,16 +40,6 @@ static Value zeroOf(OpBuilder &builder, Location loc, Type type) {
   return arith::ConstantOp::create(builder, loc, builder.getZeroAttr(type));
 }
 
-/// Adds `coords` to the origin of `access`.
-static SmallVector<Value> toMemRefIndices(OpBuilder &builder, Location loc,
-                                          const BufferAccess &access,
-                                          ArrayRef<Value> coords) {
-  SmallVector<Value> indices;
-  for (auto [offset, c] : llvm::zip(access.offsets, coords))
-    indices.push_back(arith::AddIOp::create(builder, loc, offset, c));
-  return indices;
-}
-
 /// Whether `coords` (plus `extra` elements along the innermost dimension)
 /// lie inside `access`: below its sizes where `checkSizes`, and below its
 /// limits.
@@ -126,26 +116,26 @@ static void emitScalarMove(OpBuilder &builder, Location loc,
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(ifDst.thenBlock());
   auto [srcCoords, srcInside] = mapToSource(builder, loc, spec, src, coords);
-  SmallVector<Value> dstIndices = toMemRefIndices(builder, loc, dst, coords);
+  SmallVector<Value> dstIndices = getElementIndices(builder, loc, dst, coords);
   if (!spec.fill) {
     auto ifSrc = scf::IfOp::create(builder, loc, srcInside, false);
     builder.setInsertionPointToStart(ifSrc.thenBlock());
     Value v = memref::LoadOp::create(
-        builder, loc, src.memref,
-        toMemRefIndices(builder, loc, src, srcCoords));
-    memref::StoreOp::create(builder, loc, v, dst.memref, dstIndices);
+        builder, loc, src.storage,
+        getElementIndices(builder, loc, src, srcCoords));
+    memref::StoreOp::create(builder, loc, v, dst.storage, dstIndices);
     return;
   }
   auto ifSrc = scf::IfOp::create(builder, loc, TypeRange{dst.elementType},
                                  srcInside, /*withElse=*/true);
   builder.setInsertionPointToStart(ifSrc.thenBlock());
   Value v = memref::LoadOp::create(
-      builder, loc, src.memref, toMemRefIndices(builder, loc, src, srcCoords));
+      builder, loc, src.storage, getElementIndices(builder, loc, src, srcCoords));
   scf::YieldOp::create(builder, loc, v);
   builder.setInsertionPointToStart(ifSrc.elseBlock());
   scf::YieldOp::create(builder, loc, spec.fill);
   builder.setInsertionPointAfter(ifSrc);
-  memref::StoreOp::create(builder, loc, ifSrc.getResult(0), dst.memref,
+  memref::StoreOp::create(builder, loc, ifSrc.getResult(0), dst.storage,
                           dstIndices);
 }
 
@@ -289,7 +279,7 @@ static void emitMoveLoop(OpBuilder &builder, Location loc,
                                     count, zero);
     // Clamp the source index of empty copies to the origin: cp.async reads
     // nothing then, but the address must still be valid.
-    SmallVector<Value> srcIndices = toMemRefIndices(builder, loc, src, coords);
+    SmallVector<Value> srcIndices = getElementIndices(builder, loc, src, coords);
     Value empty = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                         count, zero);
     for (auto [i, origin] : llvm::enumerate(src.offsets))
@@ -297,8 +287,8 @@ static void emitMoveLoop(OpBuilder &builder, Location loc,
           arith::SelectOp::create(builder, loc, empty, origin, srcIndices[i]);
     nvgpu::DeviceAsyncCopyOp::create(
         builder, loc, nvgpu::DeviceAsyncTokenType::get(builder.getContext()),
-        dst.memref, toMemRefIndices(builder, loc, dst, coords), src.memref,
-        srcIndices, builder.getIndexAttr(width), count,
+        dst.storage, getElementIndices(builder, loc, dst, coords),
+        src.storage, srcIndices, builder.getIndexAttr(width), count,
         /*bypassL1=*/width * eltBytes == 16 ? builder.getUnitAttr()
                                              : UnitAttr());
     return;
@@ -315,12 +305,12 @@ static void emitMoveLoop(OpBuilder &builder, Location loc,
   auto ifFull = scf::IfOp::create(builder, loc, full, /*withElse=*/true);
   builder.setInsertionPointToStart(ifFull.thenBlock());
   auto vectorType = VectorType::get({width}, src.elementType);
-  Value v = vector::LoadOp::create(builder, loc, vectorType, src.memref,
-                                   toMemRefIndices(builder, loc, src, coords),
+  Value v = vector::LoadOp::create(builder, loc, vectorType, src.storage,
+                                   getElementIndices(builder, loc, src, coords),
                                    /*nontemporal=*/false,
                                    /*alignment=*/llvm::MaybeAlign(16));
-  vector::StoreOp::create(builder, loc, v, dst.memref,
-                          toMemRefIndices(builder, loc, dst, coords),
+  vector::StoreOp::create(builder, loc, v, dst.storage,
+                          getElementIndices(builder, loc, dst, coords),
                           /*nontemporal=*/false, /*alignment=*/llvm::MaybeAlign(16));
   builder.setInsertionPointToStart(ifFull.elseBlock());
   emitLaneByLane(builder, loc, spec, src, dst, coords, width);
@@ -385,12 +375,12 @@ static void emitBatchedCopy(OpBuilder &builder, Location loc,
   bool partial = items % group.size != 0;
   SmallVector<std::pair<Value, SmallVector<Value>>> loaded;
   auto load = [&](ArrayRef<Value> coords) -> Value {
-    SmallVector<Value> indices = toMemRefIndices(builder, loc, src, coords);
+    SmallVector<Value> indices = getElementIndices(builder, loc, src, coords);
     if (width > 1)
       return vector::LoadOp::create(builder, loc, cast<VectorType>(valueType),
-                                    src.memref, indices, false,
+                                    src.storage, indices, false,
                                     llvm::MaybeAlign(16));
-    return memref::LoadOp::create(builder, loc, src.memref, indices);
+    return memref::LoadOp::create(builder, loc, src.storage, indices);
   };
   for (int64_t b = 0; b < batch; ++b) {
     Value item = arith::AddIOp::create(
@@ -419,12 +409,12 @@ static void emitBatchedCopy(OpBuilder &builder, Location loc,
       builder.setInsertionPointToStart(ifValid.thenBlock());
       at = at.drop_back();
     }
-    SmallVector<Value> indices = toMemRefIndices(builder, loc, dst, at);
+    SmallVector<Value> indices = getElementIndices(builder, loc, dst, at);
     if (width > 1)
-      vector::StoreOp::create(builder, loc, value, dst.memref, indices, false,
+      vector::StoreOp::create(builder, loc, value, dst.storage, indices, false,
                               llvm::MaybeAlign(16));
     else
-      memref::StoreOp::create(builder, loc, value, dst.memref, indices);
+      memref::StoreOp::create(builder, loc, value, dst.storage, indices);
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/ViewUtils.h"
+#include "Croq/Dialect/Croq/Transforms/Layouts.h"
 #include "LoweringUtils.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -73,7 +74,8 @@ struct ConvertCroqToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (failed(checkLowerable(module)) || failed(normalizeViews(module)))
+    if (failed(checkLowerable(module)) || failed(assignLayouts(module)) ||
+        failed(normalizeViews(module)))
       return signalPassFailure();
 
     SharedMemoryPlan plan;

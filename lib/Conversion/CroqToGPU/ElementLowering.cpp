@@ -20,15 +20,15 @@ using namespace mlir::croq;
 static std::pair<SmallVector<Value>, Value>
 resolveElement(OpBuilder &builder, Location loc, const BufferAccess &access,
                ValueRange indices) {
-  SmallVector<Value> memrefIndices;
   SmallVector<Value> conditions;
   for (auto [d, index] : llvm::enumerate(indices)) {
+    if (access.limits.empty())
+      break;
     Value i = arith::AddIOp::create(builder, loc, access.offsets[d], index);
-    memrefIndices.push_back(i);
-    if (!access.limits.empty())
-      conditions.push_back(lessThan(builder, loc, i, access.limits[d]));
+    conditions.push_back(lessThan(builder, loc, i, access.limits[d]));
   }
-  return {memrefIndices,
+  SmallVector<Value> coords(indices.begin(), indices.end());
+  return {getElementIndices(builder, loc, access, coords),
           conditions.empty() ? Value() : allOf(builder, loc, conditions)};
 }
 
@@ -98,14 +98,14 @@ struct ReadOpLowering : OpConversionPattern<ReadOp> {
     auto [indices, inside] =
         resolveElement(rewriter, loc, *access, adaptor.getIndices());
     if (!inside) {
-      rewriter.replaceOpWithNewOp<memref::LoadOp>(op, access->memref, indices);
+      rewriter.replaceOpWithNewOp<memref::LoadOp>(op, access->storage, indices);
       return success();
     }
     Type type = op.getResult().getType();
     auto ifInside = scf::IfOp::create(rewriter, loc, TypeRange{type}, inside,
                                       /*withElse=*/true);
     rewriter.setInsertionPointToStart(ifInside.thenBlock());
-    Value v = memref::LoadOp::create(rewriter, loc, access->memref, indices);
+    Value v = memref::LoadOp::create(rewriter, loc, access->storage, indices);
     scf::YieldOp::create(rewriter, loc, v);
     rewriter.setInsertionPointToStart(ifInside.elseBlock());
     scf::YieldOp::create(rewriter, loc,
@@ -135,7 +135,7 @@ struct WriteOpLowering : OpConversionPattern<WriteOp> {
       auto ifInside = scf::IfOp::create(rewriter, loc, inside, false);
       rewriter.setInsertionPointToStart(ifInside.thenBlock());
     }
-    memref::StoreOp::create(rewriter, loc, adaptor.getValue(), access->memref,
+    memref::StoreOp::create(rewriter, loc, adaptor.getValue(), access->storage,
                             indices);
     rewriter.eraseOp(op);
     return success();

@@ -315,6 +315,65 @@ void mlir::croq::emitGroupBarrier(OpBuilder &builder, Location loc,
 // Buffer access
 //===----------------------------------------------------------------------===//
 
+SmallVector<Value> mlir::croq::getElementIndices(OpBuilder &builder,
+                                                 Location loc,
+                                                 const BufferAccess &access,
+                                                 ArrayRef<Value> coords) {
+  SmallVector<Value> indices;
+  for (auto [offset, c] : llvm::zip(access.offsets, coords))
+    indices.push_back(arith::AddIOp::create(builder, loc, offset, c));
+  if (!access.swizzleBytes)
+    return indices;
+  Value linear = indexConstant(builder, loc, 0);
+  for (auto [index, stride] : llvm::zip(indices, access.tileStrides))
+    linear = arith::AddIOp::create(
+        builder, loc, linear,
+        arith::MulIOp::create(builder, loc, index,
+                              indexConstant(builder, loc, stride)));
+  int64_t eltBytes =
+      std::max<int64_t>(1, access.elementType.getIntOrFloatBitWidth() / 8);
+  Value bytes = arith::MulIOp::create(builder, loc, linear,
+                                      indexConstant(builder, loc, eltBytes));
+  // bytes ^ (((bytes >> 7) & (span / 16 - 1)) << 4)
+  Value row = arith::ShRUIOp::create(builder, loc, bytes,
+                                     indexConstant(builder, loc, 7));
+  Value phase = arith::AndIOp::create(
+      builder, loc, row,
+      indexConstant(builder, loc, access.swizzleBytes / 16 - 1));
+  Value mask = arith::ShLIOp::create(builder, loc, phase,
+                                     indexConstant(builder, loc, 4));
+  Value swizzled = arith::XOrIOp::create(builder, loc, bytes, mask);
+  return {arith::DivUIOp::create(builder, loc, swizzled,
+                                 indexConstant(builder, loc, eltBytes))};
+}
+
+/// Gives a swizzled shared tile its 1-d storage view and strides.
+static void addSwizzledStorage(OpBuilder &builder, Location loc,
+                               BufferAccess &access, Type tileType) {
+  auto tile = dyn_cast<TileType>(tileType);
+  if (!tile || tile.getMemorySpace() != MemorySpace::Shared)
+    return;
+  int64_t span = getSwizzleBytes(tile.getSwizzle());
+  if (!span)
+    return;
+  access.swizzleBytes = span;
+  ArrayRef<int64_t> shape = tile.getShape();
+  access.tileStrides.assign(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    access.tileStrides[d] = access.tileStrides[d + 1] * shape[d + 1];
+  auto memrefType = cast<MemRefType>(access.memref.getType());
+  auto flatType = MemRefType::get(
+      {tile.getNumElements()}, memrefType.getElementType(),
+      StridedLayoutAttr::get(builder.getContext(), ShapedType::kDynamic, {1}),
+      memrefType.getMemorySpace());
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
+  access.storage = memref::ReinterpretCastOp::create(
+      builder, loc, flatType, access.memref, metadata.getOffset(),
+      ArrayRef<OpFoldResult>{builder.getIndexAttr(tile.getNumElements())},
+      ArrayRef<OpFoldResult>{builder.getIndexAttr(1)});
+}
+
 FailureOr<BufferAccess>
 mlir::croq::getBufferAccess(ConversionPatternRewriter &rewriter, Location loc,
                             Value original) {
@@ -335,6 +394,8 @@ mlir::croq::getBufferAccess(ConversionPatternRewriter &rewriter, Location loc,
   access.memref = rewriter.getRemappedValue(root);
   if (!access.memref)
     return emitError(loc, "cannot resolve the buffer of this access");
+  access.storage = access.memref;
+  addSwizzledStorage(rewriter, loc, access, root.getType());
   auto memrefType = cast<MemRefType>(access.memref.getType());
   SmallVector<Value> dims;
   for (int64_t d = 0; d < memrefType.getRank(); ++d)

@@ -78,7 +78,15 @@ void emitGroupBarrier(OpBuilder &builder, Location loc,
 /// `memref[offsets + p]`, valid when `offsets + p < limits` (no limits: the
 /// buffer always lies inside the memref).
 struct BufferAccess {
+  /// The memref of the tensor or tile.
   Value memref;
+  /// What loads and stores address: `memref`, or for a swizzled shared tile
+  /// a 1-d view of its storage indexed by swizzled element offsets.
+  Value storage;
+  /// The swizzle span in bytes of a swizzled shared tile, 0 otherwise.
+  int64_t swizzleBytes = 0;
+  /// Row-major element strides of the tile (swizzled tiles only).
+  SmallVector<int64_t> tileStrides;
   SmallVector<Value> offsets;
   SmallVector<Value> sizes;
   SmallVector<Value> limits;
@@ -88,6 +96,14 @@ struct BufferAccess {
   /// The static size of dimension `d`, or ShapedType::kDynamic.
   SmallVector<int64_t> staticSizes;
 };
+
+/// The indices into `access.storage` of the element at `coords` (relative to
+/// the access's origin). For a swizzled tile this is the one element offset
+/// where TMA puts that element: 16-byte chunk c of 128-byte row r of a
+/// swizzle repeat lands at chunk c ^ (r mod (span / 16)).
+SmallVector<Value> getElementIndices(OpBuilder &builder, Location loc,
+                                     const BufferAccess &access,
+                                     ArrayRef<Value> coords);
 
 /// Resolves `original` (a memref, tile or view of the input IR) after type
 /// conversion.

@@ -21,6 +21,7 @@ using namespace mlir;
 void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
                                    const CroqToNVVMPipelineOptions &options) {
   // croq -> gpu, memref, scf, vector, nvgpu.
+  pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());
   pm.addPass(createConvertCroqToGPU());
   pm.addPass(createCanonicalizerPass());
@@ -29,6 +30,9 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
 
   // Kernels outlined; device and host code lowered towards LLVM.
   pm.addPass(createConvertNVGPUToNVVMPass());
+  // Constants and dims the kernels compute from stay inside them instead of
+  // becoming kernel parameters.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());

@@ -293,8 +293,21 @@ LogicalResult TilesType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << numStages;
   if (space == MemorySpace::Global)
     return emitError() << "a tile lives in shared or local memory";
-  return verifyBufferType(emitError, shape, elementType, space, swizzle,
-                          /*allowDynamic=*/false);
+  if (failed(verifyBufferType(emitError, shape, elementType, space, swizzle,
+                              /*allowDynamic=*/false)))
+    return failure();
+  // Every stage must start where a swizzle pattern starts.
+  if (int64_t span = getSwizzleBytes(swizzle)) {
+    int64_t bytes = getElementSizeInBytes(elementType);
+    for (int64_t dim : shape)
+      bytes *= dim;
+    if (bytes % (8 * span) != 0)
+      return emitError() << "each stage of a " << span
+                         << "-byte swizzled stage array must hold whole "
+                         << 8 * span << "-byte swizzle patterns, got "
+                         << bytes << " bytes per stage";
+  }
+  return success();
 }
 
 TileType TilesType::getTileType() const {

@@ -42,4 +42,33 @@ def CroqNormalizeViews : Pass<"croq-normalize-views"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def CroqAssignLayouts : Pass<"croq-assign-layouts"> {
+  let summary = "Give shared buffers declared with swizzle = auto a layout";
+  let description = [{
+    Every shared tile or stage array declared with `swizzle = auto` gets a
+    concrete swizzle: the one a `croq.copy ... swizzle = N` into it states,
+    or else the largest swizzle (128, 64 or 32 bytes, or none) whose span
+    divides its rows, and whose 8-row pattern divides each stage of a stage
+    array. The stages, views and reshapes derived from the buffer get the
+    same layout in their types, so copies, element accesses and mma operand
+    loads all address it the way TMA writes it. The buffer's alignment in
+    shared memory follows from the layout (1024 bytes for 128B swizzle) when
+    it is placed.
+
+    Before:
+
+    ```mlir
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = auto>
+    %v = croq.chunkat %t[_, %k] of [1, 2] : !croq.tile<64x64xf16, shared, swizzle = auto> -> !croq.view<64x32xf16, shared, swizzle = auto>
+    ```
+
+    After:
+
+    ```mlir
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %v = croq.chunkat %t[_, %k] of [1, 2] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x32xf16, shared, swizzle = 128>
+    ```
+  }];
+}
+
 #endif // CROQ_DIALECT_CROQ_TRANSFORMS_PASSES_TD

@@ -1,0 +1,33 @@
+"""croq: compile croq tile kernels for NVIDIA Hopper and call them.
+
+Compile here (MLIR, clang and ptxas needed, no GPU)::
+
+    import croq
+    art = croq.compile("examples/tiled_add.mlir", "out/tiled_add")
+
+and load and call anywhere with a GPU and the CUDA driver (no MLIR)::
+
+    m = croq.load("out/tiled_add")
+    m.tiled_add_f32(a, b, c)       # torch CUDA tensors, synchronous
+
+Arguments are checked against the entry point's memref types first
+(:class:`ArgumentError` names the argument and the rule); a failed CUDA
+call raises :class:`croq.RuntimeError` with the runtime's message.
+"""
+
+from .arguments import ArgumentView, Buffer
+from .compiler import Artifact, compile
+from .errors import (ArgumentError, CompileError, CroqError,
+                     CroqRuntimeError, LoadError, RuntimeError)
+from .module import EntryPoint, Module, load
+from .signature import (ELEMENT_TYPES, FunctionSignature, MemRefArg,
+                        element_type, parse_signature)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ArgumentError", "ArgumentView", "Artifact", "Buffer", "CompileError",
+    "CroqError", "CroqRuntimeError", "ELEMENT_TYPES", "EntryPoint",
+    "FunctionSignature", "LoadError", "MemRefArg", "Module", "RuntimeError",
+    "compile", "element_type", "load", "parse_signature",
+]

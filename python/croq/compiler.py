@@ -1,0 +1,348 @@
+"""Compiling croq IR into a loadable artifact.
+
+:func:`compile` runs the flow that needs no GPU::
+
+    croq-translate --croq-to-signature-json k.mlir > k.json
+    croq-translate --croq-to-ptx k.mlir > k.ptx
+    croq-translate --croq-to-host-llvmir k.mlir > k.ll   # runs ptxas
+    clang-22 -c -O2 -fPIC k.ll -o k.o
+    clang-22 -shared k.o -o libk.so -L. -lCroqRuntime -Wl,-rpath,$ORIGIN
+
+and puts ``libk.so``, ``k.json``, ``k.ptx`` and a copy of
+``libCroqRuntime.so`` in one directory, the artifact, which
+:func:`croq.load` loads (on the GPU machine, which needs no MLIR).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Union
+
+from .errors import CompileError
+from .signature import FunctionSignature, add_argument_names, parse_signature
+
+if TYPE_CHECKING:
+    from .module import Module
+
+#: The file name of the runtime library the artifacts link against.
+RUNTIME_LIBRARY = "libCroqRuntime.so"
+
+_REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Artifact:
+    """What :func:`compile` produced, all in ``directory``.
+
+    Attributes:
+        name: the kernel module's name (the source file's stem).
+        directory: where the files are.
+        library: ``lib<name>.so``, the host code with the GPU binary inside.
+        signature: ``<name>.json``, the entry points.
+        ptx: ``<name>.ptx``, the PTX of the kernels (for reading and ptxas).
+        runtime: the copy of ``libCroqRuntime.so`` the library loads.
+        resources: ``<name>.ptxas.txt``, ``ptxas -v`` output (registers,
+            shared memory, spills per kernel), or None without ptxas. The
+            cubins ptxas made are kept as ``cubin/<kernel>.cubin``, for
+            ``cuobjdump --dump-sass`` or ``nvdisasm``.
+        source: ``<name>.mlir``, the croq IR that was compiled.
+    """
+
+    name: str
+    directory: Path
+    library: Path
+    signature: Path
+    ptx: Path
+    runtime: Path
+    resources: Optional[Path]
+    source: Path
+
+    def functions(self) -> Dict[str, FunctionSignature]:
+        """The entry points, parsed from the signature file."""
+        return parse_signature(self.signature.read_text())
+
+    def load(self) -> "Module":
+        """Loads the artifact (see :func:`croq.load`)."""
+        from .module import load
+        return load(self.directory / self.library.name)
+
+
+def _is_executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def find_croq_translate(tools_dir: Optional[Union[str, os.PathLike]] = None
+                        ) -> Path:
+    """Finds ``croq-translate``: in ``tools_dir``, in ``$CROQ_TOOLS_DIR``, in
+    the repository's ``build/bin``, or on ``PATH``.
+
+    Raises:
+        CompileError: it is in none of them.
+    """
+    candidates: List[Path] = []
+    if tools_dir is not None:
+        candidates.append(Path(tools_dir) / "croq-translate")
+    elif os.environ.get("CROQ_TOOLS_DIR"):
+        candidates.append(Path(os.environ["CROQ_TOOLS_DIR"]) / "croq-translate")
+    else:
+        candidates.append(_REPO_ROOT / "build" / "bin" / "croq-translate")
+        found = shutil.which("croq-translate")
+        if found:
+            candidates.append(Path(found))
+    for c in candidates:
+        if _is_executable(c):
+            return c
+    where = ", ".join(str(c) for c in candidates)
+    raise CompileError(
+        f"croq-translate not found (looked at {where}); build croq "
+        f"(./scripts/setup.sh) or pass tools_dir= or set CROQ_TOOLS_DIR",
+        tool="croq-translate")
+
+
+def find_runtime(runtime_dir: Optional[Union[str, os.PathLike]] = None,
+                 translate: Optional[Path] = None) -> Path:
+    """Finds ``libCroqRuntime.so``: in ``runtime_dir``, in
+    ``$CROQ_RUNTIME_DIR``, in ``lib/`` beside the tools directory of
+    ``translate``, or in the repository's ``build/lib``.
+
+    Raises:
+        CompileError: it is in none of them.
+    """
+    candidates: List[Path] = []
+    if runtime_dir is not None:
+        candidates.append(Path(runtime_dir) / RUNTIME_LIBRARY)
+    elif os.environ.get("CROQ_RUNTIME_DIR"):
+        candidates.append(Path(os.environ["CROQ_RUNTIME_DIR"]) /
+                          RUNTIME_LIBRARY)
+    else:
+        if translate is not None:
+            candidates.append(translate.parent.parent / "lib" / RUNTIME_LIBRARY)
+        candidates.append(_REPO_ROOT / "build" / "lib" / RUNTIME_LIBRARY)
+    for c in candidates:
+        if c.is_file():
+            return c
+    where = ", ".join(str(c) for c in candidates)
+    raise CompileError(
+        f"{RUNTIME_LIBRARY} not found (looked at {where}); build it "
+        f"(cmake --build build --target CroqRuntime) or pass runtime_dir= "
+        f"or set CROQ_RUNTIME_DIR", tool="CroqRuntime")
+
+
+def find_clang() -> Path:
+    """Finds clang 22: ``$CROQ_CLANG``, ``clang-22`` on ``PATH``, or
+    ``/usr/lib/llvm-22/bin/clang``.
+
+    Raises:
+        CompileError: none of them exists.
+    """
+    if os.environ.get("CROQ_CLANG"):
+        return Path(os.environ["CROQ_CLANG"])
+    found = shutil.which("clang-22")
+    if found:
+        return Path(found)
+    fallback = Path("/usr/lib/llvm-22/bin/clang")
+    if _is_executable(fallback):
+        return fallback
+    raise CompileError("clang-22 not found on PATH nor at "
+                       "/usr/lib/llvm-22/bin/clang; install clang-22 or set "
+                       "CROQ_CLANG", tool="clang-22")
+
+
+def find_ptxas() -> Optional[Path]:
+    """Finds ``ptxas``: on ``PATH``, in ``$CUDA_HOME/bin``, or in
+    ``/usr/local/cuda/bin``; None when there is none."""
+    found = shutil.which("ptxas")
+    if found:
+        return Path(found)
+    roots = [os.environ.get("CUDA_HOME"), "/usr/local/cuda"]
+    for root in roots:
+        if root and _is_executable(Path(root) / "bin" / "ptxas"):
+            return Path(root) / "bin" / "ptxas"
+    return None
+
+
+def _run(command: Sequence[Union[str, Path]], *, stdout_path: Optional[Path],
+         env: Optional[Dict[str, str]] = None) -> str:
+    """Runs ``command``, writing its standard output to ``stdout_path``;
+    returns its standard error. A non-zero exit, or an ``error:`` on
+    standard error (some MLIR passes report errors and exit 0), raises."""
+    args = [str(c) for c in command]
+    tool = Path(args[0]).name
+    try:
+        if stdout_path is not None:
+            with open(stdout_path, "wb") as out:
+                proc = subprocess.run(args, stdout=out, stderr=subprocess.PIPE,
+                                      env=env)
+        else:
+            proc = subprocess.run(args, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, env=env)
+    except OSError as e:
+        raise CompileError(f"{tool} could not be run: {e}", tool=tool,
+                           command=args) from None
+    stderr = proc.stderr.decode(errors="replace")
+    if proc.returncode != 0 or re.search(r"(^|\s)error:", stderr):
+        raise CompileError(
+            f"{tool} failed (exit status {proc.returncode}):\n{stderr.rstrip()}"
+            f"\ncommand: {' '.join(args)}",
+            tool=tool, command=args, returncode=proc.returncode,
+            stderr=stderr)
+    return stderr
+
+
+def split_ptx(text: str) -> Dict[str, str]:
+    """Splits what ``croq-translate --croq-to-ptx`` prints (one PTX module
+    per kernel, each after a ``//--- <kernel>.ptx`` line) into
+    ``{kernel: ptx}``; text without markers is one module, ``kernel``."""
+    modules: Dict[str, str] = {}
+    current: Optional[str] = None
+    lines: List[str] = []
+    for line in text.splitlines(keepends=True):
+        m = re.match(r"//--- (\S+)\.ptx\s*$", line)
+        if m:
+            if current is not None or "".join(lines).strip():
+                modules[current or "kernel"] = "".join(lines)
+            current, lines = m.group(1), []
+            continue
+        lines.append(line)
+    if current is not None or "".join(lines).strip():
+        modules[current or "kernel"] = "".join(lines)
+    return modules
+
+
+def _assemble(ptxas: Path, ptx: Path, cubin_dir: Path, chip: str,
+              env: Dict[str, str]) -> Path:
+    """Assembles each PTX module of ``ptx`` with ``ptxas -v`` into
+    ``cubin_dir/<kernel>.cubin``; returns a file with ptxas's reports
+    (registers, shared memory, stack, spills per kernel)."""
+    cubin_dir.mkdir(exist_ok=True)
+    report = cubin_dir / "ptxas.txt"
+    logs = []
+    for kernel, text in split_ptx(ptx.read_text()).items():
+        source = cubin_dir / f"{kernel}.ptx"
+        source.write_text(text)
+        log = _run([ptxas, "-v", f"-arch={chip}", source, "-o",
+                    cubin_dir / f"{kernel}.cubin"], stdout_path=None, env=env)
+        source.unlink()
+        logs.append(f"== {kernel} (ptxas -v -arch={chip})\n{log.rstrip()}\n")
+    report.write_text("\n".join(logs))
+    return report
+
+
+def _source_and_name(source_or_path: Union[str, os.PathLike],
+                     name: Optional[str]) -> "tuple[str, str]":
+    """The IR text and the module name of ``source_or_path``."""
+    if isinstance(source_or_path, os.PathLike) or (
+            isinstance(source_or_path, str) and "\n" not in source_or_path
+            and "{" not in source_or_path):
+        path = Path(source_or_path)
+        try:
+            text = path.read_text()
+        except OSError as e:
+            raise CompileError(f"cannot read {path}: {e.strerror}",
+                               tool="croq") from None
+        return text, name or path.stem
+    return str(source_or_path), name or "kernel"
+
+
+def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
+            out_dir: Optional[Union[str, os.PathLike]] = None, *,
+            name: Optional[str] = None,
+            tools_dir: Optional[Union[str, os.PathLike]] = None,
+            runtime_dir: Optional[Union[str, os.PathLike]] = None,
+            chip: str = "sm_90a", binary: str = "bin",
+            features: Optional[str] = None) -> Artifact:
+    """Compiles croq IR into an artifact directory.
+
+    Args:
+        source_or_path: a path to a ``.mlir`` file, or croq IR text.
+        out_dir: the artifact directory (created); a new temporary directory
+            when None.
+        name: the module name; the file's stem, or ``kernel`` for text.
+        tools_dir: where ``croq-translate`` is (see
+            :func:`find_croq_translate`).
+        runtime_dir: where ``libCroqRuntime.so`` is (see
+            :func:`find_runtime`).
+        chip: the GPU architecture (``sm_90a``).
+        binary: what the library embeds: ``bin`` (a cubin, assembled here
+            by ptxas) or ``isa`` (PTX, compiled by the driver when loaded).
+        features: PTX features (``+ptx80``); croq-translate's default when
+            None.
+
+    Returns:
+        The :class:`Artifact`.
+
+    Raises:
+        CompileError: a tool is missing or failed; the message carries the
+            tool's standard error.
+    """
+    if binary not in ("bin", "isa"):
+        raise CompileError(f"binary must be 'bin' or 'isa', got {binary!r}",
+                           tool="croq")
+    text, name = _source_and_name(source_or_path, name)
+    if not re.fullmatch(r"[\w.+-]+", name):
+        raise CompileError(f"module name {name!r} is not a plain file name",
+                           tool="croq")
+    translate = find_croq_translate(tools_dir)
+    runtime = find_runtime(runtime_dir, translate)
+    clang = find_clang()
+    ptxas = find_ptxas()
+    if binary == "bin" and ptxas is None:
+        raise CompileError("ptxas not found (PATH, $CUDA_HOME/bin, "
+                           "/usr/local/cuda/bin); it assembles the cubin. "
+                           "Install the CUDA toolkit or use binary='isa'",
+                           tool="ptxas")
+
+    directory = Path(out_dir) if out_dir is not None else Path(
+        tempfile.mkdtemp(prefix=f"croq-{name}-"))
+    directory.mkdir(parents=True, exist_ok=True)
+    src = directory / f"{name}.mlir"
+    src.write_text(text)
+
+    env = dict(os.environ)
+    if ptxas is not None:
+        env["PATH"] = f"{ptxas.parent}{os.pathsep}{env.get('PATH', '')}"
+    options = [f"--croq-chip={chip}"]
+    if features:
+        options.append(f"--croq-features={features}")
+
+    signature = directory / f"{name}.json"
+    _run([translate, "--croq-to-signature-json", src],
+         stdout_path=signature, env=env)
+    data = json.loads(signature.read_text())
+    signature.write_text(json.dumps(add_argument_names(data, text),
+                                    indent=2) + "\n")
+
+    ptx = directory / f"{name}.ptx"
+    _run([translate, "--croq-to-ptx", *options, src], stdout_path=ptx,
+         env=env)
+
+    resources: Optional[Path] = None
+    if ptxas is not None:
+        resources = _assemble(ptxas, ptx, directory / "cubin", chip, env)
+        resources = resources.rename(directory / f"{name}.ptxas.txt")
+
+    ll = directory / f"{name}.ll"
+    _run([translate, "--croq-to-host-llvmir", *options,
+          f"--croq-binary-format={binary}", src], stdout_path=ll, env=env)
+    obj = directory / f"{name}.o"
+    _run([clang, "-c", "-O2", "-fPIC", "-Wno-override-module", ll, "-o", obj],
+         stdout_path=None, env=env)
+
+    runtime_copy = directory / RUNTIME_LIBRARY
+    if runtime.resolve() != runtime_copy.resolve():
+        shutil.copy2(runtime, runtime_copy)
+    library = directory / f"lib{name}.so"
+    _run([clang, "-shared", obj, "-o", library, f"-L{directory}",
+          "-lCroqRuntime", "-Wl,-rpath,$ORIGIN"], stdout_path=None, env=env)
+    ll.unlink()
+    obj.unlink()
+    return Artifact(name=name, directory=directory, library=library,
+                    signature=signature, ptx=ptx, runtime=runtime_copy,
+                    resources=resources, source=src)

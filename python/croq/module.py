@@ -1,0 +1,333 @@
+"""Loading an artifact and calling its kernels.
+
+:func:`load` opens ``libCroqRuntime.so`` (globally, so that every kernel
+library binds to the one runtime) and then ``lib<name>.so``, whose global
+constructors load the embedded GPU binary. Each entry point of the signature
+becomes a callable :class:`EntryPoint`; a call checks every argument against
+its memref type, passes each as a pointer to an MLIR memref descriptor
+(``{T *allocated; T *aligned; int64 offset; int64 sizes[R];
+int64 strides[R]}``) to ``_mlir_ciface_<name>``, and raises
+:class:`croq.RuntimeError` when the runtime reports a failed CUDA call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from .arguments import ArgumentView, view_argument
+from .errors import ArgumentError, LoadError, RuntimeError
+from .signature import FunctionSignature, MemRefArg, parse_signature
+
+RUNTIME_LIBRARY = "libCroqRuntime.so"
+
+_descriptor_types: Dict[int, type] = {}
+
+
+def descriptor_type(rank: int) -> type:
+    """The ctypes structure of a rank-``rank`` MLIR memref descriptor."""
+    if rank not in _descriptor_types:
+        fields = [("allocated", ctypes.c_void_p),
+                  ("aligned", ctypes.c_void_p),
+                  ("offset", ctypes.c_int64)]
+        if rank:
+            fields += [("sizes", ctypes.c_int64 * rank),
+                       ("strides", ctypes.c_int64 * rank)]
+        _descriptor_types[rank] = type(f"MemRefDescriptor{rank}",
+                                       (ctypes.Structure,),
+                                       {"_fields_": fields})
+    return _descriptor_types[rank]
+
+
+def make_descriptor(arg: MemRefArg, view: ArgumentView) -> ctypes.Structure:
+    """The descriptor of ``view`` for the memref ``arg``. A static offset
+    in the memref type is moved from the data pointer into the offset
+    field, as MLIR's C interface expects."""
+    offset = arg.offset or 0
+    aligned = view.ptr - offset * view.itemsize
+    desc = descriptor_type(arg.rank)()
+    desc.allocated = view.base if view.base is not None else aligned
+    desc.aligned = aligned
+    desc.offset = offset
+    for d in range(arg.rank):
+        desc.sizes[d] = view.shape[d]
+        # A static stride is what the kernel assumes; for size-1 dimensions
+        # the host's stride may differ but is never used.
+        static = arg.strides[d]
+        desc.strides[d] = view.strides[d] if static is None else static
+    return desc
+
+
+class _Runtime:
+    """The runtime library of the process: the first one croq loaded."""
+
+    library: Optional[ctypes.CDLL] = None
+    path: Optional[Path] = None
+
+
+def _load_runtime(path: Path) -> ctypes.CDLL:
+    if _Runtime.library is None:
+        try:
+            _Runtime.library = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
+        except OSError as e:
+            raise LoadError(f"cannot load the croq runtime {path}: {e}") \
+                from None
+        _Runtime.path = path
+    return _Runtime.library
+
+
+def _optional_function(libraries: Sequence[ctypes.CDLL], name: str,
+                       restype: Any, argtypes: List[Any]) -> Optional[Any]:
+    """``name`` from the first library that has it, typed; None if none
+    does (an older runtime)."""
+    for library in libraries:
+        try:
+            fn = getattr(library, name)
+        except AttributeError:
+            continue
+        fn.restype = restype
+        fn.argtypes = argtypes
+        return fn
+    return None
+
+
+class EntryPoint:
+    """A callable kernel entry point of a loaded :class:`Module`.
+
+    Call it with one argument per memref of the signature (positionally, or
+    by the names of the croq source): torch CUDA tensors, objects with a
+    ``__cuda_array_interface__``, or :class:`croq.Buffer`. The call returns
+    when the kernel has finished.
+    """
+
+    def __init__(self, module: "Module", signature: FunctionSignature,
+                 function: Callable[..., None]) -> None:
+        self.module = module
+        self.signature = signature
+        self.name = signature.name
+        self._function = function
+        self._types = [descriptor_type(a.rank) for a in signature.arguments]
+        function.restype = None
+        function.argtypes = [ctypes.POINTER(t) for t in self._types]
+
+    def __repr__(self) -> str:
+        return f"<croq entry point {self.signature.describe()}>"
+
+    def _bind(self, args: Sequence[Any], kwargs: Dict[str, Any]) -> List[Any]:
+        params = self.signature.arguments
+        if len(args) > len(params):
+            raise ArgumentError(
+                None, None,
+                f"{self.name} takes {len(params)} arguments, got "
+                f"{len(args) + len(kwargs)}")
+        bound: List[Any] = list(args) + [_MISSING] * (len(params) - len(args))
+        names = {p.name: p.index for p in params if p.name}
+        for key, value in kwargs.items():
+            if key not in names:
+                known = ", ".join(names) or "none; pass them by position"
+                raise TypeError(f"{self.name}() got an unexpected keyword "
+                                f"argument {key!r} (argument names: {known})")
+            i = names[key]
+            if bound[i] is not _MISSING:
+                raise TypeError(f"{self.name}() got multiple values for "
+                                f"argument {key!r}")
+            bound[i] = value
+        for p, value in zip(params, bound):
+            if value is _MISSING:
+                raise ArgumentError(
+                    p.index, p.name,
+                    f"missing; {self.name} takes {len(params)} arguments "
+                    f"({self.signature.describe()})")
+        return bound
+
+    def check(self, *args: Any, **kwargs: Any) -> List[ArgumentView]:
+        """Checks the arguments as a call would, without calling; returns
+        what will be passed. Raises :class:`croq.ArgumentError`."""
+        bound = self._bind(args, kwargs)
+        views = [view_argument(p, value)
+                 for p, value in zip(self.signature.arguments, bound)]
+        devices = {v.device for v in views if v.device is not None}
+        if len(devices) > 1:
+            first = next(v for v in views if v.device is not None)
+            other = next(v for v in views
+                         if v.device is not None and v.device != first.device)
+            p = self.signature.arguments[other.index]
+            raise ArgumentError(
+                p.index, p.name,
+                f"is on cuda:{other.device} but argument {first.index} is on "
+                f"cuda:{first.device}; all arguments must be on one device")
+        device = self.module.device
+        for v in views:
+            if v.device is not None and device is not None and \
+                    v.device != device:
+                p = self.signature.arguments[v.index]
+                raise ArgumentError(
+                    p.index, p.name,
+                    f"is on cuda:{v.device} but the module was loaded on "
+                    f"cuda:{device}")
+        return views
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        views = self.check(*args, **kwargs)
+        descriptors = [make_descriptor(p, v)
+                       for p, v in zip(self.signature.arguments, views)]
+        _synchronize_torch(views)
+        self.module._clear_error()
+        self._function(*[ctypes.byref(d) for d in descriptors])
+        message = self.module._last_error()
+        if message:
+            raise RuntimeError(f"{self.name}: {message}")
+
+
+_MISSING = object()
+
+
+def _synchronize_torch(views: Sequence[ArgumentView]) -> None:
+    """Waits for torch's current stream on the arguments' device: the
+    kernel runs on a stream of its own, which does not wait for torch's."""
+    devices = {v.device for v in views if v.is_torch and v.device is not None}
+    if not devices:
+        return
+    # A torch tensor exists, so torch is imported (unless it is a stand-in).
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return
+    for device in devices:
+        torch.cuda.current_stream(device).synchronize()
+
+
+class Module:
+    """A loaded artifact: one :class:`EntryPoint` attribute per entry point.
+
+    Attributes:
+        path: the kernel library.
+        functions: the entry points by name.
+        signatures: every function of the signature by name, callable or
+            not.
+        device: the CUDA device the kernels were loaded on (the runtime's
+            current device at load time), or None if the runtime cannot say.
+    """
+
+    def __init__(self, path: Path, signatures: Dict[str, FunctionSignature],
+                 library: ctypes.CDLL, runtime: ctypes.CDLL) -> None:
+        self.path = path
+        self.signatures = signatures
+        self._library = library
+        scope = [library, runtime]
+        self._get_error = _optional_function(
+            scope, "croqRtGetLastError", ctypes.c_char_p, [])
+        self._clear = _optional_function(scope, "croqRtClearLastError",
+                                         None, [])
+        get_device = _optional_function(
+            scope, "croqRtGetDevice", ctypes.c_int,
+            [ctypes.POINTER(ctypes.c_int)])
+        self.device: Optional[int] = None
+        if get_device is not None:
+            value = ctypes.c_int(-1)
+            if get_device(ctypes.byref(value)) == 0 and value.value >= 0:
+                self.device = value.value
+        self.functions: Dict[str, EntryPoint] = {}
+        self._missing: List[str] = []
+        for name, sig in signatures.items():
+            try:
+                fn = getattr(library, f"_mlir_ciface_{name}")
+            except AttributeError:
+                # A public function without a kernel gets no C interface.
+                self._missing.append(name)
+                continue
+            self.functions[name] = EntryPoint(self, sig, fn)
+
+    def _clear_error(self) -> None:
+        if self._clear is not None:
+            self._clear()
+
+    def _last_error(self) -> str:
+        if self._get_error is None:
+            return ""
+        raw = self._get_error()
+        return raw.decode(errors="replace") if raw else ""
+
+    def __getattr__(self, name: str) -> EntryPoint:
+        functions = self.__dict__.get("functions", {})
+        if name in functions:
+            return functions[name]
+        if name in self.__dict__.get("_missing", []):
+            raise AttributeError(
+                f"{name} has no C entry point in {self.path.name}: only "
+                f"functions that launch a kernel (contain croq.parallel ... "
+                f": block) can be called")
+        known = ", ".join(functions) or "none"
+        raise AttributeError(f"{self.path.name} has no entry point {name!r} "
+                             f"(entry points: {known})")
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | set(self.functions))
+
+    def __repr__(self) -> str:
+        return f"<croq module {self.path} ({', '.join(self.functions)})>"
+
+
+def _resolve(path: Union[str, os.PathLike]) -> Tuple[Path, Path]:
+    """The kernel library and the signature file of ``path`` (an artifact
+    directory or a ``lib<name>.so``)."""
+    p = Path(path)
+    if p.is_dir():
+        libs = sorted(x for x in p.glob("lib*.so") if x.name != RUNTIME_LIBRARY)
+        if not libs:
+            raise LoadError(f"{p} holds no kernel library (lib<name>.so)")
+        if len(libs) > 1:
+            names = ", ".join(x.name for x in libs)
+            raise LoadError(f"{p} holds several kernel libraries ({names}); "
+                            f"pass the path of one")
+        p = libs[0]
+    if not p.is_file():
+        raise LoadError(f"{p} does not exist")
+    if not (p.name.startswith("lib") and p.name.endswith(".so")):
+        raise LoadError(f"{p} is not a kernel library (lib<name>.so)")
+    signature = p.with_name(p.name[3:-3] + ".json")
+    if not signature.is_file():
+        raise LoadError(f"{p.name} has no signature file {signature.name} "
+                        f"beside it")
+    return p, signature
+
+
+def load(path: Union[str, os.PathLike]) -> Module:
+    """Loads an artifact that :func:`croq.compile` made.
+
+    Args:
+        path: the artifact directory (with one kernel library) or the path
+            of ``lib<name>.so``; ``<name>.json`` and ``libCroqRuntime.so``
+            must be beside it.
+
+    Returns:
+        The :class:`Module`.
+
+    Raises:
+        LoadError: a file is missing or malformed, or the dynamic loader
+            refuses a library.
+        croq.RuntimeError: loading the GPU binary failed (no driver, no
+            GPU, a binary for another architecture); the runtime's message.
+    """
+    library_path, signature_path = _resolve(path)
+    signatures = parse_signature(signature_path.read_text())
+    runtime_path = library_path.with_name(RUNTIME_LIBRARY)
+    if not runtime_path.is_file() and _Runtime.library is None:
+        raise LoadError(f"{library_path.name} has no {RUNTIME_LIBRARY} "
+                        f"beside it")
+    runtime = _load_runtime(runtime_path)
+    clear = _optional_function([runtime], "croqRtClearLastError", None, [])
+    if clear is not None:
+        clear()
+    try:
+        # The global constructors load the GPU binary now.
+        library = ctypes.CDLL(str(library_path.resolve()))
+    except OSError as e:
+        raise LoadError(f"cannot load {library_path}: {e}") from None
+    module = Module(library_path, signatures, library, runtime)
+    message = module._last_error()
+    if message:
+        raise RuntimeError(f"loading {library_path.name}: {message}")
+    return module

@@ -1,0 +1,98 @@
+"""Fixtures of the croq package tests: the repository's tools, a GPU-free
+stub of libCroqRuntime built from stub_runtime.c, and artifacts compiled
+against it. Nothing here needs a GPU."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+PYTHON_DIR = TESTS.parent
+REPO = PYTHON_DIR.parent
+sys.path.insert(0, str(PYTHON_DIR))
+
+import croq  # noqa: E402
+from croq.compiler import find_clang, find_ptxas  # noqa: E402
+
+BUILD = Path(os.environ.get("CROQ_BUILD_DIR", REPO / "build"))
+TOOLS = BUILD / "bin"
+
+
+def _have_translate() -> bool:
+    return (TOOLS / "croq-translate").is_file()
+
+
+needs_translate = pytest.mark.skipif(
+    not _have_translate(),
+    reason=f"croq-translate is not built in {TOOLS}")
+needs_ptxas = pytest.mark.skipif(find_ptxas() is None,
+                                 reason="ptxas (CUDA toolkit) not found")
+
+
+@pytest.fixture(scope="session")
+def tools_dir() -> Path:
+    if not _have_translate():
+        pytest.skip(f"croq-translate is not built in {TOOLS}")
+    return TOOLS
+
+
+@pytest.fixture(scope="session")
+def stub_runtime_dir(tmp_path_factory) -> Path:
+    """A directory holding libCroqRuntime.so built from stub_runtime.c."""
+    try:
+        clang = find_clang()
+    except croq.CompileError as e:
+        pytest.skip(str(e))
+    out = tmp_path_factory.mktemp("stub-runtime")
+    subprocess.run([str(clang), "-shared", "-fPIC", "-O1",
+                    "-Wl,-soname,libCroqRuntime.so",
+                    str(TESTS / "stub_runtime.c"), "-o",
+                    str(out / "libCroqRuntime.so")], check=True)
+    return out
+
+
+@pytest.fixture(scope="session")
+def binary_format() -> str:
+    """'bin' where ptxas can assemble the cubin, 'isa' (PTX) elsewhere."""
+    return "bin" if find_ptxas() is not None else "isa"
+
+
+@pytest.fixture(scope="session")
+def tiled_add(tools_dir, stub_runtime_dir, binary_format, tmp_path_factory):
+    """examples/tiled_add.mlir compiled against the stub runtime."""
+    return croq.compile(REPO / "examples" / "tiled_add.mlir",
+                        tmp_path_factory.mktemp("tiled_add"),
+                        tools_dir=tools_dir, runtime_dir=stub_runtime_dir,
+                        binary=binary_format)
+
+
+@pytest.fixture(scope="session")
+def gpu_kernels(tools_dir, stub_runtime_dir, binary_format, tmp_path_factory):
+    """Two modules of test/Integration/GPU compiled into one directory (as
+    scripts/gpu-artifacts.sh does), against the stub runtime."""
+    out = tmp_path_factory.mktemp("gpu-kernels")
+    return {name: croq.compile(REPO / "test" / "Integration" / "GPU" /
+                               f"{name}.mlir", out, tools_dir=tools_dir,
+                               runtime_dir=stub_runtime_dir,
+                               binary=binary_format)
+            for name in ("copy", "pad")}
+
+
+@pytest.fixture
+def copy_module(gpu_kernels):
+    return croq.load(gpu_kernels["copy"].library)
+
+
+def pytest_report_header(config):
+    return [f"croq: tools {TOOLS} ({'found' if _have_translate() else 'missing'}),"
+            f" ptxas {find_ptxas() or 'missing'}"]
+
+
+def which(name: str) -> bool:
+    return shutil.which(name) is not None

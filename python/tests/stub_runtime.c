@@ -1,0 +1,104 @@
+/*===- stub_runtime.c - a GPU-free stand-in for libCroqRuntime ------------===*\
+|*                                                                            *|
+|* The tests of the croq Python package build this into a libCroqRuntime.so   *|
+|* in a temporary directory, so that kernel libraries can be loaded and       *|
+|* called on a machine without a GPU. It implements the host functions the    *|
+|* generated code calls, launches nothing, and records each launch (grid,     *|
+|* block, shared memory, the first kernel parameters) for the tests to read   *|
+|* through croqStubLastLaunch. Setting CROQ_STUB_FAIL to "load" or "launch"   *|
+|* makes that step fail with a message, as the real runtime reports errors.   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static __thread char lastError[512];
+static int moduleToken, functionToken, streamToken;
+
+typedef struct CroqStubLaunch {
+  int64_t count;
+  int64_t grid[3];
+  int64_t block[3];
+  int32_t sharedMemBytes;
+  int64_t paramsCount;
+  /* The first 8 bytes each of the first 64 parameters. */
+  uint64_t params[64];
+} CroqStubLaunch;
+
+static CroqStubLaunch lastLaunch;
+
+static int shouldFail(const char *step) {
+  const char *fail = getenv("CROQ_STUB_FAIL");
+  return fail && strcmp(fail, step) == 0;
+}
+
+const char *croqRtGetLastError(void) { return lastError; }
+void croqRtClearLastError(void) { lastError[0] = 0; }
+int croqRtGetDevice(int *device) {
+  *device = 0;
+  return 0;
+}
+
+void croqStubLastLaunch(CroqStubLaunch *out) { *out = lastLaunch; }
+
+void *mgpuModuleLoad(void *data, size_t size) {
+  (void)data;
+  if (shouldFail("load")) {
+    snprintf(lastError, sizeof(lastError),
+             "mgpuModuleLoad: cuModuleLoadData(image of %zu bytes) failed: "
+             "CUDA_ERROR_NO_BINARY_FOR_GPU (stub)", size);
+    return NULL;
+  }
+  return &moduleToken;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  (void)optLevel;
+  return mgpuModuleLoad(data, strlen((const char *)data));
+}
+
+void mgpuModuleUnload(void *module) { (void)module; }
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  (void)module;
+  (void)name;
+  return &functionToken;
+}
+
+void *mgpuStreamCreate(void) { return &streamToken; }
+void mgpuStreamDestroy(void *stream) { (void)stream; }
+void mgpuStreamSynchronize(void *stream) { (void)stream; }
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount) {
+  (void)function;
+  (void)stream;
+  (void)extra;
+  if (shouldFail("launch")) {
+    snprintf(lastError, sizeof(lastError),
+             "mgpuLaunchKernel: cuLaunchKernel(grid %ldx%ldx%ld) failed: "
+             "CUDA_ERROR_INVALID_VALUE (stub)", (long)gridX, (long)gridY,
+             (long)gridZ);
+    return;
+  }
+  lastLaunch.count++;
+  lastLaunch.grid[0] = gridX;
+  lastLaunch.grid[1] = gridY;
+  lastLaunch.grid[2] = gridZ;
+  lastLaunch.block[0] = blockX;
+  lastLaunch.block[1] = blockY;
+  lastLaunch.block[2] = blockZ;
+  lastLaunch.sharedMemBytes = smem;
+  lastLaunch.paramsCount = (int64_t)paramsCount;
+  memset(lastLaunch.params, 0, sizeof(lastLaunch.params));
+  /* 8 bytes of each: the tests look for pointers and 64-bit sizes. The
+     generated code keeps the parameters in one struct on the stack, so
+     reading past a 4-byte parameter stays inside it or the frame. */
+  for (size_t i = 0; i < paramsCount && i < 64; ++i)
+    memcpy(&lastLaunch.params[i], params[i], sizeof(uint64_t));
+}

@@ -1,0 +1,149 @@
+"""croq.compile: the artifact files, the examples that lower and those
+that do not yet, and the errors of a broken tool chain."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import croq
+from croq.compiler import RUNTIME_LIBRARY
+
+from conftest import REPO, needs_ptxas
+
+
+def test_artifact_files(tiled_add):
+    art = tiled_add
+    d = art.directory
+    for path in (art.library, art.signature, art.ptx, art.runtime,
+                 art.source):
+        assert path.parent == d and path.is_file(), path
+    assert art.library.name == "libtiled_add.so"
+    assert art.runtime.name == RUNTIME_LIBRARY
+    # The intermediates are gone.
+    assert not (d / "tiled_add.ll").exists()
+    assert not (d / "tiled_add.o").exists()
+    ptx = art.ptx.read_text()
+    assert ".target sm_90a" in ptx
+    assert ".entry tiled_add_2d_kernel(" in ptx
+    assert ".entry tiled_add_f32_kernel(" in ptx
+    data = json.loads(art.signature.read_text())
+    names = {f["name"]: [a["name"] for a in f["arguments"]]
+             for f in data["functions"]}
+    assert names == {"tiled_add_2d": ["lhs", "rhs", "output"],
+                     "tiled_add_f32": ["lhs", "rhs", "output"]}
+    assert set(art.functions()) == {"tiled_add_2d", "tiled_add_f32"}
+
+
+def test_library_links_the_runtime_by_rpath(tiled_add):
+    data = tiled_add.library.read_bytes()
+    assert b"libCroqRuntime.so" in data  # DT_NEEDED
+    assert b"$ORIGIN" in data  # DT_RUNPATH
+
+
+@needs_ptxas
+def test_resource_report_and_cubins(tiled_add):
+    assert tiled_add.resources is not None
+    report = tiled_add.resources.read_text()
+    assert "tiled_add_f32_kernel" in report
+    assert "registers" in report
+    cubins = sorted(p.name for p in (tiled_add.directory / "cubin").iterdir())
+    assert cubins == ["tiled_add_2d_kernel.cubin", "tiled_add_f32_kernel.cubin"]
+    assert (tiled_add.directory / "cubin" / cubins[0]).read_bytes()[:4] == \
+        b"\x7fELF"
+
+
+def test_compile_source_text_as_ptx(tools_dir, stub_runtime_dir, tmp_path):
+    text = (REPO / "examples" / "tiled_add.mlir").read_text()
+    art = croq.compile(text, tmp_path, name="inline", tools_dir=tools_dir,
+                       runtime_dir=stub_runtime_dir, binary="isa")
+    assert art.library.name == "libinline.so"
+    assert (tmp_path / "inline.mlir").read_text() == text
+
+
+def test_examples_that_lower(tools_dir, stub_runtime_dir, binary_format,
+                             tmp_path):
+    art = croq.compile(REPO / "examples" / "copy.mlir", tmp_path,
+                       tools_dir=tools_dir, runtime_dir=stub_runtime_dir,
+                       binary=binary_format)
+    assert set(art.functions()) == {"copy_dma", "copy_dma_async"}
+    assert "cp.async" in art.ptx.read_text()
+
+
+@pytest.mark.parametrize("example,op", [
+    ("matmul_plain", "croq.mma.fill"),
+    ("matmul_tma_pipelined", "croq.event.alloc"),
+    ("copy_tma", "croq.copy"),
+])
+def test_examples_not_lowered_yet(tools_dir, stub_runtime_dir, binary_format,
+                                  tmp_path, example, op):
+    """The TMA, event and mma examples need lowering stages that do not
+    exist yet: the compile fails with the tool's error naming the op."""
+    with pytest.raises(croq.CompileError) as info:
+        croq.compile(REPO / "examples" / f"{example}.mlir", tmp_path,
+                     tools_dir=tools_dir, runtime_dir=stub_runtime_dir,
+                     binary=binary_format)
+    err = info.value
+    assert err.tool == "croq-translate"
+    assert err.returncode != 0
+    assert f"'{op}' op" in err.stderr
+    assert f"'{op}' op" in str(err)
+
+
+def test_syntax_error(tools_dir, stub_runtime_dir, tmp_path):
+    with pytest.raises(croq.CompileError, match="error:") as info:
+        croq.compile("func.func @f(%a: memref<4xf32>) { croq.bogus }",
+                     tmp_path, tools_dir=tools_dir,
+                     runtime_dir=stub_runtime_dir, binary="isa")
+    assert "croq.bogus" in info.value.stderr
+
+
+def test_missing_tools(tmp_path, stub_runtime_dir):
+    with pytest.raises(croq.CompileError, match="croq-translate not found"):
+        croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                     tools_dir=tmp_path, runtime_dir=stub_runtime_dir)
+
+
+def test_missing_runtime(tools_dir, tmp_path):
+    with pytest.raises(croq.CompileError, match="libCroqRuntime.so not found"):
+        croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                     tools_dir=tools_dir, runtime_dir=tmp_path)
+
+
+def test_missing_source(tools_dir, tmp_path):
+    with pytest.raises(croq.CompileError, match="cannot read"):
+        croq.compile(tmp_path / "nope.mlir", tools_dir=tools_dir)
+
+
+def test_ptxas_missing(tools_dir, stub_runtime_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(croq.compiler, "find_ptxas", lambda: None)
+    with pytest.raises(croq.CompileError, match="ptxas not found"):
+        croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                     tools_dir=tools_dir, runtime_dir=stub_runtime_dir)
+    art = croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                       tools_dir=tools_dir, runtime_dir=stub_runtime_dir,
+                       binary="isa")
+    assert art.resources is None
+
+
+def test_bad_options(tools_dir, tmp_path):
+    with pytest.raises(croq.CompileError, match="binary must be"):
+        croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                     binary="fatbin")
+    with pytest.raises(croq.CompileError, match="not a plain file name"):
+        croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                     name="a/b")
+
+
+def test_tools_dir_from_environment(tools_dir, stub_runtime_dir, tmp_path,
+                                    monkeypatch):
+    monkeypatch.setenv("CROQ_TOOLS_DIR", str(tmp_path / "none"))
+    with pytest.raises(croq.CompileError, match=str(tmp_path / "none")):
+        croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                     runtime_dir=stub_runtime_dir)
+    monkeypatch.setenv("CROQ_TOOLS_DIR", str(tools_dir))
+    monkeypatch.setenv("CROQ_RUNTIME_DIR", str(stub_runtime_dir))
+    art = croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                       binary="isa")
+    assert art.library.is_file()

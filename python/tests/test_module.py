@@ -1,0 +1,318 @@
+"""croq.load and calls, on the stub runtime: loading errors, the argument
+checks, the memref descriptors the kernels receive, and CUDA errors."""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+
+import pytest
+
+import croq
+from croq.module import descriptor_type, make_descriptor
+from croq.signature import MemRefArg
+
+import fakes
+from conftest import REPO
+
+
+class Launch(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_int64), ("grid", ctypes.c_int64 * 3),
+                ("block", ctypes.c_int64 * 3),
+                ("sharedMemBytes", ctypes.c_int32),
+                ("paramsCount", ctypes.c_int64),
+                ("params", ctypes.c_uint64 * 64)]
+
+
+def last_launch(module: croq.Module) -> Launch:
+    launch = Launch()
+    fn = module._library.croqStubLastLaunch  # found through DT_NEEDED
+    fn(ctypes.byref(launch))
+    return launch
+
+
+# ---------------------------------------------------------------------------
+# Loading
+# ---------------------------------------------------------------------------
+
+def test_load_directory_and_library(tiled_add):
+    by_dir = croq.load(tiled_add.directory)
+    by_lib = croq.load(tiled_add.library)
+    for m in (by_dir, by_lib, tiled_add.load()):
+        assert set(m.functions) == {"tiled_add_2d", "tiled_add_f32"}
+        assert isinstance(m.tiled_add_f32, croq.EntryPoint)
+        assert m.device == 0
+    assert "tiled_add_f32" in dir(by_dir)
+    assert repr(by_dir.tiled_add_2d) == (
+        "<croq entry point tiled_add_2d(%lhs: memref<64x128xi32>, "
+        "%rhs: memref<64x128xi32>, %output: memref<64x128xi32>)>")
+
+
+def test_unknown_entry_point(tiled_add):
+    m = croq.load(tiled_add.directory)
+    with pytest.raises(AttributeError, match="no entry point 'nope'.*"
+                       "tiled_add_2d, tiled_add_f32"):
+        m.nope
+
+
+def test_function_without_kernel(tools_dir, stub_runtime_dir, tmp_path):
+    text = (REPO / "examples" / "tiled_add.mlir").read_text() + \
+        "\nfunc.func @host_only(%a: memref<4xf32>) { return }\n"
+    art = croq.compile(text, tmp_path, name="mixed", tools_dir=tools_dir,
+                       runtime_dir=stub_runtime_dir, binary="isa")
+    m = croq.load(art.directory)
+    assert "host_only" in m.signatures and "host_only" not in m.functions
+    with pytest.raises(AttributeError, match="no C entry point"):
+        m.host_only
+
+
+def test_load_errors(tiled_add, tmp_path):
+    with pytest.raises(croq.LoadError, match="does not exist"):
+        croq.load(tmp_path / "libnope.so")
+    with pytest.raises(croq.LoadError, match="holds no kernel library"):
+        croq.load(tmp_path)
+    bad = tmp_path / "notalib.txt"
+    bad.write_text("x")
+    with pytest.raises(croq.LoadError, match="not a kernel library"):
+        croq.load(bad)
+
+    lonely = tmp_path / "lonely"
+    lonely.mkdir()
+    shutil.copy(tiled_add.library, lonely)
+    with pytest.raises(croq.LoadError, match="no signature file"):
+        croq.load(lonely)
+
+    two = tmp_path / "two"
+    two.mkdir()
+    for name in ("liba.so", "libb.so"):
+        shutil.copy(tiled_add.library, two / name)
+    with pytest.raises(croq.LoadError, match="several kernel libraries"):
+        croq.load(two)
+
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "libk.so").write_text("not an ELF file")
+    (broken / "k.json").write_text('{"functions": []}')
+    shutil.copy(tiled_add.runtime, broken)
+    with pytest.raises(croq.LoadError, match="cannot load"):
+        croq.load(broken)
+
+
+def test_load_error_is_a_croq_error():
+    assert issubclass(croq.LoadError, croq.CroqError)
+    assert issubclass(croq.LoadError, OSError)
+    assert str(croq.LoadError("a message")) == "a message"
+
+
+def test_module_load_failure_raises_runtime_error(tools_dir, stub_runtime_dir,
+                                                  tmp_path, monkeypatch):
+    art = croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
+                       name="failing_load", tools_dir=tools_dir,
+                       runtime_dir=stub_runtime_dir, binary="isa")
+    monkeypatch.setenv("CROQ_STUB_FAIL", "load")
+    with pytest.raises(croq.RuntimeError, match="loading libfailing_load.so: "
+                       "mgpuModuleLoad: .*CUDA_ERROR_NO_BINARY_FOR_GPU"):
+        croq.load(art.directory)
+
+
+# ---------------------------------------------------------------------------
+# Calls and descriptors
+# ---------------------------------------------------------------------------
+
+def test_call_launches_with_the_shapes_passed(tiled_add):
+    m = croq.load(tiled_add.directory)
+    ptrs = [0x7F0000000000, 0x7F0010000000, 0x7F0020000000]
+    args = [croq.Buffer(p, (100, 200), dtype="f32") for p in ptrs]
+    before = last_launch(m).count
+    m.tiled_add_f32(*args)
+    launch = last_launch(m)
+    assert launch.count == before + 1
+    # 32x32 tiles: cdiv(200, 32) = 7 blocks on x, cdiv(100, 32) = 4 on y.
+    assert tuple(launch.grid) == (7, 4, 1)
+    assert tuple(launch.block) == (128, 1, 1)
+    assert launch.sharedMemBytes == 2 * 32 * 32 * 4
+    params = set(launch.params[:launch.paramsCount])
+    for p in ptrs:
+        assert p in params, f"{p:#x} not among the kernel parameters"
+
+
+def test_call_by_name_and_fake_tensors(tiled_add):
+    m = croq.load(tiled_add.directory)
+    a = fakes.Tensor((64, 128), fakes.int32, ptr=0x7F0000000000)
+    b = fakes.Tensor((64, 128), fakes.int32, ptr=0x7F0001000000)
+    c = fakes.Tensor((64, 128), fakes.int32, ptr=0x7F0002000000)
+    m.tiled_add_2d(a, rhs=b, output=c)
+    launch = last_launch(m)
+    assert tuple(launch.grid) == (8, 4, 1)
+    assert {0x7F0000000000, 0x7F0001000000, 0x7F0002000000} <= \
+        set(launch.params[:launch.paramsCount])
+
+
+def test_cuda_error_after_the_call(tiled_add, monkeypatch):
+    m = croq.load(tiled_add.directory)
+    args = [croq.Buffer(0x7F0000000000 + i * 0x100000, (64, 128), dtype="i32")
+            for i in range(3)]
+    monkeypatch.setenv("CROQ_STUB_FAIL", "launch")
+    with pytest.raises(croq.RuntimeError,
+                       match="tiled_add_2d: mgpuLaunchKernel: .*INVALID_VALUE"):
+        m.tiled_add_2d(*args)
+    assert issubclass(croq.RuntimeError, RuntimeError)
+    monkeypatch.delenv("CROQ_STUB_FAIL")
+    m.tiled_add_2d(*args)  # the error was cleared
+
+
+def test_descriptor_layout():
+    desc = descriptor_type(2)()
+    assert ctypes.sizeof(desc) == 8 * (3 + 2 * 2)
+    assert ctypes.sizeof(descriptor_type(0)) == 24
+    assert descriptor_type(2) is descriptor_type(2)
+
+
+def test_descriptor_static_offset_and_strides():
+    arg = MemRefArg(0, "f32", (4, None), (None, 1), 6, False, "x")
+    view = croq.ArgumentView(0, 0x1000, (4, 10), (16, 1), 4,
+                             croq.element_type("f32"), 0, base=0x800)
+    desc = make_descriptor(arg, view)
+    assert desc.aligned == 0x1000 - 6 * 4
+    assert desc.offset == 6
+    assert desc.allocated == 0x800
+    assert list(desc.sizes) == [4, 10] and list(desc.strides) == [16, 1]
+    # A static stride is passed as the type says, for a size-1 dimension
+    # whose host stride differs.
+    arg = MemRefArg(0, "f32", (1, 8), (8, 1), 0, True)
+    view = croq.ArgumentView(0, 0x1000, (1, 8), (99, 1), 4,
+                             croq.element_type("f32"), 0)
+    assert list(make_descriptor(arg, view).strides) == [8, 1]
+
+
+# ---------------------------------------------------------------------------
+# Argument checks
+# ---------------------------------------------------------------------------
+
+def test_argument_error_types(copy_module):
+    with pytest.raises(croq.ArgumentError) as info:
+        copy_module.copy_f32(fakes.Tensor((4, 4)), fakes.Tensor((4, 4),
+                                                                fakes.float16))
+    err = info.value
+    assert isinstance(err, TypeError) and isinstance(err, ValueError)
+    assert err.index == 1 and err.name == "out"
+    assert str(err).startswith("argument 1 ('out'): has dtype torch.float16 "
+                               "but memref<?x?xf32> needs torch.float32")
+
+
+@pytest.mark.parametrize("args,words", [
+    (lambda: [fakes.Tensor((4, 4))], "argument 1 ('out'): missing"),
+    (lambda: [fakes.Tensor((4, 4))] * 3, "copy_f32 takes 2 arguments, got 3"),
+    (lambda: [fakes.Tensor((4, 4), device="cpu"), fakes.Tensor((4, 4))],
+     "argument 0 ('in'): is on the cpu device; croq kernels take CUDA"),
+    (lambda: [fakes.Tensor((4,)), fakes.Tensor((4, 4))],
+     "argument 0 ('in'): has rank 1 (shape (4,)) but memref<?x?xf32> has "
+     "rank 2"),
+    (lambda: [fakes.Tensor((4, 4), strides=(1, 4)), fakes.Tensor((4, 4))],
+     "argument 0 ('in'): is not contiguous (strides (1, 4), dense would be "
+     "(4, 1))"),
+    (lambda: [fakes.Tensor((4, 4), strides=(8, 1)), fakes.Tensor((4, 4))],
+     "is not contiguous"),
+    (lambda: [fakes.Tensor((4, 4), ptr=0x7F0000000002), fakes.Tensor((4, 4))],
+     "has data pointer 0x7f0000000002, not aligned to its 4-byte elements"),
+    (lambda: [fakes.Tensor((0, 4)), fakes.Tensor((0, 4))],
+     "has no elements (shape (0, 4))"),
+    (lambda: [fakes.Tensor((4, 4)), fakes.Tensor((4, 4), index=1)],
+     "argument 1 ('out'): is on cuda:1 but argument 0 is on cuda:0"),
+    (lambda: [fakes.Tensor((4, 4), index=1), fakes.Tensor((4, 4), index=1)],
+     "is on cuda:1 but the module was loaded on cuda:0"),
+    (lambda: [object(), fakes.Tensor((4, 4))],
+     "argument 0 ('in'): is a builtins.object; expected a torch CUDA tensor"),
+])
+def test_argument_rules(copy_module, args, words):
+    with pytest.raises(croq.ArgumentError) as info:
+        copy_module.copy_f32(*args())
+    assert words in str(info.value)
+
+
+def test_size1_dimension_stride_is_free(copy_module):
+    # A 1xN tensor's row stride is never used; torch may report anything.
+    copy_module.copy_f32(fakes.Tensor((1, 8), strides=(1, 1)),
+                         fakes.Tensor((1, 8), strides=(123, 1)))
+
+
+def test_static_shapes(gpu_kernels):
+    pad = croq.load(gpu_kernels["pad"].library)
+    with pytest.raises(croq.ArgumentError,
+                       match=r"argument 1 \('output'\): has size 12 in "
+                             r"dimension 0 \(shape \(12, 13\)\) but "
+                             r"memref<11x13xf32> needs 11"):
+        pad.pad_f32(fakes.Tensor((8, 8)), fakes.Tensor((12, 13)))
+    pad.pad_f32(fakes.Tensor((8, 8)), fakes.Tensor((11, 13)))
+
+
+def test_strided_memref_takes_slices(copy_module):
+    big = fakes.Tensor((10, 20))
+    # A 4x5 slice at (2, 3): row stride 20, data pointer offset.
+    view = fakes.Tensor((4, 5), strides=(20, 1),
+                        ptr=big.data_ptr() + (2 * 20 + 3) * 4,
+                        storage=big.data_ptr())
+    copy_module.copy_f32_strided(view, view)
+    views = copy_module.copy_f32_strided.check(view, view)
+    assert views[0].strides == (20, 1) and views[0].base == big.data_ptr()
+    assert not views[0].aligned16
+    with pytest.raises(croq.ArgumentError, match="has stride 2 in dimension "
+                       r"1 \(strides \(40, 2\)\) but memref<\?x\?xf32, "
+                       r"strided<\[\?, 1\], offset: \?>> needs 1"):
+        copy_module.copy_f32_strided(fakes.Tensor((4, 5), strides=(40, 2)),
+                                     view)
+
+
+def test_misaligned_but_element_aligned_is_accepted(copy_module):
+    """croq checks 16-byte alignment at run time (the vector path falls back
+    to scalars), so only element alignment is required."""
+    t = fakes.Tensor((4, 4), ptr=0x7F0000000004)
+    (v, _) = copy_module.copy_f32.check(t, t)
+    assert not v.aligned16
+    copy_module.copy_f32(t, t)
+
+
+def test_keyword_errors(copy_module):
+    t = fakes.Tensor((4, 4))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'x'"):
+        copy_module.copy_f32(t, x=t)
+    with pytest.raises(TypeError, match="multiple values for argument 'in'"):
+        copy_module.copy_f32(t, t, **{"in": t})
+
+
+def test_buffers(copy_module):
+    ok = croq.Buffer(0x7F0000000000, (3, 5), None, "float32")
+    copy_module.copy_f32(ok, croq.Buffer(0x7F0000100000, [3, 5], [5, 1],
+                                         "f32"))
+    with pytest.raises(croq.ArgumentError,
+                       match="is a Buffer of f16 but memref<\\?x\\?xf32> "
+                             "needs f32"):
+        copy_module.copy_f32(ok, croq.Buffer(0x7F0000100000, (3, 5),
+                                             dtype="f16"))
+    with pytest.raises(croq.ArgumentError, match="unsupported element type"):
+        copy_module.copy_f32(ok, croq.Buffer(0x7F0000100000, (3, 5),
+                                             dtype="f17"))
+    with pytest.raises(croq.ArgumentError, match="non-null device address"):
+        copy_module.copy_f32(ok, croq.Buffer(0, (3, 5)))
+    with pytest.raises(croq.ArgumentError, match="2 sizes but 1 strides"):
+        copy_module.copy_f32(ok, croq.Buffer(0x7F0000100000, (3, 5), (1,)))
+
+
+def test_cuda_array_interface(copy_module):
+    a = fakes.CudaArray((8, 4))
+    copy_module.copy_f32(a, fakes.CudaArray((8, 4), strides=(16, 4)))
+    with pytest.raises(croq.ArgumentError, match="type '<f2' but"):
+        copy_module.copy_f32(a, fakes.CudaArray((8, 4), typestr="<f2"))
+    with pytest.raises(croq.ArgumentError, match="not contiguous"):
+        copy_module.copy_f32(a, fakes.CudaArray((8, 4), strides=(4, 32)))
+    with pytest.raises(croq.ArgumentError, match="not multiples of its 4-byte"):
+        copy_module.copy_f32(a, fakes.CudaArray((8, 4), strides=(16, 2)))
+
+
+def test_torch_cpu_tensor(copy_module):
+    torch = pytest.importorskip("torch")
+    x = torch.ones(4, 4)
+    with pytest.raises(croq.ArgumentError, match="is on the cpu device"):
+        copy_module.copy_f32(x, x)
+    with pytest.raises(croq.ArgumentError, match="torch.float16"):
+        copy_module.copy_f32(x, x.half())

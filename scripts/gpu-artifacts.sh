@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Compiles, on this machine (no GPU needed), every GPU test kernel
+# (test/Integration/GPU/*.mlir) and benchmark kernel (bench/kernels/*.mlir)
+# with croq.compile, and gathers what the GPU machine needs into
+# gpu-artifacts/:
+#
+#   kernels/   lib<module>.so, <module>.json, <module>.ptx, <module>.mlir,
+#              <module>.ptxas.txt (ptxas -v), cubin/<kernel>.cubin, and one
+#              libCroqRuntime.so; <module>.FAILED.txt for a module that did
+#              not compile (the GPU tests report it)
+#   python/    the croq package
+#   tests/     run_gpu_tests.py
+#   bench/     bench_dma.py
+#   MANIFEST.txt  commit, date, tools, files
+#
+# Then run scripts/gpu-check.sh on the GPU machine with gpu-artifacts
+# carried there (README, "Running on a GPU").
+#
+#   ./scripts/gpu-artifacts.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${CROQ_PYTHON:-/usr/bin/python3}
+ART=gpu-artifacts
+LIMIT_MIB=48
+
+if [ -f build/build.ninja ]; then
+  cmake --build build
+else
+  CROQ_SKIP_APT=1 ./scripts/setup.sh
+fi
+if [ ! -f build/lib/libCroqRuntime.so ]; then
+  echo "gpu-artifacts: build/lib/libCroqRuntime.so is missing; the runtime" \
+       "(target CroqRuntime, lib/Runtime) must be built first" >&2
+  exit 1
+fi
+# ptxas assembles the cubins; croq.compile also looks in /usr/local/cuda/bin.
+export PATH="$PATH:/usr/local/cuda/bin"
+
+rm -rf "$ART"
+mkdir -p "$ART/kernels" "$ART/python" "$ART/tests" "$ART/bench"
+
+PYTHONPATH=python "$PYTHON" - "$ART/kernels" test/Integration/GPU/*.mlir \
+    bench/kernels/*.mlir <<'PY'
+"""Compiles each kernel file into the artifact directory; a failure is
+written to <module>.FAILED.txt and the others go on."""
+import sys
+from pathlib import Path
+
+import croq
+
+out = Path(sys.argv[1])
+failed = []
+for path in map(Path, sys.argv[2:]):
+    try:
+        art = croq.compile(path, out, tools_dir="build/bin",
+                           runtime_dir="build/lib")
+    except croq.CompileError as e:
+        failed.append(path)
+        (out / f"{path.stem}.FAILED.txt").write_text(str(e) + "\n")
+        print(f"gpu-artifacts: FAILED {path}:\n{e}", file=sys.stderr)
+        continue
+    print(f"compiled {path}: {', '.join(art.functions())}")
+if failed:
+    print(f"gpu-artifacts: {len(failed)} module(s) did not compile: "
+          f"{', '.join(map(str, failed))}", file=sys.stderr)
+PY
+
+cp -r python/croq "$ART/python/"
+find "$ART/python" -name __pycache__ -prune -exec rm -rf {} +
+cp test/Integration/GPU/run_gpu_tests.py "$ART/tests/"
+cp bench/bench_dma.py "$ART/bench/"
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+  commit="$commit (with uncommitted changes)"
+fi
+{
+  echo "croq GPU artifacts"
+  echo "commit: $commit"
+  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)"
+  echo "ptxas: $(ptxas --version 2>/dev/null | tail -1)"
+  echo "files:"
+  (cd "$ART" && find . -type f ! -name MANIFEST.txt -printf '  %p %s\n' | sort)
+} > "$ART/MANIFEST.txt"
+
+size=$(du -sb "$ART" | cut -f1)
+echo "gpu-artifacts: $(( size / 1024 )) KiB in $ART ($(find "$ART" -type f | wc -l) files)"
+if [ "$size" -gt $(( LIMIT_MIB * 1024 * 1024 )) ]; then
+  echo "gpu-artifacts: larger than $LIMIT_MIB MiB; the GPU machine takes" \
+       "64 MiB with the working tree" >&2
+  exit 1
+fi

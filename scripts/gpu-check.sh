@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (torch, CUDA driver; no MLIR there), from the
+# repository root, with gpu-artifacts/ (made by scripts/gpu-artifacts.sh on
+# the build machine) carried there:
+#
+#   bash scripts/gpu-check.sh
+#
+# 1. records the device and the artifacts' manifest;
+# 2. disassembles the copy kernels (cuobjdump --dump-sass, nvdisasm when
+#    cuobjdump fails) and gathers the ptxas -v resource reports;
+# 3. runs the GPU end-to-end tests (run_gpu_tests.py);
+# 4. runs the dma benchmarks against torch (bench_dma.py);
+# 5. prints a summary table last: each test with PASS/FAIL and its max
+#    error, each benchmark with its GB/s and its ratio to torch.
+#
+# Everything goes to ${OUT:-./gpu-out} (7 files): device.txt, sass.txt,
+# resources.txt, gpu-check.log, tests.json, bench.md, bench.json.
+# Exit status: 0 when every test passed and every benchmark ran.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+ART=${CROQ_GPU_ARTIFACTS:-$PWD/gpu-artifacts}
+OUT=${OUT:-$PWD/gpu-out}
+PY=${CROQ_PYTHON:-python3}
+mkdir -p "$OUT"
+if [ ! -d "$ART/kernels" ]; then
+  echo "gpu-check: $ART/kernels is missing: run scripts/gpu-artifacts.sh on" \
+       "the build machine and carry gpu-artifacts here" >&2
+  exit 2
+fi
+ART=$(cd "$ART" && pwd)
+export PYTHONPATH="$ART/python${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONUNBUFFERED=1 CROQ_GPU_ARTIFACTS="$ART"
+LOG="$OUT/gpu-check.log"
+: > "$LOG"
+
+echo "== device" | tee -a "$LOG"
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem \
+    --format=csv 2>&1 || echo "nvidia-smi failed"
+  "$PY" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name())' 2>&1
+  echo "artifacts: $ART"
+  head -4 "$ART/MANIFEST.txt"
+} > "$OUT/device.txt"
+cat "$OUT/device.txt" | tee -a "$LOG"
+
+echo "== disassembly and resources" | tee -a "$LOG"
+: > "$OUT/sass.txt"
+for kernel in copy_64x64_kernel copy_64x64_async_kernel copy_f32_kernel; do
+  cubin="$ART/kernels/cubin/$kernel.cubin"
+  [ -f "$cubin" ] || { echo "no $cubin" >> "$OUT/sass.txt"; continue; }
+  {
+    echo "===== $kernel: cuobjdump --dump-resource-usage"
+    cuobjdump --dump-resource-usage "$cubin" 2>&1
+    echo "===== $kernel: cuobjdump --dump-sass"
+    if ! cuobjdump --dump-sass "$cubin" 2>&1; then
+      echo "===== $kernel: nvdisasm -c (cuobjdump failed)"
+      nvdisasm -c "$cubin" 2>&1
+    fi
+  } >> "$OUT/sass.txt"
+done
+cat "$ART"/kernels/*.ptxas.txt > "$OUT/resources.txt" 2>/dev/null
+sass_line=$(awk '/===== copy_64x64_kernel: cuobjdump --dump-sass/{on=1; next} /^=====/{on=0} on' "$OUT/sass.txt" |
+  awk '{ if ($0 ~ /LDG\.E\.128/) l++; if ($0 ~ /STS\.128/) s++; if ($0 ~ /LDS\.128/) r++; if ($0 ~ /STG\.E\.128/) w++; if ($0 ~ /LDL|STL/) loc++ }
+       END { printf "copy_64x64_kernel SASS: %d LDG.E.128, %d STS.128, %d LDS.128, %d STG.E.128, %d local (LDL/STL)", l, s, r, w, loc }')
+echo "$sass_line" | tee -a "$LOG"
+grep -A6 "== copy_64x64_kernel" "$OUT/resources.txt" | grep -E "registers|stack" | tee -a "$LOG"
+
+echo "== tests" | tee -a "$LOG"
+"$PY" "$ART/tests/run_gpu_tests.py" --artifacts "$ART" --json "$OUT/tests.json" 2>&1 | tee -a "$LOG"
+tests_rc=${PIPESTATUS[0]}
+
+echo "== benchmarks" | tee -a "$LOG"
+"$PY" "$ART/bench/bench_dma.py" --artifacts "$ART" --md "$OUT/bench.md" --json "$OUT/bench.json" 2>&1 | tee -a "$LOG"
+bench_rc=${PIPESTATUS[0]}
+
+echo "== summary" | tee -a "$LOG"
+"$PY" - "$OUT/tests.json" "$OUT/bench.json" "$sass_line" <<'PY' 2>&1 | tee -a "$LOG"
+"""Prints the summary table of the tests and benchmarks."""
+import json
+import sys
+from pathlib import Path
+
+tests_path, bench_path, sass_line = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+
+
+def num(x, digits=0):
+    return "n/a" if x is None else f"{x:.{digits}f}"
+
+
+if tests_path.exists():
+    results = json.loads(tests_path.read_text())["results"]
+    width = max(len(r["name"]) for r in results)
+    print(f"{'test':<{width}}  result  max error")
+    for r in results:
+        err = "" if r["max_error"] is None else f"{r['max_error']:g}"
+        print(f"{r['name']:<{width}}  {r['status']:<6}  {err}")
+    counts = {k: sum(r["status"] == k for r in results) for k in ("PASS", "FAIL", "KNOWN")}
+    failures = [r for r in results if r["status"] == "FAIL"]
+    for r in failures:
+        print(f"FAIL {r['name']}: {r['detail']}")
+else:
+    counts = None
+    print("tests: no results (run_gpu_tests.py failed before writing them)")
+print()
+if bench_path.exists():
+    bench = json.loads(bench_path.read_text())
+    rows = bench["rows"]
+    width = max(len(r["name"]) for r in rows)
+    print(f"{'bench':<{width}}  croq GB/s call/kernel  torch GB/s call/kernel  ratio call/kernel")
+    for r in rows:
+        if r["status"] != "ok":
+            print(f"{r['name']:<{width}}  {r['status']}")
+            continue
+        print(f"{r['name']:<{width}}  {num(r['croq_call_gbps']):>9} / {num(r['croq_kernel_gbps']):<9}  "
+              f"{num(r['torch_call_gbps']):>10} / {num(r['torch_kernel_gbps']):<10}  "
+              f"{num(r['call_ratio'], 2):>5} / {num(r['kernel_ratio'], 2)}")
+    o = bench["overhead"]
+    print(f"per-call overhead (64x64 tile): croq {o['croq_call_us']:.1f} us "
+          f"(argument checks {o['croq_argument_checks_us']:.1f} us), "
+          f"torch copy+sync {o['torch_copy_and_sync_us']:.1f} us")
+else:
+    print("bench: no results (bench_dma.py failed before writing them)")
+print(sass_line)
+if counts is not None:
+    print(f"gpu tests: {counts['PASS']} passed, {counts['FAIL']} failed, "
+          f"{counts['KNOWN']} skipped")
+PY
+
+echo "gpu-check: tests exit $tests_rc, bench exit $bench_rc; outputs in $OUT" | tee -a "$LOG"
+[ "$tests_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ]
