@@ -35,7 +35,8 @@ before=$(ls "$fuzz/artifacts" | wc -l)
 
 # Reports abort, so that libFuzzer saves the input; leak reports are checked
 # against the suppression file (libMLIR/libLLVM frames only).
-export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:${ASAN_OPTIONS:-}"
+# allow_user_poisoning=0: see utils/sanitizers/README.md.
+export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:allow_user_poisoning=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:${UBSAN_OPTIONS:-}"
 export LSAN_OPTIONS="suppressions=$PWD/utils/sanitizers/lsan.supp:${LSAN_OPTIONS:-}"
 

@@ -43,7 +43,9 @@ if config.croq_sanitizers:
     suppressions = os.path.join(config.croq_src_root, "utils", "sanitizers",
                                 "lsan.supp")
     sanitizer_options = {
+        # allow_user_poisoning=0: see utils/sanitizers/README.md.
         "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1:"
+                        "allow_user_poisoning=0:"
                         "detect_stack_use_after_return=1:"
                         "strict_init_order=1:check_initialization_order=1",
         "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:abort_on_error=1",

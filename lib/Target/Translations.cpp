@@ -8,6 +8,7 @@
 
 #include "Croq/Target/Translations.h"
 #include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/InitCroq.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -54,8 +55,20 @@ static void registerEverything(DialectRegistry &registry) {
   croq::registerCroqDialects(registry);
 }
 
+/// `op` as a module, or null after an error on it.
+static ModuleOp getModule(Operation *op) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    op->emitError("expected a builtin.module, got '")
+        << op->getName() << "'";
+  return module;
+}
+
 /// Runs croq-to-nvvm with `format` on `module`.
 static LogicalResult runPipeline(ModuleOp module, StringRef format) {
+  if (!croq::isCroqToNVVMFormat(format))
+    return module.emitError("unknown GPU binary format '")
+           << format << "'; expected isa, bin or fatbin";
   PassManager pm(module->getName());
   croq::CroqToNVVMPipelineOptions options;
   options.chip = clChip;
@@ -63,6 +76,26 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
   options.format = format.str();
   croq::buildCroqToNVVMPipeline(pm, options);
   return pm.run(module);
+}
+
+/// Fails, before lowering, when `module` has nothing that becomes a GPU
+/// kernel: no block-level croq.parallel region and no gpu.launch or
+/// gpu.module. The error points at the first function, or at the module.
+static LogicalResult checkHasKernel(ModuleOp module) {
+  WalkResult found = module.walk([](Operation *op) {
+    auto parallel = dyn_cast<croq::ParallelOp>(op);
+    if ((parallel && parallel.getLevel() == croq::ParallelLevel::Block) ||
+        isa<gpu::LaunchOp, gpu::GPUModuleOp, gpu::BinaryOp>(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (found.wasInterrupted())
+    return success();
+  Operation *anchor = module;
+  if (auto funcs = module.getOps<FunctionOpInterface>(); !funcs.empty())
+    anchor = *funcs.begin();
+  return anchor->emitError("the module has no GPU kernel to emit: no "
+                           "function has a block-level croq.parallel region");
 }
 
 /// Writes the object of every GPU binary in `module`: its assembly (PTX) or
@@ -189,9 +222,9 @@ void croq::registerCroqTranslations() {
       "croq-to-signature-json",
       "describe the module's entry points (names, memref arguments) as JSON",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
+        auto module = getModule(op);
         if (!module)
-          return op->emitError("expected a module");
+          return failure();
         return emitSignatures(module, os);
       },
       registerEverything);
@@ -199,8 +232,9 @@ void croq::registerCroqTranslations() {
   TranslateFromMLIRRegistration ptx(
       "croq-to-ptx", "lower croq IR and emit the PTX of its kernels",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module || failed(runPipeline(module, "isa")))
+        auto module = getModule(op);
+        if (!module || failed(checkHasKernel(module)) ||
+            failed(runPipeline(module, "isa")))
           return failure();
         return emitObjects(module, os, /*assembly=*/true);
       },
@@ -210,8 +244,9 @@ void croq::registerCroqTranslations() {
       "croq-to-cubin",
       "lower croq IR and emit the cubin of its kernels (runs ptxas)",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module || failed(runPipeline(module, "bin")))
+        auto module = getModule(op);
+        if (!module || failed(checkHasKernel(module)) ||
+            failed(runPipeline(module, "bin")))
           return failure();
         return emitObjects(module, os, /*assembly=*/false);
       },
@@ -222,7 +257,7 @@ void croq::registerCroqTranslations() {
       "lower croq IR and emit the host code as LLVM IR, with the kernels "
       "embedded",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
+        auto module = getModule(op);
         if (!module)
           return failure();
         llvm::LLVMContext llvmContext;
@@ -240,7 +275,7 @@ void croq::registerCroqTranslations() {
       "lower croq IR and emit the host code as a position-independent "
       "object file, with the kernels embedded",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
+        auto module = getModule(op);
         if (!module)
           return failure();
         llvm::LLVMContext llvmContext;

@@ -26,6 +26,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -67,18 +68,67 @@ struct CheckCroqPassOutput : public PassInstrumentation {
 };
 } // namespace
 
-/// Runs `buildPipeline`'s passes on a copy of `module`; the result, success
-/// or failure, does not matter.
-static void runOnClone(ModuleOp module,
+/// How far the inputs got, printed at exit when CROQ_FUZZ_STATS is set.
+namespace {
+struct Stats {
+  uint64_t inputs = 0, parsed = 0, verified = 0, lowered = 0, pipelined = 0;
+  ~Stats() {
+    if (getenv("CROQ_FUZZ_STATS"))
+      llvm::errs() << "croq-fuzz: " << inputs << " inputs, " << parsed
+                   << " parsed, " << verified << " verified, " << lowered
+                   << " through convert-croq-to-gpu, " << pipelined
+                   << " through croq-to-nvvm\n";
+  }
+};
+} // namespace
+static Stats stats;
+
+/// Runs `buildPipeline`'s passes on a copy of `module`; whether they
+/// succeed only counts in the statistics.
+static bool runOnClone(ModuleOp module,
                        function_ref<void(PassManager &)> buildPipeline) {
   OwningOpRef<ModuleOp> clone = module.clone();
   PassManager pm(module.getContext());
   pm.addInstrumentation(std::make_unique<CheckCroqPassOutput>());
   buildPipeline(pm);
-  (void)pm.run(*clone);
+  return succeeded(pm.run(*clone));
+}
+
+/// Skips whitespace and `//` comments from `pos` on.
+static size_t skipBlanks(StringRef text, size_t pos) {
+  while (pos < text.size()) {
+    if (isspace(static_cast<unsigned char>(text[pos]))) {
+      ++pos;
+    } else if (text.substr(pos).starts_with("//")) {
+      pos = text.find('\n', pos);
+      if (pos == StringRef::npos)
+        return text.size();
+    } else {
+      break;
+    }
+  }
+  return pos;
+}
+
+/// Whether `text` holds input that crashes upstream MLIR before croq sees
+/// it (docs/robustness.md lists these): `array<index ...>` makes the
+/// attribute parser take the bit width of `index` and dereference null.
+static bool hitsKnownUpstreamCrash(StringRef text) {
+  for (size_t pos = text.find("array"); pos != StringRef::npos;
+       pos = text.find("array", pos + 1)) {
+    size_t next = skipBlanks(text, pos + 5);
+    if (next >= text.size() || text[next] != '<')
+      continue;
+    if (text.substr(skipBlanks(text, next + 1)).starts_with("index"))
+      return true;
+  }
+  return false;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  StringRef input(reinterpret_cast<const char *>(data), size);
+  if (hitsKnownUpstreamCrash(input))
+    return -1;
   MLIRContext &context = getContext();
   ScopedDiagnosticHandler discard(&context, [](Diagnostic &) {
     return success();
@@ -87,13 +137,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // A copy: the lexer wants a null-terminated buffer.
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          StringRef(reinterpret_cast<const char *>(data), size), "fuzz.mlir"),
+      llvm::MemoryBuffer::getMemBufferCopy(input, "fuzz.mlir"),
       llvm::SMLoc());
   ParserConfig config(&context, /*verifyAfterParse=*/false);
+  ++stats.inputs;
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
-  if (!module || failed(verify(*module)))
+  if (!module)
     return 0;
+  ++stats.parsed;
+  if (failed(verify(*module)))
+    return 0;
+  ++stats.verified;
 
   // The printers, generic and custom.
   {
@@ -103,12 +157,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     module->print(os, OpPrintingFlags().printGenericOpForm());
   }
 
-  runOnClone(*module, [](PassManager &pm) {
+  stats.lowered += runOnClone(*module, [](PassManager &pm) {
     pm.addPass(createCanonicalizerPass());
+    pm.addPass(croq::createCroqAssignLayouts());
     pm.addPass(croq::createCroqNormalizeViews());
     pm.addPass(croq::createConvertCroqToGPU());
   });
-  runOnClone(*module, [](PassManager &pm) {
+  stats.pipelined += runOnClone(*module, [](PassManager &pm) {
     croq::CroqToNVVMPipelineOptions options;
     options.format = "none";
     croq::buildCroqToNVVMPipeline(pm, options);
