@@ -271,6 +271,8 @@ FailureOr<int64_t> mlir::croq::getBlockThreadCount(ParallelOp block) {
     return failure();
   if (threads > 1024)
     return block.emitOpError("needs ")
+           << (threads == std::numeric_limits<int64_t>::max() ? "more than "
+                                                               : "")
            << threads << " threads per block; a block has at most 1024";
   return threads ? threads : kDefaultBlockThreads;
 }

@@ -147,6 +147,7 @@ static LogicalResult lowerThreadRegion(IRRewriter &rewriter, ParallelOp op,
   }
   if (total > groupSize)
     return op.emitOpError("needs ")
+           << (total == std::numeric_limits<int64_t>::max() ? "more than " : "")
            << total << " threads but its group has " << groupSize;
   Value guard;
   if (total < groupSize)
