@@ -44,6 +44,7 @@ log="$fuzz/last-run.log"
 # shellcheck disable=SC2086 # CROQ_FUZZ_ARGS is a list of flags.
 "$build/bin/croq-fuzz" \
   -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=4096 \
+  -only_ascii=1 \
   -dict=tools/croq-fuzz/croq.dict \
   -artifact_prefix="$fuzz/artifacts/" -print_final_stats=1 \
   ${CROQ_FUZZ_ARGS:-} "$fuzz/corpus" "$fuzz/seed" 2>&1 | tee "$log"
