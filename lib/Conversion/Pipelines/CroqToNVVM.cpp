@@ -71,6 +71,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Nothing the conversions above could not handle stays silently.
+  pm.addPass(croq::createCroqCheckLowering());
 }
 
 bool croq::isCroqToNVVMFormat(StringRef format) {
