@@ -3,9 +3,10 @@
 // On-chip buffers whose size in bytes does not fit in 64 bits are rejected
 // by the type verifier, so that every size and offset computed from a
 // verified tile (span_as element counts, shared-memory placement, TMA box
-// bytes) is free of overflow. Found by code review and reproduced with
-// croq-fuzz: UBSan reported signed overflow in TileType::getNumElements,
-// verifyTmaBox and SharedMemoryPlan::build.
+// bytes) is free of overflow. Found by code review; croq-fuzz (with its
+// edge-integer mutator, run on the code before the fix) found the same
+// signed overflows in TileType::getNumElements, TileType::getSizeInBytes
+// and TilesType::verify within minutes.
 
 func.func @tile_bytes_overflow() {
   croq.parallel (%i) in [1] : block {

@@ -2,8 +2,8 @@
 
 // Padding so large that low + high + size + interior * (size - 1) does not
 // fit in 64 bits is an error instead of a wrapped comparison. Found by code
-// review and reproduced with croq-fuzz (UBSan: signed overflow in
-// PadOp::verify).
+// review, and by croq-fuzz on the code before the fix (UBSan: signed
+// overflow in PadOp::verify).
 
 func.func @pad_low_high_overflow(%m: memref<16xf32>, %x: f32) {
   croq.parallel (%i) in [1] : block {

@@ -2,8 +2,8 @@
 
 // Warpgroup and thread regions so large that their thread counts overflow
 // 64 bits: the counts saturate and the block or region is reported. Found
-// by code review and reproduced with croq-fuzz (UBSan: signed overflow in
-// getStaticVolume and getBlockThreadCount).
+// by code review, and by croq-fuzz on the code before the fix (UBSan:
+// signed overflow in getStaticVolume and getBlockThreadCount).
 
 func.func @warpgroups_overflow(%out: memref<16xindex>) {
   // expected-error @+1 {{'croq.parallel' op needs more than 9223372036854775807 threads per block; a block has at most 1024}}

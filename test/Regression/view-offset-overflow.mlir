@@ -2,8 +2,8 @@
 
 // Constant offsets whose sum or product does not fit in 64 bits are not
 // folded when views are normalized; the (wrapping) index arithmetic stays
-// in the IR. Found by code review and reproduced with croq-fuzz (UBSan:
-// signed overflow in addOfr, mulOfr and composeWindows).
+// in the IR. Found by code review, and by croq-fuzz on the code before the
+// fix (UBSan: signed overflow in addOfr, mulOfr and composeWindows).
 
 // CHECK-LABEL: func.func @subspan_offset_overflow
 // CHECK: %[[BIG:.*]] = arith.constant 9223372036854775807 : index
