@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "CROQ"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test", ".c"]
+config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.croq_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
@@ -47,3 +47,10 @@ config.substitutions.append(("%croq_consumer_cmake_args",
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas_executable))
+
+# clang from the LLVM tools compiles generated host LLVM IR and links it with
+# libCroqRuntime in the runtime's tests.
+clang = os.path.join(config.llvm_tools_dir, "clang")
+if os.path.exists(clang):
+    config.available_features.add("clang")
+    config.substitutions.append(("%clang", clang))

@@ -32,7 +32,8 @@ croqRegisterPipelineDialects(MlirDialectRegistry registry);
 
 /// Registers every croq pass and the croq-to-nvvm pipeline with the global
 /// pass registry, so that textual pipelines (mlirParsePassPipeline,
-/// mlirOpPassManagerAddPipeline) can name them.
+/// mlirOpPassManagerAddPipeline) can name them. Calls after the first do
+/// nothing.
 MLIR_CAPI_EXPORTED void croqRegisterAllPasses(void);
 
 /// Lowers `module` in place with the croq-to-nvvm pipeline: croq IR becomes

@@ -17,6 +17,8 @@
 #include "mlir/CAPI/Utils.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <mutex>
+
 using namespace mlir;
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Croq, croq, mlir::croq::CroqDialect)
@@ -25,7 +27,12 @@ void croqRegisterPipelineDialects(MlirDialectRegistry registry) {
   croq::registerCroqPipelineDialects(*unwrap(registry));
 }
 
-void croqRegisterAllPasses(void) { croq::registerCroqPasses(); }
+// Registering a pipeline twice is a fatal error in MLIR; hosts that call
+// this from several places need not coordinate.
+void croqRegisterAllPasses(void) {
+  static std::once_flag once;
+  std::call_once(once, [] { croq::registerCroqPasses(); });
+}
 
 MlirLogicalResult croqRunPipeline(MlirModule module, const char *options) {
   ModuleOp op = unwrap(module);

@@ -20,6 +20,13 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CodeGen.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -105,6 +112,46 @@ static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
   return success();
 }
 
+/// Lowers `module` and translates its host code to LLVM IR.
+static std::unique_ptr<llvm::Module>
+lowerToHostLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext) {
+  if (failed(runPipeline(module, clHostFormat)))
+    return nullptr;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    module.emitError("cannot translate the host code to LLVM IR");
+  return llvmModule;
+}
+
+/// Compiles `llvmModule` for the host into a position-independent object.
+static LogicalResult emitHostObject(ModuleOp module, llvm::Module &llvmModule,
+                                    raw_ostream &os) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return module.emitError("no host target for ")
+           << triple.str() << ": " << error;
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "generic", "", options, llvm::Reloc::PIC_));
+  llvmModule.setDataLayout(machine->createDataLayout());
+  llvmModule.setTargetTriple(triple);
+  SmallString<0> buffer;
+  llvm::raw_svector_ostream bufferOs(buffer);
+  llvm::legacy::PassManager pm;
+  if (machine->addPassesToEmitFile(pm, bufferOs, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return module.emitError("the host target cannot emit object files");
+  pm.run(llvmModule);
+  os << buffer;
+  return success();
+}
+
 void croq::registerCroqTranslations() {
   TranslateFromMLIRRegistration signature(
       "croq-to-signature-json",
@@ -146,15 +193,32 @@ void croq::registerCroqTranslations() {
       "embedded",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
         auto module = dyn_cast<ModuleOp>(op);
-        if (!module || failed(runPipeline(module, clHostFormat)))
+        if (!module)
           return failure();
         llvm::LLVMContext llvmContext;
         std::unique_ptr<llvm::Module> llvmModule =
-            translateModuleToLLVMIR(module, llvmContext);
+            lowerToHostLLVMIR(module, llvmContext);
         if (!llvmModule)
-          return module.emitError("cannot translate the host code to LLVM IR");
+          return failure();
         llvmModule->print(os, nullptr);
         return success();
+      },
+      croq::registerCroqPipelineDialects);
+
+  TranslateFromMLIRRegistration object(
+      "croq-to-host-object",
+      "lower croq IR and emit the host code as a position-independent "
+      "object file, with the kernels embedded",
+      [](Operation *op, raw_ostream &os) -> LogicalResult {
+        auto module = dyn_cast<ModuleOp>(op);
+        if (!module)
+          return failure();
+        llvm::LLVMContext llvmContext;
+        std::unique_ptr<llvm::Module> llvmModule =
+            lowerToHostLLVMIR(module, llvmContext);
+        if (!llvmModule)
+          return failure();
+        return emitHostObject(module, *llvmModule, os);
       },
       croq::registerCroqPipelineDialects);
 }

@@ -125,7 +125,9 @@ int main(int argc, char **argv) {
   // CHECK: st.global
   mlirModuleDestroy(module);
 
-  /* croq's passes in a textual pipeline of the MLIR C API. */
+  /* croq's passes in a textual pipeline of the MLIR C API. Registering
+     twice is harmless. */
+  croqRegisterAllPasses();
   croqRegisterAllPasses();
   module = parseKernel(context);
   MlirPassManager pm = mlirPassManagerCreate(context);

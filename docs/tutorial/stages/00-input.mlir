@@ -4,13 +4,13 @@
 module {
   func.func @tiled_add_2d(%arg0: memref<64x128xi32>, %arg1: memref<64x128xi32>, %arg2: memref<64x128xi32>) {
     croq.parallel (%arg3, %arg4) in [4, 8] : block {
-      %0 = croq.chunkat %arg0 [%arg3, %arg4] : memref<64x128xi32> -> !croq.view<16x16xi32>
+      %0 = croq.chunkat %arg0[%arg3, %arg4] : memref<64x128xi32> -> !croq.view<16x16xi32>
       %1 = croq.alloc : !croq.tile<16x16xi32, shared>
       croq.copy dma %0 -> %1 : !croq.view<16x16xi32> -> !croq.tile<16x16xi32, shared>
-      %2 = croq.chunkat %arg1 [%arg3, %arg4] : memref<64x128xi32> -> !croq.view<16x16xi32>
+      %2 = croq.chunkat %arg1[%arg3, %arg4] : memref<64x128xi32> -> !croq.view<16x16xi32>
       %3 = croq.alloc : !croq.tile<16x16xi32, shared>
       croq.copy dma %2 -> %3 : !croq.view<16x16xi32> -> !croq.tile<16x16xi32, shared>
-      %4 = croq.chunkat %arg2 [%arg3, %arg4] : memref<64x128xi32> -> !croq.view<16x16xi32>
+      %4 = croq.chunkat %arg2[%arg3, %arg4] : memref<64x128xi32> -> !croq.view<16x16xi32>
       croq.foreach (%arg5, %arg6) in [16, 16] {
         %5 = croq.read %1[%arg5, %arg6] : !croq.tile<16x16xi32, shared>
         %6 = croq.read %3[%arg5, %arg6] : !croq.tile<16x16xi32, shared>

@@ -1,8 +1,9 @@
 //===- Translations.h - croq translations -----------------------*- C++ -*-===//
 //
 // Registers the translations croq-translate offers (croq IR to PTX, to
-// cubin, to host LLVM IR with the GPU binaries embedded, and to a JSON
-// description of the entry points), and what a context needs to run them.
+// cubin, to host LLVM IR or a host object with the GPU binaries embedded,
+// and to a JSON description of the entry points), and what a context needs
+// to run them.
 // Implemented in the CroqTarget library.
 //
 //===----------------------------------------------------------------------===//
@@ -15,8 +16,9 @@ class DialectRegistry;
 
 namespace croq {
 
-/// Registers --croq-to-ptx, --croq-to-cubin, --croq-to-host-llvmir and
-/// --croq-to-signature-json with the global translation registry.
+/// Registers --croq-to-ptx, --croq-to-cubin, --croq-to-host-llvmir,
+/// --croq-to-host-object and --croq-to-signature-json with the global
+/// translation registry.
 void registerCroqTranslations();
 
 /// Adds to `registry` the croq dialect and everything the croq-to-nvvm

@@ -53,8 +53,21 @@ static bool sourceCanBeSmaller(Value source, ArrayRef<int64_t> destShape) {
         return false;
     return true;
   };
-  if (auto chunk = dyn_cast_or_null<ChunkatOp>(def))
-    return !rootStaticAndDividedBy(chunk.getSource(), type.getShape());
+  if (auto chunk = dyn_cast_or_null<ChunkatOp>(def)) {
+    if (!rootStaticAndDividedBy(chunk.getSource(), type.getShape()))
+      return true;
+    // With more chunks than fit (64 rows in 128 chunks of 1), the chunks past
+    // the last row are empty.
+    ArrayRef<int64_t> rootShape =
+        cast<ShapedType>(chunk.getSource().getType()).getShape();
+    for (auto [r, t, count] :
+         llvm::zip(rootShape, type.getShape(), chunk.getMixedCounts())) {
+      std::optional<int64_t> c = getConstantIntValue(count);
+      if (!c || *c * t != r)
+        return true;
+    }
+    return false;
+  }
   if (auto subspan = dyn_cast_or_null<SubspanOp>(def))
     return subspan.getStaticSteps().has_value() ||
            !rootStaticAndDividedBy(subspan.getSource(), type.getShape());
@@ -67,6 +80,11 @@ static bool sourceCanBeSmaller(Value source, ArrayRef<int64_t> destShape) {
 static LogicalResult verifyFutureUses(Operation *op, Value future) {
   if (!future)
     return success();
+  if (future.use_empty())
+    return op->emitOpError("the future of an async copy must be waited on "
+                           "(croq.wait) or triggered after "
+                           "(croq.event.trigger ... after); drop 'async' if "
+                           "nothing waits for the copy");
   unsigned waits = 0;
   for (Operation *user : future.getUsers())
     if (isa<WaitOp, EventTriggerOp>(user))
@@ -217,6 +235,16 @@ LogicalResult CopyOp::verify() {
              << stringifyMemorySpace(from) << " -> "
              << stringifyMemorySpace(to);
     ArrayRef<int64_t> box = to == MemorySpace::Shared ? destShape : sourceShape;
+    ArrayRef<int64_t> globalTile =
+        to == MemorySpace::Shared ? sourceShape : destShape;
+    for (auto [dim, size] : llvm::enumerate(globalTile))
+      if (ShapedType::isDynamic(size) && isa<ViewType>(to == MemorySpace::Shared
+                                                           ? sourceType
+                                                           : destType))
+        return emitOpError("a tma copy needs a tile shape known at compile "
+                           "time, but dimension ")
+               << dim << " of the global view is dynamic; use a dma copy "
+               << "for run-time tile sizes";
     if (failed(verifyTmaBox(*this, box,
                             cast<ShapedType>(sourceType).getElementType(),
                             layout)))
@@ -251,6 +279,10 @@ LogicalResult TransposeOp::verify() {
     std::string text;
     llvm::raw_string_ostream os(text);
     llvm::interleaveComma(perm, os);
+    if (sourceShape.empty())
+      return emitOpError("expected an empty permutation for a rank-0 "
+                         "source, got [")
+             << text << "]";
     return emitOpError("[")
            << text << "] is not a permutation of 0.." << sourceShape.size() - 1;
   }

@@ -209,6 +209,9 @@ ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
       parser.parseRegion(*body, ivs))
     return failure();
+  // `{}` without induction variables parses as a region with no block.
+  if (body->empty())
+    body->emplaceBlock();
   return success();
 }
 
@@ -266,7 +269,8 @@ LogicalResult ParallelOp::verifyRegions() {
            << body.getNumArguments();
   for (BlockArgument arg : body.getArguments())
     if (!arg.getType().isIndex())
-      return emitOpError("induction variables must be of index type");
+      return emitOpError("induction variables must be of index type, got ")
+             << arg.getType();
   return success();
 }
 
@@ -333,6 +337,9 @@ ParseResult ForeachOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
       parser.parseRegion(*body, ivs))
     return failure();
+  // `{}` without induction variables parses as a region with no block.
+  if (body->empty())
+    body->emplaceBlock();
   return success();
 }
 
@@ -369,6 +376,10 @@ LogicalResult ForeachOp::verifyRegions() {
     return emitOpError("expected ")
            << getStaticExtents().size() << " induction variables, got "
            << body.getNumArguments();
+  for (BlockArgument arg : body.getArguments())
+    if (!arg.getType().isIndex())
+      return emitOpError("induction variables must be of index type, got ")
+             << arg.getType();
   return success();
 }
 

@@ -183,9 +183,10 @@ verifyBufferType(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "expected an integer or floating-point element "
                           "type, got "
                        << elementType;
-  for (int64_t dim : shape) {
+  for (auto [index, dim] : llvm::enumerate(shape)) {
     if (ShapedType::isDynamic(dim) && !allowDynamic)
-      return emitError() << "on-chip buffers need a static shape";
+      return emitError() << "on-chip buffers need a static shape, but "
+                         << "dimension " << index << " is dynamic";
     if (!ShapedType::isDynamic(dim) && dim <= 0)
       return emitError() << "expected positive dimensions, got " << dim;
   }
@@ -208,7 +209,7 @@ Type TileType::parse(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() ||
       parseBufferBody(parser, shape, elementType, space, swizzle,
-                      /*allowDynamic=*/false, MemorySpace::Shared) ||
+                      /*allowDynamic=*/true, MemorySpace::Shared) ||
       parser.parseGreater())
     return {};
   if (space == MemorySpace::Global) {
@@ -269,7 +270,7 @@ Type TilesType::parse(AsmParser &parser) {
   if (parser.parseLess() || parser.parseInteger(numStages) ||
       parser.parseKeyword("x") ||
       parseBufferBody(parser, shape, elementType, space, swizzle,
-                      /*allowDynamic=*/false, MemorySpace::Shared) ||
+                      /*allowDynamic=*/true, MemorySpace::Shared) ||
       parser.parseGreater())
     return {};
   return parser.getChecked<TilesType>(loc, parser.getContext(), numStages,
@@ -364,7 +365,7 @@ static ParseResult parseMatrixBody(AsmParser &parser,
                                    SmallVectorImpl<int64_t> &shape,
                                    Type &elementType) {
   return failure(parser.parseLess() ||
-                 parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                 parser.parseDimensionList(shape, /*allowDynamic=*/true,
                                            /*withTrailingX=*/true) ||
                  parser.parseType(elementType) || parser.parseGreater());
 }
@@ -375,8 +376,12 @@ verifyMatrixType(function_ref<InFlightDiagnostic()> emitError, StringRef what,
   if (shape.size() != 2)
     return emitError() << "expected a 2-d " << what << ", got rank "
                        << shape.size();
-  if (shape[0] <= 0 || shape[1] <= 0)
-    return emitError() << "expected positive dimensions";
+  for (int64_t dim : shape) {
+    if (ShapedType::isDynamic(dim))
+      return emitError() << "expected a static " << what << " shape";
+    if (dim <= 0)
+      return emitError() << "expected positive dimensions, got " << dim;
+  }
   if (!elementType.isIntOrFloat())
     return emitError() << "expected an integer or floating-point element "
                           "type, got "

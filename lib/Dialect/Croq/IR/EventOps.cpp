@@ -32,6 +32,18 @@ static LogicalResult verifyEventIndex(Operation *op, Value events,
 }
 
 LogicalResult EventTriggerOp::verify() {
+  for (Value future : getFutures()) {
+    Operation *copy = future.getDefiningOp();
+    if (!copy || copy->getNumOperands() < 2)
+      continue;
+    // Copies into shared memory complete on the event (mbarrier); copies out
+    // of it complete through bulk or cp.async groups.
+    if (getMemorySpaceOf(copy->getOperand(1).getType()) !=
+        MemorySpace::Shared)
+      return emitOpError("can only be triggered after copies into shared "
+                         "memory; wait for a copy out of shared memory with "
+                         "croq.wait");
+  }
   return verifyEventIndex(*this, getEvents(), getIndex());
 }
 

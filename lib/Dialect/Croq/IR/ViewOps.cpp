@@ -146,11 +146,16 @@ static OpFoldResult getRegionExtentOf(Value index) {
   if (!arg)
     return {};
   Operation *owner = arg.getOwner()->getParentOp();
+  SmallVector<OpFoldResult> extents;
   if (auto parallel = dyn_cast_or_null<ParallelOp>(owner))
-    return parallel.getMixedExtents()[arg.getArgNumber()];
-  if (auto foreach = dyn_cast_or_null<ForeachOp>(owner))
-    return foreach.getMixedExtents()[arg.getArgNumber()];
-  return {};
+    extents = parallel.getMixedExtents();
+  else if (auto foreach = dyn_cast_or_null<ForeachOp>(owner))
+    extents = foreach.getMixedExtents();
+  // A region with more block arguments than extents is invalid; its own
+  // verifier reports that after the ops nested in it are verified.
+  if (arg.getArgNumber() >= extents.size())
+    return {};
+  return extents[arg.getArgNumber()];
 }
 
 SmallVector<OpFoldResult> ChunkatOp::getMixedCounts() {
@@ -175,6 +180,11 @@ LogicalResult ChunkatOp::verify() {
     return emitOpError("expected ")
            << rank << " chunk indices for a rank-" << rank
            << " source, got " << partitioned.size();
+  int64_t numPartitioned = llvm::count(partitioned, true);
+  if (static_cast<int64_t>(getIndices().size()) != numPartitioned)
+    return emitOpError("expected ")
+           << numPartitioned << " index operands, one per dimension that is "
+           << "not '_', got " << getIndices().size();
   if (std::optional<ArrayRef<int64_t>> counts = getCounts()) {
     if (static_cast<int64_t>(counts->size()) != rank)
       return emitOpError("expected ")
@@ -326,7 +336,11 @@ LogicalResult SpanAsOp::verify() {
   if (source.getMemorySpace() != result.getMemorySpace() ||
       source.getSwizzle() != result.getSwizzle())
     return emitOpError("span_as keeps the memory space and swizzle of its "
-                       "source");
+                       "source (")
+           << stringifyMemorySpace(source.getMemorySpace()) << ", swizzle "
+           << stringifySwizzle(source.getSwizzle()) << "), got "
+           << stringifyMemorySpace(result.getMemorySpace()) << ", swizzle "
+           << stringifySwizzle(result.getSwizzle());
   return success();
 }
 
@@ -484,8 +498,9 @@ ViewWindow mlir::croq::composeWindows(OpBuilder &builder, Location loc,
   if (!needsBounds)
     return result;
   // Dimensions without a bound of their own are bounded by the source.
-  FailureOr<SmallVector<OpFoldResult>> sourceSizes =
-      getBufferSizes(builder, loc, inner.source);
+  FailureOr<SmallVector<OpFoldResult>> sourceSizes = failure();
+  if (llvm::any_of(bounds, [](OpFoldResult b) { return !b; }))
+    sourceSizes = getBufferSizes(builder, loc, inner.source);
   for (auto [dim, bound] : llvm::enumerate(bounds)) {
     if (bound)
       continue;
@@ -544,7 +559,13 @@ Value mlir::croq::buildViewOp(OpBuilder &builder, Location loc, ViewType type,
                               const ViewWindow &window) {
   SmallVector<int64_t> staticSizes, staticOffsets, staticBounds;
   SmallVector<Value> sizes, offsets, bounds;
-  dispatchIndexOpFoldResults(window.sizes, sizes, staticSizes);
+  // A dynamic result dimension needs a size operand, even when the window
+  // arithmetic found a constant for it.
+  SmallVector<OpFoldResult> mixedSizes(window.sizes);
+  for (auto [dim, size] : llvm::enumerate(type.getShape()))
+    if (ShapedType::isDynamic(size))
+      mixedSizes[dim] = toValue(builder, loc, mixedSizes[dim]);
+  dispatchIndexOpFoldResults(mixedSizes, sizes, staticSizes);
   dispatchIndexOpFoldResults(window.offsets, offsets, staticOffsets);
   dispatchIndexOpFoldResults(window.bounds, bounds, staticBounds);
   return ViewOp::create(
@@ -558,7 +579,9 @@ Value mlir::croq::buildViewOp(OpBuilder &builder, Location loc, ViewType type,
 
 void ChunkatOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                             MLIRContext *context) {
-  patterns.add<FoldViewChain<ChunkatOp>, FoldWholeChunk>(context);
+  // Dropping a whole chunk beats composing it into a window.
+  patterns.add<FoldWholeChunk>(context, /*benefit=*/2);
+  patterns.add<FoldViewChain<ChunkatOp>>(context);
 }
 
 void SubspanOp::getCanonicalizationPatterns(RewritePatternSet &patterns,

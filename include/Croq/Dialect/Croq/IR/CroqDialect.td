@@ -29,7 +29,9 @@ def Croq_Dialect : Dialect {
   let extraClassDeclaration = [{
     void registerTypes();
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  // View folding creates arith index math and memref.dim of global tensors.
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // CROQ_DIALECT_CROQ_IR_CROQDIALECT_TD

@@ -116,7 +116,8 @@ def Croq_AllocOp : Croq_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
     %ring = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
     ```
   }];
-  let results = (outs AnyTypeOf<[Croq_TileType, Croq_TilesType]>:$result);
+  let results = (outs AnyTypeOf<[Croq_TileType, Croq_TilesType],
+                               "tile or stage array of tiles">:$result);
   let assemblyFormat = "attr-dict `:` qualified(type($result))";
   let hasVerifier = 1;
 }
@@ -168,7 +169,7 @@ def Croq_ChunkatOp : Croq_Op<"chunkat", [Pure]> {
                        OptionalAttr<DenseI64ArrayAttr>:$counts);
   let results = (outs Croq_ViewType:$result);
   let assemblyFormat = [{
-    $source custom<ChunkIndices>($indices, $partitioned)
+    $source `` custom<ChunkIndices>($indices, $partitioned)
     (`of` $counts^)? attr-dict `:` qualified(type($source)) `->` qualified(type($result))
   }];
   let hasVerifier = 1;
@@ -442,7 +443,7 @@ def Croq_EventTriggerOp : Croq_Op<"event.trigger"> {
   let arguments = (ins Croq_EventsType:$events, Index:$index,
                        Variadic<Croq_FutureType>:$futures);
   let assemblyFormat = [{
-    $events `[` $index `]` (`after` `(` $futures^ `)`)? attr-dict
+    $events `[` $index `]` (`after` ` ` `(` $futures^ `)`)? attr-dict
     `:` qualified(type($events))
   }];
   let hasVerifier = 1;
@@ -502,7 +503,8 @@ def Croq_MmaLoadOp : Croq_Op<"mma.load", [Pure]> {
     %a = croq.mma.load %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
     ```
   }];
-  let arguments = (ins AnyTypeOf<[Croq_TileType, Croq_ViewType]>:$source,
+  let arguments = (ins AnyTypeOf<[Croq_TileType, Croq_ViewType],
+                                 "tile or view">:$source,
                        OptionalAttr<Croq_Swizzle>:$swizzle);
   let results = (outs Croq_FragType:$result);
   let assemblyFormat = [{

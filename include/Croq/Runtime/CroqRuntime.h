@@ -1,0 +1,304 @@
+/*===- CroqRuntime.h - the C ABI of libCroqRuntime ----------------*- C -*-===*\
+|*                                                                            *|
+|* The host functions that croq's generated code, MLIR's gpu-to-llvm output   *|
+|* and the croq Python package call: driver set-up, module loading, kernel    *|
+|* launch, tensor maps, streams, events and memory, on the CUDA Driver API    *|
+|* loaded at run time (libcuda.so.1). Plain C, usable from C and C++.         *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef CROQ_RUNTIME_CROQRUNTIME_H
+#define CROQ_RUNTIME_CROQRUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#if defined(__GNUC__)
+#define CROQ_RT_EXPORT __attribute__((visibility("default")))
+#else
+#define CROQ_RT_EXPORT
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*\
+|* Conventions                                                                *|
+|*                                                                            *|
+|* Every croqRt* function that can fail returns a croqRtStatus. On failure    *|
+|* the runtime stores a message for the calling thread (croqRtGetLastError)   *|
+|* and prints it to stderr. A message names the function that failed, the     *|
+|* driver call and its key arguments where there is one, and the driver's     *|
+|* error name and text. The mgpu* functions cannot return errors: they report *|
+|* the same way and return null (or nothing).                                 *|
+|*                                                                            *|
+|* The driver is loaded, initialized and the primary context of the calling   *|
+|* thread's device (0 unless set) made current on first use, so these         *|
+|* functions may run from global constructors. CROQ_RUNTIME_LIBCUDA in the    *|
+|* environment names the driver library to load instead of libcuda.so.1.      *|
+\*===----------------------------------------------------------------------===*/
+
+typedef enum croqRtStatus {
+  CROQ_RT_SUCCESS = 0,
+  /// An argument broke a documented rule; nothing reached the driver.
+  CROQ_RT_ERROR_INVALID_ARGUMENT = 1,
+  /// libcuda.so.1 (or a function the call needs) could not be loaded.
+  CROQ_RT_ERROR_NO_DRIVER = 2,
+  /// A driver call returned an error.
+  CROQ_RT_ERROR_DRIVER = 3,
+} croqRtStatus;
+
+/// Driver handles, passed around as opaque pointers (CUmodule, CUfunction,
+/// CUstream, CUevent). A null stream is the legacy default stream.
+typedef void *croqRtModule;
+typedef void *croqRtFunction;
+typedef void *croqRtStream;
+typedef void *croqRtEvent;
+
+/*===-- Errors ------------------------------------------------------------===*/
+
+/// The message of the last error reported on the calling thread, or "" if
+/// there was none since the thread started or last called
+/// croqRtClearLastError. Successful calls leave it unchanged. The string stays
+/// valid until the thread's next failing runtime call.
+CROQ_RT_EXPORT const char *croqRtGetLastError(void);
+CROQ_RT_EXPORT void croqRtClearLastError(void);
+
+/*===-- Driver and devices ------------------------------------------------===*/
+
+/// Loads the driver, initializes it and makes the primary context of the
+/// calling thread's device current. Every other function does this lazily.
+CROQ_RT_EXPORT int croqRtInit(void);
+
+/// Selects the device later calls on this thread use (0 by default).
+CROQ_RT_EXPORT int croqRtSetDevice(int device);
+CROQ_RT_EXPORT int croqRtGetDevice(int *device);
+CROQ_RT_EXPORT int croqRtGetDeviceCount(int *count);
+
+typedef struct croqRtDeviceInfo {
+  char name[256];
+  int computeCapabilityMajor;
+  int computeCapabilityMinor;
+  int multiprocessorCount;
+  /// Shared memory a block gets without opting in (48 KB on Hopper).
+  int sharedMemPerBlock;
+  /// Shared memory a block may opt into (227 KB on Hopper).
+  int sharedMemPerBlockOptin;
+  /// Non-zero when the device supports thread block clusters.
+  int clusterLaunch;
+} croqRtDeviceInfo;
+
+CROQ_RT_EXPORT int croqRtGetDeviceInfo(int device, croqRtDeviceInfo *info);
+
+/*===-- Modules and launch ------------------------------------------------===*/
+
+/// Loads a cubin, fatbin or NUL-terminated PTX image (cuModuleLoadData).
+CROQ_RT_EXPORT int croqRtModuleLoad(const void *image, size_t size,
+                                    croqRtModule *module);
+/// JIT-compiles NUL-terminated PTX at optimization level `optLevel` (0..4);
+/// on failure the message carries the JIT's error log.
+CROQ_RT_EXPORT int croqRtModuleLoadPTX(const char *ptx, int optLevel,
+                                       croqRtModule *module);
+/// Unloading null does nothing.
+CROQ_RT_EXPORT int croqRtModuleUnload(croqRtModule module);
+CROQ_RT_EXPORT int croqRtModuleGetFunction(croqRtModule module,
+                                           const char *name,
+                                           croqRtFunction *function);
+
+/// Launches `function` on `grid` blocks of `block` threads. `cluster` is
+/// null for an ordinary launch, or the cluster shape (each grid dimension a
+/// multiple of it). `params` holds one pointer per kernel parameter, pointing
+/// at its value (a tensor map from croqRtTensorMapGetCached can be passed as
+/// is). Dynamic shared memory above 48 KB is opted into first.
+CROQ_RT_EXPORT int croqRtLaunchKernel(croqRtFunction function,
+                                      const uint32_t grid[3],
+                                      const uint32_t block[3],
+                                      const uint32_t *cluster,
+                                      uint32_t sharedMemBytes,
+                                      croqRtStream stream, void **params);
+
+CROQ_RT_EXPORT int croqRtStreamSynchronize(croqRtStream stream);
+
+/*===-- Tensor maps -------------------------------------------------------===*/
+
+/// Element types of a tensor map. FP8 formats travel as bytes (the driver's
+/// UINT8); signedness does not matter to a copy.
+typedef enum croqRtElementType {
+  CROQ_RT_F32 = 0,
+  CROQ_RT_F16 = 1,
+  CROQ_RT_BF16 = 2,
+  CROQ_RT_F8E4M3 = 3,
+  CROQ_RT_F8E5M2 = 4,
+  CROQ_RT_I8 = 5,
+  CROQ_RT_U8 = 6,
+  CROQ_RT_I16 = 7,
+  CROQ_RT_U16 = 8,
+  CROQ_RT_I32 = 9,
+  CROQ_RT_U32 = 10,
+  CROQ_RT_I64 = 11,
+  CROQ_RT_U64 = 12,
+  CROQ_RT_F64 = 13,
+} croqRtElementType;
+
+/// Shared-memory swizzle; the values are the driver's CUtensorMapSwizzle.
+typedef enum croqRtSwizzle {
+  CROQ_RT_SWIZZLE_NONE = 0,
+  CROQ_RT_SWIZZLE_32B = 1,
+  CROQ_RT_SWIZZLE_64B = 2,
+  CROQ_RT_SWIZZLE_128B = 3,
+} croqRtSwizzle;
+
+/// L2 fetch granularity; the values are the driver's CUtensorMapL2promotion.
+typedef enum croqRtL2Promotion {
+  CROQ_RT_L2_PROMOTION_NONE = 0,
+  CROQ_RT_L2_PROMOTION_64B = 1,
+  CROQ_RT_L2_PROMOTION_128B = 2,
+  CROQ_RT_L2_PROMOTION_256B = 3,
+} croqRtL2Promotion;
+
+/// What out-of-bounds elements read as; NaN only for f16, bf16, f32, f64.
+typedef enum croqRtOobFill {
+  CROQ_RT_OOB_FILL_ZERO = 0,
+  CROQ_RT_OOB_FILL_NAN = 1,
+} croqRtOobFill;
+
+/// The size and alignment of an encoded tensor map (CUtensorMap).
+#define CROQ_RT_TENSOR_MAP_BYTES 128
+#define CROQ_RT_TENSOR_MAP_ALIGN 64
+
+/// Encodes a tiled tensor map (cuTensorMapEncodeTiled, no interleave) into
+/// the 128 bytes at `tensorMap` (64-byte aligned, as the driver requires; a
+/// CUDA 13 CUtensorMap is 128-byte aligned). Dimension 0 is the innermost,
+/// contiguous one, as for the driver:
+///   globalDims[rank]        elements per dimension, each in [1, 2^32]
+///   globalStrides[rank - 1] bytes between consecutive indices of dimensions
+///                           1..rank-1, multiples of 16 below 2^40 (null when
+///                           rank is 1)
+///   boxDims[rank]           the tile, each in [1, 256]; boxDims[0] times the
+///                           element size is a multiple of 16 bytes and, with
+///                           a swizzle, at most the swizzle span
+///   elementStrides[rank]    traversal steps in [1, 8]; null means all 1
+/// `globalAddress` must be 16-byte aligned. Every rule is checked before the
+/// driver is called; a broken one fails with CROQ_RT_ERROR_INVALID_ARGUMENT
+/// and a message naming the parameter, the rule and the value.
+CROQ_RT_EXPORT int croqRtTensorMapEncodeTiled(
+    void *tensorMap, int elementType, uint32_t rank, const void *globalAddress,
+    const uint64_t *globalDims, const uint64_t *globalStrides,
+    const uint32_t *boxDims, const uint32_t *elementStrides, int swizzle,
+    int l2Promotion, int oobFill);
+
+/// Like croqRtTensorMapEncodeTiled, but returns a tensor map owned by the
+/// runtime, encoded once per distinct (device, parameters) and reused, so a
+/// kernel launched again on the same tensors does not re-encode. Returns null
+/// on error. The map stays valid until croqRtTensorMapCacheClear.
+CROQ_RT_EXPORT const void *croqRtTensorMapGetCached(
+    int elementType, uint32_t rank, const void *globalAddress,
+    const uint64_t *globalDims, const uint64_t *globalStrides,
+    const uint32_t *boxDims, const uint32_t *elementStrides, int swizzle,
+    int l2Promotion, int oobFill);
+
+typedef struct croqRtTensorMapCacheStats {
+  /// Successful encodings, cached or not, since the process started.
+  uint64_t encodes;
+  /// croqRtTensorMapGetCached calls answered from the cache.
+  uint64_t hits;
+  /// Maps held in the cache now.
+  uint64_t entries;
+} croqRtTensorMapCacheStats;
+
+CROQ_RT_EXPORT void croqRtTensorMapStats(croqRtTensorMapCacheStats *stats);
+
+/// Drops every cached map (and the device copies made for
+/// mgpuTensorMapEncodeTiledMemref); pointers handed out before are dangling.
+CROQ_RT_EXPORT void croqRtTensorMapCacheClear(void);
+
+/// Testing: replaces the driver's encoder (after validation) with `encoder`,
+/// or restores the driver when it is null, so that the validation and the
+/// cache can be tested on machines without a GPU. `elementType` is the
+/// croqRtElementType and the pointers are those the caller passed.
+typedef int (*croqRtTensorMapEncoder)(
+    void *tensorMap, int elementType, uint32_t rank, const void *globalAddress,
+    const uint64_t *globalDims, const uint64_t *globalStrides,
+    const uint32_t *boxDims, const uint32_t *elementStrides, int swizzle,
+    int l2Promotion, int oobFill);
+CROQ_RT_EXPORT void
+croqRtSetTensorMapEncoderForTesting(croqRtTensorMapEncoder encoder);
+
+/*===----------------------------------------------------------------------===*\
+|* MLIR host-code ABI                                                         *|
+|*                                                                            *|
+|* The functions MLIR 22's gpu-to-llvm output and gpu.binary translation call *|
+|* (the names and signatures of upstream's CudaRuntimeWrappers). Errors are   *|
+|* reported as described above; null is returned where a value is expected.  *|
+\*===----------------------------------------------------------------------===*/
+
+/// Loads a cubin or fatbin of `size` bytes (gpu-module-to-binary bin/fatbin).
+CROQ_RT_EXPORT void *mgpuModuleLoad(void *data, size_t size);
+/// JIT-compiles NUL-terminated PTX (gpu-module-to-binary format=isa).
+CROQ_RT_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel);
+CROQ_RT_EXPORT void mgpuModuleUnload(void *module);
+CROQ_RT_EXPORT void *mgpuModuleGetFunction(void *module, const char *name);
+
+/// Dimensions must fit in 32 bits; `paramsCount` is not needed by the driver.
+CROQ_RT_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                     intptr_t gridY, intptr_t gridZ,
+                                     intptr_t blockX, intptr_t blockY,
+                                     intptr_t blockZ, int32_t smem,
+                                     void *stream, void **params, void **extra,
+                                     size_t paramsCount);
+/// `grid` counts blocks (each dimension a multiple of the cluster's), as for
+/// cuLaunchKernelEx.
+CROQ_RT_EXPORT void
+mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
+                        intptr_t clusterZ, intptr_t gridX, intptr_t gridY,
+                        intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                        intptr_t blockZ, int32_t smem, void *stream,
+                        void **params, void **extra);
+
+/// Streams are non-blocking (they do not synchronize with stream 0).
+CROQ_RT_EXPORT void *mgpuStreamCreate(void);
+CROQ_RT_EXPORT void mgpuStreamDestroy(void *stream);
+CROQ_RT_EXPORT void mgpuStreamSynchronize(void *stream);
+CROQ_RT_EXPORT void mgpuStreamWaitEvent(void *stream, void *event);
+
+/// Events are created without timing.
+CROQ_RT_EXPORT void *mgpuEventCreate(void);
+CROQ_RT_EXPORT void mgpuEventDestroy(void *event);
+CROQ_RT_EXPORT void mgpuEventSynchronize(void *event);
+CROQ_RT_EXPORT void mgpuEventRecord(void *event, void *stream);
+
+/// Allocates device memory, or managed memory when `isHostShared`; a size of
+/// zero returns null without an error.
+CROQ_RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
+                                  bool isHostShared);
+CROQ_RT_EXPORT void mgpuMemFree(void *ptr, void *stream);
+CROQ_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
+                               void *stream);
+CROQ_RT_EXPORT void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                                 void *stream);
+CROQ_RT_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                                 void *stream);
+
+/// Selects the device for later calls on this thread (croqRtSetDevice).
+CROQ_RT_EXPORT void mgpuSetDefaultDevice(int32_t device);
+
+/// nvgpu.tma.create.descriptor's host call: encodes a map for the ranked
+/// memref descriptor `rankedDescriptor` of rank `tensorRank` (dense or
+/// strided, innermost stride 1), with `tensorDataType` a CUtensorMapDataType
+/// and box dims outermost first, and returns a device pointer to a copy of
+/// the map in global memory. Maps and copies are cached per parameters, so
+/// repeated calls allocate nothing. Interleave must be none.
+CROQ_RT_EXPORT void *mgpuTensorMapEncodeTiledMemref(
+    int64_t tensorRank, void *rankedDescriptor, int64_t tensorDataType,
+    int64_t interleave, int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
+    int64_t *inputBoxDims);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CROQ_RUNTIME_CROQRUNTIME_H */

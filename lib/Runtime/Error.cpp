@@ -1,0 +1,87 @@
+//===- Error.cpp - the runtime's last-error slot and reporting ------------===//
+//
+// Formats failure messages, keeps the last one per thread and prints each to
+// stderr.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Error.h"
+
+#include "Driver.h"
+
+#include "Croq/Runtime/CroqRuntime.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
+using namespace croq::rt;
+
+/// The last message reported on this thread.
+static thread_local std::string lastError;
+
+/// Appends printf-style output to `out`.
+static void appendFormatted(std::string &out, const char *format,
+                            va_list args) {
+  va_list copy;
+  va_copy(copy, args);
+  int size = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  if (size <= 0)
+    return;
+  std::size_t start = out.size();
+  out.resize(start + size + 1);
+  std::vsnprintf(&out[start], size + 1, format, args);
+  out.resize(start + size);
+}
+
+/// Stores `message` as this thread's last error and prints it.
+static void publish(std::string message) {
+  lastError = std::move(message);
+  std::fprintf(stderr, "%s\n", lastError.c_str());
+  std::fflush(stderr);
+}
+
+std::string croq::rt::describeDriverError(cu::Result result) {
+  const char *name = driverErrorName(result);
+  std::string text = name ? name : "CUresult " + std::to_string(result);
+  const char *description = driverErrorString(result);
+  text += " (";
+  text += description ? description : "no description from the driver";
+  text += ")";
+  return text;
+}
+
+int croq::rt::reportError(int status, const char *api, const char *format,
+                          ...) {
+  std::string message = "croq runtime: ";
+  message += api;
+  message += ": ";
+  va_list args;
+  va_start(args, format);
+  appendFormatted(message, format, args);
+  va_end(args);
+  publish(std::move(message));
+  return status;
+}
+
+int croq::rt::reportDriverError(cu::Result result, const char *api,
+                                const char *call, const char *argFormat, ...) {
+  std::string message = "croq runtime: ";
+  message += api;
+  message += ": ";
+  message += call;
+  message += "(";
+  va_list args;
+  va_start(args, argFormat);
+  appendFormatted(message, argFormat, args);
+  va_end(args);
+  message += ") failed: ";
+  message += describeDriverError(result);
+  publish(std::move(message));
+  return CROQ_RT_ERROR_DRIVER;
+}
+
+extern "C" const char *croqRtGetLastError(void) { return lastError.c_str(); }
+
+extern "C" void croqRtClearLastError(void) { lastError.clear(); }

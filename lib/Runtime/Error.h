@@ -1,0 +1,37 @@
+//===- Error.h - error reporting inside the croq runtime --------*- C++ -*-===//
+//
+// How the runtime reports a failure: one message, stored as the calling
+// thread's last error and printed to stderr, and a croqRtStatus to return.
+// Messages are formatted only on failure, so successful calls allocate
+// nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_LIB_RUNTIME_ERROR_H
+#define CROQ_LIB_RUNTIME_ERROR_H
+
+#include "DriverApi.h"
+
+#include <string>
+
+namespace croq::rt {
+
+/// Reports "croq runtime: <api>: <message>" and returns `status`.
+[[gnu::format(printf, 3, 4)]] int reportError(int status, const char *api,
+                                              const char *format, ...);
+
+/// "<NAME> (<driver's description>)" for `result`, or "CUresult <n> (...)"
+/// for a code the driver cannot name.
+std::string describeDriverError(cu::Result result);
+
+/// Reports that the driver call `call` failed with `result`:
+/// "croq runtime: <api>: <call>(<arguments>) failed: <NAME> (<text>)", where
+/// the arguments come from `argFormat`. Returns CROQ_RT_ERROR_DRIVER.
+[[gnu::format(printf, 4, 5)]] int reportDriverError(cu::Result result,
+                                                    const char *api,
+                                                    const char *call,
+                                                    const char *argFormat, ...);
+
+} // namespace croq::rt
+
+#endif // CROQ_LIB_RUNTIME_ERROR_H

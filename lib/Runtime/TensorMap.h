@@ -1,0 +1,64 @@
+//===- TensorMap.h - tiled tensor maps inside the runtime -------*- C++ -*-===//
+//
+// The parameters of a tiled tensor map, their validation, and encoding
+// through the driver (or a test encoder), shared by the direct, cached and
+// memref entry points.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_LIB_RUNTIME_TENSORMAP_H
+#define CROQ_LIB_RUNTIME_TENSORMAP_H
+
+#include <cstdint>
+
+namespace croq::rt {
+
+constexpr unsigned kMaxTensorMapRank = 5;
+
+/// A tiled tensor map's parameters as a caller passed them (see
+/// croqRtTensorMapEncodeTiled); dimension 0 is the innermost.
+struct TensorMapParams {
+  int elementType;
+  uint32_t rank;
+  const void *globalAddress;
+  const uint64_t *globalDims;
+  const uint64_t *globalStrides;
+  const uint32_t *boxDims;
+  /// Null means every element stride is 1.
+  const uint32_t *elementStrides;
+  int swizzle;
+  int l2Promotion;
+  int oobFill;
+};
+
+/// Facts about a croqRtElementType.
+struct ElementTypeInfo {
+  const char *name;
+  unsigned bytes;
+  /// The CUtensorMapDataType it is encoded as.
+  int driverType;
+  /// Whether out-of-bounds elements may read as NaN.
+  bool allowsNanFill;
+};
+
+/// The facts about `elementType`, or null if it is not a croqRtElementType.
+const ElementTypeInfo *getElementTypeInfo(int elementType);
+
+/// The croqRtElementType a CUtensorMapDataType is handled as, or -1.
+int elementTypeFromDriverType(int64_t driverType);
+
+/// Checks every rule of cuTensorMapEncodeTiled (without interleave) on
+/// `params`; reports the first one broken as `api` and returns
+/// CROQ_RT_ERROR_INVALID_ARGUMENT, else CROQ_RT_SUCCESS.
+int validateTensorMap(const char *api, const TensorMapParams &params);
+
+/// Encodes validated `params` into the 128 bytes at `map`, with the driver
+/// or the test encoder; counts successful encodings.
+int encodeTensorMap(const char *api, void *map, const TensorMapParams &params);
+
+/// Successful encodeTensorMap calls so far.
+uint64_t tensorMapEncodeCount();
+
+} // namespace croq::rt
+
+#endif // CROQ_LIB_RUNTIME_TENSORMAP_H

@@ -1,0 +1,175 @@
+//===- TensorMapValidation.cpp - the rules of cuTensorMapEncodeTiled ------===//
+//
+// Checks a tiled tensor map's parameters against the rules the CUDA driver
+// documents for cuTensorMapEncodeTiled, so that a bad map is reported with
+// the parameter, the rule and the value before the driver sees it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DriverApi.h"
+#include "Error.h"
+#include "TensorMap.h"
+
+#include "Croq/Runtime/CroqRuntime.h"
+
+#include <cstdint>
+
+using namespace croq::rt;
+
+constexpr int kInvalid = CROQ_RT_ERROR_INVALID_ARGUMENT;
+
+/// Indexed by croqRtElementType.
+static const ElementTypeInfo elementTypes[] = {
+    {"f32", 4, cu::kTmFloat32, true},   {"f16", 2, cu::kTmFloat16, true},
+    {"bf16", 2, cu::kTmBfloat16, true}, {"f8e4m3", 1, cu::kTmUint8, false},
+    {"f8e5m2", 1, cu::kTmUint8, false}, {"i8", 1, cu::kTmUint8, false},
+    {"u8", 1, cu::kTmUint8, false},     {"i16", 2, cu::kTmUint16, false},
+    {"u16", 2, cu::kTmUint16, false},   {"i32", 4, cu::kTmInt32, false},
+    {"u32", 4, cu::kTmUint32, false},   {"i64", 8, cu::kTmInt64, false},
+    {"u64", 8, cu::kTmUint64, false},   {"f64", 8, cu::kTmFloat64, true},
+};
+constexpr int kNumElementTypes = sizeof(elementTypes) / sizeof(elementTypes[0]);
+static_assert(kNumElementTypes == CROQ_RT_F64 + 1,
+              "one entry per croqRtElementType");
+
+const ElementTypeInfo *croq::rt::getElementTypeInfo(int elementType) {
+  if (elementType < 0 || elementType >= kNumElementTypes)
+    return nullptr;
+  return &elementTypes[elementType];
+}
+
+int croq::rt::elementTypeFromDriverType(int64_t driverType) {
+  switch (driverType) {
+  case cu::kTmUint8:
+    return CROQ_RT_U8;
+  case cu::kTmUint16:
+    return CROQ_RT_U16;
+  case cu::kTmUint32:
+    return CROQ_RT_U32;
+  case cu::kTmInt32:
+    return CROQ_RT_I32;
+  case cu::kTmUint64:
+    return CROQ_RT_U64;
+  case cu::kTmInt64:
+    return CROQ_RT_I64;
+  case cu::kTmFloat16:
+    return CROQ_RT_F16;
+  case cu::kTmFloat32:
+    return CROQ_RT_F32;
+  case cu::kTmFloat64:
+    return CROQ_RT_F64;
+  case cu::kTmBfloat16:
+    return CROQ_RT_BF16;
+  default:
+    return -1;
+  }
+}
+
+/// Bytes a swizzle mode permutes within (0 for none).
+static unsigned swizzleSpan(int swizzle) {
+  switch (swizzle) {
+  case CROQ_RT_SWIZZLE_32B:
+    return 32;
+  case CROQ_RT_SWIZZLE_64B:
+    return 64;
+  case CROQ_RT_SWIZZLE_128B:
+    return 128;
+  default:
+    return 0;
+  }
+}
+
+/// Checks the scalar parameters: rank, element type, modes and address.
+static int validateScalars(const char *api, const TensorMapParams &p) {
+  if (p.rank < 1 || p.rank > kMaxTensorMapRank)
+    return reportError(kInvalid, api, "rank must be in [1, %u], got %u",
+                       kMaxTensorMapRank, p.rank);
+  const ElementTypeInfo *type = getElementTypeInfo(p.elementType);
+  if (!type)
+    return reportError(kInvalid, api,
+                       "elementType must be a croqRtElementType (0..%d), got "
+                       "%d",
+                       kNumElementTypes - 1, p.elementType);
+  if (p.swizzle < CROQ_RT_SWIZZLE_NONE || p.swizzle > CROQ_RT_SWIZZLE_128B)
+    return reportError(kInvalid, api,
+                       "swizzle must be a croqRtSwizzle (0..3), got %d",
+                       p.swizzle);
+  if (p.l2Promotion < CROQ_RT_L2_PROMOTION_NONE ||
+      p.l2Promotion > CROQ_RT_L2_PROMOTION_256B)
+    return reportError(kInvalid, api,
+                       "l2Promotion must be a croqRtL2Promotion (0..3), got %d",
+                       p.l2Promotion);
+  if (p.oobFill != CROQ_RT_OOB_FILL_ZERO && p.oobFill != CROQ_RT_OOB_FILL_NAN)
+    return reportError(kInvalid, api,
+                       "oobFill must be a croqRtOobFill (0..1), got %d",
+                       p.oobFill);
+  if (p.oobFill == CROQ_RT_OOB_FILL_NAN && !type->allowsNanFill)
+    return reportError(kInvalid, api,
+                       "oobFill NaN needs a floating-point element type (f16, "
+                       "bf16, f32 or f64), got %s",
+                       type->name);
+  if (!p.globalAddress)
+    return reportError(kInvalid, api, "globalAddress must not be null");
+  if (reinterpret_cast<uintptr_t>(p.globalAddress) % 16 != 0)
+    return reportError(kInvalid, api,
+                       "globalAddress must be 16-byte aligned, got %p",
+                       p.globalAddress);
+  if (!p.globalDims)
+    return reportError(kInvalid, api, "globalDims must not be null");
+  if (!p.globalStrides && p.rank > 1)
+    return reportError(kInvalid, api,
+                       "globalStrides must not be null when rank is %u",
+                       p.rank);
+  if (!p.boxDims)
+    return reportError(kInvalid, api, "boxDims must not be null");
+  return CROQ_RT_SUCCESS;
+}
+
+int croq::rt::validateTensorMap(const char *api, const TensorMapParams &p) {
+  if (int status = validateScalars(api, p))
+    return status;
+  for (uint32_t i = 0; i < p.rank; ++i) {
+    if (p.globalDims[i] < 1 || p.globalDims[i] > (uint64_t(1) << 32))
+      return reportError(kInvalid, api,
+                         "globalDims[%u] must be in [1, 2^32], got %llu", i,
+                         static_cast<unsigned long long>(p.globalDims[i]));
+  }
+  for (uint32_t i = 0; i + 1 < p.rank; ++i) {
+    unsigned long long stride = p.globalStrides[i];
+    if (stride % 16 != 0)
+      return reportError(kInvalid, api,
+                         "globalStrides[%u] must be a multiple of 16 bytes, "
+                         "got %llu",
+                         i, stride);
+    if (stride >= (1ull << 40))
+      return reportError(kInvalid, api,
+                         "globalStrides[%u] must be less than 2^40 bytes, got "
+                         "%llu",
+                         i, stride);
+  }
+  for (uint32_t i = 0; i < p.rank; ++i) {
+    if (p.boxDims[i] < 1 || p.boxDims[i] > 256)
+      return reportError(kInvalid, api,
+                         "boxDims[%u] must be in [1, 256], got %u", i,
+                         p.boxDims[i]);
+  }
+  unsigned elementBytes = getElementTypeInfo(p.elementType)->bytes;
+  unsigned innerBytes = p.boxDims[0] * elementBytes;
+  if (innerBytes % 16 != 0)
+    return reportError(kInvalid, api,
+                       "boxDims[0] * element size must be a multiple of 16 "
+                       "bytes, got %u * %u = %u bytes",
+                       p.boxDims[0], elementBytes, innerBytes);
+  if (unsigned span = swizzleSpan(p.swizzle); span && innerBytes > span)
+    return reportError(kInvalid, api,
+                       "boxDims[0] * element size must be at most the %u-byte "
+                       "swizzle span, got %u * %u = %u bytes",
+                       span, p.boxDims[0], elementBytes, innerBytes);
+  for (uint32_t i = 0; p.elementStrides && i < p.rank; ++i) {
+    if (p.elementStrides[i] < 1 || p.elementStrides[i] > 8)
+      return reportError(kInvalid, api,
+                         "elementStrides[%u] must be in [1, 8], got %u", i,
+                         p.elementStrides[i]);
+  }
+  return CROQ_RT_SUCCESS;
+}

@@ -1,0 +1,1468 @@
+// RUN: croq-opt %s -split-input-file -verify-diagnostics
+
+// One split per verifier branch of the croq types and ops, each quoting the
+// whole message.
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+func.func @tile_swizzle_value(
+    // expected-error @+1 {{expected swizzle none, auto, 32, 64 or 128, got 16}}
+    %t: !croq.tile<16x16xf16, shared, swizzle = 16>) {
+  return
+}
+
+// -----
+
+func.func @tile_memory_space_keyword(
+    // expected-error @+1 {{expected memory space global, shared or local, or swizzle, got 'register'}}
+    %t: !croq.tile<16xf32, register>) {
+  return
+}
+
+// -----
+
+func.func @tile_in_global_memory(
+    // expected-error @+1 {{a tile lives in shared or local memory; global tensors are memrefs}}
+    %t: !croq.tile<16xf32, global>) {
+  return
+}
+
+// -----
+
+func.func @tiles_in_global_memory(
+    // expected-error @+1 {{a tile lives in shared or local memory}}
+    %t: !croq.tiles<2 x 16xf32, global>) {
+  return
+}
+
+// -----
+
+func.func @tile_element_type(
+    // expected-error @+1 {{expected an integer or floating-point element type, got 'vector<4xf32>'}}
+    %t: !croq.tile<4xvector<4xf32>, shared>) {
+  return
+}
+
+// -----
+
+func.func @view_element_type(
+    // expected-error @+1 {{expected an integer or floating-point element type, got 'complex<f32>'}}
+    %v: !croq.view<4xcomplex<f32>>) {
+  return
+}
+
+// -----
+
+func.func @tile_dynamic_dim(
+    // expected-error @+1 {{on-chip buffers need a static shape, but dimension 0 is dynamic}}
+    %t: !croq.tile<?x16xf32, shared>) {
+  return
+}
+
+// -----
+
+func.func @tiles_dynamic_dim(
+    // expected-error @+1 {{on-chip buffers need a static shape, but dimension 1 is dynamic}}
+    %t: !croq.tiles<4 x 16x?xf32, shared>) {
+  return
+}
+
+// -----
+
+func.func @tile_zero_dim(
+    // expected-error @+1 {{expected positive dimensions, got 0}}
+    %t: !croq.tile<0x16xf32, shared>) {
+  return
+}
+
+// -----
+
+func.func @view_zero_dim(
+    // expected-error @+1 {{expected positive dimensions, got 0}}
+    %v: !croq.view<?x0xf32>) {
+  return
+}
+
+// -----
+
+func.func @tile_local_swizzle(
+    // expected-error @+1 {{only shared memory has a swizzle layout, got local memory with swizzle 128}}
+    %t: !croq.tile<64x64xf16, local, swizzle = 128>) {
+  return
+}
+
+// -----
+
+func.func @view_global_swizzle(
+    // expected-error @+1 {{only shared memory has a swizzle layout, got global memory with swizzle 64}}
+    %v: !croq.view<64x32xf16, swizzle = 64>) {
+  return
+}
+
+// -----
+
+func.func @tiles_zero_stages(
+    // expected-error @+1 {{expected a positive number of stages, got 0}}
+    %t: !croq.tiles<0 x 16xf32, shared>) {
+  return
+}
+
+// -----
+
+func.func @events_zero_count(
+    // expected-error @+1 {{expected a positive number of events, got 0}}
+    %e: !croq.events<0>) {
+  return
+}
+
+// -----
+
+func.func @events_negative_count(
+    // expected-error @+1 {{expected a positive number of events, got -2}}
+    %e: !croq.events<-2>) {
+  return
+}
+
+// -----
+
+func.func @acc_rank(
+    // expected-error @+1 {{expected a 2-d accumulator, got rank 3}}
+    %a: !croq.acc<2x64x64xf32>) {
+  return
+}
+
+// -----
+
+func.func @frag_rank(
+    // expected-error @+1 {{expected a 2-d mma operand, got rank 1}}
+    %a: !croq.frag<64xf16>) {
+  return
+}
+
+// -----
+
+func.func @acc_dynamic_dim(
+    // expected-error @+1 {{expected a static accumulator shape}}
+    %a: !croq.acc<?x64xf32>) {
+  return
+}
+
+// -----
+
+func.func @frag_dynamic_dim(
+    // expected-error @+1 {{expected a static mma operand shape}}
+    %a: !croq.frag<64x?xf16>) {
+  return
+}
+
+// -----
+
+func.func @frag_zero_dim(
+    // expected-error @+1 {{expected positive dimensions, got 0}}
+    %a: !croq.frag<64x0xf16>) {
+  return
+}
+
+// -----
+
+func.func @acc_element_type(
+    // expected-error @+1 {{expected an integer or floating-point element type, got 'index'}}
+    %a: !croq.acc<64x64xindex>) {
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.parallel
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @parallel_unknown_level() {
+  // expected-error @+1 {{expected parallel level block, warpgroup or thread, got 'grid'}}
+  croq.parallel (%i) in [4] : grid {
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_induction_variable_count() {
+  // expected-error @+1 {{expected 2 induction variables, got 1}}
+  croq.parallel (%i) in [4, 4] : block {
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_zero_extent() {
+  // expected-error @+1 {{'croq.parallel' op expected positive extents, got 0}}
+  croq.parallel (%i, %j) in [4, 0] : block {
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_rank_zero() {
+  // expected-error @+1 {{'croq.parallel' op expected at least one dimension}}
+  croq.parallel () in [] : block {
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_block_in_block() {
+  croq.parallel (%i) in [4] : block {
+    // expected-error @+1 {{'croq.parallel' op a block-level region cannot be nested in another croq.parallel region}}
+    croq.parallel (%j) in [4] : block {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_block_in_thread() {
+  croq.parallel (%i) in [4] : block {
+    croq.parallel (%t) in [128] : thread {
+      // expected-error @+1 {{'croq.parallel' op a block-level region cannot be nested in another croq.parallel region}}
+      croq.parallel (%j) in [4] : block {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_warpgroup_outside_block() {
+  // expected-error @+1 {{'croq.parallel' op a warpgroup-level region must be nested directly in a block-level croq.parallel region}}
+  croq.parallel (%w) in [2] : warpgroup {
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_warpgroup_in_warpgroup() {
+  croq.parallel (%i) in [4] : block {
+    croq.parallel (%w) in [2] : warpgroup {
+      // expected-error @+1 {{'croq.parallel' op a warpgroup-level region must be nested directly in a block-level croq.parallel region}}
+      croq.parallel (%v) in [2] : warpgroup {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_thread_outside_block() {
+  // expected-error @+1 {{'croq.parallel' op a thread-level region must be nested in a block- or warpgroup-level croq.parallel region}}
+  croq.parallel (%t) in [128] : thread {
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_thread_in_thread() {
+  croq.parallel (%i) in [4] : block {
+    croq.parallel (%t) in [128] : thread {
+      // expected-error @+1 {{'croq.parallel' op a thread-level region must be nested in a block- or warpgroup-level croq.parallel region}}
+      croq.parallel (%u) in [2] : thread {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_dynamic_extent_count(%n: index) {
+  // expected-error @+1 {{expected 0 dynamic extent values}}
+  "croq.parallel"(%n) <{level = 0 : i32, staticExtents = array<i64: 4>}> ({
+  ^bb0(%i: index):
+  }) : (index) -> ()
+  return
+}
+
+// -----
+
+func.func @parallel_block_argument_count() {
+  // expected-error @+1 {{'croq.parallel' op expected 1 induction variables, got 2}}
+  "croq.parallel"() <{level = 0 : i32, staticExtents = array<i64: 4>}> ({
+  ^bb0(%i: index, %j: index):
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @parallel_block_argument_type() {
+  // expected-error @+1 {{'croq.parallel' op induction variables must be of index type, got 'i32'}}
+  "croq.parallel"() <{level = 0 : i32, staticExtents = array<i64: 4>}> ({
+  ^bb0(%i: i32):
+  }) : () -> ()
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.inthreads
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @inthreads_outside_parallel(%c: i1) {
+  // expected-error @+1 {{'croq.inthreads' op must be nested in a croq.parallel region}}
+  croq.inthreads async %c {
+  }
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.alloc and croq.stage
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @alloc_outside_parallel() {
+  // expected-error @+1 {{'croq.alloc' op on-chip buffers must be allocated inside a croq.parallel region}}
+  %t = croq.alloc : !croq.tile<16xf32, local>
+  return
+}
+
+// -----
+
+func.func @alloc_shared_in_thread_region() {
+  croq.parallel (%i) in [4] : block {
+    croq.parallel (%t) in [128] : thread {
+      // expected-error @+1 {{'croq.alloc' op shared buffers belong to a block: the nearest enclosing croq.parallel is 'thread', expected 'block'}}
+      %s = croq.alloc : !croq.tile<16xf32, shared>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @alloc_shared_stages_in_warpgroup_region() {
+  croq.parallel (%i) in [4] : block {
+    croq.parallel (%w) in [2] : warpgroup {
+      // expected-error @+1 {{'croq.alloc' op shared buffers belong to a block: the nearest enclosing croq.parallel is 'warpgroup', expected 'block'}}
+      %s = croq.alloc : !croq.tiles<2 x 16xf32, shared>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @alloc_view() {
+  croq.parallel (%i) in [4] : block {
+    // expected-error @+1 {{'croq.alloc' op result #0 must be tile or stage array of tiles, but got '!croq.view<4xf32>'}}
+    %v = croq.alloc : !croq.view<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @stage_index_too_large(%ring: !croq.tiles<4 x 16xf32, shared>) {
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'croq.stage' op stage index 4 is out of range for 4 stages}}
+  %t = croq.stage %ring[%c4] : !croq.tiles<4 x 16xf32, shared>
+  return
+}
+
+// -----
+
+func.func @stage_index_negative(%ring: !croq.tiles<4 x 16xf32, shared>) {
+  %c-1 = arith.constant -1 : index
+  // expected-error @+1 {{'croq.stage' op stage index -1 is out of range for 4 stages}}
+  %t = croq.stage %ring[%c-1] : !croq.tiles<4 x 16xf32, shared>
+  return
+}
+
+// -----
+
+func.func @stage_result_type(%ring: !croq.tiles<4 x 16xf32, shared>, %i: index) {
+  // expected-error @+2 {{'croq.stage' op inferred type(s) '!croq.tile<16xf32, shared>' are incompatible with return type(s) of operation '!croq.tile<8xf32, shared>'}}
+  // expected-error @+1 {{'croq.stage' op failed to infer returned types}}
+  %t = "croq.stage"(%ring, %i) : (!croq.tiles<4 x 16xf32, shared>, index) -> !croq.tile<8xf32, shared>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.chunkat
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @chunkat_index_count(%m: memref<64x64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.chunkat' op expected 2 chunk indices for a rank-2 source, got 1}}
+  %v = croq.chunkat %m[%i] of [4] : memref<64x64xf32> -> !croq.view<16xf32>
+  return
+}
+
+// -----
+
+func.func @chunkat_index_operands(%m: memref<64x64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.chunkat' op expected 1 index operands, one per dimension that is not '_', got 2}}
+  %v = "croq.chunkat"(%m, %i, %i) <{partitioned = array<i1: true, false>, counts = array<i64: 4, 1>}> : (memref<64x64xf32>, index, index) -> !croq.view<16x64xf32>
+  return
+}
+
+// -----
+
+func.func @chunkat_counts_size(%m: memref<64x64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.chunkat' op expected 2 chunk counts, got 3}}
+  %v = croq.chunkat %m[%i, %i] of [4, 4, 4] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @chunkat_zero_count(%m: memref<64x64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.chunkat' op expected positive chunk counts, got 0}}
+  %v = croq.chunkat %m[%i, %i] of [4, 0] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @chunkat_whole_dim_count(%m: memref<64x64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.chunkat' op dimension 0 is kept whole ('_'), so its chunk count must be 1, got 4}}
+  %v = croq.chunkat %m[_, %i] of [4, 4] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// -----
+
+// %k is a function argument, not the coordinate of a region, so nothing says
+// how many chunks there are.
+func.func @chunkat_unknown_count(%m: memref<64x64xf32>, %k: index) {
+  croq.parallel (%i) in [4] : block {
+    // expected-error @+1 {{'croq.chunkat' op the chunk count of dimension 1 is unknown: its index is not a coordinate of an enclosing croq.parallel or croq.foreach; give the counts with 'of [...]'}}
+    %v = croq.chunkat %m[%i, %k] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  }
+  return
+}
+
+// -----
+
+// A value computed from a coordinate is not a coordinate.
+func.func @chunkat_unknown_count_derived_index(%m: memref<64xf32>) {
+  croq.parallel (%i) in [4] : block {
+    %c1 = arith.constant 1 : index
+    %j = arith.addi %i, %c1 : index
+    // expected-error @+1 {{'croq.chunkat' op the chunk count of dimension 0 is unknown: its index is not a coordinate of an enclosing croq.parallel or croq.foreach; give the counts with 'of [...]'}}
+    %v = croq.chunkat %m[%j] : memref<64xf32> -> !croq.view<16xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @chunkat_result_shape(%m: memref<64x100xf32>) {
+  croq.parallel (%i, %j) in [4, 8] : block {
+    // expected-error @+1 {{'croq.chunkat' op expected result dimension 1 to be 13, got 12}}
+    %v = croq.chunkat %m[%i, %j] : memref<64x100xf32> -> !croq.view<16x12xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @chunkat_result_dynamic_dim(%m: memref<64x64xf32>, %n: index) {
+  croq.parallel (%i) in [%n] : block {
+    // expected-error @+1 {{'croq.chunkat' op expected result dimension 0 to be ?, got 16}}
+    %v = croq.chunkat %m[%i, _] : memref<64x64xf32> -> !croq.view<16x64xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @chunkat_result_element_type(%m: memref<64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.chunkat' op result element type 'f16' does not match source element type 'f32'}}
+  %v = croq.chunkat %m[%i] of [4] : memref<64xf32> -> !croq.view<16xf16>
+  return
+}
+
+// -----
+
+func.func @chunkat_result_memory_space(%t: !croq.tile<64xf32, shared>, %i: index) {
+  // expected-error @+1 {{'croq.chunkat' op result memory space must be the source's (shared), got global}}
+  %v = croq.chunkat %t[%i] of [4] : !croq.tile<64xf32, shared> -> !croq.view<16xf32>
+  return
+}
+
+// -----
+
+func.func @chunkat_result_rank(%m: memref<64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.chunkat' op expected a rank-1 result, got rank 2}}
+  %v = croq.chunkat %m[%i] of [4] : memref<64xf32> -> !croq.view<16x1xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.subspan
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @subspan_size_count(%m: memref<64x64xf32>, %i: index) {
+  // expected-error @+1 {{expected 2 size values, got 1}}
+  %v = croq.subspan %m [16] at [%i, %i] : memref<64x64xf32> -> !croq.view<16xf32>
+  return
+}
+
+// -----
+
+func.func @subspan_coordinate_count(%m: memref<64x64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.subspan' op expected 2 tile coordinates for a rank-2 source, got 1}}
+  %v = croq.subspan %m [16, 16] at [%i] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @subspan_step_count(%m: memref<64x64xf32>, %i: index) {
+  // expected-error @+1 {{expected 2 step values, got 1}}
+  %v = croq.subspan %m [16, 16] step [32] at [%i, %i] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @subspan_zero_step(%m: memref<64x64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.subspan' op expected positive steps, got 0}}
+  %v = croq.subspan %m [16, 16] step [16, 0] at [%i, %i] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @subspan_step_values_without_list(%m: memref<64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.subspan' op step values given without a step list}}
+  %v = "croq.subspan"(%m, %i, %i) <{operandSegmentSizes = array<i32: 1, 0, 1, 1>, staticSizes = array<i64: 16>}> : (memref<64xf32>, index, index) -> !croq.view<16xf32>
+  return
+}
+
+// -----
+
+func.func @subspan_zero_size(%m: memref<64x64xf32>, %i: index) {
+  // expected-error @+1 {{'croq.subspan' op expected positive tile sizes, got 0}}
+  %v = croq.subspan %m [0, 16] at [%i, %i] : memref<64x64xf32> -> !croq.view<?x16xf32>
+  return
+}
+
+// -----
+
+func.func @subspan_dynamic_size_count(%m: memref<64xf32>, %i: index) {
+  // expected-error @+1 {{expected 0 dynamic size values}}
+  %v = "croq.subspan"(%m, %i, %i) <{operandSegmentSizes = array<i32: 1, 1, 0, 1>, staticSizes = array<i64: 16>}> : (memref<64xf32>, index, index) -> !croq.view<16xf32>
+  return
+}
+
+// -----
+
+func.func @subspan_result_shape(%m: memref<?x?xf32>, %n: index, %i: index) {
+  // expected-error @+1 {{'croq.subspan' op expected result dimension 0 to be ?, got 16}}
+  %v = croq.subspan %m [%n, 16] at [%i, %i] : memref<?x?xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @subspan_result_swizzle(%t: !croq.tile<64x64xf16, shared, swizzle = 128>, %i: index) {
+  // expected-error @+1 {{'croq.subspan' op result swizzle must be the source's (128), got none}}
+  %v = croq.subspan %t [64, 16] at [%i, %i] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x16xf16, shared>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.view
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @view_size_count(%m: memref<64x64xf32>) {
+  // expected-error @+1 {{expected 2 size values, got 1}}
+  %v = croq.view %m [16] from [0, 0] : memref<64x64xf32> -> !croq.view<16xf32>
+  return
+}
+
+// -----
+
+func.func @view_offset_count(%m: memref<64x64xf32>) {
+  // expected-error @+1 {{expected 2 offset values, got 3}}
+  %v = croq.view %m [16, 16] from [0, 0, 0] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @view_bound_count(%m: memref<64x64xf32>) {
+  // expected-error @+1 {{expected 2 bound values, got 1}}
+  %v = croq.view %m [16, 16] from [0, 0] within [8] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @view_bound_values_without_list(%m: memref<64xf32>, %e: index) {
+  // expected-error @+1 {{'croq.view' op bound values given without a 'within' list}}
+  %v = "croq.view"(%m, %e) <{operandSegmentSizes = array<i32: 1, 0, 0, 1>, staticSizes = array<i64: 16>, staticOffsets = array<i64: 0>}> : (memref<64xf32>, index) -> !croq.view<16xf32>
+  return
+}
+
+// -----
+
+func.func @view_zero_size(%m: memref<64x64xf32>) {
+  // expected-error @+1 {{'croq.view' op expected positive window sizes, got -2}}
+  %v = croq.view %m [16, -2] from [0, 0] : memref<64x64xf32> -> !croq.view<16x?xf32>
+  return
+}
+
+// -----
+
+func.func @view_negative_offset(%m: memref<64x64xf32>) {
+  // expected-error @+1 {{'croq.view' op expected non-negative offsets, got -1}}
+  %v = croq.view %m [16, 16] from [0, -1] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @view_result_element_type(%m: memref<64xf32>) {
+  // expected-error @+1 {{'croq.view' op result element type 'i32' does not match source element type 'f32'}}
+  %v = croq.view %m [16] from [0] : memref<64xf32> -> !croq.view<16xi32>
+  return
+}
+
+// -----
+
+func.func @view_result_memory_space(%v: !croq.view<64xf32, local>) {
+  // expected-error @+1 {{'croq.view' op result memory space must be the source's (local), got shared}}
+  %w = croq.view %v [16] from [0] : !croq.view<64xf32, local> -> !croq.view<16xf32, shared>
+  return
+}
+
+// -----
+
+func.func @view_result_swizzle(%t: !croq.tile<64x64xf16, shared>) {
+  // expected-error @+1 {{'croq.view' op result swizzle must be the source's (none), got 128}}
+  %v = croq.view %t [64, 64] from [0, 0] : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16, shared, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @view_result_shape(%m: memref<64x64xf32>) {
+  // expected-error @+1 {{'croq.view' op expected result dimension 1 to be 8, got 16}}
+  %v = croq.view %m [16, 8] from [0, 0] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.span_as
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @span_as_element_type(%t: !croq.tile<64xf32, shared>) {
+  // expected-error @+1 {{'croq.span_as' op result element type 'i32' does not match source element type 'f32'}}
+  %r = croq.span_as %t : !croq.tile<64xf32, shared> -> !croq.tile<8x8xi32, shared>
+  return
+}
+
+// -----
+
+func.func @span_as_element_count(%t: !croq.tile<8192xf16, shared>) {
+  // expected-error @+1 {{'croq.span_as' op span_as must keep the element count: the source has 8192 elements, the result 4096}}
+  %r = croq.span_as %t : !croq.tile<8192xf16, shared> -> !croq.tile<64x64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @span_as_memory_space(%t: !croq.tile<64xf32, shared>) {
+  // expected-error @+1 {{'croq.span_as' op span_as keeps the memory space and swizzle of its source (shared, swizzle none), got local, swizzle none}}
+  %r = croq.span_as %t : !croq.tile<64xf32, shared> -> !croq.tile<8x8xf32, local>
+  return
+}
+
+// -----
+
+func.func @span_as_swizzle(%t: !croq.tile<64x64xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.span_as' op span_as keeps the memory space and swizzle of its source (shared, swizzle 128), got shared, swizzle 64}}
+  %r = croq.span_as %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.tile<128x32xf16, shared, swizzle = 64>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.copy
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @copy_element_type(%v: !croq.view<16xf32>, %t: !croq.tile<16xf16, shared>) {
+  // expected-error @+1 {{'croq.copy' op source element type 'f32' does not match destination element type 'f16'}}
+  croq.copy dma %v -> %t : !croq.view<16xf32> -> !croq.tile<16xf16, shared>
+  return
+}
+
+// -----
+
+func.func @copy_rank(%v: !croq.view<16x16xf32>, %t: !croq.tile<256xf32, shared>) {
+  // expected-error @+1 {{'croq.copy' op source rank 2 does not match destination rank 1}}
+  croq.copy dma %v -> %t : !croq.view<16x16xf32> -> !croq.tile<256xf32, shared>
+  return
+}
+
+// -----
+
+func.func @copy_global_to_global(%a: memref<16xf32>, %b: !croq.view<16xf32>) {
+  // expected-error @+1 {{'croq.copy' op cannot copy global memory to global memory; stage the tile through shared or local memory}}
+  croq.copy dma %a -> %b : memref<16xf32> -> !croq.view<16xf32>
+  return
+}
+
+// -----
+
+func.func @copy_async_dma_to_local(%v: !croq.view<16xf32>, %t: !croq.tile<16xf32, local>) {
+  // expected-error @+1 {{'croq.copy' op an async dma copy must move global to shared memory (cp.async), got global -> local}}
+  %f = croq.copy dma async %v -> %t : !croq.view<16xf32> -> !croq.tile<16xf32, local>
+  return
+}
+
+// -----
+
+func.func @copy_async_dma_from_shared(%s: !croq.tile<16xf32, shared>, %v: !croq.view<16xf32>) {
+  // expected-error @+1 {{'croq.copy' op an async dma copy must move global to shared memory (cp.async), got shared -> global}}
+  %f = croq.copy dma async %s -> %v : !croq.tile<16xf32, shared> -> !croq.view<16xf32>
+  return
+}
+
+// -----
+
+func.func @copy_source_larger(%v: !croq.view<32x16xf32>, %t: !croq.tile<16x16xf32, shared>) {
+  // expected-error @+1 {{'croq.copy' op source dimension 0 (32) is larger than the destination's (16)}}
+  croq.copy dma zfill %v -> %t : !croq.view<32x16xf32> -> !croq.tile<16x16xf32, shared>
+  return
+}
+
+// -----
+
+func.func @copy_source_smaller_without_zfill(%v: !croq.view<16x8xf32>, %t: !croq.tile<16x16xf32, shared>) {
+  // expected-error @+1 {{'croq.copy' op source dimension 1 (8) is smaller than the destination's (16); add 'zfill' to zero the rest}}
+  croq.copy dma %v -> %t : !croq.view<16x8xf32> -> !croq.tile<16x16xf32, shared>
+  return
+}
+
+// -----
+
+func.func @copy_zfill_into_global(%t: !croq.tile<16xf32, shared>, %v: !croq.view<16xf32>) {
+  // expected-error @+1 {{'croq.copy' op zfill fills an on-chip destination, but this copy writes global memory}}
+  croq.copy dma zfill %t -> %v : !croq.tile<16xf32, shared> -> !croq.view<16xf32>
+  return
+}
+
+// -----
+
+func.func @copy_zfill_tile_to_tile(%s: !croq.tile<16x16xf32, shared>, %l: !croq.tile<16x16xf32, local>) {
+  // expected-error @+1 {{'croq.copy' op zfill has no effect: the source always covers the destination (16x16 into 16x16)}}
+  croq.copy dma zfill %s -> %l : !croq.tile<16x16xf32, shared> -> !croq.tile<16x16xf32, local>
+  return
+}
+
+// -----
+
+// 64x128 splits into 16x16 chunks exactly: no chunk runs past the edge.
+func.func @copy_zfill_exact_chunk(%m: memref<64x128xf32>) {
+  croq.parallel (%i, %j) in [4, 8] : block {
+    %t = croq.alloc : !croq.tile<16x16xf32, shared>
+    %v = croq.chunkat %m[%i, %j] : memref<64x128xf32> -> !croq.view<16x16xf32>
+    // expected-error @+1 {{'croq.copy' op zfill has no effect: the source always covers the destination (16x16 into 16x16)}}
+    croq.copy dma zfill %v -> %t : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @copy_zfill_exact_subspan(%m: memref<64x64xf32>, %i: index, %t: !croq.tile<16x16xf32, shared>) {
+  %v = croq.subspan %m [16, 16] at [%i, %i] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  // expected-error @+1 {{'croq.copy' op zfill has no effect: the source always covers the destination (16x16 into 16x16)}}
+  croq.copy dma zfill %v -> %t : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, shared>
+  return
+}
+
+// -----
+
+func.func @copy_swizzle_without_shared(%v: !croq.view<16x64xf16>, %t: !croq.tile<16x64xf16, local>) {
+  // expected-error @+1 {{'croq.copy' op swizzle describes a shared-memory layout, but neither side of the copy is in shared memory}}
+  croq.copy dma swizzle = 128 %v -> %t : !croq.view<16x64xf16> -> !croq.tile<16x64xf16, local>
+  return
+}
+
+// -----
+
+func.func @copy_swizzle_mismatch(%v: !croq.view<64x64xf16>, %t: !croq.tile<64x64xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.copy' op copy swizzle 64 does not match the shared tile's swizzle 128}}
+  croq.copy tma swizzle = 64 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @copy_swizzle_on_unswizzled_tile(%t: !croq.tile<64x64xf16, shared>, %v: !croq.view<64x64xf16>) {
+  // expected-error @+1 {{'croq.copy' op copy swizzle 128 does not match the shared tile's swizzle none}}
+  croq.copy dma swizzle = 128 %t -> %v : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @copy_swizzle_value(%v: !croq.view<64x64xf16>, %t: !croq.tile<64x64xf16, shared>) {
+  // expected-error @+1 {{expected swizzle none, auto, 32, 64 or 128, got 256}}
+  croq.copy dma swizzle = 256 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @copy_tma_shared_to_local(%s: !croq.tile<16x16xf32, shared>, %l: !croq.tile<16x16xf32, local>) {
+  // expected-error @+1 {{'croq.copy' op a tma copy moves between global and shared memory, got shared -> local}}
+  croq.copy tma %s -> %l : !croq.tile<16x16xf32, shared> -> !croq.tile<16x16xf32, local>
+  return
+}
+
+// -----
+
+func.func @copy_tma_global_to_local(%v: !croq.view<16x16xf32>, %l: !croq.tile<16x16xf32, local>) {
+  // expected-error @+1 {{'croq.copy' op a tma copy moves between global and shared memory, got global -> local}}
+  croq.copy tma %v -> %l : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, local>
+  return
+}
+
+// -----
+
+func.func @copy_tma_dynamic_box(%v: !croq.view<128x64xf16>, %s: !croq.view<?x64xf16, shared>) {
+  // expected-error @+1 {{'croq.copy' op a tma copy needs a tile shape known at compile time, but dimension 0 is dynamic; use a dma copy for run-time tile sizes}}
+  croq.copy tma %v -> %s : !croq.view<128x64xf16> -> !croq.view<?x64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @copy_tma_rank_zero(%v: !croq.view<f32>, %s: !croq.tile<f32, shared>) {
+  // expected-error @+1 {{'croq.copy' op tma copies take ranks 1 to 5, got rank 0}}
+  croq.copy tma %v -> %s : !croq.view<f32> -> !croq.tile<f32, shared>
+  return
+}
+
+// -----
+
+func.func @copy_tma_rank_six(%v: !croq.view<2x2x2x2x2x8xf32>, %s: !croq.tile<2x2x2x2x2x8xf32, shared>) {
+  // expected-error @+1 {{'croq.copy' op tma copies take ranks 1 to 5, got rank 6}}
+  croq.copy tma %v -> %s : !croq.view<2x2x2x2x2x8xf32> -> !croq.tile<2x2x2x2x2x8xf32, shared>
+  return
+}
+
+// -----
+
+func.func @copy_tma_element_type(%v: !croq.view<16x16xi1>, %s: !croq.tile<16x16xi1, shared>) {
+  // expected-error @+1 {{'croq.copy' op tma does not support element type 'i1'}}
+  croq.copy tma %v -> %s : !croq.view<16x16xi1> -> !croq.tile<16x16xi1, shared>
+  return
+}
+
+// -----
+
+func.func @copy_tma_inner_box_bytes(%v: !croq.view<64x4xf16>, %s: !croq.tile<64x4xf16, shared>) {
+  // expected-error @+1 {{'croq.copy' op the inner tma box dimension is 8 bytes (4 x 'f16'); it must be a multiple of 16 bytes}}
+  croq.copy tma %v -> %s : !croq.view<64x4xf16> -> !croq.tile<64x4xf16, shared>
+  return
+}
+
+// -----
+
+// The shared side decides the box of a store too.
+func.func @copy_tma_store_inner_box_bytes(%s: !croq.tile<64x12xi8, shared>, %v: !croq.view<64x12xi8>) {
+  // expected-error @+1 {{'croq.copy' op the inner tma box dimension is 12 bytes (12 x 'i8'); it must be a multiple of 16 bytes}}
+  croq.copy tma %s -> %v : !croq.tile<64x12xi8, shared> -> !croq.view<64x12xi8>
+  return
+}
+
+// -----
+
+func.func @copy_tma_inner_box_swizzle_span(%v: !croq.view<64x48xf16>, %s: !croq.tile<64x48xf16, shared, swizzle = 64>) {
+  // expected-error @+1 {{'croq.copy' op the inner tma box dimension of 96 bytes is wider than the 64-byte swizzle span and not a multiple of it}}
+  croq.copy tma %v -> %s : !croq.view<64x48xf16> -> !croq.tile<64x48xf16, shared, swizzle = 64>
+  return
+}
+
+// -----
+
+// An `auto` tile takes the swizzle the copy names, and the box must fit it.
+func.func @copy_tma_inner_box_copy_swizzle(%v: !croq.view<64x40xf32>, %s: !croq.tile<64x40xf32, shared, swizzle = auto>) {
+  // expected-error @+1 {{'croq.copy' op the inner tma box dimension of 160 bytes is wider than the 128-byte swizzle span and not a multiple of it}}
+  croq.copy tma swizzle = 128 %v -> %s : !croq.view<64x40xf32> -> !croq.tile<64x40xf32, shared, swizzle = auto>
+  return
+}
+
+// -----
+
+func.func @copy_tma_box_dim(%v: !croq.view<300x64xf16>, %s: !croq.tile<300x64xf16, shared>) {
+  // expected-error @+1 {{'croq.copy' op tma box dimension 0 is 300; dimensions above 256 must be a multiple of 256 to be split into boxes}}
+  croq.copy tma %v -> %s : !croq.view<300x64xf16> -> !croq.tile<300x64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @future_waited_twice(%v: !croq.view<16xf32>, %s: !croq.tile<16xf32, shared>) {
+  // expected-error @+1 {{'croq.copy' op a future is waited on at most once, but this one is waited on 2 times}}
+  %f = croq.copy dma async %v -> %s : !croq.view<16xf32> -> !croq.tile<16xf32, shared>
+  croq.wait %f
+  croq.wait %f
+  return
+}
+
+// -----
+
+func.func @future_waited_and_triggered(%v: !croq.view<64x64xf16>, %s: !croq.tile<64x64xf16, shared>,
+                                       %e: !croq.events<2>, %i: index) {
+  // expected-error @+1 {{'croq.copy' op a future is waited on at most once, but this one is waited on 2 times}}
+  %f = croq.copy tma async %v -> %s : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
+  croq.event.trigger %e[%i] after (%f) : !croq.events<2>
+  croq.wait %f
+  return
+}
+
+// -----
+
+func.func @future_triggered_twice_in_one_op(%v: !croq.view<64x64xf16>, %s: !croq.tile<64x64xf16, shared>,
+                                            %e: !croq.events<2>, %i: index) {
+  // expected-error @+1 {{'croq.copy' op a future is waited on at most once, but this one is waited on 2 times}}
+  %f = croq.copy tma async %v -> %s : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
+  croq.event.trigger %e[%i] after (%f, %f) : !croq.events<2>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.transpose
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @transpose_not_a_permutation(%v: !croq.view<16x32xf32>, %t: !croq.tile<32x16xf32, local>) {
+  // expected-error @+1 {{'croq.transpose' op [1, 1] is not a permutation of 0..1}}
+  croq.transpose [1, 1] %v -> %t : !croq.view<16x32xf32> -> !croq.tile<32x16xf32, local>
+  return
+}
+
+// -----
+
+func.func @transpose_permutation_size(%v: !croq.view<16x32xf32>, %t: !croq.tile<32x16xf32, local>) {
+  // expected-error @+1 {{'croq.transpose' op [1, 0, 2] is not a permutation of 0..1}}
+  croq.transpose [1, 0, 2] %v -> %t : !croq.view<16x32xf32> -> !croq.tile<32x16xf32, local>
+  return
+}
+
+// -----
+
+func.func @transpose_rank_zero(%v: !croq.view<f32>, %t: !croq.tile<f32, local>) {
+  // expected-error @+1 {{'croq.transpose' op expected an empty permutation for a rank-0 source, got [0]}}
+  croq.transpose [0] %v -> %t : !croq.view<f32> -> !croq.tile<f32, local>
+  return
+}
+
+// -----
+
+func.func @transpose_dest_shape(%v: !croq.view<16x32xf32>, %t: !croq.tile<16x32xf32, local>) {
+  // expected-error @+1 {{'croq.transpose' op destination dimension 0 (16) must equal source dimension 1 (32)}}
+  croq.transpose [1, 0] %v -> %t : !croq.view<16x32xf32> -> !croq.tile<16x32xf32, local>
+  return
+}
+
+// -----
+
+func.func @transpose_element_type(%v: !croq.view<16x32xf32>, %t: !croq.tile<32x16xi32, local>) {
+  // expected-error @+1 {{'croq.transpose' op source element type 'f32' does not match destination element type 'i32'}}
+  croq.transpose [1, 0] %v -> %t : !croq.view<16x32xf32> -> !croq.tile<32x16xi32, local>
+  return
+}
+
+// -----
+
+func.func @transpose_async_to_local(%v: !croq.view<16x32xf32>, %t: !croq.tile<32x16xf32, local>) {
+  // expected-error @+1 {{'croq.transpose' op an async dma copy must move global to shared memory (cp.async), got global -> local}}
+  %f = croq.transpose async [1, 0] %v -> %t : !croq.view<16x32xf32> -> !croq.tile<32x16xf32, local>
+  return
+}
+
+// -----
+
+func.func @transpose_future_waited_twice(%v: !croq.view<16x32xf32>, %t: !croq.tile<32x16xf32, shared>) {
+  // expected-error @+1 {{'croq.transpose' op a future is waited on at most once, but this one is waited on 2 times}}
+  %f = croq.transpose async [1, 0] %v -> %t : !croq.view<16x32xf32> -> !croq.tile<32x16xf32, shared>
+  croq.wait %f
+  croq.wait %f
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.pad
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @pad_low_size(%v: !croq.view<8x8xf32>, %t: !croq.tile<11x13xf32, shared>, %z: f32) {
+  // expected-error @+1 {{'croq.pad' op expected 2 low padding sizes, got 1}}
+  croq.pad low [2] high [1, 2] interior [0, 0] %v -> %t value %z : !croq.view<8x8xf32> -> !croq.tile<11x13xf32, shared>
+  return
+}
+
+// -----
+
+func.func @pad_interior_size(%v: !croq.view<8x8xf32>, %t: !croq.tile<11x13xf32, shared>, %z: f32) {
+  // expected-error @+1 {{'croq.pad' op expected 2 interior padding sizes, got 3}}
+  croq.pad low [2, 3] high [1, 2] interior [0, 0, 0] %v -> %t value %z : !croq.view<8x8xf32> -> !croq.tile<11x13xf32, shared>
+  return
+}
+
+// -----
+
+func.func @pad_negative(%v: !croq.view<8x8xf32>, %t: !croq.tile<11x13xf32, shared>, %z: f32) {
+  // expected-error @+1 {{'croq.pad' op expected non-negative high padding, got -1}}
+  croq.pad low [2, 3] high [1, -1] interior [0, 0] %v -> %t value %z : !croq.view<8x8xf32> -> !croq.tile<11x13xf32, shared>
+  return
+}
+
+// -----
+
+func.func @pad_dest_shape(%v: !croq.view<8x8xf32>, %t: !croq.tile<11x13xf32, shared>, %z: f32) {
+  // expected-error @+1 {{'croq.pad' op destination dimension 1 must be low + high + size + interior * (size - 1) = 20, got 13}}
+  croq.pad low [2, 3] high [1, 2] interior [0, 1] %v -> %t value %z : !croq.view<8x8xf32> -> !croq.tile<11x13xf32, shared>
+  return
+}
+
+// -----
+
+func.func @pad_global_to_global(%v: !croq.view<8xf32>, %m: memref<10xf32>, %z: f32) {
+  // expected-error @+1 {{'croq.pad' op cannot copy global memory to global memory; stage the tile through shared or local memory}}
+  croq.pad low [1] high [1] interior [0] %v -> %m value %z : !croq.view<8xf32> -> memref<10xf32>
+  return
+}
+
+// -----
+
+func.func @pad_value_type(%v: !croq.view<8xf32>, %t: !croq.tile<10xf32, shared>, %z: f16) {
+  // expected-error @+1 {{'croq.pad' op failed to verify that value matches the destination element type}}
+  "croq.pad"(%v, %t, %z) <{low = array<i64: 1>, high = array<i64: 1>, interior = array<i64: 0>}> : (!croq.view<8xf32>, !croq.tile<10xf32, shared>, f16) -> ()
+  return
+}
+
+// -----
+
+func.func @pad_future_waited_twice(%v: !croq.view<8xf32>, %t: !croq.tile<10xf32, shared>, %z: f32) {
+  // expected-error @+1 {{'croq.pad' op a future is waited on at most once, but this one is waited on 2 times}}
+  %f = croq.pad async low [1] high [1] interior [0] %v -> %t value %z : !croq.view<8xf32> -> !croq.tile<10xf32, shared>
+  croq.wait %f
+  croq.wait %f
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Events
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @event_alloc_outside_parallel() {
+  // expected-error @+1 {{'croq.event.alloc' op events live in shared memory and belong to a block: allocate them directly in a 'croq.parallel ... : block' region}}
+  %e = croq.event.alloc : !croq.events<2>
+  return
+}
+
+// -----
+
+func.func @event_alloc_in_warpgroup_region() {
+  croq.parallel (%b) in [4] : block {
+    croq.parallel (%w) in [2] : warpgroup {
+      // expected-error @+1 {{'croq.event.alloc' op events live in shared memory and belong to a block: allocate them directly in a 'croq.parallel ... : block' region}}
+      %e = croq.event.alloc ready : !croq.events<2>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @event_trigger_index(%e: !croq.events<4>) {
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'croq.event.trigger' op event index 4 is out of range for 4 events}}
+  croq.event.trigger %e[%c4] : !croq.events<4>
+  return
+}
+
+// -----
+
+func.func @event_wait_index(%e: !croq.events<4>) {
+  %c-1 = arith.constant -1 : index
+  // expected-error @+1 {{'croq.event.wait' op event index -1 is out of range for 4 events}}
+  croq.event.wait %e[%c-1] : !croq.events<4>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// MMA
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @mma_fill_value_type(%v: f16) {
+  // expected-error @+1 {{'croq.mma.fill' op failed to verify that value matches the accumulator element type}}
+  %acc = "croq.mma.fill"(%v) : (f16) -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_load_from_global(%v: !croq.view<64x64xf16>) {
+  // expected-error @+1 {{'croq.mma.load' op mma operands are loaded from shared memory, got global memory}}
+  %a = croq.mma.load %v : !croq.view<64x64xf16> -> !croq.frag<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @mma_load_from_local(%t: !croq.tile<64x64xf16, local>) {
+  // expected-error @+1 {{'croq.mma.load' op mma operands are loaded from shared memory, got local memory}}
+  %a = croq.mma.load %t : !croq.tile<64x64xf16, local> -> !croq.frag<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @mma_load_rank(%t: !croq.tile<2x64x64xf16, shared>) {
+  // expected-error @+1 {{'croq.mma.load' op expected a 2-d source, got rank 3}}
+  %a = croq.mma.load %t : !croq.tile<2x64x64xf16, shared> -> !croq.frag<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @mma_load_element_type(%t: !croq.tile<64x64xf16, shared>) {
+  // expected-error @+1 {{'croq.mma.load' op result element type 'bf16' does not match source element type 'f16'}}
+  %a = croq.mma.load %t : !croq.tile<64x64xf16, shared> -> !croq.frag<64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @mma_load_shape(%t: !croq.tile<64x64xf16, shared>) {
+  // expected-error @+1 {{'croq.mma.load' op result dimension 1 (32) does not match the source's (64)}}
+  %a = croq.mma.load %t : !croq.tile<64x64xf16, shared> -> !croq.frag<64x32xf16>
+  return
+}
+
+// -----
+
+func.func @mma_load_swizzle_mismatch(%t: !croq.tile<64x64xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.mma.load' op mma.load swizzle 64 does not match the source tile's swizzle 128; the operand would be read with the wrong layout}}
+  %a = croq.mma.load swizzle = 64 %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @mma_load_swizzle_on_plain_view(%v: !croq.view<64x16xf16, shared>) {
+  // expected-error @+1 {{'croq.mma.load' op mma.load swizzle 32 does not match the source tile's swizzle none; the operand would be read with the wrong layout}}
+  %a = croq.mma.load swizzle = 32 %v : !croq.view<64x16xf16, shared> -> !croq.frag<64x16xf16>
+  return
+}
+
+// -----
+
+func.func @mma_load_source_type(%m: memref<64x64xf16>) {
+  // expected-error @+1 {{'croq.mma.load' op operand #0 must be tile or view, but got 'memref<64x64xf16>'}}
+  %a = croq.mma.load %m : memref<64x64xf16> -> !croq.frag<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @mma_element_type(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x16xf64>, %b: !croq.frag<64x16xf64>) {
+  // expected-error @+1 {{'croq.mma' op the tensor cores take f16, bf16, f32 (tf32), f8E4M3FN, f8E5M2 or i8 operands, got 'f64'}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x16xf64>, !croq.frag<64x16xf64> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_mixed_element_types(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x16xf16>, %b: !croq.frag<64x16xbf16>) {
+  // expected-error @+1 {{'croq.mma' op operand element types must match, got 'f16' and 'bf16'}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x16xf16>, !croq.frag<64x16xbf16> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_mixed_f8_and_i8(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x32xf8E4M3FN>, %b: !croq.frag<64x32xi8>) {
+  // expected-error @+1 {{'croq.mma' op operand element types must match, got 'f8E4M3FN' and 'i8'}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x32xf8E4M3FN>, !croq.frag<64x32xi8> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_bf16_f16_accumulator(%acc: !croq.acc<64x64xf16>, %a: !croq.frag<64x16xbf16>, %b: !croq.frag<64x16xbf16>) {
+  // expected-error @+1 {{'croq.mma' op there is no mma with 'bf16' operands and 'f16' accumulation}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x16xbf16>, !croq.frag<64x16xbf16> -> !croq.acc<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @mma_i8_f32_accumulator(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x32xi8>, %b: !croq.frag<64x32xi8>) {
+  // expected-error @+1 {{'croq.mma' op there is no mma with 'i8' operands and 'f32' accumulation}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x32xi8>, !croq.frag<64x32xi8> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_f8_col(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x32xf8E4M3FN>, %b: !croq.frag<32x64xf8E4M3FN>) {
+  // expected-error @+1 {{'croq.mma' op f8 operands must both be 'row' (K-major); only 16-bit operands can be transposed}}
+  %r = croq.mma row col %acc, %a, %b : !croq.frag<64x32xf8E4M3FN>, !croq.frag<32x64xf8E4M3FN> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_i8_col(%acc: !croq.acc<64x64xi32>, %a: !croq.frag<32x64xi8>, %b: !croq.frag<64x32xi8>) {
+  // expected-error @+1 {{'croq.mma' op i8 operands must both be 'row' (K-major); only 16-bit operands can be transposed}}
+  %r = croq.mma col row %acc, %a, %b : !croq.frag<32x64xi8>, !croq.frag<64x32xi8> -> !croq.acc<64x64xi32>
+  return
+}
+
+// -----
+
+func.func @mma_tf32_col(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<8x64xf32>, %b: !croq.frag<8x64xf32>) {
+  // expected-error @+1 {{'croq.mma' op tf32 operands must both be 'row' (K-major); only 16-bit operands can be transposed}}
+  %r = croq.mma col col %acc, %a, %b : !croq.frag<8x64xf32>, !croq.frag<8x64xf32> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_k_mismatch(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x32xf16>, %b: !croq.frag<64x16xf16>) {
+  // expected-error @+1 {{'croq.mma' op operand K dimensions differ: A has 32, B has 16}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x32xf16>, !croq.frag<64x16xf16> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+// A col B is K x N: its first dimension is K.
+func.func @mma_k_mismatch_col(%acc: !croq.acc<64x16xf32>, %a: !croq.frag<64x16xf16>, %b: !croq.frag<32x16xf16>) {
+  // expected-error @+1 {{'croq.mma' op operand K dimensions differ: A has 16, B has 32}}
+  %r = croq.mma row col %acc, %a, %b : !croq.frag<64x16xf16>, !croq.frag<32x16xf16> -> !croq.acc<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @mma_acc_shape(%acc: !croq.acc<64x128xf32>, %a: !croq.frag<64x16xf16>, %b: !croq.frag<64x16xf16>) {
+  // expected-error @+1 {{'croq.mma' op accumulator shape 64x128 does not match the operands' M x N = 64x64}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x16xf16>, !croq.frag<64x16xf16> -> !croq.acc<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @mma_m_multiple_of_64(%acc: !croq.acc<32x64xf32>, %a: !croq.frag<32x16xf16>, %b: !croq.frag<64x16xf16>) {
+  // expected-error @+1 {{'croq.mma' op M must be a multiple of 64 (one wgmma per 64 rows), got 32}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<32x16xf16>, !croq.frag<64x16xf16> -> !croq.acc<32x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_n_multiple_of_8(%acc: !croq.acc<64x12xf32>, %a: !croq.frag<64x16xf16>, %b: !croq.frag<12x16xf16>) {
+  // expected-error @+1 {{'croq.mma' op N must be a multiple of 8 no larger than 256, got 12}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x16xf16>, !croq.frag<12x16xf16> -> !croq.acc<64x12xf32>
+  return
+}
+
+// -----
+
+func.func @mma_n_too_large(%acc: !croq.acc<64x264xf32>, %a: !croq.frag<64x16xf16>, %b: !croq.frag<264x16xf16>) {
+  // expected-error @+1 {{'croq.mma' op N must be a multiple of 8 no larger than 256, got 264}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x16xf16>, !croq.frag<264x16xf16> -> !croq.acc<64x264xf32>
+  return
+}
+
+// -----
+
+func.func @mma_k_multiple_f16(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x8xf16>, %b: !croq.frag<64x8xf16>) {
+  // expected-error @+1 {{'croq.mma' op K must be a multiple of 16 for f16 operands, got 8}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x8xf16>, !croq.frag<64x8xf16> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_k_multiple_f8(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x16xf8E5M2>, %b: !croq.frag<64x16xf8E5M2>) {
+  // expected-error @+1 {{'croq.mma' op K must be a multiple of 32 for f8 operands, got 16}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x16xf8E5M2>, !croq.frag<64x16xf8E5M2> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_k_multiple_tf32(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x4xf32>, %b: !croq.frag<64x4xf32>) {
+  // expected-error @+1 {{'croq.mma' op K must be a multiple of 8 for tf32 operands, got 4}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x4xf32>, !croq.frag<64x4xf32> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_result_type(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x16xf16>) {
+  // expected-error @+1 {{'croq.mma' op failed to verify that all of {acc, result} have same type}}
+  %r = "croq.mma"(%acc, %a, %a) <{layoutA = 0 : i32, layoutB = 0 : i32}> : (!croq.acc<64x64xf32>, !croq.frag<64x16xf16>, !croq.frag<64x16xf16>) -> !croq.acc<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @mma_commit_result_type(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.commit' op failed to verify that all of {acc, result} have same type}}
+  %r = "croq.mma.commit"(%acc) : (!croq.acc<64x64xf32>) -> !croq.acc<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @mma_store_rank(%acc: !croq.acc<64x64xf32>, %t: !croq.tile<4096xf32, shared>) {
+  // expected-error @+1 {{'croq.mma.store' op expected a 2-d destination, got rank 1}}
+  croq.mma.store %acc -> %t : !croq.acc<64x64xf32> -> !croq.tile<4096xf32, shared>
+  return
+}
+
+// -----
+
+func.func @mma_store_shape(%acc: !croq.acc<64x128xf32>, %v: !croq.view<?x64xf16>) {
+  // expected-error @+1 {{'croq.mma.store' op destination dimension 1 (64) does not match the accumulator's (128)}}
+  croq.mma.store %acc -> %v : !croq.acc<64x128xf32> -> !croq.view<?x64xf16>
+  return
+}
+
+// -----
+
+func.func @mma_store_float_to_int(%acc: !croq.acc<64x64xf32>, %m: memref<64x64xi32>) {
+  // expected-error @+1 {{'croq.mma.store' op cannot store a 'f32' accumulator into 'i32' elements}}
+  croq.mma.store %acc -> %m : !croq.acc<64x64xf32> -> memref<64x64xi32>
+  return
+}
+
+// -----
+
+func.func @mma_store_int_to_float(%acc: !croq.acc<64x64xi32>, %t: !croq.tile<64x64xf16, shared>) {
+  // expected-error @+1 {{'croq.mma.store' op cannot store a 'i32' accumulator into 'f16' elements}}
+  croq.mma.store %acc -> %t : !croq.acc<64x64xi32> -> !croq.tile<64x64xf16, shared>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// croq.foreach, croq.read and croq.write
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @foreach_rank_zero() {
+  // expected-error @+1 {{'croq.foreach' op expected at least one dimension}}
+  croq.foreach () in [] {
+  }
+  return
+}
+
+// -----
+
+func.func @foreach_zero_extent() {
+  // expected-error @+1 {{'croq.foreach' op expected positive extents, got 0}}
+  croq.foreach (%i) in [0] {
+  }
+  return
+}
+
+// -----
+
+func.func @foreach_induction_variable_count() {
+  // expected-error @+1 {{expected 1 induction variables, got 2}}
+  croq.foreach (%i, %j) in [4] {
+  }
+  return
+}
+
+// -----
+
+func.func @foreach_block_argument_count() {
+  // expected-error @+1 {{'croq.foreach' op expected 2 induction variables, got 1}}
+  "croq.foreach"() <{staticExtents = array<i64: 4, 4>}> ({
+  ^bb0(%i: index):
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @foreach_block_argument_type() {
+  // expected-error @+1 {{'croq.foreach' op induction variables must be of index type, got 'i64'}}
+  "croq.foreach"() <{staticExtents = array<i64: 4>}> ({
+  ^bb0(%i: i64):
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @read_index_count(%t: !croq.tile<16x16xi32, shared>, %i: index) {
+  // expected-error @+1 {{'croq.read' op expected 2 indices for a rank-2 buffer, got 1}}
+  %x = croq.read %t[%i] : !croq.tile<16x16xi32, shared>
+  return
+}
+
+// -----
+
+func.func @write_index_count(%x: f32, %m: memref<?xf32>, %i: index) {
+  // expected-error @+1 {{'croq.write' op expected 1 indices for a rank-1 buffer, got 2}}
+  croq.write %x, %m[%i, %i] : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @read_result_type(%t: !croq.tile<16xi32, shared>, %i: index) {
+  // expected-error @+1 {{'croq.read' op failed to verify that result matches the element type}}
+  %x = "croq.read"(%t, %i) : (!croq.tile<16xi32, shared>, index) -> f32
+  return
+}
+
+// -----
+
+func.func @write_value_type(%x: f32, %t: !croq.tile<16xi32, shared>, %i: index) {
+  // expected-error @+1 {{'croq.write' op failed to verify that value matches the element type}}
+  "croq.write"(%x, %t, %i) : (f32, !croq.tile<16xi32, shared>, index) -> ()
+  return
+}

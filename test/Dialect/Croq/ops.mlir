@@ -1,0 +1,791 @@
+// RUN: croq-opt %s | croq-opt | FileCheck %s
+// RUN: croq-opt %s --mlir-print-op-generic | croq-opt | FileCheck %s
+
+// Round trip of every croq type and op. Each ODS `Example:` block appears
+// here verbatim (test/lint/ods-examples.test checks it).
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @tile_type_examples(
+// CHECK-SAME: !croq.tile<16x16xi32, shared>
+// CHECK-SAME: !croq.tile<128x64xf16, shared, swizzle = 128>
+// CHECK-SAME: !croq.tile<8x8xf32, local>
+func.func @tile_type_examples(
+    %a: !croq.tile<16x16xi32, shared>,
+    %b: !croq.tile<128x64xf16, shared, swizzle = 128>,
+    %c: !croq.tile<8x8xf32, local>) {
+  return
+}
+
+// CHECK-LABEL: func.func @tile_type_swizzles(
+// CHECK-SAME: !croq.tile<64x64xf16, shared>
+// CHECK-SAME: !croq.tile<64x16xf16, shared, swizzle = 32>
+// CHECK-SAME: !croq.tile<64x32xf16, shared, swizzle = 64>
+// CHECK-SAME: !croq.tile<64x64xf16, shared, swizzle = 128>
+// CHECK-SAME: !croq.tile<64x64xf16, shared, swizzle = auto>
+// CHECK-SAME: !croq.tile<64x64xf16, shared>
+// CHECK-SAME: !croq.tile<64x64xf16, shared, swizzle = 128>
+func.func @tile_type_swizzles(
+    %none: !croq.tile<64x64xf16, shared, swizzle = none>,
+    %s32: !croq.tile<64x16xf16, shared, swizzle = 32>,
+    %s64: !croq.tile<64x32xf16, shared, swizzle = 64>,
+    %s128: !croq.tile<64x64xf16, shared, swizzle = 128>,
+    %auto: !croq.tile<64x64xf16, shared, swizzle = auto>,
+    %zero: !croq.tile<64x64xf16, shared, swizzle = 0>,
+    %reordered: !croq.tile<64x64xf16, swizzle = 128, shared>) {
+  return
+}
+
+// The memory space of a tile defaults to shared.
+// CHECK-LABEL: func.func @tile_type_default_space(
+// CHECK-SAME: !croq.tile<256xf32, shared>
+// CHECK-SAME: !croq.tile<2x3x4xbf16, local>
+// CHECK-SAME: !croq.tile<4x4xf8E4M3FN, shared>
+// CHECK-SAME: !croq.tile<4x4xindex, local>
+func.func @tile_type_default_space(
+    %a: !croq.tile<256xf32>,
+    %b: !croq.tile<2x3x4xbf16, local>,
+    %c: !croq.tile<4x4xf8E4M3FN>,
+    %d: !croq.tile<4x4xindex, local>) {
+  return
+}
+
+// CHECK-LABEL: func.func @tiles_type(
+// CHECK-SAME: !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+// CHECK-SAME: !croq.tiles<2 x 8xf32, local>
+// CHECK-SAME: !croq.tiles<1 x 16x16xi8, shared>
+func.func @tiles_type(
+    %a: !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>,
+    %b: !croq.tiles<2 x 8xf32, local>,
+    %c: !croq.tiles<1 x 16x16xi8>) {
+  return
+}
+
+// Global views do not print their memory space.
+// CHECK-LABEL: func.func @view_type(
+// CHECK-SAME: !croq.view<16x16xi32>
+// CHECK-SAME: !croq.view<?x64xf16>
+// CHECK-SAME: !croq.view<64x16xf16, shared, swizzle = 128>
+// CHECK-SAME: !croq.view<?x?xf32, shared>
+// CHECK-SAME: !croq.view<16x16xf32>
+// CHECK-SAME: !croq.view<?xf32, local>
+// CHECK-SAME: !croq.view<f32>
+func.func @view_type(
+    %a: !croq.view<16x16xi32>,
+    %b: !croq.view<?x64xf16>,
+    %c: !croq.view<64x16xf16, shared, swizzle = 128>,
+    %d: !croq.view<?x?xf32, shared>,
+    %e: !croq.view<16x16xf32, global>,
+    %f: !croq.view<?xf32, local>,
+    %g: !croq.view<f32>) {
+  return
+}
+
+// CHECK-LABEL: func.func @future_and_events_types(
+// CHECK-SAME: !croq.future
+// CHECK-SAME: !croq.events<4>
+// CHECK-SAME: !croq.events<1>
+func.func @future_and_events_types(%f: !croq.future, %e: !croq.events<4>,
+                                   %one: !croq.events<1>) {
+  return
+}
+
+// CHECK-LABEL: func.func @acc_and_frag_types(
+// CHECK-SAME: !croq.acc<64x256xf32>
+// CHECK-SAME: !croq.acc<64x8xi32>
+// CHECK-SAME: !croq.frag<64x64xf16>
+// CHECK-SAME: !croq.frag<64x32xf8E5M2>
+func.func @acc_and_frag_types(%a: !croq.acc<64x256xf32>,
+                              %b: !croq.acc<64x8xi32>,
+                              %c: !croq.frag<64x64xf16>,
+                              %d: !croq.frag<64x32xf8E5M2>) {
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Parallel regions
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @parallel_block_and_thread()
+func.func @parallel_block_and_thread() {
+  // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [4, 8] : block {
+  croq.parallel (%tr, %tc) in [4, 8] : block {
+    // CHECK: croq.parallel (%{{.*}}) in [128] : thread {
+    croq.parallel (%t) in [128] : thread {
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @parallel_warpgroup_and_thread()
+func.func @parallel_warpgroup_and_thread() {
+  // CHECK: croq.parallel (%{{.*}}) in [132] : block {
+  croq.parallel (%b) in [132] : block {
+    // CHECK: croq.parallel (%{{.*}}) in [3] : warpgroup {
+    croq.parallel (%w) in [3] : warpgroup {
+      // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [4, 32] : thread {
+      croq.parallel (%x, %y) in [4, 32] : thread {
+      }
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @parallel_dynamic_extents(
+// CHECK-SAME: %[[M:[^:]*]]: index, %[[N:[^:]*]]: index
+func.func @parallel_dynamic_extents(%m: index, %n: index,
+                                    %t: memref<?x4xf32>) {
+  // CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [%[[M]], 4] : block {
+  croq.parallel (%bm, %bn) in [%m, 4] : block {
+    // CHECK: croq.parallel (%{{.*}}) in [%[[N]]] : thread {
+    croq.parallel (%t0) in [%n] : thread {
+      // CHECK: croq.read %{{.*}}[%[[BM]], %[[BN]]]
+      %x = croq.read %t[%bm, %bn] : memref<?x4xf32>
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @parallel_with_attributes()
+func.func @parallel_with_attributes() {
+  // CHECK: croq.parallel (%{{.*}}) in [2] : block attributes {croq.note = "kept"} {
+  croq.parallel (%i) in [2] : block attributes {croq.note = "kept"} {
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @inthreads_async_example()
+func.func @inthreads_async_example() {
+  croq.parallel (%b) in [16] : block {
+    // CHECK: croq.parallel (%[[P:.*]]) in [2] : warpgroup {
+    // CHECK: %[[C0:.*]] = arith.constant 0 : index
+    // CHECK: %[[PRODUCER:.*]] = arith.cmpi eq, %[[P]], %[[C0]] : index
+    // CHECK: croq.inthreads async %[[PRODUCER]] {
+    croq.parallel (%p) in [2] : warpgroup {
+      %c0 = arith.constant 0 : index
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @inthreads_sync(
+// CHECK-SAME: %[[COND:[^:]*]]: i1
+func.func @inthreads_sync(%cond: i1) {
+  croq.parallel (%t) in [128] : block {
+    // CHECK: croq.inthreads %[[COND]] {
+    croq.inthreads %cond {
+      // CHECK-NEXT: croq.alloc : !croq.tile<4xf32, local>
+      %l = croq.alloc : !croq.tile<4xf32, local>
+    }
+  }
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @alloc_example()
+func.func @alloc_example() {
+  croq.parallel (%b) in [1] : block {
+    // CHECK: croq.alloc : !croq.tile<16x16xi32, shared>
+    // CHECK: croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+    %t = croq.alloc : !croq.tile<16x16xi32, shared>
+    %ring = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+  }
+  return
+}
+
+// Local buffers may be allocated at any level.
+// CHECK-LABEL: func.func @alloc_local()
+func.func @alloc_local() {
+  croq.parallel (%b) in [1] : block {
+    // CHECK: croq.alloc : !croq.tile<8x8xf32, local>
+    %a = croq.alloc : !croq.tile<8x8xf32, local>
+    croq.parallel (%t) in [128] : thread {
+      // CHECK: croq.alloc : !croq.tiles<2 x 8xf32, local>
+      %r = croq.alloc : !croq.tiles<2 x 8xf32, local>
+      croq.foreach (%i) in [2] {
+        // CHECK: croq.alloc : !croq.tile<4xi32, local>
+        %x = croq.alloc : !croq.tile<4xi32, local>
+      }
+    }
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @stage_example(
+// CHECK-SAME: %[[RING:[^:]*]]: !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>, %[[S:[^:]*]]: index
+func.func @stage_example(%ring: !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>, %s: index) {
+  // CHECK: croq.stage %[[RING]][%[[S]]] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+  %t = croq.stage %ring[%s] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+  return
+}
+
+// The result is the stage's tile type.
+// CHECK-LABEL: func.func @stage_constant_index(
+func.func @stage_constant_index(%ring: !croq.tiles<2 x 8xf32, local>) {
+  %c1 = arith.constant 1 : index
+  // CHECK: %[[T:.*]] = croq.stage %{{.*}}[%{{.*}}] : !croq.tiles<2 x 8xf32, local>
+  %t = croq.stage %ring[%c1] : !croq.tiles<2 x 8xf32, local>
+  // CHECK: croq.read %[[T]][%{{.*}}] : !croq.tile<8xf32, local>
+  %x = croq.read %t[%c1] : !croq.tile<8xf32, local>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @chunkat_example(
+// CHECK-SAME: %[[LHS:[^:]*]]: memref<64x128xi32>, %[[T:[^:]*]]: !croq.tile<64x64xf16, shared>, %[[K:[^:]*]]: index
+func.func @chunkat_example(%lhs: memref<64x128xi32>, %t: !croq.tile<64x64xf16, shared>, %k: index) {
+  // CHECK: croq.parallel (%[[TR:.*]], %[[TC:.*]]) in [4, 8] : block {
+  // CHECK: croq.chunkat %[[LHS]][%[[TR]], %[[TC]]] : memref<64x128xi32> -> !croq.view<16x16xi32>
+  // CHECK: croq.chunkat %[[T]][_, %[[K]]] of [1, 4] : !croq.tile<64x64xf16, shared> -> !croq.view<64x16xf16, shared>
+  croq.parallel (%tr, %tc) in [4, 8] : block {
+    %v = croq.chunkat %lhs[%tr, %tc] : memref<64x128xi32> -> !croq.view<16x16xi32>
+    %w = croq.chunkat %t[_, %k] of [1, 4] : !croq.tile<64x64xf16, shared> -> !croq.view<64x16xf16, shared>
+  }
+  return
+}
+
+// `_` keeps a dimension whole; the count of the other one comes from the
+// enclosing parallel region. 100 / 8 rounds up to 13.
+// CHECK-LABEL: func.func @chunkat_whole_dim_from_parallel(
+func.func @chunkat_whole_dim_from_parallel(%m: memref<32x100xf32>) {
+  croq.parallel (%j) in [8] : block {
+    // CHECK: croq.chunkat %{{.*}}[_, %{{.*}}] : memref<32x100xf32> -> !croq.view<32x13xf32>
+    %v = croq.chunkat %m[_, %j] : memref<32x100xf32> -> !croq.view<32x13xf32>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @chunkat_counts_from_foreach(
+func.func @chunkat_counts_from_foreach(%t: !croq.tile<16x16xf32, local>) {
+  // CHECK: croq.foreach (%[[I:.*]], %[[J:.*]]) in [2, 4] {
+  croq.foreach (%i, %j) in [2, 4] {
+    // CHECK: croq.chunkat %{{.*}}[%[[I]], %[[J]]] : !croq.tile<16x16xf32, local> -> !croq.view<8x4xf32, local>
+    %v = croq.chunkat %t[%i, %j] : !croq.tile<16x16xf32, local> -> !croq.view<8x4xf32, local>
+  }
+  return
+}
+
+// A dynamic extent or a dynamic source dimension gives a dynamic chunk.
+// CHECK-LABEL: func.func @chunkat_dynamic(
+func.func @chunkat_dynamic(%m: memref<64x?xf32>, %n: index, %v: !croq.view<?x64xf32>, %k: index) {
+  croq.parallel (%i, %j) in [%n, 2] : block {
+    // CHECK: croq.chunkat %{{.*}}[%{{.*}}, %{{.*}}] : memref<64x?xf32> -> !croq.view<?x?xf32>
+    %a = croq.chunkat %m[%i, %j] : memref<64x?xf32> -> !croq.view<?x?xf32>
+    // CHECK: croq.chunkat %{{.*}}[%{{.*}}, _] of [4, 1] : !croq.view<?x64xf32> -> !croq.view<?x64xf32>
+    %b = croq.chunkat %v[%k, _] of [4, 1] : !croq.view<?x64xf32> -> !croq.view<?x64xf32>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @chunkat_whole_view(
+func.func @chunkat_whole_view(%v: !croq.view<16x16xf32>) {
+  // CHECK: croq.chunkat %{{.*}}[_, _] : !croq.view<16x16xf32> -> !croq.view<16x16xf32>
+  %w = croq.chunkat %v[_, _] : !croq.view<16x16xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @subspan_example(
+// CHECK-SAME: %[[A:[^:]*]]: memref<?x?xf16>, %[[M:[^:]*]]: memref<128x128xf32>, %[[BM:[^:]*]]: index, %[[K:[^:]*]]: index, %[[I:[^:]*]]: index, %[[J:[^:]*]]: index
+func.func @subspan_example(%a: memref<?x?xf16>, %m: memref<128x128xf32>, %bm: index, %k: index, %i: index, %j: index) {
+  // CHECK: croq.subspan %[[A]] [128, 64] at [%[[BM]], %[[K]]] : memref<?x?xf16> -> !croq.view<128x64xf16>
+  // CHECK: croq.subspan %[[M]] [16, 16] step [32, 32] at [%[[I]], %[[J]]] : memref<128x128xf32> -> !croq.view<16x16xf32>
+  %v = croq.subspan %a [128, 64] at [%bm, %k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+  %w = croq.subspan %m [16, 16] step [32, 32] at [%i, %j] : memref<128x128xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @subspan_dynamic_sizes_and_steps(
+// CHECK-SAME: %[[M:[^:]*]]: memref<?x?xf32>, %[[N:[^:]*]]: index, %[[S:[^:]*]]: index, %[[I:[^:]*]]: index
+func.func @subspan_dynamic_sizes_and_steps(%m: memref<?x?xf32>, %n: index, %s: index, %i: index) {
+  // CHECK: croq.subspan %[[M]] [%[[N]], 8] at [%[[I]], %[[I]]] : memref<?x?xf32> -> !croq.view<?x8xf32>
+  %v = croq.subspan %m [%n, 8] at [%i, %i] : memref<?x?xf32> -> !croq.view<?x8xf32>
+  // CHECK: croq.subspan %[[M]] [16, %[[N]]] step [%[[S]], 4] at [%[[I]], %[[I]]] : memref<?x?xf32> -> !croq.view<16x?xf32>
+  %w = croq.subspan %m [16, %n] step [%s, 4] at [%i, %i] : memref<?x?xf32> -> !croq.view<16x?xf32>
+  return
+}
+
+// Views of a shared tile keep its memory space and swizzle.
+// CHECK-LABEL: func.func @subspan_of_shared_tile(
+func.func @subspan_of_shared_tile(%t: !croq.tile<64x64xf16, shared, swizzle = 128>, %i: index, %k: index) {
+  // CHECK: croq.subspan %{{.*}} [64, 16] at [%{{.*}}, %{{.*}}] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x16xf16, shared, swizzle = 128>
+  %v = croq.subspan %t [64, 16] at [%i, %k] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x16xf16, shared, swizzle = 128>
+  return
+}
+
+// CHECK-LABEL: func.func @view_example(
+// CHECK-SAME: %[[M:[^:]*]]: memref<128x128xf32>, %[[C:[^:]*]]: index, %[[R:[^:]*]]: index, %[[E:[^:]*]]: index
+func.func @view_example(%m: memref<128x128xf32>, %c: index, %r: index, %e: index) {
+  // CHECK: croq.view %[[M]] [16, 16] from [37, %[[C]]] : memref<128x128xf32> -> !croq.view<16x16xf32>
+  // CHECK: croq.view %[[M]] [16, 16] from [%[[R]], 0] within [%[[E]], 128] : memref<128x128xf32> -> !croq.view<16x16xf32>
+  %p = croq.view %m [16, 16] from [37, %c] : memref<128x128xf32> -> !croq.view<16x16xf32>
+  %q = croq.view %m [16, 16] from [%r, 0] within [%e, 128] : memref<128x128xf32> -> !croq.view<16x16xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @view_dynamic_and_nested(
+// CHECK-SAME: %[[V:[^:]*]]: !croq.view<?x?xf32, shared>, %[[N:[^:]*]]: index
+func.func @view_dynamic_and_nested(%v: !croq.view<?x?xf32, shared>, %n: index) {
+  // CHECK: %[[W:.*]] = croq.view %[[V]] [%[[N]], 4] from [0, %[[N]]] within [%[[N]], %[[N]]] : !croq.view<?x?xf32, shared> -> !croq.view<?x4xf32, shared>
+  %w = croq.view %v [%n, 4] from [0, %n] within [%n, %n] : !croq.view<?x?xf32, shared> -> !croq.view<?x4xf32, shared>
+  // CHECK: croq.view %[[W]] [2, 2] from [1, 1] : !croq.view<?x4xf32, shared> -> !croq.view<2x2xf32, shared>
+  %x = croq.view %w [2, 2] from [1, 1] : !croq.view<?x4xf32, shared> -> !croq.view<2x2xf32, shared>
+  return
+}
+
+// CHECK-LABEL: func.func @span_as_example(
+func.func @span_as_example(%flat: !croq.tile<8192xf16, shared>) {
+  // CHECK: croq.span_as %{{.*}} : !croq.tile<8192xf16, shared> -> !croq.tile<128x64xf16, shared>
+  %m = croq.span_as %flat : !croq.tile<8192xf16, shared> -> !croq.tile<128x64xf16, shared>
+  return
+}
+
+// CHECK-LABEL: func.func @span_as_swizzled_local(
+func.func @span_as_swizzled_local(%s: !croq.tile<64x64xf16, shared, swizzle = 128>, %l: !croq.tile<2x8xi32, local>) {
+  // CHECK: croq.span_as %{{.*}} : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.tile<32x128xf16, shared, swizzle = 128>
+  %a = croq.span_as %s : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.tile<32x128xf16, shared, swizzle = 128>
+  // CHECK: croq.span_as %{{.*}} : !croq.tile<2x8xi32, local> -> !croq.tile<16xi32, local>
+  %b = croq.span_as %l : !croq.tile<2x8xi32, local> -> !croq.tile<16xi32, local>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Copies and futures
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @copy_example(
+// CHECK-SAME: %[[V:[^:]*]]: !croq.view<16x16xi32>, %[[T:[^:]*]]: !croq.tile<16x16xi32, shared>, %[[A:[^:]*]]: !croq.view<128x64xf16>, %[[S:[^:]*]]: !croq.tile<128x64xf16, shared, swizzle = 128>
+func.func @copy_example(%v: !croq.view<16x16xi32>, %t: !croq.tile<16x16xi32, shared>, %a: !croq.view<128x64xf16>, %s: !croq.tile<128x64xf16, shared, swizzle = 128>) {
+  // CHECK: croq.copy dma %[[V]] -> %[[T]] : !croq.view<16x16xi32> -> !croq.tile<16x16xi32, shared>
+  // CHECK: %{{.*}} = croq.copy tma async zfill swizzle = 128 %[[A]] -> %[[S]] : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  croq.copy dma %v -> %t : !croq.view<16x16xi32> -> !croq.tile<16x16xi32, shared>
+  %f = croq.copy tma async zfill swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  return
+}
+
+// CHECK-LABEL: func.func @copy_dma_directions(
+func.func @copy_dma_directions(%m: memref<16x16xf32>, %s: !croq.tile<16x16xf32, shared>,
+                               %l: !croq.tile<16x16xf32, local>, %v: !croq.view<16x16xf32>,
+                               %d: !croq.view<?x16xf32>) {
+  // CHECK: croq.copy dma %{{.*}} -> %{{.*}} : memref<16x16xf32> -> !croq.tile<16x16xf32, shared>
+  croq.copy dma %m -> %s : memref<16x16xf32> -> !croq.tile<16x16xf32, shared>
+  // CHECK: croq.copy dma %{{.*}} -> %{{.*}} : !croq.tile<16x16xf32, shared> -> memref<16x16xf32>
+  croq.copy dma %s -> %m : !croq.tile<16x16xf32, shared> -> memref<16x16xf32>
+  // CHECK: croq.copy dma %{{.*}} -> %{{.*}} : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, local>
+  croq.copy dma %v -> %l : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, local>
+  // CHECK: croq.copy dma %{{.*}} -> %{{.*}} : !croq.tile<16x16xf32, shared> -> !croq.tile<16x16xf32, local>
+  croq.copy dma %s -> %l : !croq.tile<16x16xf32, shared> -> !croq.tile<16x16xf32, local>
+  // CHECK: croq.copy dma %{{.*}} -> %{{.*}} : !croq.tile<16x16xf32, local> -> !croq.view<16x16xf32>
+  croq.copy dma %l -> %v : !croq.tile<16x16xf32, local> -> !croq.view<16x16xf32>
+  // CHECK: croq.copy dma %{{.*}} -> %{{.*}} : !croq.view<?x16xf32> -> !croq.tile<16x16xf32, shared>
+  croq.copy dma %d -> %s : !croq.view<?x16xf32> -> !croq.tile<16x16xf32, shared>
+  return
+}
+
+// CHECK-LABEL: func.func @copy_dma_async_and_wait(
+func.func @copy_dma_async_and_wait(%v: !croq.view<16x16xf32>, %s: !croq.tile<16x16xf32, shared>) {
+  // CHECK: %[[F:.*]] = croq.copy dma async %{{.*}} -> %{{.*}} : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, shared>
+  %f = croq.copy dma async %v -> %s : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, shared>
+  // CHECK: croq.wait %[[F]]
+  croq.wait %f
+  return
+}
+
+// A view smaller than the tile needs zfill; so do a chunk that can run past
+// the edge of its tensor (100 is not a multiple of 13) and a subspan with a
+// step.
+// CHECK-LABEL: func.func @copy_zfill(
+func.func @copy_zfill(%small: !croq.view<8x16xf32>, %s: !croq.tile<16x16xf32, shared>,
+                      %l: !croq.tile<32x13xf32, local>, %m: memref<32x100xf32>,
+                      %w: memref<64x64xf32>, %i: index) {
+  // CHECK: croq.copy dma zfill %{{.*}} -> %{{.*}} : !croq.view<8x16xf32> -> !croq.tile<16x16xf32, shared>
+  croq.copy dma zfill %small -> %s : !croq.view<8x16xf32> -> !croq.tile<16x16xf32, shared>
+  croq.parallel (%j) in [8] : block {
+    %c = croq.chunkat %m[_, %j] : memref<32x100xf32> -> !croq.view<32x13xf32>
+    // CHECK: croq.copy dma zfill %{{.*}} -> %{{.*}} : !croq.view<32x13xf32> -> !croq.tile<32x13xf32, local>
+    croq.copy dma zfill %c -> %l : !croq.view<32x13xf32> -> !croq.tile<32x13xf32, local>
+  }
+  %o = croq.subspan %w [16, 16] step [24, 24] at [%i, %i] : memref<64x64xf32> -> !croq.view<16x16xf32>
+  // CHECK: croq.copy dma async zfill %{{.*}} -> %{{.*}} : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, shared>
+  %f = croq.copy dma async zfill %o -> %s : !croq.view<16x16xf32> -> !croq.tile<16x16xf32, shared>
+  croq.wait %f
+  return
+}
+
+// 128 chunks of one row over 64 rows: chunks 64 to 127 are empty, so zfill
+// has an effect although 64 is a multiple of 1.
+// CHECK-LABEL: func.func @copy_zfill_more_chunks_than_rows(
+func.func @copy_zfill_more_chunks_than_rows(%m: memref<64x16xf32>) {
+  croq.parallel (%i) in [128] : block {
+    %t = croq.alloc : !croq.tile<1x16xf32, shared>
+    // CHECK: %[[V:.*]] = croq.chunkat %{{.*}}[%{{.*}}, _] : memref<64x16xf32> -> !croq.view<1x16xf32>
+    %v = croq.chunkat %m[%i, _] : memref<64x16xf32> -> !croq.view<1x16xf32>
+    // CHECK: croq.copy dma zfill %[[V]] -> %{{.*}} : !croq.view<1x16xf32> -> !croq.tile<1x16xf32, shared>
+    croq.copy dma zfill %v -> %t : !croq.view<1x16xf32> -> !croq.tile<1x16xf32, shared>
+  }
+  return
+}
+
+// An explicit swizzle must agree with the tile's; `auto` tiles take any.
+// CHECK-LABEL: func.func @copy_swizzle(
+func.func @copy_swizzle(%v: !croq.view<64x32xf16>, %s64: !croq.tile<64x32xf16, shared, swizzle = 64>,
+                        %auto: !croq.tile<64x32xf16, shared, swizzle = auto>,
+                        %plain: !croq.tile<64x32xf16, shared>) {
+  // CHECK: croq.copy dma swizzle = 64 %{{.*}} -> %{{.*}} : !croq.view<64x32xf16> -> !croq.tile<64x32xf16, shared, swizzle = 64>
+  croq.copy dma swizzle = 64 %v -> %s64 : !croq.view<64x32xf16> -> !croq.tile<64x32xf16, shared, swizzle = 64>
+  // CHECK: croq.copy dma swizzle = 32 %{{.*}} -> %{{.*}} : !croq.view<64x32xf16> -> !croq.tile<64x32xf16, shared, swizzle = auto>
+  croq.copy dma swizzle = 32 %v -> %auto : !croq.view<64x32xf16> -> !croq.tile<64x32xf16, shared, swizzle = auto>
+  // CHECK: croq.copy dma swizzle = none %{{.*}} -> %{{.*}} : !croq.tile<64x32xf16, shared> -> !croq.view<64x32xf16>
+  croq.copy dma swizzle = none %plain -> %v : !croq.tile<64x32xf16, shared> -> !croq.view<64x32xf16>
+  // CHECK: croq.copy dma swizzle = auto %{{.*}} -> %{{.*}} : !croq.view<64x32xf16> -> !croq.tile<64x32xf16, shared, swizzle = auto>
+  croq.copy dma swizzle = auto %v -> %auto : !croq.view<64x32xf16> -> !croq.tile<64x32xf16, shared, swizzle = auto>
+  return
+}
+
+// TMA loads and stores; boxes above 256 rows are split, inner boxes wider
+// than the swizzle span are split into atoms.
+// CHECK-LABEL: func.func @copy_tma(
+func.func @copy_tma(%g: memref<512x64xf16>, %s: !croq.tile<512x64xf16, shared, swizzle = 128>,
+                    %v5: !croq.view<2x4x8x16x8xf32>, %s5: !croq.tile<2x4x8x16x8xf32, shared>,
+                    %wide: !croq.view<64x128xbf16>, %sw: !croq.tile<64x128xbf16, shared, swizzle = 128>,
+                    %bytes: !croq.view<64x16xi8>, %sb: !croq.tile<64x16xi8, shared>) {
+  // CHECK: croq.copy tma %{{.*}} -> %{{.*}} : memref<512x64xf16> -> !croq.tile<512x64xf16, shared, swizzle = 128>
+  croq.copy tma %g -> %s : memref<512x64xf16> -> !croq.tile<512x64xf16, shared, swizzle = 128>
+  // CHECK: croq.copy tma %{{.*}} -> %{{.*}} : !croq.tile<512x64xf16, shared, swizzle = 128> -> memref<512x64xf16>
+  croq.copy tma %s -> %g : !croq.tile<512x64xf16, shared, swizzle = 128> -> memref<512x64xf16>
+  // CHECK: %[[F:.*]] = croq.copy tma async %{{.*}} -> %{{.*}} : !croq.view<2x4x8x16x8xf32> -> !croq.tile<2x4x8x16x8xf32, shared>
+  %f = croq.copy tma async %v5 -> %s5 : !croq.view<2x4x8x16x8xf32> -> !croq.tile<2x4x8x16x8xf32, shared>
+  // CHECK: croq.wait %[[F]]
+  croq.wait %f
+  // CHECK: croq.copy tma %{{.*}} -> %{{.*}} : !croq.view<64x128xbf16> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+  croq.copy tma %wide -> %sw : !croq.view<64x128xbf16> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+  // CHECK: croq.copy tma %{{.*}} -> %{{.*}} : !croq.view<64x16xi8> -> !croq.tile<64x16xi8, shared>
+  croq.copy tma %bytes -> %sb : !croq.view<64x16xi8> -> !croq.tile<64x16xi8, shared>
+  return
+}
+
+// CHECK-LABEL: func.func @copy_with_attributes(
+func.func @copy_with_attributes(%v: !croq.view<4xf32>, %l: !croq.tile<4xf32, local>) {
+  // CHECK: croq.copy dma %{{.*}} -> %{{.*}} {croq.note = 1 : i64} : !croq.view<4xf32> -> !croq.tile<4xf32, local>
+  croq.copy dma %v -> %l {croq.note = 1} : !croq.view<4xf32> -> !croq.tile<4xf32, local>
+  return
+}
+
+// CHECK-LABEL: func.func @transpose_example(
+func.func @transpose_example(%src: !croq.view<16x32xf32>, %dst: !croq.tile<32x16xf32, local>) {
+  // CHECK: croq.transpose [1, 0] %{{.*}} -> %{{.*}} : !croq.view<16x32xf32> -> !croq.tile<32x16xf32, local>
+  croq.transpose [1, 0] %src -> %dst : !croq.view<16x32xf32> -> !croq.tile<32x16xf32, local>
+  return
+}
+
+// CHECK-LABEL: func.func @transpose_async_3d(
+func.func @transpose_async_3d(%src: memref<2x4x8xf16>, %dst: !croq.tile<8x2x4xf16, shared>) {
+  // CHECK: %[[F:.*]] = croq.transpose async [2, 0, 1] %{{.*}} -> %{{.*}} : memref<2x4x8xf16> -> !croq.tile<8x2x4xf16, shared>
+  %f = croq.transpose async [2, 0, 1] %src -> %dst : memref<2x4x8xf16> -> !croq.tile<8x2x4xf16, shared>
+  // CHECK: croq.wait %[[F]]
+  croq.wait %f
+  return
+}
+
+// CHECK-LABEL: func.func @pad_example(
+// CHECK-SAME: %[[ZERO:[^:]*]]: f32
+func.func @pad_example(%src: !croq.view<8x8xf32>, %dst: !croq.tile<11x13xf32, shared>, %zero: f32) {
+  // CHECK: croq.pad low [2, 3] high [1, 2] interior [0, 0] %{{.*}} -> %{{.*}} value %[[ZERO]] : !croq.view<8x8xf32> -> !croq.tile<11x13xf32, shared>
+  croq.pad low [2, 3] high [1, 2] interior [0, 0] %src -> %dst value %zero : !croq.view<8x8xf32> -> !croq.tile<11x13xf32, shared>
+  return
+}
+
+// 1 + 0 + 4 + 2 * 3 = 11.
+// CHECK-LABEL: func.func @pad_async_interior(
+func.func @pad_async_interior(%src: !croq.view<4xi32>, %dst: !croq.tile<11xi32, shared>, %v: i32) {
+  // CHECK: %[[F:.*]] = croq.pad async low [1] high [0] interior [2] %{{.*}} -> %{{.*}} value %{{.*}} : !croq.view<4xi32> -> !croq.tile<11xi32, shared>
+  %f = croq.pad async low [1] high [0] interior [2] %src -> %dst value %v : !croq.view<4xi32> -> !croq.tile<11xi32, shared>
+  // CHECK: croq.wait %[[F]]
+  croq.wait %f
+  return
+}
+
+// CHECK-LABEL: func.func @wait_example(
+// CHECK-SAME: %[[F:[^:]*]]: !croq.future
+func.func @wait_example(%f: !croq.future) {
+  // CHECK: croq.wait %[[F]]
+  croq.wait %f
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Events
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @event_alloc_example()
+func.func @event_alloc_example() {
+  croq.parallel (%b) in [1] : block {
+    // CHECK: croq.event.alloc : !croq.events<4>
+    // CHECK: croq.event.alloc ready : !croq.events<4>
+    %full = croq.event.alloc : !croq.events<4>
+    %empty = croq.event.alloc ready : !croq.events<4>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @event_trigger_example(
+// CHECK-SAME: %[[FULL:[^:]*]]: !croq.events<4>, %[[S:[^:]*]]: index, %[[FA:[^:]*]]: !croq.future, %[[FB:[^:]*]]: !croq.future
+func.func @event_trigger_example(%full: !croq.events<4>, %s: index, %fa: !croq.future, %fb: !croq.future) {
+  // CHECK: croq.event.trigger %[[FULL]][%[[S]]] after (%[[FA]], %[[FB]]) : !croq.events<4>
+  croq.event.trigger %full[%s] after (%fa, %fb) : !croq.events<4>
+  return
+}
+
+// CHECK-LABEL: func.func @event_trigger_without_after(
+func.func @event_trigger_without_after(%empty: !croq.events<4>) {
+  // CHECK: %[[C3:.*]] = arith.constant 3 : index
+  %c3 = arith.constant 3 : index
+  // CHECK: croq.event.trigger %{{.*}}[%[[C3]]] : !croq.events<4>
+  croq.event.trigger %empty[%c3] : !croq.events<4>
+  return
+}
+
+// CHECK-LABEL: func.func @event_wait_example(
+// CHECK-SAME: %[[EMPTY:[^:]*]]: !croq.events<4>, %[[S:[^:]*]]: index
+func.func @event_wait_example(%empty: !croq.events<4>, %s: index) {
+  // CHECK: croq.event.wait %[[EMPTY]][%[[S]]] : !croq.events<4>
+  croq.event.wait %empty[%s] : !croq.events<4>
+  return
+}
+
+// A producer/consumer ring: a TMA load triggers the full slot once it lands.
+// CHECK-LABEL: func.func @event_pipeline(
+func.func @event_pipeline(%a: memref<256x64xf16>, %s: index) {
+  croq.parallel (%b) in [1] : block {
+    // CHECK: %[[FULL:.*]] = croq.event.alloc : !croq.events<2>
+    %full = croq.event.alloc : !croq.events<2>
+    // CHECK: %[[EMPTY:.*]] = croq.event.alloc ready : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 128x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [2] : warpgroup {
+      %tile = croq.stage %ring[%s] : !croq.tiles<2 x 128x64xf16, shared, swizzle = 128>
+      // CHECK: croq.event.wait %[[EMPTY]][%{{.*}}] : !croq.events<2>
+      croq.event.wait %empty[%s] : !croq.events<2>
+      %v = croq.subspan %a [128, 64] at [%s, %b] : memref<256x64xf16> -> !croq.view<128x64xf16>
+      // CHECK: %[[F:.*]] = croq.copy tma async
+      %f = croq.copy tma async %v -> %tile : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      // CHECK: croq.event.trigger %[[FULL]][%{{.*}}] after (%[[F]]) : !croq.events<2>
+      croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+      // CHECK: croq.event.wait %[[FULL]][%{{.*}}] : !croq.events<2>
+      croq.event.wait %full[%s] : !croq.events<2>
+      // CHECK: croq.event.trigger %[[EMPTY]][%{{.*}}] : !croq.events<2>
+      croq.event.trigger %empty[%s] : !croq.events<2>
+    }
+  }
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// MMA
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @mma_fill_example(
+// CHECK-SAME: %[[ZERO:[^:]*]]: f32
+func.func @mma_fill_example(%zero: f32) {
+  // CHECK: croq.mma.fill %[[ZERO]] : !croq.acc<64x128xf32>
+  %acc = croq.mma.fill %zero : !croq.acc<64x128xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @mma_fill_integer(
+func.func @mma_fill_integer(%zero: i32) {
+  // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x8xi32>
+  %acc = croq.mma.fill %zero : !croq.acc<64x8xi32>
+  return
+}
+
+// CHECK-LABEL: func.func @mma_load_example(
+func.func @mma_load_example(%t: !croq.tile<64x64xf16, shared, swizzle = 128>) {
+  // CHECK: croq.mma.load %{{.*}} : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+  %a = croq.mma.load %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+  return
+}
+
+// An explicit swizzle agrees with the tile's; `auto` tiles take any; views
+// of shared tiles are operands too.
+// CHECK-LABEL: func.func @mma_load_swizzle_and_views(
+func.func @mma_load_swizzle_and_views(%t: !croq.tile<64x64xf16, shared, swizzle = 128>,
+                                      %auto: !croq.tile<64x32xf16, shared, swizzle = auto>,
+                                      %k: index, %dyn: !croq.view<?x16xf16, shared>) {
+  // CHECK: croq.mma.load swizzle = 128 %{{.*}} : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+  %a = croq.mma.load swizzle = 128 %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+  // CHECK: croq.mma.load swizzle = 64 %{{.*}} : !croq.tile<64x32xf16, shared, swizzle = auto> -> !croq.frag<64x32xf16>
+  %b = croq.mma.load swizzle = 64 %auto : !croq.tile<64x32xf16, shared, swizzle = auto> -> !croq.frag<64x32xf16>
+  %w = croq.chunkat %t[_, %k] of [1, 4] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x16xf16, shared, swizzle = 128>
+  // CHECK: croq.mma.load %{{.*}} : !croq.view<64x16xf16, shared, swizzle = 128> -> !croq.frag<64x16xf16>
+  %c = croq.mma.load %w : !croq.view<64x16xf16, shared, swizzle = 128> -> !croq.frag<64x16xf16>
+  // CHECK: croq.mma.load %{{.*}} : !croq.view<?x16xf16, shared> -> !croq.frag<64x16xf16>
+  %d = croq.mma.load %dyn : !croq.view<?x16xf16, shared> -> !croq.frag<64x16xf16>
+  return
+}
+
+// CHECK-LABEL: func.func @mma_example(
+// CHECK-SAME: %[[ACC:[^:]*]]: !croq.acc<64x128xf32>, %[[A:[^:]*]]: !croq.frag<64x64xf16>, %[[B:[^:]*]]: !croq.frag<128x64xf16>
+func.func @mma_example(%acc: !croq.acc<64x128xf32>, %a: !croq.frag<64x64xf16>, %b: !croq.frag<128x64xf16>) {
+  // CHECK: croq.mma row row %[[ACC]], %[[A]], %[[B]] : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+  return
+}
+
+// 16-bit operands may be stored either way: row A is M x K, col A is K x M,
+// row B is N x K, col B is K x N.
+// CHECK-LABEL: func.func @mma_f16_layouts(
+func.func @mma_f16_layouts(%acc: !croq.acc<64x256xf16>,
+                           %ar: !croq.frag<64x16xf16>, %ac: !croq.frag<16x64xf16>,
+                           %br: !croq.frag<256x16xf16>, %bc: !croq.frag<16x256xf16>) {
+  // CHECK: croq.mma row col %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<64x16xf16>, !croq.frag<16x256xf16> -> !croq.acc<64x256xf16>
+  %0 = croq.mma row col %acc, %ar, %bc : !croq.frag<64x16xf16>, !croq.frag<16x256xf16> -> !croq.acc<64x256xf16>
+  // CHECK: croq.mma col row %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<16x64xf16>, !croq.frag<256x16xf16> -> !croq.acc<64x256xf16>
+  %1 = croq.mma col row %acc, %ac, %br : !croq.frag<16x64xf16>, !croq.frag<256x16xf16> -> !croq.acc<64x256xf16>
+  // CHECK: croq.mma col col %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<16x64xf16>, !croq.frag<16x256xf16> -> !croq.acc<64x256xf16>
+  %2 = croq.mma col col %acc, %ac, %bc : !croq.frag<16x64xf16>, !croq.frag<16x256xf16> -> !croq.acc<64x256xf16>
+  return
+}
+
+// CHECK-LABEL: func.func @mma_bf16_col_col(
+func.func @mma_bf16_col_col(%acc: !croq.acc<128x8xf32>, %a: !croq.frag<32x128xbf16>, %b: !croq.frag<32x8xbf16>) {
+  // CHECK: croq.mma col col %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<32x128xbf16>, !croq.frag<32x8xbf16> -> !croq.acc<128x8xf32>
+  %r = croq.mma col col %acc, %a, %b : !croq.frag<32x128xbf16>, !croq.frag<32x8xbf16> -> !croq.acc<128x8xf32>
+  return
+}
+
+// f8 operands may mix E4M3 and E5M2, and accumulate in f32 or f16.
+// CHECK-LABEL: func.func @mma_f8(
+func.func @mma_f8(%acc32: !croq.acc<64x64xf32>, %acc16: !croq.acc<64x64xf16>,
+                  %e4: !croq.frag<64x32xf8E4M3FN>, %e5: !croq.frag<64x32xf8E5M2>) {
+  // CHECK: croq.mma row row %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<64x32xf8E4M3FN>, !croq.frag<64x32xf8E4M3FN> -> !croq.acc<64x64xf32>
+  %0 = croq.mma row row %acc32, %e4, %e4 : !croq.frag<64x32xf8E4M3FN>, !croq.frag<64x32xf8E4M3FN> -> !croq.acc<64x64xf32>
+  // CHECK: croq.mma row row %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<64x32xf8E5M2>, !croq.frag<64x32xf8E5M2> -> !croq.acc<64x64xf16>
+  %1 = croq.mma row row %acc16, %e5, %e5 : !croq.frag<64x32xf8E5M2>, !croq.frag<64x32xf8E5M2> -> !croq.acc<64x64xf16>
+  // CHECK: croq.mma row row %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<64x32xf8E4M3FN>, !croq.frag<64x32xf8E5M2> -> !croq.acc<64x64xf32>
+  %2 = croq.mma row row %acc32, %e4, %e5 : !croq.frag<64x32xf8E4M3FN>, !croq.frag<64x32xf8E5M2> -> !croq.acc<64x64xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @mma_tf32(
+func.func @mma_tf32(%acc: !croq.acc<192x64xf32>, %a: !croq.frag<192x8xf32>, %b: !croq.frag<64x8xf32>) {
+  // CHECK: croq.mma row row %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<192x8xf32>, !croq.frag<64x8xf32> -> !croq.acc<192x64xf32>
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<192x8xf32>, !croq.frag<64x8xf32> -> !croq.acc<192x64xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @mma_i8(
+func.func @mma_i8(%acc: !croq.acc<64x24xi32>, %a: !croq.frag<64x64xi8>, %b: !croq.frag<24x64xi8>) {
+  // CHECK: croq.mma row row %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<64x64xi8>, !croq.frag<24x64xi8> -> !croq.acc<64x24xi32>
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x64xi8>, !croq.frag<24x64xi8> -> !croq.acc<64x24xi32>
+  return
+}
+
+// CHECK-LABEL: func.func @mma_commit_example(
+// CHECK-SAME: %[[R:[^:]*]]: !croq.acc<64x128xf32>
+func.func @mma_commit_example(%r: !croq.acc<64x128xf32>) {
+  // CHECK: croq.mma.commit %[[R]] : !croq.acc<64x128xf32>
+  %c = croq.mma.commit %r : !croq.acc<64x128xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @mma_store_example(
+func.func @mma_store_example(%c: !croq.acc<64x128xf32>, %out: !croq.tile<64x128xf16, shared>) {
+  // CHECK: croq.mma.store %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+  croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+  return
+}
+
+// CHECK-LABEL: func.func @mma_store_destinations(
+func.func @mma_store_destinations(%c: !croq.acc<64x8xi32>, %g: memref<64x8xi32>,
+                                  %v: !croq.view<?x8xi32>, %l: !croq.tile<64x8xi8, local>) {
+  // CHECK: croq.mma.store %{{.*}} -> %{{.*}} : !croq.acc<64x8xi32> -> memref<64x8xi32>
+  croq.mma.store %c -> %g : !croq.acc<64x8xi32> -> memref<64x8xi32>
+  // CHECK: croq.mma.store %{{.*}} -> %{{.*}} : !croq.acc<64x8xi32> -> !croq.view<?x8xi32>
+  croq.mma.store %c -> %v : !croq.acc<64x8xi32> -> !croq.view<?x8xi32>
+  // CHECK: croq.mma.store %{{.*}} -> %{{.*}} : !croq.acc<64x8xi32> -> !croq.tile<64x8xi8, local>
+  croq.mma.store %c -> %l : !croq.acc<64x8xi32> -> !croq.tile<64x8xi8, local>
+  return
+}
+
+// The whole chain inside one warpgroup.
+// CHECK-LABEL: func.func @mma_chain(
+func.func @mma_chain(%out: memref<64x128xf32>, %zero: f32) {
+  croq.parallel (%bm) in [1] : block {
+    %ta = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %tb = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    croq.parallel (%w) in [1] : warpgroup {
+      // CHECK: %[[ACC:.*]] = croq.mma.fill
+      %acc = croq.mma.fill %zero : !croq.acc<64x128xf32>
+      // CHECK: %[[A:.*]] = croq.mma.load
+      %a = croq.mma.load %ta : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+      // CHECK: %[[B:.*]] = croq.mma.load
+      %b = croq.mma.load %tb : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+      // CHECK: %[[R:.*]] = croq.mma row row %[[ACC]], %[[A]], %[[B]]
+      %r = croq.mma row row %acc, %a, %b : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+      // CHECK: %[[C:.*]] = croq.mma.commit %[[R]]
+      %c = croq.mma.commit %r : !croq.acc<64x128xf32>
+      // CHECK: croq.mma.store %[[C]] -> %{{.*}}
+      croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> memref<64x128xf32>
+    }
+  }
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Element access
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @foreach_example()
+func.func @foreach_example() {
+  // CHECK: croq.foreach (%{{.*}}, %{{.*}}) in [16, 16] {
+  croq.foreach (%i, %j) in [16, 16] {
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @foreach_dynamic_extent(
+// CHECK-SAME: %[[N:[^:]*]]: index
+func.func @foreach_dynamic_extent(%n: index, %v: !croq.view<?x8xf32>) {
+  // CHECK: croq.foreach (%[[I:.*]], %[[J:.*]]) in [%[[N]], 8] attributes {croq.note} {
+  croq.foreach (%i, %j) in [%n, 8] attributes {croq.note} {
+    // CHECK: croq.read %{{.*}}[%[[I]], %[[J]]] : !croq.view<?x8xf32>
+    %x = croq.read %v[%i, %j] : !croq.view<?x8xf32>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @read_example(
+func.func @read_example(%t: !croq.tile<16x16xi32, shared>, %i: index, %j: index) {
+  // CHECK: croq.read %{{.*}}[%{{.*}}, %{{.*}}] : !croq.tile<16x16xi32, shared>
+  %x = croq.read %t[%i, %j] : !croq.tile<16x16xi32, shared>
+  return
+}
+
+// CHECK-LABEL: func.func @write_example(
+// CHECK-SAME: %[[X:[^:]*]]: i32, %[[V:[^:]*]]: !croq.view<16x16xi32>, %[[I:[^:]*]]: index, %[[J:[^:]*]]: index
+func.func @write_example(%x: i32, %v: !croq.view<16x16xi32>, %i: index, %j: index) {
+  // CHECK: croq.write %[[X]], %[[V]][%[[I]], %[[J]]] : !croq.view<16x16xi32>
+  croq.write %x, %v[%i, %j] : !croq.view<16x16xi32>
+  return
+}
+
+// Element access to a global tensor and to a rank-0 view.
+// CHECK-LABEL: func.func @read_write_memref_and_scalar(
+func.func @read_write_memref_and_scalar(%m: memref<?xf16>, %s: !croq.view<f16>, %i: index) {
+  // CHECK: %[[X:.*]] = croq.read %{{.*}}[%{{.*}}] : memref<?xf16>
+  %x = croq.read %m[%i] : memref<?xf16>
+  // CHECK: croq.write %[[X]], %{{.*}}[] : !croq.view<f16>
+  croq.write %x, %s[] : !croq.view<f16>
+  return
+}

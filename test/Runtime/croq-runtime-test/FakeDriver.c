@@ -1,0 +1,180 @@
+/*===- FakeDriver.c - the runtime's driver calls, against a fake driver ---===*\
+|*                                                                            *|
+|* Runs with CROQ_RUNTIME_LIBCUDA naming FakeCuda.c's library, which prints   *|
+|* each driver call: checks lazy context set-up, the shared-memory opt-in,    *|
+|* cluster launches, the driver-error messages, tensor-map element types and  *|
+|* the memref entry point's device copies.                                    *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include "Common.h"
+
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void failNext(const char *spec) {
+  if (spec)
+    setenv("CROQ_FAKE_CUDA_FAIL", spec, 1);
+  else
+    unsetenv("CROQ_FAKE_CUDA_FAIL");
+}
+
+static void checkDevices(void) {
+  expectStatus("init", croqRtInit());
+  expectStatus("init-again", croqRtInit());
+  int count = 0;
+  expectStatus("device-count", croqRtGetDeviceCount(&count));
+  printf("count %d\n", count);
+  croqRtDeviceInfo info;
+  expectStatus("device-info", croqRtGetDeviceInfo(0, &info));
+  printf("%s: sm_%d%d, %d SMs, %d/%d bytes of shared memory per block, "
+         "clusters %d\n",
+         info.name, info.computeCapabilityMajor, info.computeCapabilityMinor,
+         info.multiprocessorCount, info.sharedMemPerBlock,
+         info.sharedMemPerBlockOptin, info.clusterLaunch);
+  expectStatus("device-info-missing-device", croqRtGetDeviceInfo(5, &info));
+}
+
+static void *initOnAnotherThread(void *unused) {
+  (void)unused;
+  expectStatus("init-on-new-thread", croqRtInit());
+  return NULL;
+}
+
+static void checkContexts(void) {
+  pthread_t thread;
+  pthread_create(&thread, NULL, initOnAnotherThread, NULL);
+  pthread_join(thread, NULL);
+  croqRtSetDevice(1);
+  expectStatus("init-missing-device", croqRtInit());
+  croqRtSetDevice(0);
+}
+
+static void *checkModules(void) {
+  static char cubin[] = "\177ELF fake cubin";
+  expectPointer("module-load", mgpuModuleLoad(cubin, sizeof(cubin)));
+  failNext("cuModuleLoadData=200");
+  expectPointer("module-load-fails",
+                mgpuModuleLoad(cubin, sizeof(cubin)));
+  failNext(NULL);
+  static char badPtx[] = "// syntax-error\n", goodPtx[] = ".version 8.0\n";
+  expectPointer("module-load-jit-fails", mgpuModuleLoadJIT(badPtx, 2));
+  void *module = mgpuModuleLoadJIT(goodPtx, 3);
+  expectPointer("module-load-jit", module);
+  expectPointer("get-function-missing",
+                mgpuModuleGetFunction(module, "missing"));
+  return module;
+}
+
+static void checkLaunches(void *module) {
+  void *kernel = mgpuModuleGetFunction(module, "copy");
+  expectPointer("get-function", kernel);
+  int value = 42;
+  void *params[1] = {&value};
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
+  expectDone("launch");
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 49152, NULL, params, NULL, 1);
+  expectDone("launch-48k-smem");
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 49153, NULL, params, NULL, 1);
+  expectDone("launch-opts-into-smem");
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 232449, NULL, params, NULL, 1);
+  expectDone("launch-smem-above-device-limit");
+  mgpuLaunchClusterKernel(kernel, 2, 1, 1, 8, 2, 1, 256, 1, 1, 100000, NULL,
+                          params, NULL);
+  expectDone("cluster-launch");
+  uint32_t grid[3] = {8, 1, 1}, block[3] = {64, 2, 1}, cluster[3] = {4, 1, 1};
+  expectStatus("croq-cluster-launch",
+               croqRtLaunchKernel(kernel, grid, block, cluster, 0, NULL,
+                                  params));
+  failNext("cuLaunchKernel=701");
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
+  expectDone("launch-fails");
+  failNext("cuFuncSetAttribute=1");
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 65536, NULL, params, NULL, 1);
+  expectDone("smem-opt-in-fails");
+  failNext(NULL);
+  mgpuModuleUnload(module);
+  expectDone("module-unload");
+}
+
+static void checkStreamsEventsMemory(void) {
+  void *stream = mgpuStreamCreate();
+  expectPointer("stream-create", stream);
+  void *event = mgpuEventCreate();
+  expectPointer("event-create", event);
+  mgpuEventRecord(event, stream);
+  mgpuStreamWaitEvent(stream, event);
+  mgpuEventSynchronize(event);
+  void *device = mgpuMemAlloc(4096, stream, false);
+  expectPointer("alloc", device);
+  void *managed = mgpuMemAlloc(256, stream, true);
+  expectPointer("alloc-managed", managed);
+  mgpuMemcpy(device, managed, 256, stream);
+  mgpuMemset32(device, 0x7fc00000u, 1024, stream);
+  mgpuMemset16(device, 0x7e00, 2048, stream);
+  mgpuStreamSynchronize(stream);
+  mgpuMemFree(managed, stream);
+  mgpuMemFree(device, stream);
+  mgpuEventDestroy(event);
+  mgpuStreamDestroy(stream);
+  expectDone("streams-events-memory");
+  failNext("cuStreamSynchronize=700");
+  expectStatus("stream-synchronize-fails", croqRtStreamSynchronize(NULL));
+  failNext("cuMemAlloc=2");
+  expectPointer("alloc-fails", mgpuMemAlloc(1ull << 40, NULL, false));
+  failNext(NULL);
+}
+
+static void checkTensorMaps(void) {
+  static alignas(128) unsigned char map[CROQ_RT_TENSOR_MAP_BYTES];
+  static const char *const names[] = {
+      "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "i8",  "u8",
+      "i16", "u16", "i32",  "u32",    "i64",    "u64", "f64"};
+  for (int type = CROQ_RT_F32; type <= CROQ_RT_F64; ++type) {
+    uint64_t dims[1] = {4096};
+    uint32_t box[1] = {128};
+    printf("element type %s:\n", names[type]);
+    int status = croqRtTensorMapEncodeTiled(map, type, 1, FAKE_GLOBAL_ADDRESS,
+                                            dims, NULL, box, NULL, 0, 0, 0);
+    if (status != CROQ_RT_SUCCESS)
+      expectStatus("unexpected failure", status);
+  }
+  printf("map byte 0: 0x%02x\n", map[0]);
+
+  TensorMapCase c;
+  initValidCase(&c, map);
+  failNext("cuTensorMapEncodeTiled=1");
+  expectStatus("encode-fails", encodeCase(&c));
+  failNext(NULL);
+
+  int64_t boxDims[2] = {64, 32};
+  MemRef2D memref = {FAKE_GLOBAL_ADDRESS, FAKE_GLOBAL_ADDRESS,
+                     0, {256, 128}, {128, 1}};
+  void *first = mgpuTensorMapEncodeTiledMemref(2, &memref, /*FLOAT32=*/7, 0,
+                                               3, 2, 1, boxDims);
+  expectPointer("memref", first);
+  void *second = mgpuTensorMapEncodeTiledMemref(2, &memref, 7, 0, 3, 2, 1,
+                                                boxDims);
+  expectPointer("memref-again", second);
+  printf("same device copy: %s\n", first == second ? "yes" : "no");
+  croqRtTensorMapCacheClear();
+  expectDone("cache-clear");
+}
+
+int runFakeDriver(void) {
+  checkDevices();
+  checkContexts();
+  checkLaunches(checkModules());
+  checkStreamsEventsMemory();
+  checkTensorMaps();
+  return 0;
+}
+
+int runInit(void) {
+  expectStatus("init", croqRtInit());
+  static char image[] = "x";
+  expectPointer("module-load", mgpuModuleLoad(image, sizeof(image)));
+  return 0;
+}
