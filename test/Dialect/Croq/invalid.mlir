@@ -1466,3 +1466,31 @@ func.func @write_value_type(%x: f32, %t: !croq.tile<16xi32, shared>, %i: index) 
   "croq.write"(%x, %t, %i) : (f32, !croq.tile<16xi32, shared>, index) -> ()
   return
 }
+
+// -----
+
+func.func @future_never_waited(%v: !croq.view<64x64xf16>, %s: !croq.tile<64x64xf16, shared>) {
+  // expected-error @+1 {{'croq.copy' op the future of an async copy must be waited on (croq.wait) or triggered after (croq.event.trigger ... after); drop 'async' if nothing waits for the copy}}
+  %f = croq.copy dma async %v -> %s : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @tma_view_with_runtime_size(%a: memref<?x?xf16>, %s: !croq.tile<128x64xf16, shared, swizzle = 128>,
+                                      %rows: index, %i: index) {
+  %v = croq.subspan %a [%rows, 64] at [%i, %i] : memref<?x?xf16> -> !croq.view<?x64xf16>
+  // expected-error @+1 {{'croq.copy' op a tma copy needs a tile shape known at compile time, but dimension 0 of the global view is dynamic; use a dma copy for run-time tile sizes}}
+  croq.copy tma zfill %v -> %s : !croq.view<?x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @trigger_after_store(%s: !croq.tile<128x64xf16, shared, swizzle = 128>, %v: !croq.view<128x64xf16>,
+                               %e: !croq.events<1>, %i: index) {
+  %f = croq.copy tma async %s -> %v : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x64xf16>
+  // expected-error @+1 {{'croq.event.trigger' op can only be triggered after copies into shared memory; wait for a copy out of shared memory with croq.wait}}
+  croq.event.trigger %e[%i] after (%f) : !croq.events<1>
+  return
+}

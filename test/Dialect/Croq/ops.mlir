@@ -370,6 +370,8 @@ func.func @copy_example(%v: !croq.view<16x16xi32>, %t: !croq.tile<16x16xi32, sha
   // CHECK: %{{.*}} = croq.copy tma async zfill swizzle = 128 %[[A]] -> %[[S]] : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
   croq.copy dma %v -> %t : !croq.view<16x16xi32> -> !croq.tile<16x16xi32, shared>
   %f = croq.copy tma async zfill swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  // CHECK: croq.wait
+  croq.wait %f
   return
 }
 

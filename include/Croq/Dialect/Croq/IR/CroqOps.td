@@ -311,6 +311,7 @@ def Croq_CopyOp : Croq_Op<"copy"> {
     ```mlir
     croq.copy dma %v -> %t : !croq.view<16x16xi32> -> !croq.tile<16x16xi32, shared>
     %f = croq.copy tma async zfill swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+    croq.wait %f
     ```
   }];
   let arguments = (ins Croq_CopyEngine:$engine, Croq_AnyBuffer:$source,
