@@ -9,6 +9,7 @@
 #include "Croq/Target/Translations.h"
 #include "Croq/Conversion/Passes.h"
 #include "Croq/InitCroq.h"
+#include "Croq/Target/KernelObjects.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -47,11 +48,11 @@ static llvm::cl::opt<std::string> clHostFormat(
                    "or isa (PTX, JIT-compiled when loaded)"),
     llvm::cl::init("bin"));
 
-static void registerEverything(DialectRegistry &registry) {
+void croq::registerCroqPipelineDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  croq::registerCroqDialects(registry);
+  registerCroqDialects(registry);
 }
 
 /// Runs croq-to-nvvm with `format` on `module`.
@@ -63,35 +64,6 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
   options.format = format.str();
   croq::buildCroqToNVVMPipeline(pm, options);
   return pm.run(module);
-}
-
-/// Writes the object of every GPU binary in `module`: its assembly (PTX) or
-/// its binary (cubin). Each PTX module starts with a `//--- <name>.ptx` line:
-/// a PTX comment, and the marker `split-file` splits on when a croq module
-/// has several kernels.
-static LogicalResult emitObjects(ModuleOp module, raw_ostream &os,
-                                 bool assembly) {
-  unsigned count = 0;
-  WalkResult result = module.walk([&](gpu::BinaryOp binary) {
-    for (Attribute attr : binary.getObjects()) {
-      auto object = cast<gpu::ObjectAttr>(attr);
-      if (assembly != (object.getFormat() == gpu::CompilationTarget::Assembly)) {
-        binary.emitError("expected ")
-            << (assembly ? "PTX" : "cubin") << " objects";
-        return WalkResult::interrupt();
-      }
-      if (assembly)
-        os << "//--- " << binary.getSymName() << ".ptx\n";
-      os << object.getObject().getValue();
-      ++count;
-    }
-    return WalkResult::advance();
-  });
-  if (result.wasInterrupted())
-    return failure();
-  if (count == 0)
-    return module.emitError("the module has no GPU kernel to emit");
-  return success();
 }
 
 /// Describes the entry points of `module` for hosts that call them: per
@@ -194,7 +166,7 @@ void croq::registerCroqTranslations() {
           return op->emitError("expected a module");
         return emitSignatures(module, os);
       },
-      registerEverything);
+      croq::registerCroqPipelineDialects);
 
   TranslateFromMLIRRegistration ptx(
       "croq-to-ptx", "lower croq IR and emit the PTX of its kernels",
@@ -202,9 +174,10 @@ void croq::registerCroqTranslations() {
         auto module = dyn_cast<ModuleOp>(op);
         if (!module || failed(runPipeline(module, "isa")))
           return failure();
-        return emitObjects(module, os, /*assembly=*/true);
+        return croq::writeKernelObjects(module, croq::KernelObjectKind::PTX,
+                                        os);
       },
-      registerEverything);
+      croq::registerCroqPipelineDialects);
 
   TranslateFromMLIRRegistration cubin(
       "croq-to-cubin",
@@ -213,9 +186,10 @@ void croq::registerCroqTranslations() {
         auto module = dyn_cast<ModuleOp>(op);
         if (!module || failed(runPipeline(module, "bin")))
           return failure();
-        return emitObjects(module, os, /*assembly=*/false);
+        return croq::writeKernelObjects(module, croq::KernelObjectKind::Cubin,
+                                        os);
       },
-      registerEverything);
+      croq::registerCroqPipelineDialects);
 
   TranslateFromMLIRRegistration host(
       "croq-to-host-llvmir",
@@ -233,7 +207,7 @@ void croq::registerCroqTranslations() {
         llvmModule->print(os, nullptr);
         return success();
       },
-      registerEverything);
+      croq::registerCroqPipelineDialects);
 
   TranslateFromMLIRRegistration object(
       "croq-to-host-object",
@@ -250,5 +224,5 @@ void croq::registerCroqTranslations() {
           return failure();
         return emitHostObject(module, *llvmModule, os);
       },
-      registerEverything);
+      croq::registerCroqPipelineDialects);
 }
