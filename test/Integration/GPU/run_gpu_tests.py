@@ -339,6 +339,21 @@ def transpose_tests(s: Suite) -> None:
     s.run("transpose_3d_f32 32x16x8 [1,0,2]", "transpose_3d_f32", three_d)
 
 
+def swizzle_tests(s: Suite) -> None:
+    def case(kernel: str, shape: Tuple[int, int]) -> None:
+        def body():
+            m = s.module("swizzle")
+            x = random_tensor(shape, torch.float16)
+            out = poisoned((shape[1], shape[0]), torch.float16)
+            getattr(m, kernel)(x, out)
+            return compare(out, x.t().contiguous())
+        s.run(f"{kernel} {shape_name(shape)}", kernel, body)
+
+    for kernel in ["swizzle_128", "swizzle_64", "swizzle_32", "swizzle_auto"]:
+        for shape in [(1000, 777), (64, 64), (1, 8)]:
+            case(kernel, shape)
+
+
 def pad_tests(s: Suite) -> None:
     def simple(kernel: str) -> None:
         def body():
@@ -460,6 +475,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     suite = Suite(args.artifacts, args.select)
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
+                  swizzle_tests,
                   pad_tests, local_tests, api_tests]:
         group(suite)
 
