@@ -354,6 +354,30 @@ def swizzle_tests(s: Suite) -> None:
             case(kernel, shape)
 
 
+def tma_tests(s: Suite) -> None:
+    def case(kernel: str, dtype: torch.dtype, shape: Tuple[int, int],
+             transposed: bool) -> None:
+        def body():
+            m = s.module("tma")
+            x = random_tensor(shape, dtype)
+            out_shape = (shape[1], shape[0]) if transposed else shape
+            out = poisoned(out_shape, dtype)
+            getattr(m, kernel)(x, out)
+            ref = x.t().contiguous() if transposed else x
+            return compare(out, ref)
+        s.run(f"{kernel} {shape_name(shape)}", kernel, body)
+
+    shapes = [(1000, 1000), (64, 64), (65, 72), (130, 16)]
+    for shape in shapes:
+        case("tma_copy_f32", torch.float32, shape, False)
+        case("tma_copy_f16_swizzle128", torch.float16, shape, False)
+        case("tma_load_f32_noswizzle", torch.float32, shape, True)
+        for swz in (128, 64, 32):
+            case(f"tma_load_f16_swizzle{swz}", torch.float16, shape, True)
+            case(f"dma_in_tma_out_f16_swizzle{swz}", torch.float16, shape,
+                 False)
+
+
 def pad_tests(s: Suite) -> None:
     def simple(kernel: str) -> None:
         def body():
@@ -475,7 +499,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     suite = Suite(args.artifacts, args.select)
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
-                  swizzle_tests,
+                  swizzle_tests, tma_tests,
                   pad_tests, local_tests, api_tests]:
         group(suite)
 
