@@ -98,6 +98,13 @@ static int launch(const char *api, void *kernel, const LaunchShape &shape,
                        "up the kernel fail?)");
   if (int status = checkShape(api, shape))
     return status;
+  // A kernel whose tensor map could not be encoded must not run with a null
+  // map: refuse, with the reason.
+  if (std::string reason = takeFailedTensorMap(); !reason.empty())
+    return reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                       "not launched: a tensor map of this launch could not "
+                       "be encoded (%s)",
+                       reason.c_str());
   const DeviceLimits *limits = nullptr;
   const cu::DriverApi *cuda = ensureContext(api, &limits);
   if (!cuda)

@@ -367,6 +367,26 @@ def tma_tests(s: Suite) -> None:
             return compare(out, ref)
         s.run(f"{kernel} {shape_name(shape)}", kernel, body)
 
+    def odd_rows():
+        # 1001 f16 per row: rows 2002 bytes apart, which a tensor map cannot
+        # describe. The call must fail with the rule, launch nothing, and
+        # leave the device usable.
+        m = s.module("tma")
+        x = random_tensor((64, 1001), torch.float16)
+        out = poisoned((64, 1001), torch.float16)
+        try:
+            m.tma_copy_f16_swizzle128(x, out)
+        except croq.RuntimeError as e:
+            if "globalStrides" not in str(e) or "not launched" not in str(e):
+                return False, None, f"message lacks the rule: {e}"
+            y = random_tensor((64, 64), torch.float16)
+            out2 = poisoned((64, 64), torch.float16)
+            m.tma_copy_f16_swizzle128(y, out2)
+            return compare(out2, y)
+        return False, None, "no croq.RuntimeError raised"
+    s.run("tma_copy_f16_swizzle128 64x1001 (odd rows: refused)",
+          "tma_copy_f16_swizzle128", odd_rows)
+
     shapes = [(1000, 1000), (64, 64), (65, 72), (130, 16)]
     for shape in shapes:
         case("tma_copy_f32", torch.float32, shape, False)
