@@ -77,10 +77,12 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
     return op.emitOpError("tma copies are lowered between a global view "
                           "and a whole shared tile");
   ArrayRef<int64_t> box = tileType.getShape();
-  for (int64_t dim : box)
+  // The outermost dimension is split into 256-wide boxes, which lie one
+  // after another in the tile; inner ones would need strided pieces.
+  for (int64_t dim : box.drop_front())
     if (dim > 256)
-      return op.emitOpError("tma boxes larger than 256 in a dimension are "
-                            "not split by this lowering yet");
+      return op.emitOpError("tma boxes larger than 256 in an inner dimension "
+                            "are not split by this lowering yet");
   int64_t span = getSwizzleBytes(tileType.getSwizzle());
   if (span &&
       box.back() * getElementSizeInBytes(tileType.getElementType()) > span)
@@ -137,7 +139,15 @@ struct TmaLowering {
     MLIRContext *context = rewriter.getContext();
     auto workgroup =
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-    auto boxType = MemRefType::get(box, elementType, nullptr, workgroup);
+    // Tiles taller than 256 rows are moved as several 256-row boxes.
+    SmallVector<int64_t> pieceBox(box.begin(), box.end());
+    int64_t pieces = 1;
+    if (pieceBox[0] > 256) {
+      pieces = pieceBox[0] / 256;
+      pieceBox[0] = 256;
+    }
+    auto boxType = MemRefType::get(pieceBox, elementType, nullptr, workgroup);
+    int64_t pieceBytes = tileType.getSizeInBytes() / pieces;
     auto mapType = nvgpu::TensorMapDescriptorType::get(
         context, boxType, getTensorMapSwizzle(tileType.getSwizzle()),
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
@@ -153,7 +163,7 @@ struct TmaLowering {
           UnrankedMemRefType::get(elementType, memrefType.getMemorySpace()),
           root);
       SmallVector<Value> boxValues;
-      for (int64_t dim : box)
+      for (int64_t dim : pieceBox)
         boxValues.push_back(indexConstant(rewriter, loc, dim));
       map = nvgpu::TmaCreateDescriptorOp::create(rewriter, loc, mapType,
                                                  unranked, boxValues);
@@ -169,11 +179,20 @@ struct TmaLowering {
                                      rewriter.getI8Type(), nullptr,
                                      workgroup);
     Value smem = gpu::DynamicSharedMemoryOp::create(rewriter, loc, bytesType);
-    Value boxView = memref::ViewOp::create(rewriter, loc, boxType, smem,
-                                           *offset, ValueRange{});
-    // Coordinates go innermost first.
-    SmallVector<Value> coords(access->offsets.rbegin(),
-                              access->offsets.rend());
+    // Each piece: its place in the tile, and its coordinates in the tensor,
+    // innermost first.
+    SmallVector<std::pair<Value, SmallVector<Value>>> boxes;
+    for (int64_t k = 0; k < pieces; ++k) {
+      Value at = arith::AddIOp::create(
+          rewriter, loc, *offset, indexConstant(rewriter, loc, k * pieceBytes));
+      Value view =
+          memref::ViewOp::create(rewriter, loc, boxType, smem, at, ValueRange{});
+      SmallVector<Value> coords(access->offsets.rbegin(),
+                                access->offsets.rend());
+      coords.back() = arith::AddIOp::create(
+          rewriter, loc, coords.back(), indexConstant(rewriter, loc, k * 256));
+      boxes.push_back({view, coords});
+    }
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     Value zero = indexConstant(rewriter, loc, 0);
     Value leader = arith::CmpIOp::create(rewriter, loc,
@@ -215,9 +234,10 @@ struct TmaLowering {
       nvgpu::MBarrierArriveExpectTxOp::create(
           rewriter, loc, barriers, indexConstant(rewriter, loc, bytes), zero,
           leader);
-      nvgpu::TmaAsyncLoadOp::create(rewriter, loc, boxView, barriers, map,
-                                    coords, zero, /*multicastMask=*/Value(),
-                                    leader);
+      for (auto &[view, coords] : boxes)
+        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, map,
+                                      coords, zero, /*multicastMask=*/Value(),
+                                      leader);
       if (op.isAsync()) {
         loadBarriers[op] = {barriers, phase};
         Value token = nvgpu::DeviceAsyncCreateGroupOp::create(
@@ -242,8 +262,9 @@ struct TmaLowering {
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(ifLeader.thenBlock());
-      nvgpu::TmaAsyncStoreOp::create(rewriter, loc, boxView, map, coords,
-                                     /*predicate=*/Value());
+      for (auto &[view, coords] : boxes)
+        nvgpu::TmaAsyncStoreOp::create(rewriter, loc, view, map, coords,
+                                       /*predicate=*/Value());
       NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
       NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, loc,
                                            rewriter.getI32IntegerAttr(0),

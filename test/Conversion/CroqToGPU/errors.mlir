@@ -2,12 +2,12 @@
 
 // TMA copies whose box would have to be split are not lowered yet; the pass
 // says so instead of leaving the op behind.
-func.func @tma_box_needs_splitting(%a: memref<1024x64xf16>) {
+func.func @tma_box_needs_splitting(%a: memref<8x512xf32>) {
   croq.parallel (%i) in [1] : block {
-    %t = croq.alloc : !croq.tile<512x64xf16, shared, swizzle = 128>
-    %v = croq.subspan %a [512, 64] at [%i, %i] : memref<1024x64xf16> -> !croq.view<512x64xf16>
-    // expected-error @+1 {{'croq.copy' op tma boxes larger than 256 in a dimension are not split by this lowering yet}}
-    croq.copy tma %v -> %t : !croq.view<512x64xf16> -> !croq.tile<512x64xf16, shared, swizzle = 128>
+    %t = croq.alloc : !croq.tile<8x512xf32, shared>
+    %v = croq.subspan %a [8, 512] at [%i, %i] : memref<8x512xf32> -> !croq.view<8x512xf32>
+    // expected-error @+1 {{'croq.copy' op tma boxes larger than 256 in an inner dimension are not split by this lowering yet}}
+    croq.copy tma %v -> %t : !croq.view<8x512xf32> -> !croq.tile<8x512xf32, shared>
   }
   return
 }

@@ -387,6 +387,9 @@ def tma_tests(s: Suite) -> None:
     s.run("tma_copy_f16_swizzle128 64x1001 (odd rows: refused)",
           "tma_copy_f16_swizzle128", odd_rows)
 
+    for shape in [(1000, 64), (513, 32), (512, 40)]:
+        case("tma_copy_tall_f32", torch.float32, shape, False)
+
     shapes = [(1000, 1000), (64, 64), (65, 72), (130, 16)]
     for shape in shapes:
         case("tma_copy_f32", torch.float32, shape, False)

@@ -10,7 +10,9 @@
 // RUN: %ptxas -arch=sm_90a %t.d/dma_in_tma_out_f16_swizzle128_kernel.ptx -o %t.6.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/dma_in_tma_out_f16_swizzle64_kernel.ptx -o %t.7.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/dma_in_tma_out_f16_swizzle32_kernel.ptx -o %t.8.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_copy_tall_f32_kernel.ptx -o %t.tall.cubin
 // RUN: FileCheck %s < %t.d/tma_copy_f16_swizzle128_kernel.ptx
+// RUN: FileCheck %s --check-prefix=TALL < %t.d/tma_copy_tall_f32_kernel.ptx
 
 // The load is one bulk tensor copy completing on an mbarrier; the store is
 // fenced, issued and drained through a bulk group.
@@ -22,6 +24,10 @@
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.{{.*}}bulk_group
 // CHECK: cp.async.bulk.commit_group;
 // CHECK: cp.async.bulk.wait_group.read {{.*}}0;
+
+// The tall tile moves as two boxes each way.
+// TALL-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global
+// TALL-COUNT-2: cp.async.bulk.tensor.2d.global.shared::cta
 
 //===- tma.mlir - GPU test: tma copies and swizzled layouts ---------------===//
 //
@@ -221,6 +227,27 @@ func.func @dma_in_tma_out_f16_swizzle32(%in: memref<?x?xf16>, %out: memref<?x?xf
     croq.copy dma %src -> %t : !croq.view<64x16xf16> -> !croq.tile<64x16xf16, shared, swizzle = 32>
     %dst = croq.subspan %out [64, 16] at [%bm, %bn] : memref<?x?xf16> -> !croq.view<64x16xf16>
     croq.copy tma %t -> %dst : !croq.tile<64x16xf16, shared, swizzle = 32> -> !croq.view<64x16xf16>
+  }
+  return
+}
+
+// A tile taller than a TMA box (512 rows of 32 f32): loaded and stored as
+// two 256-row boxes.
+func.func @tma_copy_tall_f32(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c512 = arith.constant 512 : index
+  %c32 = arith.constant 32 : index
+  %m = memref.dim %in, %c0 : memref<?x?xf32>
+  %n = memref.dim %in, %c1 : memref<?x?xf32>
+  %gm = arith.ceildivui %m, %c512 : index
+  %gn = arith.ceildivui %n, %c32 : index
+  croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+    %src = croq.subspan %in [512, 32] at [%bm, %bn] : memref<?x?xf32> -> !croq.view<512x32xf32>
+    %t = croq.alloc : !croq.tile<512x32xf32, shared>
+    croq.copy tma %src -> %t : !croq.view<512x32xf32> -> !croq.tile<512x32xf32, shared>
+    %dst = croq.subspan %out [512, 32] at [%bm, %bn] : memref<?x?xf32> -> !croq.view<512x32xf32>
+    croq.copy tma %t -> %dst : !croq.tile<512x32xf32, shared> -> !croq.view<512x32xf32>
   }
   return
 }
