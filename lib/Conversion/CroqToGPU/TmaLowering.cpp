@@ -76,6 +76,12 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
   if (!tileType)
     return op.emitOpError("tma copies are lowered between a global view "
                           "and a whole shared tile");
+  Type elementType = tileType.getElementType();
+  if (elementType.isInteger(8) || elementType.isInteger(16))
+    return op.emitOpError("tma copies of ")
+           << elementType
+           << " tensors are not lowered yet: MLIR 22's tensor-map lowering "
+              "encodes them as bf16";
   ArrayRef<int64_t> box = tileType.getShape();
   // The outermost dimension is split into 256-wide boxes, which lie one
   // after another in the tile; inner ones would need strided pieces.

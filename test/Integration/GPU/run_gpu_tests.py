@@ -389,6 +389,23 @@ def tma_tests(s: Suite) -> None:
 
     for shape in [(1000, 64), (513, 32), (512, 40)]:
         case("tma_copy_tall_f32", torch.float32, shape, False)
+    for shape in [(1000, 1000), (64, 64), (65, 72)]:
+        case("tma_copy_bf16_swizzle128", torch.bfloat16, shape, False)
+        case("tma_copy_i32", torch.int32, shape, False)
+
+    def other_rank(kernel: str, shape: Tuple[int, ...]) -> None:
+        def body():
+            m = s.module("tma")
+            x = random_tensor(shape, torch.float32)
+            out = poisoned(shape, torch.float32)
+            getattr(m, kernel)(x, out)
+            return compare(out, x)
+        s.run(f"{kernel} {shape_name(shape)}", kernel, body)
+
+    for shape in [(1000,), (256,), (4100,)]:
+        other_rank("tma_copy_1d_f32", shape)
+    for shape in [(5, 33, 40), (4, 16, 32), (9, 17, 100)]:
+        other_rank("tma_copy_3d_f32", shape)
 
     shapes = [(1000, 1000), (64, 64), (65, 72), (130, 16)]
     for shape in shapes:

@@ -11,6 +11,10 @@
 // RUN: %ptxas -arch=sm_90a %t.d/dma_in_tma_out_f16_swizzle64_kernel.ptx -o %t.7.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/dma_in_tma_out_f16_swizzle32_kernel.ptx -o %t.8.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/tma_copy_tall_f32_kernel.ptx -o %t.tall.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_copy_1d_f32_kernel.ptx -o %t.1d.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_copy_3d_f32_kernel.ptx -o %t.3d.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_copy_bf16_swizzle128_kernel.ptx -o %t.bf16.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_copy_i32_kernel.ptx -o %t.i32.cubin
 // RUN: FileCheck %s < %t.d/tma_copy_f16_swizzle128_kernel.ptx
 // RUN: FileCheck %s --check-prefix=TALL < %t.d/tma_copy_tall_f32_kernel.ptx
 
@@ -248,6 +252,83 @@ func.func @tma_copy_tall_f32(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
     croq.copy tma %src -> %t : !croq.view<512x32xf32> -> !croq.tile<512x32xf32, shared>
     %dst = croq.subspan %out [512, 32] at [%bm, %bn] : memref<?x?xf32> -> !croq.view<512x32xf32>
     croq.copy tma %t -> %dst : !croq.tile<512x32xf32, shared> -> !croq.view<512x32xf32>
+  }
+  return
+}
+
+// Other ranks and element types: 1-d f32 boxes of 256, 3-d f32 boxes of
+// 4x16x32, bf16 with the 128B swizzle, i32.
+func.func @tma_copy_1d_f32(%in: memref<?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c256 = arith.constant 256 : index
+  %n = memref.dim %in, %c0 : memref<?xf32>
+  %g = arith.ceildivui %n, %c256 : index
+  croq.parallel (%b) in [%g] : block {
+    %src = croq.subspan %in [256] at [%b] : memref<?xf32> -> !croq.view<256xf32>
+    %t = croq.alloc : !croq.tile<256xf32, shared>
+    croq.copy tma %src -> %t : !croq.view<256xf32> -> !croq.tile<256xf32, shared>
+    %dst = croq.subspan %out [256] at [%b] : memref<?xf32> -> !croq.view<256xf32>
+    croq.copy tma %t -> %dst : !croq.tile<256xf32, shared> -> !croq.view<256xf32>
+  }
+  return
+}
+
+func.func @tma_copy_3d_f32(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %d0 = memref.dim %in, %c0 : memref<?x?x?xf32>
+  %d1 = memref.dim %in, %c1 : memref<?x?x?xf32>
+  %d2 = memref.dim %in, %c2 : memref<?x?x?xf32>
+  %g0 = arith.ceildivui %d0, %c4 : index
+  %g1 = arith.ceildivui %d1, %c16 : index
+  %g2 = arith.ceildivui %d2, %c32 : index
+  croq.parallel (%a, %b, %c) in [%g0, %g1, %g2] : block {
+    %src = croq.subspan %in [4, 16, 32] at [%a, %b, %c] : memref<?x?x?xf32> -> !croq.view<4x16x32xf32>
+    %t = croq.alloc : !croq.tile<4x16x32xf32, shared>
+    croq.copy tma %src -> %t : !croq.view<4x16x32xf32> -> !croq.tile<4x16x32xf32, shared>
+    %dst = croq.subspan %out [4, 16, 32] at [%a, %b, %c] : memref<?x?x?xf32> -> !croq.view<4x16x32xf32>
+    croq.copy tma %t -> %dst : !croq.tile<4x16x32xf32, shared> -> !croq.view<4x16x32xf32>
+  }
+  return
+}
+
+func.func @tma_copy_bf16_swizzle128(%in: memref<?x?xbf16>, %out: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %m = memref.dim %in, %c0 : memref<?x?xbf16>
+  %n = memref.dim %in, %c1 : memref<?x?xbf16>
+  %gm = arith.ceildivui %m, %c64 : index
+  %gn = arith.ceildivui %n, %c64 : index
+  croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+    %src = croq.subspan %in [64, 64] at [%bm, %bn] : memref<?x?xbf16> -> !croq.view<64x64xbf16>
+    %t = croq.alloc : !croq.tile<64x64xbf16, shared, swizzle = 128>
+    croq.copy tma %src -> %t : !croq.view<64x64xbf16> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+    %dst = croq.subspan %out [64, 64] at [%bm, %bn] : memref<?x?xbf16> -> !croq.view<64x64xbf16>
+    croq.copy tma %t -> %dst : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.view<64x64xbf16>
+  }
+  return
+}
+
+func.func @tma_copy_i32(%in: memref<?x?xi32>, %out: memref<?x?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c32 = arith.constant 32 : index
+  %m = memref.dim %in, %c0 : memref<?x?xi32>
+  %n = memref.dim %in, %c1 : memref<?x?xi32>
+  %gm = arith.ceildivui %m, %c64 : index
+  %gn = arith.ceildivui %n, %c32 : index
+  croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+    %src = croq.subspan %in [64, 32] at [%bm, %bn] : memref<?x?xi32> -> !croq.view<64x32xi32>
+    %t = croq.alloc : !croq.tile<64x32xi32, shared, swizzle = 128>
+    croq.copy tma %src -> %t : !croq.view<64x32xi32> -> !croq.tile<64x32xi32, shared, swizzle = 128>
+    %dst = croq.subspan %out [64, 32] at [%bm, %bn] : memref<?x?xi32> -> !croq.view<64x32xi32>
+    croq.copy tma %t -> %dst : !croq.tile<64x32xi32, shared, swizzle = 128> -> !croq.view<64x32xi32>
   }
   return
 }
