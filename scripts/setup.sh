@@ -15,6 +15,9 @@ PACKAGES=(
   cmake ninja-build python3 python3-pip python3-venv
   # scripts/test.sh runs the Python package's tests with Debian's python3.
   python3-pytest
+  # The sanitizer and fuzzer runtimes of scripts/test-sanitizers.sh and
+  # scripts/fuzz.sh.
+  "libclang-rt-${LLVM_VERSION}-dev"
 )
 
 if [ -z "${CROQ_SKIP_APT:-}" ]; then

@@ -48,9 +48,34 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas_executable))
 
+# In a sanitizer build (CROQ_ENABLE_SANITIZERS), every report aborts the
+# tool, so that it fails a test even on a `not croq-opt ...` line, and
+# LeakSanitizer ignores only the leaks listed in the suppression file (frames
+# of libMLIR and libLLVM, never croq's). Options already in the environment
+# come last and win.
+clang_flags = ""
+if config.croq_sanitizers:
+    config.available_features.add("sanitizers")
+    suppressions = os.path.join(config.croq_src_root, "utils", "sanitizers",
+                                "lsan.supp")
+    sanitizer_options = {
+        # allow_user_poisoning=0: see utils/sanitizers/README.md.
+        "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=1:"
+                        "allow_user_poisoning=0:"
+                        "detect_stack_use_after_return=1:"
+                        "strict_init_order=1:check_initialization_order=1",
+        "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1:abort_on_error=1",
+        "LSAN_OPTIONS": "suppressions=" + suppressions,
+    }
+    for name, value in sanitizer_options.items():
+        extra = os.environ.get(name)
+        config.environment[name] = value + (":" + extra if extra else "")
+    # Programs linked with the instrumented libCroqRuntime need the runtimes.
+    clang_flags = " -fsanitize=address,undefined"
+
 # clang from the LLVM tools compiles generated host LLVM IR and links it with
 # libCroqRuntime in the runtime's tests.
 clang = os.path.join(config.llvm_tools_dir, "clang")
 if os.path.exists(clang):
     config.available_features.add("clang")
-    config.substitutions.append(("%clang", clang))
+    config.substitutions.append(("%clang", clang + clang_flags))

@@ -8,6 +8,7 @@
 
 #include "Croq/Target/Translations.h"
 #include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/InitCroq.h"
 #include "Croq/Target/KernelObjects.h"
 
@@ -55,8 +56,20 @@ void croq::registerCroqPipelineDialects(DialectRegistry &registry) {
   registerCroqDialects(registry);
 }
 
+/// `op` as a module, or null after an error on it.
+static ModuleOp getModule(Operation *op) {
+  auto module = dyn_cast<ModuleOp>(op);
+  if (!module)
+    op->emitError("expected a builtin.module, got '")
+        << op->getName() << "'";
+  return module;
+}
+
 /// Runs croq-to-nvvm with `format` on `module`.
 static LogicalResult runPipeline(ModuleOp module, StringRef format) {
+  if (!croq::isCroqToNVVMFormat(format))
+    return module.emitError("unknown GPU binary format '")
+           << format << "'; expected isa, bin or fatbin";
   PassManager pm(module->getName());
   croq::CroqToNVVMPipelineOptions options;
   options.chip = clChip;
@@ -64,6 +77,26 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
   options.format = format.str();
   croq::buildCroqToNVVMPipeline(pm, options);
   return pm.run(module);
+}
+
+/// Fails, before lowering, when `module` has nothing that becomes a GPU
+/// kernel: no block-level croq.parallel region and no gpu.launch or
+/// gpu.module. The error points at the first function, or at the module.
+static LogicalResult checkHasKernel(ModuleOp module) {
+  WalkResult found = module.walk([](Operation *op) {
+    auto parallel = dyn_cast<croq::ParallelOp>(op);
+    if ((parallel && parallel.getLevel() == croq::ParallelLevel::Block) ||
+        isa<gpu::LaunchOp, gpu::GPUModuleOp, gpu::BinaryOp>(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (found.wasInterrupted())
+    return success();
+  Operation *anchor = module;
+  if (auto funcs = module.getOps<FunctionOpInterface>(); !funcs.empty())
+    anchor = *funcs.begin();
+  return anchor->emitError("the module has no GPU kernel to emit: no "
+                           "function has a block-level croq.parallel region");
 }
 
 /// Describes the entry points of `module` for hosts that call them: per
@@ -161,9 +194,9 @@ void croq::registerCroqTranslations() {
       "croq-to-signature-json",
       "describe the module's entry points (names, memref arguments) as JSON",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
+        auto module = getModule(op);
         if (!module)
-          return op->emitError("expected a module");
+          return failure();
         return emitSignatures(module, os);
       },
       croq::registerCroqPipelineDialects);
@@ -171,8 +204,9 @@ void croq::registerCroqTranslations() {
   TranslateFromMLIRRegistration ptx(
       "croq-to-ptx", "lower croq IR and emit the PTX of its kernels",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module || failed(runPipeline(module, "isa")))
+        auto module = getModule(op);
+        if (!module || failed(checkHasKernel(module)) ||
+            failed(runPipeline(module, "isa")))
           return failure();
         return croq::writeKernelObjects(module, croq::KernelObjectKind::PTX,
                                         os);
@@ -183,8 +217,9 @@ void croq::registerCroqTranslations() {
       "croq-to-cubin",
       "lower croq IR and emit the cubin of its kernels (runs ptxas)",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module || failed(runPipeline(module, "bin")))
+        auto module = getModule(op);
+        if (!module || failed(checkHasKernel(module)) ||
+            failed(runPipeline(module, "bin")))
           return failure();
         return croq::writeKernelObjects(module, croq::KernelObjectKind::Cubin,
                                         os);
@@ -196,7 +231,7 @@ void croq::registerCroqTranslations() {
       "lower croq IR and emit the host code as LLVM IR, with the kernels "
       "embedded",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
+        auto module = getModule(op);
         if (!module)
           return failure();
         llvm::LLVMContext llvmContext;
@@ -214,7 +249,7 @@ void croq::registerCroqTranslations() {
       "lower croq IR and emit the host code as a position-independent "
       "object file, with the kernels embedded",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
+        auto module = getModule(op);
         if (!module)
           return failure();
         llvm::LLVMContext llvmContext;

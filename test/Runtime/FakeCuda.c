@@ -153,24 +153,37 @@ FAKE_EXPORT CUresult cuCtxSetCurrent(void *context) {
 
 /*===-- Modules and launches ----------------------------------------------===*/
 
-typedef struct FakeModule {
-  int id;
-} FakeModule;
-
 typedef struct FakeFunction {
   char name[64];
+  struct FakeFunction *next;
 } FakeFunction;
 
+typedef struct FakeModule {
+  int id;
+  FakeFunction *functions;
+  struct FakeModule *next;
+} FakeModule;
+
 static int moduleCount;
+/* Like a real context, the fake owns every loaded module, and each module
+   its functions, until the module is unloaded; so a program that exits
+   without unloading leaks nothing (LeakSanitizer agrees). */
+static FakeModule *modules;
+
+static FakeModule *newModule(void) {
+  FakeModule *fake = calloc(1, sizeof(FakeModule));
+  fake->id = ++moduleCount;
+  fake->next = modules;
+  modules = fake;
+  return fake;
+}
 
 FAKE_EXPORT CUresult cuModuleLoadData(void **module, const void *image) {
   LOG("cuModuleLoadData(\"%.8s\")", (const char *)image);
   CUresult result = injected("cuModuleLoadData");
   if (result)
     return result;
-  FakeModule *fake = malloc(sizeof(FakeModule));
-  fake->id = ++moduleCount;
-  *module = fake;
+  *module = newModule();
   return 0;
 }
 
@@ -195,15 +208,24 @@ FAKE_EXPORT CUresult cuModuleLoadDataEx(void **module, const void *image,
       snprintf(log, logSize, "ptxas fatal   : fake syntax error in line 3");
     return 218;
   }
-  FakeModule *fake = malloc(sizeof(FakeModule));
-  fake->id = ++moduleCount;
-  *module = fake;
+  *module = newModule();
   return 0;
 }
 
 FAKE_EXPORT CUresult cuModuleUnload(void *module) {
-  LOG("cuModuleUnload(module %d)", ((FakeModule *)module)->id);
-  free(module);
+  FakeModule *fake = module;
+  LOG("cuModuleUnload(module %d)", fake->id);
+  for (FakeModule **link = &modules; *link; link = &(*link)->next)
+    if (*link == fake) {
+      *link = fake->next;
+      break;
+    }
+  while (fake->functions) {
+    FakeFunction *next = fake->functions->next;
+    free(fake->functions);
+    fake->functions = next;
+  }
+  free(fake);
   return 0;
 }
 
@@ -213,8 +235,10 @@ FAKE_EXPORT CUresult cuModuleGetFunction(void **function, void *module,
       name);
   if (strcmp(name, "missing") == 0)
     return 500;
-  FakeFunction *fake = malloc(sizeof(FakeFunction));
+  FakeFunction *fake = calloc(1, sizeof(FakeFunction));
   snprintf(fake->name, sizeof(fake->name), "%s", name);
+  fake->next = ((FakeModule *)module)->functions;
+  ((FakeModule *)module)->functions = fake;
   *function = fake;
   return 0;
 }

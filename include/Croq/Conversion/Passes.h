@@ -50,7 +50,11 @@ struct CroqToNVVMPipelineOptions
 void buildCroqToNVVMPipeline(OpPassManager &pm,
                              const CroqToNVVMPipelineOptions &options);
 
-/// Registers the croq-to-nvvm pipeline.
+/// Whether croq-to-nvvm takes `format` (what gpu-module-to-binary takes, or
+/// none).
+bool isCroqToNVVMFormat(StringRef format);
+
+/// Registers the croq-to-nvvm pipeline; it rejects unknown formats.
 void registerCroqToNVVMPipeline();
 
 } // namespace croq

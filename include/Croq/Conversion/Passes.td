@@ -101,4 +101,23 @@ def CroqExternDynamicSharedMemory
   ];
 }
 
+def CroqCheckLowering : Pass<"croq-check-lowering", "ModuleOp"> {
+  let summary = "Fail on any op that croq-to-nvvm did not lower to LLVM";
+  let description = [{
+    The last pass of `croq-to-nvvm`. Upstream conversions leave ops they
+    cannot convert in place (`gpu-to-llvm`, `convert-func-to-llvm` and
+    others only convert what they know), and the IR would print without a
+    word, to fail only when it is translated. This pass reports each such op
+    with its location and fails. Host code may hold LLVM dialect ops,
+    `gpu.launch_func` and `gpu.binary` (or, without binaries, `gpu.module`
+    with LLVM and NVVM dialect ops inside).
+
+    ```mlir
+    // error: 'tensor.empty' op was not lowered to the LLVM dialect by
+    // croq-to-nvvm; no conversion in the pipeline handles it
+    %t = tensor.empty() : tensor<4xf32>
+    ```
+  }];
+}
+
 #endif // CROQ_CONVERSION_PASSES_TD

@@ -90,7 +90,11 @@ mapToSource(OpBuilder &builder, Location loc, const MoveSpec &spec,
         srcCoords[d] = shifted;
         continue;
       }
-      Value period = indexConstant(builder, loc, spec.interior[d] + 1);
+      // The period interior + 1 as an unsigned index: 2^63 wraps to the bit
+      // pattern of INT64_MIN, which remui and divui read right.
+      Value period = indexConstant(
+          builder, loc,
+          static_cast<int64_t>(static_cast<uint64_t>(spec.interior[d]) + 1));
       Value rem = arith::RemUIOp::create(builder, loc, shifted, period);
       conditions.push_back(arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::eq, rem,

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -29,12 +30,15 @@ Value mlir::croq::indexConstant(OpBuilder &builder, Location loc,
 
 Value mlir::croq::product(OpBuilder &builder, Location loc,
                           ArrayRef<Value> values) {
-  // Constant factors fold, so a static product stays a constant.
+  // Constant factors fold, so a static product stays a constant, as long as
+  // the folded value fits in int64_t.
   int64_t constant = 1;
   Value result;
   for (Value v : values) {
-    if (std::optional<int64_t> c = getConstantIntValue(v)) {
-      constant *= *c;
+    std::optional<int64_t> c = getConstantIntValue(v);
+    std::optional<int64_t> folded = c ? llvm::checkedMul(constant, *c) : c;
+    if (folded) {
+      constant = *folded;
       continue;
     }
     result = result ? arith::MulIOp::create(builder, loc, result, v).getResult()
@@ -170,6 +174,11 @@ int64_t mlir::croq::getSharedAlignment(Swizzle swizzle) {
   return 128;
 }
 
+int64_t mlir::croq::saturatingMul(int64_t a, int64_t b) {
+  std::optional<int64_t> product = llvm::checkedMul(a, b);
+  return product ? *product : std::numeric_limits<int64_t>::max();
+}
+
 LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
   WalkResult result = root->walk([&](ParallelOp block) {
     if (block.getLevel() != ParallelLevel::Block)
@@ -185,12 +194,19 @@ LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
       Type type = alloc.getResult().getType();
       if (getMemorySpaceOf(type) != MemorySpace::Shared)
         return;
+      // Verified tile types have sizes that int64_t holds; the sum of
+      // several saturates instead of overflowing.
       int64_t bytes, align = getSharedAlignment(getSwizzleOf(type));
       if (auto tile = dyn_cast<TileType>(type))
         bytes = tile.getSizeInBytes();
       else {
         auto tiles = cast<TilesType>(type);
         bytes = tiles.getTileType().getSizeInBytes() * tiles.getNumStages();
+      }
+      if (offset > std::numeric_limits<int64_t>::max() - align - bytes) {
+        offset = std::numeric_limits<int64_t>::max();
+        os << "\n  " << type << ": " << bytes << " bytes";
+        return;
       }
       offset = llvm::alignTo(offset, align);
       offsets[alloc] = offset;
@@ -201,9 +217,13 @@ LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
     blockBytes[block] = offset;
     blockAlignment[block] = maxAlign;
     if (offset > capacity) {
-      block.emitOpError("needs ")
-          << offset << " bytes of shared memory, more than the " << capacity
-          << " bytes a block can have:" << names;
+      InFlightDiagnostic diag = block.emitOpError("needs ");
+      if (offset == std::numeric_limits<int64_t>::max())
+        diag << "more than " << offset;
+      else
+        diag << offset;
+      diag << " bytes of shared memory, more than the " << capacity
+           << " bytes a block can have:" << names;
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -215,13 +235,14 @@ LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
 // Thread groups
 //===----------------------------------------------------------------------===//
 
-/// The number of points of a region op with static extents, or failure.
+/// The number of points of a region op with static extents (saturated at
+/// the int64_t maximum), or failure.
 static FailureOr<int64_t> getStaticVolume(ArrayRef<int64_t> extents) {
   int64_t volume = 1;
   for (int64_t e : extents) {
     if (ShapedType::isDynamic(e))
       return failure();
-    volume *= e;
+    volume = saturatingMul(volume, e);
   }
   return volume;
 }
@@ -241,7 +262,7 @@ FailureOr<int64_t> mlir::croq::getBlockThreadCount(ParallelOp block) {
     }
     auto parent = inner->getParentOfType<ParallelOp>();
     if (inner.getLevel() == ParallelLevel::Warpgroup)
-      threads = std::max(threads, *volume * kWarpgroupSize);
+      threads = std::max(threads, saturatingMul(*volume, kWarpgroupSize));
     else if (inner.getLevel() == ParallelLevel::Thread &&
              parent.getLevel() == ParallelLevel::Block)
       threads = std::max(threads, *volume);
@@ -250,6 +271,8 @@ FailureOr<int64_t> mlir::croq::getBlockThreadCount(ParallelOp block) {
     return failure();
   if (threads > 1024)
     return block.emitOpError("needs ")
+           << (threads == std::numeric_limits<int64_t>::max() ? "more than "
+                                                               : "")
            << threads << " threads per block; a block has at most 1024";
   return threads ? threads : kDefaultBlockThreads;
 }

@@ -123,6 +123,10 @@ Value emitDistributedLoop(OpBuilder &builder, Location loc,
 SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,
                                ArrayRef<Value> sizes);
 
+/// `a * b` for non-negative `a` and `b`, or the int64_t maximum where the
+/// product does not fit.
+int64_t saturatingMul(int64_t a, int64_t b);
+
 /// The product of `values`.
 Value product(OpBuilder &builder, Location loc, ArrayRef<Value> values);
 

@@ -109,11 +109,11 @@ static LogicalResult lowerWarpgroupRegion(IRRewriter &rewriter, ParallelOp op,
   int64_t total = 1;
   SmallVector<Value> sizes;
   for (int64_t e : *extents) {
-    total *= e;
+    total = saturatingMul(total, e);
     sizes.push_back(indexConstant(rewriter, loc, e));
   }
   Value guard;
-  if (total * kWarpgroupSize < threads)
+  if (saturatingMul(total, kWarpgroupSize) < threads)
     guard = lessThan(rewriter, loc, wg, indexConstant(rewriter, loc, total));
   SmallVector<Value> ivs = delinearize(rewriter, loc, wg, sizes);
   replaceWithGuardedBody(rewriter, op, op.getBody(), guard, ivs);
@@ -142,11 +142,12 @@ static LogicalResult lowerThreadRegion(IRRewriter &rewriter, ParallelOp op,
   int64_t total = 1;
   SmallVector<Value> sizes;
   for (int64_t e : *extents) {
-    total *= e;
+    total = saturatingMul(total, e);
     sizes.push_back(indexConstant(rewriter, loc, e));
   }
   if (total > groupSize)
     return op.emitOpError("needs ")
+           << (total == std::numeric_limits<int64_t>::max() ? "more than " : "")
            << total << " threads but its group has " << groupSize;
   Value guard;
   if (total < groupSize)

@@ -71,12 +71,36 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Nothing the conversions above could not handle stays silently.
+  pm.addPass(croq::createCroqCheckLowering());
+}
+
+bool croq::isCroqToNVVMFormat(StringRef format) {
+  // What gpu-module-to-binary takes, and none. It reports an unknown format
+  // but does not fail, so the pipeline checks first.
+  return llvm::is_contained({"none", "isa", "assembly", "bin", "binary",
+                             "fatbin", "fatbinary", "llvm", "offloading"},
+                            format);
 }
 
 void croq::registerCroqToNVVMPipeline() {
-  PassPipelineRegistration<CroqToNVVMPipelineOptions>(
+  registerPassPipeline(
       "croq-to-nvvm",
       "Lower croq IR to host LLVM IR with embedded GPU binaries (PTX for "
       "format=isa, cubin for format=bin) for the given chip",
-      buildCroqToNVVMPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CroqToNVVMPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (!isCroqToNVVMFormat(options.format))
+          return errorHandler("croq-to-nvvm: unknown format '" +
+                              options.format +
+                              "'; expected isa, bin, fatbin or none");
+        buildCroqToNVVMPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(CroqToNVVMPipelineOptions());
+      });
 }

@@ -9,6 +9,7 @@
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -63,7 +64,8 @@ static bool sourceCanBeSmaller(Value source, ArrayRef<int64_t> destShape) {
     for (auto [r, t, count] :
          llvm::zip(rootShape, type.getShape(), chunk.getMixedCounts())) {
       std::optional<int64_t> c = getConstantIntValue(count);
-      if (!c || *c * t != r)
+      std::optional<int64_t> covered = c ? llvm::checkedMul(*c, t) : c;
+      if (!covered || *covered != r)
         return true;
     }
     return false;
@@ -147,7 +149,13 @@ static LogicalResult verifyTmaBox(Operation *op, ArrayRef<int64_t> box,
     return op->emitOpError("tma does not support element type ")
            << elementType;
   int64_t elementBytes = getElementSizeInBytes(elementType);
-  int64_t innerBytes = box.back() * elementBytes;
+  std::optional<int64_t> checkedInnerBytes =
+      llvm::checkedMul(box.back(), elementBytes);
+  if (!checkedInnerBytes)
+    return op->emitOpError("the inner tma box dimension (")
+           << box.back() << " x " << elementType
+           << ") is too large: its size in bytes does not fit in 64 bits";
+  int64_t innerBytes = *checkedInnerBytes;
   if (innerBytes % 16 != 0)
     return op->emitOpError("the inner tma box dimension is ")
            << innerBytes << " bytes (" << box.back() << " x " << elementType
@@ -347,12 +355,20 @@ LogicalResult PadOp::verify() {
     int64_t s = sourceShape[dim], d = destShape[dim];
     if (ShapedType::isDynamic(s) || ShapedType::isDynamic(d))
       continue;
-    int64_t expected =
-        getLow()[dim] + getHigh()[dim] + s + getInterior()[dim] * (s - 1);
-    if (d != expected)
+    std::optional<int64_t> expected = llvm::checkedMulAdd(
+        getInterior()[dim], s - 1, s);
+    if (expected)
+      expected = llvm::checkedAdd(*expected, getLow()[dim]);
+    if (expected)
+      expected = llvm::checkedAdd(*expected, getHigh()[dim]);
+    if (!expected)
+      return emitOpError("padding of dimension ")
+             << dim << " is too large: low + high + size + interior * "
+             << "(size - 1) does not fit in 64 bits";
+    if (d != *expected)
       return emitOpError("destination dimension ")
              << dim << " must be low + high + size + interior * (size - 1) = "
-             << expected << ", got " << d;
+             << *expected << ", got " << d;
   }
   return verifyFutureUses(*this, getFuture());
 }

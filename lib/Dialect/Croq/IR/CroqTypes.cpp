@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -173,8 +174,25 @@ static void printBufferBody(AsmPrinter &printer, ArrayRef<int64_t> shape,
     printer << ", swizzle = " << stringifySwizzle(swizzle);
 }
 
+/// The size in bytes of `count` buffers of static `shape`, or std::nullopt
+/// if it does not fit in int64_t.
+static std::optional<int64_t> getStaticSizeInBytes(ArrayRef<int64_t> shape,
+                                                   Type elementType,
+                                                   int64_t count = 1) {
+  std::optional<int64_t> bytes =
+      llvm::checkedMul(getElementSizeInBytes(elementType), count);
+  for (int64_t dim : shape) {
+    if (!bytes)
+      break;
+    bytes = llvm::checkedMul(*bytes, dim);
+  }
+  return bytes;
+}
+
 /// Checks what every buffer type shares: a scalar element type, and swizzle
-/// only on shared memory.
+/// only on shared memory. An on-chip buffer (`allowDynamic` false) must have
+/// a size in bytes that int64_t holds, so that sizes and offsets computed
+/// from it cannot overflow.
 static LogicalResult
 verifyBufferType(function_ref<InFlightDiagnostic()> emitError,
                  ArrayRef<int64_t> shape, Type elementType, MemorySpace space,
@@ -190,6 +208,9 @@ verifyBufferType(function_ref<InFlightDiagnostic()> emitError,
     if (!ShapedType::isDynamic(dim) && dim <= 0)
       return emitError() << "expected positive dimensions, got " << dim;
   }
+  if (!allowDynamic && !getStaticSizeInBytes(shape, elementType))
+    return emitError() << "on-chip buffer is too large: its size in bytes "
+                          "does not fit in 64 bits";
   if (swizzle != Swizzle::None && space != MemorySpace::Shared)
     return emitError() << "only shared memory has a swizzle layout, got "
                        << stringifyMemorySpace(space) << " memory with swizzle "
@@ -245,6 +266,8 @@ ShapedType TileType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
                        getMemorySpace(), getSwizzle());
 }
 
+// Verified tile types have a byte size that int64_t holds (verifyBufferType),
+// so neither product overflows.
 int64_t TileType::getNumElements() const {
   int64_t count = 1;
   for (int64_t dim : getShape())
@@ -296,11 +319,13 @@ LogicalResult TilesType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (failed(verifyBufferType(emitError, shape, elementType, space, swizzle,
                               /*allowDynamic=*/false)))
     return failure();
+  if (!getStaticSizeInBytes(shape, elementType, numStages))
+    return emitError() << "stage array of " << numStages
+                       << " stages is too large: its size in bytes does not "
+                          "fit in 64 bits";
   // Every stage must start where a swizzle pattern starts.
   if (int64_t span = getSwizzleBytes(swizzle)) {
-    int64_t bytes = getElementSizeInBytes(elementType);
-    for (int64_t dim : shape)
-      bytes *= dim;
+    int64_t bytes = *getStaticSizeInBytes(shape, elementType);
     if (bytes % (8 * span) != 0)
       return emitError() << "each stage of a " << span
                          << "-byte swizzled stage array must hold whole "

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -24,12 +25,15 @@ static Value toValue(OpBuilder &b, Location loc, OpFoldResult ofr) {
   return getValueOrCreateConstantIndexOp(b, loc, ofr);
 }
 
+// Constants fold only where the result fits in int64_t; otherwise the sum
+// or product is left to the (wrapping) index arithmetic of the IR.
 static OpFoldResult addOfr(OpBuilder &b, Location loc, OpFoldResult x,
                            OpFoldResult y) {
   std::optional<int64_t> cx = getConstantIntValue(x);
   std::optional<int64_t> cy = getConstantIntValue(y);
   if (cx && cy)
-    return b.getIndexAttr(*cx + *cy);
+    if (std::optional<int64_t> sum = llvm::checkedAdd(*cx, *cy))
+      return b.getIndexAttr(*sum);
   if (cx && *cx == 0)
     return y;
   if (cy && *cy == 0)
@@ -43,7 +47,8 @@ static OpFoldResult mulOfr(OpBuilder &b, Location loc, OpFoldResult x,
   std::optional<int64_t> cx = getConstantIntValue(x);
   std::optional<int64_t> cy = getConstantIntValue(y);
   if (cx && cy)
-    return b.getIndexAttr(*cx * *cy);
+    if (std::optional<int64_t> product = llvm::checkedMul(*cx, *cy))
+      return b.getIndexAttr(*product);
   if ((cx && *cx == 0) || (cy && *cy == 0))
     return b.getIndexAttr(0);
   if (cx && *cx == 1)
@@ -487,7 +492,9 @@ ViewWindow mlir::croq::composeWindows(OpBuilder &builder, Location loc,
     std::optional<int64_t> c1 = getConstantIntValue(s1);
     std::optional<int64_t> co2 = getConstantIntValue(o2);
     std::optional<int64_t> c2 = getConstantIntValue(s2);
-    bool staticallyInside = c1 && co2 && c2 && *co2 + *c2 <= *c1;
+    std::optional<int64_t> end =
+        co2 && c2 ? llvm::checkedAdd(*co2, *c2) : std::nullopt;
+    bool staticallyInside = c1 && end && *end <= *c1;
     if (!staticallyInside) {
       OpFoldResult b = addOfr(builder, loc, o1, s1);
       bound = bound ? minOfr(builder, loc, bound, b) : b;
@@ -616,7 +623,7 @@ LogicalResult mlir::croq::normalizeViews(Operation *root) {
     if (auto inner = result.source.getDefiningOp<ViewOp>()) {
       FailureOr<ViewWindow> innerWindow = getViewWindow(rewriter, inner);
       if (failed(innerWindow))
-        return failure();
+        return inner.emitOpError("cannot resolve this view");
       result = composeWindows(rewriter, op->getLoc(), *innerWindow, result);
     }
     auto type = cast<ViewType>(op->getResult(0).getType());
