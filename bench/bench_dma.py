@@ -276,7 +276,7 @@ def run_copies(module, n: int) -> List[Row]:
           f"{fmt(reference['kernel'], 3)} ms (kernel)", flush=True)
     rows = []
     for kernel in ["copy_64x64", "copy_64x64_async", "copy_128x128_256t",
-                   "copy_128x128_async_256t"]:
+                   "copy_128x128_async_256t", "copy_tma_64x64"]:
         rows.append(bench_copy(module, kernel, src, dst, reference))
         print(f"  {rows[-1]}", flush=True)
     return rows
@@ -291,7 +291,7 @@ def run_adds(module, n: int) -> List[Row]:
     print(f"torch add: {fmt(reference['call'], 3)} ms (call), "
           f"{fmt(reference['kernel'], 3)} ms (kernel)", flush=True)
     rows = []
-    for kernel in ["add_32x32", "add_64x64"]:
+    for kernel in ["add_32x32", "add_64x64", "add_tma_64x64"]:
         rows.append(bench_add(module, kernel, a, b, c, reference))
         print(f"  {rows[-1]}", flush=True)
     return rows

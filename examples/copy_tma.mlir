@@ -1,8 +1,7 @@
 // copy_tma.mlir - a plain tile copy kernel on the TMA engine.
 //
 // The same kernel as @copy_dma in copy.mlir, with both moves done by Hopper's
-// tensor memory accelerator (Croqtile's `tma.copy`). It verifies today; it
-// compiles to PTX once the TMA lowering stage exists.
+// tensor memory accelerator (Croqtile's `tma.copy`).
 
 func.func @copy_tma(%input: memref<?x?xf32>, %output: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index

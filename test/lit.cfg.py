@@ -23,9 +23,25 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.croq_tools_dir, config.llvm_tools_dir]
-tools = ["croq-opt", "croq-translate"]
+tools = ["croq-opt", "croq-translate", "croq-capi-test"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# test/Embedding configures and builds an external project against the
+# installed croq package, with the generator, compiler and linker of this
+# build: %cmake, and %croq_consumer_cmake_args for its configure step.
+config.substitutions.append(("%cmake", config.cmake_executable))
+consumer_args = [
+    "-G", '"%s"' % config.cmake_generator,
+    "-DCMAKE_MAKE_PROGRAM=%s" % config.cmake_make_program,
+    "-DCMAKE_BUILD_TYPE=%s" % (config.cmake_build_type or "Release"),
+    "-DCMAKE_CXX_COMPILER=%s" % config.cxx_compiler,
+]
+if config.llvm_use_linker:
+    consumer_args.append("-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=%s"
+                         % config.llvm_use_linker)
+config.substitutions.append(("%croq_consumer_cmake_args",
+                             " ".join(consumer_args)))
 
 # ptxas assembles generated PTX for sm_90a where the CUDA toolkit is present.
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):

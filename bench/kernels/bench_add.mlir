@@ -60,3 +60,36 @@ func.func @add_64x64(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf3
   }
   return
 }
+
+// The tiled add with TMA: both input tiles arrive by bulk tensor loads
+// (async, waited together), the sum is written to a shared tile and leaves
+// by one bulk tensor store.
+func.func @add_tma_64x64(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ct = arith.constant 64 : index
+  %m = memref.dim %c, %c0 : memref<?x?xf32>
+  %n = memref.dim %c, %c1 : memref<?x?xf32>
+  %gm = arith.ceildivui %m, %ct : index
+  %gn = arith.ceildivui %n, %ct : index
+  croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+    %va = croq.subspan %a [64, 64] at [%bm, %bn] : memref<?x?xf32> -> !croq.view<64x64xf32>
+    %ta = croq.alloc : !croq.tile<64x64xf32, shared>
+    %fa = croq.copy tma async %va -> %ta : !croq.view<64x64xf32> -> !croq.tile<64x64xf32, shared>
+    %vb = croq.subspan %b [64, 64] at [%bm, %bn] : memref<?x?xf32> -> !croq.view<64x64xf32>
+    %tb = croq.alloc : !croq.tile<64x64xf32, shared>
+    %fb = croq.copy tma async %vb -> %tb : !croq.view<64x64xf32> -> !croq.tile<64x64xf32, shared>
+    croq.wait %fa
+    croq.wait %fb
+    %tc = croq.alloc : !croq.tile<64x64xf32, shared>
+    croq.foreach (%i, %j) in [64, 64] {
+      %x = croq.read %ta[%i, %j] : !croq.tile<64x64xf32, shared>
+      %y = croq.read %tb[%i, %j] : !croq.tile<64x64xf32, shared>
+      %s = arith.addf %x, %y : f32
+      croq.write %s, %tc[%i, %j] : !croq.tile<64x64xf32, shared>
+    }
+    %vc = croq.subspan %c [64, 64] at [%bm, %bn] : memref<?x?xf32> -> !croq.view<64x64xf32>
+    croq.copy tma %tc -> %vc : !croq.tile<64x64xf32, shared> -> !croq.view<64x64xf32>
+  }
+  return
+}

@@ -95,3 +95,23 @@ func.func @copy_128x128_async_256t(%in: memref<?x?xf32>, %out: memref<?x?xf32>) 
   }
   return
 }
+
+// The same copy on the TMA engine: one bulk tensor load completing on an
+// mbarrier and one bulk tensor store per 64x64 tile.
+func.func @copy_tma_64x64(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %m = memref.dim %in, %c0 : memref<?x?xf32>
+  %n = memref.dim %in, %c1 : memref<?x?xf32>
+  %gm = arith.ceildivui %m, %c64 : index
+  %gn = arith.ceildivui %n, %c64 : index
+  croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+    %src = croq.subspan %in [64, 64] at [%bm, %bn] : memref<?x?xf32> -> !croq.view<64x64xf32>
+    %t = croq.alloc : !croq.tile<64x64xf32, shared>
+    croq.copy tma %src -> %t : !croq.view<64x64xf32> -> !croq.tile<64x64xf32, shared>
+    %dst = croq.subspan %out [64, 64] at [%bm, %bn] : memref<?x?xf32> -> !croq.view<64x64xf32>
+    croq.copy tma %t -> %dst : !croq.tile<64x64xf32, shared> -> !croq.view<64x64xf32>
+  }
+  return
+}

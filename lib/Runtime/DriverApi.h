@@ -26,6 +26,7 @@ using Stream = struct CUstream_st *;
 using Event = struct CUevent_st *;
 
 constexpr Result kSuccess = 0; // CUDA_SUCCESS
+constexpr Result kErrorDeinitialized = 4; // CUDA_ERROR_DEINITIALIZED
 
 // CUdevice_attribute
 constexpr int kDevAttrMaxSharedMemoryPerBlock = 8;

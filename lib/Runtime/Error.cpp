@@ -85,3 +85,17 @@ int croq::rt::reportDriverError(cu::Result result, const char *api,
 extern "C" const char *croqRtGetLastError(void) { return lastError.c_str(); }
 
 extern "C" void croqRtClearLastError(void) { lastError.clear(); }
+
+static thread_local std::string failedTensorMap;
+
+void croq::rt::noteFailedTensorMap(const std::string &reason) {
+  failedTensorMap = reason;
+}
+
+std::string croq::rt::takeFailedTensorMap() {
+  std::string reason;
+  reason.swap(failedTensorMap);
+  return reason;
+}
+
+std::string croq::rt::lastErrorMessage() { return lastError; }

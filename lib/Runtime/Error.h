@@ -32,6 +32,17 @@ std::string describeDriverError(cu::Result result);
                                                     const char *call,
                                                     const char *argFormat, ...);
 
+/// Remembers, for the calling thread, that a tensor map the generated host
+/// code asked for could not be encoded, with the reason.
+void noteFailedTensorMap(const std::string &reason);
+
+/// Takes the reason a tensor map failed since the last launch, or an empty
+/// string. The next launch of the thread refuses to run with a null map.
+std::string takeFailedTensorMap();
+
+/// The calling thread's last error message.
+std::string lastErrorMessage();
+
 } // namespace croq::rt
 
 #endif // CROQ_LIB_RUNTIME_ERROR_H

@@ -17,6 +17,10 @@ using namespace croq::rt;
 
 /// Dynamic shared memory a kernel gets without opting in.
 constexpr int64_t kDefaultDynamicSharedBytes = 48 * 1024;
+/// Static shared memory a kernel may have besides the dynamic window (croq's
+/// mbarriers): launches within this much of the default limit opt in too,
+/// since static and dynamic shared memory count against it together.
+constexpr int64_t kStaticSharedReserve = 1024;
 
 namespace {
 /// A launch's shape; `cluster` is null for an ordinary launch.
@@ -63,11 +67,11 @@ static int checkShape(const char *api, const LaunchShape &shape) {
 }
 
 /// Raises the kernel's dynamic shared memory limit when the launch needs
-/// more than the default.
+/// more than the default leaves beside the kernel's static shared memory.
 static int optIntoSharedMemory(const char *api, const cu::DriverApi &cuda,
                                const DeviceLimits &limits,
                                cu::Function function, int64_t bytes) {
-  if (bytes <= kDefaultDynamicSharedBytes)
+  if (bytes <= kDefaultDynamicSharedBytes - kStaticSharedReserve)
     return CROQ_RT_SUCCESS;
   if (bytes > limits.sharedMemPerBlockOptin)
     return reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
@@ -94,6 +98,13 @@ static int launch(const char *api, void *kernel, const LaunchShape &shape,
                        "up the kernel fail?)");
   if (int status = checkShape(api, shape))
     return status;
+  // A kernel whose tensor map could not be encoded must not run with a null
+  // map: refuse, with the reason.
+  if (std::string reason = takeFailedTensorMap(); !reason.empty())
+    return reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                       "not launched: a tensor map of this launch could not "
+                       "be encoded (%s)",
+                       reason.c_str());
   const DeviceLimits *limits = nullptr;
   const cu::DriverApi *cuda = ensureContext(api, &limits);
   if (!cuda)

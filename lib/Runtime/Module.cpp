@@ -70,6 +70,13 @@ static int loadPtx(const char *api, const char *ptx, int optLevel,
 static int unloadModule(const char *api, cu::Module module) {
   if (!module)
     return CROQ_RT_SUCCESS;
+  // Generated code unloads its modules from global destructors; when the
+  // driver has already shut down at process exit, it has released them.
+  if (const cu::DriverApi *driver = loadDriver(api)) {
+    cu::Context current = nullptr;
+    if (driver->cuCtxGetCurrent(&current) == cu::kErrorDeinitialized)
+      return CROQ_RT_SUCCESS;
+  }
   const cu::DriverApi *cuda = ensureContext(api);
   if (!cuda)
     return driverFailureStatus();

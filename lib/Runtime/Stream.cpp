@@ -27,11 +27,28 @@ extern "C" int croqRtStreamSynchronize(croqRtStream stream) {
   return synchronizeStream("croqRtStreamSynchronize", stream);
 }
 
+namespace {
+/// Streams that generated host code destroyed, kept for its next launch:
+/// MLIR's launch sequence creates and destroys a stream around every
+/// kernel, and creating one costs more than the launch itself. Bounded, so
+/// nothing accumulates per launch. Streams belong to the context that was
+/// current when they were created; the pool is per thread and croq uses one
+/// primary context per device.
+struct StreamPool {
+  static constexpr size_t kCapacity = 4;
+  cu::Stream streams[kCapacity] = {};
+  size_t size = 0;
+};
+thread_local StreamPool streamPool;
+} // namespace
+
 extern "C" void *mgpuStreamCreate(void) {
   const char *api = "mgpuStreamCreate";
   const cu::DriverApi *cuda = ensureContext(api);
   if (!cuda)
     return nullptr;
+  if (streamPool.size > 0)
+    return streamPool.streams[--streamPool.size];
   cu::Stream stream = nullptr;
   if (cu::Result r = cuda->cuStreamCreate(&stream, cu::kStreamNonBlocking);
       r != cu::kSuccess) {
@@ -46,6 +63,10 @@ extern "C" void mgpuStreamDestroy(void *stream) {
   const cu::DriverApi *cuda = ensureContext(api);
   if (!cuda)
     return;
+  if (stream && streamPool.size < StreamPool::kCapacity) {
+    streamPool.streams[streamPool.size++] = static_cast<cu::Stream>(stream);
+    return;
+  }
   if (cu::Result r = cuda->cuStreamDestroy(static_cast<cu::Stream>(stream));
       r != cu::kSuccess)
     reportDriverError(r, api, "cuStreamDestroy", "stream=%p", stream);

@@ -197,8 +197,7 @@ static void *deviceCopy(const char *api, CacheEntry &entry) {
   return reinterpret_cast<void *>(static_cast<uintptr_t>(ptr));
 }
 
-extern "C" void *
-mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
+static void *encodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
                                int64_t tensorDataType, int64_t interleave,
                                int64_t swizzle, int64_t l2Promotion,
                                int64_t oobFill, int64_t *inputBoxDims) {
@@ -266,4 +265,17 @@ mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
   std::lock_guard<std::mutex> lock(c.mutex);
   CacheEntry *entry = lookupOrEncode(api, c, params);
   return entry ? deviceCopy(api, *entry) : nullptr;
+}
+
+extern "C" void *
+mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
+                               int64_t tensorDataType, int64_t interleave,
+                               int64_t swizzle, int64_t l2Promotion,
+                               int64_t oobFill, int64_t *inputBoxDims) {
+  void *map = encodeTiledMemref(tensorRank, rankedDescriptor, tensorDataType,
+                                interleave, swizzle, l2Promotion, oobFill,
+                                inputBoxDims);
+  if (!map)
+    noteFailedTensorMap(lastErrorMessage());
+  return map;
 }

@@ -10,6 +10,7 @@
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/InitCroq.h"
+#include "Croq/Target/KernelObjects.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -48,11 +49,11 @@ static llvm::cl::opt<std::string> clHostFormat(
                    "or isa (PTX, JIT-compiled when loaded)"),
     llvm::cl::init("bin"));
 
-static void registerEverything(DialectRegistry &registry) {
+void croq::registerCroqPipelineDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  croq::registerCroqDialects(registry);
+  registerCroqDialects(registry);
 }
 
 /// `op` as a module, or null after an error on it.
@@ -96,35 +97,6 @@ static LogicalResult checkHasKernel(ModuleOp module) {
     anchor = *funcs.begin();
   return anchor->emitError("the module has no GPU kernel to emit: no "
                            "function has a block-level croq.parallel region");
-}
-
-/// Writes the object of every GPU binary in `module`: its assembly (PTX) or
-/// its binary (cubin). Each PTX module starts with a `//--- <name>.ptx` line:
-/// a PTX comment, and the marker `split-file` splits on when a croq module
-/// has several kernels.
-static LogicalResult emitObjects(ModuleOp module, raw_ostream &os,
-                                 bool assembly) {
-  unsigned count = 0;
-  WalkResult result = module.walk([&](gpu::BinaryOp binary) {
-    for (Attribute attr : binary.getObjects()) {
-      auto object = cast<gpu::ObjectAttr>(attr);
-      if (assembly != (object.getFormat() == gpu::CompilationTarget::Assembly)) {
-        binary.emitError("expected ")
-            << (assembly ? "PTX" : "cubin") << " objects";
-        return WalkResult::interrupt();
-      }
-      if (assembly)
-        os << "//--- " << binary.getSymName() << ".ptx\n";
-      os << object.getObject().getValue();
-      ++count;
-    }
-    return WalkResult::advance();
-  });
-  if (result.wasInterrupted())
-    return failure();
-  if (count == 0)
-    return module.emitError("the module has no GPU kernel to emit");
-  return success();
 }
 
 /// Describes the entry points of `module` for hosts that call them: per
@@ -227,7 +199,7 @@ void croq::registerCroqTranslations() {
           return failure();
         return emitSignatures(module, os);
       },
-      registerEverything);
+      croq::registerCroqPipelineDialects);
 
   TranslateFromMLIRRegistration ptx(
       "croq-to-ptx", "lower croq IR and emit the PTX of its kernels",
@@ -236,9 +208,10 @@ void croq::registerCroqTranslations() {
         if (!module || failed(checkHasKernel(module)) ||
             failed(runPipeline(module, "isa")))
           return failure();
-        return emitObjects(module, os, /*assembly=*/true);
+        return croq::writeKernelObjects(module, croq::KernelObjectKind::PTX,
+                                        os);
       },
-      registerEverything);
+      croq::registerCroqPipelineDialects);
 
   TranslateFromMLIRRegistration cubin(
       "croq-to-cubin",
@@ -248,9 +221,10 @@ void croq::registerCroqTranslations() {
         if (!module || failed(checkHasKernel(module)) ||
             failed(runPipeline(module, "bin")))
           return failure();
-        return emitObjects(module, os, /*assembly=*/false);
+        return croq::writeKernelObjects(module, croq::KernelObjectKind::Cubin,
+                                        os);
       },
-      registerEverything);
+      croq::registerCroqPipelineDialects);
 
   TranslateFromMLIRRegistration host(
       "croq-to-host-llvmir",
@@ -268,7 +242,7 @@ void croq::registerCroqTranslations() {
         llvmModule->print(os, nullptr);
         return success();
       },
-      registerEverything);
+      croq::registerCroqPipelineDialects);
 
   TranslateFromMLIRRegistration object(
       "croq-to-host-object",
@@ -285,5 +259,5 @@ void croq::registerCroqTranslations() {
           return failure();
         return emitHostObject(module, *llvmModule, os);
       },
-      registerEverything);
+      croq::registerCroqPipelineDialects);
 }

@@ -74,7 +74,6 @@ def test_examples_that_lower(tools_dir, stub_runtime_dir, binary_format,
 @pytest.mark.parametrize("example,op", [
     ("matmul_plain", "croq.mma.fill"),
     ("matmul_tma_pipelined", "croq.event.alloc"),
-    ("copy_tma", "croq.copy"),
 ])
 def test_examples_not_lowered_yet(tools_dir, stub_runtime_dir, binary_format,
                                   tmp_path, example, op):

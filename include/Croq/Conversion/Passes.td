@@ -27,6 +27,15 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
       `zfill`; async copies from global to shared memory become `cp.async`
       (`nvgpu.device_async_copy`) with hardware zero-fill, and `croq.wait`
       waits for the group and synchronizes the threads;
+    - `tma` copies between a global tensor and a whole shared tile become
+      bulk tensor copies: the tensor map is encoded on the host before the
+      kernel (`nvgpu.tma.create.descriptor`, which the runtime caches); a
+      load is issued by one thread with the box's byte count expected on an
+      mbarrier whose phase every thread tracks (async loads wait at
+      `croq.wait`); a store is fenced for the async proxy, issued by one
+      thread and drained through a bulk group. Boxes that would need
+      splitting (a dimension above 256, rows wider than the swizzle span)
+      are rejected for now;
     - `croq.foreach` is distributed over the threads that run it,
       `croq.read`/`croq.write` become masked loads and stores;
     - block-level `croq.parallel` becomes `gpu.launch` (grid from the
@@ -35,8 +44,8 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
       warpgroup- and thread-level regions and `croq.inthreads` become
       thread-index arithmetic and guards.
 
-    Ops of later lowering stages (tma copies, events, mma) are rejected with
-    an error naming the op; no croq op is left behind silently.
+    Ops of later lowering stages (events, mma) are rejected with an error
+    naming the op; no croq op is left behind silently.
 
     Before:
 

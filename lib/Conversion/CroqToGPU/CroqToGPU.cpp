@@ -34,10 +34,9 @@ static LogicalResult checkLowerable(ModuleOp module) {
   module.walk([&](Operation *op) {
     if (!isa<CroqDialect>(op->getDialect()))
       return;
-    auto copy = dyn_cast<CopyOp>(op);
-    if (copy && copy.getEngine() == CopyEngine::TMA) {
-      op->emitOpError("tma copies are lowered by the TMA stage, which "
-                      "convert-croq-to-gpu does not include; use a dma copy");
+    if (auto copy = dyn_cast<CopyOp>(op);
+        copy && copy.getEngine() == CopyEngine::TMA &&
+        failed(checkTmaLowerable(copy))) {
       ok = false;
       return;
     }
@@ -94,7 +93,8 @@ struct ConvertCroqToGPUPass
     target.addLegalOp<ParallelOp, InthreadsOp, ViewOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
-    populateCroqDataToGPUPatterns(converter, plan, patterns);
+    TmaState tma;
+    populateCroqDataToGPUPatterns(converter, plan, tma, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 

@@ -147,9 +147,29 @@ void populateCroqCopyToGPUPatterns(CroqTypeConverter &converter,
 void populateCroqElementToGPUPatterns(CroqTypeConverter &converter,
                                       RewritePatternSet &patterns);
 
+struct TmaLowering;
+
+/// What the tma patterns share while a module is lowered: the mbarrier and
+/// phase variable of each async tma load, for the croq.wait of its future.
+struct TmaState {
+  llvm::DenseMap<Operation *, std::pair<Value, Value>> loadBarriers;
+  std::shared_ptr<TmaLowering> lowering;
+};
+
+/// Reports, on the op, why a tma copy cannot be lowered yet (box splitting,
+/// groups smaller than a block), or succeeds.
+LogicalResult checkTmaLowerable(CopyOp op);
+
+/// Adds the patterns that lower tma copies and the waits of their futures.
+void populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
+                                  const SharedMemoryPlan &plan,
+                                  TmaState &state,
+                                  RewritePatternSet &patterns);
+
 /// Adds the patterns that lower croq memory, data movement and element ops.
 void populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
                                    const SharedMemoryPlan &plan,
+                                   TmaState &tma,
                                    RewritePatternSet &patterns);
 
 /// Lowers the croq.parallel and croq.inthreads regions under `root`,

@@ -124,10 +124,12 @@ struct SpanAsOpLowering : OpConversionPattern<SpanAsOp> {
 
 void mlir::croq::populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
                                                const SharedMemoryPlan &plan,
+                                               TmaState &tma,
                                                RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<AllocOpLowering>(converter, context, plan);
   patterns.add<StageOpLowering, SpanAsOpLowering>(converter, context);
   populateCroqCopyToGPUPatterns(converter, patterns);
+  populateCroqTmaToGPUPatterns(converter, plan, tma, patterns);
   populateCroqElementToGPUPatterns(converter, patterns);
 }

@@ -141,3 +141,26 @@ func.func @pad(%a: memref<4xf32>, %fill: f32) {
   }
   return
 }
+
+// -----
+
+// A swizzled shared tile is addressed the way TMA writes it: the byte offset
+// of an element has its 16-byte chunk index xor-ed with its 128-byte row
+// index (mod 8 for the 128-byte swizzle), through a 1-d view of the tile.
+// CHECK-LABEL: func.func @copy_into_swizzled_tile
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %{{.*}} to offset: [{{.*}}], sizes: [4096], strides: [1]
+// CHECK-SAME: to memref<4096xf16, strided<[1]>, #gpu.address_space<workgroup>>
+// CHECK: %[[BYTES:.*]] = arith.muli %{{.*}}, %c2 : index
+// CHECK: %[[ROW:.*]] = arith.shrui %[[BYTES]], %c7 : index
+// CHECK: %[[PHASE:.*]] = arith.andi %[[ROW]], %c7 : index
+// CHECK: %[[MASK:.*]] = arith.shli %[[PHASE]], %c4 : index
+// CHECK: %[[SWZ:.*]] = arith.xori %[[BYTES]], %[[MASK]] : index
+// CHECK: %[[IDX:.*]] = arith.divui %[[SWZ]], %c2 : index
+// CHECK: vector.store %{{.*}}, %[[FLAT]][%[[IDX]]] {alignment = 16 : i64} : memref<4096xf16, strided<[1]>, #gpu.address_space<workgroup>>, vector<8xf16>
+func.func @copy_into_swizzled_tile(%a: memref<64x64xf16>) {
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.copy dma %a -> %t : memref<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+  }
+  return
+}

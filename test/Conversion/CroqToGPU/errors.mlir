@@ -1,12 +1,37 @@
 // RUN: croq-opt %s --convert-croq-to-gpu -split-input-file -verify-diagnostics
 
-// TMA copies are not lowered by this pass; it says so instead of leaving the
-// op behind.
-func.func @tma_copy(%a: memref<128x64xf16>) {
+// TMA copies whose box would have to be split are not lowered yet; the pass
+// says so instead of leaving the op behind.
+func.func @tma_box_needs_splitting(%a: memref<8x512xf32>) {
   croq.parallel (%i) in [1] : block {
-    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
-    // expected-error @+1 {{'croq.copy' op tma copies are lowered by the TMA stage, which convert-croq-to-gpu does not include; use a dma copy}}
-    croq.copy tma %a -> %t : memref<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+    %t = croq.alloc : !croq.tile<8x512xf32, shared>
+    %v = croq.subspan %a [8, 512] at [%i, %i] : memref<8x512xf32> -> !croq.view<8x512xf32>
+    // expected-error @+1 {{'croq.copy' op tma boxes larger than 256 in an inner dimension are not split by this lowering yet}}
+    croq.copy tma %v -> %t : !croq.view<8x512xf32> -> !croq.tile<8x512xf32, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @tma_copy_of_i8(%a: memref<64x64xi8>) {
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xi8, shared>
+    // expected-error @+1 {{'croq.copy' op tma copies of 'i8' tensors are not lowered yet: MLIR 22's tensor-map lowering encodes them as bf16}}
+    croq.copy tma %a -> %t : memref<64x64xi8> -> !croq.tile<64x64xi8, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @tma_copy_in_a_warpgroup(%a: memref<64x64xf16>) {
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.parallel (%w) in [1] : warpgroup {
+      // expected-error @+1 {{'croq.copy' op tma copies are lowered for block-level groups only: issue them directly in a 'croq.parallel ... : block' region}}
+      croq.copy tma %a -> %t : memref<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    }
   }
   return
 }

@@ -1494,3 +1494,10 @@ func.func @trigger_after_store(%s: !croq.tile<128x64xf16, shared, swizzle = 128>
   croq.event.trigger %e[%i] after (%f) : !croq.events<1>
   return
 }
+
+// -----
+
+// expected-error @+1 {{each stage of a 128-byte swizzled stage array must hold whole 1024-byte swizzle patterns, got 512 bytes per stage}}
+func.func @swizzled_stage_holds_partial_pattern(%t: !croq.tiles<2 x 4x64xf16, shared, swizzle = 128>) {
+  return
+}

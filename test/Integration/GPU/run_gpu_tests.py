@@ -339,6 +339,88 @@ def transpose_tests(s: Suite) -> None:
     s.run("transpose_3d_f32 32x16x8 [1,0,2]", "transpose_3d_f32", three_d)
 
 
+def swizzle_tests(s: Suite) -> None:
+    def case(kernel: str, shape: Tuple[int, int]) -> None:
+        def body():
+            m = s.module("swizzle")
+            x = random_tensor(shape, torch.float16)
+            out = poisoned((shape[1], shape[0]), torch.float16)
+            getattr(m, kernel)(x, out)
+            return compare(out, x.t().contiguous())
+        s.run(f"{kernel} {shape_name(shape)}", kernel, body)
+
+    for kernel in ["swizzle_128", "swizzle_64", "swizzle_32", "swizzle_auto"]:
+        for shape in [(1000, 777), (64, 64), (1, 8)]:
+            case(kernel, shape)
+
+
+def tma_tests(s: Suite) -> None:
+    def case(kernel: str, dtype: torch.dtype, shape: Tuple[int, int],
+             transposed: bool) -> None:
+        def body():
+            m = s.module("tma")
+            x = random_tensor(shape, dtype)
+            out_shape = (shape[1], shape[0]) if transposed else shape
+            out = poisoned(out_shape, dtype)
+            getattr(m, kernel)(x, out)
+            ref = x.t().contiguous() if transposed else x
+            return compare(out, ref)
+        s.run(f"{kernel} {shape_name(shape)}", kernel, body)
+
+    def odd_rows():
+        # 1001 f16 per row: rows 2002 bytes apart, which a tensor map cannot
+        # describe. The call must fail with the rule, launch nothing, and
+        # leave the device usable.
+        m = s.module("tma")
+        x = random_tensor((64, 1001), torch.float16)
+        out = poisoned((64, 1001), torch.float16)
+        try:
+            m.tma_copy_f16_swizzle128(x, out)
+        except croq.RuntimeError as e:
+            if "globalStrides" not in str(e) or "not launched" not in str(e):
+                return False, None, f"message lacks the rule: {e}"
+            y = random_tensor((64, 64), torch.float16)
+            out2 = poisoned((64, 64), torch.float16)
+            m.tma_copy_f16_swizzle128(y, out2)
+            return compare(out2, y)
+        return False, None, "no croq.RuntimeError raised"
+    s.run("tma_copy_f16_swizzle128 64x1001 (odd rows: refused)",
+          "tma_copy_f16_swizzle128", odd_rows)
+
+    for shape in [(1000, 64), (513, 32), (512, 40)]:
+        case("tma_copy_tall_f32", torch.float32, shape, False)
+    for shape in [(1000, 1000), (64, 64), (65, 72)]:
+        case("tma_copy_bf16_swizzle128", torch.bfloat16, shape, False)
+        case("tma_copy_i32", torch.int32, shape, False)
+
+    def other_rank(kernel: str, shape: Tuple[int, ...]) -> None:
+        def body():
+            m = s.module("tma")
+            x = random_tensor(shape, torch.float32)
+            out = poisoned(shape, torch.float32)
+            getattr(m, kernel)(x, out)
+            return compare(out, x)
+        s.run(f"{kernel} {shape_name(shape)}", kernel, body)
+
+    for shape in [(1000,), (256,), (4100,)]:
+        other_rank("tma_copy_1d_f32", shape)
+    for shape in [(5, 33, 40), (4, 16, 32), (9, 17, 100)]:
+        other_rank("tma_copy_3d_f32", shape)
+
+    shapes = [(1000, 1000), (64, 64), (65, 72), (130, 16)]
+    for shape in shapes:
+        case("tma_copy_f32", torch.float32, shape, False)
+        case("tma_copy_f16_swizzle128", torch.float16, shape, False)
+        case("tma_load_f32_noswizzle", torch.float32, shape, True)
+        for kernel in ["tma_load_f16_swizzle128", "tma_load_f16_swizzle64",
+                       "tma_load_f16_swizzle32"]:
+            case(kernel, torch.float16, shape, True)
+        for kernel in ["dma_in_tma_out_f16_swizzle128",
+                       "dma_in_tma_out_f16_swizzle64",
+                       "dma_in_tma_out_f16_swizzle32"]:
+            case(kernel, torch.float16, shape, False)
+
+
 def pad_tests(s: Suite) -> None:
     def simple(kernel: str) -> None:
         def body():
@@ -460,6 +542,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     suite = Suite(args.artifacts, args.select)
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
+                  swizzle_tests, tma_tests,
                   pad_tests, local_tests, api_tests]:
         group(suite)
 

@@ -163,12 +163,32 @@ static void checkTensorMaps(void) {
   expectDone("cache-clear");
 }
 
+/// A launch after a tensor map that could not be encoded is refused, once.
+static void checkLaunchAfterFailedTensorMap(void *module) {
+  void *kernel = mgpuModuleGetFunction(module, "copy");
+  int64_t boxDims[2] = {64, 32};
+  /* 1001 f16 per row: rows 2002 bytes apart, not a multiple of 16. */
+  MemRef2D memref = {FAKE_GLOBAL_ADDRESS, FAKE_GLOBAL_ADDRESS,
+                     0, {256, 1001}, {1001, 1}};
+  expectPointer("memref-odd-rows", mgpuTensorMapEncodeTiledMemref(
+                                       2, &memref, /*FLOAT16=*/6, 0, 0, 0, 0,
+                                       boxDims));
+  int value = 42;
+  void *params[1] = {&value};
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
+  expectDone("launch-after-failed-tensor-map");
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
+  expectDone("next-launch-runs");
+}
+
 int runFakeDriver(void) {
   checkDevices();
   checkContexts();
-  checkLaunches(checkModules());
+  void *module = checkModules();
+  checkLaunches(module);
   checkStreamsEventsMemory();
   checkTensorMaps();
+  checkLaunchAfterFailedTensorMap(module);
   return 0;
 }
 

@@ -10,6 +10,8 @@
 #include "Croq/Dialect/Croq/Transforms/Layouts.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 namespace mlir {
 namespace croq {
 #define GEN_PASS_DEF_CROQASSIGNLAYOUTS
@@ -70,23 +72,27 @@ LogicalResult mlir::croq::assignLayouts(Operation *root) {
     SmallVector<Value> derived{buffer};
     collectDerived(buffer, derived);
 
-    // A copy that states the layout fixes it.
+    // A copy that states the layout fixes it; copies are visited in program
+    // order so that a conflict is reported on the later one.
+    llvm::SmallPtrSet<Value, 8> derivedSet(derived.begin(), derived.end());
     std::optional<Swizzle> fixed;
-    for (Value value : derived) {
-      for (Operation *user : value.getUsers()) {
-        auto copy = dyn_cast<CopyOp>(user);
-        if (!copy || !copy.getSwizzle())
-          continue;
-        if (fixed && *fixed != *copy.getSwizzle()) {
-          copy.emitOpError("asks for swizzle ")
-              << stringifySwizzle(*copy.getSwizzle())
-              << " but another copy of the same buffer asks for "
-              << stringifySwizzle(*fixed);
-          return WalkResult::interrupt();
-        }
-        fixed = *copy.getSwizzle();
-      }
-    }
+    WalkResult conflict =
+        alloc->getParentRegion()->walk([&](CopyOp copy) {
+          if (!copy.getSwizzle() || (!derivedSet.contains(copy.getSource()) &&
+                                     !derivedSet.contains(copy.getDest())))
+            return WalkResult::advance();
+          if (fixed && *fixed != *copy.getSwizzle()) {
+            copy.emitOpError("asks for swizzle ")
+                << stringifySwizzle(*copy.getSwizzle())
+                << " but another copy of the same buffer asks for "
+                << stringifySwizzle(*fixed);
+            return WalkResult::interrupt();
+          }
+          fixed = *copy.getSwizzle();
+          return WalkResult::advance();
+        });
+    if (conflict.wasInterrupted())
+      return WalkResult::interrupt();
     Swizzle swizzle;
     if (fixed) {
       swizzle = *fixed;

@@ -1,0 +1,343 @@
+//===- TmaLowering.cpp - tma copies to bulk tensor copies -----------------===//
+//
+// Lowers tma copies between a global tensor and a shared tile: the tensor map
+// is encoded on the host before the kernel (nvgpu.tma.create.descriptor, a
+// cached runtime call), a load is issued by one thread and completes on an
+// mbarrier that expects the box's bytes, whose phase each thread tracks; a
+// store is fenced, issued by one thread and drained through a bulk group.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Spins of one mbarrier try-wait before it is retried.
+static constexpr int64_t kTryWaitTicks = 10000000;
+
+/// The swizzle kind of a tensor map for a tile of `swizzle`.
+static nvgpu::TensorMapSwizzleKind getTensorMapSwizzle(Swizzle swizzle) {
+  switch (swizzle) {
+  case Swizzle::B32:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
+  case Swizzle::B64:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_64B;
+  case Swizzle::B128:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_128B;
+  case Swizzle::None:
+  case Swizzle::Auto:
+    return nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
+  }
+  return nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
+}
+
+/// The byte offset of shared tile `tile` in its block's dynamic shared
+/// memory: a planned allocation, or a stage of one.
+static FailureOr<Value> getSharedByteOffset(OpBuilder &builder, Location loc,
+                                            Value tile,
+                                            const SharedMemoryPlan &plan) {
+  Operation *def = tile.getDefiningOp();
+  if (auto alloc = dyn_cast_or_null<AllocOp>(def)) {
+    auto it = plan.offsets.find(alloc);
+    if (it == plan.offsets.end())
+      return failure();
+    return indexConstant(builder, loc, it->second);
+  }
+  if (auto stage = dyn_cast_or_null<StageOp>(def)) {
+    FailureOr<Value> base =
+        getSharedByteOffset(builder, loc, stage.getTiles(), plan);
+    if (failed(base))
+      return failure();
+    int64_t bytes = stage.getResult().getType().getSizeInBytes();
+    Value step = arith::MulIOp::create(builder, loc, stage.getIndex(),
+                                       indexConstant(builder, loc, bytes));
+    return arith::AddIOp::create(builder, loc, *base, step).getResult();
+  }
+  return failure();
+}
+
+LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
+  auto kernel = op->getParentOfType<ParallelOp>();
+  if (!kernel || kernel.getLevel() != ParallelLevel::Block)
+    return op.emitOpError("tma copies are lowered for block-level groups "
+                          "only: issue them directly in a 'croq.parallel "
+                          "... : block' region");
+  bool isLoad =
+      getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
+  auto tileType =
+      dyn_cast<TileType>((isLoad ? op.getDest() : op.getSource()).getType());
+  if (!tileType)
+    return op.emitOpError("tma copies are lowered between a global view "
+                          "and a whole shared tile");
+  Type elementType = tileType.getElementType();
+  if (elementType.isInteger(8) || elementType.isInteger(16))
+    return op.emitOpError("tma copies of ")
+           << elementType
+           << " tensors are not lowered yet: MLIR 22's tensor-map lowering "
+              "encodes them as bf16";
+  ArrayRef<int64_t> box = tileType.getShape();
+  // The outermost dimension is split into 256-wide boxes, which lie one
+  // after another in the tile; inner ones would need strided pieces.
+  for (int64_t dim : box.drop_front())
+    if (dim > 256)
+      return op.emitOpError("tma boxes larger than 256 in an inner dimension "
+                            "are not split by this lowering yet");
+  int64_t span = getSwizzleBytes(tileType.getSwizzle());
+  if (span &&
+      box.back() * getElementSizeInBytes(tileType.getElementType()) > span)
+    return op.emitOpError("tiles wider than their swizzle span are not "
+                          "split into swizzle atoms by this lowering yet");
+  return success();
+}
+
+namespace mlir::croq {
+/// Lowers tma copies. Holds the mbarrier and phase of each async load so
+/// that the croq.wait of its future can wait on them.
+struct TmaLowering {
+  const SharedMemoryPlan &plan;
+  llvm::DenseMap<Operation *, std::pair<Value, Value>> &loadBarriers;
+
+  /// Waits for the current phase of `barriers` and flips `phase`.
+  static void emitPhaseWait(OpBuilder &builder, Location loc, Value barriers,
+                            Value phase) {
+    Value zero = indexConstant(builder, loc, 0);
+    Value parity = memref::LoadOp::create(builder, loc, phase, zero);
+    nvgpu::MBarrierTryWaitParityOp::create(
+        builder, loc, barriers, parity,
+        indexConstant(builder, loc, kTryWaitTicks), zero);
+    Value one = arith::ConstantIntOp::create(builder, loc, 1, 1);
+    Value flipped = arith::XOrIOp::create(builder, loc, parity, one);
+    memref::StoreOp::create(builder, loc, flipped, phase, zero);
+  }
+
+  LogicalResult lower(CopyOp op, ConversionPatternRewriter &rewriter) {
+    Location loc = op.getLoc();
+    auto kernel = op->getParentOfType<ParallelOp>();
+    bool isLoad = getMemorySpaceOf(op.getDest().getType()) ==
+                  MemorySpace::Shared;
+    Value global = isLoad ? op.getSource() : op.getDest();
+    Value tile = isLoad ? op.getDest() : op.getSource();
+    auto tileType = cast<TileType>(tile.getType());
+    FailureOr<BufferAccess> access = getBufferAccess(rewriter, loc, global);
+    if (failed(access))
+      return failure();
+    auto view = global.getDefiningOp<ViewOp>();
+    if (view && view.getStaticBounds())
+      return op.emitOpError("tma copies clip at the tensor's edge only; a "
+                            "window of a window cannot be copied by tma");
+    ArrayRef<int64_t> box = tileType.getShape();
+    Type elementType = tileType.getElementType();
+
+    // The tensor map, encoded on the host before the kernel starts.
+    Value root = access->memref;
+    if (Operation *def = root.getDefiningOp();
+        def && kernel->isAncestor(def))
+      return op.emitOpError("the tensor of a tma copy must be defined outside "
+                            "the kernel, so its tensor map can be encoded on "
+                            "the host");
+    MLIRContext *context = rewriter.getContext();
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+    // Tiles taller than 256 rows are moved as several 256-row boxes.
+    SmallVector<int64_t> pieceBox(box.begin(), box.end());
+    int64_t pieces = 1;
+    if (pieceBox[0] > 256) {
+      pieces = pieceBox[0] / 256;
+      pieceBox[0] = 256;
+    }
+    auto boxType = MemRefType::get(pieceBox, elementType, nullptr, workgroup);
+    int64_t pieceBytes = tileType.getSizeInBytes() / pieces;
+    auto mapType = nvgpu::TensorMapDescriptorType::get(
+        context, boxType, getTensorMapSwizzle(tileType.getSwizzle()),
+        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    Value map;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(kernel);
+      auto memrefType = cast<MemRefType>(root.getType());
+      Value unranked = memref::CastOp::create(
+          rewriter, loc,
+          UnrankedMemRefType::get(elementType, memrefType.getMemorySpace()),
+          root);
+      SmallVector<Value> boxValues;
+      for (int64_t dim : pieceBox)
+        boxValues.push_back(indexConstant(rewriter, loc, dim));
+      map = nvgpu::TmaCreateDescriptorOp::create(rewriter, loc, mapType,
+                                                 unranked, boxValues);
+    }
+
+    // The tile as the plain memref the bulk copy addresses.
+    FailureOr<Value> offset =
+        getSharedByteOffset(rewriter, loc, tile, plan);
+    if (failed(offset))
+      return op.emitOpError("the shared tile of a tma copy must be an "
+                            "allocation or a stage of one");
+    auto bytesType = MemRefType::get({ShapedType::kDynamic},
+                                     rewriter.getI8Type(), nullptr,
+                                     workgroup);
+    Value smem = gpu::DynamicSharedMemoryOp::create(rewriter, loc, bytesType);
+    // Each piece: its place in the tile, and its coordinates in the tensor,
+    // innermost first.
+    SmallVector<std::pair<Value, SmallVector<Value>>> boxes;
+    for (int64_t k = 0; k < pieces; ++k) {
+      Value at = arith::AddIOp::create(
+          rewriter, loc, *offset, indexConstant(rewriter, loc, k * pieceBytes));
+      Value view =
+          memref::ViewOp::create(rewriter, loc, boxType, smem, at, ValueRange{});
+      SmallVector<Value> coords(access->offsets.rbegin(),
+                                access->offsets.rend());
+      coords.back() = arith::AddIOp::create(
+          rewriter, loc, coords.back(), indexConstant(rewriter, loc, k * 256));
+      boxes.push_back({view, coords});
+    }
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value zero = indexConstant(rewriter, loc, 0);
+    Value leader = arith::CmpIOp::create(rewriter, loc,
+                                         arith::CmpIPredicate::eq, tid, zero);
+    ThreadGroup group;
+    group.level = ParallelLevel::Block;
+    group.threadIndex = tid;
+    group.size = plan.blockThreads.lookup(kernel);
+
+    if (isLoad) {
+      // One mbarrier per load site, initialized when the kernel starts, and
+      // each thread's copy of its phase.
+      Value barriers, phase;
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(&kernel.getBody().front());
+        barriers = nvgpu::MBarrierCreateOp::create(
+            rewriter, loc,
+            nvgpu::MBarrierGroupType::get(context, workgroup));
+        Value startTid =
+            gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+        Value c0 = indexConstant(rewriter, loc, 0);
+        Value first = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, startTid, c0);
+        nvgpu::MBarrierInitOp::create(rewriter, loc, barriers,
+                                      indexConstant(rewriter, loc, 1), c0,
+                                      first);
+        phase = memref::AllocaOp::create(
+            rewriter, loc, MemRefType::get({1}, rewriter.getI1Type()));
+        memref::StoreOp::create(rewriter, loc,
+                                arith::ConstantIntOp::create(rewriter, loc, 0,
+                                                             1),
+                                phase, c0);
+        gpu::BarrierOp::create(rewriter, loc);
+      }
+      // Earlier readers of the tile are done before the engine writes it.
+      gpu::BarrierOp::create(rewriter, loc);
+      int64_t bytes = tileType.getSizeInBytes();
+      nvgpu::MBarrierArriveExpectTxOp::create(
+          rewriter, loc, barriers, indexConstant(rewriter, loc, bytes), zero,
+          leader);
+      for (auto &[view, coords] : boxes)
+        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, map,
+                                      coords, zero, /*multicastMask=*/Value(),
+                                      leader);
+      if (op.isAsync()) {
+        loadBarriers[op] = {barriers, phase};
+        Value token = nvgpu::DeviceAsyncCreateGroupOp::create(
+            rewriter, loc, nvgpu::DeviceAsyncTokenType::get(context),
+            ValueRange{});
+        rewriter.replaceOp(op, token);
+      } else {
+        emitPhaseWait(rewriter, loc, barriers, phase);
+        rewriter.eraseOp(op);
+      }
+      return success();
+    }
+
+    // Store: every thread's writes to the tile are visible to the async
+    // proxy, then one thread issues the bulk copy and drains it.
+    NVVM::FenceProxyOp::create(
+        rewriter, loc,
+        NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(rewriter, loc);
+    auto ifLeader = scf::IfOp::create(rewriter, loc, leader, false);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifLeader.thenBlock());
+      for (auto &[view, coords] : boxes)
+        nvgpu::TmaAsyncStoreOp::create(rewriter, loc, view, map, coords,
+                                       /*predicate=*/Value());
+      NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+      NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, loc,
+                                           rewriter.getI32IntegerAttr(0),
+                                           rewriter.getUnitAttr());
+    }
+    gpu::BarrierOp::create(rewriter, loc);
+    if (op.isAsync()) {
+      Value token = nvgpu::DeviceAsyncCreateGroupOp::create(
+          rewriter, loc, nvgpu::DeviceAsyncTokenType::get(context),
+          ValueRange{});
+      rewriter.replaceOp(op, token);
+    } else {
+      rewriter.eraseOp(op);
+    }
+    return success();
+  }
+};
+} // namespace mlir::croq
+
+namespace {
+/// croq.copy tma global -> shared  =>  expect-tx + cp.async.bulk.tensor
+/// (one thread) + mbarrier wait; shared -> global  =>  proxy fence + bulk
+/// tensor store (one thread) + bulk group drain.
+struct TmaCopyOpLowering : OpConversionPattern<CopyOp> {
+  TmaCopyOpLowering(const TypeConverter &converter, MLIRContext *context,
+                    TmaLowering &tma)
+      : OpConversionPattern(converter, context, /*benefit=*/2), tma(tma) {}
+  LogicalResult
+  matchAndRewrite(CopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getEngine() != CopyEngine::TMA)
+      return rewriter.notifyMatchFailure(op, "not a tma copy");
+    return tma.lower(op, rewriter);
+  }
+  TmaLowering &tma;
+};
+
+/// croq.wait %f of a tma load  =>  mbarrier wait on the load's phase.
+struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
+  TmaWaitOpLowering(const TypeConverter &converter, MLIRContext *context,
+                    TmaLowering &tma)
+      : OpConversionPattern(converter, context, /*benefit=*/2), tma(tma) {}
+  LogicalResult
+  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Operation *copy = op.getFuture().getDefiningOp();
+    auto copyOp = dyn_cast_or_null<CopyOp>(copy);
+    if (!copyOp || copyOp.getEngine() != CopyEngine::TMA)
+      return rewriter.notifyMatchFailure(op, "not the future of a tma copy");
+    auto it = tma.loadBarriers.find(copy);
+    if (it != tma.loadBarriers.end())
+      TmaLowering::emitPhaseWait(rewriter, op.getLoc(), it->second.first,
+                                 it->second.second);
+    // A tma store's future completed when its copy drained its group.
+    rewriter.eraseOp(op);
+    return success();
+  }
+  TmaLowering &tma;
+};
+} // namespace
+
+void mlir::croq::populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
+                                              const SharedMemoryPlan &plan,
+                                              TmaState &state,
+                                              RewritePatternSet &patterns) {
+  state.lowering =
+      std::make_shared<TmaLowering>(TmaLowering{plan, state.loadBarriers});
+  patterns.add<TmaCopyOpLowering, TmaWaitOpLowering>(
+      converter, patterns.getContext(), *state.lowering);
+}
