@@ -41,6 +41,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1:${UBSA
 export LSAN_OPTIONS="suppressions=$PWD/utils/sanitizers/lsan.supp:${LSAN_OPTIONS:-}"
 
 log="$fuzz/last-run.log"
+run_start=$(date +%s)
 # shellcheck disable=SC2086 # CROQ_FUZZ_ARGS is a list of flags.
 "$build/bin/croq-fuzz" \
   -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=4096 \
@@ -49,11 +50,12 @@ log="$fuzz/last-run.log"
   -artifact_prefix="$fuzz/artifacts/" -print_final_stats=1 \
   ${CROQ_FUZZ_ARGS:-} "$fuzz/corpus" "$fuzz/seed" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+elapsed=$(( $(date +%s) - run_start ))
 
 executions=$(grep -a "stat::number_of_executed_units" "$log" |
   awk '{ s += $2 } END { print s + 0 }')
 found=$(( $(ls "$fuzz/artifacts" | wc -l) - before ))
-echo "fuzz: ${executions} executions in ${seconds} s, ${found} crashes," \
+echo "fuzz: ${executions} executions in ${elapsed} s, ${found} crashes," \
   "timeouts, leaks or out-of-memory inputs (exit status ${status})"
 if [ "$found" -ne 0 ]; then
   ls -t "$fuzz/artifacts" | head -n "$found" | sed "s|^|fuzz: found $fuzz/artifacts/|"

@@ -37,9 +37,16 @@ consumer_args = [
     "-DCMAKE_BUILD_TYPE=%s" % (config.cmake_build_type or "Release"),
     "-DCMAKE_CXX_COMPILER=%s" % config.cxx_compiler,
 ]
+consumer_link_flags = []
 if config.llvm_use_linker:
-    consumer_args.append("-DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=%s"
-                         % config.llvm_use_linker)
+    consumer_link_flags.append("-fuse-ld=%s" % config.llvm_use_linker)
+# A project that links a sanitizer build of croq links the sanitizer
+# runtimes too.
+if config.croq_sanitizers:
+    consumer_link_flags.append("-fsanitize=address,undefined")
+if consumer_link_flags:
+    consumer_args.append('"-DCMAKE_EXE_LINKER_FLAGS=%s"'
+                         % " ".join(consumer_link_flags))
 config.substitutions.append(("%croq_consumer_cmake_args",
                              " ".join(consumer_args)))
 

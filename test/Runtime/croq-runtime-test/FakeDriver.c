@@ -164,7 +164,10 @@ static void checkTensorMaps(void) {
 }
 
 /// A launch after a tensor map that could not be encoded is refused, once.
-static void checkLaunchAfterFailedTensorMap(void *module) {
+/// Its own module: checkLaunches unloaded the first one.
+static void checkLaunchAfterFailedTensorMap(void) {
+  static char ptx[] = ".version 8.0\n";
+  void *module = mgpuModuleLoadJIT(ptx, 3);
   void *kernel = mgpuModuleGetFunction(module, "copy");
   int64_t boxDims[2] = {64, 32};
   /* 1001 f16 per row: rows 2002 bytes apart, not a multiple of 16. */
@@ -179,6 +182,7 @@ static void checkLaunchAfterFailedTensorMap(void *module) {
   expectDone("launch-after-failed-tensor-map");
   mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
   expectDone("next-launch-runs");
+  mgpuModuleUnload(module);
 }
 
 int runFakeDriver(void) {
@@ -188,7 +192,7 @@ int runFakeDriver(void) {
   checkLaunches(module);
   checkStreamsEventsMemory();
   checkTensorMaps();
-  checkLaunchAfterFailedTensorMap(module);
+  checkLaunchAfterFailedTensorMap();
   return 0;
 }
 
