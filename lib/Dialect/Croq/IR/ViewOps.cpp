@@ -494,7 +494,7 @@ ViewWindow mlir::croq::composeWindows(OpBuilder &builder, Location loc,
     std::optional<int64_t> c2 = getConstantIntValue(s2);
     std::optional<int64_t> end =
         co2 && c2 ? llvm::checkedAdd(*co2, *c2) : std::nullopt;
-    bool staticallyInside = c1 && end && *end <= *c1;
+    bool staticallyInside = c1 && end && *co2 >= 0 && *end <= *c1;
     if (!staticallyInside) {
       OpFoldResult b = addOfr(builder, loc, o1, s1);
       bound = bound ? minOfr(builder, loc, bound, b) : b;
@@ -572,8 +572,14 @@ Value mlir::croq::buildViewOp(OpBuilder &builder, Location loc, ViewType type,
   for (auto [dim, size] : llvm::enumerate(type.getShape()))
     if (ShapedType::isDynamic(size))
       mixedSizes[dim] = toValue(builder, loc, mixedSizes[dim]);
+  // Static offsets must be non-negative; one that folded to a negative
+  // constant (a negative coordinate, known only now) stays an operand.
+  SmallVector<OpFoldResult> mixedOffsets(window.offsets);
+  for (OpFoldResult &offset : mixedOffsets)
+    if (std::optional<int64_t> c = getConstantIntValue(offset); c && *c < 0)
+      offset = toValue(builder, loc, offset);
   dispatchIndexOpFoldResults(mixedSizes, sizes, staticSizes);
-  dispatchIndexOpFoldResults(window.offsets, offsets, staticOffsets);
+  dispatchIndexOpFoldResults(mixedOffsets, offsets, staticOffsets);
   dispatchIndexOpFoldResults(window.bounds, bounds, staticBounds);
   return ViewOp::create(
              builder, loc, type, window.source, sizes,
