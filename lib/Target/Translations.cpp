@@ -189,6 +189,34 @@ static LogicalResult emitHostObject(ModuleOp module, llvm::Module &llvmModule,
   return success();
 }
 
+/// Lowers `op` (a module with kernels) with binary `format` and writes the
+/// kernels' objects of `kind`.
+static LogicalResult emitKernels(Operation *op, raw_ostream &os,
+                                 StringRef format,
+                                 croq::KernelObjectKind kind) {
+  ModuleOp module = getModule(op);
+  if (!module || failed(checkHasKernel(module)) ||
+      failed(runPipeline(module, format)))
+    return failure();
+  return croq::writeKernelObjects(module, kind, os);
+}
+
+/// Lowers `op` and writes its host code as LLVM IR, or as an object file.
+static LogicalResult emitHost(Operation *op, raw_ostream &os, bool asObject) {
+  ModuleOp module = getModule(op);
+  if (!module)
+    return failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      lowerToHostLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return failure();
+  if (asObject)
+    return emitHostObject(module, *llvmModule, os);
+  llvmModule->print(os, nullptr);
+  return success();
+}
+
 void croq::registerCroqTranslations() {
   TranslateFromMLIRRegistration signature(
       "croq-to-signature-json",
@@ -203,26 +231,16 @@ void croq::registerCroqTranslations() {
 
   TranslateFromMLIRRegistration ptx(
       "croq-to-ptx", "lower croq IR and emit the PTX of its kernels",
-      [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = getModule(op);
-        if (!module || failed(checkHasKernel(module)) ||
-            failed(runPipeline(module, "isa")))
-          return failure();
-        return croq::writeKernelObjects(module, croq::KernelObjectKind::PTX,
-                                        os);
+      [](Operation *op, raw_ostream &os) {
+        return emitKernels(op, os, "isa", croq::KernelObjectKind::PTX);
       },
       croq::registerCroqPipelineDialects);
 
   TranslateFromMLIRRegistration cubin(
       "croq-to-cubin",
       "lower croq IR and emit the cubin of its kernels (runs ptxas)",
-      [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = getModule(op);
-        if (!module || failed(checkHasKernel(module)) ||
-            failed(runPipeline(module, "bin")))
-          return failure();
-        return croq::writeKernelObjects(module, croq::KernelObjectKind::Cubin,
-                                        os);
+      [](Operation *op, raw_ostream &os) {
+        return emitKernels(op, os, "bin", croq::KernelObjectKind::Cubin);
       },
       croq::registerCroqPipelineDialects);
 
@@ -230,17 +248,8 @@ void croq::registerCroqTranslations() {
       "croq-to-host-llvmir",
       "lower croq IR and emit the host code as LLVM IR, with the kernels "
       "embedded",
-      [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = getModule(op);
-        if (!module)
-          return failure();
-        llvm::LLVMContext llvmContext;
-        std::unique_ptr<llvm::Module> llvmModule =
-            lowerToHostLLVMIR(module, llvmContext);
-        if (!llvmModule)
-          return failure();
-        llvmModule->print(os, nullptr);
-        return success();
+      [](Operation *op, raw_ostream &os) {
+        return emitHost(op, os, /*asObject=*/false);
       },
       croq::registerCroqPipelineDialects);
 
@@ -248,16 +257,8 @@ void croq::registerCroqTranslations() {
       "croq-to-host-object",
       "lower croq IR and emit the host code as a position-independent "
       "object file, with the kernels embedded",
-      [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = getModule(op);
-        if (!module)
-          return failure();
-        llvm::LLVMContext llvmContext;
-        std::unique_ptr<llvm::Module> llvmModule =
-            lowerToHostLLVMIR(module, llvmContext);
-        if (!llvmModule)
-          return failure();
-        return emitHostObject(module, *llvmModule, os);
+      [](Operation *op, raw_ostream &os) {
+        return emitHost(op, os, /*asObject=*/true);
       },
       croq::registerCroqPipelineDialects);
 }
