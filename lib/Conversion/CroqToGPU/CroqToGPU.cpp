@@ -11,6 +11,8 @@
 #include "Croq/Dialect/Croq/Transforms/Layouts.h"
 #include "LoweringUtils.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir {
@@ -40,11 +42,8 @@ static LogicalResult checkLowerable(ModuleOp module) {
       ok = false;
       return;
     }
-    if (isa<EventAllocOp, EventTriggerOp, EventWaitOp, MmaFillOp, MmaLoadOp,
-            MmaOp, MmaCommitOp, MmaStoreOp>(op)) {
-      op->emitOpError("cannot be lowered by convert-croq-to-gpu: events and "
-                      "mma need the Hopper (mbarrier and wgmma) lowering, "
-                      "which this pipeline does not include yet");
+    if (isa<MmaFillOp, MmaLoadOp, MmaOp, MmaCommitOp, MmaStoreOp>(op) &&
+        failed(checkMmaLowerable(op))) {
       ok = false;
       return;
     }
@@ -80,13 +79,16 @@ struct ConvertCroqToGPUPass
     SharedMemoryPlan plan;
     if (failed(plan.build(module, kSharedMemoryCapacity)))
       return signalPassFailure();
+    EventPlan events;
+    if (failed(events.build(module, plan)))
+      return signalPassFailure();
 
     // Data ops first, while the parallel regions that tell which threads
     // run them are still there.
     CroqTypeConverter converter(context);
     ConversionTarget target(*context);
     target.addLegalDialect<arith::ArithDialect, gpu::GPUDialect,
-                           memref::MemRefDialect, nvgpu::NVGPUDialect,
+                           LLVM::LLVMDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
                            NVVM::NVVMDialect, scf::SCFDialect,
                            vector::VectorDialect>();
     target.addIllegalDialect<CroqDialect>();
@@ -95,6 +97,11 @@ struct ConvertCroqToGPUPass
     RewritePatternSet patterns(context);
     TmaState tma;
     populateCroqDataToGPUPatterns(converter, plan, tma, patterns);
+    populateCroqEventToGPUPatterns(converter, events, patterns);
+    populateCroqMmaToGPUPatterns(converter, patterns);
+    // Accumulators carried through loops and branches change type.
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -131,6 +132,17 @@ static MemRefType getTileMemRefType(ArrayRef<int64_t> shape, Type elementType,
   return MemRefType::get(shape, elementType, layout, memorySpace);
 }
 
+LLVM::LLVMStructType mlir::croq::getAccStructType(AccType type) {
+  MLIRContext *context = type.getContext();
+  ArrayRef<int64_t> shape = type.getShape();
+  // wgmma m64nNk*: each of the 128 threads holds N / 2 elements of every 64
+  // rows.
+  SmallVector<Type> elements(shape[1] / 2, type.getElementType());
+  auto rows = LLVM::LLVMStructType::getLiteral(context, elements);
+  SmallVector<Type> blocks(std::max<int64_t>(1, shape[0] / 64), rows);
+  return LLVM::LLVMStructType::getLiteral(context, blocks);
+}
+
 CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
   addConversion([](Type type) { return type; });
   addConversion([](TileType type) -> Type {
@@ -146,6 +158,17 @@ CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
   addConversion([](FutureType type) -> Type {
     return nvgpu::DeviceAsyncTokenType::get(type.getContext());
   });
+  addConversion([](EventsType type) -> Type {
+    MLIRContext *context = type.getContext();
+    return nvgpu::MBarrierGroupType::get(
+        context,
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup),
+        type.getCount());
+  });
+  addConversion([](FragType type) -> Type {
+    return IntegerType::get(type.getContext(), 64);
+  });
+  addConversion([](AccType type) -> Type { return getAccStructType(type); });
   auto materialize = [](OpBuilder &builder, Type type, ValueRange inputs,
                         Location loc) -> Value {
     return UnrealizedConversionCastOp::create(builder, loc, type, inputs)

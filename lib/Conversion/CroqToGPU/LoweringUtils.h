@@ -12,6 +12,7 @@
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -23,9 +24,15 @@ constexpr int64_t kWarpgroupSize = 128;
 /// Threads of a block that has no nested warpgroup or thread region.
 constexpr int64_t kDefaultBlockThreads = 128;
 
+/// The LLVM struct of an accumulator in registers: one struct of N / 2
+/// elements per 64 rows, as wgmma m64nN takes them.
+LLVM::LLVMStructType getAccStructType(AccType type);
+
 /// Converts tiles to memrefs (shared tiles in the workgroup address space,
-/// with a dynamic offset so that stages and views of them share one type)
-/// and futures to cp.async tokens.
+/// with a dynamic offset so that stages and views of them share one type),
+/// futures to cp.async tokens, event arrays to mbarrier groups, mma operands
+/// to shared-memory start addresses (i64) and accumulators to the LLVM
+/// structs wgmma reads and writes (one per 64 rows).
 class CroqTypeConverter : public TypeConverter {
 public:
   explicit CroqTypeConverter(MLIRContext *context);
@@ -164,6 +171,31 @@ LogicalResult checkTmaLowerable(CopyOp op);
 void populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
                                   const SharedMemoryPlan &plan,
                                   TmaState &state,
+                                  RewritePatternSet &patterns);
+
+/// What the event patterns share: the arrival count of each event array,
+/// computed from its triggers before anything is rewritten, and each array's
+/// per-thread phase mask once its alloc is lowered.
+struct EventPlan {
+  llvm::DenseMap<Operation *, int64_t> arrivals;
+  llvm::DenseMap<Operation *, Value> phaseMasks;
+
+  /// Computes the arrival counts of the event arrays under `root`. Fails,
+  /// with an error, where one cannot be known at compile time.
+  LogicalResult build(Operation *root, const SharedMemoryPlan &plan);
+};
+
+/// Adds the patterns that lower event arrays to mbarriers.
+void populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
+                                    EventPlan &plan,
+                                    RewritePatternSet &patterns);
+
+/// Reports, on the op, why an mma op cannot be lowered to wgmma, or
+/// succeeds.
+LogicalResult checkMmaLowerable(Operation *op);
+
+/// Adds the patterns that lower mma ops to wgmma.
+void populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
                                   RewritePatternSet &patterns);
 
 /// Adds the patterns that lower croq memory, data movement and element ops.

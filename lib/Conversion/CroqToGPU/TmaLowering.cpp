@@ -63,14 +63,34 @@ static FailureOr<Value> getSharedByteOffset(OpBuilder &builder, Location loc,
   return failure();
 }
 
+/// The event trigger that consumes the future of `op`, if any.
+static EventTriggerOp getTrigger(CopyOp op) {
+  if (!op.isAsync() || !op.getFuture() || !op.getFuture().hasOneUse())
+    return nullptr;
+  return dyn_cast<EventTriggerOp>(*op.getFuture().getUsers().begin());
+}
+
+/// The block-level region around `op`.
+static ParallelOp getKernel(Operation *op) {
+  auto parallel = op->getParentOfType<ParallelOp>();
+  while (parallel && parallel.getLevel() != ParallelLevel::Block)
+    parallel = parallel->getParentOfType<ParallelOp>();
+  return parallel;
+}
+
 LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
-  auto kernel = op->getParentOfType<ParallelOp>();
-  if (!kernel || kernel.getLevel() != ParallelLevel::Block)
-    return op.emitOpError("tma copies are lowered for block-level groups "
-                          "only: issue them directly in a 'croq.parallel "
-                          "... : block' region");
+  auto group = op->getParentOfType<ParallelOp>();
   bool isLoad =
       getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
+  // A load that completes on an event is issued by one thread of any group;
+  // the others synchronize the whole block.
+  bool onEvent = isLoad && getTrigger(op);
+  if (!group || (group.getLevel() != ParallelLevel::Block &&
+                 !(onEvent && group.getLevel() == ParallelLevel::Warpgroup)))
+    return op.emitOpError("tma copies are lowered for block-level groups, "
+                          "or for warpgroups when the load triggers an "
+                          "event: issue them directly in a 'croq.parallel "
+                          "... : block' region");
   auto tileType =
       dyn_cast<TileType>((isLoad ? op.getDest() : op.getSource()).getType());
   if (!tileType)
@@ -82,6 +102,17 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
            << elementType
            << " tensors are not lowered yet: MLIR 22's tensor-map lowering "
               "encodes them as bf16";
+  if (onEvent) {
+    EventTriggerOp trigger = getTrigger(op);
+    Value index = trigger.getIndex();
+    Operation *def = index.getDefiningOp();
+    Block *owner = def ? def->getBlock() : cast<BlockArgument>(index).getOwner();
+    if (!owner->getParentOp()->isAncestor(op) ||
+        (def && def->getBlock() == op->getBlock() && !def->isBeforeInBlock(op)))
+      return op.emitOpError("completes on the event slot that ")
+             << "a later croq.event.trigger names; compute the slot index "
+                "before the copy";
+  }
   ArrayRef<int64_t> box = tileType.getShape();
   // The outermost dimension is split into 256-wide boxes, which lie one
   // after another in the tile; inner ones would need strided pieces.
@@ -119,7 +150,7 @@ struct TmaLowering {
 
   LogicalResult lower(CopyOp op, ConversionPatternRewriter &rewriter) {
     Location loc = op.getLoc();
-    auto kernel = op->getParentOfType<ParallelOp>();
+    ParallelOp kernel = getKernel(op);
     bool isLoad = getMemorySpaceOf(op.getDest().getType()) ==
                   MemorySpace::Shared;
     Value global = isLoad ? op.getSource() : op.getDest();
@@ -207,6 +238,28 @@ struct TmaLowering {
     group.level = ParallelLevel::Block;
     group.threadIndex = tid;
     group.size = plan.blockThreads.lookup(kernel);
+
+    if (EventTriggerOp trigger = isLoad ? getTrigger(op) : nullptr) {
+      // The load completes on the event slot its trigger names; the trigger
+      // arrives expecting its bytes. The group's first thread issues it.
+      FailureOr<ThreadGroup> issuing = getThreadGroup(rewriter, op);
+      if (failed(issuing))
+        return failure();
+      Value first = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, issuing->threadIndex, zero);
+      Value barriers = rewriter.getRemappedValue(trigger.getEvents());
+      if (!barriers)
+        return op.emitOpError("cannot resolve the event array of its trigger");
+      for (auto &[view, coords] : boxes)
+        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, map,
+                                      coords, trigger.getIndex(),
+                                      /*multicastMask=*/Value(), first);
+      Value token = nvgpu::DeviceAsyncCreateGroupOp::create(
+          rewriter, loc, nvgpu::DeviceAsyncTokenType::get(context),
+          ValueRange{});
+      rewriter.replaceOp(op, token);
+      return success();
+    }
 
     if (isLoad) {
       // One mbarrier per load site, initialized when the kernel starts, and

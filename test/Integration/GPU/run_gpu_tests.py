@@ -421,6 +421,60 @@ def tma_tests(s: Suite) -> None:
             case(kernel, torch.float16, shape, False)
 
 
+def compare_close(out: torch.Tensor, ref: torch.Tensor,
+                  tolerance: float) -> Tuple[bool, float, str]:
+    """Relative comparison for GEMM results: max |out - ref| over max |ref|
+    (ref in float64) within ``tolerance``, and no element left unwritten."""
+    if out.shape != ref.shape:
+        return False, math.inf, f"shape {tuple(out.shape)} != {tuple(ref.shape)}"
+    unwritten = int(torch.isnan(out).sum())
+    diff = (out.double() - ref).abs()
+    scale = float(ref.abs().max()) or 1.0
+    err = float(torch.nan_to_num(diff, nan=math.inf).max()) / scale
+    if unwritten or not err <= tolerance:
+        first = torch.nonzero(torch.nan_to_num(diff, nan=math.inf) > tolerance * scale)
+        where = ""
+        if first.numel():
+            idx = tuple(first[0].tolist())
+            where = f"; first at {idx}: got {out[idx].item()}, want {ref[idx].item()}"
+        return False, err, (f"relative error {err:.3g} > {tolerance}"
+                            f" ({unwritten} never written){where}")
+    return True, err, ""
+
+
+def matmul_tests(s: Suite) -> None:
+    """GEMMs through events, tma and wgmma: random inputs, poisoned output,
+    compared with the float64 product relative to its largest element."""
+    tolerance = {torch.float16: 2e-3, torch.bfloat16: 1e-2,
+                 torch.float32: 1e-4}
+
+    def case(kernel: str, dtype: torch.dtype, out_dtype: torch.dtype,
+             shape: Tuple[int, int, int], kn: bool = False) -> None:
+        m, n, k = shape
+
+        def body():
+            mod = s.module("matmul")
+            a = random_tensor((m, k), dtype)
+            b = random_tensor((k, n) if kn else (n, k), dtype)
+            out = poisoned((m, n), out_dtype)
+            getattr(mod, kernel)(a, b, out)
+            ref = a.double() @ (b.double() if kn else b.double().t())
+            return compare_close(out, ref, tolerance[out_dtype])
+        s.run(f"{kernel} {m}x{n}x{k}", kernel, body)
+
+    shapes = [(128, 128, 64), (256, 384, 512), (1000, 1000, 1000),
+              (129, 257, 72), (7, 9, 8), (300, 200, 2048)]
+    for shape in shapes:
+        case("matmul_ws_f16", torch.float16, torch.float16, shape)
+        case("matmul_ws_bf16", torch.bfloat16, torch.bfloat16, shape)
+        case("matmul_ws_f16_f32out", torch.float16, torch.float32, shape)
+        case("matmul_plain_f16", torch.float16, torch.float16, shape)
+    for shape in [(128, 64, 64), (1000, 1000, 1000), (129, 264, 72),
+                  (300, 200, 2048)]:
+        case("matmul_ws_kn_f16", torch.float16, torch.float16, shape,
+             kn=True)
+
+
 def pad_tests(s: Suite) -> None:
     def simple(kernel: str) -> None:
         def body():
@@ -542,7 +596,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     suite = Suite(args.artifacts, args.select)
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
-                  swizzle_tests, tma_tests,
+                  swizzle_tests, tma_tests, matmul_tests,
                   pad_tests, local_tests, api_tests]:
         group(suite)
 

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""croq GEMM benchmarks against torch.matmul (cuBLAS), side by side in one
+run, on prebuilt kernels (bench/kernels/bench_gemm.mlir, compiled by
+scripts/gpu-artifacts.sh into gpu-artifacts/kernels).
+
+Per shape and element type:
+
+- the croq kernel is first checked on the benchmark's own data (random
+  inputs, poisoned output, relative error against a float32 product);
+  a kernel that fails is reported and not timed;
+- croq *kernel* time: the kernel's duration on the GPU from the torch
+  profiler (CUPTI), median over the profiled calls; *call* time: CUDA
+  events around the synchronous croq call (includes the host overhead);
+- torch: ``torch.matmul(a, b.t())`` with b given as [N, K] (cuBLAS), timed
+  with triton.testing.do_bench (L2 flushed between runs) when triton is
+  there, else CUDA events, and also through the profiler;
+- TFLOP/s = 2 M N K / time; ratio = croq TFLOP/s / cuBLAS TFLOP/s.
+
+Usage:
+    bench_gemm.py [--artifacts DIR] [--md FILE] [--json FILE] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+import torch
+
+import croq
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_dma import time_call, time_events, time_kernel  # noqa: E402
+
+
+@dataclass
+class Row:
+    name: str
+    shape: str
+    dtype: str
+    status: str = "ok"
+    error: Optional[float] = None
+    croq_kernel_ms: Optional[float] = None
+    croq_call_ms: Optional[float] = None
+    torch_ms: Optional[float] = None
+    torch_kernel_ms: Optional[float] = None
+    flops: float = 0.0
+
+    def tflops(self, ms: Optional[float]) -> Optional[float]:
+        return self.flops / (ms * 1e9) if ms else None
+
+    @property
+    def ratio(self) -> Optional[float]:
+        c, t = self.tflops(self.croq_kernel_ms), self.tflops(self.torch_ms)
+        return c / t if c and t else None
+
+
+def bench_one(module, kernel: str, dtype: torch.dtype,
+              shape: Tuple[int, int, int]) -> Row:
+    m, n, k = shape
+    row = Row(kernel, f"{m}x{n}x{k}", str(dtype).replace("torch.", ""),
+              flops=2.0 * m * n * k)
+    a = torch.randn(m, k, device="cuda").to(dtype)
+    b = torch.randn(n, k, device="cuda").to(dtype)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+    fn = getattr(module, kernel)
+    try:
+        fn(a, b, out)
+        torch.cuda.synchronize()
+    except Exception as e:  # a refused shape is reported, not timed
+        row.status = f"error: {e}"
+        return row
+    ref = a.float() @ b.float().t()
+    scale = float(ref.abs().max()) or 1.0
+    err = float(torch.nan_to_num((out.float() - ref).abs(), nan=float("inf"))
+                .max()) / scale
+    row.error = err
+    if not err <= 1e-2:
+        row.status = f"WRONG (relative error {err:.3g})"
+        return row
+    row.croq_kernel_ms = time_kernel(lambda: fn(a, b, out),
+                                     lambda name: name.startswith(kernel))
+    row.croq_call_ms = time_events(lambda: fn(a, b, out), warmup=3, iters=10)
+    row.torch_ms = time_call(lambda: torch.matmul(a, b.t()))
+    row.torch_kernel_ms = time_kernel(
+        lambda: torch.matmul(a, b.t()),
+        lambda name: not name.startswith("Memcpy") and "Memset" not in name)
+    return row
+
+
+def fmt(value: Optional[float], digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def markdown(rows: List[Row], device: str) -> str:
+    lines = [f"Device: {device}", "",
+             "| kernel | M x N x K | dtype | croq TFLOP/s (kernel) | "
+             "croq TFLOP/s (call) | cuBLAS TFLOP/s | ratio | rel. error | "
+             "status |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(
+            f"| {r.name} | {r.shape} | {r.dtype} | "
+            f"{fmt(r.tflops(r.croq_kernel_ms))} | "
+            f"{fmt(r.tflops(r.croq_call_ms))} | {fmt(r.tflops(r.torch_ms))} | "
+            f"{fmt(r.ratio, 2)} | "
+            f"{'-' if r.error is None else f'{r.error:.1e}'} | {r.status} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    here = Path(__file__).resolve().parent
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--artifacts", type=Path,
+                        default=Path(os.environ.get("CROQ_GPU_ARTIFACTS",
+                                                    here.parent)))
+    parser.add_argument("--module", default="bench_gemm")
+    parser.add_argument("--md", type=Path)
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--quick", action="store_true",
+                        help="4096^3 only")
+    args = parser.parse_args(argv)
+    module = croq.load(args.artifacts / "kernels" / f"lib{args.module}.so")
+    device = torch.cuda.get_device_name()
+    shapes = [(4096, 4096, 4096), (8192, 8192, 8192), (8000, 8000, 8000),
+              (16384, 16384, 1024), (4095, 4097, 4093)]
+    if args.quick:
+        shapes = shapes[:1]
+    rows = []
+    for kernel, dtype in [("gemm_f16", torch.float16),
+                          ("gemm_bf16", torch.bfloat16)]:
+        if not hasattr(module, kernel):
+            continue
+        for shape in shapes:
+            row = bench_one(module, kernel, dtype, shape)
+            rows.append(row)
+            print(markdown([row], device).splitlines()[-1], flush=True)
+    text = markdown(rows, device)
+    print(text)
+    if args.md:
+        args.md.write_text(text)
+    if args.json:
+        args.json.write_text(json.dumps([asdict(r) for r in rows], indent=1))
+    return 0 if all(r.status == "ok" or r.status.startswith("error")
+                    for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,485 @@
+//===- MmaLowering.cpp - mma ops to wgmma ---------------------------------===//
+//
+// Lowers croq mma ops to Hopper warpgroup MMA. An operand (croq.mma.load) is
+// the shared-memory start address of its tile or view; croq.mma builds the
+// matrix descriptors from the operand tiles' swizzle layouts and issues one
+// wgmma.mma_async per 64 rows of M and per instruction K. Accumulators live
+// in LLVM structs, one per 64 rows, exactly as wgmma reads and writes them.
+// croq.mma.commit commits the group and waits for it; croq.mma.store writes
+// the accumulator fragment of each thread to a tile or tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Dialect/Croq/IR/ViewUtils.h"
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+//===----------------------------------------------------------------------===//
+// Operand layouts
+//===----------------------------------------------------------------------===//
+
+/// The shared tile an mma operand is read from: the root of its views.
+static TileType getOperandTile(MmaLoadOp load) {
+  Value value = load.getSource();
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isViewOp(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return dyn_cast<TileType>(value.getType());
+}
+
+/// The wgmma element type of an mma operand or accumulator element.
+static std::optional<NVVM::WGMMATypes> getWgmmaType(Type type) {
+  if (type.isF16())
+    return NVVM::WGMMATypes::f16;
+  if (type.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (type.isF32())
+    return NVVM::WGMMATypes::f32;
+  if (isa<Float8E4M3FNType>(type))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(type))
+    return NVVM::WGMMATypes::e5m2;
+  if (type.isInteger(8))
+    return NVVM::WGMMATypes::s8;
+  if (type.isInteger(32))
+    return NVVM::WGMMATypes::s32;
+  return std::nullopt;
+}
+
+namespace {
+/// How one mma operand lies in shared memory, and the descriptor bits that
+/// say so.
+struct OperandLayout {
+  /// Bytes from one row of the operand's contiguous dimension to the next.
+  int64_t rowBytes;
+  /// Swizzle span in bytes (the row).
+  int64_t span;
+  /// Descriptor layout type: 1 = 128B, 2 = 64B, 3 = 32B swizzle.
+  int64_t mode;
+  /// Element size.
+  int64_t elementBytes;
+};
+} // namespace
+
+/// The layout of operand `load` as wgmma reads it, or an error on `op`.
+/// Both K-major and MN-major operands must come from swizzled tiles whose
+/// rows are exactly one swizzle span, the layouts TMA writes and wgmma
+/// addresses with one leading and one stride byte offset.
+static FailureOr<OperandLayout> getOperandLayout(Operation *op,
+                                                 MmaLoadOp load,
+                                                 StringRef name) {
+  TileType tile = getOperandTile(load);
+  if (!tile)
+    return op->emitOpError("operand ")
+           << name << " must be loaded from a shared tile or a view of one";
+  OperandLayout layout;
+  layout.elementBytes = getElementSizeInBytes(tile.getElementType());
+  layout.span = getSwizzleBytes(tile.getSwizzle());
+  layout.rowBytes = tile.getShape().back() * layout.elementBytes;
+  switch (tile.getSwizzle()) {
+  case Swizzle::B128:
+    layout.mode = 1;
+    break;
+  case Swizzle::B64:
+    layout.mode = 2;
+    break;
+  case Swizzle::B32:
+    layout.mode = 3;
+    break;
+  case Swizzle::None:
+  case Swizzle::Auto:
+    return op->emitOpError("operand ")
+           << name << " is read from " << tile
+           << ", which is not swizzled; wgmma reads row-major tiles through "
+              "a 32, 64 or 128-byte swizzle: give the tile a swizzle";
+  }
+  if (layout.rowBytes != layout.span)
+    return op->emitOpError("operand ")
+           << name << " is read from " << tile << ", whose rows are "
+           << layout.rowBytes << " bytes; wgmma needs rows of exactly the "
+           << layout.span << "-byte swizzle span ("
+           << layout.span / layout.elementBytes << " elements)";
+  return layout;
+}
+
+/// The constant bits of a wgmma matrix descriptor: leading and stride byte
+/// offsets (encoded >> 4) and the layout type.
+static uint64_t getDescriptorBits(const OperandLayout &layout) {
+  // Swizzled layouts: the stride byte offset steps over 8 rows of one span;
+  // the leading byte offset is unused when the operand's contiguous extent
+  // fits in one span, and must then be 1.
+  uint64_t leading = 1;
+  uint64_t stride = (8 * layout.span) >> 4;
+  return (leading << 16) | (stride << 32) |
+         (static_cast<uint64_t>(layout.mode) << 62);
+}
+
+/// The descriptor of the operand at byte `offset` from `address`.
+static Value buildDescriptor(OpBuilder &builder, Location loc, Value address,
+                             int64_t offset, uint64_t bits) {
+  Type i64 = builder.getI64Type();
+  Value start = address;
+  if (offset)
+    start = arith::AddIOp::create(
+        builder, loc, start, arith::ConstantIntOp::create(builder, loc, offset, 64));
+  // matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4.
+  Value field = arith::ShRUIOp::create(
+      builder, loc,
+      arith::AndIOp::create(builder, loc, start,
+                            arith::ConstantIntOp::create(builder, loc, 0x3FFFF, 64)),
+      arith::ConstantIntOp::create(builder, loc, 4, 64));
+  return arith::OrIOp::create(
+      builder, loc, field,
+      arith::ConstantOp::create(builder, loc, i64,
+                                builder.getI64IntegerAttr(
+                                    static_cast<int64_t>(bits))));
+}
+
+//===----------------------------------------------------------------------===//
+// Legality
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
+  auto group = op->getParentOfType<ParallelOp>();
+  if (!group)
+    return op->emitOpError("must be inside a croq.parallel region");
+  bool warpgroup = group.getLevel() == ParallelLevel::Warpgroup;
+  if (group.getLevel() == ParallelLevel::Block) {
+    FailureOr<int64_t> threads = getBlockThreadCount(group);
+    if (failed(threads))
+      return failure();
+    warpgroup = *threads == kWarpgroupSize;
+  }
+  if (!isa<MmaLoadOp>(op) && !warpgroup)
+    return op->emitOpError("runs on the tensor cores of one warpgroup: put "
+                           "it in a 'croq.parallel ... : warpgroup' region, "
+                           "or in a block of 128 threads");
+  if (auto store = dyn_cast<MmaStoreOp>(op);
+      store && getMemorySpaceOf(store.getDest().getType()) ==
+                   MemorySpace::Local)
+    return op->emitOpError("stores accumulators to shared or global memory "
+                           "only");
+  auto check = [&](AccType acc) -> LogicalResult {
+    Type element = acc.getElementType();
+    if (!element.isF32() && !element.isInteger(32))
+      return op->emitOpError("accumulators of ")
+             << element << " are not lowered yet; accumulate in f32";
+    return success();
+  };
+  if (auto fill = dyn_cast<MmaFillOp>(op))
+    return check(fill.getResult().getType());
+  if (auto store = dyn_cast<MmaStoreOp>(op))
+    return check(store.getAcc().getType());
+  if (auto mma = dyn_cast<MmaOp>(op)) {
+    if (failed(check(mma.getAcc().getType())))
+      return failure();
+    for (auto [value, name] : {std::pair<Value, StringRef>{mma.getA(), "A"},
+                               {mma.getB(), "B"}})
+      if (!value.getDefiningOp<MmaLoadOp>())
+        return op->emitOpError("operand ")
+               << name << " must come directly from a croq.mma.load";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// `value` through an empty asm statement that takes and returns it in the
+/// same register: uses of the result cannot move above the asm statements
+/// before it (the wgmma wait).
+static Value pinRegister(OpBuilder &builder, Location loc, Value value) {
+  StringRef constraint = value.getType().isF32() ? "=f,0" : "=r,0";
+  auto asmOp = LLVM::InlineAsmOp::create(
+      builder, loc, value.getType(), ValueRange{value}, /*asm_string=*/"",
+      constraint, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  return asmOp.getResult(0);
+}
+
+/// Rebuilds `acc` with every element passed through pinRegister.
+static Value pinAccumulator(OpBuilder &builder, Location loc, Value acc) {
+  auto type = cast<LLVM::LLVMStructType>(acc.getType());
+  Value result = acc;
+  for (auto [i, rowsType] : llvm::enumerate(type.getBody())) {
+    auto rows = cast<LLVM::LLVMStructType>(rowsType);
+    for (int64_t r = 0, e = rows.getBody().size(); r < e; ++r) {
+      SmallVector<int64_t> position{static_cast<int64_t>(i), r};
+      Value element = LLVM::ExtractValueOp::create(builder, loc, acc, position);
+      result = LLVM::InsertValueOp::create(
+          builder, loc, result, pinRegister(builder, loc, element), position);
+    }
+  }
+  return result;
+}
+
+namespace {
+/// croq.mma.fill %v  =>  the accumulator struct with every element %v, then
+/// a wgmma fence (its registers were written by other instructions).
+struct MmaFillOpLowering : OpConversionPattern<MmaFillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaFillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = getAccStructType(op.getResult().getType());
+    Value acc = LLVM::UndefOp::create(rewriter, loc, type);
+    for (auto [i, rowsType] : llvm::enumerate(type.getBody())) {
+      auto rows = cast<LLVM::LLVMStructType>(rowsType);
+      for (int64_t r = 0, e = rows.getBody().size(); r < e; ++r)
+        acc = LLVM::InsertValueOp::create(
+            rewriter, loc, acc, adaptor.getValue(),
+            ArrayRef<int64_t>{static_cast<int64_t>(i), r});
+    }
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+/// croq.mma.load %view  =>  the shared-memory address (i64) of the view's
+/// first element, before swizzling: wgmma applies the swizzle to the
+/// addresses it forms from the descriptor.
+struct MmaLoadOpLowering : OpConversionPattern<MmaLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<BufferAccess> access =
+        getBufferAccess(rewriter, loc, op.getSource());
+    if (failed(access))
+      return failure();
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, access->memref);
+    Value linear = metadata.getOffset();
+    for (auto [offset, stride] :
+         llvm::zip(access->offsets, metadata.getStrides()))
+      linear = arith::AddIOp::create(
+          rewriter, loc, linear,
+          arith::MulIOp::create(rewriter, loc, offset, stride));
+    int64_t elementBytes = getElementSizeInBytes(access->elementType);
+    Value bytes = arith::MulIOp::create(
+        rewriter, loc, linear, indexConstant(rewriter, loc, elementBytes));
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+        rewriter, loc, access->memref);
+    Value address = arith::AddIOp::create(rewriter, loc, base, bytes);
+    rewriter.replaceOp(op, arith::IndexCastUIOp::create(
+                               rewriter, loc, rewriter.getI64Type(), address));
+    return success();
+  }
+};
+
+/// croq.mma %acc, %a, %b  =>  for each instruction K step and each 64 rows
+/// of M, wgmma.mma_async on descriptors of A and B at those offsets.
+struct MmaOpLowering : OpConversionPattern<MmaOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto loadA = op.getA().getDefiningOp<MmaLoadOp>();
+    auto loadB = op.getB().getDefiningOp<MmaLoadOp>();
+    if (!loadA || !loadB)
+      return op.emitOpError("operands must come directly from croq.mma.load");
+    FailureOr<OperandLayout> layoutA = getOperandLayout(op, loadA, "A");
+    if (failed(layoutA))
+      return failure();
+    FailureOr<OperandLayout> layoutB = getOperandLayout(op, loadB, "B");
+    if (failed(layoutB))
+      return failure();
+    bool aKMajor = op.getLayoutA() == MmaLayout::Row;
+    bool bKMajor = op.getLayoutB() == MmaLayout::Row;
+    ArrayRef<int64_t> shapeA = op.getA().getType().getShape();
+    ArrayRef<int64_t> shapeB = op.getB().getType().getShape();
+    int64_t m = aKMajor ? shapeA[0] : shapeA[1];
+    int64_t k = aKMajor ? shapeA[1] : shapeA[0];
+    int64_t n = bKMajor ? shapeB[0] : shapeB[1];
+    Type inType = op.getA().getType().getElementType();
+    Type accType = op.getAcc().getType().getElementType();
+    int64_t instrK = 32 / layoutA->elementBytes;
+    // An MN-major operand's M or N extent must fit in the span (one
+    // swizzle atom per instruction).
+    if (!aKMajor && (m != 64 || 64 * layoutA->elementBytes != layoutA->span))
+      return op.emitOpError("an MN-major ('col') A operand is lowered for "
+                            "M = 64 in 128-byte swizzled rows of 64 "
+                            "elements only");
+    if (!bKMajor && n * layoutB->elementBytes != layoutB->span)
+      return op.emitOpError("an MN-major ('col') B operand needs N (")
+             << n << ") to fill its " << layoutB->span
+             << "-byte swizzle span exactly";
+
+    std::optional<NVVM::WGMMATypes> typeA = getWgmmaType(inType);
+    std::optional<NVVM::WGMMATypes> typeB =
+        getWgmmaType(op.getB().getType().getElementType());
+    std::optional<NVVM::WGMMATypes> typeD = getWgmmaType(accType);
+    if (!typeA || !typeB || !typeD)
+      return op.emitOpError("has no wgmma form");
+    if (*typeA == NVVM::WGMMATypes::f32)
+      typeA = typeB = NVVM::WGMMATypes::tf32;
+    MLIRContext *context = rewriter.getContext();
+    auto shape = NVVM::MMAShapeAttr::get(context, 64, n, instrK);
+    // NVVM names the layouts by the PTX defaults: A row-major and B
+    // column-major are the K-major forms.
+    auto nvvmLayoutA = NVVM::MMALayoutAttr::get(
+        context, aKMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col);
+    auto nvvmLayoutB = NVVM::MMALayoutAttr::get(
+        context, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row);
+    auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
+    auto scaleD =
+        NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one);
+    uint64_t bitsA = getDescriptorBits(*layoutA);
+    uint64_t bitsB = getDescriptorBits(*layoutB);
+    NVVM::MMAIntOverflowAttr satfinite;
+
+    Value acc = adaptor.getAcc();
+    for (int64_t kk = 0; kk < k / instrK; ++kk) {
+      // K steps move along a row (K-major) or over rows (MN-major).
+      int64_t kOffsetA = aKMajor ? kk * instrK * layoutA->elementBytes
+                                 : kk * instrK * layoutA->rowBytes;
+      int64_t kOffsetB = bKMajor ? kk * instrK * layoutB->elementBytes
+                                 : kk * instrK * layoutB->rowBytes;
+      Value descB =
+          buildDescriptor(rewriter, loc, adaptor.getB(), kOffsetB, bitsB);
+      for (int64_t mi = 0; mi < m / 64; ++mi) {
+        // 64 rows of M further: 64 rows down (K-major) or one 64-element
+        // atom along the row (MN-major, a single atom here).
+        int64_t mOffsetA = aKMajor ? mi * 64 * layoutA->rowBytes : 0;
+        Value descA = buildDescriptor(rewriter, loc, adaptor.getA(),
+                                      kOffsetA + mOffsetA, bitsA);
+        Value rows = LLVM::ExtractValueOp::create(rewriter, loc, acc, mi);
+        auto wgmma = NVVM::WgmmaMmaAsyncOp::create(
+            rewriter, loc, rows.getType(), rows, descA, descB, shape,
+            NVVM::WGMMATypesAttr::get(context, *typeA),
+            NVVM::WGMMATypesAttr::get(context, *typeB),
+            NVVM::WGMMATypesAttr::get(context, *typeD), scaleD, one, one,
+            nvvmLayoutA, nvvmLayoutB, satfinite);
+        acc = LLVM::InsertValueOp::create(rewriter, loc, acc,
+                                          wgmma.getResult(), mi);
+      }
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+/// croq.mma.commit %acc  =>  commit the wgmma group, wait for it, pin the
+/// accumulator registers after the wait and fence them for the next wgmma.
+struct MmaCommitOpLowering : OpConversionPattern<MmaCommitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaCommitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    Value acc = pinAccumulator(rewriter, loc, adaptor.getAcc());
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+/// croq.mma.store %acc -> %dest  =>  each thread converts and stores the
+/// elements of its fragment: for rows block i, register r = 4 j + q of
+/// thread t (warp w, lane l), row 64 i + 16 w + l / 4 + 8 (q / 2) and
+/// column 8 j + 2 (l % 4) + q % 2. Stores past a view's edge are dropped.
+struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<BufferAccess> access =
+        getBufferAccess(rewriter, loc, op.getDest());
+    if (failed(access))
+      return failure();
+    FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
+    if (failed(group))
+      return failure();
+    Value tid = group->threadIndex;
+    Value warp = arith::DivUIOp::create(rewriter, loc, tid,
+                                        indexConstant(rewriter, loc, 32));
+    Value lane = arith::RemUIOp::create(rewriter, loc, tid,
+                                        indexConstant(rewriter, loc, 32));
+    // Row and column of register 0 of block 0.
+    Value row0 = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, warp,
+                              indexConstant(rewriter, loc, 16)),
+        arith::DivUIOp::create(rewriter, loc, lane,
+                               indexConstant(rewriter, loc, 4)));
+    Value col0 = arith::MulIOp::create(
+        rewriter, loc,
+        arith::RemUIOp::create(rewriter, loc, lane,
+                               indexConstant(rewriter, loc, 4)),
+        indexConstant(rewriter, loc, 2));
+    Type destType = access->elementType;
+    AccType accType = op.getAcc().getType();
+    int64_t blocks = std::max<int64_t>(1, accType.getShape()[0] / 64);
+    int64_t perThread = accType.getShape()[1] / 2;
+    bool masked = !access->limits.empty();
+    for (int64_t i = 0; i < blocks; ++i) {
+      for (int64_t r = 0; r < perThread; ++r) {
+        int64_t j = r / 4, q = r % 4;
+        Value rowIndex = arith::AddIOp::create(
+            rewriter, loc, row0,
+            indexConstant(rewriter, loc, 64 * i + 8 * (q / 2)));
+        Value colIndex = arith::AddIOp::create(
+            rewriter, loc, col0, indexConstant(rewriter, loc, 8 * j + q % 2));
+        Value value = LLVM::ExtractValueOp::create(
+            rewriter, loc, adaptor.getAcc(), ArrayRef<int64_t>{i, r});
+        if (value.getType() != destType) {
+          if (isa<FloatType>(destType))
+            value = cast<FloatType>(destType).getWidth() <
+                            value.getType().getIntOrFloatBitWidth()
+                        ? arith::TruncFOp::create(rewriter, loc, destType, value)
+                              .getResult()
+                        : arith::ExtFOp::create(rewriter, loc, destType, value)
+                              .getResult();
+          else
+            value = arith::TruncIOp::create(rewriter, loc, destType, value);
+        }
+        SmallVector<Value> coords{rowIndex, colIndex};
+        OpBuilder::InsertionGuard guard(rewriter);
+        if (masked) {
+          SmallVector<Value> inside;
+          for (auto [d, c] : llvm::enumerate(coords))
+            inside.push_back(lessThan(
+                rewriter, loc,
+                arith::AddIOp::create(rewriter, loc, access->offsets[d], c),
+                access->limits[d]));
+          auto ifInside = scf::IfOp::create(
+              rewriter, loc, allOf(rewriter, loc, inside), false);
+          rewriter.setInsertionPointToStart(ifInside.thenBlock());
+        }
+        SmallVector<Value> indices =
+            getElementIndices(rewriter, loc, *access, coords);
+        memref::StoreOp::create(rewriter, loc, value, access->storage,
+                                indices);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::croq::populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
+                                              RewritePatternSet &patterns) {
+  patterns.add<MmaFillOpLowering, MmaLoadOpLowering, MmaOpLowering,
+               MmaCommitOpLowering, MmaStoreOpLowering>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,347 @@
+// REQUIRES: ptxas
+// RUN: croq-translate --croq-to-ptx %s -o %t.ptx
+// RUN: rm -rf %t.d && split-file %t.ptx %t.d
+// RUN: %ptxas -arch=sm_90a %t.d/matmul_ws_f16_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/matmul_ws_bf16_kernel.ptx -o %t.1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/matmul_ws_f16_f32out_kernel.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/matmul_ws_kn_f16_kernel.ptx -o %t.3.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/matmul_plain_f16_kernel.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: FileCheck %s < %t.d/matmul_ws_f16_kernel.ptx
+
+// ptxas does not serialize the wgmma pipeline (C7514/C7517 warnings).
+// PTXAS-NOT: C751{{4|7}}
+// PTXAS-NOT: warning
+
+// The producer's loads complete on the `full` slot; the consumer waits on
+// it, runs wgmma on descriptors of the swizzled stages, and frees the slot.
+// CHECK: mbarrier.init.shared.b64
+// CHECK: mbarrier.try_wait.parity.shared.b64
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// CHECK: mbarrier.arrive.expect_tx.shared.b64 _, [{{.*}}], 32768;
+// CHECK: wgmma.fence.sync.aligned;
+// CHECK: mbarrier.try_wait.parity.shared.b64
+// CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK: mbarrier.arrive.shared.b64
+
+//===- matmul.mlir - GPU test: events, wgmma and the pipelined GEMM -------===//
+//
+// output = lhs * rhs^T (rhs [N, K]) or lhs * rhs (rhs [K, N]) for any M, N,
+// K: edges are zero-filled by the tma loads and masked on the store.
+//===----------------------------------------------------------------------===//
+
+// Warp-specialized 4-stage TMA ring, 128x128x64 tiles, f16 in and out.
+func.func @matmul_ws_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 128 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xf16>
+  %grid_m = arith.ceildivui %m, %cbm : index
+  %grid_n = arith.ceildivui %n, %cbn : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %full = croq.event.alloc : !croq.events<4>
+    %empty = croq.event.alloc ready : !croq.events<4>
+    %lhs_s = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x128xf16, shared>
+    croq.parallel (%p) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi eq, %p, %c1 : index
+      croq.inthreads async %is_producer {
+        scf.for %iv_k = %c0 to %k_tiles step %c1 {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %empty[%stage] : !croq.events<4>
+          %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %b = croq.subspan %rhs [128, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<4>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+            iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %full[%stage] : !croq.events<4>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+              iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+            %ak = croq.chunkat %as[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+            %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+            %bk = croq.chunkat %bs[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+            %mb = croq.mma.load %bk : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+            %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<128x16xf16> -> !croq.acc<128x128xf32>
+            scf.yield %next : !croq.acc<128x128xf32>
+          }
+          %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+          croq.event.trigger %empty[%stage] : !croq.events<4>
+          scf.yield %done : !croq.acc<128x128xf32>
+        }
+        croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
+        %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
+        croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+      }
+    }
+  }
+  return
+}
+
+// The same for bf16.
+func.func @matmul_ws_bf16(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>,
+                  %output: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 128 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xbf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xbf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xbf16>
+  %grid_m = arith.ceildivui %m, %cbm : index
+  %grid_n = arith.ceildivui %n, %cbn : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %full = croq.event.alloc : !croq.events<4>
+    %empty = croq.event.alloc ready : !croq.events<4>
+    %lhs_s = croq.alloc : !croq.tiles<4 x 128x64xbf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tiles<4 x 128x64xbf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x128xbf16, shared>
+    croq.parallel (%p) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi eq, %p, %c1 : index
+      croq.inthreads async %is_producer {
+        scf.for %iv_k = %c0 to %k_tiles step %c1 {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %empty[%stage] : !croq.events<4>
+          %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xbf16> -> !croq.view<128x64xbf16>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xbf16, shared, swizzle = 128>
+          %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x64xbf16> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+          %b = croq.subspan %rhs [128, 64] at [%block_n, %iv_k] : memref<?x?xbf16> -> !croq.view<128x64xbf16>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 128x64xbf16, shared, swizzle = 128>
+          %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<128x64xbf16> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+          croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<4>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+            iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %full[%stage] : !croq.events<4>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xbf16, shared, swizzle = 128>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 128x64xbf16, shared, swizzle = 128>
+          %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+              iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+            %ak = croq.chunkat %as[_, %iv_warp] of [1, 4] : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.view<128x16xbf16, shared, swizzle = 128>
+            %ma = croq.mma.load %ak : !croq.view<128x16xbf16, shared, swizzle = 128> -> !croq.frag<128x16xbf16>
+            %bk = croq.chunkat %bs[_, %iv_warp] of [1, 4] : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.view<128x16xbf16, shared, swizzle = 128>
+            %mb = croq.mma.load %bk : !croq.view<128x16xbf16, shared, swizzle = 128> -> !croq.frag<128x16xbf16>
+            %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xbf16>, !croq.frag<128x16xbf16> -> !croq.acc<128x128xf32>
+            scf.yield %next : !croq.acc<128x128xf32>
+          }
+          %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+          croq.event.trigger %empty[%stage] : !croq.events<4>
+          scf.yield %done : !croq.acc<128x128xf32>
+        }
+        croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xbf16, shared>
+        %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xbf16> -> !croq.view<128x128xbf16>
+        croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xbf16, shared> -> !croq.view<128x128xbf16>
+      }
+    }
+  }
+  return
+}
+
+// f16 in, the f32 accumulator stored straight to global memory (masked at the edges).
+func.func @matmul_ws_f16_f32out(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                  %output: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 128 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xf16>
+  %grid_m = arith.ceildivui %m, %cbm : index
+  %grid_n = arith.ceildivui %n, %cbn : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %full = croq.event.alloc : !croq.events<4>
+    %empty = croq.event.alloc ready : !croq.events<4>
+    %lhs_s = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi eq, %p, %c1 : index
+      croq.inthreads async %is_producer {
+        scf.for %iv_k = %c0 to %k_tiles step %c1 {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %empty[%stage] : !croq.events<4>
+          %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %b = croq.subspan %rhs [128, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<4>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+            iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %full[%stage] : !croq.events<4>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+              iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+            %ak = croq.chunkat %as[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+            %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+            %bk = croq.chunkat %bs[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+            %mb = croq.mma.load %bk : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+            %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<128x16xf16> -> !croq.acc<128x128xf32>
+            scf.yield %next : !croq.acc<128x128xf32>
+          }
+          %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+          croq.event.trigger %empty[%stage] : !croq.events<4>
+          scf.yield %done : !croq.acc<128x128xf32>
+        }
+        %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf32> -> !croq.view<128x128xf32>
+        croq.mma.store %mc -> %out_tile : !croq.acc<128x128xf32> -> !croq.view<128x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// B given as [K, N] (MN-major, 'col'), 128x64 tiles.
+func.func @matmul_ws_kn_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 64 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf16>
+  %n = memref.dim %rhs, %c1 : memref<?x?xf16>
+  %grid_m = arith.ceildivui %m, %cbm : index
+  %grid_n = arith.ceildivui %n, %cbn : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %full = croq.event.alloc : !croq.events<4>
+    %empty = croq.event.alloc ready : !croq.events<4>
+    %lhs_s = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tiles<4 x 64x64xf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x64xf16, shared>
+    croq.parallel (%p) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi eq, %p, %c1 : index
+      croq.inthreads async %is_producer {
+        scf.for %iv_k = %c0 to %k_tiles step %c1 {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %empty[%stage] : !croq.events<4>
+          %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %b = croq.subspan %rhs [64, 64] at [%iv_k, %block_n] : memref<?x?xf16> -> !croq.view<64x64xf16>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 64x64xf16, shared, swizzle = 128>
+          %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<4>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %mc0 = croq.mma.fill %zero : !croq.acc<128x64xf32>
+        %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+            iter_args(%acc = %mc0) -> (!croq.acc<128x64xf32>) {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %full[%stage] : !croq.events<4>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 64x64xf16, shared, swizzle = 128>
+          %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+              iter_args(%part = %acc) -> (!croq.acc<128x64xf32>) {
+            %ak = croq.chunkat %as[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+            %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+            %bk = croq.chunkat %bs[%iv_warp, _] of [4, 1] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<16x64xf16, shared, swizzle = 128>
+            %mb = croq.mma.load %bk : !croq.view<16x64xf16, shared, swizzle = 128> -> !croq.frag<16x64xf16>
+            %next = croq.mma row col %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<16x64xf16> -> !croq.acc<128x64xf32>
+            scf.yield %next : !croq.acc<128x64xf32>
+          }
+          %done = croq.mma.commit %sum : !croq.acc<128x64xf32>
+          croq.event.trigger %empty[%stage] : !croq.events<4>
+          scf.yield %done : !croq.acc<128x64xf32>
+        }
+        croq.mma.store %mc -> %output_s : !croq.acc<128x64xf32> -> !croq.tile<128x64xf16, shared>
+        %out_tile = croq.subspan %output [128, 64] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x64xf16>
+        croq.copy dma %output_s -> %out_tile : !croq.tile<128x64xf16, shared> -> !croq.view<128x64xf16>
+      }
+    }
+  }
+  return
+}
+
+// The unpipelined GEMM: one warpgroup, synchronous tma loads, then wgmma.
+func.func @matmul_plain_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xf16>
+  %grid_m = arith.ceildivui %m, %c128 : index
+  %grid_n = arith.ceildivui %n, %c128 : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %lhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x128xf16, shared>
+    %zero = arith.constant 0.0 : f32
+    %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+        iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+      %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %a -> %lhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %b = croq.subspan %rhs [128, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %b -> %rhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+          iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+        %ak = croq.chunkat %lhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %bk = croq.chunkat %rhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %mb = croq.mma.load %bk : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<128x16xf16> -> !croq.acc<128x128xf32>
+        scf.yield %next : !croq.acc<128x128xf32>
+      }
+      %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+      scf.yield %done : !croq.acc<128x128xf32>
+    }
+    croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
+    %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
+    croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+  }
+  return
+}
