@@ -29,7 +29,7 @@ func.func @tma_copy_in_a_warpgroup(%a: memref<64x64xf16>) {
   croq.parallel (%i) in [1] : block {
     %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
     croq.parallel (%w) in [1] : warpgroup {
-      // expected-error @+1 {{'croq.copy' op tma copies are lowered for block-level groups only: issue them directly in a 'croq.parallel ... : block' region}}
+      // expected-error @+1 {{'croq.copy' op tma copies are lowered for block-level groups, or for warpgroups when the load triggers an event: issue them directly in a 'croq.parallel ... : block' region}}
       croq.copy tma %a -> %t : memref<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
     }
   }
@@ -40,20 +40,134 @@ func.func @tma_copy_in_a_warpgroup(%a: memref<64x64xf16>) {
 
 func.func @events() {
   croq.parallel (%i) in [1] : block {
-    // expected-error @+1 {{'croq.event.alloc' op cannot be lowered by convert-croq-to-gpu: events and mma need the Hopper (mbarrier and wgmma) lowering, which this pipeline does not include yet}}
+    // expected-error @+1 {{'croq.event.alloc' op is never triggered, so waiting on it would hang}}
     %e = croq.event.alloc : !croq.events<2>
+    %c0 = arith.constant 0 : index
+    croq.event.wait %e[%c0] : !croq.events<2>
   }
   return
 }
 
 // -----
 
-func.func @mma_fill(%x: f32, %out: memref<64x64xf32>) {
+func.func @event_trigger_in_thread_region() {
   croq.parallel (%i) in [1] : block {
-    // expected-error @+1 {{'croq.mma.fill' op cannot be lowered by convert-croq-to-gpu: events and mma need the Hopper (mbarrier and wgmma) lowering, which this pipeline does not include yet}}
+    %e = croq.event.alloc : !croq.events<2>
+    %c0 = arith.constant 0 : index
+    croq.parallel (%t) in [32] : thread {
+      // expected-error @+1 {{'croq.event.trigger' op events are triggered by warpgroups or blocks, not from thread-level regions: trigger after the thread region, in the enclosing group}}
+      croq.event.trigger %e[%c0] : !croq.events<2>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @event_trigger_unknown_condition(%flag: i1) {
+  croq.parallel (%i) in [1] : block {
+    %e = croq.event.alloc : !croq.events<2>
+    %c0 = arith.constant 0 : index
+    croq.parallel (%w) in [2] : warpgroup {
+      // expected-error @+1 {{'croq.inthreads' op encloses an event trigger, but whether its condition holds cannot be computed from the warpgroup indices and constants, so the number of arrivals the event expects is unknown}}
+      croq.inthreads async %flag {
+        croq.event.trigger %e[%c0] : !croq.events<2>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @event_too_many_slots() {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.event.alloc' op event arrays of more than 64 slots are not lowered, got 65}}
+    %e = croq.event.alloc : !croq.events<65>
+  }
+  return
+}
+
+// -----
+
+func.func @event_trigger_after_dma(%a: memref<64x64xf32>) {
+  croq.parallel (%i) in [1] : block {
+    %e = croq.event.alloc : !croq.events<1>
+    %c0 = arith.constant 0 : index
+    %t = croq.alloc : !croq.tile<64x64xf32, shared>
+    %f = croq.copy dma async %a -> %t : memref<64x64xf32> -> !croq.tile<64x64xf32, shared>
+    // expected-error @+1 {{'croq.event.trigger' op is lowered after tma loads only; wait for a dma copy with croq.wait before triggering}}
+    croq.event.trigger %e[%c0] after (%f) : !croq.events<1>
+  }
+  return
+}
+
+// -----
+
+func.func @mma_outside_warpgroup(%x: f32, %out: memref<64x64xf32>) {
+  croq.parallel (%i) in [1] : block {
+    croq.parallel (%t) in [256] : thread {
+    }
+    // expected-error @+1 {{'croq.mma.fill' op runs on the tensor cores of one warpgroup: put it in a 'croq.parallel ... : warpgroup' region, or in a block of 128 threads}}
     %acc = croq.mma.fill %x : !croq.acc<64x64xf32>
-    // expected-error @+1 {{'croq.mma.store' op cannot be lowered by convert-croq-to-gpu: events and mma need the Hopper (mbarrier and wgmma) lowering, which this pipeline does not include yet}}
+    // expected-error @+1 {{'croq.mma.store' op runs on the tensor cores of one warpgroup: put it in a 'croq.parallel ... : warpgroup' region, or in a block of 128 threads}}
     croq.mma.store %acc -> %out : !croq.acc<64x64xf32> -> memref<64x64xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @mma_f16_accumulator(%x: f16, %out: memref<64x64xf16>) {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.mma.fill' op accumulators of 'f16' are not lowered yet; accumulate in f32}}
+    %acc = croq.mma.fill %x : !croq.acc<64x64xf16>
+    // expected-error @+1 {{'croq.mma.store' op accumulators of 'f16' are not lowered yet; accumulate in f32}}
+    croq.mma.store %acc -> %out : !croq.acc<64x64xf16> -> memref<64x64xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @mma_store_to_local(%x: f32) {
+  croq.parallel (%i) in [1] : block {
+    %acc = croq.mma.fill %x : !croq.acc<64x64xf32>
+    %t = croq.alloc : !croq.tile<64x64xf32, local>
+    // expected-error @+1 {{'croq.mma.store' op stores accumulators to shared or global memory only}}
+    croq.mma.store %acc -> %t : !croq.acc<64x64xf32> -> !croq.tile<64x64xf32, local>
+  }
+  return
+}
+
+// -----
+
+func.func @mma_unswizzled_operand(%x: f32, %out: memref<64x64xf32>) {
+  croq.parallel (%i) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xf16, shared>
+    %b = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %acc = croq.mma.fill %x : !croq.acc<64x64xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared> -> !croq.frag<64x64xf16>
+    %mb = croq.mma.load %b : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    // expected-error @+1 {{'croq.mma' op operand A is read from '!croq.tile<64x64xf16, shared>', which is not swizzled; wgmma reads row-major tiles through a 32, 64 or 128-byte swizzle: give the tile a swizzle}}
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+    croq.mma.store %r -> %out : !croq.acc<64x64xf32> -> memref<64x64xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @mma_rows_wider_than_span(%x: f32, %out: memref<64x64xf32>) {
+  croq.parallel (%i) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 64>
+    %b = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %acc = croq.mma.fill %x : !croq.acc<64x64xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared, swizzle = 64> -> !croq.frag<64x64xf16>
+    %mb = croq.mma.load %b : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    // expected-error @+1 {{'croq.mma' op operand A is read from '!croq.tile<64x64xf16, shared, swizzle = 64>', whose rows are 128 bytes; wgmma needs rows of exactly the 64-byte swizzle span (32 elements)}}
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+    croq.mma.store %r -> %out : !croq.acc<64x64xf32> -> memref<64x64xf32>
   }
   return
 }

@@ -17,7 +17,7 @@
 // CHECK: mbarrier.init.shared.b64
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
-// CHECK: mbarrier.arrive.expect_tx.shared.b64 _, [{{.*}}], 32768;
+// CHECK: mbarrier.arrive.expect_tx.shared.b64 _, [{{.*}}], {{.*}};
 // CHECK: wgmma.fence.sync.aligned;
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16

@@ -1,0 +1,62 @@
+// RUN: croq-opt --convert-croq-to-gpu %s | FileCheck %s --implicit-check-not=croq.
+
+// A 128x64x64 f16 mma in one warpgroup. The accumulator is a struct per 64
+// rows (32 f32 per thread each). Operands are shared addresses; each wgmma
+// gets descriptors: (address & 0x3FFFF) >> 4, leading byte offset 1 (16 B),
+// stride byte offset 1024 B (8 rows of the 128-byte span) and layout type 1
+// (128B swizzle): the constant 0x4000004000010000. K steps of 16 f16 move 32
+// bytes along the rows; the second 64 rows of A start 8192 bytes further.
+
+// CHECK-LABEL: func.func @mma
+// CHECK:      llvm.mlir.undef : !llvm.struct<(struct<(f32, {{.*}})>, struct<(f32, {{.*}})>)>
+// CHECK-COUNT-64: llvm.insertvalue %{{.*}}, %{{.*}}[{{[01]}}, {{[0-9]+}}]
+// CHECK:      nvvm.wgmma.fence.aligned
+// CHECK:      %[[A_PTR:.*]] = memref.extract_aligned_pointer_as_index
+// CHECK:      %[[A:.*]] = arith.index_castui %{{.*}} : index to i64
+// CHECK:      memref.extract_aligned_pointer_as_index
+// CHECK:      %[[B:.*]] = arith.index_castui %{{.*}} : index to i64
+// CHECK:      arith.andi %[[B]], %c262143_i64
+// CHECK:      arith.shrui
+// CHECK:      %[[DESC_B:.*]] = arith.ori %{{.*}}, %c4611686293305360384_i64
+// CHECK:      arith.andi %[[A]], %c262143_i64
+// CHECK:      %[[DESC_A:.*]] = arith.ori %{{.*}}, %c4611686293305360384_i64
+// CHECK:      %[[ROWS0:.*]] = llvm.extractvalue %{{.*}}[0]
+// CHECK:      nvvm.wgmma.mma_async %[[DESC_A]], %[[DESC_B]], %[[ROWS0]], <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK:      arith.addi %[[A]], %c8192_i64
+// CHECK:      llvm.extractvalue %{{.*}}[1]
+// CHECK:      nvvm.wgmma.mma_async
+// CHECK:      arith.addi %[[B]], %c32_i64
+// CHECK:      arith.addi %[[A]], %c32_i64
+// CHECK:      nvvm.wgmma.mma_async
+// CHECK:      arith.addi %[[A]], %c8224_i64
+// CHECK:      nvvm.wgmma.mma_async
+// CHECK-COUNT-4: nvvm.wgmma.mma_async
+
+// Commit: the group is committed and waited for, each register is pinned
+// after the wait, and the registers are fenced for the next wgmma.
+// CHECK:      nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-64: llvm.inline_asm has_side_effects "", "=f,0"
+// CHECK:      nvvm.wgmma.fence.aligned
+
+// Store: each element converted to f16 and stored where it lies in the
+// fragment, masked at the tensor's edge.
+// CHECK:      arith.truncf %{{.*}} : f32 to f16
+// CHECK:      scf.if
+// CHECK:        memref.store %{{.*}}, %arg0[%{{.*}}, %{{.*}}] : memref<?x?xf16>
+func.func @mma(%out: memref<?x?xf16>) {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %bt = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %zero = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %zero : !croq.acc<128x64xf32>
+    %ma = croq.mma.load %a : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+    %mb = croq.mma.load %bt : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<128x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<128x64xf32>
+    %c = croq.mma.commit %r : !croq.acc<128x64xf32>
+    %c0 = arith.constant 0 : index
+    %v = croq.subspan %out [128, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<128x64xf16>
+    croq.mma.store %c -> %v : !croq.acc<128x64xf32> -> !croq.view<128x64xf16>
+  }
+  return
+}
