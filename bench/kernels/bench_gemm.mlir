@@ -7,6 +7,11 @@
 // tile). bench_gemm.py times it against torch.matmul (cuBLAS).
 //   @gemm_f16    f16 in and out
 //   @gemm_bf16   bf16 in and out
+// and the faster form: a producer and two consumer warpgroups (64 rows of a
+// 128x256 tile each, m64n256k16), wgmma kept one group ahead (commit
+// pending = 1, the previous stage freed after it), setmaxnreg 40 / 232,
+// accumulators stored straight to global memory:
+//   @gemm_f16_128x256, @gemm_bf16_128x256
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,6 +143,160 @@ func.func @gemm_bf16(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>,
         croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xbf16, shared>
         %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xbf16> -> !croq.view<128x128xbf16>
         croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xbf16, shared> -> !croq.view<128x128xbf16>
+      }
+    }
+  }
+  return
+}
+
+func.func @gemm_f16_128x256(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %cnk = arith.constant 4 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 256 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xf16>
+  %grid_m = arith.ceildivui %m, %cbm : index
+  %grid_n = arith.ceildivui %n, %cbn : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %full = croq.event.alloc : !croq.events<4>
+    %empty = croq.event.alloc ready : !croq.events<4>
+    %lhs_s = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tiles<4 x 256x64xf16, shared, swizzle = 128>
+    %block_m2 = arith.muli %block_m, %c2 : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        scf.for %iv_k = %c0 to %k_tiles step %c1 {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %empty[%stage] : !croq.events<4>
+          %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %b = croq.subspan %rhs [256, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<256x64xf16>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 256x64xf16, shared, swizzle = 128>
+          %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<256x64xf16> -> !croq.tile<256x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<4>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %row_block = arith.addi %block_m2, %half : index
+        %zero = arith.constant 0.0 : f32
+        %mc0 = croq.mma.fill %zero : !croq.acc<64x256xf32>
+        %mc_pending = scf.for %iv_k = %c0 to %k_tiles step %c1
+            iter_args(%acc = %mc0) -> (!croq.acc<64x256xf32>) {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %full[%stage] : !croq.events<4>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 256x64xf16, shared, swizzle = 128>
+          %sum = scf.for %iv_warp = %c0 to %cnk step %c1
+              iter_args(%part = %acc) -> (!croq.acc<64x256xf32>) {
+            %ak = croq.subspan %as [64, 16] at [%half, %iv_warp] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<64x16xf16, shared, swizzle = 128>
+            %ma = croq.mma.load %ak : !croq.view<64x16xf16, shared, swizzle = 128> -> !croq.frag<64x16xf16>
+            %bk = croq.chunkat %bs[_, %iv_warp] of [1, 4] : !croq.tile<256x64xf16, shared, swizzle = 128> -> !croq.view<256x16xf16, shared, swizzle = 128>
+            %mb = croq.mma.load %bk : !croq.view<256x16xf16, shared, swizzle = 128> -> !croq.frag<256x16xf16>
+            %next = croq.mma row row %part, %ma, %mb : !croq.frag<64x16xf16>, !croq.frag<256x16xf16> -> !croq.acc<64x256xf32>
+            scf.yield %next : !croq.acc<64x256xf32>
+          }
+          %done = croq.mma.commit %sum pending = 1 : !croq.acc<64x256xf32>
+          // The mma of the previous iteration has completed: free its stage.
+          %has_prev = arith.cmpi ugt, %iv_k, %c0 : index
+          scf.if %has_prev {
+            %prev_k = arith.subi %iv_k, %c1 : index
+            %prev = arith.remui %prev_k, %c4 : index
+            croq.event.trigger %empty[%prev] : !croq.events<4>
+          }
+          scf.yield %done : !croq.acc<64x256xf32>
+        }
+        %mc = croq.mma.commit %mc_pending : !croq.acc<64x256xf32>
+        %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xf16> -> !croq.view<64x256xf16>
+        croq.mma.store %mc -> %out_tile : !croq.acc<64x256xf32> -> !croq.view<64x256xf16>
+      }
+    }
+  }
+  return
+}
+
+func.func @gemm_bf16_128x256(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>,
+                  %output: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %cnk = arith.constant 4 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 256 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xbf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xbf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xbf16>
+  %grid_m = arith.ceildivui %m, %cbm : index
+  %grid_n = arith.ceildivui %n, %cbn : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %full = croq.event.alloc : !croq.events<4>
+    %empty = croq.event.alloc ready : !croq.events<4>
+    %lhs_s = croq.alloc : !croq.tiles<4 x 128x64xbf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tiles<4 x 256x64xbf16, shared, swizzle = 128>
+    %block_m2 = arith.muli %block_m, %c2 : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        scf.for %iv_k = %c0 to %k_tiles step %c1 {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %empty[%stage] : !croq.events<4>
+          %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xbf16> -> !croq.view<128x64xbf16>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xbf16, shared, swizzle = 128>
+          %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x64xbf16> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+          %b = croq.subspan %rhs [256, 64] at [%block_n, %iv_k] : memref<?x?xbf16> -> !croq.view<256x64xbf16>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 256x64xbf16, shared, swizzle = 128>
+          %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<256x64xbf16> -> !croq.tile<256x64xbf16, shared, swizzle = 128>
+          croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<4>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %row_block = arith.addi %block_m2, %half : index
+        %zero = arith.constant 0.0 : f32
+        %mc0 = croq.mma.fill %zero : !croq.acc<64x256xf32>
+        %mc_pending = scf.for %iv_k = %c0 to %k_tiles step %c1
+            iter_args(%acc = %mc0) -> (!croq.acc<64x256xf32>) {
+          %stage = arith.remui %iv_k, %c4 : index
+          croq.event.wait %full[%stage] : !croq.events<4>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<4 x 128x64xbf16, shared, swizzle = 128>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<4 x 256x64xbf16, shared, swizzle = 128>
+          %sum = scf.for %iv_warp = %c0 to %cnk step %c1
+              iter_args(%part = %acc) -> (!croq.acc<64x256xf32>) {
+            %ak = croq.subspan %as [64, 16] at [%half, %iv_warp] : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.view<64x16xbf16, shared, swizzle = 128>
+            %ma = croq.mma.load %ak : !croq.view<64x16xbf16, shared, swizzle = 128> -> !croq.frag<64x16xbf16>
+            %bk = croq.chunkat %bs[_, %iv_warp] of [1, 4] : !croq.tile<256x64xbf16, shared, swizzle = 128> -> !croq.view<256x16xbf16, shared, swizzle = 128>
+            %mb = croq.mma.load %bk : !croq.view<256x16xbf16, shared, swizzle = 128> -> !croq.frag<256x16xbf16>
+            %next = croq.mma row row %part, %ma, %mb : !croq.frag<64x16xbf16>, !croq.frag<256x16xbf16> -> !croq.acc<64x256xf32>
+            scf.yield %next : !croq.acc<64x256xf32>
+          }
+          %done = croq.mma.commit %sum pending = 1 : !croq.acc<64x256xf32>
+          // The mma of the previous iteration has completed: free its stage.
+          %has_prev = arith.cmpi ugt, %iv_k, %c0 : index
+          scf.if %has_prev {
+            %prev_k = arith.subi %iv_k, %c1 : index
+            %prev = arith.remui %prev_k, %c4 : index
+            croq.event.trigger %empty[%prev] : !croq.events<4>
+          }
+          scf.yield %done : !croq.acc<64x256xf32>
+        }
+        %mc = croq.mma.commit %mc_pending : !croq.acc<64x256xf32>
+        %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xbf16> -> !croq.view<64x256xbf16>
+        croq.mma.store %mc -> %out_tile : !croq.acc<64x256xf32> -> !croq.view<64x256xbf16>
       }
     }
   }

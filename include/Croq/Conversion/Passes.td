@@ -101,6 +101,22 @@ def CroqExternDynamicSharedMemory
   ];
 }
 
+def CroqRegisterReallocatingKernels
+    : Pass<"croq-register-reallocating-kernels", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Tell ptxas the register count at entry of warp-specialized "
+                "kernels";
+  let description = [{
+    `convert-croq-to-gpu` makes the producer and consumer roles of a
+    warp-specialized kernel change their register counts with `setmaxnreg`.
+    ptxas ignores those (warning C7508, "unable to determine register count
+    at entry") unless it knows how many blocks share an SM. This pass gives
+    every kernel (`llvm.func` with `nvvm.kernel`) that contains
+    `nvvm.setmaxregister` the attribute `nvvm.minctasm = 1` (PTX
+    `.minnctapersm 1`): with `.maxntid`, that fixes the registers each thread
+    has at entry, 65536 / threads, from which the roles trade.
+  }];
+}
+
 def CroqCheckLowering : Pass<"croq-check-lowering", "ModuleOp"> {
   let summary = "Fail on any op that croq-to-nvvm did not lower to LLVM";
   let description = [{

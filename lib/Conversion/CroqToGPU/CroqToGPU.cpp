@@ -82,6 +82,8 @@ struct ConvertCroqToGPUPass
     EventPlan events;
     if (failed(events.build(module, plan)))
       return signalPassFailure();
+    RegisterPlan registers;
+    registers.build(module, plan);
 
     // Data ops first, while the parallel regions that tell which threads
     // run them are still there.
@@ -122,7 +124,7 @@ struct ConvertCroqToGPUPass
             cast->erase();
     }
 
-    if (failed(lowerCroqRegions(module, plan)))
+    if (failed(lowerCroqRegions(module, plan, registers)))
       return signalPassFailure();
 
     WalkResult leftover = module.walk([](Operation *op) {

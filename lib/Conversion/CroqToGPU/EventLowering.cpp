@@ -104,10 +104,8 @@ static std::optional<int64_t> evaluate(Value value,
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// The number of warps of a block that run `op`: the warps of its block or
-/// of the warpgroups whose inthreads conditions hold.
-static FailureOr<int64_t> countWarpsRunning(Operation *op,
-                                            const SharedMemoryPlan &plan) {
+FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op,
+                                                 const SharedMemoryPlan &plan) {
   auto parallel = op->getParentOfType<ParallelOp>();
   auto block = parallel;
   while (block && block.getLevel() != ParallelLevel::Block)

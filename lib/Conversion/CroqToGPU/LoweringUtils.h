@@ -173,6 +173,21 @@ void populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
                                   TmaState &state,
                                   RewritePatternSet &patterns);
 
+/// The number of warps of a block that run `op`: the warps of its block or
+/// of the warpgroups whose enclosing inthreads conditions hold, evaluated
+/// for each warpgroup index. Fails, with an error, where a condition cannot
+/// be evaluated at compile time.
+FailureOr<int64_t> countWarpsRunning(Operation *op,
+                                     const SharedMemoryPlan &plan);
+
+/// The register count each async inthreads region of a warp-specialized
+/// block sets with setmaxnreg: producers (no mma, no dma) give registers
+/// up, consumers (mma) take them.
+struct RegisterPlan {
+  llvm::DenseMap<Operation *, int64_t> maxRegisters;
+  void build(Operation *root, const SharedMemoryPlan &plan);
+};
+
 /// What the event patterns share: the arrival count of each event array,
 /// computed from its triggers before anything is rewritten, and each array's
 /// per-thread phase mask once its alloc is lowered.
@@ -206,7 +221,8 @@ void populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
 
 /// Lowers the croq.parallel and croq.inthreads regions under `root`,
 /// innermost first. Runs after the data ops are lowered.
-LogicalResult lowerCroqRegions(Operation *root, const SharedMemoryPlan &plan);
+LogicalResult lowerCroqRegions(Operation *root, const SharedMemoryPlan &plan,
+                               const RegisterPlan &registers);
 
 } // namespace croq
 } // namespace mlir

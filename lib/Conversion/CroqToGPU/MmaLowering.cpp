@@ -112,6 +112,38 @@ static FailureOr<OperandLayout> getOperandLayout(Operation *op,
   return layout;
 }
 
+/// The layouts of both operands of `op`, or an error on it.
+static FailureOr<std::pair<OperandLayout, OperandLayout>>
+getOperandLayouts(MmaOp op) {
+  auto loadA = op.getA().getDefiningOp<MmaLoadOp>();
+  auto loadB = op.getB().getDefiningOp<MmaLoadOp>();
+  if (!loadA || !loadB)
+    return op.emitOpError("operands must come directly from croq.mma.load");
+  FailureOr<OperandLayout> layoutA = getOperandLayout(op, loadA, "A");
+  if (failed(layoutA))
+    return failure();
+  FailureOr<OperandLayout> layoutB = getOperandLayout(op, loadB, "B");
+  if (failed(layoutB))
+    return failure();
+  bool aKMajor = op.getLayoutA() == MmaLayout::Row;
+  bool bKMajor = op.getLayoutB() == MmaLayout::Row;
+  ArrayRef<int64_t> shapeA = op.getA().getType().getShape();
+  ArrayRef<int64_t> shapeB = op.getB().getType().getShape();
+  int64_t m = aKMajor ? shapeA[0] : shapeA[1];
+  int64_t n = bKMajor ? shapeB[0] : shapeB[1];
+  // An MN-major operand's M or N extent must fit in the span (one swizzle
+  // atom per instruction).
+  if (!aKMajor && (m != 64 || 64 * layoutA->elementBytes != layoutA->span))
+    return op.emitOpError("an MN-major ('col') A operand is lowered for "
+                          "M = 64 in 128-byte swizzled rows of 64 elements "
+                          "only");
+  if (!bKMajor && n * layoutB->elementBytes != layoutB->span)
+    return op.emitOpError("an MN-major ('col') B operand needs N (")
+           << n << ") to fill its " << layoutB->span
+           << "-byte swizzle span exactly";
+  return std::make_pair(*layoutA, *layoutB);
+}
+
 /// The constant bits of a wgmma matrix descriptor: leading and stride byte
 /// offsets (encoded >> 4) and the layout type.
 static uint64_t getDescriptorBits(const OperandLayout &layout) {
@@ -184,10 +216,17 @@ LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
     if (failed(check(mma.getAcc().getType())))
       return failure();
     for (auto [value, name] : {std::pair<Value, StringRef>{mma.getA(), "A"},
-                               {mma.getB(), "B"}})
-      if (!value.getDefiningOp<MmaLoadOp>())
+                               {mma.getB(), "B"}}) {
+      auto load = value.getDefiningOp<MmaLoadOp>();
+      if (!load)
         return op->emitOpError("operand ")
                << name << " must come directly from a croq.mma.load";
+      // Layouts still to be chosen are checked when they are lowered.
+      TileType tile = getOperandTile(load);
+      if (tile && tile.getSwizzle() == Swizzle::Auto)
+        return success();
+    }
+    return getOperandLayouts(mma);
   }
   return success();
 }
@@ -226,8 +265,9 @@ static Value pinAccumulator(OpBuilder &builder, Location loc, Value acc) {
 }
 
 namespace {
-/// croq.mma.fill %v  =>  the accumulator struct with every element %v, then
-/// a wgmma fence (its registers were written by other instructions).
+/// croq.mma.fill %v  =>  the accumulator struct with every element %v,
+/// pinned, then a wgmma fence (its registers were written by other
+/// instructions).
 struct MmaFillOpLowering : OpConversionPattern<MmaFillOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -243,6 +283,9 @@ struct MmaFillOpLowering : OpConversionPattern<MmaFillOp> {
             rewriter, loc, acc, adaptor.getValue(),
             ArrayRef<int64_t>{static_cast<int64_t>(i), r});
     }
+    // Pinned, the constant is written before the fence, not rematerialized
+    // between wgmma instructions.
+    acc = pinAccumulator(rewriter, loc, acc);
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     rewriter.replaceOp(op, acc);
     return success();
@@ -290,16 +333,11 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
   matchAndRewrite(MmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto loadA = op.getA().getDefiningOp<MmaLoadOp>();
-    auto loadB = op.getB().getDefiningOp<MmaLoadOp>();
-    if (!loadA || !loadB)
-      return op.emitOpError("operands must come directly from croq.mma.load");
-    FailureOr<OperandLayout> layoutA = getOperandLayout(op, loadA, "A");
-    if (failed(layoutA))
+    FailureOr<std::pair<OperandLayout, OperandLayout>> layouts =
+        getOperandLayouts(op);
+    if (failed(layouts))
       return failure();
-    FailureOr<OperandLayout> layoutB = getOperandLayout(op, loadB, "B");
-    if (failed(layoutB))
-      return failure();
+    OperandLayout *layoutA = &layouts->first, *layoutB = &layouts->second;
     bool aKMajor = op.getLayoutA() == MmaLayout::Row;
     bool bKMajor = op.getLayoutB() == MmaLayout::Row;
     ArrayRef<int64_t> shapeA = op.getA().getType().getShape();
@@ -310,16 +348,6 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
     Type inType = op.getA().getType().getElementType();
     Type accType = op.getAcc().getType().getElementType();
     int64_t instrK = 32 / layoutA->elementBytes;
-    // An MN-major operand's M or N extent must fit in the span (one
-    // swizzle atom per instruction).
-    if (!aKMajor && (m != 64 || 64 * layoutA->elementBytes != layoutA->span))
-      return op.emitOpError("an MN-major ('col') A operand is lowered for "
-                            "M = 64 in 128-byte swizzled rows of 64 "
-                            "elements only");
-    if (!bKMajor && n * layoutB->elementBytes != layoutB->span)
-      return op.emitOpError("an MN-major ('col') B operand needs N (")
-             << n << ") to fill its " << layoutB->span
-             << "-byte swizzle span exactly";
 
     std::optional<NVVM::WGMMATypes> typeA = getWgmmaType(inType);
     std::optional<NVVM::WGMMATypes> typeB =
@@ -376,7 +404,8 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
 };
 
 /// croq.mma.commit %acc  =>  commit the wgmma group, wait for it, pin the
-/// accumulator registers after the wait and fence them for the next wgmma.
+/// accumulator registers after the wait and fence them for the next wgmma;
+/// with pending = N, commit and wait until N groups are left.
 struct MmaCommitOpLowering : OpConversionPattern<MmaCommitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -384,7 +413,13 @@ struct MmaCommitOpLowering : OpConversionPattern<MmaCommitOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPending());
+    // Groups still running keep writing the registers: the next wgmma on
+    // the same accumulator is ordered after them by the hardware.
+    if (op.getPending() > 0) {
+      rewriter.replaceOp(op, adaptor.getAcc());
+      return success();
+    }
     Value acc = pinAccumulator(rewriter, loc, adaptor.getAcc());
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     rewriter.replaceOp(op, acc);

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -157,10 +158,91 @@ static LogicalResult lowerThreadRegion(IRRewriter &rewriter, ParallelOp op,
   return success();
 }
 
+/// Registers a warpgroup of a block may hold: the register file (64K) less
+/// what the producers keep, shared by the consumer threads, in steps of 8,
+/// at most 256 (setmaxnreg's range is 24 to 256).
+static constexpr int64_t kRegisterFile = 65536;
+static constexpr int64_t kProducerRegisters = 40;
+
+/// Whether `region` issues only tma copies and event operations (besides
+/// index arithmetic and control flow): a producer that needs few registers.
+static bool isProducer(InthreadsOp region) {
+  WalkResult result = region.getBody().walk([](Operation *op) {
+    if (isa<MmaOp, ForeachOp, TransposeOp, PadOp, ReadOp, WriteOp>(op))
+      return WalkResult::interrupt();
+    if (auto copy = dyn_cast<CopyOp>(op);
+        copy && copy.getEngine() != CopyEngine::TMA)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
+void RegisterPlan::build(Operation *root, const SharedMemoryPlan &plan) {
+  root->walk([&](ParallelOp block) {
+    if (block.getLevel() != ParallelLevel::Block)
+      return;
+    SmallVector<InthreadsOp> producers, consumers;
+    block.walk([&](InthreadsOp region) {
+      auto parent = region->getParentOfType<ParallelOp>();
+      if (!region.getAsync() || parent.getLevel() != ParallelLevel::Warpgroup)
+        return;
+      bool hasMma = region.getBody()
+                        .walk([](MmaOp) { return WalkResult::interrupt(); })
+                        .wasInterrupted();
+      if (hasMma)
+        consumers.push_back(region);
+      else if (isProducer(region))
+        producers.push_back(region);
+    });
+    if (producers.empty() || consumers.empty())
+      return;
+    // Threads that run each role, from the regions' conditions.
+    auto threads = [&](ArrayRef<InthreadsOp> regions) -> int64_t {
+      int64_t total = 0;
+      for (InthreadsOp region : regions) {
+        Block &body = region.getBody().front();
+        if (body.empty())
+          continue;
+        FailureOr<int64_t> warps = countWarpsRunning(&body.front(), plan);
+        if (failed(warps))
+          return -1;
+        total += *warps * 32;
+      }
+      return total;
+    };
+    int64_t producerThreads = threads(producers);
+    int64_t consumerThreads = threads(consumers);
+    if (producerThreads <= 0 || consumerThreads <= 0)
+      return;
+    int64_t consumerRegisters =
+        (kRegisterFile - producerThreads * kProducerRegisters) /
+        consumerThreads / 8 * 8;
+    consumerRegisters = std::min<int64_t>(256, consumerRegisters);
+    if (consumerRegisters <= kProducerRegisters)
+      return;
+    for (InthreadsOp region : producers)
+      maxRegisters[region] = kProducerRegisters;
+    for (InthreadsOp region : consumers)
+      maxRegisters[region] = consumerRegisters;
+  });
+}
+
 /// croq.inthreads [async] %c { body }  =>  scf.if %c { body }, followed by a
-/// barrier of the enclosing group unless async.
-static LogicalResult lowerInthreads(IRRewriter &rewriter, InthreadsOp op) {
+/// barrier of the enclosing group unless async. A warp-specialized role
+/// first sets its register count (setmaxnreg).
+static LogicalResult lowerInthreads(IRRewriter &rewriter, InthreadsOp op,
+                                    const RegisterPlan &registers) {
   Location loc = op.getLoc();
+  if (auto it = registers.maxRegisters.find(op);
+      it != registers.maxRegisters.end()) {
+    rewriter.setInsertionPointToStart(&op.getBody().front());
+    NVVM::SetMaxRegisterOp::create(
+        rewriter, loc, it->second,
+        it->second == kProducerRegisters
+            ? NVVM::SetMaxRegisterAction::decrease
+            : NVVM::SetMaxRegisterAction::increase);
+  }
   rewriter.setInsertionPointAfter(op);
   if (!op.getAsync()) {
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
@@ -173,7 +255,8 @@ static LogicalResult lowerInthreads(IRRewriter &rewriter, InthreadsOp op) {
 }
 
 LogicalResult mlir::croq::lowerCroqRegions(Operation *root,
-                                           const SharedMemoryPlan &plan) {
+                                           const SharedMemoryPlan &plan,
+                                           const RegisterPlan &registers) {
   SmallVector<Operation *> regions;
   root->walk<WalkOrder::PostOrder>([&](Operation *op) {
     if (isa<ParallelOp, InthreadsOp>(op))
@@ -183,7 +266,7 @@ LogicalResult mlir::croq::lowerCroqRegions(Operation *root,
   for (Operation *op : regions) {
     LogicalResult result = success();
     if (auto inthreads = dyn_cast<InthreadsOp>(op)) {
-      result = lowerInthreads(rewriter, inthreads);
+      result = lowerInthreads(rewriter, inthreads, registers);
     } else {
       auto parallel = cast<ParallelOp>(op);
       switch (parallel.getLevel()) {

@@ -59,6 +59,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(
       croq::createCroqExternDynamicSharedMemory());
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      croq::createCroqRegisterReallocatingKernels());
 
   // Host code to LLVM, GPU modules to binaries.
   pm.addPass(createGpuToLLVMConversionPass());

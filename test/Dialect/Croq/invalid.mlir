@@ -1354,6 +1354,23 @@ func.func @mma_commit_result_type(%acc: !croq.acc<64x64xf32>) {
 
 // -----
 
+func.func @mma_commit_pending_range(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.commit' op pending must be between 0 and 7, got 8}}
+  %r = croq.mma.commit %acc pending = 8 : !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_commit_pending_store(%acc: !croq.acc<64x64xf32>, %out: memref<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 1); store it after a croq.mma.commit with pending = 0}}
+  %r = croq.mma.commit %acc pending = 1 : !croq.acc<64x64xf32>
+  croq.mma.store %r -> %out : !croq.acc<64x64xf32> -> memref<64x64xf32>
+  return
+}
+
+// -----
+
 func.func @mma_store_rank(%acc: !croq.acc<64x64xf32>, %t: !croq.tile<4096xf32, shared>) {
   // expected-error @+1 {{'croq.mma.store' op expected a 2-d destination, got rank 1}}
   croq.mma.store %acc -> %t : !croq.acc<64x64xf32> -> !croq.tile<4096xf32, shared>

@@ -698,6 +698,11 @@ func.func @mma_i8(%acc: !croq.acc<64x24xi32>, %a: !croq.frag<64x64xi8>, %b: !cro
 func.func @mma_commit_example(%r: !croq.acc<64x128xf32>) {
   // CHECK: croq.mma.commit %[[R]] : !croq.acc<64x128xf32>
   %c = croq.mma.commit %r : !croq.acc<64x128xf32>
+  // CHECK: croq.mma.commit %[[R]] pending = 1 : !croq.acc<64x128xf32>
+  %p = croq.mma.commit %r pending = 1 : !croq.acc<64x128xf32>
+  // The default is not printed.
+  // CHECK: croq.mma.commit %[[R]] : !croq.acc<64x128xf32>
+  %z = croq.mma.commit %r pending = 0 : !croq.acc<64x128xf32>
   return
 }
 

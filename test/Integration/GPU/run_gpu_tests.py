@@ -469,6 +469,11 @@ def matmul_tests(s: Suite) -> None:
         case("matmul_ws_bf16", torch.bfloat16, torch.bfloat16, shape)
         case("matmul_ws_f16_f32out", torch.float16, torch.float32, shape)
         case("matmul_plain_f16", torch.float16, torch.float16, shape)
+    for shape in shapes + [(1024, 1024, 4096)]:
+        for kernel, dtype in [("matmul_ws2_f16", torch.float16),
+                              ("matmul_ws2_bf16", torch.bfloat16),
+                              ("matmul_ws1_pending_f16", torch.float16)]:
+            case(kernel, dtype, dtype, shape)
     for shape in [(128, 64, 64), (1000, 1000, 1000), (129, 264, 72),
                   (300, 200, 2048)]:
         case("matmul_ws_kn_f16", torch.float16, torch.float16, shape,

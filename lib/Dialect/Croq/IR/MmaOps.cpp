@@ -134,6 +134,23 @@ LogicalResult MmaOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// MmaCommitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaCommitOp::verify() {
+  // wgmma.wait_group takes 0 to 7.
+  if (getPending() < 0 || getPending() > 7)
+    return emitOpError("pending must be between 0 and 7, got ")
+           << getPending();
+  for (Operation *user : getResult().getUsers())
+    if (getPending() > 0 && isa<MmaStoreOp>(user))
+      return emitOpError("result is still being computed (pending = ")
+             << getPending()
+             << "); store it after a croq.mma.commit with pending = 0";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // MmaStoreOp
 //===----------------------------------------------------------------------===//
 

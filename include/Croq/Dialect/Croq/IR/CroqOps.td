@@ -548,19 +548,28 @@ def Croq_MmaCommitOp : Croq_Op<"mma.commit", [AllTypesMatch<["acc", "result"]>]>
   let summary = "completes the outstanding mma operations of an accumulator";
   let description = [{
     The `croq.mma.commit` op ends a group of `croq.mma` operations on an
-    accumulator (Croqtile's `mma.commit`): its result is the accumulator
-    once they have completed, and the shared tiles they read may be reused
-    after it.
+    accumulator (Croqtile's `mma.commit`) and waits until at most `pending`
+    committed groups are still running (0 by default). With `pending = 0`
+    its result is the accumulator once every group has completed, and the
+    shared tiles they read may be reused after it. With `pending = N`, the
+    tiles of the last N groups may still be read: a pipelined loop frees the
+    stage of the previous iteration instead, and keeps the tensor cores busy
+    while it waits for the next stage. The result of such a commit may only
+    feed further `croq.mma` ops and commits; read or store it after a commit
+    with `pending = 0`.
 
     Example:
 
     ```mlir
     %c = croq.mma.commit %r : !croq.acc<64x128xf32>
+    %p = croq.mma.commit %r pending = 1 : !croq.acc<64x128xf32>
     ```
   }];
-  let arguments = (ins Croq_AccType:$acc);
+  let arguments = (ins Croq_AccType:$acc,
+                       DefaultValuedOptionalAttr<I64Attr, "0">:$pending);
   let results = (outs Croq_AccType:$result);
-  let assemblyFormat = "$acc attr-dict `:` qualified(type($result))";
+  let assemblyFormat = "$acc (`pending` `=` $pending^)? attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
 }
 
 def Croq_MmaStoreOp : Croq_Op<"mma.store"> {
