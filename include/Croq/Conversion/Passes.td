@@ -101,6 +101,47 @@ def CroqExternDynamicSharedMemory
   ];
 }
 
+def CroqPassTensorMapsByValue
+    : Pass<"croq-pass-tensor-maps-by-value", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the kernels' tensor-map parameters grid-constant "
+                "byval parameters";
+  let description = [{
+    `convert-croq-to-gpu` hands each tma copy's tensor map to its kernel as
+    128 bytes (`vector<16xi64>`, loaded on the host from the runtime's
+    cache), which the kernel turns into the `!nvgpu.tensormap.descriptor`
+    its bulk copies take through `builtin.unrealized_conversion_cast`; after
+    `convert-nvgpu-to-nvvm` and `convert-gpu-to-nvvm` that is a chain of
+    casts from the parameter to `!llvm.ptr`. This pass makes every such
+    parameter of a kernel (`llvm.func` with `nvvm.kernel`) an
+    `!llvm.ptr {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64,
+    nvvm.grid_constant}` and the casts' pointers its address: the PTX
+    parameter is `.param .align 64 .b8 name[128]` (CUDA's
+    `const __grid_constant__ CUtensorMap`), and `cp.async.bulk.tensor` reads
+    the map through its generic address without copying it. The launch
+    still passes the 128 bytes by value. A 128-byte parameter used any other
+    way is left alone.
+
+    Before:
+
+    ```mlir
+    llvm.func @k(%map: vector<16xi64>) attributes {nvvm.kernel} {
+      %d = builtin.unrealized_conversion_cast %map : vector<16xi64> to !nvgpu.tensormap.descriptor<...>
+      %p = builtin.unrealized_conversion_cast %d : !nvgpu.tensormap.descriptor<...> to !llvm.ptr
+      ... %p ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @k(%map: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}) attributes {nvvm.kernel} {
+      ... %map ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def CroqRegisterReallocatingKernels
     : Pass<"croq-register-reallocating-kernels", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Tell ptxas the register count at entry of warp-specialized "

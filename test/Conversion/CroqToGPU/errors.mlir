@@ -14,17 +14,6 @@ func.func @tma_box_needs_splitting(%a: memref<8x512xf32>) {
 
 // -----
 
-func.func @tma_copy_of_i8(%a: memref<64x64xi8>) {
-  croq.parallel (%i) in [1] : block {
-    %t = croq.alloc : !croq.tile<64x64xi8, shared>
-    // expected-error @+1 {{'croq.copy' op tma copies of 'i8' tensors are not lowered yet: MLIR 22's tensor-map lowering encodes them as bf16}}
-    croq.copy tma %a -> %t : memref<64x64xi8> -> !croq.tile<64x64xi8, shared>
-  }
-  return
-}
-
-// -----
-
 func.func @tma_copy_in_a_warpgroup(%a: memref<64x64xf16>) {
   croq.parallel (%i) in [1] : block {
     %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
