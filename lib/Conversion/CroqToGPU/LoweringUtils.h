@@ -10,6 +10,7 @@
 #define CROQ_LIB_CONVERSION_CROQTOGPU_LOWERINGUTILS_H
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/TileLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -96,8 +97,8 @@ struct BufferAccess {
   Value storage;
   /// The swizzle span in bytes of a swizzled shared tile, 0 otherwise.
   int64_t swizzleBytes = 0;
-  /// Row-major element strides of the tile (swizzled tiles only).
-  SmallVector<int64_t> tileStrides;
+  /// The physical layout of a swizzled shared tile (slabs and swizzle).
+  SharedTileLayout layout;
   SmallVector<Value> offsets;
   SmallVector<Value> sizes;
   SmallVector<Value> limits;
@@ -110,8 +111,8 @@ struct BufferAccess {
 
 /// The indices into `access.storage` of the element at `coords` (relative to
 /// the access's origin). For a swizzled tile this is the one element offset
-/// where TMA puts that element: 16-byte chunk c of 128-byte row r of a
-/// swizzle repeat lands at chunk c ^ (r mod (span / 16)).
+/// where TMA puts that element (SharedTileLayout: span-wide slabs, 16-byte
+/// chunk c of 128-byte line l at chunk c ^ (l mod (span / 16))).
 SmallVector<Value> getElementIndices(OpBuilder &builder, Location loc,
                                      const BufferAccess &access,
                                      ArrayRef<Value> coords);
@@ -129,6 +130,12 @@ FailureOr<BufferAccess> getBufferAccess(ConversionPatternRewriter &rewriter,
 /// the last round are guarded.
 Value emitDistributedLoop(OpBuilder &builder, Location loc,
                           const ThreadGroup &group, Value total);
+
+/// The byte offset, before the swizzle, of the element at `indices` (tile
+/// coordinates) in a shared tile of `layout`.
+Value getTileByteOffset(OpBuilder &builder, Location loc,
+                        const SharedTileLayout &layout,
+                        ArrayRef<Value> indices);
 
 /// Splits a linear index into coordinates of `sizes` (row-major).
 SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,

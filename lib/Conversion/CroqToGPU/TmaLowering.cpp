@@ -12,6 +12,8 @@
 
 #include "LoweringUtils.h"
 
+#include "Croq/Dialect/Croq/IR/TileLayout.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -80,6 +82,72 @@ static ParallelOp getKernel(Operation *op) {
   return parallel;
 }
 
+/// The most bulk copies one tma copy is lowered to.
+static constexpr int64_t kMaxTmaPieces = 256;
+
+/// The box of the bulk copies that move a tile of `layout`: inside one slab,
+/// the innermost dimensions whole, the first one (from the inside) above 256
+/// cut to 256, and every dimension outside it 1, so that each box covers a
+/// contiguous run of the slab.
+static SmallVector<int64_t> getTmaBox(const SharedTileLayout &layout) {
+  SmallVector<int64_t> slab = layout.getSlabShape();
+  SmallVector<int64_t> box(slab.size(), 1);
+  bool whole = true;
+  for (int64_t d = static_cast<int64_t>(slab.size()) - 1; d >= 0 && whole;
+       --d) {
+    box[d] = std::min(slab[d], kMaxTmaBoxDim);
+    whole = slab[d] <= kMaxTmaBoxDim;
+  }
+  return box;
+}
+
+namespace {
+/// One bulk copy of a tma copy: its box's first element, in tile
+/// coordinates, and the byte offset of that box in the tile.
+struct TmaPiece {
+  SmallVector<int64_t> coords;
+  int64_t byteOffset;
+};
+} // namespace
+
+/// The number of boxes of getTmaBox in one slab (verified shapes divide
+/// into whole boxes).
+static int64_t countTmaPiecesPerSlab(const SharedTileLayout &layout) {
+  SmallVector<int64_t> slab = layout.getSlabShape();
+  SmallVector<int64_t> box = getTmaBox(layout);
+  int64_t count = 1;
+  for (auto [size, extent] : llvm::zip(slab, box))
+    count = saturatingMul(count, size / extent);
+  return count;
+}
+
+/// The bulk copies that move a tile of `layout`: every box of getTmaBox in
+/// every slab.
+static SmallVector<TmaPiece> getTmaPieces(const SharedTileLayout &layout) {
+  SmallVector<int64_t> slab = layout.getSlabShape();
+  SmallVector<int64_t> box = getTmaBox(layout);
+  int64_t rank = slab.size();
+  SmallVector<int64_t> counts(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    counts[d] = slab[d] / box[d];
+  int64_t perSlab = countTmaPiecesPerSlab(layout);
+  SmallVector<TmaPiece> pieces;
+  for (int64_t s = 0; s < layout.numSlabs; ++s) {
+    for (int64_t k = 0; k < perSlab; ++k) {
+      TmaPiece piece;
+      piece.coords.assign(rank, 0);
+      for (int64_t d = rank - 1, rest = k; d >= 0; --d) {
+        piece.coords[d] = (rest % counts[d]) * box[d];
+        rest /= counts[d];
+      }
+      piece.coords.back() += s * layout.slabWidth;
+      piece.byteOffset = layout.getLinearByteOffset(piece.coords);
+      pieces.push_back(std::move(piece));
+    }
+  }
+  return pieces;
+}
+
 LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
   auto group = op->getParentOfType<ParallelOp>();
   bool isLoad =
@@ -109,18 +177,14 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
              << "a later croq.event.trigger names; compute the slot index "
                 "before the copy";
   }
-  ArrayRef<int64_t> box = tileType.getShape();
-  // The outermost dimension is split into 256-wide boxes, which lie one
-  // after another in the tile; inner ones would need strided pieces.
-  for (int64_t dim : box.drop_front())
-    if (dim > 256)
-      return op.emitOpError("tma boxes larger than 256 in an inner dimension "
-                            "are not split by this lowering yet");
-  int64_t span = getSwizzleBytes(tileType.getSwizzle());
-  if (span &&
-      box.back() * getElementSizeInBytes(tileType.getElementType()) > span)
-    return op.emitOpError("tiles wider than their swizzle span are not "
-                          "split into swizzle atoms by this lowering yet");
+  SharedTileLayout layout = SharedTileLayout::get(tileType);
+  int64_t pieces =
+      saturatingMul(countTmaPiecesPerSlab(layout), layout.numSlabs);
+  if (pieces > kMaxTmaPieces)
+    return op.emitOpError("needs ")
+           << pieces << " bulk copies of its largest legal box; a tma copy "
+           << "is lowered to at most " << kMaxTmaPieces
+           << ": make the tile's inner dimensions at most 256 elements";
   return success();
 }
 
@@ -215,7 +279,6 @@ struct TmaLowering {
     if (view && view.getStaticBounds())
       return op.emitOpError("tma copies clip at the tensor's edge only; a "
                             "window of a window cannot be copied by tma");
-    ArrayRef<int64_t> box = tileType.getShape();
     Type elementType = tileType.getElementType();
 
     // The tensor map, asked for on the host before the kernel starts.
@@ -228,15 +291,12 @@ struct TmaLowering {
     MLIRContext *context = rewriter.getContext();
     auto workgroup =
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-    // Tiles taller than 256 rows are moved as several 256-row boxes.
-    SmallVector<int64_t> pieceBox(box.begin(), box.end());
-    int64_t pieces = 1;
-    if (pieceBox[0] > 256) {
-      pieces = pieceBox[0] / 256;
-      pieceBox[0] = 256;
-    }
+    // The tile moves as boxes that the hardware takes: one per slab of a
+    // tile wider than its swizzle span, and dimensions above 256 split.
+    SharedTileLayout layout = SharedTileLayout::get(tileType);
+    SmallVector<int64_t> pieceBox = getTmaBox(layout);
+    SmallVector<TmaPiece> pieces = getTmaPieces(layout);
     auto boxType = MemRefType::get(pieceBox, elementType, nullptr, workgroup);
-    int64_t pieceBytes = tileType.getSizeInBytes() / pieces;
     auto mapType = nvgpu::TensorMapDescriptorType::get(
         context, boxType, getTensorMapSwizzle(tileType.getSwizzle()),
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
@@ -270,15 +330,18 @@ struct TmaLowering {
     // Each piece: its place in the tile, and its coordinates in the tensor,
     // innermost first.
     SmallVector<std::pair<Value, SmallVector<Value>>> boxes;
-    for (int64_t k = 0; k < pieces; ++k) {
+    for (const TmaPiece &piece : pieces) {
       Value at = arith::AddIOp::create(
-          rewriter, loc, *offset, indexConstant(rewriter, loc, k * pieceBytes));
+          rewriter, loc, *offset,
+          indexConstant(rewriter, loc, piece.byteOffset));
       Value view =
           memref::ViewOp::create(rewriter, loc, boxType, smem, at, ValueRange{});
-      SmallVector<Value> coords(access->offsets.rbegin(),
-                                access->offsets.rend());
-      coords.back() = arith::AddIOp::create(
-          rewriter, loc, coords.back(), indexConstant(rewriter, loc, k * 256));
+      SmallVector<Value> coords;
+      for (int64_t d = static_cast<int64_t>(piece.coords.size()) - 1; d >= 0;
+           --d)
+        coords.push_back(arith::AddIOp::create(
+            rewriter, loc, access->offsets[d],
+            indexConstant(rewriter, loc, piece.coords[d])));
       boxes.push_back({view, coords});
     }
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);

@@ -911,6 +911,16 @@ func.func @copy_tma_inner_box_swizzle_span(%v: !croq.view<64x48xf16>, %s: !croq.
 
 // -----
 
+// Rows of 64 bytes in a 32-byte swizzle are two slabs of 3 x 32 bytes; the
+// second would start at byte 96, which tma cannot write to.
+func.func @copy_tma_slab_alignment(%v: !croq.view<3x32xf16>, %s: !croq.tile<3x32xf16, shared, swizzle = 32>) {
+  // expected-error @+1 {{'croq.copy' op a tile wider than its 32-byte swizzle span is stored as span-wide slabs of 96 bytes, but tma writes each slab at a 128-byte aligned address: give it a multiple of 4 rows or a wider swizzle}}
+  croq.copy tma %v -> %s : !croq.view<3x32xf16> -> !croq.tile<3x32xf16, shared, swizzle = 32>
+  return
+}
+
+// -----
+
 // An `auto` tile takes the swizzle the copy names, and the box must fit it.
 func.func @copy_tma_inner_box_copy_swizzle(%v: !croq.view<64x40xf32>, %s: !croq.tile<64x40xf32, shared, swizzle = auto>) {
   // expected-error @+1 {{'croq.copy' op the inner tma box dimension of 160 bytes is wider than the 128-byte swizzle span and not a multiple of it}}

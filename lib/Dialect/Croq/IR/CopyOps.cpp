@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/TileLayout.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -15,7 +16,6 @@ using namespace mlir;
 using namespace mlir::croq;
 
 /// Largest box extent TMA takes in one dimension.
-static constexpr int64_t kMaxTmaBoxDim = 256;
 /// Largest tensor rank TMA takes.
 static constexpr int64_t kMaxTmaRank = 5;
 
@@ -165,6 +165,19 @@ static LogicalResult verifyTmaBox(Operation *op, ArrayRef<int64_t> box,
     return op->emitOpError("the inner tma box dimension of ")
            << innerBytes << " bytes is wider than the " << span
            << "-byte swizzle span and not a multiple of it";
+  if (span && innerBytes > span) {
+    // Span-wide slabs, one after another (SharedTileLayout); TMA writes each
+    // at its own box address, which a swizzle needs 128-byte aligned.
+    std::optional<int64_t> slabBytes = span;
+    for (int64_t size : box.drop_back())
+      slabBytes = slabBytes ? llvm::checkedMul(*slabBytes, size) : slabBytes;
+    if (slabBytes && *slabBytes % 128 != 0)
+      return op->emitOpError("a tile wider than its ")
+             << span << "-byte swizzle span is stored as span-wide slabs of "
+             << *slabBytes << " bytes, but tma writes each slab at a 128-byte "
+             << "aligned address: give it a multiple of " << 128 / span
+             << " rows or a wider swizzle";
+  }
   for (auto [dim, size] : llvm::enumerate(box))
     if (size > kMaxTmaBoxDim && size % kMaxTmaBoxDim != 0)
       return op->emitOpError("tma box dimension ")
