@@ -111,7 +111,6 @@ extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
   const void *map = getCachedTensorMap("croqRtTensorMapGetStrided", params);
   if (!map)
     return fallBack(tensorMap, "encode", "%s", lastErrorMessage().c_str());
-  fallbackReason.clear();
   *tensorMap = map;
   return 1;
 }

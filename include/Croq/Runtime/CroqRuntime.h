@@ -240,12 +240,13 @@ CROQ_RT_EXPORT int croqRtTensorMapGetStrided(
     const int64_t *sizes, const int64_t *byteStrides, const int64_t *boxDims,
     int swizzle, const void **tensorMap);
 
-/// Why the calling thread's last croqRtTensorMapGetStrided call fell back:
+/// Why the calling thread's most recent croqRtTensorMapGetStrided call that
+/// fell back did so (later usable maps leave it):
 /// "<rule>: <the rule and the value that breaks it>", where <rule> is one of
 /// arguments, rank, element-type, null-address, address-alignment,
 /// swizzle-address-alignment, inner-stride, dim-range, stride-alignment,
 /// stride-range, box-range, box-inner-bytes, box-swizzle-span or encode; ""
-/// when its last call returned a usable map (or it made none).
+/// if none of its calls fell back.
 CROQ_RT_EXPORT const char *croqRtTensorMapFallbackReason(void);
 
 /// Drops every cached map (and the device copies made for

@@ -151,7 +151,7 @@ int runStrided(void) {
         CROQ_RT_SWIZZLE_NONE);
   printFallbackStats("after fallbacks");
 
-  /* A usable tensor clears the reason. */
+  /* A usable tensor leaves the reason of the last fallback. */
   query("usable-again", CROQ_RT_F16, 2, base, sizes2, strides2, box2,
         CROQ_RT_SWIZZLE_128B);
 
