@@ -115,6 +115,16 @@ def families():
                 out.append((name, kernel(name, 2, ty, tile, swizzle, load,
                                          store),
                             ("layout", name, torch_name, tile)))
+    # Slabs that start inside a swizzle repeat (4 rows of 128 bytes, 2 of
+    # 64, 4 of 32): TMA must swizzle by the shared-memory address, as the
+    # dma copy's arithmetic does.
+    for swizzle, rows in [(128, 4), (64, 2), (32, 4)]:
+        tile = (rows, 2 * swizzle // 2)
+        for load, store in [("dma", "tma"), ("tma", "dma")]:
+            name = f"tma_layout_{load}_{store}_f16_sw{swizzle}_rows{rows}"
+            out.append((name, kernel(name, 2, "f16", tile, swizzle, load,
+                                     store),
+                        ("layout", name, "float16", tile)))
     # tma in and out for ranks 1 to 5, unswizzled f32 and 128B-swizzled f16
     # (one slab per 64 elements of the inner dimension).
     for rank in range(1, 6):
@@ -161,7 +171,8 @@ def render_mlir(kernels):
         "//   @tma_layout_<load>_<store>_<type>_<swizzle>: dma in and tma out,",
         "//     and tma in and dma out, of tiles of two swizzle spans: out = in",
         "//     only if both engines put every byte of the tile in the same",
-        "//     place of shared memory;",
+        "//     place of shared memory (also for slabs that start inside a",
+        "//     swizzle repeat: @..._rows<n>);",
         "//   @tma_rank<r>_<type>: tma in and out, ranks 1 to 5;",
         "//   @tma_split_middle_f32: a box dimension above 256 split;",
         "//   @tma_fallback_*: strided slices and a column-major view, some of",

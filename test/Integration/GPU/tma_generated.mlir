@@ -49,19 +49,25 @@
 // RUN: %ptxas -arch=sm_90a %t.d/tma_layout_tma_dma_f8E5M2_sw64_kernel.ptx -o %t.45.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/tma_layout_dma_tma_f8E5M2_sw128_kernel.ptx -o %t.46.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/tma_layout_tma_dma_f8E5M2_sw128_kernel.ptx -o %t.47.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_rank1_f32_kernel.ptx -o %t.48.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_rank1_f16_kernel.ptx -o %t.49.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_rank2_f32_kernel.ptx -o %t.50.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_rank2_f16_kernel.ptx -o %t.51.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_rank3_f32_kernel.ptx -o %t.52.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_rank3_f16_kernel.ptx -o %t.53.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_rank4_f32_kernel.ptx -o %t.54.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_rank4_f16_kernel.ptx -o %t.55.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_rank5_f32_kernel.ptx -o %t.56.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_rank5_f16_kernel.ptx -o %t.57.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_split_middle_f32_kernel.ptx -o %t.58.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_fallback_f16_slice_kernel.ptx -o %t.59.cubin
-// RUN: %ptxas -arch=sm_90a %t.d/tma_fallback_f32_colstride_kernel.ptx -o %t.60.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_layout_dma_tma_f16_sw128_rows4_kernel.ptx -o %t.48.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_layout_tma_dma_f16_sw128_rows4_kernel.ptx -o %t.49.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_layout_dma_tma_f16_sw64_rows2_kernel.ptx -o %t.50.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_layout_tma_dma_f16_sw64_rows2_kernel.ptx -o %t.51.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_layout_dma_tma_f16_sw32_rows4_kernel.ptx -o %t.52.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_layout_tma_dma_f16_sw32_rows4_kernel.ptx -o %t.53.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_rank1_f32_kernel.ptx -o %t.54.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_rank1_f16_kernel.ptx -o %t.55.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_rank2_f32_kernel.ptx -o %t.56.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_rank2_f16_kernel.ptx -o %t.57.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_rank3_f32_kernel.ptx -o %t.58.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_rank3_f16_kernel.ptx -o %t.59.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_rank4_f32_kernel.ptx -o %t.60.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_rank4_f16_kernel.ptx -o %t.61.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_rank5_f32_kernel.ptx -o %t.62.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_rank5_f16_kernel.ptx -o %t.63.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_split_middle_f32_kernel.ptx -o %t.64.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_fallback_f16_slice_kernel.ptx -o %t.65.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_fallback_f32_colstride_kernel.ptx -o %t.66.cubin
 
 //===- tma_generated.mlir - GPU test: tma copy families -------------===//
 //
@@ -69,7 +75,8 @@
 //   @tma_layout_<load>_<store>_<type>_<swizzle>: dma in and tma out,
 //     and tma in and dma out, of tiles of two swizzle spans: out = in
 //     only if both engines put every byte of the tile in the same
-//     place of shared memory;
+//     place of shared memory (also for slabs that start inside a
+//     swizzle repeat: @..._rows<n>);
 //   @tma_rank<r>_<type>: tma in and out, ranks 1 to 5;
 //   @tma_split_middle_f32: a box dimension above 256 split;
 //   @tma_fallback_*: strided slices and a column-major view, some of
@@ -985,6 +992,120 @@ func.func @tma_layout_tma_dma_f8E5M2_sw128(%in: memref<?x?xf8E5M2>, %out: memref
     croq.copy tma %src -> %t : !croq.view<64x256xf8E5M2> -> !croq.tile<64x256xf8E5M2, shared, swizzle = 128>
     %dst = croq.subspan %out [64, 256] at [%b0, %b1] : memref<?x?xf8E5M2> -> !croq.view<64x256xf8E5M2>
     croq.copy dma %t -> %dst : !croq.tile<64x256xf8E5M2, shared, swizzle = 128> -> !croq.view<64x256xf8E5M2>
+  }
+  return
+}
+
+func.func @tma_layout_dma_tma_f16_sw128_rows4(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %t0 = arith.constant 4 : index
+  %n0 = memref.dim %in, %c0 : memref<?x?xf16>
+  %g0 = arith.ceildivui %n0, %t0 : index
+  %c1 = arith.constant 1 : index
+  %t1 = arith.constant 128 : index
+  %n1 = memref.dim %in, %c1 : memref<?x?xf16>
+  %g1 = arith.ceildivui %n1, %t1 : index
+  croq.parallel (%b0, %b1) in [%g0, %g1] : block {
+    %src = croq.subspan %in [4, 128] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<4x128xf16>
+    %t = croq.alloc : !croq.tile<4x128xf16, shared, swizzle = 128>
+    croq.copy dma %src -> %t : !croq.view<4x128xf16> -> !croq.tile<4x128xf16, shared, swizzle = 128>
+    %dst = croq.subspan %out [4, 128] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<4x128xf16>
+    croq.copy tma %t -> %dst : !croq.tile<4x128xf16, shared, swizzle = 128> -> !croq.view<4x128xf16>
+  }
+  return
+}
+
+func.func @tma_layout_tma_dma_f16_sw128_rows4(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %t0 = arith.constant 4 : index
+  %n0 = memref.dim %in, %c0 : memref<?x?xf16>
+  %g0 = arith.ceildivui %n0, %t0 : index
+  %c1 = arith.constant 1 : index
+  %t1 = arith.constant 128 : index
+  %n1 = memref.dim %in, %c1 : memref<?x?xf16>
+  %g1 = arith.ceildivui %n1, %t1 : index
+  croq.parallel (%b0, %b1) in [%g0, %g1] : block {
+    %src = croq.subspan %in [4, 128] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<4x128xf16>
+    %t = croq.alloc : !croq.tile<4x128xf16, shared, swizzle = 128>
+    croq.copy tma %src -> %t : !croq.view<4x128xf16> -> !croq.tile<4x128xf16, shared, swizzle = 128>
+    %dst = croq.subspan %out [4, 128] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<4x128xf16>
+    croq.copy dma %t -> %dst : !croq.tile<4x128xf16, shared, swizzle = 128> -> !croq.view<4x128xf16>
+  }
+  return
+}
+
+func.func @tma_layout_dma_tma_f16_sw64_rows2(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %t0 = arith.constant 2 : index
+  %n0 = memref.dim %in, %c0 : memref<?x?xf16>
+  %g0 = arith.ceildivui %n0, %t0 : index
+  %c1 = arith.constant 1 : index
+  %t1 = arith.constant 64 : index
+  %n1 = memref.dim %in, %c1 : memref<?x?xf16>
+  %g1 = arith.ceildivui %n1, %t1 : index
+  croq.parallel (%b0, %b1) in [%g0, %g1] : block {
+    %src = croq.subspan %in [2, 64] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<2x64xf16>
+    %t = croq.alloc : !croq.tile<2x64xf16, shared, swizzle = 64>
+    croq.copy dma %src -> %t : !croq.view<2x64xf16> -> !croq.tile<2x64xf16, shared, swizzle = 64>
+    %dst = croq.subspan %out [2, 64] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<2x64xf16>
+    croq.copy tma %t -> %dst : !croq.tile<2x64xf16, shared, swizzle = 64> -> !croq.view<2x64xf16>
+  }
+  return
+}
+
+func.func @tma_layout_tma_dma_f16_sw64_rows2(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %t0 = arith.constant 2 : index
+  %n0 = memref.dim %in, %c0 : memref<?x?xf16>
+  %g0 = arith.ceildivui %n0, %t0 : index
+  %c1 = arith.constant 1 : index
+  %t1 = arith.constant 64 : index
+  %n1 = memref.dim %in, %c1 : memref<?x?xf16>
+  %g1 = arith.ceildivui %n1, %t1 : index
+  croq.parallel (%b0, %b1) in [%g0, %g1] : block {
+    %src = croq.subspan %in [2, 64] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<2x64xf16>
+    %t = croq.alloc : !croq.tile<2x64xf16, shared, swizzle = 64>
+    croq.copy tma %src -> %t : !croq.view<2x64xf16> -> !croq.tile<2x64xf16, shared, swizzle = 64>
+    %dst = croq.subspan %out [2, 64] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<2x64xf16>
+    croq.copy dma %t -> %dst : !croq.tile<2x64xf16, shared, swizzle = 64> -> !croq.view<2x64xf16>
+  }
+  return
+}
+
+func.func @tma_layout_dma_tma_f16_sw32_rows4(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %t0 = arith.constant 4 : index
+  %n0 = memref.dim %in, %c0 : memref<?x?xf16>
+  %g0 = arith.ceildivui %n0, %t0 : index
+  %c1 = arith.constant 1 : index
+  %t1 = arith.constant 32 : index
+  %n1 = memref.dim %in, %c1 : memref<?x?xf16>
+  %g1 = arith.ceildivui %n1, %t1 : index
+  croq.parallel (%b0, %b1) in [%g0, %g1] : block {
+    %src = croq.subspan %in [4, 32] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<4x32xf16>
+    %t = croq.alloc : !croq.tile<4x32xf16, shared, swizzle = 32>
+    croq.copy dma %src -> %t : !croq.view<4x32xf16> -> !croq.tile<4x32xf16, shared, swizzle = 32>
+    %dst = croq.subspan %out [4, 32] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<4x32xf16>
+    croq.copy tma %t -> %dst : !croq.tile<4x32xf16, shared, swizzle = 32> -> !croq.view<4x32xf16>
+  }
+  return
+}
+
+func.func @tma_layout_tma_dma_f16_sw32_rows4(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %t0 = arith.constant 4 : index
+  %n0 = memref.dim %in, %c0 : memref<?x?xf16>
+  %g0 = arith.ceildivui %n0, %t0 : index
+  %c1 = arith.constant 1 : index
+  %t1 = arith.constant 32 : index
+  %n1 = memref.dim %in, %c1 : memref<?x?xf16>
+  %g1 = arith.ceildivui %n1, %t1 : index
+  croq.parallel (%b0, %b1) in [%g0, %g1] : block {
+    %src = croq.subspan %in [4, 32] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<4x32xf16>
+    %t = croq.alloc : !croq.tile<4x32xf16, shared, swizzle = 32>
+    croq.copy tma %src -> %t : !croq.view<4x32xf16> -> !croq.tile<4x32xf16, shared, swizzle = 32>
+    %dst = croq.subspan %out [4, 32] at [%b0, %b1] : memref<?x?xf16> -> !croq.view<4x32xf16>
+    croq.copy dma %t -> %dst : !croq.tile<4x32xf16, shared, swizzle = 32> -> !croq.view<4x32xf16>
   }
   return
 }
