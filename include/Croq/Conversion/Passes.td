@@ -28,14 +28,18 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
       (`nvgpu.device_async_copy`) with hardware zero-fill, and `croq.wait`
       waits for the group and synchronizes the threads;
     - `tma` copies between a global tensor and a whole shared tile become
-      bulk tensor copies: the tensor map is encoded on the host before the
-      kernel (`nvgpu.tma.create.descriptor`, which the runtime caches); a
-      load is issued by one thread with the box's byte count expected on an
+      bulk tensor copies: before the kernel the host asks the runtime
+      (`croqRtTensorMapGetStrided`, cached) for the tensor's map, whose 128
+      bytes the kernel receives by value (see
+      `croq-pass-tensor-maps-by-value`), and whether TMA can move the tensor
+      at all; if not, the kernel takes a dma copy instead (`scf.if`). A load
+      is issued by one thread with the box's byte count expected on an
       mbarrier whose phase every thread tracks (async loads wait at
-      `croq.wait`); a store is fenced for the async proxy, issued by one
-      thread and drained through a bulk group. Boxes that would need
-      splitting (a dimension above 256, rows wider than the swizzle span)
-      are rejected for now;
+      `croq.wait`; a load that triggers an event expects its bytes there,
+      only if it took the TMA path); a store is fenced for the async proxy,
+      issued by one thread and drained through a bulk group. A tile wider
+      than its swizzle span moves as one box per span-wide slab, and a
+      dimension above 256 as boxes of 256;
     - `croq.foreach` is distributed over the threads that run it,
       `croq.read`/`croq.write` become masked loads and stores;
     - block-level `croq.parallel` becomes `gpu.launch` (grid from the
