@@ -211,8 +211,14 @@ LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
       return WalkResult::interrupt();
     blockThreads[block] = *threads;
     int64_t offset = 0, maxAlign = 16;
-    std::string names;
-    llvm::raw_string_ostream os(names);
+    // Each buffer's place (no offset once the sum saturated), for the notes
+    // of an error.
+    struct Place {
+      AllocOp alloc;
+      int64_t bytes;
+      std::optional<int64_t> offset;
+    };
+    SmallVector<Place> places;
     block.walk([&](AllocOp alloc) {
       Type type = alloc.getResult().getType();
       if (getMemorySpaceOf(type) != MemorySpace::Shared)
@@ -228,12 +234,12 @@ LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
       }
       if (offset > std::numeric_limits<int64_t>::max() - align - bytes) {
         offset = std::numeric_limits<int64_t>::max();
-        os << "\n  " << type << ": " << bytes << " bytes";
+        places.push_back({alloc, bytes, std::nullopt});
         return;
       }
       offset = llvm::alignTo(offset, align);
       offsets[alloc] = offset;
-      os << "\n  " << type << ": " << bytes << " bytes at offset " << offset;
+      places.push_back({alloc, bytes, offset});
       offset += bytes;
       maxAlign = std::max(maxAlign, align);
     });
@@ -246,7 +252,14 @@ LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
       else
         diag << offset;
       diag << " bytes of shared memory, more than the " << capacity
-           << " bytes a block can have:" << names;
+           << " bytes a block can have";
+      for (Place &place : places) {
+        Diagnostic &note = diag.attachNote(place.alloc.getLoc());
+        note << place.alloc.getResult().getType() << " takes " << place.bytes
+             << " bytes";
+        if (place.offset)
+          note << " at offset " << *place.offset;
+      }
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

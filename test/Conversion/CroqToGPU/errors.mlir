@@ -173,10 +173,17 @@ func.func @four_dimensional_grid(%out: memref<2xindex>) {
 
 // -----
 
+// The error names each buffer where it is allocated, with its size and
+// place (aligned for its swizzle).
 func.func @too_much_shared_memory() {
-  // expected-error @+1 {{'croq.parallel' op needs 262144 bytes of shared memory, more than the 232448 bytes a block can have:}}
+  // expected-error @+1 {{'croq.parallel' op needs 238592 bytes of shared memory, more than the 232448 bytes a block can have}}
   croq.parallel (%i) in [1] : block {
-    %t = croq.alloc : !croq.tiles<2 x 256x256xf16, shared>
+    // expected-note @+1 {{'!croq.tiles<2 x 64x64xf16, shared>' takes 16384 bytes at offset 0}}
+    %s = croq.alloc : !croq.tiles<2 x 64x64xf16, shared>
+    // expected-note @+1 {{'!croq.tile<2x4xf32, shared>' takes 32 bytes at offset 16384}}
+    %u = croq.alloc : !croq.tile<2x4xf32, shared>
+    // expected-note @+1 {{'!croq.tile<96x1152xf16, shared, swizzle = 128>' takes 221184 bytes at offset 17408}}
+    %t = croq.alloc : !croq.tile<96x1152xf16, shared, swizzle = 128>
   }
   return
 }
