@@ -189,15 +189,18 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
 }
 
 /// The software copy that stands in for a tma copy whose tensor TMA cannot
-/// move: a dma copy, zero-filling past the tensor's edge as TMA does for a
-/// load. A load's data is then made visible to the async proxy (wgmma reads
-/// through it) before the group goes on.
+/// move: a dma copy, zero-filling past the tensor's edge (where the source
+/// can end before the tile) as TMA does for a load. A load's data is then
+/// made visible to the async proxy (wgmma reads through it) before the group
+/// goes on.
 static LogicalResult emitSoftwareCopy(ConversionPatternRewriter &rewriter,
                                       CopyOp op, bool isLoad) {
   Location loc = op.getLoc();
+  bool zfill = isLoad && copySourceCanBeSmaller(
+                             op.getSource(),
+                             cast<ShapedType>(op.getDest().getType()).getShape());
   CopyOp::create(rewriter, loc, /*future=*/Type(), CopyEngine::DMA,
-                 op.getSource(), op.getDest(), /*zfill=*/isLoad,
-                 op.getSwizzleAttr());
+                 op.getSource(), op.getDest(), zfill, op.getSwizzleAttr());
   if (!isLoad)
     return success();
   FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);

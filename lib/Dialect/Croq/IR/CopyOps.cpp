@@ -34,10 +34,10 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   return result;
 }
 
-/// Whether the valid part of `source` can be smaller than `destShape`: the
-/// source is statically smaller or dynamic, or it is a view that can run
+/// The source is statically smaller or dynamic, or it is a view that can run
 /// past the edge of what it views.
-static bool sourceCanBeSmaller(Value source, ArrayRef<int64_t> destShape) {
+bool mlir::croq::copySourceCanBeSmaller(Value source,
+                                        ArrayRef<int64_t> destShape) {
   auto type = cast<ShapedType>(source.getType());
   for (auto [s, d] : llvm::zip(type.getShape(), destShape))
     if (ShapedType::isDynamic(s) || ShapedType::isDynamic(d) || s < d)
@@ -219,7 +219,7 @@ LogicalResult CopyOp::verify() {
     if (to == MemorySpace::Global)
       return emitOpError("zfill fills an on-chip destination, but this copy "
                          "writes global memory");
-    if (!sourceCanBeSmaller(getSource(), destShape))
+    if (!copySourceCanBeSmaller(getSource(), destShape))
       return emitOpError("zfill has no effect: the source always covers the "
                          "destination (")
              << formatShape(sourceShape) << " into " << formatShape(destShape)
