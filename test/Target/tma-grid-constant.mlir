@@ -17,12 +17,22 @@
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%{{.*}}], [%[[LG]], {
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%[[SG]], {
 
-// The host asks the runtime for each map and passes its bytes by value.
+// The host asks the runtime for each map and passes its bytes by value: the
+// launch's argument buffer holds the 128 bytes (128-byte aligned) and the
+// parameter array points at them, as cuLaunchKernel takes a by-value
+// parameter.
 // HOST: declare i32 @croqRtTensorMapGetStrided(i32, i32, ptr, ptr, ptr, ptr, i32, ptr)
+// HOST: %[[OK:.*]] = call i32 @croqRtTensorMapGetStrided(i32 2, i32 2, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, i32 3, ptr %[[SLOT:.*]])
+// HOST: %[[MAPPTR:.*]] = load ptr, ptr %[[SLOT]], align 8
+// HOST: %[[MAP:.*]] = load <16 x i64>, ptr %[[MAPPTR]], align 64
 // HOST: call i32 @croqRtTensorMapGetStrided(i32 2, i32 2,
 // HOST: load <16 x i64>, ptr %{{.*}}, align 64
-// HOST: call i32 @croqRtTensorMapGetStrided(i32 2, i32 2,
-// HOST: load <16 x i64>, ptr %{{.*}}, align 64
+// HOST: %[[ARGS:.*]] = alloca %{{.*}}, align 128
+// HOST: %[[PARAMS:.*]] = alloca ptr, i64 {{[0-9]+}}, align 8
+// HOST: store <16 x i64> %[[MAP]], ptr %[[FIELD:.*]], align 128
+// HOST-NEXT: %[[AT:.*]] = getelementptr ptr, ptr %[[PARAMS]], i32 {{[0-9]+}}
+// HOST-NEXT: store ptr %[[FIELD]], ptr %[[AT]], align 8
+// HOST: store i32 %[[OK]], ptr
 func.func @tma_copy(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %gm: index, %gn: index) {
   croq.parallel (%i, %j) in [%gm, %gn] : block {
     %t = croq.alloc : !croq.tile<64x64xbf16, shared, swizzle = 128>
