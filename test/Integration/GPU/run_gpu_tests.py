@@ -697,6 +697,27 @@ def tma_fallback_tests(s: Suite) -> None:
           "tma_copy_f32", cache)
 
 
+def tma_slab_mma_tests(s: Suite) -> None:
+    """wgmma on K tiles of two 128-byte slabs (tma_mma_slabs.mlir)."""
+    def case(kernel: str, shape: Tuple[int, int, int]) -> None:
+        m_, n, k = shape
+
+        def body():
+            mod = s.module("tma_mma_slabs")
+            a = random_tensor((m_, k), torch.float16)
+            b = random_tensor((n, k), torch.float16)
+            out = poisoned((m_, n), torch.float16)
+            getattr(mod, kernel)(a, b, out)
+            ref = a.double() @ b.double().t()
+            return compare_close(out, ref, 2e-3)
+        s.run(f"{kernel} {m_}x{n}x{k}", kernel, body)
+
+    for shape in [(128, 128, 128), (256, 384, 512), (130, 140, 200),
+                  (1000, 1000, 1000)]:
+        case("matmul_slabs_chunked_f16", shape)
+        case("matmul_slabs_whole_f16", shape)
+
+
 def compare_close(out: torch.Tensor, ref: torch.Tensor,
                   tolerance: float) -> Tuple[bool, float, str]:
     """Relative comparison for GEMM results: max |out - ref| over max |ref|
@@ -878,7 +899,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     suite = Suite(args.artifacts, args.select)
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
                   swizzle_tests, tma_tests, tma_generated_tests,
-                  tma_fallback_tests, matmul_tests,
+                  tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
                   pad_tests, local_tests, api_tests]:
         group(suite)
 
