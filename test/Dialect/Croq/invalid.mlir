@@ -706,6 +706,16 @@ func.func @span_as_swizzle(%t: !croq.tile<64x64xf16, shared, swizzle = 128>) {
   return
 }
 
+// -----
+
+// 64 x 64 f16 rows are one 128-byte span; 32 x 128 rows are two slabs, so
+// the same bytes would hold other elements.
+func.func @span_as_across_slabs(%t: !croq.tile<64x64xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.span_as' op rows wider than the 128-byte swizzle span are stored as span-wide slabs, so span_as must keep the innermost dimension (64), got 128}}
+  %r = croq.span_as %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.tile<32x128xf16, shared, swizzle = 128>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // croq.copy
 //===----------------------------------------------------------------------===//
