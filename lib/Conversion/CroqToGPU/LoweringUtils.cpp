@@ -374,38 +374,6 @@ void mlir::croq::emitGroupBarrier(OpBuilder &builder, Location loc,
 // Buffer access
 //===----------------------------------------------------------------------===//
 
-Value mlir::croq::getTileByteOffset(OpBuilder &builder, Location loc,
-                                    const SharedTileLayout &layout,
-                                    ArrayRef<Value> indices) {
-  // Row-major within the slab of the innermost index, slabs one after
-  // another.
-  SmallVector<int64_t> slabShape = layout.getSlabShape();
-  Value inner = indices.back();
-  Value slab, column = inner;
-  if (layout.numSlabs > 1) {
-    Value width = indexConstant(builder, loc, layout.slabWidth);
-    slab = arith::DivUIOp::create(builder, loc, inner, width);
-    column = arith::RemUIOp::create(builder, loc, inner, width);
-  }
-  Value linear = indexConstant(builder, loc, 0);
-  for (auto [d, size] : llvm::enumerate(slabShape)) {
-    Value index = d + 1 == slabShape.size() ? column : indices[d];
-    linear = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, linear,
-                              indexConstant(builder, loc, size)),
-        index);
-  }
-  Value bytes = arith::MulIOp::create(
-      builder, loc, linear, indexConstant(builder, loc, layout.elementBytes));
-  if (slab)
-    bytes = arith::AddIOp::create(
-        builder, loc, bytes,
-        arith::MulIOp::create(builder, loc, slab,
-                              indexConstant(builder, loc, layout.slabBytes)));
-  return bytes;
-}
-
 SmallVector<Value> mlir::croq::getElementIndices(OpBuilder &builder,
                                                  Location loc,
                                                  const BufferAccess &access,
@@ -416,16 +384,10 @@ SmallVector<Value> mlir::croq::getElementIndices(OpBuilder &builder,
   if (!access.swizzleBytes)
     return indices;
   const SharedTileLayout &layout = access.layout;
-  Value bytes = getTileByteOffset(builder, loc, layout, indices);
-  // bytes ^ (((bytes >> 7) & (span / 16 - 1)) << 4)
-  Value row = arith::ShRUIOp::create(builder, loc, bytes,
-                                     indexConstant(builder, loc, 7));
-  Value phase = arith::AndIOp::create(
-      builder, loc, row,
-      indexConstant(builder, loc, access.swizzleBytes / 16 - 1));
-  Value mask = arith::ShLIOp::create(builder, loc, phase,
-                                     indexConstant(builder, loc, 4));
-  Value swizzled = arith::XOrIOp::create(builder, loc, bytes, mask);
+  Value swizzled =
+      emitSwizzle(builder, loc,
+                  layout.emitLinearByteOffset(builder, loc, indices),
+                  layout.span);
   return {arith::DivUIOp::create(
       builder, loc, swizzled, indexConstant(builder, loc, layout.elementBytes))};
 }

@@ -131,12 +131,6 @@ FailureOr<BufferAccess> getBufferAccess(ConversionPatternRewriter &rewriter,
 Value emitDistributedLoop(OpBuilder &builder, Location loc,
                           const ThreadGroup &group, Value total);
 
-/// The byte offset, before the swizzle, of the element at `indices` (tile
-/// coordinates) in a shared tile of `layout`.
-Value getTileByteOffset(OpBuilder &builder, Location loc,
-                        const SharedTileLayout &layout,
-                        ArrayRef<Value> indices);
-
 /// Splits a linear index into coordinates of `sizes` (row-major).
 SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,
                                ArrayRef<Value> sizes);

@@ -326,7 +326,8 @@ struct MmaLoadOpLowering : OpConversionPattern<MmaLoadOp> {
       // first element (in its slab).
       bytes = arith::AddIOp::create(
           rewriter, loc, bytes,
-          getTileByteOffset(rewriter, loc, access->layout, access->offsets));
+          access->layout.emitLinearByteOffset(rewriter, loc,
+                                              access->offsets));
     } else {
       Value linear = indexConstant(rewriter, loc, 0);
       for (auto [offset, stride] :

@@ -1,11 +1,13 @@
 //===- TileLayout.cpp - where a shared tile's elements lie ----------------===//
 //
 // Slabs and swizzle of shared tiles: the arithmetic that every lowering of a
-// shared-tile access shares.
+// shared-tile access shares, on constants and as the arith ops it emits.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -57,4 +59,53 @@ int64_t mlir::croq::applySwizzle(int64_t byteOffset, int64_t span) {
     return byteOffset;
   int64_t line = byteOffset >> 7;
   return byteOffset ^ ((line & (span / 16 - 1)) << 4);
+}
+
+/// An index constant.
+static Value indexConstant(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+Value SharedTileLayout::emitLinearByteOffset(OpBuilder &builder, Location loc,
+                                             ArrayRef<Value> indices) const {
+  // Row-major within the slab of the innermost index, slabs one after
+  // another.
+  SmallVector<int64_t> slabShape = getSlabShape();
+  Value slab, column = indices.back();
+  if (numSlabs > 1) {
+    Value width = indexConstant(builder, loc, slabWidth);
+    slab = arith::DivUIOp::create(builder, loc, indices.back(), width);
+    column = arith::RemUIOp::create(builder, loc, indices.back(), width);
+  }
+  Value linear = indexConstant(builder, loc, 0);
+  for (auto [d, size] : llvm::enumerate(slabShape)) {
+    Value index = d + 1 == slabShape.size() ? column : indices[d];
+    linear = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, linear,
+                              indexConstant(builder, loc, size)),
+        index);
+  }
+  Value bytes = arith::MulIOp::create(
+      builder, loc, linear, indexConstant(builder, loc, elementBytes));
+  if (slab)
+    bytes = arith::AddIOp::create(
+        builder, loc, bytes,
+        arith::MulIOp::create(builder, loc, slab,
+                              indexConstant(builder, loc, slabBytes)));
+  return bytes;
+}
+
+Value mlir::croq::emitSwizzle(OpBuilder &builder, Location loc,
+                              Value byteOffset, int64_t span) {
+  if (!span)
+    return byteOffset;
+  // bytes ^ (((bytes >> 7) & (span / 16 - 1)) << 4)
+  Value line = arith::ShRUIOp::create(builder, loc, byteOffset,
+                                      indexConstant(builder, loc, 7));
+  Value phase = arith::AndIOp::create(
+      builder, loc, line, indexConstant(builder, loc, span / 16 - 1));
+  Value mask = arith::ShLIOp::create(builder, loc, phase,
+                                     indexConstant(builder, loc, 4));
+  return arith::XOrIOp::create(builder, loc, byteOffset, mask);
 }

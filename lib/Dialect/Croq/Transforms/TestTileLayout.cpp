@@ -1,15 +1,19 @@
 //===- TestTileLayout.cpp - report where shared tiles' chunks lie ---------===//
 //
 // Implements croq-test-tile-layout: a remark per row of each shared tile
-// with the physical 16-byte chunk of each of the row's chunks, from
-// SharedTileLayout, for tests that hold the layout against the swizzle
-// pattern tables.
+// with the physical 16-byte chunk of each of the row's chunks, from the arith
+// ops SharedTileLayout emits for the lowerings (evaluated here), checked
+// against its constant arithmetic, for tests that hold the layout against
+// the swizzle pattern tables.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
 namespace croq {
@@ -24,11 +28,62 @@ using namespace mlir::croq;
 /// Rows reported per tile: one swizzle repeat of 128-byte rows.
 static constexpr int64_t kRowsReported = 8;
 
+/// The value of `result`, computed by evaluating the arith ops of `block` on
+/// index constants, or nullopt if one is not understood.
+static std::optional<int64_t> evaluate(Block &block, Value result) {
+  llvm::DenseMap<Value, int64_t> values;
+  for (Operation &op : block) {
+    if (auto constant = dyn_cast<arith::ConstantIndexOp>(op)) {
+      values[constant] = constant.value();
+      continue;
+    }
+    if (op.getNumOperands() != 2 || op.getNumResults() != 1)
+      return std::nullopt;
+    uint64_t a = values.lookup(op.getOperand(0));
+    uint64_t b = values.lookup(op.getOperand(1));
+    std::optional<uint64_t> value =
+        llvm::TypeSwitch<Operation *, std::optional<uint64_t>>(&op)
+            .Case([&](arith::AddIOp) { return a + b; })
+            .Case([&](arith::MulIOp) { return a * b; })
+            .Case([&](arith::DivUIOp) { return a / b; })
+            .Case([&](arith::RemUIOp) { return a % b; })
+            .Case([&](arith::ShRUIOp) { return a >> b; })
+            .Case([&](arith::ShLIOp) { return a << b; })
+            .Case([&](arith::AndIOp) { return a & b; })
+            .Case([&](arith::XOrIOp) { return a ^ b; })
+            .Default([](Operation *) { return std::nullopt; });
+    if (!value)
+      return std::nullopt;
+    values[op.getResult(0)] = static_cast<int64_t>(*value);
+  }
+  auto it = values.find(result);
+  if (it == values.end())
+    return std::nullopt;
+  return it->second;
+}
+
+/// Where the element at `coords` lies by the ops `layout` emits.
+static std::optional<int64_t> evaluateByteOffset(const SharedTileLayout &layout,
+                                                 ArrayRef<int64_t> coords,
+                                                 Location loc) {
+  Block block;
+  OpBuilder builder(loc.getContext());
+  builder.setInsertionPointToEnd(&block);
+  SmallVector<Value> indices;
+  for (int64_t c : coords)
+    indices.push_back(arith::ConstantIndexOp::create(builder, loc, c));
+  Value offset = emitSwizzle(
+      builder, loc, layout.emitLinearByteOffset(builder, loc, indices),
+      layout.span);
+  return evaluate(block, offset);
+}
+
 namespace {
 struct CroqTestTileLayoutPass
     : croq::impl::CroqTestTileLayoutBase<CroqTestTileLayoutPass> {
   void runOnOperation() override {
-    getOperation()->walk([](AllocOp alloc) {
+    bool failed = false;
+    getOperation()->walk([&](AllocOp alloc) {
       Type type = alloc.getResult().getType();
       auto tile = dyn_cast<TileType>(type);
       if (auto tiles = dyn_cast<TilesType>(type))
@@ -61,11 +116,24 @@ struct CroqTestTileLayoutPass
         os << "row " << row << ":";
         for (int64_t chunk = 0; chunk < rowBytes / 16; ++chunk) {
           coords.back() = chunk * chunkElements;
-          os << " " << layout.getByteOffset(coords) / 16;
+          std::optional<int64_t> emitted =
+              evaluateByteOffset(layout, coords, alloc.getLoc());
+          int64_t expected = layout.getByteOffset(coords);
+          if (emitted != expected) {
+            alloc.emitError("the emitted layout arithmetic puts row ")
+                << row << ", chunk " << chunk << " at byte "
+                << (emitted ? *emitted : -1) << ", the constant one at "
+                << expected;
+            failed = true;
+            return;
+          }
+          os << " " << *emitted / 16;
         }
         alloc.emitRemark(text);
       }
     });
+    if (failed)
+      signalPassFailure();
   }
 };
 } // namespace

@@ -9,6 +9,7 @@
 #define CROQ_DIALECT_CROQ_IR_TILELAYOUT_H
 
 #include "Croq/Dialect/Croq/IR/CroqTypes.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -51,11 +52,19 @@ struct SharedTileLayout {
 
   /// The byte offset where the element at `coords` lies.
   int64_t getByteOffset(ArrayRef<int64_t> coords) const;
+
+  /// Emits getLinearByteOffset for `indices` (index values) with arith ops.
+  Value emitLinearByteOffset(OpBuilder &builder, Location loc,
+                             ArrayRef<Value> indices) const;
 };
 
 /// Where the byte at tile offset `byteOffset` lies in a tile swizzled with a
 /// `span`-byte span (0: not swizzled).
 int64_t applySwizzle(int64_t byteOffset, int64_t span);
+
+/// Emits applySwizzle for `byteOffset` (an index value) with arith ops.
+Value emitSwizzle(OpBuilder &builder, Location loc, Value byteOffset,
+                  int64_t span);
 
 } // namespace croq
 } // namespace mlir

@@ -85,7 +85,10 @@ def CroqTestTileLayout : Pass<"croq-test-tile-layout"> {
     copies and element accesses address and the wgmma descriptors describe
     (span-wide slabs one after another, row-major within a slab, the
     swizzle's XOR of chunk and 128-byte line), so a test can hold it against
-    the CUDA swizzle pattern tables. The IR is not changed.
+    the CUDA swizzle pattern tables. The chunks are computed by evaluating
+    the arith ops the lowerings emit for an element's place; where those
+    disagree with the constant arithmetic the TMA boxes are placed by, the
+    pass fails. The IR is not changed.
 
     Example, a 4 x 64 f16 tile with 128B swizzle:
 
@@ -93,6 +96,7 @@ def CroqTestTileLayout : Pass<"croq-test-tile-layout"> {
     remark: row 1: 9 8 11 10 13 12 15 14
     ```
   }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // CROQ_DIALECT_CROQ_TRANSFORMS_PASSES_TD
