@@ -74,8 +74,8 @@ static func::FuncOp declareGetStrided(OpBuilder &builder, Operation *op) {
   MLIRContext *context = builder.getContext();
   Type i32 = builder.getI32Type();
   Type ptr = LLVM::LLVMPointerType::get(context);
-  auto type = builder.getFunctionType({i32, i32, ptr, ptr, ptr, ptr, i32, ptr},
-                                      {i32});
+  auto type =
+      builder.getFunctionType({i32, i32, ptr, ptr, ptr, ptr, i32, ptr}, {i32});
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());
   auto decl = func::FuncOp::create(builder, module.getLoc(), kGetStrided, type);
@@ -154,13 +154,13 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
   Value usable =
       func::CallOp::create(
           builder, loc, getStrided,
-          ValueRange{arith::ConstantIntOp::create(builder, loc, *elementCode,
-                                                  32),
-                     arith::ConstantIntOp::create(builder, loc, rank, 32),
-                     address, sizes, strides, boxes,
-                     arith::ConstantIntOp::create(
-                         builder, loc, getRuntimeSwizzle(swizzle), 32),
-                     slot})
+          ValueRange{
+              arith::ConstantIntOp::create(builder, loc, *elementCode, 32),
+              arith::ConstantIntOp::create(builder, loc, rank, 32), address,
+              sizes, strides, boxes,
+              arith::ConstantIntOp::create(builder, loc,
+                                           getRuntimeSwizzle(swizzle), 32),
+              slot})
           .getResult(0);
   Value mapPointer = LLVM::LoadOp::create(builder, loc, ptr, slot);
   Value map = LLVM::LoadOp::create(builder, loc, getTensorMapValueType(context),

@@ -56,13 +56,12 @@ collectPointerCasts(Value value,
 
 namespace {
 struct CroqPassTensorMapsByValuePass
-    : croq::impl::CroqPassTensorMapsByValueBase<
-          CroqPassTensorMapsByValuePass> {
+    : croq::impl::CroqPassTensorMapsByValueBase<CroqPassTensorMapsByValuePass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     auto pointer = LLVM::LLVMPointerType::get(context);
-    auto bytes = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
-                                          kTensorMapBytes);
+    auto bytes =
+        LLVM::LLVMArrayType::get(IntegerType::get(context, 8), kTensorMapBytes);
     getOperation().walk([&](LLVM::LLVMFuncOp func) {
       if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) ||
           func.isExternal())

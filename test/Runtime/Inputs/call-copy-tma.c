@@ -27,10 +27,9 @@ void _mlir_ciface_copy_tma(MemRef1D *a, MemRef1D *b);
 static void printStats(const char *when) {
   croqRtTensorMapCacheStats stats;
   croqRtTensorMapStats(&stats);
-  printf("main: %s: encodes=%llu hits=%llu fallbacks=%llu reason='%s'\n",
-         when, (unsigned long long)stats.encodes,
-         (unsigned long long)stats.hits, (unsigned long long)stats.fallbacks,
-         croqRtTensorMapFallbackReason());
+  printf("main: %s: encodes=%llu hits=%llu fallbacks=%llu reason='%s'\n", when,
+         (unsigned long long)stats.encodes, (unsigned long long)stats.hits,
+         (unsigned long long)stats.fallbacks, croqRtTensorMapFallbackReason());
   fflush(stdout);
 }
 

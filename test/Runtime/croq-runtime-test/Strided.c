@@ -163,8 +163,8 @@ int runStrided(void) {
   croqRtClearLastError();
 
   expectStatus("null-out-pointer",
-               croqRtTensorMapGetStrided(CROQ_RT_F16, 2, base, sizes2,
-                                         strides2, box2, 0, NULL) == 0
+               croqRtTensorMapGetStrided(CROQ_RT_F16, 2, base, sizes2, strides2,
+                                         box2, 0, NULL) == 0
                    ? CROQ_RT_ERROR_INVALID_ARGUMENT
                    : CROQ_RT_SUCCESS);
   croqRtSetTensorMapEncoderForTesting(NULL);

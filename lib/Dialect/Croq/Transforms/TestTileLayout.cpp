@@ -72,9 +72,9 @@ static std::optional<int64_t> evaluateByteOffset(const SharedTileLayout &layout,
   SmallVector<Value> indices;
   for (int64_t c : coords)
     indices.push_back(arith::ConstantIndexOp::create(builder, loc, c));
-  Value offset = emitSwizzle(
-      builder, loc, layout.emitLinearByteOffset(builder, loc, indices),
-      layout.span);
+  Value offset = emitSwizzle(builder, loc,
+                             layout.emitLinearByteOffset(builder, loc, indices),
+                             layout.span);
   return evaluate(block, offset);
 }
 
