@@ -5,8 +5,9 @@
 // and random inputs,
 //   - a copy staged through 200 KB of dynamic shared memory (the >48 KB
 //     opt-in),
-//   - a TMA tile copy whose tensor map comes from croqRtTensorMapGetCached,
-//     passed by value as a kernel parameter, and from
+//   - a TMA tile copy whose tensor map comes from croqRtTensorMapGetCached
+//     and croqRtTensorMapGetStrided (with a fallback for a misaligned
+//     tensor), passed by value as a kernel parameter, and from
 //     mgpuTensorMapEncodeTiledMemref, read through a global pointer,
 //   - cluster launches (each block records its rank in the cluster),
 //   - clear errors for a launch over the shared-memory limit and a bad map.
@@ -285,6 +286,31 @@ void checkTensorMaps(void *module, void *stream) {
         "mgpuTensorMapEncodeTiledMemref reuses its device copy");
   runTileCopy(kernel, map, deviceMap, dOut, in, rows, width, stream,
               "launch tma_tile_copy with the map in global memory");
+
+  // The generated host code's call: memref-order sizes and byte strides,
+  // then the map by value; a misaligned start falls back with its rule.
+  int64_t sizes[2] = {rows, width}, byteStrides[2] = {width * 4, 4};
+  int64_t boxes[2] = {32, 32};
+  const void *strided = nullptr;
+  check(croqRtTensorMapGetStrided(CROQ_RT_F32, 2, dIn, sizes, byteStrides,
+                                  boxes, CROQ_RT_SWIZZLE_NONE, &strided) == 1,
+        "croqRtTensorMapGetStrided encodes a usable map through the driver");
+  runTileCopy(kernel, strided, nullptr, dOut, in, rows, width, stream,
+              "launch tma_tile_copy with the map of croqRtTensorMapGetStrided");
+  croqRtTensorMapCacheStats fallbackBefore, fallbackAfter;
+  croqRtTensorMapStats(&fallbackBefore);
+  const void *none = nullptr;
+  check(croqRtTensorMapGetStrided(CROQ_RT_F32, 2,
+                                  static_cast<char *>(dIn) + 4, sizes,
+                                  byteStrides, boxes, CROQ_RT_SWIZZLE_NONE,
+                                  &none) == 0 &&
+            none != nullptr,
+        "a misaligned tensor falls back");
+  croqRtTensorMapStats(&fallbackAfter);
+  check(fallbackAfter.fallbacks == fallbackBefore.fallbacks + 1 &&
+            std::strncmp(croqRtTensorMapFallbackReason(),
+                         "address-alignment:", 18) == 0,
+        "the fallback is counted and names its rule");
 
   uint32_t badBox[2] = {33, 32};
   check(croqRtTensorMapGetCached(CROQ_RT_F32, 2, dIn, dims, strides, badBox,
