@@ -34,10 +34,10 @@
 // runs m64n256k16 and waits for all but the last group.
 // WS2: .maxntid 384, 1, 1
 // WS2: .minnctapersm 1
-// WS2: setmaxnreg.dec.sync.aligned.u32 40;
-// WS2: setmaxnreg.inc.sync.aligned.u32 232;
-// WS2: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
-// WS2: wgmma.wait_group.sync.aligned 1;
+// WS2-DAG: setmaxnreg.dec.sync.aligned.u32 40;
+// WS2-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// WS2-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// WS2-DAG: wgmma.wait_group.sync.aligned 1;
 
 //===- matmul.mlir - GPU test: events, wgmma and the pipelined GEMM -------===//
 //
