@@ -12,6 +12,10 @@
 // pending = 1, the previous stage freed after it), setmaxnreg 40 / 232,
 // accumulators stored straight to global memory:
 //   @gemm_f16_128x256, @gemm_bf16_128x256
+// and the plain loop of examples/matmul_plain.mlir (synchronous tma loads,
+// then wgmma on a 128x128 tile) left to croq-pipeline-loops, which makes it
+// the warp-specialized ring with as many stages as fit:
+//   @gemm_plain_f16
 //
 //===----------------------------------------------------------------------===//
 
@@ -299,6 +303,51 @@ func.func @gemm_bf16_128x256(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>,
         croq.mma.store %mc -> %out_tile : !croq.acc<64x256xf32> -> !croq.view<64x256xbf16>
       }
     }
+  }
+  return
+}
+
+// The plain loop, pipelined by croq-pipeline-loops.
+func.func @gemm_plain_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xf16>
+  %grid_m = arith.ceildivui %m, %c128 : index
+  %grid_n = arith.ceildivui %n, %c128 : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %lhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x128xf16, shared>
+    %zero = arith.constant 0.0 : f32
+    %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+        iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+      %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %a -> %lhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %b = croq.subspan %rhs [128, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %b -> %rhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+          iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+        %ak = croq.chunkat %lhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %bk = croq.chunkat %rhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %mb = croq.mma.load %bk : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<128x16xf16> -> !croq.acc<128x128xf32>
+        scf.yield %next : !croq.acc<128x128xf32>
+      }
+      %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+      scf.yield %done : !croq.acc<128x128xf32>
+    }
+    croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
+    %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
+    croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
   }
   return
 }

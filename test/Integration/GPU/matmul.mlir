@@ -6,6 +6,11 @@
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_ws_f16_f32out_kernel.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_ws_kn_f16_kernel.ptx -o %t.3.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_plain_f16_kernel.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/matmul_pipelined_f16_kernel.ptx -o %t.5.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/matmul_pipelined_inplace_f16_kernel.ptx -o %t.6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/matmul_pipelined_bf16_kernel.ptx -o %t.7.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: FileCheck %s --check-prefix=SYNC < %t.d/matmul_plain_f16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=RING < %t.d/matmul_pipelined_f16_kernel.ptx
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_ws2_f16_kernel.ptx -o %t.p0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_ws2_bf16_kernel.ptx -o %t.p1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_ws1_pending_f16_kernel.ptx -o %t.p2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -28,6 +33,16 @@
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: mbarrier.arrive.shared.b64
+
+// croq.stages = 1: the plain loop stays synchronous, one warpgroup.
+// SYNC: .maxntid 128, 1, 1
+// SYNC-NOT: setmaxnreg
+
+// Left to croq-pipeline-loops: producer and consumer warpgroups.
+// RING: .maxntid 256, 1, 1
+// RING-DAG: setmaxnreg.dec.sync.aligned.u32 40;
+// RING-DAG: mbarrier.arrive.expect_tx.shared.b64
+// RING-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 
 // Warp-specialized roles trade registers: the producer gives them up, the
 // two consumers take 232 each; ptxas knows the count at entry. Each consumer
@@ -315,8 +330,55 @@ func.func @matmul_ws_kn_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
   return
 }
 
-// The unpipelined GEMM: one warpgroup, synchronous tma loads, then wgmma.
+// The unpipelined GEMM: one warpgroup, synchronous tma loads, then wgmma
+// (croq.stages = 1 keeps croq-pipeline-loops away).
 func.func @matmul_plain_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xf16>
+  %grid_m = arith.ceildivui %m, %c128 : index
+  %grid_n = arith.ceildivui %n, %c128 : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %lhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x128xf16, shared>
+    %zero = arith.constant 0.0 : f32
+    %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+        iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+      %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %a -> %lhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %b = croq.subspan %rhs [128, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %b -> %rhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+          iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+        %ak = croq.chunkat %lhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %bk = croq.chunkat %rhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %mb = croq.mma.load %bk : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<128x16xf16> -> !croq.acc<128x128xf32>
+        scf.yield %next : !croq.acc<128x128xf32>
+      }
+      %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+      scf.yield %done : !croq.acc<128x128xf32>
+    } {croq.stages = 1 : i64}
+    croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
+    %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
+    croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+  }
+  return
+}
+
+// The same loop left to croq-pipeline-loops: a producer warpgroup and as
+// many stages as fit.
+func.func @matmul_pipelined_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
                   %output: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -356,6 +418,97 @@ func.func @matmul_plain_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
     croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
     %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
     croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+  }
+  return
+}
+
+// Pipelined in place: 3 stages, the block's one warpgroup issues the loads
+// two iterations ahead.
+func.func @matmul_pipelined_inplace_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xf16>
+  %grid_m = arith.ceildivui %m, %c128 : index
+  %grid_n = arith.ceildivui %n, %c128 : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %lhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x128xf16, shared>
+    %zero = arith.constant 0.0 : f32
+    %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+        iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+      %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %a -> %lhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %b = croq.subspan %rhs [128, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %b -> %rhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+          iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+        %ak = croq.chunkat %lhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %bk = croq.chunkat %rhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %mb = croq.mma.load %bk : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<128x16xf16> -> !croq.acc<128x128xf32>
+        scf.yield %next : !croq.acc<128x128xf32>
+      }
+      %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+      scf.yield %done : !croq.acc<128x128xf32>
+    } {croq.stages = 3 : i64, croq.warp_specialize = false}
+    croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
+    %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
+    croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+  }
+  return
+}
+
+// The warp-specialized ring for bf16.
+func.func @matmul_pipelined_bf16(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>,
+                  %output: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xbf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xbf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xbf16>
+  %grid_m = arith.ceildivui %m, %c128 : index
+  %grid_n = arith.ceildivui %n, %c128 : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %lhs_s = croq.alloc : !croq.tile<128x64xbf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tile<128x64xbf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x128xbf16, shared>
+    %zero = arith.constant 0.0 : f32
+    %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+        iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+      %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xbf16> -> !croq.view<128x64xbf16>
+      croq.copy tma zfill swizzle = 128 %a -> %lhs_s : !croq.view<128x64xbf16> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+      %b = croq.subspan %rhs [128, 64] at [%block_n, %iv_k] : memref<?x?xbf16> -> !croq.view<128x64xbf16>
+      croq.copy tma zfill swizzle = 128 %b -> %rhs_s : !croq.view<128x64xbf16> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+      %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+          iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+        %ak = croq.chunkat %lhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.view<128x16xbf16, shared, swizzle = 128>
+        %ma = croq.mma.load %ak : !croq.view<128x16xbf16, shared, swizzle = 128> -> !croq.frag<128x16xbf16>
+        %bk = croq.chunkat %rhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.view<128x16xbf16, shared, swizzle = 128>
+        %mb = croq.mma.load %bk : !croq.view<128x16xbf16, shared, swizzle = 128> -> !croq.frag<128x16xbf16>
+        %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xbf16>, !croq.frag<128x16xbf16> -> !croq.acc<128x128xf32>
+        scf.yield %next : !croq.acc<128x128xf32>
+      }
+      %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+      scf.yield %done : !croq.acc<128x128xf32>
+    }
+    croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xbf16, shared>
+    %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xbf16> -> !croq.view<128x128xbf16>
+    croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xbf16, shared> -> !croq.view<128x128xbf16>
   }
   return
 }

@@ -469,6 +469,10 @@ def matmul_tests(s: Suite) -> None:
         case("matmul_ws_bf16", torch.bfloat16, torch.bfloat16, shape)
         case("matmul_ws_f16_f32out", torch.float16, torch.float32, shape)
         case("matmul_plain_f16", torch.float16, torch.float16, shape)
+        case("matmul_pipelined_f16", torch.float16, torch.float16, shape)
+        case("matmul_pipelined_inplace_f16", torch.float16, torch.float16,
+             shape)
+        case("matmul_pipelined_bf16", torch.bfloat16, torch.bfloat16, shape)
     for shape in shapes + [(1024, 1024, 4096)]:
         for kernel, dtype in [("matmul_ws2_f16", torch.float16),
                               ("matmul_ws2_bf16", torch.bfloat16),
