@@ -354,41 +354,41 @@ void RingBuilder::rewriteInPlace() {
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
         step = loop.getStep();
 
-  // The prologue: the loads of iterations 0 .. min(N - 1, T) - 1.
+  // T, the number of iterations.
   builder.setInsertionPoint(loop);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  Value ahead = arith::ConstantIndexOp::create(builder, loc, stages - 1);
   Value nonEmpty = arith::CmpIOp::create(builder, loc,
                                          arith::CmpIPredicate::sgt, ub, lb);
   Value span = arith::SubIOp::create(builder, loc, ub, lb);
   Value count = arith::SelectOp::create(
       builder, loc, nonEmpty,
       arith::CeilDivUIOp::create(builder, loc, span, step), zero);
-  Value prologueCount = arith::MinUIOp::create(builder, loc, count, ahead);
-  auto prologue = scf::ForOp::create(builder, loc, zero, prologueCount, one);
-  {
-    OpBuilder b = OpBuilder::atBlockBegin(prologue.getBody());
-    Value iv = arith::AddIOp::create(
-        b, loc, lb,
-        arith::MulIOp::create(b, loc, prologue.getInductionVar(), step));
-    emitLoads(b, iv, getStage(b, prologue.getInductionVar()));
-  }
 
-  // The steady state issues the loads of iteration t + N - 1; the last
-  // N - 1 iterations (the drain) issue none.
   consumeInLoop(builder);
+
+  // Iteration 0 issues the loads of iterations 0 .. N - 1 (the prologue),
+  // iteration t > 0 those of iteration t + N - 1, the last N - 1 iterations
+  // none (the drain). One issuing loop keeps one trigger of `full`, so that
+  // each phase of a slot expects one arrival.
   OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value ahead = arith::ConstantIndexOp::create(b, loc, stages - 1);
   Value t = getIteration(b, loop.getInductionVar());
-  Value next = arith::AddIOp::create(b, loc, t, ahead);
-  Value inRange =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next, count);
-  auto ifOp = scf::IfOp::create(b, loc, inRange, /*withElseRegion=*/false);
-  OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
-  Value nextIv = arith::AddIOp::create(
-      thenBuilder, loc, loop.getInductionVar(),
-      arith::MulIOp::create(thenBuilder, loc, ahead, step));
-  emitLoads(thenBuilder, nextIv, getStage(thenBuilder, next));
+  Value isFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, zero);
+  Value from = arith::SelectOp::create(
+      b, loc, isFirst, zero, arith::AddIOp::create(b, loc, t, ahead));
+  Value to = arith::MinUIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, t,
+                            arith::ConstantIndexOp::create(b, loc, stages)),
+      count);
+  auto issue = scf::ForOp::create(b, loc, from, to, one);
+  OpBuilder ib = OpBuilder::atBlockBegin(issue.getBody());
+  Value j = issue.getInductionVar();
+  Value iv =
+      arith::AddIOp::create(ib, loc, lb, arith::MulIOp::create(ib, loc, j, step));
+  emitLoads(ib, iv, getStage(ib, j));
 }
 
 void RingBuilder::rewriteWarpSpecialized() {

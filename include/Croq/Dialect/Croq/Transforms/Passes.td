@@ -95,10 +95,11 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
     block body to hold no `croq.parallel` or `croq.inthreads` region, and
     the values the loads' views are computed from to be free of side
     effects. Otherwise, or with `warp-specialize=false`, the block's threads
-    keep both roles: a prologue issues the loads of the first N - 1
-    iterations, iteration `t` issues those of iteration `t + N - 1` before it
-    waits for its own stage, and the last N - 1 iterations issue nothing
-    (the drain).
+    keep both roles: the first iteration issues the loads of iterations 0
+    to N - 1 (the prologue), iteration `t > 0` those of iteration
+    `t + N - 1`, before it waits for its own stage, and the last N - 1
+    iterations issue nothing (the drain). The loads are issued from one
+    place, so each phase of a `full` slot expects one arrival.
 
     A loop's `croq.warp_specialize` attribute (`true` or `false`) overrides
     the option for that loop. N is the loop's `croq.stages` attribute if it
