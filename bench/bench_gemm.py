@@ -158,6 +158,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                           ("gemm_bf16", torch.bfloat16),
                           ("gemm_f16_128x256", torch.float16),
                           ("gemm_bf16_128x256", torch.bfloat16),
+                          ("gemm_f16_128x256_s", torch.float16),
+                          ("gemm_f16_128x256_p", torch.float16),
+                          ("gemm_bf16_128x256_p", torch.bfloat16),
                           ("gemm_plain_f16", torch.float16)]:
         if not hasattr(module, kernel):
             continue

@@ -40,10 +40,18 @@
 // CHECK-NOT:           croq.copy
 // CHECK:               croq.chunkat %[[RA]]
 // CHECK:               croq.chunkat %[[RB]]
-// CHECK:               croq.mma.commit
-// CHECK-NEXT:          croq.event.trigger %[[EMPTY]][%[[S2]]] : !croq.events<5>
-// CHECK-NEXT:          scf.yield
-// CHECK:             croq.mma.store %{{.*}} -> %[[C]]
+// The consumer keeps one group of wgmma in flight: it commits with
+// pending = 1 and frees the previous iteration's stage, whose mma is done;
+// after the loop it waits for the last group before the store.
+// CHECK:               %[[DONE:.*]] = croq.mma.commit %{{.*}} pending = 1 : !croq.acc<128x128xf32>
+// CHECK:               scf.if %{{.*}} {
+// CHECK:                 %[[PREV:.*]] = arith.subi
+// CHECK:                 %[[S3:.*]] = arith.remui %[[PREV]], %{{.*}} : index
+// CHECK-NEXT:            croq.event.trigger %[[EMPTY]][%[[S3]]] : !croq.events<5>
+// CHECK-NEXT:          }
+// CHECK-NEXT:          scf.yield %[[DONE]]
+// CHECK:             %[[R:.*]] = croq.mma.commit %{{.*}} : !croq.acc<128x128xf32>
+// CHECK-NEXT:        croq.mma.store %[[R]] -> %[[C]]
 // CHECK:             croq.copy dma %[[C]]
 
 // In place (3 stages): one issuing loop at the top of each iteration

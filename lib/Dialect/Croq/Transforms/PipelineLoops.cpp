@@ -257,6 +257,10 @@ private:
   /// Makes the loop read its tiles from stage `t % N` once it is full, and
   /// free the stage at the end of the iteration.
   void consumeInLoop(OpBuilder &b);
+  /// In the warp-specialized consumer, lets the iteration's mma groups run
+  /// on into the next iteration (commit with pending = 1) and frees the
+  /// previous iteration's stage instead of this one's.
+  void keepOneGroupInFlight();
   /// Erases the synchronous loads, their tiles and what only they used.
   void eraseSynchronousLoads();
   /// The single-group form: a prologue and loads N - 1 iterations ahead.
@@ -336,6 +340,54 @@ void RingBuilder::consumeInLoop(OpBuilder &b) {
   }
   b.setInsertionPoint(body->getTerminator());
   EventTriggerOp::create(b, loc, empty, stage, ValueRange());
+}
+
+/// The commit at the end of `loop`'s body that waits for all of the
+/// iteration's mma groups, when its accumulator goes only to the next
+/// iteration: `%done = croq.mma.commit %sum` yielded and used nowhere else.
+static MmaCommitOp getTrailingCommit(scf::ForOp loop) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto commit : loop.getBody()->getOps<MmaCommitOp>()) {
+    if (commit.getPending() != 0 || !commit.getResult().hasOneUse() ||
+        *commit.getResult().getUsers().begin() != yield)
+      continue;
+    return commit;
+  }
+  return nullptr;
+}
+
+void RingBuilder::keepOneGroupInFlight() {
+  scf::ForOp loop = c.loop;
+  MmaCommitOp commit = getTrailingCommit(loop);
+  if (!commit)
+    return;
+  // The trigger consumeInLoop put before the yield frees this iteration's
+  // stage; with one group left running, the stage the previous iteration's
+  // mma read is the one that is free.
+  Block *body = loop.getBody();
+  auto trigger = cast<EventTriggerOp>(body->getTerminator()->getPrevNode());
+  OpBuilder b(trigger);
+  Value t = getIteration(b, loop.getInductionVar());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value hasPrevious =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, t, zero);
+  auto ifPrevious = scf::IfOp::create(b, loc, hasPrevious, false);
+  b.setInsertionPointToStart(ifPrevious.thenBlock());
+  Value previous = arith::SubIOp::create(
+      b, loc, t, arith::ConstantIndexOp::create(b, loc, 1));
+  EventTriggerOp::create(b, loc, empty, getStage(b, previous), ValueRange());
+  trigger->erase();
+  commit.setPending(1);
+
+  // After the loop, the last group completes before the accumulator is
+  // used.
+  unsigned index = 0;
+  for (OpOperand &use : commit.getResult().getUses())
+    index = use.getOperandNumber();
+  Value result = loop.getResult(index);
+  b.setInsertionPointAfter(loop);
+  auto last = MmaCommitOp::create(b, commit.getLoc(), result);
+  result.replaceAllUsesExcept(last.getResult(), last);
 }
 
 void RingBuilder::eraseSynchronousLoads() {
@@ -438,6 +490,7 @@ void RingBuilder::rewriteWarpSpecialized() {
   for (Operation *op : consumerOps)
     op->moveBefore(consumerBody, consumerBody->end());
   consumeInLoop(b);
+  keepOneGroupInFlight();
 }
 
 void RingBuilder::rewrite(bool warpSpecialize) {

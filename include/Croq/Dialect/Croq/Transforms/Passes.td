@@ -94,7 +94,12 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
     loads, warpgroup 1 (the consumer) runs everything else. This needs the
     block body to hold no `croq.parallel` or `croq.inthreads` region, and
     the values the loads' views are computed from to be free of side
-    effects. Otherwise, or with `warp-specialize=false`, the block's threads
+    effects. When the iteration ends with `croq.mma.commit` of the
+    accumulator it yields, the consumer keeps one group of wgmma running
+    into the next iteration: the commit gets `pending = 1`, the iteration
+    frees the stage of the previous one (whose mma is then complete), and
+    a commit after the loop waits for the last group. Otherwise, or with
+    `warp-specialize=false`, the block's threads
     keep both roles: the first iteration issues the loads of iterations 0
     to N - 1 (the prologue), iteration `t > 0` those of iteration
     `t + N - 1`, before it waits for its own stage, and the last N - 1
@@ -154,6 +159,9 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
       }
     }
     ```
+
+    (The example's loop body has no `croq.mma.commit`; with one, the
+    consumer would free the previous stage instead, as described above.)
   }];
   let options = [
     Option<"stages", "stages", "int64_t", /*default=*/"0",
