@@ -47,6 +47,20 @@ const ElementTypeInfo *getElementTypeInfo(int elementType);
 /// The croqRtElementType a CUtensorMapDataType is handled as, or -1.
 int elementTypeFromDriverType(int64_t driverType);
 
+/// The first rule of cuTensorMapEncodeTiled a set of parameters breaks.
+struct TensorMapRuleViolation {
+  /// A short name of the rule ("address-alignment", "stride-alignment", ...).
+  const char *rule = "";
+  /// The rule and the value that breaks it, in words.
+  char message[256] = {};
+};
+
+/// Checks every rule of cuTensorMapEncodeTiled (without interleave) on
+/// `params`; returns false, with the first rule broken in `violation`, if
+/// one is. Reports nothing.
+bool checkTensorMap(const TensorMapParams &params,
+                    TensorMapRuleViolation &violation);
+
 /// Checks every rule of cuTensorMapEncodeTiled (without interleave) on
 /// `params`; reports the first one broken as `api` and returns
 /// CROQ_RT_ERROR_INVALID_ARGUMENT, else CROQ_RT_SUCCESS.
@@ -58,6 +72,13 @@ int encodeTensorMap(const char *api, void *map, const TensorMapParams &params);
 
 /// Successful encodeTensorMap calls so far.
 uint64_t tensorMapEncodeCount();
+
+/// Validates `params` (reporting a broken rule as `api`) and returns the
+/// cache's map for them, encoding it on a miss; null on failure.
+const void *getCachedTensorMap(const char *api, const TensorMapParams &params);
+
+/// Tensors croqRtTensorMapGetStrided sent to the software copy so far.
+uint64_t tensorMapFallbackCount();
 
 } // namespace croq::rt
 

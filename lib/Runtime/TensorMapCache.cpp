@@ -116,6 +116,14 @@ static CacheEntry *lookupOrEncode(const char *api, TensorMapCache &c,
   return c.entries.emplace(key, std::move(entry)).first->second.get();
 }
 
+const void *croq::rt::getCachedTensorMap(const char *api,
+                                         const TensorMapParams &params) {
+  TensorMapCache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  CacheEntry *entry = lookupOrEncode(api, c, params);
+  return entry ? entry->map : nullptr;
+}
+
 extern "C" const void *
 croqRtTensorMapGetCached(int elementType, uint32_t rank,
                          const void *globalAddress, const uint64_t *globalDims,
@@ -125,10 +133,7 @@ croqRtTensorMapGetCached(int elementType, uint32_t rank,
   TensorMapParams params = {elementType,   rank,    globalAddress,  globalDims,
                             globalStrides, boxDims, elementStrides, swizzle,
                             l2Promotion,   oobFill};
-  TensorMapCache &c = cache();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  CacheEntry *entry = lookupOrEncode("croqRtTensorMapGetCached", c, params);
-  return entry ? entry->map : nullptr;
+  return getCachedTensorMap("croqRtTensorMapGetCached", params);
 }
 
 extern "C" void croqRtTensorMapStats(croqRtTensorMapCacheStats *stats) {
@@ -139,6 +144,7 @@ extern "C" void croqRtTensorMapStats(croqRtTensorMapCacheStats *stats) {
   stats->encodes = tensorMapEncodeCount();
   stats->hits = c.hits;
   stats->entries = c.entries.size();
+  stats->fallbacks = tensorMapFallbackCount();
 }
 
 extern "C" void croqRtTensorMapCacheClear(void) {

@@ -12,7 +12,9 @@
 
 #include "Croq/Runtime/CroqRuntime.h"
 
+#include <cstdarg>
 #include <cstdint>
+#include <cstdio>
 
 using namespace croq::rt;
 
@@ -79,97 +81,110 @@ static unsigned swizzleSpan(int swizzle) {
   }
 }
 
-/// Checks the scalar parameters: rank, element type, modes and address.
-static int validateScalars(const char *api, const TensorMapParams &p) {
-  if (p.rank < 1 || p.rank > kMaxTensorMapRank)
-    return reportError(kInvalid, api, "rank must be in [1, %u], got %u",
-                       kMaxTensorMapRank, p.rank);
-  const ElementTypeInfo *type = getElementTypeInfo(p.elementType);
-  if (!type)
-    return reportError(kInvalid, api,
-                       "elementType must be a croqRtElementType (0..%d), got "
-                       "%d",
-                       kNumElementTypes - 1, p.elementType);
-  if (p.swizzle < CROQ_RT_SWIZZLE_NONE || p.swizzle > CROQ_RT_SWIZZLE_128B)
-    return reportError(kInvalid, api,
-                       "swizzle must be a croqRtSwizzle (0..3), got %d",
-                       p.swizzle);
-  if (p.l2Promotion < CROQ_RT_L2_PROMOTION_NONE ||
-      p.l2Promotion > CROQ_RT_L2_PROMOTION_256B)
-    return reportError(kInvalid, api,
-                       "l2Promotion must be a croqRtL2Promotion (0..3), got %d",
-                       p.l2Promotion);
-  if (p.oobFill != CROQ_RT_OOB_FILL_ZERO && p.oobFill != CROQ_RT_OOB_FILL_NAN)
-    return reportError(kInvalid, api,
-                       "oobFill must be a croqRtOobFill (0..1), got %d",
-                       p.oobFill);
-  if (p.oobFill == CROQ_RT_OOB_FILL_NAN && !type->allowsNanFill)
-    return reportError(kInvalid, api,
-                       "oobFill NaN needs a floating-point element type (f16, "
-                       "bf16, f32 or f64), got %s",
-                       type->name);
-  if (!p.globalAddress)
-    return reportError(kInvalid, api, "globalAddress must not be null");
-  if (reinterpret_cast<uintptr_t>(p.globalAddress) % 16 != 0)
-    return reportError(kInvalid, api,
-                       "globalAddress must be 16-byte aligned, got %p",
-                       p.globalAddress);
-  if (!p.globalDims)
-    return reportError(kInvalid, api, "globalDims must not be null");
-  if (!p.globalStrides && p.rank > 1)
-    return reportError(kInvalid, api,
-                       "globalStrides must not be null when rank is %u",
-                       p.rank);
-  if (!p.boxDims)
-    return reportError(kInvalid, api, "boxDims must not be null");
-  return CROQ_RT_SUCCESS;
+/// Records the first broken rule in `v` and returns false.
+[[gnu::format(printf, 3, 4)]] static bool
+broken(TensorMapRuleViolation &v, const char *rule, const char *format, ...) {
+  v.rule = rule;
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(v.message, sizeof(v.message), format, args);
+  va_end(args);
+  return false;
 }
 
-int croq::rt::validateTensorMap(const char *api, const TensorMapParams &p) {
-  if (int status = validateScalars(api, p))
-    return status;
+/// Checks the scalar parameters: rank, element type, modes and address.
+static bool checkScalars(const TensorMapParams &p, TensorMapRuleViolation &v) {
+  if (p.rank < 1 || p.rank > kMaxTensorMapRank)
+    return broken(v, "rank", "rank must be in [1, %u], got %u",
+                  kMaxTensorMapRank, p.rank);
+  const ElementTypeInfo *type = getElementTypeInfo(p.elementType);
+  if (!type)
+    return broken(v, "element-type",
+                  "elementType must be a croqRtElementType (0..%d), got %d",
+                  kNumElementTypes - 1, p.elementType);
+  if (p.swizzle < CROQ_RT_SWIZZLE_NONE || p.swizzle > CROQ_RT_SWIZZLE_128B)
+    return broken(v, "swizzle", "swizzle must be a croqRtSwizzle (0..3), got %d",
+                  p.swizzle);
+  if (p.l2Promotion < CROQ_RT_L2_PROMOTION_NONE ||
+      p.l2Promotion > CROQ_RT_L2_PROMOTION_256B)
+    return broken(v, "l2-promotion",
+                  "l2Promotion must be a croqRtL2Promotion (0..3), got %d",
+                  p.l2Promotion);
+  if (p.oobFill != CROQ_RT_OOB_FILL_ZERO && p.oobFill != CROQ_RT_OOB_FILL_NAN)
+    return broken(v, "oob-fill",
+                  "oobFill must be a croqRtOobFill (0..1), got %d", p.oobFill);
+  if (p.oobFill == CROQ_RT_OOB_FILL_NAN && !type->allowsNanFill)
+    return broken(v, "nan-fill",
+                  "oobFill NaN needs a floating-point element type (f16, "
+                  "bf16, f32 or f64), got %s",
+                  type->name);
+  if (!p.globalAddress)
+    return broken(v, "null-address", "globalAddress must not be null");
+  if (reinterpret_cast<uintptr_t>(p.globalAddress) % 16 != 0)
+    return broken(v, "address-alignment",
+                  "globalAddress must be 16-byte aligned, got %p",
+                  p.globalAddress);
+  if (!p.globalDims)
+    return broken(v, "null-dims", "globalDims must not be null");
+  if (!p.globalStrides && p.rank > 1)
+    return broken(v, "null-strides",
+                  "globalStrides must not be null when rank is %u", p.rank);
+  if (!p.boxDims)
+    return broken(v, "null-box", "boxDims must not be null");
+  return true;
+}
+
+bool croq::rt::checkTensorMap(const TensorMapParams &p,
+                              TensorMapRuleViolation &v) {
+  if (!checkScalars(p, v))
+    return false;
   for (uint32_t i = 0; i < p.rank; ++i) {
     if (p.globalDims[i] < 1 || p.globalDims[i] > (uint64_t(1) << 32))
-      return reportError(kInvalid, api,
-                         "globalDims[%u] must be in [1, 2^32], got %llu", i,
-                         static_cast<unsigned long long>(p.globalDims[i]));
+      return broken(v, "dim-range",
+                    "globalDims[%u] must be in [1, 2^32], got %llu", i,
+                    static_cast<unsigned long long>(p.globalDims[i]));
   }
   for (uint32_t i = 0; i + 1 < p.rank; ++i) {
     unsigned long long stride = p.globalStrides[i];
     if (stride % 16 != 0)
-      return reportError(kInvalid, api,
-                         "globalStrides[%u] must be a multiple of 16 bytes, "
-                         "got %llu",
-                         i, stride);
+      return broken(v, "stride-alignment",
+                    "globalStrides[%u] must be a multiple of 16 bytes, got "
+                    "%llu",
+                    i, stride);
     if (stride >= (1ull << 40))
-      return reportError(kInvalid, api,
-                         "globalStrides[%u] must be less than 2^40 bytes, got "
-                         "%llu",
-                         i, stride);
+      return broken(v, "stride-range",
+                    "globalStrides[%u] must be less than 2^40 bytes, got %llu",
+                    i, stride);
   }
   for (uint32_t i = 0; i < p.rank; ++i) {
     if (p.boxDims[i] < 1 || p.boxDims[i] > 256)
-      return reportError(kInvalid, api,
-                         "boxDims[%u] must be in [1, 256], got %u", i,
-                         p.boxDims[i]);
+      return broken(v, "box-range", "boxDims[%u] must be in [1, 256], got %u",
+                    i, p.boxDims[i]);
   }
   unsigned elementBytes = getElementTypeInfo(p.elementType)->bytes;
   unsigned innerBytes = p.boxDims[0] * elementBytes;
   if (innerBytes % 16 != 0)
-    return reportError(kInvalid, api,
-                       "boxDims[0] * element size must be a multiple of 16 "
-                       "bytes, got %u * %u = %u bytes",
-                       p.boxDims[0], elementBytes, innerBytes);
+    return broken(v, "box-inner-bytes",
+                  "boxDims[0] * element size must be a multiple of 16 bytes, "
+                  "got %u * %u = %u bytes",
+                  p.boxDims[0], elementBytes, innerBytes);
   if (unsigned span = swizzleSpan(p.swizzle); span && innerBytes > span)
-    return reportError(kInvalid, api,
-                       "boxDims[0] * element size must be at most the %u-byte "
-                       "swizzle span, got %u * %u = %u bytes",
-                       span, p.boxDims[0], elementBytes, innerBytes);
+    return broken(v, "box-swizzle-span",
+                  "boxDims[0] * element size must be at most the %u-byte "
+                  "swizzle span, got %u * %u = %u bytes",
+                  span, p.boxDims[0], elementBytes, innerBytes);
   for (uint32_t i = 0; p.elementStrides && i < p.rank; ++i) {
     if (p.elementStrides[i] < 1 || p.elementStrides[i] > 8)
-      return reportError(kInvalid, api,
-                         "elementStrides[%u] must be in [1, 8], got %u", i,
-                         p.elementStrides[i]);
+      return broken(v, "element-stride-range",
+                    "elementStrides[%u] must be in [1, 8], got %u", i,
+                    p.elementStrides[i]);
   }
-  return CROQ_RT_SUCCESS;
+  return true;
+}
+
+int croq::rt::validateTensorMap(const char *api, const TensorMapParams &p) {
+  TensorMapRuleViolation violation;
+  if (checkTensorMap(p, violation))
+    return CROQ_RT_SUCCESS;
+  return reportError(kInvalid, api, "%s", violation.message);
 }

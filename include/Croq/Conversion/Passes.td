@@ -28,14 +28,18 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
       (`nvgpu.device_async_copy`) with hardware zero-fill, and `croq.wait`
       waits for the group and synchronizes the threads;
     - `tma` copies between a global tensor and a whole shared tile become
-      bulk tensor copies: the tensor map is encoded on the host before the
-      kernel (`nvgpu.tma.create.descriptor`, which the runtime caches); a
-      load is issued by one thread with the box's byte count expected on an
+      bulk tensor copies: before the kernel the host asks the runtime
+      (`croqRtTensorMapGetStrided`, cached) for the tensor's map, whose 128
+      bytes the kernel receives by value (see
+      `croq-pass-tensor-maps-by-value`), and whether TMA can move the tensor
+      at all; if not, the kernel takes a dma copy instead (`scf.if`). A load
+      is issued by one thread with the box's byte count expected on an
       mbarrier whose phase every thread tracks (async loads wait at
-      `croq.wait`); a store is fenced for the async proxy, issued by one
-      thread and drained through a bulk group. Boxes that would need
-      splitting (a dimension above 256, rows wider than the swizzle span)
-      are rejected for now;
+      `croq.wait`; a load that triggers an event expects its bytes there,
+      only if it took the TMA path); a store is fenced for the async proxy,
+      issued by one thread and drained through a bulk group. A tile wider
+      than its swizzle span moves as one box per span-wide slab, and a
+      dimension above 256 as boxes of 256;
     - `croq.foreach` is distributed over the threads that run it,
       `croq.read`/`croq.write` become masked loads and stores;
     - block-level `croq.parallel` becomes `gpu.launch` (grid from the
@@ -99,6 +103,47 @@ def CroqExternDynamicSharedMemory
     Option<"alignment", "alignment", "int64_t", /*default=*/"1024",
            "alignment of the dynamic shared memory in bytes">
   ];
+}
+
+def CroqPassTensorMapsByValue
+    : Pass<"croq-pass-tensor-maps-by-value", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the kernels' tensor-map parameters grid-constant "
+                "byval parameters";
+  let description = [{
+    `convert-croq-to-gpu` hands each tma copy's tensor map to its kernel as
+    128 bytes (`vector<16xi64>`, loaded on the host from the runtime's
+    cache), which the kernel turns into the `!nvgpu.tensormap.descriptor`
+    its bulk copies take through `builtin.unrealized_conversion_cast`; after
+    `convert-nvgpu-to-nvvm` and `convert-gpu-to-nvvm` that is a chain of
+    casts from the parameter to `!llvm.ptr`. This pass makes every such
+    parameter of a kernel (`llvm.func` with `nvvm.kernel`) an
+    `!llvm.ptr {llvm.byval = !llvm.array<128 x i8>, llvm.align = 64,
+    nvvm.grid_constant}` and the casts' pointers its address: the PTX
+    parameter is `.param .align 64 .b8 name[128]` (CUDA's
+    `const __grid_constant__ CUtensorMap`), and `cp.async.bulk.tensor` reads
+    the map through its generic address without copying it. The launch
+    still passes the 128 bytes by value. A 128-byte parameter used any other
+    way is left alone.
+
+    Before:
+
+    ```mlir
+    llvm.func @k(%map: vector<16xi64>) attributes {nvvm.kernel} {
+      %d = builtin.unrealized_conversion_cast %map : vector<16xi64> to !nvgpu.tensormap.descriptor<...>
+      %p = builtin.unrealized_conversion_cast %d : !nvgpu.tensormap.descriptor<...> to !llvm.ptr
+      ... %p ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @k(%map: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}) attributes {nvvm.kernel} {
+      ... %map ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def CroqRegisterReallocatingKernels

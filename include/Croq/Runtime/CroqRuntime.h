@@ -204,13 +204,50 @@ CROQ_RT_EXPORT const void *croqRtTensorMapGetCached(
 typedef struct croqRtTensorMapCacheStats {
   /// Successful encodings, cached or not, since the process started.
   uint64_t encodes;
-  /// croqRtTensorMapGetCached calls answered from the cache.
+  /// Lookups (croqRtTensorMapGetCached, croqRtTensorMapGetStrided) answered
+  /// from the cache.
   uint64_t hits;
   /// Maps held in the cache now.
   uint64_t entries;
+  /// croqRtTensorMapGetStrided calls that sent a tensor to the software copy
+  /// since the process started.
+  uint64_t fallbacks;
 } croqRtTensorMapCacheStats;
 
 CROQ_RT_EXPORT void croqRtTensorMapStats(croqRtTensorMapCacheStats *stats);
+
+/// The host call of croq's generated code before a kernel with tma copies:
+/// decides whether the tensor can be moved by TMA and, if so, points
+/// `*tensorMap` at the cached map (as croqRtTensorMapGetCached: encoded once
+/// per parameters) and returns 1. The kernel receives the map's 128 bytes by
+/// value (a __grid_constant__ parameter).
+///
+/// The tensor is described in memref order, outermost dimension first:
+///   sizes[rank]       elements per dimension
+///   byteStrides[rank] bytes between consecutive indices (the innermost
+///                     must be the element size)
+///   boxDims[rank]     the box each bulk copy moves
+/// with L2 promotion none and zero fill for out-of-bounds elements. When the
+/// tensor breaks a rule of TMA (address not 16-byte aligned, or not 128-byte
+/// aligned with a swizzle; a stride not a multiple of 16 bytes or too large;
+/// a size of 0 or above 2^32; an innermost stride that is not the element
+/// size) or the encoding fails, it returns 0, points `*tensorMap` at 128 zero
+/// bytes and counts a fallback: the kernel then moves that tensor with the
+/// software (dma) copy. croqRtTensorMapFallbackReason tells why. Only a
+/// failed encoding is reported as an error.
+CROQ_RT_EXPORT int croqRtTensorMapGetStrided(
+    int elementType, uint32_t rank, const void *globalAddress,
+    const int64_t *sizes, const int64_t *byteStrides, const int64_t *boxDims,
+    int swizzle, const void **tensorMap);
+
+/// Why the calling thread's most recent croqRtTensorMapGetStrided call that
+/// fell back did so (later usable maps leave it):
+/// "<rule>: <the rule and the value that breaks it>", where <rule> is one of
+/// arguments, rank, element-type, null-address, address-alignment,
+/// swizzle-address-alignment, inner-stride, dim-range, stride-alignment,
+/// stride-range, box-range, box-inner-bytes, box-swizzle-span or encode; ""
+/// if none of its calls fell back.
+CROQ_RT_EXPORT const char *croqRtTensorMapFallbackReason(void);
 
 /// Drops every cached map (and the device copies made for
 /// mgpuTensorMapEncodeTiledMemref); pointers handed out before are dangling.

@@ -96,7 +96,7 @@ struct ConvertCroqToGPUPass
     RewritePatternSet patterns(context);
     TmaState tma;
     populateCroqDataToGPUPatterns(converter, plan, tma, patterns);
-    populateCroqEventToGPUPatterns(converter, events, patterns);
+    populateCroqEventToGPUPatterns(converter, events, tma, patterns);
     populateCroqMmaToGPUPatterns(converter, patterns);
     // Accumulators carried through loops and branches change type.
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

@@ -264,7 +264,9 @@ struct EventAllocOpLowering : OpConversionPattern<EventAllocOp> {
 /// complete on it); croq.event.trigger %e[%i]  =>  lane 0 of each warp
 /// arrives once the warp's threads are done.
 struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
-  using OpConversionPattern::OpConversionPattern;
+  EventTriggerOpLowering(const TypeConverter &converter, MLIRContext *context,
+                         const TmaState &tma)
+      : OpConversionPattern(converter, context), tma(tma) {}
   LogicalResult
   matchAndRewrite(EventTriggerOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -273,17 +275,26 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
     if (failed(group))
       return failure();
     if (!op.getFutures().empty()) {
-      int64_t bytes = 0;
+      // Only the loads that took the TMA path complete bytes on the
+      // barrier; the others were software copies, done before the arrive.
+      Value zero = indexConstant(rewriter, loc, 0);
+      Value bytes;
       for (Value future : op.getFutures()) {
         auto copy = future.getDefiningOp<CopyOp>();
-        bytes += cast<TileType>(copy.getDest().getType()).getSizeInBytes();
+        Value size = indexConstant(
+            rewriter, loc,
+            cast<TileType>(copy.getDest().getType()).getSizeInBytes());
+        if (Value usable = tma.usable.lookup(copy))
+          size = arith::SelectOp::create(rewriter, loc, usable, size, zero);
+        bytes = bytes ? arith::AddIOp::create(rewriter, loc, bytes, size)
+                            .getResult()
+                      : size;
       }
       Value leader = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, group->threadIndex,
-          indexConstant(rewriter, loc, 0));
+          rewriter, loc, arith::CmpIPredicate::eq, group->threadIndex, zero);
       nvgpu::MBarrierArriveExpectTxOp::create(
-          rewriter, loc, adaptor.getEvents(),
-          indexConstant(rewriter, loc, bytes), adaptor.getIndex(), leader);
+          rewriter, loc, adaptor.getEvents(), bytes, adaptor.getIndex(),
+          leader);
       rewriter.eraseOp(op);
       return success();
     }
@@ -309,6 +320,7 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
     rewriter.eraseOp(op);
     return success();
   }
+  const TmaState &tma;
 };
 
 /// croq.event.wait %e[%i]  =>  wait for the phase of mbarrier %i that bit %i
@@ -349,9 +361,10 @@ struct EventWaitOpLowering : OpConversionPattern<EventWaitOp> {
 
 void mlir::croq::populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
                                                 EventPlan &plan,
+                                                const TmaState &tma,
                                                 RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<EventAllocOpLowering, EventWaitOpLowering>(converter, context,
                                                           plan);
-  patterns.add<EventTriggerOpLowering>(converter, context);
+  patterns.add<EventTriggerOpLowering>(converter, context, tma);
 }

@@ -254,8 +254,14 @@ LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
       return WalkResult::interrupt();
     blockThreads[block] = *threads;
     int64_t offset = 0, maxAlign = 16;
-    std::string names;
-    llvm::raw_string_ostream os(names);
+    // Each buffer's place (no offset once the sum saturated), for the notes
+    // of an error.
+    struct Place {
+      AllocOp alloc;
+      int64_t bytes;
+      std::optional<int64_t> offset;
+    };
+    SmallVector<Place> places;
     block.walk([&](AllocOp alloc) {
       Type type = alloc.getResult().getType();
       if (getMemorySpaceOf(type) != MemorySpace::Shared)
@@ -271,12 +277,12 @@ LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
       }
       if (offset > std::numeric_limits<int64_t>::max() - align - bytes) {
         offset = std::numeric_limits<int64_t>::max();
-        os << "\n  " << type << ": " << bytes << " bytes";
+        places.push_back({alloc, bytes, std::nullopt});
         return;
       }
       offset = llvm::alignTo(offset, align);
       offsets[alloc] = offset;
-      os << "\n  " << type << ": " << bytes << " bytes at offset " << offset;
+      places.push_back({alloc, bytes, offset});
       offset += bytes;
       maxAlign = std::max(maxAlign, align);
     });
@@ -289,7 +295,14 @@ LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
       else
         diag << offset;
       diag << " bytes of shared memory, more than the " << capacity
-           << " bytes a block can have:" << names;
+           << " bytes a block can have";
+      for (Place &place : places) {
+        Diagnostic &note = diag.attachNote(place.alloc.getLoc());
+        note << place.alloc.getResult().getType() << " takes " << place.bytes
+             << " bytes";
+        if (place.offset)
+          note << " at offset " << *place.offset;
+      }
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -404,6 +417,38 @@ void mlir::croq::emitGroupBarrier(OpBuilder &builder, Location loc,
 // Buffer access
 //===----------------------------------------------------------------------===//
 
+Value mlir::croq::getTileByteOffset(OpBuilder &builder, Location loc,
+                                    const SharedTileLayout &layout,
+                                    ArrayRef<Value> indices) {
+  // Row-major within the slab of the innermost index, slabs one after
+  // another.
+  SmallVector<int64_t> slabShape = layout.getSlabShape();
+  Value inner = indices.back();
+  Value slab, column = inner;
+  if (layout.numSlabs > 1) {
+    Value width = indexConstant(builder, loc, layout.slabWidth);
+    slab = arith::DivUIOp::create(builder, loc, inner, width);
+    column = arith::RemUIOp::create(builder, loc, inner, width);
+  }
+  Value linear = indexConstant(builder, loc, 0);
+  for (auto [d, size] : llvm::enumerate(slabShape)) {
+    Value index = d + 1 == slabShape.size() ? column : indices[d];
+    linear = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, linear,
+                              indexConstant(builder, loc, size)),
+        index);
+  }
+  Value bytes = arith::MulIOp::create(
+      builder, loc, linear, indexConstant(builder, loc, layout.elementBytes));
+  if (slab)
+    bytes = arith::AddIOp::create(
+        builder, loc, bytes,
+        arith::MulIOp::create(builder, loc, slab,
+                              indexConstant(builder, loc, layout.slabBytes)));
+  return bytes;
+}
+
 SmallVector<Value> mlir::croq::getElementIndices(OpBuilder &builder,
                                                  Location loc,
                                                  const BufferAccess &access,
@@ -413,16 +458,8 @@ SmallVector<Value> mlir::croq::getElementIndices(OpBuilder &builder,
     indices.push_back(arith::AddIOp::create(builder, loc, offset, c));
   if (!access.swizzleBytes)
     return indices;
-  Value linear = indexConstant(builder, loc, 0);
-  for (auto [index, stride] : llvm::zip(indices, access.tileStrides))
-    linear = arith::AddIOp::create(
-        builder, loc, linear,
-        arith::MulIOp::create(builder, loc, index,
-                              indexConstant(builder, loc, stride)));
-  int64_t eltBytes =
-      std::max<int64_t>(1, access.elementType.getIntOrFloatBitWidth() / 8);
-  Value bytes = arith::MulIOp::create(builder, loc, linear,
-                                      indexConstant(builder, loc, eltBytes));
+  const SharedTileLayout &layout = access.layout;
+  Value bytes = getTileByteOffset(builder, loc, layout, indices);
   // bytes ^ (((bytes >> 7) & (span / 16 - 1)) << 4)
   Value row = arith::ShRUIOp::create(builder, loc, bytes,
                                      indexConstant(builder, loc, 7));
@@ -432,8 +469,8 @@ SmallVector<Value> mlir::croq::getElementIndices(OpBuilder &builder,
   Value mask = arith::ShLIOp::create(builder, loc, phase,
                                      indexConstant(builder, loc, 4));
   Value swizzled = arith::XOrIOp::create(builder, loc, bytes, mask);
-  return {arith::DivUIOp::create(builder, loc, swizzled,
-                                 indexConstant(builder, loc, eltBytes))};
+  return {arith::DivUIOp::create(
+      builder, loc, swizzled, indexConstant(builder, loc, layout.elementBytes))};
 }
 
 /// Gives a swizzled shared tile its 1-d storage view and strides.
@@ -446,10 +483,7 @@ static void addSwizzledStorage(OpBuilder &builder, Location loc,
   if (!span)
     return;
   access.swizzleBytes = span;
-  ArrayRef<int64_t> shape = tile.getShape();
-  access.tileStrides.assign(shape.size(), 1);
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    access.tileStrides[d] = access.tileStrides[d + 1] * shape[d + 1];
+  access.layout = SharedTileLayout::get(tile);
   auto memrefType = cast<MemRefType>(access.memref.getType());
   auto flatType = MemRefType::get(
       {tile.getNumElements()}, memrefType.getElementType(),

@@ -10,11 +10,16 @@
 #define CROQ_LIB_CONVERSION_CROQTOGPU_LOWERINGUTILS_H
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/TileLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
+
+#include <map>
+#include <tuple>
+#include <vector>
 
 namespace mlir {
 namespace croq {
@@ -92,8 +97,8 @@ struct BufferAccess {
   Value storage;
   /// The swizzle span in bytes of a swizzled shared tile, 0 otherwise.
   int64_t swizzleBytes = 0;
-  /// Row-major element strides of the tile (swizzled tiles only).
-  SmallVector<int64_t> tileStrides;
+  /// The physical layout of a swizzled shared tile (slabs and swizzle).
+  SharedTileLayout layout;
   SmallVector<Value> offsets;
   SmallVector<Value> sizes;
   SmallVector<Value> limits;
@@ -106,8 +111,8 @@ struct BufferAccess {
 
 /// The indices into `access.storage` of the element at `coords` (relative to
 /// the access's origin). For a swizzled tile this is the one element offset
-/// where TMA puts that element: 16-byte chunk c of 128-byte row r of a
-/// swizzle repeat lands at chunk c ^ (r mod (span / 16)).
+/// where TMA puts that element (SharedTileLayout: span-wide slabs, 16-byte
+/// chunk c of 128-byte line l at chunk c ^ (l mod (span / 16))).
 SmallVector<Value> getElementIndices(OpBuilder &builder, Location loc,
                                      const BufferAccess &access,
                                      ArrayRef<Value> coords);
@@ -125,6 +130,12 @@ FailureOr<BufferAccess> getBufferAccess(ConversionPatternRewriter &rewriter,
 /// the last round are guarded.
 Value emitDistributedLoop(OpBuilder &builder, Location loc,
                           const ThreadGroup &group, Value total);
+
+/// The byte offset, before the swizzle, of the element at `indices` (tile
+/// coordinates) in a shared tile of `layout`.
+Value getTileByteOffset(OpBuilder &builder, Location loc,
+                        const SharedTileLayout &layout,
+                        ArrayRef<Value> indices);
 
 /// Splits a linear index into coordinates of `sizes` (row-major).
 SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,
@@ -165,10 +176,53 @@ void populateCroqElementToGPUPatterns(CroqTypeConverter &converter,
 
 struct TmaLowering;
 
-/// What the tma patterns share while a module is lowered: the mbarrier and
-/// phase variable of each async tma load, for the croq.wait of its future.
+/// A tensor map as the host code holds it before a launch.
+struct HostTensorMap {
+  /// The map's 128 bytes (getTensorMapValueType), which the kernel receives
+  /// by value.
+  Value map;
+  /// An i32, non-zero when TMA can move the tensor; zero when the kernel
+  /// must fall back to the software copy.
+  Value usable;
+};
+
+/// The croqRtElementType of `type`, if tensor maps can hold it.
+std::optional<int> getTensorMapElementType(Type type);
+
+/// The type a tensor map's bytes travel in from the host to the kernel
+/// (vector<16xi64>: 128 bytes, 128-byte aligned in the launch's argument
+/// buffer); croq-pass-tensor-maps-by-value makes the kernel's parameter a
+/// grid-constant byval parameter.
+VectorType getTensorMapValueType(MLIRContext *context);
+
+/// Emits, before `kernel`, the host code that asks the runtime for the
+/// tensor map of `tensor` (a memref) with boxes of `box` (outermost first)
+/// and `swizzle`. Fails if the element type has no tensor-map encoding or
+/// the kernel is not in a function.
+FailureOr<HostTensorMap> emitHostTensorMap(OpBuilder &builder, Location loc,
+                                           Operation *kernel, Value tensor,
+                                           ArrayRef<int64_t> box,
+                                           Swizzle swizzle);
+
+/// How an async tma load completes: its mbarrier and phase variable, and
+/// whether the kernel took the TMA path (else the load was a software copy
+/// that completed at once).
+struct TmaLoadCompletion {
+  Value barriers;
+  Value phase;
+  Value usable;
+};
+
+/// What the tma patterns share while a module is lowered: how each async
+/// tma load completes, for the croq.wait of its future; for each tma load
+/// that completes on an event, whether it took the TMA path, for the
+/// trigger's byte count; and the host's tensor maps of each kernel.
 struct TmaState {
-  llvm::DenseMap<Operation *, std::pair<Value, Value>> loadBarriers;
+  llvm::DenseMap<Operation *, TmaLoadCompletion> loadBarriers;
+  llvm::DenseMap<Operation *, Value> usable;
+  std::map<std::tuple<Operation *, void *, std::vector<int64_t>, int>,
+           HostTensorMap>
+      hostMaps;
   std::shared_ptr<TmaLowering> lowering;
 };
 
@@ -209,9 +263,10 @@ struct EventPlan {
   LogicalResult build(Operation *root, const SharedMemoryPlan &plan);
 };
 
-/// Adds the patterns that lower event arrays to mbarriers.
+/// Adds the patterns that lower event arrays to mbarriers; a trigger after
+/// tma loads expects the bytes of those that `tma` says took the TMA path.
 void populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
-                                    EventPlan &plan,
+                                    EventPlan &plan, const TmaState &tma,
                                     RewritePatternSet &patterns);
 
 /// Reports, on the op, why an mma op cannot be lowered to wgmma, or

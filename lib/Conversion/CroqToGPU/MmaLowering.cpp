@@ -61,8 +61,13 @@ namespace {
 /// How one mma operand lies in shared memory, and the descriptor bits that
 /// say so.
 struct OperandLayout {
-  /// Bytes from one row of the operand's contiguous dimension to the next.
+  /// Bytes from one row of the operand's contiguous dimension to the next
+  /// (within a slab).
   int64_t rowBytes;
+  /// Elements of the contiguous dimension per span-wide slab, and the bytes
+  /// from one slab to the next (SharedTileLayout).
+  int64_t slabWidth;
+  int64_t slabBytes;
   /// Swizzle span in bytes (the row).
   int64_t span;
   /// Descriptor layout type: 1 = 128B, 2 = 64B, 3 = 32B swizzle.
@@ -74,8 +79,9 @@ struct OperandLayout {
 
 /// The layout of operand `load` as wgmma reads it, or an error on `op`.
 /// Both K-major and MN-major operands must come from swizzled tiles whose
-/// rows are exactly one swizzle span, the layouts TMA writes and wgmma
-/// addresses with one leading and one stride byte offset.
+/// rows are one swizzle span, or (K-major) several span-wide slabs: the
+/// layouts TMA writes and wgmma addresses with one leading and one stride
+/// byte offset.
 static FailureOr<OperandLayout> getOperandLayout(Operation *op,
                                                  MmaLoadOp load,
                                                  StringRef name) {
@@ -86,7 +92,10 @@ static FailureOr<OperandLayout> getOperandLayout(Operation *op,
   OperandLayout layout;
   layout.elementBytes = getElementSizeInBytes(tile.getElementType());
   layout.span = getSwizzleBytes(tile.getSwizzle());
-  layout.rowBytes = tile.getShape().back() * layout.elementBytes;
+  SharedTileLayout tileLayout = SharedTileLayout::get(tile);
+  layout.rowBytes = tileLayout.slabWidth * layout.elementBytes;
+  layout.slabWidth = tileLayout.slabWidth;
+  layout.slabBytes = tileLayout.slabBytes;
   switch (tile.getSwizzle()) {
   case Swizzle::B128:
     layout.mode = 1;
@@ -107,9 +116,10 @@ static FailureOr<OperandLayout> getOperandLayout(Operation *op,
   if (layout.rowBytes != layout.span)
     return op->emitOpError("operand ")
            << name << " is read from " << tile << ", whose rows are "
-           << layout.rowBytes << " bytes; wgmma needs rows of exactly the "
+           << layout.rowBytes << " bytes; wgmma needs rows of one "
            << layout.span << "-byte swizzle span ("
-           << layout.span / layout.elementBytes << " elements)";
+           << layout.span / layout.elementBytes
+           << " elements) or of a multiple of it";
   return layout;
 }
 
@@ -308,15 +318,28 @@ struct MmaLoadOpLowering : OpConversionPattern<MmaLoadOp> {
       return failure();
     auto metadata =
         memref::ExtractStridedMetadataOp::create(rewriter, loc, access->memref);
-    Value linear = metadata.getOffset();
-    for (auto [offset, stride] :
-         llvm::zip(access->offsets, metadata.getStrides()))
-      linear = arith::AddIOp::create(
-          rewriter, loc, linear,
-          arith::MulIOp::create(rewriter, loc, offset, stride));
     int64_t elementBytes = getElementSizeInBytes(access->elementType);
     Value bytes = arith::MulIOp::create(
-        rewriter, loc, linear, indexConstant(rewriter, loc, elementBytes));
+        rewriter, loc, metadata.getOffset(),
+        indexConstant(rewriter, loc, elementBytes));
+    if (access->swizzleBytes) {
+      // A view of a swizzled tile starts where the tile's layout puts its
+      // first element (in its slab).
+      bytes = arith::AddIOp::create(
+          rewriter, loc, bytes,
+          getTileByteOffset(rewriter, loc, access->layout, access->offsets));
+    } else {
+      Value linear = indexConstant(rewriter, loc, 0);
+      for (auto [offset, stride] :
+           llvm::zip(access->offsets, metadata.getStrides()))
+        linear = arith::AddIOp::create(
+            rewriter, loc, linear,
+            arith::MulIOp::create(rewriter, loc, offset, stride));
+      bytes = arith::AddIOp::create(
+          rewriter, loc, bytes,
+          arith::MulIOp::create(rewriter, loc, linear,
+                                indexConstant(rewriter, loc, elementBytes)));
+    }
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(
         rewriter, loc, access->memref);
     Value address = arith::AddIOp::create(rewriter, loc, base, bytes);
@@ -375,11 +398,17 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
 
     Value acc = adaptor.getAcc();
     for (int64_t kk = 0; kk < k / instrK; ++kk) {
-      // K steps move along a row (K-major) or over rows (MN-major).
-      int64_t kOffsetA = aKMajor ? kk * instrK * layoutA->elementBytes
-                                 : kk * instrK * layoutA->rowBytes;
-      int64_t kOffsetB = bKMajor ? kk * instrK * layoutB->elementBytes
-                                 : kk * instrK * layoutB->rowBytes;
+      // K steps move along a row, slab after slab (K-major), or over rows
+      // (MN-major).
+      int64_t k0 = kk * instrK;
+      auto alongRow = [&](const OperandLayout &layout) {
+        return k0 / layout.slabWidth * layout.slabBytes +
+               k0 % layout.slabWidth * layout.elementBytes;
+      };
+      int64_t kOffsetA =
+          aKMajor ? alongRow(*layoutA) : k0 * layoutA->rowBytes;
+      int64_t kOffsetB =
+          bKMajor ? alongRow(*layoutB) : k0 * layoutB->rowBytes;
       Value descB =
           buildDescriptor(rewriter, loc, adaptor.getB(), kOffsetB, bitsB);
       for (int64_t mi = 0; mi < m / 64; ++mi) {

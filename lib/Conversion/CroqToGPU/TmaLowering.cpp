@@ -1,14 +1,18 @@
 //===- TmaLowering.cpp - tma copies to bulk tensor copies -----------------===//
 //
-// Lowers tma copies between a global tensor and a shared tile: the tensor map
-// is encoded on the host before the kernel (nvgpu.tma.create.descriptor, a
-// cached runtime call), a load is issued by one thread and completes on an
-// mbarrier that expects the box's bytes, whose phase each thread tracks; a
-// store is fenced, issued by one thread and drained through a bulk group.
+// Lowers tma copies between a global tensor and a shared tile: the host asks
+// the runtime for the tensor map before the kernel (TmaHost.cpp) and the
+// kernel receives its 128 bytes by value. Where the runtime says TMA cannot
+// move the tensor, the kernel takes a software (dma) copy instead. On the
+// TMA path a load is issued by one thread and completes on an mbarrier that
+// expects the box's bytes, whose phase each thread tracks; a store is
+// fenced, issued by one thread and drained through a bulk group.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+
+#include "Croq/Dialect/Croq/IR/TileLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -78,6 +82,72 @@ static ParallelOp getKernel(Operation *op) {
   return parallel;
 }
 
+/// The most bulk copies one tma copy is lowered to.
+static constexpr int64_t kMaxTmaPieces = 256;
+
+/// The box of the bulk copies that move a tile of `layout`: inside one slab,
+/// the innermost dimensions whole, the first one (from the inside) above 256
+/// cut to 256, and every dimension outside it 1, so that each box covers a
+/// contiguous run of the slab.
+static SmallVector<int64_t> getTmaBox(const SharedTileLayout &layout) {
+  SmallVector<int64_t> slab = layout.getSlabShape();
+  SmallVector<int64_t> box(slab.size(), 1);
+  bool whole = true;
+  for (int64_t d = static_cast<int64_t>(slab.size()) - 1; d >= 0 && whole;
+       --d) {
+    box[d] = std::min(slab[d], kMaxTmaBoxDim);
+    whole = slab[d] <= kMaxTmaBoxDim;
+  }
+  return box;
+}
+
+namespace {
+/// One bulk copy of a tma copy: its box's first element, in tile
+/// coordinates, and the byte offset of that box in the tile.
+struct TmaPiece {
+  SmallVector<int64_t> coords;
+  int64_t byteOffset;
+};
+} // namespace
+
+/// The number of boxes of getTmaBox in one slab (verified shapes divide
+/// into whole boxes).
+static int64_t countTmaPiecesPerSlab(const SharedTileLayout &layout) {
+  SmallVector<int64_t> slab = layout.getSlabShape();
+  SmallVector<int64_t> box = getTmaBox(layout);
+  int64_t count = 1;
+  for (auto [size, extent] : llvm::zip(slab, box))
+    count = saturatingMul(count, size / extent);
+  return count;
+}
+
+/// The bulk copies that move a tile of `layout`: every box of getTmaBox in
+/// every slab.
+static SmallVector<TmaPiece> getTmaPieces(const SharedTileLayout &layout) {
+  SmallVector<int64_t> slab = layout.getSlabShape();
+  SmallVector<int64_t> box = getTmaBox(layout);
+  int64_t rank = slab.size();
+  SmallVector<int64_t> counts(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    counts[d] = slab[d] / box[d];
+  int64_t perSlab = countTmaPiecesPerSlab(layout);
+  SmallVector<TmaPiece> pieces;
+  for (int64_t s = 0; s < layout.numSlabs; ++s) {
+    for (int64_t k = 0; k < perSlab; ++k) {
+      TmaPiece piece;
+      piece.coords.assign(rank, 0);
+      for (int64_t d = rank - 1, rest = k; d >= 0; --d) {
+        piece.coords[d] = (rest % counts[d]) * box[d];
+        rest /= counts[d];
+      }
+      piece.coords.back() += s * layout.slabWidth;
+      piece.byteOffset = layout.getLinearByteOffset(piece.coords);
+      pieces.push_back(std::move(piece));
+    }
+  }
+  return pieces;
+}
+
 LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
   auto group = op->getParentOfType<ParallelOp>();
   bool isLoad =
@@ -96,12 +166,6 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
   if (!tileType)
     return op.emitOpError("tma copies are lowered between a global view "
                           "and a whole shared tile");
-  Type elementType = tileType.getElementType();
-  if (elementType.isInteger(8) || elementType.isInteger(16))
-    return op.emitOpError("tma copies of ")
-           << elementType
-           << " tensors are not lowered yet: MLIR 22's tensor-map lowering "
-              "encodes them as bf16";
   if (onEvent) {
     EventTriggerOp trigger = getTrigger(op);
     Value index = trigger.getIndex();
@@ -113,27 +177,64 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
              << "a later croq.event.trigger names; compute the slot index "
                 "before the copy";
   }
-  ArrayRef<int64_t> box = tileType.getShape();
-  // The outermost dimension is split into 256-wide boxes, which lie one
-  // after another in the tile; inner ones would need strided pieces.
-  for (int64_t dim : box.drop_front())
-    if (dim > 256)
-      return op.emitOpError("tma boxes larger than 256 in an inner dimension "
-                            "are not split by this lowering yet");
-  int64_t span = getSwizzleBytes(tileType.getSwizzle());
-  if (span &&
-      box.back() * getElementSizeInBytes(tileType.getElementType()) > span)
-    return op.emitOpError("tiles wider than their swizzle span are not "
-                          "split into swizzle atoms by this lowering yet");
+  SharedTileLayout layout = SharedTileLayout::get(tileType);
+  int64_t pieces =
+      saturatingMul(countTmaPiecesPerSlab(layout), layout.numSlabs);
+  if (pieces > kMaxTmaPieces)
+    return op.emitOpError("needs ")
+           << pieces << " bulk copies of its largest legal box; a tma copy "
+           << "is lowered to at most " << kMaxTmaPieces
+           << ": make the tile's inner dimensions at most 256 elements";
   return success();
 }
 
+/// The software copy that stands in for a tma copy whose tensor TMA cannot
+/// move: a dma copy, zero-filling past the tensor's edge (where the source
+/// can end before the tile) as TMA does for a load. A load's data is then
+/// made visible to the async proxy (wgmma reads through it) before the group
+/// goes on.
+static LogicalResult emitSoftwareCopy(ConversionPatternRewriter &rewriter,
+                                      CopyOp op, bool isLoad) {
+  Location loc = op.getLoc();
+  bool zfill = isLoad && copySourceCanBeSmaller(
+                             op.getSource(),
+                             cast<ShapedType>(op.getDest().getType()).getShape());
+  CopyOp::create(rewriter, loc, /*future=*/Type(), CopyEngine::DMA,
+                 op.getSource(), op.getDest(), zfill, op.getSwizzleAttr());
+  if (!isLoad)
+    return success();
+  FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
+  if (failed(group))
+    return failure();
+  MLIRContext *context = rewriter.getContext();
+  NVVM::FenceProxyOp::create(
+      rewriter, loc,
+      NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+  emitGroupBarrier(rewriter, loc, *group);
+  return success();
+}
+
+/// `scf.if %usable { ... } else { software copy }`, with the builder left in
+/// the then-block.
+static FailureOr<scf::IfOp> emitTmaOrSoftware(ConversionPatternRewriter &rewriter,
+                                              CopyOp op, Value usable,
+                                              bool isLoad) {
+  auto ifUsable = scf::IfOp::create(rewriter, op.getLoc(), usable,
+                                    /*withElseRegion=*/true);
+  rewriter.setInsertionPointToStart(ifUsable.elseBlock());
+  if (failed(emitSoftwareCopy(rewriter, op, isLoad)))
+    return failure();
+  rewriter.setInsertionPointToStart(ifUsable.thenBlock());
+  return ifUsable;
+}
+
 namespace mlir::croq {
-/// Lowers tma copies. Holds the mbarrier and phase of each async load so
-/// that the croq.wait of its future can wait on them.
+/// Lowers tma copies. Holds how each async load completes so that the
+/// croq.wait of its future can wait for it.
 struct TmaLowering {
   const SharedMemoryPlan &plan;
-  llvm::DenseMap<Operation *, std::pair<Value, Value>> &loadBarriers;
+  TmaState &state;
 
   /// Waits for the current phase of `barriers` and flips `phase`.
   static void emitPhaseWait(OpBuilder &builder, Location loc, Value barriers,
@@ -146,6 +247,24 @@ struct TmaLowering {
     Value one = arith::ConstantIntOp::create(builder, loc, 1, 1);
     Value flipped = arith::XOrIOp::create(builder, loc, parity, one);
     memref::StoreOp::create(builder, loc, flipped, phase, zero);
+  }
+
+  /// The host's tensor map of `tensor` for `kernel`, asked for once per
+  /// kernel, tensor, box and swizzle.
+  FailureOr<HostTensorMap> getHostMap(OpBuilder &builder, Location loc,
+                                      Operation *kernel, Value tensor,
+                                      ArrayRef<int64_t> box, Swizzle swizzle) {
+    auto key = std::make_tuple(kernel, tensor.getAsOpaquePointer(),
+                               std::vector<int64_t>(box.begin(), box.end()),
+                               static_cast<int>(swizzle));
+    auto it = state.hostMaps.find(key);
+    if (it != state.hostMaps.end())
+      return it->second;
+    FailureOr<HostTensorMap> map =
+        emitHostTensorMap(builder, loc, kernel, tensor, box, swizzle);
+    if (succeeded(map))
+      state.hostMaps[key] = *map;
+    return map;
   }
 
   LogicalResult lower(CopyOp op, ConversionPatternRewriter &rewriter) {
@@ -163,10 +282,9 @@ struct TmaLowering {
     if (view && view.getStaticBounds())
       return op.emitOpError("tma copies clip at the tensor's edge only; a "
                             "window of a window cannot be copied by tma");
-    ArrayRef<int64_t> box = tileType.getShape();
     Type elementType = tileType.getElementType();
 
-    // The tensor map, encoded on the host before the kernel starts.
+    // The tensor map, asked for on the host before the kernel starts.
     Value root = access->memref;
     if (Operation *def = root.getDefiningOp();
         def && kernel->isAncestor(def))
@@ -176,35 +294,31 @@ struct TmaLowering {
     MLIRContext *context = rewriter.getContext();
     auto workgroup =
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-    // Tiles taller than 256 rows are moved as several 256-row boxes.
-    SmallVector<int64_t> pieceBox(box.begin(), box.end());
-    int64_t pieces = 1;
-    if (pieceBox[0] > 256) {
-      pieces = pieceBox[0] / 256;
-      pieceBox[0] = 256;
-    }
+    // The tile moves as boxes that the hardware takes: one per slab of a
+    // tile wider than its swizzle span, and dimensions above 256 split.
+    SharedTileLayout layout = SharedTileLayout::get(tileType);
+    SmallVector<int64_t> pieceBox = getTmaBox(layout);
+    SmallVector<TmaPiece> pieces = getTmaPieces(layout);
     auto boxType = MemRefType::get(pieceBox, elementType, nullptr, workgroup);
-    int64_t pieceBytes = tileType.getSizeInBytes() / pieces;
     auto mapType = nvgpu::TensorMapDescriptorType::get(
         context, boxType, getTensorMapSwizzle(tileType.getSwizzle()),
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    Value map;
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPoint(kernel);
-      auto memrefType = cast<MemRefType>(root.getType());
-      Value unranked = memref::CastOp::create(
-          rewriter, loc,
-          UnrankedMemRefType::get(elementType, memrefType.getMemorySpace()),
-          root);
-      SmallVector<Value> boxValues;
-      for (int64_t dim : pieceBox)
-        boxValues.push_back(indexConstant(rewriter, loc, dim));
-      map = nvgpu::TmaCreateDescriptorOp::create(rewriter, loc, mapType,
-                                                 unranked, boxValues);
-    }
+    FailureOr<HostTensorMap> host = getHostMap(
+        rewriter, loc, kernel, root, pieceBox, tileType.getSwizzle());
+    if (failed(host))
+      return op.emitOpError("cannot ask the host for the tensor map of this "
+                            "copy: its kernel must be in a function body");
+    // In the kernel: the map's bytes seen as the descriptor the bulk copies
+    // take (croq-pass-tensor-maps-by-value resolves this to the parameter's
+    // address), and whether the runtime let TMA move the tensor.
+    Value map = UnrealizedConversionCastOp::create(rewriter, loc, mapType,
+                                                   host->map)
+                    .getResult(0);
+    Value usable = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne, host->usable,
+        arith::ConstantIntOp::create(rewriter, loc, 0, 32));
 
     // The tile as the plain memref the bulk copy addresses.
     FailureOr<Value> offset =
@@ -219,29 +333,29 @@ struct TmaLowering {
     // Each piece: its place in the tile, and its coordinates in the tensor,
     // innermost first.
     SmallVector<std::pair<Value, SmallVector<Value>>> boxes;
-    for (int64_t k = 0; k < pieces; ++k) {
+    for (const TmaPiece &piece : pieces) {
       Value at = arith::AddIOp::create(
-          rewriter, loc, *offset, indexConstant(rewriter, loc, k * pieceBytes));
+          rewriter, loc, *offset,
+          indexConstant(rewriter, loc, piece.byteOffset));
       Value view =
           memref::ViewOp::create(rewriter, loc, boxType, smem, at, ValueRange{});
-      SmallVector<Value> coords(access->offsets.rbegin(),
-                                access->offsets.rend());
-      coords.back() = arith::AddIOp::create(
-          rewriter, loc, coords.back(), indexConstant(rewriter, loc, k * 256));
+      SmallVector<Value> coords;
+      for (int64_t d = static_cast<int64_t>(piece.coords.size()) - 1; d >= 0;
+           --d)
+        coords.push_back(arith::AddIOp::create(
+            rewriter, loc, access->offsets[d],
+            indexConstant(rewriter, loc, piece.coords[d])));
       boxes.push_back({view, coords});
     }
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     Value zero = indexConstant(rewriter, loc, 0);
     Value leader = arith::CmpIOp::create(rewriter, loc,
                                          arith::CmpIPredicate::eq, tid, zero);
-    ThreadGroup group;
-    group.level = ParallelLevel::Block;
-    group.threadIndex = tid;
-    group.size = plan.blockThreads.lookup(kernel);
 
     if (EventTriggerOp trigger = isLoad ? getTrigger(op) : nullptr) {
       // The load completes on the event slot its trigger names; the trigger
-      // arrives expecting its bytes. The group's first thread issues it.
+      // arrives expecting its bytes if it took the TMA path. The group's
+      // first thread issues it.
       FailureOr<ThreadGroup> issuing = getThreadGroup(rewriter, op);
       if (failed(issuing))
         return failure();
@@ -250,10 +364,16 @@ struct TmaLowering {
       Value barriers = rewriter.getRemappedValue(trigger.getEvents());
       if (!barriers)
         return op.emitOpError("cannot resolve the event array of its trigger");
-      for (auto &[view, coords] : boxes)
-        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, map,
-                                      coords, trigger.getIndex(),
-                                      /*multicastMask=*/Value(), first);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        if (failed(emitTmaOrSoftware(rewriter, op, usable, isLoad)))
+          return failure();
+        for (auto &[view, coords] : boxes)
+          nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, map,
+                                        coords, trigger.getIndex(),
+                                        /*multicastMask=*/Value(), first);
+      }
+      state.usable[op] = usable;
       Value token = nvgpu::DeviceAsyncCreateGroupOp::create(
           rewriter, loc, nvgpu::DeviceAsyncTokenType::get(context),
           ValueRange{});
@@ -289,22 +409,28 @@ struct TmaLowering {
       }
       // Earlier readers of the tile are done before the engine writes it.
       gpu::BarrierOp::create(rewriter, loc);
-      int64_t bytes = tileType.getSizeInBytes();
-      nvgpu::MBarrierArriveExpectTxOp::create(
-          rewriter, loc, barriers, indexConstant(rewriter, loc, bytes), zero,
-          leader);
-      for (auto &[view, coords] : boxes)
-        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, map,
-                                      coords, zero, /*multicastMask=*/Value(),
-                                      leader);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        if (failed(emitTmaOrSoftware(rewriter, op, usable, isLoad)))
+          return failure();
+        int64_t bytes = tileType.getSizeInBytes();
+        nvgpu::MBarrierArriveExpectTxOp::create(
+            rewriter, loc, barriers, indexConstant(rewriter, loc, bytes), zero,
+            leader);
+        for (auto &[view, coords] : boxes)
+          nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, map,
+                                        coords, zero,
+                                        /*multicastMask=*/Value(), leader);
+        if (!op.isAsync())
+          emitPhaseWait(rewriter, loc, barriers, phase);
+      }
       if (op.isAsync()) {
-        loadBarriers[op] = {barriers, phase};
+        state.loadBarriers[op] = {barriers, phase, usable};
         Value token = nvgpu::DeviceAsyncCreateGroupOp::create(
             rewriter, loc, nvgpu::DeviceAsyncTokenType::get(context),
             ValueRange{});
         rewriter.replaceOp(op, token);
       } else {
-        emitPhaseWait(rewriter, loc, barriers, phase);
         rewriter.eraseOp(op);
       }
       return success();
@@ -317,9 +443,11 @@ struct TmaLowering {
         NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
     gpu::BarrierOp::create(rewriter, loc);
-    auto ifLeader = scf::IfOp::create(rewriter, loc, leader, false);
     {
       OpBuilder::InsertionGuard guard(rewriter);
+      if (failed(emitTmaOrSoftware(rewriter, op, usable, isLoad)))
+        return failure();
+      auto ifLeader = scf::IfOp::create(rewriter, loc, leader, false);
       rewriter.setInsertionPointToStart(ifLeader.thenBlock());
       for (auto &[view, coords] : boxes)
         nvgpu::TmaAsyncStoreOp::create(rewriter, loc, view, map, coords,
@@ -344,9 +472,10 @@ struct TmaLowering {
 } // namespace mlir::croq
 
 namespace {
-/// croq.copy tma global -> shared  =>  expect-tx + cp.async.bulk.tensor
-/// (one thread) + mbarrier wait; shared -> global  =>  proxy fence + bulk
-/// tensor store (one thread) + bulk group drain.
+/// croq.copy tma global -> shared  =>  scf.if usable { expect-tx +
+/// cp.async.bulk.tensor (one thread) + mbarrier wait } else { dma copy };
+/// shared -> global  =>  proxy fence + scf.if usable { bulk tensor store
+/// (one thread) + bulk group drain } else { dma copy }.
 struct TmaCopyOpLowering : OpConversionPattern<CopyOp> {
   TmaCopyOpLowering(const TypeConverter &converter, MLIRContext *context,
                     TmaLowering &tma)
@@ -361,7 +490,8 @@ struct TmaCopyOpLowering : OpConversionPattern<CopyOp> {
   TmaLowering &tma;
 };
 
-/// croq.wait %f of a tma load  =>  mbarrier wait on the load's phase.
+/// croq.wait %f of a tma load  =>  mbarrier wait on the load's phase, if the
+/// load took the TMA path.
 struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
   TmaWaitOpLowering(const TypeConverter &converter, MLIRContext *context,
                     TmaLowering &tma)
@@ -373,10 +503,17 @@ struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
     auto copyOp = dyn_cast_or_null<CopyOp>(copy);
     if (!copyOp || copyOp.getEngine() != CopyEngine::TMA)
       return rewriter.notifyMatchFailure(op, "not the future of a tma copy");
-    auto it = tma.loadBarriers.find(copy);
-    if (it != tma.loadBarriers.end())
-      TmaLowering::emitPhaseWait(rewriter, op.getLoc(), it->second.first,
-                                 it->second.second);
+    auto it = tma.state.loadBarriers.find(copy);
+    if (it != tma.state.loadBarriers.end()) {
+      // A load that fell back to the software copy is complete already.
+      const TmaLoadCompletion &load = it->second;
+      auto ifUsable =
+          scf::IfOp::create(rewriter, op.getLoc(), load.usable, false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(ifUsable.thenBlock());
+      TmaLowering::emitPhaseWait(rewriter, op.getLoc(), load.barriers,
+                                 load.phase);
+    }
     // A tma store's future completed when its copy drained its group.
     rewriter.eraseOp(op);
     return success();
@@ -389,8 +526,7 @@ void mlir::croq::populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
                                               const SharedMemoryPlan &plan,
                                               TmaState &state,
                                               RewritePatternSet &patterns) {
-  state.lowering =
-      std::make_shared<TmaLowering>(TmaLowering{plan, state.loadBarriers});
+  state.lowering = std::make_shared<TmaLowering>(TmaLowering{plan, state});
   patterns.add<TmaCopyOpLowering, TmaWaitOpLowering>(
       converter, patterns.getContext(), *state.lowering);
 }

@@ -54,12 +54,15 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  // Device code to NVVM, with the dynamic shared memory made an aligned
-  // extern.
+  // Device code to NVVM, with the tensor maps passed by value and the
+  // dynamic shared memory made an aligned extern.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addNestedPass<gpu::GPUModuleOp>(LLVM::createNVVMOptimizeForTargetPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  // Tensor maps become grid-constant parameters before the casts that lead
+  // to them are reconciled.
+  pm.addNestedPass<gpu::GPUModuleOp>(croq::createCroqPassTensorMapsByValue());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(
       croq::createCroqExternDynamicSharedMemory());

@@ -1,24 +1,13 @@
 // RUN: croq-opt %s --convert-croq-to-gpu -split-input-file -verify-diagnostics
 
-// TMA copies whose box would have to be split are not lowered yet; the pass
-// says so instead of leaving the op behind.
-func.func @tma_box_needs_splitting(%a: memref<8x512xf32>) {
+// A tma copy that would need more bulk copies than the lowering issues: rows
+// of 512 i8 without a swizzle move 256 elements per box, two boxes for each
+// of the 4 x 64 rows.
+func.func @tma_too_many_boxes(%a: memref<4x64x512xi8>) {
   croq.parallel (%i) in [1] : block {
-    %t = croq.alloc : !croq.tile<8x512xf32, shared>
-    %v = croq.subspan %a [8, 512] at [%i, %i] : memref<8x512xf32> -> !croq.view<8x512xf32>
-    // expected-error @+1 {{'croq.copy' op tma boxes larger than 256 in an inner dimension are not split by this lowering yet}}
-    croq.copy tma %v -> %t : !croq.view<8x512xf32> -> !croq.tile<8x512xf32, shared>
-  }
-  return
-}
-
-// -----
-
-func.func @tma_copy_of_i8(%a: memref<64x64xi8>) {
-  croq.parallel (%i) in [1] : block {
-    %t = croq.alloc : !croq.tile<64x64xi8, shared>
-    // expected-error @+1 {{'croq.copy' op tma copies of 'i8' tensors are not lowered yet: MLIR 22's tensor-map lowering encodes them as bf16}}
-    croq.copy tma %a -> %t : memref<64x64xi8> -> !croq.tile<64x64xi8, shared>
+    %t = croq.alloc : !croq.tile<4x64x512xi8, shared>
+    // expected-error @+1 {{'croq.copy' op needs 512 bulk copies of its largest legal box; a tma copy is lowered to at most 256: make the tile's inner dimensions at most 256 elements}}
+    croq.copy tma %a -> %t : memref<4x64x512xi8> -> !croq.tile<4x64x512xi8, shared>
   }
   return
 }
@@ -160,13 +149,13 @@ func.func @mma_unswizzled_operand(%x: f32, %out: memref<64x64xf32>) {
 
 func.func @mma_rows_wider_than_span(%x: f32, %out: memref<64x64xf32>) {
   croq.parallel (%i) in [1] : block {
-    %a = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 64>
-    %b = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %a = croq.alloc : !croq.tile<64x48xf16, shared, swizzle = 64>
+    %b = croq.alloc : !croq.tile<64x48xf16, shared, swizzle = 32>
     %acc = croq.mma.fill %x : !croq.acc<64x64xf32>
-    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared, swizzle = 64> -> !croq.frag<64x64xf16>
-    %mb = croq.mma.load %b : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
-    // expected-error @+1 {{'croq.mma' op operand A is read from '!croq.tile<64x64xf16, shared, swizzle = 64>', whose rows are 128 bytes; wgmma needs rows of exactly the 64-byte swizzle span (32 elements)}}
-    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x48xf16, shared, swizzle = 64> -> !croq.frag<64x48xf16>
+    %mb = croq.mma.load %b : !croq.tile<64x48xf16, shared, swizzle = 32> -> !croq.frag<64x48xf16>
+    // expected-error @+1 {{'croq.mma' op operand A is read from '!croq.tile<64x48xf16, shared, swizzle = 64>', whose rows are 96 bytes; wgmma needs rows of one 64-byte swizzle span (32 elements) or of a multiple of it}}
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x48xf16>, !croq.frag<64x48xf16> -> !croq.acc<64x64xf32>
     croq.mma.store %r -> %out : !croq.acc<64x64xf32> -> memref<64x64xf32>
   }
   return
@@ -184,10 +173,17 @@ func.func @four_dimensional_grid(%out: memref<2xindex>) {
 
 // -----
 
+// The error names each buffer where it is allocated, with its size and
+// place (aligned for its swizzle).
 func.func @too_much_shared_memory() {
-  // expected-error @+1 {{'croq.parallel' op needs 262144 bytes of shared memory, more than the 232448 bytes a block can have:}}
+  // expected-error @+1 {{'croq.parallel' op needs 238592 bytes of shared memory, more than the 232448 bytes a block can have}}
   croq.parallel (%i) in [1] : block {
-    %t = croq.alloc : !croq.tiles<2 x 256x256xf16, shared>
+    // expected-note @+1 {{'!croq.tiles<2 x 64x64xf16, shared>' takes 16384 bytes at offset 0}}
+    %s = croq.alloc : !croq.tiles<2 x 64x64xf16, shared>
+    // expected-note @+1 {{'!croq.tile<2x4xf32, shared>' takes 32 bytes at offset 16384}}
+    %u = croq.alloc : !croq.tile<2x4xf32, shared>
+    // expected-note @+1 {{'!croq.tile<96x1152xf16, shared, swizzle = 128>' takes 221184 bytes at offset 17408}}
+    %t = croq.alloc : !croq.tile<96x1152xf16, shared, swizzle = 128>
   }
   return
 }

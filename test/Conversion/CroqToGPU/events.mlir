@@ -23,7 +23,9 @@
 // CHECK:      gpu.barrier
 
 // Producer: wait for the slot's phase, flip the bit, load into the stage on
-// the `full` slot (first thread of the warpgroup), arrive expecting bytes.
+// the `full` slot (first thread of the warpgroup) if the runtime let TMA
+// move the tensor, else copy it with the warpgroup's threads and fence it
+// for the async proxy; arrive expecting the bytes of the TMA path only.
 // CHECK:      scf.if
 // CHECK:        scf.for
 // CHECK:          %[[SLOT:.*]] = arith.remui
@@ -35,9 +37,17 @@
 // CHECK:          %[[FLIPPED:.*]] = arith.xori %[[BITS]], %[[BIT]]
 // CHECK:          memref.store %[[FLIPPED]], %[[EMPTY_PHASES]]
 // CHECK-NOT:      gpu.barrier
-// CHECK:          nvgpu.tma.async.load %{{.*}}, %[[FULL]][%[[SLOT]]] to %{{.*}}, predicate = %{{.*}}
+// CHECK:          %[[USABLE:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i32
+// CHECK-NOT:      gpu.barrier
+// CHECK:          scf.if %[[USABLE]] {
+// CHECK-NEXT:       nvgpu.tma.async.load %{{.*}}, %[[FULL]][%[[SLOT]]] to %{{.*}}, predicate = %{{.*}}
+// CHECK-NEXT:     } else {
+// CHECK:            nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:            nvvm.barrier id
+// CHECK-NEXT:     }
 // CHECK:          %[[BYTES:.*]] = arith.constant 8192 : index
-// CHECK:          nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[SLOT]]], %[[BYTES]], predicate = %{{.*}}
+// CHECK:          %[[EXPECTED:.*]] = arith.select %[[USABLE]], %[[BYTES]], %{{.*}} : index
+// CHECK:          nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[SLOT]]], %[[EXPECTED]], predicate = %{{.*}}
 
 // Consumer: wait on `full`, then lane 0 of each warp arrives on `empty`.
 // CHECK:      scf.if

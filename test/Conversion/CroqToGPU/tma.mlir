@@ -1,13 +1,36 @@
 // RUN: croq-opt %s --convert-croq-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq.
 
-// A tma load: the tensor map is encoded on the host before the kernel; in
-// the kernel one mbarrier is initialized by thread 0, thread 0 expects the
-// box's 16384 bytes and issues the bulk copy (coordinates innermost first),
-// and every thread waits for the barrier's current phase and flips its copy
-// of the phase.
+// A tma load. Before the kernel the host asks the runtime for the tensor
+// map: element type f32 (0), rank 2, the address of element 0, the sizes,
+// the byte strides (the outer one from the memref's stride, the inner one
+// the element size) and the box, outermost first, swizzle none (0); the
+// runtime answers whether TMA can move the tensor and points the slot at the
+// cached map, whose 128 bytes are loaded and captured by the kernel. In the
+// kernel the bytes are the descriptor; if the runtime said yes, thread 0
+// expects the box's 16384 bytes and issues the bulk copy (coordinates
+// innermost first) and every thread waits for the barrier's current phase;
+// if not, the block copies the tile itself (zero-filling past the edge) and
+// fences it for the async proxy.
 // CHECK-LABEL: func.func @tma_load
-// CHECK: %[[U:.*]] = memref.cast %{{.*}} : memref<?x?xf32> to memref<*xf32>
-// CHECK: %[[MAP:.*]] = nvgpu.tma.create.descriptor %[[U]] box[%c64, %c64] : memref<*xf32> -> <tensor = memref<64x64xf32, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+// CHECK-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : i64) : i64
+// CHECK-DAG: %[[SIZES:.*]] = llvm.alloca %[[TWO:.*]] x i64 : (i64) -> !llvm.ptr
+// CHECK-DAG: %[[STRIDES:.*]] = llvm.alloca %[[TWO]] x i64 : (i64) -> !llvm.ptr
+// CHECK-DAG: %[[BOXES:.*]] = llvm.alloca %[[TWO]] x i64 : (i64) -> !llvm.ptr
+// CHECK-DAG: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.ptr : (i64) -> !llvm.ptr
+// CHECK: %[[BASE:.*]], %[[OFFSET:.*]], %[[DIMS:.*]]:2, %[[STR:.*]]:2 = memref.extract_strided_metadata %arg0
+// CHECK: %[[D0:.*]] = arith.index_cast %[[DIMS]]#0 : index to i64
+// CHECK: llvm.store %[[D0]], %[[SIZES]] : i64, !llvm.ptr
+// CHECK: %[[S0B:.*]] = arith.muli %[[STR]]#0, %c4 : index
+// CHECK: %[[S0:.*]] = arith.index_cast %[[S0B]] : index to i64
+// CHECK: llvm.store %[[S0]], %[[STRIDES]] : i64, !llvm.ptr
+// CHECK: llvm.store %[[C64]], %[[BOXES]] : i64, !llvm.ptr
+// CHECK: %[[S1AT:.*]] = llvm.getelementptr %[[STRIDES]][1]
+// CHECK: llvm.store %c4_i64, %[[S1AT]] : i64, !llvm.ptr
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[ADDR:.*]] = llvm.inttoptr
+// CHECK: %[[OK:.*]] = call @croqRtTensorMapGetStrided(%c0_i32, %c2_i32, %[[ADDR]], %[[SIZES]], %[[STRIDES]], %[[BOXES]], %c0_i32, %[[SLOT]])
+// CHECK: %[[MAPPTR:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[BYTES:.*]] = llvm.load %[[MAPPTR]] {alignment = 64 : i64} : !llvm.ptr -> vector<16xi64>
 // CHECK: gpu.launch
 // CHECK: %[[BAR:.*]] = nvgpu.mbarrier.create
 // CHECK: %[[TID:.*]] = gpu.thread_id x
@@ -18,12 +41,21 @@
 // CHECK: %[[BOX:.*]] = memref.view %{{.*}}[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c64 : index
 // CHECK: %[[COL:.*]] = arith.muli %{{.*}}, %c64 : index
-// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%c0], %c16384, predicate = %[[FIRST]]
-// CHECK: nvgpu.tma.async.load %[[MAP]][%[[COL]], %[[ROW]]], %[[BAR]][%c0] to %[[BOX]], predicate = %[[FIRST]]
-// CHECK: %[[P:.*]] = memref.load %[[PHASE]][%c0] : memref<1xi1>
-// CHECK: nvgpu.mbarrier.try_wait.parity %[[BAR]][%c0], %[[P]], %{{.*}}
-// CHECK: %[[FLIP:.*]] = arith.xori %[[P]], %true : i1
-// CHECK: memref.store %[[FLIP]], %[[PHASE]][%c0] : memref<1xi1>
+// CHECK: %[[MAP:.*]] = builtin.unrealized_conversion_cast %[[BYTES]] : vector<16xi64> to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf32, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+// CHECK: %[[USABLE:.*]] = arith.cmpi ne, %[[OK]], %c0_i32 : i32
+// CHECK: gpu.barrier
+// CHECK: scf.if %[[USABLE]] {
+// CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%c0], %c16384, predicate = %[[FIRST]]
+// CHECK-NEXT: nvgpu.tma.async.load %[[MAP]][%[[COL]], %[[ROW]]], %[[BAR]][%c0] to %[[BOX]], predicate = %[[FIRST]]
+// CHECK-NEXT: %[[P:.*]] = memref.load %[[PHASE]][%c0] : memref<1xi1>
+// CHECK-NEXT: nvgpu.mbarrier.try_wait.parity %[[BAR]][%c0], %[[P]], %{{.*}}
+// CHECK-NEXT: %[[FLIP:.*]] = arith.xori %[[P]], %true : i1
+// CHECK-NEXT: memref.store %[[FLIP]], %[[PHASE]][%c0] : memref<1xi1>
+// CHECK-NEXT: } else {
+// CHECK: vector.store %{{.*}}, %[[BOX]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: }
 func.func @tma_load(%a: memref<?x?xf32>, %out: memref<?x?xf32>, %gm: index, %gn: index) {
   croq.parallel (%i, %j) in [%gm, %gn] : block {
     %t = croq.alloc : !croq.tile<64x64xf32, shared>
@@ -37,20 +69,25 @@ func.func @tma_load(%a: memref<?x?xf32>, %out: memref<?x?xf32>, %gm: index, %gn:
 
 // -----
 
-// A tma store of a 128B-swizzled tile: a proxy fence and a barrier make the
-// threads' writes visible to the copy engine, thread 0 issues the store and
-// drains its bulk group before the tile may be reused.
+// A tma store of a 128B-swizzled tile (swizzle code 3): a proxy fence and a
+// barrier make the threads' writes visible to the copy engine; with a usable
+// map thread 0 issues the store and drains its bulk group before the tile
+// may be reused, without one the block stores the tile itself.
 // CHECK-LABEL: func.func @tma_store
-// CHECK: nvgpu.tma.create.descriptor %{{.*}} box[%c64, %c64] : memref<*xf16> -> <tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK: %[[OK:.*]] = call @croqRtTensorMapGetStrided(%c1_i32, %c2_i32, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c3_i32, %{{.*}})
 // CHECK: gpu.launch
+// CHECK: builtin.unrealized_conversion_cast %{{.*}} : vector<16xi64> to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK: %[[USABLE:.*]] = arith.cmpi ne, %[[OK]], %c0_i32 : i32
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.if %[[USABLE]] {
 // CHECK-NEXT: scf.if %{{.*}} {
 // CHECK-NEXT: nvgpu.tma.async.store %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}]
 // CHECK-NEXT: nvvm.cp.async.bulk.commit.group
 // CHECK-NEXT: nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK-NEXT: }
-// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: } else {
+// CHECK: vector.store %{{.*}}, %arg1[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
 func.func @tma_store(%a: memref<?x?xf16>, %out: memref<?x?xf16>, %gm: index, %gn: index) {
   croq.parallel (%i, %j) in [%gm, %gn] : block {
     %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
@@ -64,12 +101,17 @@ func.func @tma_store(%a: memref<?x?xf16>, %out: memref<?x?xf16>, %gm: index, %gn
 
 // -----
 
-// An async tma load waits at croq.wait, on its own barrier and phase.
+// An async tma load waits at croq.wait, on its own barrier and phase, and
+// only if it took the TMA path.
 // CHECK-LABEL: func.func @tma_load_async
+// CHECK: %[[USABLE:.*]] = arith.cmpi ne, %{{.*}}, %c0_i32 : i32
+// CHECK: scf.if %[[USABLE]] {
 // CHECK: nvgpu.tma.async.load
 // CHECK-NOT: nvgpu.mbarrier.try_wait.parity
 // CHECK: arith.addf
-// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: scf.if %[[USABLE]] {
+// CHECK-NEXT: memref.load
+// CHECK-NEXT: nvgpu.mbarrier.try_wait.parity
 func.func @tma_load_async(%a: memref<?x?xf32>, %out: memref<?x?xf32>, %gm: index, %x: f32) {
   croq.parallel (%i) in [%gm] : block {
     %t = croq.alloc : !croq.tile<64x64xf32, shared>
@@ -79,6 +121,83 @@ func.func @tma_load_async(%a: memref<?x?xf32>, %out: memref<?x?xf32>, %gm: index
     %y = arith.addf %x, %x : f32
     croq.write %y, %out[%i, %c0] : memref<?x?xf32>
     croq.wait %f
+  }
+  return
+}
+
+// -----
+
+// Element types the upstream descriptor cannot name get croq's own codes:
+// i8 (5), f8E4M3FN (3) and f8E5M2 (4); the descriptor the bulk copy takes
+// keeps the tile's element type.
+// CHECK-LABEL: func.func @tma_load_bytes
+// CHECK: call @croqRtTensorMapGetStrided(%c5_i32, %c2_i32,
+// CHECK: call @croqRtTensorMapGetStrided(%c3_i32, %c2_i32,
+// CHECK: call @croqRtTensorMapGetStrided(%c4_i32, %c2_i32,
+// CHECK: gpu.launch
+// CHECK: nvgpu.tma.async.load {{.*}} -> memref<64x64xi8, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.tma.async.load {{.*}} -> memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.tma.async.load {{.*}} -> memref<64x64xf8E5M2, #gpu.address_space<workgroup>>
+func.func @tma_load_bytes(%a: memref<?x?xi8>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x?xf8E5M2>) {
+  croq.parallel (%i) in [1] : block {
+    %ta = croq.alloc : !croq.tile<64x64xi8, shared>
+    %tb = croq.alloc : !croq.tile<64x64xf8E4M3FN, shared>
+    %tc = croq.alloc : !croq.tile<64x64xf8E5M2, shared>
+    %c0 = arith.constant 0 : index
+    %va = croq.subspan %a [64, 64] at [%c0, %c0] : memref<?x?xi8> -> !croq.view<64x64xi8>
+    croq.copy tma %va -> %ta : !croq.view<64x64xi8> -> !croq.tile<64x64xi8, shared>
+    %vb = croq.subspan %b [64, 64] at [%c0, %c0] : memref<?x?xf8E4M3FN> -> !croq.view<64x64xf8E4M3FN>
+    croq.copy tma %vb -> %tb : !croq.view<64x64xf8E4M3FN> -> !croq.tile<64x64xf8E4M3FN, shared>
+    %vc = croq.subspan %c [64, 64] at [%c0, %c0] : memref<?x?xf8E5M2> -> !croq.view<64x64xf8E5M2>
+    croq.copy tma %vc -> %tc : !croq.view<64x64xf8E5M2> -> !croq.tile<64x64xf8E5M2, shared>
+  }
+  return
+}
+
+// -----
+
+// A strided tensor: its map gets the memref's real strides, in bytes
+// (4 * 96 for the rows of this f32 window), and its address is the aligned
+// pointer plus the offset.
+// CHECK-LABEL: func.func @tma_load_strided
+// CHECK: llvm.alloca
+// CHECK: %[[STRIDES:.*]] = llvm.alloca
+// CHECK: %[[BASE:.*]], %[[OFFSET:.*]], %{{.*}}:2, %[[STR:.*]]:2 = memref.extract_strided_metadata %arg0 : memref<64x64xf32, strided<[96, 1], offset: ?>>
+// CHECK: llvm.store %c384_i64, %[[STRIDES]] : i64, !llvm.ptr
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[OFFB:.*]] = arith.muli %[[OFFSET]], %c4 : index
+// CHECK: %[[START:.*]] = arith.addi %[[PTR]], %[[OFFB]] : index
+// CHECK: %[[START64:.*]] = arith.index_cast %[[START]] : index to i64
+// CHECK: %[[ADDR:.*]] = llvm.inttoptr %[[START64]] : i64 to !llvm.ptr
+// CHECK: call @croqRtTensorMapGetStrided(%c0_i32, %c2_i32, %[[ADDR]],
+func.func @tma_load_strided(%a: memref<64x64xf32, strided<[96, 1], offset: ?>>) {
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xf32, shared>
+    croq.copy tma %a -> %t : memref<64x64xf32, strided<[96, 1], offset: ?>> -> !croq.tile<64x64xf32, shared>
+  }
+  return
+}
+
+// -----
+
+// Two loads of the same tensor, box and swizzle in one kernel share one
+// host call; a different box gets its own.
+// CHECK-LABEL: func.func @tma_maps_per_kernel
+// CHECK-COUNT-2: call @croqRtTensorMapGetStrided
+// CHECK-NOT: call @croqRtTensorMapGetStrided
+// CHECK: gpu.launch
+func.func @tma_maps_per_kernel(%a: memref<?x?xf16>) {
+  croq.parallel (%i) in [1] : block {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = croq.alloc : !croq.tile<64x64xf16, shared>
+    %u = croq.alloc : !croq.tile<32x64xf16, shared>
+    %v0 = croq.subspan %a [64, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
+    croq.copy tma %v0 -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
+    %v1 = croq.subspan %a [64, 64] at [%c1, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
+    croq.copy tma %v1 -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
+    %v2 = croq.subspan %a [32, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<32x64xf16>
+    croq.copy tma %v2 -> %u : !croq.view<32x64xf16> -> !croq.tile<32x64xf16, shared>
   }
   return
 }

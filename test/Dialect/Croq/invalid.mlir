@@ -706,6 +706,16 @@ func.func @span_as_swizzle(%t: !croq.tile<64x64xf16, shared, swizzle = 128>) {
   return
 }
 
+// -----
+
+// 64 x 64 f16 rows are one 128-byte span; 32 x 128 rows are two slabs, so
+// the same bytes would hold other elements.
+func.func @span_as_across_slabs(%t: !croq.tile<64x64xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.span_as' op rows wider than the 128-byte swizzle span are stored as span-wide slabs, so span_as must keep the innermost dimension (64), got 128}}
+  %r = croq.span_as %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.tile<32x128xf16, shared, swizzle = 128>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // croq.copy
 //===----------------------------------------------------------------------===//
@@ -906,6 +916,16 @@ func.func @copy_tma_store_inner_box_bytes(%s: !croq.tile<64x12xi8, shared>, %v: 
 func.func @copy_tma_inner_box_swizzle_span(%v: !croq.view<64x48xf16>, %s: !croq.tile<64x48xf16, shared, swizzle = 64>) {
   // expected-error @+1 {{'croq.copy' op the inner tma box dimension of 96 bytes is wider than the 64-byte swizzle span and not a multiple of it}}
   croq.copy tma %v -> %s : !croq.view<64x48xf16> -> !croq.tile<64x48xf16, shared, swizzle = 64>
+  return
+}
+
+// -----
+
+// Rows of 64 bytes in a 32-byte swizzle are two slabs of 3 x 32 bytes; the
+// second would start at byte 96, which tma cannot write to.
+func.func @copy_tma_slab_alignment(%v: !croq.view<3x32xf16>, %s: !croq.tile<3x32xf16, shared, swizzle = 32>) {
+  // expected-error @+1 {{'croq.copy' op a tile wider than its 32-byte swizzle span is stored as span-wide slabs of 96 bytes, but tma writes each slab at a 128-byte aligned address: give it a multiple of 4 rows or a wider swizzle}}
+  croq.copy tma %v -> %s : !croq.view<3x32xf16> -> !croq.tile<3x32xf16, shared, swizzle = 32>
   return
 }
 

@@ -352,8 +352,8 @@ func.func @span_as_example(%flat: !croq.tile<8192xf16, shared>) {
 
 // CHECK-LABEL: func.func @span_as_swizzled_local(
 func.func @span_as_swizzled_local(%s: !croq.tile<64x64xf16, shared, swizzle = 128>, %l: !croq.tile<2x8xi32, local>) {
-  // CHECK: croq.span_as %{{.*}} : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.tile<32x128xf16, shared, swizzle = 128>
-  %a = croq.span_as %s : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.tile<32x128xf16, shared, swizzle = 128>
+  // CHECK: croq.span_as %{{.*}} : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.tile<2x32x64xf16, shared, swizzle = 128>
+  %a = croq.span_as %s : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.tile<2x32x64xf16, shared, swizzle = 128>
   // CHECK: croq.span_as %{{.*}} : !croq.tile<2x8xi32, local> -> !croq.tile<16xi32, local>
   %b = croq.span_as %l : !croq.tile<2x8xi32, local> -> !croq.tile<16xi32, local>
   return

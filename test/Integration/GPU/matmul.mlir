@@ -26,9 +26,9 @@
 // The producer's loads complete on the `full` slot; the consumer waits on
 // it, runs wgmma on descriptors of the swizzled stages, and frees the slot.
 // CHECK: mbarrier.init.shared.b64
-// CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // CHECK: mbarrier.arrive.expect_tx.shared.b64 _, [{{.*}}], {{.*}};
+// CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: wgmma.fence.sync.aligned;
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
@@ -47,8 +47,9 @@
 // RING-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 
 // Warp-specialized roles trade registers: the producer gives them up, the
-// two consumers take 232 each; ptxas knows the count at entry. Each consumer
-// runs m64n256k16 and waits for all but the last group.
+// two consumers take 232 each (the roles' blocks come in either order);
+// ptxas knows the count at entry. Each consumer runs m64n256k16 and waits
+// for all but the last group.
 // WS2: .maxntid 384, 1, 1
 // WS2: .minnctapersm 1
 // WS2-DAG: setmaxnreg.dec.sync.aligned.u32 40;

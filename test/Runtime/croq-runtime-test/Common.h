@@ -64,5 +64,6 @@ int runCache(void);
 int runNoDriver(void);
 int runFakeDriver(void);
 int runInit(void);
+int runStrided(void);
 
 #endif /* CROQ_TEST_RUNTIME_COMMON_H */

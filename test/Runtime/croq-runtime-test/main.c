@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
   } sections[] = {
       {"validation", runValidation}, {"cache", runCache},
       {"no-driver", runNoDriver},    {"fake-driver", runFakeDriver},
-      {"init", runInit},
+      {"init", runInit},             {"strided", runStrided},
   };
   if (argc == 2) {
     for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); ++i) {
@@ -85,6 +85,6 @@ int main(int argc, char **argv) {
   }
   fprintf(stderr,
           "usage: croq-runtime-test "
-          "validation|cache|no-driver|fake-driver|init\n");
+          "validation|cache|no-driver|fake-driver|init|strided\n");
   return 2;
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/TileLayout.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -15,7 +16,6 @@ using namespace mlir;
 using namespace mlir::croq;
 
 /// Largest box extent TMA takes in one dimension.
-static constexpr int64_t kMaxTmaBoxDim = 256;
 /// Largest tensor rank TMA takes.
 static constexpr int64_t kMaxTmaRank = 5;
 
@@ -34,10 +34,10 @@ static std::string formatShape(ArrayRef<int64_t> shape) {
   return result;
 }
 
-/// Whether the valid part of `source` can be smaller than `destShape`: the
-/// source is statically smaller or dynamic, or it is a view that can run
+/// The source is statically smaller or dynamic, or it is a view that can run
 /// past the edge of what it views.
-static bool sourceCanBeSmaller(Value source, ArrayRef<int64_t> destShape) {
+bool mlir::croq::copySourceCanBeSmaller(Value source,
+                                        ArrayRef<int64_t> destShape) {
   auto type = cast<ShapedType>(source.getType());
   for (auto [s, d] : llvm::zip(type.getShape(), destShape))
     if (ShapedType::isDynamic(s) || ShapedType::isDynamic(d) || s < d)
@@ -165,6 +165,19 @@ static LogicalResult verifyTmaBox(Operation *op, ArrayRef<int64_t> box,
     return op->emitOpError("the inner tma box dimension of ")
            << innerBytes << " bytes is wider than the " << span
            << "-byte swizzle span and not a multiple of it";
+  if (span && innerBytes > span) {
+    // Span-wide slabs, one after another (SharedTileLayout); TMA writes each
+    // at its own box address, which a swizzle needs 128-byte aligned.
+    std::optional<int64_t> slabBytes = span;
+    for (int64_t size : box.drop_back())
+      slabBytes = slabBytes ? llvm::checkedMul(*slabBytes, size) : slabBytes;
+    if (slabBytes && *slabBytes % 128 != 0)
+      return op->emitOpError("a tile wider than its ")
+             << span << "-byte swizzle span is stored as span-wide slabs of "
+             << *slabBytes << " bytes, but tma writes each slab at a 128-byte "
+             << "aligned address: give it a multiple of " << 128 / span
+             << " rows or a wider swizzle";
+  }
   for (auto [dim, size] : llvm::enumerate(box))
     if (size > kMaxTmaBoxDim && size % kMaxTmaBoxDim != 0)
       return op->emitOpError("tma box dimension ")
@@ -206,7 +219,7 @@ LogicalResult CopyOp::verify() {
     if (to == MemorySpace::Global)
       return emitOpError("zfill fills an on-chip destination, but this copy "
                          "writes global memory");
-    if (!sourceCanBeSmaller(getSource(), destShape))
+    if (!copySourceCanBeSmaller(getSource(), destShape))
       return emitOpError("zfill has no effect: the source always covers the "
                          "destination (")
              << formatShape(sourceShape) << " into " << formatShape(destShape)

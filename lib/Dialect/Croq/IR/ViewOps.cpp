@@ -346,6 +346,19 @@ LogicalResult SpanAsOp::verify() {
            << stringifySwizzle(source.getSwizzle()) << "), got "
            << stringifyMemorySpace(result.getMemorySpace()) << ", swizzle "
            << stringifySwizzle(result.getSwizzle());
+  // Rows wider than the span are slabs (SharedTileLayout): only a reshape
+  // of the outer dimensions keeps every element in its place.
+  int64_t span = getSwizzleBytes(source.getSwizzle());
+  if (span && source.getRank() > 0 && result.getRank() > 0) {
+    int64_t elementBytes = getElementSizeInBytes(source.getElementType());
+    int64_t from = source.getShape().back(), to = result.getShape().back();
+    if (from != to &&
+        (from * elementBytes > span || to * elementBytes > span))
+      return emitOpError("rows wider than the ")
+             << span << "-byte swizzle span are stored as span-wide slabs, "
+             << "so span_as must keep the innermost dimension (" << from
+             << "), got " << to;
+  }
   return success();
 }
 

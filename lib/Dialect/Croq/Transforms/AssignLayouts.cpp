@@ -1,8 +1,10 @@
 //===- AssignLayouts.cpp - choose the swizzle of shared buffers -----------===//
 //
 // Implements croq-assign-layouts: every shared buffer declared with
-// `swizzle = auto` gets the swizzle a copy into it asks for, or the largest
-// one its rows fill, and the stages and views derived from it follow.
+// `swizzle = auto` gets the swizzle a copy or an mma load of it asks for, or
+// the largest one its rows fill, and the stages and views derived from it
+// follow. A copy and an mma load that ask for different layouts are an
+// error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,23 +74,37 @@ LogicalResult mlir::croq::assignLayouts(Operation *root) {
     SmallVector<Value> derived{buffer};
     collectDerived(buffer, derived);
 
-    // A copy that states the layout fixes it; copies are visited in program
-    // order so that a conflict is reported on the later one.
+    // A copy or mma load that states the layout fixes it; they are visited
+    // in program order so that a conflict is reported on the later one.
     llvm::SmallPtrSet<Value, 8> derivedSet(derived.begin(), derived.end());
     std::optional<Swizzle> fixed;
+    Operation *fixedBy = nullptr;
     WalkResult conflict =
-        alloc->getParentRegion()->walk([&](CopyOp copy) {
-          if (!copy.getSwizzle() || (!derivedSet.contains(copy.getSource()) &&
-                                     !derivedSet.contains(copy.getDest())))
+        alloc->getParentRegion()->walk([&](Operation *op) {
+          std::optional<Swizzle> asked;
+          if (auto copy = dyn_cast<CopyOp>(op);
+              copy && (derivedSet.contains(copy.getSource()) ||
+                       derivedSet.contains(copy.getDest())))
+            asked = copy.getSwizzle();
+          else if (auto load = dyn_cast<MmaLoadOp>(op);
+                   load && derivedSet.contains(load.getSource()))
+            asked = load.getSwizzle();
+          if (!asked)
             return WalkResult::advance();
-          if (fixed && *fixed != *copy.getSwizzle()) {
-            copy.emitOpError("asks for swizzle ")
-                << stringifySwizzle(*copy.getSwizzle())
-                << " but another copy of the same buffer asks for "
-                << stringifySwizzle(*fixed);
+          if (fixed && *fixed != *asked) {
+            InFlightDiagnostic diag =
+                op->emitOpError("asks for swizzle ")
+                << stringifySwizzle(*asked) << " but ";
+            if (fixedBy->getName() == op->getName())
+              diag << "another " << (isa<CopyOp>(op) ? "copy" : "mma load");
+            else
+              diag << "a " << fixedBy->getName();
+            diag << " of the same buffer asks for " << stringifySwizzle(*fixed);
+            diag.attachNote(fixedBy->getLoc()) << "the layout was fixed here";
             return WalkResult::interrupt();
           }
-          fixed = *copy.getSwizzle();
+          fixed = asked;
+          fixedBy = op;
           return WalkResult::advance();
         });
     if (conflict.wasInterrupted())

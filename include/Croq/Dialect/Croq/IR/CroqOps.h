@@ -21,4 +21,12 @@
 #define GET_OP_CLASSES
 #include "Croq/Dialect/Croq/IR/CroqOps.h.inc"
 
+namespace mlir {
+namespace croq {
+/// Whether the valid part of copy source `source` can be smaller than
+/// `destShape`, so that `zfill` has an effect (the copy verifier's rule).
+bool copySourceCanBeSmaller(Value source, ArrayRef<int64_t> destShape);
+} // namespace croq
+} // namespace mlir
+
 #endif // CROQ_DIALECT_CROQ_IR_CROQOPS_H

@@ -266,7 +266,10 @@ def Croq_SpanAsOp : Croq_Op<"span_as", [Pure]> {
   let description = [{
     The `croq.span_as` op gives the storage of `source` a new shape without
     moving data (Croqtile's `t.span_as([m, n])`). Element type, memory space
-    and layout stay; the element count must be the same.
+    and layout stay; the element count must be the same. A swizzled tile
+    whose rows are wider than the swizzle span is stored as span-wide slabs,
+    so the same bytes hold the same elements only if such a reshape keeps
+    the innermost dimension.
 
     Example:
 

@@ -46,10 +46,13 @@ def CroqAssignLayouts : Pass<"croq-assign-layouts"> {
   let summary = "Give shared buffers declared with swizzle = auto a layout";
   let description = [{
     Every shared tile or stage array declared with `swizzle = auto` gets a
-    concrete swizzle: the one a `croq.copy ... swizzle = N` into it states,
-    or else the largest swizzle (128, 64 or 32 bytes, or none) whose span
-    divides its rows, and whose 8-row pattern divides each stage of a stage
-    array. The stages, views and reshapes derived from the buffer get the
+    concrete swizzle: the one a `croq.copy ... swizzle = N` or
+    `croq.mma.load swizzle = N` of it states (a copy and an mma load that
+    state different ones are an error: the tensor cores would read the bytes
+    where the copy did not put them), or else the largest swizzle (128, 64 or
+    32 bytes, or none) whose span divides its rows, and whose 8-row pattern
+    divides each stage of a stage array. Rows wider than the span are stored
+    as span-wide slabs (see `croq-test-tile-layout`). The stages, views and reshapes derived from the buffer get the
     same layout in their types, so copies, element accesses and mma operand
     loads all address it the way TMA writes it. The buffer's alignment in
     shared memory follows from the layout (1024 bytes for 128B swizzle) when
@@ -172,6 +175,27 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def CroqTestTileLayout : Pass<"croq-test-tile-layout"> {
+  let summary = "Report where each shared tile's 16-byte chunks lie "
+                "(testing)";
+  let description = [{
+    For every `croq.alloc` of a shared tile (or of a stage array: one stage),
+    reports one remark per row of its first eight rows (the outer dimensions
+    flattened): the index of the 16-byte chunk of the tile where each
+    16-byte chunk of that row lies. This is the layout TMA writes, the dma
+    copies and element accesses address and the wgmma descriptors describe
+    (span-wide slabs one after another, row-major within a slab, the
+    swizzle's XOR of chunk and 128-byte line), so a test can hold it against
+    the CUDA swizzle pattern tables. The IR is not changed.
+
+    Example, a 4 x 64 f16 tile with 128B swizzle:
+
+    ```
+    remark: row 1: 9 8 11 10 13 12 15 14
+    ```
+  }];
 }
 
 #endif // CROQ_DIALECT_CROQ_TRANSFORMS_PASSES_TD

@@ -1,0 +1,63 @@
+//===- TileLayout.h - where a shared tile's elements lie --------*- C++ -*-===//
+//
+// The one description of a shared tile's physical layout that TMA boxes, dma
+// copies, element accesses and wgmma descriptors all follow.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_DIALECT_CROQ_IR_TILELAYOUT_H
+#define CROQ_DIALECT_CROQ_IR_TILELAYOUT_H
+
+#include "Croq/Dialect/Croq/IR/CroqTypes.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir {
+namespace croq {
+
+/// The largest extent of one TMA box dimension.
+constexpr int64_t kMaxTmaBoxDim = 256;
+
+/// How the elements of a shared tile lie in its bytes.
+///
+/// The tile is cut along its innermost dimension into slabs of `slabWidth`
+/// elements: one slab when the rows fit the swizzle span (or the tile is not
+/// swizzled), else span-wide slabs stored one after another, `slabBytes`
+/// apart (the 3-D "atom-tiled" layout TMA writes one box per slab for).
+/// Within a slab the elements are row-major. A swizzle then permutes the
+/// 16-byte chunks of every 128-byte line of the tile: chunk c of line l
+/// lands at chunk c ^ (l mod (span / 16)), the pattern of the CUDA swizzle
+/// modes for a buffer aligned to the pattern's repeat (span * 8 bytes).
+struct SharedTileLayout {
+  SmallVector<int64_t> shape;
+  int64_t elementBytes = 1;
+  /// Swizzle span in bytes, 0 when not swizzled.
+  int64_t span = 0;
+  /// Elements of the innermost dimension in one slab.
+  int64_t slabWidth = 1;
+  int64_t numSlabs = 1;
+  /// Bytes of one slab.
+  int64_t slabBytes = 0;
+
+  /// The layout of a shared tile of `type` (a verified shape: the inner
+  /// dimension is a multiple of the span when wider than it).
+  static SharedTileLayout get(TileType type);
+
+  /// The shape of one slab: the tile's, with `slabWidth` innermost.
+  SmallVector<int64_t> getSlabShape() const;
+
+  /// The byte offset of the element at `coords` before the swizzle.
+  int64_t getLinearByteOffset(ArrayRef<int64_t> coords) const;
+
+  /// The byte offset where the element at `coords` lies.
+  int64_t getByteOffset(ArrayRef<int64_t> coords) const;
+};
+
+/// Where the byte at tile offset `byteOffset` lies in a tile swizzled with a
+/// `span`-byte span (0: not swizzled).
+int64_t applySwizzle(int64_t byteOffset, int64_t span);
+
+} // namespace croq
+} // namespace mlir
+
+#endif // CROQ_DIALECT_CROQ_IR_TILELAYOUT_H

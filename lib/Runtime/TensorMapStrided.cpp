@@ -1,0 +1,120 @@
+//===- TensorMapStrided.cpp - tensor maps of strided tensors, or fallback -===//
+//
+// croqRtTensorMapGetStrided, the host call of croq's generated code: turns a
+// strided memref's sizes and strides into a tensor map's parameters, and
+// when the tensor breaks a rule of TMA answers "use the software copy"
+// instead of failing, counting it and remembering the rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Error.h"
+#include "TensorMap.h"
+
+#include "Croq/Runtime/CroqRuntime.h"
+
+#include <atomic>
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
+using namespace croq::rt;
+
+static std::atomic<uint64_t> fallbackCount{0};
+static thread_local std::string fallbackReason;
+
+/// What a fallback map points at: the kernel never reads it as a map.
+alignas(128) static const unsigned char kNoMap[CROQ_RT_TENSOR_MAP_BYTES] = {};
+
+uint64_t croq::rt::tensorMapFallbackCount() { return fallbackCount.load(); }
+
+/// Counts a fallback for `rule`, remembers why, and returns 0.
+[[gnu::format(printf, 3, 4)]] static int
+fallBack(const void **tensorMap, const char *rule, const char *format, ...) {
+  char message[256];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  fallbackReason = std::string(rule) + ": " + message;
+  ++fallbackCount;
+  if (tensorMap)
+    *tensorMap = kNoMap;
+  return 0;
+}
+
+/// Swizzle modes whose global tensors the CUDA programming guide asks to be
+/// 128-byte aligned.
+static bool isSwizzled(int swizzle) {
+  return swizzle == CROQ_RT_SWIZZLE_32B || swizzle == CROQ_RT_SWIZZLE_64B ||
+         swizzle == CROQ_RT_SWIZZLE_128B;
+}
+
+extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
+                                         const void *globalAddress,
+                                         const int64_t *sizes,
+                                         const int64_t *byteStrides,
+                                         const int64_t *boxDims, int swizzle,
+                                         const void **tensorMap) {
+  if (!tensorMap) {
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, "croqRtTensorMapGetStrided",
+                "tensorMap must not be null");
+    return 0;
+  }
+  if (rank < 1 || rank > kMaxTensorMapRank)
+    return fallBack(tensorMap, "rank", "rank must be in [1, %u], got %u",
+                    kMaxTensorMapRank, rank);
+  const ElementTypeInfo *type = getElementTypeInfo(elementType);
+  if (!type)
+    return fallBack(tensorMap, "element-type",
+                    "elementType must be a croqRtElementType, got %d",
+                    elementType);
+  if (!sizes || !byteStrides || !boxDims)
+    return fallBack(tensorMap, "arguments",
+                    "sizes, byteStrides and boxDims must not be null");
+  if (byteStrides[rank - 1] != int64_t(type->bytes))
+    return fallBack(tensorMap, "inner-stride",
+                    "the innermost stride must be the element size (%u "
+                    "bytes), got %lld bytes",
+                    type->bytes, static_cast<long long>(byteStrides[rank - 1]));
+  if (isSwizzled(swizzle) &&
+      reinterpret_cast<uintptr_t>(globalAddress) % 128 != 0)
+    return fallBack(tensorMap, "swizzle-address-alignment",
+                    "a swizzled tensor's address must be 128-byte aligned, "
+                    "got %p",
+                    globalAddress);
+
+  // Driver order: dimension 0 innermost. Negative values saturate to 0 so
+  // that validation names them.
+  auto toUnsigned = [](int64_t v) { return v < 0 ? 0 : uint64_t(v); };
+  uint64_t dims[kMaxTensorMapRank], strides[kMaxTensorMapRank];
+  uint32_t box[kMaxTensorMapRank];
+  for (uint32_t i = 0; i < rank; ++i) {
+    dims[i] = toUnsigned(sizes[rank - 1 - i]);
+    uint64_t b = toUnsigned(boxDims[rank - 1 - i]);
+    box[i] = b > UINT32_MAX ? UINT32_MAX : uint32_t(b);
+  }
+  for (uint32_t i = 0; i + 1 < rank; ++i)
+    strides[i] = toUnsigned(byteStrides[rank - 2 - i]);
+  TensorMapParams params = {elementType,
+                            rank,
+                            globalAddress,
+                            dims,
+                            strides,
+                            box,
+                            nullptr,
+                            swizzle,
+                            CROQ_RT_L2_PROMOTION_NONE,
+                            CROQ_RT_OOB_FILL_ZERO};
+  TensorMapRuleViolation violation;
+  if (!checkTensorMap(params, violation))
+    return fallBack(tensorMap, violation.rule, "%s", violation.message);
+  const void *map = getCachedTensorMap("croqRtTensorMapGetStrided", params);
+  if (!map)
+    return fallBack(tensorMap, "encode", "%s", lastErrorMessage().c_str());
+  *tensorMap = map;
+  return 1;
+}
+
+extern "C" const char *croqRtTensorMapFallbackReason(void) {
+  return fallbackReason.c_str();
+}
