@@ -14,7 +14,11 @@ Per shape and element type:
 - torch: ``torch.matmul(a, b.t())`` with b given as [N, K] (cuBLAS), timed
   with triton.testing.do_bench (L2 flushed between runs) when triton is
   there, else CUDA events, and also through the profiler;
-- TFLOP/s = 2 M N K / time; ratio = croq TFLOP/s / cuBLAS TFLOP/s.
+- Triton: the persistent TMA-descriptor GEMM of triton_gemm.py, the best
+  of a few tile configurations, timed like torch (once per shape and
+  element type);
+- TFLOP/s = 2 M N K / time; ratio = croq TFLOP/s / cuBLAS TFLOP/s, and
+  croq / Triton.
 
 Usage:
     bench_gemm.py [--artifacts DIR] [--md FILE] [--json FILE] [--quick]
@@ -36,6 +40,7 @@ import croq
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_dma import time_call, time_events, time_kernel  # noqa: E402
+from triton_gemm import best_triton_matmul  # noqa: E402
 
 
 @dataclass
@@ -49,6 +54,8 @@ class Row:
     croq_call_ms: Optional[float] = None
     torch_ms: Optional[float] = None
     torch_kernel_ms: Optional[float] = None
+    triton_ms: Optional[float] = None
+    triton_note: str = ""
     flops: float = 0.0
 
     def tflops(self, ms: Optional[float]) -> Optional[float]:
@@ -58,6 +65,14 @@ class Row:
     def ratio(self) -> Optional[float]:
         c, t = self.tflops(self.croq_kernel_ms), self.tflops(self.torch_ms)
         return c / t if c and t else None
+
+    @property
+    def triton_ratio(self) -> Optional[float]:
+        c, t = self.tflops(self.croq_kernel_ms), self.tflops(self.triton_ms)
+        return c / t if c and t else None
+
+
+TRITON_CACHE: dict = {}
 
 
 def bench_one(module, kernel: str, dtype: torch.dtype,
@@ -90,6 +105,10 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
     row.torch_kernel_ms = time_kernel(
         lambda: torch.matmul(a, b.t()),
         lambda name: not name.startswith("Memcpy") and "Memset" not in name)
+    key = (shape, dtype)
+    if key not in TRITON_CACHE:
+        TRITON_CACHE[key] = best_triton_matmul(a, b, time_call)
+    row.triton_ms, row.triton_note = TRITON_CACHE[key]
     return row
 
 
@@ -100,16 +119,19 @@ def fmt(value: Optional[float], digits: int = 1) -> str:
 def markdown(rows: List[Row], device: str) -> str:
     lines = [f"Device: {device}", "",
              "| kernel | M x N x K | dtype | croq TFLOP/s (kernel) | "
-             "croq TFLOP/s (call) | cuBLAS TFLOP/s | ratio | rel. error | "
-             "status |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "croq TFLOP/s (call) | cuBLAS TFLOP/s | vs cuBLAS | "
+             "Triton TFLOP/s | vs Triton | rel. error | status | Triton "
+             "config |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(
             f"| {r.name} | {r.shape} | {r.dtype} | "
             f"{fmt(r.tflops(r.croq_kernel_ms))} | "
             f"{fmt(r.tflops(r.croq_call_ms))} | {fmt(r.tflops(r.torch_ms))} | "
-            f"{fmt(r.ratio, 2)} | "
-            f"{'-' if r.error is None else f'{r.error:.1e}'} | {r.status} |")
+            f"{fmt(r.ratio, 2)} | {fmt(r.tflops(r.triton_ms))} | "
+            f"{fmt(r.triton_ratio, 2)} | "
+            f"{'-' if r.error is None else f'{r.error:.1e}'} | {r.status} | "
+            f"{r.triton_note} |")
     return "\n".join(lines) + "\n"
 
 
@@ -135,7 +157,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for kernel, dtype in [("gemm_f16", torch.float16),
                           ("gemm_bf16", torch.bfloat16),
                           ("gemm_f16_128x256", torch.float16),
-                          ("gemm_bf16_128x256", torch.bfloat16)]:
+                          ("gemm_bf16_128x256", torch.bfloat16),
+                          ("gemm_f16_128x256_s", torch.float16),
+                          ("gemm_f16_128x256_p", torch.float16),
+                          ("gemm_bf16_128x256_p", torch.bfloat16),
+                          ("gemm_plain_f16", torch.float16)]:
         if not hasattr(module, kernel):
             continue
         for shape in shapes:

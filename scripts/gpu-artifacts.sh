@@ -10,7 +10,7 @@
 #              not compile (the GPU tests report it)
 #   python/    the croq package
 #   tests/     run_gpu_tests.py
-#   bench/     bench_dma.py
+#   bench/     bench_dma.py, bench_gemm.py, triton_gemm.py
 #   MANIFEST.txt  commit, date, tools, files
 #
 # Then run scripts/gpu-check.sh on the GPU machine with gpu-artifacts
@@ -69,7 +69,7 @@ PY
 cp -r python/croq "$ART/python/"
 find "$ART/python" -name __pycache__ -prune -exec rm -rf {} +
 cp test/Integration/GPU/run_gpu_tests.py "$ART/tests/"
-cp bench/bench_dma.py bench/bench_gemm.py "$ART/bench/"
+cp bench/bench_dma.py bench/bench_gemm.py bench/triton_gemm.py "$ART/bench/"
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then

@@ -9,12 +9,15 @@
 # 2. disassembles the copy kernels (cuobjdump --dump-sass, nvdisasm when
 #    cuobjdump fails) and gathers the ptxas -v resource reports;
 # 3. runs the GPU end-to-end tests (run_gpu_tests.py);
-# 4. runs the dma benchmarks against torch (bench_dma.py);
+# 4. runs the dma benchmarks against torch (bench_dma.py) and the GEMM
+#    benchmarks against cuBLAS and Triton (bench_gemm.py);
 # 5. prints a summary table last: each test with PASS/FAIL and its max
 #    error, each benchmark with its GB/s and its ratio to torch.
 #
-# Everything goes to ${OUT:-./gpu-out} (7 files): device.txt, sass.txt,
-# resources.txt, gpu-check.log, tests.json, bench.md, bench.json.
+# Everything goes to ${OUT:-./gpu-out} (9 files): device.txt, sass.txt,
+# resources.txt, gpu-check.log, tests.json, bench.md, bench.json,
+# bench_gemm.md, bench_gemm.json. CROQ_GEMM_QUICK=1 benchmarks the GEMMs
+# at 4096^3 only.
 # Exit status: 0 when every test passed and every benchmark ran.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -46,7 +49,8 @@ cat "$OUT/device.txt" | tee -a "$LOG"
 
 echo "== disassembly and resources" | tee -a "$LOG"
 : > "$OUT/sass.txt"
-for kernel in copy_64x64_kernel copy_64x64_async_kernel copy_f32_kernel; do
+for kernel in copy_64x64_kernel copy_64x64_async_kernel copy_f32_kernel \
+    gemm_f16_128x256_kernel gemm_plain_f16_kernel; do
   cubin="$ART/kernels/cubin/$kernel.cubin"
   [ -f "$cubin" ] || { echo "no $cubin" >> "$OUT/sass.txt"; continue; }
   {
@@ -65,6 +69,11 @@ sass_line=$(awk '/===== copy_64x64_kernel: cuobjdump --dump-sass/{on=1; next} /^
        END { printf "copy_64x64_kernel SASS: %d LDG.E.128, %d STS.128, %d LDS.128, %d STG.E.128, %d local (LDL/STL)", l, s, r, w, loc }')
 echo "$sass_line" | tee -a "$LOG"
 grep -A6 "== copy_64x64_kernel" "$OUT/resources.txt" | grep -E "registers|stack" | tee -a "$LOG"
+for kernel in gemm_f16_128x256_kernel gemm_plain_f16_kernel; do
+  awk -v k="===== $kernel: cuobjdump --dump-sass" '$0 == k {on=1; next} /^=====/{on=0} on' "$OUT/sass.txt" |
+    awk -v k="$kernel" '{ if ($0 ~ /HGMMA/) g++; if ($0 ~ /UTMALDG/) t++; if ($0 ~ /SYNCS/) b++; if ($0 ~ /LDL|STL/) loc++; if ($0 ~ /WARPGROUP.DEPBAR|WARPGROUP.ARRIVE/) w++ }
+         END { printf "%s SASS: %d HGMMA, %d UTMALDG, %d SYNCS (mbarrier), %d WARPGROUP arrive/depbar, %d local (LDL/STL)\n", k, g, t, b, w, loc }' | tee -a "$LOG"
+done
 
 echo "== tests" | tee -a "$LOG"
 "$PY" "$ART/tests/run_gpu_tests.py" --artifacts "$ART" --json "$OUT/tests.json" 2>&1 | tee -a "$LOG"
@@ -73,6 +82,9 @@ tests_rc=${PIPESTATUS[0]}
 echo "== benchmarks" | tee -a "$LOG"
 "$PY" "$ART/bench/bench_dma.py" --artifacts "$ART" --md "$OUT/bench.md" --json "$OUT/bench.json" 2>&1 | tee -a "$LOG"
 bench_rc=${PIPESTATUS[0]}
+"$PY" "$ART/bench/bench_gemm.py" --artifacts "$ART" ${CROQ_GEMM_QUICK:+--quick} \
+  --md "$OUT/bench_gemm.md" --json "$OUT/bench_gemm.json" 2>&1 | tee -a "$LOG"
+gemm_rc=${PIPESTATUS[0]}
 
 echo "== summary" | tee -a "$LOG"
 "$PY" - "$OUT/tests.json" "$OUT/bench.json" "$sass_line" <<'PY' 2>&1 | tee -a "$LOG"
@@ -127,5 +139,6 @@ if counts is not None:
           f"{counts['KNOWN']} skipped")
 PY
 
-echo "gpu-check: tests exit $tests_rc, bench exit $bench_rc; outputs in $OUT" | tee -a "$LOG"
-[ "$tests_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ]
+cat "$OUT/bench_gemm.md" 2>/dev/null | tee -a "$LOG"
+echo "gpu-check: tests exit $tests_rc, bench exit $bench_rc, gemm bench exit $gemm_rc; outputs in $OUT" | tee -a "$LOG"
+[ "$tests_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ] && [ "$gemm_rc" -eq 0 ]

@@ -43,6 +43,16 @@ static llvm::cl::opt<std::string>
     clFeatures("croq-features",
                llvm::cl::desc("PTX features (default +ptx80)"),
                llvm::cl::init("+ptx80"));
+static llvm::cl::opt<int64_t> clPipelineStages(
+    "croq-pipeline-stages",
+    llvm::cl::desc("stages of the rings croq-pipeline-loops builds (0, the "
+                   "default: as many as fit; 1: no pipelining)"),
+    llvm::cl::init(0));
+static llvm::cl::opt<bool> clWarpSpecialize(
+    "croq-warp-specialize",
+    llvm::cl::desc("pipelined loads are issued by a producer warpgroup "
+                   "(default true)"),
+    llvm::cl::init(true));
 static llvm::cl::opt<std::string> clHostFormat(
     "croq-binary-format",
     llvm::cl::desc("what --croq-to-host-llvmir embeds: bin (cubin, default) "
@@ -75,6 +85,8 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
   options.chip = clChip;
   options.features = clFeatures;
   options.format = format.str();
+  options.pipelineStages = clPipelineStages;
+  options.warpSpecialize = clWarpSpecialize;
   croq::buildCroqToNVVMPipeline(pm, options);
   return pm.run(module);
 }

@@ -44,6 +44,15 @@ struct CroqToNVVMPipelineOptions
       llvm::cl::desc("what the GPU modules become: isa (PTX), bin (cubin, "
                      "runs ptxas), fatbin, or none (stop at NVVM IR)"),
       llvm::cl::init("isa")};
+  PassOptions::Option<int64_t> pipelineStages{
+      *this, "pipeline-stages",
+      llvm::cl::desc("stages of the rings croq-pipeline-loops builds (0: as "
+                     "many as fit, 1: no pipelining)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("pipelined loads are issued by a producer warpgroup"),
+      llvm::cl::init(true)};
 };
 
 /// Adds every pass from croq IR to host LLVM IR with embedded GPU binaries.

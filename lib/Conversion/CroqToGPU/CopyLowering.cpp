@@ -143,50 +143,6 @@ static void emitScalarMove(OpBuilder &builder, Location loc,
                           dstIndices);
 }
 
-/// Whether `access`'s origin and rows are 16-byte aligned at run time.
-static Value isVectorAligned(OpBuilder &builder, Location loc,
-                             const BufferAccess &access, int64_t eltBytes) {
-  auto metadata =
-      memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
-                                                     access.memref);
-  Value linear = metadata.getOffset();
-  for (auto [offset, stride] :
-       llvm::zip(access.offsets, metadata.getStrides()))
-    linear = arith::AddIOp::create(
-        builder, loc, linear,
-        arith::MulIOp::create(builder, loc, offset, stride));
-  Value elt = indexConstant(builder, loc, eltBytes);
-  Value sixteen = indexConstant(builder, loc, 16);
-  Value zero = indexConstant(builder, loc, 0);
-  Value address = arith::AddIOp::create(
-      builder, loc, base, arith::MulIOp::create(builder, loc, linear, elt));
-  SmallVector<Value> conditions;
-  auto isMultipleOf16 = [&](Value bytes) {
-    Value rem = arith::RemUIOp::create(builder, loc, bytes, sixteen);
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, rem,
-                                 zero)
-        .getResult();
-  };
-  conditions.push_back(isMultipleOf16(address));
-  auto strides = metadata.getStrides();
-  for (size_t d = 0; d + 1 < strides.size(); ++d)
-    conditions.push_back(isMultipleOf16(
-        arith::MulIOp::create(builder, loc, strides[d], elt)));
-  return allOf(builder, loc, conditions);
-}
-
-/// Whether the innermost dimension of `memref` has unit stride statically.
-static bool hasUnitInnerStride(Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty())
-    return false;
-  return strides.back() == 1;
-}
-
 /// The vector width (in elements) this move can use when aligned, or 1.
 static int64_t getVectorWidth(const MoveSpec &spec, const BufferAccess &src,
                               const BufferAccess &dst) {
@@ -458,8 +414,8 @@ static LogicalResult lowerMove(Operation *op, Value source, Value dest,
     SmallVector<Value> conditions{
         isWholeTileInside(rewriter, loc, *src, *dst)};
     if (width > 1) {
-      conditions.push_back(isVectorAligned(rewriter, loc, *src, eltBytes));
-      conditions.push_back(isVectorAligned(rewriter, loc, *dst, eltBytes));
+      conditions.push_back(isAccessAligned(rewriter, loc, *src, eltBytes, 16));
+      conditions.push_back(isAccessAligned(rewriter, loc, *dst, eltBytes, 16));
     }
     ifFast = scf::IfOp::create(rewriter, loc,
                                allOf(rewriter, loc, conditions), true);
@@ -470,8 +426,8 @@ static LogicalResult lowerMove(Operation *op, Value source, Value dest,
   }
   if (width > 1) {
     Value aligned = allOf(rewriter, loc,
-                          {isVectorAligned(rewriter, loc, *src, eltBytes),
-                           isVectorAligned(rewriter, loc, *dst, eltBytes)});
+                          {isAccessAligned(rewriter, loc, *src, eltBytes, 16),
+                           isAccessAligned(rewriter, loc, *dst, eltBytes, 16)});
     auto ifAligned = scf::IfOp::create(rewriter, loc, aligned, true);
     {
       OpBuilder::InsertionGuard guard(rewriter);

@@ -25,9 +25,6 @@ namespace croq {
 using namespace mlir;
 using namespace mlir::croq;
 
-/// Shared memory a Hopper (sm_90) block can have.
-static constexpr int64_t kSharedMemoryCapacity = 227 * 1024;
-
 /// Reports every op this pass cannot lower, before anything is rewritten:
 /// ops of the Hopper stages (tma copies, events, mma) and croq ops outside
 /// any kernel.
@@ -77,7 +74,7 @@ struct ConvertCroqToGPUPass
       return signalPassFailure();
 
     SharedMemoryPlan plan;
-    if (failed(plan.build(module, kSharedMemoryCapacity)))
+    if (failed(plan.build(module, kSharedMemoryBytesPerBlock)))
       return signalPassFailure();
     EventPlan events;
     if (failed(events.build(module, plan)))

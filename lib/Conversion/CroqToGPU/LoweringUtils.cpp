@@ -58,6 +58,49 @@ Value mlir::croq::lessThan(OpBuilder &builder, Location loc, Value a,
   return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a, b);
 }
 
+Value mlir::croq::isAccessAligned(OpBuilder &builder, Location loc,
+                                  const BufferAccess &access, int64_t eltBytes,
+                                  int64_t alignBytes) {
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
+                                                     access.memref);
+  Value linear = metadata.getOffset();
+  for (auto [offset, stride] :
+       llvm::zip(access.offsets, metadata.getStrides()))
+    linear = arith::AddIOp::create(
+        builder, loc, linear,
+        arith::MulIOp::create(builder, loc, offset, stride));
+  Value elt = indexConstant(builder, loc, eltBytes);
+  Value alignment = indexConstant(builder, loc, alignBytes);
+  Value zero = indexConstant(builder, loc, 0);
+  Value address = arith::AddIOp::create(
+      builder, loc, base, arith::MulIOp::create(builder, loc, linear, elt));
+  SmallVector<Value> conditions;
+  auto isMultiple = [&](Value bytes) {
+    Value rem = arith::RemUIOp::create(builder, loc, bytes, alignment);
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, rem,
+                                 zero)
+        .getResult();
+  };
+  conditions.push_back(isMultiple(address));
+  auto strides = metadata.getStrides();
+  for (size_t d = 0; d + 1 < strides.size(); ++d)
+    conditions.push_back(isMultiple(
+        arith::MulIOp::create(builder, loc, strides[d], elt)));
+  return allOf(builder, loc, conditions);
+}
+
+bool mlir::croq::hasUnitInnerStride(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty())
+    return false;
+  return strides.back() == 1;
+}
+
 Value mlir::croq::allOf(OpBuilder &builder, Location loc,
                         ArrayRef<Value> conditions) {
   Value result;

@@ -151,6 +151,15 @@ Value lessThan(OpBuilder &builder, Location loc, Value a, Value b);
 /// Conjunction of `conditions`; true when empty.
 Value allOf(OpBuilder &builder, Location loc, ArrayRef<Value> conditions);
 
+/// Whether `access`'s origin and the strides of its outer dimensions are
+/// multiples of `alignBytes` at run time (elements of `eltBytes` bytes).
+Value isAccessAligned(OpBuilder &builder, Location loc,
+                      const BufferAccess &access, int64_t eltBytes,
+                      int64_t alignBytes);
+
+/// Whether the innermost dimension of `memref` has unit stride statically.
+bool hasUnitInnerStride(Value memref);
+
 /// Adds the patterns that lower dma copies, transposes, pads and waits.
 void populateCroqCopyToGPUPatterns(CroqTypeConverter &converter,
                                    RewritePatternSet &patterns);

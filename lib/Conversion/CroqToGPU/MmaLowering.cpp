@@ -18,6 +18,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -455,7 +456,34 @@ struct MmaCommitOpLowering : OpConversionPattern<MmaCommitOp> {
     rewriter.replaceOp(op, acc);
     return success();
   }
+
 };
+
+/// Whether every pair of adjacent even-odd columns of `access` is aligned to
+/// the pair's size, as far as the compiler knows: a shared tile with an even
+/// number of elements, unit inner stride, even row strides and a constant,
+/// even inner offset. Global tensors are not: their alignment is known only at
+/// run time, and a run-time choice between paired and single stores makes
+/// ptxas serialize the wgmma pipeline before it (C7514).
+static bool isPairAligned(const BufferAccess &access, int64_t eltBytes) {
+  if (access.space != MemorySpace::Shared ||
+      !hasUnitInnerStride(access.storage) || access.offsets.empty())
+    return false;
+  // Shared buffers start 16-byte aligned, and the stages of a stage array
+  // at multiples of the stage's size: an even number of elements keeps
+  // every stage's origin pair-aligned.
+  auto type = cast<MemRefType>(access.memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type.hasStaticShape() || type.getNumElements() % 2 != 0 ||
+      failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % 2 != 0)
+      return false;
+  std::optional<int64_t> inner = getConstantIntValue(access.offsets.back());
+  return eltBytes <= 8 && inner && *inner % 2 == 0;
+}
 
 /// croq.mma.store %acc -> %dest  =>  each thread converts and stores the
 /// elements of its fragment: for rows block i, register r = 4 j + q of
@@ -496,46 +524,84 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
     int64_t blocks = std::max<int64_t>(1, accType.getShape()[0] / 64);
     int64_t perThread = accType.getShape()[1] / 2;
     bool masked = !access->limits.empty();
-    for (int64_t i = 0; i < blocks; ++i) {
-      for (int64_t r = 0; r < perThread; ++r) {
-        int64_t j = r / 4, q = r % 4;
-        Value rowIndex = arith::AddIOp::create(
-            rewriter, loc, row0,
-            indexConstant(rewriter, loc, 64 * i + 8 * (q / 2)));
-        Value colIndex = arith::AddIOp::create(
-            rewriter, loc, col0, indexConstant(rewriter, loc, 8 * j + q % 2));
-        Value value = LLVM::ExtractValueOp::create(
-            rewriter, loc, adaptor.getAcc(), ArrayRef<int64_t>{i, r});
-        if (value.getType() != destType) {
-          if (isa<FloatType>(destType))
-            value = cast<FloatType>(destType).getWidth() <
-                            value.getType().getIntOrFloatBitWidth()
-                        ? arith::TruncFOp::create(rewriter, loc, destType, value)
-                              .getResult()
-                        : arith::ExtFOp::create(rewriter, loc, destType, value)
-                              .getResult();
-          else
-            value = arith::TruncIOp::create(rewriter, loc, destType, value);
+    int64_t eltBytes = getElementSizeInBytes(destType);
+
+    // Element r of block i, converted to the destination type.
+    auto getValue = [&](OpBuilder &b, int64_t i, int64_t r) -> Value {
+      Value value = LLVM::ExtractValueOp::create(b, loc, adaptor.getAcc(),
+                                                 ArrayRef<int64_t>{i, r});
+      if (value.getType() == destType)
+        return value;
+      if (auto floatType = dyn_cast<FloatType>(destType))
+        return floatType.getWidth() < value.getType().getIntOrFloatBitWidth()
+                   ? arith::TruncFOp::create(b, loc, destType, value)
+                         .getResult()
+                   : arith::ExtFOp::create(b, loc, destType, value).getResult();
+      return arith::TruncIOp::create(b, loc, destType, value);
+    };
+    // Whether (row, col) of the accumulator lies inside the destination.
+    auto isInside = [&](OpBuilder &b, Value row, Value col) {
+      SmallVector<Value> inside;
+      for (auto [d, c] : llvm::enumerate(SmallVector<Value>{row, col}))
+        inside.push_back(lessThan(
+            b, loc, arith::AddIOp::create(b, loc, access->offsets[d], c),
+            access->limits[d]));
+      return allOf(b, loc, inside);
+    };
+    auto storeOne = [&](OpBuilder &b, Value value, Value row, Value col) {
+      memref::StoreOp::create(b, loc, value, access->storage,
+                              getElementIndices(b, loc, *access, {row, col}));
+    };
+
+    // Registers r and r + 1 (r even) of a thread hold two adjacent columns
+    // of one row: `paired` stores them as one vector of two elements.
+    auto emitStores = [&](OpBuilder &b, bool paired) {
+      int64_t step = paired ? 2 : 1;
+      for (int64_t i = 0; i < blocks; ++i) {
+        for (int64_t r = 0; r < perThread; r += step) {
+          int64_t j = r / 4, q = r % 4;
+          Value row = arith::AddIOp::create(
+              b, loc, row0, indexConstant(b, loc, 64 * i + 8 * (q / 2)));
+          Value col = arith::AddIOp::create(
+              b, loc, col0, indexConstant(b, loc, 8 * j + q % 2));
+          OpBuilder::InsertionGuard guard(b);
+          if (!paired) {
+            Value value = getValue(b, i, r);
+            if (masked) {
+              auto ifInside =
+                  scf::IfOp::create(b, loc, isInside(b, row, col), false);
+              b.setInsertionPointToStart(ifInside.thenBlock());
+            }
+            storeOne(b, value, row, col);
+            continue;
+          }
+          Value first = getValue(b, i, r), second = getValue(b, i, r + 1);
+          Value next =
+              arith::AddIOp::create(b, loc, col, indexConstant(b, loc, 1));
+          if (masked) {
+            // The pair when both columns are inside; else the first alone
+            // when it is.
+            auto ifBoth = scf::IfOp::create(b, loc, isInside(b, row, next),
+                                            /*withElseRegion=*/true);
+            b.setInsertionPointToStart(ifBoth.elseBlock());
+            auto ifFirst =
+                scf::IfOp::create(b, loc, isInside(b, row, col), false);
+            b.setInsertionPointToStart(ifFirst.thenBlock());
+            storeOne(b, first, row, col);
+            b.setInsertionPointToStart(ifBoth.thenBlock());
+          }
+          Value pair = vector::FromElementsOp::create(
+              b, loc, VectorType::get({2}, destType),
+              ValueRange{first, second});
+          vector::StoreOp::create(
+              b, loc, pair, access->storage,
+              getElementIndices(b, loc, *access, {row, col}),
+              /*nontemporal=*/false, llvm::MaybeAlign(2 * eltBytes));
         }
-        SmallVector<Value> coords{rowIndex, colIndex};
-        OpBuilder::InsertionGuard guard(rewriter);
-        if (masked) {
-          SmallVector<Value> inside;
-          for (auto [d, c] : llvm::enumerate(coords))
-            inside.push_back(lessThan(
-                rewriter, loc,
-                arith::AddIOp::create(rewriter, loc, access->offsets[d], c),
-                access->limits[d]));
-          auto ifInside = scf::IfOp::create(
-              rewriter, loc, allOf(rewriter, loc, inside), false);
-          rewriter.setInsertionPointToStart(ifInside.thenBlock());
-        }
-        SmallVector<Value> indices =
-            getElementIndices(rewriter, loc, *access, coords);
-        memref::StoreOp::create(rewriter, loc, value, access->storage,
-                                indices);
       }
-    }
+    };
+
+    emitStores(rewriter, isPairAligned(*access, eltBytes));
     rewriter.eraseOp(op);
     return success();
   }

@@ -21,6 +21,10 @@ using namespace mlir;
 void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
                                    const CroqToNVVMPipelineOptions &options) {
   // croq -> gpu, memref, scf, vector, nvgpu.
+  CroqPipelineLoopsOptions pipelining;
+  pipelining.stages = options.pipelineStages;
+  pipelining.warpSpecialize = options.warpSpecialize;
+  pm.addPass(createCroqPipelineLoops(pipelining));
   pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());
   pm.addPass(createConvertCroqToGPU());

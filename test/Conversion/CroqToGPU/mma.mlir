@@ -60,3 +60,27 @@ func.func @mma(%out: memref<?x?xf16>) {
   }
   return
 }
+
+// Into a shared tile, whose pairs of adjacent columns are aligned: registers
+// r and r + 1 (columns c and c + 1 of one row) go out as one vector of two
+// elements, 32 pairs per thread for a 64x128 accumulator, unmasked.
+// CHECK-LABEL: func.func @mma_store_shared
+// CHECK-NOT:    memref.store
+// CHECK-COUNT-32: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<64x128xf16, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK-NOT:    memref.store
+// CHECK:        return
+func.func @mma_store_shared() {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %bt = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %out = croq.alloc : !croq.tile<64x128xf16, shared>
+    %zero = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %zero : !croq.acc<64x128xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %mb = croq.mma.load %bt : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+    %c = croq.mma.commit %r : !croq.acc<64x128xf32>
+    croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+  }
+  return
+}

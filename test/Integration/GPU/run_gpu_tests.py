@@ -766,10 +766,17 @@ def matmul_tests(s: Suite) -> None:
         case("matmul_ws_bf16", torch.bfloat16, torch.bfloat16, shape)
         case("matmul_ws_f16_f32out", torch.float16, torch.float32, shape)
         case("matmul_plain_f16", torch.float16, torch.float16, shape)
-    for shape in shapes + [(1024, 1024, 4096)]:
+        case("matmul_pipelined_f16", torch.float16, torch.float16, shape)
+        case("matmul_pipelined_inplace_f16", torch.float16, torch.float16,
+             shape)
+        case("matmul_pipelined_bf16", torch.bfloat16, torch.bfloat16, shape)
+    for shape in shapes + [(1024, 1024, 4096), (2304, 4352, 256),
+                           (4000, 4100, 136)]:
         for kernel, dtype in [("matmul_ws2_f16", torch.float16),
                               ("matmul_ws2_bf16", torch.bfloat16),
-                              ("matmul_ws1_pending_f16", torch.float16)]:
+                              ("matmul_ws1_pending_f16", torch.float16),
+                              ("matmul_persistent_f16", torch.float16),
+                              ("matmul_persistent_bf16", torch.bfloat16)]:
             case(kernel, dtype, dtype, shape)
     for shape in [(128, 64, 64), (1000, 1000, 1000), (129, 264, 72),
                   (300, 200, 2048)]:

@@ -8,7 +8,9 @@
 #define CROQ_DIALECT_CROQ_TRANSFORMS_PASSES_H
 
 #include "Croq/Dialect/Croq/IR/CroqDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

@@ -74,6 +74,109 @@ def CroqAssignLayouts : Pass<"croq-assign-layouts"> {
   }];
 }
 
+def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
+  let summary = "Turn loops of synchronous tma loads into multi-stage rings";
+  let description = [{
+    Finds every `scf.for` directly inside a `croq.parallel ... : block`
+    region whose body starts its iterations by loading tiles with
+    synchronous `croq.copy tma` into shared tiles of the block, and reads
+    those tiles only after the loads in the same iteration (the GEMM main
+    loop: copy A, copy B, mma). Such a loop waits for memory on every
+    iteration. The pass gives it an N-stage ring:
+
+    - each loaded tile becomes a `!croq.tiles<N x ...>` stage array, and
+      iteration `t` uses stage `t % N`;
+    - a `full` event array (one slot per stage) is triggered after the
+      stage's loads, now asynchronous; the reads of iteration `t` wait on
+      `full[t % N]`;
+    - an `empty` event array, allocated `ready`, is triggered when iteration
+      `t` is done with its stage; a load into a stage waits on it first.
+
+    With `warp-specialize` (the default), the block becomes two warpgroups:
+    warpgroup 0 (the producer) runs a copy of the loop that only issues the
+    loads, warpgroup 1 (the consumer) runs everything else. This needs the
+    block body to hold no `croq.parallel` or `croq.inthreads` region, and
+    the values the loads' views are computed from to be free of side
+    effects. When the iteration ends with `croq.mma.commit` of the
+    accumulator it yields, the consumer keeps one group of wgmma running
+    into the next iteration: the commit gets `pending = 1`, the iteration
+    frees the stage of the previous one (whose mma is then complete), and
+    a commit after the loop waits for the last group. Otherwise, or with
+    `warp-specialize=false`, the block's threads
+    keep both roles: the first iteration issues the loads of iterations 0
+    to N - 1 (the prologue), iteration `t > 0` those of iteration
+    `t + N - 1`, before it waits for its own stage, and the last N - 1
+    iterations issue nothing (the drain). The loads are issued from one
+    place, so each phase of a `full` slot expects one arrival.
+
+    A loop's `croq.warp_specialize` attribute (`true` or `false`) overrides
+    the option for that loop. N is the loop's `croq.stages` attribute if it
+    has one (`croq.stages = 1` leaves the loop alone), else the `stages`
+    option, else as many stages
+    as fit, at most 8, in the 227 KB of shared memory a block can have next
+    to its other buffers. A loop that cannot be pipelined (a tile read
+    before its load in the iteration or outside the loop, a load view that
+    depends on the loop's results, `mma.commit` with pending groups, fewer
+    than two stages fitting) is left as it is, with a warning that says why.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+      %a_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+      %r = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %init) -> (!croq.acc<128x128xf32>) {
+        %a = croq.subspan %lhs [128, 64] at [%bm, %k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+        croq.copy tma zfill swizzle = 128 %a -> %a_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+        ... mma reading %a_s ...
+      }
+    }
+    ```
+
+    After (warp-specialized, 4 stages):
+
+    ```mlir
+    croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+      %a_s = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+      %full = croq.event.alloc : !croq.events<4>
+      %empty = croq.event.alloc ready : !croq.events<4>
+      croq.parallel (%wg) in [2] : warpgroup {
+        croq.inthreads async %is_producer {
+          scf.for %k = %c0 to %kt step %c1 {
+            %s = arith.remui %k, %c4 : index
+            croq.event.wait %empty[%s] : !croq.events<4>
+            %a = croq.subspan %lhs [128, 64] at [%bm, %k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+            %a_k = croq.stage %a_s[%s] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+            %f = croq.copy tma async zfill swizzle = 128 %a -> %a_k : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+            croq.event.trigger %full[%s] after (%f) : !croq.events<4>
+          }
+        }
+        croq.inthreads async %is_consumer {
+          %r = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %init) -> (!croq.acc<128x128xf32>) {
+            %s = arith.remui %k, %c4 : index
+            croq.event.wait %full[%s] : !croq.events<4>
+            %a_k = croq.stage %a_s[%s] : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
+            ... mma reading %a_k ...
+            croq.event.trigger %empty[%s] : !croq.events<4>
+          }
+        }
+      }
+    }
+    ```
+
+    (The example's loop body has no `croq.mma.commit`; with one, the
+    consumer would free the previous stage instead, as described above.)
+  }];
+  let options = [
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Stages of every ring (0: as many as fit, at most 8; 1: leave "
+           "loops without a croq.stages attribute alone)">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
+           "Issue the loads from a producer warpgroup">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def CroqTestTileLayout : Pass<"croq-test-tile-layout"> {
   let summary = "Report where each shared tile's 16-byte chunks lie "
                 "(testing)";
