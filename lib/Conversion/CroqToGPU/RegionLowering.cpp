@@ -223,18 +223,19 @@ void RegisterPlan::build(Operation *root, const SharedMemoryPlan &plan) {
         (kRegisterFile - producerThreads * kProducerRegisters) /
         consumerThreads / 8 * 8;
     consumerRegisters = std::min(kMaxConsumerRegisters, consumerRegisters);
-    // Every thread starts with the registers the block's size leaves it
-    // (ptxas knows them from .maxntid and .minnctapersm 1); setmaxnreg.inc
-    // may only raise that count, so a block whose consumers already have
-    // as many (one producer and one consumer warpgroup: 256) trades none.
-    int64_t threadsPerBlock = plan.blockThreads.lookup(block);
-    int64_t atEntry =
-        threadsPerBlock ? kRegisterFile / threadsPerBlock / 8 * 8 : 0;
-    if (consumerRegisters <= kProducerRegisters ||
-        consumerRegisters <= atEntry)
+    if (consumerRegisters <= kProducerRegisters)
       return;
     for (InthreadsOp region : producers)
       maxRegisters[region] = kProducerRegisters;
+    // Every thread starts with the registers the block's size leaves it
+    // (ptxas knows them from .maxntid and .minnctapersm 1); setmaxnreg.inc
+    // may only raise that count, so consumers that already have as many
+    // (one producer and one consumer warpgroup: 255) keep theirs.
+    int64_t threadsPerBlock = plan.blockThreads.lookup(block);
+    int64_t atEntry =
+        threadsPerBlock ? kRegisterFile / threadsPerBlock / 8 * 8 : 0;
+    if (consumerRegisters <= atEntry)
+      return;
     for (InthreadsOp region : consumers)
       maxRegisters[region] = consumerRegisters;
   });
