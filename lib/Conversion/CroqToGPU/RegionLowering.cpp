@@ -160,9 +160,13 @@ static LogicalResult lowerThreadRegion(IRRewriter &rewriter, ParallelOp op,
 
 /// Registers a warpgroup of a block may hold: the register file (64K) less
 /// what the producers keep, shared by the consumer threads, in steps of 8,
-/// at most 256 (setmaxnreg's range is 24 to 256).
+/// at most 240 (setmaxnreg takes up to 256, but a thread has at most 255).
+/// With one producer and one consumer warpgroup, where every thread starts
+/// with 255 registers, asking for 256 hung about one launch in a hundred
+/// on an H100.
 static constexpr int64_t kRegisterFile = 65536;
 static constexpr int64_t kProducerRegisters = 40;
+static constexpr int64_t kMaxConsumerRegisters = 240;
 
 /// Whether `region` issues only tma copies and event operations (besides
 /// index arithmetic and control flow): a producer that needs few registers.
@@ -218,11 +222,20 @@ void RegisterPlan::build(Operation *root, const SharedMemoryPlan &plan) {
     int64_t consumerRegisters =
         (kRegisterFile - producerThreads * kProducerRegisters) /
         consumerThreads / 8 * 8;
-    consumerRegisters = std::min<int64_t>(256, consumerRegisters);
+    consumerRegisters = std::min(kMaxConsumerRegisters, consumerRegisters);
     if (consumerRegisters <= kProducerRegisters)
       return;
     for (InthreadsOp region : producers)
       maxRegisters[region] = kProducerRegisters;
+    // Every thread starts with the registers the block's size leaves it
+    // (ptxas knows them from .maxntid and .minnctapersm 1); setmaxnreg.inc
+    // may only raise that count, so consumers that already have as many
+    // (one producer and one consumer warpgroup: 255) keep theirs.
+    int64_t threadsPerBlock = plan.blockThreads.lookup(block);
+    int64_t atEntry =
+        threadsPerBlock ? kRegisterFile / threadsPerBlock / 8 * 8 : 0;
+    if (consumerRegisters <= atEntry)
+      return;
     for (InthreadsOp region : consumers)
       maxRegisters[region] = consumerRegisters;
   });
