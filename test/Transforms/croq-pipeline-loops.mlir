@@ -16,7 +16,7 @@
 // CHECK-NEXT:    %[[C:.*]] = croq.alloc : !croq.tile<128x128xf16, shared>
 // CHECK-NEXT:    croq.parallel (%[[WG:.*]]) in [2] : warpgroup {
 // CHECK:           %[[P:.*]] = arith.cmpi eq, %[[WG]], %{{.*}} : index
-// CHECK:           %[[Q:.*]] = arith.cmpi eq, %[[WG]], %{{.*}} : index
+// CHECK:           %[[Q:.*]] = arith.cmpi ne, %[[WG]], %{{.*}} : index
 // CHECK:           croq.inthreads async %[[P]] {
 // CHECK-NEXT:        scf.for %[[K:.*]] = %{{.*}} to %[[KT:.*]] step %{{.*}} {
 // CHECK:               %[[S:.*]] = arith.remui %{{.*}}, %{{.*}} : index

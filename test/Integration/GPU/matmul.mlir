@@ -20,7 +20,7 @@
 // RUN: FileCheck %s --check-prefix=WS2 < %t.d/matmul_ws2_f16_kernel.ptx
 
 // ptxas does not serialize the wgmma pipeline (C7514/C7517 warnings).
-// PTXAS-NOT: C751{{4|7}}
+// PTXAS-NOT: C75{{1[0-8]|2[0-9]}}
 // PTXAS-NOT: warning
 
 // The producer's loads complete on the `full` slot; the consumer waits on
@@ -42,18 +42,18 @@
 
 // Left to croq-pipeline-loops: producer and consumer warpgroups.
 // RING: .maxntid 256, 1, 1
-// RING-DAG: setmaxnreg.dec.sync.aligned.u32 40;
+// RING-DAG: setmaxnreg.dec.sync.aligned.u32 56;
 // RING-DAG: mbarrier.arrive.expect_tx.shared.b64
 // RING-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 
 // Warp-specialized roles trade registers: the producer gives them up, the
-// two consumers take 232 each (the roles' blocks come in either order);
+// two consumers take 224 each (the roles' blocks come in either order);
 // ptxas knows the count at entry. Each consumer runs m64n256k16 and waits
 // for all but the last group.
 // WS2: .maxntid 384, 1, 1
 // WS2: .minnctapersm 1
-// WS2-DAG: setmaxnreg.dec.sync.aligned.u32 40;
-// WS2-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// WS2-DAG: setmaxnreg.dec.sync.aligned.u32 56;
+// WS2-DAG: setmaxnreg.inc.sync.aligned.u32 224;
 // WS2-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // WS2-DAG: wgmma.wait_group.sync.aligned 1;
 

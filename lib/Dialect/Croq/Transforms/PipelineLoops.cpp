@@ -466,12 +466,15 @@ void RingBuilder::rewriteWarpSpecialized() {
       b.createBlock(&roles.getBody(), {}, {b.getIndexType()}, {loc});
   b.setInsertionPointToStart(rolesBody);
   Value role = rolesBody->getArgument(0);
-  auto isRole = [&](int64_t index) {
-    return arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq, role,
-        arith::ConstantIndexOp::create(b, loc, index));
-  };
-  Value isProducer = isRole(0), isConsumer = isRole(1);
+  // The consumer is "not the producer" rather than "warpgroup 1": the two
+  // conditions are complements, so the roles become the two sides of one
+  // branch, and ptxas does not see the consumer's wgmma on a divergent path
+  // (where it would serialize them, C7520).
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value isProducer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, role, zero);
+  Value isConsumer =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, role, zero);
 
   auto producer = InthreadsOp::create(b, loc, isProducer, b.getUnitAttr());
   b.createBlock(&producer.getBody());
