@@ -29,15 +29,14 @@ struct CroqRegisterReallocatingKernelsPass
     getOperation().walk([](LLVM::LLVMFuncOp func) {
       if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
         return;
-      bool reallocates =
-          func.walk([](NVVM::SetMaxRegisterOp) {
-                return WalkResult::interrupt();
-              })
-              .wasInterrupted();
+      bool reallocates = func.walk([](NVVM::SetMaxRegisterOp) {
+                               return WalkResult::interrupt();
+                             })
+                             .wasInterrupted();
       if (reallocates)
-        func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                      IntegerAttr::get(IntegerType::get(func.getContext(), 32),
-                                       1));
+        func->setAttr(
+            NVVM::NVVMDialect::getMinctasmAttrName(),
+            IntegerAttr::get(IntegerType::get(func.getContext(), 32), 1));
     });
   }
 };

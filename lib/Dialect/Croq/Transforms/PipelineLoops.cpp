@@ -181,9 +181,8 @@ static std::string analyze(PipelineCandidate &candidate) {
         return "the loop bounds are computed with side effects in the block";
   }
   candidate.loadSlice.assign(inLoop.begin(), inLoop.end());
-  llvm::sort(candidate.loadSlice, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(candidate.loadSlice,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   SmallVector<Operation *> outer(candidate.outerSlice.begin(),
                                  candidate.outerSlice.end());
   llvm::sort(outer,
@@ -206,8 +205,8 @@ static bool canWarpSpecialize(PipelineCandidate &candidate) {
 /// The number of stages: the loop's attribute, the pass option, or as many
 /// as fit next to the block's other shared buffers. 0 if fewer than two
 /// fit.
-static int64_t chooseStages(PipelineCandidate &candidate,
-                            int64_t option, std::string &why) {
+static int64_t chooseStages(PipelineCandidate &candidate, int64_t option,
+                            std::string &why) {
   if (auto attr = candidate.loop->getAttrOfType<IntegerAttr>(kStagesAttrName))
     return attr.getInt();
   if (option == 1)
@@ -218,17 +217,16 @@ static int64_t chooseStages(PipelineCandidate &candidate,
   for (TileLoad &load : candidate.loads)
     perStage += getPaddedSharedBytes(load.alloc.getResult().getType());
   candidate.block.walk([&](AllocOp alloc) {
-    if (llvm::none_of(candidate.loads, [&](TileLoad &load) {
-          return load.alloc == alloc;
-        }))
+    if (llvm::none_of(candidate.loads,
+                      [&](TileLoad &load) { return load.alloc == alloc; }))
       other += getPaddedSharedBytes(alloc.getResult().getType());
   });
   int64_t left = std::max<int64_t>(kSharedMemoryBytesPerBlock - other, 0);
   int64_t stages = std::min(left / perStage, kMaxAutoStages);
   if (stages < 2) {
-    why = "two stages of the loaded tiles need " + std::to_string(2 * perStage) +
-          " bytes of shared memory and " + std::to_string(left) +
-          " are left next to the block's other buffers";
+    why = "two stages of the loaded tiles need " +
+          std::to_string(2 * perStage) + " bytes of shared memory and " +
+          std::to_string(left) + " are left next to the block's other buffers";
     return 0;
   }
   return stages;
@@ -317,9 +315,9 @@ void RingBuilder::emitLoads(OpBuilder &b, Value iv, Value stage) {
     CopyOp copy = load.copy;
     Value dest = StageOp::create(b, copy.getLoc(), ring, stage);
     auto async = CopyOp::create(
-        b, copy.getLoc(), FutureType::get(b.getContext()),
-        copy.getEngineAttr(), mapping.lookupOrDefault(copy.getSource()), dest,
-        copy.getZfillAttr(), copy.getSwizzleAttr());
+        b, copy.getLoc(), FutureType::get(b.getContext()), copy.getEngineAttr(),
+        mapping.lookupOrDefault(copy.getSource()), dest, copy.getZfillAttr(),
+        copy.getSwizzleAttr());
     futures.push_back(async.getFuture());
   }
   EventTriggerOp::create(b, loc, full, stage, futures);
@@ -334,9 +332,8 @@ void RingBuilder::consumeInLoop(OpBuilder &b) {
   EventWaitOp::create(b, loc, full, stage);
   for (auto [load, ring] : llvm::zip_equal(c.loads, stageArrays)) {
     Value tile = StageOp::create(b, load.alloc.getLoc(), ring, stage);
-    load.alloc.getResult().replaceUsesWithIf(tile, [&](OpOperand &use) {
-      return use.getOwner() != load.copy;
-    });
+    load.alloc.getResult().replaceUsesWithIf(
+        tile, [&](OpOperand &use) { return use.getOwner() != load.copy; });
   }
   b.setInsertionPoint(body->getTerminator());
   EventTriggerOp::create(b, loc, empty, stage, ValueRange());
@@ -409,8 +406,8 @@ void RingBuilder::rewriteInPlace() {
   // T, the number of iterations.
   builder.setInsertionPoint(loop);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value nonEmpty = arith::CmpIOp::create(builder, loc,
-                                         arith::CmpIPredicate::sgt, ub, lb);
+  Value nonEmpty =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt, ub, lb);
   Value span = arith::SubIOp::create(builder, loc, ub, lb);
   Value count = arith::SelectOp::create(
       builder, loc, nonEmpty,
@@ -428,8 +425,8 @@ void RingBuilder::rewriteInPlace() {
   Value t = getIteration(b, loop.getInductionVar());
   Value isFirst =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, zero);
-  Value from = arith::SelectOp::create(
-      b, loc, isFirst, zero, arith::AddIOp::create(b, loc, t, ahead));
+  Value from = arith::SelectOp::create(b, loc, isFirst, zero,
+                                       arith::AddIOp::create(b, loc, t, ahead));
   Value to = arith::MinUIOp::create(
       b, loc,
       arith::AddIOp::create(b, loc, t,
@@ -438,8 +435,8 @@ void RingBuilder::rewriteInPlace() {
   auto issue = scf::ForOp::create(b, loc, from, to, one);
   OpBuilder ib = OpBuilder::atBlockBegin(issue.getBody());
   Value j = issue.getInductionVar();
-  Value iv =
-      arith::AddIOp::create(ib, loc, lb, arith::MulIOp::create(ib, loc, j, step));
+  Value iv = arith::AddIOp::create(ib, loc, lb,
+                                   arith::MulIOp::create(ib, loc, j, step));
   emitLoads(ib, iv, getStage(ib, j));
 }
 
@@ -459,9 +456,9 @@ void RingBuilder::rewriteWarpSpecialized() {
 
   OpBuilder b = OpBuilder::atBlockEnd(blockBody);
   MLIRContext *ctx = b.getContext();
-  auto roles = ParallelOp::create(
-      b, loc, ValueRange(), b.getDenseI64ArrayAttr({2}),
-      ParallelLevelAttr::get(ctx, ParallelLevel::Warpgroup));
+  auto roles =
+      ParallelOp::create(b, loc, ValueRange(), b.getDenseI64ArrayAttr({2}),
+                         ParallelLevelAttr::get(ctx, ParallelLevel::Warpgroup));
   Block *rolesBody =
       b.createBlock(&roles.getBody(), {}, {b.getIndexType()}, {loc});
   b.setInsertionPointToStart(rolesBody);
@@ -478,9 +475,8 @@ void RingBuilder::rewriteWarpSpecialized() {
 
   auto producer = InthreadsOp::create(b, loc, isProducer, b.getUnitAttr());
   b.createBlock(&producer.getBody());
-  auto producerLoop =
-      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
-                         loop.getStep());
+  auto producerLoop = scf::ForOp::create(b, loc, loop.getLowerBound(),
+                                         loop.getUpperBound(), loop.getStep());
   {
     OpBuilder pb = OpBuilder::atBlockBegin(producerLoop.getBody());
     Value iv = producerLoop.getInductionVar();
@@ -547,8 +543,8 @@ struct CroqPipelineLoopsPass
         return signalPassFailure();
       }
       bool specialize = warpSpecialize;
-      if (auto attr = candidate.loop->getAttrOfType<BoolAttr>(
-              kWarpSpecializeAttrName))
+      if (auto attr =
+              candidate.loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName))
         specialize = attr.getValue();
       specialize = specialize && canWarpSpecialize(candidate);
       RingBuilder(candidate, count).rewrite(specialize);
