@@ -76,12 +76,6 @@ extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
                     "the innermost stride must be the element size (%u "
                     "bytes), got %lld bytes",
                     type->bytes, static_cast<long long>(byteStrides[rank - 1]));
-  if (isSwizzled(swizzle) &&
-      reinterpret_cast<uintptr_t>(globalAddress) % 128 != 0)
-    return fallBack(tensorMap, "swizzle-address-alignment",
-                    "a swizzled tensor's address must be 128-byte aligned, "
-                    "got %p",
-                    globalAddress);
 
   // Driver order: dimension 0 innermost. Negative values saturate to 0 so
   // that validation names them.
@@ -108,6 +102,15 @@ extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
   TensorMapRuleViolation violation;
   if (!checkTensorMap(params, violation))
     return fallBack(tensorMap, violation.rule, "%s", violation.message);
+  // croq's own, stricter rule for swizzled tensors comes after the driver's
+  // rules, so that an address that is not even 16-byte aligned is reported
+  // as breaking the basic rule (address-alignment).
+  if (isSwizzled(swizzle) &&
+      reinterpret_cast<uintptr_t>(globalAddress) % 128 != 0)
+    return fallBack(tensorMap, "swizzle-address-alignment",
+                    "a swizzled tensor's address must be 128-byte aligned, "
+                    "got %p",
+                    globalAddress);
   const void *map = getCachedTensorMap("croqRtTensorMapGetStrided", params);
   if (!map)
     return fallBack(tensorMap, "encode", "%s", lastErrorMessage().c_str());

@@ -131,6 +131,9 @@ int runStrided(void) {
   /* Tensors TMA cannot take. */
   query("misaligned-address", CROQ_RT_F16, 2, base + 8, sizes2, strides2, box2,
         CROQ_RT_SWIZZLE_NONE);
+  /* Not 16-byte aligned and swizzled: the basic rule is the one named. */
+  query("misaligned-swizzled-address", CROQ_RT_F16, 2, base + 6, sizes2,
+        strides2, box2, CROQ_RT_SWIZZLE_128B);
   query("swizzled-address-16", CROQ_RT_F16, 2, base + 16, sizes2, strides2,
         box2, CROQ_RT_SWIZZLE_128B);
   query("unswizzled-address-16", CROQ_RT_F16, 2, base + 16, sizes2, strides2,
