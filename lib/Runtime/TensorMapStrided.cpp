@@ -111,6 +111,20 @@ extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
                     "a swizzled tensor's address must be 128-byte aligned, "
                     "got %p",
                     globalAddress);
+  // TMA stores write whole 16-byte chunks: where a row of the tensor does
+  // not end on a multiple of 16 bytes, a store of a box that reaches past the
+  // row's end also writes the bytes up to the next 16-byte boundary, which
+  // belong to whatever follows the row (the next columns of a larger tensor
+  // that this one is a slice of, or memory after a 1-d tensor). Loads clip
+  // per element, but the map does not say which way it is used.
+  uint64_t innerBytes = dims[0] * type->bytes;
+  if (innerBytes % 16 != 0)
+    return fallBack(tensorMap, "inner-bytes",
+                    "the innermost dimension must span a multiple of 16 "
+                    "bytes (TMA stores write whole 16-byte chunks), got "
+                    "%llu * %u = %llu bytes",
+                    static_cast<unsigned long long>(dims[0]), type->bytes,
+                    static_cast<unsigned long long>(innerBytes));
   const void *map = getCachedTensorMap("croqRtTensorMapGetStrided", params);
   if (!map)
     return fallBack(tensorMap, "encode", "%s", lastErrorMessage().c_str());
