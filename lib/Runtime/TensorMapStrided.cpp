@@ -76,12 +76,6 @@ extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
                     "the innermost stride must be the element size (%u "
                     "bytes), got %lld bytes",
                     type->bytes, static_cast<long long>(byteStrides[rank - 1]));
-  if (isSwizzled(swizzle) &&
-      reinterpret_cast<uintptr_t>(globalAddress) % 128 != 0)
-    return fallBack(tensorMap, "swizzle-address-alignment",
-                    "a swizzled tensor's address must be 128-byte aligned, "
-                    "got %p",
-                    globalAddress);
 
   // Driver order: dimension 0 innermost. Negative values saturate to 0 so
   // that validation names them.
@@ -108,6 +102,29 @@ extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
   TensorMapRuleViolation violation;
   if (!checkTensorMap(params, violation))
     return fallBack(tensorMap, violation.rule, "%s", violation.message);
+  // croq's own, stricter rule for swizzled tensors comes after the driver's
+  // rules, so that an address that is not even 16-byte aligned is reported
+  // as breaking the basic rule (address-alignment).
+  if (isSwizzled(swizzle) &&
+      reinterpret_cast<uintptr_t>(globalAddress) % 128 != 0)
+    return fallBack(tensorMap, "swizzle-address-alignment",
+                    "a swizzled tensor's address must be 128-byte aligned, "
+                    "got %p",
+                    globalAddress);
+  // TMA stores write whole 16-byte chunks: where a row of the tensor does
+  // not end on a multiple of 16 bytes, a store of a box that reaches past the
+  // row's end also writes the bytes up to the next 16-byte boundary, which
+  // belong to whatever follows the row (the next columns of a larger tensor
+  // that this one is a slice of, or memory after a 1-d tensor). Loads clip
+  // per element, but the map does not say which way it is used.
+  uint64_t innerBytes = dims[0] * type->bytes;
+  if (innerBytes % 16 != 0)
+    return fallBack(tensorMap, "inner-bytes",
+                    "the innermost dimension must span a multiple of 16 "
+                    "bytes (TMA stores write whole 16-byte chunks), got "
+                    "%llu * %u = %llu bytes",
+                    static_cast<unsigned long long>(dims[0]), type->bytes,
+                    static_cast<unsigned long long>(innerBytes));
   const void *map = getCachedTensorMap("croqRtTensorMapGetStrided", params);
   if (!map)
     return fallBack(tensorMap, "encode", "%s", lastErrorMessage().c_str());

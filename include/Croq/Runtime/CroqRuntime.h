@@ -245,7 +245,8 @@ CROQ_RT_EXPORT int croqRtTensorMapGetStrided(
 /// "<rule>: <the rule and the value that breaks it>", where <rule> is one of
 /// arguments, rank, element-type, null-address, address-alignment,
 /// swizzle-address-alignment, inner-stride, dim-range, stride-alignment,
-/// stride-range, box-range, box-inner-bytes, box-swizzle-span or encode; ""
+/// stride-range, box-range, box-inner-bytes, box-swizzle-span, inner-bytes
+/// or encode; ""
 /// if none of its calls fell back.
 CROQ_RT_EXPORT const char *croqRtTensorMapFallbackReason(void);
 

@@ -604,7 +604,10 @@ def tma_generated_tests(s: Suite) -> None:
             outer = [2 * t + 1 for t in tile[:-1]]
             inner = tile[-1]
             if len(tile) == 1:
-                case(kernel, dtype, (3 * inner + 1,), 0)
+                # One element more than whole boxes: not a multiple of 16
+                # bytes, where a TMA store would write past the tensor's
+                # end, so both tensors take the software copy.
+                case(kernel, dtype, (3 * inner + 1,), 2, "inner-bytes")
                 case(kernel, dtype, (inner,), 0)
                 continue
             case(kernel, dtype, tuple(outer + [inner + aligned]), 0)
@@ -612,29 +615,35 @@ def tma_generated_tests(s: Suite) -> None:
             case(kernel, dtype, tuple(outer + [inner + 1]), 2,
                  "stride-alignment")
 
-    def sliced(kernel: str, start: int, rule: Optional[str]) -> None:
-        # in = a 150 x 500 window of a 200 x 1024 f16 tensor, starting at
+    def sliced(kernel: str, start: int, rule: Optional[str],
+               width: int = 500) -> None:
+        # in = a 150 x `width` window of a 200 x 1024 f16 tensor, starting at
         # column `start` of row 5 (aligned or not); out = the same window
         # of another, whose surroundings must stay untouched.
         def body():
             m = s.module("tma_generated")
             big = random_tensor((200, 1024), torch.float16)
-            x = big[5:155, start:start + 500]
+            x = big[5:155, start:start + width]
             big_out = torch.full((200, 1024), 123.0, device=DEVICE,
                                  dtype=torch.float16)
-            out = big_out[5:155, start:start + 500]
+            out = big_out[5:155, start:start + width]
             poison_(out)
             before = map_stats(s)
             getattr(m, kernel)(x, out)
             result = compare(out, x)
             outside = big_out.clone()
-            outside[5:155, start:start + 500] = 123.0
+            outside[5:155, start:start + width] = 123.0
             if not bool((outside == 123.0).all()):
                 return False, result[1], "elements outside the slice changed"
             return expect_fallbacks(s, before, 2 if rule else 0, rule, result)
-        s.run(f"{kernel} 150x500 slice at column {start}", kernel, body)
+        s.run(f"{kernel} 150x{width} slice at column {start}", kernel, body)
 
-    sliced("tma_fallback_f16_slice", 64, None)
+    # Rows of 500 f16 (1000 bytes) end 8 bytes short of a 16-byte boundary:
+    # a TMA store would also write the 4 elements after each row (outside
+    # the slice), so even the 128-byte aligned slice takes the software copy.
+    sliced("tma_fallback_f16_slice", 64, "inner-bytes")
+    # Rows of 504 f16 (1008 bytes): TMA moves both strided tensors.
+    sliced("tma_fallback_f16_slice", 64, None, width=504)
     sliced("tma_fallback_f16_slice", 3, "address-alignment")
     sliced("tma_fallback_f16_slice", 8, "swizzle-address-alignment")
 

@@ -131,6 +131,9 @@ int runStrided(void) {
   /* Tensors TMA cannot take. */
   query("misaligned-address", CROQ_RT_F16, 2, base + 8, sizes2, strides2, box2,
         CROQ_RT_SWIZZLE_NONE);
+  /* Not 16-byte aligned and swizzled: the basic rule is the one named. */
+  query("misaligned-swizzled-address", CROQ_RT_F16, 2, base + 6, sizes2,
+        strides2, box2, CROQ_RT_SWIZZLE_128B);
   query("swizzled-address-16", CROQ_RT_F16, 2, base + 16, sizes2, strides2,
         box2, CROQ_RT_SWIZZLE_128B);
   query("unswizzled-address-16", CROQ_RT_F16, 2, base + 16, sizes2, strides2,
@@ -138,6 +141,15 @@ int runStrided(void) {
   int64_t oddSizes[2] = {64, 33}, oddStrides[2] = {66, 2};
   query("odd-row-f16", CROQ_RT_F16, 2, base, oddSizes, oddStrides, box2,
         CROQ_RT_SWIZZLE_NONE);
+  /* memref<150x500xf16, strided<[1024, 1], offset: 5184>>: a slice of a
+     wider tensor whose rows (1000 bytes) do not end on a 16-byte boundary,
+     where a TMA store would write the 4 elements after each row. At an
+     address only 16-byte aligned the swizzle rule is named first. */
+  int64_t sliceSizes[2] = {150, 500}, sliceStrides[2] = {2048, 2};
+  query("slice-rows-not-16-bytes", CROQ_RT_F16, 2, base + 128, sliceSizes,
+        sliceStrides, box2, CROQ_RT_SWIZZLE_128B);
+  query("slice-rows-not-16-bytes-at-16", CROQ_RT_F16, 2, base + 16,
+        sliceSizes, sliceStrides, box2, CROQ_RT_SWIZZLE_128B);
   int64_t colStrides[2] = {2, 2048};
   query("column-of-a-matrix", CROQ_RT_F16, 2, base, sizes2, colStrides, box2,
         CROQ_RT_SWIZZLE_NONE);
