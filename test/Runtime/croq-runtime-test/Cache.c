@@ -46,18 +46,6 @@ static int recordingEncoder(void *map, int elementType, uint32_t rank,
   return CROQ_RT_SUCCESS;
 }
 
-static int failingEncoder(void *map, int elementType, uint32_t rank,
-                          const void *globalAddress, const uint64_t *globalDims,
-                          const uint64_t *globalStrides,
-                          const uint32_t *boxDims,
-                          const uint32_t *elementStrides, int swizzle,
-                          int l2Promotion, int oobFill) {
-  (void)map, (void)elementType, (void)rank, (void)globalAddress,
-      (void)globalDims, (void)globalStrides, (void)boxDims,
-      (void)elementStrides, (void)swizzle, (void)l2Promotion, (void)oobFill;
-  return CROQ_RT_ERROR_DRIVER;
-}
-
 static void printStats(const char *when) {
   croqRtTensorMapCacheStats stats;
   croqRtTensorMapStats(&stats);
@@ -182,7 +170,7 @@ static void checkClearAndFailures(void) {
   lookUp("re-encoded-after-clear", &c, NULL);
   printStats("after re-encode");
 
-  croqRtSetTensorMapEncoderForTesting(failingEncoder);
+  croqRtSetTensorMapEncoderForTesting(failingTensorMapEncoder);
   c.dims[1] = 8;
   lookUp("encoder-fails", &c, NULL);
   printStats("after failed encode");

@@ -50,6 +50,16 @@ void initValidCase(TensorMapCase *c, void *map);
 int encodeCase(const TensorMapCase *c);
 const void *getCachedCase(const TensorMapCase *c);
 
+/// A tensor-map encoder for croqRtSetTensorMapEncoderForTesting that fails
+/// every encoding with CROQ_RT_ERROR_DRIVER.
+int failingTensorMapEncoder(void *map, int elementType, uint32_t rank,
+                            const void *globalAddress,
+                            const uint64_t *globalDims,
+                            const uint64_t *globalStrides,
+                            const uint32_t *boxDims,
+                            const uint32_t *elementStrides, int swizzle,
+                            int l2Promotion, int oobFill);
+
 /// A ranked memref descriptor of rank 2 as MLIR lays it out.
 typedef struct MemRef2D {
   void *allocated;

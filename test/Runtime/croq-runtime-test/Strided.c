@@ -42,18 +42,6 @@ static int stampingEncoder(void *map, int elementType, uint32_t rank,
   return CROQ_RT_SUCCESS;
 }
 
-static int failingEncoder(void *map, int elementType, uint32_t rank,
-                          const void *globalAddress, const uint64_t *globalDims,
-                          const uint64_t *globalStrides,
-                          const uint32_t *boxDims,
-                          const uint32_t *elementStrides, int swizzle,
-                          int l2Promotion, int oobFill) {
-  (void)map, (void)elementType, (void)rank, (void)globalAddress,
-      (void)globalDims, (void)globalStrides, (void)boxDims,
-      (void)elementStrides, (void)swizzle, (void)l2Promotion, (void)oobFill;
-  return CROQ_RT_ERROR_DRIVER;
-}
-
 /// Prints what the encoder saw last, in driver order.
 static void printSeen(void) {
   printf("encoded: type=%d rank=%u swizzle=%d dims=[", lastType, lastRank,
@@ -167,7 +155,7 @@ int runStrided(void) {
   query("usable-again", CROQ_RT_F16, 2, base, sizes2, strides2, box2,
         CROQ_RT_SWIZZLE_128B);
 
-  croqRtSetTensorMapEncoderForTesting(failingEncoder);
+  croqRtSetTensorMapEncoderForTesting(failingTensorMapEncoder);
   int64_t otherBox[2] = {32, 64};
   query("encoder-fails", CROQ_RT_F16, 2, base, sizes2, strides2, otherBox,
         CROQ_RT_SWIZZLE_128B);

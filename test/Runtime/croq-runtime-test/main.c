@@ -29,6 +29,19 @@ void expectDone(const char *name) {
   croqRtClearLastError();
 }
 
+int failingTensorMapEncoder(void *map, int elementType, uint32_t rank,
+                            const void *globalAddress,
+                            const uint64_t *globalDims,
+                            const uint64_t *globalStrides,
+                            const uint32_t *boxDims,
+                            const uint32_t *elementStrides, int swizzle,
+                            int l2Promotion, int oobFill) {
+  (void)map, (void)elementType, (void)rank, (void)globalAddress,
+      (void)globalDims, (void)globalStrides, (void)boxDims,
+      (void)elementStrides, (void)swizzle, (void)l2Promotion, (void)oobFill;
+  return CROQ_RT_ERROR_DRIVER;
+}
+
 void initValidCase(TensorMapCase *c, void *map) {
   memset(c, 0, sizeof(*c));
   c->map = map;

@@ -272,6 +272,8 @@ private:
   OpBuilder builder;
   SmallVector<Value> stageArrays;
   Value full, empty;
+  /// The consumer loop's iteration number, set by consumeInLoop.
+  Value consumerIteration;
 };
 } // namespace
 
@@ -328,6 +330,7 @@ void RingBuilder::consumeInLoop(OpBuilder &b) {
   Block *body = loop.getBody();
   b.setInsertionPointToStart(body);
   Value t = getIteration(b, loop.getInductionVar());
+  consumerIteration = t;
   Value stage = getStage(b, t);
   EventWaitOp::create(b, loc, full, stage);
   for (auto [load, ring] : llvm::zip_equal(c.loads, stageArrays)) {
@@ -364,7 +367,7 @@ void RingBuilder::keepOneGroupInFlight() {
   Block *body = loop.getBody();
   auto trigger = cast<EventTriggerOp>(body->getTerminator()->getPrevNode());
   OpBuilder b(trigger);
-  Value t = getIteration(b, loop.getInductionVar());
+  Value t = consumerIteration;
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value hasPrevious =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, t, zero);
