@@ -591,9 +591,17 @@ Value mlir::croq::buildViewOp(OpBuilder &builder, Location loc, ViewType type,
   for (OpFoldResult &offset : mixedOffsets)
     if (std::optional<int64_t> c = getConstantIntValue(offset); c && *c < 0)
       offset = toValue(builder, loc, offset);
+  // A constant equal to ShapedType::kDynamic (INT64_MIN) cannot be written
+  // in a static list, which reads it as "dynamic": it stays an operand.
+  SmallVector<OpFoldResult> mixedBounds(window.bounds);
+  for (SmallVector<OpFoldResult> *list : {&mixedSizes, &mixedBounds})
+    for (OpFoldResult &value : *list)
+      if (std::optional<int64_t> c = getConstantIntValue(value);
+          c && ShapedType::isDynamic(*c))
+        value = toValue(builder, loc, value);
   dispatchIndexOpFoldResults(mixedSizes, sizes, staticSizes);
   dispatchIndexOpFoldResults(mixedOffsets, offsets, staticOffsets);
-  dispatchIndexOpFoldResults(window.bounds, bounds, staticBounds);
+  dispatchIndexOpFoldResults(mixedBounds, bounds, staticBounds);
   return ViewOp::create(
              builder, loc, type, window.source, sizes,
              builder.getDenseI64ArrayAttr(staticSizes), offsets,
