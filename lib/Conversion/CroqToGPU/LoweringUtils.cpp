@@ -273,7 +273,8 @@ LogicalResult SharedMemoryPlan::build(Operation *root, int64_t capacity) {
         bytes = tile.getSizeInBytes();
       else {
         auto tiles = cast<TilesType>(type);
-        bytes = tiles.getTileType().getSizeInBytes() * tiles.getNumStages();
+        bytes = saturatingMul(tiles.getTileType().getSizeInBytes(),
+                              tiles.getNumStages());
       }
       if (offset > std::numeric_limits<int64_t>::max() - align - bytes) {
         offset = std::numeric_limits<int64_t>::max();

@@ -29,6 +29,10 @@ using namespace mlir::croq;
 /// The most stages the pass chooses by itself.
 static constexpr int64_t kMaxAutoStages = 8;
 
+/// The most stages a ring may have: one event slot per stage, and event
+/// arrays have at most 64 slots.
+static constexpr int64_t kMaxStages = 64;
+
 /// The loop attribute that fixes a loop's stage count.
 static constexpr llvm::StringLiteral kStagesAttrName = "croq.stages";
 
@@ -539,10 +543,9 @@ struct CroqPipelineLoopsPass
         candidate.loop.emitWarning("not pipelined: ") << why;
         continue;
       }
-      if (count < 2) {
-        candidate.loop.emitError("needs at least 2 stages to be pipelined, "
-                                 "got ")
-            << count;
+      if (count < 2 || count > kMaxStages) {
+        candidate.loop.emitError("needs 2 to ")
+            << kMaxStages << " stages to be pipelined, got " << count;
         return signalPassFailure();
       }
       bool specialize = warpSpecialize;

@@ -111,7 +111,8 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
 
     A loop's `croq.warp_specialize` attribute (`true` or `false`) overrides
     the option for that loop. N is the loop's `croq.stages` attribute if it
-    has one (`croq.stages = 1` leaves the loop alone), else the `stages`
+    has one (`croq.stages = 1` leaves the loop alone; a ring has 2 to 64
+    stages), else the `stages`
     option, else as many stages
     as fit, at most 8, in the 227 KB of shared memory a block can have next
     to its other buffers. A loop that cannot be pipelined (a tile read

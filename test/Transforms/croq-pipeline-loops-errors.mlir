@@ -1,0 +1,38 @@
+// RUN: croq-opt %s --croq-pipeline-loops -split-input-file -verify-diagnostics
+
+// A loop's croq.stages must give a ring of 2 to 64 stages (one event slot
+// per stage). A huge count made a stage array whose size overflowed
+// (found by croq-fuzz).
+func.func @too_many_stages(%src: memref<?x64xf32>, %dst: memref<64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  croq.parallel (%b) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xf32, shared>
+    // expected-error @+1 {{needs 2 to 64 stages to be pipelined, got 4611686018427387904}}
+    scf.for %i = %c0 to %n step %c1 {
+      %v = croq.subspan %src [64, 64] at [%i, %c0] : memref<?x64xf32> -> !croq.view<64x64xf32>
+      croq.copy tma %v -> %t : !croq.view<64x64xf32> -> !croq.tile<64x64xf32, shared>
+      %x = croq.read %t[%c0, %c0] : !croq.tile<64x64xf32, shared>
+      croq.write %x, %dst[%i] : memref<64xf32>
+    } {croq.stages = 4611686018427387904 : i64}
+  }
+  return
+}
+
+// -----
+
+func.func @no_stages(%src: memref<?x64xf32>, %dst: memref<64xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  croq.parallel (%b) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xf32, shared>
+    // expected-error @+1 {{needs 2 to 64 stages to be pipelined, got 0}}
+    scf.for %i = %c0 to %n step %c1 {
+      %v = croq.subspan %src [64, 64] at [%i, %c0] : memref<?x64xf32> -> !croq.view<64x64xf32>
+      croq.copy tma %v -> %t : !croq.view<64x64xf32> -> !croq.tile<64x64xf32, shared>
+      %x = croq.read %t[%c0, %c0] : !croq.tile<64x64xf32, shared>
+      croq.write %x, %dst[%i] : memref<64xf32>
+    } {croq.stages = 0 : i64}
+  }
+  return
+}
