@@ -9,8 +9,12 @@ Per shape and element type:
   inputs, poisoned output, relative error against a float32 product);
   a kernel that fails is reported and not timed;
 - croq *kernel* time: the kernel's duration on the GPU from the torch
-  profiler (CUPTI), median over the profiled calls; *call* time: CUDA
-  events around the synchronous croq call (includes the host overhead);
+  profiler (CUPTI), median over the profiled calls, plus the mean time per
+  call of the device copies that stage misaligned inputs (rows of 4093 f16
+  are not 16-byte aligned, so the runtime copies A and B into padded
+  buffers before the launch; zero on aligned shapes); *call* time: CUDA
+  events around the synchronous croq call (includes the host overhead and
+  the staging);
 - torch: ``torch.matmul(a, b.t())`` with b given as [N, K] (cuBLAS), timed
   with triton.testing.do_bench (L2 flushed between runs) when triton is
   there, else CUDA events, and also through the profiler;
@@ -51,6 +55,7 @@ class Row:
     status: str = "ok"
     error: Optional[float] = None
     croq_kernel_ms: Optional[float] = None
+    staging_ms: float = 0.0
     croq_call_ms: Optional[float] = None
     torch_ms: Optional[float] = None
     torch_kernel_ms: Optional[float] = None
@@ -73,6 +78,24 @@ class Row:
 
 
 TRITON_CACHE: dict = {}
+
+
+def staging_time(fn, iters: int = 10) -> float:
+    """Mean milliseconds per call of ``fn`` spent in device-to-device copies
+    (the runtime's staging of misaligned inputs), from the torch profiler."""
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(iters):
+            fn()
+        torch.cuda.synchronize()
+    total = 0.0
+    for event in prof.events():
+        if str(getattr(event, "device_type", "")).endswith("CUDA") and \
+                event.name.startswith("Memcpy"):
+            total += event.time_range.elapsed_us() / 1e3
+    return total / iters
 
 
 def bench_one(module, kernel: str, dtype: torch.dtype,
@@ -100,8 +123,10 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
     if not err <= 1e-2:
         row.status = f"WRONG (relative error {err:.3g})"
         return row
-    row.croq_kernel_ms = time_kernel(lambda: fn(a, b, out),
-                                     lambda name: name == kernel + "_kernel")
+    gemm_ms = time_kernel(lambda: fn(a, b, out),
+                          lambda name: name == kernel + "_kernel")
+    row.staging_ms = staging_time(lambda: fn(a, b, out))
+    row.croq_kernel_ms = gemm_ms + row.staging_ms if gemm_ms else None
     row.croq_call_ms = time_events(lambda: fn(a, b, out), warmup=3, iters=10)
     if is_f8:
         # cuBLAS's f8 GEMM: torch._scaled_mm with unit scales (b.t() is
@@ -138,15 +163,16 @@ def fmt(value: Optional[float], digits: int = 1) -> str:
 def markdown(rows: List[Row], device: str) -> str:
     lines = [f"Device: {device}", "",
              "| kernel | M x N x K | dtype | croq TFLOP/s (kernel) | "
-             "croq TFLOP/s (call) | cuBLAS TFLOP/s | vs cuBLAS | "
-             "Triton TFLOP/s | vs Triton | rel. error | status | Triton "
-             "config |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "croq TFLOP/s (call) | staging ms | cuBLAS TFLOP/s | "
+             "vs cuBLAS | Triton TFLOP/s | vs Triton | rel. error | status | "
+             "Triton config |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(
             f"| {r.name} | {r.shape} | {r.dtype} | "
             f"{fmt(r.tflops(r.croq_kernel_ms))} | "
-            f"{fmt(r.tflops(r.croq_call_ms))} | {fmt(r.tflops(r.torch_ms))} | "
+            f"{fmt(r.tflops(r.croq_call_ms))} | {fmt(r.staging_ms, 3)} | "
+            f"{fmt(r.tflops(r.torch_ms))} | "
             f"{fmt(r.ratio, 2)} | {fmt(r.tflops(r.triton_ms))} | "
             f"{fmt(r.triton_ratio, 2)} | "
             f"{'-' if r.error is None else f'{r.error:.1e}'} | {r.status} | "

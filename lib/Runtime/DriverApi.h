@@ -74,6 +74,27 @@ constexpr std::size_t kTensorMapBytes = 128;
 // CUlaunchAttributeID
 constexpr int kLaunchAttrClusterDimension = 4;
 
+constexpr int kMemoryTypeDevice = 2; // CU_MEMORYTYPE_DEVICE
+
+/// CUDA_MEMCPY2D: a copy of `Height` rows of `WidthInBytes` bytes, rows
+/// `srcPitch` and `dstPitch` bytes apart.
+struct Memcpy2D {
+  std::size_t srcXInBytes, srcY;
+  int srcMemoryType;
+  const void *srcHost;
+  DevicePtr srcDevice;
+  void *srcArray;
+  std::size_t srcPitch;
+  std::size_t dstXInBytes, dstY;
+  int dstMemoryType;
+  void *dstHost;
+  DevicePtr dstDevice;
+  void *dstArray;
+  std::size_t dstPitch;
+  std::size_t WidthInBytes;
+  std::size_t Height;
+};
+
 /// CUlaunchAttributeValue: a 64-byte union; croq only sets clusterDim.
 union LaunchAttributeValue {
   char pad[64];
@@ -140,6 +161,7 @@ struct LaunchConfig {
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", (DevicePtr, const void *, std::size_t))   \
   X(cuMemcpyAsync, "cuMemcpyAsync",                                            \
     (DevicePtr, DevicePtr, std::size_t, Stream))                               \
+  X(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2", (const Memcpy2D *, Stream))         \
   X(cuMemsetD32Async, "cuMemsetD32Async",                                      \
     (DevicePtr, unsigned, std::size_t, Stream))                                \
   X(cuMemsetD16Async, "cuMemsetD16Async",                                      \

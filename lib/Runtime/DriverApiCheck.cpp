@@ -141,4 +141,23 @@ static_assert(offsetof(CUlaunchConfig, attrs) ==
 static_assert(offsetof(CUlaunchConfig, numAttrs) ==
               offsetof(cu::LaunchConfig, numAttrs));
 
+static_assert(sameValue(CU_MEMORYTYPE_DEVICE, cu::kMemoryTypeDevice));
+static_assert(sizeof(CUDA_MEMCPY2D) == sizeof(cu::Memcpy2D));
+static_assert(offsetof(CUDA_MEMCPY2D, srcMemoryType) ==
+              offsetof(cu::Memcpy2D, srcMemoryType));
+static_assert(offsetof(CUDA_MEMCPY2D, srcDevice) ==
+              offsetof(cu::Memcpy2D, srcDevice));
+static_assert(offsetof(CUDA_MEMCPY2D, srcPitch) ==
+              offsetof(cu::Memcpy2D, srcPitch));
+static_assert(offsetof(CUDA_MEMCPY2D, dstMemoryType) ==
+              offsetof(cu::Memcpy2D, dstMemoryType));
+static_assert(offsetof(CUDA_MEMCPY2D, dstDevice) ==
+              offsetof(cu::Memcpy2D, dstDevice));
+static_assert(offsetof(CUDA_MEMCPY2D, dstPitch) ==
+              offsetof(cu::Memcpy2D, dstPitch));
+static_assert(offsetof(CUDA_MEMCPY2D, WidthInBytes) ==
+              offsetof(cu::Memcpy2D, WidthInBytes));
+static_assert(offsetof(CUDA_MEMCPY2D, Height) ==
+              offsetof(cu::Memcpy2D, Height));
+
 #endif // CROQ_HAVE_CUDA_H

@@ -10,6 +10,7 @@
 #define CROQ_LIB_RUNTIME_TENSORMAP_H
 
 #include <cstdint>
+#include <string>
 
 namespace croq::rt {
 
@@ -79,6 +80,43 @@ const void *getCachedTensorMap(const char *api, const TensorMapParams &params);
 
 /// Tensors croqRtTensorMapGetStrided sent to the software copy so far.
 uint64_t tensorMapFallbackCount();
+
+/// Tensors croqRtTensorMapGetStaged copied into staging buffers so far.
+uint64_t tensorMapStagedCount();
+
+/// Frees the staging buffers that no kernel uses now.
+void freeIdleStagingBuffers();
+
+/// A tensor as croqRtTensorMapGetStrided receives it, in memref order
+/// (outermost dimension first).
+struct StridedTensor {
+  int elementType;
+  uint32_t rank;
+  const void *address;
+  const int64_t *sizes;
+  const int64_t *byteStrides;
+  const int64_t *boxDims;
+  int swizzle;
+};
+
+/// Why a strided tensor cannot be moved by TMA: the rule's short name and
+/// the rule and value in words.
+struct StridedFallback {
+  const char *rule = "";
+  std::string message;
+};
+
+/// The cached map of `tensor` (encoded on a miss), or null with the rule it
+/// breaks in `why`. A `readOnly` tensor is exempt from the inner-bytes rule.
+/// With `checkOnly`, nothing is encoded and a non-null pointer that is not a
+/// map says that the tensor breaks no rule.
+const void *getStridedTensorMap(const StridedTensor &tensor, bool readOnly,
+                                StridedFallback &why, bool checkOnly = false);
+
+/// Counts a fallback for `why`, remembers it for
+/// croqRtTensorMapFallbackReason, points `*tensorMap` (if not null) at zero
+/// bytes and returns 0.
+int fallBackStrided(const void **tensorMap, const StridedFallback &why);
 
 } // namespace croq::rt
 

@@ -145,6 +145,7 @@ extern "C" void croqRtTensorMapStats(croqRtTensorMapCacheStats *stats) {
   stats->hits = c.hits;
   stats->entries = c.entries.size();
   stats->fallbacks = tensorMapFallbackCount();
+  stats->staged = tensorMapStagedCount();
 }
 
 extern "C" void croqRtTensorMapCacheClear(void) {
@@ -166,6 +167,7 @@ extern "C" void croqRtTensorMapCacheClear(void) {
     setCurrentDevice(device);
   }
   c.entries.clear();
+  freeIdleStagingBuffers();
 }
 
 /// Saturate the host code's 64-bit values into the ranges validation

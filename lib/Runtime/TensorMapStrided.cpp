@@ -27,15 +27,22 @@ alignas(128) static const unsigned char kNoMap[CROQ_RT_TENSOR_MAP_BYTES] = {};
 
 uint64_t croq::rt::tensorMapFallbackCount() { return fallbackCount.load(); }
 
-/// Counts a fallback for `rule`, remembers why, and returns 0.
-[[gnu::format(printf, 3, 4)]] static int
-fallBack(const void **tensorMap, const char *rule, const char *format, ...) {
+/// Records in `why` that `rule` is broken and returns null.
+[[gnu::format(printf, 3, 4)]] static const void *
+reject(StridedFallback &why, const char *rule, const char *format, ...) {
   char message[256];
   va_list args;
   va_start(args, format);
   std::vsnprintf(message, sizeof(message), format, args);
   va_end(args);
-  fallbackReason = std::string(rule) + ": " + message;
+  why.rule = rule;
+  why.message = message;
+  return nullptr;
+}
+
+int croq::rt::fallBackStrided(const void **tensorMap,
+                              const StridedFallback &why) {
+  fallbackReason = std::string(why.rule) + ": " + why.message;
   ++fallbackCount;
   if (tensorMap)
     *tensorMap = kNoMap;
@@ -49,6 +56,84 @@ static bool isSwizzled(int swizzle) {
          swizzle == CROQ_RT_SWIZZLE_128B;
 }
 
+const void *croq::rt::getStridedTensorMap(const StridedTensor &tensor,
+                                          bool readOnly, StridedFallback &why,
+                                          bool checkOnly) {
+  uint32_t rank = tensor.rank;
+  if (rank < 1 || rank > kMaxTensorMapRank)
+    return reject(why, "rank", "rank must be in [1, %u], got %u",
+                  kMaxTensorMapRank, rank);
+  const ElementTypeInfo *type = getElementTypeInfo(tensor.elementType);
+  if (!type)
+    return reject(why, "element-type",
+                  "elementType must be a croqRtElementType, got %d",
+                  tensor.elementType);
+  if (!tensor.sizes || !tensor.byteStrides || !tensor.boxDims)
+    return reject(why, "arguments",
+                  "sizes, byteStrides and boxDims must not be null");
+  if (tensor.byteStrides[rank - 1] != int64_t(type->bytes))
+    return reject(why, "inner-stride",
+                  "the innermost stride must be the element size (%u "
+                  "bytes), got %lld bytes",
+                  type->bytes,
+                  static_cast<long long>(tensor.byteStrides[rank - 1]));
+
+  // Driver order: dimension 0 innermost. Negative values saturate to 0 so
+  // that validation names them.
+  auto toUnsigned = [](int64_t v) { return v < 0 ? 0 : uint64_t(v); };
+  uint64_t dims[kMaxTensorMapRank], strides[kMaxTensorMapRank];
+  uint32_t box[kMaxTensorMapRank];
+  for (uint32_t i = 0; i < rank; ++i) {
+    dims[i] = toUnsigned(tensor.sizes[rank - 1 - i]);
+    uint64_t b = toUnsigned(tensor.boxDims[rank - 1 - i]);
+    box[i] = b > UINT32_MAX ? UINT32_MAX : uint32_t(b);
+  }
+  for (uint32_t i = 0; i + 1 < rank; ++i)
+    strides[i] = toUnsigned(tensor.byteStrides[rank - 2 - i]);
+  TensorMapParams params = {tensor.elementType,
+                            rank,
+                            tensor.address,
+                            dims,
+                            strides,
+                            box,
+                            nullptr,
+                            tensor.swizzle,
+                            CROQ_RT_L2_PROMOTION_NONE,
+                            CROQ_RT_OOB_FILL_ZERO};
+  TensorMapRuleViolation violation;
+  if (!checkTensorMap(params, violation))
+    return reject(why, violation.rule, "%s", violation.message);
+  // croq's own, stricter rule for swizzled tensors comes after the driver's
+  // rules, so that an address that is not even 16-byte aligned is reported
+  // as breaking the basic rule (address-alignment).
+  if (isSwizzled(tensor.swizzle) &&
+      reinterpret_cast<uintptr_t>(tensor.address) % 128 != 0)
+    return reject(why, "swizzle-address-alignment",
+                  "a swizzled tensor's address must be 128-byte aligned, "
+                  "got %p",
+                  tensor.address);
+  // TMA stores write whole 16-byte chunks: where a row of the tensor does
+  // not end on a multiple of 16 bytes, a store of a box that reaches past the
+  // row's end also writes the bytes up to the next 16-byte boundary, which
+  // belong to whatever follows the row (the next columns of a larger tensor
+  // that this one is a slice of, or memory after a 1-d tensor). Loads clip
+  // per element, so a tensor the kernel only reads is exempt.
+  uint64_t innerBytes = dims[0] * type->bytes;
+  if (!readOnly && innerBytes % 16 != 0)
+    return reject(why, "inner-bytes",
+                  "the innermost dimension must span a multiple of 16 "
+                  "bytes (TMA stores write whole 16-byte chunks), got "
+                  "%llu * %u = %llu bytes",
+                  static_cast<unsigned long long>(dims[0]), type->bytes,
+                  static_cast<unsigned long long>(innerBytes));
+  if (checkOnly)
+    return kNoMap;
+  const void *map = getCachedTensorMap("croqRtTensorMapGetStrided", params);
+  if (!map)
+    return reject(why, "encode", "%s", lastErrorMessage().c_str());
+  return map;
+}
+
 extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
                                          const void *globalAddress,
                                          const int64_t *sizes,
@@ -60,74 +145,12 @@ extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
                 "tensorMap must not be null");
     return 0;
   }
-  if (rank < 1 || rank > kMaxTensorMapRank)
-    return fallBack(tensorMap, "rank", "rank must be in [1, %u], got %u",
-                    kMaxTensorMapRank, rank);
-  const ElementTypeInfo *type = getElementTypeInfo(elementType);
-  if (!type)
-    return fallBack(tensorMap, "element-type",
-                    "elementType must be a croqRtElementType, got %d",
-                    elementType);
-  if (!sizes || !byteStrides || !boxDims)
-    return fallBack(tensorMap, "arguments",
-                    "sizes, byteStrides and boxDims must not be null");
-  if (byteStrides[rank - 1] != int64_t(type->bytes))
-    return fallBack(tensorMap, "inner-stride",
-                    "the innermost stride must be the element size (%u "
-                    "bytes), got %lld bytes",
-                    type->bytes, static_cast<long long>(byteStrides[rank - 1]));
-
-  // Driver order: dimension 0 innermost. Negative values saturate to 0 so
-  // that validation names them.
-  auto toUnsigned = [](int64_t v) { return v < 0 ? 0 : uint64_t(v); };
-  uint64_t dims[kMaxTensorMapRank], strides[kMaxTensorMapRank];
-  uint32_t box[kMaxTensorMapRank];
-  for (uint32_t i = 0; i < rank; ++i) {
-    dims[i] = toUnsigned(sizes[rank - 1 - i]);
-    uint64_t b = toUnsigned(boxDims[rank - 1 - i]);
-    box[i] = b > UINT32_MAX ? UINT32_MAX : uint32_t(b);
-  }
-  for (uint32_t i = 0; i + 1 < rank; ++i)
-    strides[i] = toUnsigned(byteStrides[rank - 2 - i]);
-  TensorMapParams params = {elementType,
-                            rank,
-                            globalAddress,
-                            dims,
-                            strides,
-                            box,
-                            nullptr,
-                            swizzle,
-                            CROQ_RT_L2_PROMOTION_NONE,
-                            CROQ_RT_OOB_FILL_ZERO};
-  TensorMapRuleViolation violation;
-  if (!checkTensorMap(params, violation))
-    return fallBack(tensorMap, violation.rule, "%s", violation.message);
-  // croq's own, stricter rule for swizzled tensors comes after the driver's
-  // rules, so that an address that is not even 16-byte aligned is reported
-  // as breaking the basic rule (address-alignment).
-  if (isSwizzled(swizzle) &&
-      reinterpret_cast<uintptr_t>(globalAddress) % 128 != 0)
-    return fallBack(tensorMap, "swizzle-address-alignment",
-                    "a swizzled tensor's address must be 128-byte aligned, "
-                    "got %p",
-                    globalAddress);
-  // TMA stores write whole 16-byte chunks: where a row of the tensor does
-  // not end on a multiple of 16 bytes, a store of a box that reaches past the
-  // row's end also writes the bytes up to the next 16-byte boundary, which
-  // belong to whatever follows the row (the next columns of a larger tensor
-  // that this one is a slice of, or memory after a 1-d tensor). Loads clip
-  // per element, but the map does not say which way it is used.
-  uint64_t innerBytes = dims[0] * type->bytes;
-  if (innerBytes % 16 != 0)
-    return fallBack(tensorMap, "inner-bytes",
-                    "the innermost dimension must span a multiple of 16 "
-                    "bytes (TMA stores write whole 16-byte chunks), got "
-                    "%llu * %u = %llu bytes",
-                    static_cast<unsigned long long>(dims[0]), type->bytes,
-                    static_cast<unsigned long long>(innerBytes));
-  const void *map = getCachedTensorMap("croqRtTensorMapGetStrided", params);
+  StridedTensor tensor = {elementType, rank,    globalAddress, sizes,
+                          byteStrides, boxDims, swizzle};
+  StridedFallback why;
+  const void *map = getStridedTensorMap(tensor, /*readOnly=*/false, why);
   if (!map)
-    return fallBack(tensorMap, "encode", "%s", lastErrorMessage().c_str());
+    return fallBackStrided(tensorMap, why);
   *tensorMap = map;
   return 1;
 }

@@ -398,6 +398,33 @@ FAKE_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src,
   return 0;
 }
 
+/* CUDA_MEMCPY2D, as far as the log needs it. */
+typedef struct {
+  size_t srcXInBytes, srcY;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes, dstY;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes;
+  size_t Height;
+} FakeMemcpy2D;
+
+FAKE_EXPORT CUresult cuMemcpy2DAsync_v2(const FakeMemcpy2D *copy,
+                                        void *stream) {
+  LOG("cuMemcpy2DAsync(dst=0x%llx pitch %zu, src=0x%llx pitch %zu, %zu x %zu "
+      "bytes, %s)",
+      copy->dstDevice, copy->dstPitch, copy->srcDevice, copy->srcPitch,
+      copy->Height, copy->WidthInBytes, stream ? "the stream" : "null");
+  return injected("cuMemcpy2DAsync");
+}
+
 FAKE_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned value,
                                       size_t count, void *stream) {
   LOG("cuMemsetD32Async(0x%llx, 0x%x, %zu, %s)", dst, value, count,

@@ -53,6 +53,12 @@ struct CroqToNVVMPipelineOptions
       *this, "warp-specialize",
       llvm::cl::desc("pipelined loads are issued by a producer warpgroup"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> stageMisalignedInputs{
+      *this, "stage-misaligned-inputs",
+      llvm::cl::desc("tensors a kernel only reads through tma copies are "
+                     "staged into aligned buffers when TMA cannot describe "
+                     "them"),
+      llvm::cl::init(true)};
 };
 
 /// Adds every pass from croq IR to host LLVM IR with embedded GPU binaries.

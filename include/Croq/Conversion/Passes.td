@@ -32,7 +32,13 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
       (`croqRtTensorMapGetStrided`, cached) for the tensor's map, whose 128
       bytes the kernel receives by value (see
       `croq-pass-tensor-maps-by-value`), and whether TMA can move the tensor
-      at all; if not, the kernel takes a dma copy instead (`scf.if`). A load
+      at all; if not, the kernel takes a dma copy instead (`scf.if`). A
+      tensor the kernel only reads is asked for with
+      `croqRtTensorMapGetStaged` (unless `stage-misaligned-inputs=false`):
+      where its address or row strides break a rule of TMA, the runtime
+      copies it into an aligned, row-padded buffer before the launch and the
+      kernel's TMA loads read the copy; the host releases the buffer after
+      the launch. A load
       is issued by one thread with the box's byte count expected on an
       mbarrier whose phase every thread tracks (async loads wait at
       `croq.wait`; a load that triggers an event expects its bytes there,
@@ -78,6 +84,13 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"stageMisalignedInputs", "stage-misaligned-inputs", "bool",
+           /*default=*/"true",
+           "tensors a kernel only reads through tma copies are staged into "
+           "aligned buffers by the runtime when TMA cannot describe them, "
+           "instead of taking the software copy">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",

@@ -209,9 +209,12 @@ typedef struct croqRtTensorMapCacheStats {
   uint64_t hits;
   /// Maps held in the cache now.
   uint64_t entries;
-  /// croqRtTensorMapGetStrided calls that sent a tensor to the software copy
-  /// since the process started.
+  /// croqRtTensorMapGetStrided and croqRtTensorMapGetStaged calls that sent
+  /// a tensor to the software copy since the process started.
   uint64_t fallbacks;
+  /// croqRtTensorMapGetStaged calls that copied a tensor into an aligned
+  /// staging buffer since the process started.
+  uint64_t staged;
 } croqRtTensorMapCacheStats;
 
 CROQ_RT_EXPORT void croqRtTensorMapStats(croqRtTensorMapCacheStats *stats);
@@ -250,8 +253,41 @@ CROQ_RT_EXPORT int croqRtTensorMapGetStrided(
 /// if none of its calls fell back.
 CROQ_RT_EXPORT const char *croqRtTensorMapFallbackReason(void);
 
+/// The host call of croq's generated code before a kernel that only reads
+/// `globalAddress` through tma copies: as croqRtTensorMapGetStrided, except
+/// that
+///   - the inner-bytes rule does not apply (TMA loads clip per element; only
+///     stores write whole 16-byte chunks), and
+///   - a tensor whose address or strides break a rule of TMA
+///     (address-alignment, swizzle-address-alignment, stride-alignment,
+///     stride-range) but whose rows are contiguous is staged: copied, on the
+///     device and before this call returns, into a pooled buffer with
+///     256-byte aligned address and padded rows, and the map of that copy is
+///     returned (1) instead of falling back.
+/// `*staging` receives the staging buffer's handle, or null when the tensor
+/// was not staged; the caller passes it to croqRtTensorMapReleaseStaged once
+/// the kernel has finished (croq's generated host code does so after the
+/// launch, which is synchronous). The kernel sees the tensor as it was when
+/// this call returned: writes during the kernel through another memref that
+/// aliases it are not seen. Tensors that cannot be staged fall back as with
+/// croqRtTensorMapGetStrided (rule "staging" when the copy itself failed).
+CROQ_RT_EXPORT int croqRtTensorMapGetStaged(
+    int elementType, uint32_t rank, const void *globalAddress,
+    const int64_t *sizes, const int64_t *byteStrides, const int64_t *boxDims,
+    int swizzle, const void **tensorMap, void **staging);
+
+/// Returns a staging buffer to the runtime's pool; null does nothing.
+CROQ_RT_EXPORT void croqRtTensorMapReleaseStaged(void *staging);
+
+/// Turns staging on (non-zero, the default) or off for the whole process,
+/// and returns whether it was on. With staging off, croqRtTensorMapGetStaged
+/// sends misaligned tensors to the software copy, as croqRtTensorMapGetStrided
+/// does.
+CROQ_RT_EXPORT int croqRtTensorMapSetStaging(int enabled);
+
 /// Drops every cached map (and the device copies made for
-/// mgpuTensorMapEncodeTiledMemref); pointers handed out before are dangling.
+/// mgpuTensorMapEncodeTiledMemref) and frees the staging buffers not in use;
+/// pointers handed out before are dangling.
 CROQ_RT_EXPORT void croqRtTensorMapCacheClear(void);
 
 /// Testing: replaces the driver's encoder (after validation) with `encoder`,

@@ -63,9 +63,27 @@ static LogicalResult checkLowerable(ModuleOp module) {
   return success(ok);
 }
 
+/// Records the tensors of tma loads that their kernels only read, while
+/// the kernels are still croq ops.
+static void collectReadOnlyTmaTensors(ModuleOp module, TmaState &tma) {
+  module.walk([&](CopyOp copy) {
+    if (copy.getEngine() != CopyEngine::TMA ||
+        getMemorySpaceOf(copy.getDest().getType()) != MemorySpace::Shared)
+      return;
+    Value global = copy.getSource();
+    auto view = global.getDefiningOp<ViewOp>();
+    Value root = view ? view.getSource() : global;
+    ParallelOp kernel = getKernel(copy);
+    if (kernel && isOnlyReadIn(kernel, root))
+      tma.readOnlyTensors.insert({kernel.getOperation(), root});
+  });
+}
+
 namespace {
 struct ConvertCroqToGPUPass
     : croq::impl::ConvertCroqToGPUBase<ConvertCroqToGPUPass> {
+  using ConvertCroqToGPUBase::ConvertCroqToGPUBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
@@ -95,6 +113,8 @@ struct ConvertCroqToGPUPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
     TmaState tma;
+    if (stageMisalignedInputs)
+      collectReadOnlyTmaTensors(module, tma);
     populateCroqDataToGPUPatterns(converter, plan, tma, patterns);
     populateCroqEventToGPUPatterns(converter, events, tma, patterns);
     populateCroqMmaToGPUPatterns(converter, patterns);

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 #include <tuple>
@@ -191,12 +192,24 @@ VectorType getTensorMapValueType(MLIRContext *context);
 
 /// Emits, before `kernel`, the host code that asks the runtime for the
 /// tensor map of `tensor` (a memref) with boxes of `box` (outermost first)
-/// and `swizzle`. Fails if the element type has no tensor-map encoding or
-/// the kernel is not in a function.
+/// and `swizzle`. A `readOnly` tensor may be staged: the runtime copies it
+/// into an aligned buffer if TMA cannot describe it, and the host releases
+/// the buffer after the kernel. Fails if the element type has no tensor-map
+/// encoding or the kernel is not in a function.
 FailureOr<HostTensorMap> emitHostTensorMap(OpBuilder &builder, Location loc,
                                            Operation *kernel, Value tensor,
                                            ArrayRef<int64_t> box,
-                                           Swizzle swizzle);
+                                           Swizzle swizzle, bool readOnly);
+
+/// The block-level croq.parallel around `op` (the kernel), or null.
+ParallelOp getKernel(Operation *op);
+
+/// Whether the ops of `kernel` only read the buffer that `tensor` views:
+/// every use inside the kernel of that buffer, or of any view of it taken
+/// inside or outside the kernel, is the source of a copy, transpose, pad or
+/// mma.load, or a croq.read. Other memrefs that alias the buffer are not
+/// seen.
+bool isOnlyReadIn(Operation *kernel, Value tensor);
 
 /// How an async tma load completes: its mbarrier and phase variable, and
 /// whether the kernel took the TMA path (else the load was a software copy
@@ -217,6 +230,9 @@ struct TmaState {
   std::map<std::tuple<Operation *, void *, std::vector<int64_t>, int>,
            HostTensorMap>
       hostMaps;
+  /// The (kernel, tensor) pairs of tma loads whose tensor the kernel only
+  /// reads, found before lowering starts: their maps may be staged.
+  llvm::DenseSet<std::pair<Operation *, Value>> readOnlyTensors;
   std::shared_ptr<TmaLowering> lowering;
 };
 

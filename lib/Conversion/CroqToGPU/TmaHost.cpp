@@ -4,12 +4,15 @@
 // croqRtTensorMapGetStrided with the tensor's address, sizes and byte
 // strides, which answers whether TMA can move the tensor and a pointer to
 // its cached 128-byte tensor map; the map's bytes are then loaded so that
-// the kernel receives them by value.
+// the kernel receives them by value. For a tensor the kernel only reads, the
+// call is croqRtTensorMapGetStaged, which may copy a misaligned tensor into
+// an aligned buffer, released by a call after the launch.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
 
+#include "Croq/Dialect/Croq/IR/ViewUtils.h"
 #include "Croq/Runtime/CroqRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -17,12 +20,17 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::croq;
 
-/// The runtime function the host code calls for each tensor map.
+/// The runtime functions the host code calls for each tensor map, and after
+/// the kernel for each staged one.
 static constexpr llvm::StringLiteral kGetStrided = "croqRtTensorMapGetStrided";
+static constexpr llvm::StringLiteral kGetStaged = "croqRtTensorMapGetStaged";
+static constexpr llvm::StringLiteral kReleaseStaged =
+    "croqRtTensorMapReleaseStaged";
 
 std::optional<int> mlir::croq::getTensorMapElementType(Type type) {
   if (type.isF32())
@@ -64,23 +72,34 @@ static int getRuntimeSwizzle(Swizzle swizzle) {
   return CROQ_RT_SWIZZLE_NONE;
 }
 
-/// Declares croqRtTensorMapGetStrided in the module of `op` if it is not yet:
-/// (elementType, rank, address, sizes, byteStrides, boxDims, swizzle,
-/// tensorMap out) -> usable.
-static func::FuncOp declareGetStrided(OpBuilder &builder, Operation *op) {
+/// Declares the runtime function `name` of `type` in the module of `op` if
+/// it is not yet.
+static func::FuncOp declareRuntimeFunction(OpBuilder &builder, Operation *op,
+                                           StringRef name,
+                                           FunctionType type) {
   auto module = op->getParentOfType<ModuleOp>();
-  if (auto existing = module.lookupSymbol<func::FuncOp>(kGetStrided))
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
-  MLIRContext *context = builder.getContext();
-  Type i32 = builder.getI32Type();
-  Type ptr = LLVM::LLVMPointerType::get(context);
-  auto type =
-      builder.getFunctionType({i32, i32, ptr, ptr, ptr, ptr, i32, ptr}, {i32});
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());
-  auto decl = func::FuncOp::create(builder, module.getLoc(), kGetStrided, type);
+  auto decl = func::FuncOp::create(builder, module.getLoc(), name, type);
   decl.setPrivate();
   return decl;
+}
+
+/// croqRtTensorMapGetStrided: (elementType, rank, address, sizes,
+/// byteStrides, boxDims, swizzle, tensorMap out) -> usable; with `staged`,
+/// croqRtTensorMapGetStaged, which takes a staging-handle out parameter
+/// last.
+static func::FuncOp declareGetMap(OpBuilder &builder, Operation *op,
+                                  bool staged) {
+  Type i32 = builder.getI32Type();
+  Type ptr = LLVM::LLVMPointerType::get(builder.getContext());
+  SmallVector<Type> inputs = {i32, i32, ptr, ptr, ptr, ptr, i32, ptr};
+  if (staged)
+    inputs.push_back(ptr);
+  return declareRuntimeFunction(builder, op, staged ? kGetStaged : kGetStrided,
+                                builder.getFunctionType(inputs, {i32}));
 }
 
 /// An i64 constant of the LLVM dialect.
@@ -97,7 +116,8 @@ static Value toI64(OpBuilder &builder, Location loc, Value index) {
 FailureOr<HostTensorMap>
 mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
                               Operation *kernel, Value tensor,
-                              ArrayRef<int64_t> box, Swizzle swizzle) {
+                              ArrayRef<int64_t> box, Swizzle swizzle,
+                              bool readOnly) {
   auto memrefType = cast<MemRefType>(tensor.getType());
   std::optional<int> elementCode =
       getTensorMapElementType(memrefType.getElementType());
@@ -112,7 +132,7 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
 
   // The arrays and the result slot live in the function's entry block, so
   // a launch in a loop does not grow the stack.
-  Value sizes, strides, boxes, slot;
+  Value sizes, strides, boxes, slot, stagingSlot;
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(&function.getFunctionBody().front());
@@ -122,6 +142,9 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
     boxes = LLVM::AllocaOp::create(builder, loc, ptr, i64, count);
     slot = LLVM::AllocaOp::create(builder, loc, ptr, ptr,
                                   i64Constant(builder, loc, 1));
+    if (readOnly)
+      stagingSlot = LLVM::AllocaOp::create(builder, loc, ptr, ptr,
+                                           i64Constant(builder, loc, 1));
   }
 
   OpBuilder::InsertionGuard guard(builder);
@@ -150,18 +173,31 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
   Value address =
       LLVM::IntToPtrOp::create(builder, loc, ptr, toI64(builder, loc, start));
 
-  func::FuncOp getStrided = declareGetStrided(builder, kernel);
+  func::FuncOp getMap = declareGetMap(builder, kernel, readOnly);
+  SmallVector<Value> arguments = {
+      arith::ConstantIntOp::create(builder, loc, *elementCode, 32),
+      arith::ConstantIntOp::create(builder, loc, rank, 32),
+      address,
+      sizes,
+      strides,
+      boxes,
+      arith::ConstantIntOp::create(builder, loc, getRuntimeSwizzle(swizzle),
+                                   32),
+      slot};
+  if (readOnly)
+    arguments.push_back(stagingSlot);
   Value usable =
-      func::CallOp::create(
-          builder, loc, getStrided,
-          ValueRange{
-              arith::ConstantIntOp::create(builder, loc, *elementCode, 32),
-              arith::ConstantIntOp::create(builder, loc, rank, 32), address,
-              sizes, strides, boxes,
-              arith::ConstantIntOp::create(builder, loc,
-                                           getRuntimeSwizzle(swizzle), 32),
-              slot})
-          .getResult(0);
+      func::CallOp::create(builder, loc, getMap, arguments).getResult(0);
+  if (readOnly) {
+    // The launch is synchronous: once it returns, the staging buffer (if
+    // any) is free again.
+    OpBuilder::InsertionGuard afterGuard(builder);
+    builder.setInsertionPointAfter(kernel);
+    Value staging = LLVM::LoadOp::create(builder, loc, ptr, stagingSlot);
+    func::FuncOp release = declareRuntimeFunction(
+        builder, kernel, kReleaseStaged, builder.getFunctionType({ptr}, {}));
+    func::CallOp::create(builder, loc, release, ValueRange{staging});
+  }
   Value mapPointer = LLVM::LoadOp::create(builder, loc, ptr, slot);
   Value map = LLVM::LoadOp::create(builder, loc, getTensorMapValueType(context),
                                    mapPointer,
@@ -172,4 +208,50 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
 VectorType mlir::croq::getTensorMapValueType(MLIRContext *context) {
   return VectorType::get({CROQ_RT_TENSOR_MAP_BYTES / 8},
                          IntegerType::get(context, 64));
+}
+
+/// The buffer `value` is a view of: its source through view ops.
+static Value getViewedBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
+      value = viewLike.getViewSource();
+    else if (isViewOp(def) || isa<SpanAsOp>(def))
+      value = def->getOperand(0);
+    else
+      break;
+  }
+  return value;
+}
+
+/// Whether `use` only reads its value: the source of a copy, transpose, pad
+/// or mma.load, or a croq.read.
+static bool isReadingUse(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto copy = dyn_cast<CopyOp>(user))
+    return &use == &copy.getSourceMutable();
+  if (auto transpose = dyn_cast<TransposeOp>(user))
+    return &use == &transpose.getSourceMutable();
+  if (auto pad = dyn_cast<PadOp>(user))
+    return &use == &pad.getSourceMutable();
+  return isa<MmaLoadOp, ReadOp>(user);
+}
+
+bool mlir::croq::isOnlyReadIn(Operation *kernel, Value tensor) {
+  SmallVector<Value> worklist = {getViewedBuffer(tensor)};
+  llvm::DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (isViewOp(user) || isa<SpanAsOp, ViewLikeOpInterface>(user)) {
+        llvm::append_range(worklist, user->getResults());
+        continue;
+      }
+      if (kernel->isAncestor(user) && !isReadingUse(use))
+        return false;
+    }
+  }
+  return true;
 }

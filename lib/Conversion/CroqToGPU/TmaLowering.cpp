@@ -74,8 +74,7 @@ static EventTriggerOp getTrigger(CopyOp op) {
   return dyn_cast<EventTriggerOp>(*op.getFuture().getUsers().begin());
 }
 
-/// The block-level region around `op`.
-static ParallelOp getKernel(Operation *op) {
+ParallelOp mlir::croq::getKernel(Operation *op) {
   auto parallel = op->getParentOfType<ParallelOp>();
   while (parallel && parallel.getLevel() != ParallelLevel::Block)
     parallel = parallel->getParentOfType<ParallelOp>();
@@ -253,7 +252,8 @@ struct TmaLowering {
   /// kernel, tensor, box and swizzle.
   FailureOr<HostTensorMap> getHostMap(OpBuilder &builder, Location loc,
                                       Operation *kernel, Value tensor,
-                                      ArrayRef<int64_t> box, Swizzle swizzle) {
+                                      ArrayRef<int64_t> box, Swizzle swizzle,
+                                      bool readOnly) {
     auto key = std::make_tuple(kernel, tensor.getAsOpaquePointer(),
                                std::vector<int64_t>(box.begin(), box.end()),
                                static_cast<int>(swizzle));
@@ -261,7 +261,7 @@ struct TmaLowering {
     if (it != state.hostMaps.end())
       return it->second;
     FailureOr<HostTensorMap> map =
-        emitHostTensorMap(builder, loc, kernel, tensor, box, swizzle);
+        emitHostTensorMap(builder, loc, kernel, tensor, box, swizzle, readOnly);
     if (succeeded(map))
       state.hostMaps[key] = *map;
     return map;
@@ -305,8 +305,12 @@ struct TmaLowering {
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    FailureOr<HostTensorMap> host = getHostMap(
-        rewriter, loc, kernel, root, pieceBox, tileType.getSwizzle());
+    Value originalRoot = view ? view.getSource() : global;
+    bool readOnly =
+        state.readOnlyTensors.contains({kernel.getOperation(), originalRoot});
+    FailureOr<HostTensorMap> host =
+        getHostMap(rewriter, loc, kernel, root, pieceBox,
+                   tileType.getSwizzle(), isLoad && readOnly);
     if (failed(host))
       return op.emitOpError("cannot ask the host for the tensor map of this "
                             "copy: its kernel must be in a function body");

@@ -27,7 +27,9 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCroqPipelineLoops(pipelining));
   pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());
-  pm.addPass(createConvertCroqToGPU());
+  ConvertCroqToGPUOptions toGPU;
+  toGPU.stageMisalignedInputs = options.stageMisalignedInputs;
+  pm.addPass(createConvertCroqToGPU(toGPU));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());

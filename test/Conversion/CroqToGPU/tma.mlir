@@ -1,11 +1,15 @@
 // RUN: croq-opt %s --convert-croq-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq.
+// RUN: croq-opt %s --convert-croq-to-gpu=stage-misaligned-inputs=false -split-input-file | FileCheck %s --check-prefix=NOSTAGE
 
 // A tma load. Before the kernel the host asks the runtime for the tensor
 // map: element type f32 (0), rank 2, the address of element 0, the sizes,
 // the byte strides (the outer one from the memref's stride, the inner one
 // the element size) and the box, outermost first, swizzle none (0); the
 // runtime answers whether TMA can move the tensor and points the slot at the
-// cached map, whose 128 bytes are loaded and captured by the kernel. In the
+// cached map, whose 128 bytes are loaded and captured by the kernel. The
+// kernel only reads %a, so the call is croqRtTensorMapGetStaged, which may
+// stage a misaligned tensor into a buffer it names in the staging slot;
+// after the launch the host releases that buffer. In the
 // kernel the bytes are the descriptor; if the runtime said yes, thread 0
 // expects the box's 16384 bytes and issues the bulk copy (coordinates
 // innermost first) and every thread waits for the barrier's current phase;
@@ -17,6 +21,7 @@
 // CHECK-DAG: %[[STRIDES:.*]] = llvm.alloca %[[TWO]] x i64 : (i64) -> !llvm.ptr
 // CHECK-DAG: %[[BOXES:.*]] = llvm.alloca %[[TWO]] x i64 : (i64) -> !llvm.ptr
 // CHECK-DAG: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.ptr : (i64) -> !llvm.ptr
+// CHECK-DAG: %[[STAGING:.*]] = llvm.alloca %{{.*}} x !llvm.ptr : (i64) -> !llvm.ptr
 // CHECK: %[[BASE:.*]], %[[OFFSET:.*]], %[[DIMS:.*]]:2, %[[STR:.*]]:2 = memref.extract_strided_metadata %arg0
 // CHECK: %[[D0:.*]] = arith.index_cast %[[DIMS]]#0 : index to i64
 // CHECK: llvm.store %[[D0]], %[[SIZES]] : i64, !llvm.ptr
@@ -28,7 +33,7 @@
 // CHECK: llvm.store %c4_i64, %[[S1AT]] : i64, !llvm.ptr
 // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %arg0
 // CHECK: %[[ADDR:.*]] = llvm.inttoptr
-// CHECK: %[[OK:.*]] = call @croqRtTensorMapGetStrided(%c0_i32, %c2_i32, %[[ADDR]], %[[SIZES]], %[[STRIDES]], %[[BOXES]], %c0_i32, %[[SLOT]])
+// CHECK: %[[OK:.*]] = call @croqRtTensorMapGetStaged(%c0_i32, %c2_i32, %[[ADDR]], %[[SIZES]], %[[STRIDES]], %[[BOXES]], %c0_i32, %[[SLOT]], %[[STAGING]])
 // CHECK: %[[MAPPTR:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[BYTES:.*]] = llvm.load %[[MAPPTR]] {alignment = 64 : i64} : !llvm.ptr -> vector<16xi64>
 // CHECK: gpu.launch
@@ -56,6 +61,13 @@
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: }
+// CHECK: gpu.terminator
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[HANDLE:.*]] = llvm.load %[[STAGING]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: call @croqRtTensorMapReleaseStaged(%[[HANDLE]]) : (!llvm.ptr) -> ()
+// NOSTAGE-LABEL: func.func @tma_load
+// NOSTAGE: call @croqRtTensorMapGetStrided(
+// NOSTAGE-NOT: croqRtTensorMapReleaseStaged
 func.func @tma_load(%a: memref<?x?xf32>, %out: memref<?x?xf32>, %gm: index, %gn: index) {
   croq.parallel (%i, %j) in [%gm, %gn] : block {
     %t = croq.alloc : !croq.tile<64x64xf32, shared>
@@ -131,9 +143,9 @@ func.func @tma_load_async(%a: memref<?x?xf32>, %out: memref<?x?xf32>, %gm: index
 // i8 (5), f8E4M3FN (3) and f8E5M2 (4); the descriptor the bulk copy takes
 // keeps the tile's element type.
 // CHECK-LABEL: func.func @tma_load_bytes
-// CHECK: call @croqRtTensorMapGetStrided(%c5_i32, %c2_i32,
-// CHECK: call @croqRtTensorMapGetStrided(%c3_i32, %c2_i32,
-// CHECK: call @croqRtTensorMapGetStrided(%c4_i32, %c2_i32,
+// CHECK: call @croqRtTensorMapGetStaged(%c5_i32, %c2_i32,
+// CHECK: call @croqRtTensorMapGetStaged(%c3_i32, %c2_i32,
+// CHECK: call @croqRtTensorMapGetStaged(%c4_i32, %c2_i32,
 // CHECK: gpu.launch
 // CHECK: nvgpu.tma.async.load {{.*}} -> memref<64x64xi8, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.tma.async.load {{.*}} -> memref<64x64xf8E4M3FN, #gpu.address_space<workgroup>>
@@ -169,7 +181,7 @@ func.func @tma_load_bytes(%a: memref<?x?xi8>, %b: memref<?x?xf8E4M3FN>, %c: memr
 // CHECK: %[[START:.*]] = arith.addi %[[PTR]], %[[OFFB]] : index
 // CHECK: %[[START64:.*]] = arith.index_cast %[[START]] : index to i64
 // CHECK: %[[ADDR:.*]] = llvm.inttoptr %[[START64]] : i64 to !llvm.ptr
-// CHECK: call @croqRtTensorMapGetStrided(%c0_i32, %c2_i32, %[[ADDR]],
+// CHECK: call @croqRtTensorMapGetStaged(%c0_i32, %c2_i32, %[[ADDR]],
 func.func @tma_load_strided(%a: memref<64x64xf32, strided<[96, 1], offset: ?>>) {
   croq.parallel (%i) in [1] : block {
     %t = croq.alloc : !croq.tile<64x64xf32, shared>
@@ -183,8 +195,8 @@ func.func @tma_load_strided(%a: memref<64x64xf32, strided<[96, 1], offset: ?>>) 
 // Two loads of the same tensor, box and swizzle in one kernel share one
 // host call; a different box gets its own.
 // CHECK-LABEL: func.func @tma_maps_per_kernel
-// CHECK-COUNT-2: call @croqRtTensorMapGetStrided
-// CHECK-NOT: call @croqRtTensorMapGetStrided
+// CHECK-COUNT-2: call @croqRtTensorMapGetStaged
+// CHECK-NOT: call @croqRtTensorMapGetStaged
 // CHECK: gpu.launch
 func.func @tma_maps_per_kernel(%a: memref<?x?xf16>) {
   croq.parallel (%i) in [1] : block {
@@ -198,6 +210,43 @@ func.func @tma_maps_per_kernel(%a: memref<?x?xf16>) {
     croq.copy tma %v1 -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
     %v2 = croq.subspan %a [32, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<32x64xf16>
     croq.copy tma %v2 -> %u : !croq.view<32x64xf16> -> !croq.tile<32x64xf16, shared>
+  }
+  return
+}
+
+// -----
+
+// Only tensors the kernel never writes are staged: %a is also the
+// destination of a croq.write, and %b is written through a view of a
+// host-side subview of it, so both maps come from croqRtTensorMapGetStrided
+// and nothing is released; %c is read through a copy and a croq.read only.
+// CHECK-LABEL: func.func @tma_load_written
+// CHECK: call @croqRtTensorMapGetStrided(
+// CHECK: call @croqRtTensorMapGetStrided(
+// CHECK: call @croqRtTensorMapGetStaged(
+// CHECK-NOT: call @croqRtTensorMapGetStrided
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK-NEXT: }
+// CHECK-NEXT: llvm.load
+// CHECK-NEXT: call @croqRtTensorMapReleaseStaged
+// CHECK-NOT: call @croqRtTensorMapReleaseStaged
+// CHECK: return
+func.func @tma_load_written(%a: memref<?x?xf32>, %b: memref<128x128xf32>, %c: memref<?x?xf32>, %x: f32) {
+  %sub = memref.subview %b[0, 0] [64, 64] [1, 1] : memref<128x128xf32> to memref<64x64xf32, strided<[128, 1]>>
+  croq.parallel (%i) in [1] : block {
+    %c0 = arith.constant 0 : index
+    %t = croq.alloc : !croq.tile<64x64xf32, shared>
+    %va = croq.subspan %a [64, 64] at [%c0, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+    croq.copy tma %va -> %t : !croq.view<64x64xf32> -> !croq.tile<64x64xf32, shared>
+    croq.write %x, %a[%c0, %c0] : memref<?x?xf32>
+    %vb = croq.subspan %b [64, 64] at [%c0, %c0] : memref<128x128xf32> -> !croq.view<64x64xf32>
+    croq.copy tma %vb -> %t : !croq.view<64x64xf32> -> !croq.tile<64x64xf32, shared>
+    croq.copy dma %t -> %sub : !croq.tile<64x64xf32, shared> -> memref<64x64xf32, strided<[128, 1]>>
+    %vc = croq.subspan %c [64, 64] at [%c0, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+    croq.copy tma %vc -> %t : !croq.view<64x64xf32> -> !croq.tile<64x64xf32, shared>
+    %y = croq.read %c[%c0, %c0] : memref<?x?xf32>
+    croq.write %y, %a[%c0, %c0] : memref<?x?xf32>
   }
   return
 }

@@ -28,6 +28,7 @@ Exit status 0 when every test passed (known issues aside), 1 otherwise.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import json
 import math
@@ -446,19 +447,27 @@ def tma_tests(s: Suite) -> None:
             return compare(out, ref)
         s.run(f"{kernel} {shape_name(shape)}", kernel, body)
 
-    def odd_rows():
+    def odd_rows(stage: bool):
         # 1001 f16 per row: rows 2002 bytes apart, which a tensor map cannot
-        # describe. Both tensors go through the kernel's software copy, with
-        # the same result, and the runtime names the rule.
-        m = s.module("tma")
-        x = random_tensor((64, 1001), torch.float16)
-        out = poisoned((64, 1001), torch.float16)
-        before = map_stats(s)
-        m.tma_copy_f16_swizzle128(x, out)
-        return expect_fallbacks(s, before, 2, "stride-alignment",
-                                compare(out, x))
-    s.run("tma_copy_f16_swizzle128 64x1001 (odd rows: software copy)",
-          "tma_copy_f16_swizzle128", odd_rows)
+        # describe. The input, which the kernel only reads, is staged into
+        # an aligned copy (or, with staging off, goes through the kernel's
+        # software copy); the output always does; the result is the same and
+        # the runtime names the rule.
+        def body():
+            m = s.module("tma")
+            x = random_tensor((64, 1001), torch.float16)
+            out = poisoned((64, 1001), torch.float16)
+            with staging(s, stage):
+                before = map_stats(s)
+                m.tma_copy_f16_swizzle128(x, out)
+                return expect_fallbacks(s, before, 1 if stage else 2,
+                                        "stride-alignment", compare(out, x),
+                                        staged=1 if stage else 0)
+        what = "input staged" if stage else "staging off: software copy"
+        s.run(f"tma_copy_f16_swizzle128 64x1001 (odd rows, {what})",
+              "tma_copy_f16_swizzle128", body)
+    odd_rows(True)
+    odd_rows(False)
 
     for shape in [(1000, 64), (513, 32), (512, 40)]:
         case("tma_copy_tall_f32", torch.float32, shape, False)
@@ -506,7 +515,8 @@ BYTE_FLOATS = (torch.float8_e4m3fn, torch.float8_e5m2)
 class TensorMapStats(ctypes.Structure):
     """croqRtTensorMapCacheStats."""
     _fields_ = [("encodes", ctypes.c_uint64), ("hits", ctypes.c_uint64),
-                ("entries", ctypes.c_uint64), ("fallbacks", ctypes.c_uint64)]
+                ("entries", ctypes.c_uint64), ("fallbacks", ctypes.c_uint64),
+                ("staged", ctypes.c_uint64)]
 
 
 def runtime(s: Suite) -> ctypes.CDLL:
@@ -517,7 +527,20 @@ def runtime(s: Suite) -> ctypes.CDLL:
     lib.croqRtTensorMapStats.restype = None
     lib.croqRtTensorMapFallbackReason.argtypes = []
     lib.croqRtTensorMapFallbackReason.restype = ctypes.c_char_p
+    lib.croqRtTensorMapSetStaging.argtypes = [ctypes.c_int]
+    lib.croqRtTensorMapSetStaging.restype = ctypes.c_int
     return lib
+
+
+@contextlib.contextmanager
+def staging(s: Suite, enabled: bool):
+    """Runs the body with the runtime's staging of misaligned read-only
+    tensors on or off."""
+    was = runtime(s).croqRtTensorMapSetStaging(int(enabled))
+    try:
+        yield
+    finally:
+        runtime(s).croqRtTensorMapSetStaging(was)
 
 
 def map_stats(s: Suite) -> TensorMapStats:
@@ -556,16 +579,20 @@ def compare_any(out: torch.Tensor, ref: torch.Tensor) -> Tuple[bool, float, str]
 
 
 def expect_fallbacks(s: Suite, before: TensorMapStats, count: int,
-                     rule: Optional[str], result: Tuple[bool, float, str]
-                     ) -> Tuple[bool, float, str]:
+                     rule: Optional[str], result: Tuple[bool, float, str],
+                     staged: int = 0) -> Tuple[bool, float, str]:
     """`result`, failed unless exactly `count` tensors fell back since
-    `before` (the last one for `rule`)."""
+    `before` (the last one for `rule`) and exactly `staged` were staged."""
     ok, err, detail = result
-    fell = map_stats(s).fallbacks - before.fallbacks
+    after = map_stats(s)
+    fell = after.fallbacks - before.fallbacks
     if fell != count:
         return False, err, (f"{fell} tensors fell back to the software copy, "
                             f"expected {count} ({fallback_reason(s)!r}); "
                             + detail)
+    if after.staged - before.staged != staged:
+        return False, err, (f"{after.staged - before.staged} tensors were "
+                            f"staged, expected {staged}; " + detail)
     if rule and not fallback_reason(s).startswith(rule + ":"):
         return False, err, (f"fallback reason {fallback_reason(s)!r}, "
                             f"expected rule {rule}; " + detail)
@@ -577,16 +604,19 @@ def tma_generated_tests(s: Suite) -> None:
     layout and element type; tma moves tensors of ranks 1 to 5 with ragged
     edges; each test also checks whether the TMA path ran."""
     def case(kernel: str, dtype: torch.dtype, shape: Tuple[int, ...],
-             fallbacks: int, rule: Optional[str] = None) -> None:
+             fallbacks: int, rule: Optional[str] = None, staged: int = 0,
+             stage: bool = True) -> None:
         def body():
             m = s.module("tma_generated")
             x = random_any(shape, dtype)
             out = poisoned_any(shape, dtype)
-            before = map_stats(s)
-            getattr(m, kernel)(x, out)
-            return expect_fallbacks(s, before, fallbacks, rule,
-                                    compare_any(out, x))
-        s.run(f"{kernel} {shape_name(shape)}", kernel, body)
+            with staging(s, stage):
+                before = map_stats(s)
+                getattr(m, kernel)(x, out)
+                return expect_fallbacks(s, before, fallbacks, rule,
+                                        compare_any(out, x), staged)
+        suffix = "" if stage else " (staging off)"
+        s.run(f"{kernel} {shape_name(shape)}{suffix}", kernel, body)
 
     for family, kernel, dtype_name, tile in TMA_GENERATED_KERNELS:
         dtype = getattr(torch, dtype_name)
@@ -606,17 +636,22 @@ def tma_generated_tests(s: Suite) -> None:
             if len(tile) == 1:
                 # One element more than whole boxes: not a multiple of 16
                 # bytes, where a TMA store would write past the tensor's
-                # end, so both tensors take the software copy.
-                case(kernel, dtype, (3 * inner + 1,), 2, "inner-bytes")
+                # end, so the output takes the software copy; the input
+                # is only read, and TMA loads clip per element.
+                case(kernel, dtype, (3 * inner + 1,), 1, "inner-bytes")
                 case(kernel, dtype, (inner,), 0)
                 continue
             case(kernel, dtype, tuple(outer + [inner + aligned]), 0)
             case(kernel, dtype, tuple(t for t in tile), 0)
+            # Rows of an odd length: the input is staged into padded rows,
+            # the output takes the software copy; with staging off both do.
+            case(kernel, dtype, tuple(outer + [inner + 1]), 1,
+                 "stride-alignment", staged=1)
             case(kernel, dtype, tuple(outer + [inner + 1]), 2,
-                 "stride-alignment")
+                 "stride-alignment", stage=False)
 
     def sliced(kernel: str, start: int, rule: Optional[str],
-               width: int = 500) -> None:
+               width: int = 500, staged: int = 0) -> None:
         # in = a 150 x `width` window of a 200 x 1024 f16 tensor, starting at
         # column `start` of row 5 (aligned or not); out = the same window
         # of another, whose surroundings must stay untouched.
@@ -635,17 +670,22 @@ def tma_generated_tests(s: Suite) -> None:
             outside[5:155, start:start + width] = 123.0
             if not bool((outside == 123.0).all()):
                 return False, result[1], "elements outside the slice changed"
-            return expect_fallbacks(s, before, 2 if rule else 0, rule, result)
+            return expect_fallbacks(s, before, 1 if rule else 0, rule, result,
+                                    staged)
         s.run(f"{kernel} 150x{width} slice at column {start}", kernel, body)
 
     # Rows of 500 f16 (1000 bytes) end 8 bytes short of a 16-byte boundary:
     # a TMA store would also write the 4 elements after each row (outside
-    # the slice), so even the 128-byte aligned slice takes the software copy.
+    # the slice), so even the 128-byte aligned output slice takes the
+    # software copy; the input slice is only read, and TMA loads clip per
+    # element.
     sliced("tma_fallback_f16_slice", 64, "inner-bytes")
     # Rows of 504 f16 (1008 bytes): TMA moves both strided tensors.
     sliced("tma_fallback_f16_slice", 64, None, width=504)
-    sliced("tma_fallback_f16_slice", 3, "address-alignment")
-    sliced("tma_fallback_f16_slice", 8, "swizzle-address-alignment")
+    # Misaligned slices: the input is staged, the output falls back.
+    sliced("tma_fallback_f16_slice", 3, "address-alignment", staged=1)
+    sliced("tma_fallback_f16_slice", 8, "swizzle-address-alignment",
+           staged=1)
 
     def column_major():
         m = s.module("tma_generated")
@@ -663,7 +703,8 @@ def tma_fallback_tests(s: Suite) -> None:
     """Fallbacks where tma loads complete on events (GEMM producers): the
     trigger expects only the bytes of the loads TMA moved."""
     def gemm(kernel: str, shape: Tuple[int, int, int], a_start: int,
-             fallbacks: int, rule: str) -> None:
+             fallbacks: int, rule: Optional[str], staged: int = 0,
+             stage: bool = True) -> None:
         m_, n, k = shape
 
         def body():
@@ -674,20 +715,26 @@ def tma_fallback_tests(s: Suite) -> None:
             a = torch.as_strided(storage, (m_, k), (k, 1), a_start)
             b = random_tensor((n, k), torch.float16)
             out = poisoned((m_, n), torch.float16)
-            before = map_stats(s)
-            getattr(mod, kernel)(a, b, out)
-            ref = a.double() @ b.double().t()
-            return expect_fallbacks(s, before, fallbacks, rule,
-                                    compare_close(out, ref, 2e-3))
-        s.run(f"{kernel} {m_}x{n}x{k} A at +{a_start} (fallback)", kernel,
+            with staging(s, stage):
+                before = map_stats(s)
+                getattr(mod, kernel)(a, b, out)
+                ref = a.double() @ b.double().t()
+                return expect_fallbacks(s, before, fallbacks, rule,
+                                        compare_close(out, ref, 2e-3), staged)
+        what = "staged" if stage else "fallback"
+        s.run(f"{kernel} {m_}x{n}x{k} A at +{a_start} ({what})", kernel,
               body)
 
-    # K = 100: rows of 200 bytes, so A and B both go through the software
-    # copy; A starting 8 f16 into its storage: only A does (16 bytes is not
-    # the 128 a swizzled tensor needs).
+    # K = 100: rows of 200 bytes, so A and B are both staged into padded
+    # rows, or with staging off both go through the software copy; A
+    # starting 8 f16 into its storage: only A is (16 bytes is not the 128 a
+    # swizzled tensor needs).
     for kernel in ["matmul_ws_f16", "matmul_ws2_f16"]:
-        gemm(kernel, (130, 140, 100), 0, 2, "stride-alignment")
-        gemm(kernel, (256, 256, 128), 8, 1, "swizzle-address-alignment")
+        gemm(kernel, (130, 140, 100), 0, 0, None, staged=2)
+        gemm(kernel, (256, 256, 128), 8, 0, None, staged=1)
+        gemm(kernel, (130, 140, 100), 0, 2, "stride-alignment", stage=False)
+        gemm(kernel, (256, 256, 128), 8, 1, "swizzle-address-alignment",
+             stage=False)
 
     def cache():
         m = s.module("tma")

@@ -1,9 +1,10 @@
 /*===- call-copy-tma.c - croq's host code for tma copies, twice -----------===*\
 |*                                                                            *|
-|* Calls copy-tma.mlir's host code twice on the same tensors, then on a      *|
-|* tensor that starts 4 bytes into its buffer, and prints the runtime's      *|
-|* tensor-map statistics after each; host-code-tma.test checks them and     *|
-|* what the driver sees.                                                     *|
+|* Calls copy-tma.mlir's host code twice on the same tensors, then twice on  *|
+|* an input that starts 4 bytes into its buffer (staged, then with staging   *|
+|* off), then on such an output, and prints the runtime's tensor-map         *|
+|* statistics after each; host-code-tma.test checks them and what the       *|
+|* driver sees.                                                              *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -27,9 +28,11 @@ void _mlir_ciface_copy_tma(MemRef1D *a, MemRef1D *b);
 static void printStats(const char *when) {
   croqRtTensorMapCacheStats stats;
   croqRtTensorMapStats(&stats);
-  printf("main: %s: encodes=%llu hits=%llu fallbacks=%llu reason='%s'\n", when,
-         (unsigned long long)stats.encodes, (unsigned long long)stats.hits,
-         (unsigned long long)stats.fallbacks, croqRtTensorMapFallbackReason());
+  printf("main: %s: encodes=%llu hits=%llu fallbacks=%llu staged=%llu "
+         "reason='%s'\n",
+         when, (unsigned long long)stats.encodes,
+         (unsigned long long)stats.hits, (unsigned long long)stats.fallbacks,
+         (unsigned long long)stats.staged, croqRtTensorMapFallbackReason());
   fflush(stdout);
 }
 
@@ -45,5 +48,13 @@ int main(void) {
   MemRef1D shifted = {a, a + 1, 0, {4096}, {1}};
   _mlir_ciface_copy_tma(&shifted, &memrefB);
   printStats("shifted input");
+  int wasOn = croqRtTensorMapSetStaging(0);
+  _mlir_ciface_copy_tma(&shifted, &memrefB);
+  printStats("shifted input, staging off");
+  croqRtTensorMapSetStaging(wasOn);
+  MemRef1D shiftedOut = {b, b + 1, 0, {4095}, {1}};
+  MemRef1D shortIn = {a, a, 0, {4095}, {1}};
+  _mlir_ciface_copy_tma(&shortIn, &shiftedOut);
+  printStats("shifted output");
   return 0;
 }

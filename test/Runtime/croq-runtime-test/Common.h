@@ -75,5 +75,6 @@ int runNoDriver(void);
 int runFakeDriver(void);
 int runInit(void);
 int runStrided(void);
+int runStaged(void);
 
 #endif /* CROQ_TEST_RUNTIME_COMMON_H */
