@@ -191,6 +191,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--quick", action="store_true",
                         help="4096^3 only")
+    parser.add_argument("--kernels",
+                        help="comma-separated kernel names to run (all "
+                             "by default)")
     args = parser.parse_args(argv)
     module = croq.load(args.artifacts / "kernels" / f"lib{args.module}.so")
     device = torch.cuda.get_device_name()
@@ -206,9 +209,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                           ("gemm_f16_128x256_s", torch.float16),
                           ("gemm_f16_128x256_p", torch.float16),
                           ("gemm_bf16_128x256_p", torch.bfloat16),
+                          ("gemm_f16_128x256_pt", torch.float16),
+                          ("gemm_bf16_128x256_pt", torch.bfloat16),
                           ("gemm_e4m3_128x256_p", torch.float8_e4m3fn),
                           ("gemm_plain_f16", torch.float16)]:
         if not hasattr(module, kernel):
+            continue
+        if args.kernels and kernel not in args.kernels.split(","):
             continue
         for shape in shapes:
             row = bench_one(module, kernel, dtype, shape)

@@ -12,6 +12,8 @@
 # the large ones take minutes each. The smaller shapes still cover edge
 # tiles, several K tiles, the fallback and every GEMM kernel.
 #
+# CROQ_SANITIZE_SELECT=pattern runs only the tests whose name contains it.
+#
 # Logs go to ${OUT:-./gpu-out}/sanitize-<tool>.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -36,7 +38,8 @@ for tool in "${tools[@]}"; do
   # (seen on an H100: 24 such reports, all with torch allocator frames).
   "$SANITIZER" --tool "$tool" --target-processes all \
     "$PY" "$ART/tests/run_gpu_tests.py" --artifacts "$ART" \
-    --max-gemm "${CROQ_SANITIZE_MAX_GEMM:-60000000}" > "$log" 2>&1
+    --max-gemm "${CROQ_SANITIZE_MAX_GEMM:-60000000}" \
+    ${CROQ_SANITIZE_SELECT:+-k "$CROQ_SANITIZE_SELECT"} > "$log" 2>&1
   rc=$?
   # memcheck and synccheck print "ERROR SUMMARY: N errors", racecheck
   # "RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)".

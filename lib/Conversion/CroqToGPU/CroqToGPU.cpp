@@ -115,6 +115,8 @@ struct ConvertCroqToGPUPass
     TmaState tma;
     if (stageMisalignedInputs)
       collectReadOnlyTmaTensors(module, tma);
+    if (failed(waitForAsyncTmaStores(module)))
+      return signalPassFailure();
     populateCroqDataToGPUPatterns(converter, plan, tma, patterns);
     populateCroqEventToGPUPatterns(converter, events, tma, patterns);
     populateCroqMmaToGPUPatterns(converter, patterns);

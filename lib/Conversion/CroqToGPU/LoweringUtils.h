@@ -236,6 +236,14 @@ struct TmaState {
   std::shared_ptr<TmaLowering> lowering;
 };
 
+/// Makes async tma stores safe to leave in flight: before each op that
+/// writes a shared allocation an async tma store reads, the threads of the
+/// writing group wait until their bulk stores have read shared memory and
+/// synchronize; at the end of each such kernel every thread waits for its
+/// bulk stores to complete. Runs on croq IR before lowering; fails if a tile
+/// is stored or written by different groups.
+LogicalResult waitForAsyncTmaStores(ModuleOp module);
+
 /// Reports, on the op, why a tma copy cannot be lowered yet (box splitting,
 /// groups smaller than a block), or succeeds.
 LogicalResult checkTmaLowerable(CopyOp op);

@@ -13,12 +13,14 @@
 #include "LoweringUtils.h"
 
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
+#include "Croq/Dialect/Croq/IR/ViewUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -151,15 +153,17 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
   auto group = op->getParentOfType<ParallelOp>();
   bool isLoad =
       getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
-  // A load that completes on an event is issued by one thread of any group;
-  // the others synchronize the whole block.
+  // A load that completes on an event, and a store, is issued by one
+  // thread of a block or warpgroup; other loads synchronize the whole block.
   bool onEvent = isLoad && getTrigger(op);
+  bool groupIssued = onEvent || !isLoad;
   if (!group || (group.getLevel() != ParallelLevel::Block &&
-                 !(onEvent && group.getLevel() == ParallelLevel::Warpgroup)))
+                 !(groupIssued &&
+                   group.getLevel() == ParallelLevel::Warpgroup)))
     return op.emitOpError("tma copies are lowered for block-level groups, "
-                          "or for warpgroups when the load triggers an "
-                          "event: issue them directly in a 'croq.parallel "
-                          "... : block' region");
+                          "or for warpgroups when the copy is a store or a "
+                          "load that triggers an event: issue them directly "
+                          "in a 'croq.parallel ... : block' region");
   auto tileType =
       dyn_cast<TileType>((isLoad ? op.getDest() : op.getSource()).getType());
   if (!tileType)
@@ -441,27 +445,38 @@ struct TmaLowering {
     }
 
     // Store: every thread's writes to the tile are visible to the async
-    // proxy, then one thread issues the bulk copy and drains it.
+    // proxy, then the group's first thread issues the bulk copy. A
+    // synchronous store drains it before the group goes on; an async one
+    // is left in flight: the group waits for it to have read the tile
+    // before the tile is written again (see waitForAsyncTmaStores), and
+    // every thread drains its bulk groups before the kernel ends.
+    FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
+    if (failed(group))
+      return failure();
+    Value first = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, group->threadIndex, zero);
     NVVM::FenceProxyOp::create(
         rewriter, loc,
         NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-    gpu::BarrierOp::create(rewriter, loc);
+    emitGroupBarrier(rewriter, loc, *group);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       if (failed(emitTmaOrSoftware(rewriter, op, usable, isLoad)))
         return failure();
-      auto ifLeader = scf::IfOp::create(rewriter, loc, leader, false);
-      rewriter.setInsertionPointToStart(ifLeader.thenBlock());
+      auto ifFirst = scf::IfOp::create(rewriter, loc, first, false);
+      rewriter.setInsertionPointToStart(ifFirst.thenBlock());
       for (auto &[view, coords] : boxes)
         nvgpu::TmaAsyncStoreOp::create(rewriter, loc, view, map, coords,
                                        /*predicate=*/Value());
       NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
-      NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, loc,
-                                           rewriter.getI32IntegerAttr(0),
-                                           rewriter.getUnitAttr());
+      if (!op.isAsync())
+        NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, loc,
+                                             rewriter.getI32IntegerAttr(0),
+                                             rewriter.getUnitAttr());
     }
-    gpu::BarrierOp::create(rewriter, loc);
+    if (!op.isAsync())
+      emitGroupBarrier(rewriter, loc, *group);
     if (op.isAsync()) {
       Value token = nvgpu::DeviceAsyncCreateGroupOp::create(
           rewriter, loc, nvgpu::DeviceAsyncTokenType::get(context),
@@ -518,7 +533,20 @@ struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
       TmaLowering::emitPhaseWait(rewriter, op.getLoc(), load.barriers,
                                  load.phase);
     }
-    // A tma store's future completed when its copy drained its group.
+    if (!copyOp.isAsync() ||
+        getMemorySpaceOf(copyOp.getSource().getType()) != MemorySpace::Shared) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    // An async tma store: its issuing thread waits for its bulk groups to
+    // complete (the others have none), then the group goes on together.
+    FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
+    if (failed(group))
+      return failure();
+    NVVM::CpAsyncBulkWaitGroupOp::create(rewriter, op.getLoc(),
+                                         rewriter.getI32IntegerAttr(0),
+                                         /*read=*/nullptr);
+    emitGroupBarrier(rewriter, op.getLoc(), *group);
     rewriter.eraseOp(op);
     return success();
   }
@@ -533,4 +561,91 @@ void mlir::croq::populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
   state.lowering = std::make_shared<TmaLowering>(TmaLowering{plan, state});
   patterns.add<TmaCopyOpLowering, TmaWaitOpLowering>(
       converter, patterns.getContext(), *state.lowering);
+}
+
+/// The allocation a shared tile, stage or view of one comes from.
+static Value getSharedAllocation(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<StageOp, SpanAsOp>(def) || isViewOp(def))
+      value = def->getOperand(0);
+    else
+      break;
+  }
+  return value;
+}
+
+/// The buffer `op` writes, if it writes one.
+static Value getWrittenBuffer(Operation *op) {
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return copy.getDest();
+  if (auto store = dyn_cast<MmaStoreOp>(op))
+    return store.getDest();
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return transpose.getDest();
+  if (auto pad = dyn_cast<PadOp>(op))
+    return pad.getDest();
+  if (auto write = dyn_cast<WriteOp>(op))
+    return write.getDest();
+  return Value();
+}
+
+LogicalResult mlir::croq::waitForAsyncTmaStores(ModuleOp module) {
+  // The shared allocations async tma stores read, and the groups (innermost
+  // croq.parallel) that issue them.
+  llvm::DenseMap<Value, Operation *> storedBy;
+  llvm::SetVector<Operation *> kernels;
+  bool ok = true;
+  module.walk([&](CopyOp copy) {
+    if (copy.getEngine() != CopyEngine::TMA || !copy.isAsync() ||
+        getMemorySpaceOf(copy.getSource().getType()) != MemorySpace::Shared)
+      return;
+    Value allocation = getSharedAllocation(copy.getSource());
+    Operation *group = copy->getParentOfType<ParallelOp>();
+    auto [it, inserted] = storedBy.try_emplace(allocation, group);
+    if (!inserted && it->second != group) {
+      copy.emitOpError("stores a shared tile that an async tma store of "
+                       "another group also stores; async stores of one "
+                       "allocation must be issued by one group");
+      ok = false;
+      return;
+    }
+    if (ParallelOp kernel = getKernel(copy))
+      kernels.insert(kernel);
+  });
+  if (!ok)
+    return failure();
+  OpBuilder builder(module.getContext());
+  for (Operation *kernel : kernels) {
+    // Before the tile is written again, the issuing thread waits until its
+    // stores have read their tiles; the group then goes on together.
+    SmallVector<Operation *> writers;
+    kernel->walk([&](Operation *op) {
+      Value written = getWrittenBuffer(op);
+      if (written && storedBy.count(getSharedAllocation(written)))
+        writers.push_back(op);
+    });
+    for (Operation *writer : writers) {
+      Operation *group = storedBy.lookup(
+          getSharedAllocation(getWrittenBuffer(writer)));
+      if (writer->getParentOfType<ParallelOp>() != group)
+        return writer->emitOpError(
+            "writes a shared tile that an async tma store of another group "
+            "may still be reading; write it in the group that stores it");
+      builder.setInsertionPoint(writer);
+      FailureOr<ThreadGroup> threads = getThreadGroup(builder, writer);
+      if (failed(threads))
+        return failure();
+      NVVM::CpAsyncBulkWaitGroupOp::create(builder, writer->getLoc(),
+                                           builder.getI32IntegerAttr(0),
+                                           builder.getUnitAttr());
+      emitGroupBarrier(builder, writer->getLoc(), *threads);
+    }
+    // Every thread's stores complete before the kernel ends.
+    Block &body = cast<ParallelOp>(kernel).getBody().front();
+    builder.setInsertionPointToEnd(&body);
+    NVVM::CpAsyncBulkWaitGroupOp::create(builder, kernel->getLoc(),
+                                         builder.getI32IntegerAttr(0),
+                                         /*read=*/nullptr);
+  }
+  return success();
 }

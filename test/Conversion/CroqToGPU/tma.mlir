@@ -250,3 +250,73 @@ func.func @tma_load_written(%a: memref<?x?xf32>, %b: memref<128x128xf32>, %c: me
   }
   return
 }
+
+// -----
+
+// An async tma store issued by a warpgroup and left in flight: the tile is
+// fenced for the async proxy and the warpgroup synchronizes on its named
+// barrier (1 + its index, 128 threads); its first thread issues the bulk
+// store and commits the group without waiting. Before the tile is written
+// again (the dma copy at the top of the next iteration) the threads wait
+// until their bulk stores have read shared memory and synchronize; at the
+// end of the kernel every thread waits for its stores to complete.
+// CHECK-LABEL: func.func @tma_store_async_warpgroup
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT: %[[ID:.*]] = arith.addi %{{.*}}, %c1 : index
+// CHECK-NEXT: %[[ID32:.*]] = arith.index_cast %[[ID]] : index to i32
+// CHECK-NEXT: nvvm.barrier id = %[[ID32]] number_of_threads = %c128_i32
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+// CHECK-NEXT: scf.if %{{.*}} {
+// CHECK-NEXT: scf.if %{{.*}} {
+// CHECK-NEXT: nvgpu.tma.async.store
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK-NEXT: }
+// CHECK-NEXT: } else {
+// CHECK-NOT: nvvm.cp.async.bulk.wait_group
+// CHECK: nvvm.cp.async.bulk.wait_group 0{{$}}
+// CHECK-NEXT: gpu.terminator
+func.func @tma_store_async_warpgroup(%a: memref<?x?xf16>, %out: memref<?x?xf16>, %n: index) {
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tiles<2 x 64x64xf16, shared>
+    croq.parallel (%w) in [2] : warpgroup {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %tw = croq.stage %t[%w] : !croq.tiles<2 x 64x64xf16, shared>
+      scf.for %j = %c0 to %n step %c1 {
+        %v = croq.subspan %a [64, 64] at [%w, %j] : memref<?x?xf16> -> !croq.view<64x64xf16>
+        croq.copy dma %v -> %tw : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
+        %o = croq.subspan %out [64, 64] at [%w, %j] : memref<?x?xf16> -> !croq.view<64x64xf16>
+        %f = croq.copy tma async %tw -> %o : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Waiting for an async tma store's future: every thread of the group waits
+// for its bulk stores to complete, then the group synchronizes.
+// CHECK-LABEL: func.func @tma_store_async_waited
+// CHECK: nvgpu.tma.async.store
+// CHECK-NEXT: nvvm.cp.async.bulk.commit.group
+// CHECK: arith.addf
+// CHECK: nvvm.cp.async.bulk.wait_group 0
+// CHECK-NEXT: gpu.barrier
+func.func @tma_store_async_waited(%a: memref<?x?xf16>, %out: memref<?x?xf16>, %x: f32, %r: memref<1xf32>) {
+  croq.parallel (%i) in [1] : block {
+    %c0 = arith.constant 0 : index
+    %t = croq.alloc : !croq.tile<64x64xf16, shared>
+    %v = croq.subspan %a [64, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
+    croq.copy dma %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
+    %o = croq.subspan %out [64, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
+    %f = croq.copy tma async %t -> %o : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
+    %y = arith.addf %x, %x : f32
+    croq.write %y, %r[%c0] : memref<1xf32>
+    croq.wait %f
+  }
+  return
+}

@@ -375,6 +375,16 @@ func.func @copy_example(%v: !croq.view<16x16xi32>, %t: !croq.tile<16x16xi32, sha
   return
 }
 
+// An async tma store's future may be left unwaited: the compiler completes
+// the store before its tile is written again and before the kernel ends.
+// CHECK-LABEL: func.func @copy_tma_store_unwaited(
+// CHECK: %{{.*}} = croq.copy tma async %{{.*}} -> %{{.*}} : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
+// CHECK-NEXT: return
+func.func @copy_tma_store_unwaited(%t: !croq.tile<64x64xf16, shared>, %o: !croq.view<64x64xf16>) {
+  %f = croq.copy tma async %t -> %o : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
+  return
+}
+
 // CHECK-LABEL: func.func @copy_dma_directions(
 func.func @copy_dma_directions(%m: memref<16x16xf32>, %s: !croq.tile<16x16xf32, shared>,
                                %l: !croq.tile<16x16xf32, local>, %v: !croq.view<16x16xf32>,

@@ -851,10 +851,14 @@ def matmul_tests(s: Suite) -> None:
                               ("matmul_ws2_bf16", torch.bfloat16),
                               ("matmul_ws1_pending_f16", torch.float16),
                               ("matmul_persistent_f16", torch.float16),
-                              ("matmul_persistent_bf16", torch.bfloat16)]:
+                              ("matmul_persistent_bf16", torch.bfloat16),
+                              ("matmul_persistent_tma_store_f16",
+                               torch.float16),
+                              ("matmul_persistent_tma_store_bf16",
+                               torch.bfloat16)]:
             case(kernel, dtype, dtype, shape)
     # f8 operands (wgmma k32), f32 accumulation, f16 output; K = 8 and 1001
-    # break TMA's 16-byte rule, so those take the software copy.
+    # break TMA's 16-byte rule, so the operands are staged into padded rows.
     for shape in [(128, 256, 128), (7, 9, 8), (129, 257, 200),
                   (1000, 1000, 1001), (2304, 4352, 512)]:
         for kernel, dtype in [("matmul_persistent_e4m3", torch.float8_e4m3fn),

@@ -78,11 +78,14 @@ bool mlir::croq::copySourceCanBeSmaller(Value source,
 }
 
 /// Checks that a future is consumed (waited on, or triggered after) at most
-/// once.
-static LogicalResult verifyFutureUses(Operation *op, Value future) {
+/// once, and at least once unless `mayBeLeft` (an async tma store, which the
+/// compiler completes before its tile is written again and before the
+/// kernel ends).
+static LogicalResult verifyFutureUses(Operation *op, Value future,
+                                      bool mayBeLeft = false) {
   if (!future)
     return success();
-  if (future.use_empty())
+  if (future.use_empty() && !mayBeLeft)
     return op->emitOpError("the future of an async copy must be waited on "
                            "(croq.wait) or triggered after "
                            "(croq.event.trigger ... after); drop 'async' if "
@@ -271,7 +274,10 @@ LogicalResult CopyOp::verify() {
                             layout)))
       return failure();
   }
-  return verifyFutureUses(*this, getFuture());
+  bool isTmaStore =
+      getEngine() == CopyEngine::TMA &&
+      getMemorySpaceOf(getSource().getType()) == MemorySpace::Shared;
+  return verifyFutureUses(*this, getFuture(), /*mayBeLeft=*/isTmaStore);
 }
 
 //===----------------------------------------------------------------------===//

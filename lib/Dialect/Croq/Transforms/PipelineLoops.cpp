@@ -339,8 +339,9 @@ void RingBuilder::consumeInLoop(OpBuilder &b) {
   EventWaitOp::create(b, loc, full, stage);
   for (auto [load, ring] : llvm::zip_equal(c.loads, stageArrays)) {
     Value tile = StageOp::create(b, load.alloc.getLoc(), ring, stage);
+    Operation *copy = load.copy;
     load.alloc.getResult().replaceUsesWithIf(
-        tile, [&](OpOperand &use) { return use.getOwner() != load.copy; });
+        tile, [copy](OpOperand &use) { return use.getOwner() != copy; });
   }
   b.setInsertionPoint(body->getTerminator());
   EventTriggerOp::create(b, loc, empty, stage, ValueRange());

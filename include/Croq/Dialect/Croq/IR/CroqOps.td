@@ -301,7 +301,13 @@ def Croq_CopyOp : Croq_Op<"copy"> {
       tile shape must be known at compile time.
     - `async` makes the copy return a `!croq.future`; read `dest` only after
       `croq.wait` (or an event triggered after it). An async `dma` copy
-      must move global to shared memory (it becomes `cp.async`).
+      must move global to shared memory (it becomes `cp.async`). The future
+      of an async `tma` store (shared to global) may be left unwaited: the
+      store stays in flight while the group goes on, and the compiler makes
+      the group wait for it to have read its tile before the next op that
+      writes the tile, and for it to complete before the kernel ends (the
+      epilogue of a persistent GEMM overlapped with the next tile). Such a
+      tile must be written by the group that stores it.
     - `zfill` zero-fills the part of `dest` that the source does not cover:
       the source view is smaller than the destination, or runs past the edge
       of its tensor. Without `zfill`, copies between a view and a tile of the
