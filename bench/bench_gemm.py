@@ -8,21 +8,21 @@ Per shape and element type:
 - the croq kernel is first checked on the benchmark's own data (random
   inputs, poisoned output, relative error against a float32 product);
   a kernel that fails is reported and not timed;
-- croq *kernel* time: the kernel's duration on the GPU from the torch
-  profiler (CUPTI), median over the profiled calls, plus the mean time per
-  call of the device copies that stage misaligned inputs (rows of 4093 f16
-  are not 16-byte aligned, so the runtime copies A and B into padded
-  buffers before the launch; zero on aligned shapes); *call* time: CUDA
-  events around the synchronous croq call (includes the host overhead and
-  the staging);
-- torch: ``torch.matmul(a, b.t())`` with b given as [N, K] (cuBLAS), timed
-  with triton.testing.do_bench (L2 flushed between runs) when triton is
-  there, else CUDA events, and also through the profiler;
-- Triton: the persistent TMA-descriptor GEMM of triton_gemm.py, the best
-  of a few tile configurations, timed like torch (once per shape and
-  element type);
-- TFLOP/s = 2 M N K / time; ratio = croq TFLOP/s / cuBLAS TFLOP/s, and
-  croq / Triton.
+- *device* time, the figure the ratios compare: the GPU time of a call's
+  kernels from the torch profiler (CUPTI), with L2 flushed before every
+  call (a 256 MiB fill, left out of the sum), median over 20 calls; the
+  same for croq, for cuBLAS (``torch.matmul(a, b.t())`` with b given as
+  [N, K]; ``torch._scaled_mm`` for f8) and for Triton (the persistent
+  TMA-descriptor GEMM of triton_gemm.py, the best of a few tile
+  configurations, chosen by triton.testing.do_bench once per shape and
+  element type). croq's device time includes the device copies that stage
+  misaligned inputs (rows of 4093 f16 are not 16-byte aligned, so the
+  runtime copies A and B into padded buffers before the launch; zero on
+  aligned shapes), reported separately as *staging*;
+- croq *call* time: CUDA events around the synchronous croq call (includes
+  the host overhead and the staging), and cuBLAS's with do_bench;
+- TFLOP/s = 2 M N K / time; ratio = croq device TFLOP/s / cuBLAS device
+  TFLOP/s, and croq / Triton.
 
 Usage:
     bench_gemm.py [--artifacts DIR] [--md FILE] [--json FILE] [--quick]
@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -43,7 +44,7 @@ import torch
 import croq
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_dma import time_call, time_events, time_kernel  # noqa: E402
+from bench_dma import time_call, time_events  # noqa: E402
 from triton_gemm import best_triton_matmul  # noqa: E402
 
 
@@ -68,7 +69,8 @@ class Row:
 
     @property
     def ratio(self) -> Optional[float]:
-        c, t = self.tflops(self.croq_kernel_ms), self.tflops(self.torch_ms)
+        c = self.tflops(self.croq_kernel_ms)
+        t = self.tflops(self.torch_kernel_ms)
         return c / t if c and t else None
 
     @property
@@ -78,6 +80,58 @@ class Row:
 
 
 TRITON_CACHE: dict = {}
+
+#: What flushes L2 between profiled calls (bigger than the H100's and
+#: H200's 50 MB L2), and the name its fill kernel has in the profiler.
+_FLUSH: List[torch.Tensor] = []
+FLUSH_KERNEL = "FillFunctor"
+
+
+def flush_l2() -> None:
+    if not _FLUSH:
+        _FLUSH.append(torch.empty(64 << 20, dtype=torch.int32, device="cuda"))
+    _FLUSH[0].zero_()
+
+
+def time_device(fn, match, iters: int = 20) -> Optional[float]:
+    """Median milliseconds per call of ``fn`` spent in the GPU kernels and
+    copies that ``match`` accepts (by name), L2 flushed before each call;
+    from the torch profiler. None when the profiler gives nothing."""
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    torch.cuda.synchronize()
+    try:
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(iters):
+                flush_l2()
+                fn()
+            torch.cuda.synchronize()
+        events = [e for e in prof.events()
+                  if str(getattr(e, "device_type", "")).endswith("CUDA")]
+        events.sort(key=lambda e: e.time_range.start)
+    except Exception as e:  # profiler unavailable or unreadable
+        print(f"  (profiler failed: {e})")
+        return None
+    # Each flush starts a call's group of kernels.
+    calls: List[float] = []
+    for event in events:
+        if is_flush(event.name):
+            calls.append(0.0)
+        elif calls and match(event.name):
+            calls[-1] += event.time_range.elapsed_us() / 1e3
+    calls = [c for c in calls if c > 0]
+    return statistics.median(calls) if calls else None
+
+
+def is_flush(name: str) -> bool:
+    """The flush's fill, whether torch runs it as a kernel or a memset."""
+    return FLUSH_KERNEL in name or "Memset" in name
+
+
+def is_library_kernel(name: str) -> bool:
+    """A kernel of cuBLAS or Triton, not a copy, fill or flush."""
+    return not name.startswith("Memcpy") and "Memset" not in name and \
+        FLUSH_KERNEL not in name
 
 
 def staging_time(fn, iters: int = 10) -> float:
@@ -123,10 +177,10 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
     if not err <= 1e-2:
         row.status = f"WRONG (relative error {err:.3g})"
         return row
-    gemm_ms = time_kernel(lambda: fn(a, b, out),
-                          lambda name: name == kernel + "_kernel")
+    row.croq_kernel_ms = time_device(
+        lambda: fn(a, b, out),
+        lambda name: name == kernel + "_kernel" or name.startswith("Memcpy"))
     row.staging_ms = staging_time(lambda: fn(a, b, out))
-    row.croq_kernel_ms = gemm_ms + row.staging_ms if gemm_ms else None
     row.croq_call_ms = time_events(lambda: fn(a, b, out), warmup=3, iters=10)
     if is_f8:
         # cuBLAS's f8 GEMM: torch._scaled_mm with unit scales (b.t() is
@@ -141,9 +195,7 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
             return torch.matmul(a, b.t())
     try:
         row.torch_ms = time_call(reference)
-        row.torch_kernel_ms = time_kernel(
-            reference,
-            lambda name: not name.startswith("Memcpy") and "Memset" not in name)
+        row.torch_kernel_ms = time_device(reference, is_library_kernel)
     except Exception as e:  # a reference the torch build cannot run
         row.status = f"ok (no torch reference: {type(e).__name__}: {e})"
     if is_f8:
@@ -151,7 +203,19 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
         return row
     key = (shape, dtype)
     if key not in TRITON_CACHE:
-        TRITON_CACHE[key] = best_triton_matmul(a, b, time_call)
+        # The configuration is chosen by do_bench; the best one is then
+        # timed on the device like croq and cuBLAS.
+        chosen = {}
+
+        def timer(call):
+            ms = time_call(call)
+            if "ms" not in chosen or ms < chosen["ms"]:
+                chosen.update(ms=ms, call=call)
+            return ms
+        _, note = best_triton_matmul(a, b, timer)
+        device_ms = time_device(chosen["call"], is_library_kernel) \
+            if "call" in chosen else None
+        TRITON_CACHE[key] = (device_ms, note)
     row.triton_ms, row.triton_note = TRITON_CACHE[key]
     return row
 
@@ -162,17 +226,17 @@ def fmt(value: Optional[float], digits: int = 1) -> str:
 
 def markdown(rows: List[Row], device: str) -> str:
     lines = [f"Device: {device}", "",
-             "| kernel | M x N x K | dtype | croq TFLOP/s (kernel) | "
-             "croq TFLOP/s (call) | staging ms | cuBLAS TFLOP/s | "
-             "vs cuBLAS | Triton TFLOP/s | vs Triton | rel. error | status | "
-             "Triton config |",
+             "| kernel | M x N x K | dtype | croq TFLOP/s (device) | "
+             "croq TFLOP/s (call) | staging ms | cuBLAS TFLOP/s (device) | "
+             "vs cuBLAS | Triton TFLOP/s (device) | vs Triton | rel. error | "
+             "status | Triton config |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(
             f"| {r.name} | {r.shape} | {r.dtype} | "
             f"{fmt(r.tflops(r.croq_kernel_ms))} | "
             f"{fmt(r.tflops(r.croq_call_ms))} | {fmt(r.staging_ms, 3)} | "
-            f"{fmt(r.tflops(r.torch_ms))} | "
+            f"{fmt(r.tflops(r.torch_kernel_ms))} | "
             f"{fmt(r.ratio, 2)} | {fmt(r.tflops(r.triton_ms))} | "
             f"{fmt(r.triton_ratio, 2)} | "
             f"{'-' if r.error is None else f'{r.error:.1e}'} | {r.status} | "
@@ -221,6 +285,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             row = bench_one(module, kernel, dtype, shape)
             rows.append(row)
             print(markdown([row], device).splitlines()[-1], flush=True)
+            # Written as it goes, so that a run cut short keeps its rows.
+            if args.md:
+                args.md.write_text(markdown(rows, device))
+            if args.json:
+                args.json.write_text(json.dumps([asdict(r) for r in rows],
+                                                indent=1))
     text = markdown(rows, device)
     print(text)
     if args.md:
