@@ -819,7 +819,7 @@ func.func @gemm_f16_128x256_pt(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
     %empty = croq.event.alloc ready : !croq.events<3>
     %lhs_s = croq.alloc : !croq.tiles<3 x 128x64xf16, shared, swizzle = 128>
     %rhs_s = croq.alloc : !croq.tiles<3 x 256x64xf16, shared, swizzle = 128>
-    %out_s = croq.alloc : !croq.tiles<2 x 64x256xf16, shared>
+    %out_s = croq.alloc : !croq.tiles<2 x 64x256xf16, shared, swizzle = 128>
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
@@ -852,7 +852,7 @@ func.func @gemm_f16_128x256_pt(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
       }
       croq.inthreads async %is_consumer {
         %half = arith.subi %p, %c1 : index
-        %os = croq.stage %out_s[%half] : !croq.tiles<2 x 64x256xf16, shared>
+        %os = croq.stage %out_s[%half] : !croq.tiles<2 x 64x256xf16, shared, swizzle = 128>
         scf.for %t = %bid to %tiles step %grid {
           %group = arith.divui %t, %in_group : index
           %first_m = arith.muli %group, %c8 : index
@@ -897,9 +897,9 @@ func.func @gemm_f16_128x256_pt(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
             scf.yield %done : !croq.acc<64x256xf32>
           }
           %mc = croq.mma.commit %mc_pending : !croq.acc<64x256xf32>
-          croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xf16, shared>
+          croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xf16, shared, swizzle = 128>
           %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xf16> -> !croq.view<64x256xf16>
-          %stored = croq.copy tma async %os -> %out_tile : !croq.tile<64x256xf16, shared> -> !croq.view<64x256xf16>
+          %stored = croq.copy tma async swizzle = 128 %os -> %out_tile : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
         }
       }
     }
@@ -934,7 +934,7 @@ func.func @gemm_bf16_128x256_pt(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>,
     %empty = croq.event.alloc ready : !croq.events<3>
     %lhs_s = croq.alloc : !croq.tiles<3 x 128x64xbf16, shared, swizzle = 128>
     %rhs_s = croq.alloc : !croq.tiles<3 x 256x64xbf16, shared, swizzle = 128>
-    %out_s = croq.alloc : !croq.tiles<2 x 64x256xbf16, shared>
+    %out_s = croq.alloc : !croq.tiles<2 x 64x256xbf16, shared, swizzle = 128>
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
@@ -967,7 +967,7 @@ func.func @gemm_bf16_128x256_pt(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>,
       }
       croq.inthreads async %is_consumer {
         %half = arith.subi %p, %c1 : index
-        %os = croq.stage %out_s[%half] : !croq.tiles<2 x 64x256xbf16, shared>
+        %os = croq.stage %out_s[%half] : !croq.tiles<2 x 64x256xbf16, shared, swizzle = 128>
         scf.for %t = %bid to %tiles step %grid {
           %group = arith.divui %t, %in_group : index
           %first_m = arith.muli %group, %c8 : index
@@ -1012,9 +1012,9 @@ func.func @gemm_bf16_128x256_pt(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>,
             scf.yield %done : !croq.acc<64x256xf32>
           }
           %mc = croq.mma.commit %mc_pending : !croq.acc<64x256xf32>
-          croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xbf16, shared>
+          croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xbf16, shared, swizzle = 128>
           %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xbf16> -> !croq.view<64x256xbf16>
-          %stored = croq.copy tma async %os -> %out_tile : !croq.tile<64x256xbf16, shared> -> !croq.view<64x256xbf16>
+          %stored = croq.copy tma async swizzle = 128 %os -> %out_tile : !croq.tile<64x256xbf16, shared, swizzle = 128> -> !croq.view<64x256xbf16>
         }
       }
     }

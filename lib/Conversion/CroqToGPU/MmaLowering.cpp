@@ -485,10 +485,76 @@ static bool isPairAligned(const BufferAccess &access, int64_t eltBytes) {
   return eltBytes <= 8 && inner && *inner % 2 == 0;
 }
 
+/// Whether an mma.store of `accType` into `access` can use stmatrix: a
+/// 16-bit destination in shared memory that the accumulator lies inside
+/// (no masks), whole pairs of 8-column groups, and rows whose 8-element
+/// groups are contiguous 16-byte chunks (a swizzled tile, or unit inner
+/// stride with rows a multiple of 16 bytes apart and a column offset that
+/// is a multiple of 8).
+static bool canUseStMatrix(const BufferAccess &access, Type destType,
+                           AccType accType) {
+  if (access.space != MemorySpace::Shared || !access.limits.empty() ||
+      access.offsets.size() != 2 || !accType.getElementType().isF32() ||
+      !(destType.isF16() || destType.isBF16()) ||
+      accType.getShape()[1] % 16 != 0)
+    return false;
+  std::optional<int64_t> column = getConstantIntValue(access.offsets[1]);
+  if (!column || *column % 8 != 0)
+    return false;
+  if (access.swizzleBytes)
+    return true;
+  auto type = cast<MemRefType>(access.storage.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (type.getRank() != 2 || failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides[1] == 1 && !ShapedType::isDynamic(strides[0]) &&
+         (strides[0] * 2) % 16 == 0;
+}
+
+/// The shared-memory address (an LLVM pointer in the shared space) of
+/// element `coords` of `access`'s buffer.
+static Value getSharedElementPointer(OpBuilder &b, Location loc,
+                                     const BufferAccess &access,
+                                     ArrayRef<Value> coords,
+                                     int64_t eltBytes) {
+  SmallVector<Value> indices = getElementIndices(b, loc, access, coords);
+  Value linear = indices.front();
+  if (indices.size() == 2) {
+    auto type = cast<MemRefType>(access.storage.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    (void)type.getStridesAndOffset(strides, offset);
+    linear = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, indices[0],
+                              indexConstant(b, loc, strides[0])),
+        indices[1]);
+  }
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(b, loc, access.storage);
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, access.storage);
+  Value element = arith::AddIOp::create(b, loc, metadata.getOffset(), linear);
+  Value address = arith::AddIOp::create(
+      b, loc, aligned,
+      arith::MulIOp::create(b, loc, element, indexConstant(b, loc, eltBytes)));
+  Value address64 =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  auto sharedPtr = LLVM::LLVMPointerType::get(
+      b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+  return LLVM::IntToPtrOp::create(b, loc, sharedPtr, address64);
+}
+
 /// croq.mma.store %acc -> %dest  =>  each thread converts and stores the
 /// elements of its fragment: for rows block i, register r = 4 j + q of
 /// thread t (warp w, lane l), row 64 i + 16 w + l / 4 + 8 (q / 2) and
 /// column 8 j + 2 (l % 4) + q % 2. Stores past a view's edge are dropped.
+/// Into a 16-bit shared tile the warp stores its fragment with stmatrix
+/// instead: for 8-column groups j = 2 p and 2 p + 1 one stmatrix.x4 writes
+/// the four 8x8 matrices (rows 0-7 and 8-15 of the warp's 16, each group),
+/// each thread giving its two converted columns of each, and lane l the
+/// address of row l % 8 of matrix l / 8.
 struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -601,6 +667,60 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
       }
     };
 
+    if (canUseStMatrix(*access, destType, accType)) {
+      // Lane l addresses row (l / 8) % 2 * 8 + l % 8 of the warp's 16 and
+      // column group (l / 8) / 2 of the pair.
+      Value matrix = arith::DivUIOp::create(rewriter, loc, lane,
+                                            indexConstant(rewriter, loc, 8));
+      Value laneRow = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(
+              rewriter, loc,
+              arith::RemUIOp::create(rewriter, loc, matrix,
+                                     indexConstant(rewriter, loc, 2)),
+              indexConstant(rewriter, loc, 8)),
+          arith::RemUIOp::create(rewriter, loc, lane,
+                                 indexConstant(rewriter, loc, 8)));
+      Value laneCol = arith::MulIOp::create(
+          rewriter, loc,
+          arith::DivUIOp::create(rewriter, loc, matrix,
+                                 indexConstant(rewriter, loc, 2)),
+          indexConstant(rewriter, loc, 8));
+      Value warpRow = arith::AddIOp::create(
+          rewriter, loc,
+          arith::MulIOp::create(rewriter, loc, warp,
+                                indexConstant(rewriter, loc, 16)),
+          laneRow);
+      auto pairType = VectorType::get({2}, destType);
+      Type i32 = rewriter.getI32Type();
+      auto layout = NVVM::MMALayoutAttr::get(rewriter.getContext(),
+                                             NVVM::MMALayout::row);
+      auto shape = NVVM::LdStMatrixShapeAttr::get(rewriter.getContext(), 8, 8);
+      auto eltType = NVVM::LdStMatrixEltTypeAttr::get(
+          rewriter.getContext(), NVVM::LdStMatrixEltType::B16);
+      for (int64_t i = 0; i < blocks; ++i) {
+        Value row = arith::AddIOp::create(rewriter, loc, warpRow,
+                                          indexConstant(rewriter, loc, 64 * i));
+        for (int64_t r = 0; r < perThread; r += 8) {
+          SmallVector<Value> sources;
+          for (int64_t k = 0; k < 4; ++k) {
+            Value pair = vector::FromElementsOp::create(
+                rewriter, loc, pairType,
+                ValueRange{getValue(rewriter, i, r + 2 * k),
+                           getValue(rewriter, i, r + 2 * k + 1)});
+            sources.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, pair));
+          }
+          Value col = arith::AddIOp::create(
+              rewriter, loc, laneCol, indexConstant(rewriter, loc, 2 * r));
+          Value ptr = getSharedElementPointer(rewriter, loc, *access,
+                                              {row, col}, eltBytes);
+          NVVM::StMatrixOp::create(rewriter, loc, ptr, sources, layout, shape,
+                                   eltType);
+        }
+      }
+      rewriter.eraseOp(op);
+      return success();
+    }
     emitStores(rewriter, isPairAligned(*access, eltBytes));
     rewriter.eraseOp(op);
     return success();

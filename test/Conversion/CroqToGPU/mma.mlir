@@ -61,13 +61,27 @@ func.func @mma(%out: memref<?x?xf16>) {
   return
 }
 
-// Into a shared tile, whose pairs of adjacent columns are aligned: registers
-// r and r + 1 (columns c and c + 1 of one row) go out as one vector of two
-// elements, 32 pairs per thread for a 64x128 accumulator, unmasked.
+// Into a 16-bit shared tile, the warp stores its fragment with stmatrix: per
+// 64-row block, one stmatrix.x4 per two 8-column groups (8 for a 64x128
+// accumulator), each source register the two converted columns of a row of
+// one 8x8 matrix (bitcast vector<2xf16> -> i32); lane l addresses row
+// 16 w + (l / 8) % 2 * 8 + l % 8 at column 2 r + (l / 8) / 2 * 8 of the
+// tile (128 elements a row, 2 bytes each), as a shared-space pointer.
 // CHECK-LABEL: func.func @mma_store_shared
 // CHECK-NOT:    memref.store
-// CHECK-COUNT-32: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<64x128xf16, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<2xf16>
-// CHECK-NOT:    memref.store
+// CHECK-NOT:    vector.store
+// CHECK:        %[[LANE:.*]] = arith.remui %{{.*}}, %c32{{.*}} : index
+// CHECK:        %[[M:.*]] = arith.divui %[[LANE]], %c8{{.*}} : index
+// CHECK:        %[[HALF:.*]] = arith.remui %[[M]], %c2{{.*}} : index
+// CHECK:        arith.truncf %{{.*}} : f32 to f16
+// CHECK:        %[[PAIR:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf16>
+// CHECK:        %[[SRC:.*]] = llvm.bitcast %[[PAIR]] : vector<2xf16> to i32
+// CHECK:        arith.muli %{{.*}}, %c128{{.*}} : index
+// CHECK:        %[[ADDR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK-NEXT:   nvvm.stmatrix %[[ADDR]], %[[SRC]], %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK-COUNT-7: nvvm.stmatrix
+// CHECK-NOT:    nvvm.stmatrix
+// CHECK-NOT:    vector.store
 // CHECK:        return
 func.func @mma_store_shared() {
   croq.parallel (%b) in [1] : block {
@@ -81,6 +95,32 @@ func.func @mma_store_shared() {
     %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
     %c = croq.mma.commit %r : !croq.acc<64x128xf32>
     croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+  }
+  return
+}
+
+// Into an f32 shared tile (stmatrix moves 16-bit elements only), whose pairs
+// of adjacent columns are aligned: registers r and r + 1 (columns c and
+// c + 1 of one row) go out as one vector of two elements, 32 pairs per
+// thread for a 64x128 accumulator, unmasked.
+// CHECK-LABEL: func.func @mma_store_shared_f32
+// CHECK-NOT:    memref.store
+// CHECK-NOT:    nvvm.stmatrix
+// CHECK-COUNT-32: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x128xf32, strided<[128, 1], offset: ?>, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-NOT:    memref.store
+// CHECK:        return
+func.func @mma_store_shared_f32() {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %bt = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %out = croq.alloc : !croq.tile<64x128xf32, shared>
+    %zero = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %zero : !croq.acc<64x128xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %mb = croq.mma.load %bt : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+    %c = croq.mma.commit %r : !croq.acc<64x128xf32>
+    croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf32, shared>
   }
   return
 }
