@@ -17,8 +17,12 @@
 // the warp-specialized ring with as many stages as fit:
 //   @gemm_plain_f16
 // and the fastest forms (below): the 128x256 kernel with its epilogue
-// through shared memory (@gemm_f16_128x256_s), and that kernel made
-// persistent (@gemm_f16_128x256_p, @gemm_bf16_128x256_p).
+// through shared memory (@gemm_f16_128x256_s), that kernel made
+// persistent (@gemm_f16_128x256_p, @gemm_bf16_128x256_p, and on f8
+// operands @gemm_e4m3_128x256_p), and the persistent kernel with its
+// epilogue stored by TMA from 128B-swizzled tiles (stmatrix) and left in
+// flight while the next tile's wgmma runs (@gemm_f16_128x256_pt,
+// @gemm_bf16_128x256_pt, @gemm_e4m3_128x256_pt).
 //
 //===----------------------------------------------------------------------===//
 
@@ -1015,6 +1019,121 @@ func.func @gemm_bf16_128x256_pt(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>,
           croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xbf16, shared, swizzle = 128>
           %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xbf16> -> !croq.view<64x256xbf16>
           %stored = croq.copy tma async swizzle = 128 %os -> %out_tile : !croq.tile<64x256xbf16, shared, swizzle = 128> -> !croq.view<64x256xbf16>
+        }
+      }
+    }
+  }
+  return
+}
+
+// @gemm_e4m3_128x256_p with the TMA-store epilogue of @gemm_f16_128x256_pt.
+func.func @gemm_e4m3_128x256_pt(%lhs: memref<?x?xf8E4M3FN>, %rhs: memref<?x?xf8E4M3FN>,
+                  %output: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 128 : index
+  %cnk = arith.constant 4 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 256 : index
+  %csm = arith.constant 132 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf8E4M3FN>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf8E4M3FN>
+  %n = memref.dim %rhs, %c0 : memref<?x?xf8E4M3FN>
+  %tiles_m = arith.ceildivui %m, %cbm : index
+  %tiles_n = arith.ceildivui %n, %cbn : index
+  %tiles = arith.muli %tiles_m, %tiles_n : index
+  %grid = arith.minui %tiles, %csm : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  %in_group = arith.muli %tiles_n, %c8 : index
+  croq.parallel (%bid) in [%grid] : block {
+    %full = croq.event.alloc : !croq.events<3>
+    %empty = croq.event.alloc ready : !croq.events<3>
+    %lhs_s = croq.alloc : !croq.tiles<3 x 128x128xf8E4M3FN, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tiles<3 x 256x128xf8E4M3FN, shared, swizzle = 128>
+    %out_s = croq.alloc : !croq.tiles<2 x 64x256xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        scf.for %t = %bid to %tiles step %grid {
+          %group = arith.divui %t, %in_group : index
+          %first_m = arith.muli %group, %c8 : index
+          %left_m = arith.subi %tiles_m, %first_m : index
+          %group_m = arith.minui %left_m, %c8 : index
+          %in = arith.remui %t, %in_group : index
+          %pm_off = arith.remui %in, %group_m : index
+          %block_m = arith.addi %first_m, %pm_off : index
+          %block_n = arith.divui %in, %group_m : index
+          %local = arith.subi %t, %bid : index
+          %nth = arith.divui %local, %grid : index
+          %base = arith.muli %nth, %k_tiles : index
+          scf.for %iv_k = %c0 to %k_tiles step %c1 {
+            %g = arith.addi %base, %iv_k : index
+            %stage = arith.remui %g, %c3 : index
+            croq.event.wait %empty[%stage] : !croq.events<3>
+            %a = croq.subspan %lhs [128, 128] at [%block_m, %iv_k] : memref<?x?xf8E4M3FN> -> !croq.view<128x128xf8E4M3FN>
+            %as = croq.stage %lhs_s[%stage] : !croq.tiles<3 x 128x128xf8E4M3FN, shared, swizzle = 128>
+            %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x128xf8E4M3FN> -> !croq.tile<128x128xf8E4M3FN, shared, swizzle = 128>
+            %b = croq.subspan %rhs [256, 128] at [%block_n, %iv_k] : memref<?x?xf8E4M3FN> -> !croq.view<256x128xf8E4M3FN>
+            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<3 x 256x128xf8E4M3FN, shared, swizzle = 128>
+            %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<256x128xf8E4M3FN> -> !croq.tile<256x128xf8E4M3FN, shared, swizzle = 128>
+            croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<3>
+          }
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %os = croq.stage %out_s[%half] : !croq.tiles<2 x 64x256xf16, shared, swizzle = 128>
+        scf.for %t = %bid to %tiles step %grid {
+          %group = arith.divui %t, %in_group : index
+          %first_m = arith.muli %group, %c8 : index
+          %left_m = arith.subi %tiles_m, %first_m : index
+          %group_m = arith.minui %left_m, %c8 : index
+          %in = arith.remui %t, %in_group : index
+          %pm_off = arith.remui %in, %group_m : index
+          %block_m = arith.addi %first_m, %pm_off : index
+          %block_n = arith.divui %in, %group_m : index
+          %local = arith.subi %t, %bid : index
+          %nth = arith.divui %local, %grid : index
+          %base = arith.muli %nth, %k_tiles : index
+          %block_m2 = arith.muli %block_m, %c2 : index
+          %row_block = arith.addi %block_m2, %half : index
+          %zero = arith.constant 0.0 : f32
+          %mc0 = croq.mma.fill %zero : !croq.acc<64x256xf32>
+          %mc_pending = scf.for %iv_k = %c0 to %k_tiles step %c1
+              iter_args(%acc = %mc0) -> (!croq.acc<64x256xf32>) {
+            %g = arith.addi %base, %iv_k : index
+            %stage = arith.remui %g, %c3 : index
+            croq.event.wait %full[%stage] : !croq.events<3>
+            %as = croq.stage %lhs_s[%stage] : !croq.tiles<3 x 128x128xf8E4M3FN, shared, swizzle = 128>
+            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<3 x 256x128xf8E4M3FN, shared, swizzle = 128>
+            %sum = scf.for %iv_warp = %c0 to %cnk step %c1
+                iter_args(%part = %acc) -> (!croq.acc<64x256xf32>) {
+              %ak = croq.subspan %as [64, 32] at [%half, %iv_warp] : !croq.tile<128x128xf8E4M3FN, shared, swizzle = 128> -> !croq.view<64x32xf8E4M3FN, shared, swizzle = 128>
+              %ma = croq.mma.load %ak : !croq.view<64x32xf8E4M3FN, shared, swizzle = 128> -> !croq.frag<64x32xf8E4M3FN>
+              %bk = croq.chunkat %bs[_, %iv_warp] of [1, 4] : !croq.tile<256x128xf8E4M3FN, shared, swizzle = 128> -> !croq.view<256x32xf8E4M3FN, shared, swizzle = 128>
+              %mb = croq.mma.load %bk : !croq.view<256x32xf8E4M3FN, shared, swizzle = 128> -> !croq.frag<256x32xf8E4M3FN>
+              %next = croq.mma row row %part, %ma, %mb : !croq.frag<64x32xf8E4M3FN>, !croq.frag<256x32xf8E4M3FN> -> !croq.acc<64x256xf32>
+              scf.yield %next : !croq.acc<64x256xf32>
+            }
+            %done = croq.mma.commit %sum pending = 1 : !croq.acc<64x256xf32>
+            // The mma of the previous iteration, of this tile or of the
+            // block's previous one, has completed: free its stage.
+            %has_prev = arith.cmpi ugt, %g, %c0 : index
+            scf.if %has_prev {
+              %prev_g = arith.subi %g, %c1 : index
+              %prev = arith.remui %prev_g, %c3 : index
+              croq.event.trigger %empty[%prev] : !croq.events<3>
+            }
+            scf.yield %done : !croq.acc<64x256xf32>
+          }
+          %mc = croq.mma.commit %mc_pending : !croq.acc<64x256xf32>
+          croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xf16, shared, swizzle = 128>
+          %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xf16> -> !croq.view<64x256xf16>
+          %stored = croq.copy tma async swizzle = 128 %os -> %out_tile : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
         }
       }
     }
