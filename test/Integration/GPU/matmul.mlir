@@ -18,6 +18,9 @@
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_persistent_bf16_kernel.ptx -o %t.p4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_persistent_e4m3_kernel.ptx -o %t.e4m3.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_persistent_e5m2_kernel.ptx -o %t.e5m2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/matmul_persistent_tma_store_f16_kernel.ptx -o %t.p5.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/matmul_persistent_tma_store_bf16_kernel.ptx -o %t.p6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: FileCheck %s --check-prefix=TMASTORE < %t.d/matmul_persistent_tma_store_f16_kernel.ptx
 // RUN: FileCheck %s < %t.d/matmul_ws_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=WS2 < %t.d/matmul_ws2_f16_kernel.ptx
 
@@ -867,6 +870,19 @@ func.func @matmul_persistent_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
   }
   return
 }
+
+// The epilogue of the TMA-store kernel: wait until the previous tile's
+// store has read the shared tile, 16 stmatrix.x4 of the 64x256 half, a
+// proxy fence, the first thread's four slab stores in one bulk group and
+// no wait; the kernel drains its bulk groups before it returns.
+// TMASTORE: cp.async.bulk.wait_group.read 0;
+// TMASTORE-COUNT-16: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// TMASTORE: fence.proxy.async.shared::cta;
+// TMASTORE-COUNT-4: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// TMASTORE-NEXT: cp.async.bulk.commit_group;
+// TMASTORE-NOT: cp.async.bulk.wait_group
+// TMASTORE: cp.async.bulk.wait_group 0;
+// TMASTORE-NEXT: ret;
 
 // The persistent kernel with its epilogue stored by TMA, left in flight: each
 // consumer's first thread issues the bulk store of its 64x256 shared tile and
