@@ -228,17 +228,20 @@ void RegisterPlan::build(Operation *root, const SharedMemoryPlan &plan) {
     consumerRegisters = std::min(kMaxConsumerRegisters, consumerRegisters);
     if (consumerRegisters <= kProducerRegisters)
       return;
-    for (InthreadsOp region : producers)
-      maxRegisters[region] = kProducerRegisters;
     // Every thread starts with the registers the block's size leaves it
     // (ptxas knows them from .maxntid and .minnctapersm 1); setmaxnreg.inc
     // may only raise that count, so consumers that already have as many
-    // (one producer and one consumer warpgroup: 255) keep theirs.
+    // (one producer and one consumer warpgroup: 255) keep theirs, and then
+    // the producers keep theirs too: freeing registers nobody takes would
+    // only make the producers spill (and ptxas ignores such a decrease,
+    // C7507).
     int64_t threadsPerBlock = plan.blockThreads.lookup(block);
     int64_t atEntry =
         threadsPerBlock ? kRegisterFile / threadsPerBlock / 8 * 8 : 0;
     if (consumerRegisters <= atEntry)
       return;
+    for (InthreadsOp region : producers)
+      maxRegisters[region] = kProducerRegisters;
     for (InthreadsOp region : consumers)
       maxRegisters[region] = consumerRegisters;
   });
