@@ -134,24 +134,6 @@ def is_library_kernel(name: str) -> bool:
         FLUSH_KERNEL not in name
 
 
-def staging_time(fn, iters: int = 10) -> float:
-    """Mean milliseconds per call of ``fn`` spent in device-to-device copies
-    (the runtime's staging of misaligned inputs), from the torch profiler."""
-    from torch.profiler import ProfilerActivity, profile
-    fn()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(iters):
-            fn()
-        torch.cuda.synchronize()
-    total = 0.0
-    for event in prof.events():
-        if str(getattr(event, "device_type", "")).endswith("CUDA") and \
-                event.name.startswith("Memcpy"):
-            total += event.time_range.elapsed_us() / 1e3
-    return total / iters
-
-
 def bench_one(module, kernel: str, dtype: torch.dtype,
               shape: Tuple[int, int, int]) -> Row:
     m, n, k = shape
@@ -180,7 +162,8 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
     row.croq_kernel_ms = time_device(
         lambda: fn(a, b, out),
         lambda name: name == kernel + "_kernel" or name.startswith("Memcpy"))
-    row.staging_ms = staging_time(lambda: fn(a, b, out))
+    row.staging_ms = time_device(
+        lambda: fn(a, b, out), lambda name: name.startswith("Memcpy")) or 0.0
     row.croq_call_ms = time_events(lambda: fn(a, b, out), warmup=3, iters=10)
     if is_f8:
         # cuBLAS's f8 GEMM: torch._scaled_mm with unit scales (b.t() is

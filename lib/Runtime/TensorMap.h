@@ -104,14 +104,19 @@ struct StridedTensor {
 struct StridedFallback {
   const char *rule = "";
   std::string message;
+
+  /// Records that `rule` is broken, with a printf-style message; returns
+  /// false, for the callers that answer "no".
+  [[gnu::format(printf, 3, 4)]] bool set(const char *brokenRule,
+                                         const char *format, ...);
 };
 
-/// The cached map of `tensor` (encoded on a miss), or null with the rule it
-/// breaks in `why`. A `readOnly` tensor is exempt from the inner-bytes rule.
-/// With `checkOnly`, nothing is encoded and a non-null pointer that is not a
-/// map says that the tensor breaks no rule.
-const void *getStridedTensorMap(const StridedTensor &tensor, bool readOnly,
-                                StridedFallback &why, bool checkOnly = false);
+/// Whether `tensor` breaks no rule of TMA (else false, with the rule in
+/// `why`); if so and `map` is not null, points `*map` at the cached map
+/// (encoded on a miss; a failed encoding is the rule "encode"). A `readOnly`
+/// tensor is exempt from the inner-bytes rule.
+bool getStridedTensorMap(const StridedTensor &tensor, bool readOnly,
+                         StridedFallback &why, const void **map);
 
 /// Counts a fallback for `why`, remembers it for
 /// croqRtTensorMapFallbackReason, points `*tensorMap` (if not null) at zero

@@ -20,8 +20,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdarg>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -166,19 +164,6 @@ static int64_t roundUp(int64_t value, int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-/// Fills `why` with the "staging" rule and returns false.
-[[gnu::format(printf, 2, 3)]] static bool
-cannotStage(StridedFallback &why, const char *format, ...) {
-  char message[256];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(message, sizeof(message), format, args);
-  va_end(args);
-  why.rule = "staging";
-  why.message = message;
-  return false;
-}
-
 /// How a tensor is staged: its rows, as 2-d copies, and the packed layout
 /// of the copy.
 struct StagingPlan {
@@ -199,28 +184,28 @@ static bool planStaging(const StridedTensor &tensor, unsigned elementBytes,
   uint32_t rank = tensor.rank;
   for (uint32_t d = 0; d < rank; ++d) {
     if (tensor.sizes[d] <= 0)
-      return cannotStage(why, "dimension %u has %lld elements", d,
-                         static_cast<long long>(tensor.sizes[d]));
+      return why.set("staging", "dimension %u has %lld elements", d,
+                     static_cast<long long>(tensor.sizes[d]));
     if (tensor.byteStrides[d] < 0)
-      return cannotStage(why, "dimension %u has a negative stride (%lld "
-                         "bytes)",
-                         d, static_cast<long long>(tensor.byteStrides[d]));
+      return why.set("staging",
+                     "dimension %u has a negative stride (%lld bytes)", d,
+                     static_cast<long long>(tensor.byteStrides[d]));
   }
   int64_t width = tensor.sizes[rank - 1] * int64_t(elementBytes);
   int64_t rows = rank >= 2 ? tensor.sizes[rank - 2] : 1;
   int64_t srcPitch = rank >= 2 && rows > 1 ? tensor.byteStrides[rank - 2]
                                            : width;
   if (srcPitch < width)
-    return cannotStage(why, "rows of %lld bytes overlap (%lld bytes apart)",
-                       static_cast<long long>(width),
-                       static_cast<long long>(srcPitch));
+    return why.set("staging", "rows of %lld bytes overlap (%lld bytes apart)",
+                   static_cast<long long>(width),
+                   static_cast<long long>(srcPitch));
   int64_t rowCopies = 1;
   for (uint32_t d = 0; d + 2 < rank; ++d)
     rowCopies *= tensor.sizes[d];
   if (rowCopies > kMaxRowCopies)
-    return cannotStage(why, "%lld row copies, more than %lld",
-                       static_cast<long long>(rowCopies),
-                       static_cast<long long>(kMaxRowCopies));
+    return why.set("staging", "%lld row copies, more than %lld",
+                   static_cast<long long>(rowCopies),
+                   static_cast<long long>(kMaxRowCopies));
 
   int64_t pitch = roundUp(width, width >= 512 ? 128 : 16);
   int64_t *stagedStrides = plan.stagedStrides;
@@ -250,7 +235,7 @@ static StagingBuffer *stageTensor(const StridedTensor &tensor,
   const int64_t *stagedStrides = plan.stagedStrides;
   // Failures of the driver were reported; the reason repeats the report.
   auto fail = [&why]() -> StagingBuffer * {
-    cannotStage(why, "%s", lastErrorMessage().c_str());
+    why.set("staging", "%s", lastErrorMessage().c_str());
     return nullptr;
   };
   const cu::DriverApi *cuda = ensureContext(api);
@@ -332,10 +317,8 @@ extern "C" int croqRtTensorMapGetStaged(int elementType, uint32_t rank,
   StridedTensor tensor = {elementType, rank,    globalAddress, sizes,
                           byteStrides, boxDims, swizzle};
   StridedFallback why;
-  if (const void *map = getStridedTensorMap(tensor, /*readOnly=*/true, why)) {
-    *tensorMap = map;
+  if (getStridedTensorMap(tensor, /*readOnly=*/true, why, tensorMap))
     return 1;
-  }
   if (!stagingEnabled.load() || !isStageable(why.rule))
     return fallBackStrided(tensorMap, why);
 
@@ -349,21 +332,19 @@ extern "C" int croqRtTensorMapGetStaged(int elementType, uint32_t rank,
   StridedTensor staged = tensor;
   staged.address = reinterpret_cast<const void *>(uintptr_t(256));
   staged.byteStrides = plan.stagedStrides;
-  if (!getStridedTensorMap(staged, /*readOnly=*/true, why, /*checkOnly=*/true))
+  if (!getStridedTensorMap(staged, /*readOnly=*/true, why, /*map=*/nullptr))
     return fallBackStrided(tensorMap, why);
   StagingBuffer *buffer = stageTensor(tensor, plan, why);
   if (!buffer)
     return fallBackStrided(tensorMap, why);
   staged.address = reinterpret_cast<const void *>(
       static_cast<uintptr_t>(buffer->ptr));
-  const void *map = getStridedTensorMap(staged, /*readOnly=*/true, why);
-  if (!map) {
+  if (!getStridedTensorMap(staged, /*readOnly=*/true, why, tensorMap)) {
     releaseBuffer(buffer);
     return fallBackStrided(tensorMap, why);
   }
   ++stagedCount;
   *staging = buffer;
-  *tensorMap = map;
   return 1;
 }
 

@@ -27,17 +27,15 @@ alignas(128) static const unsigned char kNoMap[CROQ_RT_TENSOR_MAP_BYTES] = {};
 
 uint64_t croq::rt::tensorMapFallbackCount() { return fallbackCount.load(); }
 
-/// Records in `why` that `rule` is broken and returns null.
-[[gnu::format(printf, 3, 4)]] static const void *
-reject(StridedFallback &why, const char *rule, const char *format, ...) {
-  char message[256];
+bool StridedFallback::set(const char *brokenRule, const char *format, ...) {
+  char text[256];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(message, sizeof(message), format, args);
+  std::vsnprintf(text, sizeof(text), format, args);
   va_end(args);
-  why.rule = rule;
-  why.message = message;
-  return nullptr;
+  rule = brokenRule;
+  message = text;
+  return false;
 }
 
 int croq::rt::fallBackStrided(const void **tensorMap,
@@ -56,27 +54,26 @@ static bool isSwizzled(int swizzle) {
          swizzle == CROQ_RT_SWIZZLE_128B;
 }
 
-const void *croq::rt::getStridedTensorMap(const StridedTensor &tensor,
-                                          bool readOnly, StridedFallback &why,
-                                          bool checkOnly) {
+bool croq::rt::getStridedTensorMap(const StridedTensor &tensor, bool readOnly,
+                                   StridedFallback &why, const void **map) {
   uint32_t rank = tensor.rank;
   if (rank < 1 || rank > kMaxTensorMapRank)
-    return reject(why, "rank", "rank must be in [1, %u], got %u",
-                  kMaxTensorMapRank, rank);
+    return why.set("rank", "rank must be in [1, %u], got %u", kMaxTensorMapRank,
+                   rank);
   const ElementTypeInfo *type = getElementTypeInfo(tensor.elementType);
   if (!type)
-    return reject(why, "element-type",
-                  "elementType must be a croqRtElementType, got %d",
-                  tensor.elementType);
+    return why.set("element-type",
+                   "elementType must be a croqRtElementType, got %d",
+                   tensor.elementType);
   if (!tensor.sizes || !tensor.byteStrides || !tensor.boxDims)
-    return reject(why, "arguments",
-                  "sizes, byteStrides and boxDims must not be null");
+    return why.set("arguments",
+                   "sizes, byteStrides and boxDims must not be null");
   if (tensor.byteStrides[rank - 1] != int64_t(type->bytes))
-    return reject(why, "inner-stride",
-                  "the innermost stride must be the element size (%u "
-                  "bytes), got %lld bytes",
-                  type->bytes,
-                  static_cast<long long>(tensor.byteStrides[rank - 1]));
+    return why.set("inner-stride",
+                   "the innermost stride must be the element size (%u "
+                   "bytes), got %lld bytes",
+                   type->bytes,
+                   static_cast<long long>(tensor.byteStrides[rank - 1]));
 
   // Driver order: dimension 0 innermost. Negative values saturate to 0 so
   // that validation names them.
@@ -102,16 +99,16 @@ const void *croq::rt::getStridedTensorMap(const StridedTensor &tensor,
                             CROQ_RT_OOB_FILL_ZERO};
   TensorMapRuleViolation violation;
   if (!checkTensorMap(params, violation))
-    return reject(why, violation.rule, "%s", violation.message);
+    return why.set(violation.rule, "%s", violation.message);
   // croq's own, stricter rule for swizzled tensors comes after the driver's
   // rules, so that an address that is not even 16-byte aligned is reported
   // as breaking the basic rule (address-alignment).
   if (isSwizzled(tensor.swizzle) &&
       reinterpret_cast<uintptr_t>(tensor.address) % 128 != 0)
-    return reject(why, "swizzle-address-alignment",
-                  "a swizzled tensor's address must be 128-byte aligned, "
-                  "got %p",
-                  tensor.address);
+    return why.set("swizzle-address-alignment",
+                   "a swizzled tensor's address must be 128-byte aligned, "
+                   "got %p",
+                   tensor.address);
   // TMA stores write whole 16-byte chunks: where a row of the tensor does
   // not end on a multiple of 16 bytes, a store of a box that reaches past the
   // row's end also writes the bytes up to the next 16-byte boundary, which
@@ -120,18 +117,18 @@ const void *croq::rt::getStridedTensorMap(const StridedTensor &tensor,
   // per element, so a tensor the kernel only reads is exempt.
   uint64_t innerBytes = dims[0] * type->bytes;
   if (!readOnly && innerBytes % 16 != 0)
-    return reject(why, "inner-bytes",
-                  "the innermost dimension must span a multiple of 16 "
-                  "bytes (TMA stores write whole 16-byte chunks), got "
-                  "%llu * %u = %llu bytes",
-                  static_cast<unsigned long long>(dims[0]), type->bytes,
-                  static_cast<unsigned long long>(innerBytes));
-  if (checkOnly)
-    return kNoMap;
-  const void *map = getCachedTensorMap("croqRtTensorMapGetStrided", params);
+    return why.set("inner-bytes",
+                   "the innermost dimension must span a multiple of 16 "
+                   "bytes (TMA stores write whole 16-byte chunks), got "
+                   "%llu * %u = %llu bytes",
+                   static_cast<unsigned long long>(dims[0]), type->bytes,
+                   static_cast<unsigned long long>(innerBytes));
   if (!map)
-    return reject(why, "encode", "%s", lastErrorMessage().c_str());
-  return map;
+    return true;
+  *map = getCachedTensorMap("croqRtTensorMapGetStrided", params);
+  if (!*map)
+    return why.set("encode", "%s", lastErrorMessage().c_str());
+  return true;
 }
 
 extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
@@ -148,10 +145,8 @@ extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
   StridedTensor tensor = {elementType, rank,    globalAddress, sizes,
                           byteStrides, boxDims, swizzle};
   StridedFallback why;
-  const void *map = getStridedTensorMap(tensor, /*readOnly=*/false, why);
-  if (!map)
+  if (!getStridedTensorMap(tensor, /*readOnly=*/false, why, tensorMap))
     return fallBackStrided(tensorMap, why);
-  *tensorMap = map;
   return 1;
 }
 

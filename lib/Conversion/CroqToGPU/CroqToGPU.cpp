@@ -70,9 +70,7 @@ static void collectReadOnlyTmaTensors(ModuleOp module, TmaState &tma) {
     if (copy.getEngine() != CopyEngine::TMA ||
         getMemorySpaceOf(copy.getDest().getType()) != MemorySpace::Shared)
       return;
-    Value global = copy.getSource();
-    auto view = global.getDefiningOp<ViewOp>();
-    Value root = view ? view.getSource() : global;
+    Value root = getTmaGlobalTensor(copy);
     ParallelOp kernel = getKernel(copy);
     if (kernel && isOnlyReadIn(kernel, root))
       tma.readOnlyTensors.insert({kernel.getOperation(), root});

@@ -1,11 +1,14 @@
 //===- LoweringUtils.cpp - shared state of the croq-to-gpu lowering -------===//
 //
 // Type conversion, thread groups, barriers, the shared-memory plan and the
-// resolution of buffers to memref coordinates.
+// resolution of buffers to memref coordinates, and which buffer a view
+// stands for and which operand an op writes through.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoweringUtils.h"
+
+#include "Croq/Dialect/Croq/IR/ViewUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -15,6 +18,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
@@ -512,4 +516,30 @@ mlir::croq::getBufferAccess(ConversionPatternRewriter &rewriter, Location loc,
     access.limits.push_back(limit);
   }
   return access;
+}
+
+Value mlir::croq::getUnderlyingBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
+      value = viewLike.getViewSource();
+    else if (isViewOp(def) || isa<SpanAsOp, StageOp>(def))
+      value = def->getOperand(0);
+    else
+      break;
+  }
+  return value;
+}
+
+OpOperand *mlir::croq::getWrittenBufferOperand(Operation *op) {
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return &copy.getDestMutable();
+  if (auto store = dyn_cast<MmaStoreOp>(op))
+    return &store.getDestMutable();
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return &transpose.getDestMutable();
+  if (auto pad = dyn_cast<PadOp>(op))
+    return &pad.getDestMutable();
+  if (auto write = dyn_cast<WriteOp>(op))
+    return &write.getDestMutable();
+  return nullptr;
 }

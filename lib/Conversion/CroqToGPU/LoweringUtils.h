@@ -204,6 +204,19 @@ FailureOr<HostTensorMap> emitHostTensorMap(OpBuilder &builder, Location loc,
 /// The block-level croq.parallel around `op` (the kernel), or null.
 ParallelOp getKernel(Operation *op);
 
+/// The buffer `value` is a view of: its source through croq views, span_as,
+/// stages and memref view-like ops (a global tensor, or a shared
+/// allocation).
+Value getUnderlyingBuffer(Value value);
+
+/// The operand through which `op` writes a buffer: the destination of a
+/// copy, transpose, pad, mma.store or croq.write; null for other ops.
+OpOperand *getWrittenBufferOperand(Operation *op);
+
+/// The global tensor a tma copy moves to or from, before views: the source
+/// of the copy's croq.view, or the copy's global operand itself.
+Value getTmaGlobalTensor(CopyOp op);
+
 /// Whether the ops of `kernel` only read the buffer that `tensor` views:
 /// every use inside the kernel of that buffer, or of any view of it taken
 /// inside or outside the kernel, is the source of a copy, transpose, pad or

@@ -546,15 +546,64 @@ static Value getSharedElementPointer(OpBuilder &b, Location loc,
   return LLVM::IntToPtrOp::create(b, loc, sharedPtr, address64);
 }
 
+/// Stores each warp's fragment of the accumulator into a 16-bit shared tile
+/// with stmatrix (see canUseStMatrix): for 8-column groups j = 2 p and
+/// 2 p + 1 one stmatrix.x4 writes the four 8x8 matrices (rows 0-7 and 8-15
+/// of the warp's 16, each group), each thread giving its two converted
+/// columns of each, and lane l the address of row l % 8 of matrix l / 8.
+/// `getValue(b, i, r)` is register r of 64-row block i, converted.
+static void emitStMatrixStores(
+    OpBuilder &b, Location loc, const BufferAccess &access, Type destType,
+    Value warp, Value lane, int64_t blocks, int64_t perThread, int64_t eltBytes,
+    function_ref<Value(OpBuilder &, int64_t, int64_t)> getValue) {
+  // Lane l addresses row (l / 8) % 2 * 8 + l % 8 of the warp's 16 and
+  // column group (l / 8) / 2 of the pair.
+  Value matrix = arith::DivUIOp::create(b, loc, lane, indexConstant(b, loc, 8));
+  Value laneRow = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(
+          b, loc,
+          arith::RemUIOp::create(b, loc, matrix, indexConstant(b, loc, 2)),
+          indexConstant(b, loc, 8)),
+      arith::RemUIOp::create(b, loc, lane, indexConstant(b, loc, 8)));
+  Value laneCol = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, matrix, indexConstant(b, loc, 2)),
+      indexConstant(b, loc, 8));
+  Value warpRow = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, warp, indexConstant(b, loc, 16)),
+      laneRow);
+  auto pairType = VectorType::get({2}, destType);
+  Type i32 = b.getI32Type();
+  auto layout = NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row);
+  auto shape = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
+  auto eltType = NVVM::LdStMatrixEltTypeAttr::get(b.getContext(),
+                                                  NVVM::LdStMatrixEltType::B16);
+  for (int64_t i = 0; i < blocks; ++i) {
+    Value row =
+        arith::AddIOp::create(b, loc, warpRow, indexConstant(b, loc, 64 * i));
+    for (int64_t r = 0; r < perThread; r += 8) {
+      SmallVector<Value> sources;
+      for (int64_t k = 0; k < 4; ++k) {
+        Value pair = vector::FromElementsOp::create(
+            b, loc, pairType,
+            ValueRange{getValue(b, i, r + 2 * k),
+                       getValue(b, i, r + 2 * k + 1)});
+        sources.push_back(LLVM::BitcastOp::create(b, loc, i32, pair));
+      }
+      Value col =
+          arith::AddIOp::create(b, loc, laneCol, indexConstant(b, loc, 2 * r));
+      Value ptr = getSharedElementPointer(b, loc, access, {row, col}, eltBytes);
+      NVVM::StMatrixOp::create(b, loc, ptr, sources, layout, shape, eltType);
+    }
+  }
+}
+
 /// croq.mma.store %acc -> %dest  =>  each thread converts and stores the
 /// elements of its fragment: for rows block i, register r = 4 j + q of
 /// thread t (warp w, lane l), row 64 i + 16 w + l / 4 + 8 (q / 2) and
 /// column 8 j + 2 (l % 4) + q % 2. Stores past a view's edge are dropped.
-/// Into a 16-bit shared tile the warp stores its fragment with stmatrix
-/// instead: for 8-column groups j = 2 p and 2 p + 1 one stmatrix.x4 writes
-/// the four 8x8 matrices (rows 0-7 and 8-15 of the warp's 16, each group),
-/// each thread giving its two converted columns of each, and lane l the
-/// address of row l % 8 of matrix l / 8.
+/// Into a 16-bit shared tile each warp stores its fragment with stmatrix
+/// instead (emitStMatrixStores).
 struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -573,18 +622,6 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
                                         indexConstant(rewriter, loc, 32));
     Value lane = arith::RemUIOp::create(rewriter, loc, tid,
                                         indexConstant(rewriter, loc, 32));
-    // Row and column of register 0 of block 0.
-    Value row0 = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, warp,
-                              indexConstant(rewriter, loc, 16)),
-        arith::DivUIOp::create(rewriter, loc, lane,
-                               indexConstant(rewriter, loc, 4)));
-    Value col0 = arith::MulIOp::create(
-        rewriter, loc,
-        arith::RemUIOp::create(rewriter, loc, lane,
-                               indexConstant(rewriter, loc, 4)),
-        indexConstant(rewriter, loc, 2));
     Type destType = access->elementType;
     AccType accType = op.getAcc().getType();
     int64_t blocks = std::max<int64_t>(1, accType.getShape()[0] / 64);
@@ -605,6 +642,25 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
                    : arith::ExtFOp::create(b, loc, destType, value).getResult();
       return arith::TruncIOp::create(b, loc, destType, value);
     };
+    if (canUseStMatrix(*access, destType, accType)) {
+      emitStMatrixStores(rewriter, loc, *access, destType, warp, lane, blocks,
+                         perThread, eltBytes, getValue);
+      rewriter.eraseOp(op);
+      return success();
+    }
+
+    // Row and column of register 0 of block 0.
+    Value row0 = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, warp,
+                              indexConstant(rewriter, loc, 16)),
+        arith::DivUIOp::create(rewriter, loc, lane,
+                               indexConstant(rewriter, loc, 4)));
+    Value col0 = arith::MulIOp::create(
+        rewriter, loc,
+        arith::RemUIOp::create(rewriter, loc, lane,
+                               indexConstant(rewriter, loc, 4)),
+        indexConstant(rewriter, loc, 2));
     // Whether (row, col) of the accumulator lies inside the destination.
     auto isInside = [&](OpBuilder &b, Value row, Value col) {
       SmallVector<Value> inside;
@@ -667,60 +723,6 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
       }
     };
 
-    if (canUseStMatrix(*access, destType, accType)) {
-      // Lane l addresses row (l / 8) % 2 * 8 + l % 8 of the warp's 16 and
-      // column group (l / 8) / 2 of the pair.
-      Value matrix = arith::DivUIOp::create(rewriter, loc, lane,
-                                            indexConstant(rewriter, loc, 8));
-      Value laneRow = arith::AddIOp::create(
-          rewriter, loc,
-          arith::MulIOp::create(
-              rewriter, loc,
-              arith::RemUIOp::create(rewriter, loc, matrix,
-                                     indexConstant(rewriter, loc, 2)),
-              indexConstant(rewriter, loc, 8)),
-          arith::RemUIOp::create(rewriter, loc, lane,
-                                 indexConstant(rewriter, loc, 8)));
-      Value laneCol = arith::MulIOp::create(
-          rewriter, loc,
-          arith::DivUIOp::create(rewriter, loc, matrix,
-                                 indexConstant(rewriter, loc, 2)),
-          indexConstant(rewriter, loc, 8));
-      Value warpRow = arith::AddIOp::create(
-          rewriter, loc,
-          arith::MulIOp::create(rewriter, loc, warp,
-                                indexConstant(rewriter, loc, 16)),
-          laneRow);
-      auto pairType = VectorType::get({2}, destType);
-      Type i32 = rewriter.getI32Type();
-      auto layout = NVVM::MMALayoutAttr::get(rewriter.getContext(),
-                                             NVVM::MMALayout::row);
-      auto shape = NVVM::LdStMatrixShapeAttr::get(rewriter.getContext(), 8, 8);
-      auto eltType = NVVM::LdStMatrixEltTypeAttr::get(
-          rewriter.getContext(), NVVM::LdStMatrixEltType::B16);
-      for (int64_t i = 0; i < blocks; ++i) {
-        Value row = arith::AddIOp::create(rewriter, loc, warpRow,
-                                          indexConstant(rewriter, loc, 64 * i));
-        for (int64_t r = 0; r < perThread; r += 8) {
-          SmallVector<Value> sources;
-          for (int64_t k = 0; k < 4; ++k) {
-            Value pair = vector::FromElementsOp::create(
-                rewriter, loc, pairType,
-                ValueRange{getValue(rewriter, i, r + 2 * k),
-                           getValue(rewriter, i, r + 2 * k + 1)});
-            sources.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, pair));
-          }
-          Value col = arith::AddIOp::create(
-              rewriter, loc, laneCol, indexConstant(rewriter, loc, 2 * r));
-          Value ptr = getSharedElementPointer(rewriter, loc, *access,
-                                              {row, col}, eltBytes);
-          NVVM::StMatrixOp::create(rewriter, loc, ptr, sources, layout, shape,
-                                   eltType);
-        }
-      }
-      rewriter.eraseOp(op);
-      return success();
-    }
     emitStores(rewriter, isPairAligned(*access, eltBytes));
     rewriter.eraseOp(op);
     return success();

@@ -210,34 +210,16 @@ VectorType mlir::croq::getTensorMapValueType(MLIRContext *context) {
                          IntegerType::get(context, 64));
 }
 
-/// The buffer `value` is a view of: its source through view ops.
-static Value getViewedBuffer(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
-      value = viewLike.getViewSource();
-    else if (isViewOp(def) || isa<SpanAsOp>(def))
-      value = def->getOperand(0);
-    else
-      break;
-  }
-  return value;
-}
-
-/// Whether `use` only reads its value: the source of a copy, transpose, pad
-/// or mma.load, or a croq.read.
+/// Whether `use` only reads its value: an operand of a copy, transpose,
+/// pad, mma.load or croq.read other than the one the op writes through.
 static bool isReadingUse(OpOperand &use) {
   Operation *user = use.getOwner();
-  if (auto copy = dyn_cast<CopyOp>(user))
-    return &use == &copy.getSourceMutable();
-  if (auto transpose = dyn_cast<TransposeOp>(user))
-    return &use == &transpose.getSourceMutable();
-  if (auto pad = dyn_cast<PadOp>(user))
-    return &use == &pad.getSourceMutable();
-  return isa<MmaLoadOp, ReadOp>(user);
+  return isa<CopyOp, TransposeOp, PadOp, MmaLoadOp, ReadOp>(user) &&
+         &use != getWrittenBufferOperand(user);
 }
 
 bool mlir::croq::isOnlyReadIn(Operation *kernel, Value tensor) {
-  SmallVector<Value> worklist = {getViewedBuffer(tensor)};
+  SmallVector<Value> worklist = {getUnderlyingBuffer(tensor)};
   llvm::DenseSet<Value> seen;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();

@@ -13,7 +13,6 @@
 #include "LoweringUtils.h"
 
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
-#include "Croq/Dialect/Croq/IR/ViewUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -81,6 +80,13 @@ ParallelOp mlir::croq::getKernel(Operation *op) {
   while (parallel && parallel.getLevel() != ParallelLevel::Block)
     parallel = parallel->getParentOfType<ParallelOp>();
   return parallel;
+}
+
+Value mlir::croq::getTmaGlobalTensor(CopyOp op) {
+  bool isLoad = getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
+  Value global = isLoad ? op.getSource() : op.getDest();
+  auto view = global.getDefiningOp<ViewOp>();
+  return view ? view.getSource() : global;
 }
 
 /// The most bulk copies one tma copy is lowered to.
@@ -309,9 +315,8 @@ struct TmaLowering {
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    Value originalRoot = view ? view.getSource() : global;
-    bool readOnly =
-        state.readOnlyTensors.contains({kernel.getOperation(), originalRoot});
+    bool readOnly = state.readOnlyTensors.contains(
+        {kernel.getOperation(), getTmaGlobalTensor(op)});
     FailureOr<HostTensorMap> host =
         getHostMap(rewriter, loc, kernel, root, pieceBox,
                    tileType.getSwizzle(), isLoad && readOnly);
@@ -563,32 +568,6 @@ void mlir::croq::populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
       converter, patterns.getContext(), *state.lowering);
 }
 
-/// The allocation a shared tile, stage or view of one comes from.
-static Value getSharedAllocation(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (isa<StageOp, SpanAsOp>(def) || isViewOp(def))
-      value = def->getOperand(0);
-    else
-      break;
-  }
-  return value;
-}
-
-/// The buffer `op` writes, if it writes one.
-static Value getWrittenBuffer(Operation *op) {
-  if (auto copy = dyn_cast<CopyOp>(op))
-    return copy.getDest();
-  if (auto store = dyn_cast<MmaStoreOp>(op))
-    return store.getDest();
-  if (auto transpose = dyn_cast<TransposeOp>(op))
-    return transpose.getDest();
-  if (auto pad = dyn_cast<PadOp>(op))
-    return pad.getDest();
-  if (auto write = dyn_cast<WriteOp>(op))
-    return write.getDest();
-  return Value();
-}
-
 LogicalResult mlir::croq::waitForAsyncTmaStores(ModuleOp module) {
   // The shared allocations async tma stores read, and the groups (innermost
   // croq.parallel) that issue them.
@@ -599,7 +578,7 @@ LogicalResult mlir::croq::waitForAsyncTmaStores(ModuleOp module) {
     if (copy.getEngine() != CopyEngine::TMA || !copy.isAsync() ||
         getMemorySpaceOf(copy.getSource().getType()) != MemorySpace::Shared)
       return;
-    Value allocation = getSharedAllocation(copy.getSource());
+    Value allocation = getUnderlyingBuffer(copy.getSource());
     Operation *group = copy->getParentOfType<ParallelOp>();
     auto [it, inserted] = storedBy.try_emplace(allocation, group);
     if (!inserted && it->second != group) {
@@ -620,13 +599,13 @@ LogicalResult mlir::croq::waitForAsyncTmaStores(ModuleOp module) {
     // stores have read their tiles; the group then goes on together.
     SmallVector<Operation *> writers;
     kernel->walk([&](Operation *op) {
-      Value written = getWrittenBuffer(op);
-      if (written && storedBy.count(getSharedAllocation(written)))
+      OpOperand *written = getWrittenBufferOperand(op);
+      if (written && storedBy.count(getUnderlyingBuffer(written->get())))
         writers.push_back(op);
     });
     for (Operation *writer : writers) {
       Operation *group = storedBy.lookup(
-          getSharedAllocation(getWrittenBuffer(writer)));
+          getUnderlyingBuffer(getWrittenBufferOperand(writer)->get()));
       if (writer->getParentOfType<ParallelOp>() != group)
         return writer->emitOpError(
             "writes a shared tile that an async tma store of another group "
