@@ -54,8 +54,12 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
       warpgroup- and thread-level regions and `croq.inthreads` become
       thread-index arithmetic and guards.
 
-    Ops of later lowering stages (events, mma) are rejected with an error
-    naming the op; no croq op is left behind silently.
+    Event arrays become mbarriers, `croq.mma` wgmma on shared-memory
+    descriptors, warp-specialized `croq.inthreads async` roles set their
+    register counts with `setmaxnreg`. Limits (shared memory per block, the
+    register file) come from the target description of `chip`. An op the
+    pass cannot lower gets an error naming it; no croq op is left behind
+    silently.
 
     Before:
 
@@ -85,6 +89,9 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
     ```
   }];
   let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "the GPU architecture whose limits (shared memory, registers) "
+           "the lowering plans for">,
     Option<"stageMisalignedInputs", "stage-misaligned-inputs", "bool",
            /*default=*/"true",
            "tensors a kernel only reads through tma copies are staged into "

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/ViewUtils.h"
 #include "Croq/Dialect/Croq/Transforms/Layouts.h"
 #include "LoweringUtils.h"
@@ -85,18 +86,23 @@ struct ConvertCroqToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
+    FailureOr<const TargetDescription *> chipTarget =
+        getTargetDescription(module.getLoc(), chip);
+    if (failed(chipTarget))
+      return signalPassFailure();
+    const TargetDescription &chipInfo = **chipTarget;
     if (failed(checkLowerable(module)) || failed(assignLayouts(module)) ||
         failed(normalizeViews(module)))
       return signalPassFailure();
 
     SharedMemoryPlan plan;
-    if (failed(plan.build(module, kSharedMemoryBytesPerBlock)))
+    if (failed(plan.build(module, chipInfo.sharedMemoryPerBlock)))
       return signalPassFailure();
     EventPlan events;
     if (failed(events.build(module, plan)))
       return signalPassFailure();
     RegisterPlan registers;
-    registers.build(module, plan);
+    registers.build(module, plan, chipInfo);
 
     // Data ops first, while the parallel regions that tell which threads
     // run them are still there.
@@ -141,7 +147,7 @@ struct ConvertCroqToGPUPass
             cast->erase();
     }
 
-    if (failed(lowerCroqRegions(module, plan, registers)))
+    if (failed(lowerCroqRegions(module, plan, registers, chipInfo)))
       return signalPassFailure();
 
     WalkResult leftover = module.walk([](Operation *op) {

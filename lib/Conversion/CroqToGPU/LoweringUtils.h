@@ -10,6 +10,7 @@
 #define CROQ_LIB_CONVERSION_CROQTOGPU_LOWERINGUTILS_H
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -279,7 +280,8 @@ FailureOr<int64_t> countWarpsRunning(Operation *op,
 /// up, consumers (mma) take them.
 struct RegisterPlan {
   llvm::DenseMap<Operation *, int64_t> maxRegisters;
-  void build(Operation *root, const SharedMemoryPlan &plan);
+  void build(Operation *root, const SharedMemoryPlan &plan,
+             const TargetDescription &target);
 };
 
 /// What the event patterns share: the arrival count of each event array,
@@ -317,7 +319,8 @@ void populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
 /// Lowers the croq.parallel and croq.inthreads regions under `root`,
 /// innermost first. Runs after the data ops are lowered.
 LogicalResult lowerCroqRegions(Operation *root, const SharedMemoryPlan &plan,
-                               const RegisterPlan &registers);
+                               const RegisterPlan &registers,
+                               const TargetDescription &target);
 
 } // namespace croq
 } // namespace mlir

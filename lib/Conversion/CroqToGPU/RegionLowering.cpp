@@ -158,19 +158,6 @@ static LogicalResult lowerThreadRegion(IRRewriter &rewriter, ParallelOp op,
   return success();
 }
 
-/// Registers a warpgroup of a block may hold: the register file (64K) less
-/// what the producers keep, shared by the consumer threads, in steps of 8,
-/// at most 240 (setmaxnreg takes up to 256, but a thread has at most 255).
-/// With one producer and one consumer warpgroup, where every thread starts
-/// with 255 registers, asking for 256 hung about one launch in a hundred
-/// on an H100. Producers keep 56: their loads carry the software copy that
-/// stands in when a tensor breaks a TMA rule (40 spilled in every GEMM;
-/// 56 spills a few bytes in some; 64 and 72 made ptxas spill and serialize
-/// the consumer of the [K, N] GEMM).
-static constexpr int64_t kRegisterFile = 65536;
-static constexpr int64_t kProducerRegisters = 56;
-static constexpr int64_t kMaxConsumerRegisters = 240;
-
 /// Whether `region` issues only tma copies and event operations (besides
 /// index arithmetic and control flow): a producer that needs few registers.
 static bool isProducer(InthreadsOp region) {
@@ -185,7 +172,12 @@ static bool isProducer(InthreadsOp region) {
   return !result.wasInterrupted();
 }
 
-void RegisterPlan::build(Operation *root, const SharedMemoryPlan &plan) {
+/// Registers a warpgroup of a block may hold: the register file less what
+/// the producers keep (TargetDescription::producerRegisters), shared by the
+/// consumer threads, in steps of 8, at most
+/// TargetDescription::maxConsumerRegisters.
+void RegisterPlan::build(Operation *root, const SharedMemoryPlan &plan,
+                         const TargetDescription &target) {
   root->walk([&](ParallelOp block) {
     if (block.getLevel() != ParallelLevel::Block)
       return;
@@ -223,10 +215,10 @@ void RegisterPlan::build(Operation *root, const SharedMemoryPlan &plan) {
     if (producerThreads <= 0 || consumerThreads <= 0)
       return;
     int64_t consumerRegisters =
-        (kRegisterFile - producerThreads * kProducerRegisters) /
+        (target.registerFile - producerThreads * target.producerRegisters) /
         consumerThreads / 8 * 8;
-    consumerRegisters = std::min(kMaxConsumerRegisters, consumerRegisters);
-    if (consumerRegisters <= kProducerRegisters)
+    consumerRegisters = std::min(target.maxConsumerRegisters, consumerRegisters);
+    if (consumerRegisters <= target.producerRegisters)
       return;
     // Every thread starts with the registers the block's size leaves it
     // (ptxas knows them from .maxntid and .minnctapersm 1); setmaxnreg.inc
@@ -237,11 +229,11 @@ void RegisterPlan::build(Operation *root, const SharedMemoryPlan &plan) {
     // C7507).
     int64_t threadsPerBlock = plan.blockThreads.lookup(block);
     int64_t atEntry =
-        threadsPerBlock ? kRegisterFile / threadsPerBlock / 8 * 8 : 0;
+        threadsPerBlock ? target.registerFile / threadsPerBlock / 8 * 8 : 0;
     if (consumerRegisters <= atEntry)
       return;
     for (InthreadsOp region : producers)
-      maxRegisters[region] = kProducerRegisters;
+      maxRegisters[region] = target.producerRegisters;
     for (InthreadsOp region : consumers)
       maxRegisters[region] = consumerRegisters;
   });
@@ -251,14 +243,15 @@ void RegisterPlan::build(Operation *root, const SharedMemoryPlan &plan) {
 /// barrier of the enclosing group unless async. A warp-specialized role
 /// first sets its register count (setmaxnreg).
 static LogicalResult lowerInthreads(IRRewriter &rewriter, InthreadsOp op,
-                                    const RegisterPlan &registers) {
+                                    const RegisterPlan &registers,
+                                    const TargetDescription &target) {
   Location loc = op.getLoc();
   if (auto it = registers.maxRegisters.find(op);
       it != registers.maxRegisters.end()) {
     rewriter.setInsertionPointToStart(&op.getBody().front());
     NVVM::SetMaxRegisterOp::create(
         rewriter, loc, it->second,
-        it->second == kProducerRegisters
+        it->second == target.producerRegisters
             ? NVVM::SetMaxRegisterAction::decrease
             : NVVM::SetMaxRegisterAction::increase);
   }
@@ -275,7 +268,8 @@ static LogicalResult lowerInthreads(IRRewriter &rewriter, InthreadsOp op,
 
 LogicalResult mlir::croq::lowerCroqRegions(Operation *root,
                                            const SharedMemoryPlan &plan,
-                                           const RegisterPlan &registers) {
+                                           const RegisterPlan &registers,
+                                           const TargetDescription &target) {
   SmallVector<Operation *> regions;
   root->walk<WalkOrder::PostOrder>([&](Operation *op) {
     if (isa<ParallelOp, InthreadsOp>(op))
@@ -285,7 +279,7 @@ LogicalResult mlir::croq::lowerCroqRegions(Operation *root,
   for (Operation *op : regions) {
     LogicalResult result = success();
     if (auto inthreads = dyn_cast<InthreadsOp>(op)) {
-      result = lowerInthreads(rewriter, inthreads, registers);
+      result = lowerInthreads(rewriter, inthreads, registers, target);
     } else {
       auto parallel = cast<ParallelOp>(op);
       switch (parallel.getLevel()) {

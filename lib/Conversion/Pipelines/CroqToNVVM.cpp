@@ -24,11 +24,13 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   CroqPipelineLoopsOptions pipelining;
   pipelining.stages = options.pipelineStages;
   pipelining.warpSpecialize = options.warpSpecialize;
+  pipelining.chip = options.chip;
   pm.addPass(createCroqPipelineLoops(pipelining));
   pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());
   ConvertCroqToGPUOptions toGPU;
   toGPU.stageMisalignedInputs = options.stageMisalignedInputs;
+  toGPU.chip = options.chip;
   pm.addPass(createConvertCroqToGPU(toGPU));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

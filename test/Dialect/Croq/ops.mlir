@@ -150,8 +150,8 @@ func.func @parallel_dynamic_extents(%m: index, %n: index,
 
 // CHECK-LABEL: func.func @parallel_with_attributes()
 func.func @parallel_with_attributes() {
-  // CHECK: croq.parallel (%{{.*}}) in [2] : block attributes {croq.note = "kept"} {
-  croq.parallel (%i) in [2] : block attributes {croq.note = "kept"} {
+  // CHECK: croq.parallel (%{{.*}}) in [2] : block attributes {note = "kept"} {
+  croq.parallel (%i) in [2] : block attributes {note = "kept"} {
   }
   return
 }
@@ -488,8 +488,8 @@ func.func @copy_tma(%g: memref<512x64xf16>, %s: !croq.tile<512x64xf16, shared, s
 
 // CHECK-LABEL: func.func @copy_with_attributes(
 func.func @copy_with_attributes(%v: !croq.view<4xf32>, %l: !croq.tile<4xf32, local>) {
-  // CHECK: croq.copy dma %{{.*}} -> %{{.*}} {croq.note = 1 : i64} : !croq.view<4xf32> -> !croq.tile<4xf32, local>
-  croq.copy dma %v -> %l {croq.note = 1} : !croq.view<4xf32> -> !croq.tile<4xf32, local>
+  // CHECK: croq.copy dma %{{.*}} -> %{{.*}} {note = 1 : i64} : !croq.view<4xf32> -> !croq.tile<4xf32, local>
+  croq.copy dma %v -> %l {note = 1} : !croq.view<4xf32> -> !croq.tile<4xf32, local>
   return
 }
 
@@ -774,8 +774,8 @@ func.func @foreach_example() {
 // CHECK-LABEL: func.func @foreach_dynamic_extent(
 // CHECK-SAME: %[[N:[^:]*]]: index
 func.func @foreach_dynamic_extent(%n: index, %v: !croq.view<?x8xf32>) {
-  // CHECK: croq.foreach (%[[I:.*]], %[[J:.*]]) in [%[[N]], 8] attributes {croq.note} {
-  croq.foreach (%i, %j) in [%n, 8] attributes {croq.note} {
+  // CHECK: croq.foreach (%[[I:.*]], %[[J:.*]]) in [%[[N]], 8] attributes {note} {
+  croq.foreach (%i, %j) in [%n, 8] attributes {note} {
     // CHECK: croq.read %{{.*}}[%[[I]], %[[J]]] : !croq.view<?x8xf32>
     %x = croq.read %v[%i, %j] : !croq.view<?x8xf32>
   }

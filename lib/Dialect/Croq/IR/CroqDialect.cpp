@@ -8,6 +8,8 @@
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/CroqTypes.h"
 
+#include "mlir/Interfaces/LoopLikeInterface.h"
+
 using namespace mlir;
 using namespace mlir::croq;
 
@@ -19,4 +21,44 @@ void CroqDialect::initialize() {
 #define GET_OP_LIST
 #include "Croq/Dialect/Croq/IR/CroqOps.cpp.inc"
       >();
+}
+
+/// The most stages a ring may have: one event slot per stage, and event
+/// arrays have at most 64 slots.
+static constexpr int64_t kMaxRingStages = 64;
+
+LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  auto onLoop = [&]() -> LogicalResult {
+    if (isa<LoopLikeOpInterface>(op))
+      return success();
+    return op->emitOpError("carries '")
+           << name << "', which applies to loops (scf.for) only";
+  };
+  if (name == StagesAttrHelper::getNameStr()) {
+    if (failed(onLoop()))
+      return failure();
+    auto stages = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!stages || !stages.getType().isSignlessInteger())
+      return op->emitOpError("expects '")
+             << name << "' to be an integer, got " << attr.getValue();
+    int64_t count = stages.getInt();
+    if (count != 1 && (count < 2 || count > kMaxRingStages))
+      return op->emitOpError("expects '")
+             << name << "' to be 1 (not pipelined) or 2 to " << kMaxRingStages
+             << " stages, got " << count;
+    return success();
+  }
+  if (name == WarpSpecializeAttrHelper::getNameStr()) {
+    if (failed(onLoop()))
+      return failure();
+    if (!isa<BoolAttr>(attr.getValue()))
+      return op->emitOpError("expects '")
+             << name << "' to be true or false, got " << attr.getValue();
+    return success();
+  }
+  return op->emitOpError("carries unknown croq attribute '")
+         << name << "'; croq reads '" << StagesAttrHelper::getNameStr()
+         << "' and '" << WarpSpecializeAttrHelper::getNameStr() << "'";
 }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/Transforms/Layouts.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
@@ -210,6 +211,7 @@ static bool canWarpSpecialize(PipelineCandidate &candidate) {
 /// as fit next to the block's other shared buffers. 0 if fewer than two
 /// fit.
 static int64_t chooseStages(PipelineCandidate &candidate, int64_t option,
+                            const TargetDescription &target,
                             std::string &why) {
   if (auto attr = candidate.loop->getAttrOfType<IntegerAttr>(kStagesAttrName))
     return attr.getInt();
@@ -225,7 +227,7 @@ static int64_t chooseStages(PipelineCandidate &candidate, int64_t option,
                       [&](TileLoad &load) { return load.alloc == alloc; }))
       other += getPaddedSharedBytes(alloc.getResult().getType());
   });
-  int64_t left = std::max<int64_t>(kSharedMemoryBytesPerBlock - other, 0);
+  int64_t left = std::max<int64_t>(target.sharedMemoryPerBlock - other, 0);
   int64_t stages = std::min(left / perStage, kMaxAutoStages);
   if (stages < 2) {
     why = "two stages of the loaded tiles need " +
@@ -517,6 +519,10 @@ struct CroqPipelineLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
+    FailureOr<const TargetDescription *> target =
+        getTargetDescription(getOperation()->getLoc(), chip);
+    if (failed(target))
+      return signalPassFailure();
     SmallVector<PipelineCandidate> candidates;
     getOperation()->walk([&](scf::ForOp loop) {
       auto block = dyn_cast<ParallelOp>(loop->getParentOp());
@@ -537,7 +543,7 @@ struct CroqPipelineLoopsPass
       std::string why = analyze(candidate);
       int64_t count = 0;
       if (why.empty())
-        count = chooseStages(candidate, stages, why);
+        count = chooseStages(candidate, stages, **target, why);
       if (count == 1)
         continue;
       if (!why.empty()) {

@@ -26,6 +26,17 @@ def Croq_Dialect : Dialect {
     by construction.
   }];
   let useDefaultTypePrinterParser = 1;
+  // Attributes croq passes read from ops of other dialects. The dialect
+  // verifies them (verifyOperationAttribute); any other `croq.` attribute
+  // is an error, so that a misspelling is not silently ignored.
+  let discardableAttrs = (ins
+    // On an scf.for: the stage count of its ring (croq-pipeline-loops); 1
+    // leaves the loop alone.
+    "::mlir::IntegerAttr":$stages,
+    // On an scf.for: whether croq-pipeline-loops warp-specializes it.
+    "::mlir::BoolAttr":$warp_specialize
+  );
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
   }];

@@ -323,8 +323,10 @@ def Croq_CopyOp : Croq_Op<"copy"> {
     croq.wait %f
     ```
   }];
-  let arguments = (ins Croq_CopyEngine:$engine, Croq_AnyBuffer:$source,
-                       Croq_AnyBuffer:$dest, UnitAttr:$zfill,
+  let arguments = (ins Croq_CopyEngine:$engine,
+                       Arg<Croq_AnyBuffer, "read", [MemRead]>:$source,
+                       Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest,
+                       UnitAttr:$zfill,
                        OptionalAttr<Croq_Swizzle>:$swizzle);
   let results = (outs Optional<Croq_FutureType>:$future);
   let assemblyFormat = [{
@@ -352,8 +354,9 @@ def Croq_TransposeOp : Croq_Op<"transpose"> {
     croq.transpose [1, 0] %src -> %dst : !croq.view<16x32xf32> -> !croq.tile<32x16xf32, local>
     ```
   }];
-  let arguments = (ins DenseI64ArrayAttr:$permutation, Croq_AnyBuffer:$source,
-                       Croq_AnyBuffer:$dest);
+  let arguments = (ins DenseI64ArrayAttr:$permutation,
+                       Arg<Croq_AnyBuffer, "read", [MemRead]>:$source,
+                       Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest);
   let results = (outs Optional<Croq_FutureType>:$future);
   let assemblyFormat = [{
     `` custom<AsyncResult>(type($future)) $permutation $source `->` $dest
@@ -381,8 +384,10 @@ def Croq_PadOp : Croq_Op<"pad", [TypesMatchWith<
     ```
   }];
   let arguments = (ins DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high,
-                       DenseI64ArrayAttr:$interior, Croq_AnyBuffer:$source,
-                       Croq_AnyBuffer:$dest, AnyType:$value);
+                       DenseI64ArrayAttr:$interior,
+                       Arg<Croq_AnyBuffer, "read", [MemRead]>:$source,
+                       Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest,
+                       AnyType:$value);
   let results = (outs Optional<Croq_FutureType>:$future);
   let assemblyFormat = [{
     `` custom<AsyncResult>(type($future)) `low` $low `high` $high
@@ -393,7 +398,7 @@ def Croq_PadOp : Croq_Op<"pad", [TypesMatchWith<
   let hasCanonicalizer = 1;
 }
 
-def Croq_WaitOp : Croq_Op<"wait"> {
+def Croq_WaitOp : Croq_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits for an asynchronous copy";
   let description = [{
     The `croq.wait` op blocks until the copy that produced `future` has
@@ -431,12 +436,14 @@ def Croq_EventAllocOp : Croq_Op<"event.alloc"> {
     ```
   }];
   let arguments = (ins UnitAttr:$ready);
-  let results = (outs Croq_EventsType:$events);
+  let results = (outs Res<Croq_EventsType, "allocated and initialized",
+                          [MemAlloc, MemWrite]>:$events);
   let assemblyFormat = "(`ready` $ready^)? attr-dict `:` qualified(type($events))";
   let hasVerifier = 1;
 }
 
-def Croq_EventTriggerOp : Croq_Op<"event.trigger"> {
+def Croq_EventTriggerOp : Croq_Op<"event.trigger",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "triggers one slot of an event array";
   let description = [{
     The `croq.event.trigger` op signals slot `index` of `events` (Croqtile's
@@ -459,7 +466,8 @@ def Croq_EventTriggerOp : Croq_Op<"event.trigger"> {
   let hasVerifier = 1;
 }
 
-def Croq_EventWaitOp : Croq_Op<"event.wait"> {
+def Croq_EventWaitOp : Croq_Op<"event.wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits until one slot of an event array is triggered";
   let description = [{
     The `croq.event.wait` op blocks until slot `index` of `events` has been
@@ -500,7 +508,7 @@ def Croq_MmaFillOp : Croq_Op<"mma.fill", [Pure, TypesMatchWith<
   let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
 }
 
-def Croq_MmaLoadOp : Croq_Op<"mma.load", [Pure]> {
+def Croq_MmaLoadOp : Croq_Op<"mma.load"> {
   let summary = "loads an mma operand from a shared tile";
   let description = [{
     The `croq.mma.load` op makes a shared tile, or a view of one, an mma
@@ -513,8 +521,8 @@ def Croq_MmaLoadOp : Croq_Op<"mma.load", [Pure]> {
     %a = croq.mma.load %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
     ```
   }];
-  let arguments = (ins AnyTypeOf<[Croq_TileType, Croq_ViewType],
-                                 "tile or view">:$source,
+  let arguments = (ins Arg<AnyTypeOf<[Croq_TileType, Croq_ViewType],
+                                     "tile or view">, "read", [MemRead]>:$source,
                        OptionalAttr<Croq_Swizzle>:$swizzle);
   let results = (outs Croq_FragType:$result);
   let assemblyFormat = [{
@@ -524,7 +532,8 @@ def Croq_MmaLoadOp : Croq_Op<"mma.load", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Croq_MmaOp : Croq_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+def Croq_MmaOp : Croq_Op<"mma", [MemoryEffects<[MemRead]>,
+    AllTypesMatch<["acc", "result"]>]> {
   let summary = "multiplies two operands and adds to an accumulator";
   let description = [{
     The `croq.mma` op computes `acc + a * b` on the tensor cores (Croqtile's
@@ -553,7 +562,8 @@ def Croq_MmaOp : Croq_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let hasVerifier = 1;
 }
 
-def Croq_MmaCommitOp : Croq_Op<"mma.commit", [AllTypesMatch<["acc", "result"]>]> {
+def Croq_MmaCommitOp : Croq_Op<"mma.commit", [MemoryEffects<[MemRead, MemWrite]>,
+    AllTypesMatch<["acc", "result"]>]> {
   let summary = "completes the outstanding mma operations of an accumulator";
   let description = [{
     The `croq.mma.commit` op ends a group of `croq.mma` operations on an
@@ -595,7 +605,8 @@ def Croq_MmaStoreOp : Croq_Op<"mma.store"> {
     croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
     ```
   }];
-  let arguments = (ins Croq_AccType:$acc, Croq_AnyBuffer:$dest);
+  let arguments = (ins Croq_AccType:$acc,
+                       Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest);
   let assemblyFormat = "$acc `->` $dest attr-dict `:` qualified(type($acc)) `->` qualified(type($dest))";
   let hasVerifier = 1;
 }
@@ -634,8 +645,7 @@ def Croq_ForeachOp : Croq_Op<"foreach", [SingleBlock, NoTerminator,
   }];
 }
 
-def Croq_ReadOp : Croq_Op<"read", [MemoryEffects<[MemRead]>,
-    TypesMatchWith<"result matches the element type", "source", "result",
+def Croq_ReadOp : Croq_Op<"read", [TypesMatchWith<"result matches the element type", "source", "result",
     "::mlir::getElementTypeOrSelf($_self)">]> {
   let summary = "reads one element of a tile, view or tensor";
   let description = [{
@@ -648,14 +658,14 @@ def Croq_ReadOp : Croq_Op<"read", [MemoryEffects<[MemRead]>,
     %x = croq.read %t[%i, %j] : !croq.tile<16x16xi32, shared>
     ```
   }];
-  let arguments = (ins Croq_AnyBuffer:$source, Variadic<Index>:$indices);
+  let arguments = (ins Arg<Croq_AnyBuffer, "read", [MemRead]>:$source,
+                       Variadic<Index>:$indices);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$source `[` $indices `]` attr-dict `:` qualified(type($source))";
   let hasVerifier = 1;
 }
 
-def Croq_WriteOp : Croq_Op<"write", [MemoryEffects<[MemWrite]>,
-    TypesMatchWith<"value matches the element type", "dest", "value",
+def Croq_WriteOp : Croq_Op<"write", [TypesMatchWith<"value matches the element type", "dest", "value",
     "::mlir::getElementTypeOrSelf($_self)">]> {
   let summary = "writes one element of a tile, view or tensor";
   let description = [{
@@ -669,7 +679,8 @@ def Croq_WriteOp : Croq_Op<"write", [MemoryEffects<[MemWrite]>,
     croq.write %x, %v[%i, %j] : !croq.view<16x16xi32>
     ```
   }];
-  let arguments = (ins AnyType:$value, Croq_AnyBuffer:$dest,
+  let arguments = (ins AnyType:$value,
+                       Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest,
                        Variadic<Index>:$indices);
   let assemblyFormat = [{
     $value `,` $dest `[` $indices `]` attr-dict `:` qualified(type($dest))

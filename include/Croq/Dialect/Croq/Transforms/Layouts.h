@@ -15,9 +15,6 @@ namespace mlir {
 class Operation;
 namespace croq {
 
-/// Shared memory a Hopper (sm_90) thread block can have: 227 KB.
-constexpr int64_t kSharedMemoryBytesPerBlock = 227 * 1024;
-
 /// The largest swizzle whose span divides a row of `rowBytes` bytes and, for
 /// a stage array, whose pattern divides a stage of `stageBytes` (0: a single
 /// tile): 128, 64 or 32 bytes, or none.

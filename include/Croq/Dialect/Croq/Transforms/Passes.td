@@ -171,6 +171,9 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "Stages of every ring (0: as many as fit, at most 8; 1: leave "
            "loops without a croq.stages attribute alone)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "the GPU architecture whose shared-memory capacity bounds the "
+           "stages chosen">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
            "Issue the loads from a producer warpgroup">,
   ];

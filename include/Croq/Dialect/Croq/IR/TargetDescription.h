@@ -1,0 +1,72 @@
+//===- TargetDescription.h - what croq knows of each GPU -------*- C++ -*-===//
+//
+// The facts of a GPU architecture that croq's passes read: shared-memory
+// capacity, the register file and the register counts of warp roles, and
+// the features the lowering may use. Passes that need a limit take a `chip`
+// option and look its description up here; nothing else hard-codes them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_DIALECT_CROQ_IR_TARGETDESCRIPTION_H
+#define CROQ_DIALECT_CROQ_IR_TARGETDESCRIPTION_H
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir {
+namespace croq {
+
+/// One GPU architecture as croq's passes see it.
+struct TargetDescription {
+  /// The chip name as ptxas and the NVVM target take it ("sm_90a").
+  StringRef chip;
+  /// Shared memory one block may use, in bytes (the opt-in maximum).
+  int64_t sharedMemoryPerBlock;
+  /// 32-bit registers of one SM, shared by the threads of its blocks.
+  int64_t registerFile;
+  /// The most registers one thread may hold.
+  int64_t maxRegistersPerThread;
+  /// The most threads in one block.
+  int64_t maxThreadsPerBlock;
+  /// Registers a warp-specialized producer keeps (setmaxnreg.dec): enough
+  /// for its loads and their software-copy fallback.
+  int64_t producerRegisters;
+  /// The most registers a consumer asks for (setmaxnreg.inc).
+  int64_t maxConsumerRegisters;
+  /// Tensor memory accelerator (cp.async.bulk.tensor) and mbarrier
+  /// transaction counts.
+  bool hasTma;
+  /// Warpgroup mma on shared-memory descriptors.
+  bool hasWgmma;
+  /// Register reallocation between warpgroups (setmaxnreg).
+  bool hasSetMaxNReg;
+  /// stmatrix.
+  bool hasStMatrix;
+  /// The layout-type field (bits 62-63) of a wgmma shared-memory
+  /// descriptor for 128-, 64- and 32-byte swizzles and none.
+  uint64_t wgmmaSwizzleMode128;
+  uint64_t wgmmaSwizzleMode64;
+  uint64_t wgmmaSwizzleMode32;
+  uint64_t wgmmaSwizzleModeNone;
+};
+
+/// The description of `chip`, or null if croq does not know it.
+const TargetDescription *lookupTargetDescription(StringRef chip);
+
+/// The chips croq knows, comma-separated, for error messages.
+std::string getKnownChips();
+
+/// The description of `chip`; emits an error at `loc` naming the known
+/// chips if there is none.
+FailureOr<const TargetDescription *> getTargetDescription(Location loc,
+                                                          StringRef chip);
+
+/// The target the pipeline compiles for when none is named.
+constexpr llvm::StringLiteral kDefaultChip = "sm_90a";
+
+} // namespace croq
+} // namespace mlir
+
+#endif // CROQ_DIALECT_CROQ_IR_TARGETDESCRIPTION_H

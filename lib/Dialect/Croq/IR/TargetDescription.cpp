@@ -1,0 +1,68 @@
+//===- TargetDescription.cpp - what croq knows of each GPU ----------------===//
+//
+// The table of GPU architectures croq compiles for. sm_90a (Hopper with its
+// architecture-specific features: wgmma, setmaxnreg) is the one target
+// today; another is one more row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Dialect/Croq/IR/TargetDescription.h"
+
+#include "mlir/IR/Location.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+static const TargetDescription kTargets[] = {
+    {
+        /*chip=*/"sm_90a",
+        // 227 KB: the opt-in maximum of cudaFuncAttributeMaxDynamic-
+        // SharedMemorySize on compute capability 9.0.
+        /*sharedMemoryPerBlock=*/227 * 1024,
+        /*registerFile=*/65536,
+        /*maxRegistersPerThread=*/255,
+        /*maxThreadsPerBlock=*/1024,
+        // Producers carry the software copy that stands in when a tensor
+        // breaks a TMA rule: 40 spilled in every GEMM, 56 a few bytes in
+        // some, 64 and 72 made ptxas spill and serialize the consumer of
+        // the [K, N] GEMM.
+        /*producerRegisters=*/56,
+        // setmaxnreg takes up to 256 but a thread holds at most 255; asking
+        // for 256 hung about one launch in a hundred on an H100.
+        /*maxConsumerRegisters=*/240,
+        /*hasTma=*/true,
+        /*hasWgmma=*/true,
+        /*hasSetMaxNReg=*/true,
+        /*hasStMatrix=*/true,
+        /*wgmmaSwizzleMode128=*/1,
+        /*wgmmaSwizzleMode64=*/2,
+        /*wgmmaSwizzleMode32=*/3,
+        /*wgmmaSwizzleModeNone=*/0,
+    },
+};
+
+const TargetDescription *mlir::croq::lookupTargetDescription(StringRef chip) {
+  for (const TargetDescription &target : kTargets)
+    if (target.chip == chip)
+      return &target;
+  return nullptr;
+}
+
+std::string mlir::croq::getKnownChips() {
+  std::string names;
+  for (const TargetDescription &target : kTargets) {
+    if (!names.empty())
+      names += ", ";
+    names += target.chip.str();
+  }
+  return names;
+}
+
+FailureOr<const TargetDescription *>
+mlir::croq::getTargetDescription(Location loc, StringRef chip) {
+  if (const TargetDescription *target = lookupTargetDescription(chip))
+    return target;
+  return emitError(loc) << "croq has no target description for chip '"
+                        << chip << "'; known chips: " << getKnownChips();
+}

@@ -1,0 +1,78 @@
+// RUN: croq-opt %s -split-input-file -verify-diagnostics | croq-opt | FileCheck %s
+
+// The attributes croq passes read from other dialects' ops are declared by
+// the dialect and verified: a misspelling or a wrong value is an error, not
+// an attribute the passes silently ignore.
+
+// CHECK-LABEL: func @stages_and_warp_specialize
+func.func @stages_and_warp_specialize(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: scf.for
+  // CHECK: } {croq.stages = 4 : i64, croq.warp_specialize = false}
+  scf.for %i = %c0 to %n step %c1 {
+  } {croq.stages = 4 : i64, croq.warp_specialize = false}
+  // CHECK: } {croq.stages = 1 : i64}
+  scf.for %i = %c0 to %n step %c1 {
+  } {croq.stages = 1 : i64}
+  return
+}
+
+// -----
+
+func.func @misspelled(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op carries unknown croq attribute 'croq.stage'; croq reads 'croq.stages' and 'croq.warp_specialize'}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {croq.stage = 4 : i64}
+  return
+}
+
+// -----
+
+func.func @stages_not_integer(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op expects 'croq.stages' to be an integer, got "4"}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {croq.stages = "4"}
+  return
+}
+
+// -----
+
+func.func @stages_out_of_range(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op expects 'croq.stages' to be 1 (not pipelined) or 2 to 64 stages, got 65}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {croq.stages = 65 : i64}
+  return
+}
+
+// -----
+
+func.func @stages_not_on_loop() {
+  // expected-error @+1 {{'arith.constant' op carries 'croq.stages', which applies to loops (scf.for) only}}
+  %c0 = arith.constant {croq.stages = 2 : i64} 0 : index
+  return
+}
+
+// -----
+
+func.func @warp_specialize_not_bool(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'scf.for' op expects 'croq.warp_specialize' to be true or false, got 1 : i64}}
+  scf.for %i = %c0 to %n step %c1 {
+  } {croq.warp_specialize = 1 : i64}
+  return
+}
+
+// -----
+
+func.func @warp_specialize_not_on_loop() {
+  // expected-error @+1 {{'func.return' op carries 'croq.warp_specialize', which applies to loops (scf.for) only}}
+  func.return {croq.warp_specialize = true}
+}

@@ -1,0 +1,94 @@
+// RUN: croq-opt %s -split-input-file --cse | FileCheck %s --check-prefix=CSE
+// RUN: croq-opt %s -split-input-file --loop-invariant-code-motion | FileCheck %s --check-prefix=LICM
+// RUN: croq-opt %s -split-input-file --canonicalize | FileCheck %s --check-prefix=CANON
+
+// croq ops declare what they read and write. wgmma reads its operands from
+// shared memory when it runs, so croq.mma.load and croq.mma read memory and
+// are not Pure: generic passes that an embedding compiler runs before croq's
+// lowering (CSE, LICM) must not merge or hoist them across a write to their
+// tiles. Views only compute addresses and stay Pure, so canonicalization
+// still folds and removes them.
+
+// Two identical products separated by a copy that overwrites the A tile:
+// the second reads the new contents, so CSE keeps both (and both loads).
+// CSE-LABEL: func.func @cse_keeps_mma_across_copy
+// CSE-COUNT-2: croq.mma.load %{{.*}} : !croq.tile<64x64xf16
+// CSE: croq.mma row row
+// CSE: croq.copy dma
+// CSE: croq.mma.load %{{.*}} : !croq.tile<64x64xf16
+// CSE: croq.mma row row
+func.func @cse_keeps_mma_across_copy(%src: memref<64x64xf16>, %acc: !croq.acc<64x128xf32>,
+                                     %out: memref<64x128xf32>) {
+  croq.parallel (%p) in [1] : block {
+    %ta = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %tb = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %a0 = croq.mma.load %ta : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %b0 = croq.mma.load %tb : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+    %r0 = croq.mma row row %acc, %a0, %b0 : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+    %c0 = croq.mma.commit %r0 : !croq.acc<64x128xf32>
+    croq.mma.store %c0 -> %out : !croq.acc<64x128xf32> -> memref<64x128xf32>
+    croq.copy dma %src -> %ta : memref<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    %a1 = croq.mma.load %ta : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %b1 = croq.mma.load %tb : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+    %r1 = croq.mma row row %acc, %a1, %b1 : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+    %c1 = croq.mma.commit %r1 : !croq.acc<64x128xf32>
+    croq.mma.store %c1 -> %out : !croq.acc<64x128xf32> -> memref<64x128xf32>
+  }
+  return
+}
+
+// -----
+
+// An mma in a loop whose A tile is rewritten every iteration reads a new
+// tile each time: LICM leaves the load and the mma in the loop.
+// LICM-LABEL: func.func @licm_keeps_mma_in_loop
+// LICM: scf.for
+// LICM: croq.copy dma
+// LICM: croq.mma.load
+// LICM: croq.mma row row
+// LICM: scf.yield
+func.func @licm_keeps_mma_in_loop(%src: memref<?x64xf16>, %acc: !croq.acc<64x128xf32>,
+                                  %n: index, %out: memref<64x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  croq.parallel (%p) in [1] : block {
+    %ta = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %tb = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %b = croq.mma.load %tb : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%c = %acc) -> !croq.acc<64x128xf32> {
+      %v = croq.subspan %src [64, 64] at [%k, %c0] : memref<?x64xf16> -> !croq.view<64x64xf16>
+      croq.copy dma %v -> %ta : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+      %a = croq.mma.load %ta : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+      %m = croq.mma row row %acc, %a, %b : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+      %d = croq.mma.commit %m : !croq.acc<64x128xf32>
+      scf.yield %d : !croq.acc<64x128xf32>
+    }
+    croq.mma.store %r -> %out : !croq.acc<64x128xf32> -> memref<64x128xf32>
+  }
+  return
+}
+
+// -----
+
+// What is really pure still folds: a view nobody uses is removed, and a
+// chain of views folds into one croq.view; the accumulator fill is pure
+// too. The copy, the wait and the store stay.
+// CANON-LABEL: func.func @canonicalize_folds_views
+// CANON-NOT: croq.mma.fill
+// CANON-NOT: croq.chunkat
+// CANON: croq.view %{{.*}} [64, 64]
+// CANON-NOT: croq.view %
+// CANON: croq.copy
+// CANON: croq.wait
+func.func @canonicalize_folds_views(%src: memref<256x256xf16>, %i: index, %z: f32) {
+  croq.parallel (%p) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xf16, shared>
+    %unused = croq.chunkat %src[%i, %i] of [4, 4] : memref<256x256xf16> -> !croq.view<64x64xf16>
+    %acc = croq.mma.fill %z : !croq.acc<64x128xf32>
+    %outer = croq.chunkat %src[%i, _] of [2, 1] : memref<256x256xf16> -> !croq.view<128x256xf16>
+    %inner = croq.chunkat %outer[%i, %i] of [2, 4] : !croq.view<128x256xf16> -> !croq.view<64x64xf16>
+    %f = croq.copy dma async %inner -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
+    croq.wait %f
+  }
+  return
+}
