@@ -387,10 +387,9 @@ struct TmaLowering {
                                         /*multicastMask=*/Value(), first);
       }
       state.usable[op] = usable;
-      Value token = nvgpu::DeviceAsyncCreateGroupOp::create(
-          rewriter, loc, nvgpu::DeviceAsyncTokenType::get(context),
-          ValueRange{});
-      rewriter.replaceOp(op, token);
+      // The future is the event slot's mbarrier: the trigger that consumes
+      // it expects the bytes, and nothing else stands for it.
+      rewriter.eraseOp(op);
       return success();
     }
 
@@ -437,15 +436,11 @@ struct TmaLowering {
         if (!op.isAsync())
           emitPhaseWait(rewriter, loc, barriers, phase);
       }
-      if (op.isAsync()) {
+      // An async load's future is its mbarrier and phase, which its
+      // croq.wait waits on.
+      if (op.isAsync())
         state.loadBarriers[op] = {barriers, phase, usable};
-        Value token = nvgpu::DeviceAsyncCreateGroupOp::create(
-            rewriter, loc, nvgpu::DeviceAsyncTokenType::get(context),
-            ValueRange{});
-        rewriter.replaceOp(op, token);
-      } else {
-        rewriter.eraseOp(op);
-      }
+      rewriter.eraseOp(op);
       return success();
     }
 
@@ -480,16 +475,10 @@ struct TmaLowering {
                                              rewriter.getI32IntegerAttr(0),
                                              rewriter.getUnitAttr());
     }
+    // An async store's future is its bulk group, which croq.wait drains.
     if (!op.isAsync())
       emitGroupBarrier(rewriter, loc, *group);
-    if (op.isAsync()) {
-      Value token = nvgpu::DeviceAsyncCreateGroupOp::create(
-          rewriter, loc, nvgpu::DeviceAsyncTokenType::get(context),
-          ValueRange{});
-      rewriter.replaceOp(op, token);
-    } else {
-      rewriter.eraseOp(op);
-    }
+    rewriter.eraseOp(op);
     return success();
   }
 };

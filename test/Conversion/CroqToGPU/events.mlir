@@ -1,4 +1,4 @@
-// RUN: croq-opt --convert-croq-to-gpu %s | FileCheck %s --implicit-check-not=croq.
+// RUN: croq-opt --convert-croq-to-gpu %s | FileCheck %s --implicit-check-not=croq. --implicit-check-not=nvgpu.device_async
 
 // Event arrays become mbarrier groups. The `full` ring is triggered after one
 // tma load per slot: one arrival, with the load's 8192 bytes expected. The

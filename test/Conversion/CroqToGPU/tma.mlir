@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --convert-croq-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq.
+// RUN: croq-opt %s --convert-croq-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq. --implicit-check-not=nvgpu.device_async
 // RUN: croq-opt %s --convert-croq-to-gpu=stage-misaligned-inputs=false -split-input-file | FileCheck %s --check-prefix=NOSTAGE
 
 // A tma load. Before the kernel the host asks the runtime for the tensor
