@@ -33,7 +33,8 @@ std::string describeDriverError(cu::Result result);
                                                     const char *argFormat, ...);
 
 /// Remembers, for the calling thread, that a tensor map the generated host
-/// code asked for could not be encoded, with the reason.
+/// code asked for could not be encoded, or cannot be used by a kernel that
+/// has no software copy, with the reason.
 void noteFailedTensorMap(const std::string &reason);
 
 /// Takes the reason a tensor map failed since the last launch, or an empty

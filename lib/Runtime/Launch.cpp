@@ -102,8 +102,8 @@ static int launch(const char *api, void *kernel, const LaunchShape &shape,
   // map: refuse, with the reason.
   if (std::string reason = takeFailedTensorMap(); !reason.empty())
     return reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
-                       "not launched: a tensor map of this launch could not "
-                       "be encoded (%s)",
+                       "not launched: a tensor map of this launch cannot be "
+                       "used (%s)",
                        reason.c_str());
   const DeviceLimits *limits = nullptr;
   const cu::DriverApi *cuda = ensureContext(api, &limits);

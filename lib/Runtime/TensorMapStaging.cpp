@@ -64,7 +64,7 @@ static constexpr std::size_t kIdleBytesLimit = std::size_t(2) << 30;
 /// At most this many 2-d copies (one per index of the dimensions outside the
 /// innermost two) stage a tensor; more would cost more than the software
 /// copy saves.
-static constexpr int64_t kMaxRowCopies = int64_t(1) << 16;
+static constexpr int64_t kMaxRowCopies = CROQ_RT_STAGING_MAX_ROW_COPIES;
 
 uint64_t croq::rt::tensorMapStagedCount() { return stagedCount.load(); }
 

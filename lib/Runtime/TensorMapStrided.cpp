@@ -150,6 +150,16 @@ extern "C" int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
   return 1;
 }
 
+extern "C" int croqRtTensorMapRequire(int usable) {
+  if (!usable)
+    noteFailedTensorMap("the kernel has no software copy for a tensor that "
+                        "TMA cannot take (" +
+                        fallbackReason +
+                        "); compile with tma-fallback=always to move such "
+                        "tensors with the software copy");
+  return usable;
+}
+
 extern "C" const char *croqRtTensorMapFallbackReason(void) {
   return fallbackReason.c_str();
 }

@@ -53,6 +53,18 @@ static llvm::cl::opt<bool> clWarpSpecialize(
     llvm::cl::desc("pipelined loads are issued by a producer warpgroup "
                    "(default true)"),
     llvm::cl::init(true));
+static llvm::cl::opt<croq::TmaFallback> clTmaFallback(
+    "croq-tma-fallback",
+    llvm::cl::desc("where tma copies carry a software copy for tensors TMA "
+                   "cannot take"),
+    llvm::cl::init(croq::TmaFallback::Auto),
+    llvm::cl::values(
+        clEnumValN(croq::TmaFallback::Auto, "auto",
+                   "where static shapes and strides do not prove TMA usable "
+                   "(default)"),
+        clEnumValN(croq::TmaFallback::Always, "always", "on every tma copy"),
+        clEnumValN(croq::TmaFallback::Never, "never",
+                   "nowhere; the call fails when TMA cannot take a tensor")));
 static llvm::cl::opt<std::string> clHostFormat(
     "croq-binary-format",
     llvm::cl::desc("what --croq-to-host-llvmir embeds: bin (cubin, default) "
@@ -87,6 +99,7 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
   options.format = format.str();
   options.pipelineStages = clPipelineStages;
   options.warpSpecialize = clWarpSpecialize;
+  options.tmaFallback = clTmaFallback;
   croq::buildCroqToNVVMPipeline(pm, options);
   return pm.run(module);
 }

@@ -257,7 +257,8 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             tools_dir: Optional[Union[str, os.PathLike]] = None,
             runtime_dir: Optional[Union[str, os.PathLike]] = None,
             chip: str = "sm_90a", binary: str = "bin",
-            features: Optional[str] = None) -> Artifact:
+            features: Optional[str] = None,
+            tma_fallback: str = "auto") -> Artifact:
     """Compiles croq IR into an artifact directory.
 
     Args:
@@ -274,6 +275,11 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             by ptxas) or ``isa`` (PTX, compiled by the driver when loaded).
         features: PTX features (``+ptx80``); croq-translate's default when
             None.
+        tma_fallback: where tma copies carry the software copy that moves a
+            tensor TMA cannot take: ``auto`` (where the tensor's static type
+            does not prove TMA usable), ``always`` or ``never`` (a call
+            whose tensor TMA cannot take then fails with the runtime's
+            reason).
 
     Returns:
         The :class:`Artifact`.
@@ -282,6 +288,9 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
         CompileError: a tool is missing or failed; the message carries the
             tool's standard error.
     """
+    if tma_fallback not in ("auto", "always", "never"):
+        raise CompileError("tma_fallback must be 'auto', 'always' or "
+                           f"'never', got {tma_fallback!r}", tool="croq")
     if binary not in ("bin", "isa"):
         raise CompileError(f"binary must be 'bin' or 'isa', got {binary!r}",
                            tool="croq")
@@ -308,7 +317,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     env = dict(os.environ)
     if ptxas is not None:
         env["PATH"] = f"{ptxas.parent}{os.pathsep}{env.get('PATH', '')}"
-    options = [f"--croq-chip={chip}"]
+    options = [f"--croq-chip={chip}", f"--croq-tma-fallback={tma_fallback}"]
     if features:
         options.append(f"--croq-features={features}")
 

@@ -167,3 +167,27 @@ def test_tools_dir_from_environment(tools_dir, stub_runtime_dir, tmp_path,
     art = croq.compile(REPO / "examples" / "tiled_add.mlir", tmp_path,
                        binary="isa")
     assert art.library.is_file()
+
+
+def test_tma_fallback_never(tools_dir, stub_runtime_dir, tmp_path):
+    """tma_fallback='never' leaves the software copy out: the kernel has no
+    scalar fallback path and the host requires the map."""
+    with_fallback = croq.compile(REPO / "examples" / "copy_tma.mlir",
+                                 tmp_path / "auto", tools_dir=tools_dir,
+                                 runtime_dir=stub_runtime_dir, binary="isa")
+    without = croq.compile(REPO / "examples" / "copy_tma.mlir",
+                           tmp_path / "never", tools_dir=tools_dir,
+                           runtime_dir=stub_runtime_dir, binary="isa",
+                           tma_fallback="never")
+    ptx_auto = with_fallback.ptx.read_text()
+    ptx_never = without.ptx.read_text()
+    assert "cp.async.bulk.tensor" in ptx_never
+    assert len(ptx_never) < len(ptx_auto)
+    assert "ld.global" in ptx_auto and "ld.global" not in ptx_never
+
+
+def test_tma_fallback_rejects_unknown(tools_dir, stub_runtime_dir, tmp_path):
+    with pytest.raises(croq.CompileError, match="tma_fallback must be"):
+        croq.compile(REPO / "examples" / "copy_tma.mlir", tmp_path,
+                     tools_dir=tools_dir, runtime_dir=stub_runtime_dir,
+                     tma_fallback="sometimes")

@@ -21,6 +21,18 @@
 namespace mlir {
 namespace croq {
 
+/// Where a tma copy carries the software (dma) copy that runs when the
+/// runtime cannot give its tensor a tensor map.
+enum class TmaFallback {
+  /// Where static facts cannot prove that the runtime will give a map.
+  Auto,
+  /// On every tma copy.
+  Always,
+  /// Nowhere: a call whose tensor TMA cannot take fails with the runtime's
+  /// reason.
+  Never,
+};
+
 #define GEN_PASS_DECL
 #include "Croq/Conversion/Passes.h.inc"
 
@@ -59,6 +71,19 @@ struct CroqToNVVMPipelineOptions
                      "staged into aligned buffers when TMA cannot describe "
                      "them"),
       llvm::cl::init(true)};
+  PassOptions::Option<TmaFallback> tmaFallback{
+      *this, "tma-fallback",
+      llvm::cl::desc("where tma copies carry a software copy for tensors TMA "
+                     "cannot take"),
+      llvm::cl::init(TmaFallback::Auto),
+      llvm::cl::values(
+          clEnumValN(TmaFallback::Auto, "auto",
+                     "where static shapes and strides do not prove TMA "
+                     "usable (default)"),
+          clEnumValN(TmaFallback::Always, "always", "on every tma copy"),
+          clEnumValN(TmaFallback::Never, "never",
+                     "nowhere; the call fails when TMA cannot take a "
+                     "tensor"))};
 };
 
 /// Adds every pass from croq IR to host LLVM IR with embedded GPU binaries.

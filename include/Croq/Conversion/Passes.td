@@ -92,6 +92,19 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "the GPU architecture whose limits (shared memory, registers) "
            "the lowering plans for">,
+    Option<"tmaFallback", "tma-fallback", "::mlir::croq::TmaFallback",
+           /*default=*/"::mlir::croq::TmaFallback::Auto",
+           "where tma copies carry a software copy for tensors TMA cannot "
+           "take",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::croq::TmaFallback::Auto, "auto",
+                        "where static shapes and strides do not prove TMA "
+                        "usable (default)"),
+             clEnumValN(::mlir::croq::TmaFallback::Always, "always",
+                        "on every tma copy"),
+             clEnumValN(::mlir::croq::TmaFallback::Never, "never",
+                        "nowhere; the call fails when TMA cannot take a "
+                        "tensor"))}]>,
     Option<"stageMisalignedInputs", "stage-misaligned-inputs", "bool",
            /*default=*/"true",
            "tensors a kernel only reads through tma copies are staged into "

@@ -169,6 +169,10 @@ typedef enum croqRtOobFill {
 /// The size and alignment of an encoded tensor map (CUtensorMap).
 #define CROQ_RT_TENSOR_MAP_BYTES 128
 #define CROQ_RT_TENSOR_MAP_ALIGN 64
+/// croqRtTensorMapGetStaged copies a tensor with at most this many 2-d
+/// copies (one per index of the dimensions outside the innermost two); a
+/// tensor that needs more is not staged.
+#define CROQ_RT_STAGING_MAX_ROW_COPIES 65536
 
 /// Encodes a tiled tensor map (cuTensorMapEncodeTiled, no interleave) into
 /// the 128 bytes at `tensorMap` (64-byte aligned, as the driver requires; a
@@ -275,6 +279,13 @@ CROQ_RT_EXPORT int croqRtTensorMapGetStaged(
     int elementType, uint32_t rank, const void *globalAddress,
     const int64_t *sizes, const int64_t *byteStrides, const int64_t *boxDims,
     int swizzle, const void **tensorMap, void **staging);
+
+/// The host call of croq's generated code after croqRtTensorMapGetStrided
+/// or croqRtTensorMapGetStaged for a tma copy compiled without a software
+/// copy (tma-fallback): returns `usable`; when it is 0, the kernel cannot
+/// move the tensor, and the thread's next launch is refused with the rule
+/// the tensor broke (croqRtTensorMapFallbackReason) in its error.
+CROQ_RT_EXPORT int croqRtTensorMapRequire(int usable);
 
 /// Returns a staging buffer to the runtime's pool; null does nothing.
 CROQ_RT_EXPORT void croqRtTensorMapReleaseStaged(void *staging);

@@ -117,6 +117,7 @@ struct ConvertCroqToGPUPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
     TmaState tma;
+    tma.fallback = tmaFallback;
     if (stageMisalignedInputs)
       collectReadOnlyTmaTensors(module, tma);
     if (failed(waitForAsyncTmaStores(module)))

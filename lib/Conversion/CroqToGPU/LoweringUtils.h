@@ -12,6 +12,7 @@
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
+#include "Croq/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -182,6 +183,19 @@ struct HostTensorMap {
   Value usable;
 };
 
+/// Whether the runtime gives a tensor of `type` a usable tensor map on
+/// every call, as its static sizes and strides prove: contiguous rows, sizes
+/// and strides in TMA's ranges. The address and the row strides' alignment
+/// are facts of the call, so only a `staged` tensor (one the runtime copies
+/// into an aligned buffer where they break a rule) can be proven.
+bool isTmaUsableStatically(MemRefType type, bool staged);
+
+/// Emits, on the host after `usable` (a croqRtTensorMapGet* result), the
+/// call that makes the next launch fail when the map is not usable
+/// (croqRtTensorMapRequire): for kernels without the software copy.
+void emitHostRequire(OpBuilder &builder, Location loc, Operation *kernel,
+                     Value usable);
+
 /// The croqRtElementType of `type`, if tensor maps can hold it.
 std::optional<int> getTensorMapElementType(Type type);
 
@@ -247,6 +261,11 @@ struct TmaState {
   /// The (kernel, tensor) pairs of tma loads whose tensor the kernel only
   /// reads, found before lowering starts: their maps may be staged.
   llvm::DenseSet<std::pair<Operation *, Value>> readOnlyTensors;
+  /// Where tma copies carry the software copy.
+  TmaFallback fallback = TmaFallback::Auto;
+  /// The host's usable flags whose maps the launch requires
+  /// (croqRtTensorMapRequire emitted).
+  llvm::DenseSet<Value> requiredMaps;
   std::shared_ptr<TmaLowering> lowering;
 };
 

@@ -29,6 +29,7 @@ using namespace mlir::croq;
 /// the kernel for each staged one.
 static constexpr llvm::StringLiteral kGetStrided = "croqRtTensorMapGetStrided";
 static constexpr llvm::StringLiteral kGetStaged = "croqRtTensorMapGetStaged";
+static constexpr llvm::StringLiteral kRequire = "croqRtTensorMapRequire";
 static constexpr llvm::StringLiteral kReleaseStaged =
     "croqRtTensorMapReleaseStaged";
 
@@ -203,6 +204,49 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
                                    mapPointer,
                                    /*alignment=*/CROQ_RT_TENSOR_MAP_ALIGN);
   return HostTensorMap{map, usable};
+}
+
+bool mlir::croq::isTmaUsableStatically(MemRefType type, bool staged) {
+  // The address, and the alignment of the row strides, are facts of the
+  // call: only staging makes them irrelevant.
+  if (!staged || !type.hasStaticShape() ||
+      !getTensorMapElementType(type.getElementType()))
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return false;
+  ArrayRef<int64_t> sizes = type.getShape();
+  int64_t rank = type.getRank();
+  int64_t eltBytes = getElementSizeInBytes(type.getElementType());
+  // Rows are contiguous (the inner-stride rule, and what staging copies).
+  if (rank == 0 || strides.back() != 1)
+    return false;
+  int64_t rowCopies = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    // dim-range: every size in [1, 2^32].
+    if (sizes[d] < 1 || sizes[d] > (int64_t(1) << 32))
+      return false;
+    if (d + 1 == rank)
+      continue;
+    // stride-range, and rows that do not overlap (staging copies them).
+    if (strides[d] < sizes[d + 1] * strides[d + 1] ||
+        saturatingMul(strides[d], eltBytes) >= (int64_t(1) << 40))
+      return false;
+    if (d + 2 < rank)
+      rowCopies = saturatingMul(rowCopies, sizes[d]);
+  }
+  return rowCopies <= CROQ_RT_STAGING_MAX_ROW_COPIES;
+}
+
+void mlir::croq::emitHostRequire(OpBuilder &builder, Location loc,
+                                 Operation *kernel, Value usable) {
+  Type i32 = builder.getI32Type();
+  func::FuncOp require =
+      declareRuntimeFunction(builder, kernel, kRequire,
+                             builder.getFunctionType({i32}, {i32}));
+  func::CallOp::create(builder, loc, require, ValueRange{usable});
 }
 
 VectorType mlir::croq::getTensorMapValueType(MLIRContext *context) {

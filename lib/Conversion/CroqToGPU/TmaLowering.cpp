@@ -225,17 +225,19 @@ static LogicalResult emitSoftwareCopy(ConversionPatternRewriter &rewriter,
 }
 
 /// `scf.if %usable { ... } else { software copy }`, with the builder left in
-/// the then-block.
-static FailureOr<scf::IfOp> emitTmaOrSoftware(ConversionPatternRewriter &rewriter,
-                                              CopyOp op, Value usable,
-                                              bool isLoad) {
+/// the then-block; nothing without `usable` (a copy without the software
+/// copy, which only runs where TMA can move its tensor).
+static LogicalResult emitTmaOrSoftware(ConversionPatternRewriter &rewriter,
+                                       CopyOp op, Value usable, bool isLoad) {
+  if (!usable)
+    return success();
   auto ifUsable = scf::IfOp::create(rewriter, op.getLoc(), usable,
                                     /*withElseRegion=*/true);
   rewriter.setInsertionPointToStart(ifUsable.elseBlock());
   if (failed(emitSoftwareCopy(rewriter, op, isLoad)))
     return failure();
   rewriter.setInsertionPointToStart(ifUsable.thenBlock());
-  return ifUsable;
+  return success();
 }
 
 namespace mlir::croq {
@@ -244,6 +246,23 @@ namespace mlir::croq {
 struct TmaLowering {
   const SharedMemoryPlan &plan;
   TmaState &state;
+
+  /// Whether a tma copy of `tensor` (the memref) carries the software copy:
+  /// always, never, or (auto) unless its static type proves that the
+  /// runtime gives it a usable map (`staged`: the runtime stages it where
+  /// its address or row strides break a rule).
+  bool needsSoftwareCopy(bool staged, Value tensor) const {
+    switch (state.fallback) {
+    case TmaFallback::Always:
+      return true;
+    case TmaFallback::Never:
+      return false;
+    case TmaFallback::Auto:
+      return !isTmaUsableStatically(cast<MemRefType>(tensor.getType()),
+                                    staged);
+    }
+    return true;
+  }
 
   /// Waits for the current phase of `barriers` and flips `phase`.
   static void emitPhaseWait(OpBuilder &builder, Location loc, Value barriers,
@@ -329,9 +348,19 @@ struct TmaLowering {
     Value map = UnrealizedConversionCastOp::create(rewriter, loc, mapType,
                                                    host->map)
                     .getResult(0);
-    Value usable = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ne, host->usable,
-        arith::ConstantIntOp::create(rewriter, loc, 0, 32));
+    // The software copy where the runtime may refuse the map; elsewhere the
+    // host refuses the launch if it does (croqRtTensorMapRequire), and the
+    // kernel moves the tile by TMA unconditionally.
+    Value usable;
+    if (needsSoftwareCopy(isLoad && readOnly, root)) {
+      usable = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne, host->usable,
+          arith::ConstantIntOp::create(rewriter, loc, 0, 32));
+    } else if (state.requiredMaps.insert(host->usable).second) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfterValue(host->usable);
+      emitHostRequire(rewriter, loc, kernel, host->usable);
+    }
 
     // The tile as the plain memref the bulk copy addresses.
     FailureOr<Value> offset =
@@ -386,7 +415,8 @@ struct TmaLowering {
                                         coords, trigger.getIndex(),
                                         /*multicastMask=*/Value(), first);
       }
-      state.usable[op] = usable;
+      if (usable)
+        state.usable[op] = usable;
       // The future is the event slot's mbarrier: the trigger that consumes
       // it expects the bytes, and nothing else stands for it.
       rewriter.eraseOp(op);
@@ -520,10 +550,12 @@ struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
     if (it != tma.state.loadBarriers.end()) {
       // A load that fell back to the software copy is complete already.
       const TmaLoadCompletion &load = it->second;
-      auto ifUsable =
-          scf::IfOp::create(rewriter, op.getLoc(), load.usable, false);
       OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifUsable.thenBlock());
+      if (load.usable) {
+        auto ifUsable =
+            scf::IfOp::create(rewriter, op.getLoc(), load.usable, false);
+        rewriter.setInsertionPointToStart(ifUsable.thenBlock());
+      }
       TmaLowering::emitPhaseWait(rewriter, op.getLoc(), load.barriers,
                                  load.phase);
     }

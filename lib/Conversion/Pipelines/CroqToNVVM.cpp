@@ -31,6 +31,7 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   ConvertCroqToGPUOptions toGPU;
   toGPU.stageMisalignedInputs = options.stageMisalignedInputs;
   toGPU.chip = options.chip;
+  toGPU.tmaFallback = options.tmaFallback;
   pm.addPass(createConvertCroqToGPU(toGPU));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

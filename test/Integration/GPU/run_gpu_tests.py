@@ -469,6 +469,40 @@ def tma_tests(s: Suite) -> None:
     odd_rows(True)
     odd_rows(False)
 
+    # The same kernel compiled without the software copy (tma-fallback=
+    # never): tensors TMA can take copy as before, with no fallback; a call
+    # whose output TMA cannot take (rows of 1001 f16) is not launched and
+    # fails with the rule, leaving the output as it was.
+    def no_fallback(shape: Tuple[int, int]):
+        def body():
+            m = s.module("tma_nofallback")
+            x = random_tensor(shape, torch.float16)
+            out = poisoned(shape, torch.float16)
+            before = map_stats(s)
+            m.tma_copy_f16_swizzle128(x, out)
+            return expect_fallbacks(s, before, 0, None, compare(out, x))
+        s.run(f"tma_copy_f16_swizzle128 {shape_name(shape)} (no software "
+              "copy)", "tma_copy_f16_swizzle128", body)
+    no_fallback((64, 64))
+    no_fallback((1000, 1000))
+
+    def no_fallback_refused():
+        m = s.module("tma_nofallback")
+        x = random_tensor((64, 1001), torch.float16)
+        out = poisoned((64, 1001), torch.float16)
+        kept = out.clone()
+        try:
+            m.tma_copy_f16_swizzle128(x, out)
+        except RuntimeError as e:
+            text = str(e)
+            ok = ("no software copy" in text and "stride-alignment" in text
+                  and torch.equal(out.view(torch.int16),
+                                  kept.view(torch.int16)))
+            return ok, None, text if not ok else "refused: stride-alignment"
+        return False, None, "the call ran without a usable tensor map"
+    s.run("tma_copy_f16_swizzle128 64x1001 (no software copy, refused)",
+          "tma_copy_f16_swizzle128", no_fallback_refused)
+
     for shape in [(1000, 64), (513, 32), (512, 40)]:
         case("tma_copy_tall_f32", torch.float32, shape, False)
     for shape in [(1000, 1000), (64, 64), (65, 72)]:

@@ -185,6 +185,32 @@ static void checkLaunchAfterFailedTensorMap(void) {
   mgpuModuleUnload(module);
 }
 
+/// A kernel compiled without the software copy of its tma copies requires
+/// the map (croqRtTensorMapRequire): when the runtime cannot give one, the
+/// launch is refused, once, with the rule the tensor broke.
+static void checkLaunchAfterRequiredMap(void) {
+  static char ptx[] = ".version 8.0\n";
+  void *module = mgpuModuleLoadJIT(ptx, 3);
+  void *kernel = mgpuModuleGetFunction(module, "copy");
+  int64_t sizes[2] = {64, 1001};
+  int64_t strides[2] = {2002, 2};
+  int64_t box[2] = {64, 64};
+  const void *map = NULL;
+  int value = 42;
+  void *params[1] = {&value};
+  int usable = croqRtTensorMapGetStrided(CROQ_RT_F16, 2,
+                                         (const void *)FAKE_GLOBAL_ADDRESS,
+                                         sizes, strides, box, 0, &map);
+  printf("required map usable: %d, require returns %d\n", usable,
+         croqRtTensorMapRequire(usable));
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
+  expectDone("launch-after-required-map");
+  printf("require(1) returns %d\n", croqRtTensorMapRequire(1));
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
+  expectDone("launch-after-usable-map");
+  mgpuModuleUnload(module);
+}
+
 int runFakeDriver(void) {
   checkDevices();
   checkContexts();
@@ -193,6 +219,7 @@ int runFakeDriver(void) {
   checkStreamsEventsMemory();
   checkTensorMaps();
   checkLaunchAfterFailedTensorMap();
+  checkLaunchAfterRequiredMap();
   return 0;
 }
 
