@@ -135,7 +135,9 @@ int main(int argc, char **argv) {
   MlirLogicalResult parsed = mlirParsePassPipeline(
       opm,
       mlirStringRefCreateFromCString(
-          "builtin.module(croq-normalize-views,convert-croq-to-gpu)"),
+          "builtin.module(croq-assign-layouts,croq-normalize-views,"
+          "croq-plan-shared-memory,croq-plan-events,croq-plan-registers,"
+          "convert-croq-to-gpu)"),
       printToFile, stderr);
   MlirLogicalResult ran =
       mlirLogicalResultIsSuccess(parsed)

@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --convert-croq-to-gpu -verify-diagnostics
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -verify-diagnostics
 
 // Shared buffers that each fit in 64 bits but together do not: the
 // shared-memory plan saturates its running offset instead of overflowing,

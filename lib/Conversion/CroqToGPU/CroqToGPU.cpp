@@ -1,15 +1,16 @@
 //===- CroqToGPU.cpp - convert-croq-to-gpu pass ---------------------------===//
 //
-// Drives the lowering of croq kernels to gpu.launch: normalizes views, plans
-// shared memory, lowers the data ops with dialect conversion, then the
-// parallel regions innermost first, and checks that no croq op is left.
+// Drives the lowering of croq kernels to gpu.launch: checks that the earlier
+// stages have prepared the input (views normalized, layouts chosen, shared
+// memory, events and registers planned), lowers the data ops with dialect
+// conversion, then the parallel regions innermost first, and checks that no
+// croq op is left.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/ViewUtils.h"
-#include "Croq/Dialect/Croq/Transforms/Layouts.h"
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -27,13 +28,27 @@ using namespace mlir;
 using namespace mlir::croq;
 
 /// Reports every op this pass cannot lower, before anything is rewritten:
-/// ops of the Hopper stages (tma copies, events, mma) and croq ops outside
-/// any kernel.
+/// input the earlier stages have not prepared (views not normalized, layouts
+/// not chosen), tma copies and mma ops the lowering cannot take, and croq
+/// ops outside any kernel.
 static LogicalResult checkLowerable(ModuleOp module) {
   bool ok = true;
   module.walk([&](Operation *op) {
     if (!isa<CroqDialect>(op->getDialect()))
       return;
+    if (isa<ChunkatOp, SubspanOp>(op)) {
+      op->emitOpError("is lowered once croq-normalize-views has resolved it "
+                      "to a croq.view: run croq-normalize-views first");
+      ok = false;
+      return;
+    }
+    if (auto alloc = dyn_cast<AllocOp>(op);
+        alloc && getSwizzleOf(alloc.getResult().getType()) == Swizzle::Auto) {
+      alloc.emitOpError("has no layout yet (swizzle = auto): run "
+                        "croq-assign-layouts first");
+      ok = false;
+      return;
+    }
     if (auto copy = dyn_cast<CopyOp>(op);
         copy && copy.getEngine() == CopyEngine::TMA &&
         failed(checkTmaLowerable(copy))) {
@@ -91,18 +106,9 @@ struct ConvertCroqToGPUPass
     if (failed(chipTarget))
       return signalPassFailure();
     const TargetDescription &chipInfo = **chipTarget;
-    if (failed(checkLowerable(module)) || failed(assignLayouts(module)) ||
-        failed(normalizeViews(module)))
-      return signalPassFailure();
-
-    SharedMemoryPlan plan;
-    if (failed(plan.build(module, chipInfo.sharedMemoryPerBlock)))
+    if (failed(checkLowerable(module)))
       return signalPassFailure();
     EventPlan events;
-    if (failed(events.build(module, plan)))
-      return signalPassFailure();
-    RegisterPlan registers;
-    registers.build(module, plan, chipInfo);
 
     // Data ops first, while the parallel regions that tell which threads
     // run them are still there.
@@ -122,7 +128,7 @@ struct ConvertCroqToGPUPass
       collectReadOnlyTmaTensors(module, tma);
     if (failed(waitForAsyncTmaStores(module)))
       return signalPassFailure();
-    populateCroqDataToGPUPatterns(converter, plan, tma, patterns);
+    populateCroqDataToGPUPatterns(converter, tma, patterns);
     populateCroqEventToGPUPatterns(converter, events, tma, patterns);
     populateCroqMmaToGPUPatterns(converter, patterns);
     // Accumulators carried through loops and branches change type.
@@ -148,7 +154,7 @@ struct ConvertCroqToGPUPass
             cast->erase();
     }
 
-    if (failed(lowerCroqRegions(module, plan, registers, chipInfo)))
+    if (failed(lowerCroqRegions(module, chipInfo)))
       return signalPassFailure();
 
     WalkResult leftover = module.walk([](Operation *op) {

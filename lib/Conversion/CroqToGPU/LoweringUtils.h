@@ -1,7 +1,7 @@
 //===- LoweringUtils.h - shared state of the croq-to-gpu lowering -*- C++ -*-===//
 //
 // What the croq-to-gpu patterns share: the type converter, the thread group
-// that executes an op, barriers, the shared-memory plan of each block, and
+// that executes an op, barriers, and
 // the resolution of a buffer (tensor, tile or view) to memref coordinates.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +11,7 @@
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
 #include "Croq/Conversion/Passes.h"
 
@@ -27,11 +28,6 @@
 namespace mlir {
 namespace croq {
 
-/// Threads in a warpgroup.
-constexpr int64_t kWarpgroupSize = 128;
-/// Threads of a block that has no nested warpgroup or thread region.
-constexpr int64_t kDefaultBlockThreads = 128;
-
 /// The LLVM struct of an accumulator in registers: one struct of N / 2
 /// elements per 64 rows, as wgmma m64nN takes them.
 LLVM::LLVMStructType getAccStructType(AccType type);
@@ -45,28 +41,6 @@ class CroqTypeConverter : public TypeConverter {
 public:
   explicit CroqTypeConverter(MLIRContext *context);
 };
-
-/// Where each shared buffer of a block lives in its dynamic shared memory.
-struct SharedMemoryPlan {
-  llvm::DenseMap<Operation *, int64_t> offsets;
-  llvm::DenseMap<Operation *, int64_t> blockBytes;
-  llvm::DenseMap<Operation *, int64_t> blockAlignment;
-  /// Threads per block of each block-level region, fixed before any of its
-  /// nested regions is lowered.
-  llvm::DenseMap<Operation *, int64_t> blockThreads;
-
-  /// Assigns offsets to the shared allocations of every block-level region
-  /// under `root`. Fails, with an error on the block, when one needs more
-  /// than `capacity` bytes.
-  LogicalResult build(Operation *root, int64_t capacity);
-};
-
-/// The alignment a shared buffer of this swizzle needs.
-int64_t getSharedAlignment(Swizzle swizzle);
-
-/// The number of threads of a block-level region: from its nested warpgroup
-/// and thread regions, or the default. Fails if they are dynamic.
-FailureOr<int64_t> getBlockThreadCount(ParallelOp block);
 
 /// The threads that execute an op together: a block, a warpgroup, or one
 /// thread.
@@ -137,10 +111,6 @@ Value emitDistributedLoop(OpBuilder &builder, Location loc,
 /// Splits a linear index into coordinates of `sizes` (row-major).
 SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,
                                ArrayRef<Value> sizes);
-
-/// `a * b` for non-negative `a` and `b`, or the int64_t maximum where the
-/// product does not fit.
-int64_t saturatingMul(int64_t a, int64_t b);
 
 /// The product of `values`.
 Value product(OpBuilder &builder, Location loc, ArrayRef<Value> values);
@@ -283,36 +253,13 @@ LogicalResult checkTmaLowerable(CopyOp op);
 
 /// Adds the patterns that lower tma copies and the waits of their futures.
 void populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
-                                  const SharedMemoryPlan &plan,
                                   TmaState &state,
                                   RewritePatternSet &patterns);
 
-/// The number of warps of a block that run `op`: the warps of its block or
-/// of the warpgroups whose enclosing inthreads conditions hold, evaluated
-/// for each warpgroup index. Fails, with an error, where a condition cannot
-/// be evaluated at compile time.
-FailureOr<int64_t> countWarpsRunning(Operation *op,
-                                     const SharedMemoryPlan &plan);
-
-/// The register count each async inthreads region of a warp-specialized
-/// block sets with setmaxnreg: producers (no mma, no dma) give registers
-/// up, consumers (mma) take them.
-struct RegisterPlan {
-  llvm::DenseMap<Operation *, int64_t> maxRegisters;
-  void build(Operation *root, const SharedMemoryPlan &plan,
-             const TargetDescription &target);
-};
-
-/// What the event patterns share: the arrival count of each event array,
-/// computed from its triggers before anything is rewritten, and each array's
-/// per-thread phase mask once its alloc is lowered.
+/// What the event patterns share: each event array's per-thread phase mask
+/// once its alloc is lowered.
 struct EventPlan {
-  llvm::DenseMap<Operation *, int64_t> arrivals;
   llvm::DenseMap<Operation *, Value> phaseMasks;
-
-  /// Computes the arrival counts of the event arrays under `root`. Fails,
-  /// with an error, where one cannot be known at compile time.
-  LogicalResult build(Operation *root, const SharedMemoryPlan &plan);
 };
 
 /// Adds the patterns that lower event arrays to mbarriers; a trigger after
@@ -331,14 +278,12 @@ void populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
 
 /// Adds the patterns that lower croq memory, data movement and element ops.
 void populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
-                                   const SharedMemoryPlan &plan,
                                    TmaState &tma,
                                    RewritePatternSet &patterns);
 
 /// Lowers the croq.parallel and croq.inthreads regions under `root`,
 /// innermost first. Runs after the data ops are lowered.
-LogicalResult lowerCroqRegions(Operation *root, const SharedMemoryPlan &plan,
-                               const RegisterPlan &registers,
+LogicalResult lowerCroqRegions(Operation *root,
                                const TargetDescription &target);
 
 } // namespace croq

@@ -24,9 +24,7 @@ namespace {
 /// croq.alloc : shared  =>  memref.view of gpu.dynamic_shared_memory at the
 /// planned offset; croq.alloc : local  =>  memref.alloca.
 struct AllocOpLowering : OpConversionPattern<AllocOp> {
-  AllocOpLowering(const TypeConverter &converter, MLIRContext *context,
-                  const SharedMemoryPlan &plan)
-      : OpConversionPattern(converter, context), plan(plan) {}
+  using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
   matchAndRewrite(AllocOp op, OpAdaptor adaptor,
@@ -45,24 +43,22 @@ struct AllocOpLowering : OpConversionPattern<AllocOp> {
       rewriter.replaceOp(op, castTo(rewriter, loc, buffer, converted));
       return success();
     }
-    auto it = plan.offsets.find(op);
-    if (it == plan.offsets.end())
-      return op.emitOpError("shared buffer has no place in the block's "
-                            "shared memory");
+    std::optional<int64_t> offset = op.getOffset();
+    if (!offset)
+      return op.emitOpError("shared buffer has no offset in the block's "
+                            "shared memory: run croq-plan-shared-memory "
+                            "first");
     auto byteBuffer = MemRefType::get(
         {ShapedType::kDynamic}, rewriter.getI8Type(), nullptr,
         gpu::AddressSpaceAttr::get(rewriter.getContext(),
                                    gpu::AddressSpace::Workgroup));
     Value base = gpu::DynamicSharedMemoryOp::create(rewriter, loc, byteBuffer);
     Value view = memref::ViewOp::create(rewriter, loc, identity, base,
-                                        indexConstant(rewriter, loc,
-                                                      it->second),
+                                        indexConstant(rewriter, loc, *offset),
                                         ValueRange{});
     rewriter.replaceOp(op, castTo(rewriter, loc, view, converted));
     return success();
   }
-
-  const SharedMemoryPlan &plan;
 };
 
 /// croq.stage %ring[%i]  =>  rank-reducing memref.subview of stage %i.
@@ -123,13 +119,12 @@ struct SpanAsOpLowering : OpConversionPattern<SpanAsOp> {
 } // namespace
 
 void mlir::croq::populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
-                                               const SharedMemoryPlan &plan,
                                                TmaState &tma,
                                                RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<AllocOpLowering>(converter, context, plan);
-  patterns.add<StageOpLowering, SpanAsOpLowering>(converter, context);
+  patterns.add<AllocOpLowering, StageOpLowering, SpanAsOpLowering>(converter,
+                                                                   context);
   populateCroqCopyToGPUPatterns(converter, patterns);
-  populateCroqTmaToGPUPatterns(converter, plan, tma, patterns);
+  populateCroqTmaToGPUPatterns(converter, tma, patterns);
   populateCroqElementToGPUPatterns(converter, patterns);
 }

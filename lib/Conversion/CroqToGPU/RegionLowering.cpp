@@ -18,6 +18,9 @@
 using namespace mlir;
 using namespace mlir::croq;
 
+/// The thread count of each block-level region.
+using BlockThreads = llvm::DenseMap<Operation *, int64_t>;
+
 /// Moves the single block of `region` before `before`, replacing its
 /// arguments with `values`.
 static void inlineRegionBefore(RewriterBase &rewriter, Region &region,
@@ -52,15 +55,15 @@ static FailureOr<SmallVector<int64_t>> getStaticExtents(ParallelOp op) {
 /// croq.parallel (...) in [...] : block  =>  gpu.launch with one block per
 /// point and the block ids as coordinates (last dimension on x).
 static LogicalResult lowerBlockRegion(IRRewriter &rewriter, ParallelOp op,
-                                      const SharedMemoryPlan &plan) {
+                                      const BlockThreads &blockThreads) {
   Location loc = op.getLoc();
   unsigned rank = op.getRank();
   if (rank > 3)
     return op.emitOpError("block-level regions have at most 3 dimensions "
                           "(the grid's x, y and z), got ")
            << rank;
-  auto threads = plan.blockThreads.find(op);
-  if (threads == plan.blockThreads.end())
+  auto threads = blockThreads.find(op);
+  if (threads == blockThreads.end())
     return op.emitOpError("has no thread count");
   rewriter.setInsertionPoint(op);
   SmallVector<Value> extents;
@@ -72,9 +75,8 @@ static LogicalResult lowerBlockRegion(IRRewriter &rewriter, ParallelOp op,
   for (unsigned d = 0; d < rank; ++d)
     grid[rank - 1 - d] = extents[d];
   Value smem;
-  auto bytes = plan.blockBytes.find(op);
-  if (bytes != plan.blockBytes.end() && bytes->second > 0)
-    smem = arith::ConstantIntOp::create(rewriter, loc, bytes->second, 32);
+  if (std::optional<int64_t> bytes = op.getSharedMemory(); bytes && *bytes > 0)
+    smem = arith::ConstantIntOp::create(rewriter, loc, *bytes, 32);
   auto launch = gpu::LaunchOp::create(
       rewriter, loc, grid[0], grid[1], grid[2],
       indexConstant(rewriter, loc, threads->second), one, one, smem);
@@ -97,12 +99,12 @@ static LogicalResult lowerBlockRegion(IRRewriter &rewriter, ParallelOp op,
 /// croq.parallel (%w..) in [...] : warpgroup  =>  %w.. from tid / 128,
 /// guarded when the block has more warpgroups.
 static LogicalResult lowerWarpgroupRegion(IRRewriter &rewriter, ParallelOp op,
-                                          const SharedMemoryPlan &plan) {
+                                          const BlockThreads &blockThreads) {
   Location loc = op.getLoc();
   FailureOr<SmallVector<int64_t>> extents = getStaticExtents(op);
   if (failed(extents))
     return failure();
-  int64_t threads = plan.blockThreads.lookup(op->getParentOfType<ParallelOp>());
+  int64_t threads = blockThreads.lookup(op->getParentOfType<ParallelOp>());
   rewriter.setInsertionPoint(op);
   Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
   Value wg = arith::DivUIOp::create(
@@ -124,7 +126,7 @@ static LogicalResult lowerWarpgroupRegion(IRRewriter &rewriter, ParallelOp op,
 /// croq.parallel (%t..) in [...] : thread  =>  %t.. from the thread's index
 /// in its block or warpgroup, guarded when the group has more threads.
 static LogicalResult lowerThreadRegion(IRRewriter &rewriter, ParallelOp op,
-                                       const SharedMemoryPlan &plan) {
+                                       const BlockThreads &blockThreads) {
   Location loc = op.getLoc();
   FailureOr<SmallVector<int64_t>> extents = getStaticExtents(op);
   if (failed(extents))
@@ -138,7 +140,7 @@ static LogicalResult lowerThreadRegion(IRRewriter &rewriter, ParallelOp op,
     tid = arith::RemUIOp::create(rewriter, loc, tid,
                                  indexConstant(rewriter, loc, groupSize));
   } else {
-    groupSize = plan.blockThreads.lookup(parent);
+    groupSize = blockThreads.lookup(parent);
   }
   int64_t total = 1;
   SmallVector<Value> sizes;
@@ -158,102 +160,28 @@ static LogicalResult lowerThreadRegion(IRRewriter &rewriter, ParallelOp op,
   return success();
 }
 
-/// Whether `region` issues only tma copies and event operations (besides
-/// index arithmetic and control flow): a producer that needs few registers.
-static bool isProducer(InthreadsOp region) {
-  WalkResult result = region.getBody().walk([](Operation *op) {
-    if (isa<MmaOp, ForeachOp, TransposeOp, PadOp, ReadOp, WriteOp>(op))
-      return WalkResult::interrupt();
-    if (auto copy = dyn_cast<CopyOp>(op);
-        copy && copy.getEngine() != CopyEngine::TMA)
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return !result.wasInterrupted();
-}
-
-/// Registers a warpgroup of a block may hold: the register file less what
-/// the producers keep (TargetDescription::producerRegisters), shared by the
-/// consumer threads, in steps of 8, at most
-/// TargetDescription::maxConsumerRegisters.
-void RegisterPlan::build(Operation *root, const SharedMemoryPlan &plan,
-                         const TargetDescription &target) {
-  root->walk([&](ParallelOp block) {
-    if (block.getLevel() != ParallelLevel::Block)
-      return;
-    SmallVector<InthreadsOp> producers, consumers;
-    block.walk([&](InthreadsOp region) {
-      auto parent = region->getParentOfType<ParallelOp>();
-      if (!region.getAsync() || parent.getLevel() != ParallelLevel::Warpgroup)
-        return;
-      bool hasMma = region.getBody()
-                        .walk([](MmaOp) { return WalkResult::interrupt(); })
-                        .wasInterrupted();
-      if (hasMma)
-        consumers.push_back(region);
-      else if (isProducer(region))
-        producers.push_back(region);
-    });
-    if (producers.empty() || consumers.empty())
-      return;
-    // Threads that run each role, from the regions' conditions.
-    auto threads = [&](ArrayRef<InthreadsOp> regions) -> int64_t {
-      int64_t total = 0;
-      for (InthreadsOp region : regions) {
-        Block &body = region.getBody().front();
-        if (body.empty())
-          continue;
-        FailureOr<int64_t> warps = countWarpsRunning(&body.front(), plan);
-        if (failed(warps))
-          return -1;
-        total += *warps * 32;
-      }
-      return total;
-    };
-    int64_t producerThreads = threads(producers);
-    int64_t consumerThreads = threads(consumers);
-    if (producerThreads <= 0 || consumerThreads <= 0)
-      return;
-    int64_t consumerRegisters =
-        (target.registerFile - producerThreads * target.producerRegisters) /
-        consumerThreads / 8 * 8;
-    consumerRegisters = std::min(target.maxConsumerRegisters, consumerRegisters);
-    if (consumerRegisters <= target.producerRegisters)
-      return;
-    // Every thread starts with the registers the block's size leaves it
-    // (ptxas knows them from .maxntid and .minnctapersm 1); setmaxnreg.inc
-    // may only raise that count, so consumers that already have as many
-    // (one producer and one consumer warpgroup: 255) keep theirs, and then
-    // the producers keep theirs too: freeing registers nobody takes would
-    // only make the producers spill (and ptxas ignores such a decrease,
-    // C7507).
-    int64_t threadsPerBlock = plan.blockThreads.lookup(block);
-    int64_t atEntry =
-        threadsPerBlock ? target.registerFile / threadsPerBlock / 8 * 8 : 0;
-    if (consumerRegisters <= atEntry)
-      return;
-    for (InthreadsOp region : producers)
-      maxRegisters[region] = target.producerRegisters;
-    for (InthreadsOp region : consumers)
-      maxRegisters[region] = consumerRegisters;
-  });
-}
-
 /// croq.inthreads [async] %c { body }  =>  scf.if %c { body }, followed by a
 /// barrier of the enclosing group unless async. A warp-specialized role
 /// first sets its register count (setmaxnreg).
 static LogicalResult lowerInthreads(IRRewriter &rewriter, InthreadsOp op,
-                                    const RegisterPlan &registers,
+                                    const BlockThreads &blockThreads,
                                     const TargetDescription &target) {
   Location loc = op.getLoc();
-  if (auto it = registers.maxRegisters.find(op);
-      it != registers.maxRegisters.end()) {
+  if (std::optional<int64_t> registers = op.getRegisters()) {
+    // Fewer registers than every thread of the block starts with is a
+    // decrease (a producer), more an increase (a consumer).
+    auto block = op->getParentOfType<ParallelOp>();
+    while (block && block.getLevel() != ParallelLevel::Block)
+      block = block->getParentOfType<ParallelOp>();
+    int64_t threads = block ? blockThreads.lookup(block) : 0;
+    if (!threads)
+      return op.emitOpError("sets its register count outside a block");
+    int64_t atEntry = target.registerFile / threads / 8 * 8;
     rewriter.setInsertionPointToStart(&op.getBody().front());
-    NVVM::SetMaxRegisterOp::create(
-        rewriter, loc, it->second,
-        it->second == target.producerRegisters
-            ? NVVM::SetMaxRegisterAction::decrease
-            : NVVM::SetMaxRegisterAction::increase);
+    NVVM::SetMaxRegisterOp::create(rewriter, loc, *registers,
+                                   *registers < atEntry
+                                       ? NVVM::SetMaxRegisterAction::decrease
+                                       : NVVM::SetMaxRegisterAction::increase);
   }
   rewriter.setInsertionPointAfter(op);
   if (!op.getAsync()) {
@@ -267,9 +195,21 @@ static LogicalResult lowerInthreads(IRRewriter &rewriter, InthreadsOp op,
 }
 
 LogicalResult mlir::croq::lowerCroqRegions(Operation *root,
-                                           const SharedMemoryPlan &plan,
-                                           const RegisterPlan &registers,
                                            const TargetDescription &target) {
+  // The thread count of each block, fixed before any of its nested regions
+  // is lowered.
+  BlockThreads blockThreads;
+  WalkResult counted = root->walk([&](ParallelOp block) {
+    if (block.getLevel() != ParallelLevel::Block)
+      return WalkResult::advance();
+    FailureOr<int64_t> threads = getBlockThreadCount(block);
+    if (failed(threads))
+      return WalkResult::interrupt();
+    blockThreads[block] = *threads;
+    return WalkResult::skip();
+  });
+  if (counted.wasInterrupted())
+    return failure();
   SmallVector<Operation *> regions;
   root->walk<WalkOrder::PostOrder>([&](Operation *op) {
     if (isa<ParallelOp, InthreadsOp>(op))
@@ -279,18 +219,18 @@ LogicalResult mlir::croq::lowerCroqRegions(Operation *root,
   for (Operation *op : regions) {
     LogicalResult result = success();
     if (auto inthreads = dyn_cast<InthreadsOp>(op)) {
-      result = lowerInthreads(rewriter, inthreads, registers, target);
+      result = lowerInthreads(rewriter, inthreads, blockThreads, target);
     } else {
       auto parallel = cast<ParallelOp>(op);
       switch (parallel.getLevel()) {
       case ParallelLevel::Block:
-        result = lowerBlockRegion(rewriter, parallel, plan);
+        result = lowerBlockRegion(rewriter, parallel, blockThreads);
         break;
       case ParallelLevel::Warpgroup:
-        result = lowerWarpgroupRegion(rewriter, parallel, plan);
+        result = lowerWarpgroupRegion(rewriter, parallel, blockThreads);
         break;
       case ParallelLevel::Thread:
-        result = lowerThreadRegion(rewriter, parallel, plan);
+        result = lowerThreadRegion(rewriter, parallel, blockThreads);
         break;
       }
     }

@@ -46,18 +46,17 @@ static nvgpu::TensorMapSwizzleKind getTensorMapSwizzle(Swizzle swizzle) {
 /// The byte offset of shared tile `tile` in its block's dynamic shared
 /// memory: a planned allocation, or a stage of one.
 static FailureOr<Value> getSharedByteOffset(OpBuilder &builder, Location loc,
-                                            Value tile,
-                                            const SharedMemoryPlan &plan) {
+                                            Value tile) {
   Operation *def = tile.getDefiningOp();
   if (auto alloc = dyn_cast_or_null<AllocOp>(def)) {
-    auto it = plan.offsets.find(alloc);
-    if (it == plan.offsets.end())
+    std::optional<int64_t> offset = alloc.getOffset();
+    if (!offset)
       return failure();
-    return indexConstant(builder, loc, it->second);
+    return indexConstant(builder, loc, *offset);
   }
   if (auto stage = dyn_cast_or_null<StageOp>(def)) {
     FailureOr<Value> base =
-        getSharedByteOffset(builder, loc, stage.getTiles(), plan);
+        getSharedByteOffset(builder, loc, stage.getTiles());
     if (failed(base))
       return failure();
     int64_t bytes = stage.getResult().getType().getSizeInBytes();
@@ -244,7 +243,6 @@ namespace mlir::croq {
 /// Lowers tma copies. Holds how each async load completes so that the
 /// croq.wait of its future can wait for it.
 struct TmaLowering {
-  const SharedMemoryPlan &plan;
   TmaState &state;
 
   /// Whether a tma copy of `tensor` (the memref) carries the software copy:
@@ -364,10 +362,11 @@ struct TmaLowering {
 
     // The tile as the plain memref the bulk copy addresses.
     FailureOr<Value> offset =
-        getSharedByteOffset(rewriter, loc, tile, plan);
+        getSharedByteOffset(rewriter, loc, tile);
     if (failed(offset))
       return op.emitOpError("the shared tile of a tma copy must be an "
-                            "allocation or a stage of one");
+                            "allocation placed by croq-plan-shared-memory, "
+                            "or a stage of one");
     auto bytesType = MemRefType::get({ShapedType::kDynamic},
                                      rewriter.getI8Type(), nullptr,
                                      workgroup);
@@ -581,10 +580,9 @@ struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
 } // namespace
 
 void mlir::croq::populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
-                                              const SharedMemoryPlan &plan,
                                               TmaState &state,
                                               RewritePatternSet &patterns) {
-  state.lowering = std::make_shared<TmaLowering>(TmaLowering{plan, state});
+  state.lowering = std::make_shared<TmaLowering>(TmaLowering{state});
   patterns.add<TmaCopyOpLowering, TmaWaitOpLowering>(
       converter, patterns.getContext(), *state.lowering);
 }

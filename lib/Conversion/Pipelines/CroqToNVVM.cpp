@@ -28,6 +28,14 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCroqPipelineLoops(pipelining));
   pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());
+  // Plans the kernels' resources, each recorded in the IR.
+  CroqPlanSharedMemoryOptions sharedMemory;
+  sharedMemory.chip = options.chip;
+  pm.addPass(createCroqPlanSharedMemory(sharedMemory));
+  pm.addPass(createCroqPlanEvents());
+  CroqPlanRegistersOptions registers;
+  registers.chip = options.chip;
+  pm.addPass(createCroqPlanRegisters(registers));
   ConvertCroqToGPUOptions toGPU;
   toGPU.stageMisalignedInputs = options.stageMisalignedInputs;
   toGPU.chip = options.chip;

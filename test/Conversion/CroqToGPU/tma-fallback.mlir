@@ -1,8 +1,8 @@
-// RUN: croq-opt %s --convert-croq-to-gpu -split-input-file | FileCheck %s --check-prefixes=CHECK,AUTO --implicit-check-not=croq.
-// RUN: croq-opt %s --convert-croq-to-gpu=tma-fallback=always -split-input-file | FileCheck %s --check-prefixes=CHECK,ALWAYS --implicit-check-not=croq.
-// RUN: croq-opt %s --convert-croq-to-gpu=tma-fallback=never -split-input-file | FileCheck %s --check-prefixes=CHECK,NEVER --implicit-check-not=croq.
-// RUN: croq-opt %s --convert-croq-to-gpu="tma-fallback=auto stage-misaligned-inputs=false" -split-input-file | FileCheck %s --check-prefixes=CHECK,NOSTAGE --implicit-check-not=croq.
-// RUN: not croq-opt %s --convert-croq-to-gpu=tma-fallback=sometimes 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -split-input-file | FileCheck %s --check-prefixes=CHECK,AUTO --implicit-check-not=croq.
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu=tma-fallback=always -split-input-file | FileCheck %s --check-prefixes=CHECK,ALWAYS --implicit-check-not=croq.
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu=tma-fallback=never -split-input-file | FileCheck %s --check-prefixes=CHECK,NEVER --implicit-check-not=croq.
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu="tma-fallback=auto stage-misaligned-inputs=false" -split-input-file | FileCheck %s --check-prefixes=CHECK,NOSTAGE --implicit-check-not=croq.
+// RUN: not croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu=tma-fallback=sometimes 2>&1 | FileCheck %s --check-prefix=BADOPT
 
 // Where a tma copy carries the software copy that runs when the runtime
 // cannot give its tensor a map (tma-fallback): `always`; `never`, where the

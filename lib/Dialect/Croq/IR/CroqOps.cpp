@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/Builders.h"
@@ -240,6 +241,10 @@ LogicalResult ParallelOp::verify() {
   if (getRank() == 0)
     return emitOpError("expected at least one dimension");
 
+  if (getSharedMemory() && getLevel() != ParallelLevel::Block)
+    return emitOpError("only block-level regions have shared memory, got "
+                       "'shared_memory' on a '")
+           << stringifyParallelLevel(getLevel()) << "' region";
   auto parent = (*this)->getParentOfType<ParallelOp>();
   switch (getLevel()) {
   case ParallelLevel::Block:
@@ -279,8 +284,19 @@ LogicalResult ParallelOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult InthreadsOp::verifyRegions() {
-  if (!(*this)->getParentOfType<ParallelOp>())
+  auto parallel = (*this)->getParentOfType<ParallelOp>();
+  if (!parallel)
     return emitOpError("must be nested in a croq.parallel region");
+  if (std::optional<int64_t> registers = getRegisters()) {
+    if (!getAsync() || parallel.getLevel() != ParallelLevel::Warpgroup)
+      return emitOpError("'registers' sets the register count of a "
+                         "warp-specialized role: an async region directly in "
+                         "a warpgroup-level croq.parallel");
+    if (*registers % 8 != 0)
+      return emitOpError("'registers' must be a multiple of 8 (setmaxnreg), "
+                         "got ")
+             << *registers;
+  }
   return success();
 }
 
@@ -301,6 +317,17 @@ LogicalResult AllocOp::verify() {
                        "enclosing croq.parallel is '")
            << stringifyParallelLevel(parallel.getLevel())
            << "', expected 'block'";
+  if (std::optional<int64_t> offset = getOffset()) {
+    if (space != MemorySpace::Shared)
+      return emitOpError("only shared buffers have an offset in shared "
+                         "memory, got one on a ")
+             << stringifyMemorySpace(space) << " buffer";
+    int64_t align = getSharedAlignment(getSwizzleOf(type));
+    if (*offset % align != 0)
+      return emitOpError("offset ")
+             << *offset << " is not a multiple of the " << align
+             << "-byte alignment of its layout";
+  }
   return success();
 }
 

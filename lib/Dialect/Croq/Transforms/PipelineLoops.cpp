@@ -290,15 +290,18 @@ void RingBuilder::allocateRing() {
     auto tiles = TilesType::get(tile.getContext(), stages, tile.getShape(),
                                 tile.getElementType(), tile.getMemorySpace(),
                                 tile.getSwizzle());
-    auto ring = AllocOp::create(builder, load.alloc.getLoc(), tiles);
+    auto ring = AllocOp::create(builder, load.alloc.getLoc(), tiles,
+                                /*offset=*/IntegerAttr());
     ring->setAttrs(load.alloc->getAttrs());
     stageArrays.push_back(ring.getResult());
   }
   // The events go right after the last stage array.
   builder.setInsertionPointAfter(stageArrays.back().getDefiningOp());
   auto eventsType = EventsType::get(builder.getContext(), stages);
-  full = EventAllocOp::create(builder, loc, eventsType, UnitAttr());
-  empty = EventAllocOp::create(builder, loc, eventsType, builder.getUnitAttr());
+  full = EventAllocOp::create(builder, loc, eventsType, UnitAttr(),
+                              /*arrivals=*/IntegerAttr());
+  empty = EventAllocOp::create(builder, loc, eventsType,
+                               builder.getUnitAttr(), /*arrivals=*/IntegerAttr());
 }
 
 Value RingBuilder::getIteration(OpBuilder &b, Value iv) {
@@ -468,7 +471,8 @@ void RingBuilder::rewriteWarpSpecialized() {
   MLIRContext *ctx = b.getContext();
   auto roles =
       ParallelOp::create(b, loc, ValueRange(), b.getDenseI64ArrayAttr({2}),
-                         ParallelLevelAttr::get(ctx, ParallelLevel::Warpgroup));
+                         ParallelLevelAttr::get(ctx, ParallelLevel::Warpgroup),
+                         /*shared_memory=*/IntegerAttr());
   Block *rolesBody =
       b.createBlock(&roles.getBody(), {}, {b.getIndexType()}, {loc});
   b.setInsertionPointToStart(rolesBody);
@@ -483,7 +487,8 @@ void RingBuilder::rewriteWarpSpecialized() {
   Value isConsumer =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, role, zero);
 
-  auto producer = InthreadsOp::create(b, loc, isProducer, b.getUnitAttr());
+  auto producer = InthreadsOp::create(b, loc, isProducer, b.getUnitAttr(),
+                                      /*registers=*/IntegerAttr());
   b.createBlock(&producer.getBody());
   auto producerLoop = scf::ForOp::create(b, loc, loop.getLowerBound(),
                                          loop.getUpperBound(), loop.getStep());
@@ -494,7 +499,8 @@ void RingBuilder::rewriteWarpSpecialized() {
   }
 
   b.setInsertionPointAfter(producer);
-  auto consumer = InthreadsOp::create(b, loc, isConsumer, b.getUnitAttr());
+  auto consumer = InthreadsOp::create(b, loc, isConsumer, b.getUnitAttr(),
+                                      /*registers=*/IntegerAttr());
   Block *consumerBody = b.createBlock(&consumer.getBody());
   for (Operation *op : consumerOps)
     op->moveBefore(consumerBody, consumerBody->end());

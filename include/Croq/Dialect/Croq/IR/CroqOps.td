@@ -41,6 +41,10 @@ def Croq_ParallelOp : Croq_Op<"parallel", [SingleBlock, NoTerminator,
 
     A `warpgroup` or `thread` region must be nested in a `block` region.
 
+    `shared_memory`, set on a `block` region by `croq-plan-shared-memory`,
+    is the number of bytes of dynamic shared memory its shared buffers take
+    (their offsets are on their `croq.alloc` ops).
+
     Example:
 
     ```mlir
@@ -52,7 +56,9 @@ def Croq_ParallelOp : Croq_Op<"parallel", [SingleBlock, NoTerminator,
   }];
   let arguments = (ins Variadic<Index>:$dynamicExtents,
                        DenseI64ArrayAttr:$staticExtents,
-                       Croq_ParallelLevel:$level);
+                       Croq_ParallelLevel:$level,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:
+                           $shared_memory);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -80,6 +86,11 @@ def Croq_InthreadsOp : Croq_Op<"inthreads", [SingleBlock, NoTerminator,
     (Croqtile's `inthreads.async (p == 0) { ... }`). Without `async`, every
     thread of the enclosing region synchronizes after the body.
 
+    `registers = N`, set on the roles of a warp-specialized block by
+    `croq-plan-registers`, is the register count the role's threads set on
+    entry (`setmaxnreg`): fewer than the block starts with for producers,
+    more for consumers.
+
     Example:
 
     ```mlir
@@ -91,9 +102,15 @@ def Croq_InthreadsOp : Croq_Op<"inthreads", [SingleBlock, NoTerminator,
     }
     ```
   }];
-  let arguments = (ins I1:$condition, UnitAttr:$async);
+  let arguments = (ins I1:$condition, UnitAttr:$async,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<24>,
+                                                           IntMaxValue<256>]>>:
+                           $registers);
   let regions = (region SizedRegion<1>:$body);
-  let assemblyFormat = "(`async` $async^)? $condition attr-dict-with-keyword $body";
+  let assemblyFormat = [{
+    (`async` $async^)? $condition (`registers` `=` $registers^)?
+    attr-dict-with-keyword $body
+  }];
   let hasRegionVerifier = 1;
 }
 
@@ -107,7 +124,9 @@ def Croq_AllocOp : Croq_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
     The `croq.alloc` op allocates an on-chip buffer: a `!croq.tile` or a
     `!croq.tiles` stage array. Shared buffers belong to the enclosing
     `croq.parallel ... : block` region; local buffers to each thread. The
-    contents are undefined until written.
+    contents are undefined until written. `offset = N`, set on shared
+    buffers by `croq-plan-shared-memory`, is the buffer's byte offset in its
+    block's dynamic shared memory, a multiple of its layout's alignment.
 
     Example:
 
@@ -116,9 +135,13 @@ def Croq_AllocOp : Croq_Op<"alloc", [MemoryEffects<[MemAlloc]>]> {
     %ring = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
     ```
   }];
+  let arguments = (ins
+      OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$offset);
   let results = (outs AnyTypeOf<[Croq_TileType, Croq_TilesType],
                                "tile or stage array of tiles">:$result);
-  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let assemblyFormat = [{
+    (`offset` `=` $offset^)? attr-dict `:` qualified(type($result))
+  }];
   let hasVerifier = 1;
 }
 
@@ -426,7 +449,9 @@ def Croq_EventAllocOp : Croq_Op<"event.alloc"> {
     (Croqtile's `shared event full[STAGES]`). With `ready`, every slot
     starts triggered once, as the `empty` ring of a producer/consumer
     pipeline needs. Events lower to mbarriers; the compiler tracks their
-    phases.
+    phases. `arrivals = N`, set by `croq-plan-events`, is the number of
+    arrivals that complete a phase of each slot, counted from the array's
+    triggers.
 
     Example:
 
@@ -435,10 +460,15 @@ def Croq_EventAllocOp : Croq_Op<"event.alloc"> {
     %empty = croq.event.alloc ready : !croq.events<4>
     ```
   }];
-  let arguments = (ins UnitAttr:$ready);
+  let arguments = (ins UnitAttr:$ready,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:
+                           $arrivals);
   let results = (outs Res<Croq_EventsType, "allocated and initialized",
                           [MemAlloc, MemWrite]>:$events);
-  let assemblyFormat = "(`ready` $ready^)? attr-dict `:` qualified(type($events))";
+  let assemblyFormat = [{
+    (`ready` $ready^)? (`arrivals` `=` $arrivals^)? attr-dict `:`
+    qualified(type($events))
+  }];
   let hasVerifier = 1;
 }
 

@@ -181,6 +181,118 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def CroqPlanSharedMemory : Pass<"croq-plan-shared-memory"> {
+  let summary = "Place each block's shared buffers in its dynamic shared "
+                "memory";
+  let description = [{
+    A block's shared tiles and stage arrays live in one dynamic
+    shared-memory allocation. This pass places them one after the other in
+    program order, each at the alignment its layout needs (1024 bytes for a
+    128-byte swizzle, 512 for 64, 256 for 32, 128 otherwise), records each
+    buffer's byte offset on its `croq.alloc` (`offset = N`) and the total
+    on the block's `croq.parallel` (`shared_memory = N`), which
+    `convert-croq-to-gpu` reads. A block that needs more than the shared
+    memory of `chip` (227 KB per block on sm_90a) is an error with one note
+    per buffer: its type, its size and its offset. Run it after
+    `croq-assign-layouts`, which fixes the layouts.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%i) in [16] : block {
+      %a = croq.alloc : !croq.tile<64x32xf32, shared>
+      %b = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    croq.parallel (%i) in [16] : block attributes {shared_memory = 24576 : i64} {
+      %a = croq.alloc offset = 0 : !croq.tile<64x32xf32, shared>
+      %b = croq.alloc offset = 8192 : !croq.tile<128x64xf16, shared, swizzle = 128>
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "the GPU architecture whose shared-memory capacity bounds a "
+           "block">
+  ];
+}
+
+def CroqPlanEvents : Pass<"croq-plan-events"> {
+  let summary = "Count the arrivals that complete each event array's phases";
+  let description = [{
+    An event array lowers to one mbarrier per slot, whose phase completes
+    after a fixed number of arrivals. This pass counts them from the array's
+    triggers and records the count on the `croq.event.alloc`
+    (`arrivals = N`): a trigger `after` tma loads is one arrival (the
+    issuing thread, which expects the loads' bytes on the barrier); a plain
+    trigger is one arrival per warp that runs it, found from the enclosing
+    regions' extents and the `croq.inthreads` conditions evaluated for each
+    warpgroup index. An array with more than 64 slots, one used by other
+    ops, one triggered after a dma copy, one never triggered, or one whose
+    triggering warps cannot be counted at compile time is an error.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%b) in [1] : block {
+      %full = croq.event.alloc : !croq.events<4>
+      croq.parallel (%w) in [2] : warpgroup {
+        croq.event.trigger %full[%c0] : !croq.events<4>
+      }
+    }
+    ```
+
+    After (two warpgroups of four warps trigger):
+
+    ```mlir
+    %full = croq.event.alloc arrivals = 8 : !croq.events<4>
+    ```
+  }];
+}
+
+def CroqPlanRegisters : Pass<"croq-plan-registers"> {
+  let summary = "Give the roles of warp-specialized blocks their register "
+                "counts";
+  let description = [{
+    In a block whose warpgroups run `croq.inthreads async` roles, producers
+    (roles with tma copies and events only) need few registers and consumers
+    (roles with `croq.mma`) many. This pass gives each role the count its
+    threads set on entry with `setmaxnreg` (`registers = N` on the
+    `croq.inthreads`): producers keep the target's producer count (56 on
+    sm_90a); consumers share the rest of the register file, in steps of 8,
+    at most the target's consumer maximum (240). Where the consumers would
+    not get more than every thread has at entry (65536 / threads per block),
+    neither role changes its count. The numbers come from the target
+    description of `chip`.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%w) in [3] : warpgroup {
+      croq.inthreads async %is_producer { ... tma loads ... }
+      croq.inthreads async %is_consumer { ... croq.mma ... }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    croq.parallel (%w) in [3] : warpgroup {
+      croq.inthreads async %is_producer registers = 56 { ... }
+      croq.inthreads async %is_consumer registers = 232 { ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "the GPU architecture whose register file is shared">
+  ];
+}
+
 def CroqTestTileLayout : Pass<"croq-test-tile-layout"> {
   let summary = "Report where each shared tile's 16-byte chunks lie "
                 "(testing)";

@@ -1,0 +1,47 @@
+//===- ThreadGroups.h - threads, warps and shared buffers of croq IR -*- C++ -*-===//
+//
+// Facts of croq IR that several passes read before it is lowered: how many
+// threads a block has, how many warps run an op, and the alignment a shared
+// buffer's layout needs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_DIALECT_CROQ_IR_THREADGROUPS_H
+#define CROQ_DIALECT_CROQ_IR_THREADGROUPS_H
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+namespace mlir {
+namespace croq {
+
+/// Threads in a warp and in a warpgroup.
+constexpr int64_t kThreadsPerWarp = 32;
+constexpr int64_t kWarpgroupSize = 128;
+/// Threads of a block that has no nested warpgroup or thread region.
+constexpr int64_t kDefaultBlockThreads = 128;
+/// Threads of a block at most.
+constexpr int64_t kMaxBlockThreads = 1024;
+
+/// `a * b` for non-negative `a` and `b`, or the int64_t maximum where the
+/// product does not fit.
+int64_t saturatingMul(int64_t a, int64_t b);
+
+/// The alignment, in bytes, a shared buffer of this swizzle needs (TMA's
+/// swizzle pattern repeats every 8 spans: 1024 bytes for 128B).
+int64_t getSharedAlignment(Swizzle swizzle);
+
+/// The number of threads of a block-level region: from its nested warpgroup
+/// and thread regions, or the default. Fails, with an error, if they are
+/// dynamic or more than a block can have.
+FailureOr<int64_t> getBlockThreadCount(ParallelOp block);
+
+/// The number of warps of a block that run `op`: the warps of its block or
+/// of the warpgroups whose enclosing inthreads conditions hold, evaluated
+/// for each warpgroup index. Fails, with an error, where a condition cannot
+/// be evaluated at compile time, or in a thread-level region.
+FailureOr<int64_t> countWarpsRunning(Operation *op);
+
+} // namespace croq
+} // namespace mlir
+
+#endif // CROQ_DIALECT_CROQ_IR_THREADGROUPS_H

@@ -1,0 +1,84 @@
+//===- PlanEvents.cpp - arrival counts of event arrays --------------------===//
+//
+// Implements croq-plan-events: each croq.event.alloc gets the number of
+// arrivals that complete a phase of its slots (the mbarrier's count),
+// computed from its triggers: a trigger after tma loads is one arrival (the
+// issuing thread, which expects the loads' bytes), a plain trigger one per
+// warp that runs it. Event arrays the lowering cannot take are reported.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
+#include "Croq/Dialect/Croq/Transforms/Passes.h"
+
+namespace mlir {
+namespace croq {
+#define GEN_PASS_DEF_CROQPLANEVENTS
+#include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
+} // namespace croq
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Slots an event array can have: its phases are one i64 mask per thread.
+static constexpr int64_t kMaxEventSlots = 64;
+
+/// The arrivals that complete a phase of the slots of `alloc`, or an error.
+static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
+  int64_t slots = alloc.getEvents().getType().getCount();
+  if (slots > kMaxEventSlots)
+    return alloc.emitOpError("event arrays of more than ")
+           << kMaxEventSlots << " slots are not lowered, got " << slots;
+  int64_t count = 0;
+  for (Operation *user : alloc.getEvents().getUsers()) {
+    if (isa<EventWaitOp>(user))
+      continue;
+    auto trigger = dyn_cast<EventTriggerOp>(user);
+    if (!trigger)
+      return user->emitOpError("uses an event array; only "
+                               "croq.event.trigger and croq.event.wait can "
+                               "be lowered");
+    if (!trigger.getFutures().empty()) {
+      for (Value future : trigger.getFutures()) {
+        auto copy = future.getDefiningOp<CopyOp>();
+        if (!copy || copy.getEngine() != CopyEngine::TMA)
+          return trigger.emitOpError("is lowered after tma loads only; wait "
+                                     "for a dma copy with croq.wait before "
+                                     "triggering");
+      }
+      // One thread arrives and expects the loads' bytes.
+      count += 1;
+      continue;
+    }
+    FailureOr<int64_t> warps = countWarpsRunning(trigger);
+    if (failed(warps))
+      return failure();
+    count += *warps;
+  }
+  if (count == 0)
+    return alloc.emitOpError("is never triggered, so waiting on it would "
+                             "hang");
+  return count;
+}
+
+namespace {
+struct CroqPlanEventsPass
+    : croq::impl::CroqPlanEventsBase<CroqPlanEventsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Builder builder(&getContext());
+    WalkResult result = getOperation()->walk([&](EventAllocOp alloc) {
+      FailureOr<int64_t> arrivals = countArrivals(alloc);
+      if (failed(arrivals))
+        return WalkResult::interrupt();
+      alloc.setArrivalsAttr(builder.getI64IntegerAttr(*arrivals));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,127 @@
+//===- PlanRegisters.cpp - register counts of warp-specialized roles ------===//
+//
+// Implements croq-plan-registers: in a block whose warpgroups split into
+// producer roles (tma copies and events only) and consumer roles (mma), each
+// role's croq.inthreads gets the register count its threads set on entry
+// (setmaxnreg): producers keep few, consumers share the rest of the
+// register file. The counts come from the chip's target description.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/TargetDescription.h"
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
+#include "Croq/Dialect/Croq/Transforms/Passes.h"
+
+namespace mlir {
+namespace croq {
+#define GEN_PASS_DEF_CROQPLANREGISTERS
+#include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
+} // namespace croq
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Whether `region` issues only tma copies and event operations (besides
+/// index arithmetic and control flow): a producer that needs few registers.
+static bool isProducer(InthreadsOp region) {
+  WalkResult result = region.getBody().walk([](Operation *op) {
+    if (isa<MmaOp, ForeachOp, TransposeOp, PadOp, ReadOp, WriteOp>(op))
+      return WalkResult::interrupt();
+    if (auto copy = dyn_cast<CopyOp>(op);
+        copy && copy.getEngine() != CopyEngine::TMA)
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
+/// The threads that run `regions`, from their conditions.
+static FailureOr<int64_t> countThreads(ArrayRef<InthreadsOp> regions) {
+  int64_t total = 0;
+  for (InthreadsOp region : regions) {
+    Block &body = region.getBody().front();
+    if (body.empty())
+      continue;
+    FailureOr<int64_t> warps = countWarpsRunning(&body.front());
+    if (failed(warps))
+      return failure();
+    total += *warps * kThreadsPerWarp;
+  }
+  return total;
+}
+
+/// Plans the registers of the roles of `block`: the register file less what
+/// the producers keep, shared by the consumer threads, in steps of 8, at
+/// most the target's consumer maximum.
+static LogicalResult planBlock(ParallelOp block,
+                               const TargetDescription &target) {
+  SmallVector<InthreadsOp> producers, consumers;
+  block.walk([&](InthreadsOp region) {
+    auto parent = region->getParentOfType<ParallelOp>();
+    if (!region.getAsync() || parent.getLevel() != ParallelLevel::Warpgroup)
+      return;
+    bool hasMma = region.getBody()
+                      .walk([](MmaOp) { return WalkResult::interrupt(); })
+                      .wasInterrupted();
+    if (hasMma)
+      consumers.push_back(region);
+    else if (isProducer(region))
+      producers.push_back(region);
+  });
+  if (producers.empty() || consumers.empty())
+    return success();
+  FailureOr<int64_t> producerThreads = countThreads(producers);
+  FailureOr<int64_t> consumerThreads = countThreads(consumers);
+  FailureOr<int64_t> blockThreads = getBlockThreadCount(block);
+  if (failed(producerThreads) || failed(consumerThreads) ||
+      failed(blockThreads))
+    return failure();
+  if (*producerThreads == 0 || *consumerThreads == 0)
+    return success();
+  int64_t consumerRegisters =
+      (target.registerFile - *producerThreads * target.producerRegisters) /
+      *consumerThreads / 8 * 8;
+  consumerRegisters = std::min(target.maxConsumerRegisters, consumerRegisters);
+  if (consumerRegisters <= target.producerRegisters)
+    return success();
+  // Every thread starts with the registers the block's size leaves it
+  // (ptxas knows them from .maxntid and .minnctapersm 1); setmaxnreg.inc may
+  // only raise that count, so consumers that already have as many (one
+  // producer and one consumer warpgroup: 255) keep theirs, and then the
+  // producers keep theirs too: freeing registers nobody takes would only
+  // make the producers spill (and ptxas ignores such a decrease, C7507).
+  int64_t atEntry = target.registerFile / *blockThreads / 8 * 8;
+  if (consumerRegisters <= atEntry)
+    return success();
+  Builder builder(block.getContext());
+  for (InthreadsOp region : producers)
+    region.setRegistersAttr(builder.getI64IntegerAttr(target.producerRegisters));
+  for (InthreadsOp region : consumers)
+    region.setRegistersAttr(builder.getI64IntegerAttr(consumerRegisters));
+  return success();
+}
+
+namespace {
+struct CroqPlanRegistersPass
+    : croq::impl::CroqPlanRegistersBase<CroqPlanRegistersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FailureOr<const TargetDescription *> target =
+        getTargetDescription(getOperation()->getLoc(), chip);
+    if (failed(target))
+      return signalPassFailure();
+    WalkResult result = getOperation()->walk([&](ParallelOp block) {
+      if (block.getLevel() != ParallelLevel::Block)
+        return WalkResult::advance();
+      if (failed(planBlock(block, **target)))
+        return WalkResult::interrupt();
+      return WalkResult::skip();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace
