@@ -1,9 +1,10 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -verify-diagnostics
+// RUN: croq-opt %s --croq-plan-shared-memory -verify-diagnostics
 
 // Shared buffers that each fit in 64 bits but together do not: the
 // shared-memory plan saturates its running offset instead of overflowing,
 // and reports the block. Found by code review and reproduced with croq-fuzz
-// (UBSan: signed overflow in SharedMemoryPlan::build).
+// (UBSan: signed overflow in SharedMemoryPlan::build, now
+// croq-plan-shared-memory).
 
 func.func @three_huge_shared_tiles() {
   // expected-error @+1 {{'croq.parallel' op needs more than 9223372036854775807 bytes of shared memory, more than the 232448 bytes a block can have}}

@@ -1538,3 +1538,95 @@ func.func @trigger_after_store(%s: !croq.tile<128x64xf16, shared, swizzle = 128>
 func.func @swizzled_stage_holds_partial_pattern(%t: !croq.tiles<2 x 4x64xf16, shared, swizzle = 128>) {
   return
 }
+
+// -----
+
+func.func @alloc_offset_on_local() {
+  croq.parallel (%i) in [1] : block {
+    croq.parallel (%t) in [32] : thread {
+      // expected-error @+1 {{'croq.alloc' op only shared buffers have an offset in shared memory, got one on a local buffer}}
+      %l = croq.alloc offset = 0 : !croq.tile<4xf32, local>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @alloc_offset_misaligned() {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.alloc' op offset 512 is not a multiple of the 1024-byte alignment of its layout}}
+    %t = croq.alloc offset = 512 : !croq.tile<64x64xf16, shared, swizzle = 128>
+  }
+  return
+}
+
+// -----
+
+func.func @alloc_offset_negative() {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.alloc' op attribute 'offset' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+    %t = croq.alloc offset = -128 : !croq.tile<64xf32, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @shared_memory_on_warpgroup() {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.parallel' op only block-level regions have shared memory, got 'shared_memory' on a 'warpgroup' region}}
+    croq.parallel (%w) in [1] : warpgroup attributes {shared_memory = 0 : i64} {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @registers_not_async(%c: i1) {
+  croq.parallel (%i) in [1] : block {
+    croq.parallel (%w) in [2] : warpgroup {
+      // expected-error @+1 {{'croq.inthreads' op 'registers' sets the register count of a warp-specialized role: an async region directly in a warpgroup-level croq.parallel}}
+      croq.inthreads %c registers = 56 {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @registers_not_multiple_of_8(%c: i1) {
+  croq.parallel (%i) in [1] : block {
+    croq.parallel (%w) in [2] : warpgroup {
+      // expected-error @+1 {{'croq.inthreads' op 'registers' must be a multiple of 8 (setmaxnreg), got 100}}
+      croq.inthreads async %c registers = 100 {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @registers_out_of_range(%c: i1) {
+  croq.parallel (%i) in [1] : block {
+    croq.parallel (%w) in [2] : warpgroup {
+      // expected-error @+1 {{'croq.inthreads' op attribute 'registers' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 24 whose maximum value is 256}}
+      croq.inthreads async %c registers = 512 {
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @arrivals_zero() {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.event.alloc' op attribute 'arrivals' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+    %e = croq.event.alloc arrivals = 0 : !croq.events<2>
+  }
+  return
+}

@@ -806,3 +806,25 @@ func.func @read_write_memref_and_scalar(%m: memref<?xf16>, %s: !croq.view<f16>, 
   croq.write %x, %s[] : !croq.view<f16>
   return
 }
+
+// What the planning passes record round-trips: shared-memory offsets and the
+// block's total, event arrival counts, role register counts.
+// CHECK-LABEL: func.func @planned_kernel(
+// CHECK: croq.parallel (%{{.*}}) in [1] : block attributes {shared_memory = 16384 : i64} {
+// CHECK: croq.alloc offset = 0 : !croq.tile<64x64xf16, shared, swizzle = 128>
+// CHECK: croq.event.alloc ready arrivals = 4 : !croq.events<2>
+// CHECK: croq.inthreads async %{{.*}} registers = 56 {
+// CHECK: croq.inthreads async %{{.*}} registers = 232 {
+func.func @planned_kernel(%c: i1, %d: i1) {
+  croq.parallel (%i) in [1] : block attributes {shared_memory = 16384 : i64} {
+    %t = croq.alloc offset = 0 : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %e = croq.event.alloc ready arrivals = 4 : !croq.events<2>
+    croq.parallel (%w) in [3] : warpgroup {
+      croq.inthreads async %c registers = 56 {
+      }
+      croq.inthreads async %d registers = 232 {
+      }
+    }
+  }
+  return
+}

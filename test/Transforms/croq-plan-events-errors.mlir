@@ -1,0 +1,64 @@
+// RUN: croq-opt %s --croq-plan-events -split-input-file -verify-diagnostics
+
+// Event arrays croq-plan-events cannot give an arrival count, each with the
+// reason.
+
+func.func @events() {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.event.alloc' op is never triggered, so waiting on it would hang}}
+    %e = croq.event.alloc : !croq.events<2>
+    %c0 = arith.constant 0 : index
+    croq.event.wait %e[%c0] : !croq.events<2>
+  }
+  return
+}
+
+// -----
+func.func @event_trigger_in_thread_region() {
+  croq.parallel (%i) in [1] : block {
+    %e = croq.event.alloc : !croq.events<2>
+    %c0 = arith.constant 0 : index
+    croq.parallel (%t) in [32] : thread {
+      // expected-error @+1 {{'croq.event.trigger' op events are triggered by warpgroups or blocks, not from thread-level regions: trigger after the thread region, in the enclosing group}}
+      croq.event.trigger %e[%c0] : !croq.events<2>
+    }
+  }
+  return
+}
+
+// -----
+func.func @event_trigger_unknown_condition(%flag: i1) {
+  croq.parallel (%i) in [1] : block {
+    %e = croq.event.alloc : !croq.events<2>
+    %c0 = arith.constant 0 : index
+    croq.parallel (%w) in [2] : warpgroup {
+      // expected-error @+1 {{'croq.inthreads' op encloses an event trigger, but whether its condition holds cannot be computed from the warpgroup indices and constants, so the number of arrivals the event expects is unknown}}
+      croq.inthreads async %flag {
+        croq.event.trigger %e[%c0] : !croq.events<2>
+      }
+    }
+  }
+  return
+}
+
+// -----
+func.func @event_too_many_slots() {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.event.alloc' op event arrays of more than 64 slots are not lowered, got 65}}
+    %e = croq.event.alloc : !croq.events<65>
+  }
+  return
+}
+
+// -----
+func.func @event_trigger_after_dma(%a: memref<64x64xf32>) {
+  croq.parallel (%i) in [1] : block {
+    %e = croq.event.alloc : !croq.events<1>
+    %c0 = arith.constant 0 : index
+    %t = croq.alloc : !croq.tile<64x64xf32, shared>
+    %f = croq.copy dma async %a -> %t : memref<64x64xf32> -> !croq.tile<64x64xf32, shared>
+    // expected-error @+1 {{'croq.event.trigger' op is lowered after tma loads only; wait for a dma copy with croq.wait before triggering}}
+    croq.event.trigger %e[%c0] after (%f) : !croq.events<1>
+  }
+  return
+}

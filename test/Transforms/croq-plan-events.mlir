@@ -1,0 +1,61 @@
+// RUN: croq-opt %s --croq-plan-events -split-input-file | FileCheck %s
+// RUN: croq-opt %s --croq-plan-events -split-input-file | croq-opt -split-input-file | FileCheck %s
+
+// A producer/consumer ring: the full ring is triggered after a tma load, by
+// the one thread that issues it (1 arrival); the empty ring by the two
+// consumer warpgroups, one arrival per warp (8).
+// CHECK-LABEL: func.func @ring
+// CHECK: %{{.*}} = croq.event.alloc arrivals = 1 : !croq.events<2>
+// CHECK: %{{.*}} = croq.event.alloc ready arrivals = 8 : !croq.events<2>
+func.func @ring(%a: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  croq.parallel (%b) in [1] : block {
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [3] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      %consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %producer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %empty[%s] : !croq.events<2>
+          %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+          %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+        }
+      }
+      croq.inthreads async %consumer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %full[%s] : !croq.events<2>
+          croq.event.trigger %empty[%s] : !croq.events<2>
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A trigger by a whole block of 256 threads (two warpgroup regions make the
+// block 256 threads) is 8 arrivals; two triggers add up.
+// CHECK-LABEL: func.func @block_triggers
+// CHECK: croq.event.alloc arrivals = 16 : !croq.events<1>
+func.func @block_triggers() {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%b) in [1] : block {
+    %e = croq.event.alloc : !croq.events<1>
+    croq.parallel (%w) in [2] : warpgroup {
+    }
+    croq.event.trigger %e[%c0] : !croq.events<1>
+    croq.event.wait %e[%c0] : !croq.events<1>
+    croq.event.trigger %e[%c0] : !croq.events<1>
+  }
+  return
+}

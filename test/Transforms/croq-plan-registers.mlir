@@ -1,0 +1,91 @@
+// RUN: croq-opt %s --croq-plan-registers -split-input-file | FileCheck %s
+// RUN: croq-opt %s --croq-plan-registers -split-input-file | croq-opt -split-input-file | FileCheck %s
+// RUN: not croq-opt %s --croq-plan-registers=chip=sm_80 -split-input-file 2>&1 | FileCheck %s --check-prefix=CHIP
+
+// CHIP: error: croq has no target description for chip 'sm_80'; known chips: sm_90a
+
+// One producer and two consumer warpgroups (384 threads, 168 registers each
+// at entry): the producer keeps 56, the consumers share the rest of the
+// 64K register file: (65536 - 128 * 56) / 256 = 228, rounded down to 224
+// in steps of 8.
+// CHECK-LABEL: func.func @producer_and_two_consumers
+// CHECK: croq.inthreads async %{{.*}} registers = 56 {
+// CHECK: croq.inthreads async %{{.*}} registers = 224 {
+func.func @producer_and_two_consumers(%a: memref<?x?xf16>, %acc: !croq.acc<64x128xf32>) {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%b) in [1] : block {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %u = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [3] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      %consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %producer {
+        %v = croq.subspan %a [128, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<128x64xf16>
+        croq.copy tma %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      }
+      croq.inthreads async %consumer {
+        %fa = croq.mma.load %u : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %fb = croq.mma.load %t : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+        %r = croq.mma row row %acc, %fa, %fb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// One producer and one consumer warpgroup: every thread starts with 255
+// registers (65536 / 256, capped), more than a consumer could be given, so
+// neither role changes its count.
+// CHECK-LABEL: func.func @one_of_each
+// CHECK-NOT: registers =
+// CHECK: return
+func.func @one_of_each(%a: memref<?x?xf16>, %acc: !croq.acc<64x128xf32>) {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%b) in [1] : block {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %u = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [2] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      %consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %producer {
+        %v = croq.subspan %a [128, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<128x64xf16>
+        croq.copy tma %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      }
+      croq.inthreads async %consumer {
+        %fa = croq.mma.load %u : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %fb = croq.mma.load %t : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+        %r = croq.mma row row %acc, %fa, %fb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A role that copies with dma is neither producer nor consumer: no plan.
+// CHECK-LABEL: func.func @no_producer
+// CHECK-NOT: registers =
+// CHECK: return
+func.func @no_producer(%a: memref<128x64xf16>, %acc: !croq.acc<64x128xf32>) {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%b) in [1] : block {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %u = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [3] : warpgroup {
+      %first = arith.cmpi eq, %p, %c0 : index
+      %rest = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %first {
+        croq.copy dma %a -> %t : memref<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      }
+      croq.inthreads async %rest {
+        %fa = croq.mma.load %u : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %fb = croq.mma.load %t : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+        %r = croq.mma row row %acc, %fa, %fb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+      }
+    }
+  }
+  return
+}
