@@ -136,6 +136,7 @@ int main(int argc, char **argv) {
       opm,
       mlirStringRefCreateFromCString(
           "builtin.module(croq-assign-layouts,croq-normalize-views,"
+          "croq-wait-async-stores,"
           "croq-plan-shared-memory,croq-plan-events,croq-plan-registers,"
           "convert-croq-to-gpu)"),
       printToFile, stderr);

@@ -126,8 +126,6 @@ struct ConvertCroqToGPUPass
     tma.fallback = tmaFallback;
     if (stageMisalignedInputs)
       collectReadOnlyTmaTensors(module, tma);
-    if (failed(waitForAsyncTmaStores(module)))
-      return signalPassFailure();
     populateCroqDataToGPUPatterns(converter, tma, patterns);
     populateCroqEventToGPUPatterns(converter, events, tma, patterns);
     populateCroqMmaToGPUPatterns(converter, patterns);

@@ -383,28 +383,3 @@ mlir::croq::getBufferAccess(ConversionPatternRewriter &rewriter, Location loc,
   return access;
 }
 
-Value mlir::croq::getUnderlyingBuffer(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
-      value = viewLike.getViewSource();
-    else if (isViewOp(def) || isa<SpanAsOp, StageOp>(def))
-      value = def->getOperand(0);
-    else
-      break;
-  }
-  return value;
-}
-
-OpOperand *mlir::croq::getWrittenBufferOperand(Operation *op) {
-  if (auto copy = dyn_cast<CopyOp>(op))
-    return &copy.getDestMutable();
-  if (auto store = dyn_cast<MmaStoreOp>(op))
-    return &store.getDestMutable();
-  if (auto transpose = dyn_cast<TransposeOp>(op))
-    return &transpose.getDestMutable();
-  if (auto pad = dyn_cast<PadOp>(op))
-    return &pad.getDestMutable();
-  if (auto write = dyn_cast<WriteOp>(op))
-    return &write.getDestMutable();
-  return nullptr;
-}

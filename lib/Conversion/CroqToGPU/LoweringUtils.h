@@ -9,6 +9,7 @@
 #ifndef CROQ_LIB_CONVERSION_CROQTOGPU_LOWERINGUTILS_H
 #define CROQ_LIB_CONVERSION_CROQTOGPU_LOWERINGUTILS_H
 
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
@@ -186,18 +187,6 @@ FailureOr<HostTensorMap> emitHostTensorMap(OpBuilder &builder, Location loc,
                                            ArrayRef<int64_t> box,
                                            Swizzle swizzle, bool readOnly);
 
-/// The block-level croq.parallel around `op` (the kernel), or null.
-ParallelOp getKernel(Operation *op);
-
-/// The buffer `value` is a view of: its source through croq views, span_as,
-/// stages and memref view-like ops (a global tensor, or a shared
-/// allocation).
-Value getUnderlyingBuffer(Value value);
-
-/// The operand through which `op` writes a buffer: the destination of a
-/// copy, transpose, pad, mma.store or croq.write; null for other ops.
-OpOperand *getWrittenBufferOperand(Operation *op);
-
 /// The global tensor a tma copy moves to or from, before views: the source
 /// of the copy's croq.view, or the copy's global operand itself.
 Value getTmaGlobalTensor(CopyOp op);
@@ -238,14 +227,6 @@ struct TmaState {
   llvm::DenseSet<Value> requiredMaps;
   std::shared_ptr<TmaLowering> lowering;
 };
-
-/// Makes async tma stores safe to leave in flight: before each op that
-/// writes a shared allocation an async tma store reads, the threads of the
-/// writing group wait until their bulk stores have read shared memory and
-/// synchronize; at the end of each such kernel every thread waits for its
-/// bulk stores to complete. Runs on croq IR before lowering; fails if a tile
-/// is stored or written by different groups.
-LogicalResult waitForAsyncTmaStores(ModuleOp module);
 
 /// Reports, on the op, why a tma copy cannot be lowered yet (box splitting,
 /// groups smaller than a block), or succeeds.

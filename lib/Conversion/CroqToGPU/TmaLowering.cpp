@@ -74,12 +74,6 @@ static EventTriggerOp getTrigger(CopyOp op) {
   return dyn_cast<EventTriggerOp>(*op.getFuture().getUsers().begin());
 }
 
-ParallelOp mlir::croq::getKernel(Operation *op) {
-  auto parallel = op->getParentOfType<ParallelOp>();
-  while (parallel && parallel.getLevel() != ParallelLevel::Block)
-    parallel = parallel->getParentOfType<ParallelOp>();
-  return parallel;
-}
 
 Value mlir::croq::getTmaGlobalTensor(CopyOp op) {
   bool isLoad = getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
@@ -477,7 +471,8 @@ struct TmaLowering {
     // proxy, then the group's first thread issues the bulk copy. A
     // synchronous store drains it before the group goes on; an async one
     // is left in flight: the group waits for it to have read the tile
-    // before the tile is written again (see waitForAsyncTmaStores), and
+    // before the tile is written again (croq.wait_stores read, placed by
+    // croq-wait-async-stores), and
     // every thread drains its bulk groups before the kernel ends.
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
     if (failed(group))
@@ -577,6 +572,28 @@ struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
   }
   TmaLowering &tma;
 };
+
+/// croq.wait_stores read  =>  cp.async.bulk.wait_group.read 0 + a barrier of
+/// the executing group; croq.wait_stores  =>  cp.async.bulk.wait_group 0.
+struct WaitStoresOpLowering : OpConversionPattern<WaitStoresOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WaitStoresOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::CpAsyncBulkWaitGroupOp::create(
+        rewriter, loc, rewriter.getI32IntegerAttr(0),
+        op.getRead() ? rewriter.getUnitAttr() : nullptr);
+    if (op.getRead()) {
+      FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
+      if (failed(group))
+        return failure();
+      emitGroupBarrier(rewriter, loc, *group);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::croq::populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
@@ -585,65 +602,5 @@ void mlir::croq::populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
   state.lowering = std::make_shared<TmaLowering>(TmaLowering{state});
   patterns.add<TmaCopyOpLowering, TmaWaitOpLowering>(
       converter, patterns.getContext(), *state.lowering);
-}
-
-LogicalResult mlir::croq::waitForAsyncTmaStores(ModuleOp module) {
-  // The shared allocations async tma stores read, and the groups (innermost
-  // croq.parallel) that issue them.
-  llvm::DenseMap<Value, Operation *> storedBy;
-  llvm::SetVector<Operation *> kernels;
-  bool ok = true;
-  module.walk([&](CopyOp copy) {
-    if (copy.getEngine() != CopyEngine::TMA || !copy.isAsync() ||
-        getMemorySpaceOf(copy.getSource().getType()) != MemorySpace::Shared)
-      return;
-    Value allocation = getUnderlyingBuffer(copy.getSource());
-    Operation *group = copy->getParentOfType<ParallelOp>();
-    auto [it, inserted] = storedBy.try_emplace(allocation, group);
-    if (!inserted && it->second != group) {
-      copy.emitOpError("stores a shared tile that an async tma store of "
-                       "another group also stores; async stores of one "
-                       "allocation must be issued by one group");
-      ok = false;
-      return;
-    }
-    if (ParallelOp kernel = getKernel(copy))
-      kernels.insert(kernel);
-  });
-  if (!ok)
-    return failure();
-  OpBuilder builder(module.getContext());
-  for (Operation *kernel : kernels) {
-    // Before the tile is written again, the issuing thread waits until its
-    // stores have read their tiles; the group then goes on together.
-    SmallVector<Operation *> writers;
-    kernel->walk([&](Operation *op) {
-      OpOperand *written = getWrittenBufferOperand(op);
-      if (written && storedBy.count(getUnderlyingBuffer(written->get())))
-        writers.push_back(op);
-    });
-    for (Operation *writer : writers) {
-      Operation *group = storedBy.lookup(
-          getUnderlyingBuffer(getWrittenBufferOperand(writer)->get()));
-      if (writer->getParentOfType<ParallelOp>() != group)
-        return writer->emitOpError(
-            "writes a shared tile that an async tma store of another group "
-            "may still be reading; write it in the group that stores it");
-      builder.setInsertionPoint(writer);
-      FailureOr<ThreadGroup> threads = getThreadGroup(builder, writer);
-      if (failed(threads))
-        return failure();
-      NVVM::CpAsyncBulkWaitGroupOp::create(builder, writer->getLoc(),
-                                           builder.getI32IntegerAttr(0),
-                                           builder.getUnitAttr());
-      emitGroupBarrier(builder, writer->getLoc(), *threads);
-    }
-    // Every thread's stores complete before the kernel ends.
-    Block &body = cast<ParallelOp>(kernel).getBody().front();
-    builder.setInsertionPointToEnd(&body);
-    NVVM::CpAsyncBulkWaitGroupOp::create(builder, kernel->getLoc(),
-                                         builder.getI32IntegerAttr(0),
-                                         /*read=*/nullptr);
-  }
-  return success();
+  patterns.add<WaitStoresOpLowering>(converter, patterns.getContext());
 }

@@ -28,6 +28,7 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCroqPipelineLoops(pipelining));
   pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());
+  pm.addPass(createCroqWaitAsyncStores());
   // Plans the kernels' resources, each recorded in the IR.
   CroqPlanSharedMemoryOptions sharedMemory;
   sharedMemory.chip = options.chip;

@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -split-input-file -verify-diagnostics
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -split-input-file -verify-diagnostics
 
 // A tma copy that would need more bulk copies than the lowering issues: rows
 // of 512 i8 without a swizzle move 256 elements per box, two boxes for each
@@ -156,43 +156,6 @@ func.func @thread_region_larger_than_warpgroup(%out: memref<256xindex>) {
       croq.parallel (%t) in [256] : thread {
         croq.write %t, %out[%t] : memref<256xindex>
       }
-    }
-  }
-  return
-}
-
-// -----
-
-// An async tma store left in flight by a warpgroup, whose tile the whole
-// block then writes: the block's other threads cannot know when the
-// warpgroup's store has read the tile.
-func.func @async_tma_store_tile_written_by_other_group(%a: memref<?x?xf16>, %out: memref<?x?xf16>) {
-  croq.parallel (%b) in [1] : block {
-    %c0 = arith.constant 0 : index
-    %t = croq.alloc : !croq.tile<64x64xf16, shared>
-    %v = croq.subspan %a [64, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
-    // expected-error @+1 {{'croq.copy' op writes a shared tile that an async tma store of another group may still be reading; write it in the group that stores it}}
-    croq.copy dma %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
-    croq.parallel (%w) in [1] : warpgroup {
-      %o = croq.subspan %out [64, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
-      %f = croq.copy tma async %t -> %o : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
-    }
-  }
-  return
-}
-
-// -----
-
-// Two groups leave async tma stores of one allocation in flight.
-func.func @async_tma_store_two_groups(%out: memref<?x?xf16>) {
-  croq.parallel (%b) in [1] : block {
-    %c0 = arith.constant 0 : index
-    %t = croq.alloc : !croq.tile<64x64xf16, shared>
-    %o = croq.subspan %out [64, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
-    %f = croq.copy tma async %t -> %o : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
-    croq.parallel (%w) in [1] : warpgroup {
-      // expected-error @+1 {{'croq.copy' op stores a shared tile that an async tma store of another group also stores; async stores of one allocation must be issued by one group}}
-      %g = croq.copy tma async %t -> %o : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
     }
   }
   return

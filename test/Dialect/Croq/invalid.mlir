@@ -1630,3 +1630,11 @@ func.func @arrivals_zero() {
   }
   return
 }
+
+// -----
+
+func.func @wait_stores_outside_parallel() {
+  // expected-error @+1 {{'croq.wait_stores' op waits for the stores of a thread group: it must be inside a croq.parallel region}}
+  croq.wait_stores read
+  return
+}

@@ -828,3 +828,14 @@ func.func @planned_kernel(%c: i1, %d: i1) {
   }
   return
 }
+
+// CHECK-LABEL: func.func @wait_stores_example(
+// CHECK: croq.wait_stores read
+// CHECK-NEXT: croq.wait_stores{{$}}
+func.func @wait_stores_example() {
+  croq.parallel (%i) in [1] : block {
+    croq.wait_stores read
+    croq.wait_stores
+  }
+  return
+}

@@ -1,7 +1,7 @@
 //===- EventOps.cpp - croq event ops --------------------------------------===//
 //
-// Verification of event arrays: where they are allocated and constant slot
-// indices in range.
+// Verification of event arrays (where they are allocated, constant slot
+// indices in range) and of waits for async stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +9,13 @@
 
 using namespace mlir;
 using namespace mlir::croq;
+
+LogicalResult WaitStoresOp::verify() {
+  if (!(*this)->getParentOfType<ParallelOp>())
+    return emitOpError("waits for the stores of a thread group: it must be "
+                       "inside a croq.parallel region");
+  return success();
+}
 
 LogicalResult EventAllocOp::verify() {
   auto parallel = (*this)->getParentOfType<ParallelOp>();

@@ -438,6 +438,32 @@ def Croq_WaitOp : Croq_Op<"wait", [MemoryEffects<[MemRead, MemWrite]>]> {
   let assemblyFormat = "$future attr-dict";
 }
 
+def Croq_WaitStoresOp : Croq_Op<"wait_stores",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits for the async tma stores the executing threads issued";
+  let description = [{
+    The `croq.wait_stores` op waits for the async `tma` stores (shared to
+    global) that the executing threads have issued and left in flight.
+    With `read`, each thread waits until its stores have read their source
+    tiles, and then the threads of the executing group (block, warpgroup)
+    synchronize: the tiles may be written again. Without `read`, each thread
+    waits until its stores have completed, with no synchronization.
+    `croq-wait-async-stores` places these ops: `read` before every write of
+    a tile an async store reads, plain at the end of each kernel that leaves
+    stores in flight.
+
+    Example:
+
+    ```mlir
+    croq.wait_stores read
+    croq.wait_stores
+    ```
+  }];
+  let arguments = (ins UnitAttr:$read);
+  let assemblyFormat = "(`read` $read^)? attr-dict";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Events
 //===----------------------------------------------------------------------===//

@@ -293,6 +293,50 @@ def CroqPlanRegisters : Pass<"croq-plan-registers"> {
   ];
 }
 
+def CroqWaitAsyncStores : Pass<"croq-wait-async-stores"> {
+  let summary = "Wait for async tma stores left in flight before their tiles "
+                "are written again";
+  let description = [{
+    The future of an async `tma` store may be left unwaited: the store goes
+    on reading its shared tile while the group continues (the epilogue of a
+    persistent GEMM overlapped with the next tile's mma). This pass makes
+    that safe: before every op that writes a shared tile such a store reads
+    (a copy, transpose, pad, `croq.mma.store` or `croq.write` into it, or
+    into a stage or view of it), it inserts `croq.wait_stores read`, which
+    makes the writing group wait until its stores have read their tiles;
+    at the end of each kernel with such stores it inserts
+    `croq.wait_stores`, which waits for them to complete. A tile stored by
+    async stores of two groups, or written by a group other than the one
+    that stores it, is an error.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%b) in [1] : block {
+      %t = croq.alloc : !croq.tile<64x64xf16, shared>
+      scf.for %i = %c0 to %n step %c1 {
+        croq.mma.store %acc -> %t : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
+        %f = croq.copy tma async %t -> %v : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    croq.parallel (%b) in [1] : block {
+      %t = croq.alloc : !croq.tile<64x64xf16, shared>
+      scf.for %i = %c0 to %n step %c1 {
+        croq.wait_stores read
+        croq.mma.store %acc -> %t : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
+        %f = croq.copy tma async %t -> %v : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
+      }
+      croq.wait_stores
+    }
+    ```
+  }];
+}
+
 def CroqTestTileLayout : Pass<"croq-test-tile-layout"> {
   let summary = "Report where each shared tile's 16-byte chunks lie "
                 "(testing)";

@@ -1,0 +1,47 @@
+//===- BufferUtils.cpp - which buffer an op reads or writes ---------------===//
+//
+// Follows views, stages and reshapes to the buffer they stand for, and names
+// the operand through which an op writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
+#include "Croq/Dialect/Croq/IR/ViewUtils.h"
+
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+Value mlir::croq::getUnderlyingBuffer(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
+      value = viewLike.getViewSource();
+    else if (isViewOp(def) || isa<SpanAsOp, StageOp>(def))
+      value = def->getOperand(0);
+    else
+      break;
+  }
+  return value;
+}
+
+OpOperand *mlir::croq::getWrittenBufferOperand(Operation *op) {
+  if (auto copy = dyn_cast<CopyOp>(op))
+    return &copy.getDestMutable();
+  if (auto store = dyn_cast<MmaStoreOp>(op))
+    return &store.getDestMutable();
+  if (auto transpose = dyn_cast<TransposeOp>(op))
+    return &transpose.getDestMutable();
+  if (auto pad = dyn_cast<PadOp>(op))
+    return &pad.getDestMutable();
+  if (auto write = dyn_cast<WriteOp>(op))
+    return &write.getDestMutable();
+  return nullptr;
+}
+
+ParallelOp mlir::croq::getKernel(Operation *op) {
+  auto parallel = op->getParentOfType<ParallelOp>();
+  while (parallel && parallel.getLevel() != ParallelLevel::Block)
+    parallel = parallel->getParentOfType<ParallelOp>();
+  return parallel;
+}
