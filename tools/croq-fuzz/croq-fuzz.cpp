@@ -254,6 +254,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(croq::createCroqAssignLayouts());
     pm.addPass(croq::createCroqNormalizeViews());
+    pm.addPass(croq::createCroqWaitAsyncStores());
+    pm.addPass(croq::createCroqPlanSharedMemory());
+    pm.addPass(croq::createCroqPlanEvents());
+    pm.addPass(croq::createCroqPlanRegisters());
     pm.addPass(croq::createConvertCroqToGPU());
   });
   stats.pipelined += runOnClone(*module, [](PassManager &pm) {

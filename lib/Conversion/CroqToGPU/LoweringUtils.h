@@ -228,6 +228,25 @@ struct TmaState {
   std::shared_ptr<TmaLowering> lowering;
 };
 
+/// One bulk copy of a tma copy: its box's first element, in tile
+/// coordinates, and the byte offset of that box in the tile.
+struct TmaPiece {
+  SmallVector<int64_t> coords;
+  int64_t byteOffset;
+};
+
+/// The box of the bulk copies that move a tile of `layout`: inside one slab,
+/// the innermost dimensions whole, the first one (from the inside) above 256
+/// cut to 256, and every dimension outside it 1.
+SmallVector<int64_t> getTmaBox(const SharedTileLayout &layout);
+
+/// The bulk copies that move a tile of `layout`: every box of getTmaBox in
+/// every slab.
+SmallVector<TmaPiece> getTmaPieces(const SharedTileLayout &layout);
+
+/// The event trigger that consumes the future of the tma load `op`, if any.
+EventTriggerOp getTmaLoadTrigger(CopyOp op);
+
 /// Reports, on the op, why a tma copy cannot be lowered yet (box splitting,
 /// groups smaller than a block), or succeeds.
 LogicalResult checkTmaLowerable(CopyOp op);
@@ -252,6 +271,11 @@ void populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
 /// Reports, on the op, why an mma op cannot be lowered to wgmma, or
 /// succeeds.
 LogicalResult checkMmaLowerable(Operation *op);
+
+/// Adds the pattern that lowers croq.mma.store to stores of each thread's
+/// fragment (stmatrix into 16-bit shared tiles).
+void populateCroqMmaStoreToGPUPatterns(CroqTypeConverter &converter,
+                                       RewritePatternSet &patterns);
 
 /// Adds the patterns that lower mma ops to wgmma.
 void populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,

@@ -67,129 +67,6 @@ static FailureOr<Value> getSharedByteOffset(OpBuilder &builder, Location loc,
   return failure();
 }
 
-/// The event trigger that consumes the future of `op`, if any.
-static EventTriggerOp getTrigger(CopyOp op) {
-  if (!op.isAsync() || !op.getFuture() || !op.getFuture().hasOneUse())
-    return nullptr;
-  return dyn_cast<EventTriggerOp>(*op.getFuture().getUsers().begin());
-}
-
-
-Value mlir::croq::getTmaGlobalTensor(CopyOp op) {
-  bool isLoad = getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
-  Value global = isLoad ? op.getSource() : op.getDest();
-  auto view = global.getDefiningOp<ViewOp>();
-  return view ? view.getSource() : global;
-}
-
-/// The most bulk copies one tma copy is lowered to.
-static constexpr int64_t kMaxTmaPieces = 256;
-
-/// The box of the bulk copies that move a tile of `layout`: inside one slab,
-/// the innermost dimensions whole, the first one (from the inside) above 256
-/// cut to 256, and every dimension outside it 1, so that each box covers a
-/// contiguous run of the slab.
-static SmallVector<int64_t> getTmaBox(const SharedTileLayout &layout) {
-  SmallVector<int64_t> slab = layout.getSlabShape();
-  SmallVector<int64_t> box(slab.size(), 1);
-  bool whole = true;
-  for (int64_t d = static_cast<int64_t>(slab.size()) - 1; d >= 0 && whole;
-       --d) {
-    box[d] = std::min(slab[d], kMaxTmaBoxDim);
-    whole = slab[d] <= kMaxTmaBoxDim;
-  }
-  return box;
-}
-
-namespace {
-/// One bulk copy of a tma copy: its box's first element, in tile
-/// coordinates, and the byte offset of that box in the tile.
-struct TmaPiece {
-  SmallVector<int64_t> coords;
-  int64_t byteOffset;
-};
-} // namespace
-
-/// The number of boxes of getTmaBox in one slab (verified shapes divide
-/// into whole boxes).
-static int64_t countTmaPiecesPerSlab(const SharedTileLayout &layout) {
-  SmallVector<int64_t> slab = layout.getSlabShape();
-  SmallVector<int64_t> box = getTmaBox(layout);
-  int64_t count = 1;
-  for (auto [size, extent] : llvm::zip(slab, box))
-    count = saturatingMul(count, size / extent);
-  return count;
-}
-
-/// The bulk copies that move a tile of `layout`: every box of getTmaBox in
-/// every slab.
-static SmallVector<TmaPiece> getTmaPieces(const SharedTileLayout &layout) {
-  SmallVector<int64_t> slab = layout.getSlabShape();
-  SmallVector<int64_t> box = getTmaBox(layout);
-  int64_t rank = slab.size();
-  SmallVector<int64_t> counts(rank);
-  for (int64_t d = 0; d < rank; ++d)
-    counts[d] = slab[d] / box[d];
-  int64_t perSlab = countTmaPiecesPerSlab(layout);
-  SmallVector<TmaPiece> pieces;
-  for (int64_t s = 0; s < layout.numSlabs; ++s) {
-    for (int64_t k = 0; k < perSlab; ++k) {
-      TmaPiece piece;
-      piece.coords.assign(rank, 0);
-      for (int64_t d = rank - 1, rest = k; d >= 0; --d) {
-        piece.coords[d] = (rest % counts[d]) * box[d];
-        rest /= counts[d];
-      }
-      piece.coords.back() += s * layout.slabWidth;
-      piece.byteOffset = layout.getLinearByteOffset(piece.coords);
-      pieces.push_back(std::move(piece));
-    }
-  }
-  return pieces;
-}
-
-LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
-  auto group = op->getParentOfType<ParallelOp>();
-  bool isLoad =
-      getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
-  // A load that completes on an event, and a store, is issued by one
-  // thread of a block or warpgroup; other loads synchronize the whole block.
-  bool onEvent = isLoad && getTrigger(op);
-  bool groupIssued = onEvent || !isLoad;
-  if (!group || (group.getLevel() != ParallelLevel::Block &&
-                 !(groupIssued &&
-                   group.getLevel() == ParallelLevel::Warpgroup)))
-    return op.emitOpError("tma copies are lowered for block-level groups, "
-                          "or for warpgroups when the copy is a store or a "
-                          "load that triggers an event: issue them directly "
-                          "in a 'croq.parallel ... : block' region");
-  auto tileType =
-      dyn_cast<TileType>((isLoad ? op.getDest() : op.getSource()).getType());
-  if (!tileType)
-    return op.emitOpError("tma copies are lowered between a global view "
-                          "and a whole shared tile");
-  if (onEvent) {
-    EventTriggerOp trigger = getTrigger(op);
-    Value index = trigger.getIndex();
-    Operation *def = index.getDefiningOp();
-    Block *owner = def ? def->getBlock() : cast<BlockArgument>(index).getOwner();
-    if (!owner->getParentOp()->isAncestor(op) ||
-        (def && def->getBlock() == op->getBlock() && !def->isBeforeInBlock(op)))
-      return op.emitOpError("completes on the event slot that ")
-             << "a later croq.event.trigger names; compute the slot index "
-                "before the copy";
-  }
-  SharedTileLayout layout = SharedTileLayout::get(tileType);
-  int64_t pieces =
-      saturatingMul(countTmaPiecesPerSlab(layout), layout.numSlabs);
-  if (pieces > kMaxTmaPieces)
-    return op.emitOpError("needs ")
-           << pieces << " bulk copies of its largest legal box; a tma copy "
-           << "is lowered to at most " << kMaxTmaPieces
-           << ": make the tile's inner dimensions at most 256 elements";
-  return success();
-}
-
 /// The software copy that stands in for a tma copy whose tensor TMA cannot
 /// move: a dma copy, zero-filling past the tensor's edge (where the source
 /// can end before the tile) as TMA does for a load. A load's data is then
@@ -232,6 +109,25 @@ static LogicalResult emitTmaOrSoftware(ConversionPatternRewriter &rewriter,
   rewriter.setInsertionPointToStart(ifUsable.thenBlock());
   return success();
 }
+
+namespace {
+/// What the bulk copies of one tma copy are emitted from.
+struct TmaCopySite {
+  bool isLoad;
+  TileType tileType;
+  /// The tensor map as the descriptor the bulk copies take.
+  Value map;
+  /// Whether the runtime let TMA move the tensor; null where the copy has no
+  /// software copy.
+  Value usable;
+  /// Each box's view in shared memory and its coordinates in the tensor,
+  /// innermost first.
+  SmallVector<std::pair<Value, SmallVector<Value>>> boxes;
+  Value zero;
+  /// Thread 0 of the block.
+  Value leader;
+};
+} // namespace
 
 namespace mlir::croq {
 /// Lowers tma copies. Holds how each async load completes so that the
@@ -288,7 +184,12 @@ struct TmaLowering {
     return map;
   }
 
-  LogicalResult lower(CopyOp op, ConversionPatternRewriter &rewriter) {
+  /// Everything the bulk copies of `op` need, emitted before them: the
+  /// host's tensor map seen as a descriptor, whether to take the TMA path
+  /// (null: always), the views of the boxes in shared memory and their
+  /// coordinates in the tensor, and the block's leader thread.
+  FailureOr<TmaCopySite> prepare(CopyOp op,
+                                 ConversionPatternRewriter &rewriter) {
     Location loc = op.getLoc();
     ParallelOp kernel = getKernel(op);
     bool isLoad = getMemorySpaceOf(op.getDest().getType()) ==
@@ -386,99 +287,120 @@ struct TmaLowering {
     Value zero = indexConstant(rewriter, loc, 0);
     Value leader = arith::CmpIOp::create(rewriter, loc,
                                          arith::CmpIPredicate::eq, tid, zero);
+    return TmaCopySite{isLoad, tileType, map, usable, std::move(boxes), zero,
+                       leader};
+  }
 
-    if (EventTriggerOp trigger = isLoad ? getTrigger(op) : nullptr) {
-      // The load completes on the event slot its trigger names; the trigger
-      // arrives expecting its bytes if it took the TMA path. The group's
-      // first thread issues it.
-      FailureOr<ThreadGroup> issuing = getThreadGroup(rewriter, op);
-      if (failed(issuing))
+  /// A load that completes on the event slot its trigger names: the trigger
+  /// arrives expecting its bytes if it took the TMA path. The group's first
+  /// thread issues it.
+  LogicalResult lowerLoadOnEvent(CopyOp op, EventTriggerOp trigger,
+                                 TmaCopySite &site,
+                                 ConversionPatternRewriter &rewriter) {
+    Location loc = op.getLoc();
+    FailureOr<ThreadGroup> issuing = getThreadGroup(rewriter, op);
+    if (failed(issuing))
+      return failure();
+    Value first = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, issuing->threadIndex,
+        site.zero);
+    Value barriers = rewriter.getRemappedValue(trigger.getEvents());
+    if (!barriers)
+      return op.emitOpError("cannot resolve the event array of its trigger");
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (failed(emitTmaOrSoftware(rewriter, op, site.usable, true)))
         return failure();
+      for (auto &[view, coords] : site.boxes)
+        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, site.map,
+                                      coords, trigger.getIndex(),
+                                      /*multicastMask=*/Value(), first);
+    }
+    if (site.usable)
+      state.usable[op] = site.usable;
+    // The future is the event slot's mbarrier: the trigger that consumes
+    // it expects the bytes, and nothing else stands for it.
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// A load on its own mbarrier: the leader expects the tile's bytes and
+  /// issues the boxes; a synchronous load waits for the barrier's phase, an
+  /// async one leaves that to its croq.wait.
+  LogicalResult lowerLoad(CopyOp op, TmaCopySite &site,
+                          ConversionPatternRewriter &rewriter) {
+    Location loc = op.getLoc();
+    ParallelOp kernel = getKernel(op);
+    MLIRContext *context = rewriter.getContext();
+    auto workgroup =
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+    // One mbarrier per load site, initialized when the kernel starts, and
+    // each thread's copy of its phase.
+    Value barriers, phase;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&kernel.getBody().front());
+      barriers = nvgpu::MBarrierCreateOp::create(
+          rewriter, loc,
+          nvgpu::MBarrierGroupType::get(context, workgroup));
+      Value startTid =
+          gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+      Value c0 = indexConstant(rewriter, loc, 0);
       Value first = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, issuing->threadIndex, zero);
-      Value barriers = rewriter.getRemappedValue(trigger.getEvents());
-      if (!barriers)
-        return op.emitOpError("cannot resolve the event array of its trigger");
-      {
-        OpBuilder::InsertionGuard guard(rewriter);
-        if (failed(emitTmaOrSoftware(rewriter, op, usable, isLoad)))
-          return failure();
-        for (auto &[view, coords] : boxes)
-          nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, map,
-                                        coords, trigger.getIndex(),
-                                        /*multicastMask=*/Value(), first);
-      }
-      if (usable)
-        state.usable[op] = usable;
-      // The future is the event slot's mbarrier: the trigger that consumes
-      // it expects the bytes, and nothing else stands for it.
-      rewriter.eraseOp(op);
-      return success();
-    }
-
-    if (isLoad) {
-      // One mbarrier per load site, initialized when the kernel starts, and
-      // each thread's copy of its phase.
-      Value barriers, phase;
-      {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPointToStart(&kernel.getBody().front());
-        barriers = nvgpu::MBarrierCreateOp::create(
-            rewriter, loc,
-            nvgpu::MBarrierGroupType::get(context, workgroup));
-        Value startTid =
-            gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-        Value c0 = indexConstant(rewriter, loc, 0);
-        Value first = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::eq, startTid, c0);
-        nvgpu::MBarrierInitOp::create(rewriter, loc, barriers,
-                                      indexConstant(rewriter, loc, 1), c0,
-                                      first);
-        phase = memref::AllocaOp::create(
-            rewriter, loc, MemRefType::get({1}, rewriter.getI1Type()));
-        memref::StoreOp::create(rewriter, loc,
-                                arith::ConstantIntOp::create(rewriter, loc, 0,
-                                                             1),
-                                phase, c0);
-        gpu::BarrierOp::create(rewriter, loc);
-      }
-      // Earlier readers of the tile are done before the engine writes it.
+          rewriter, loc, arith::CmpIPredicate::eq, startTid, c0);
+      nvgpu::MBarrierInitOp::create(rewriter, loc, barriers,
+                                    indexConstant(rewriter, loc, 1), c0,
+                                    first);
+      phase = memref::AllocaOp::create(
+          rewriter, loc, MemRefType::get({1}, rewriter.getI1Type()));
+      memref::StoreOp::create(rewriter, loc,
+                              arith::ConstantIntOp::create(rewriter, loc, 0,
+                                                           1),
+                              phase, c0);
       gpu::BarrierOp::create(rewriter, loc);
-      {
-        OpBuilder::InsertionGuard guard(rewriter);
-        if (failed(emitTmaOrSoftware(rewriter, op, usable, isLoad)))
-          return failure();
-        int64_t bytes = tileType.getSizeInBytes();
-        nvgpu::MBarrierArriveExpectTxOp::create(
-            rewriter, loc, barriers, indexConstant(rewriter, loc, bytes), zero,
-            leader);
-        for (auto &[view, coords] : boxes)
-          nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, map,
-                                        coords, zero,
-                                        /*multicastMask=*/Value(), leader);
-        if (!op.isAsync())
-          emitPhaseWait(rewriter, loc, barriers, phase);
-      }
-      // An async load's future is its mbarrier and phase, which its
-      // croq.wait waits on.
-      if (op.isAsync())
-        state.loadBarriers[op] = {barriers, phase, usable};
-      rewriter.eraseOp(op);
-      return success();
     }
+    // Earlier readers of the tile are done before the engine writes it.
+    gpu::BarrierOp::create(rewriter, loc);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      if (failed(emitTmaOrSoftware(rewriter, op, site.usable, true)))
+        return failure();
+      int64_t bytes = site.tileType.getSizeInBytes();
+      nvgpu::MBarrierArriveExpectTxOp::create(
+          rewriter, loc, barriers, indexConstant(rewriter, loc, bytes),
+          site.zero, site.leader);
+      for (auto &[view, coords] : site.boxes)
+        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, site.map,
+                                      coords, site.zero,
+                                      /*multicastMask=*/Value(), site.leader);
+      if (!op.isAsync())
+        emitPhaseWait(rewriter, loc, barriers, phase);
+    }
+    // An async load's future is its mbarrier and phase, which its
+    // croq.wait waits on.
+    if (op.isAsync())
+      state.loadBarriers[op] = {barriers, phase, site.usable};
+    rewriter.eraseOp(op);
+    return success();
+  }
 
-    // Store: every thread's writes to the tile are visible to the async
-    // proxy, then the group's first thread issues the bulk copy. A
-    // synchronous store drains it before the group goes on; an async one
-    // is left in flight: the group waits for it to have read the tile
-    // before the tile is written again (croq.wait_stores read, placed by
-    // croq-wait-async-stores), and
-    // every thread drains its bulk groups before the kernel ends.
+  /// A store: every thread's writes to the tile are made visible to the
+  /// async proxy, then the group's first thread issues the bulk copy.
+  LogicalResult lowerStore(CopyOp op, TmaCopySite &site,
+                           ConversionPatternRewriter &rewriter) {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    // A synchronous store drains its bulk group before the group goes on;
+    // an async one is left in flight: the group waits for it to have read
+    // the tile before the tile is written again (croq.wait_stores read,
+    // placed by croq-wait-async-stores), and every thread drains its bulk
+    // groups before the kernel ends.
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
     if (failed(group))
       return failure();
     Value first = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, group->threadIndex, zero);
+        rewriter, loc, arith::CmpIPredicate::eq, group->threadIndex,
+        site.zero);
     NVVM::FenceProxyOp::create(
         rewriter, loc,
         NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
@@ -486,12 +408,12 @@ struct TmaLowering {
     emitGroupBarrier(rewriter, loc, *group);
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      if (failed(emitTmaOrSoftware(rewriter, op, usable, isLoad)))
+      if (failed(emitTmaOrSoftware(rewriter, op, site.usable, false)))
         return failure();
       auto ifFirst = scf::IfOp::create(rewriter, loc, first, false);
       rewriter.setInsertionPointToStart(ifFirst.thenBlock());
-      for (auto &[view, coords] : boxes)
-        nvgpu::TmaAsyncStoreOp::create(rewriter, loc, view, map, coords,
+      for (auto &[view, coords] : site.boxes)
+        nvgpu::TmaAsyncStoreOp::create(rewriter, loc, view, site.map, coords,
                                        /*predicate=*/Value());
       NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
       if (!op.isAsync())
@@ -504,6 +426,17 @@ struct TmaLowering {
       emitGroupBarrier(rewriter, loc, *group);
     rewriter.eraseOp(op);
     return success();
+  }
+
+  LogicalResult lower(CopyOp op, ConversionPatternRewriter &rewriter) {
+    FailureOr<TmaCopySite> site = prepare(op, rewriter);
+    if (failed(site))
+      return failure();
+    if (!site->isLoad)
+      return lowerStore(op, *site, rewriter);
+    if (EventTriggerOp trigger = getTmaLoadTrigger(op))
+      return lowerLoadOnEvent(op, trigger, *site, rewriter);
+    return lowerLoad(op, *site, rewriter);
   }
 };
 } // namespace mlir::croq
