@@ -76,7 +76,8 @@ PY
 cp -r python/croq "$ART/python/"
 find "$ART/python" -name __pycache__ -prune -exec rm -rf {} +
 cp test/Integration/GPU/run_gpu_tests.py "$ART/tests/"
-cp bench/bench_dma.py bench/bench_gemm.py bench/triton_gemm.py "$ART/bench/"
+cp bench/bench_dma.py bench/bench_gemm.py bench/triton_gemm.py \
+  bench/bench_compare.py "$ART/bench/"
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
