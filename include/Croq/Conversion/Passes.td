@@ -91,7 +91,59 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
            "the GPU architecture whose limits (shared memory, registers) "
-           "the lowering plans for">,
+           "the lowering plans for">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def CroqEmitTensorMaps : Pass<"croq-emit-tensor-maps", "ModuleOp"> {
+  let summary = "Ask the host for the tensor maps of the kernels' tma copies";
+  let description = [{
+    A `tma` copy moves boxes of a global tensor through a tensor map that
+    the host encodes before the kernel starts. Before each kernel this pass
+    emits one `croq.tensor_map` per tensor, box and swizzle the kernel's tma
+    copies move (the box is the one bulk copy moves: a span-wide slab of a
+    tile wider than its swizzle span, dimensions above 256 cut to 256), and
+    gives each copy its map (`map %m`).
+
+    - A tensor the kernel only reads (every use of it or of a view of it in
+      the kernel is the source of a copy, transpose, pad or mma.load, or a
+      `croq.read`) gets a `staged` map, unless
+      `stage-misaligned-inputs=false`: the runtime copies it into an aligned
+      buffer where its address or row strides break a rule of TMA.
+    - `tma-fallback` decides which copies carry the software copy that runs
+      when the runtime cannot give a map (`if %ok`): `always`; `never`;
+      `auto` (the default), where the tensor's static type does not prove
+      the map usable: a staged tensor with static sizes in TMA's ranges and
+      contiguous, non-overlapping rows is proven. A map a copy without the
+      software copy uses is `required`: when the runtime cannot give it,
+      the launch is refused with the rule the tensor broke.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%i) in [16] : block {
+      %v = croq.view %a [64, 64] from [%r, %c0] within [%n, 64] : memref<?x64xf16> -> !croq.view<64x64xf16>
+      croq.copy tma %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %m, %ok = croq.tensor_map %a box [64, 64] swizzle = 128 staged : memref<?x64xf16>
+    croq.parallel (%i) in [16] : block {
+      ...
+      croq.copy tma %v -> %t map %m if %ok : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    }
+    ```
+  }];
+  let options = [
     Option<"tmaFallback", "tma-fallback", "::mlir::croq::TmaFallback",
            /*default=*/"::mlir::croq::TmaFallback::Auto",
            "where tma copies carry a software copy for tensors TMA cannot "
@@ -110,12 +162,6 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
            "tensors a kernel only reads through tma copies are staged into "
            "aligned buffers by the runtime when TMA cannot describe them, "
            "instead of taking the software copy">
-  ];
-  let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-    "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
-    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
   ];
 }
 

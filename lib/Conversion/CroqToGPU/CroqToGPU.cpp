@@ -42,10 +42,29 @@ static LogicalResult checkLowerable(ModuleOp module) {
       ok = false;
       return;
     }
-    if (auto alloc = dyn_cast<AllocOp>(op);
-        alloc && getSwizzleOf(alloc.getResult().getType()) == Swizzle::Auto) {
-      alloc.emitOpError("has no layout yet (swizzle = auto): run "
-                        "croq-assign-layouts first");
+    if (auto alloc = dyn_cast<AllocOp>(op)) {
+      Type type = alloc.getResult().getType();
+      if (getSwizzleOf(type) == Swizzle::Auto) {
+        alloc.emitOpError("has no layout yet (swizzle = auto): run "
+                          "croq-assign-layouts first");
+        ok = false;
+        return;
+      }
+      if (getMemorySpaceOf(type) == MemorySpace::Shared && !alloc.getOffset()) {
+        alloc.emitOpError("shared buffer has no offset in the block's shared "
+                          "memory: run croq-plan-shared-memory first");
+        ok = false;
+        return;
+      }
+    }
+    if (auto events = dyn_cast<EventAllocOp>(op); events && !events.getArrivals()) {
+      events.emitOpError("has no arrival count: run croq-plan-events first");
+      ok = false;
+      return;
+    }
+    if (auto copy = dyn_cast<CopyOp>(op);
+        copy && copy.getEngine() == CopyEngine::TMA && !copy.getMap()) {
+      copy.emitOpError("has no tensor map: run croq-emit-tensor-maps first");
       ok = false;
       return;
     }
@@ -70,27 +89,14 @@ static LogicalResult checkLowerable(ModuleOp module) {
       }
     bool isKernel = isa<ParallelOp>(op) &&
                     cast<ParallelOp>(op).getLevel() == ParallelLevel::Block;
-    if (!isKernel && !isViewOp(op) && !op->getParentOfType<ParallelOp>()) {
+    if (!isKernel && !isViewOp(op) && !isa<TensorMapOp>(op) &&
+        !op->getParentOfType<ParallelOp>()) {
       op->emitOpError("must be inside a croq.parallel region to be lowered "
                       "to a GPU kernel");
       ok = false;
     }
   });
   return success(ok);
-}
-
-/// Records the tensors of tma loads that their kernels only read, while
-/// the kernels are still croq ops.
-static void collectReadOnlyTmaTensors(ModuleOp module, TmaState &tma) {
-  module.walk([&](CopyOp copy) {
-    if (copy.getEngine() != CopyEngine::TMA ||
-        getMemorySpaceOf(copy.getDest().getType()) != MemorySpace::Shared)
-      return;
-    Value root = getTmaGlobalTensor(copy);
-    ParallelOp kernel = getKernel(copy);
-    if (kernel && isOnlyReadIn(kernel, root))
-      tma.readOnlyTensors.insert({kernel.getOperation(), root});
-  });
 }
 
 namespace {
@@ -123,9 +129,6 @@ struct ConvertCroqToGPUPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
     TmaState tma;
-    tma.fallback = tmaFallback;
-    if (stageMisalignedInputs)
-      collectReadOnlyTmaTensors(module, tma);
     populateCroqDataToGPUPatterns(converter, tma, patterns);
     populateCroqEventToGPUPatterns(converter, events, tma, patterns);
     populateCroqMmaToGPUPatterns(converter, patterns);

@@ -202,6 +202,9 @@ CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
     return getTileMemRefType(shape, type.getElementType(),
                              type.getMemorySpace());
   });
+  addConversion([](TensorMapType type) -> Type {
+    return getTensorMapValueType(type.getContext());
+  });
   addConversion([](FutureType type) -> Type {
     return nvgpu::DeviceAsyncTokenType::get(type.getContext());
   });

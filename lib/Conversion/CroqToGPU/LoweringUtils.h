@@ -164,7 +164,7 @@ bool isTmaUsableStatically(MemRefType type, bool staged);
 /// Emits, on the host after `usable` (a croqRtTensorMapGet* result), the
 /// call that makes the next launch fail when the map is not usable
 /// (croqRtTensorMapRequire): for kernels without the software copy.
-void emitHostRequire(OpBuilder &builder, Location loc, Operation *kernel,
+void emitHostRequire(OpBuilder &builder, Location loc, Operation *at,
                      Value usable);
 
 /// The croqRtElementType of `type`, if tensor maps can hold it.
@@ -176,16 +176,20 @@ std::optional<int> getTensorMapElementType(Type type);
 /// grid-constant byval parameter.
 VectorType getTensorMapValueType(MLIRContext *context);
 
-/// Emits, before `kernel`, the host code that asks the runtime for the
-/// tensor map of `tensor` (a memref) with boxes of `box` (outermost first)
-/// and `swizzle`. A `readOnly` tensor may be staged: the runtime copies it
-/// into an aligned buffer if TMA cannot describe it, and the host releases
-/// the buffer after the kernel. Fails if the element type has no tensor-map
-/// encoding or the kernel is not in a function.
+/// Emits, at the builder's position on the host, the code that asks the
+/// runtime for the tensor map of `tensor` (a memref) with boxes of `box`
+/// (outermost first) and `swizzle`. A `staged` tensor may be copied into an
+/// aligned buffer if TMA cannot describe it; the host releases the buffer
+/// after `releaseAfter` (the kernel). Fails if the element type has no
+/// tensor-map encoding or the code is not in a function.
 FailureOr<HostTensorMap> emitHostTensorMap(OpBuilder &builder, Location loc,
-                                           Operation *kernel, Value tensor,
-                                           ArrayRef<int64_t> box,
-                                           Swizzle swizzle, bool readOnly);
+                                           Value tensor, ArrayRef<int64_t> box,
+                                           Swizzle swizzle, bool staged,
+                                           Operation *releaseAfter);
+
+/// Adds the pattern that lowers croq.tensor_map to these runtime calls.
+void populateCroqTensorMapToHostPatterns(CroqTypeConverter &converter,
+                                         RewritePatternSet &patterns);
 
 /// The global tensor a tma copy moves to or from, before views: the source
 /// of the copy's croq.view, or the copy's global operand itself.
@@ -208,23 +212,12 @@ struct TmaLoadCompletion {
 };
 
 /// What the tma patterns share while a module is lowered: how each async
-/// tma load completes, for the croq.wait of its future; for each tma load
-/// that completes on an event, whether it took the TMA path, for the
-/// trigger's byte count; and the host's tensor maps of each kernel.
+/// tma load completes, for the croq.wait of its future; and for each tma
+/// load that completes on an event, whether it took the TMA path, for the
+/// trigger's byte count.
 struct TmaState {
   llvm::DenseMap<Operation *, TmaLoadCompletion> loadBarriers;
   llvm::DenseMap<Operation *, Value> usable;
-  std::map<std::tuple<Operation *, void *, std::vector<int64_t>, int>,
-           HostTensorMap>
-      hostMaps;
-  /// The (kernel, tensor) pairs of tma loads whose tensor the kernel only
-  /// reads, found before lowering starts: their maps may be staged.
-  llvm::DenseSet<std::pair<Operation *, Value>> readOnlyTensors;
-  /// Where tma copies carry the software copy.
-  TmaFallback fallback = TmaFallback::Auto;
-  /// The host's usable flags whose maps the launch requires
-  /// (croqRtTensorMapRequire emitted).
-  llvm::DenseSet<Value> requiredMaps;
   std::shared_ptr<TmaLowering> lowering;
 };
 

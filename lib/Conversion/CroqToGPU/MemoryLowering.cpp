@@ -126,5 +126,6 @@ void mlir::croq::populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
                                                                    context);
   populateCroqCopyToGPUPatterns(converter, patterns);
   populateCroqTmaToGPUPatterns(converter, tma, patterns);
+  populateCroqTensorMapToHostPatterns(converter, patterns);
   populateCroqElementToGPUPatterns(converter, patterns);
 }

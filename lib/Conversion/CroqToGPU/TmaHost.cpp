@@ -115,14 +115,16 @@ static Value toI64(OpBuilder &builder, Location loc, Value index) {
 }
 
 FailureOr<HostTensorMap>
-mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
-                              Operation *kernel, Value tensor,
+mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc, Value tensor,
                               ArrayRef<int64_t> box, Swizzle swizzle,
-                              bool readOnly) {
+                              bool readOnly, Operation *releaseAfter) {
   auto memrefType = cast<MemRefType>(tensor.getType());
   std::optional<int> elementCode =
       getTensorMapElementType(memrefType.getElementType());
-  auto function = kernel->getParentOfType<FunctionOpInterface>();
+  Operation *at = builder.getInsertionBlock()->getParentOp();
+  auto function = isa<FunctionOpInterface>(at)
+                      ? cast<FunctionOpInterface>(at)
+                      : at->getParentOfType<FunctionOpInterface>();
   if (!elementCode || !function || function.isExternal())
     return failure();
   MLIRContext *context = builder.getContext();
@@ -148,8 +150,6 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
                                            i64Constant(builder, loc, 1));
   }
 
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(kernel);
   auto metadata =
       memref::ExtractStridedMetadataOp::create(builder, loc, tensor);
   auto store = [&](Value array, int64_t index, Value value) {
@@ -174,7 +174,7 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
   Value address =
       LLVM::IntToPtrOp::create(builder, loc, ptr, toI64(builder, loc, start));
 
-  func::FuncOp getMap = declareGetMap(builder, kernel, readOnly);
+  func::FuncOp getMap = declareGetMap(builder, function, readOnly);
   SmallVector<Value> arguments = {
       arith::ConstantIntOp::create(builder, loc, *elementCode, 32),
       arith::ConstantIntOp::create(builder, loc, rank, 32),
@@ -189,14 +189,14 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc,
     arguments.push_back(stagingSlot);
   Value usable =
       func::CallOp::create(builder, loc, getMap, arguments).getResult(0);
-  if (readOnly) {
+  if (readOnly && releaseAfter) {
     // The launch is synchronous: once it returns, the staging buffer (if
     // any) is free again.
     OpBuilder::InsertionGuard afterGuard(builder);
-    builder.setInsertionPointAfter(kernel);
+    builder.setInsertionPointAfter(releaseAfter);
     Value staging = LLVM::LoadOp::create(builder, loc, ptr, stagingSlot);
     func::FuncOp release = declareRuntimeFunction(
-        builder, kernel, kReleaseStaged, builder.getFunctionType({ptr}, {}));
+        builder, function, kReleaseStaged, builder.getFunctionType({ptr}, {}));
     func::CallOp::create(builder, loc, release, ValueRange{staging});
   }
   Value mapPointer = LLVM::LoadOp::create(builder, loc, ptr, slot);
@@ -241,10 +241,10 @@ bool mlir::croq::isTmaUsableStatically(MemRefType type, bool staged) {
 }
 
 void mlir::croq::emitHostRequire(OpBuilder &builder, Location loc,
-                                 Operation *kernel, Value usable) {
+                                 Operation *at, Value usable) {
   Type i32 = builder.getI32Type();
   func::FuncOp require =
-      declareRuntimeFunction(builder, kernel, kRequire,
+      declareRuntimeFunction(builder, at, kRequire,
                              builder.getFunctionType({i32}, {i32}));
   func::CallOp::create(builder, loc, require, ValueRange{usable});
 }
@@ -280,4 +280,39 @@ bool mlir::croq::isOnlyReadIn(Operation *kernel, Value tensor) {
     }
   }
   return true;
+}
+
+namespace {
+/// croq.tensor_map %t box [...] swizzle = S [staged] [required]  =>  the
+/// host calls of emitHostTensorMap (with the staging buffer released after
+/// the op of this block that uses the map), then, if required,
+/// croqRtTensorMapRequire on the runtime's answer.
+struct TensorMapOpLowering : OpConversionPattern<TensorMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(TensorMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Operation *kernel = nullptr;
+    for (Operation *user : op.getMap().getUsers())
+      if (Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user))
+        kernel = ancestor;
+    FailureOr<HostTensorMap> host = emitHostTensorMap(
+        rewriter, loc, adaptor.getTensor(), op.getBox(), op.getSwizzle(),
+        op.getStaged(), kernel);
+    if (failed(host))
+      return op.emitOpError("cannot be asked for here: the tensor's element "
+                            "type needs a tensor-map encoding and the op a "
+                            "function body");
+    if (op.getRequired())
+      emitHostRequire(rewriter, loc, op, host->usable);
+    rewriter.replaceOp(op, {host->map, host->usable});
+    return success();
+  }
+};
+} // namespace
+
+void mlir::croq::populateCroqTensorMapToHostPatterns(
+    CroqTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<TensorMapOpLowering>(converter, patterns.getContext());
 }

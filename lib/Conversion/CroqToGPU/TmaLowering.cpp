@@ -79,7 +79,8 @@ static LogicalResult emitSoftwareCopy(ConversionPatternRewriter &rewriter,
                              op.getSource(),
                              cast<ShapedType>(op.getDest().getType()).getShape());
   CopyOp::create(rewriter, loc, /*future=*/Type(), CopyEngine::DMA,
-                 op.getSource(), op.getDest(), zfill, op.getSwizzleAttr());
+                 op.getSource(), op.getDest(), /*map=*/Value(),
+                 /*usable=*/Value(), zfill, op.getSwizzleAttr());
   if (!isLoad)
     return success();
   FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
@@ -135,23 +136,6 @@ namespace mlir::croq {
 struct TmaLowering {
   TmaState &state;
 
-  /// Whether a tma copy of `tensor` (the memref) carries the software copy:
-  /// always, never, or (auto) unless its static type proves that the
-  /// runtime gives it a usable map (`staged`: the runtime stages it where
-  /// its address or row strides break a rule).
-  bool needsSoftwareCopy(bool staged, Value tensor) const {
-    switch (state.fallback) {
-    case TmaFallback::Always:
-      return true;
-    case TmaFallback::Never:
-      return false;
-    case TmaFallback::Auto:
-      return !isTmaUsableStatically(cast<MemRefType>(tensor.getType()),
-                                    staged);
-    }
-    return true;
-  }
-
   /// Waits for the current phase of `barriers` and flips `phase`.
   static void emitPhaseWait(OpBuilder &builder, Location loc, Value barriers,
                             Value phase) {
@@ -165,33 +149,13 @@ struct TmaLowering {
     memref::StoreOp::create(builder, loc, flipped, phase, zero);
   }
 
-  /// The host's tensor map of `tensor` for `kernel`, asked for once per
-  /// kernel, tensor, box and swizzle.
-  FailureOr<HostTensorMap> getHostMap(OpBuilder &builder, Location loc,
-                                      Operation *kernel, Value tensor,
-                                      ArrayRef<int64_t> box, Swizzle swizzle,
-                                      bool readOnly) {
-    auto key = std::make_tuple(kernel, tensor.getAsOpaquePointer(),
-                               std::vector<int64_t>(box.begin(), box.end()),
-                               static_cast<int>(swizzle));
-    auto it = state.hostMaps.find(key);
-    if (it != state.hostMaps.end())
-      return it->second;
-    FailureOr<HostTensorMap> map =
-        emitHostTensorMap(builder, loc, kernel, tensor, box, swizzle, readOnly);
-    if (succeeded(map))
-      state.hostMaps[key] = *map;
-    return map;
-  }
-
   /// Everything the bulk copies of `op` need, emitted before them: the
   /// host's tensor map seen as a descriptor, whether to take the TMA path
   /// (null: always), the views of the boxes in shared memory and their
   /// coordinates in the tensor, and the block's leader thread.
-  FailureOr<TmaCopySite> prepare(CopyOp op,
+  FailureOr<TmaCopySite> prepare(CopyOp op, CopyOp::Adaptor adaptor,
                                  ConversionPatternRewriter &rewriter) {
     Location loc = op.getLoc();
-    ParallelOp kernel = getKernel(op);
     bool isLoad = getMemorySpaceOf(op.getDest().getType()) ==
                   MemorySpace::Shared;
     Value global = isLoad ? op.getSource() : op.getDest();
@@ -205,14 +169,9 @@ struct TmaLowering {
       return op.emitOpError("tma copies clip at the tensor's edge only; a "
                             "window of a window cannot be copied by tma");
     Type elementType = tileType.getElementType();
-
-    // The tensor map, asked for on the host before the kernel starts.
-    Value root = access->memref;
-    if (Operation *def = root.getDefiningOp();
-        def && kernel->isAncestor(def))
-      return op.emitOpError("the tensor of a tma copy must be defined outside "
-                            "the kernel, so its tensor map can be encoded on "
-                            "the host");
+    if (!adaptor.getMap())
+      return op.emitOpError("has no tensor map: run croq-emit-tensor-maps "
+                            "first");
     MLIRContext *context = rewriter.getContext();
     auto workgroup =
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
@@ -227,33 +186,20 @@ struct TmaLowering {
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
-    bool readOnly = state.readOnlyTensors.contains(
-        {kernel.getOperation(), getTmaGlobalTensor(op)});
-    FailureOr<HostTensorMap> host =
-        getHostMap(rewriter, loc, kernel, root, pieceBox,
-                   tileType.getSwizzle(), isLoad && readOnly);
-    if (failed(host))
-      return op.emitOpError("cannot ask the host for the tensor map of this "
-                            "copy: its kernel must be in a function body");
     // In the kernel: the map's bytes seen as the descriptor the bulk copies
     // take (croq-pass-tensor-maps-by-value resolves this to the parameter's
-    // address), and whether the runtime let TMA move the tensor.
+    // address), and, for a copy with a software copy, whether the runtime
+    // let TMA move the tensor. Without one the host refuses the launch when
+    // it did not (croqRtTensorMapRequire), and the kernel moves the tile by
+    // TMA unconditionally.
     Value map = UnrealizedConversionCastOp::create(rewriter, loc, mapType,
-                                                   host->map)
+                                                   adaptor.getMap())
                     .getResult(0);
-    // The software copy where the runtime may refuse the map; elsewhere the
-    // host refuses the launch if it does (croqRtTensorMapRequire), and the
-    // kernel moves the tile by TMA unconditionally.
     Value usable;
-    if (needsSoftwareCopy(isLoad && readOnly, root)) {
+    if (adaptor.getUsable())
       usable = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ne, host->usable,
+          rewriter, loc, arith::CmpIPredicate::ne, adaptor.getUsable(),
           arith::ConstantIntOp::create(rewriter, loc, 0, 32));
-    } else if (state.requiredMaps.insert(host->usable).second) {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointAfterValue(host->usable);
-      emitHostRequire(rewriter, loc, kernel, host->usable);
-    }
 
     // The tile as the plain memref the bulk copy addresses.
     FailureOr<Value> offset =
@@ -428,8 +374,9 @@ struct TmaLowering {
     return success();
   }
 
-  LogicalResult lower(CopyOp op, ConversionPatternRewriter &rewriter) {
-    FailureOr<TmaCopySite> site = prepare(op, rewriter);
+  LogicalResult lower(CopyOp op, CopyOp::Adaptor adaptor,
+                      ConversionPatternRewriter &rewriter) {
+    FailureOr<TmaCopySite> site = prepare(op, adaptor, rewriter);
     if (failed(site))
       return failure();
     if (!site->isLoad)
@@ -455,7 +402,7 @@ struct TmaCopyOpLowering : OpConversionPattern<CopyOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getEngine() != CopyEngine::TMA)
       return rewriter.notifyMatchFailure(op, "not a tma copy");
-    return tma.lower(op, rewriter);
+    return tma.lower(op, adaptor, rewriter);
   }
   TmaLowering &tma;
 };

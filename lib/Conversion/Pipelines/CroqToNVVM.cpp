@@ -29,6 +29,10 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());
   pm.addPass(createCroqWaitAsyncStores());
+  CroqEmitTensorMapsOptions tensorMaps;
+  tensorMaps.tmaFallback = options.tmaFallback;
+  tensorMaps.stageMisalignedInputs = options.stageMisalignedInputs;
+  pm.addPass(createCroqEmitTensorMaps(tensorMaps));
   // Plans the kernels' resources, each recorded in the IR.
   CroqPlanSharedMemoryOptions sharedMemory;
   sharedMemory.chip = options.chip;
@@ -38,9 +42,7 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   registers.chip = options.chip;
   pm.addPass(createCroqPlanRegisters(registers));
   ConvertCroqToGPUOptions toGPU;
-  toGPU.stageMisalignedInputs = options.stageMisalignedInputs;
   toGPU.chip = options.chip;
-  toGPU.tmaFallback = options.tmaFallback;
   pm.addPass(createConvertCroqToGPU(toGPU));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

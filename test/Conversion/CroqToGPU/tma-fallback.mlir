@@ -1,8 +1,8 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -split-input-file | FileCheck %s --check-prefixes=CHECK,AUTO --implicit-check-not=croq.
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu=tma-fallback=always -split-input-file | FileCheck %s --check-prefixes=CHECK,ALWAYS --implicit-check-not=croq.
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu=tma-fallback=never -split-input-file | FileCheck %s --check-prefixes=CHECK,NEVER --implicit-check-not=croq.
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu="tma-fallback=auto stage-misaligned-inputs=false" -split-input-file | FileCheck %s --check-prefixes=CHECK,NOSTAGE --implicit-check-not=croq.
-// RUN: not croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu=tma-fallback=sometimes 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -split-input-file | FileCheck %s --check-prefixes=CHECK,AUTO --implicit-check-not=croq.
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps=tma-fallback=always --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -split-input-file | FileCheck %s --check-prefixes=CHECK,ALWAYS --implicit-check-not=croq.
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps=tma-fallback=never --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -split-input-file | FileCheck %s --check-prefixes=CHECK,NEVER --implicit-check-not=croq.
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps="tma-fallback=auto stage-misaligned-inputs=false" --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -split-input-file | FileCheck %s --check-prefixes=CHECK,NOSTAGE --implicit-check-not=croq.
+// RUN: not croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps=tma-fallback=sometimes --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu 2>&1 | FileCheck %s --check-prefix=BADOPT
 
 // Where a tma copy carries the software copy that runs when the runtime
 // cannot give its tensor a map (tma-fallback): `always`; `never`, where the
@@ -17,14 +17,14 @@
 
 // CHECK-LABEL: func.func @static_input
 // AUTO: %[[OK:.*]] = call @croqRtTensorMapGetStaged(
-// AUTO-NEXT: call @croqRtTensorMapRequire(%[[OK]]) : (i32) -> i32
+// AUTO: call @croqRtTensorMapRequire(%[[OK]]) : (i32) -> i32
 // AUTO: gpu.launch
 // AUTO-NOT: scf.if
 // AUTO: nvgpu.tma.async.load
 // AUTO-NOT: vector.store
 // AUTO: gpu.terminator
 // NEVER: %[[OK:.*]] = call @croqRtTensorMapGetStaged(
-// NEVER-NEXT: call @croqRtTensorMapRequire(%[[OK]]) : (i32) -> i32
+// NEVER: call @croqRtTensorMapRequire(%[[OK]]) : (i32) -> i32
 // NEVER: gpu.launch
 // NEVER-NOT: scf.if
 // NEVER: nvgpu.tma.async.load

@@ -1638,3 +1638,72 @@ func.func @wait_stores_outside_parallel() {
   croq.wait_stores read
   return
 }
+
+// -----
+
+func.func @tensor_map_in_kernel(%a: memref<?x?xf16>) {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.tensor_map' op runs on the host: it must be outside croq.parallel regions, before the kernel that uses the map}}
+    %m, %ok = croq.tensor_map %a box [64, 64] swizzle = 128 : memref<?x?xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @tensor_map_box_rank(%a: memref<?x?xf16>) {
+  // expected-error @+1 {{'croq.tensor_map' op expected a box of rank 2 (the tensor's), got 1}}
+  %m, %ok = croq.tensor_map %a box [64] swizzle = 128 : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @tensor_map_box_range(%a: memref<?x?xf16>) {
+  // expected-error @+1 {{'croq.tensor_map' op expected box dimension 1 in [1, 256], got 512}}
+  %m, %ok = croq.tensor_map %a box [64, 512] swizzle = none : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @tensor_map_swizzle_auto(%a: memref<?x?xf16>) {
+  // expected-error @+1 {{'croq.tensor_map' op a tensor map has a concrete swizzle, got 'auto'}}
+  %m, %ok = croq.tensor_map %a box [64, 64] swizzle = auto : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @dma_copy_with_map(%a: memref<64x64xf16>) {
+  %m, %ok = croq.tensor_map %a box [64, 64] swizzle = none : memref<64x64xf16>
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xf16, shared>
+    // expected-error @+1 {{'croq.copy' op only tma copies take a tensor map}}
+    croq.copy dma %a -> %t map %m : memref<64x64xf16> -> !croq.tile<64x64xf16, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @copy_map_of_other_tensor(%a: memref<64x64xf16>, %b: memref<64x64xf16>) {
+  %m, %ok = croq.tensor_map %b box [64, 64] swizzle = none : memref<64x64xf16>
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xf16, shared>
+    // expected-error @+1 {{'croq.copy' op takes the tensor map of another tensor}}
+    croq.copy tma %a -> %t map %m : memref<64x64xf16> -> !croq.tile<64x64xf16, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @copy_usable_without_map(%a: memref<64x64xf16>, %ok: i32) {
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xf16, shared>
+    // expected-error @+1 {{'croq.copy' op 'if' gives whether the runtime could make the tensor map; it needs the map}}
+    croq.copy tma %a -> %t if %ok : memref<64x64xf16> -> !croq.tile<64x64xf16, shared>
+  }
+  return
+}

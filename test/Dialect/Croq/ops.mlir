@@ -87,8 +87,9 @@ func.func @view_type(
 // CHECK-SAME: !croq.future
 // CHECK-SAME: !croq.events<4>
 // CHECK-SAME: !croq.events<1>
+// CHECK-SAME: !croq.tensor_map
 func.func @future_and_events_types(%f: !croq.future, %e: !croq.events<4>,
-                                   %one: !croq.events<1>) {
+                                   %one: !croq.events<1>, %m: !croq.tensor_map) {
   return
 }
 
@@ -836,6 +837,22 @@ func.func @wait_stores_example() {
   croq.parallel (%i) in [1] : block {
     croq.wait_stores read
     croq.wait_stores
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @tensor_map_example(
+// CHECK: %[[M:.*]], %[[OK:.*]] = croq.tensor_map %{{.*}} box [64, 64] swizzle = 128 staged : memref<?x?xf16>
+// CHECK: croq.tensor_map %{{.*}} box [64, 64] swizzle = none required : memref<?x?xf16>
+// CHECK: croq.copy tma %{{.*}} -> %{{.*}} map %[[M]] if %[[OK]] : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+func.func @tensor_map_example(%a: memref<?x?xf16>, %o: memref<?x?xf16>) {
+  %m, %ok = croq.tensor_map %a box [64, 64] swizzle = 128 staged : memref<?x?xf16>
+  %n, %ok2 = croq.tensor_map %o box [64, 64] swizzle = none required : memref<?x?xf16>
+  %c0 = arith.constant 0 : index
+  croq.parallel (%i) in [1] : block {
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %v = croq.view %a [64, 64] from [%c0, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
+    croq.copy tma %v -> %t map %m if %ok : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
   }
   return
 }

@@ -274,6 +274,20 @@ LogicalResult CopyOp::verify() {
                             layout)))
       return failure();
   }
+  if (isDma && getMap())
+    return emitOpError("only tma copies take a tensor map");
+  if (getUsable() && !getMap())
+    return emitOpError("'if' gives whether the runtime could make the tensor "
+                       "map; it needs the map");
+  if (Value map = getMap())
+    if (auto producer = map.getDefiningOp<TensorMapOp>()) {
+      Value global = to == MemorySpace::Shared ? getSource() : getDest();
+      Value tensor = global;
+      if (auto view = global.getDefiningOp<ViewOp>())
+        tensor = view.getSource();
+      if (tensor != producer.getTensor())
+        return emitOpError("takes the tensor map of another tensor");
+    }
   bool isTmaStore =
       getEngine() == CopyEngine::TMA &&
       getMemorySpaceOf(getSource().getType()) == MemorySpace::Shared;
@@ -334,7 +348,8 @@ struct IdentityTransposeToCopy : OpRewritePattern<TransposeOp> {
         return rewriter.notifyMatchFailure(op, "not the identity");
     rewriter.replaceOpWithNewOp<CopyOp>(
         op, op->getResultTypes(), CopyEngine::DMA, op.getSource(),
-        op.getDest(), /*zfill=*/false, /*swizzle=*/nullptr);
+        op.getDest(), /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
+        /*swizzle=*/nullptr);
     return success();
   }
 };
@@ -405,7 +420,8 @@ struct ZeroPadToCopy : OpRewritePattern<PadOp> {
       return rewriter.notifyMatchFailure(op, "pads something");
     rewriter.replaceOpWithNewOp<CopyOp>(
         op, op->getResultTypes(), CopyEngine::DMA, op.getSource(),
-        op.getDest(), /*zfill=*/false, /*swizzle=*/nullptr);
+        op.getDest(), /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
+        /*swizzle=*/nullptr);
     return success();
   }
 };
@@ -414,4 +430,25 @@ struct ZeroPadToCopy : OpRewritePattern<PadOp> {
 void PadOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
                                         MLIRContext *context) {
   patterns.add<ZeroPadToCopy>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// TensorMapOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult TensorMapOp::verify() {
+  if ((*this)->getParentOfType<ParallelOp>())
+    return emitOpError("runs on the host: it must be outside croq.parallel "
+                       "regions, before the kernel that uses the map");
+  auto type = cast<MemRefType>(getTensor().getType());
+  if (static_cast<int64_t>(getBox().size()) != type.getRank())
+    return emitOpError("expected a box of rank ")
+           << type.getRank() << " (the tensor's), got " << getBox().size();
+  for (auto [dim, size] : llvm::enumerate(getBox()))
+    if (size < 1 || size > kMaxTmaBoxDim)
+      return emitOpError("expected box dimension ")
+             << dim << " in [1, " << kMaxTmaBoxDim << "], got " << size;
+  if (getSwizzle() == Swizzle::Auto)
+    return emitOpError("a tensor map has a concrete swizzle, got 'auto'");
+  return success();
 }

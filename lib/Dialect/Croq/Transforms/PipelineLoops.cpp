@@ -327,8 +327,8 @@ void RingBuilder::emitLoads(OpBuilder &b, Value iv, Value stage) {
     Value dest = StageOp::create(b, copy.getLoc(), ring, stage);
     auto async = CopyOp::create(
         b, copy.getLoc(), FutureType::get(b.getContext()), copy.getEngineAttr(),
-        mapping.lookupOrDefault(copy.getSource()), dest, copy.getZfillAttr(),
-        copy.getSwizzleAttr());
+        mapping.lookupOrDefault(copy.getSource()), dest, /*map=*/Value(),
+        /*usable=*/Value(), copy.getZfillAttr(), copy.getSwizzleAttr());
     futures.push_back(async.getFuture());
   }
   EventTriggerOp::create(b, loc, full, stage, futures);

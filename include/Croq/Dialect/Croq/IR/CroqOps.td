@@ -312,7 +312,7 @@ def Croq_SpanAsOp : Croq_Op<"span_as", [Pure]> {
 // Copies and futures
 //===----------------------------------------------------------------------===//
 
-def Croq_CopyOp : Croq_Op<"copy"> {
+def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
   let summary = "moves a tile between memories";
   let description = [{
     The `croq.copy` op moves the elements of `source` into `dest`
@@ -337,6 +337,10 @@ def Croq_CopyOp : Croq_Op<"copy"> {
       same shape mask out-of-range elements automatically.
     - `swizzle = N` states the shared-memory layout (Croqtile's `.swiz<N>`);
       it must agree with the shared tile's type.
+    - `map %m` is the tensor map of a `tma` copy's global tensor, asked for
+      on the host by `croq.tensor_map` (`croq-emit-tensor-maps` adds it);
+      `if %ok` is the runtime's answer whether TMA can move the tensor: the
+      copy then carries a software copy for when it cannot.
 
     Example:
 
@@ -349,18 +353,56 @@ def Croq_CopyOp : Croq_Op<"copy"> {
   let arguments = (ins Croq_CopyEngine:$engine,
                        Arg<Croq_AnyBuffer, "read", [MemRead]>:$source,
                        Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest,
+                       Optional<Croq_TensorMapType>:$map,
+                       Optional<I32>:$usable,
                        UnitAttr:$zfill,
                        OptionalAttr<Croq_Swizzle>:$swizzle);
   let results = (outs Optional<Croq_FutureType>:$future);
   let assemblyFormat = [{
     $engine `` custom<AsyncResult>(type($future)) (`zfill` $zfill^)?
-    `` custom<OptionalSwizzle>($swizzle) $source `->` $dest attr-dict
+    `` custom<OptionalSwizzle>($swizzle) $source `->` $dest
+    (`map` $map^)? (`if` $usable^)? attr-dict
     `:` qualified(type($source)) `->` qualified(type($dest))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     bool isAsync() { return getFuture() != nullptr; }
   }];
+}
+
+def Croq_TensorMapOp : Croq_Op<"tensor_map",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "asks the runtime for the TMA tensor map of a global tensor";
+  let description = [{
+    The `croq.tensor_map` op runs on the host before a kernel: it asks the
+    runtime for the tensor map of `tensor` with boxes of `box` (outermost
+    dimension first) and swizzle `swizzle` (cached per tensor and
+    parameters), and returns it with the runtime's answer `usable`: non-zero
+    when TMA can move the tensor. The kernel's `tma` copies take the map.
+
+    - `staged`: the kernel only reads the tensor; where its address or row
+      strides break a rule of TMA, the runtime copies it into an aligned
+      buffer and maps the copy, released after the op of this block that
+      uses the map (the kernel).
+    - `required`: the kernel has no software copy for this tensor; when the
+      runtime cannot give a map, the next launch is refused with the rule
+      the tensor broke.
+
+    Example:
+
+    ```mlir
+    %m, %ok = croq.tensor_map %a box [64, 64] swizzle = 128 staged : memref<?x?xf16>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "read when staged", [MemRead]>:$tensor,
+                       DenseI64ArrayAttr:$box, Croq_Swizzle:$swizzle,
+                       UnitAttr:$staged, UnitAttr:$required);
+  let results = (outs Croq_TensorMapType:$map, I32:$usable);
+  let assemblyFormat = [{
+    $tensor `box` $box `` custom<OptionalSwizzle>($swizzle) (`staged` $staged^)?
+    (`required` $required^)? attr-dict `:` qualified(type($tensor))
+  }];
+  let hasVerifier = 1;
 }
 
 def Croq_TransposeOp : Croq_Op<"transpose"> {

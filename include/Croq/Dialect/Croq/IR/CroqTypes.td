@@ -123,6 +123,24 @@ def Croq_FutureType : Croq_Type<"Future", "future"> {
   }];
 }
 
+def Croq_TensorMapType : Croq_Type<"TensorMap", "tensor_map"> {
+  let summary = "a TMA tensor map of a global tensor";
+  let description = [{
+    A `!croq.tensor_map` is the 128-byte descriptor (CUDA's `CUtensorMap`)
+    through which the tensor memory accelerator moves boxes of a global
+    tensor. `croq.tensor_map` asks the runtime for one on the host, before
+    the kernel that uses it; the kernel's `tma` copies take it as an
+    operand.
+
+    Example:
+
+    ```mlir
+    !croq.tensor_map
+    ```
+  }];
+  let builderCall = "$_builder.getType<::mlir::croq::TensorMapType>()";
+}
+
 def Croq_EventsType : Croq_Type<"Events", "events"> {
   let summary = "an array of shared-memory events";
   let description = [{
