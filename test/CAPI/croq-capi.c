@@ -138,7 +138,7 @@ int main(int argc, char **argv) {
           "builtin.module(croq-assign-layouts,croq-normalize-views,"
           "croq-wait-async-stores,"
           "croq-plan-shared-memory,croq-plan-events,croq-plan-registers,"
-          "convert-croq-to-gpu)"),
+          "convert-croq-to-gpu,convert-croq-regions-to-gpu)"),
       printToFile, stderr);
   MlirLogicalResult ran =
       mlirLogicalResultIsSuccess(parsed)

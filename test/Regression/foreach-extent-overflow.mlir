@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --convert-croq-to-gpu | FileCheck %s --implicit-check-not=croq.
+// RUN: croq-opt %s --convert-croq-to-gpu --convert-croq-regions-to-gpu | FileCheck %s --implicit-check-not=croq.
 
 // A croq.foreach whose extents multiply past 64 bits: the number of points
 // to distribute over the threads is no longer folded into one (overflowed)

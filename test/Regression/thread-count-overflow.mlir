@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --convert-croq-to-gpu -split-input-file -verify-diagnostics
+// RUN: croq-opt %s --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file -verify-diagnostics
 
 // Warpgroup and thread regions so large that their thread counts overflow
 // 64 bits: the counts saturate and the block or region is reported. Found

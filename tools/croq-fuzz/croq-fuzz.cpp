@@ -259,6 +259,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(croq::createCroqPlanEvents());
     pm.addPass(croq::createCroqPlanRegisters());
     pm.addPass(croq::createConvertCroqToGPU());
+    pm.addPass(croq::createConvertCroqRegionsToGPU());
   });
   stats.pipelined += runOnClone(*module, [](PassManager &pm) {
     croq::CroqToNVVMPipelineOptions options;

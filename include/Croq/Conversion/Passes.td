@@ -88,16 +88,71 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
     }
     ```
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose limits (shared memory, registers) "
-           "the lowering plans for">
-  ];
+
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
     "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect"
+  ];
+}
+
+def ConvertCroqRegionsToGPU
+    : Pass<"convert-croq-regions-to-gpu", "ModuleOp"> {
+  let summary = "Lower croq.parallel to gpu.launch and thread-level regions "
+                "and warp roles to guards";
+  let description = [{
+    Runs after `convert-croq-to-gpu`, whose patterns need the regions to
+    know which threads run an op. Innermost first:
+
+    - a block-level `croq.parallel` becomes `gpu.launch`: one block per
+      point (the last dimension on x), as many threads as its warpgroup and
+      thread regions need (128 otherwise), and the dynamic shared memory
+      `croq-plan-shared-memory` recorded (`shared_memory`); the function
+      gets a C interface;
+    - a warpgroup-level region becomes the warpgroup index `tid / 128`,
+      guarded where the block has more warpgroups; a thread-level region the
+      thread's index in its block or warpgroup, guarded where the group has
+      more threads;
+    - `croq.inthreads` becomes `scf.if` on its condition, followed by a
+      barrier of the enclosing group unless `async`; a role with
+      `registers = N` (`croq-plan-registers`) first sets its register count
+      with `setmaxnreg`: a decrease when N is below what every thread of
+      the block starts with (the register file of `chip` over the block's
+      threads), an increase otherwise.
+
+    Any other croq op left is an error naming `convert-croq-to-gpu`.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%i) in [64] : block attributes {shared_memory = 512 : i64} {
+      croq.parallel (%t) in [128] : thread {
+        ... %t ...
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c64, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
+               dynamic_shared_memory_size %c512_i32 {
+      %t = gpu.thread_id x
+      ... %t ...
+      gpu.terminator
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "the GPU architecture whose register file the roles share">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect"
   ];
 }
 

@@ -1,15 +1,16 @@
 //===- CroqToGPU.cpp - convert-croq-to-gpu pass ---------------------------===//
 //
-// Drives the lowering of croq kernels to gpu.launch: checks that the earlier
-// stages have prepared the input (views normalized, layouts chosen, shared
-// memory, events and registers planned), lowers the data ops with dialect
-// conversion, then the parallel regions innermost first, and checks that no
-// croq op is left.
+// Lowers the data ops of croq kernels (allocations, copies, events, mma,
+// element access, tensor maps) with dialect conversion, inside the parallel
+// regions that tell which threads run them: checks first that the earlier
+// stages have prepared the input (views normalized, layouts chosen, tensor
+// maps emitted, shared memory and events planned), and last that only
+// croq.parallel and croq.inthreads are left, for
+// convert-croq-regions-to-gpu.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Conversion/Passes.h"
-#include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/ViewUtils.h"
 #include "LoweringUtils.h"
 
@@ -107,11 +108,6 @@ struct ConvertCroqToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    FailureOr<const TargetDescription *> chipTarget =
-        getTargetDescription(module.getLoc(), chip);
-    if (failed(chipTarget))
-      return signalPassFailure();
-    const TargetDescription &chipInfo = **chipTarget;
     if (failed(checkLowerable(module)))
       return signalPassFailure();
     EventPlan events;
@@ -155,11 +151,10 @@ struct ConvertCroqToGPUPass
             cast->erase();
     }
 
-    if (failed(lowerCroqRegions(module, chipInfo)))
-      return signalPassFailure();
-
+    // What is left are the regions, for convert-croq-regions-to-gpu.
     WalkResult leftover = module.walk([](Operation *op) {
-      if (isa<CroqDialect>(op->getDialect())) {
+      if (isa<CroqDialect>(op->getDialect()) &&
+          !isa<ParallelOp, InthreadsOp>(op)) {
         op->emitOpError("was not lowered by convert-croq-to-gpu");
         return WalkResult::interrupt();
       }

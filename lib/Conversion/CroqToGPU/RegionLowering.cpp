@@ -8,12 +8,21 @@
 
 #include "LoweringUtils.h"
 
+#include "Croq/Conversion/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir {
+namespace croq {
+#define GEN_PASS_DEF_CONVERTCROQREGIONSTOGPU
+#include "Croq/Conversion/Passes.h.inc"
+} // namespace croq
+} // namespace mlir
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -239,3 +248,31 @@ LogicalResult mlir::croq::lowerCroqRegions(Operation *root,
   }
   return success();
 }
+
+namespace {
+struct ConvertCroqRegionsToGPUPass
+    : croq::impl::ConvertCroqRegionsToGPUBase<ConvertCroqRegionsToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<const TargetDescription *> target =
+        getTargetDescription(module.getLoc(), chip);
+    if (failed(target))
+      return signalPassFailure();
+    // The regions' bodies must be lowered already: their ops choose their
+    // threads from the regions.
+    WalkResult unlowered = module.walk([](Operation *op) {
+      if (isa<CroqDialect>(op->getDialect()) &&
+          !isa<ParallelOp, InthreadsOp>(op)) {
+        op->emitOpError("is lowered by convert-croq-to-gpu, inside its "
+                        "region: run convert-croq-to-gpu first");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (unlowered.wasInterrupted() || failed(lowerCroqRegions(module, **target)))
+      signalPassFailure();
+  }
+};
+} // namespace

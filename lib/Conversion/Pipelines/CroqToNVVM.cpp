@@ -41,9 +41,10 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   CroqPlanRegistersOptions registers;
   registers.chip = options.chip;
   pm.addPass(createCroqPlanRegisters(registers));
-  ConvertCroqToGPUOptions toGPU;
-  toGPU.chip = options.chip;
-  pm.addPass(createConvertCroqToGPU(toGPU));
+  pm.addPass(createConvertCroqToGPU());
+  ConvertCroqRegionsToGPUOptions regions;
+  regions.chip = options.chip;
+  pm.addPass(createConvertCroqRegionsToGPU(regions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());

@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -split-input-file -verify-diagnostics
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file -verify-diagnostics
 
 // A tma copy that would need more bulk copies than the lowering issues: rows
 // of 512 i8 without a swizzle move 256 elements per box, two boxes for each

@@ -1,5 +1,5 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq. --implicit-check-not=nvgpu.device_async
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps=stage-misaligned-inputs=false --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu -split-input-file | FileCheck %s --check-prefix=NOSTAGE
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu --convert-croq-regions-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq. --implicit-check-not=nvgpu.device_async
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps=stage-misaligned-inputs=false --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file | FileCheck %s --check-prefix=NOSTAGE
 
 // A tma load. Before the kernel the host asks the runtime for the tensor
 // map: element type f32 (0), rank 2, the address of element 0, the sizes,
