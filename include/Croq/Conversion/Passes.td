@@ -11,62 +11,63 @@
 include "mlir/Pass/PassBase.td"
 
 def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
-  let summary = "Lower croq kernels to gpu.launch, memref, scf and nvgpu";
+  let summary = "Lower the data ops of croq kernels to gpu, memref, scf, "
+                "vector, nvgpu and nvvm";
   let description = [{
-    Lowers croq IR on the software (`dma`) path to the upstream dialects:
+    The dialect conversion at the heart of `croq-to-nvvm`. It runs on the
+    output of the stages before it and plans nothing itself: views must be
+    normalized (`croq-normalize-views`), layouts chosen
+    (`croq-assign-layouts`), tensor maps emitted (`croq-emit-tensor-maps`),
+    shared memory and events planned (`croq-plan-shared-memory`,
+    `croq-plan-events`); input they have not prepared is an error naming
+    the pass to run. It lowers each op where it stands, inside the
+    `croq.parallel` and `croq.inthreads` regions that tell which threads
+    run it, and leaves those regions to `convert-croq-regions-to-gpu`:
 
-    - views are first normalized (as by `croq-normalize-views`) and then
-      resolved to coordinates and bounds of their tensor or tile;
-    - shared tiles and stage arrays become views of the block's dynamic
-      shared memory (aligned for their swizzle), local tiles become
-      `memref.alloca`;
+    - `croq.alloc`: a shared buffer becomes a view of the block's dynamic
+      shared memory at its planned `offset`, a local one `memref.alloca`;
+      `croq.stage` and `croq.span_as` views of them; views resolve to
+      coordinates and bounds of their tensor or tile;
     - `dma` copies, transposes and pads are distributed over the threads of
       the executing group (block, warpgroup or one thread): coalesced,
       16-byte vector accesses where a run-time alignment check allows, a
       scalar path otherwise; edge elements are masked, or zero-filled with
       `zfill`; async copies from global to shared memory become `cp.async`
-      (`nvgpu.device_async_copy`) with hardware zero-fill, and `croq.wait`
-      waits for the group and synchronizes the threads;
-    - `tma` copies between a global tensor and a whole shared tile become
-      bulk tensor copies: before the kernel the host asks the runtime
-      (`croqRtTensorMapGetStrided`, cached) for the tensor's map, whose 128
-      bytes the kernel receives by value (see
-      `croq-pass-tensor-maps-by-value`), and whether TMA can move the tensor
-      at all; if not, the kernel takes a dma copy instead (`scf.if`). A
-      tensor the kernel only reads is asked for with
-      `croqRtTensorMapGetStaged` (unless `stage-misaligned-inputs=false`):
-      where its address or row strides break a rule of TMA, the runtime
-      copies it into an aligned, row-padded buffer before the launch and the
-      kernel's TMA loads read the copy; the host releases the buffer after
-      the launch. A load
-      is issued by one thread with the box's byte count expected on an
-      mbarrier whose phase every thread tracks (async loads wait at
-      `croq.wait`; a load that triggers an event expects its bytes there,
-      only if it took the TMA path); a store is fenced for the async proxy,
-      issued by one thread and drained through a bulk group. A tile wider
-      than its swizzle span moves as one box per span-wide slab, and a
-      dimension above 256 as boxes of 256;
+      with hardware zero-fill, and `croq.wait` waits for the group;
+    - `croq.tensor_map` becomes the host's runtime calls
+      (`croqRtTensorMapGetStrided`, or `croqRtTensorMapGetStaged` for a
+      `staged` map, with the staging buffer released after the kernel;
+      `croqRtTensorMapRequire` for a `required` one); the map's 128 bytes
+      reach the kernel by value (see `croq-pass-tensor-maps-by-value`);
+    - `tma` copies become bulk tensor copies of their boxes (one per
+      span-wide slab, dimensions above 256 cut to 256): a load is issued by
+      one thread with the tile's byte count expected on an mbarrier whose
+      phase every thread tracks (async loads wait at `croq.wait`; a load
+      that triggers an event expects its bytes there); a store is fenced
+      for the async proxy, issued by one thread and drained through a bulk
+      group, or left in flight when async (`croq.wait_stores` waits for
+      it). A copy with `if %ok` takes a dma copy instead when the runtime
+      could not give a map;
+    - event arrays become mbarriers initialized with their planned
+      `arrivals`, each thread tracking its phases in a bit mask; triggers
+      arrive (expecting the bytes of the tma loads they follow), waits
+      try-wait on the phase;
+    - `croq.mma.fill`, `croq.mma.load`, `croq.mma` and `croq.mma.commit`
+      become wgmma on shared-memory descriptors derived from the tiles'
+      swizzle layouts; `croq.mma.store` stores each thread's fragment
+      (stmatrix into 16-bit shared tiles);
     - `croq.foreach` is distributed over the threads that run it,
-      `croq.read`/`croq.write` become masked loads and stores;
-    - block-level `croq.parallel` becomes `gpu.launch` (grid from the
-      extents, block size from the nested warpgroup/thread regions, 128
-      threads otherwise, dynamic shared memory from the allocations);
-      warpgroup- and thread-level regions and `croq.inthreads` become
-      thread-index arithmetic and guards.
+      `croq.read`/`croq.write` become masked loads and stores.
 
-    Event arrays become mbarriers, `croq.mma` wgmma on shared-memory
-    descriptors, warp-specialized `croq.inthreads async` roles set their
-    register counts with `setmaxnreg`. Limits (shared memory per block, the
-    register file) come from the target description of `chip`. An op the
-    pass cannot lower gets an error naming it; no croq op is left behind
-    silently.
+    An op it cannot lower gets an error naming it; only `croq.parallel` and
+    `croq.inthreads` are left.
 
-    Before:
+    Before (after the stages before it):
 
     ```mlir
-    croq.parallel (%i) in [64] : block {
-      %t = croq.alloc : !croq.tile<128xf32, shared>
-      %v = croq.chunkat %a[%i] : memref<8192xf32> -> !croq.view<128xf32>
+    croq.parallel (%i) in [64] : block attributes {shared_memory = 512 : i64} {
+      %t = croq.alloc offset = 0 : !croq.tile<128xf32, shared>
+      %v = croq.view %a [128] from [%o] : memref<8192xf32> -> !croq.view<128xf32>
       croq.copy dma %v -> %t : !croq.view<128xf32> -> !croq.tile<128xf32, shared>
     }
     ```
@@ -74,9 +75,7 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
     After (abridged):
 
     ```mlir
-    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c64, %gy = %c1, %gz = %c1)
-               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
-               dynamic_shared_memory_size %c512_i32 {
+    croq.parallel (%i) in [64] : block attributes {shared_memory = 512 : i64} {
       %smem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
       %t = memref.view %smem[%c0][] : ... to memref<128xf32, #gpu.address_space<workgroup>>
       scf.for %e = %tid to %c32 step %c128 {
@@ -84,11 +83,9 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
         ... vector.store ...
       }
       gpu.barrier
-      gpu.terminator
     }
     ```
   }];
-
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
@@ -285,7 +282,7 @@ def CroqRegisterReallocatingKernels
   let summary = "Tell ptxas the register count at entry of warp-specialized "
                 "kernels";
   let description = [{
-    `convert-croq-to-gpu` makes the producer and consumer roles of a
+    `convert-croq-regions-to-gpu` makes the producer and consumer roles of a
     warp-specialized kernel change their register counts with `setmaxnreg`.
     ptxas ignores those (warning C7508, "unable to determine register count
     at entry") unless it knows how many blocks share an SM. This pass gives

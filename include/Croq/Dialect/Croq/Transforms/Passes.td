@@ -191,7 +191,7 @@ def CroqPlanSharedMemory : Pass<"croq-plan-shared-memory"> {
     128-byte swizzle, 512 for 64, 256 for 32, 128 otherwise), records each
     buffer's byte offset on its `croq.alloc` (`offset = N`) and the total
     on the block's `croq.parallel` (`shared_memory = N`), which
-    `convert-croq-to-gpu` reads. A block that needs more than the shared
+    `convert-croq-to-gpu` and `convert-croq-regions-to-gpu` read. A block that needs more than the shared
     memory of `chip` (227 KB per block on sm_90a) is an error with one note
     per buffer: its type, its size and its offset. Run it after
     `croq-assign-layouts`, which fixes the layouts.
