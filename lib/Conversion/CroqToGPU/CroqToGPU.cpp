@@ -100,6 +100,43 @@ static LogicalResult checkLowerable(ModuleOp module) {
   return success(ok);
 }
 
+CroqToGPULoweringState::CroqToGPULoweringState()
+    : state(std::make_unique<Impl>()) {}
+CroqToGPULoweringState::~CroqToGPULoweringState() = default;
+
+void mlir::croq::populateCroqDataToGPUConversionPatterns(
+    CroqTypeConverter &converter, RewritePatternSet &patterns) {
+  populateCroqDataToGPUPatterns(converter, patterns);
+}
+
+void mlir::croq::populateCroqTmaToGPUConversionPatterns(
+    CroqTypeConverter &converter, CroqToGPULoweringState &state,
+    RewritePatternSet &patterns) {
+  populateCroqTmaToGPUPatterns(converter, state.impl().tma, patterns);
+  populateCroqTensorMapToHostPatterns(converter, patterns);
+}
+
+void mlir::croq::populateCroqEventToGPUConversionPatterns(
+    CroqTypeConverter &converter, CroqToGPULoweringState &state,
+    RewritePatternSet &patterns) {
+  populateCroqEventToGPUPatterns(converter, state.impl().events,
+                                 state.impl().tma, patterns);
+}
+
+void mlir::croq::populateCroqMmaToGPUConversionPatterns(
+    CroqTypeConverter &converter, RewritePatternSet &patterns) {
+  populateCroqMmaToGPUPatterns(converter, patterns);
+}
+
+void mlir::croq::populateCroqToGPUConversionPatterns(
+    CroqTypeConverter &converter, CroqToGPULoweringState &state,
+    RewritePatternSet &patterns) {
+  populateCroqDataToGPUConversionPatterns(converter, patterns);
+  populateCroqTmaToGPUConversionPatterns(converter, state, patterns);
+  populateCroqEventToGPUConversionPatterns(converter, state, patterns);
+  populateCroqMmaToGPUConversionPatterns(converter, patterns);
+}
+
 namespace {
 struct ConvertCroqToGPUPass
     : croq::impl::ConvertCroqToGPUBase<ConvertCroqToGPUPass> {
@@ -110,7 +147,6 @@ struct ConvertCroqToGPUPass
     MLIRContext *context = &getContext();
     if (failed(checkLowerable(module)))
       return signalPassFailure();
-    EventPlan events;
 
     // Data ops first, while the parallel regions that tell which threads
     // run them are still there.
@@ -124,10 +160,8 @@ struct ConvertCroqToGPUPass
     target.addLegalOp<ParallelOp, InthreadsOp, ViewOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
-    TmaState tma;
-    populateCroqDataToGPUPatterns(converter, tma, patterns);
-    populateCroqEventToGPUPatterns(converter, events, tma, patterns);
-    populateCroqMmaToGPUPatterns(converter, patterns);
+    CroqToGPULoweringState state;
+    populateCroqToGPUConversionPatterns(converter, state, patterns);
     // Accumulators carried through loops and branches change type.
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

@@ -14,6 +14,7 @@
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
+#include "Croq/Conversion/CroqToGPU.h"
 #include "Croq/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -33,15 +34,6 @@ namespace croq {
 /// elements per 64 rows, as wgmma m64nN takes them.
 LLVM::LLVMStructType getAccStructType(AccType type);
 
-/// Converts tiles to memrefs (shared tiles in the workgroup address space,
-/// with a dynamic offset so that stages and views of them share one type),
-/// futures to cp.async tokens, event arrays to mbarrier groups, mma operands
-/// to shared-memory start addresses (i64) and accumulators to the LLVM
-/// structs wgmma reads and writes (one per 64 rows).
-class CroqTypeConverter : public TypeConverter {
-public:
-  explicit CroqTypeConverter(MLIRContext *context);
-};
 
 /// The threads that execute an op together: a block, a warpgroup, or one
 /// thread.
@@ -276,8 +268,13 @@ void populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
 
 /// Adds the patterns that lower croq memory, data movement and element ops.
 void populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
-                                   TmaState &tma,
                                    RewritePatternSet &patterns);
+
+/// The state behind CroqToGPULoweringState.
+struct CroqToGPULoweringState::Impl {
+  TmaState tma;
+  EventPlan events;
+};
 
 /// Lowers the croq.parallel and croq.inthreads regions under `root`,
 /// innermost first. Runs after the data ops are lowered.

@@ -119,13 +119,10 @@ struct SpanAsOpLowering : OpConversionPattern<SpanAsOp> {
 } // namespace
 
 void mlir::croq::populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
-                                               TmaState &tma,
                                                RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<AllocOpLowering, StageOpLowering, SpanAsOpLowering>(converter,
                                                                    context);
   populateCroqCopyToGPUPatterns(converter, patterns);
-  populateCroqTmaToGPUPatterns(converter, tma, patterns);
-  populateCroqTensorMapToHostPatterns(converter, patterns);
   populateCroqElementToGPUPatterns(converter, patterns);
 }
