@@ -58,7 +58,8 @@ static LogicalResult checkLowerable(ModuleOp module) {
         return;
       }
     }
-    if (auto events = dyn_cast<EventAllocOp>(op); events && !events.getArrivals()) {
+    if (auto events = dyn_cast<EventAllocOp>(op);
+        events && !events.getArrivals()) {
       events.emitOpError("has no arrival count: run croq-plan-events first");
       ok = false;
       return;

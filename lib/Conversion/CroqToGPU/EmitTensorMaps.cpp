@@ -65,8 +65,8 @@ static FailureOr<MapRequest> getRequest(CopyOp copy, ParallelOp kernel,
     return copy.emitOpError("the tensor of a tma copy must be defined "
                             "outside the kernel, so its tensor map can be "
                             "encoded on the host");
-  auto tileType =
-      dyn_cast<TileType>((isLoad ? copy.getDest() : copy.getSource()).getType());
+  auto tileType = dyn_cast<TileType>(
+      (isLoad ? copy.getDest() : copy.getSource()).getType());
   if (!tileType)
     return copy.emitOpError("tma copies are lowered between a global view "
                             "and a whole shared tile");
@@ -91,8 +91,7 @@ static LogicalResult emitMaps(ParallelOp kernel, bool stageInputs,
   WalkResult walk = kernel.walk([&](CopyOp copy) {
     if (copy.getEngine() != CopyEngine::TMA || copy.getMap())
       return WalkResult::advance();
-    FailureOr<MapRequest> request =
-        getRequest(copy, kernel, stageInputs, mode);
+    FailureOr<MapRequest> request = getRequest(copy, kernel, stageInputs, mode);
     if (failed(request))
       return WalkResult::interrupt();
     requests.push_back(*request);
@@ -122,10 +121,9 @@ static LogicalResult emitMaps(ParallelOp kernel, bool stageInputs,
         users, [](MapRequest *request) { return !request->fallback; });
     bool staged = llvm::all_of(
         users, [](MapRequest *request) { return request->staged; });
-    auto map = TensorMapOp::create(
-        builder, first.copy.getLoc(), first.tensor,
-        builder.getDenseI64ArrayAttr(first.box), first.swizzle, staged,
-        required);
+    auto map = TensorMapOp::create(builder, first.copy.getLoc(), first.tensor,
+                                   builder.getDenseI64ArrayAttr(first.box),
+                                   first.swizzle, staged, required);
     for (MapRequest *request : users) {
       request->copy.getMapMutable().assign(map.getMap());
       if (request->fallback)

@@ -3,9 +3,9 @@
 // Lowers croq event arrays to mbarrier groups in shared memory, initialized
 // with the arrival count croq-plan-events recorded: a trigger after tma loads
 // is one arrival (with the loads' bytes as the expected transaction count),
-// a plain trigger one arrival per warp that runs it. Each thread tracks the phase of every slot it waits on in a
-// bit mask, so a ring of N slots over a loop needs no phase arithmetic in the
-// program.
+// a plain trigger one arrival per warp that runs it. Each thread tracks the
+// phase of every slot it waits on in a bit mask, so a ring of N slots over a
+// loop needs no phase arithmetic in the program.
 //
 //===----------------------------------------------------------------------===//
 

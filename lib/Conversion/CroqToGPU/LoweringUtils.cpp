@@ -228,7 +228,6 @@ CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
   addTargetMaterialization(materialize);
 }
 
-
 FailureOr<ThreadGroup> mlir::croq::getThreadGroup(OpBuilder &builder,
                                                   Operation *op,
                                                   bool perThread) {
@@ -385,4 +384,3 @@ mlir::croq::getBufferAccess(ConversionPatternRewriter &rewriter, Location loc,
   }
   return access;
 }
-

@@ -1,4 +1,5 @@
-//===- LoweringUtils.h - shared state of the croq-to-gpu lowering -*- C++ -*-===//
+//===- LoweringUtils.h - shared state of the croq-to-gpu lowering -*- C++
+//-*-===//
 //
 // What the croq-to-gpu patterns share: the type converter, the thread group
 // that executes an op, barriers, and
@@ -9,13 +10,13 @@
 #ifndef CROQ_LIB_CONVERSION_CROQTOGPU_LOWERINGUTILS_H
 #define CROQ_LIB_CONVERSION_CROQTOGPU_LOWERINGUTILS_H
 
+#include "Croq/Conversion/CroqToGPU.h"
+#include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
-#include "Croq/Conversion/CroqToGPU.h"
-#include "Croq/Conversion/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -33,7 +34,6 @@ namespace croq {
 /// The LLVM struct of an accumulator in registers: one struct of N / 2
 /// elements per 64 rows, as wgmma m64nN takes them.
 LLVM::LLVMStructType getAccStructType(AccType type);
-
 
 /// The threads that execute an op together: a block, a warpgroup, or one
 /// thread.
@@ -237,8 +237,7 @@ EventTriggerOp getTmaLoadTrigger(CopyOp op);
 LogicalResult checkTmaLowerable(CopyOp op);
 
 /// Adds the patterns that lower tma copies and the waits of their futures.
-void populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
-                                  TmaState &state,
+void populateCroqTmaToGPUPatterns(CroqTypeConverter &converter, TmaState &state,
                                   RewritePatternSet &patterns);
 
 /// What the event patterns share: each event array's per-thread phase mask

@@ -75,8 +75,7 @@ static bool canUseStMatrix(const BufferAccess &access, Type destType,
 /// element `coords` of `access`'s buffer.
 static Value getSharedElementPointer(OpBuilder &b, Location loc,
                                      const BufferAccess &access,
-                                     ArrayRef<Value> coords,
-                                     int64_t eltBytes) {
+                                     ArrayRef<Value> coords, int64_t eltBytes) {
   SmallVector<Value> indices = getElementIndices(b, loc, access, coords);
   Value linear = indices.front();
   if (indices.size() == 2) {
@@ -98,8 +97,7 @@ static Value getSharedElementPointer(OpBuilder &b, Location loc,
   Value address = arith::AddIOp::create(
       b, loc, aligned,
       arith::MulIOp::create(b, loc, element, indexConstant(b, loc, eltBytes)));
-  Value address64 =
-      arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
   auto sharedPtr = LLVM::LLVMPointerType::get(
       b.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
   return LLVM::IntToPtrOp::create(b, loc, sharedPtr, address64);
@@ -290,7 +288,7 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
 };
 } // namespace
 
-void mlir::croq::populateCroqMmaStoreToGPUPatterns(CroqTypeConverter &converter,
-                                                   RewritePatternSet &patterns) {
+void mlir::croq::populateCroqMmaStoreToGPUPatterns(
+    CroqTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MmaStoreOpLowering>(converter, patterns.getContext());
 }

@@ -271,7 +271,8 @@ struct ConvertCroqRegionsToGPUPass
       }
       return WalkResult::advance();
     });
-    if (unlowered.wasInterrupted() || failed(lowerCroqRegions(module, **target)))
+    if (unlowered.wasInterrupted() ||
+        failed(lowerCroqRegions(module, **target)))
       signalPassFailure();
   }
 };

@@ -20,7 +20,6 @@ EventTriggerOp mlir::croq::getTmaLoadTrigger(CopyOp op) {
   return dyn_cast<EventTriggerOp>(*op.getFuture().getUsers().begin());
 }
 
-
 Value mlir::croq::getTmaGlobalTensor(CopyOp op) {
   bool isLoad = getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
   Value global = isLoad ? op.getSource() : op.getDest();
@@ -46,7 +45,6 @@ SmallVector<int64_t> mlir::croq::getTmaBox(const SharedTileLayout &layout) {
   }
   return box;
 }
-
 
 /// The number of boxes of getTmaBox in one slab (verified shapes divide
 /// into whole boxes).
@@ -88,15 +86,14 @@ SmallVector<TmaPiece> mlir::croq::getTmaPieces(const SharedTileLayout &layout) {
 
 LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
   auto group = op->getParentOfType<ParallelOp>();
-  bool isLoad =
-      getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
+  bool isLoad = getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
   // A load that completes on an event, and a store, is issued by one
   // thread of a block or warpgroup; other loads synchronize the whole block.
   bool onEvent = isLoad && getTmaLoadTrigger(op);
   bool groupIssued = onEvent || !isLoad;
-  if (!group || (group.getLevel() != ParallelLevel::Block &&
-                 !(groupIssued &&
-                   group.getLevel() == ParallelLevel::Warpgroup)))
+  if (!group ||
+      (group.getLevel() != ParallelLevel::Block &&
+       !(groupIssued && group.getLevel() == ParallelLevel::Warpgroup)))
     return op.emitOpError("tma copies are lowered for block-level groups, "
                           "or for warpgroups when the copy is a store or a "
                           "load that triggers an event: issue them directly "
@@ -110,7 +107,8 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
     EventTriggerOp trigger = getTmaLoadTrigger(op);
     Value index = trigger.getIndex();
     Operation *def = index.getDefiningOp();
-    Block *owner = def ? def->getBlock() : cast<BlockArgument>(index).getOwner();
+    Block *owner =
+        def ? def->getBlock() : cast<BlockArgument>(index).getOwner();
     if (!owner->getParentOp()->isAncestor(op) ||
         (def && def->getBlock() == op->getBlock() && !def->isBeforeInBlock(op)))
       return op.emitOpError("completes on the event slot that ")

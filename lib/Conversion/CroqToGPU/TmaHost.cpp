@@ -243,9 +243,8 @@ bool mlir::croq::isTmaUsableStatically(MemRefType type, bool staged) {
 void mlir::croq::emitHostRequire(OpBuilder &builder, Location loc,
                                  Operation *at, Value usable) {
   Type i32 = builder.getI32Type();
-  func::FuncOp require =
-      declareRuntimeFunction(builder, at, kRequire,
-                             builder.getFunctionType({i32}, {i32}));
+  func::FuncOp require = declareRuntimeFunction(
+      builder, at, kRequire, builder.getFunctionType({i32}, {i32}));
   func::CallOp::create(builder, loc, require, ValueRange{usable});
 }
 
@@ -297,9 +296,9 @@ struct TensorMapOpLowering : OpConversionPattern<TensorMapOp> {
     for (Operation *user : op.getMap().getUsers())
       if (Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user))
         kernel = ancestor;
-    FailureOr<HostTensorMap> host = emitHostTensorMap(
-        rewriter, loc, adaptor.getTensor(), op.getBox(), op.getSwizzle(),
-        op.getStaged(), kernel);
+    FailureOr<HostTensorMap> host =
+        emitHostTensorMap(rewriter, loc, adaptor.getTensor(), op.getBox(),
+                          op.getSwizzle(), op.getStaged(), kernel);
     if (failed(host))
       return op.emitOpError("cannot be asked for here: the tensor's element "
                             "type needs a tensor-map encoding and the op a "

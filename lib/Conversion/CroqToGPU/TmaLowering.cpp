@@ -55,8 +55,7 @@ static FailureOr<Value> getSharedByteOffset(OpBuilder &builder, Location loc,
     return indexConstant(builder, loc, *offset);
   }
   if (auto stage = dyn_cast_or_null<StageOp>(def)) {
-    FailureOr<Value> base =
-        getSharedByteOffset(builder, loc, stage.getTiles());
+    FailureOr<Value> base = getSharedByteOffset(builder, loc, stage.getTiles());
     if (failed(base))
       return failure();
     int64_t bytes = stage.getResult().getType().getSizeInBytes();
@@ -202,8 +201,7 @@ struct TmaLowering {
           arith::ConstantIntOp::create(rewriter, loc, 0, 32));
 
     // The tile as the plain memref the bulk copy addresses.
-    FailureOr<Value> offset =
-        getSharedByteOffset(rewriter, loc, tile);
+    FailureOr<Value> offset = getSharedByteOffset(rewriter, loc, tile);
     if (failed(offset))
       return op.emitOpError("the shared tile of a tma copy must be an "
                             "allocation placed by croq-plan-shared-memory, "
@@ -233,8 +231,8 @@ struct TmaLowering {
     Value zero = indexConstant(rewriter, loc, 0);
     Value leader = arith::CmpIOp::create(rewriter, loc,
                                          arith::CmpIPredicate::eq, tid, zero);
-    return TmaCopySite{isLoad, tileType, map, usable, std::move(boxes), zero,
-                       leader};
+    return TmaCopySite{isLoad,           tileType, map,   usable,
+                       std::move(boxes), zero,     leader};
   }
 
   /// A load that completes on the event slot its trigger names: the trigger
@@ -247,9 +245,8 @@ struct TmaLowering {
     FailureOr<ThreadGroup> issuing = getThreadGroup(rewriter, op);
     if (failed(issuing))
       return failure();
-    Value first = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, issuing->threadIndex,
-        site.zero);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        issuing->threadIndex, site.zero);
     Value barriers = rewriter.getRemappedValue(trigger.getEvents());
     if (!barriers)
       return op.emitOpError("cannot resolve the event array of its trigger");
@@ -287,21 +284,18 @@ struct TmaLowering {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&kernel.getBody().front());
       barriers = nvgpu::MBarrierCreateOp::create(
-          rewriter, loc,
-          nvgpu::MBarrierGroupType::get(context, workgroup));
+          rewriter, loc, nvgpu::MBarrierGroupType::get(context, workgroup));
       Value startTid =
           gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
       Value c0 = indexConstant(rewriter, loc, 0);
       Value first = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::eq, startTid, c0);
       nvgpu::MBarrierInitOp::create(rewriter, loc, barriers,
-                                    indexConstant(rewriter, loc, 1), c0,
-                                    first);
+                                    indexConstant(rewriter, loc, 1), c0, first);
       phase = memref::AllocaOp::create(
           rewriter, loc, MemRefType::get({1}, rewriter.getI1Type()));
       memref::StoreOp::create(rewriter, loc,
-                              arith::ConstantIntOp::create(rewriter, loc, 0,
-                                                           1),
+                              arith::ConstantIntOp::create(rewriter, loc, 0, 1),
                               phase, c0);
       gpu::BarrierOp::create(rewriter, loc);
     }
@@ -344,9 +338,8 @@ struct TmaLowering {
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
     if (failed(group))
       return failure();
-    Value first = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, group->threadIndex,
-        site.zero);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        group->threadIndex, site.zero);
     NVVM::FenceProxyOp::create(
         rewriter, loc,
         NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),

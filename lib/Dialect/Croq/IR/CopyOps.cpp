@@ -347,8 +347,8 @@ struct IdentityTransposeToCopy : OpRewritePattern<TransposeOp> {
       if (static_cast<int64_t>(i) != p)
         return rewriter.notifyMatchFailure(op, "not the identity");
     rewriter.replaceOpWithNewOp<CopyOp>(
-        op, op->getResultTypes(), CopyEngine::DMA, op.getSource(),
-        op.getDest(), /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
+        op, op->getResultTypes(), CopyEngine::DMA, op.getSource(), op.getDest(),
+        /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
         /*swizzle=*/nullptr);
     return success();
   }
@@ -419,8 +419,8 @@ struct ZeroPadToCopy : OpRewritePattern<PadOp> {
         !llvm::all_of(op.getInterior(), isZero))
       return rewriter.notifyMatchFailure(op, "pads something");
     rewriter.replaceOpWithNewOp<CopyOp>(
-        op, op->getResultTypes(), CopyEngine::DMA, op.getSource(),
-        op.getDest(), /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
+        op, op->getResultTypes(), CopyEngine::DMA, op.getSource(), op.getDest(),
+        /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
         /*swizzle=*/nullptr);
     return success();
   }

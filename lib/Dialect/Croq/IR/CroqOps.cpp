@@ -324,9 +324,8 @@ LogicalResult AllocOp::verify() {
              << stringifyMemorySpace(space) << " buffer";
     int64_t align = getSharedAlignment(getSwizzleOf(type));
     if (*offset % align != 0)
-      return emitOpError("offset ")
-             << *offset << " is not a multiple of the " << align
-             << "-byte alignment of its layout";
+      return emitOpError("offset ") << *offset << " is not a multiple of the "
+                                    << align << "-byte alignment of its layout";
   }
   return success();
 }

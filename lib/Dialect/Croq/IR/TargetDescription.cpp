@@ -63,6 +63,6 @@ FailureOr<const TargetDescription *>
 mlir::croq::getTargetDescription(Location loc, StringRef chip) {
   if (const TargetDescription *target = lookupTargetDescription(chip))
     return target;
-  return emitError(loc) << "croq has no target description for chip '"
-                        << chip << "'; known chips: " << getKnownChips();
+  return emitError(loc) << "croq has no target description for chip '" << chip
+                        << "'; known chips: " << getKnownChips();
 }

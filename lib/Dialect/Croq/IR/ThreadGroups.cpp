@@ -39,7 +39,6 @@ int64_t mlir::croq::saturatingMul(int64_t a, int64_t b) {
   return product ? *product : std::numeric_limits<int64_t>::max();
 }
 
-
 /// The number of points of a region op with static extents (saturated at
 /// the int64_t maximum), or failure.
 static FailureOr<int64_t> getStaticVolume(ArrayRef<int64_t> extents) {
@@ -77,16 +76,16 @@ FailureOr<int64_t> mlir::croq::getBlockThreadCount(ParallelOp block) {
   if (threads > kMaxBlockThreads)
     return block.emitOpError("needs ")
            << (threads == std::numeric_limits<int64_t>::max() ? "more than "
-                                                               : "")
+                                                              : "")
            << threads << " threads per block; a block has at most 1024";
   return threads ? threads : kDefaultBlockThreads;
 }
 
 /// Evaluates an index or i1 value built from constants and the values bound
 /// in `env` with arith ops, or returns std::nullopt.
-static std::optional<int64_t> evaluate(Value value,
-                                       const llvm::DenseMap<Value, int64_t> &env,
-                                       int depth = 0) {
+static std::optional<int64_t>
+evaluate(Value value, const llvm::DenseMap<Value, int64_t> &env,
+         int depth = 0) {
   if (auto it = env.find(value); it != env.end())
     return it->second;
   if (std::optional<int64_t> c = getConstantIntValue(value))
@@ -198,10 +197,10 @@ FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
       std::optional<int64_t> holds = evaluate(guard.getCondition(), env);
       if (!holds)
         return guard.emitOpError(
-                   "encloses an event trigger, but whether its condition "
-                   "holds cannot be computed from the warpgroup indices and "
-                   "constants, so the number of arrivals the event expects "
-                   "is unknown");
+            "encloses an event trigger, but whether its condition "
+            "holds cannot be computed from the warpgroup indices and "
+            "constants, so the number of arrivals the event expects "
+            "is unknown");
       runs = runs && *holds;
     }
     if (runs)

@@ -86,7 +86,6 @@ static OpFoldResult ceilDivOfr(OpBuilder &b, Location loc, OpFoldResult x,
       .getResult();
 }
 
-
 //===----------------------------------------------------------------------===//
 // Windows
 //===----------------------------------------------------------------------===//
@@ -168,8 +167,8 @@ FailureOr<ViewWindow> mlir::croq::getViewWindow(OpBuilder &builder,
   if (failed(sourceSizes))
     return failure();
   ArrayRef<int64_t> resultShape = chunk.getResult().getType().getShape();
-  for (auto [dim, index, count] : llvm::enumerate(
-           chunk.getIndexPerDim(), chunk.getMixedCounts())) {
+  for (auto [dim, index, count] :
+       llvm::enumerate(chunk.getIndexPerDim(), chunk.getMixedCounts())) {
     OpFoldResult size =
         ShapedType::isDynamic(resultShape[dim])
             ? ceilDivOfr(builder, loc, (*sourceSizes)[dim], count)
@@ -223,10 +222,9 @@ ViewWindow mlir::croq::composeWindows(OpBuilder &builder, Location loc,
   for (auto [dim, bound] : llvm::enumerate(bounds)) {
     if (bound)
       continue;
-    bound = succeeded(sourceSizes)
-                ? (*sourceSizes)[dim]
-                : OpFoldResult(builder.getIndexAttr(
-                      std::numeric_limits<int32_t>::max()));
+    bound = succeeded(sourceSizes) ? (*sourceSizes)[dim]
+                                   : OpFoldResult(builder.getIndexAttr(
+                                         std::numeric_limits<int32_t>::max()));
   }
   result.bounds = std::move(bounds);
   return result;
@@ -234,8 +232,7 @@ ViewWindow mlir::croq::composeWindows(OpBuilder &builder, Location loc,
 
 namespace {
 /// view_op(view_op(x)) -> croq.view x [sizes] from [offsets] within [bounds]
-template <typename OpTy>
-struct FoldViewChain : OpRewritePattern<OpTy> {
+template <typename OpTy> struct FoldViewChain : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -301,12 +298,12 @@ Value mlir::croq::buildViewOp(OpBuilder &builder, Location loc, ViewType type,
   dispatchIndexOpFoldResults(mixedSizes, sizes, staticSizes);
   dispatchIndexOpFoldResults(mixedOffsets, offsets, staticOffsets);
   dispatchIndexOpFoldResults(mixedBounds, bounds, staticBounds);
-  return ViewOp::create(
-             builder, loc, type, window.source, sizes,
-             builder.getDenseI64ArrayAttr(staticSizes), offsets,
-             builder.getDenseI64ArrayAttr(staticOffsets), bounds,
-             window.bounds.empty() ? DenseI64ArrayAttr()
-                                   : builder.getDenseI64ArrayAttr(staticBounds))
+  return ViewOp::create(builder, loc, type, window.source, sizes,
+                        builder.getDenseI64ArrayAttr(staticSizes), offsets,
+                        builder.getDenseI64ArrayAttr(staticOffsets), bounds,
+                        window.bounds.empty()
+                            ? DenseI64ArrayAttr()
+                            : builder.getDenseI64ArrayAttr(staticBounds))
       .getResult();
 }
 

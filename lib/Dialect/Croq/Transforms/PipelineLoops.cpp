@@ -211,8 +211,7 @@ static bool canWarpSpecialize(PipelineCandidate &candidate) {
 /// as fit next to the block's other shared buffers. 0 if fewer than two
 /// fit.
 static int64_t chooseStages(PipelineCandidate &candidate, int64_t option,
-                            const TargetDescription &target,
-                            std::string &why) {
+                            const TargetDescription &target, std::string &why) {
   if (auto attr = candidate.loop->getAttrOfType<IntegerAttr>(kStagesAttrName))
     return attr.getInt();
   if (option == 1)
@@ -300,8 +299,8 @@ void RingBuilder::allocateRing() {
   auto eventsType = EventsType::get(builder.getContext(), stages);
   full = EventAllocOp::create(builder, loc, eventsType, UnitAttr(),
                               /*arrivals=*/IntegerAttr());
-  empty = EventAllocOp::create(builder, loc, eventsType,
-                               builder.getUnitAttr(), /*arrivals=*/IntegerAttr());
+  empty = EventAllocOp::create(builder, loc, eventsType, builder.getUnitAttr(),
+                               /*arrivals=*/IntegerAttr());
 }
 
 Value RingBuilder::getIteration(OpBuilder &b, Value iv) {

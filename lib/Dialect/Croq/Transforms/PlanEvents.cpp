@@ -64,8 +64,7 @@ static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
 }
 
 namespace {
-struct CroqPlanEventsPass
-    : croq::impl::CroqPlanEventsBase<CroqPlanEventsPass> {
+struct CroqPlanEventsPass : croq::impl::CroqPlanEventsBase<CroqPlanEventsPass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -97,7 +97,8 @@ static LogicalResult planBlock(ParallelOp block,
     return success();
   Builder builder(block.getContext());
   for (InthreadsOp region : producers)
-    region.setRegistersAttr(builder.getI64IntegerAttr(target.producerRegisters));
+    region.setRegistersAttr(
+        builder.getI64IntegerAttr(target.producerRegisters));
   for (InthreadsOp region : consumers)
     region.setRegistersAttr(builder.getI64IntegerAttr(consumerRegisters));
   return success();

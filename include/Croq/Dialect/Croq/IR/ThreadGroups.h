@@ -1,4 +1,5 @@
-//===- ThreadGroups.h - threads, warps and shared buffers of croq IR -*- C++ -*-===//
+//===- ThreadGroups.h - threads, warps and shared buffers of croq IR -*- C++
+//-*-===//
 //
 // Facts of croq IR that several passes read before it is lowered: how many
 // threads a block has, how many warps run an op, and the alignment a shared
