@@ -17,6 +17,8 @@
 namespace mlir {
 namespace croq {
 
+struct TargetDescription;
+
 /// Converts croq types: tiles to memrefs (shared tiles in the workgroup
 /// address space, with a dynamic offset so that stages and views of them
 /// share one type), tensor maps to their 128 bytes (vector<16xi64>),
@@ -61,14 +63,18 @@ void populateCroqEventToGPUConversionPatterns(CroqTypeConverter &converter,
                                               RewritePatternSet &patterns);
 
 /// croq.mma.fill, mma.load, mma, mma.commit and mma.store to wgmma,
-/// stmatrix and stores.
+/// stmatrix and stores; the wgmma descriptors' layout types come from
+/// `target` (lookupTargetDescription in Croq/Dialect/Croq/IR/
+/// TargetDescription.h).
 void populateCroqMmaToGPUConversionPatterns(CroqTypeConverter &converter,
+                                            const TargetDescription &target,
                                             RewritePatternSet &patterns);
 
 /// All of the above: what convert-croq-to-gpu applies (with scf's
 /// structural type conversions, for accumulators carried through loops).
 void populateCroqToGPUConversionPatterns(CroqTypeConverter &converter,
                                          CroqToGPULoweringState &state,
+                                         const TargetDescription &target,
                                          RewritePatternSet &patterns);
 
 } // namespace croq

@@ -59,8 +59,10 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
     - `croq.foreach` is distributed over the threads that run it,
       `croq.read`/`croq.write` become masked loads and stores.
 
-    An op it cannot lower gets an error naming it; only `croq.parallel` and
-    `croq.inthreads` are left.
+    The features it uses and the wgmma descriptor encoding come from the
+    target description of `chip`: a tma copy or an mma op on a chip without
+    TMA or wgmma is an error. An op it cannot lower gets an error naming
+    it; only `croq.parallel` and `croq.inthreads` are left.
 
     Before (after the stages before it):
 
@@ -86,6 +88,11 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "the GPU architecture whose features (TMA, wgmma) and wgmma "
+           "descriptor encoding the lowering uses">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",

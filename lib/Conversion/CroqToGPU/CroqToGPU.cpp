@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/ViewUtils.h"
 #include "LoweringUtils.h"
 
@@ -32,7 +33,8 @@ using namespace mlir::croq;
 /// input the earlier stages have not prepared (views not normalized, layouts
 /// not chosen), tma copies and mma ops the lowering cannot take, and croq
 /// ops outside any kernel.
-static LogicalResult checkLowerable(ModuleOp module) {
+static LogicalResult checkLowerable(ModuleOp module,
+                                    const TargetDescription &target) {
   bool ok = true;
   module.walk([&](Operation *op) {
     if (!isa<CroqDialect>(op->getDialect()))
@@ -61,6 +63,16 @@ static LogicalResult checkLowerable(ModuleOp module) {
     if (auto events = dyn_cast<EventAllocOp>(op);
         events && !events.getArrivals()) {
       events.emitOpError("has no arrival count: run croq-plan-events first");
+      ok = false;
+      return;
+    }
+    bool isTma = isa<CopyOp>(op) &&
+                 cast<CopyOp>(op).getEngine() == CopyEngine::TMA;
+    if ((isTma && !target.hasTma) ||
+        (isa<MmaOp, MmaLoadOp, MmaCommitOp>(op) && !target.hasWgmma)) {
+      op->emitOpError("needs ")
+          << (isTma ? "the tensor memory accelerator" : "warpgroup mma")
+          << ", which " << target.chip << " does not have";
       ok = false;
       return;
     }
@@ -125,17 +137,18 @@ void mlir::croq::populateCroqEventToGPUConversionPatterns(
 }
 
 void mlir::croq::populateCroqMmaToGPUConversionPatterns(
-    CroqTypeConverter &converter, RewritePatternSet &patterns) {
-  populateCroqMmaToGPUPatterns(converter, patterns);
+    CroqTypeConverter &converter, const TargetDescription &target,
+    RewritePatternSet &patterns) {
+  populateCroqMmaToGPUPatterns(converter, target, patterns);
 }
 
 void mlir::croq::populateCroqToGPUConversionPatterns(
     CroqTypeConverter &converter, CroqToGPULoweringState &state,
-    RewritePatternSet &patterns) {
+    const TargetDescription &target, RewritePatternSet &patterns) {
   populateCroqDataToGPUConversionPatterns(converter, patterns);
   populateCroqTmaToGPUConversionPatterns(converter, state, patterns);
   populateCroqEventToGPUConversionPatterns(converter, state, patterns);
-  populateCroqMmaToGPUConversionPatterns(converter, patterns);
+  populateCroqMmaToGPUConversionPatterns(converter, target, patterns);
 }
 
 namespace {
@@ -146,7 +159,9 @@ struct ConvertCroqToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (failed(checkLowerable(module)))
+    FailureOr<const TargetDescription *> chipTarget =
+        getTargetDescription(module.getLoc(), chip);
+    if (failed(chipTarget) || failed(checkLowerable(module, **chipTarget)))
       return signalPassFailure();
 
     // Data ops first, while the parallel regions that tell which threads
@@ -162,7 +177,8 @@ struct ConvertCroqToGPUPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
     CroqToGPULoweringState state;
-    populateCroqToGPUConversionPatterns(converter, state, patterns);
+    populateCroqToGPUConversionPatterns(converter, state, **chipTarget,
+                                        patterns);
     // Accumulators carried through loops and branches change type.
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);

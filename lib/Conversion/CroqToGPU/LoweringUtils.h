@@ -263,6 +263,7 @@ void populateCroqMmaStoreToGPUPatterns(CroqTypeConverter &converter,
 
 /// Adds the patterns that lower mma ops to wgmma.
 void populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
+                                  const TargetDescription &target,
                                   RewritePatternSet &patterns);
 
 /// Adds the patterns that lower croq memory, data movement and element ops.

@@ -70,8 +70,8 @@ struct OperandLayout {
   int64_t slabBytes;
   /// Swizzle span in bytes (the row).
   int64_t span;
-  /// Descriptor layout type: 1 = 128B, 2 = 64B, 3 = 32B swizzle.
-  int64_t mode;
+  /// The swizzle, whose descriptor layout type the target gives.
+  Swizzle swizzle;
   /// Element size.
   int64_t elementBytes;
 };
@@ -96,15 +96,11 @@ static FailureOr<OperandLayout> getOperandLayout(Operation *op,
   layout.rowBytes = tileLayout.slabWidth * layout.elementBytes;
   layout.slabWidth = tileLayout.slabWidth;
   layout.slabBytes = tileLayout.slabBytes;
+  layout.swizzle = tile.getSwizzle();
   switch (tile.getSwizzle()) {
   case Swizzle::B128:
-    layout.mode = 1;
-    break;
   case Swizzle::B64:
-    layout.mode = 2;
-    break;
   case Swizzle::B32:
-    layout.mode = 3;
     break;
   case Swizzle::None:
   case Swizzle::Auto:
@@ -155,16 +151,34 @@ getOperandLayouts(MmaOp op) {
   return std::make_pair(*layoutA, *layoutB);
 }
 
+/// The layout-type field of a wgmma descriptor for `swizzle` on `target`.
+static uint64_t getDescriptorMode(Swizzle swizzle,
+                                  const TargetDescription &target) {
+  switch (swizzle) {
+  case Swizzle::B128:
+    return target.wgmmaSwizzleMode128;
+  case Swizzle::B64:
+    return target.wgmmaSwizzleMode64;
+  case Swizzle::B32:
+    return target.wgmmaSwizzleMode32;
+  case Swizzle::None:
+  case Swizzle::Auto:
+    return target.wgmmaSwizzleModeNone;
+  }
+  return target.wgmmaSwizzleModeNone;
+}
+
 /// The constant bits of a wgmma matrix descriptor: leading and stride byte
 /// offsets (encoded >> 4) and the layout type.
-static uint64_t getDescriptorBits(const OperandLayout &layout) {
+static uint64_t getDescriptorBits(const OperandLayout &layout,
+                                  const TargetDescription &target) {
   // Swizzled layouts: the stride byte offset steps over 8 rows of one span;
   // the leading byte offset is unused when the operand's contiguous extent
   // fits in one span, and must then be 1.
   uint64_t leading = 1;
   uint64_t stride = (8 * layout.span) >> 4;
   return (leading << 16) | (stride << 32) |
-         (static_cast<uint64_t>(layout.mode) << 62);
+         (getDescriptorMode(layout.swizzle, target) << 62);
 }
 
 /// The descriptor of the operand at byte `offset` from `address`.
@@ -353,7 +367,10 @@ struct MmaLoadOpLowering : OpConversionPattern<MmaLoadOp> {
 /// croq.mma %acc, %a, %b  =>  for each instruction K step and each 64 rows
 /// of M, wgmma.mma_async on descriptors of A and B at those offsets.
 struct MmaOpLowering : OpConversionPattern<MmaOp> {
-  using OpConversionPattern::OpConversionPattern;
+  MmaOpLowering(const TypeConverter &converter, MLIRContext *context,
+                const TargetDescription &target)
+      : OpConversionPattern(converter, context), target(target) {}
+  const TargetDescription &target;
   LogicalResult
   matchAndRewrite(MmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -393,8 +410,8 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
     auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
     auto scaleD =
         NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one);
-    uint64_t bitsA = getDescriptorBits(*layoutA);
-    uint64_t bitsB = getDescriptorBits(*layoutB);
+    uint64_t bitsA = getDescriptorBits(*layoutA, target);
+    uint64_t bitsB = getDescriptorBits(*layoutB, target);
     NVVM::MMAIntOverflowAttr satfinite;
 
     Value acc = adaptor.getAcc();
@@ -459,9 +476,11 @@ struct MmaCommitOpLowering : OpConversionPattern<MmaCommitOp> {
 };
 } // namespace
 
-void mlir::croq::populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
-                                              RewritePatternSet &patterns) {
-  patterns.add<MmaFillOpLowering, MmaLoadOpLowering, MmaOpLowering,
-               MmaCommitOpLowering>(converter, patterns.getContext());
+void mlir::croq::populateCroqMmaToGPUPatterns(
+    CroqTypeConverter &converter, const TargetDescription &target,
+    RewritePatternSet &patterns) {
+  patterns.add<MmaFillOpLowering, MmaLoadOpLowering, MmaCommitOpLowering>(
+      converter, patterns.getContext());
+  patterns.add<MmaOpLowering>(converter, patterns.getContext(), target);
   populateCroqMmaStoreToGPUPatterns(converter, patterns);
 }

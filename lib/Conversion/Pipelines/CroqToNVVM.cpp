@@ -41,7 +41,9 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   CroqPlanRegistersOptions registers;
   registers.chip = options.chip;
   pm.addPass(createCroqPlanRegisters(registers));
-  pm.addPass(createConvertCroqToGPU());
+  ConvertCroqToGPUOptions toGPU;
+  toGPU.chip = options.chip;
+  pm.addPass(createConvertCroqToGPU(toGPU));
   ConvertCroqRegionsToGPUOptions regions;
   regions.chip = options.chip;
   pm.addPass(createConvertCroqRegionsToGPU(regions));

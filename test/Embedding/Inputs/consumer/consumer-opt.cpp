@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Conversion/CroqToGPU.h"
+#include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/InitCroq.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -45,7 +46,9 @@ struct LowerCroqDataPass
     });
     mlir::RewritePatternSet patterns(context);
     mlir::croq::CroqToGPULoweringState state;
-    mlir::croq::populateCroqToGPUConversionPatterns(converter, state,
+    const mlir::croq::TargetDescription *hopper =
+        mlir::croq::lookupTargetDescription("sm_90a");
+    mlir::croq::populateCroqToGPUConversionPatterns(converter, state, *hopper,
                                                     patterns);
     mlir::scf::populateSCFStructuralTypeConversionsAndLegality(
         converter, patterns, target);
