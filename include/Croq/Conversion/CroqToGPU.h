@@ -31,8 +31,7 @@ public:
 };
 
 /// What the patterns of one conversion share: how each async tma load
-/// completes (for the croq.wait of its future), which tma loads took the
-/// TMA path (for the byte counts of event triggers), and each event array's
+/// completes (for the croq.wait of its future) and each event array's
 /// per-thread phase mask. Make one per applyPartialConversion, and keep it
 /// alive while the patterns run.
 class CroqToGPULoweringState {

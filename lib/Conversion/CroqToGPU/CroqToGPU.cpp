@@ -132,8 +132,7 @@ void mlir::croq::populateCroqTmaToGPUConversionPatterns(
 void mlir::croq::populateCroqEventToGPUConversionPatterns(
     CroqTypeConverter &converter, CroqToGPULoweringState &state,
     RewritePatternSet &patterns) {
-  populateCroqEventToGPUPatterns(converter, state.impl().events,
-                                 state.impl().tma, patterns);
+  populateCroqEventToGPUPatterns(converter, state.impl().events, patterns);
 }
 
 void mlir::croq::populateCroqMmaToGPUConversionPatterns(

@@ -88,9 +88,7 @@ struct EventAllocOpLowering : OpConversionPattern<EventAllocOp> {
 /// complete on it); croq.event.trigger %e[%i]  =>  lane 0 of each warp
 /// arrives once the warp's threads are done.
 struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
-  EventTriggerOpLowering(const TypeConverter &converter, MLIRContext *context,
-                         const TmaState &tma)
-      : OpConversionPattern(converter, context), tma(tma) {}
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(EventTriggerOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -108,8 +106,15 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
         Value size = indexConstant(
             rewriter, loc,
             cast<TileType>(copy.getDest().getType()).getSizeInBytes());
-        if (Value usable = tma.usable.lookup(copy))
+        // A copy with a software copy took the TMA path if the runtime
+        // gave its map (`if %ok`).
+        if (Value ok = copy.getUsable()) {
+          Value usable = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::ne,
+              rewriter.getRemappedValue(ok),
+              arith::ConstantIntOp::create(rewriter, loc, 0, 32));
           size = arith::SelectOp::create(rewriter, loc, usable, size, zero);
+        }
         bytes = bytes ? arith::AddIOp::create(rewriter, loc, bytes, size)
                             .getResult()
                       : size;
@@ -144,7 +149,6 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  const TmaState &tma;
 };
 
 /// croq.event.wait %e[%i]  =>  wait for the phase of mbarrier %i that bit %i
@@ -185,10 +189,9 @@ struct EventWaitOpLowering : OpConversionPattern<EventWaitOp> {
 
 void mlir::croq::populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
                                                 EventPlan &plan,
-                                                const TmaState &tma,
                                                 RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<EventAllocOpLowering, EventWaitOpLowering>(converter, context,
                                                           plan);
-  patterns.add<EventTriggerOpLowering>(converter, context, tma);
+  patterns.add<EventTriggerOpLowering>(converter, context);
 }

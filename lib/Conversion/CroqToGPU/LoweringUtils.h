@@ -204,12 +204,9 @@ struct TmaLoadCompletion {
 };
 
 /// What the tma patterns share while a module is lowered: how each async
-/// tma load completes, for the croq.wait of its future; and for each tma
-/// load that completes on an event, whether it took the TMA path, for the
-/// trigger's byte count.
+/// tma load completes, for the croq.wait of its future.
 struct TmaState {
   llvm::DenseMap<Operation *, TmaLoadCompletion> loadBarriers;
-  llvm::DenseMap<Operation *, Value> usable;
   std::shared_ptr<TmaLowering> lowering;
 };
 
@@ -247,9 +244,9 @@ struct EventPlan {
 };
 
 /// Adds the patterns that lower event arrays to mbarriers; a trigger after
-/// tma loads expects the bytes of those that `tma` says took the TMA path.
+/// tma loads expects the bytes of those that took the TMA path.
 void populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
-                                    EventPlan &plan, const TmaState &tma,
+                                    EventPlan &plan,
                                     RewritePatternSet &patterns);
 
 /// Reports, on the op, why an mma op cannot be lowered to wgmma, or

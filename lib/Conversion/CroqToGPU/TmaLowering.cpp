@@ -259,8 +259,6 @@ struct TmaLowering {
                                       coords, trigger.getIndex(),
                                       /*multicastMask=*/Value(), first);
     }
-    if (site.usable)
-      state.usable[op] = site.usable;
     // The future is the event slot's mbarrier: the trigger that consumes
     // it expects the bytes, and nothing else stands for it.
     rewriter.eraseOp(op);

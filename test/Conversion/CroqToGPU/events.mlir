@@ -37,7 +37,7 @@
 // CHECK:          %[[FLIPPED:.*]] = arith.xori %[[BITS]], %[[BIT]]
 // CHECK:          memref.store %[[FLIPPED]], %[[EMPTY_PHASES]]
 // CHECK-NOT:      gpu.barrier
-// CHECK:          %[[USABLE:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i32
+// CHECK:          %[[USABLE:.*]] = arith.cmpi ne, %[[OK:.*]], %{{.*}} : i32
 // CHECK-NOT:      gpu.barrier
 // CHECK:          scf.if %[[USABLE]] {
 // CHECK-NEXT:       nvgpu.tma.async.load %{{.*}}, %[[FULL]][%[[SLOT]]] to %{{.*}}, predicate = %{{.*}}
@@ -45,8 +45,10 @@
 // CHECK:            nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:            nvvm.barrier id
 // CHECK-NEXT:     }
+// The trigger expects the bytes if the runtime gave the map (`if %ok`).
 // CHECK:          %[[BYTES:.*]] = arith.constant 8192 : index
-// CHECK:          %[[EXPECTED:.*]] = arith.select %[[USABLE]], %[[BYTES]], %{{.*}} : index
+// CHECK:          %[[TOOK:.*]] = arith.cmpi ne, %[[OK]], %{{.*}} : i32
+// CHECK:          %[[EXPECTED:.*]] = arith.select %[[TOOK]], %[[BYTES]], %{{.*}} : index
 // CHECK:          nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[SLOT]]], %[[EXPECTED]], predicate = %{{.*}}
 
 // Consumer: wait on `full`, then lane 0 of each warp arrives on `empty`.
