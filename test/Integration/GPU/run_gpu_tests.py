@@ -503,6 +503,37 @@ def tma_tests(s: Suite) -> None:
     s.run("tma_copy_f16_swizzle128 64x1001 (no software copy, refused)",
           "tma_copy_f16_swizzle128", no_fallback_refused)
 
+    # A static input proven usable by staging (tma-fallback=auto leaves its
+    # software copy out): rows of 1001 f16 are staged, and the output, whose
+    # store keeps its software copy, falls back. With staging off the input
+    # cannot be mapped, and the launch is refused with the rule.
+    def static_input(stage: bool):
+        def body():
+            m = s.module("tma")
+            x = random_tensor((128, 1001), torch.float16)
+            out = poisoned((128, 1001), torch.float16)
+            kept = out.clone()
+            with staging(s, stage):
+                before = map_stats(s)
+                try:
+                    m.tma_copy_static_f16(x, out)
+                except RuntimeError as e:
+                    text = str(e)
+                    ok = (not stage and "no software copy" in text and
+                          torch.equal(out.view(torch.int16),
+                                      kept.view(torch.int16)))
+                    return ok, None, ("refused" if ok else text)
+                if not stage:
+                    return False, None, "ran without a usable input map"
+                return expect_fallbacks(s, before, 1, "stride-alignment",
+                                        compare(out, x), staged=1)
+        what = "input staged, no software copy" if stage else \
+            "staging off: refused"
+        s.run(f"tma_copy_static_f16 128x1001 ({what})", "tma_copy_static_f16",
+              body)
+    static_input(True)
+    static_input(False)
+
     for shape in [(1000, 64), (513, 32), (512, 40)]:
         case("tma_copy_tall_f32", torch.float32, shape, False)
     for shape in [(1000, 1000), (64, 64), (65, 72)]:

@@ -15,6 +15,7 @@
 // RUN: %ptxas -arch=sm_90a %t.d/tma_copy_3d_f32_kernel.ptx -o %t.3d.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/tma_copy_bf16_swizzle128_kernel.ptx -o %t.bf16.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/tma_copy_i32_kernel.ptx -o %t.i32.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/tma_copy_static_f16_kernel.ptx -o %t.static.cubin
 // RUN: FileCheck %s < %t.d/tma_copy_f16_swizzle128_kernel.ptx
 // RUN: FileCheck %s --check-prefix=TALL < %t.d/tma_copy_tall_f32_kernel.ptx
 
@@ -329,6 +330,21 @@ func.func @tma_copy_i32(%in: memref<?x?xi32>, %out: memref<?x?xi32>) {
     croq.copy tma %src -> %t : !croq.view<64x32xi32> -> !croq.tile<64x32xi32, shared, swizzle = 128>
     %dst = croq.subspan %out [64, 32] at [%bm, %bn] : memref<?x?xi32> -> !croq.view<64x32xi32>
     croq.copy tma %t -> %dst : !croq.tile<64x32xi32, shared, swizzle = 128> -> !croq.view<64x32xi32>
+  }
+  return
+}
+
+// A static input the kernel only reads: croq-emit-tensor-maps proves its
+// map usable (staged where its rows break a rule), so its load has no
+// software copy and the host requires the map; the dynamic output keeps
+// the software copy of its store.
+func.func @tma_copy_static_f16(%in: memref<128x1001xf16>, %out: memref<?x?xf16>) {
+  croq.parallel (%bm, %bn) in [2, 16] : block {
+    %src = croq.subspan %in [64, 64] at [%bm, %bn] : memref<128x1001xf16> -> !croq.view<64x64xf16>
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.copy tma %src -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    %dst = croq.subspan %out [64, 64] at [%bm, %bn] : memref<?x?xf16> -> !croq.view<64x64xf16>
+    croq.copy tma %t -> %dst : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x64xf16>
   }
   return
 }
