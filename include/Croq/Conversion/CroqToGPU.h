@@ -1,9 +1,11 @@
 //===- CroqToGPU.h - croq to gpu, nvgpu and nvvm patterns -------*- C++ -*-===//
 //
 // The public entry points of convert-croq-to-gpu, for compilers that embed
-// croq and build their own conversion: the type converter, the state the
-// patterns share while one module is converted, and the pattern sets by
-// family.
+// croq and build their own conversion: the type converter and the pattern
+// sets by family. The patterns share nothing outside the IR: a lowered
+// event array or tma load future is an unrealized_conversion_cast of its
+// parts (mbarriers, phase bits, whether TMA was usable) that its users take
+// apart; once they are lowered, the casts are dead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,8 +13,6 @@
 #define CROQ_CONVERSION_CROQTOGPU_H
 
 #include "mlir/Transforms/DialectConversion.h"
-
-#include <memory>
 
 namespace mlir {
 namespace croq {
@@ -30,21 +30,6 @@ public:
   explicit CroqTypeConverter(MLIRContext *context);
 };
 
-/// What the patterns of one conversion share: how each async tma load
-/// completes (for the croq.wait of its future) and each event array's
-/// per-thread phase mask. Make one per applyPartialConversion, and keep it
-/// alive while the patterns run.
-class CroqToGPULoweringState {
-public:
-  CroqToGPULoweringState();
-  ~CroqToGPULoweringState();
-  struct Impl;
-  Impl &impl() { return *state; }
-
-private:
-  std::unique_ptr<Impl> state;
-};
-
 /// croq.alloc, croq.stage, croq.span_as, dma copies, transposes, pads,
 /// croq.wait of their futures, croq.foreach, croq.read and croq.write.
 void populateCroqDataToGPUConversionPatterns(CroqTypeConverter &converter,
@@ -53,12 +38,10 @@ void populateCroqDataToGPUConversionPatterns(CroqTypeConverter &converter,
 /// croq.tensor_map (host runtime calls), tma copies, croq.wait of their
 /// futures and croq.wait_stores.
 void populateCroqTmaToGPUConversionPatterns(CroqTypeConverter &converter,
-                                            CroqToGPULoweringState &state,
                                             RewritePatternSet &patterns);
 
 /// Event arrays, triggers and waits to mbarriers.
 void populateCroqEventToGPUConversionPatterns(CroqTypeConverter &converter,
-                                              CroqToGPULoweringState &state,
                                               RewritePatternSet &patterns);
 
 /// croq.mma.fill, mma.load, mma, mma.commit and mma.store to wgmma,
@@ -72,7 +55,6 @@ void populateCroqMmaToGPUConversionPatterns(CroqTypeConverter &converter,
 /// All of the above: what convert-croq-to-gpu applies (with scf's
 /// structural type conversions, for accumulators carried through loops).
 void populateCroqToGPUConversionPatterns(CroqTypeConverter &converter,
-                                         CroqToGPULoweringState &state,
                                          const TargetDescription &target,
                                          RewritePatternSet &patterns);
 

@@ -66,6 +66,15 @@ static LogicalResult checkLowerable(ModuleOp module,
       ok = false;
       return;
     }
+    if (auto events = dyn_cast<EventAllocOp>(op);
+        events && events.getEvents().getType().getCount() >
+                      EventsType::kMaxLoweredSlots) {
+      events.emitOpError("event arrays of more than ")
+          << EventsType::kMaxLoweredSlots << " slots are not lowered, got "
+          << events.getEvents().getType().getCount();
+      ok = false;
+      return;
+    }
     bool isTma = isa<CopyOp>(op) &&
                  cast<CopyOp>(op).getEngine() == CopyEngine::TMA;
     if ((isTma && !target.hasTma) ||
@@ -113,26 +122,20 @@ static LogicalResult checkLowerable(ModuleOp module,
   return success(ok);
 }
 
-CroqToGPULoweringState::CroqToGPULoweringState()
-    : state(std::make_unique<Impl>()) {}
-CroqToGPULoweringState::~CroqToGPULoweringState() = default;
-
 void mlir::croq::populateCroqDataToGPUConversionPatterns(
     CroqTypeConverter &converter, RewritePatternSet &patterns) {
   populateCroqDataToGPUPatterns(converter, patterns);
 }
 
 void mlir::croq::populateCroqTmaToGPUConversionPatterns(
-    CroqTypeConverter &converter, CroqToGPULoweringState &state,
-    RewritePatternSet &patterns) {
-  populateCroqTmaToGPUPatterns(converter, state.impl().tma, patterns);
+    CroqTypeConverter &converter, RewritePatternSet &patterns) {
+  populateCroqTmaToGPUPatterns(converter, patterns);
   populateCroqTensorMapToHostPatterns(converter, patterns);
 }
 
 void mlir::croq::populateCroqEventToGPUConversionPatterns(
-    CroqTypeConverter &converter, CroqToGPULoweringState &state,
-    RewritePatternSet &patterns) {
-  populateCroqEventToGPUPatterns(converter, state.impl().events, patterns);
+    CroqTypeConverter &converter, RewritePatternSet &patterns) {
+  populateCroqEventToGPUPatterns(converter, patterns);
 }
 
 void mlir::croq::populateCroqMmaToGPUConversionPatterns(
@@ -142,11 +145,11 @@ void mlir::croq::populateCroqMmaToGPUConversionPatterns(
 }
 
 void mlir::croq::populateCroqToGPUConversionPatterns(
-    CroqTypeConverter &converter, CroqToGPULoweringState &state,
-    const TargetDescription &target, RewritePatternSet &patterns) {
+    CroqTypeConverter &converter, const TargetDescription &target,
+    RewritePatternSet &patterns) {
   populateCroqDataToGPUConversionPatterns(converter, patterns);
-  populateCroqTmaToGPUConversionPatterns(converter, state, patterns);
-  populateCroqEventToGPUConversionPatterns(converter, state, patterns);
+  populateCroqTmaToGPUConversionPatterns(converter, patterns);
+  populateCroqEventToGPUConversionPatterns(converter, patterns);
   populateCroqMmaToGPUConversionPatterns(converter, target, patterns);
 }
 
@@ -175,9 +178,7 @@ struct ConvertCroqToGPUPass
     target.addLegalOp<ParallelOp, InthreadsOp, ViewOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
-    CroqToGPULoweringState state;
-    populateCroqToGPUConversionPatterns(converter, state, **chipTarget,
-                                        patterns);
+    populateCroqToGPUConversionPatterns(converter, **chipTarget, patterns);
     // Accumulators carried through loops and branches change type.
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
@@ -200,6 +201,13 @@ struct ConvertCroqToGPUPass
           if (cast->use_empty())
             cast->erase();
     }
+
+    // The lowered event arrays and tma load futures were bound to their
+    // parts by casts that their users took apart; the casts are dead.
+    module.walk([](UnrealizedConversionCastOp cast) {
+      if (cast->use_empty() && cast.getInputs().size() > 1)
+        cast->erase();
+    });
 
     // What is left are the regions, for convert-croq-regions-to-gpu.
     WalkResult leftover = module.walk([](Operation *op) {

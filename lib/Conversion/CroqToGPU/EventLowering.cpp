@@ -5,7 +5,9 @@
 // is one arrival (with the loads' bytes as the expected transaction count),
 // a plain trigger one arrival per warp that runs it. Each thread tracks the
 // phase of every slot it waits on in a bit mask, so a ring of N slots over a
-// loop needs no phase arithmetic in the program.
+// loop needs no phase arithmetic in the program. The lowered array is the
+// barriers and the mask bound together (bindLoweredEvents), which its
+// triggers, waits and tma loads take apart: no table outside the IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,15 +29,14 @@ static constexpr int64_t kTryWaitTicks = 10000000;
 // Patterns
 //===----------------------------------------------------------------------===//
 
-/// The phase mask of the event array `events` (an original IR value).
-static FailureOr<Value> getPhaseMask(Operation *op, Value events,
-                                     const EventPlan &plan) {
-  auto alloc = events.getDefiningOp<EventAllocOp>();
-  auto it = alloc ? plan.phaseMasks.find(alloc) : plan.phaseMasks.end();
-  if (it == plan.phaseMasks.end())
+/// The barriers and phase bits of the lowered event array `events` (an
+/// operand as the adaptor gives it).
+static FailureOr<LoweredEvents> getEventParts(Operation *op, Value events) {
+  std::optional<LoweredEvents> parts = getLoweredEvents(events);
+  if (!parts)
     return op->emitOpError("uses an event array that is not a "
                            "croq.event.alloc of its block");
-  return it->second;
+  return *parts;
 }
 
 namespace {
@@ -43,9 +44,7 @@ namespace {
 /// the array's arrival count, and each thread's phase mask (all ones for
 /// `ready` arrays, so that the first wait on each slot passes).
 struct EventAllocOpLowering : OpConversionPattern<EventAllocOp> {
-  EventAllocOpLowering(const TypeConverter &converter, MLIRContext *context,
-                       EventPlan &plan)
-      : OpConversionPattern(converter, context), plan(plan) {}
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(EventAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -72,15 +71,13 @@ struct EventAllocOpLowering : OpConversionPattern<EventAllocOp> {
         rewriter, loc, MemRefType::get({1}, rewriter.getI64Type()));
     int64_t initial = op.getReady() ? -1 : 0;
     memref::StoreOp::create(
-        rewriter, loc,
-        arith::ConstantIntOp::create(rewriter, loc, initial, 64), mask, zero);
-    plan.phaseMasks[op] = mask;
+        rewriter, loc, arith::ConstantIntOp::create(rewriter, loc, initial, 64),
+        mask, zero);
     // The barriers are initialized before any thread uses them.
     gpu::BarrierOp::create(rewriter, loc);
-    rewriter.replaceOp(op, barriers);
+    rewriter.replaceOp(op, bindLoweredEvents(rewriter, loc, {barriers, mask}));
     return success();
   }
-  EventPlan &plan;
 };
 
 /// croq.event.trigger %e[%i] after (%f...)  =>  the group's first thread
@@ -95,6 +92,9 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
     Location loc = op.getLoc();
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
     if (failed(group))
+      return failure();
+    FailureOr<LoweredEvents> events = getEventParts(op, adaptor.getEvents());
+    if (failed(events))
       return failure();
     if (!op.getFutures().empty()) {
       // Only the loads that took the TMA path complete bytes on the
@@ -122,8 +122,7 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
       Value leader = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::eq, group->threadIndex, zero);
       nvgpu::MBarrierArriveExpectTxOp::create(
-          rewriter, loc, adaptor.getEvents(), bytes, adaptor.getIndex(),
-          leader);
+          rewriter, loc, events->barriers, bytes, adaptor.getIndex(), leader);
       rewriter.eraseOp(op);
       return success();
     }
@@ -144,7 +143,7 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
       rewriter.setInsertionPointToStart(ifLane.thenBlock());
       nvgpu::MBarrierArriveOp::create(
           rewriter, loc, nvgpu::MBarrierTokenType::get(rewriter.getContext()),
-          adaptor.getEvents(), adaptor.getIndex());
+          events->barriers, adaptor.getIndex());
     }
     rewriter.eraseOp(op);
     return success();
@@ -154,18 +153,17 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
 /// croq.event.wait %e[%i]  =>  wait for the phase of mbarrier %i that bit %i
 /// of this thread's mask names, then flip the bit.
 struct EventWaitOpLowering : OpConversionPattern<EventWaitOp> {
-  EventWaitOpLowering(const TypeConverter &converter, MLIRContext *context,
-                      EventPlan &plan)
-      : OpConversionPattern(converter, context), plan(plan) {}
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(EventWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<Value> mask = getPhaseMask(op, op.getEvents(), plan);
-    if (failed(mask))
+    FailureOr<LoweredEvents> events = getEventParts(op, adaptor.getEvents());
+    if (failed(events))
       return failure();
+    Value mask = events->phaseBits;
     Value zero = indexConstant(rewriter, loc, 0);
-    Value bits = memref::LoadOp::create(rewriter, loc, *mask, zero);
+    Value bits = memref::LoadOp::create(rewriter, loc, mask, zero);
     Value slot = arith::IndexCastUIOp::create(
         rewriter, loc, rewriter.getI64Type(), adaptor.getIndex());
     Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 64);
@@ -175,23 +173,20 @@ struct EventWaitOpLowering : OpConversionPattern<EventWaitOp> {
         arith::AndIOp::create(rewriter, loc, bits, bit),
         arith::ConstantIntOp::create(rewriter, loc, 0, 64));
     nvgpu::MBarrierTryWaitParityOp::create(
-        rewriter, loc, adaptor.getEvents(), parity,
+        rewriter, loc, events->barriers, parity,
         indexConstant(rewriter, loc, kTryWaitTicks), adaptor.getIndex());
     memref::StoreOp::create(rewriter, loc,
                             arith::XOrIOp::create(rewriter, loc, bits, bit),
-                            *mask, zero);
+                            mask, zero);
     rewriter.eraseOp(op);
     return success();
   }
-  EventPlan &plan;
 };
 } // namespace
 
 void mlir::croq::populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
-                                                EventPlan &plan,
                                                 RewritePatternSet &patterns) {
-  MLIRContext *context = patterns.getContext();
-  patterns.add<EventAllocOpLowering, EventWaitOpLowering>(converter, context,
-                                                          plan);
-  patterns.add<EventTriggerOpLowering>(converter, context);
+  patterns
+      .add<EventAllocOpLowering, EventTriggerOpLowering, EventWaitOpLowering>(
+          converter, patterns.getContext());
 }

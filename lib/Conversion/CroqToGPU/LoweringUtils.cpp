@@ -8,6 +8,7 @@
 
 #include "LoweringUtils.h"
 
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/IR/ViewUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -179,7 +180,15 @@ static MemRefType getTileMemRefType(ArrayRef<int64_t> shape, Type elementType,
   return MemRefType::get(shape, elementType, layout, memorySpace);
 }
 
+bool mlir::croq::isHeldInWgmmaFragments(AccType type) {
+  int64_t m = type.getShape()[0], n = type.getShape()[1];
+  return m % 64 == 0 && n % 8 == 0 && n <= 256 &&
+         saturatingMul(m / 64, n / 2) <= kMaxAccRegisters;
+}
+
 LLVM::LLVMStructType mlir::croq::getAccStructType(AccType type) {
+  if (!isHeldInWgmmaFragments(type))
+    return {};
   MLIRContext *context = type.getContext();
   ArrayRef<int64_t> shape = type.getShape();
   // wgmma m64nNk*: each of the 128 threads holds N / 2 elements of every 64
@@ -188,6 +197,46 @@ LLVM::LLVMStructType mlir::croq::getAccStructType(AccType type) {
   auto rows = LLVM::LLVMStructType::getLiteral(context, elements);
   SmallVector<Type> blocks(std::max<int64_t>(1, shape[0] / 64), rows);
   return LLVM::LLVMStructType::getLiteral(context, blocks);
+}
+
+Value mlir::croq::bindTmaLoadCompletion(OpBuilder &builder, Location loc,
+                                        Type futureType,
+                                        const TmaLoadCompletion &completion) {
+  SmallVector<Value, 3> parts{completion.barriers, completion.phase};
+  if (completion.usable)
+    parts.push_back(completion.usable);
+  return UnrealizedConversionCastOp::create(builder, loc, futureType, parts)
+      .getResult(0);
+}
+
+std::optional<TmaLoadCompletion>
+mlir::croq::getTmaLoadCompletion(Value future) {
+  auto cast = future ? future.getDefiningOp<UnrealizedConversionCastOp>()
+                     : UnrealizedConversionCastOp();
+  if (!cast || cast.getInputs().size() < 2 || cast.getInputs().size() > 3 ||
+      !isa<nvgpu::MBarrierGroupType>(cast.getInputs()[0].getType()))
+    return std::nullopt;
+  TmaLoadCompletion completion{cast.getInputs()[0], cast.getInputs()[1], {}};
+  if (cast.getInputs().size() == 3)
+    completion.usable = cast.getInputs()[2];
+  return completion;
+}
+
+Value mlir::croq::bindLoweredEvents(OpBuilder &builder, Location loc,
+                                    const LoweredEvents &events) {
+  return UnrealizedConversionCastOp::create(
+             builder, loc, events.barriers.getType(),
+             ValueRange{events.barriers, events.phaseBits})
+      .getResult(0);
+}
+
+std::optional<LoweredEvents> mlir::croq::getLoweredEvents(Value events) {
+  auto cast = events ? events.getDefiningOp<UnrealizedConversionCastOp>()
+                     : UnrealizedConversionCastOp();
+  if (!cast || cast.getInputs().size() != 2 ||
+      !isa<nvgpu::MBarrierGroupType>(cast.getInputs()[0].getType()))
+    return std::nullopt;
+  return LoweredEvents{cast.getInputs()[0], cast.getInputs()[1]};
 }
 
 CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
@@ -218,7 +267,11 @@ CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
   addConversion([](FragType type) -> Type {
     return IntegerType::get(type.getContext(), 64);
   });
-  addConversion([](AccType type) -> Type { return getAccStructType(type); });
+  addConversion([](AccType type) -> std::optional<Type> {
+    if (LLVM::LLVMStructType converted = getAccStructType(type))
+      return converted;
+    return std::nullopt;
+  });
   auto materialize = [](OpBuilder &builder, Type type, ValueRange inputs,
                         Location loc) -> Value {
     return UnrealizedConversionCastOp::create(builder, loc, type, inputs)

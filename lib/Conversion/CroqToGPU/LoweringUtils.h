@@ -25,14 +25,25 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
+#include <optional>
 #include <tuple>
 #include <vector>
 
 namespace mlir {
 namespace croq {
 
+/// The most registers of one thread an accumulator may take (the register
+/// file gives a thread at most 255).
+constexpr int64_t kMaxAccRegisters = 255;
+
+/// Whether wgmma m64nN fragments hold an accumulator of this type: rows a
+/// multiple of 64, columns a multiple of 8 no larger than 256, and at most
+/// kMaxAccRegisters registers in each thread.
+bool isHeldInWgmmaFragments(AccType type);
+
 /// The LLVM struct of an accumulator in registers: one struct of N / 2
-/// elements per 64 rows, as wgmma m64nN takes them.
+/// elements per 64 rows, as wgmma m64nN takes them. Null where
+/// isHeldInWgmmaFragments is false.
 LLVM::LLVMStructType getAccStructType(AccType type);
 
 /// The threads that execute an op together: a block, a warpgroup, or one
@@ -134,8 +145,6 @@ void populateCroqCopyToGPUPatterns(CroqTypeConverter &converter,
 void populateCroqElementToGPUPatterns(CroqTypeConverter &converter,
                                       RewritePatternSet &patterns);
 
-struct TmaLowering;
-
 /// A tensor map as the host code holds it before a launch.
 struct HostTensorMap {
   /// The map's 128 bytes (getTensorMapValueType), which the kernel receives
@@ -196,19 +205,22 @@ bool isOnlyReadIn(Operation *kernel, Value tensor);
 
 /// How an async tma load completes: its mbarrier and phase variable, and
 /// whether the kernel took the TMA path (else the load was a software copy
-/// that completed at once).
+/// that completed at once; null where the copy has no software copy).
 struct TmaLoadCompletion {
   Value barriers;
   Value phase;
   Value usable;
 };
 
-/// What the tma patterns share while a module is lowered: how each async
-/// tma load completes, for the croq.wait of its future.
-struct TmaState {
-  llvm::DenseMap<Operation *, TmaLoadCompletion> loadBarriers;
-  std::shared_ptr<TmaLowering> lowering;
-};
+/// The value that stands for the future of an async tma load once it is
+/// lowered: an unrealized_conversion_cast of its completion's parts to the
+/// future's converted type, which the croq.wait of the future takes apart.
+Value bindTmaLoadCompletion(OpBuilder &builder, Location loc, Type futureType,
+                            const TmaLoadCompletion &completion);
+
+/// The completion bound by bindTmaLoadCompletion to a lowered future, if
+/// `future` is one.
+std::optional<TmaLoadCompletion> getTmaLoadCompletion(Value future);
 
 /// One bulk copy of a tma copy: its box's first element, in tile
 /// coordinates, and the byte offset of that box in the tile.
@@ -234,19 +246,31 @@ EventTriggerOp getTmaLoadTrigger(CopyOp op);
 LogicalResult checkTmaLowerable(CopyOp op);
 
 /// Adds the patterns that lower tma copies and the waits of their futures.
-void populateCroqTmaToGPUPatterns(CroqTypeConverter &converter, TmaState &state,
+void populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
                                   RewritePatternSet &patterns);
 
-/// What the event patterns share: each event array's per-thread phase mask
-/// once its alloc is lowered.
-struct EventPlan {
-  llvm::DenseMap<Operation *, Value> phaseMasks;
+/// An event array once lowered: its mbarriers, and this thread's phase bits
+/// (one per slot, in a memref<1xi64>: the parity the next wait on the slot
+/// waits for).
+struct LoweredEvents {
+  Value barriers;
+  Value phaseBits;
 };
+
+/// The value that stands for a lowered event array: an
+/// unrealized_conversion_cast of its barriers and phase bits to the
+/// mbarrier group type, which the users of the array take apart with
+/// getLoweredEvents.
+Value bindLoweredEvents(OpBuilder &builder, Location loc,
+                        const LoweredEvents &events);
+
+/// The parts bound by bindLoweredEvents to a lowered event array, if
+/// `events` is one.
+std::optional<LoweredEvents> getLoweredEvents(Value events);
 
 /// Adds the patterns that lower event arrays to mbarriers; a trigger after
 /// tma loads expects the bytes of those that took the TMA path.
 void populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
-                                    EventPlan &plan,
                                     RewritePatternSet &patterns);
 
 /// Reports, on the op, why an mma op cannot be lowered to wgmma, or
@@ -266,12 +290,6 @@ void populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
 /// Adds the patterns that lower croq memory, data movement and element ops.
 void populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
                                    RewritePatternSet &patterns);
-
-/// The state behind CroqToGPULoweringState.
-struct CroqToGPULoweringState::Impl {
-  TmaState tma;
-  EventPlan events;
-};
 
 /// Lowers the croq.parallel and croq.inthreads regions under `root`,
 /// innermost first. Runs after the data ops are lowered.

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/IR/ViewUtils.h"
 #include "LoweringUtils.h"
 
@@ -231,7 +232,19 @@ LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
     if (!element.isF32() && !element.isInteger(32))
       return op->emitOpError("accumulators of ")
              << element << " are not lowered yet; accumulate in f32";
-    return success();
+    // Held as wgmma m64nN fragments: every 64 rows, N / 2 registers in each
+    // of the warpgroup's threads.
+    if (isHeldInWgmmaFragments(acc))
+      return success();
+    int64_t m = acc.getShape()[0], n = acc.getShape()[1];
+    if (m % 64 != 0 || n % 8 != 0 || n > 256)
+      return op->emitOpError("accumulator ")
+             << acc << " is not held in wgmma fragments: rows must be a "
+             << "multiple of 64 and columns a multiple of 8 no larger than 256";
+    return op->emitOpError("accumulator ")
+           << acc << " needs " << saturatingMul(m / 64, n / 2)
+           << " registers in each thread, more than the " << kMaxAccRegisters
+           << " a thread can hold";
   };
   if (auto fill = dyn_cast<MmaFillOp>(op))
     return check(fill.getResult().getType());
@@ -300,6 +313,8 @@ struct MmaFillOpLowering : OpConversionPattern<MmaFillOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = getAccStructType(op.getResult().getType());
+    if (!type)
+      return rewriter.notifyMatchFailure(op, "accumulator not in fragments");
     Value acc = LLVM::UndefOp::create(rewriter, loc, type);
     for (auto [i, rowsType] : llvm::enumerate(type.getBody())) {
       auto rows = cast<LLVM::LLVMStructType>(rowsType);

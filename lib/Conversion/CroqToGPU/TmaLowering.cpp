@@ -130,10 +130,10 @@ struct TmaCopySite {
 } // namespace
 
 namespace mlir::croq {
-/// Lowers tma copies. Holds how each async load completes so that the
-/// croq.wait of its future can wait for it.
+/// Lowers tma copies. The future of an async load becomes its completion
+/// (bindTmaLoadCompletion), which the croq.wait of the future waits for.
 struct TmaLowering {
-  TmaState &state;
+  const TypeConverter &converter;
 
   /// Waits for the current phase of `barriers` and flips `phase`.
   static void emitPhaseWait(OpBuilder &builder, Location loc, Value barriers,
@@ -247,9 +247,11 @@ struct TmaLowering {
       return failure();
     Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                         issuing->threadIndex, site.zero);
-    Value barriers = rewriter.getRemappedValue(trigger.getEvents());
-    if (!barriers)
+    std::optional<LoweredEvents> events =
+        getLoweredEvents(rewriter.getRemappedValue(trigger.getEvents()));
+    if (!events)
       return op.emitOpError("cannot resolve the event array of its trigger");
+    Value barriers = events->barriers;
     {
       OpBuilder::InsertionGuard guard(rewriter);
       if (failed(emitTmaOrSoftware(rewriter, op, site.usable, true)))
@@ -316,8 +318,13 @@ struct TmaLowering {
     }
     // An async load's future is its mbarrier and phase, which its
     // croq.wait waits on.
-    if (op.isAsync())
-      state.loadBarriers[op] = {barriers, phase, site.usable};
+    if (op.isAsync()) {
+      Type futureType = converter.convertType(op.getFuture().getType());
+      rewriter.replaceOp(op,
+                         bindTmaLoadCompletion(rewriter, loc, futureType,
+                                               {barriers, phase, site.usable}));
+      return success();
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -385,36 +392,39 @@ namespace {
 /// shared -> global  =>  proxy fence + scf.if usable { bulk tensor store
 /// (one thread) + bulk group drain } else { dma copy }.
 struct TmaCopyOpLowering : OpConversionPattern<CopyOp> {
-  TmaCopyOpLowering(const TypeConverter &converter, MLIRContext *context,
-                    TmaLowering &tma)
-      : OpConversionPattern(converter, context, /*benefit=*/2), tma(tma) {}
+  TmaCopyOpLowering(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
   LogicalResult
   matchAndRewrite(CopyOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getEngine() != CopyEngine::TMA)
       return rewriter.notifyMatchFailure(op, "not a tma copy");
-    return tma.lower(op, adaptor, rewriter);
+    return TmaLowering{*getTypeConverter()}.lower(op, adaptor, rewriter);
   }
-  TmaLowering &tma;
 };
 
 /// croq.wait %f of a tma load  =>  mbarrier wait on the load's phase, if the
 /// load took the TMA path.
 struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
-  TmaWaitOpLowering(const TypeConverter &converter, MLIRContext *context,
-                    TmaLowering &tma)
-      : OpConversionPattern(converter, context, /*benefit=*/2), tma(tma) {}
+  TmaWaitOpLowering(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
   LogicalResult
   matchAndRewrite(WaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Operation *copy = op.getFuture().getDefiningOp();
-    auto copyOp = dyn_cast_or_null<CopyOp>(copy);
+    auto copyOp = op.getFuture().getDefiningOp<CopyOp>();
     if (!copyOp || copyOp.getEngine() != CopyEngine::TMA)
       return rewriter.notifyMatchFailure(op, "not the future of a tma copy");
-    auto it = tma.state.loadBarriers.find(copy);
-    if (it != tma.state.loadBarriers.end()) {
+    bool isLoad =
+        getMemorySpaceOf(copyOp.getSource().getType()) != MemorySpace::Shared;
+    if (isLoad) {
+      // The lowered load left its completion as the future.
+      std::optional<TmaLoadCompletion> completion =
+          getTmaLoadCompletion(adaptor.getFuture());
+      if (!completion)
+        return op.emitOpError("waits on a tma load whose completion is not "
+                              "known");
       // A load that fell back to the software copy is complete already.
-      const TmaLoadCompletion &load = it->second;
+      const TmaLoadCompletion &load = *completion;
       OpBuilder::InsertionGuard guard(rewriter);
       if (load.usable) {
         auto ifUsable =
@@ -424,8 +434,7 @@ struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
       TmaLowering::emitPhaseWait(rewriter, op.getLoc(), load.barriers,
                                  load.phase);
     }
-    if (!copyOp.isAsync() ||
-        getMemorySpaceOf(copyOp.getSource().getType()) != MemorySpace::Shared) {
+    if (!copyOp.isAsync() || isLoad) {
       rewriter.eraseOp(op);
       return success();
     }
@@ -441,7 +450,6 @@ struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
     rewriter.eraseOp(op);
     return success();
   }
-  TmaLowering &tma;
 };
 
 /// croq.wait_stores read  =>  cp.async.bulk.wait_group.read 0 + a barrier of
@@ -468,10 +476,7 @@ struct WaitStoresOpLowering : OpConversionPattern<WaitStoresOp> {
 } // namespace
 
 void mlir::croq::populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
-                                              TmaState &state,
                                               RewritePatternSet &patterns) {
-  state.lowering = std::make_shared<TmaLowering>(TmaLowering{state});
-  patterns.add<TmaCopyOpLowering, TmaWaitOpLowering>(
-      converter, patterns.getContext(), *state.lowering);
-  patterns.add<WaitStoresOpLowering>(converter, patterns.getContext());
+  patterns.add<TmaCopyOpLowering, TmaWaitOpLowering, WaitStoresOpLowering>(
+      converter, patterns.getContext());
 }

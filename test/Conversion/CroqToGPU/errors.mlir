@@ -53,6 +53,24 @@ func.func @mma_f16_accumulator(%x: f16, %out: memref<64x64xf16>) {
 
 // -----
 
+// An accumulator must fit wgmma's fragments and a thread's registers; the
+// fuzzer found that a huge one used to abort the type conversion.
+func.func @mma_acc_not_in_fragments(%x: f32) {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.mma.fill' op accumulator '!croq.acc<32x64xf32>' is not held in wgmma fragments: rows must be a multiple of 64 and columns a multiple of 8 no larger than 256}}
+    %a = croq.mma.fill %x : !croq.acc<32x64xf32>
+    // expected-error @+1 {{'croq.mma.fill' op accumulator '!croq.acc<64x264xf32>' is not held in wgmma fragments}}
+    %b = croq.mma.fill %x : !croq.acc<64x264xf32>
+    // expected-error @+1 {{'croq.mma.fill' op accumulator '!croq.acc<128x256xf32>' needs 256 registers in each thread, more than the 255 a thread can hold}}
+    %c = croq.mma.fill %x : !croq.acc<128x256xf32>
+    // expected-error @+1 {{'croq.mma.fill' op accumulator '!croq.acc<4611686018427387904x64xf32>' needs}}
+    %d = croq.mma.fill %x : !croq.acc<4611686018427387904x64xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @mma_store_to_local(%x: f32) {
   croq.parallel (%i) in [1] : block {
     %acc = croq.mma.fill %x : !croq.acc<64x64xf32>

@@ -47,3 +47,15 @@ func.func @tensor_map_not_emitted(%a: memref<?x?xf32>) {
   }
   return
 }
+
+// -----
+
+// An arrival count written by hand does not lift the limit croq-plan-events
+// checks: a thread's phases of an array are one 64-bit mask.
+func.func @too_many_event_slots() {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'croq.event.alloc' op event arrays of more than 64 slots are not lowered, got 1099511627776}}
+    %e = croq.event.alloc arrivals = 1 : !croq.events<1099511627776>
+  }
+  return
+}

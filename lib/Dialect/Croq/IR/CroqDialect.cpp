@@ -25,7 +25,7 @@ void CroqDialect::initialize() {
 
 /// The most stages a ring may have: one event slot per stage, and event
 /// arrays have at most 64 slots.
-static constexpr int64_t kMaxRingStages = 64;
+static constexpr int64_t kMaxRingStages = EventsType::kMaxLoweredSlots;
 
 LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {

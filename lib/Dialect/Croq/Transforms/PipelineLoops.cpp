@@ -32,7 +32,7 @@ static constexpr int64_t kMaxAutoStages = 8;
 
 /// The most stages a ring may have: one event slot per stage, and event
 /// arrays have at most 64 slots.
-static constexpr int64_t kMaxStages = 64;
+static constexpr int64_t kMaxStages = EventsType::kMaxLoweredSlots;
 
 /// The loop attribute that fixes a loop's stage count.
 static constexpr llvm::StringLiteral kStagesAttrName = "croq.stages";

@@ -22,15 +22,13 @@ namespace croq {
 using namespace mlir;
 using namespace mlir::croq;
 
-/// Slots an event array can have: its phases are one i64 mask per thread.
-static constexpr int64_t kMaxEventSlots = 64;
-
 /// The arrivals that complete a phase of the slots of `alloc`, or an error.
 static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
   int64_t slots = alloc.getEvents().getType().getCount();
-  if (slots > kMaxEventSlots)
+  if (slots > EventsType::kMaxLoweredSlots)
     return alloc.emitOpError("event arrays of more than ")
-           << kMaxEventSlots << " slots are not lowered, got " << slots;
+           << EventsType::kMaxLoweredSlots << " slots are not lowered, got "
+           << slots;
   int64_t count = 0;
   for (Operation *user : alloc.getEvents().getUsers()) {
     if (isa<EventWaitOp>(user))

@@ -45,10 +45,9 @@ struct LowerCroqDataPass
              name == "croq.inthreads" || name == "croq.view";
     });
     mlir::RewritePatternSet patterns(context);
-    mlir::croq::CroqToGPULoweringState state;
     const mlir::croq::TargetDescription *hopper =
         mlir::croq::lookupTargetDescription("sm_90a");
-    mlir::croq::populateCroqToGPUConversionPatterns(converter, state, *hopper,
+    mlir::croq::populateCroqToGPUConversionPatterns(converter, *hopper,
                                                     patterns);
     mlir::scf::populateSCFStructuralTypeConversionsAndLegality(
         converter, patterns, target);

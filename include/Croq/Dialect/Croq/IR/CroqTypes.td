@@ -146,7 +146,8 @@ def Croq_EventsType : Croq_Type<"Events", "events"> {
   let description = [{
     A `!croq.events<N>` is an array of N events shared by the threads of a
     block; `croq.event.trigger` and `croq.event.wait` act on one slot. Events
-    lower to mbarriers whose phase the compiler tracks.
+    lower to mbarriers whose phase the compiler tracks, in one 64-bit mask
+    per thread: arrays of more than 64 slots are not lowered.
 
     Example:
 
@@ -157,6 +158,11 @@ def Croq_EventsType : Croq_Type<"Events", "events"> {
   let parameters = (ins "int64_t":$count);
   let assemblyFormat = "`<` $count `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The most slots an array may have to be lowered: a thread keeps its
+    /// phases of an array in one 64-bit mask.
+    static constexpr int64_t kMaxLoweredSlots = 64;
+  }];
 }
 
 def Croq_AccType : Croq_Type<"Acc", "acc"> {
