@@ -19,8 +19,9 @@ Per shape and element type:
   misaligned inputs (rows of 4093 f16 are not 16-byte aligned, so the
   runtime copies A and B into padded buffers before the launch; zero on
   aligned shapes), reported separately as *staging*;
-- croq *call* time: CUDA events around the synchronous croq call (includes
-  the host overhead and the staging), and cuBLAS's with do_bench;
+- croq *call* time: CUDA events around back-to-back croq calls (each
+  queues its kernels on torch's stream and returns; includes the staging
+  and any host overhead the GPU waits for), and cuBLAS's with do_bench;
 - TFLOP/s = 2 M N K / time; ratio = croq device TFLOP/s / cuBLAS device
   TFLOP/s, and croq / Triton.
 

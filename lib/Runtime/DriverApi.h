@@ -158,6 +158,8 @@ struct LaunchConfig {
   X(cuMemAllocManaged, "cuMemAllocManaged",                                    \
     (DevicePtr *, std::size_t, unsigned))                                      \
   X(cuMemFree, "cuMemFree_v2", (DevicePtr))                                    \
+  X(cuMemAllocAsync, "cuMemAllocAsync", (DevicePtr *, std::size_t, Stream))    \
+  X(cuMemFreeAsync, "cuMemFreeAsync", (DevicePtr, Stream))                     \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", (DevicePtr, const void *, std::size_t))   \
   X(cuMemcpyAsync, "cuMemcpyAsync",                                            \
     (DevicePtr, DevicePtr, std::size_t, Stream))                               \

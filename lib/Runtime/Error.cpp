@@ -20,6 +20,10 @@ using namespace croq::rt;
 /// The last message reported on this thread.
 static thread_local std::string lastError;
 
+/// The status of the first error reported on this thread since its last
+/// croqRtCallBegin.
+static thread_local int callStatus = CROQ_RT_SUCCESS;
+
 /// Appends printf-style output to `out`.
 static void appendFormatted(std::string &out, const char *format,
                             va_list args) {
@@ -35,8 +39,11 @@ static void appendFormatted(std::string &out, const char *format,
   out.resize(start + size);
 }
 
-/// Stores `message` as this thread's last error and prints it.
-static void publish(std::string message) {
+/// Stores `message` as this thread's last error, notes `status` as the
+/// call's if it is its first error, and prints the message.
+static void publish(std::string message, int status) {
+  if (callStatus == CROQ_RT_SUCCESS)
+    callStatus = status;
   lastError = std::move(message);
   std::fprintf(stderr, "%s\n", lastError.c_str());
   std::fflush(stderr);
@@ -61,7 +68,7 @@ int croq::rt::reportError(int status, const char *api, const char *format,
   va_start(args, format);
   appendFormatted(message, format, args);
   va_end(args);
-  publish(std::move(message));
+  publish(std::move(message), status);
   return status;
 }
 
@@ -78,13 +85,21 @@ int croq::rt::reportDriverError(cu::Result result, const char *api,
   va_end(args);
   message += ") failed: ";
   message += describeDriverError(result);
-  publish(std::move(message));
+  publish(std::move(message), CROQ_RT_ERROR_DRIVER);
   return CROQ_RT_ERROR_DRIVER;
 }
 
 extern "C" const char *croqRtGetLastError(void) { return lastError.c_str(); }
 
 extern "C" void croqRtClearLastError(void) { lastError.clear(); }
+
+extern "C" void croqRtCallBegin(void) { callStatus = CROQ_RT_SUCCESS; }
+
+extern "C" int croqRtCallEnd(void) {
+  int status = callStatus;
+  callStatus = CROQ_RT_SUCCESS;
+  return status;
+}
 
 static thread_local std::string failedTensorMap;
 

@@ -84,9 +84,6 @@ uint64_t tensorMapFallbackCount();
 /// Tensors croqRtTensorMapGetStaged copied into staging buffers so far.
 uint64_t tensorMapStagedCount();
 
-/// Frees the staging buffers that no kernel uses now.
-void freeIdleStagingBuffers();
-
 /// A tensor as croqRtTensorMapGetStrided receives it, in memref order
 /// (outermost dimension first).
 struct StridedTensor {

@@ -167,7 +167,6 @@ extern "C" void croqRtTensorMapCacheClear(void) {
     setCurrentDevice(device);
   }
   c.entries.clear();
-  freeIdleStagingBuffers();
 }
 
 /// Saturate the host code's 64-bit values into the ranges validation

@@ -7,8 +7,10 @@
 // into a buffer with an aligned address and rows padded to a multiple of 16
 // bytes, and the kernel's TMA loads read the copy. The copy costs one pass
 // over the tensor; the software copy it replaces costs far more in the
-// kernel. Buffers come from a pool, so that launching again on tensors of
-// the same size allocates nothing.
+// kernel. The copy and the buffer's allocation and release are queued on
+// the stream of the call (stream-ordered allocation from the device's
+// default memory pool, which keeps freed memory for reuse): nothing on the
+// host waits, and a CUDA graph captures them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,39 +29,34 @@
 
 using namespace croq::rt;
 
-// The stream pool of Stream.cpp.
-extern "C" void *mgpuStreamCreate(void);
-extern "C" void mgpuStreamDestroy(void *stream);
-
 namespace {
 
-/// A device buffer that holds one staged tensor while its kernel runs.
+/// A device buffer that holds one staged tensor while its kernel runs,
+/// allocated and freed on the stream of the call (stream-ordered, so that
+/// nothing on the host waits and a CUDA graph can capture it).
 struct StagingBuffer {
   int device;
   cu::DevicePtr ptr;
   std::size_t bytes;
-  bool inUse;
 };
 
-struct StagingPool {
+/// The buffers handed out and not yet released.
+struct StagingRegistry {
   std::mutex mutex;
   std::vector<std::unique_ptr<StagingBuffer>> buffers;
 };
 
 } // namespace
 
-/// The process's pool; never destroyed, so that it outlives every caller.
-static StagingPool &pool() {
-  static auto *instance = new StagingPool;
+/// The process's registry; never destroyed, so that it outlives every
+/// caller.
+static StagingRegistry &registry() {
+  static auto *instance = new StagingRegistry;
   return *instance;
 }
 
 static std::atomic<uint64_t> stagedCount{0};
 static std::atomic<bool> stagingEnabled{true};
-
-/// Idle bytes the pool keeps on a device for reuse; when a new buffer would
-/// take it past this, the idle ones are freed first.
-static constexpr std::size_t kIdleBytesLimit = std::size_t(2) << 30;
 
 /// At most this many 2-d copies (one per index of the dimensions outside the
 /// innermost two) stage a tensor; more would cost more than the software
@@ -68,87 +65,54 @@ static constexpr int64_t kMaxRowCopies = CROQ_RT_STAGING_MAX_ROW_COPIES;
 
 uint64_t croq::rt::tensorMapStagedCount() { return stagedCount.load(); }
 
-/// Frees `buffer`'s memory in the context of its device.
-static void freeBuffer(const char *api, const StagingBuffer &buffer) {
-  int device = currentDevice();
-  setCurrentDevice(buffer.device);
-  if (const cu::DriverApi *cuda = ensureContext(api))
-    if (cu::Result r = cuda->cuMemFree(buffer.ptr); r != cu::kSuccess)
-      reportDriverError(r, api, "cuMemFree", "ptr=0x%llx",
-                        static_cast<unsigned long long>(buffer.ptr));
-  setCurrentDevice(device);
-}
-
-/// Frees the idle buffers of `device` (every device if -1). The pool's
-/// mutex must be held.
-static void freeIdleLocked(const char *api, StagingPool &p, int device) {
-  auto idle = [&](const std::unique_ptr<StagingBuffer> &b) {
-    return !b->inUse && (device < 0 || b->device == device);
-  };
-  for (const std::unique_ptr<StagingBuffer> &b : p.buffers)
-    if (idle(b))
-      freeBuffer(api, *b);
-  p.buffers.erase(std::remove_if(p.buffers.begin(), p.buffers.end(), idle),
-                  p.buffers.end());
-}
-
-void croq::rt::freeIdleStagingBuffers() {
-  StagingPool &p = pool();
-  std::lock_guard<std::mutex> lock(p.mutex);
-  freeIdleLocked("croqRtTensorMapCacheClear", p, -1);
-}
-
-/// An idle buffer of at least `bytes` (and at most twice that) on the
-/// current device, or a new one; null after reporting a failed allocation.
-static StagingBuffer *acquireBuffer(const char *api,
-                                    const cu::DriverApi *cuda,
-                                    std::size_t bytes) {
-  int device = currentDevice();
-  StagingPool &p = pool();
-  std::lock_guard<std::mutex> lock(p.mutex);
-  StagingBuffer *best = nullptr;
-  std::size_t idleBytes = 0;
-  for (const std::unique_ptr<StagingBuffer> &b : p.buffers) {
-    if (b->inUse || b->device != device)
-      continue;
-    idleBytes += b->bytes;
-    if (b->bytes >= bytes && b->bytes / 2 <= bytes &&
-        (!best || b->bytes < best->bytes))
-      best = b.get();
-  }
-  if (best) {
-    best->inUse = true;
-    return best;
-  }
-  if (idleBytes + bytes > kIdleBytesLimit)
-    freeIdleLocked(api, p, device);
+/// A buffer of `bytes` allocated on `stream` (from the device's default
+/// memory pool, which keeps freed memory for reuse); null after reporting a
+/// failed allocation.
+static StagingBuffer *acquireBuffer(const char *api, const cu::DriverApi *cuda,
+                                    std::size_t bytes, cu::Stream stream) {
   cu::DevicePtr ptr = 0;
-  cu::Result r = cuda->cuMemAlloc(&ptr, bytes);
-  if (r != cu::kSuccess && idleBytes > 0) {
-    // Out of memory, perhaps because of the pool: give back and retry.
-    freeIdleLocked(api, p, device);
-    r = cuda->cuMemAlloc(&ptr, bytes);
-  }
-  if (r != cu::kSuccess) {
-    reportDriverError(r, api, "cuMemAlloc", "bytes=%zu", bytes);
+  if (cu::Result r = cuda->cuMemAllocAsync(&ptr, bytes, stream);
+      r != cu::kSuccess) {
+    reportDriverError(r, api, "cuMemAllocAsync", "bytes=%zu, stream=%p", bytes,
+                      static_cast<void *>(stream));
     return nullptr;
   }
-  p.buffers.push_back(
-      std::make_unique<StagingBuffer>(StagingBuffer{device, ptr, bytes, true}));
-  return p.buffers.back().get();
+  StagingRegistry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  reg.buffers.push_back(std::make_unique<StagingBuffer>(
+      StagingBuffer{currentDevice(), ptr, bytes}));
+  return reg.buffers.back().get();
 }
 
-static void releaseBuffer(StagingBuffer *buffer) {
-  StagingPool &p = pool();
-  std::lock_guard<std::mutex> lock(p.mutex);
-  for (const std::unique_ptr<StagingBuffer> &b : p.buffers)
-    if (b.get() == buffer) {
-      b->inUse = false;
+/// Frees `buffer` on `stream`, after the work queued there.
+static void releaseBuffer(const char *api, StagingBuffer *buffer,
+                          cu::Stream stream) {
+  std::unique_ptr<StagingBuffer> owned;
+  {
+    StagingRegistry &reg = registry();
+    std::lock_guard<std::mutex> lock(reg.mutex);
+    auto it = std::find_if(reg.buffers.begin(), reg.buffers.end(),
+                           [&](const std::unique_ptr<StagingBuffer> &b) {
+                             return b.get() == buffer;
+                           });
+    if (it == reg.buffers.end()) {
+      reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                  "staging=%p is not a staging buffer in use",
+                  static_cast<void *>(buffer));
       return;
     }
-  reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, "croqRtTensorMapReleaseStaged",
-              "staging=%p is not a staging buffer in use",
-              static_cast<void *>(buffer));
+    owned = std::move(*it);
+    reg.buffers.erase(it);
+  }
+  int device = currentDevice();
+  setCurrentDevice(owned->device);
+  if (const cu::DriverApi *cuda = ensureContext(api))
+    if (cu::Result r = cuda->cuMemFreeAsync(owned->ptr, stream);
+        r != cu::kSuccess)
+      reportDriverError(r, api, "cuMemFreeAsync", "ptr=0x%llx, stream=%p",
+                        static_cast<unsigned long long>(owned->ptr),
+                        static_cast<void *>(stream));
+  setCurrentDevice(device);
 }
 
 /// Whether staging can repair a tensor that breaks `rule`: rules on where
@@ -223,10 +187,10 @@ static bool planStaging(const StridedTensor &tensor, unsigned elementBytes,
   return true;
 }
 
-/// Copies `tensor` into a staging buffer laid out as `plan` says and waits
-/// for the copy. Returns the buffer, or null with the reason in `why`.
+/// Queues on `stream` the copy of `tensor` into a staging buffer laid out as
+/// `plan` says. Returns the buffer, or null with the reason in `why`.
 static StagingBuffer *stageTensor(const StridedTensor &tensor,
-                                  const StagingPlan &plan,
+                                  const StagingPlan &plan, cu::Stream stream,
                                   StridedFallback &why) {
   const char *api = "croqRtTensorMapGetStaged";
   uint32_t rank = tensor.rank;
@@ -241,21 +205,16 @@ static StagingBuffer *stageTensor(const StridedTensor &tensor,
   const cu::DriverApi *cuda = ensureContext(api);
   if (!cuda)
     return fail();
-  StagingBuffer *buffer = acquireBuffer(api, cuda, std::size_t(plan.bytes));
+  StagingBuffer *buffer =
+      acquireBuffer(api, cuda, std::size_t(plan.bytes), stream);
   if (!buffer)
     return fail();
-  void *stream = mgpuStreamCreate();
-  if (!stream) {
-    releaseBuffer(buffer);
-    return fail();
-  }
   auto source = static_cast<cu::DevicePtr>(
       reinterpret_cast<uintptr_t>(tensor.address));
   cu::Result r = cu::kSuccess;
   const char *call = "cuMemcpyAsync";
   if (rank == 1) {
-    r = cuda->cuMemcpyAsync(buffer->ptr, source, std::size_t(width),
-                            static_cast<cu::Stream>(stream));
+    r = cuda->cuMemcpyAsync(buffer->ptr, source, std::size_t(width), stream);
   } else {
     call = "cuMemcpy2DAsync";
     // One 2-d copy per index of the outer dimensions, odometer order.
@@ -275,7 +234,7 @@ static StagingBuffer *stageTensor(const StridedTensor &tensor,
       copy.dstPitch = std::size_t(pitch);
       copy.WidthInBytes = std::size_t(width);
       copy.Height = std::size_t(rows);
-      r = cuda->cuMemcpy2DAsync(&copy, static_cast<cu::Stream>(stream));
+      r = cuda->cuMemcpy2DAsync(&copy, stream);
       for (int64_t d = int64_t(rank) - 3; d >= 0; --d) {
         if (++index[d] < tensor.sizes[d])
           break;
@@ -283,31 +242,21 @@ static StagingBuffer *stageTensor(const StridedTensor &tensor,
       }
     }
   }
-  // Wait even after a failed copy: the earlier ones must be done before
-  // the buffer goes back to the pool.
-  cu::Result synced = cuda->cuStreamSynchronize(static_cast<cu::Stream>(stream));
-  if (r == cu::kSuccess && synced != cu::kSuccess) {
-    call = "cuStreamSynchronize";
-    r = synced;
-  }
-  mgpuStreamDestroy(stream);
   if (r != cu::kSuccess) {
     reportDriverError(r, api, call, "src=%p, rows=%lld, width=%lld bytes",
                       tensor.address, static_cast<long long>(rows),
                       static_cast<long long>(width));
-    releaseBuffer(buffer);
+    // Freed on the stream after the copies queued before the failure.
+    releaseBuffer(api, buffer, stream);
     return fail();
   }
   return buffer;
 }
 
-extern "C" int croqRtTensorMapGetStaged(int elementType, uint32_t rank,
-                                        const void *globalAddress,
-                                        const int64_t *sizes,
-                                        const int64_t *byteStrides,
-                                        const int64_t *boxDims, int swizzle,
-                                        const void **tensorMap,
-                                        void **staging) {
+extern "C" int croqRtTensorMapGetStaged(
+    int elementType, uint32_t rank, const void *globalAddress,
+    const int64_t *sizes, const int64_t *byteStrides, const int64_t *boxDims,
+    int swizzle, croqRtStream stream, const void **tensorMap, void **staging) {
   if (!tensorMap || !staging) {
     reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, "croqRtTensorMapGetStaged",
                 "tensorMap and staging must not be null");
@@ -334,13 +283,14 @@ extern "C" int croqRtTensorMapGetStaged(int elementType, uint32_t rank,
   staged.byteStrides = plan.stagedStrides;
   if (!getStridedTensorMap(staged, /*readOnly=*/true, why, /*map=*/nullptr))
     return fallBackStrided(tensorMap, why);
-  StagingBuffer *buffer = stageTensor(tensor, plan, why);
+  auto queue = static_cast<cu::Stream>(stream);
+  StagingBuffer *buffer = stageTensor(tensor, plan, queue, why);
   if (!buffer)
     return fallBackStrided(tensorMap, why);
   staged.address = reinterpret_cast<const void *>(
       static_cast<uintptr_t>(buffer->ptr));
   if (!getStridedTensorMap(staged, /*readOnly=*/true, why, tensorMap)) {
-    releaseBuffer(buffer);
+    releaseBuffer("croqRtTensorMapGetStaged", buffer, queue);
     return fallBackStrided(tensorMap, why);
   }
   ++stagedCount;
@@ -348,9 +298,12 @@ extern "C" int croqRtTensorMapGetStaged(int elementType, uint32_t rank,
   return 1;
 }
 
-extern "C" void croqRtTensorMapReleaseStaged(void *staging) {
+extern "C" void croqRtTensorMapReleaseStaged(void *staging,
+                                             croqRtStream stream) {
   if (staging)
-    releaseBuffer(static_cast<StagingBuffer *>(staging));
+    releaseBuffer("croqRtTensorMapReleaseStaged",
+                  static_cast<StagingBuffer *>(staging),
+                  static_cast<cu::Stream>(stream));
 }
 
 extern "C" int croqRtTensorMapSetStaging(int enabled) {

@@ -124,8 +124,10 @@ static LogicalResult checkHasKernel(ModuleOp module) {
                            "function has a block-level croq.parallel region");
 }
 
-/// Describes the entry points of `module` for hosts that call them: per
-/// function its name and, per argument, the memref's element type, shape
+/// Describes the entry points of `module` for hosts that call them: their
+/// calling convention ("abi": 2, the descriptors then the stream, a status
+/// returned) and per function its name and, per argument, the memref's element
+/// type, shape
 /// (-1 for dynamic), strides (-1 for dynamic), offset, and whether its
 /// layout is the identity (row-major and contiguous, whatever the strides
 /// say: `memref<?x?xf32>` reports strides [-1, 1] but needs a dense tensor).
@@ -167,9 +169,11 @@ static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
     functions.push_back(llvm::json::Object{
         {"name", func.getSymName()}, {"arguments", std::move(arguments)}});
   }
+  // The calling convention of the entry points (croq-host-entries): the
+  // descriptors, then the stream; the status returned.
   os << llvm::formatv("{0:2}",
                       llvm::json::Value(llvm::json::Object{
-                          {"functions", std::move(functions)}}))
+                          {"abi", 2}, {"functions", std::move(functions)}}))
      << "\n";
   return success();
 }

@@ -8,9 +8,10 @@ Compile here (MLIR, clang and ptxas needed, no GPU)::
 and load and call anywhere with a GPU and the CUDA driver (no MLIR)::
 
     m = croq.load("out/tiled_add")
-    m.tiled_add_f32(a, b, c)       # torch CUDA tensors, synchronous
+    m.tiled_add_f32(a, b, c)       # torch CUDA tensors
 
-Arguments are checked against the entry point's memref types first
+A call queues its kernels on torch's current stream (or ``stream=``) and
+returns at once, as a torch operation does. Arguments are checked against the entry point's memref types first
 (:class:`ArgumentError` names the argument and the rule); a failed CUDA
 call raises :class:`croq.RuntimeError` with the runtime's message.
 """

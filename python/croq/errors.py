@@ -70,8 +70,10 @@ class ArgumentError(CroqError, TypeError, ValueError):
 
 
 class RuntimeError(CroqError, builtins.RuntimeError):  # noqa: A001
-    """A CUDA call of the croq runtime failed (module load, launch, or the
-    synchronization after the kernel). The message is the runtime's."""
+    """A CUDA call of the croq runtime failed (module load, a launch, a
+    staging copy): the entry point returned a non-zero status. The message is
+    the runtime's. Errors of the kernel itself surface where the stream is
+    waited for (torch's synchronization), not here."""
 
 
 #: An alias that does not shadow the built-in name.

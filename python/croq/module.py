@@ -13,6 +13,7 @@ int64 strides[R]}``) to ``_mlir_ciface_<name>``, and raises
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import sys
 from pathlib import Path
@@ -99,8 +100,13 @@ class EntryPoint:
 
     Call it with one argument per memref of the signature (positionally, or
     by the names of the croq source): torch CUDA tensors, objects with a
-    ``__cuda_array_interface__``, or :class:`croq.Buffer`. The call returns
-    when the kernel has finished.
+    ``__cuda_array_interface__``, or :class:`croq.Buffer`. The kernels are
+    queued on a stream and the call returns without waiting for them, as a
+    torch operation does: on ``stream=`` (a ``torch.cuda.Stream``, or a raw
+    ``CUstream`` handle as an int) if given, else on torch's current stream
+    of the arguments' device when a torch tensor is among them, else on the
+    default stream (0). Work queued on the same stream afterwards sees the
+    results; to read them elsewhere, wait for the stream.
     """
 
     def __init__(self, module: "Module", signature: FunctionSignature,
@@ -110,8 +116,12 @@ class EntryPoint:
         self.name = signature.name
         self._function = function
         self._types = [descriptor_type(a.rank) for a in signature.arguments]
-        function.restype = None
-        function.argtypes = [ctypes.POINTER(t) for t in self._types]
+        # The descriptors, then the stream; the status of the call back.
+        function.restype = ctypes.c_int32
+        function.argtypes = [ctypes.POINTER(t) for t in self._types] + \
+            [ctypes.c_void_p]
+        self._stream_is_argument = any(
+            a.name == "stream" for a in signature.arguments)
 
     def __repr__(self) -> str:
         return f"<croq entry point {self.signature.describe()}>"
@@ -171,32 +181,53 @@ class EntryPoint:
         return views
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
+        stream = _MISSING
+        if "stream" in kwargs and not self._stream_is_argument:
+            stream = kwargs.pop("stream")
         views = self.check(*args, **kwargs)
         descriptors = [make_descriptor(p, v)
                        for p, v in zip(self.signature.arguments, views)]
-        _synchronize_torch(views)
+        handle = _stream_handle(stream, views)
         self.module._clear_error()
-        self._function(*[ctypes.byref(d) for d in descriptors])
-        message = self.module._last_error()
-        if message:
+        status = self._function(*[ctypes.byref(d) for d in descriptors],
+                                handle)
+        if status != 0:
+            message = self.module._last_error() or \
+                f"the runtime reported status {status}"
             raise RuntimeError(f"{self.name}: {message}")
 
 
 _MISSING = object()
 
+#: The calling convention of croq's entry points (``"abi"`` in the
+#: signature): 2 passes the memref descriptors, then the CUstream, and gets
+#: the call's status back.
+CALLING_CONVENTION = 2
 
-def _synchronize_torch(views: Sequence[ArgumentView]) -> None:
-    """Waits for torch's current stream on the arguments' device: the
-    kernel runs on a stream of its own, which does not wait for torch's."""
+
+def _stream_handle(stream: Any, views: Sequence[ArgumentView]) -> int:
+    """The CUstream to launch on: `stream` (a torch.cuda.Stream, an object
+    with a ``cuda_stream`` handle, an int or None for the default stream),
+    else torch's current stream on the device of the torch arguments, else
+    the default stream."""
+    if stream is not _MISSING:
+        if stream is None:
+            return 0
+        handle = getattr(stream, "cuda_stream", stream)
+        if not isinstance(handle, int) or isinstance(handle, bool) or \
+                handle < 0:
+            raise TypeError(f"stream must be a torch.cuda.Stream, a CUstream "
+                            f"handle (int) or None, got {stream!r}")
+        return handle
     devices = {v.device for v in views if v.is_torch and v.device is not None}
     if not devices:
-        return
+        return 0
     # A torch tensor exists, so torch is imported (unless it is a stand-in).
     torch = sys.modules.get("torch")
-    if torch is None:
-        return
-    for device in devices:
-        torch.cuda.current_stream(device).synchronize()
+    current = getattr(getattr(torch, "cuda", None), "current_stream", None)
+    if current is None:
+        return 0
+    return int(current(next(iter(devices))).cuda_stream)
 
 
 class Module:
@@ -312,7 +343,8 @@ def load(path: Union[str, os.PathLike]) -> Module:
             GPU, a binary for another architecture); the runtime's message.
     """
     library_path, signature_path = _resolve(path)
-    signatures = parse_signature(signature_path.read_text())
+    signature_text = signature_path.read_text()
+    signatures = parse_signature(signature_text)
     runtime_path = library_path.with_name(RUNTIME_LIBRARY)
     if not runtime_path.is_file() and _Runtime.library is None:
         raise LoadError(f"{library_path.name} has no {RUNTIME_LIBRARY} "
@@ -326,6 +358,12 @@ def load(path: Union[str, os.PathLike]) -> Module:
         library = ctypes.CDLL(str(library_path.resolve()))
     except OSError as e:
         raise LoadError(f"cannot load {library_path}: {e}") from None
+    abi = json.loads(signature_text).get("abi")
+    if abi != CALLING_CONVENTION:
+        raise LoadError(
+            f"{library_path.name} was compiled for calling convention "
+            f"{abi or 1}, this croq calls convention {CALLING_CONVENTION} "
+            f"(the stream passed, a status returned): compile it again")
     module = Module(library_path, signatures, library, runtime)
     message = module._last_error()
     if message:

@@ -4,9 +4,10 @@
 |* in a temporary directory, so that kernel libraries can be loaded and       *|
 |* called on a machine without a GPU. It implements the host functions the    *|
 |* generated code calls, launches nothing, and records each launch (grid,     *|
-|* block, shared memory, the first kernel parameters) for the tests to read   *|
-|* through croqStubLastLaunch. Setting CROQ_STUB_FAIL to "load" or "launch"   *|
-|* makes that step fail with a message, as the real runtime reports errors.   *|
+|* block, shared memory, the stream, the first kernel parameters) for the     *|
+|* tests to read through croqStubLastLaunch. Setting CROQ_STUB_FAIL to "load" *|
+|* or "launch" makes that step fail with a message and, for the entry         *|
+|* point's status, croqRtCallEnd's code, as the real runtime reports errors.  *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -16,6 +17,7 @@
 #include <string.h>
 
 static __thread char lastError[512];
+static __thread int callStatus;
 static int moduleToken, functionToken, streamToken;
 
 typedef struct CroqStubLaunch {
@@ -23,6 +25,7 @@ typedef struct CroqStubLaunch {
   int64_t grid[3];
   int64_t block[3];
   int32_t sharedMemBytes;
+  uint64_t stream;
   int64_t paramsCount;
   /* The first 8 bytes each of the first 64 parameters. */
   uint64_t params[64];
@@ -37,6 +40,12 @@ static int shouldFail(const char *step) {
 
 const char *croqRtGetLastError(void) { return lastError; }
 void croqRtClearLastError(void) { lastError[0] = 0; }
+void croqRtCallBegin(void) { callStatus = 0; }
+int croqRtCallEnd(void) {
+  int status = callStatus;
+  callStatus = 0;
+  return status;
+}
 int croqRtGetDevice(int *device) {
   *device = 0;
   return 0;
@@ -77,15 +86,17 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t paramsCount) {
   (void)function;
-  (void)stream;
   (void)extra;
   if (shouldFail("launch")) {
     snprintf(lastError, sizeof(lastError),
              "mgpuLaunchKernel: cuLaunchKernel(grid %ldx%ldx%ld) failed: "
              "CUDA_ERROR_INVALID_VALUE (stub)", (long)gridX, (long)gridY,
              (long)gridZ);
+    if (!callStatus)
+      callStatus = 3; /* CROQ_RT_ERROR_DRIVER */
     return;
   }
+  lastLaunch.stream = (uint64_t)(uintptr_t)stream;
   lastLaunch.count++;
   lastLaunch.grid[0] = gridX;
   lastLaunch.grid[1] = gridY;

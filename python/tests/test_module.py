@@ -4,6 +4,7 @@ checks, the memref descriptors the kernels receive, and CUDA errors."""
 from __future__ import annotations
 
 import ctypes
+import json
 import shutil
 
 import pytest
@@ -20,6 +21,7 @@ class Launch(ctypes.Structure):
     _fields_ = [("count", ctypes.c_int64), ("grid", ctypes.c_int64 * 3),
                 ("block", ctypes.c_int64 * 3),
                 ("sharedMemBytes", ctypes.c_int32),
+                ("stream", ctypes.c_uint64),
                 ("paramsCount", ctypes.c_int64),
                 ("params", ctypes.c_uint64 * 64)]
 
@@ -98,6 +100,20 @@ def test_load_errors(tiled_add, tmp_path):
         croq.load(broken)
 
 
+def test_load_refuses_an_older_calling_convention(tiled_add, tmp_path):
+    # An artifact of a croq whose entry points took no stream (no "abi" in
+    # its signature) is refused, not called with the wrong arguments.
+    old = tmp_path / "old"
+    shutil.copytree(tiled_add.directory, old)
+    signature = next(old.glob("*.json"))
+    data = json.loads(signature.read_text())
+    assert data.pop("abi") == 2
+    signature.write_text(json.dumps(data))
+    with pytest.raises(croq.LoadError, match="calling convention 1, this croq "
+                       "calls convention 2"):
+        croq.load(old)
+
+
 def test_load_error_is_a_croq_error():
     assert issubclass(croq.LoadError, croq.CroqError)
     assert issubclass(croq.LoadError, OSError)
@@ -146,6 +162,26 @@ def test_call_by_name_and_fake_tensors(tiled_add):
     assert tuple(launch.grid) == (8, 4, 1)
     assert {0x7F0000000000, 0x7F0001000000, 0x7F0002000000} <= \
         set(launch.params[:launch.paramsCount])
+
+
+def test_call_launches_on_the_stream_given(tiled_add):
+    m = croq.load(tiled_add.directory)
+    args = [croq.Buffer(0x7F0000000000 + i * 0x100000, (64, 128), dtype="i32")
+            for i in range(3)]
+    m.tiled_add_2d(*args)
+    assert last_launch(m).stream == 0  # no torch tensor: the default stream
+
+    class Stream:  # what torch.cuda.Stream offers
+        cuda_stream = 0x5EED
+
+    m.tiled_add_2d(*args, stream=Stream())
+    assert last_launch(m).stream == 0x5EED
+    m.tiled_add_2d(*args, stream=0x1234)
+    assert last_launch(m).stream == 0x1234
+    m.tiled_add_2d(*args, stream=None)
+    assert last_launch(m).stream == 0
+    with pytest.raises(TypeError, match="stream must be a torch.cuda.Stream"):
+        m.tiled_add_2d(*args, stream="fast")
 
 
 def test_cuda_error_after_the_call(tiled_add, monkeypatch):

@@ -384,6 +384,22 @@ FAKE_EXPORT CUresult cuMemFree_v2(CUdeviceptr ptr) {
   return 0;
 }
 
+FAKE_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t bytes,
+                                     void *stream) {
+  CUresult result = injected("cuMemAllocAsync");
+  if (result)
+    return result;
+  allocate(ptr, bytes);
+  LOG("cuMemAllocAsync(%zu, %s) -> 0x%llx", bytes,
+      stream ? "the stream" : "null", *ptr);
+  return 0;
+}
+
+FAKE_EXPORT CUresult cuMemFreeAsync(CUdeviceptr ptr, void *stream) {
+  LOG("cuMemFreeAsync(0x%llx, %s)", ptr, stream ? "the stream" : "null");
+  return 0;
+}
+
 FAKE_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src,
                                      size_t bytes) {
   (void)src;

@@ -21,12 +21,13 @@
 // launch's argument buffer holds the 128 bytes (128-byte aligned) and the
 // parameter array points at them, as cuLaunchKernel takes a by-value
 // parameter. The loaded tensor, which the kernel only reads, may be staged
-// (croqRtTensorMapGetStaged); its staging buffer is released after the
-// launch has synchronized.
+// (croqRtTensorMapGetStaged, on the stream the function takes last); its
+// staging buffer is released on that stream after the launch.
 // HOST-DAG: declare i32 @croqRtTensorMapGetStrided(i32, i32, ptr, ptr, ptr, ptr, i32, ptr)
-// HOST-DAG: declare i32 @croqRtTensorMapGetStaged(i32, i32, ptr, ptr, ptr, ptr, i32, ptr, ptr)
-// HOST-DAG: declare void @croqRtTensorMapReleaseStaged(ptr)
-// HOST: %[[OK:.*]] = call i32 @croqRtTensorMapGetStaged(i32 2, i32 2, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, i32 3, ptr %[[SLOT:.*]], ptr %[[STAGING:.*]])
+// HOST-DAG: declare i32 @croqRtTensorMapGetStaged(i32, i32, ptr, ptr, ptr, ptr, i32, ptr, ptr, ptr)
+// HOST-DAG: declare void @croqRtTensorMapReleaseStaged(ptr, ptr)
+// HOST: define i32 @tma_copy({{.*}}, ptr %[[STREAM:[0-9]+]])
+// HOST: %[[OK:.*]] = call i32 @croqRtTensorMapGetStaged(i32 2, i32 2, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, ptr %{{.*}}, i32 3, ptr %[[STREAM]], ptr %[[SLOT:.*]], ptr %[[STAGING:.*]])
 // HOST: %[[MAPPTR:.*]] = load ptr, ptr %[[SLOT]], align 8
 // HOST: %[[MAP:.*]] = load <16 x i64>, ptr %[[MAPPTR]], align 64
 // HOST: call i32 @croqRtTensorMapGetStrided(i32 2, i32 2,
@@ -37,10 +38,10 @@
 // HOST-NEXT: %[[AT:.*]] = getelementptr ptr, ptr %[[PARAMS]], i32 {{[0-9]+}}
 // HOST-NEXT: store ptr %[[FIELD]], ptr %[[AT]], align 8
 // HOST: store i32 %[[OK]], ptr
-// HOST: call void @mgpuLaunchKernel(
-// HOST: call void @mgpuStreamSynchronize(
+// HOST: call void @mgpuLaunchKernel({{.*}}, ptr %[[STREAM]], ptr %{{.*}}, ptr null, i64 {{[0-9]+}})
+// HOST-NOT: mgpuStream
 // HOST: %[[HANDLE:.*]] = load ptr, ptr %[[STAGING]], align 8
-// HOST-NEXT: call void @croqRtTensorMapReleaseStaged(ptr %[[HANDLE]])
+// HOST-NEXT: call void @croqRtTensorMapReleaseStaged(ptr %[[HANDLE]], ptr %[[STREAM]])
 func.func @tma_copy(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %gm: index, %gn: index) {
   croq.parallel (%i, %j) in [%gm, %gn] : block {
     %t = croq.alloc : !croq.tile<64x64xbf16, shared, swizzle = 128>

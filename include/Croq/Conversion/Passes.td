@@ -224,6 +224,49 @@ def CroqEmitTensorMaps : Pass<"croq-emit-tensor-maps", "ModuleOp"> {
   ];
 }
 
+def CroqHostEntries : Pass<"croq-host-entries", "ModuleOp"> {
+  let summary = "Give each function that launches kernels the stream to "
+                "launch on and a status result";
+  let description = [{
+    A function that holds a kernel (a block-level `croq.parallel`) is what
+    the host calls. This pass gives each such function a last argument
+    `%stream: !llvm.ptr {croq.stream}`, the CUDA stream (`CUstream`, null
+    for the default stream) its kernels are launched on and its tensors are
+    staged on, and an `i32` result: 0, or the code of the first runtime
+    error of the call (`croqRtCallBegin` at entry clears it,
+    `croqRtCallEnd` before each return reads it). Nothing in the call waits
+    for the stream: the caller orders its work on the stream, or waits for
+    it. `convert-croq-regions-to-gpu` makes each launch async on the
+    stream, and `convert-croq-to-gpu` passes it to the host calls of staged
+    tensor maps.
+
+    A function that already returns values is an error; one that already
+    has a `croq.stream` argument is left as it is.
+
+    Before:
+
+    ```mlir
+    func.func @scale(%a: memref<?xf32>) {
+      croq.parallel (%i) in [4] : block { ... }
+      return
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @scale(%a: memref<?xf32>, %stream: !llvm.ptr {croq.stream}) -> i32 {
+      call @croqRtCallBegin() : () -> ()
+      croq.parallel (%i) in [4] : block { ... }
+      %status = call @croqRtCallEnd() : () -> i32
+      return %status : i32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def CroqExternDynamicSharedMemory
     : Pass<"croq-extern-dynamic-shared-memory", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Make the kernels' dynamic shared memory an aligned extern";

@@ -68,6 +68,14 @@ typedef void *croqRtEvent;
 CROQ_RT_EXPORT const char *croqRtGetLastError(void);
 CROQ_RT_EXPORT void croqRtClearLastError(void);
 
+/// The bracket of one call of a croq entry point (croq-host-entries emits
+/// both): croqRtCallBegin forgets the calling thread's earlier failures;
+/// croqRtCallEnd returns the croqRtStatus of the first failure since, or
+/// CROQ_RT_SUCCESS, and forgets it. The entry point returns that status; the
+/// message is croqRtGetLastError's.
+CROQ_RT_EXPORT void croqRtCallBegin(void);
+CROQ_RT_EXPORT int croqRtCallEnd(void);
+
 /*===-- Driver and devices ------------------------------------------------===*/
 
 /// Loads the driver, initializes it and makes the primary context of the
@@ -264,21 +272,23 @@ CROQ_RT_EXPORT const char *croqRtTensorMapFallbackReason(void);
 ///     stores write whole 16-byte chunks), and
 ///   - a tensor whose address or strides break a rule of TMA
 ///     (address-alignment, swizzle-address-alignment, stride-alignment,
-///     stride-range) but whose rows are contiguous is staged: copied, on the
-///     device and before this call returns, into a pooled buffer with
-///     256-byte aligned address and padded rows, and the map of that copy is
-///     returned (1) instead of falling back.
+///     stride-range) but whose rows are contiguous is staged: copied, on
+///     `stream` (queued, not waited for), into a buffer allocated on that
+///     stream (cuMemAllocAsync) with 256-byte aligned address and padded
+///     rows, and the map of that copy is returned (1) instead of falling
+///     back.
 /// `*staging` receives the staging buffer's handle, or null when the tensor
-/// was not staged; the caller passes it to croqRtTensorMapReleaseStaged once
-/// the kernel has finished (croq's generated host code does so after the
-/// launch, which is synchronous). The kernel sees the tensor as it was when
-/// this call returned: writes during the kernel through another memref that
-/// aliases it are not seen. Tensors that cannot be staged fall back as with
-/// croqRtTensorMapGetStrided (rule "staging" when the copy itself failed).
+/// was not staged; the caller passes it to croqRtTensorMapReleaseStaged
+/// with the same stream once the kernel that reads it is queued there
+/// (croq's generated host code does so right after the launch). The kernel
+/// sees the tensor as it was when the copy ran on the stream: writes during
+/// the kernel through another memref that aliases it are not seen. Tensors
+/// that cannot be staged fall back as with croqRtTensorMapGetStrided (rule
+/// "staging" when the copy itself failed).
 CROQ_RT_EXPORT int croqRtTensorMapGetStaged(
     int elementType, uint32_t rank, const void *globalAddress,
     const int64_t *sizes, const int64_t *byteStrides, const int64_t *boxDims,
-    int swizzle, const void **tensorMap, void **staging);
+    int swizzle, croqRtStream stream, const void **tensorMap, void **staging);
 
 /// The host call of croq's generated code after croqRtTensorMapGetStrided
 /// or croqRtTensorMapGetStaged for a tma copy compiled without a software
@@ -287,8 +297,11 @@ CROQ_RT_EXPORT int croqRtTensorMapGetStaged(
 /// the tensor broke (croqRtTensorMapFallbackReason) in its error.
 CROQ_RT_EXPORT int croqRtTensorMapRequire(int usable);
 
-/// Returns a staging buffer to the runtime's pool; null does nothing.
-CROQ_RT_EXPORT void croqRtTensorMapReleaseStaged(void *staging);
+/// Frees a staging buffer on `stream` (cuMemFreeAsync: after the work
+/// queued there before this call, such as the kernel that reads it); null
+/// does nothing.
+CROQ_RT_EXPORT void croqRtTensorMapReleaseStaged(void *staging,
+                                                 croqRtStream stream);
 
 /// Turns staging on (non-zero, the default) or off for the whole process,
 /// and returns whether it was on. With staging off, croqRtTensorMapGetStaged
@@ -297,8 +310,8 @@ CROQ_RT_EXPORT void croqRtTensorMapReleaseStaged(void *staging);
 CROQ_RT_EXPORT int croqRtTensorMapSetStaging(int enabled);
 
 /// Drops every cached map (and the device copies made for
-/// mgpuTensorMapEncodeTiledMemref) and frees the staging buffers not in use;
-/// pointers handed out before are dangling.
+/// mgpuTensorMapEncodeTiledMemref); pointers handed out before are
+/// dangling.
 CROQ_RT_EXPORT void croqRtTensorMapCacheClear(void);
 
 /// Testing: replaces the driver's encoder (after validation) with `encoder`,

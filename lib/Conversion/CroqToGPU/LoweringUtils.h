@@ -145,6 +145,15 @@ void populateCroqCopyToGPUPatterns(CroqTypeConverter &converter,
 void populateCroqElementToGPUPatterns(CroqTypeConverter &converter,
                                       RewritePatternSet &patterns);
 
+/// The stream argument (marked croq.stream by croq-host-entries) of the
+/// function around `op`, or of `op` if it is a function; null if it has
+/// none.
+Value getLaunchStream(Operation *op);
+
+/// getLaunchStream, or a null pointer (the default stream) where the
+/// function has no stream argument.
+Value getLaunchStreamOrNull(OpBuilder &builder, Location loc, Operation *op);
+
 /// A tensor map as the host code holds it before a launch.
 struct HostTensorMap {
   /// The map's 128 bytes (getTensorMapValueType), which the kernel receives

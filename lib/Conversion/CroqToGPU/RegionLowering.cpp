@@ -86,9 +86,21 @@ static LogicalResult lowerBlockRegion(IRRewriter &rewriter, ParallelOp op,
   Value smem;
   if (std::optional<int64_t> bytes = op.getSharedMemory(); bytes && *bytes > 0)
     smem = arith::ConstantIntOp::create(rewriter, loc, *bytes, 32);
-  auto launch = gpu::LaunchOp::create(
-      rewriter, loc, grid[0], grid[1], grid[2],
-      indexConstant(rewriter, loc, threads->second), one, one, smem);
+  // On the function's stream (croq-host-entries), the launch is async: it
+  // is queued there, and nothing waits for it. Without one, it is
+  // synchronous on a stream of its own.
+  Type tokenType;
+  SmallVector<Value, 1> dependencies;
+  if (Value stream = getLaunchStream(op)) {
+    tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+    dependencies.push_back(
+        UnrealizedConversionCastOp::create(rewriter, loc, tokenType, stream)
+            .getResult(0));
+  }
+  auto launch =
+      gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1], grid[2],
+                            indexConstant(rewriter, loc, threads->second), one,
+                            one, smem, tokenType, dependencies);
   Block &launchBody = launch.getBody().front();
   rewriter.setInsertionPointToEnd(&launchBody);
   auto terminator = gpu::TerminatorOp::create(rewriter, loc);
@@ -273,7 +285,14 @@ struct ConvertCroqRegionsToGPUPass
     });
     if (unlowered.wasInterrupted() ||
         failed(lowerCroqRegions(module, **target)))
-      signalPassFailure();
+      return signalPassFailure();
+    // The launches took their streams: the host functions keep no croq
+    // attribute.
+    StringRef stream = CroqDialect::StreamAttrHelper::getNameStr();
+    module.walk([&](FunctionOpInterface func) {
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        func.removeArgAttr(i, stream);
+    });
   }
 };
 } // namespace

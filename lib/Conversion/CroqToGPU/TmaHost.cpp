@@ -90,13 +90,16 @@ static func::FuncOp declareRuntimeFunction(OpBuilder &builder, Operation *op,
 
 /// croqRtTensorMapGetStrided: (elementType, rank, address, sizes,
 /// byteStrides, boxDims, swizzle, tensorMap out) -> usable; with `staged`,
-/// croqRtTensorMapGetStaged, which takes a staging-handle out parameter
-/// last.
+/// croqRtTensorMapGetStaged, which takes the stream to stage on before the
+/// map and a staging-handle out parameter last.
 static func::FuncOp declareGetMap(OpBuilder &builder, Operation *op,
                                   bool staged) {
   Type i32 = builder.getI32Type();
   Type ptr = LLVM::LLVMPointerType::get(builder.getContext());
-  SmallVector<Type> inputs = {i32, i32, ptr, ptr, ptr, ptr, i32, ptr};
+  SmallVector<Type> inputs = {i32, i32, ptr, ptr, ptr, ptr, i32};
+  if (staged)
+    inputs.push_back(ptr);
+  inputs.push_back(ptr);
   if (staged)
     inputs.push_back(ptr);
   return declareRuntimeFunction(builder, op, staged ? kGetStaged : kGetStrided,
@@ -183,21 +186,29 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc, Value tensor,
       strides,
       boxes,
       arith::ConstantIntOp::create(builder, loc, getRuntimeSwizzle(swizzle),
-                                   32),
-      slot};
+                                   32)};
+  // Staging copies, and the release of their buffers, are queued on the
+  // stream the kernel is launched on.
+  Value stream;
+  if (readOnly) {
+    stream = getLaunchStreamOrNull(builder, loc, function);
+    arguments.push_back(stream);
+  }
+  arguments.push_back(slot);
   if (readOnly)
     arguments.push_back(stagingSlot);
   Value usable =
       func::CallOp::create(builder, loc, getMap, arguments).getResult(0);
   if (readOnly && releaseAfter) {
-    // The launch is synchronous: once it returns, the staging buffer (if
-    // any) is free again.
+    // Queued after the launch, the release frees the staging buffer (if
+    // any) once the kernel is done with it.
     OpBuilder::InsertionGuard afterGuard(builder);
     builder.setInsertionPointAfter(releaseAfter);
     Value staging = LLVM::LoadOp::create(builder, loc, ptr, stagingSlot);
-    func::FuncOp release = declareRuntimeFunction(
-        builder, function, kReleaseStaged, builder.getFunctionType({ptr}, {}));
-    func::CallOp::create(builder, loc, release, ValueRange{staging});
+    func::FuncOp release =
+        declareRuntimeFunction(builder, function, kReleaseStaged,
+                               builder.getFunctionType({ptr, ptr}, {}));
+    func::CallOp::create(builder, loc, release, ValueRange{staging, stream});
   }
   Value mapPointer = LLVM::LoadOp::create(builder, loc, ptr, slot);
   Value map = LLVM::LoadOp::create(builder, loc, getTensorMapValueType(context),

@@ -33,6 +33,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   tensorMaps.tmaFallback = options.tmaFallback;
   tensorMaps.stageMisalignedInputs = options.stageMisalignedInputs;
   pm.addPass(createCroqEmitTensorMaps(tensorMaps));
+  // The host entry points take the stream to launch on, return a status.
+  pm.addPass(createCroqHostEntries());
   // Plans the kernels' resources, each recorded in the IR.
   CroqPlanSharedMemoryOptions sharedMemory;
   sharedMemory.chip = options.chip;

@@ -33,7 +33,9 @@
 // CHECK: llvm.store %c4_i64, %[[S1AT]] : i64, !llvm.ptr
 // CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %arg0
 // CHECK: %[[ADDR:.*]] = llvm.inttoptr
-// CHECK: %[[OK:.*]] = call @croqRtTensorMapGetStaged(%c0_i32, %c2_i32, %[[ADDR]], %[[SIZES]], %[[STRIDES]], %[[BOXES]], %c0_i32, %[[SLOT]], %[[STAGING]])
+// Without croq-host-entries the function has no stream: staging is queued
+// on the default stream (null).
+// CHECK: %[[OK:.*]] = call @croqRtTensorMapGetStaged(%c0_i32, %c2_i32, %[[ADDR]], %[[SIZES]], %[[STRIDES]], %[[BOXES]], %c0_i32, %[[NULL:.*]], %[[SLOT]], %[[STAGING]])
 // CHECK: %[[MAPPTR:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[BYTES:.*]] = llvm.load %[[MAPPTR]] {alignment = 64 : i64} : !llvm.ptr -> vector<16xi64>
 // CHECK: gpu.launch
@@ -64,7 +66,7 @@
 // CHECK: gpu.terminator
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[HANDLE:.*]] = llvm.load %[[STAGING]] : !llvm.ptr -> !llvm.ptr
-// CHECK-NEXT: call @croqRtTensorMapReleaseStaged(%[[HANDLE]]) : (!llvm.ptr) -> ()
+// CHECK-NEXT: call @croqRtTensorMapReleaseStaged(%[[HANDLE]], %[[NULL]]) : (!llvm.ptr, !llvm.ptr) -> ()
 // NOSTAGE-LABEL: func.func @tma_load
 // NOSTAGE: call @croqRtTensorMapGetStrided(
 // NOSTAGE-NOT: croqRtTensorMapReleaseStaged

@@ -3,11 +3,17 @@
 
 // The pipeline without binary: the kernel is an NVVM kernel in a gpu.module
 // targeting sm_90a, its dynamic shared memory an aligned external global;
-// the host function launches it.
+// the host function launches it on the stream it takes last, between the
+// runtime's call bracket, and returns the call's status.
 // CHECK: llvm.func @add(
+// CHECK-SAME: %[[STREAM:arg[0-9]+]]: !llvm.ptr) -> i32
 // CHECK-SAME: attributes {llvm.emit_c_interface}
-// CHECK: gpu.launch_func @add_kernel::@add_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %{{.*}}
+// CHECK: llvm.call @croqRtCallBegin()
+// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @add_kernel::@add_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) : i64 dynamic_shared_memory_size %{{.*}}
+// CHECK: %[[STATUS:.*]] = llvm.call @croqRtCallEnd() : () -> i32
+// CHECK-NEXT: llvm.return %[[STATUS]] : i32
 // CHECK: llvm.func @_mlir_ciface_add(
+// CHECK-SAME: -> i32
 // CHECK: gpu.module @add_kernel [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">]
 // CHECK: llvm.mlir.global external @__dynamic_shmem__0() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK: llvm.func @add_kernel(

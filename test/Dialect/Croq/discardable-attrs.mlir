@@ -76,3 +76,41 @@ func.func @warp_specialize_not_on_loop() {
   // expected-error @+1 {{'func.return' op carries 'croq.warp_specialize', which applies to loops (scf.for) only}}
   func.return {croq.warp_specialize = true}
 }
+
+// -----
+
+// croq.stream marks the stream argument of a function that launches
+// kernels (croq-host-entries).
+// CHECK-LABEL: func @stream_argument
+// CHECK-SAME: %{{.*}}: !llvm.ptr {croq.stream}
+func.func @stream_argument(%a: memref<4xf32>, %s: !llvm.ptr {croq.stream}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0 carries 'croq.stream', which marks an !llvm.ptr argument (the stream)}}
+func.func @stream_not_a_pointer(%s: i64 {croq.stream}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op expects 'croq.stream' to be a unit attribute, got 1 : i64}}
+func.func @stream_not_unit(%s: !llvm.ptr {croq.stream = 1}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op argument #0 carries unknown croq attribute 'croq.streams'; croq reads 'croq.stream' on arguments}}
+func.func @stream_misspelled(%s: !llvm.ptr {croq.streams}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op carries 'croq.stream', which applies to function arguments only}}
+func.func @stream_on_an_op() attributes {croq.stream} {
+  return
+}

@@ -16,8 +16,9 @@ in higher precision: exactly for copies, transposes, pads and integer adds,
 and for float adds against the float64 sum rounded to the output type (a
 correctly rounded f32/f16/bf16 add gives exactly that). Regions a kernel
 must not write (outside a strided slice) are checked to be untouched. Every
-croq call checks the runtime's last CUDA error; torch.cuda.synchronize()
-after each test surfaces asynchronous faults.
+croq call checks the status its entry point returns (the call queues its
+kernels on torch's current stream and returns at once);
+torch.cuda.synchronize() after each test surfaces asynchronous faults.
 
 Usage:
     run_gpu_tests.py [--artifacts DIR] [--json FILE] [-k SUBSTRING]
@@ -1031,6 +1032,115 @@ def api_tests(s: Suite) -> None:
                  "needs 8")
 
 
+def stream_tests(s: Suite) -> None:
+    """Calls queue their kernels on torch's current stream (or stream=) and
+    return without waiting; CUDA graphs capture and replay them; threads
+    launch at once."""
+    def add():
+        return s.module("tiled_add").add_f32
+
+    def ordered_on_side_stream():
+        # The inputs are written on a side stream after a long GPU sleep;
+        # a croq call on that stream must see them, return before the sleep
+        # ends, and what follows on the stream must see its output.
+        side = torch.cuda.Stream()
+        shape = (1000, 1000)
+        x, y = random_tensor(shape, torch.float32), \
+            random_tensor(shape, torch.float32)
+        a, b = poisoned(shape, torch.float32), poisoned(shape, torch.float32)
+        c = poisoned(shape, torch.float32)
+        torch.cuda.synchronize()
+        with torch.cuda.stream(side):
+            torch.cuda._sleep(200_000_000)  # ~0.1 s of GPU time
+            a.copy_(x)
+            b.copy_(y)
+            start = time.perf_counter()
+            add()(a, b, c)
+            returned = time.perf_counter() - start
+            d = c * 2
+        side.synchronize()
+        if returned > 0.05:
+            return False, None, (f"the call waited for the stream "
+                                 f"({returned * 1e3:.1f} ms)")
+        ok, err, detail = compare(d, ((x.double() + y.double()) * 2).float())
+        return ok, err, detail + f" (returned after {returned * 1e6:.0f} us)"
+    s.run("stream: ordered on torch's side stream, returns at once",
+          "stream", ordered_on_side_stream)
+
+    def explicit_stream():
+        other = torch.cuda.Stream()
+        shape = (512, 768)
+        a, b = random_tensor(shape, torch.float32), \
+            random_tensor(shape, torch.float32)
+        c = poisoned(shape, torch.float32)
+        other.wait_stream(torch.cuda.current_stream())
+        add()(a, b, c, stream=other)
+        torch.cuda.current_stream().wait_stream(other)
+        return compare(c, (a.double() + b.double()).float())
+    s.run("stream: stream= argument", "stream", explicit_stream)
+
+    def graph_replay(kernel_module: str, kernel: str, make_input,
+                     label: str):
+        def body():
+            m = s.module(kernel_module)
+            fn = getattr(m, kernel)
+            x = make_input()
+            out = poisoned(tuple(x.shape), x.dtype)
+            warm = torch.cuda.Stream()
+            warm.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(warm):
+                fn(x, out)  # warm-up outside the capture
+            torch.cuda.current_stream().wait_stream(warm)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                fn(x, out)
+            results = []
+            for _ in range(3):
+                x.copy_(random_tensor(tuple(x.shape), x.dtype))
+                poison_(out)
+                graph.replay()
+                results.append(compare(out, x))
+            bad = [r for r in results if not r[0]]
+            return bad[0] if bad else results[-1]
+        s.run(f"stream: CUDA graph capture and replay ({label})", kernel,
+              body)
+    graph_replay("copy", "copy_f32",
+                 lambda: random_tensor((333, 444), torch.float32), "dma copy")
+    graph_replay("tma", "tma_copy_f16_swizzle128",
+                 lambda: random_tensor((256, 512), torch.float16),
+                 "tma copy")
+    graph_replay("tma", "tma_copy_f16_swizzle128",
+                 lambda: random_tensor((64, 1001), torch.float16),
+                 "tma copy of a staged input")
+
+    def two_threads():
+        import threading
+        shape = (640, 480)
+        failures: List[str] = []
+        def worker(k: int) -> None:
+            stream = torch.cuda.Stream()
+            with torch.cuda.stream(stream):
+                for i in range(50):
+                    a = random_tensor(shape, torch.float32)
+                    b = random_tensor(shape, torch.float32)
+                    c = poisoned(shape, torch.float32)
+                    add()(a, b, c)
+                    ok, _, detail = compare(c, (a.double() + b.double())
+                                            .float())
+                    if not ok:
+                        failures.append(f"thread {k} call {i}: {detail}")
+                        return
+        add()  # loaded before the threads start
+        threads = [threading.Thread(target=worker, args=(k,))
+                   for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return (not failures), None, "; ".join(failures[:2])
+    s.run("stream: two threads launching at once", "stream", two_threads)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     here = Path(__file__).resolve().parent
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -1061,7 +1171,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
                   swizzle_tests, tma_tests, tma_generated_tests,
                   tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
-                  pad_tests, local_tests, api_tests]:
+                  pad_tests, local_tests, api_tests, stream_tests]:
         group(suite)
 
     counts = {k: sum(r.status == k for r in suite.results)

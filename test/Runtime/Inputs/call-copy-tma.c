@@ -23,7 +23,11 @@ typedef struct MemRef1D {
   int64_t strides[1];
 } MemRef1D;
 
-void _mlir_ciface_copy_tma(MemRef1D *a, MemRef1D *b);
+/// The entry point: the descriptors, then the stream; the status back.
+int32_t _mlir_ciface_copy_tma(MemRef1D *a, MemRef1D *b, void *stream);
+
+/// A stream of the caller's (the fake driver only tells null from not).
+static void *const stream = (void *)(uintptr_t)0x5eed;
 
 static void printStats(const char *when) {
   croqRtTensorMapCacheStats stats;
@@ -41,20 +45,20 @@ int main(void) {
   static alignas(128) float b[4096];
   MemRef1D memrefA = {a, a, 0, {4096}, {1}};
   MemRef1D memrefB = {b, b, 0, {4096}, {1}};
-  _mlir_ciface_copy_tma(&memrefA, &memrefB);
+  _mlir_ciface_copy_tma(&memrefA, &memrefB, stream);
   printStats("first launch");
-  _mlir_ciface_copy_tma(&memrefA, &memrefB);
+  _mlir_ciface_copy_tma(&memrefA, &memrefB, stream);
   printStats("second launch");
   MemRef1D shifted = {a, a + 1, 0, {4096}, {1}};
-  _mlir_ciface_copy_tma(&shifted, &memrefB);
+  _mlir_ciface_copy_tma(&shifted, &memrefB, stream);
   printStats("shifted input");
   int wasOn = croqRtTensorMapSetStaging(0);
-  _mlir_ciface_copy_tma(&shifted, &memrefB);
+  _mlir_ciface_copy_tma(&shifted, &memrefB, stream);
   printStats("shifted input, staging off");
   croqRtTensorMapSetStaging(wasOn);
   MemRef1D shiftedOut = {b, b + 1, 0, {4095}, {1}};
   MemRef1D shortIn = {a, a, 0, {4095}, {1}};
-  _mlir_ciface_copy_tma(&shortIn, &shiftedOut);
+  _mlir_ciface_copy_tma(&shortIn, &shiftedOut, stream);
   printStats("shifted output");
   return 0;
 }

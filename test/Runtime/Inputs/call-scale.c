@@ -17,7 +17,9 @@ typedef struct MemRef1D {
   int64_t strides[1];
 } MemRef1D;
 
-void _mlir_ciface_scale(MemRef1D *a, MemRef1D *b);
+/// The entry point: the descriptors, then the stream to launch on; the
+/// call's status back (croq-host-entries).
+int32_t _mlir_ciface_scale(MemRef1D *a, MemRef1D *b, void *stream);
 
 int main(void) {
   static float a[4096];
@@ -26,8 +28,10 @@ int main(void) {
   MemRef1D memrefB = {b, b, 0, {16}, {1}};
   printf("main: calling scale\n");
   fflush(stdout);
-  _mlir_ciface_scale(&memrefA, &memrefB);
-  printf("main: scale returned\n");
+  // A stream of the caller's (the fake driver only tells null from not).
+  void *stream = (void *)(uintptr_t)0x5eed;
+  int32_t status = _mlir_ciface_scale(&memrefA, &memrefB, stream);
+  printf("main: scale returned %d\n", status);
   fflush(stdout);
   return 0;
 }

@@ -15,8 +15,11 @@
 /// A fake device address: the fake driver never dereferences it.
 static const void *at(uintptr_t address) { return (const void *)address; }
 
-/// Calls croqRtTensorMapGetStaged and prints its answer; returns the
-/// staging handle.
+/// The caller's stream: the fake driver only tells null from not null.
+static croqRtStream const stream = (croqRtStream)(uintptr_t)0x5eed;
+
+/// Calls croqRtTensorMapGetStaged on `stream` and prints its answer;
+/// returns the staging handle.
 static void *query(const char *name, int elementType, uint32_t rank,
                    const void *address, const int64_t *sizes,
                    const int64_t *strides, const int64_t *box, int swizzle) {
@@ -24,8 +27,9 @@ static void *query(const char *name, int elementType, uint32_t rank,
   fflush(stdout);
   const void *map = NULL;
   void *staging = NULL;
-  int usable = croqRtTensorMapGetStaged(elementType, rank, address, sizes,
-                                        strides, box, swizzle, &map, &staging);
+  int usable =
+      croqRtTensorMapGetStaged(elementType, rank, address, sizes, strides, box,
+                               swizzle, stream, &map, &staging);
   croqRtTensorMapCacheStats stats;
   croqRtTensorMapStats(&stats);
   printf("%s, %s, staged=%llu fallbacks=%llu, reason '%s'\n",
@@ -42,16 +46,17 @@ int runStaged(void) {
   int64_t sizes[] = {64, 1001}, strides[] = {2002, 2}, box[] = {64, 64};
   void *staging = query("odd-rows", CROQ_RT_F16, 2, at(0x7f0000000000), sizes,
                         strides, box, CROQ_RT_SWIZZLE_128B);
-  croqRtTensorMapReleaseStaged(staging);
-  // The same size again: the released buffer is reused, the copy is not.
+  printf("release\n");
+  fflush(stdout);
+  croqRtTensorMapReleaseStaged(staging, stream);
+  // While that buffer is held, another tensor gets a buffer of its own.
   staging = query("odd-rows-again", CROQ_RT_F16, 2, at(0x7f0000100000), sizes,
                   strides, box, CROQ_RT_SWIZZLE_128B);
-  // While that buffer is held, another tensor gets a new one.
   void *other = query("odd-rows-while-held", CROQ_RT_F16, 2,
                       at(0x7f0000200000), sizes, strides, box,
                       CROQ_RT_SWIZZLE_128B);
-  croqRtTensorMapReleaseStaged(staging);
-  croqRtTensorMapReleaseStaged(other);
+  croqRtTensorMapReleaseStaged(staging, stream);
+  croqRtTensorMapReleaseStaged(other, stream);
 
   // Rank 3 with a misaligned start: one 2-d copy per outer index; 24-byte
   // rows (12 f16) are padded to 32.
@@ -59,7 +64,7 @@ int runStaged(void) {
           box3[] = {1, 3, 8};
   staging = query("rank-3", CROQ_RT_F16, 3, at(0x7f0000300002), sizes3,
                   strides3, box3, CROQ_RT_SWIZZLE_NONE);
-  croqRtTensorMapReleaseStaged(staging);
+  croqRtTensorMapReleaseStaged(staging, stream);
 
   // Rows of 1000 f16 (not a multiple of 16 bytes) that start aligned: a
   // read-only tensor needs no staging (loads clip per element).
@@ -93,13 +98,14 @@ int runStaged(void) {
   unsetenv("CROQ_FAKE_CUDA_FAIL");
 
   // Null out-parameters are an error, not a crash.
-  int usable = croqRtTensorMapGetStaged(CROQ_RT_F16, 2, at(0x7f0000000000),
-                                        sizes, strides, box, 0, NULL, NULL);
+  int usable =
+      croqRtTensorMapGetStaged(CROQ_RT_F16, 2, at(0x7f0000000000), sizes,
+                               strides, box, 0, stream, NULL, NULL);
   printf("== null-out\nusable=%d, error '%s'\n", usable,
          croqRtGetLastError());
   // Releasing something that is not a staging buffer is reported.
   int notABuffer;
-  croqRtTensorMapReleaseStaged(&notABuffer);
+  croqRtTensorMapReleaseStaged(&notABuffer, stream);
   printf("== release-foreign\nerror '%s'\n", croqRtGetLastError());
   croqRtTensorMapCacheClear();
   printf("== cleared\n");

@@ -8,6 +8,7 @@
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/CroqTypes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
@@ -58,7 +59,32 @@ LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
              << name << "' to be true or false, got " << attr.getValue();
     return success();
   }
+  if (name == StreamAttrHelper::getNameStr())
+    return op->emitOpError("carries '")
+           << name << "', which applies to function arguments only";
   return op->emitOpError("carries unknown croq attribute '")
          << name << "'; croq reads '" << StagesAttrHelper::getNameStr()
          << "' and '" << WarpSpecializeAttrHelper::getNameStr() << "'";
+}
+
+LogicalResult CroqDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  if (name != StreamAttrHelper::getNameStr())
+    return op->emitOpError("argument #")
+           << argIndex << " carries unknown croq attribute '" << name
+           << "'; croq reads '" << StreamAttrHelper::getNameStr()
+           << "' on arguments";
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitOpError("expects '")
+           << name << "' to be a unit attribute, got " << attr.getValue();
+  Region &region = op->getRegion(regionIndex);
+  if (region.empty() || argIndex >= region.getNumArguments() ||
+      !isa<LLVM::LLVMPointerType>(region.getArgument(argIndex).getType()))
+    return op->emitOpError("argument #")
+           << argIndex << " carries '" << name
+           << "', which marks an !llvm.ptr argument (the stream)";
+  return success();
 }

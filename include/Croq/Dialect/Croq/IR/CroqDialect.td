@@ -34,9 +34,13 @@ def Croq_Dialect : Dialect {
     // leaves the loop alone.
     "::mlir::IntegerAttr":$stages,
     // On an scf.for: whether croq-pipeline-loops warp-specializes it.
-    "::mlir::BoolAttr":$warp_specialize
+    "::mlir::BoolAttr":$warp_specialize,
+    // On the !llvm.ptr argument of a function that launches kernels: the
+    // stream they are launched on (croq-host-entries).
+    "::mlir::UnitAttr":$stream
   );
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
   }];

@@ -1,0 +1,148 @@
+//===- HostEntries.cpp - the stream and status of host entry points -------===//
+//
+// Implements croq-host-entries: every function that holds a kernel takes
+// the stream its kernels are launched on (a last !llvm.ptr argument marked
+// croq.stream) and returns the status of the call (i32, from the runtime's
+// croqRtCallBegin / croqRtCallEnd). The launches and the staging copies of
+// the call are queued on that stream; nothing waits for it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "Croq/Conversion/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace mlir {
+namespace croq {
+#define GEN_PASS_DEF_CROQHOSTENTRIES
+#include "Croq/Conversion/Passes.h.inc"
+} // namespace croq
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::croq;
+
+static constexpr StringLiteral kCallBegin = "croqRtCallBegin";
+static constexpr StringLiteral kCallEnd = "croqRtCallEnd";
+
+Value mlir::croq::getLaunchStream(Operation *op) {
+  auto func = isa<FunctionOpInterface>(op)
+                  ? cast<FunctionOpInterface>(op)
+                  : op->getParentOfType<FunctionOpInterface>();
+  if (!func || func.isExternal())
+    return {};
+  StringRef name = CroqDialect::StreamAttrHelper::getNameStr();
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (func.getArgAttr(i, name))
+      return func.getArgument(i);
+  return {};
+}
+
+Value mlir::croq::getLaunchStreamOrNull(OpBuilder &builder, Location loc,
+                                        Operation *op) {
+  if (Value stream = getLaunchStream(op))
+    return stream;
+  return LLVM::ZeroOp::create(builder, loc,
+                              LLVM::LLVMPointerType::get(builder.getContext()));
+}
+
+/// Whether `func` holds a kernel.
+static bool launchesKernels(func::FuncOp func) {
+  WalkResult found = func.walk([](ParallelOp op) {
+    return op.getLevel() == ParallelLevel::Block ? WalkResult::interrupt()
+                                                 : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// The runtime function `name` of type `type`, declared in `module` if it
+/// is not yet; null after an error where `name` is something else.
+static func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
+                                           FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name)) {
+    if (existing.getFunctionType() == type)
+      return existing;
+    existing.emitOpError("is croq's runtime function '")
+        << name << "', which has type " << type;
+    return {};
+  }
+  if (Operation *other = module.lookupSymbol(name)) {
+    other->emitOpError("is named '")
+        << name << "', a function of croq's runtime";
+    return {};
+  }
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  auto decl = func::FuncOp::create(builder, module.getLoc(), name, type);
+  decl.setPrivate();
+  return decl;
+}
+
+/// Adds the stream argument and the status result to `func`.
+static LogicalResult addStreamAndStatus(func::FuncOp func, func::FuncOp begin,
+                                        func::FuncOp end) {
+  if (getLaunchStream(func))
+    return success();
+  if (func.getNumResults() != 0)
+    return func.emitOpError("launches kernels and returns ")
+           << func.getNumResults()
+           << " values; a function that launches kernels returns nothing "
+              "(croq-host-entries gives it the call's status as its result): "
+              "write results into memref arguments";
+  MLIRContext *context = func.getContext();
+  Type streamType = LLVM::LLVMPointerType::get(context);
+  Type statusType = IntegerType::get(context, 32);
+  unsigned index = func.getNumArguments();
+  if (failed(func.insertArgument(
+          index, streamType,
+          DictionaryAttr::get(
+              context,
+              {NamedAttribute(CroqDialect::StreamAttrHelper::getNameStr(),
+                              UnitAttr::get(context))}),
+          func.getLoc())))
+    return failure();
+  func.setFunctionType(FunctionType::get(
+      context, func.getFunctionType().getInputs(), {statusType}));
+  OpBuilder builder(context);
+  builder.setInsertionPointToStart(&func.getBody().front());
+  func::CallOp::create(builder, func.getLoc(), begin, ValueRange{});
+  for (Block &block : func.getBody()) {
+    auto ret = dyn_cast<func::ReturnOp>(block.getTerminator());
+    if (!ret)
+      continue;
+    builder.setInsertionPoint(ret);
+    Value status =
+        func::CallOp::create(builder, ret.getLoc(), end, ValueRange{})
+            .getResult(0);
+    ret->setOperands(status);
+  }
+  return success();
+}
+
+namespace {
+struct CroqHostEntriesPass
+    : croq::impl::CroqHostEntriesBase<CroqHostEntriesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> entries;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && launchesKernels(func))
+        entries.push_back(func);
+    if (entries.empty())
+      return;
+    MLIRContext *context = &getContext();
+    func::FuncOp begin = declareRuntimeFunction(
+        module, kCallBegin, FunctionType::get(context, {}, {}));
+    func::FuncOp end = declareRuntimeFunction(
+        module, kCallEnd,
+        FunctionType::get(context, {}, {IntegerType::get(context, 32)}));
+    if (!begin || !end)
+      return signalPassFailure();
+    for (func::FuncOp func : entries)
+      if (failed(addStreamAndStatus(func, begin, end)))
+        return signalPassFailure();
+  }
+};
+} // namespace

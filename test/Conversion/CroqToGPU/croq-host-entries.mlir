@@ -1,0 +1,59 @@
+// RUN: croq-opt %s --croq-host-entries -split-input-file | FileCheck %s
+// RUN: croq-opt %s --croq-host-entries --croq-host-entries -split-input-file | FileCheck %s
+// RUN: croq-opt %s --croq-host-entries --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file | FileCheck %s --check-prefix=LAUNCH --implicit-check-not=croq.stream
+
+// A function that holds a kernel takes the stream its kernels are launched
+// on, last, and returns the status of the call: croqRtCallBegin clears the
+// thread's status at entry, croqRtCallEnd reads it before each return.
+// Running the pass again changes nothing.
+// CHECK-LABEL: func.func @scale(
+// CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: index, %[[STREAM:.*]]: !llvm.ptr {croq.stream}) -> i32
+// CHECK-NEXT: call @croqRtCallBegin() : () -> ()
+// CHECK: croq.parallel
+// CHECK: %[[STATUS:.*]] = call @croqRtCallEnd() : () -> i32
+// CHECK-NEXT: return %[[STATUS]] : i32
+// CHECK-LABEL: func.func @host_only(%{{.*}}: memref<?xf32>) {
+// CHECK-NEXT: return
+// CHECK-DAG: func.func private @croqRtCallBegin()
+// CHECK-DAG: func.func private @croqRtCallEnd() -> i32
+// CHECK-NOT: func.func private @croqRtCall
+
+// The launch is async on the stream, so nothing waits for it.
+// LAUNCH-LABEL: func.func @scale(
+// LAUNCH-SAME: %[[STREAM:[^:]*]]: !llvm.ptr) -> i32
+// LAUNCH: %[[TOKEN:.*]] = builtin.unrealized_conversion_cast %[[STREAM]] : !llvm.ptr to !gpu.async.token
+// LAUNCH: gpu.launch async [%[[TOKEN]]]
+func.func @scale(%a: memref<?xf32>, %n: index) {
+  croq.parallel (%i) in [%n] : block {
+    %t = croq.alloc : !croq.tile<128xf32, shared>
+    %v = croq.subspan %a [128] at [%i] : memref<?xf32> -> !croq.view<128xf32>
+    croq.copy dma %v -> %t : !croq.view<128xf32> -> !croq.tile<128xf32, shared>
+  }
+  return
+}
+
+// A function without kernels is left alone.
+func.func @host_only(%a: memref<?xf32>) {
+  return
+}
+
+// -----
+
+// Every return of the function reads the status.
+// CHECK-LABEL: func.func @two_returns(
+// CHECK-SAME: !llvm.ptr {croq.stream}) -> i32
+// CHECK: cf.cond_br
+// CHECK: %[[S1:.*]] = call @croqRtCallEnd() : () -> i32
+// CHECK-NEXT: return %[[S1]] : i32
+// CHECK: %[[S2:.*]] = call @croqRtCallEnd() : () -> i32
+// CHECK-NEXT: return %[[S2]] : i32
+func.func @two_returns(%a: memref<?xf32>, %n: index, %skip: i1) {
+  cf.cond_br %skip, ^early, ^launch
+^early:
+  return
+^launch:
+  croq.parallel (%i) in [%n] : block {
+    %t = croq.alloc : !croq.tile<128xf32, shared>
+  }
+  return
+}
