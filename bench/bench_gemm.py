@@ -19,11 +19,12 @@ Per shape and element type:
   misaligned inputs (rows of 4093 f16 are not 16-byte aligned, so the
   runtime copies A and B into padded buffers before the launch; zero on
   aligned shapes), reported separately as *staging*;
-- croq *call* time: CUDA events around back-to-back croq calls (each
-  queues its kernels on torch's stream and returns; includes the staging
-  and any host overhead the GPU waits for), and cuBLAS's with do_bench;
+- *call* time, croq's and cuBLAS's alike: triton.testing.do_bench around
+  the Python call (each croq call queues its kernels on torch's stream and
+  returns; the time includes the staging and any host overhead the GPU
+  waits for); "call vs cuBLAS call" compares the two;
 - TFLOP/s = 2 M N K / time; ratio = croq device TFLOP/s / cuBLAS device
-  TFLOP/s, and croq / Triton.
+  TFLOP/s, and croq / Triton; the call-level ratio the same on call times.
 
 Usage:
     bench_gemm.py [--artifacts DIR] [--md FILE] [--json FILE] [--quick]
@@ -45,7 +46,7 @@ import torch
 import croq
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_dma import time_call, time_events  # noqa: E402
+from bench_dma import time_call  # noqa: E402
 from triton_gemm import best_triton_matmul  # noqa: E402
 
 
@@ -77,6 +78,13 @@ class Row:
     @property
     def triton_ratio(self) -> Optional[float]:
         c, t = self.tflops(self.croq_kernel_ms), self.tflops(self.triton_ms)
+        return c / t if c and t else None
+
+    @property
+    def call_ratio(self) -> Optional[float]:
+        """croq's call-level TFLOP/s over cuBLAS's, both timed by
+        time_call."""
+        c, t = self.tflops(self.croq_call_ms), self.tflops(self.torch_ms)
         return c / t if c and t else None
 
 
@@ -165,7 +173,7 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
         lambda name: name == kernel + "_kernel" or name.startswith("Memcpy"))
     row.staging_ms = time_device(
         lambda: fn(a, b, out), lambda name: name.startswith("Memcpy")) or 0.0
-    row.croq_call_ms = time_events(lambda: fn(a, b, out), warmup=3, iters=10)
+    row.croq_call_ms = time_call(lambda: fn(a, b, out))
     if is_f8:
         # cuBLAS's f8 GEMM: torch._scaled_mm with unit scales (b.t() is
         # column-major, as it requires), f16 out.
@@ -212,16 +220,18 @@ def markdown(rows: List[Row], device: str) -> str:
     lines = [f"Device: {device}", "",
              "| kernel | M x N x K | dtype | croq TFLOP/s (device) | "
              "croq TFLOP/s (call) | staging ms | cuBLAS TFLOP/s (device) | "
-             "vs cuBLAS | Triton TFLOP/s (device) | vs Triton | rel. error | "
+             "vs cuBLAS | cuBLAS TFLOP/s (call) | call vs cuBLAS call | "
+             "Triton TFLOP/s (device) | vs Triton | rel. error | "
              "status | Triton config |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(
             f"| {r.name} | {r.shape} | {r.dtype} | "
             f"{fmt(r.tflops(r.croq_kernel_ms))} | "
             f"{fmt(r.tflops(r.croq_call_ms))} | {fmt(r.staging_ms, 3)} | "
             f"{fmt(r.tflops(r.torch_kernel_ms))} | "
-            f"{fmt(r.ratio, 2)} | {fmt(r.tflops(r.triton_ms))} | "
+            f"{fmt(r.ratio, 2)} | {fmt(r.tflops(r.torch_ms))} | "
+            f"{fmt(r.call_ratio, 2)} | {fmt(r.tflops(r.triton_ms))} | "
             f"{fmt(r.triton_ratio, 2)} | "
             f"{'-' if r.error is None else f'{r.error:.1e}'} | {r.status} | "
             f"{r.triton_note} |")
