@@ -1,7 +1,8 @@
 //===- Error.cpp - the runtime's last-error slot and reporting ------------===//
 //
-// Formats failure messages, keeps the last one per thread and prints each to
-// stderr.
+// Formats failure messages, keeps the last one per thread (and the status of
+// the first one since croqRtCallBegin), and prints each to stderr when
+// CROQ_RUNTIME_VERBOSE is set.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,8 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 using namespace croq::rt;
@@ -39,14 +42,26 @@ static void appendFormatted(std::string &out, const char *format,
   out.resize(start + size);
 }
 
+/// Whether failures are also printed to stderr: CROQ_RUNTIME_VERBOSE set
+/// to anything but "" or "0" when the first failure is reported.
+static bool printsFailures() {
+  static const bool verbose = [] {
+    const char *value = std::getenv("CROQ_RUNTIME_VERBOSE");
+    return value && *value && std::strcmp(value, "0") != 0;
+  }();
+  return verbose;
+}
+
 /// Stores `message` as this thread's last error, notes `status` as the
-/// call's if it is its first error, and prints the message.
+/// call's if it is its first error, and prints the message if asked to.
 static void publish(std::string message, int status) {
   if (callStatus == CROQ_RT_SUCCESS)
     callStatus = status;
   lastError = std::move(message);
-  std::fprintf(stderr, "%s\n", lastError.c_str());
-  std::fflush(stderr);
+  if (printsFailures()) {
+    std::fprintf(stderr, "%s\n", lastError.c_str());
+    std::fflush(stderr);
+  }
 }
 
 std::string croq::rt::describeDriverError(cu::Result result) {

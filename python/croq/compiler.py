@@ -15,12 +15,14 @@ and puts ``libk.so``, ``k.json``, ``k.ptx`` and a copy of
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
 import tempfile
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Union
@@ -53,6 +55,8 @@ class Artifact:
             cubins ptxas made are kept as ``cubin/<kernel>.cubin``, for
             ``cuobjdump --dump-sass`` or ``nvdisasm``.
         source: ``<name>.mlir``, the croq IR that was compiled.
+        cached: whether the files came from the compile cache instead of
+            the tools.
     """
 
     name: str
@@ -63,6 +67,7 @@ class Artifact:
     runtime: Path
     resources: Optional[Path]
     source: Path
+    cached: bool = False
 
     def functions(self) -> Dict[str, FunctionSignature]:
         """The entry points, parsed from the signature file."""
@@ -251,6 +256,81 @@ def _source_and_name(source_or_path: Union[str, os.PathLike],
     return str(source_or_path), name or "kernel"
 
 
+#: What the compile cache keys on besides the source and the options: the
+#: version of this package and of the entry points' calling convention.
+_CACHE_FORMAT = "croq-compile-cache 1, abi 2"
+
+
+def default_cache_dir() -> Path:
+    """Where :func:`compile` keeps its cache: ``$CROQ_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/croq``, else ``~/.cache/croq``."""
+    if os.environ.get("CROQ_CACHE_DIR"):
+        return Path(os.environ["CROQ_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "croq"
+
+
+def _tool_identity(path: Optional[Path]) -> str:
+    """A tool as the cache key sees it: its real path, size and
+    modification time (a rebuilt or upgraded tool is another key)."""
+    if path is None:
+        return "none"
+    real = Path(path).resolve()
+    try:
+        st = real.stat()
+    except OSError:
+        return str(real)
+    return f"{real}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def _cache_key(text: str, name: str, options: Sequence[str],
+               tools: Sequence[Optional[Path]]) -> str:
+    digest = hashlib.sha256()
+    for part in [_CACHE_FORMAT, name, *options,
+                 *[_tool_identity(t) for t in tools], text]:
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _copy_artifact_files(src: Path, dst: Path, name: str) -> None:
+    """Copies the files of artifact `name` from `src` into `dst`."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for entry in src.iterdir():
+        if entry.is_dir():
+            shutil.copytree(entry, dst / entry.name, dirs_exist_ok=True)
+        elif entry.name != "DONE":
+            shutil.copy2(entry, dst / entry.name)
+
+
+def _artifact_in(directory: Path, name: str, cached: bool) -> Artifact:
+    resources = directory / f"{name}.ptxas.txt"
+    return Artifact(name=name, directory=directory,
+                    library=directory / f"lib{name}.so",
+                    signature=directory / f"{name}.json",
+                    ptx=directory / f"{name}.ptx",
+                    runtime=directory / RUNTIME_LIBRARY,
+                    resources=resources if resources.is_file() else None,
+                    source=directory / f"{name}.mlir", cached=cached)
+
+
+def _store_in_cache(root: Path, key: str, artifact: Artifact) -> None:
+    """Copies `artifact` into the cache under `key`: into a private
+    directory first, renamed into place, so that a reader never sees half
+    an entry (a concurrent compile of the same key keeps the first)."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        staging = root / f".tmp-{key}-{uuid.uuid4().hex}"
+        _copy_artifact_files(artifact.directory, staging, artifact.name)
+        (staging / "DONE").write_text(artifact.name + "\n")
+        try:
+            staging.rename(root / key)
+        except OSError:
+            shutil.rmtree(staging, ignore_errors=True)
+    except OSError:
+        pass  # a cache that cannot be written only costs the next compile
+
+
 def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             out_dir: Optional[Union[str, os.PathLike]] = None, *,
             name: Optional[str] = None,
@@ -258,7 +338,8 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             runtime_dir: Optional[Union[str, os.PathLike]] = None,
             chip: str = "sm_90a", binary: str = "bin",
             features: Optional[str] = None,
-            tma_fallback: str = "auto") -> Artifact:
+            tma_fallback: str = "auto",
+            cache: Union[bool, str, os.PathLike] = True) -> Artifact:
     """Compiles croq IR into an artifact directory.
 
     Args:
@@ -280,6 +361,11 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             does not prove TMA usable), ``always`` or ``never`` (a call
             whose tensor TMA cannot take then fails with the runtime's
             reason).
+        cache: the compile cache: True for :func:`default_cache_dir`, a
+            directory, or False for none. An entry is keyed by the IR text,
+            the module name, the options, and the path, size and time of
+            croq-translate, the runtime, clang and ptxas; a hit copies the
+            files into ``out_dir`` without running any tool.
 
     Returns:
         The :class:`Artifact`.
@@ -308,8 +394,23 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                            "Install the CUDA toolkit or use binary='isa'",
                            tool="ptxas")
 
+    options = [f"--croq-chip={chip}", f"--croq-tma-fallback={tma_fallback}"]
+    if features:
+        options.append(f"--croq-features={features}")
+
+    cache_root: Optional[Path] = None
+    key = ""
+    if cache is not False:
+        cache_root = default_cache_dir() if cache is True else Path(cache)
+        key = _cache_key(text, name, [*options, f"binary={binary}"],
+                         [translate, runtime, clang,
+                          ptxas if binary == "bin" else None])
     directory = Path(out_dir) if out_dir is not None else Path(
         tempfile.mkdtemp(prefix=f"croq-{name}-"))
+    if cache_root is not None and (cache_root / key / "DONE").is_file():
+        _copy_artifact_files(cache_root / key, directory, name)
+        return _artifact_in(directory, name, cached=True)
+
     directory.mkdir(parents=True, exist_ok=True)
     src = directory / f"{name}.mlir"
     src.write_text(text)
@@ -317,9 +418,6 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     env = dict(os.environ)
     if ptxas is not None:
         env["PATH"] = f"{ptxas.parent}{os.pathsep}{env.get('PATH', '')}"
-    options = [f"--croq-chip={chip}", f"--croq-tma-fallback={tma_fallback}"]
-    if features:
-        options.append(f"--croq-features={features}")
 
     signature = directory / f"{name}.json"
     _run([translate, "--croq-to-signature-json", src],
@@ -352,6 +450,9 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
           "-lCroqRuntime", "-Wl,-rpath,$ORIGIN"], stdout_path=None, env=env)
     ll.unlink()
     obj.unlink()
-    return Artifact(name=name, directory=directory, library=library,
-                    signature=signature, ptx=ptx, runtime=runtime_copy,
-                    resources=resources, source=src)
+    artifact = Artifact(name=name, directory=directory, library=library,
+                        signature=signature, ptx=ptx, runtime=runtime_copy,
+                        resources=resources, source=src)
+    if cache_root is not None:
+        _store_in_cache(cache_root, key, artifact)
+    return artifact

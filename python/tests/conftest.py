@@ -57,6 +57,18 @@ def stub_runtime_dir(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_compile_cache(tmp_path_factory):
+    """The tests' compiles share a cache of their own, not the user's."""
+    old = os.environ.get("CROQ_CACHE_DIR")
+    os.environ["CROQ_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if old is None:
+        del os.environ["CROQ_CACHE_DIR"]
+    else:
+        os.environ["CROQ_CACHE_DIR"] = old
+
+
 @pytest.fixture(scope="session")
 def binary_format() -> str:
     """'bin' where ptxas can assemble the cubin, 'isa' (PTX) elsewhere."""

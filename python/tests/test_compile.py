@@ -191,3 +191,41 @@ def test_tma_fallback_rejects_unknown(tools_dir, stub_runtime_dir, tmp_path):
         croq.compile(REPO / "examples" / "copy_tma.mlir", tmp_path,
                      tools_dir=tools_dir, runtime_dir=stub_runtime_dir,
                      tma_fallback="sometimes")
+
+
+def test_compile_cache(tools_dir, stub_runtime_dir, tmp_path):
+    # The second compile of the same IR with the same options and tools
+    # copies the first one's files and runs no tool; another option, or
+    # other IR, compiles again.
+    import time
+    cache = tmp_path / "cache"
+    src = REPO / "examples" / "tiled_add.mlir"
+
+    def build(out: str, **options):
+        start = time.perf_counter()
+        art = croq.compile(src, tmp_path / out, tools_dir=tools_dir,
+                           runtime_dir=stub_runtime_dir, binary="isa",
+                           cache=cache, **options)
+        return art, time.perf_counter() - start
+
+    first, _ = build("a")
+    assert not first.cached
+    second, warm = build("b")
+    assert second.cached and second.directory == tmp_path / "b"
+    for f in ("libtiled_add.so", "tiled_add.json", "tiled_add.ptx",
+              "tiled_add.mlir", "libCroqRuntime.so"):
+        assert (tmp_path / "a" / f).read_bytes() == \
+            (tmp_path / "b" / f).read_bytes(), f
+    assert warm < 0.5, f"a cache hit took {warm:.3f} s"
+    assert set(second.functions()) == {"tiled_add_2d", "tiled_add_f32"}
+    other, _ = build("c", tma_fallback="never")
+    assert not other.cached
+    text = src.read_text() + "\n// another module\n"
+    changed = croq.compile(text, tmp_path / "d", name="tiled_add",
+                           tools_dir=tools_dir, runtime_dir=stub_runtime_dir,
+                           binary="isa", cache=cache)
+    assert not changed.cached
+    uncached = croq.compile(src, tmp_path / "e", tools_dir=tools_dir,
+                            runtime_dir=stub_runtime_dir, binary="isa",
+                            cache=False)
+    assert not uncached.cached

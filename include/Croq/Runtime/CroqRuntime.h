@@ -30,8 +30,9 @@ extern "C" {
 |* Conventions                                                                *|
 |*                                                                            *|
 |* Every croqRt* function that can fail returns a croqRtStatus. On failure    *|
-|* the runtime stores a message for the calling thread (croqRtGetLastError)   *|
-|* and prints it to stderr. A message names the function that failed, the     *|
+|* the runtime stores a message for the calling thread (croqRtGetLastError);  *|
+|* it prints it to stderr too when CROQ_RUNTIME_VERBOSE is set (to anything   *|
+|* but "" or "0"). A message names the function that failed, the              *|
 |* driver call and its key arguments where there is one, and the driver's     *|
 |* error name and text. The mgpu* functions cannot return errors: they report *|
 |* the same way and return null (or nothing).                                 *|

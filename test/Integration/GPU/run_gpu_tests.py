@@ -1113,6 +1113,38 @@ def stream_tests(s: Suite) -> None:
                  lambda: random_tensor((64, 1001), torch.float16),
                  "tma copy of a staged input")
 
+    def gemm_graph(kernel: str, shape: Tuple[int, int, int]):
+        # A persistent GEMM (over 48 KB of shared memory) captured, then
+        # replayed on new data; K = 1001 makes the operands' rows
+        # misaligned, so they are staged by stream-ordered copies inside the
+        # graph.
+        m, n, k = shape
+        if s.max_gemm is not None and m * n * k > s.max_gemm:
+            s.skipped_large += 1
+            return
+
+        def body():
+            fn = getattr(s.module("matmul"), kernel)
+            a = random_operand((m, k), torch.float16)
+            b = random_operand((n, k), torch.float16)
+            out = poisoned((m, n), torch.float16)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                fn(a, b, out)
+            results = []
+            for _ in range(2):
+                a.copy_(random_operand((m, k), torch.float16))
+                b.copy_(random_operand((n, k), torch.float16))
+                poison_(out)
+                graph.replay()
+                results.append(compare_close(
+                    out, a.double() @ b.double().t(), 2e-3))
+            bad = [r for r in results if not r[0]]
+            return bad[0] if bad else results[-1]
+        s.run(f"stream: CUDA graph capture and replay of {kernel} "
+              f"{m}x{n}x{k} (operands staged in the graph)", kernel, body)
+    gemm_graph("matmul_persistent_tma_store_f16", (1000, 1000, 1001))
+
     def two_threads():
         import threading
         shape = (640, 480)

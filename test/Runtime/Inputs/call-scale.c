@@ -5,6 +5,8 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
+#include "Croq/Runtime/CroqRuntime.h"
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -32,6 +34,8 @@ int main(void) {
   void *stream = (void *)(uintptr_t)0x5eed;
   int32_t status = _mlir_ciface_scale(&memrefA, &memrefB, stream);
   printf("main: scale returned %d\n", status);
+  if (status != 0)
+    printf("main: error '%s'\n", croqRtGetLastError());
   fflush(stdout);
   return 0;
 }
