@@ -8,12 +8,16 @@
 
 #include "Croq/Target/Translations.h"
 #include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/ViewUtils.h"
 #include "Croq/InitCroq.h"
 #include "Croq/Target/KernelObjects.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
@@ -124,19 +128,53 @@ static LogicalResult checkHasKernel(ModuleOp module) {
                            "function has a block-level croq.parallel region");
 }
 
+/// The arguments of `func` that its ops may write: those under a value an
+/// op declares a write effect on (croq's copies, stores and writes declare
+/// theirs per operand), or that an op without declared effects uses.
+static llvm::SmallDenseSet<unsigned> getWrittenArguments(func::FuncOp func) {
+  using namespace mlir::croq;
+  llvm::SmallDenseSet<unsigned> written;
+  auto note = [&](Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(getUnderlyingBuffer(value));
+        arg && arg.getOwner() == &func.getBody().front())
+      written.insert(arg.getArgNumber());
+  };
+  func.walk([&](Operation *op) {
+    if (isa<ViewLikeOpInterface>(op) || isViewOp(op) ||
+        isa<SpanAsOp, StageOp>(op))
+      return;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        for (Value operand : op->getOperands())
+          if (isa<MemRefType, ViewType>(operand.getType()))
+            note(operand);
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &instance : instances)
+      if (isa<MemoryEffects::Write>(instance.getEffect()))
+        if (Value value = instance.getValue())
+          note(value);
+  });
+  return written;
+}
+
 /// Describes the entry points of `module` for hosts that call them: their
 /// calling convention ("abi": 2, the descriptors then the stream, a status
-/// returned) and per function its name and, per argument, the memref's element
-/// type, shape
-/// (-1 for dynamic), strides (-1 for dynamic), offset, and whether its
-/// layout is the identity (row-major and contiguous, whatever the strides
-/// say: `memref<?x?xf32>` reports strides [-1, 1] but needs a dense tensor).
+/// returned) and per function its name and, per argument, the memref's
+/// element type, shape (-1 for dynamic), strides (-1 for dynamic), offset,
+/// whether its layout is the identity (row-major and contiguous, whatever
+/// the strides say: `memref<?x?xf32>` reports strides [-1, 1] but needs a
+/// dense tensor), and whether the function may write it.
 static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
   llvm::json::Array functions;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isPrivate() || func.isExternal())
       continue;
     llvm::json::Array arguments;
+    llvm::SmallDenseSet<unsigned> written = getWrittenArguments(func);
     for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
       auto memref = dyn_cast<MemRefType>(type);
       if (!memref)
@@ -164,7 +202,9 @@ static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
                                               memref.getLayout().isIdentity()},
                                              {"shape", std::move(shape)},
                                              {"strides", std::move(strideList)},
-                                             {"offset", dyn(offset)}});
+                                             {"offset", dyn(offset)},
+                                             {"written", written.contains(
+                                                             index)}});
     }
     functions.push_back(llvm::json::Object{
         {"name", func.getSymName()}, {"arguments", std::move(arguments)}});

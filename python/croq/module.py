@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import re
 import sys
 import threading
 from pathlib import Path
@@ -126,6 +127,7 @@ class EntryPoint:
         # Per thread: what a call with the same argument types, shapes,
         # strides and device passes (see _call_cached).
         self._cached = threading.local()
+        self._torch_ops: Dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return f"<croq entry point {self.signature.describe()}>"
@@ -203,6 +205,59 @@ class EntryPoint:
             raise RuntimeError(f"{self.name}: {message}")
 
 
+    def torch_op(self, qualname: Optional[str] = None):
+        """This entry point as a torch custom operator (``torch.library``),
+        so that it runs inside ``torch.compile`` graphs.
+
+        The operator takes the entry point's tensors in order, mutates those
+        the kernel may write (the signature's ``written``) and returns
+        nothing; its fake implementation does nothing, so tracing it needs
+        no GPU work. Call it as ``op(a, b, out)`` after allocating ``out``.
+
+        Args:
+            qualname: ``namespace::name``; ``croq::<module>_<entry point>``
+                when None.
+
+        Raises:
+            croq.LoadError: the signature does not say which arguments are
+                written (an artifact of an older croq), or an argument has
+                no name torch accepts.
+        """
+        import torch
+        params = self.signature.arguments
+        if any(p.written is None for p in params):
+            raise LoadError(f"{self.name}: the signature does not say which "
+                            f"arguments are written; compile it again")
+        # Names the schema language reserves get a trailing underscore.
+        names = [p.name or f"arg{p.index}" for p in params]
+        names = [n + "_" if n in _TORCH_SCHEMA_WORDS else n for n in names]
+        for n in names:
+            if not n.isidentifier():
+                raise LoadError(f"{self.name}: argument name {n!r} cannot "
+                                f"name a torch operator argument")
+        if qualname is None:
+            module = re.sub(r"\W", "_", Path(self.module.path).name[3:-3])
+            qualname = f"croq::{module}_{self.name}"
+        if qualname in self._torch_ops:
+            return self._torch_ops[qualname]
+        alias = iter("abcdefghijklmnopqrstuvwxyz")
+        schema = "(" + ", ".join(
+            f"Tensor({next(alias)}!) {n}" if p.written else f"Tensor {n}"
+            for p, n in zip(params, names)) + ") -> ()"
+        entry = self
+
+        def run(*tensors):
+            entry(*tensors)
+
+        op = torch.library.custom_op(
+            qualname, run,
+            mutates_args=tuple(n for p, n in zip(params, names)
+                               if p.written),
+            schema=schema)
+        op.register_fake(lambda *tensors: None)
+        self._torch_ops[qualname] = op
+        return op
+
     def _call_cached(self, args: Sequence[Any]) -> bool:
         """The call of torch tensors passed by position whose types, shapes,
         strides and device an earlier call on this thread checked: only the
@@ -271,6 +326,10 @@ class EntryPoint:
 
 
 _MISSING = object()
+
+#: Words a torch operator schema cannot use as argument names.
+_TORCH_SCHEMA_WORDS = {"Tensor", "int", "float", "bool", "str", "None",
+                       "self", "out"}
 
 #: Argument signatures an entry point remembers per thread for
 #: _call_cached; past this many the memory starts over.

@@ -101,7 +101,8 @@ class MemRefArg:
     ``None`` in ``shape``, ``strides`` or ``offset`` marks a dynamic entry.
     ``identity_layout`` is True when the memref has no layout map (the
     tensor must then be dense and row-major), None when the signature does
-    not say.
+    not say. ``written`` is whether the entry point may write the memref
+    (None when the signature does not say).
     """
 
     index: int
@@ -111,6 +112,7 @@ class MemRefArg:
     offset: Optional[int]
     identity_layout: Optional[bool] = None
     name: Optional[str] = None
+    written: Optional[bool] = None
 
     @property
     def rank(self) -> int:
@@ -192,9 +194,11 @@ def parse_signature(data: Any) -> Dict[str, FunctionSignature]:
                                 f"{etype!r}, which croq cannot pass from "
                                 f"Python")
             identity = a.get("identity_layout")
+            written = a.get("written")
             args.append(MemRefArg(i, etype, shape, strides, offset,
                                   None if identity is None else bool(identity),
-                                  a.get("name")))
+                                  a.get("name"),
+                                  None if written is None else bool(written)))
         result[fname] = FunctionSignature(fname, tuple(args))
     return result
 

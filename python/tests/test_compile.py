@@ -229,3 +229,9 @@ def test_compile_cache(tools_dir, stub_runtime_dir, tmp_path):
                             runtime_dir=stub_runtime_dir, binary="isa",
                             cache=False)
     assert not uncached.cached
+
+
+def test_signature_says_which_arguments_are_written(tiled_add):
+    for name in ("tiled_add_2d", "tiled_add_f32"):
+        args = tiled_add.functions()[name].arguments
+        assert [a.written for a in args] == [False, False, True], name

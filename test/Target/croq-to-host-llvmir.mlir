@@ -21,6 +21,8 @@
 // SIG: "element_type": "f32"
 // SIG: "shape": [
 // SIG-NEXT: 4096
+// The kernel writes %a and only reads %b.
+// SIG: "written": true
 // SIG: "element_type": "f16"
 // SIG: "shape": [
 // SIG-NEXT: -1
@@ -28,6 +30,7 @@
 // SIG: "strides": [
 // SIG-NEXT: 1
 // SIG-NEXT: ]
+// SIG-NEXT: "written": false
 // SIG: "name": "scale"
 
 func.func @scale(%a: memref<4096xf32>, %b: memref<?xf16>) {

@@ -1173,6 +1173,33 @@ def stream_tests(s: Suite) -> None:
     s.run("stream: two threads launching at once", "stream", two_threads)
 
 
+def torch_op_tests(s: Suite) -> None:
+    """Entry points as torch custom operators, eager and inside
+    torch.compile graphs."""
+    def body():
+        m = s.module("tiled_add")
+        add = m.add_f32.torch_op()
+        shape = (1000, 1000)
+        a, b = random_tensor(shape, torch.float32), \
+            random_tensor(shape, torch.float32)
+        c = poisoned(shape, torch.float32)
+        add(a, b, c)  # eager, through the dispatcher
+        exact = (a.double() + b.double()).float()
+        ok, err, detail = compare(c, exact)
+        if not ok:
+            return ok, err, "eager: " + detail
+
+        def f(x, y):
+            out = torch.empty_like(x)
+            add(x, y, out)
+            return out * 2 + 1
+        compiled = torch.compile(f, fullgraph=True)
+        got = compiled(a, b)
+        return compare(got, exact * 2 + 1)
+    s.run("torch: add_f32 as a custom operator, eager and in torch.compile "
+          "(fullgraph)", "torch_op", body)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     here = Path(__file__).resolve().parent
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -1203,7 +1230,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
                   swizzle_tests, tma_tests, tma_generated_tests,
                   tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
-                  pad_tests, local_tests, api_tests, stream_tests]:
+                  pad_tests, local_tests, api_tests, stream_tests,
+                  torch_op_tests]:
         group(suite)
 
     counts = {k: sum(r.status == k for r in suite.results)
