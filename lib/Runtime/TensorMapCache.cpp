@@ -1,7 +1,8 @@
 //===- TensorMapCache.cpp - tensor maps encoded once and reused -----------===//
 //
 // Caches encoded tensor maps by (device, parameters), so that launching a
-// kernel again on the same tensors neither re-encodes nor allocates; and
+// kernel again on the same tensors neither re-encodes nor allocates, holding
+// at most a capacity of them (least recently used evicted first); and
 // mgpuTensorMapEncodeTiledMemref, the upstream host call, which answers from
 // the same cache with a device copy of the map made once per entry.
 //
@@ -14,6 +15,8 @@
 #include "Croq/Runtime/CroqRuntime.h"
 
 #include <cstring>
+#include <deque>
+#include <list>
 #include <memory>
 #include <mutex>
 #include <type_traits>
@@ -60,13 +63,28 @@ struct CacheEntry {
   alignas(128) unsigned char map[CROQ_RT_TENSOR_MAP_BYTES];
   /// A copy of `map` in device memory, made on first request.
   cu::DevicePtr deviceCopy = 0;
+  /// Where the entry is in the cache's use order.
+  std::list<CacheKey>::iterator use;
 };
 
 struct TensorMapCache {
   std::mutex mutex;
   std::unordered_map<CacheKey, std::unique_ptr<CacheEntry>, CacheKeyHash>
       entries;
+  /// The keys, most recently used first.
+  std::list<CacheKey> useOrder;
+  /// Evicted entries, kept a while so that a map handed out just before
+  /// stays readable (the generated code reads it right after its call);
+  /// oldest first.
+  std::deque<std::unique_ptr<CacheEntry>> retired;
+  uint64_t capacity = kDefaultCapacity;
   uint64_t hits = 0;
+  uint64_t evictions = 0;
+
+  /// Entries the cache holds by default.
+  static constexpr uint64_t kDefaultCapacity = 4096;
+  /// Evicted entries kept readable before their memory is reused.
+  static constexpr std::size_t kRetired = 1024;
 };
 
 } // namespace
@@ -98,6 +116,25 @@ static CacheKey makeKey(const TensorMapParams &p) {
   return key;
 }
 
+/// Evicts the least recently used entries while the cache holds more than
+/// its capacity. Entries with a device copy stay: a kernel in flight may
+/// read it. Called with the cache's mutex held.
+static void evictLocked(TensorMapCache &c) {
+  auto it = c.useOrder.end();
+  while (c.entries.size() > c.capacity && it != c.useOrder.begin()) {
+    --it;
+    auto found = c.entries.find(*it);
+    if (found->second->deviceCopy)
+      continue;
+    c.retired.push_back(std::move(found->second));
+    if (c.retired.size() > TensorMapCache::kRetired)
+      c.retired.pop_front();
+    c.entries.erase(found);
+    it = c.useOrder.erase(it);
+    ++c.evictions;
+  }
+}
+
 /// Validates `p` and returns its cache entry, encoding it on a miss; null
 /// after reporting a failure. Called with the cache's mutex held.
 static CacheEntry *lookupOrEncode(const char *api, TensorMapCache &c,
@@ -108,12 +145,18 @@ static CacheEntry *lookupOrEncode(const char *api, TensorMapCache &c,
   auto it = c.entries.find(key);
   if (it != c.entries.end()) {
     ++c.hits;
+    c.useOrder.splice(c.useOrder.begin(), c.useOrder, it->second->use);
     return it->second.get();
   }
   auto entry = std::make_unique<CacheEntry>();
   if (encodeTensorMap(api, entry->map, p) != CROQ_RT_SUCCESS)
     return nullptr;
-  return c.entries.emplace(key, std::move(entry)).first->second.get();
+  c.useOrder.push_front(key);
+  entry->use = c.useOrder.begin();
+  CacheEntry *result =
+      c.entries.emplace(key, std::move(entry)).first->second.get();
+  evictLocked(c);
+  return result;
 }
 
 const void *croq::rt::getCachedTensorMap(const char *api,
@@ -146,6 +189,17 @@ extern "C" void croqRtTensorMapStats(croqRtTensorMapCacheStats *stats) {
   stats->entries = c.entries.size();
   stats->fallbacks = tensorMapFallbackCount();
   stats->staged = tensorMapStagedCount();
+  stats->evictions = c.evictions;
+  stats->capacity = c.capacity;
+}
+
+extern "C" uint64_t croqRtTensorMapSetCacheCapacity(uint64_t capacity) {
+  TensorMapCache &c = cache();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  uint64_t old = c.capacity;
+  c.capacity = capacity ? capacity : TensorMapCache::kDefaultCapacity;
+  evictLocked(c);
+  return old;
 }
 
 extern "C" void croqRtTensorMapCacheClear(void) {
@@ -167,6 +221,8 @@ extern "C" void croqRtTensorMapCacheClear(void) {
     setCurrentDevice(device);
   }
   c.entries.clear();
+  c.useOrder.clear();
+  c.retired.clear();
 }
 
 /// Saturate the host code's 64-bit values into the ranges validation

@@ -207,7 +207,11 @@ CROQ_RT_EXPORT int croqRtTensorMapEncodeTiled(
 /// Like croqRtTensorMapEncodeTiled, but returns a tensor map owned by the
 /// runtime, encoded once per distinct (device, parameters) and reused, so a
 /// kernel launched again on the same tensors does not re-encode. Returns null
-/// on error. The map stays valid until croqRtTensorMapCacheClear.
+/// on error. The cache holds at most croqRtTensorMapSetCacheCapacity's
+/// number of maps (4096 by default), evicting the least recently used; an
+/// evicted map's bytes stay readable for the next 1024 evictions, so read
+/// (copy) them right after the call. croqRtTensorMapCacheClear frees them
+/// all.
 CROQ_RT_EXPORT const void *croqRtTensorMapGetCached(
     int elementType, uint32_t rank, const void *globalAddress,
     const uint64_t *globalDims, const uint64_t *globalStrides,
@@ -228,9 +232,20 @@ typedef struct croqRtTensorMapCacheStats {
   /// croqRtTensorMapGetStaged calls that copied a tensor into an aligned
   /// staging buffer since the process started.
   uint64_t staged;
+  /// Maps evicted to keep the cache within its capacity, since the process
+  /// started.
+  uint64_t evictions;
+  /// The most maps the cache holds (croqRtTensorMapSetCacheCapacity).
+  uint64_t capacity;
 } croqRtTensorMapCacheStats;
 
 CROQ_RT_EXPORT void croqRtTensorMapStats(croqRtTensorMapCacheStats *stats);
+
+/// Sets the most maps the cache holds (0: the default, 4096), evicting the
+/// least recently used ones beyond it now and later; maps with a device copy
+/// (mgpuTensorMapEncodeTiledMemref) are not evicted, as a kernel may still
+/// read them. Returns the previous capacity.
+CROQ_RT_EXPORT uint64_t croqRtTensorMapSetCacheCapacity(uint64_t capacity);
 
 /// The host call of croq's generated code before a kernel with tma copies:
 /// decides whether the tensor can be moved by TMA and, if so, points

@@ -582,7 +582,8 @@ class TensorMapStats(ctypes.Structure):
     """croqRtTensorMapCacheStats."""
     _fields_ = [("encodes", ctypes.c_uint64), ("hits", ctypes.c_uint64),
                 ("entries", ctypes.c_uint64), ("fallbacks", ctypes.c_uint64),
-                ("staged", ctypes.c_uint64)]
+                ("staged", ctypes.c_uint64), ("evictions", ctypes.c_uint64),
+                ("capacity", ctypes.c_uint64)]
 
 
 def runtime(s: Suite) -> ctypes.CDLL:

@@ -179,11 +179,42 @@ static void checkClearAndFailures(void) {
   lookUp("driver-encoder-restored", &c, NULL);
 }
 
+/// The cache within a capacity of 2: the least recently used map goes
+/// first, a hit makes a map recent, an evicted map is encoded again.
+static void checkCapacity(void) {
+  croqRtSetTensorMapEncoderForTesting(recordingEncoder);
+  croqRtTensorMapCacheClear();
+  uint64_t old = croqRtTensorMapSetCacheCapacity(2);
+  printf("capacity was %llu\n", (unsigned long long)old);
+  TensorMapCase a, b, c;
+  initValidCase(&a, NULL);
+  initValidCase(&b, NULL);
+  b.globalAddress = (const char *)FAKE_GLOBAL_ADDRESS + 4096;
+  initValidCase(&c, NULL);
+  c.globalAddress = (const char *)FAKE_GLOBAL_ADDRESS + 8192;
+  const void *mapA = lookUp("lru-a", &a, NULL);
+  const void *mapB = lookUp("lru-b", &b, NULL);
+  lookUp("lru-c-evicts-a", &c, NULL);
+  printStats("after a, b, c");
+  lookUp("lru-b-is-kept", &b, mapB);
+  lookUp("lru-a-again-evicts-c", &a, mapA);
+  lookUp("lru-b-still-kept", &b, mapB);
+  croqRtTensorMapCacheClear();
+  croqRtTensorMapSetCacheCapacity(0);
+  croqRtTensorMapCacheStats stats;
+  croqRtTensorMapStats(&stats);
+  printf("evictions=%llu, capacity back to %llu\n",
+         (unsigned long long)stats.evictions,
+         (unsigned long long)stats.capacity);
+  croqRtSetTensorMapEncoderForTesting(NULL);
+}
+
 int runCache(void) {
   croqRtSetTensorMapEncoderForTesting(recordingEncoder);
   checkKeys();
   checkDirectEncode();
   checkMemref();
   checkClearAndFailures();
+  checkCapacity();
   return 0;
 }
