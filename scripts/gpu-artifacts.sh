@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Compiles, on this machine (no GPU needed), every GPU test kernel
-# (test/Integration/GPU/*.mlir) and benchmark kernel (bench/kernels/*.mlir)
+# (test/Integration/GPU/*.mlir), benchmark kernel (bench/kernels/*.mlir) and
+# examples/copy_slices.mlir
 # with croq.compile, and gathers what the GPU machine needs into
 # gpu-artifacts/:
 #
@@ -40,8 +41,9 @@ export PATH="$PATH:/usr/local/cuda/bin"
 rm -rf "$ART"
 mkdir -p "$ART/kernels" "$ART/python" "$ART/tests" "$ART/bench"
 
+# examples/copy_slices.mlir too: the GPU tests call it on slices.
 PYTHONPATH=python "$PYTHON" - "$ART/kernels" test/Integration/GPU/*.mlir \
-    bench/kernels/*.mlir <<'PY'
+    bench/kernels/*.mlir examples/copy_slices.mlir <<'PY'
 """Compiles each kernel file into the artifact directory; a failure is
 written to <module>.FAILED.txt and the others go on."""
 import sys

@@ -1174,6 +1174,44 @@ def stream_tests(s: Suite) -> None:
     s.run("stream: two threads launching at once", "stream", two_threads)
 
 
+def slice_tests(s: Suite) -> None:
+    """examples/copy_slices.mlir: a kernel whose strided memref arguments
+    take slices of larger tensors, aligned (TMA both ways) or not (input
+    staged, output through the software copy); a transposed view is
+    refused."""
+    def case(start: int, width: int, label: str) -> None:
+        def body():
+            m = s.module("copy_slices")
+            big = random_tensor((200, 1024), torch.float16)
+            x = big[5:155, start:start + width]
+            big_out = torch.full((200, 1024), 123.0, device=DEVICE,
+                                 dtype=torch.float16)
+            out = big_out[5:155, start:start + width]
+            poison_(out)
+            m.copy_slices(x, out)
+            result = compare(out, x)
+            outside = big_out.clone()
+            outside[5:155, start:start + width] = 123.0
+            if not bool((outside == 123.0).all()):
+                return False, result[1], "elements outside the slice changed"
+            return result
+        s.run(f"copy_slices 150x{width} slice at column {start} ({label})",
+              "copy_slices", body)
+    case(64, 504, "aligned: TMA both ways")
+    case(3, 500, "misaligned: input staged, output software copy")
+
+    def transposed():
+        m = s.module("copy_slices")
+        x = random_tensor((300, 200), torch.float16).t()
+        out = poisoned((200, 300), torch.float16)
+        try:
+            m.copy_slices(x, out)
+        except croq.ArgumentError as e:
+            return ("stride" in str(e)), None, str(e)[:120]
+        return False, None, "no croq.ArgumentError for a transposed view"
+    s.run("copy_slices refuses a transposed view", "copy_slices", transposed)
+
+
 def torch_op_tests(s: Suite) -> None:
     """Entry points as torch custom operators, eager and inside
     torch.compile graphs."""
@@ -1232,7 +1270,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   swizzle_tests, tma_tests, tma_generated_tests,
                   tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
                   pad_tests, local_tests, api_tests, stream_tests,
-                  torch_op_tests]:
+                  slice_tests, torch_op_tests]:
         group(suite)
 
     counts = {k: sum(r.status == k for r in suite.results)
