@@ -291,7 +291,8 @@ class EntryPoint:
             if ptr % itemsize:
                 return False  # the slow path names the misalignment
             desc.allocated = desc.aligned = ptr - shift
-        self.module._clear_error()
+        # No clearing of the last error first: every failure of the call
+        # sets it, and it is read only when the status says one happened.
         status = self._function(*refs, raw_stream(device))
         if status != 0:
             message = self.module._last_error() or \
