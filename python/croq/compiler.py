@@ -15,6 +15,7 @@ and puts ``libk.so``, ``k.json``, ``k.ptx`` and a copy of
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -419,25 +420,30 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     if ptxas is not None:
         env["PATH"] = f"{ptxas.parent}{os.pathsep}{env.get('PATH', '')}"
 
-    signature = directory / f"{name}.json"
-    _run([translate, "--croq-to-signature-json", src],
-         stdout_path=signature, env=env)
-    data = json.loads(signature.read_text())
-    signature.write_text(json.dumps(add_argument_names(data, text),
-                                    indent=2) + "\n")
-
-    ptx = directory / f"{name}.ptx"
-    _run([translate, "--croq-to-ptx", *options, src], stdout_path=ptx,
-         env=env)
-
-    resources: Optional[Path] = None
-    if ptxas is not None:
-        resources = _assemble(ptxas, ptx, directory / "cubin", chip, env)
-        resources = resources.rename(directory / f"{name}.ptxas.txt")
-
+    # The host code (its own pipeline run, with the GPU binary inside) is
+    # made in the background while the signature, the PTX and ptxas's
+    # report are made here; errors are reported in this order all the same.
     ll = directory / f"{name}.ll"
-    _run([translate, "--croq-to-host-llvmir", *options,
-          f"--croq-binary-format={binary}", src], stdout_path=ll, env=env)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        host = pool.submit(_run, [translate, "--croq-to-host-llvmir",
+                                  *options, f"--croq-binary-format={binary}",
+                                  src], stdout_path=ll, env=env)
+        signature = directory / f"{name}.json"
+        _run([translate, "--croq-to-signature-json", src],
+             stdout_path=signature, env=env)
+        data = json.loads(signature.read_text())
+        signature.write_text(json.dumps(add_argument_names(data, text),
+                                        indent=2) + "\n")
+
+        ptx = directory / f"{name}.ptx"
+        _run([translate, "--croq-to-ptx", *options, src], stdout_path=ptx,
+             env=env)
+
+        resources: Optional[Path] = None
+        if ptxas is not None:
+            resources = _assemble(ptxas, ptx, directory / "cubin", chip, env)
+            resources = resources.rename(directory / f"{name}.ptxas.txt")
+        host.result()
     obj = directory / f"{name}.o"
     _run([clang, "-c", "-O2", "-fPIC", "-Wno-override-module", ll, "-o", obj],
          stdout_path=None, env=env)
