@@ -229,14 +229,23 @@ def _assemble(ptxas: Path, ptx: Path, cubin_dir: Path, chip: str,
     (registers, shared memory, stack, spills per kernel)."""
     cubin_dir.mkdir(exist_ok=True)
     report = cubin_dir / "ptxas.txt"
-    logs = []
-    for kernel, text in split_ptx(ptx.read_text()).items():
+
+    def assemble(kernel: str, text: str) -> str:
         source = cubin_dir / f"{kernel}.ptx"
         source.write_text(text)
         log = _run([ptxas, "-v", f"-arch={chip}", source, "-o",
                     cubin_dir / f"{kernel}.cubin"], stdout_path=None, env=env)
         source.unlink()
-        logs.append(f"== {kernel} (ptxas -v -arch={chip})\n{log.rstrip()}\n")
+        return f"== {kernel} (ptxas -v -arch={chip})\n{log.rstrip()}\n"
+
+    # One ptxas per kernel, several at once; the reports keep kernel order
+    # and the first failure (in that order) is the one raised.
+    modules = split_ptx(ptx.read_text())
+    workers = max(1, min(len(modules), os.cpu_count() or 1))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        jobs = [pool.submit(assemble, kernel, text)
+                for kernel, text in modules.items()]
+        logs = [job.result() for job in jobs]
     report.write_text("\n".join(logs))
     return report
 
