@@ -666,6 +666,28 @@ def expect_fallbacks(s: Suite, before: TensorMapStats, count: int,
     return ok, err, detail
 
 
+def copy_window(fn: Callable[..., None], start: int, width: int
+                ) -> Tuple[Tuple[bool, Optional[float], str], bool]:
+    """Calls ``fn(x, out)`` on 150 x ``width`` windows, at row 5 and column
+    ``start``, of a random 200 x 1024 f16 tensor and of another filled with
+    123; returns the comparison of the windows (or the failure that
+    elements outside the output window changed) and whether the outside
+    stayed untouched."""
+    big = random_tensor((200, 1024), torch.float16)
+    x = big[5:155, start:start + width]
+    big_out = torch.full((200, 1024), 123.0, device=DEVICE,
+                         dtype=torch.float16)
+    out = big_out[5:155, start:start + width]
+    poison_(out)
+    fn(x, out)
+    result = compare(out, x)
+    outside = big_out.clone()
+    outside[5:155, start:start + width] = 123.0
+    if not bool((outside == 123.0).all()):
+        return (False, result[1], "elements outside the slice changed"), False
+    return result, True
+
+
 def tma_generated_tests(s: Suite) -> None:
     """The kernels of tma_generated.mlir: dma and tma agree on every swizzled
     layout and element type; tma moves tensors of ranks 1 to 5 with ragged
@@ -724,19 +746,10 @@ def tma_generated_tests(s: Suite) -> None:
         # of another, whose surroundings must stay untouched.
         def body():
             m = s.module("tma_generated")
-            big = random_tensor((200, 1024), torch.float16)
-            x = big[5:155, start:start + width]
-            big_out = torch.full((200, 1024), 123.0, device=DEVICE,
-                                 dtype=torch.float16)
-            out = big_out[5:155, start:start + width]
-            poison_(out)
             before = map_stats(s)
-            getattr(m, kernel)(x, out)
-            result = compare(out, x)
-            outside = big_out.clone()
-            outside[5:155, start:start + width] = 123.0
-            if not bool((outside == 123.0).all()):
-                return False, result[1], "elements outside the slice changed"
+            result, outside_ok = copy_window(getattr(m, kernel), start, width)
+            if not outside_ok:
+                return result
             return expect_fallbacks(s, before, 1 if rule else 0, rule, result,
                                     staged)
         s.run(f"{kernel} 150x{width} slice at column {start}", kernel, body)
@@ -1181,20 +1194,8 @@ def slice_tests(s: Suite) -> None:
     refused."""
     def case(start: int, width: int, label: str) -> None:
         def body():
-            m = s.module("copy_slices")
-            big = random_tensor((200, 1024), torch.float16)
-            x = big[5:155, start:start + width]
-            big_out = torch.full((200, 1024), 123.0, device=DEVICE,
-                                 dtype=torch.float16)
-            out = big_out[5:155, start:start + width]
-            poison_(out)
-            m.copy_slices(x, out)
-            result = compare(out, x)
-            outside = big_out.clone()
-            outside[5:155, start:start + width] = 123.0
-            if not bool((outside == 123.0).all()):
-                return False, result[1], "elements outside the slice changed"
-            return result
+            return copy_window(s.module("copy_slices").copy_slices, start,
+                               width)[0]
         s.run(f"copy_slices 150x{width} slice at column {start} ({label})",
               "copy_slices", body)
     case(64, 504, "aligned: TMA both ways")
