@@ -1159,6 +1159,32 @@ def stream_tests(s: Suite) -> None:
               f"{m}x{n}x{k} (operands staged in the graph)", kernel, body)
     gemm_graph("matmul_persistent_tma_store_f16", (1000, 1000, 1001))
 
+    def refused_in_capture():
+        # A call the runtime refuses (no software copy, an output TMA cannot
+        # take) while torch captures a graph: croq raises its own error,
+        # nothing illegal reached the stream, and after the failed capture
+        # torch and croq both run on as before.
+        m = s.module("tma_nofallback")
+        x = random_tensor((64, 1001), torch.float16)
+        out = poisoned((64, 1001), torch.float16)
+        graph = torch.cuda.CUDAGraph()
+        try:
+            with torch.cuda.graph(graph):
+                m.tma_copy_f16_swizzle128(x, out)
+            return False, None, "the refused call was captured"
+        except croq.RuntimeError as e:
+            if "stride-alignment" not in str(e):
+                return False, None, f"unexpected message: {e}"
+        y = random_tensor((128, 256), torch.float16)
+        z = poisoned((128, 256), torch.float16)
+        m.tma_copy_f16_swizzle128(y, z)
+        total = float((y.float() + 1).sum())  # torch after the capture
+        ok, err, detail = compare(z, y)
+        return ok and math.isfinite(total), err, detail
+    s.run("stream: a refused call in a CUDA graph capture raises croq's "
+          "error, and the process goes on", "tma_copy_f16_swizzle128",
+          refused_in_capture)
+
     def two_threads():
         import threading
         shape = (640, 480)
