@@ -264,15 +264,14 @@ class EntryPoint:
         data pointers and their element alignment are new, and the
         descriptors checked then are reused with them. Returns False (and
         calls nothing) where the slow path must check, or raise."""
-        torch = sys.modules.get("torch")
-        tensor_type = getattr(torch, "Tensor", None)
+        tensor_type = _torch_tensor_type()
         if tensor_type is None or len(args) != len(self._types):
             return False
         key = []
         for t in args:
             if type(t) is not tensor_type:
                 return False
-            key.append((t.dtype, t.device, t.shape, t.stride()))
+            key.append((t.dtype, t.get_device(), t.shape, t.stride()))
         cache = getattr(self._cached, "calls", None)
         if cache is None:
             cache = self._cached.calls = {}
@@ -284,16 +283,18 @@ class EntryPoint:
             if len(cache) >= _CACHED_CALLS:
                 cache.clear()
             cache[tuple(key)] = entry
-        descriptors, shifts, itemsizes, refs, device, raw_stream = entry
+        (descriptors, shifts, itemsizes, pointers, device, raw_stream,
+         stream, function) = entry
         for t, desc, shift, itemsize in zip(args, descriptors, shifts,
                                             itemsizes):
             ptr = t.data_ptr()
             if ptr % itemsize:
                 return False  # the slow path names the misalignment
             desc.allocated = desc.aligned = ptr - shift
+        stream.value = raw_stream(device)
         # No clearing of the last error first: every failure of the call
         # sets it, and it is read only when the status says one happened.
-        status = self._function(*refs, raw_stream(device))
+        status = function(*pointers, stream)
         if status != 0:
             message = self.module._last_error() or \
                 f"the runtime reported status {status}"
@@ -321,12 +322,30 @@ class EntryPoint:
         shifts = [(p.offset or 0) * v.itemsize
                   for p, v in zip(self.signature.arguments, views)]
         itemsizes = [v.itemsize for v in views]
-        refs = [ctypes.byref(d) for d in descriptors]
-        return (descriptors, shifts, itemsizes, refs, views[0].device,
-                raw_stream)
+        # The descriptors' addresses as ready arguments, and a function
+        # object of the entry point's own without argument conversions
+        # (every argument is a c_void_p already).
+        pointers = [ctypes.c_void_p(ctypes.addressof(d)) for d in descriptors]
+        function = self.module._library[f"_mlir_ciface_{self.name}"]
+        function.restype = ctypes.c_int32
+        function.argtypes = None
+        return (descriptors, shifts, itemsizes, pointers, views[0].device,
+                raw_stream, ctypes.c_void_p(0), function)
 
 
 _MISSING = object()
+
+
+def _torch_tensor_type() -> Optional[type]:
+    """torch.Tensor once torch is imported, else None (no import here)."""
+    global _TENSOR_TYPE
+    if _TENSOR_TYPE is None:
+        torch = sys.modules.get("torch")
+        _TENSOR_TYPE = getattr(torch, "Tensor", None)
+    return _TENSOR_TYPE
+
+
+_TENSOR_TYPE: Optional[type] = None
 
 #: Words a torch operator schema cannot use as argument names.
 _TORCH_SCHEMA_WORDS = {"Tensor", "int", "float", "bool", "str", "None",
