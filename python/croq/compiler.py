@@ -303,8 +303,9 @@ def _cache_key(text: str, name: str, options: Sequence[str],
     return digest.hexdigest()
 
 
-def _copy_artifact_files(src: Path, dst: Path, name: str) -> None:
-    """Copies the files of artifact `name` from `src` into `dst`."""
+def _copy_artifact_files(src: Path, dst: Path) -> None:
+    """Copies an artifact's files from `src` into `dst` (not the cache's
+    DONE marker)."""
     dst.mkdir(parents=True, exist_ok=True)
     for entry in src.iterdir():
         if entry.is_dir():
@@ -331,7 +332,7 @@ def _store_in_cache(root: Path, key: str, artifact: Artifact) -> None:
     try:
         root.mkdir(parents=True, exist_ok=True)
         staging = root / f".tmp-{key}-{uuid.uuid4().hex}"
-        _copy_artifact_files(artifact.directory, staging, artifact.name)
+        _copy_artifact_files(artifact.directory, staging)
         (staging / "DONE").write_text(artifact.name + "\n")
         try:
             staging.rename(root / key)
@@ -418,7 +419,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     directory = Path(out_dir) if out_dir is not None else Path(
         tempfile.mkdtemp(prefix=f"croq-{name}-"))
     if cache_root is not None and (cache_root / key / "DONE").is_file():
-        _copy_artifact_files(cache_root / key, directory, name)
+        _copy_artifact_files(cache_root / key, directory)
         return _artifact_in(directory, name, cached=True)
 
     directory.mkdir(parents=True, exist_ok=True)
@@ -465,9 +466,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
           "-lCroqRuntime", "-Wl,-rpath,$ORIGIN"], stdout_path=None, env=env)
     ll.unlink()
     obj.unlink()
-    artifact = Artifact(name=name, directory=directory, library=library,
-                        signature=signature, ptx=ptx, runtime=runtime_copy,
-                        resources=resources, source=src)
+    artifact = _artifact_in(directory, name, cached=False)
     if cache_root is not None:
         _store_in_cache(cache_root, key, artifact)
     return artifact

@@ -199,10 +199,7 @@ class EntryPoint:
         self.module._clear_error()
         status = self._function(*[ctypes.byref(d) for d in descriptors],
                                 handle)
-        if status != 0:
-            message = self.module._last_error() or \
-                f"the runtime reported status {status}"
-            raise RuntimeError(f"{self.name}: {message}")
+        self._check_status(status)
 
 
     def torch_op(self, qualname: Optional[str] = None):
@@ -258,6 +255,14 @@ class EntryPoint:
         self._torch_ops[qualname] = op
         return op
 
+    def _check_status(self, status: int) -> None:
+        """Raises croq.RuntimeError with the runtime's message when the
+        entry point's status reports a failure."""
+        if status != 0:
+            message = self.module._last_error() or \
+                f"the runtime reported status {status}"
+            raise RuntimeError(f"{self.name}: {message}")
+
     def _call_cached(self, args: Sequence[Any]) -> bool:
         """The call of torch tensors passed by position whose types, shapes,
         strides and device an earlier call on this thread checked: only the
@@ -295,19 +300,14 @@ class EntryPoint:
         # No clearing of the last error first: every failure of the call
         # sets it, and it is read only when the status says one happened.
         status = function(*pointers, stream)
-        if status != 0:
-            message = self.module._last_error() or \
-                f"the runtime reported status {status}"
-            raise RuntimeError(f"{self.name}: {message}")
+        self._check_status(status)
         return True
 
     def _prepare_cached(self, args: Sequence[Any]):
         """Checks `args` as a call does; returns what _call_cached reuses,
         or None where the arguments break a rule or the call needs more
         than the fast path does (the slow path then raises or calls)."""
-        torch = sys.modules.get("torch")
-        raw_stream = getattr(getattr(torch, "_C", None),
-                             "_cuda_getCurrentRawStream", None)
+        raw_stream = _raw_stream_function()
         if raw_stream is None:
             return None
         try:
@@ -334,6 +334,15 @@ class EntryPoint:
 
 
 _MISSING = object()
+
+
+def _raw_stream_function() -> Optional[Callable[[int], int]]:
+    """torch's current raw CUstream of a device index, read without making
+    a Stream object (a few microseconds less per call); None where torch is
+    not imported or lacks it."""
+    torch = sys.modules.get("torch")
+    return getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
+                   None)
 
 
 def _torch_tensor_type() -> Optional[type]:
@@ -381,10 +390,7 @@ def _stream_handle(stream: Any, views: Sequence[ArgumentView]) -> int:
     # A torch tensor exists, so torch is imported (unless it is a stand-in).
     torch = sys.modules.get("torch")
     device = next(iter(devices))
-    # The raw handle without making a Stream object (a few microseconds
-    # less per call); torch.cuda.current_stream where torch lacks it.
-    raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
-                  None)
+    raw = _raw_stream_function()
     if raw is not None:
         return int(raw(device))
     current = getattr(getattr(torch, "cuda", None), "current_stream", None)

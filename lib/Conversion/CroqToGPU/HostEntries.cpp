@@ -58,28 +58,6 @@ static bool launchesKernels(func::FuncOp func) {
   return found.wasInterrupted();
 }
 
-/// The runtime function `name` of type `type`, declared in `module` if it
-/// is not yet; null after an error where `name` is something else.
-static func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
-                                           FunctionType type) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name)) {
-    if (existing.getFunctionType() == type)
-      return existing;
-    existing.emitOpError("is croq's runtime function '")
-        << name << "', which has type " << type;
-    return {};
-  }
-  if (Operation *other = module.lookupSymbol(name)) {
-    other->emitOpError("is named '")
-        << name << "', a function of croq's runtime";
-    return {};
-  }
-  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-  auto decl = func::FuncOp::create(builder, module.getLoc(), name, type);
-  decl.setPrivate();
-  return decl;
-}
-
 /// Adds the stream argument and the status result to `func`.
 static LogicalResult addStreamAndStatus(func::FuncOp func, func::FuncOp begin,
                                         func::FuncOp end) {
@@ -133,10 +111,11 @@ struct CroqHostEntriesPass
     if (entries.empty())
       return;
     MLIRContext *context = &getContext();
-    func::FuncOp begin = declareRuntimeFunction(
-        module, kCallBegin, FunctionType::get(context, {}, {}));
-    func::FuncOp end = declareRuntimeFunction(
-        module, kCallEnd,
+    OpBuilder builder(context);
+    func::FuncOp begin = lookupOrDeclareRuntimeFunction(
+        builder, module, kCallBegin, FunctionType::get(context, {}, {}));
+    func::FuncOp end = lookupOrDeclareRuntimeFunction(
+        builder, module, kCallEnd,
         FunctionType::get(context, {}, {IntegerType::get(context, 32)}));
     if (!begin || !end)
       return signalPassFailure();

@@ -199,44 +199,54 @@ LLVM::LLVMStructType mlir::croq::getAccStructType(AccType type) {
   return LLVM::LLVMStructType::getLiteral(context, blocks);
 }
 
+/// A value of `type` that stands for `parts` (two or more) while their
+/// users are lowered: an unrealized_conversion_cast of them.
+static Value bindParts(OpBuilder &builder, Location loc, Type type,
+                       ValueRange parts) {
+  return UnrealizedConversionCastOp::create(builder, loc, type, parts)
+      .getResult(0);
+}
+
+/// The parts bindParts bound to `value`: between `min` and `max` of them,
+/// the first an mbarrier group; empty if `value` is no such binding.
+static ValueRange getBoundParts(Value value, size_t min, size_t max) {
+  auto cast = value ? value.getDefiningOp<UnrealizedConversionCastOp>()
+                    : UnrealizedConversionCastOp();
+  if (!cast || cast.getInputs().size() < min || cast.getInputs().size() > max ||
+      !isa<nvgpu::MBarrierGroupType>(cast.getInputs()[0].getType()))
+    return {};
+  return cast.getInputs();
+}
+
 Value mlir::croq::bindTmaLoadCompletion(OpBuilder &builder, Location loc,
                                         Type futureType,
                                         const TmaLoadCompletion &completion) {
   SmallVector<Value, 3> parts{completion.barriers, completion.phase};
   if (completion.usable)
     parts.push_back(completion.usable);
-  return UnrealizedConversionCastOp::create(builder, loc, futureType, parts)
-      .getResult(0);
+  return bindParts(builder, loc, futureType, parts);
 }
 
 std::optional<TmaLoadCompletion>
 mlir::croq::getTmaLoadCompletion(Value future) {
-  auto cast = future ? future.getDefiningOp<UnrealizedConversionCastOp>()
-                     : UnrealizedConversionCastOp();
-  if (!cast || cast.getInputs().size() < 2 || cast.getInputs().size() > 3 ||
-      !isa<nvgpu::MBarrierGroupType>(cast.getInputs()[0].getType()))
+  ValueRange parts = getBoundParts(future, 2, 3);
+  if (parts.empty())
     return std::nullopt;
-  TmaLoadCompletion completion{cast.getInputs()[0], cast.getInputs()[1], {}};
-  if (cast.getInputs().size() == 3)
-    completion.usable = cast.getInputs()[2];
-  return completion;
+  return TmaLoadCompletion{parts[0], parts[1],
+                           parts.size() == 3 ? parts[2] : Value()};
 }
 
 Value mlir::croq::bindLoweredEvents(OpBuilder &builder, Location loc,
                                     const LoweredEvents &events) {
-  return UnrealizedConversionCastOp::create(
-             builder, loc, events.barriers.getType(),
-             ValueRange{events.barriers, events.phaseBits})
-      .getResult(0);
+  return bindParts(builder, loc, events.barriers.getType(),
+                   {events.barriers, events.phaseBits});
 }
 
 std::optional<LoweredEvents> mlir::croq::getLoweredEvents(Value events) {
-  auto cast = events ? events.getDefiningOp<UnrealizedConversionCastOp>()
-                     : UnrealizedConversionCastOp();
-  if (!cast || cast.getInputs().size() != 2 ||
-      !isa<nvgpu::MBarrierGroupType>(cast.getInputs()[0].getType()))
+  ValueRange parts = getBoundParts(events, 2, 2);
+  if (parts.empty())
     return std::nullopt;
-  return LoweredEvents{cast.getInputs()[0], cast.getInputs()[1]};
+  return LoweredEvents{parts[0], parts[1]};
 }
 
 CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {

@@ -145,6 +145,12 @@ void populateCroqCopyToGPUPatterns(CroqTypeConverter &converter,
 void populateCroqElementToGPUPatterns(CroqTypeConverter &converter,
                                       RewritePatternSet &patterns);
 
+/// The private declaration of the croq runtime function `name` of `type`
+/// in `module`, added by `builder` at the module's start if missing; null,
+/// after an error on the op, where `name` is taken by something else.
+func::FuncOp lookupOrDeclareRuntimeFunction(OpBuilder &builder, ModuleOp module,
+                                            StringRef name, FunctionType type);
+
 /// The stream argument (marked croq.stream by croq-host-entries) of the
 /// function around `op`, or of `op` if it is a function; null if it has
 /// none.
@@ -173,9 +179,10 @@ bool isTmaUsableStatically(MemRefType type, bool staged);
 
 /// Emits, on the host after `usable` (a croqRtTensorMapGet* result), the
 /// call that makes the next launch fail when the map is not usable
-/// (croqRtTensorMapRequire): for kernels without the software copy.
-void emitHostRequire(OpBuilder &builder, Location loc, Operation *at,
-                     Value usable);
+/// (croqRtTensorMapRequire): for kernels without the software copy. Fails
+/// where the runtime function's name is taken.
+LogicalResult emitHostRequire(OpBuilder &builder, Location loc, Operation *at,
+                              Value usable);
 
 /// The croqRtElementType of `type`, if tensor maps can hold it.
 std::optional<int> getTensorMapElementType(Type type);

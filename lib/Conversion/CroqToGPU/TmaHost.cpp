@@ -73,14 +73,22 @@ static int getRuntimeSwizzle(Swizzle swizzle) {
   return CROQ_RT_SWIZZLE_NONE;
 }
 
-/// Declares the runtime function `name` of `type` in the module of `op` if
-/// it is not yet.
-static func::FuncOp declareRuntimeFunction(OpBuilder &builder, Operation *op,
-                                           StringRef name,
-                                           FunctionType type) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
+func::FuncOp mlir::croq::lookupOrDeclareRuntimeFunction(OpBuilder &builder,
+                                                        ModuleOp module,
+                                                        StringRef name,
+                                                        FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name)) {
+    if (existing.getFunctionType() == type)
+      return existing;
+    existing.emitOpError("is croq's runtime function '")
+        << name << "', which has type " << type;
+    return {};
+  }
+  if (Operation *other = module.lookupSymbol(name)) {
+    other->emitOpError("is named '")
+        << name << "', a function of croq's runtime";
+    return {};
+  }
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(module.getBody());
   auto decl = func::FuncOp::create(builder, module.getLoc(), name, type);
@@ -92,7 +100,7 @@ static func::FuncOp declareRuntimeFunction(OpBuilder &builder, Operation *op,
 /// byteStrides, boxDims, swizzle, tensorMap out) -> usable; with `staged`,
 /// croqRtTensorMapGetStaged, which takes the stream to stage on before the
 /// map and a staging-handle out parameter last.
-static func::FuncOp declareGetMap(OpBuilder &builder, Operation *op,
+static func::FuncOp declareGetMap(OpBuilder &builder, ModuleOp module,
                                   bool staged) {
   Type i32 = builder.getI32Type();
   Type ptr = LLVM::LLVMPointerType::get(builder.getContext());
@@ -102,8 +110,9 @@ static func::FuncOp declareGetMap(OpBuilder &builder, Operation *op,
   inputs.push_back(ptr);
   if (staged)
     inputs.push_back(ptr);
-  return declareRuntimeFunction(builder, op, staged ? kGetStaged : kGetStrided,
-                                builder.getFunctionType(inputs, {i32}));
+  return lookupOrDeclareRuntimeFunction(builder, module,
+                                        staged ? kGetStaged : kGetStrided,
+                                        builder.getFunctionType(inputs, {i32}));
 }
 
 /// An i64 constant of the LLVM dialect.
@@ -177,7 +186,10 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc, Value tensor,
   Value address =
       LLVM::IntToPtrOp::create(builder, loc, ptr, toI64(builder, loc, start));
 
-  func::FuncOp getMap = declareGetMap(builder, function, readOnly);
+  auto module = function->getParentOfType<ModuleOp>();
+  func::FuncOp getMap = declareGetMap(builder, module, readOnly);
+  if (!getMap)
+    return failure();
   SmallVector<Value> arguments = {
       arith::ConstantIntOp::create(builder, loc, *elementCode, 32),
       arith::ConstantIntOp::create(builder, loc, rank, 32),
@@ -204,10 +216,12 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc, Value tensor,
     // any) once the kernel is done with it.
     OpBuilder::InsertionGuard afterGuard(builder);
     builder.setInsertionPointAfter(releaseAfter);
-    Value staging = LLVM::LoadOp::create(builder, loc, ptr, stagingSlot);
     func::FuncOp release =
-        declareRuntimeFunction(builder, function, kReleaseStaged,
-                               builder.getFunctionType({ptr, ptr}, {}));
+        lookupOrDeclareRuntimeFunction(builder, module, kReleaseStaged,
+                                       builder.getFunctionType({ptr, ptr}, {}));
+    if (!release)
+      return failure();
+    Value staging = LLVM::LoadOp::create(builder, loc, ptr, stagingSlot);
     func::CallOp::create(builder, loc, release, ValueRange{staging, stream});
   }
   Value mapPointer = LLVM::LoadOp::create(builder, loc, ptr, slot);
@@ -251,12 +265,16 @@ bool mlir::croq::isTmaUsableStatically(MemRefType type, bool staged) {
   return rowCopies <= CROQ_RT_STAGING_MAX_ROW_COPIES;
 }
 
-void mlir::croq::emitHostRequire(OpBuilder &builder, Location loc,
-                                 Operation *at, Value usable) {
+LogicalResult mlir::croq::emitHostRequire(OpBuilder &builder, Location loc,
+                                          Operation *at, Value usable) {
   Type i32 = builder.getI32Type();
-  func::FuncOp require = declareRuntimeFunction(
-      builder, at, kRequire, builder.getFunctionType({i32}, {i32}));
+  func::FuncOp require = lookupOrDeclareRuntimeFunction(
+      builder, at->getParentOfType<ModuleOp>(), kRequire,
+      builder.getFunctionType({i32}, {i32}));
+  if (!require)
+    return failure();
   func::CallOp::create(builder, loc, require, ValueRange{usable});
+  return success();
 }
 
 VectorType mlir::croq::getTensorMapValueType(MLIRContext *context) {
@@ -315,7 +333,8 @@ struct TensorMapOpLowering : OpConversionPattern<TensorMapOp> {
                             "type needs a tensor-map encoding and the op a "
                             "function body");
     if (op.getRequired())
-      emitHostRequire(rewriter, loc, op, host->usable);
+      if (failed(emitHostRequire(rewriter, loc, op, host->usable)))
+        return failure();
     rewriter.replaceOp(op, {host->map, host->usable});
     return success();
   }

@@ -5,7 +5,11 @@
 // A function that holds a kernel takes the stream its kernels are launched
 // on, last, and returns the status of the call: croqRtCallBegin clears the
 // thread's status at entry, croqRtCallEnd reads it before each return.
-// Running the pass again changes nothing.
+// Running the pass again changes nothing. The runtime functions are
+// declared once, at the start of the module.
+// CHECK-DAG: func.func private @croqRtCallBegin()
+// CHECK-DAG: func.func private @croqRtCallEnd() -> i32
+// CHECK-NOT: func.func private @croqRtCall
 // CHECK-LABEL: func.func @scale(
 // CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: index, %[[STREAM:.*]]: !llvm.ptr {croq.stream}) -> i32
 // CHECK-NEXT: call @croqRtCallBegin() : () -> ()
@@ -14,9 +18,6 @@
 // CHECK-NEXT: return %[[STATUS]] : i32
 // CHECK-LABEL: func.func @host_only(%{{.*}}: memref<?xf32>) {
 // CHECK-NEXT: return
-// CHECK-DAG: func.func private @croqRtCallBegin()
-// CHECK-DAG: func.func private @croqRtCallEnd() -> i32
-// CHECK-NOT: func.func private @croqRtCall
 
 // The launch is async on the stream, so nothing waits for it.
 // LAUNCH-LABEL: func.func @scale(
