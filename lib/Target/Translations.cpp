@@ -16,27 +16,29 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CodeGen.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
-#include "llvm/IR/Module.h"
-#include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -74,6 +76,22 @@ static llvm::cl::opt<std::string> clHostFormat(
     llvm::cl::desc("what --croq-to-host-llvmir embeds: bin (cubin, default) "
                    "or isa (PTX, JIT-compiled when loaded)"),
     llvm::cl::init("bin"));
+
+static llvm::cl::opt<std::string> clBundleDir(
+    "croq-bundle-dir",
+    llvm::cl::desc("where --croq-to-bundle writes its files (created if "
+                   "missing)"));
+static llvm::cl::opt<std::string> clBundleName(
+    "croq-bundle-name",
+    llvm::cl::desc("the base name of --croq-to-bundle's files (default "
+                   "module)"),
+    llvm::cl::init("module"));
+static llvm::cl::opt<std::string> clPtxas(
+    "croq-ptxas",
+    llvm::cl::desc("the ptxas --croq-to-bundle runs (for format bin it is "
+                   "searched on PATH, in $CUDA_HOME/bin and /usr/local/cuda/"
+                   "bin if not given; format isa runs it only if given, for "
+                   "the report)"));
 
 void croq::registerCroqPipelineDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
@@ -286,6 +304,90 @@ static LogicalResult emitHost(Operation *op, raw_ostream &os, bool asObject) {
   return success();
 }
 
+/// Writes `text` to `path`, or reports why not on `module`.
+static LogicalResult writeBundleFile(ModuleOp module, StringRef path,
+                                     StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    os << text;
+    os.close();
+    ec = os.error();
+  }
+  if (ec)
+    return emitError(module.getLoc(), "cannot write ")
+           << path << ": " << ec.message();
+  return success();
+}
+
+/// Lowers `op` once and writes everything a host needs into
+/// --croq-bundle-dir: `<name>.json` (the signature of the input),
+/// `<name>.ptx`, `cubin/<kernel>.cubin` and `<name>.ptxas.txt` (ptxas run once
+/// per kernel; for format isa only with --croq-ptxas), and `<name>.o`
+/// (the host code with the kernels embedded). Lists the files on `os`.
+static LogicalResult emitBundle(Operation *op, raw_ostream &os) {
+  ModuleOp module = getModule(op);
+  if (!module || failed(checkHasKernel(module)))
+    return failure();
+  if (clBundleDir.empty())
+    return emitError(module.getLoc(),
+                     "--croq-to-bundle needs --croq-bundle-dir");
+  if (clHostFormat != "bin" && clHostFormat != "isa")
+    return emitError(module.getLoc(),
+                     "--croq-to-bundle embeds bin or isa objects, not '")
+           << clHostFormat << "'";
+  if (std::error_code ec = llvm::sys::fs::create_directories(clBundleDir))
+    return emitError(module.getLoc(), "cannot create ")
+           << clBundleDir << ": " << ec.message();
+  auto pathOf = [](StringRef leaf) {
+    SmallString<128> path(clBundleDir);
+    llvm::sys::path::append(path, leaf);
+    return std::string(path);
+  };
+  SmallVector<std::string> written;
+  auto write = [&](StringRef leaf, StringRef text) {
+    written.push_back(pathOf(leaf));
+    return writeBundleFile(module, written.back(), text);
+  };
+  std::string name = clBundleName;
+  std::string text;
+  llvm::raw_string_ostream textOs(text);
+  if (failed(emitSignatures(module, textOs)) ||
+      failed(write(name + ".json", text)) || failed(runPipeline(module, "isa")))
+    return failure();
+  text.clear();
+  if (failed(croq::writeKernelObjects(module, croq::KernelObjectKind::PTX,
+                                      textOs)) ||
+      failed(write(name + ".ptx", text)))
+    return failure();
+
+  bool embedCubins = clHostFormat == "bin";
+  if (embedCubins || !clPtxas.empty()) {
+    std::string ptxas = croq::findPtxas(clPtxas);
+    if (!clPtxas.empty() && !llvm::sys::fs::can_execute(ptxas))
+      return emitError(module.getLoc(), "--croq-ptxas: '")
+             << ptxas << "' is not an executable file";
+    std::string report;
+    if (failed(croq::assembleKernels(module, ptxas, clChip, pathOf("cubin"),
+                                     embedCubins, report)) ||
+        failed(write(name + ".ptxas.txt", report)))
+      return failure();
+  }
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext);
+  if (!llvmModule)
+    return emitError(module.getLoc(),
+                     "cannot translate the host code to LLVM IR");
+  text.clear();
+  if (failed(emitHostObject(module, *llvmModule, textOs)) ||
+      failed(write(name + ".o", text)))
+    return failure();
+  for (const std::string &path : written)
+    os << path << "\n";
+  return success();
+}
+
 void croq::registerCroqTranslations() {
   TranslateFromMLIRRegistration signature(
       "croq-to-signature-json",
@@ -321,6 +423,12 @@ void croq::registerCroqTranslations() {
         return emitHost(op, os, /*asObject=*/false);
       },
       croq::registerCroqPipelineDialects);
+
+  TranslateFromMLIRRegistration bundle(
+      "croq-to-bundle",
+      "lower croq IR once and write the signature, PTX, cubins, ptxas's "
+      "report and the host object into --croq-bundle-dir",
+      emitBundle, croq::registerCroqPipelineDialects);
 
   TranslateFromMLIRRegistration object(
       "croq-to-host-object",

@@ -16,6 +16,7 @@ returns at once, as a torch operation does. Arguments are checked against the en
 call raises :class:`croq.RuntimeError` with the runtime's message.
 """
 
+from ._native import call_path
 from .arguments import ArgumentView, Buffer
 from .compiler import Artifact, compile
 from .errors import (ArgumentError, CompileError, CroqError,
@@ -30,5 +31,5 @@ __all__ = [
     "ArgumentError", "ArgumentView", "Artifact", "Buffer", "CompileError",
     "CroqError", "CroqRuntimeError", "ELEMENT_TYPES", "EntryPoint",
     "FunctionSignature", "LoadError", "MemRefArg", "Module", "RuntimeError",
-    "compile", "element_type", "load", "parse_signature",
+    "call_path", "compile", "element_type", "load", "parse_signature",
 ]

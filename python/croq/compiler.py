@@ -2,10 +2,8 @@
 
 :func:`compile` runs the flow that needs no GPU::
 
-    croq-translate --croq-to-signature-json k.mlir > k.json
-    croq-translate --croq-to-ptx k.mlir > k.ptx
-    croq-translate --croq-to-host-llvmir k.mlir > k.ll   # runs ptxas
-    clang-22 -c -O2 -fPIC k.ll -o k.o
+    croq-translate --croq-to-bundle --croq-bundle-dir=. --croq-bundle-name=k \
+        k.mlir    # k.json, k.ptx, cubin/, k.ptxas.txt, k.o; runs ptxas
     clang-22 -shared k.o -o libk.so -L. -lCroqRuntime -Wl,-rpath,$ORIGIN
 
 and puts ``libk.so``, ``k.json``, ``k.ptx`` and a copy of
@@ -15,7 +13,6 @@ and puts ``libk.so``, ``k.json``, ``k.ptx`` and a copy of
 
 from __future__ import annotations
 
-import concurrent.futures
 import hashlib
 import json
 import os
@@ -222,34 +219,6 @@ def split_ptx(text: str) -> Dict[str, str]:
     return modules
 
 
-def _assemble(ptxas: Path, ptx: Path, cubin_dir: Path, chip: str,
-              env: Dict[str, str]) -> Path:
-    """Assembles each PTX module of ``ptx`` with ``ptxas -v`` into
-    ``cubin_dir/<kernel>.cubin``; returns a file with ptxas's reports
-    (registers, shared memory, stack, spills per kernel)."""
-    cubin_dir.mkdir(exist_ok=True)
-    report = cubin_dir / "ptxas.txt"
-
-    def assemble(kernel: str, text: str) -> str:
-        source = cubin_dir / f"{kernel}.ptx"
-        source.write_text(text)
-        log = _run([ptxas, "-v", f"-arch={chip}", source, "-o",
-                    cubin_dir / f"{kernel}.cubin"], stdout_path=None, env=env)
-        source.unlink()
-        return f"== {kernel} (ptxas -v -arch={chip})\n{log.rstrip()}\n"
-
-    # One ptxas per kernel, several at once; the reports keep kernel order
-    # and the first failure (in that order) is the one raised.
-    modules = split_ptx(ptx.read_text())
-    workers = max(1, min(len(modules), os.cpu_count() or 1))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        jobs = [pool.submit(assemble, kernel, text)
-                for kernel, text in modules.items()]
-        logs = [job.result() for job in jobs]
-    report.write_text("\n".join(logs))
-    return report
-
-
 def _source_and_name(source_or_path: Union[str, os.PathLike],
                      name: Optional[str]) -> "tuple[str, str]":
     """The IR text and the module name of ``source_or_path``."""
@@ -430,33 +399,20 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     if ptxas is not None:
         env["PATH"] = f"{ptxas.parent}{os.pathsep}{env.get('PATH', '')}"
 
-    # The host code (its own pipeline run, with the GPU binary inside) is
-    # made in the background while the signature, the PTX and ptxas's
-    # report are made here; errors are reported in this order all the same.
-    ll = directory / f"{name}.ll"
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        host = pool.submit(_run, [translate, "--croq-to-host-llvmir",
-                                  *options, f"--croq-binary-format={binary}",
-                                  src], stdout_path=ll, env=env)
-        signature = directory / f"{name}.json"
-        _run([translate, "--croq-to-signature-json", src],
-             stdout_path=signature, env=env)
-        data = json.loads(signature.read_text())
-        signature.write_text(json.dumps(add_argument_names(data, text),
-                                        indent=2) + "\n")
-
-        ptx = directory / f"{name}.ptx"
-        _run([translate, "--croq-to-ptx", *options, src], stdout_path=ptx,
-             env=env)
-
-        resources: Optional[Path] = None
-        if ptxas is not None:
-            resources = _assemble(ptxas, ptx, directory / "cubin", chip, env)
-            resources = resources.rename(directory / f"{name}.ptxas.txt")
-        host.result()
+    # One croq-translate run lowers the module once and writes the
+    # signature, the PTX, the cubins (ptxas once per kernel, all at once),
+    # ptxas's report and the host object with the kernels embedded.
+    bundle = [translate, "--croq-to-bundle", *options,
+              f"--croq-binary-format={binary}", f"--croq-bundle-dir={directory}",
+              f"--croq-bundle-name={name}"]
+    if ptxas is not None:
+        bundle.append(f"--croq-ptxas={ptxas}")
+    _run([*bundle, src], stdout_path=None, env=env)
+    signature = directory / f"{name}.json"
+    data = json.loads(signature.read_text())
+    signature.write_text(json.dumps(add_argument_names(data, text),
+                                    indent=2) + "\n")
     obj = directory / f"{name}.o"
-    _run([clang, "-c", "-O2", "-fPIC", "-Wno-override-module", ll, "-o", obj],
-         stdout_path=None, env=env)
 
     runtime_copy = directory / RUNTIME_LIBRARY
     if runtime.resolve() != runtime_copy.resolve():
@@ -464,7 +420,6 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     library = directory / f"lib{name}.so"
     _run([clang, "-shared", obj, "-o", library, f"-L{directory}",
           "-lCroqRuntime", "-Wl,-rpath,$ORIGIN"], stdout_path=None, env=env)
-    ll.unlink()
     obj.unlink()
     artifact = _artifact_in(directory, name, cached=False)
     if cache_root is not None:

@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+from . import _native
 from .arguments import ArgumentView, view_argument
 from .errors import ArgumentError, LoadError, RuntimeError
 from .signature import FunctionSignature, MemRefArg, parse_signature
@@ -127,6 +128,10 @@ class EntryPoint:
         # Per thread: what a call with the same argument types, shapes,
         # strides and device passes (see _call_cached).
         self._cached = threading.local()
+        # The native launcher of the last call that went through the
+        # cache (_native): it repeats that call on tensors of the same key
+        # in one foreign call. Immutable, so shared by all threads.
+        self._launcher: Any = None
         self._torch_ops: Dict[str, Any] = {}
 
     def __repr__(self) -> str:
@@ -187,8 +192,17 @@ class EntryPoint:
         return views
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
-        if not kwargs and self._call_cached(args):
-            return
+        if not kwargs:
+            launcher = self._launcher
+            if launcher is not None:
+                status = launcher(*args)
+                if status is None:
+                    return
+                if status is not NotImplemented:
+                    self._check_status(status)
+                    return
+            if self._call_cached(args):
+                return
         stream = _MISSING
         if "stream" in kwargs and not self._stream_is_argument:
             stream = kwargs.pop("stream")
@@ -289,7 +303,15 @@ class EntryPoint:
                 cache.clear()
             cache[tuple(key)] = entry
         (descriptors, shifts, itemsizes, pointers, device, raw_stream,
-         stream, function) = entry
+         stream, function, launcher) = entry
+        if launcher is not None:
+            status = launcher(*args)
+            if status is NotImplemented:
+                return False  # misaligned: the slow path names it
+            self._launcher = launcher
+            if status is not None:
+                self._check_status(status)
+            return True
         for t, desc, shift, itemsize in zip(args, descriptors, shifts,
                                             itemsizes):
             ptr = t.data_ptr()
@@ -329,8 +351,29 @@ class EntryPoint:
         function = self.module._library[f"_mlir_ciface_{self.name}"]
         function.restype = ctypes.c_int32
         function.argtypes = None
+        launcher = self._make_launcher(args, descriptors, shifts, itemsizes,
+                                       views[0].device, raw_stream, function)
         return (descriptors, shifts, itemsizes, pointers, views[0].device,
-                raw_stream, ctypes.c_void_p(0), function)
+                raw_stream, ctypes.c_void_p(0), function, launcher)
+
+    def _make_launcher(self, args: Sequence[Any],
+                       descriptors: Sequence[ctypes.Structure],
+                       shifts: List[int], itemsizes: List[int], device: int,
+                       raw_stream: Callable[[int], int], function: Any) -> Any:
+        """The native launcher of this checked call (_launch.c), or None
+        where the native path is not built or the call exceeds its limits
+        (16 tensors, rank 8)."""
+        launch = _native.launch_module()
+        if launch is None or len(args) > _NATIVE_MAX_TENSORS or any(
+                p.rank > _NATIVE_MAX_RANK for p in self.signature.arguments):
+            return None
+        templates = [ctypes.string_at(ctypes.addressof(d), ctypes.sizeof(d))
+                     for d in descriptors]
+        return launch.Launcher(
+            ctypes.cast(function, ctypes.c_void_p).value, templates,
+            list(shifts), list(itemsizes), [t.dtype for t in args],
+            [t.get_device() for t in args], [t.shape for t in args],
+            [t.stride() for t in args], raw_stream, type(args[0]), device)
 
 
 _MISSING = object()
@@ -359,6 +402,11 @@ _TENSOR_TYPE: Optional[type] = None
 #: Words a torch operator schema cannot use as argument names.
 _TORCH_SCHEMA_WORDS = {"Tensor", "int", "float", "bool", "str", "None",
                        "self", "out"}
+
+#: The most tensors, and the highest rank, the native launcher takes
+#: (_launch.c); calls beyond them go through ctypes.
+_NATIVE_MAX_TENSORS = 16
+_NATIVE_MAX_RANK = 8
 
 #: Argument signatures an entry point remembers per thread for
 #: _call_cached; past this many the memory starts over.

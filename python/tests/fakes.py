@@ -57,6 +57,9 @@ class Tensor:
     def stride(self) -> Tuple[int, ...]:
         return self._strides
 
+    def get_device(self) -> int:
+        return self.device.index if self.device.type == "cuda" else -1
+
     def element_size(self) -> int:
         return self.dtype.itemsize
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ctypes
 import json
 import shutil
+import sys
+import types
 
 import pytest
 
@@ -195,6 +197,90 @@ def test_cuda_error_after_the_call(tiled_add, monkeypatch):
     assert issubclass(croq.RuntimeError, RuntimeError)
     monkeypatch.delenv("CROQ_STUB_FAIL")
     m.tiled_add_2d(*args)  # the error was cleared
+
+
+@pytest.fixture
+def fake_torch(monkeypatch):
+    """A stand-in torch module whose Tensor is fakes.Tensor and whose
+    current raw stream is 0x5EED0, so that calls take the cached path."""
+    torch = types.ModuleType("torch")
+    torch.Tensor = fakes.Tensor
+    torch._C = types.SimpleNamespace(
+        _cuda_getCurrentRawStream=lambda device: 0x5EED0 + device)
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    monkeypatch.setattr(croq.module, "_TENSOR_TYPE", None)
+    return torch
+
+
+def _f32_tensors(shape, base=0x7F0000000000):
+    return [fakes.Tensor(shape, fakes.float32, ptr=base + i * 0x1000000)
+            for i in range(3)]
+
+
+def _skip_without_native_path():
+    """Skips where this machine cannot build the native path (no compiler
+    or Python headers); a build that fails is a test failure."""
+    path = croq.call_path()
+    assert "did not build" not in path, path
+    if not path.startswith("native"):
+        pytest.skip(path)
+
+
+def test_cached_calls_take_the_native_path(tiled_add, fake_torch):
+    _skip_without_native_path()
+    m = croq.load(tiled_add.directory)
+    entry = m.tiled_add_f32
+    args = _f32_tensors((64, 128))
+    entry(*args)
+    assert entry._launcher is not None
+    launch = last_launch(m)
+    assert launch.stream == 0x5EED0
+    assert {t.data_ptr() for t in args} <= \
+        set(launch.params[:launch.paramsCount])
+    # The same key with other pointers: the launcher alone.
+    launcher = entry._launcher
+    moved = _f32_tensors((64, 128), base=0x7F0040000000)
+    entry(*moved)
+    assert entry._launcher is launcher
+    launch = last_launch(m)
+    assert {t.data_ptr() for t in moved} <= \
+        set(launch.params[:launch.paramsCount])
+    # Another shape: a new launcher with its own grid.
+    entry(*_f32_tensors((100, 200)))
+    assert entry._launcher is not launcher
+    assert tuple(last_launch(m).grid) == (7, 4, 1)
+    # A pointer the element type does not align: the checked path names it.
+    odd = _f32_tensors((100, 200))
+    odd[1] = fakes.Tensor((100, 200), fakes.float32, ptr=0x7F0000000002)
+    with pytest.raises(croq.ArgumentError, match="argument 1"):
+        entry(*odd)
+
+
+def test_native_path_reports_the_status(tiled_add, fake_torch, monkeypatch):
+    _skip_without_native_path()
+    m = croq.load(tiled_add.directory)
+    args = _f32_tensors((64, 128))
+    m.tiled_add_f32(*args)
+    monkeypatch.setenv("CROQ_STUB_FAIL", "launch")
+    with pytest.raises(croq.RuntimeError,
+                       match="tiled_add_f32: mgpuLaunchKernel: .*INVALID_VALUE"):
+        m.tiled_add_f32(*args)
+    monkeypatch.delenv("CROQ_STUB_FAIL")
+    m.tiled_add_f32(*args)
+
+
+def test_native_path_can_be_turned_off(tiled_add, fake_torch, monkeypatch):
+    monkeypatch.setattr(croq._native, "_loaded", None)
+    monkeypatch.setenv("CROQ_NATIVE_CALLS", "0")
+    assert croq.call_path() == "ctypes (CROQ_NATIVE_CALLS=0)"
+    m = croq.load(tiled_add.directory)
+    args = _f32_tensors((64, 128))
+    m.tiled_add_f32(*args)
+    m.tiled_add_f32(*args)
+    assert m.tiled_add_f32._launcher is None
+    assert last_launch(m).stream == 0x5EED0
+    assert {t.data_ptr() for t in args} <= \
+        set(last_launch(m).params[:last_launch(m).paramsCount])
 
 
 def test_descriptor_layout():

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <string>
+
 namespace mlir {
 namespace croq {
 
@@ -32,6 +34,23 @@ forEachKernelObject(ModuleOp module, KernelObjectKind kind,
 /// the marker `split-file` splits on), cubins back to back.
 LogicalResult writeKernelObjects(ModuleOp module, KernelObjectKind kind,
                                  raw_ostream &os);
+
+/// Finds ptxas: `hint` when not empty, else on PATH, in `$CUDA_HOME/bin`,
+/// or in /usr/local/cuda/bin; empty when none is found.
+std::string findPtxas(StringRef hint = "");
+
+/// Assembles the PTX object of every `gpu.binary` op of `module` (lowered
+/// with `format=isa`) with `ptxas -v -arch=<chip>`, one process per kernel,
+/// all at once, into `<cubinDir>/<name>.cubin`; with `embedCubins`, each PTX
+/// object is then replaced by its cubin (format `bin`), so that the host
+/// code embeds the cubin instead of JIT-compiling the PTX. `report`
+/// receives ptxas's reports (registers, shared memory, spills) in module
+/// order, each after a `== <name> (ptxas -v -arch=<chip>)` line. Fails, with
+/// an error on the binary naming the kernel and quoting ptxas, on the first
+/// kernel (in module order) that ptxas rejects.
+LogicalResult assembleKernels(ModuleOp module, StringRef ptxas, StringRef chip,
+                              StringRef cubinDir, bool embedCubins,
+                              std::string &report);
 
 } // namespace croq
 } // namespace mlir
