@@ -143,6 +143,10 @@ def is_library_kernel(name: str) -> bool:
         FLUSH_KERNEL not in name
 
 
+#: --no-triton: rows get no Triton figure.
+SKIP_TRITON = False
+
+
 def bench_one(module, kernel: str, dtype: torch.dtype,
               shape: Tuple[int, int, int]) -> Row:
     m, n, k = shape
@@ -190,8 +194,8 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
         row.torch_kernel_ms = time_device(reference, is_library_kernel)
     except Exception as e:  # a reference the torch build cannot run
         row.status = f"ok (no torch reference: {type(e).__name__}: {e})"
-    if is_f8:
-        row.triton_note = "not run for f8"
+    if is_f8 or SKIP_TRITON:
+        row.triton_note = "not run for f8" if is_f8 else "not run"
         return row
     key = (shape, dtype)
     if key not in TRITON_CACHE:
@@ -249,16 +253,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--quick", action="store_true",
                         help="4096^3 only")
+    parser.add_argument("--no-triton", action="store_true",
+                        help="skip the Triton comparison (its per-shape "
+                             "configuration search takes minutes)")
+    parser.add_argument("--shapes",
+                        help="comma-separated MxNxK shapes instead of the "
+                             "default ones")
     parser.add_argument("--kernels",
                         help="comma-separated kernel names to run (all "
                              "by default)")
     args = parser.parse_args(argv)
+    global SKIP_TRITON
+    SKIP_TRITON = args.no_triton
     module = croq.load(args.artifacts / "kernels" / f"lib{args.module}.so")
     device = torch.cuda.get_device_name()
     shapes = [(4096, 4096, 4096), (8192, 8192, 8192), (8000, 8000, 8000),
               (16384, 16384, 1024), (4095, 4097, 4093)]
     if args.quick:
         shapes = shapes[:1]
+    if args.shapes:
+        shapes = [tuple(int(d) for d in s.split("x"))
+                  for s in args.shapes.split(",")]
     rows = []
     for kernel, dtype in [("gemm_f16", torch.float16),
                           ("gemm_bf16", torch.bfloat16),

@@ -487,6 +487,13 @@ class Module:
                 self._missing.append(name)
                 continue
             self.functions[name] = EntryPoint(self, sig, fn)
+        # Entry points as instance attributes, found without __getattr__
+        # (a call through m.name costs a lookup less); names the module's
+        # own attributes take stay reachable through functions[name].
+        for name, entry in self.functions.items():
+            if name.isidentifier() and not hasattr(type(self), name) and \
+                    name not in self.__dict__:
+                self.__dict__[name] = entry
 
     def _clear_error(self) -> None:
         if self._clear is not None:
