@@ -216,6 +216,57 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
     return row
 
 
+def bench_epilogue(module, shape: Tuple[int, int, int],
+                   rounds: int = 3) -> dict:
+    """The fused epilogue (relu(A B^T + bias) computed on the accumulator in
+    registers, gemm_f16_128x256_pt_bias_relu) against the plain kernel on
+    the same inputs, device time alternating between the two, and against
+    torch's matmul followed by the bias add and relu (device time of all its
+    kernels)."""
+    m, n, k = shape
+    a = torch.randn(m, k, device="cuda").to(torch.float16)
+    b = torch.randn(n, k, device="cuda").to(torch.float16)
+    bias = torch.randn(n, device="cuda")
+    out = torch.full((m, n), float("nan"), device="cuda",
+                     dtype=torch.float16)
+    fused, plain = module.gemm_f16_128x256_pt_bias_relu, \
+        module.gemm_f16_128x256_pt
+    fused(a, b, bias, out)
+    ref = torch.relu(a.float() @ b.float().t() + bias)
+    err = float((out.float() - ref).abs().max()) / float(ref.abs().max())
+    if not err <= 1e-2:
+        raise SystemExit(f"bias_relu {m}x{n}x{k}: relative error {err}")
+    times = {"fused": [], "plain": []}
+    for _ in range(rounds):
+        times["fused"].append(time_device(
+            lambda: fused(a, b, bias, out),
+            lambda name: name.startswith("gemm_f16_128x256_pt_bias_relu")))
+        times["plain"].append(time_device(
+            lambda: plain(a, b, out),
+            lambda name: name == "gemm_f16_128x256_pt_kernel"))
+
+    def composite():
+        return torch.relu(torch.matmul(a, b.t()) + bias)
+    torch_ms = time_device(composite, is_library_kernel_or_elementwise)
+    fused_ms = statistics.median(times["fused"])
+    plain_ms = statistics.median(times["plain"])
+    flops = 2.0 * m * n * k
+    return {"shape": f"{m}x{n}x{k}", "error": err, "fused_ms": fused_ms,
+            "plain_ms": plain_ms, "torch_ms": torch_ms,
+            "fused_spread": [min(times["fused"]), max(times["fused"])],
+            "plain_spread": [min(times["plain"]), max(times["plain"])],
+            "fused_tflops": flops / fused_ms / 1e9,
+            "plain_tflops": flops / plain_ms / 1e9,
+            "torch_tflops": flops / torch_ms / 1e9 if torch_ms else None,
+            "fused_over_plain": fused_ms / plain_ms}
+
+
+def is_library_kernel_or_elementwise(name: str) -> bool:
+    """Every kernel of a torch composite but copies, fills and the flush."""
+    return not name.startswith("Memcpy") and "Memset" not in name and \
+        FLUSH_KERNEL not in name
+
+
 def fmt(value: Optional[float], digits: int = 1) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -253,6 +304,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--quick", action="store_true",
                         help="4096^3 only")
+    parser.add_argument("--epilogue", action="store_true",
+                        help="only the fused-epilogue comparison")
     parser.add_argument("--no-triton", action="store_true",
                         help="skip the Triton comparison (its per-shape "
                              "configuration search takes minutes)")
@@ -274,6 +327,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.shapes:
         shapes = [tuple(int(d) for d in s.split("x"))
                   for s in args.shapes.split(",")]
+    if args.epilogue:
+        print("| M x N x K | fused TFLOP/s | plain TFLOP/s | fused / plain "
+              "time | torch matmul+bias+relu TFLOP/s | rel. error |")
+        print("|---|---|---|---|---|---|")
+        results = []
+        for shape in shapes:
+            r = bench_epilogue(module, shape)
+            results.append(r)
+            print(f"| {r['shape']} | {r['fused_tflops']:.1f} | "
+                  f"{r['plain_tflops']:.1f} | {r['fused_over_plain']:.3f} | "
+                  f"{fmt(r['torch_tflops'])} | {r['error']:.1e} |",
+                  flush=True)
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=1))
+        return 0
     rows = []
     for kernel, dtype in [("gemm_f16", torch.float16),
                           ("gemm_bf16", torch.bfloat16),

@@ -97,7 +97,8 @@ static LogicalResult checkLowerable(ModuleOp module,
       ok = false;
       return;
     }
-    if (isa<MmaFillOp, MmaLoadOp, MmaOp, MmaCommitOp, MmaStoreOp>(op) &&
+    if (isa<MmaFillOp, MmaLoadOp, MmaOp, MmaCommitOp, MmaStoreOp, MmaMapOp>(
+            op) &&
         failed(checkMmaLowerable(op))) {
       ok = false;
       return;

@@ -298,6 +298,11 @@ LogicalResult checkMmaLowerable(Operation *op);
 void populateCroqMmaStoreToGPUPatterns(CroqTypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// Adds the pattern that lowers croq.mma.map to the body, unrolled over
+/// each thread's fragment registers.
+void populateCroqMmaMapToGPUPatterns(CroqTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
 /// Adds the patterns that lower mma ops to wgmma.
 void populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
                                   const TargetDescription &target,

@@ -248,6 +248,8 @@ LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
   };
   if (auto fill = dyn_cast<MmaFillOp>(op))
     return check(fill.getResult().getType());
+  if (auto map = dyn_cast<MmaMapOp>(op))
+    return check(map.getAcc().getType());
   if (auto store = dyn_cast<MmaStoreOp>(op))
     return check(store.getAcc().getType());
   if (auto mma = dyn_cast<MmaOp>(op)) {
@@ -498,4 +500,5 @@ void mlir::croq::populateCroqMmaToGPUPatterns(
       converter, patterns.getContext());
   patterns.add<MmaOpLowering>(converter, patterns.getContext(), target);
   populateCroqMmaStoreToGPUPatterns(converter, patterns);
+  populateCroqMmaMapToGPUPatterns(converter, patterns);
 }

@@ -178,3 +178,17 @@ func.func @thread_region_larger_than_warpgroup(%out: memref<256xindex>) {
   }
   return
 }
+
+// -----
+
+func.func @mma_map_outside_warpgroup(%acc: !croq.acc<64x8xf32>) {
+  croq.parallel (%b) in [1] : block {
+    croq.parallel (%t) in [256] : thread {
+      // expected-error @+1 {{'croq.mma.map' op runs on the tensor cores of one warpgroup}}
+      %r = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x8xf32> {
+        croq.yield %x : f32
+      }
+    }
+  }
+  return
+}

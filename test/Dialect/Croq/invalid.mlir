@@ -1707,3 +1707,118 @@ func.func @copy_usable_without_map(%a: memref<64x64xf16>, %ok: i32) {
   }
   return
 }
+
+// -----
+
+func.func @mma_map_yield_type(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.map' op body must end with croq.yield of one 'f32' value}}
+  %r = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x64xf32> {
+    %h = arith.truncf %x : f32 to f16
+    croq.yield %h : f16
+  }
+  return
+}
+
+// -----
+
+func.func @mma_map_two_values(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.map' op body must end with croq.yield of one 'f32' value}}
+  %r = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x64xf32> {
+    croq.yield %x, %x : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @mma_map_writes(%acc: !croq.acc<64x64xf32>, %out: memref<64x64xf32>) {
+  %r = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x64xf32> {
+    // expected-error @+1 {{'croq.write' op cannot be in the body of a croq.mma.map: the body may only compute and read memory (croq.read)}}
+    croq.write %x, %out[%i, %j] : memref<64x64xf32>
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @mma_map_memref_store(%acc: !croq.acc<64x64xf32>, %out: memref<64x64xf32>) {
+  %r = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x64xf32> {
+    // expected-error @+1 {{'memref.store' op cannot be in the body of a croq.mma.map}}
+    memref.store %x, %out[%i, %j] : memref<64x64xf32>
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @mma_map_nested_foreach(%acc: !croq.acc<64x64xf32>) {
+  %r = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x64xf32> {
+    // expected-error @+1 {{'croq.foreach' op cannot be in the body of a croq.mma.map}}
+    croq.foreach (%k) in [4] {
+    }
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @mma_map_not_acc(%t: memref<64x64xf32>) {
+  // expected-error @+1 {{expected an accumulator type, got 'memref<64x64xf32>'}}
+  %r = croq.mma.map %t (%i, %j, %x) : memref<64x64xf32> {
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @mma_map_arguments(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{expected three block arguments (row, column, element), got 2}}
+  %r = croq.mma.map %acc (%i, %x) : !croq.acc<64x64xf32> {
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @mma_map_body_arguments(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.map' op expected body arguments (index, index, 'f32')}}
+  %r = "croq.mma.map"(%acc) ({
+  ^bb0(%i: index, %j: index, %x: f16):
+    croq.yield %x : f16
+  }) : (!croq.acc<64x64xf32>) -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_map_result_type(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.map' op failed to verify that all of {acc, result} have same type}}
+  %r = "croq.mma.map"(%acc) ({
+  ^bb0(%i: index, %j: index, %x: f32):
+    croq.yield %x : f32
+  }) : (!croq.acc<64x64xf32>) -> !croq.acc<64x128xf32>
+  return
+}
+
+// -----
+
+func.func @yield_outside_map(%x: f32) {
+  // expected-error @+1 {{'croq.yield' op expects parent op 'croq.mma.map'}}
+  croq.yield %x : f32
+}
+
+// -----
+
+func.func @mma_commit_pending_map(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 1); map it after a croq.mma.commit with pending = 0}}
+  %r = croq.mma.commit %acc pending = 1 : !croq.acc<64x64xf32>
+  %m = croq.mma.map %r (%i, %j, %x) : !croq.acc<64x64xf32> {
+    croq.yield %x : f32
+  }
+  return
+}

@@ -92,3 +92,41 @@ func.func @canonicalize_folds_views(%src: memref<256x256xf16>, %i: index, %z: f3
   }
   return
 }
+
+// -----
+
+// A croq.mma.map that only computes is pure (its body decides): CSE merges
+// two identical ones. One that reads memory is not: a write between two
+// identical maps keeps both.
+// CSE-LABEL: func.func @cse_mma_map
+// CSE: arith.mulf
+// CSE-NOT: arith.mulf
+// CSE: croq.read
+// CSE: croq.write
+// CSE: croq.read
+// CSE: return %[[A:.*]], %[[A]], %
+func.func @cse_mma_map(%acc: !croq.acc<64x64xf32>, %bias: memref<64xf32>, %v: f32)
+    -> (!croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.acc<64x64xf32>) {
+  %two = arith.constant 2.0 : f32
+  %a = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x64xf32> {
+    %y = arith.mulf %x, %two : f32
+    croq.yield %y : f32
+  }
+  %b = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x64xf32> {
+    %y = arith.mulf %x, %two : f32
+    croq.yield %y : f32
+  }
+  %c = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x64xf32> {
+    %w = croq.read %bias[%j] : memref<64xf32>
+    %y = arith.addf %x, %w : f32
+    croq.yield %y : f32
+  }
+  %c0 = arith.constant 0 : index
+  croq.write %v, %bias[%c0] : memref<64xf32>
+  %d = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x64xf32> {
+    %w = croq.read %bias[%j] : memref<64xf32>
+    %y = arith.addf %x, %w : f32
+    croq.yield %y : f32
+  }
+  return %a, %b, %c, %d : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
+}

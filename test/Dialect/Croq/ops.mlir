@@ -856,3 +856,32 @@ func.func @tensor_map_example(%a: memref<?x?xf16>, %o: memref<?x?xf16>) {
   }
   return
 }
+
+// CHECK-LABEL: func.func @mma_map_example(
+// CHECK-SAME: %[[ACC:.*]]: !croq.acc<64x128xf32>, %[[BIAS:.*]]: memref<128xf32>
+func.func @mma_map_example(%acc: !croq.acc<64x128xf32>, %bias: memref<128xf32>) -> !croq.acc<64x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  // CHECK: %{{.*}} = croq.mma.map %[[ACC]] (%[[ROW:.*]], %[[COL:.*]], %[[X:.*]]) : !croq.acc<64x128xf32> {
+  // CHECK-NEXT: %[[B:.*]] = croq.read %[[BIAS]][%[[COL]]] : memref<128xf32>
+  // CHECK-NEXT: %[[S:.*]] = arith.addf %[[X]], %[[B]] : f32
+  // CHECK: croq.yield %{{.*}} : f32
+  // CHECK-NEXT: }
+  %r = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x128xf32> {
+    %b = croq.read %bias[%col] : memref<128xf32>
+    %s = arith.addf %x, %b : f32
+    %m = arith.maximumf %s, %zero : f32
+    croq.yield %m : f32
+  }
+  return %r : !croq.acc<64x128xf32>
+}
+
+// CHECK-LABEL: func.func @mma_map_integer_with_attrs(
+// CHECK: croq.mma.map %{{.*}} (%{{.*}}, %{{.*}}, %{{.*}}) : !croq.acc<64x8xi32> attributes {note = "kept"} {
+func.func @mma_map_integer_with_attrs(%acc: !croq.acc<64x8xi32>) -> !croq.acc<64x8xi32> {
+  %r = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x8xi32> attributes {note = "kept"} {
+    %c = arith.index_cast %i : index to i32
+    %y = arith.addi %x, %c : i32
+    croq.yield %y : i32
+  }
+  return %r : !croq.acc<64x8xi32>
+}

@@ -21,6 +21,8 @@
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_persistent_tma_store_f16_kernel.ptx -o %t.p5.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_persistent_tma_store_bf16_kernel.ptx -o %t.p6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s --check-prefix=TMASTORE < %t.d/matmul_persistent_tma_store_f16_kernel.ptx
+// RUN: %ptxas -v -arch=sm_90a %t.d/matmul_persistent_epilogue_f16_kernel.ptx -o %t.p7.cubin 2>&1 | FileCheck --check-prefix=EPILOGUE-PTXAS %s
+// RUN: FileCheck %s --check-prefix=EPILOGUE < %t.d/matmul_persistent_epilogue_f16_kernel.ptx
 // RUN: FileCheck %s < %t.d/matmul_ws_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=WS2 < %t.d/matmul_ws2_f16_kernel.ptx
 
@@ -995,6 +997,145 @@ func.func @matmul_persistent_tma_store_f16(%lhs: memref<?x?xf16>, %rhs: memref<?
           }
           %mc = croq.mma.commit %mc_pending : !croq.acc<64x256xf32>
           croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xf16, shared, swizzle = 128>
+          %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xf16> -> !croq.view<64x256xf16>
+          %stored = croq.copy tma async swizzle = 128 %os -> %out_tile : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
+        }
+      }
+    }
+  }
+  return
+}
+
+// The persistent TMA-store kernel with a fused epilogue computed on the
+// accumulator in registers (croq.mma.map) before the store:
+// out = relu(0.5 * (lhs x rhs^T) + bias[col]). Each consumer thread scales,
+// adds and clamps its 128 registers between the last wgmma wait and the
+// stmatrix stores, reading the bias from global memory (64 loads: the two
+// rows of a column share one); no more spills than the kernel without the
+// epilogue (8 bytes, as @matmul_persistent_tma_store_f16).
+// EPILOGUE: wgmma.wait_group.sync.aligned 0;
+// EPILOGUE-COUNT-128: max.NaN.f32
+// EPILOGUE: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// EPILOGUE-PTXAS: 8 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads
+func.func @matmul_persistent_epilogue_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                  %bias: memref<?xf32>, %output: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %cnk = arith.constant 4 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 256 : index
+  %csm = arith.constant 132 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xf16>
+  %tiles_m = arith.ceildivui %m, %cbm : index
+  %tiles_n = arith.ceildivui %n, %cbn : index
+  %tiles = arith.muli %tiles_m, %tiles_n : index
+  %grid = arith.minui %tiles, %csm : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  %in_group = arith.muli %tiles_n, %c8 : index
+  croq.parallel (%bid) in [%grid] : block {
+    %full = croq.event.alloc : !croq.events<3>
+    %empty = croq.event.alloc ready : !croq.events<3>
+    %lhs_s = croq.alloc : !croq.tiles<3 x 128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tiles<3 x 256x64xf16, shared, swizzle = 128>
+    %out_s = croq.alloc : !croq.tiles<2 x 64x256xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        scf.for %t = %bid to %tiles step %grid {
+          %group = arith.divui %t, %in_group : index
+          %first_m = arith.muli %group, %c8 : index
+          %left_m = arith.subi %tiles_m, %first_m : index
+          %group_m = arith.minui %left_m, %c8 : index
+          %in = arith.remui %t, %in_group : index
+          %pm_off = arith.remui %in, %group_m : index
+          %block_m = arith.addi %first_m, %pm_off : index
+          %block_n = arith.divui %in, %group_m : index
+          %local = arith.subi %t, %bid : index
+          %nth = arith.divui %local, %grid : index
+          %base = arith.muli %nth, %k_tiles : index
+          scf.for %iv_k = %c0 to %k_tiles step %c1 {
+            %g = arith.addi %base, %iv_k : index
+            %stage = arith.remui %g, %c3 : index
+            croq.event.wait %empty[%stage] : !croq.events<3>
+            %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+            %as = croq.stage %lhs_s[%stage] : !croq.tiles<3 x 128x64xf16, shared, swizzle = 128>
+            %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+            %b = croq.subspan %rhs [256, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<256x64xf16>
+            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<3 x 256x64xf16, shared, swizzle = 128>
+            %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<256x64xf16> -> !croq.tile<256x64xf16, shared, swizzle = 128>
+            croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<3>
+          }
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %os = croq.stage %out_s[%half] : !croq.tiles<2 x 64x256xf16, shared, swizzle = 128>
+        scf.for %t = %bid to %tiles step %grid {
+          %group = arith.divui %t, %in_group : index
+          %first_m = arith.muli %group, %c8 : index
+          %left_m = arith.subi %tiles_m, %first_m : index
+          %group_m = arith.minui %left_m, %c8 : index
+          %in = arith.remui %t, %in_group : index
+          %pm_off = arith.remui %in, %group_m : index
+          %block_m = arith.addi %first_m, %pm_off : index
+          %block_n = arith.divui %in, %group_m : index
+          %local = arith.subi %t, %bid : index
+          %nth = arith.divui %local, %grid : index
+          %base = arith.muli %nth, %k_tiles : index
+          %block_m2 = arith.muli %block_m, %c2 : index
+          %row_block = arith.addi %block_m2, %half : index
+          %zero = arith.constant 0.0 : f32
+          %mc0 = croq.mma.fill %zero : !croq.acc<64x256xf32>
+          %mc_pending = scf.for %iv_k = %c0 to %k_tiles step %c1
+              iter_args(%acc = %mc0) -> (!croq.acc<64x256xf32>) {
+            %g = arith.addi %base, %iv_k : index
+            %stage = arith.remui %g, %c3 : index
+            croq.event.wait %full[%stage] : !croq.events<3>
+            %as = croq.stage %lhs_s[%stage] : !croq.tiles<3 x 128x64xf16, shared, swizzle = 128>
+            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<3 x 256x64xf16, shared, swizzle = 128>
+            %sum = scf.for %iv_warp = %c0 to %cnk step %c1
+                iter_args(%part = %acc) -> (!croq.acc<64x256xf32>) {
+              %ak = croq.subspan %as [64, 16] at [%half, %iv_warp] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<64x16xf16, shared, swizzle = 128>
+              %ma = croq.mma.load %ak : !croq.view<64x16xf16, shared, swizzle = 128> -> !croq.frag<64x16xf16>
+              %bk = croq.chunkat %bs[_, %iv_warp] of [1, 4] : !croq.tile<256x64xf16, shared, swizzle = 128> -> !croq.view<256x16xf16, shared, swizzle = 128>
+              %mb = croq.mma.load %bk : !croq.view<256x16xf16, shared, swizzle = 128> -> !croq.frag<256x16xf16>
+              %next = croq.mma row row %part, %ma, %mb : !croq.frag<64x16xf16>, !croq.frag<256x16xf16> -> !croq.acc<64x256xf32>
+              scf.yield %next : !croq.acc<64x256xf32>
+            }
+            %done = croq.mma.commit %sum pending = 1 : !croq.acc<64x256xf32>
+            // The mma of the previous iteration, of this tile or of the
+            // block's previous one, has completed: free its stage.
+            %has_prev = arith.cmpi ugt, %g, %c0 : index
+            scf.if %has_prev {
+              %prev_g = arith.subi %g, %c1 : index
+              %prev = arith.remui %prev_g, %c3 : index
+              croq.event.trigger %empty[%prev] : !croq.events<3>
+            }
+            scf.yield %done : !croq.acc<64x256xf32>
+          }
+          %mc = croq.mma.commit %mc_pending : !croq.acc<64x256xf32>
+          // The epilogue in registers: out = relu(0.5 * acc + bias[col]),
+          // bias read only inside the tensor (columns past N read bias[0]).
+          %col_base = arith.muli %block_n, %cbn : index
+          %half_f = arith.constant 0.5 : f32
+          %ep = croq.mma.map %mc (%i, %j, %x) : !croq.acc<64x256xf32> {
+            %col = arith.addi %col_base, %j : index
+            %inside = arith.cmpi ult, %col, %n : index
+            %at = arith.select %inside, %col, %c0 : index
+            %bv = croq.read %bias[%at] : memref<?xf32>
+            %scaled = arith.mulf %x, %half_f : f32
+            %sum = arith.addf %scaled, %bv : f32
+            %relu = arith.maximumf %sum, %zero : f32
+            croq.yield %relu : f32
+          }
+          croq.mma.store %ep -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xf16, shared, swizzle = 128>
           %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xf16> -> !croq.view<64x256xf16>
           %stored = croq.copy tma async swizzle = 128 %os -> %out_tile : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
         }

@@ -949,6 +949,27 @@ def matmul_tests(s: Suite) -> None:
         case("matmul_ws_kn_f16", torch.float16, torch.float16, shape,
              kn=True)
 
+    def epilogue(shape: Tuple[int, int, int]) -> None:
+        m, n, k = shape
+
+        def body():
+            mod = s.module("matmul")
+            a = random_operand((m, k), torch.float16)
+            b = random_operand((n, k), torch.float16)
+            bias = random_tensor((n,), torch.float32)
+            out = poisoned((m, n), torch.float16)
+            mod.matmul_persistent_epilogue_f16(a, b, bias, out)
+            ref = torch.relu(0.5 * (a.double() @ b.double().t()) +
+                             bias.double())
+            return compare_close(out, ref, tolerance[torch.float16])
+        s.run(f"matmul_persistent_epilogue_f16 (bias, scale, relu in "
+              f"registers) {m}x{n}x{k}", "matmul_persistent_epilogue_f16",
+              body)
+
+    for shape in [(128, 256, 64), (129, 257, 72), (1000, 1000, 1000),
+                  (2304, 4352, 256), (7, 9, 8)]:
+        epilogue(shape)
+
 
 def pad_tests(s: Suite) -> None:
     def simple(kernel: str) -> None:

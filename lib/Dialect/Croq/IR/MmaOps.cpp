@@ -143,10 +143,11 @@ LogicalResult MmaCommitOp::verify() {
     return emitOpError("pending must be between 0 and 7, got ")
            << getPending();
   for (Operation *user : getResult().getUsers())
-    if (getPending() > 0 && isa<MmaStoreOp>(user))
+    if (getPending() > 0 && isa<MmaStoreOp, MmaMapOp>(user))
       return emitOpError("result is still being computed (pending = ")
-             << getPending()
-             << "); store it after a croq.mma.commit with pending = 0";
+             << getPending() << "); "
+             << (isa<MmaStoreOp>(user) ? "store" : "map")
+             << " it after a croq.mma.commit with pending = 0";
   return success();
 }
 
@@ -172,4 +173,86 @@ LogicalResult MmaStoreOp::verify() {
            << acc.getElementType() << " accumulator into "
            << dest.getElementType() << " elements";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MmaMapOp
+//===----------------------------------------------------------------------===//
+
+void MmaMapOp::build(OpBuilder &builder, OperationState &state, Value acc) {
+  state.addOperands(acc);
+  state.addTypes(acc.getType());
+  Region *body = state.addRegion();
+  Block *block = builder.createBlock(body);
+  Location loc = state.location;
+  Type index = builder.getIndexType();
+  block->addArguments(
+      {index, index, cast<AccType>(acc.getType()).getElementType()},
+      {loc, loc, loc});
+}
+
+// croq.mma.map %acc (%row, %col, %x) : !croq.acc<...> attr-dict { body }
+ParseResult MmaMapOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand acc;
+  SmallVector<OpAsmParser::Argument> args;
+  Type type;
+  if (parser.parseOperand(acc) ||
+      parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren) ||
+      parser.parseColonType(type))
+    return failure();
+  auto accType = dyn_cast<AccType>(type);
+  if (!accType)
+    return parser.emitError(parser.getNameLoc(),
+                            "expected an accumulator type, got ")
+           << type;
+  if (args.size() != 3)
+    return parser.emitError(parser.getNameLoc(),
+                            "expected three block arguments (row, column, "
+                            "element), got ")
+           << args.size();
+  args[0].type = args[1].type = parser.getBuilder().getIndexType();
+  args[2].type = accType.getElementType();
+  Region *body = result.addRegion();
+  if (parser.resolveOperand(acc, type, result.operands) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseRegion(*body, args))
+    return failure();
+  result.addTypes(type);
+  return success();
+}
+
+void MmaMapOp::print(OpAsmPrinter &printer) {
+  printer << " " << getAcc() << " (" << getRow() << ", " << getColumn() << ", "
+          << getElement() << ") : " << getAcc().getType();
+  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  printer << " ";
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult MmaMapOp::verifyRegions() {
+  Block &body = getBody().front();
+  Type element = getAcc().getType().getElementType();
+  if (body.getNumArguments() != 3 || !body.getArgument(0).getType().isIndex() ||
+      !body.getArgument(1).getType().isIndex() ||
+      body.getArgument(2).getType() != element)
+    return emitOpError("expected body arguments (index, index, ")
+           << element << ")";
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      yield.getValues()[0].getType() != element)
+    return emitOpError("body must end with croq.yield of one ")
+           << element << " value";
+  // Each thread runs the body once per element it holds: it may compute and
+  // read, but nothing that writes, synchronizes or needs the whole group.
+  WalkResult walk = getBody().walk([&](Operation *op) {
+    bool isCroq = isa<CroqDialect>(op->getDialect());
+    if (isa<YieldOp, ReadOp>(op) ||
+        (!isCroq && (isMemoryEffectFree(op) ||
+                     op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())))
+      return WalkResult::advance();
+    op->emitOpError("cannot be in the body of a croq.mma.map: the body may "
+                    "only compute and read memory (croq.read)");
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
 }

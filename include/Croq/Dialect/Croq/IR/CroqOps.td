@@ -689,6 +689,69 @@ def Croq_MmaCommitOp : Croq_Op<"mma.commit", [MemoryEffects<[MemRead, MemWrite]>
   let hasVerifier = 1;
 }
 
+def Croq_MmaMapOp : Croq_Op<"mma.map", [SingleBlock,
+    RecursiveMemoryEffects, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "computes on every element of an accumulator in registers";
+  let description = [{
+    The `croq.mma.map` op applies its body to every element of an
+    accumulator where it lives, in the registers of the warpgroup that
+    holds it, and returns the accumulator of the yielded values: the
+    epilogue of a GEMM (scale, bias, activation, residual) before
+    `croq.mma.store`, or the masking and exponentials of attention. The
+    body's arguments are the element's row and column in the accumulator
+    and its value; it yields the new value with `croq.yield`.
+
+    The body computes (arith, math, selects, `scf.if`) and may read memory
+    with `croq.read` (a bias vector, a residual tile); it may not write
+    memory, synchronize or start copies. Each thread runs it for each of its
+    elements, unrolled. Like a store, it needs the accumulator complete: the
+    result of a `croq.mma.commit` with `pending = 0`.
+
+    Example (bias over columns, then relu):
+
+    ```mlir
+    %y = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x128xf32> {
+      %b = croq.read %bias[%col] : memref<128xf32>
+      %s = arith.addf %x, %b : f32
+      %r = arith.maximumf %s, %zero : f32
+      croq.yield %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins Croq_AccType:$acc);
+  let results = (outs Croq_AccType:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "Value":$acc)>
+  ];
+  let extraClassDeclaration = [{
+    /// The element's row, column and value in the body.
+    BlockArgument getRow() { return getBody().front().getArgument(0); }
+    BlockArgument getColumn() { return getBody().front().getArgument(1); }
+    BlockArgument getElement() { return getBody().front().getArgument(2); }
+  }];
+}
+
+def Croq_YieldOp : Croq_Op<"yield", [Pure, Terminator,
+    HasParent<"MmaMapOp">]> {
+  let summary = "yields the new value of an accumulator element";
+  let description = [{
+    The `croq.yield` op ends the body of a `croq.mma.map` with the new
+    value of the element.
+
+    Example:
+
+    ```mlir
+    croq.yield %r : f32
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
 def Croq_MmaStoreOp : Croq_Op<"mma.store"> {
   let summary = "stores an accumulator into a tile or tensor";
   let description = [{
