@@ -1822,3 +1822,21 @@ func.func @mma_commit_pending_map(%acc: !croq.acc<64x64xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @mma_map_no_body(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.map' op region #0 ('body') failed to verify constraint: region with 1 blocks}}
+  %r = "croq.mma.map"(%acc) ({}) : (!croq.acc<64x64xf32>) -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_map_no_yield(%acc: !croq.acc<64x64xf32>) {
+  %r = croq.mma.map %acc (%i, %j, %x) : !croq.acc<64x64xf32> {
+    // expected-error @+1 {{block with no terminator}}
+    %y = arith.addf %x, %x : f32
+  }
+  return
+}

@@ -866,13 +866,13 @@ func.func @mma_map_example(%acc: !croq.acc<64x128xf32>, %bias: memref<128xf32>) 
   // CHECK-NEXT: %[[S:.*]] = arith.addf %[[X]], %[[B]] : f32
   // CHECK: croq.yield %{{.*}} : f32
   // CHECK-NEXT: }
-  %r = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x128xf32> {
+  %y = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x128xf32> {
     %b = croq.read %bias[%col] : memref<128xf32>
     %s = arith.addf %x, %b : f32
-    %m = arith.maximumf %s, %zero : f32
-    croq.yield %m : f32
+    %r = arith.maximumf %s, %zero : f32
+    croq.yield %r : f32
   }
-  return %r : !croq.acc<64x128xf32>
+  return %y : !croq.acc<64x128xf32>
 }
 
 // CHECK-LABEL: func.func @mma_map_integer_with_attrs(

@@ -217,6 +217,7 @@ ParseResult MmaMapOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
       parser.parseRegion(*body, args))
     return failure();
+  // `{}` parses as a region without a block; the verifier names it.
   result.addTypes(type);
   return success();
 }
@@ -230,6 +231,8 @@ void MmaMapOp::print(OpAsmPrinter &printer) {
 }
 
 LogicalResult MmaMapOp::verifyRegions() {
+  if (getBody().empty())
+    return emitOpError("expected a body (row, column, element) -> croq.yield");
   Block &body = getBody().front();
   Type element = getAcc().getType().getElementType();
   if (body.getNumArguments() != 3 || !body.getArgument(0).getType().isIndex() ||
@@ -237,7 +240,7 @@ LogicalResult MmaMapOp::verifyRegions() {
       body.getArgument(2).getType() != element)
     return emitOpError("expected body arguments (index, index, ")
            << element << ")";
-  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
   if (!yield || yield.getValues().size() != 1 ||
       yield.getValues()[0].getType() != element)
     return emitOpError("body must end with croq.yield of one ")
