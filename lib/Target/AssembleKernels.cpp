@@ -12,7 +12,6 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -62,21 +61,6 @@ static std::string readFile(StringRef path) {
   return buffer ? (*buffer)->getBuffer().str() : std::string();
 }
 
-/// Writes `text` to `path`.
-static LogicalResult writeFile(StringRef path, StringRef text,
-                               std::string &error) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (!ec) {
-    os << text;
-    os.close();
-    ec = os.error();
-  }
-  if (ec)
-    error = llvm::formatv("cannot write {0}: {1}", path, ec.message()).str();
-  return failure(static_cast<bool>(ec));
-}
-
 /// Collects the PTX objects of `module`, writes each to `<cubinDir>/
 /// <name>.ptx` and starts ptxas on it.
 static LogicalResult startAssemblies(ModuleOp module, StringRef ptxas,
@@ -101,11 +85,9 @@ static LogicalResult startAssemblies(ModuleOp module, StringRef ptxas,
         *path = cubinDir;
         llvm::sys::path::append(*path, a.name + "." + ext);
       }
-      std::string error;
-      if (failed(writeFile(a.ptxPath, object.getObject().getValue(), error))) {
-        emitError(binary.getLoc(), error);
+      if (failed(croq::writeFileOrEmitError(binary.getLoc(), a.ptxPath,
+                                            object.getObject().getValue())))
         return WalkResult::interrupt();
-      }
     }
     return WalkResult::advance();
   });

@@ -8,6 +8,7 @@
 #include "Croq/Target/KernelObjects.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -51,4 +52,18 @@ LogicalResult croq::writeKernelObjects(ModuleOp module, KernelObjectKind kind,
       os << "//--- " << name << ".ptx\n";
     os << obj;
   });
+}
+
+LogicalResult croq::writeFileOrEmitError(Location loc, StringRef path,
+                                         StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    os << text;
+    os.close();
+    ec = os.error();
+  }
+  if (ec)
+    return emitError(loc, "cannot write ") << path << ": " << ec.message();
+  return success();
 }

@@ -236,16 +236,22 @@ static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
   return success();
 }
 
-/// Lowers `module` and translates its host code to LLVM IR.
+/// Translates the host code of lowered `module` to LLVM IR.
 static std::unique_ptr<llvm::Module>
-lowerToHostLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext) {
-  if (failed(runPipeline(module, clHostFormat)))
-    return nullptr;
+translateHost(ModuleOp module, llvm::LLVMContext &llvmContext) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
     module.emitError("cannot translate the host code to LLVM IR");
   return llvmModule;
+}
+
+/// Lowers `module` and translates its host code to LLVM IR.
+static std::unique_ptr<llvm::Module>
+lowerToHostLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext) {
+  if (failed(runPipeline(module, clHostFormat)))
+    return nullptr;
+  return translateHost(module, llvmContext);
 }
 
 /// Compiles `llvmModule` for the host into a position-independent object.
@@ -304,22 +310,6 @@ static LogicalResult emitHost(Operation *op, raw_ostream &os, bool asObject) {
   return success();
 }
 
-/// Writes `text` to `path`, or reports why not on `module`.
-static LogicalResult writeBundleFile(ModuleOp module, StringRef path,
-                                     StringRef text) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (!ec) {
-    os << text;
-    os.close();
-    ec = os.error();
-  }
-  if (ec)
-    return emitError(module.getLoc(), "cannot write ")
-           << path << ": " << ec.message();
-  return success();
-}
-
 /// Lowers `op` once and writes everything a host needs into
 /// --croq-bundle-dir: `<name>.json` (the signature of the input),
 /// `<name>.ptx`, `cubin/<kernel>.cubin` and `<name>.ptxas.txt` (ptxas run once
@@ -347,7 +337,7 @@ static LogicalResult emitBundle(Operation *op, raw_ostream &os) {
   SmallVector<std::string> written;
   auto write = [&](StringRef leaf, StringRef text) {
     written.push_back(pathOf(leaf));
-    return writeBundleFile(module, written.back(), text);
+    return croq::writeFileOrEmitError(module.getLoc(), written.back(), text);
   };
   std::string name = clBundleName;
   std::string text;
@@ -374,11 +364,9 @@ static LogicalResult emitBundle(Operation *op, raw_ostream &os) {
       return failure();
   }
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext);
+  std::unique_ptr<llvm::Module> llvmModule = translateHost(module, llvmContext);
   if (!llvmModule)
-    return emitError(module.getLoc(),
-                     "cannot translate the host code to LLVM IR");
+    return failure();
   text.clear();
   if (failed(emitHostObject(module, *llvmModule, textOs)) ||
       failed(write(name + ".o", text)))

@@ -35,6 +35,10 @@ forEachKernelObject(ModuleOp module, KernelObjectKind kind,
 LogicalResult writeKernelObjects(ModuleOp module, KernelObjectKind kind,
                                  raw_ostream &os);
 
+/// Writes `text` to the file `path`; reports why it cannot at `loc`.
+LogicalResult writeFileOrEmitError(Location loc, StringRef path,
+                                   StringRef text);
+
 /// Finds ptxas: `hint` when not empty, else on PATH, in `$CUDA_HOME/bin`,
 /// or in /usr/local/cuda/bin; empty when none is found.
 std::string findPtxas(StringRef hint = "");

@@ -447,3 +447,29 @@ mlir::croq::getBufferAccess(ConversionPatternRewriter &rewriter, Location loc,
   }
   return access;
 }
+
+FragmentOrigin mlir::croq::getWarpAndLane(OpBuilder &builder, Location loc,
+                                          Value threadIndex) {
+  FragmentOrigin origin;
+  origin.warp = arith::DivUIOp::create(builder, loc, threadIndex,
+                                       indexConstant(builder, loc, 32));
+  origin.lane = arith::RemUIOp::create(builder, loc, threadIndex,
+                                       indexConstant(builder, loc, 32));
+  return origin;
+}
+
+FragmentOrigin mlir::croq::getFragmentOrigin(OpBuilder &builder, Location loc,
+                                             FragmentOrigin origin) {
+  origin.row = arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, origin.warp,
+                            indexConstant(builder, loc, 16)),
+      arith::DivUIOp::create(builder, loc, origin.lane,
+                             indexConstant(builder, loc, 4)));
+  origin.column = arith::MulIOp::create(
+      builder, loc,
+      arith::RemUIOp::create(builder, loc, origin.lane,
+                             indexConstant(builder, loc, 4)),
+      indexConstant(builder, loc, 2));
+  return origin;
+}

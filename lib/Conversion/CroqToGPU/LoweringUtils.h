@@ -298,6 +298,26 @@ LogicalResult checkMmaLowerable(Operation *op);
 void populateCroqMmaStoreToGPUPatterns(CroqTypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// Where a thread holds its part of a wgmma accumulator: its warp and lane
+/// in the warpgroup, and the row and column of its register 0 of 64-row
+/// block 0 (16 w + l / 4 and 2 (l % 4)). Register r = 4 j + q of block i is
+/// at row + 64 i + 8 (q / 2), column + 8 j + q % 2.
+struct FragmentOrigin {
+  Value warp;
+  Value lane;
+  Value row;
+  Value column;
+};
+
+/// The warp and lane of `threadIndex` (a thread's index in its warpgroup);
+/// row and column are left null until getFragmentOrigin fills them.
+FragmentOrigin getWarpAndLane(OpBuilder &builder, Location loc,
+                              Value threadIndex);
+
+/// `origin` with its row and column computed from its warp and lane.
+FragmentOrigin getFragmentOrigin(OpBuilder &builder, Location loc,
+                                 FragmentOrigin origin);
+
 /// Adds the pattern that lowers croq.mma.map to the body, unrolled over
 /// each thread's fragment registers.
 void populateCroqMmaMapToGPUPatterns(CroqTypeConverter &converter,

@@ -18,10 +18,8 @@ using namespace mlir::croq;
 
 namespace {
 /// croq.mma.map %acc (%row, %col, %x)  =>  per fragment register: extract,
-/// the body with row, column and value substituted, insert. Register r =
-/// 4 j + q of 64-row block i of thread t (warp w = t / 32, lane l = t % 32)
-/// holds row 64 i + 16 w + l / 4 + 8 (q / 2) and column 8 j + 2 (l % 4) +
-/// q % 2, as wgmma m64nN lays out its accumulator.
+/// the body with row, column and value substituted, insert; the registers'
+/// rows and columns as FragmentOrigin gives them.
 struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -34,22 +32,9 @@ struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
     if (failed(group))
       return failure();
-    Value tid = group->threadIndex;
-    Value warp = arith::DivUIOp::create(rewriter, loc, tid,
-                                        indexConstant(rewriter, loc, 32));
-    Value lane = arith::RemUIOp::create(rewriter, loc, tid,
-                                        indexConstant(rewriter, loc, 32));
-    Value row0 = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, warp,
-                              indexConstant(rewriter, loc, 16)),
-        arith::DivUIOp::create(rewriter, loc, lane,
-                               indexConstant(rewriter, loc, 4)));
-    Value col0 = arith::MulIOp::create(
-        rewriter, loc,
-        arith::RemUIOp::create(rewriter, loc, lane,
-                               indexConstant(rewriter, loc, 4)),
-        indexConstant(rewriter, loc, 2));
+    FragmentOrigin origin = getFragmentOrigin(
+        rewriter, loc, getWarpAndLane(rewriter, loc, group->threadIndex));
+    Value row0 = origin.row, col0 = origin.column;
 
     Block &body = op.getBody().front();
     auto yield = cast<YieldOp>(body.getTerminator());

@@ -175,11 +175,8 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
     if (failed(group))
       return failure();
-    Value tid = group->threadIndex;
-    Value warp = arith::DivUIOp::create(rewriter, loc, tid,
-                                        indexConstant(rewriter, loc, 32));
-    Value lane = arith::RemUIOp::create(rewriter, loc, tid,
-                                        indexConstant(rewriter, loc, 32));
+    FragmentOrigin origin = getWarpAndLane(rewriter, loc, group->threadIndex);
+    Value warp = origin.warp, lane = origin.lane;
     Type destType = access->elementType;
     AccType accType = op.getAcc().getType();
     int64_t blocks = std::max<int64_t>(1, accType.getShape()[0] / 64);
@@ -208,17 +205,8 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
     }
 
     // Row and column of register 0 of block 0.
-    Value row0 = arith::AddIOp::create(
-        rewriter, loc,
-        arith::MulIOp::create(rewriter, loc, warp,
-                              indexConstant(rewriter, loc, 16)),
-        arith::DivUIOp::create(rewriter, loc, lane,
-                               indexConstant(rewriter, loc, 4)));
-    Value col0 = arith::MulIOp::create(
-        rewriter, loc,
-        arith::RemUIOp::create(rewriter, loc, lane,
-                               indexConstant(rewriter, loc, 4)),
-        indexConstant(rewriter, loc, 2));
+    origin = getFragmentOrigin(rewriter, loc, origin);
+    Value row0 = origin.row, col0 = origin.column;
     // Whether (row, col) of the accumulator lies inside the destination.
     auto isInside = [&](OpBuilder &b, Value row, Value col) {
       SmallVector<Value> inside;
