@@ -57,6 +57,13 @@ struct CroqToNVVMPipelineOptions
       llvm::cl::desc("what the GPU modules become: isa (PTX), bin (cubin, "
                      "runs ptxas), fatbin, or none (stop at NVVM IR)"),
       llvm::cl::init("isa")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit whose libdevice serves math functions in "
+                     "kernels and whose ptxas makes cubins (default: "
+                     "CUDA_ROOT, CUDA_HOME, CUDA_PATH, the toolkit of the "
+                     "ptxas on PATH, /usr/local/cuda)"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> pipelineStages{
       *this, "pipeline-stages",
       llvm::cl::desc("stages of the rings croq-pipeline-loops builds (0: as "

@@ -97,8 +97,8 @@ static LogicalResult checkLowerable(ModuleOp module,
       ok = false;
       return;
     }
-    if (isa<MmaFillOp, MmaLoadOp, MmaOp, MmaCommitOp, MmaStoreOp, MmaMapOp>(
-            op) &&
+    if (isa<MmaFillOp, MmaLoadOp, MmaOp, MmaCommitOp, MmaStoreOp, MmaMapOp,
+            VecMapOp, VecFillOp, MmaReduceOp, MmaConvertOp>(op) &&
         failed(checkMmaLowerable(op))) {
       ok = false;
       return;

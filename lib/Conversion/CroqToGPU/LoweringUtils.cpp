@@ -199,6 +199,61 @@ LLVM::LLVMStructType mlir::croq::getAccStructType(AccType type) {
   return LLVM::LLVMStructType::getLiteral(context, blocks);
 }
 
+LLVM::LLVMStructType mlir::croq::getVecStructType(VecType type) {
+  int64_t size = type.getSize(), count;
+  if (type.getAxis() == AccAxis::Rows) {
+    if (size % 64 != 0 || size / 64 * 2 > kMaxAccRegisters)
+      return {};
+    count = size / 64 * 2;
+  } else {
+    if (size % 8 != 0 || size > 256)
+      return {};
+    count = size / 4;
+  }
+  SmallVector<Type> elements(count, type.getElementType());
+  return LLVM::LLVMStructType::getLiteral(type.getContext(), elements);
+}
+
+int64_t mlir::croq::getVecPosition(VecType type, int64_t block, int64_t reg) {
+  // Register r = 4 j + q is at row 64 i + 8 (q / 2), column 8 j + q % 2.
+  if (type.getAxis() == AccAxis::Rows)
+    return 2 * block + reg % 4 / 2;
+  return 2 * (reg / 4) + reg % 2;
+}
+
+Value mlir::croq::getVecIndex(OpBuilder &builder, Location loc, VecType type,
+                              const FragmentOrigin &origin, int64_t position) {
+  int64_t group = position / 2, half = position % 2;
+  if (type.getAxis() == AccAxis::Rows)
+    return arith::AddIOp::create(
+        builder, loc, origin.row,
+        indexConstant(builder, loc, 64 * group + 8 * half));
+  return arith::AddIOp::create(builder, loc, origin.column,
+                               indexConstant(builder, loc, 8 * group + half));
+}
+
+LLVM::LLVMStructType mlir::croq::getRegisterFragStructType(FragType type) {
+  int64_t m = type.getShape()[0], k = type.getShape()[1];
+  if (!type.getInRegisters() || m % 64 != 0 || k % 16 != 0 ||
+      saturatingMul(m / 64, k / 4) > kMaxAccRegisters)
+    return {};
+  MLIRContext *context = type.getContext();
+  SmallVector<Type> registers(k / 4, IntegerType::get(context, 32));
+  auto rows = LLVM::LLVMStructType::getLiteral(context, registers);
+  SmallVector<Type> blocks(m / 64, rows);
+  return LLVM::LLVMStructType::getLiteral(context, blocks);
+}
+
+Value mlir::croq::pinRegister(OpBuilder &builder, Location loc, Value value) {
+  StringRef constraint = value.getType().isF32() ? "=f,0" : "=r,0";
+  auto asmOp = LLVM::InlineAsmOp::create(
+      builder, loc, value.getType(), ValueRange{value}, /*asm_string=*/"",
+      constraint, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  return asmOp.getResult(0);
+}
+
 /// A value of `type` that stands for `parts` (two or more) while their
 /// users are lowered: an unrealized_conversion_cast of them.
 static Value bindParts(OpBuilder &builder, Location loc, Type type,
@@ -274,8 +329,17 @@ CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup),
         type.getCount());
   });
-  addConversion([](FragType type) -> Type {
-    return IntegerType::get(type.getContext(), 64);
+  addConversion([](FragType type) -> std::optional<Type> {
+    if (!type.getInRegisters())
+      return IntegerType::get(type.getContext(), 64);
+    if (LLVM::LLVMStructType converted = getRegisterFragStructType(type))
+      return converted;
+    return std::nullopt;
+  });
+  addConversion([](VecType type) -> std::optional<Type> {
+    if (LLVM::LLVMStructType converted = getVecStructType(type))
+      return converted;
+    return std::nullopt;
   });
   addConversion([](AccType type) -> std::optional<Type> {
     if (LLVM::LLVMStructType converted = getAccStructType(type))

@@ -41,6 +41,28 @@ constexpr int64_t kMaxAccRegisters = 255;
 /// kMaxAccRegisters registers in each thread.
 bool isHeldInWgmmaFragments(AccType type);
 
+/// The struct a `!croq.vec` is lowered to, or null if no wgmma fragments
+/// hold its rows or columns: each thread keeps the values of the rows (two
+/// per 64-row block: element 2 i + h is row 64 i + 8 h from its fragment
+/// origin) or columns (two per 8: element 2 j + p is column 8 j + p) its
+/// accumulator registers cover.
+LLVM::LLVMStructType getVecStructType(VecType type);
+
+/// The element of a lowered vector of `type` that goes with register `reg`
+/// of 64-row block `block` of an accumulator.
+int64_t getVecPosition(VecType type, int64_t block, int64_t reg);
+
+/// The struct an A operand in registers (`!croq.frag<MxKxT, registers>`) is
+/// lowered to, or null if wgmma cannot read it: per 64 rows, K / 4 i32
+/// registers of two packed 16-bit elements, in the order of the
+/// accumulator registers they come from.
+LLVM::LLVMStructType getRegisterFragStructType(FragType type);
+
+/// `value` through an empty asm statement that takes and returns it in the
+/// same register: uses of the result cannot move above the asm statements
+/// before it (a wgmma wait), nor its computation below those after it.
+Value pinRegister(OpBuilder &builder, Location loc, Value value);
+
 /// The LLVM struct of an accumulator in registers: one struct of N / 2
 /// elements per 64 rows, as wgmma m64nN takes them. Null where
 /// isHeldInWgmmaFragments is false.
@@ -318,10 +340,20 @@ FragmentOrigin getWarpAndLane(OpBuilder &builder, Location loc,
 FragmentOrigin getFragmentOrigin(OpBuilder &builder, Location loc,
                                  FragmentOrigin origin);
 
-/// Adds the pattern that lowers croq.mma.map to the body, unrolled over
-/// each thread's fragment registers.
+/// The row (rows) or column (cols) of element `position` of a thread's
+/// lowered vector of `type`, from the thread's fragment origin.
+Value getVecIndex(OpBuilder &builder, Location loc, VecType type,
+                  const FragmentOrigin &origin, int64_t position);
+
+/// Adds the patterns that lower croq.mma.map and croq.vec.map to their
+/// bodies, unrolled over each thread's registers.
 void populateCroqMmaMapToGPUPatterns(CroqTypeConverter &converter,
                                      RewritePatternSet &patterns);
+
+/// Adds the patterns that lower croq.mma.reduce (shuffles across lanes,
+/// shared memory across warps) and croq.mma.convert (packed A registers).
+void populateCroqMmaReduceToGPUPatterns(CroqTypeConverter &converter,
+                                        RewritePatternSet &patterns);
 
 /// Adds the patterns that lower mma ops to wgmma.
 void populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,

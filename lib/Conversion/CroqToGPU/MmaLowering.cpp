@@ -120,35 +120,47 @@ static FailureOr<OperandLayout> getOperandLayout(Operation *op,
   return layout;
 }
 
-/// The layouts of both operands of `op`, or an error on it.
-static FailureOr<std::pair<OperandLayout, OperandLayout>>
-getOperandLayouts(MmaOp op) {
-  auto loadA = op.getA().getDefiningOp<MmaLoadOp>();
+/// The layout of operand B of `op`, or an error on it. An MN-major B
+/// operand's N extent must fill its swizzle span (one atom per instruction).
+static FailureOr<OperandLayout> getOperandBLayout(MmaOp op) {
   auto loadB = op.getB().getDefiningOp<MmaLoadOp>();
-  if (!loadA || !loadB)
-    return op.emitOpError("operands must come directly from croq.mma.load");
-  FailureOr<OperandLayout> layoutA = getOperandLayout(op, loadA, "A");
-  if (failed(layoutA))
-    return failure();
+  if (!loadB)
+    return op.emitOpError("operand B must come directly from croq.mma.load");
   FailureOr<OperandLayout> layoutB = getOperandLayout(op, loadB, "B");
   if (failed(layoutB))
     return failure();
-  bool aKMajor = op.getLayoutA() == MmaLayout::Row;
   bool bKMajor = op.getLayoutB() == MmaLayout::Row;
-  ArrayRef<int64_t> shapeA = op.getA().getType().getShape();
   ArrayRef<int64_t> shapeB = op.getB().getType().getShape();
-  int64_t m = aKMajor ? shapeA[0] : shapeA[1];
   int64_t n = bKMajor ? shapeB[0] : shapeB[1];
-  // An MN-major operand's M or N extent must fit in the span (one swizzle
-  // atom per instruction).
-  if (!aKMajor && (m != 64 || 64 * layoutA->elementBytes != layoutA->span))
-    return op.emitOpError("an MN-major ('col') A operand is lowered for "
-                          "M = 64 in 128-byte swizzled rows of 64 elements "
-                          "only");
   if (!bKMajor && n * layoutB->elementBytes != layoutB->span)
     return op.emitOpError("an MN-major ('col') B operand needs N (")
            << n << ") to fill its " << layoutB->span
            << "-byte swizzle span exactly";
+  return layoutB;
+}
+
+/// The layouts of both operands of `op` (A in shared memory), or an error
+/// on it.
+static FailureOr<std::pair<OperandLayout, OperandLayout>>
+getOperandLayouts(MmaOp op) {
+  auto loadA = op.getA().getDefiningOp<MmaLoadOp>();
+  if (!loadA)
+    return op.emitOpError("operands must come directly from croq.mma.load");
+  FailureOr<OperandLayout> layoutA = getOperandLayout(op, loadA, "A");
+  if (failed(layoutA))
+    return failure();
+  FailureOr<OperandLayout> layoutB = getOperandBLayout(op);
+  if (failed(layoutB))
+    return failure();
+  bool aKMajor = op.getLayoutA() == MmaLayout::Row;
+  ArrayRef<int64_t> shapeA = op.getA().getType().getShape();
+  int64_t m = aKMajor ? shapeA[0] : shapeA[1];
+  // An MN-major operand's M extent must fit in the span (one swizzle atom
+  // per instruction).
+  if (!aKMajor && (m != 64 || 64 * layoutA->elementBytes != layoutA->span))
+    return op.emitOpError("an MN-major ('col') A operand is lowered for "
+                          "M = 64 in 128-byte swizzled rows of 64 elements "
+                          "only");
   return std::make_pair(*layoutA, *layoutB);
 }
 
@@ -246,17 +258,58 @@ LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
            << " registers in each thread, more than the " << kMaxAccRegisters
            << " a thread can hold";
   };
+  auto checkVec = [&](VecType vec) -> LogicalResult {
+    if (getVecStructType(vec))
+      return success();
+    return op->emitOpError("vector ")
+           << vec << " does not lie along wgmma fragments: rows vectors "
+           << "have a multiple of 64 elements, columns vectors a multiple of "
+           << "8 no larger than 256";
+  };
   if (auto fill = dyn_cast<MmaFillOp>(op))
     return check(fill.getResult().getType());
-  if (auto map = dyn_cast<MmaMapOp>(op))
-    return check(map.getAcc().getType());
+  if (auto map = dyn_cast<MmaMapOp>(op)) {
+    for (Type type : map->getOperandTypes())
+      if (failed(isa<AccType>(type) ? check(cast<AccType>(type))
+                                    : checkVec(cast<VecType>(type))))
+        return failure();
+    return success();
+  }
+  if (auto fill = dyn_cast<VecFillOp>(op))
+    return checkVec(fill.getResult().getType());
+  if (auto map = dyn_cast<VecMapOp>(op)) {
+    for (Type type : map->getOperandTypes())
+      if (failed(checkVec(cast<VecType>(type))))
+        return failure();
+    return success();
+  }
+  if (auto reduce = dyn_cast<MmaReduceOp>(op)) {
+    if (!isa<FloatType>(reduce.getAcc().getType().getElementType()) &&
+        !reduce.getAcc().getType().getElementType().isInteger(32))
+      return op->emitOpError("reduces f32 or i32 accumulators");
+    return failure(failed(check(reduce.getAcc().getType())) ||
+                   failed(checkVec(reduce.getResult().getType())));
+  }
+  if (auto convert = dyn_cast<MmaConvertOp>(op)) {
+    if (failed(check(convert.getAcc().getType())))
+      return failure();
+    if (!getRegisterFragStructType(convert.getResult().getType()))
+      return op->emitOpError("A operand ")
+             << convert.getResult().getType()
+             << " needs more registers in each thread than the "
+             << kMaxAccRegisters << " a thread can hold";
+    return success();
+  }
   if (auto store = dyn_cast<MmaStoreOp>(op))
     return check(store.getAcc().getType());
   if (auto mma = dyn_cast<MmaOp>(op)) {
     if (failed(check(mma.getAcc().getType())))
       return failure();
+    bool aInRegisters = mma.getA().getType().getInRegisters();
     for (auto [value, name] : {std::pair<Value, StringRef>{mma.getA(), "A"},
                                {mma.getB(), "B"}}) {
+      if (aInRegisters && name == "A")
+        continue;
       auto load = value.getDefiningOp<MmaLoadOp>();
       if (!load)
         return op->emitOpError("operand ")
@@ -266,6 +319,8 @@ LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
       if (tile && tile.getSwizzle() == Swizzle::Auto)
         return success();
     }
+    if (aInRegisters)
+      return getOperandBLayout(mma);
     return getOperandLayouts(mma);
   }
   return success();
@@ -274,19 +329,6 @@ LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
 //===----------------------------------------------------------------------===//
 // Patterns
 //===----------------------------------------------------------------------===//
-
-/// `value` through an empty asm statement that takes and returns it in the
-/// same register: uses of the result cannot move above the asm statements
-/// before it (the wgmma wait).
-static Value pinRegister(OpBuilder &builder, Location loc, Value value) {
-  StringRef constraint = value.getType().isF32() ? "=f,0" : "=r,0";
-  auto asmOp = LLVM::InlineAsmOp::create(
-      builder, loc, value.getType(), ValueRange{value}, /*asm_string=*/"",
-      constraint, /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
-      /*operand_attrs=*/nullptr);
-  return asmOp.getResult(0);
-}
 
 /// Rebuilds `acc` with every element passed through pinRegister.
 static Value pinAccumulator(OpBuilder &builder, Location loc, Value acc) {
@@ -381,8 +423,51 @@ struct MmaLoadOpLowering : OpConversionPattern<MmaLoadOp> {
   }
 };
 
+/// One wgmma m64nNk16 with A from the four registers `a` (f16 or bf16
+/// pairs) and B from descriptor `descB`, accumulating into `rows`. NVVM's
+/// wgmma op takes A as a descriptor only, so this is the PTX instruction in
+/// an asm statement; the accumulator registers are tied to the outputs.
+static Value emitRegisterAWgmma(OpBuilder &builder, Location loc, Value rows,
+                                ArrayRef<Value> a, Value descB, int64_t n,
+                                StringRef type, bool bKMajor) {
+  auto rowsType = cast<LLVM::LLVMStructType>(rows.getType());
+  int64_t outputs = static_cast<int64_t>(rowsType.getBody().size());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << type << "."
+     << type << " {";
+  SmallVector<std::string> constraints;
+  for (int64_t i = 0; i < outputs; ++i) {
+    os << (i ? ", " : "") << "$" << i;
+    constraints.push_back("=f");
+  }
+  os << "}, {";
+  for (int64_t i = 0; i < 4; ++i) {
+    os << (i ? ", " : "") << "$" << outputs + i;
+    constraints.push_back("r");
+  }
+  // scale-d (p): add to the accumulator; A and B not negated; B transposed
+  // when it is MN-major.
+  os << "}, $" << outputs + 4 << ", p, 1, 1, " << (bKMajor ? 0 : 1) << ";\n}\n";
+  constraints.push_back("l");
+  SmallVector<Value> operands(a);
+  operands.push_back(descB);
+  for (int64_t i = 0; i < outputs; ++i) {
+    constraints.push_back(std::to_string(i));
+    operands.push_back(LLVM::ExtractValueOp::create(builder, loc, rows, i));
+  }
+  auto asmOp = LLVM::InlineAsmOp::create(
+      builder, loc, rowsType, operands, text, llvm::join(constraints, ","),
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  return asmOp.getResult(0);
+}
+
 /// croq.mma %acc, %a, %b  =>  for each instruction K step and each 64 rows
-/// of M, wgmma.mma_async on descriptors of A and B at those offsets.
+/// of M, wgmma.mma_async on descriptors of A and B at those offsets, or
+/// with A from its registers.
 struct MmaOpLowering : OpConversionPattern<MmaOp> {
   MmaOpLowering(const TypeConverter &converter, MLIRContext *context,
                 const TargetDescription &target)
@@ -391,6 +476,8 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
   LogicalResult
   matchAndRewrite(MmaOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getA().getType().getInRegisters())
+      return lowerWithRegisterA(op, adaptor, rewriter);
     Location loc = op.getLoc();
     FailureOr<std::pair<OperandLayout, OperandLayout>> layouts =
         getOperandLayouts(op);
@@ -466,6 +553,49 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
     rewriter.replaceOp(op, acc);
     return success();
   }
+
+  /// A from registers (K-major, f16 or bf16): per 16 of K and 64 of M, the
+  /// four A registers of that step and a descriptor of B.
+  LogicalResult lowerWithRegisterA(MmaOp op, OpAdaptor adaptor,
+                                   ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    FailureOr<OperandLayout> layoutB = getOperandBLayout(op);
+    if (failed(layoutB))
+      return failure();
+    if (!isa<LLVM::LLVMStructType>(adaptor.getA().getType()))
+      return rewriter.notifyMatchFailure(op, "A not in registers");
+    bool bKMajor = op.getLayoutB() == MmaLayout::Row;
+    ArrayRef<int64_t> shapeA = op.getA().getType().getShape();
+    ArrayRef<int64_t> shapeB = op.getB().getType().getShape();
+    int64_t m = shapeA[0], k = shapeA[1];
+    int64_t n = bKMajor ? shapeB[0] : shapeB[1];
+    StringRef type =
+        op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
+    uint64_t bitsB = getDescriptorBits(*layoutB, target);
+    Value acc = adaptor.getAcc();
+    for (int64_t kk = 0; kk < k / 16; ++kk) {
+      int64_t k0 = kk * 16;
+      int64_t kOffsetB =
+          bKMajor ? k0 / layoutB->slabWidth * layoutB->slabBytes +
+                        k0 % layoutB->slabWidth * layoutB->elementBytes
+                  : k0 * layoutB->rowBytes;
+      Value descB =
+          buildDescriptor(rewriter, loc, adaptor.getB(), kOffsetB, bitsB);
+      for (int64_t mi = 0; mi < m / 64; ++mi) {
+        SmallVector<Value, 4> a;
+        for (int64_t u = 0; u < 4; ++u)
+          a.push_back(
+              LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getA(),
+                                           ArrayRef<int64_t>{mi, 4 * kk + u}));
+        Value rows = LLVM::ExtractValueOp::create(rewriter, loc, acc, mi);
+        Value result =
+            emitRegisterAWgmma(rewriter, loc, rows, a, descB, n, type, bKMajor);
+        acc = LLVM::InsertValueOp::create(rewriter, loc, acc, result, mi);
+      }
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
 };
 
 /// croq.mma.commit %acc  =>  commit the wgmma group, wait for it, pin the
@@ -501,4 +631,5 @@ void mlir::croq::populateCroqMmaToGPUPatterns(
   patterns.add<MmaOpLowering>(converter, patterns.getContext(), target);
   populateCroqMmaStoreToGPUPatterns(converter, patterns);
   populateCroqMmaMapToGPUPatterns(converter, patterns);
+  populateCroqMmaReduceToGPUPatterns(converter, patterns);
 }

@@ -1,9 +1,9 @@
 //===- MmaMapLowering.cpp - computation on accumulators in registers ------===//
 //
-// Lowers croq.mma.map: each thread of the warpgroup runs the body once per
-// element of its wgmma fragments, with the element's row and column in the
-// accumulator, and the yielded values make the new fragments. Nothing moves
-// through memory.
+// Lowers croq.mma.map, croq.vec.map and croq.vec.fill: each thread of the
+// warpgroup runs the body once per element it holds, with the element's row and
+// column (or index) and the matching elements of the other inputs, and the
+// yielded values make its new registers. Nothing moves through memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,10 +16,33 @@
 using namespace mlir;
 using namespace mlir::croq;
 
+/// Clones the body of `op` (ending in croq.yield) with `mapping` and returns
+/// the value it yields.
+static Value cloneBody(ConversionPatternRewriter &rewriter, Block &body,
+                       IRMapping &mapping) {
+  for (Operation &inner : body.without_terminator())
+    rewriter.clone(inner, mapping);
+  auto yield = cast<YieldOp>(body.getTerminator());
+  return mapping.lookupOrDefault(yield.getValues()[0]);
+}
+
+/// The fragment origin of the thread running `op` in its warpgroup.
+static FailureOr<FragmentOrigin>
+getThreadOrigin(ConversionPatternRewriter &rewriter, Operation *op) {
+  FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
+  if (failed(group))
+    return failure();
+  return getFragmentOrigin(
+      rewriter, op->getLoc(),
+      getWarpAndLane(rewriter, op->getLoc(), group->threadIndex));
+}
+
 namespace {
-/// croq.mma.map %acc (%row, %col, %x)  =>  per fragment register: extract,
-/// the body with row, column and value substituted, insert; the registers'
-/// rows and columns as FragmentOrigin gives them.
+/// croq.mma.map %acc, %in... (%row, %col, %x, %y...)  =>  per fragment
+/// register: extract it and the matching element of each input (the same
+/// register of another accumulator, the element of its row or column of a
+/// vector), the body with those substituted, insert; the registers' rows
+/// and columns as FragmentOrigin gives them.
 struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -29,36 +52,41 @@ struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
     auto structType = getAccStructType(op.getAcc().getType());
     if (!structType)
       return rewriter.notifyMatchFailure(op, "accumulator not in fragments");
-    FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
-    if (failed(group))
+    for (Value input : adaptor.getInputs())
+      if (!isa<LLVM::LLVMStructType>(input.getType()))
+        return rewriter.notifyMatchFailure(op, "input not in registers");
+    FailureOr<FragmentOrigin> origin = getThreadOrigin(rewriter, op);
+    if (failed(origin))
       return failure();
-    FragmentOrigin origin = getFragmentOrigin(
-        rewriter, loc, getWarpAndLane(rewriter, loc, group->threadIndex));
-    Value row0 = origin.row, col0 = origin.column;
 
     Block &body = op.getBody().front();
-    auto yield = cast<YieldOp>(body.getTerminator());
     Value acc = adaptor.getAcc();
     Value result = LLVM::UndefOp::create(rewriter, loc, structType);
     for (auto [i, rowsType] : llvm::enumerate(structType.getBody())) {
+      int64_t block = static_cast<int64_t>(i);
       int64_t registers = cast<LLVM::LLVMStructType>(rowsType).getBody().size();
       for (int64_t r = 0; r < registers; ++r) {
-        SmallVector<int64_t> position{static_cast<int64_t>(i), r};
+        SmallVector<int64_t> position{block, r};
         int64_t j = r / 4, q = r % 4;
         IRMapping mapping;
-        mapping.map(op.getRow(),
-                    arith::AddIOp::create(
-                        rewriter, loc, row0,
-                        indexConstant(rewriter, loc, 64 * i + 8 * (q / 2))));
+        mapping.map(op.getRow(), arith::AddIOp::create(
+                                     rewriter, loc, origin->row,
+                                     indexConstant(rewriter, loc,
+                                                   64 * block + 8 * (q / 2))));
         mapping.map(
             op.getColumn(),
-            arith::AddIOp::create(rewriter, loc, col0,
+            arith::AddIOp::create(rewriter, loc, origin->column,
                                   indexConstant(rewriter, loc, 8 * j + q % 2)));
         mapping.map(op.getElement(),
                     LLVM::ExtractValueOp::create(rewriter, loc, acc, position));
-        for (Operation &inner : body.without_terminator())
-          rewriter.clone(inner, mapping);
-        Value value = mapping.lookupOrDefault(yield.getValues()[0]);
+        for (auto [n, input] : llvm::enumerate(adaptor.getInputs())) {
+          SmallVector<int64_t> at = position;
+          if (auto vec = dyn_cast<VecType>(op.getInputs()[n].getType()))
+            at = {getVecPosition(vec, block, r)};
+          mapping.map(op.getInputElement(n),
+                      LLVM::ExtractValueOp::create(rewriter, loc, input, at));
+        }
+        Value value = cloneBody(rewriter, body, mapping);
         result =
             LLVM::InsertValueOp::create(rewriter, loc, result, value, position);
       }
@@ -67,9 +95,64 @@ struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
     return success();
   }
 };
+
+/// croq.vec.map %v, %in... (%i, %x, %y...)  =>  per element a thread holds:
+/// its row or column, the elements of the inputs at the same position, the
+/// body, insert.
+struct VecMapOpLowering : OpConversionPattern<VecMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(VecMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    VecType type = op.getVec().getType();
+    auto structType = getVecStructType(type);
+    if (!structType)
+      return rewriter.notifyMatchFailure(op, "vector not in registers");
+    for (Value operand : adaptor.getOperands())
+      if (!isa<LLVM::LLVMStructType>(operand.getType()))
+        return rewriter.notifyMatchFailure(op, "input not in registers");
+    FailureOr<FragmentOrigin> origin = getThreadOrigin(rewriter, op);
+    if (failed(origin))
+      return failure();
+
+    Block &body = op.getBody().front();
+    Value result = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (int64_t e = 0, count = structType.getBody().size(); e < count; ++e) {
+      IRMapping mapping;
+      mapping.map(op.getIndex(), getVecIndex(rewriter, loc, type, *origin, e));
+      for (auto [n, operand] : llvm::enumerate(adaptor.getOperands()))
+        mapping.map(body.getArgument(1 + n),
+                    LLVM::ExtractValueOp::create(rewriter, loc, operand, e));
+      Value value = cloneBody(rewriter, body, mapping);
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, value, e);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+/// croq.vec.fill %v  =>  the vector struct with every element %v.
+struct VecFillOpLowering : OpConversionPattern<VecFillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(VecFillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto structType = getVecStructType(op.getResult().getType());
+    if (!structType)
+      return rewriter.notifyMatchFailure(op, "vector not in registers");
+    Value result = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (int64_t e = 0, count = structType.getBody().size(); e < count; ++e)
+      result = LLVM::InsertValueOp::create(rewriter, loc, result,
+                                           adaptor.getValue(), e);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::croq::populateCroqMmaMapToGPUPatterns(CroqTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<MmaMapOpLowering>(converter, patterns.getContext());
+  patterns.add<MmaMapOpLowering, VecMapOpLowering, VecFillOpLowering>(
+      converter, patterns.getContext());
 }

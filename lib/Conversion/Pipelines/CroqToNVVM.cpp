@@ -16,7 +16,39 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
+
 using namespace mlir;
+
+/// The CUDA toolkit the binaries are made with: `hint`, else the first of
+/// CUDA_ROOT, CUDA_HOME, CUDA_PATH, the toolkit of the ptxas on PATH and
+/// /usr/local/cuda that has libdevice; empty if none has. Without it, calls
+/// to libdevice (math functions in kernels) would stay unresolved, and
+/// whether they do would depend on the environment.
+static std::string findCudaToolkit(StringRef hint) {
+  if (!hint.empty())
+    return hint.str();
+  SmallVector<std::string> roots;
+  for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(name); value && *value)
+      roots.push_back(value);
+  if (llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas"))
+    roots.push_back(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+            .str());
+  roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    SmallString<128> libdevice(root);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(libdevice))
+      return root;
+  }
+  return "";
+}
 
 void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
                                    const CroqToNVVMPipelineOptions &options) {
@@ -95,6 +127,7 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   if (options.format != "none") {
     GpuModuleToBinaryPassOptions binary;
     binary.compilationTarget = options.format;
+    binary.toolkitPath = findCudaToolkit(options.toolkit);
     pm.addPass(createGpuModuleToBinaryPass(binary));
   }
   pm.addPass(createConvertMathToLLVMPass());

@@ -1766,7 +1766,7 @@ func.func @mma_map_nested_foreach(%acc: !croq.acc<64x64xf32>) {
 // -----
 
 func.func @mma_map_not_acc(%t: memref<64x64xf32>) {
-  // expected-error @+1 {{expected an accumulator type, got 'memref<64x64xf32>'}}
+  // expected-error @+1 {{expected accumulator or vector operands, got 'memref<64x64xf32>'}}
   %r = croq.mma.map %t (%i, %j, %x) : memref<64x64xf32> {
     croq.yield %x : f32
   }
@@ -1776,7 +1776,7 @@ func.func @mma_map_not_acc(%t: memref<64x64xf32>) {
 // -----
 
 func.func @mma_map_arguments(%acc: !croq.acc<64x64xf32>) {
-  // expected-error @+1 {{expected three block arguments (row, column, element), got 2}}
+  // expected-error @+1 {{expected 3 block arguments (row, column, then one element per operand), got 2}}
   %r = croq.mma.map %acc (%i, %x) : !croq.acc<64x64xf32> {
     croq.yield %x : f32
   }
@@ -1786,7 +1786,7 @@ func.func @mma_map_arguments(%acc: !croq.acc<64x64xf32>) {
 // -----
 
 func.func @mma_map_body_arguments(%acc: !croq.acc<64x64xf32>) {
-  // expected-error @+1 {{'croq.mma.map' op expected body arguments (index, index, 'f32')}}
+  // expected-error @+1 {{'croq.mma.map' op expected body arguments (index, index, f32)}}
   %r = "croq.mma.map"(%acc) ({
   ^bb0(%i: index, %j: index, %x: f16):
     croq.yield %x : f16
@@ -1808,7 +1808,7 @@ func.func @mma_map_result_type(%acc: !croq.acc<64x64xf32>) {
 // -----
 
 func.func @yield_outside_map(%x: f32) {
-  // expected-error @+1 {{'croq.yield' op expects parent op 'croq.mma.map'}}
+  // expected-error @+1 {{'croq.yield' op expects parent op to be one of 'croq.mma.map, croq.vec.map'}}
   croq.yield %x : f32
 }
 
@@ -1840,3 +1840,250 @@ func.func @mma_map_no_yield(%acc: !croq.acc<64x64xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @mma_map_vec_size(%acc: !croq.acc<64x128xf32>, %v: !croq.vec<128xf32, rows>) {
+  // expected-error @+1 {{'croq.mma.map' op input 1 is '!croq.vec<128xf32, rows>', but the accumulator has 64 rows}}
+  %r = croq.mma.map %acc, %v (%i, %j, %x, %y) : !croq.acc<64x128xf32>, !croq.vec<128xf32, rows> {
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @mma_map_acc_shape(%acc: !croq.acc<64x128xf32>, %b: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.map' op input 1 is '!croq.acc<64x64xf32>', not an accumulator of the mapped one's shape 64x128}}
+  %r = croq.mma.map %acc, %b (%i, %j, %x, %y) : !croq.acc<64x128xf32>, !croq.acc<64x64xf32> {
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @mma_map_vec_first(%v: !croq.vec<64xf32, rows>) {
+  // expected-error @+1 {{'croq.mma.map' op operand #0 must be an mma accumulator held in registers}}
+  %r = croq.mma.map %v (%i, %j, %x) : !croq.vec<64xf32, rows> {
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @vec_map_inputs(%a: !croq.vec<64xf32, rows>, %b: !croq.vec<64xf32, cols>) {
+  // expected-error @+1 {{'croq.vec.map' op input 1 is '!croq.vec<64xf32, cols>', not a vector of the mapped one's 64 rows}}
+  %r = croq.vec.map %a, %b (%i, %x, %y) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, cols> {
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @vec_map_yield(%a: !croq.vec<64xf32, rows>) {
+  // expected-error @+1 {{'croq.vec.map' op body must end with croq.yield of one 'f32' value}}
+  %r = croq.vec.map %a (%i, %x) : !croq.vec<64xf32, rows> {
+    %h = arith.truncf %x : f32 to f16
+    croq.yield %h : f16
+  }
+  return
+}
+
+// -----
+
+func.func @vec_map_arguments(%a: !croq.vec<64xf32, rows>) {
+  // expected-error @+1 {{expected 2 block arguments (index, then one element per operand), got 3}}
+  %r = croq.vec.map %a (%i, %j, %x) : !croq.vec<64xf32, rows> {
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @vec_map_writes(%a: !croq.vec<64xf32, rows>, %m: memref<64xf32>) {
+  %r = croq.vec.map %a (%i, %x) : !croq.vec<64xf32, rows> {
+    // expected-error @+1 {{'memref.store' op cannot be in the body of a croq.vec.map: the body may only compute and read memory (croq.read)}}
+    memref.store %x, %m[%i] : memref<64xf32>
+    croq.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @vec_fill_type(%x: f16) {
+  // expected-error @+1 {{'croq.vec.fill' op failed to verify that value matches the vector element type}}
+  %v = "croq.vec.fill"(%x) : (f16) -> !croq.vec<64xf32, rows>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'rows' or 'cols', got 'diagonal'}}
+func.func @vec_axis(%v: !croq.vec<64xf32, diagonal>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected a 1-d vector, got rank 2}}
+func.func @vec_rank(%v: !croq.vec<64x2xf32, rows>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected a positive size, got 0}}
+func.func @vec_size(%v: !croq.vec<0xf32, rows>) {
+  return
+}
+
+// -----
+
+func.func @mma_reduce_element(%acc: !croq.acc<64x128xf32>) {
+  // expected-error @+1 {{'croq.mma.reduce' op result element type 'f16' does not match the accumulator's 'f32'}}
+  %v = croq.mma.reduce max %acc : !croq.acc<64x128xf32> -> !croq.vec<64xf16, rows>
+  return
+}
+
+// -----
+
+func.func @mma_reduce_size(%acc: !croq.acc<64x128xf32>) {
+  // expected-error @+1 {{'croq.mma.reduce' op a reduction of each row of '!croq.acc<64x128xf32>' has 64 elements, not 128}}
+  %v = croq.mma.reduce max %acc : !croq.acc<64x128xf32> -> !croq.vec<128xf32, rows>
+  return
+}
+
+// -----
+
+func.func @mma_reduce_rows_scratch(%acc: !croq.acc<64x128xf32>, %t: !croq.tile<4x128xf32, shared>) {
+  // expected-error @+1 {{'croq.mma.reduce' op rows reduce across the lanes of a quad; a scratch tile is only for column reductions}}
+  %v = croq.mma.reduce sum %acc scratch %t : !croq.acc<64x128xf32>, !croq.tile<4x128xf32, shared> -> !croq.vec<64xf32, rows>
+  return
+}
+
+// -----
+
+func.func @mma_reduce_cols_no_scratch(%acc: !croq.acc<64x128xf32>) {
+  // expected-error @+1 {{'croq.mma.reduce' op a column reduction combines the four warps' partial results in shared memory: give it a scratch tile of 4x128xf32}}
+  %v = croq.mma.reduce sum %acc : !croq.acc<64x128xf32> -> !croq.vec<128xf32, cols>
+  return
+}
+
+// -----
+
+func.func @mma_reduce_scratch_shape(%acc: !croq.acc<64x128xf32>, %t: !croq.tile<4x64xf32, shared>) {
+  // expected-error @+1 {{'croq.mma.reduce' op scratch must be a shared tile of 4x128xf32, got '!croq.tile<4x64xf32, shared>'}}
+  %v = croq.mma.reduce sum %acc scratch %t : !croq.acc<64x128xf32>, !croq.tile<4x64xf32, shared> -> !croq.vec<128xf32, cols>
+  return
+}
+
+// -----
+
+func.func @mma_reduce_scratch_space(%acc: !croq.acc<64x128xf32>, %t: !croq.tile<4x128xf32, local>) {
+  // expected-error @+1 {{'croq.mma.reduce' op scratch must be a shared tile of 4x128xf32, got '!croq.tile<4x128xf32, local>'}}
+  %v = croq.mma.reduce sum %acc scratch %t : !croq.acc<64x128xf32>, !croq.tile<4x128xf32, local> -> !croq.vec<128xf32, cols>
+  return
+}
+
+// -----
+
+func.func @mma_commit_pending_reduce(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 2); reduce it after a croq.mma.commit with pending = 0}}
+  %r = croq.mma.commit %acc pending = 2 : !croq.acc<64x64xf32>
+  %v = croq.mma.reduce max %r : !croq.acc<64x64xf32> -> !croq.vec<64xf32, rows>
+  return
+}
+
+// -----
+
+func.func @mma_commit_pending_convert(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 1); convert it after a croq.mma.commit with pending = 0}}
+  %r = croq.mma.commit %acc pending = 1 : !croq.acc<64x64xf32>
+  %p = croq.mma.convert %r : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+  return
+}
+
+// -----
+
+func.func @mma_convert_not_registers(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.convert' op converts to an operand in registers: the result type needs ', registers'}}
+  %p = croq.mma.convert %acc : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @mma_convert_shape(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.convert' op result shape 64x128 differs from the accumulator's 64x64}}
+  %p = croq.mma.convert %acc : !croq.acc<64x64xf32> -> !croq.frag<64x128xf16, registers>
+  return
+}
+
+// -----
+
+func.func @mma_convert_element(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.convert' op an A operand in registers is f16 or bf16, got 'f8E4M3FN'}}
+  %p = croq.mma.convert %acc : !croq.acc<64x64xf32> -> !croq.frag<64x64xf8E4M3FN, registers>
+  return
+}
+
+// -----
+
+func.func @mma_convert_acc(%acc: !croq.acc<64x64xi32>) {
+  // expected-error @+1 {{'croq.mma.convert' op converts f32 accumulators, got 'i32'}}
+  %p = croq.mma.convert %acc : !croq.acc<64x64xi32> -> !croq.frag<64x64xf16, registers>
+  return
+}
+
+// -----
+
+func.func @mma_convert_tile(%acc: !croq.acc<32x24xf32>) {
+  // expected-error @+1 {{'croq.mma.convert' op an A operand in registers is a multiple of 64 rows (one wgmma) by a multiple of 16 columns (its K), got 32x24}}
+  %p = croq.mma.convert %acc : !croq.acc<32x24xf32> -> !croq.frag<32x24xf16, registers>
+  return
+}
+
+// -----
+
+func.func @mma_b_registers(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x64xf16>, %b: !croq.frag<64x64xf16, registers>) {
+  // expected-error @+1 {{'croq.mma' op operand B is read from shared memory; only A can come from registers}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x64xf16>, !croq.frag<64x64xf16, registers> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_a_registers_col(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x64xf16, registers>, %b: !croq.frag<64x64xf16>) {
+  // expected-error @+1 {{'croq.mma' op an A operand in registers is M x K: its layout must be 'row'}}
+  %r = croq.mma col row %acc, %a, %b : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_a_registers_f8(%acc: !croq.acc<64x64xf32>, %a: !croq.frag<64x64xf8E4M3FN, registers>, %b: !croq.frag<64x64xf8E4M3FN>) {
+  // expected-error @+1 {{'croq.mma' op an A operand in registers must be f16 or bf16, got 'f8E4M3FN'}}
+  %r = croq.mma row row %acc, %a, %b : !croq.frag<64x64xf8E4M3FN, registers>, !croq.frag<64x64xf8E4M3FN> -> !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_load_registers(%t: !croq.tile<64x64xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.mma.load' op loads an operand in shared memory, not in registers; croq.mma.convert makes register operands}}
+  %a = croq.mma.load %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16, registers>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'registers'}}
+func.func @frag_keyword(%a: !croq.frag<64x64xf16, shared>) {
+  return
+}
+

@@ -105,6 +105,24 @@ func.func @acc_and_frag_types(%a: !croq.acc<64x256xf32>,
   return
 }
 
+// CHECK-LABEL: func.func @register_types(
+// CHECK-SAME: !croq.frag<64x128xf16, registers>
+// CHECK-SAME: !croq.vec<64xf32, rows>
+// CHECK-SAME: !croq.vec<256xi32, cols>
+func.func @register_types(%a: !croq.frag<64x128xf16, registers>,
+                          %b: !croq.vec<64xf32, rows>,
+                          %c: !croq.vec<256xi32, cols>) {
+  return
+}
+
+// The ODS examples of the types.
+func.func @register_type_examples(
+  %a: !croq.frag<64x64xf16>,
+  %b: !croq.frag<64x128xf16, registers>,
+  %c: !croq.vec<64xf32, rows>) {
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Parallel regions
 //===----------------------------------------------------------------------===//
@@ -873,6 +891,80 @@ func.func @mma_map_example(%acc: !croq.acc<64x128xf32>, %bias: memref<128xf32>) 
     croq.yield %r : f32
   }
   return %y : !croq.acc<64x128xf32>
+}
+
+// CHECK-LABEL: func.func @mma_map_broadcast(
+// CHECK-SAME: %[[ACC:.*]]: !croq.acc<64x128xf32>, %[[MAX:.*]]: !croq.vec<64xf32, rows>, %[[OTHER:.*]]: !croq.acc<64x128xf32>, %[[COLS:.*]]: !croq.vec<128xf32, cols>
+func.func @mma_map_broadcast(%acc: !croq.acc<64x128xf32>, %max: !croq.vec<64xf32, rows>,
+                             %other: !croq.acc<64x128xf32>, %cols: !croq.vec<128xf32, cols>)
+    -> (!croq.acc<64x128xf32>, !croq.acc<64x128xf32>) {
+  // CHECK: croq.mma.map %[[ACC]], %[[MAX]] (%{{.*}}, %{{.*}}, %[[X:.*]], %[[M:.*]]) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+  // CHECK-NEXT: arith.subf %[[X]], %[[M]] : f32
+  %d = croq.mma.map %acc, %max (%row, %col, %x, %m) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+    %s = arith.subf %x, %m : f32
+    croq.yield %s : f32
+  }
+  // CHECK: croq.mma.map %[[ACC]], %[[OTHER]], %[[COLS]] (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
+  %e = croq.mma.map %acc, %other, %cols (%row, %col, %x, %y, %c) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
+    %s = arith.addf %x, %y : f32
+    %t = arith.mulf %s, %c : f32
+    croq.yield %t : f32
+  }
+  return %d, %e : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
+}
+
+// CHECK-LABEL: func.func @online_softmax_ops(
+func.func @online_softmax_ops(%s: !croq.acc<64x128xf32>, %t: !croq.tile<4x128xf32, shared>,
+                              %ninf: f32) -> (!croq.vec<64xf32, rows>, !croq.vec<128xf32, cols>, !croq.frag<64x128xf16, registers>) {
+  // CHECK: croq.vec.fill %{{.*}} : !croq.vec<64xf32, rows>
+  %m = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+  // CHECK: croq.mma.reduce max %{{.*}} : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+  %r = croq.mma.reduce max %s : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+  // CHECK: croq.mma.reduce min %{{.*}} : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+  %low = croq.mma.reduce min %s : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+  // CHECK: croq.mma.reduce sum %{{.*}} scratch %{{.*}} : !croq.acc<64x128xf32>, !croq.tile<4x128xf32, shared> -> !croq.vec<128xf32, cols>
+  %c = croq.mma.reduce sum %s scratch %t : !croq.acc<64x128xf32>, !croq.tile<4x128xf32, shared> -> !croq.vec<128xf32, cols>
+  // CHECK: croq.vec.map %{{.*}}, %{{.*}}, %{{.*}} (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+  %n = croq.vec.map %m, %r, %low (%i, %a, %b, %l) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+    %x = arith.maximumf %a, %b : f32
+    %y = arith.addf %x, %l : f32
+    croq.yield %y : f32
+  }
+  // CHECK: croq.mma.convert %{{.*}} : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+  %p = croq.mma.convert %s : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+  return %n, %c, %p : !croq.vec<64xf32, rows>, !croq.vec<128xf32, cols>, !croq.frag<64x128xf16, registers>
+}
+
+// CHECK-LABEL: func.func @mma_a_in_registers(
+// CHECK: croq.mma row col %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
+func.func @mma_a_in_registers(%acc: !croq.acc<64x64xf32>, %p: !croq.frag<64x128xf16, registers>,
+                              %v: !croq.frag<128x64xf16>) -> !croq.acc<64x64xf32> {
+  %r = croq.mma row col %acc, %p, %v : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
+  return %r : !croq.acc<64x64xf32>
+}
+
+// The ODS examples of the register ops.
+func.func @register_op_examples(%s: !croq.acc<64x128xf32>, %acc: !croq.acc<64x128xf32>,
+                                %t: !croq.tile<4x128xf32, shared>, %ninf: f32) {
+  %ms = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+  %m = croq.mma.reduce max %s : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+  %c = croq.mma.reduce sum %s scratch %t : !croq.acc<64x128xf32>, !croq.tile<4x128xf32, shared> -> !croq.vec<128xf32, cols>
+  %max = croq.mma.reduce max %s : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+  %d = croq.mma.map %acc, %max (%row, %col, %x, %mx) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+    %y = arith.subf %x, %mx : f32
+    croq.yield %y : f32
+  }
+  %p = croq.mma.convert %s : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+  return
+}
+
+func.func @vec_map_example(%ninf: f32, %t: !croq.vec<64xf32, rows>) {
+  %m = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+  %n = croq.vec.map %m, %t (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+    %x = arith.maximumf %a, %b : f32
+    croq.yield %x : f32
+  }
+  return
 }
 
 // CHECK-LABEL: func.func @mma_map_integer_with_attrs(

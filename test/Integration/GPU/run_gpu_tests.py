@@ -971,6 +971,57 @@ def matmul_tests(s: Suite) -> None:
         epilogue(shape)
 
 
+def attention_tests(s: Suite) -> None:
+    """attention.mlir: computation on accumulators in registers. The
+    one-warpgroup attention kernel (online softmax with row reductions, P as
+    an A operand in registers) against softmax(q k^T / 8) v in float64, and
+    column sums and row minima of an mma product broadcast back."""
+    tolerance = {torch.float16: 4e-3, torch.bfloat16: 2e-2}
+
+    def attention(dtype: torch.dtype, rows: int, keys: int) -> None:
+        name = "f16" if dtype == torch.float16 else "bf16"
+
+        def body():
+            mod = s.module("attention")
+            q = random_tensor((rows, 64), dtype)
+            k = random_tensor((keys, 64), dtype)
+            v = random_tensor((keys, 64), dtype)
+            out = poisoned((rows, 64), dtype)
+            getattr(mod, f"attention_tile_{name}")(q, k, v, out)
+            scores = (q.double() @ k.double().t()) / 8.0
+            ref = torch.softmax(scores, dim=-1) @ v.double()
+            return compare_close(out, ref, tolerance[dtype])
+        s.run(f"attention_tile_{name} {rows}x{keys}x64",
+              f"attention_tile_{name}", body)
+
+    for dtype in [torch.float16, torch.bfloat16]:
+        for rows, keys in [(64, 64), (128, 512), (100, 70), (1000, 1000),
+                           (7, 3)]:
+            attention(dtype, rows, keys)
+
+    def columns(rows: int) -> None:
+        def body():
+            mod = s.module("attention")
+            a = random_tensor((rows, 64), torch.float16)
+            b = random_tensor((128, 64), torch.float16)
+            out = poisoned((rows, 128), torch.float32)
+            mod.reduce_columns_f16(a, b, out)
+            prod = a.double() @ b.double().t()
+            blocks = -(-rows // 64)
+            padded = torch.zeros(blocks * 64, 128, dtype=torch.float64,
+                                 device=prod.device)
+            padded[:rows] = prod
+            sums = padded.view(blocks, 64, 128).sum(dim=1)
+            ref = (sums.repeat_interleave(64, dim=0)[:rows] +
+                   prod.min(dim=1, keepdim=True).values)
+            return compare_close(out, ref, 1e-5)
+        s.run(f"reduce_columns_f16 (column sums, row minima) {rows}x128x64",
+              "reduce_columns_f16", body)
+
+    for rows in [64, 256, 130, 5]:
+        columns(rows)
+
+
 def pad_tests(s: Suite) -> None:
     def simple(kernel: str) -> None:
         def body():
@@ -1317,6 +1368,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
                   swizzle_tests, tma_tests, tma_generated_tests,
                   tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
+                  attention_tests,
                   pad_tests, local_tests, api_tests, stream_tests,
                   slice_tests, torch_op_tests]:
         group(suite)

@@ -452,19 +452,84 @@ Type FragType::parse(AsmParser &parser) {
   SmallVector<int64_t> shape;
   Type elementType;
   SMLoc loc = parser.getCurrentLocation();
-  if (parseMatrixBody(parser, shape, elementType))
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return {};
+  bool inRegisters = false;
+  if (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseKeyword("registers"))
+      return {};
+    inRegisters = true;
+  }
+  if (parser.parseGreater())
     return {};
   return parser.getChecked<FragType>(loc, parser.getContext(), shape,
-                                     elementType);
+                                     elementType, inRegisters);
 }
 
 void FragType::print(AsmPrinter &printer) const {
   printer << "<";
   printShape(printer, getShape());
-  printer << getElementType() << ">";
+  printer << getElementType();
+  if (getInRegisters())
+    printer << ", registers";
+  printer << ">";
 }
 
 LogicalResult FragType::verify(function_ref<InFlightDiagnostic()> emitError,
-                               ArrayRef<int64_t> shape, Type elementType) {
+                               ArrayRef<int64_t> shape, Type elementType,
+                               bool inRegisters) {
   return verifyMatrixType(emitError, "mma operand", shape, elementType);
+}
+
+//===----------------------------------------------------------------------===//
+// VecType
+//===----------------------------------------------------------------------===//
+
+// !croq.vec<NxT, rows|cols>
+Type VecType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  StringRef axisName;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/true,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseComma())
+    return {};
+  SMLoc axisLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&axisName) || parser.parseGreater())
+    return {};
+  std::optional<AccAxis> axis = symbolizeAccAxis(axisName);
+  if (!axis) {
+    parser.emitError(axisLoc, "expected 'rows' or 'cols', got '")
+        << axisName << "'";
+    return {};
+  }
+  if (shape.size() != 1) {
+    parser.emitError(loc, "expected a 1-d vector, got rank ") << shape.size();
+    return {};
+  }
+  return parser.getChecked<VecType>(loc, parser.getContext(), shape[0],
+                                    elementType, *axis);
+}
+
+void VecType::print(AsmPrinter &printer) const {
+  printer << "<" << getSize() << "x" << getElementType() << ", "
+          << stringifyAccAxis(getAxis()) << ">";
+}
+
+LogicalResult VecType::verify(function_ref<InFlightDiagnostic()> emitError,
+                              int64_t size, Type elementType, AccAxis axis) {
+  if (ShapedType::isDynamic(size))
+    return emitError() << "expected a static vector size";
+  if (size <= 0)
+    return emitError() << "expected a positive size, got " << size;
+  if (!elementType.isIntOrFloat())
+    return emitError() << "expected an integer or floating-point element "
+                          "type, got "
+                       << elementType;
+  return success();
 }

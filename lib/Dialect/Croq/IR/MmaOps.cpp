@@ -1,11 +1,14 @@
 //===- MmaOps.cpp - croq mma ops ------------------------------------------===//
 //
 // Verification of mma operand loads, the shapes and element types the
-// Hopper tensor cores (wgmma) take, and accumulator stores.
+// Hopper tensor cores (wgmma) take, and accumulator stores. The ops that
+// compute on accumulators in registers are in RegisterOps.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -22,6 +25,9 @@ LogicalResult MmaLoadOp::verify() {
     return emitOpError("mma operands are loaded from shared memory, got ")
            << stringifyMemorySpace(space) << " memory";
   FragType result = getResult().getType();
+  if (result.getInRegisters())
+    return emitOpError("loads an operand in shared memory, not in registers; "
+                       "croq.mma.convert makes register operands");
   if (source.getRank() != 2)
     return emitOpError("expected a 2-d source, got rank ") << source.getRank();
   if (source.getElementType() != result.getElementType())
@@ -105,6 +111,15 @@ LogicalResult MmaOp::verify() {
            << " accumulation";
   bool aRow = getLayoutA() == MmaLayout::Row;
   bool bRow = getLayoutB() == MmaLayout::Row;
+  if (b.getInRegisters())
+    return emitOpError("operand B is read from shared memory; only A can "
+                       "come from registers");
+  if (a.getInRegisters() && !aType.isF16() && !aType.isBF16())
+    return emitOpError("an A operand in registers must be f16 or bf16, got ")
+           << aType;
+  if (a.getInRegisters() && !aRow)
+    return emitOpError("an A operand in registers is M x K: its layout must "
+                       "be 'row'");
   if (kind->kMajorOnly && (!aRow || !bRow))
     return emitOpError(kind->name)
            << " operands must both be 'row' (K-major); only 16-bit operands "
@@ -142,12 +157,20 @@ LogicalResult MmaCommitOp::verify() {
   if (getPending() < 0 || getPending() > 7)
     return emitOpError("pending must be between 0 and 7, got ")
            << getPending();
-  for (Operation *user : getResult().getUsers())
-    if (getPending() > 0 && isa<MmaStoreOp, MmaMapOp>(user))
+  if (getPending() == 0)
+    return success();
+  for (Operation *user : getResult().getUsers()) {
+    StringRef use = llvm::TypeSwitch<Operation *, StringRef>(user)
+                        .Case<MmaStoreOp>([](auto) { return "store"; })
+                        .Case<MmaMapOp>([](auto) { return "map"; })
+                        .Case<MmaReduceOp>([](auto) { return "reduce"; })
+                        .Case<MmaConvertOp>([](auto) { return "convert"; })
+                        .Default([](Operation *) { return StringRef(); });
+    if (!use.empty())
       return emitOpError("result is still being computed (pending = ")
-             << getPending() << "); "
-             << (isa<MmaStoreOp>(user) ? "store" : "map")
+             << getPending() << "); " << use
              << " it after a croq.mma.commit with pending = 0";
+  }
   return success();
 }
 
@@ -173,89 +196,4 @@ LogicalResult MmaStoreOp::verify() {
            << acc.getElementType() << " accumulator into "
            << dest.getElementType() << " elements";
   return success();
-}
-
-//===----------------------------------------------------------------------===//
-// MmaMapOp
-//===----------------------------------------------------------------------===//
-
-void MmaMapOp::build(OpBuilder &builder, OperationState &state, Value acc) {
-  state.addOperands(acc);
-  state.addTypes(acc.getType());
-  Region *body = state.addRegion();
-  Block *block = builder.createBlock(body);
-  Location loc = state.location;
-  Type index = builder.getIndexType();
-  block->addArguments(
-      {index, index, cast<AccType>(acc.getType()).getElementType()},
-      {loc, loc, loc});
-}
-
-// croq.mma.map %acc (%row, %col, %x) : !croq.acc<...> attr-dict { body }
-ParseResult MmaMapOp::parse(OpAsmParser &parser, OperationState &result) {
-  OpAsmParser::UnresolvedOperand acc;
-  SmallVector<OpAsmParser::Argument> args;
-  Type type;
-  if (parser.parseOperand(acc) ||
-      parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren) ||
-      parser.parseColonType(type))
-    return failure();
-  auto accType = dyn_cast<AccType>(type);
-  if (!accType)
-    return parser.emitError(parser.getNameLoc(),
-                            "expected an accumulator type, got ")
-           << type;
-  if (args.size() != 3)
-    return parser.emitError(parser.getNameLoc(),
-                            "expected three block arguments (row, column, "
-                            "element), got ")
-           << args.size();
-  args[0].type = args[1].type = parser.getBuilder().getIndexType();
-  args[2].type = accType.getElementType();
-  Region *body = result.addRegion();
-  if (parser.resolveOperand(acc, type, result.operands) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
-      parser.parseRegion(*body, args))
-    return failure();
-  // `{}` parses as a region without a block; the verifier names it.
-  result.addTypes(type);
-  return success();
-}
-
-void MmaMapOp::print(OpAsmPrinter &printer) {
-  printer << " " << getAcc() << " (" << getRow() << ", " << getColumn() << ", "
-          << getElement() << ") : " << getAcc().getType();
-  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs());
-  printer << " ";
-  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
-}
-
-LogicalResult MmaMapOp::verifyRegions() {
-  if (getBody().empty())
-    return emitOpError("expected a body (row, column, element) -> croq.yield");
-  Block &body = getBody().front();
-  Type element = getAcc().getType().getElementType();
-  if (body.getNumArguments() != 3 || !body.getArgument(0).getType().isIndex() ||
-      !body.getArgument(1).getType().isIndex() ||
-      body.getArgument(2).getType() != element)
-    return emitOpError("expected body arguments (index, index, ")
-           << element << ")";
-  auto yield = body.empty() ? YieldOp() : dyn_cast<YieldOp>(body.back());
-  if (!yield || yield.getValues().size() != 1 ||
-      yield.getValues()[0].getType() != element)
-    return emitOpError("body must end with croq.yield of one ")
-           << element << " value";
-  // Each thread runs the body once per element it holds: it may compute and
-  // read, but nothing that writes, synchronizes or needs the whole group.
-  WalkResult walk = getBody().walk([&](Operation *op) {
-    bool isCroq = isa<CroqDialect>(op->getDialect());
-    if (isa<YieldOp, ReadOp>(op) ||
-        (!isCroq && (isMemoryEffectFree(op) ||
-                     op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())))
-      return WalkResult::advance();
-    op->emitOpError("cannot be in the body of a croq.mma.map: the body may "
-                    "only compute and read memory (croq.read)");
-    return WalkResult::interrupt();
-  });
-  return failure(walk.wasInterrupted());
 }

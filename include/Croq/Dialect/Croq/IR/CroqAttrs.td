@@ -1,7 +1,8 @@
 //===- CroqAttrs.td - croq enums and attributes ------------*- tablegen -*-===//
 //
 // Enumerations used by croq types and ops: memory spaces, swizzle layouts,
-// copy engines, parallel levels and mma operand layouts.
+// copy engines, parallel levels, mma operand layouts, accumulator axes and
+// reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +48,21 @@ def Croq_ParallelLevel : I32EnumAttr<"ParallelLevel", "parallel level", [
 def Croq_MmaLayout : I32EnumAttr<"MmaLayout", "mma operand layout", [
     I32EnumAttrCase<"Row", 0, "row">,
     I32EnumAttrCase<"Col", 1, "col">
+  ]> {
+  let cppNamespace = "::mlir::croq";
+}
+
+def Croq_AccAxis : I32EnumAttr<"AccAxis", "accumulator axis", [
+    I32EnumAttrCase<"Rows", 0, "rows">,
+    I32EnumAttrCase<"Cols", 1, "cols">
+  ]> {
+  let cppNamespace = "::mlir::croq";
+}
+
+def Croq_ReduceKind : I32EnumAttr<"ReduceKind", "reduction", [
+    I32EnumAttrCase<"Max", 0, "max">,
+    I32EnumAttrCase<"Min", 1, "min">,
+    I32EnumAttrCase<"Sum", 2, "sum">
   ]> {
   let cppNamespace = "::mlir::croq";
 }

@@ -641,7 +641,9 @@ def Croq_MmaOp : Croq_Op<"mma", [MemoryEffects<[MemRead]>,
     is M x N. On sm_90a this is `wgmma` over one warpgroup: M is a multiple
     of 64, N a multiple of 8 up to 256, and K a multiple of the
     instruction's K for the element type (16 for f16/bf16, 8 for tf32, 32
-    for f8 and i8). f8, i8 and tf32 operands must both be `row`.
+    for f8 and i8). f8, i8 and tf32 operands must both be `row`. A may
+    also come from registers (`croq.mma.convert`): then it is `row`, f16 or
+    bf16; B is always read from shared memory.
 
     Example:
 
@@ -698,8 +700,12 @@ def Croq_MmaMapOp : Croq_Op<"mma.map", [SingleBlock,
     holds it, and returns the accumulator of the yielded values: the
     epilogue of a GEMM (scale, bias, activation, residual) before
     `croq.mma.store`, or the masking and exponentials of attention. The
-    body's arguments are the element's row and column in the accumulator
-    and its value; it yields the new value with `croq.yield`.
+    body's arguments are the element's row and column in the accumulator,
+    its value, and the matching element of each further input: another
+    accumulator of the same shape, or a `!croq.vec` broadcast along the
+    accumulator (a `rows` vector gives the value of the element's row, a
+    `cols` vector that of its column). It yields the new value with
+    `croq.yield`.
 
     The body computes (arith, math, selects, `scf.if`) and may read memory
     with `croq.read` (a bias vector, a residual tile); it may not write
@@ -707,7 +713,7 @@ def Croq_MmaMapOp : Croq_Op<"mma.map", [SingleBlock,
     elements, unrolled. Like a store, it needs the accumulator complete: the
     result of a `croq.mma.commit` with `pending = 0`.
 
-    Example (bias over columns, then relu):
+    Example (bias over columns, then relu; subtracting the row maximum):
 
     ```mlir
     %y = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x128xf32> {
@@ -716,31 +722,98 @@ def Croq_MmaMapOp : Croq_Op<"mma.map", [SingleBlock,
       %r = arith.maximumf %s, %zero : f32
       croq.yield %r : f32
     }
+    %d = croq.mma.map %acc, %max (%row, %col, %x, %m) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+      %s = arith.subf %x, %m : f32
+      croq.yield %s : f32
+    }
     ```
   }];
-  let arguments = (ins Croq_AccType:$acc);
+  let arguments = (ins Croq_AccType:$acc,
+                       Variadic<AnyTypeOf<[Croq_AccType, Croq_VecType]>>:$inputs);
   let results = (outs Croq_AccType:$result);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
   let hasRegionVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [
-    OpBuilder<(ins "Value":$acc)>
+    OpBuilder<(ins "Value":$acc, CArg<"ValueRange", "{}">:$inputs)>
   ];
   let extraClassDeclaration = [{
     /// The element's row, column and value in the body.
     BlockArgument getRow() { return getBody().front().getArgument(0); }
     BlockArgument getColumn() { return getBody().front().getArgument(1); }
     BlockArgument getElement() { return getBody().front().getArgument(2); }
+    /// The element of input `i` in the body.
+    BlockArgument getInputElement(unsigned i) {
+      return getBody().front().getArgument(3 + i);
+    }
+  }];
+}
+
+def Croq_VecFillOp : Croq_Op<"vec.fill", [Pure, TypesMatchWith<
+    "value matches the vector element type", "result", "value",
+    "::llvm::cast<VecType>($_self).getElementType()">]> {
+  let summary = "creates an accumulator vector with every element set";
+  let description = [{
+    The `croq.vec.fill` op returns a `!croq.vec` whose elements all hold
+    `value`: the starting maximum (-inf) and sum (0) of an online softmax.
+
+    Example:
+
+    ```mlir
+    %m = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let results = (outs Croq_VecType:$result);
+  let assemblyFormat = "$value attr-dict `:` qualified(type($result))";
+}
+
+def Croq_VecMapOp : Croq_Op<"vec.map", [SingleBlock,
+    RecursiveMemoryEffects, AllTypesMatch<["vec", "result"]>]> {
+  let summary = "computes on every element of accumulator vectors";
+  let description = [{
+    The `croq.vec.map` op applies its body to every element of one or more
+    `!croq.vec` values of the same type, in registers, and returns the
+    vector of the yielded values: the running maximum, the rescaling factor
+    and the running sum of an online softmax. The body's arguments are the
+    element's index (its row or column) and the element of each input; it
+    yields the new value with `croq.yield`. The body may compute and read
+    memory with `croq.read`, as in `croq.mma.map`.
+
+    Example:
+
+    ```mlir
+    %n = croq.vec.map %m, %t (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+      %x = arith.maximumf %a, %b : f32
+      croq.yield %x : f32
+    }
+    ```
+  }];
+  let arguments = (ins Croq_VecType:$vec, Variadic<Croq_VecType>:$inputs);
+  let results = (outs Croq_VecType:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    OpBuilder<(ins "Value":$vec, CArg<"ValueRange", "{}">:$inputs)>
+  ];
+  let extraClassDeclaration = [{
+    /// The element's index and value in the body.
+    BlockArgument getIndex() { return getBody().front().getArgument(0); }
+    BlockArgument getElement() { return getBody().front().getArgument(1); }
   }];
 }
 
 def Croq_YieldOp : Croq_Op<"yield", [Pure, Terminator,
-    HasParent<"MmaMapOp">]> {
-  let summary = "yields the new value of an accumulator element";
+    ParentOneOf<["MmaMapOp", "VecMapOp"]>]> {
+  let summary = "yields the new value of an accumulator or vector element";
   let description = [{
-    The `croq.yield` op ends the body of a `croq.mma.map` with the new
-    value of the element.
+    The `croq.yield` op ends the body of a `croq.mma.map` or `croq.vec.map`
+    with the new value of the element.
 
     Example:
 
@@ -750,6 +823,63 @@ def Croq_YieldOp : Croq_Op<"yield", [Pure, Terminator,
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def Croq_MmaReduceOp : Croq_Op<"mma.reduce"> {
+  let summary = "reduces the rows or columns of an accumulator";
+  let description = [{
+    The `croq.mma.reduce` op reduces each row (result `!croq.vec<M x T,
+    rows>`) or each column (`!croq.vec<N x T, cols>`) of an M x N
+    accumulator with `max`, `min` or `sum`, across the registers and lanes
+    of the warpgroup that holds it. Every thread gets the reductions of the
+    rows or columns it holds elements of.
+
+    A row is spread over the four lanes of a quad, so rows reduce with
+    shuffles alone. A column is spread over all four warps, so a column
+    reduction needs a `scratch` tile of 4 x N elements in shared memory
+    where each warp leaves its partial result; the op synchronizes the
+    warpgroup before and after it uses the scratch tile. Like a store, the
+    op needs the accumulator complete.
+
+    Example:
+
+    ```mlir
+    %m = croq.mma.reduce max %s : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+    %c = croq.mma.reduce sum %s scratch %t : !croq.acc<64x128xf32>, !croq.tile<4x128xf32, shared> -> !croq.vec<128xf32, cols>
+    ```
+  }];
+  let arguments = (ins Croq_ReduceKind:$kind, Croq_AccType:$acc,
+                       Arg<Optional<AnyTypeOf<[Croq_TileType, Croq_ViewType]>>,
+                           "scratch", [MemRead, MemWrite]>:$scratch);
+  let results = (outs Croq_VecType:$result);
+  let assemblyFormat = [{
+    $kind $acc (`scratch` $scratch^)? attr-dict `:` qualified(type($acc))
+    (`,` qualified(type($scratch))^)? `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Croq_MmaConvertOp : Croq_Op<"mma.convert", [Pure]> {
+  let summary = "makes an accumulator the A operand of the next mma";
+  let description = [{
+    The `croq.mma.convert` op converts an M x K accumulator into an A
+    operand in registers, `!croq.frag<M x K x T, registers>` with T f16 or
+    bf16, for a `croq.mma` that reads A from registers (wgmma with A from
+    registers): the P = softmax(S) operand of P x V in attention. Each
+    thread keeps its own elements; the accumulator's fragment layout is the
+    A operand's, two elements to a register. Like a store, the op needs the
+    accumulator complete.
+
+    Example:
+
+    ```mlir
+    %p = croq.mma.convert %s : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+    ```
+  }];
+  let arguments = (ins Croq_AccType:$acc);
+  let results = (outs Croq_FragType:$result);
+  let assemblyFormat = "$acc attr-dict `:` qualified(type($acc)) `->` qualified(type($result))";
+  let hasVerifier = 1;
 }
 
 def Croq_MmaStoreOp : Croq_Op<"mma.store"> {

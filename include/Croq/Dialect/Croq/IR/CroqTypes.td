@@ -1,7 +1,8 @@
 //===- CroqTypes.td - croq type definitions ----------------*- tablegen -*-===//
 //
 // Types of the croq dialect: on-chip tiles and stage arrays of them, views,
-// futures, event arrays, mma accumulators and mma operand fragments.
+// futures, event arrays, mma accumulators, mma operand fragments and vectors
+// of per-row or per-column values of accumulators.
 //
 //===----------------------------------------------------------------------===//
 
@@ -183,19 +184,46 @@ def Croq_AccType : Croq_Type<"Acc", "acc"> {
 }
 
 def Croq_FragType : Croq_Type<"Frag", "frag"> {
-  let summary = "an mma operand loaded from a shared tile";
+  let summary = "an mma operand in shared memory or in registers";
   let description = [{
-    A `!croq.frag` is an mma operand (A or B) as `croq.mma.load` reads it
-    from shared memory. On Hopper it is a shared-memory matrix descriptor
-    whose layout comes from the tile's swizzle.
+    A `!croq.frag` is an mma operand (A or B). As `croq.mma.load` reads it
+    from a shared tile it is, on Hopper, a shared-memory matrix descriptor
+    whose layout comes from the tile's swizzle. With `registers` it is an A
+    operand held in the registers of the warpgroup, as `croq.mma.convert`
+    makes it from an accumulator (wgmma with A from registers).
 
     Example:
 
     ```mlir
     !croq.frag<64x64xf16>
+    !croq.frag<64x128xf16, registers>
     ```
   }];
-  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "Type":$elementType);
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape, "Type":$elementType,
+                        DefaultValuedParameter<"bool", "false">:$inRegisters);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def Croq_VecType : Croq_Type<"Vec", "vec"> {
+  let summary = "one value per row or per column of an accumulator";
+  let description = [{
+    A `!croq.vec` holds one value for each row (`rows`) or each column
+    (`cols`) of an accumulator, in the registers of the warpgroup that holds
+    the accumulator: every thread keeps the values of the rows or columns
+    its accumulator fragments cover. `croq.mma.reduce` makes one,
+    `croq.vec.map` computes on it and `croq.mma.map` broadcasts it against
+    an accumulator: the row maximum and row sum of an online softmax, a
+    bias per column.
+
+    Example:
+
+    ```mlir
+    !croq.vec<64xf32, rows>
+    ```
+  }];
+  let parameters = (ins "int64_t":$size, "Type":$elementType,
+                        "AccAxis":$axis);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
