@@ -113,8 +113,9 @@ struct MmaReduceOpLowering : OpConversionPattern<MmaReduceOp> {
   }
 
   /// Replaces each warp's column results `values` by the reduction over the
-  /// four warps: lanes 0-3 store them in row `warp` of the scratch tile, and
-  /// after a barrier every thread reads its columns' four rows.
+  /// four warps: after a barrier lanes 0-3 store them in row `warp` of the
+  /// scratch tile, and after another every thread reads its columns' four
+  /// rows; a third barrier ends the use of the tile.
   LogicalResult combineWarps(ConversionPatternRewriter &rewriter,
                              MmaReduceOp op,
                              MutableArrayRef<Value> values) const {
@@ -161,6 +162,8 @@ struct MmaReduceOpLowering : OpConversionPattern<MmaReduceOp> {
       }
       values[e] = total;
     }
+    // And after: the scratch tile is free again for any writer.
+    emitGroupBarrier(rewriter, loc, *group);
     return success();
   }
 };

@@ -192,3 +192,37 @@ func.func @mma_map_outside_warpgroup(%acc: !croq.acc<64x8xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @vec_not_along_fragments(%x: f32) {
+  croq.parallel (%b) in [1] : block {
+    // expected-error @+1 {{'croq.vec.fill' op vector '!croq.vec<32xf32, rows>' does not lie along wgmma fragments: rows vectors have a multiple of 64 elements, columns vectors a multiple of 8 no larger than 256}}
+    %v = croq.vec.fill %x : !croq.vec<32xf32, rows>
+  }
+  return
+}
+
+// -----
+
+func.func @vec_map_outside_warpgroup(%v: !croq.vec<64xf32, rows>) {
+  croq.parallel (%b) in [1] : block {
+    croq.parallel (%t) in [256] : thread {
+      // expected-error @+1 {{'croq.vec.map' op runs on the tensor cores of one warpgroup}}
+      %r = croq.vec.map %v (%i, %x) : !croq.vec<64xf32, rows> {
+        croq.yield %x : f32
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_f16_accumulator(%acc: !croq.acc<64x8xf16>) {
+  croq.parallel (%b) in [1] : block {
+    // expected-error @+1 {{'croq.mma.reduce' op accumulators of 'f16' are not lowered yet; accumulate in f32}}
+    %r = croq.mma.reduce max %acc : !croq.acc<64x8xf16> -> !croq.vec<64xf16, rows>
+  }
+  return
+}

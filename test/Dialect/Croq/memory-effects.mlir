@@ -130,3 +130,54 @@ func.func @cse_mma_map(%acc: !croq.acc<64x64xf32>, %bias: memref<64xf32>, %v: f3
   }
   return %a, %b, %c, %d : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
 }
+
+// -----
+
+// Row reductions, conversions and vector maps only compute: CSE merges
+// identical ones. A column reduction writes and reads its scratch tile: two
+// identical ones stay, and a loop does not hoist one.
+// CSE-LABEL: func.func @cse_register_ops
+// CSE-COUNT-1: croq.mma.reduce max
+// CSE-COUNT-1: croq.mma.convert
+// CSE-COUNT-1: croq.vec.map
+// CSE-COUNT-2: croq.mma.reduce sum
+// CSE: return %[[M:.*]], %[[M]], %[[P:.*]], %[[P]], %[[V:.*]], %[[V]], %[[C:.*]], %[[D:.*]] :
+func.func @cse_register_ops(%s: !croq.acc<64x64xf32>, %t: !croq.tile<4x64xf32, shared>)
+    -> (!croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>,
+        !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16, registers>,
+        !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>,
+        !croq.vec<64xf32, cols>, !croq.vec<64xf32, cols>) {
+  %m1 = croq.mma.reduce max %s : !croq.acc<64x64xf32> -> !croq.vec<64xf32, rows>
+  %m2 = croq.mma.reduce max %s : !croq.acc<64x64xf32> -> !croq.vec<64xf32, rows>
+  %p1 = croq.mma.convert %s : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+  %p2 = croq.mma.convert %s : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+  %v1 = croq.vec.map %m1 (%i, %x) : !croq.vec<64xf32, rows> {
+    %y = arith.negf %x : f32
+    croq.yield %y : f32
+  }
+  %v2 = croq.vec.map %m1 (%i, %x) : !croq.vec<64xf32, rows> {
+    %y = arith.negf %x : f32
+    croq.yield %y : f32
+  }
+  %c1 = croq.mma.reduce sum %s scratch %t : !croq.acc<64x64xf32>, !croq.tile<4x64xf32, shared> -> !croq.vec<64xf32, cols>
+  %c2 = croq.mma.reduce sum %s scratch %t : !croq.acc<64x64xf32>, !croq.tile<4x64xf32, shared> -> !croq.vec<64xf32, cols>
+  return %m1, %m2, %p1, %p2, %v1, %v2, %c1, %c2 : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>,
+      !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16, registers>,
+      !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>,
+      !croq.vec<64xf32, cols>, !croq.vec<64xf32, cols>
+}
+
+// -----
+
+// LICM-LABEL: func.func @licm_column_reduce
+// LICM: scf.for
+// LICM-NEXT: croq.mma.reduce sum
+func.func @licm_column_reduce(%s: !croq.acc<64x64xf32>, %t: !croq.tile<4x64xf32, shared>,
+                              %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %c = croq.mma.reduce sum %s scratch %t : !croq.acc<64x64xf32>, !croq.tile<4x64xf32, shared> -> !croq.vec<64xf32, cols>
+  }
+  return
+}

@@ -978,26 +978,25 @@ def attention_tests(s: Suite) -> None:
     column sums and row minima of an mma product broadcast back."""
     tolerance = {torch.float16: 4e-3, torch.bfloat16: 2e-2}
 
-    def attention(dtype: torch.dtype, rows: int, keys: int) -> None:
-        name = "f16" if dtype == torch.float16 else "bf16"
-
+    def attention(kernel: str, dtype: torch.dtype, rows: int,
+                  keys: int) -> None:
         def body():
             mod = s.module("attention")
             q = random_tensor((rows, 64), dtype)
             k = random_tensor((keys, 64), dtype)
             v = random_tensor((keys, 64), dtype)
             out = poisoned((rows, 64), dtype)
-            getattr(mod, f"attention_tile_{name}")(q, k, v, out)
+            getattr(mod, kernel)(q, k, v, out)
             scores = (q.double() @ k.double().t()) / 8.0
             ref = torch.softmax(scores, dim=-1) @ v.double()
             return compare_close(out, ref, tolerance[dtype])
-        s.run(f"attention_tile_{name} {rows}x{keys}x64",
-              f"attention_tile_{name}", body)
+        s.run(f"{kernel} {rows}x{keys}x64", kernel, body)
 
-    for dtype in [torch.float16, torch.bfloat16]:
+    for kernel, dtype in [("attention_tile_f16", torch.float16),
+                          ("attention_tile_bf16", torch.bfloat16)]:
         for rows, keys in [(64, 64), (128, 512), (100, 70), (1000, 1000),
                            (7, 3)]:
-            attention(dtype, rows, keys)
+            attention(kernel, dtype, rows, keys)
 
     def columns(rows: int) -> None:
         def body():
