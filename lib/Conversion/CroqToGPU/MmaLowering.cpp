@@ -121,7 +121,8 @@ static FailureOr<OperandLayout> getOperandLayout(Operation *op,
 }
 
 /// The layout of operand B of `op`, or an error on it. An MN-major B
-/// operand's N extent must fill its swizzle span (one atom per instruction).
+/// operand's N extent must fill its swizzle span, or several (one atom per
+/// span-wide slab, the descriptor's leading byte offset apart).
 static FailureOr<OperandLayout> getOperandBLayout(MmaOp op) {
   auto loadB = op.getB().getDefiningOp<MmaLoadOp>();
   if (!loadB)
@@ -132,10 +133,11 @@ static FailureOr<OperandLayout> getOperandBLayout(MmaOp op) {
   bool bKMajor = op.getLayoutB() == MmaLayout::Row;
   ArrayRef<int64_t> shapeB = op.getB().getType().getShape();
   int64_t n = bKMajor ? shapeB[0] : shapeB[1];
-  if (!bKMajor && n * layoutB->elementBytes != layoutB->span)
+  if (!bKMajor && n % layoutB->slabWidth != 0)
     return op.emitOpError("an MN-major ('col') B operand needs N (")
            << n << ") to fill its " << layoutB->span
-           << "-byte swizzle span exactly";
+           << "-byte swizzle spans exactly (a multiple of "
+           << layoutB->slabWidth << ")";
   return layoutB;
 }
 
@@ -184,11 +186,14 @@ static uint64_t getDescriptorMode(Swizzle swizzle,
 /// The constant bits of a wgmma matrix descriptor: leading and stride byte
 /// offsets (encoded >> 4) and the layout type.
 static uint64_t getDescriptorBits(const OperandLayout &layout,
-                                  const TargetDescription &target) {
-  // Swizzled layouts: the stride byte offset steps over 8 rows of one span;
-  // the leading byte offset is unused when the operand's contiguous extent
-  // fits in one span, and must then be 1.
-  uint64_t leading = 1;
+                                  const TargetDescription &target,
+                                  int64_t mnAtoms = 1) {
+  // Swizzled layouts: the stride byte offset steps over 8 rows of one span.
+  // The leading byte offset is unused when the operand's contiguous extent
+  // fits in one span, and must then be 1; an MN-major operand of several
+  // span-wide atoms along M or N steps from one atom (slab) to the next.
+  uint64_t leading =
+      mnAtoms > 1 ? static_cast<uint64_t>(layout.slabBytes) >> 4 : 1;
   uint64_t stride = (8 * layout.span) >> 4;
   return (leading << 16) | (stride << 32) |
          (getDescriptorMode(layout.swizzle, target) << 62);
@@ -515,7 +520,8 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
     auto scaleD =
         NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one);
     uint64_t bitsA = getDescriptorBits(*layoutA, target);
-    uint64_t bitsB = getDescriptorBits(*layoutB, target);
+    uint64_t bitsB = getDescriptorBits(*layoutB, target,
+                                       bKMajor ? 1 : n / layoutB->slabWidth);
     NVVM::MMAIntOverflowAttr satfinite;
 
     Value acc = adaptor.getAcc();
@@ -571,7 +577,8 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
     int64_t n = bKMajor ? shapeB[0] : shapeB[1];
     StringRef type =
         op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
-    uint64_t bitsB = getDescriptorBits(*layoutB, target);
+    uint64_t bitsB = getDescriptorBits(*layoutB, target,
+                                       bKMajor ? 1 : n / layoutB->slabWidth);
     Value acc = adaptor.getAcc();
     for (int64_t kk = 0; kk < k / 16; ++kk) {
       int64_t k0 = kk * 16;

@@ -978,25 +978,27 @@ def attention_tests(s: Suite) -> None:
     column sums and row minima of an mma product broadcast back."""
     tolerance = {torch.float16: 4e-3, torch.bfloat16: 2e-2}
 
-    def attention(kernel: str, dtype: torch.dtype, rows: int,
-                  keys: int) -> None:
+    def attention(kernel: str, dtype: torch.dtype, rows: int, keys: int,
+                  dim: int) -> None:
         def body():
             mod = s.module("attention")
-            q = random_tensor((rows, 64), dtype)
-            k = random_tensor((keys, 64), dtype)
-            v = random_tensor((keys, 64), dtype)
-            out = poisoned((rows, 64), dtype)
+            q = random_tensor((rows, dim), dtype)
+            k = random_tensor((keys, dim), dtype)
+            v = random_tensor((keys, dim), dtype)
+            out = poisoned((rows, dim), dtype)
             getattr(mod, kernel)(q, k, v, out)
-            scores = (q.double() @ k.double().t()) / 8.0
+            scores = (q.double() @ k.double().t()) / math.sqrt(dim)
             ref = torch.softmax(scores, dim=-1) @ v.double()
             return compare_close(out, ref, tolerance[dtype])
-        s.run(f"{kernel} {rows}x{keys}x64", kernel, body)
+        s.run(f"{kernel} {rows}x{keys}x{dim}", kernel, body)
 
-    for kernel, dtype in [("attention_tile_f16", torch.float16),
-                          ("attention_tile_bf16", torch.bfloat16)]:
+    for kernel, dtype, dim in [("attention_tile_f16", torch.float16, 64),
+                               ("attention_tile_bf16", torch.bfloat16, 64),
+                               ("attention_tile_d128_f16", torch.float16,
+                                128)]:
         for rows, keys in [(64, 64), (128, 512), (100, 70), (1000, 1000),
                            (7, 3)]:
-            attention(kernel, dtype, rows, keys)
+            attention(kernel, dtype, rows, keys, dim)
 
     def columns(rows: int) -> None:
         def body():
