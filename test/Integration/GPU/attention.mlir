@@ -26,8 +26,8 @@
 // Head dimension 128: V is an MN-major B operand of two 64-column atoms, a
 // slab (8192 bytes, encoded 512 in bits 16-29) apart.
 // D128-LABEL: .entry attention_tile_d128_f16_kernel
-// D128: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // D128: or.b64 {{.*}}, 4611686293338849280;
+// D128: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // D128: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 
 // COLUMNS-LABEL: .entry reduce_columns_f16_kernel
