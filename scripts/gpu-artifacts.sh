@@ -41,9 +41,10 @@ export PATH="$PATH:/usr/local/cuda/bin"
 rm -rf "$ART"
 mkdir -p "$ART/kernels" "$ART/python" "$ART/tests" "$ART/bench"
 
-# examples/copy_slices.mlir too: the GPU tests call it on slices.
+# examples/copy_slices.mlir and examples/flash_attention.mlir too: the GPU tests
+# and benchmarks call them.
 PYTHONPATH=python "$PYTHON" - "$ART/kernels" test/Integration/GPU/*.mlir \
-    bench/kernels/*.mlir examples/copy_slices.mlir <<'PY'
+    bench/kernels/*.mlir examples/copy_slices.mlir examples/flash_attention.mlir <<'PY'
 """Compiles each kernel file into the artifact directory; a failure is
 written to <module>.FAILED.txt and the others go on."""
 import sys
@@ -79,7 +80,7 @@ cp -r python/croq "$ART/python/"
 find "$ART/python" -name __pycache__ -prune -exec rm -rf {} +
 cp test/Integration/GPU/run_gpu_tests.py "$ART/tests/"
 cp bench/bench_dma.py bench/bench_gemm.py bench/triton_gemm.py bench/bench_call.py \
-  bench/bench_compare.py "$ART/bench/"
+  bench/bench_compare.py bench/bench_attention.py "$ART/bench/"
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then

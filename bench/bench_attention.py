@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Attention forward: croq's examples/flash_attention.mlir against torch's
+scaled_dot_product_attention on the same GPU, in one run.
+
+Device time per call with L2 flushed before each call (torch profiler), the
+two candidates interleaved over several rounds; reported as medians with
+the spread of the rounds, in TFLOP/s (4 * B * H * S * S * D flops) and as
+the ratio croq / SDPA of the times. Every shape is checked against SDPA
+before it is timed.
+
+    python3 bench/bench_attention.py --artifacts gpu-artifacts \
+        [--shapes 4x16x4096,1x16x8192] [--rounds 5] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_gemm import time_device  # noqa: E402
+
+import croq  # noqa: E402
+
+DIM = 128
+
+
+def is_sdpa_kernel(name: str) -> bool:
+    """A kernel of torch's attention (flash or cuDNN), not a flush."""
+    return "FillFunctor" not in name and "Memset" not in name and \
+        not name.startswith("Memcpy")
+
+
+def bench_shape(module, batch: int, heads: int, seq: int, rounds: int):
+    shape = (batch, heads, seq, DIM)
+    q, k, v = (torch.randn(*shape, device="cuda", dtype=torch.float16)
+               for _ in range(3))
+    out = torch.full(shape, float("nan"), device="cuda", dtype=torch.float16)
+    flat = [t.view(batch * heads, seq, DIM) for t in (q, k, v, out)]
+
+    def run_croq():
+        module.attention_f16(*flat)
+
+    def run_sdpa():
+        return F.scaled_dot_product_attention(q, k, v)
+
+    run_croq()
+    ref = run_sdpa()
+    torch.cuda.synchronize()
+    err = float((out.float() - ref.float()).abs().max())
+    result = {"shape": f"{batch}x{heads}x{seq}x{DIM}", "max_abs_error": err}
+    if not err <= 2e-2:
+        result["status"] = f"WRONG (max abs error {err:.3g})"
+        return result
+    croq_ms: List[float] = []
+    sdpa_ms: List[float] = []
+    for r in range(rounds):
+        order = [(run_croq, croq_ms, lambda n: n == "attention_f16_kernel"),
+                 (run_sdpa, sdpa_ms, is_sdpa_kernel)]
+        if r % 2:
+            order.reverse()
+        for fn, sink, match in order:
+            ms = time_device(fn, match)
+            if ms is not None:
+                sink.append(ms)
+    flops = 4.0 * batch * heads * seq * seq * DIM
+    ratios = [s / c for c, s in zip(croq_ms, sdpa_ms)]
+    result.update(
+        status="ok",
+        croq_ms=statistics.median(croq_ms),
+        sdpa_ms=statistics.median(sdpa_ms),
+        croq_tflops=flops / statistics.median(croq_ms) / 1e9,
+        sdpa_tflops=flops / statistics.median(sdpa_ms) / 1e9,
+        ratio=statistics.median(ratios),
+        ratio_min=min(ratios), ratio_max=max(ratios))
+    return result
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--artifacts", type=Path, required=True)
+    parser.add_argument("--shapes", default="4x16x4096,1x16x8192,8x16x2048,"
+                        "16x16x1024,4x16x3000")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    module = croq.load(args.artifacts / "kernels" / "libflash_attention.so")
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    results = []
+    for text in args.shapes.split(","):
+        batch, heads, seq = (int(x) for x in text.split("x"))
+        r = bench_shape(module, batch, heads, seq, args.rounds)
+        results.append(r)
+        if r["status"] != "ok":
+            print(f"{r['shape']:>18}  {r['status']}")
+            continue
+        print(f"{r['shape']:>18}  croq {r['croq_tflops']:6.1f} TFLOP/s  "
+              f"SDPA {r['sdpa_tflops']:6.1f}  croq/SDPA {r['ratio']:.3f} "
+              f"({r['ratio_min']:.3f}-{r['ratio_max']:.3f})  "
+              f"err {r['max_abs_error']:.2g}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0 if all(r["status"] == "ok" for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
