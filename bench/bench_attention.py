@@ -39,7 +39,8 @@ def is_sdpa_kernel(name: str) -> bool:
         not name.startswith("Memcpy")
 
 
-def bench_shape(module, batch: int, heads: int, seq: int, rounds: int):
+def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
+                rounds: int):
     shape = (batch, heads, seq, DIM)
     q, k, v = (torch.randn(*shape, device="cuda", dtype=torch.float16)
                for _ in range(3))
@@ -47,7 +48,7 @@ def bench_shape(module, batch: int, heads: int, seq: int, rounds: int):
     flat = [t.view(batch * heads, seq, DIM) for t in (q, k, v, out)]
 
     def run_croq():
-        module.attention_f16(*flat)
+        getattr(module, kernel)(*flat)
 
     def run_sdpa():
         return F.scaled_dot_product_attention(q, k, v)
@@ -56,14 +57,15 @@ def bench_shape(module, batch: int, heads: int, seq: int, rounds: int):
     ref = run_sdpa()
     torch.cuda.synchronize()
     err = float((out.float() - ref.float()).abs().max())
-    result = {"shape": f"{batch}x{heads}x{seq}x{DIM}", "max_abs_error": err}
+    result = {"kernel": kernel, "shape": f"{batch}x{heads}x{seq}x{DIM}",
+              "max_abs_error": err}
     if not err <= 2e-2:
         result["status"] = f"WRONG (max abs error {err:.3g})"
         return result
     croq_ms: List[float] = []
     sdpa_ms: List[float] = []
     for r in range(rounds):
-        order = [(run_croq, croq_ms, lambda n: n == "attention_f16_kernel"),
+        order = [(run_croq, croq_ms, lambda n: n == kernel + "_kernel"),
                  (run_sdpa, sdpa_ms, is_sdpa_kernel)]
         if r % 2:
             order.reverse()
@@ -90,6 +92,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--shapes", default="4x16x4096,1x16x8192,8x16x2048,"
                         "16x16x1024,4x16x3000")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--kernels", default="attention_f16",
+                        help="entry points of examples/flash_attention.mlir")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     module = croq.load(args.artifacts / "kernels" / "libflash_attention.so")
@@ -97,15 +101,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     results = []
     for text in args.shapes.split(","):
         batch, heads, seq = (int(x) for x in text.split("x"))
-        r = bench_shape(module, batch, heads, seq, args.rounds)
-        results.append(r)
-        if r["status"] != "ok":
-            print(f"{r['shape']:>18}  {r['status']}")
-            continue
-        print(f"{r['shape']:>18}  croq {r['croq_tflops']:6.1f} TFLOP/s  "
-              f"SDPA {r['sdpa_tflops']:6.1f}  croq/SDPA {r['ratio']:.3f} "
-              f"({r['ratio_min']:.3f}-{r['ratio_max']:.3f})  "
-              f"err {r['max_abs_error']:.2g}")
+        for kernel in args.kernels.split(","):
+            r = bench_shape(module, kernel, batch, heads, seq, args.rounds)
+            results.append(r)
+            if r["status"] != "ok":
+                print(f"{kernel} {r['shape']:>18}  {r['status']}")
+                continue
+            print(f"{kernel:>20} {r['shape']:>14}  croq "
+                  f"{r['croq_tflops']:6.1f} TFLOP/s  SDPA "
+                  f"{r['sdpa_tflops']:6.1f}  croq/SDPA {r['ratio']:.3f} "
+                  f"({r['ratio_min']:.3f}-{r['ratio_max']:.3f})  "
+                  f"err {r['max_abs_error']:.2g}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 0 if all(r["status"] == "ok" for r in results) else 1

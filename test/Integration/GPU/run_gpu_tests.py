@@ -1000,7 +1000,8 @@ def attention_tests(s: Suite) -> None:
                            (7, 3)]:
             attention(kernel, dtype, rows, keys, dim)
 
-    def sdpa(batch: int, heads: int, seq: int, keys: int) -> None:
+    def sdpa(kernel: str, batch: int, heads: int, seq: int,
+             keys: int) -> None:
         """examples/flash_attention.mlir on [B, H, S, 128] tensors, as SDPA."""
         def body():
             mod = s.module("flash_attention")
@@ -1008,18 +1009,18 @@ def attention_tests(s: Suite) -> None:
             k = random_tensor((batch, heads, keys, 128), torch.float16)
             v = random_tensor((batch, heads, keys, 128), torch.float16)
             out = poisoned((batch, heads, seq, 128), torch.float16)
-            mod.attention_f16(*(t.view(batch * heads, -1, 128)
-                                for t in (q, k, v, out)))
+            getattr(mod, kernel)(*(t.view(batch * heads, -1, 128)
+                                   for t in (q, k, v, out)))
             scores = (q.double() @ k.double().transpose(-1, -2)) / \
                 math.sqrt(128)
             ref = torch.softmax(scores, dim=-1) @ v.double()
             return compare_close(out, ref, tolerance[torch.float16])
-        s.run(f"attention_f16 (examples/flash_attention.mlir) "
-              f"{batch}x{heads}x{seq}x{keys}x128", "attention_f16", body)
+        s.run(f"{kernel} (examples/flash_attention.mlir) "
+              f"{batch}x{heads}x{seq}x{keys}x128", kernel, body)
 
     for shape in [(1, 1, 128, 128), (2, 3, 200, 200), (1, 2, 100, 300),
                   (2, 4, 1000, 1000), (1, 1, 64, 7), (4, 16, 512, 512)]:
-        sdpa(*shape)
+        sdpa("attention_f16", *shape)
 
     def columns(rows: int) -> None:
         def body():
