@@ -19,17 +19,21 @@ static Type getElementTypeOf(Type type) {
   return cast<VecType>(type).getElementType();
 }
 
-/// Adds the body of a map op over `operands`: `indices` index arguments,
-/// then one element of each operand.
-static void buildMapBody(OpBuilder &builder, OperationState &state,
-                         unsigned indices, ValueRange operands) {
+/// Builds a map op over `first` and `inputs` whose result has the type of
+/// `first`, and its body: `indices` index arguments, then one element of
+/// each operand.
+static void buildMapOp(OpBuilder &builder, OperationState &state,
+                       unsigned indices, Value first, ValueRange inputs) {
+  state.addOperands(first);
+  state.addOperands(inputs);
+  state.addTypes(first.getType());
   OpBuilder::InsertionGuard guard(builder);
   Region *body = state.addRegion();
   Block *block = builder.createBlock(body);
   Location loc = state.location;
   for (unsigned i = 0; i < indices; ++i)
     block->addArgument(builder.getIndexType(), loc);
-  for (Value operand : operands)
+  for (Value operand : state.operands)
     block->addArgument(getElementTypeOf(operand.getType()), loc);
 }
 
@@ -125,12 +129,7 @@ static LogicalResult verifyMapBody(Operation *op, Region &region,
 
 void MmaMapOp::build(OpBuilder &builder, OperationState &state, Value acc,
                      ValueRange inputs) {
-  state.addOperands(acc);
-  state.addOperands(inputs);
-  state.addTypes(acc.getType());
-  SmallVector<Value> operands{acc};
-  llvm::append_range(operands, inputs);
-  buildMapBody(builder, state, 2, operands);
+  buildMapOp(builder, state, 2, acc, inputs);
 }
 
 // croq.mma.map %acc, %in... (%row, %col, %x, %y...) : types attr-dict { body }
@@ -173,12 +172,7 @@ LogicalResult MmaMapOp::verifyRegions() {
 
 void VecMapOp::build(OpBuilder &builder, OperationState &state, Value vec,
                      ValueRange inputs) {
-  state.addOperands(vec);
-  state.addOperands(inputs);
-  state.addTypes(vec.getType());
-  SmallVector<Value> operands{vec};
-  llvm::append_range(operands, inputs);
-  buildMapBody(builder, state, 1, operands);
+  buildMapOp(builder, state, 1, vec, inputs);
 }
 
 // croq.vec.map %v, %in... (%i, %x, %y...) : types attr-dict { body }
