@@ -1013,6 +1013,10 @@ def attention_tests(s: Suite) -> None:
                                    for t in (q, k, v, out)))
             scores = (q.double() @ k.double().transpose(-1, -2)) / \
                 math.sqrt(128)
+            if "causal" in kernel:
+                hidden = torch.ones(seq, keys, dtype=torch.bool,
+                                    device=q.device).triu(1)
+                scores = scores.masked_fill(hidden, -math.inf)
             ref = torch.softmax(scores, dim=-1) @ v.double()
             return compare_close(out, ref, tolerance[torch.float16])
         s.run(f"{kernel} (examples/flash_attention.mlir) "
@@ -1021,6 +1025,7 @@ def attention_tests(s: Suite) -> None:
     for shape in [(1, 1, 128, 128), (2, 3, 200, 200), (1, 2, 100, 300),
                   (2, 4, 1000, 1000), (1, 1, 64, 7), (4, 16, 512, 512)]:
         sdpa("attention_f16", *shape)
+        sdpa("attention_causal_f16", *shape)
 
     def columns(rows: int) -> None:
         def body():
