@@ -97,12 +97,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--shapes", default="4x16x4096,1x16x8192,8x16x2048,"
                         "16x16x1024,4x16x3000")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--module", default="flash_attention",
+                        help="the kernel module in <artifacts>/kernels")
     parser.add_argument("--kernels",
                         default="attention_f16,attention_causal_f16",
                         help="entry points of examples/flash_attention.mlir")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    module = croq.load(args.artifacts / "kernels" / "libflash_attention.so")
+    module = croq.load(args.artifacts / "kernels" / f"lib{args.module}.so")
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     results = []
     for text in args.shapes.split(","):

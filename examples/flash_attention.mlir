@@ -157,7 +157,11 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
   %grid_q = arith.ceildivui %seq, %c128 : index
   %all_tiles = arith.ceildivui %keys, %c128 : index
-  croq.parallel (%bq, %bh) in [%grid_q, %heads] : block {
+  croq.parallel (%bq_launch, %bh) in [%grid_q, %heads] : block {
+    // The blocks with the most key tiles start first (measured: 0.63 of
+    // SDPA at 4x16x4096 against 0.57 in launch order).
+    %last = arith.subi %grid_q, %c1 : index
+    %bq = arith.subi %last, %bq_launch : index
     // Query rows 128 bq .. 128 bq + 127 see keys up to their own index: the
     // key tiles up to the diagonal.
     %diagonal = arith.addi %bq, %c1 : index
