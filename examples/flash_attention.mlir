@@ -11,9 +11,16 @@
 // the sequence's end are masked; query rows past it are left out by the TMA
 // store.
 //
-// What is not here yet (FlashAttention-3 has it): the two consumers in
-// ping-pong so that one's softmax overlaps the other's wgmma, the wgmma of
-// the next tile issued before this tile's softmax (tried: issuing S of the
+// The consumers take turns to issue S = QK^T (two one-slot events), so that
+// one's softmax tends to run while the other's wgmma does (FlashAttention-3's
+// ping-pong, for the first GEMM only: measured 0.64 of SDPA at 4x16x4096
+// against 0.60 without; the causal kernel below measured slower with it,
+// 0.60 against 0.62, and does without).
+//
+// What is not here yet (FlashAttention-3 has it): the P x V wgmma in the
+// turns as well (a second trigger of the same event would double its
+// arrival count: it needs events per GEMM), the wgmma of the next tile
+// issued before this tile's softmax (tried: issuing S of the
 // next tile before the softmax, completed by a second commit, keeps two S
 // accumulators live and spills; it measured 0.45x SDPA against 0.62x),
 // head dimension 64, bf16.
@@ -33,13 +40,18 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
     %qready = croq.event.alloc : !croq.events<1>
     %full = croq.event.alloc : !croq.events<2>
     %empty = croq.event.alloc ready : !croq.events<2>
+    // Whose turn it is to issue S = QK^T: the consumers take turns, so
+    // that one's softmax runs while the other's wgmma does.
+    %turn0 = croq.event.alloc ready : !croq.events<1>
+    %turn1 = croq.event.alloc : !croq.events<1>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
     %q_block = arith.muli %bq, %c2 : index
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
-      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      %is_consumer0 = arith.cmpi eq, %p, %c1 : index
+      %is_consumer1 = arith.cmpi eq, %p, %c2 : index
       croq.inthreads async %is_producer {
         %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
         %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
@@ -61,8 +73,10 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           croq.event.trigger %full[%stage] after (%fk, %fv) : !croq.events<2>
         }
       }
-      croq.inthreads async %is_consumer {
-        %half = arith.subi %p, %c1 : index
+      // The two consumers run the same code on their own 64 query rows;
+      // each is its own region because each triggers the other's turn.
+      croq.inthreads async %is_consumer0 {
+        %half = arith.constant 0 : index
         %row_block = arith.addi %q_block, %half : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
@@ -83,8 +97,89 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
           %k2 = croq.span_as %kt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
           %kb = croq.mma.load %k2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+          croq.event.wait %turn0[%c0] : !croq.events<1>
           %s0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
           %s1 = croq.mma row row %s0, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+          croq.event.trigger %turn1[%c0] : !croq.events<1>
+          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+          %base = arith.muli %j, %c128 : index
+          %t = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+            %key = arith.addi %base, %col : index
+            %inside = arith.cmpi ult, %key, %keys : index
+            %y = arith.mulf %x, %scale : f32
+            %r = arith.select %inside, %y, %ninf : f32
+            croq.yield %r : f32
+          }
+          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+          %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %x = arith.maximumf %a, %b : f32
+            croq.yield %x : f32
+          }
+          %pm = croq.mma.map %t, %mn (%row, %col, %x, %mx) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+            %d = arith.subf %x, %mx : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+          %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %d = arith.subf %a, %b : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %x = arith.mulf %a, %b : f32
+            %y = arith.addf %x, %c : f32
+            croq.yield %y : f32
+          }
+          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+            %y = arith.mulf %x, %a : f32
+            croq.yield %y : f32
+          }
+          %pa = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+          %vt = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+          %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+          %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+          %o1 = croq.mma row col %os, %pa, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+          %on = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+          croq.event.trigger %empty[%stage] : !croq.events<2>
+          scf.yield %on, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+        }
+        %o = croq.mma.map %res#0, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+          %y = arith.divf %x, %sum : f32
+          croq.yield %y : f32
+        }
+        // The consumer's Q tile is free: it takes the output for the TMA
+        // store, which leaves out rows past the sequence's end.
+        croq.mma.store %o -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+      }
+      croq.inthreads async %is_consumer1 {
+        %half = arith.constant 1 : index
+        %row_block = arith.addi %q_block, %half : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        // log2(e) / sqrt(128): exp(x / sqrt(128)) = exp2(x * scale).
+        %scale = arith.constant 0.12751743 : f32
+        croq.event.wait %qready[%c0] : !croq.events<1>
+        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+        %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+        %res:3 = scf.for %j = %c0 to %tiles step %c1
+            iter_args(%o = %o0, %m = %m0, %l = %l0)
+            -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+          %stage = arith.remui %j, %c2 : index
+          croq.event.wait %full[%stage] : !croq.events<2>
+          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+          %k2 = croq.span_as %kt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+          %kb = croq.mma.load %k2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+          croq.event.wait %turn1[%c0] : !croq.events<1>
+          %s0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %s1 = croq.mma row row %s0, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+          croq.event.trigger %turn0[%c0] : !croq.events<1>
           %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
           %base = arith.muli %j, %c128 : index
           %t = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
