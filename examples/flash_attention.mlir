@@ -23,7 +23,7 @@
 // issued before this tile's softmax (tried: issuing S of the
 // next tile before the softmax, completed by a second commit, keeps two S
 // accumulators live and spills; it measured 0.45x SDPA against 0.62x),
-// head dimension 64, bf16.
+// causal variants of the head-dimension-64 and bf16 kernels.
 func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
                          %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   %c0 = arith.constant 0 : index
@@ -232,6 +232,436 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         croq.mma.store %o -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
         %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
         %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+      }
+    }
+  }
+  return
+}
+
+// The same with head dimension 64 (keys still in tiles of 128).
+func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
+                         %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
+  %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
+  %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
+  %grid_q = arith.ceildivui %seq, %c128 : index
+  %tiles = arith.ceildivui %keys, %c128 : index
+  croq.parallel (%bq, %bh) in [%grid_q, %heads] : block {
+    %qready = croq.event.alloc : !croq.events<1>
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    // Whose turn it is to issue S = QK^T: the consumers take turns, so
+    // that one's softmax runs while the other's wgmma does.
+    %turn0 = croq.event.alloc ready : !croq.events<1>
+    %turn1 = croq.event.alloc : !croq.events<1>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+    %q_block = arith.muli %bq, %c2 : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer0 = arith.cmpi eq, %p, %c1 : index
+      %is_consumer1 = arith.cmpi eq, %p, %c2 : index
+      croq.inthreads async %is_producer {
+        %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        %q_block1 = arith.addi %q_block, %c1 : index
+        %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
+        scf.for %j = %c0 to %tiles step %c1 {
+          %stage = arith.remui %j, %c2 : index
+          croq.event.wait %empty[%stage] : !croq.events<2>
+          %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+          %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+          %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+          %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%stage] after (%fk, %fv) : !croq.events<2>
+        }
+      }
+      // The two consumers run the same code on their own 64 query rows;
+      // each is its own region because each triggers the other's turn.
+      croq.inthreads async %is_consumer0 {
+        %half = arith.constant 0 : index
+        %row_block = arith.addi %q_block, %half : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        // log2(e) / sqrt(64): exp(x / 8) = exp2(x * scale).
+        %scale = arith.constant 0.18033688 : f32
+        croq.event.wait %qready[%c0] : !croq.events<1>
+        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+        %res:3 = scf.for %j = %c0 to %tiles step %c1
+            iter_args(%o = %o0, %m = %m0, %l = %l0)
+            -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+          %stage = arith.remui %j, %c2 : index
+          croq.event.wait %full[%stage] : !croq.events<2>
+          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+          croq.event.wait %turn0[%c0] : !croq.events<1>
+          %s0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %s1 = croq.mma row row %s0, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+          croq.event.trigger %turn1[%c0] : !croq.events<1>
+          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+          %base = arith.muli %j, %c128 : index
+          %t = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+            %key = arith.addi %base, %col : index
+            %inside = arith.cmpi ult, %key, %keys : index
+            %y = arith.mulf %x, %scale : f32
+            %r = arith.select %inside, %y, %ninf : f32
+            croq.yield %r : f32
+          }
+          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+          %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %x = arith.maximumf %a, %b : f32
+            croq.yield %x : f32
+          }
+          %pm = croq.mma.map %t, %mn (%row, %col, %x, %mx) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+            %d = arith.subf %x, %mx : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+          %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %d = arith.subf %a, %b : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %x = arith.mulf %a, %b : f32
+            %y = arith.addf %x, %c : f32
+            croq.yield %y : f32
+          }
+          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+            %y = arith.mulf %x, %a : f32
+            croq.yield %y : f32
+          }
+          %pa = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+          %vt = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+          %o1 = croq.mma row col %os, %pa, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
+          %on = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+          croq.event.trigger %empty[%stage] : !croq.events<2>
+          scf.yield %on, %mn, %ln : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+        }
+        %o = croq.mma.map %res#0, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+          %y = arith.divf %x, %sum : f32
+          croq.yield %y : f32
+        }
+        // The consumer's Q tile is free: it takes the output for the TMA
+        // store, which leaves out rows past the sequence's end.
+        croq.mma.store %o -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
+      }
+      croq.inthreads async %is_consumer1 {
+        %half = arith.constant 1 : index
+        %row_block = arith.addi %q_block, %half : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        // log2(e) / sqrt(64): exp(x / 8) = exp2(x * scale).
+        %scale = arith.constant 0.18033688 : f32
+        croq.event.wait %qready[%c0] : !croq.events<1>
+        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+        %res:3 = scf.for %j = %c0 to %tiles step %c1
+            iter_args(%o = %o0, %m = %m0, %l = %l0)
+            -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+          %stage = arith.remui %j, %c2 : index
+          croq.event.wait %full[%stage] : !croq.events<2>
+          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+          croq.event.wait %turn1[%c0] : !croq.events<1>
+          %s0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %s1 = croq.mma row row %s0, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+          croq.event.trigger %turn0[%c0] : !croq.events<1>
+          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+          %base = arith.muli %j, %c128 : index
+          %t = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+            %key = arith.addi %base, %col : index
+            %inside = arith.cmpi ult, %key, %keys : index
+            %y = arith.mulf %x, %scale : f32
+            %r = arith.select %inside, %y, %ninf : f32
+            croq.yield %r : f32
+          }
+          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+          %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %x = arith.maximumf %a, %b : f32
+            croq.yield %x : f32
+          }
+          %pm = croq.mma.map %t, %mn (%row, %col, %x, %mx) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+            %d = arith.subf %x, %mx : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+          %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %d = arith.subf %a, %b : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %x = arith.mulf %a, %b : f32
+            %y = arith.addf %x, %c : f32
+            croq.yield %y : f32
+          }
+          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+            %y = arith.mulf %x, %a : f32
+            croq.yield %y : f32
+          }
+          %pa = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+          %vt = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+          %o1 = croq.mma row col %os, %pa, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
+          %on = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+          croq.event.trigger %empty[%stage] : !croq.events<2>
+          scf.yield %on, %mn, %ln : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+        }
+        %o = croq.mma.map %res#0, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+          %y = arith.divf %x, %sum : f32
+          croq.yield %y : f32
+        }
+        // The consumer's Q tile is free: it takes the output for the TMA
+        // store, which leaves out rows past the sequence's end.
+        croq.mma.store %o -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
+      }
+    }
+  }
+  return
+}
+
+// The same in bf16.
+func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
+                         %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
+  %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
+  %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  %grid_q = arith.ceildivui %seq, %c128 : index
+  %tiles = arith.ceildivui %keys, %c128 : index
+  croq.parallel (%bq, %bh) in [%grid_q, %heads] : block {
+    %qready = croq.event.alloc : !croq.events<1>
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    // Whose turn it is to issue S = QK^T: the consumers take turns, so
+    // that one's softmax runs while the other's wgmma does.
+    %turn0 = croq.event.alloc ready : !croq.events<1>
+    %turn1 = croq.event.alloc : !croq.events<1>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+    %q_block = arith.muli %bq, %c2 : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer0 = arith.cmpi eq, %p, %c1 : index
+      %is_consumer1 = arith.cmpi eq, %p, %c2 : index
+      croq.inthreads async %is_producer {
+        %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        %q_block1 = arith.addi %q_block, %c1 : index
+        %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
+        scf.for %j = %c0 to %tiles step %c1 {
+          %stage = arith.remui %j, %c2 : index
+          croq.event.wait %empty[%stage] : !croq.events<2>
+          %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+          %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
+          %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+          %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
+          croq.event.trigger %full[%stage] after (%fk, %fv) : !croq.events<2>
+        }
+      }
+      // The two consumers run the same code on their own 64 query rows;
+      // each is its own region because each triggers the other's turn.
+      croq.inthreads async %is_consumer0 {
+        %half = arith.constant 0 : index
+        %row_block = arith.addi %q_block, %half : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        // log2(e) / sqrt(128): exp(x / sqrt(128)) = exp2(x * scale).
+        %scale = arith.constant 0.12751743 : f32
+        croq.event.wait %qready[%c0] : !croq.events<1>
+        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+        %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+        %res:3 = scf.for %j = %c0 to %tiles step %c1
+            iter_args(%o = %o0, %m = %m0, %l = %l0)
+            -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+          %stage = arith.remui %j, %c2 : index
+          croq.event.wait %full[%stage] : !croq.events<2>
+          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+          %k2 = croq.span_as %kt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+          %kb = croq.mma.load %k2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+          croq.event.wait %turn0[%c0] : !croq.events<1>
+          %s0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %s1 = croq.mma row row %s0, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+          croq.event.trigger %turn1[%c0] : !croq.events<1>
+          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+          %base = arith.muli %j, %c128 : index
+          %t = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+            %key = arith.addi %base, %col : index
+            %inside = arith.cmpi ult, %key, %keys : index
+            %y = arith.mulf %x, %scale : f32
+            %r = arith.select %inside, %y, %ninf : f32
+            croq.yield %r : f32
+          }
+          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+          %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %x = arith.maximumf %a, %b : f32
+            croq.yield %x : f32
+          }
+          %pm = croq.mma.map %t, %mn (%row, %col, %x, %mx) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+            %d = arith.subf %x, %mx : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+          %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %d = arith.subf %a, %b : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %x = arith.mulf %a, %b : f32
+            %y = arith.addf %x, %c : f32
+            croq.yield %y : f32
+          }
+          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+            %y = arith.mulf %x, %a : f32
+            croq.yield %y : f32
+          }
+          %pa = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+          %vt = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+          %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+          %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+          %o1 = croq.mma row col %os, %pa, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+          %on = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+          croq.event.trigger %empty[%stage] : !croq.events<2>
+          scf.yield %on, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+        }
+        %o = croq.mma.map %res#0, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+          %y = arith.divf %x, %sum : f32
+          croq.yield %y : f32
+        }
+        // The consumer's Q tile is free: it takes the output for the TMA
+        // store, which leaves out rows past the sequence's end.
+        croq.mma.store %o -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
+      }
+      croq.inthreads async %is_consumer1 {
+        %half = arith.constant 1 : index
+        %row_block = arith.addi %q_block, %half : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        // log2(e) / sqrt(128): exp(x / sqrt(128)) = exp2(x * scale).
+        %scale = arith.constant 0.12751743 : f32
+        croq.event.wait %qready[%c0] : !croq.events<1>
+        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+        %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+        %res:3 = scf.for %j = %c0 to %tiles step %c1
+            iter_args(%o = %o0, %m = %m0, %l = %l0)
+            -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+          %stage = arith.remui %j, %c2 : index
+          croq.event.wait %full[%stage] : !croq.events<2>
+          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+          %k2 = croq.span_as %kt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+          %kb = croq.mma.load %k2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+          croq.event.wait %turn1[%c0] : !croq.events<1>
+          %s0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %s1 = croq.mma row row %s0, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+          croq.event.trigger %turn0[%c0] : !croq.events<1>
+          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+          %base = arith.muli %j, %c128 : index
+          %t = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+            %key = arith.addi %base, %col : index
+            %inside = arith.cmpi ult, %key, %keys : index
+            %y = arith.mulf %x, %scale : f32
+            %r = arith.select %inside, %y, %ninf : f32
+            croq.yield %r : f32
+          }
+          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+          %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %x = arith.maximumf %a, %b : f32
+            croq.yield %x : f32
+          }
+          %pm = croq.mma.map %t, %mn (%row, %col, %x, %mx) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+            %d = arith.subf %x, %mx : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+          %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %d = arith.subf %a, %b : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %x = arith.mulf %a, %b : f32
+            %y = arith.addf %x, %c : f32
+            croq.yield %y : f32
+          }
+          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+            %y = arith.mulf %x, %a : f32
+            croq.yield %y : f32
+          }
+          %pa = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+          %vt = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+          %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+          %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+          %o1 = croq.mma row col %os, %pa, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+          %on = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+          croq.event.trigger %empty[%stage] : !croq.events<2>
+          scf.yield %on, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+        }
+        %o = croq.mma.map %res#0, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+          %y = arith.divf %x, %sum : f32
+          croq.yield %y : f32
+        }
+        // The consumer's Q tile is free: it takes the output for the TMA
+        // store, which leaves out rows past the sequence's end.
+        croq.mma.store %o -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
       }
     }
   }

@@ -1002,30 +1002,35 @@ def attention_tests(s: Suite) -> None:
 
     def sdpa(kernel: str, batch: int, heads: int, seq: int,
              keys: int) -> None:
-        """examples/flash_attention.mlir on [B, H, S, 128] tensors, as SDPA."""
+        """examples/flash_attention.mlir on [B, H, S, D] tensors, as SDPA."""
+        dim = 64 if "d64" in kernel else 128
+        dtype = torch.bfloat16 if "bf16" in kernel else torch.float16
+
         def body():
             mod = s.module("flash_attention")
-            q = random_tensor((batch, heads, seq, 128), torch.float16)
-            k = random_tensor((batch, heads, keys, 128), torch.float16)
-            v = random_tensor((batch, heads, keys, 128), torch.float16)
-            out = poisoned((batch, heads, seq, 128), torch.float16)
-            getattr(mod, kernel)(*(t.view(batch * heads, -1, 128)
+            q = random_tensor((batch, heads, seq, dim), dtype)
+            k = random_tensor((batch, heads, keys, dim), dtype)
+            v = random_tensor((batch, heads, keys, dim), dtype)
+            out = poisoned((batch, heads, seq, dim), dtype)
+            getattr(mod, kernel)(*(t.view(batch * heads, -1, dim)
                                    for t in (q, k, v, out)))
             scores = (q.double() @ k.double().transpose(-1, -2)) / \
-                math.sqrt(128)
+                math.sqrt(dim)
             if "causal" in kernel:
                 hidden = torch.ones(seq, keys, dtype=torch.bool,
                                     device=q.device).triu(1)
                 scores = scores.masked_fill(hidden, -math.inf)
             ref = torch.softmax(scores, dim=-1) @ v.double()
-            return compare_close(out, ref, tolerance[torch.float16])
+            return compare_close(out, ref, tolerance[dtype])
         s.run(f"{kernel} (examples/flash_attention.mlir) "
-              f"{batch}x{heads}x{seq}x{keys}x128", kernel, body)
+              f"{batch}x{heads}x{seq}x{keys}x{dim}", kernel, body)
 
     for shape in [(1, 1, 128, 128), (2, 3, 200, 200), (1, 2, 100, 300),
                   (2, 4, 1000, 1000), (1, 1, 64, 7), (4, 16, 512, 512)]:
         sdpa("attention_f16", *shape)
         sdpa("attention_causal_f16", *shape)
+        sdpa("attention_d64_f16", *shape)
+        sdpa("attention_bf16", *shape)
 
     def columns(rows: int) -> None:
         def body():
