@@ -214,22 +214,33 @@ LLVM::LLVMStructType mlir::croq::getVecStructType(VecType type) {
   return LLVM::LLVMStructType::getLiteral(type.getContext(), elements);
 }
 
+RegisterOffset mlir::croq::getRegisterOffset(int64_t block, int64_t reg) {
+  int64_t j = reg / 4, q = reg % 4;
+  return {64 * block + 8 * (q / 2), 8 * j + q % 2};
+}
+
 int64_t mlir::croq::getVecPosition(VecType type, int64_t block, int64_t reg) {
-  // Register r = 4 j + q is at row 64 i + 8 (q / 2), column 8 j + q % 2.
+  // Element 2 i + h of a rows vector is row 64 i + 8 h; element 2 j + p of
+  // a columns vector column 8 j + p (getRegisterOffset).
+  RegisterOffset offset = getRegisterOffset(block, reg);
   if (type.getAxis() == AccAxis::Rows)
-    return 2 * block + reg % 4 / 2;
-  return 2 * (reg / 4) + reg % 2;
+    return offset.row / 64 * 2 + offset.row % 64 / 8;
+  return offset.column / 8 * 2 + offset.column % 8;
 }
 
 Value mlir::croq::getVecIndex(OpBuilder &builder, Location loc, VecType type,
                               const FragmentOrigin &origin, int64_t position) {
+  // A register that element `position` covers: block i, registers 2 h
+  // (rows); block 0, register 4 j + p (columns).
   int64_t group = position / 2, half = position % 2;
   if (type.getAxis() == AccAxis::Rows)
     return arith::AddIOp::create(
         builder, loc, origin.row,
-        indexConstant(builder, loc, 64 * group + 8 * half));
-  return arith::AddIOp::create(builder, loc, origin.column,
-                               indexConstant(builder, loc, 8 * group + half));
+        indexConstant(builder, loc, getRegisterOffset(group, 2 * half).row));
+  return arith::AddIOp::create(
+      builder, loc, origin.column,
+      indexConstant(builder, loc,
+                    getRegisterOffset(0, 4 * group + half).column));
 }
 
 LLVM::LLVMStructType mlir::croq::getRegisterFragStructType(FragType type) {

@@ -48,6 +48,16 @@ bool isHeldInWgmmaFragments(AccType type);
 /// accumulator registers cover.
 LLVM::LLVMStructType getVecStructType(VecType type);
 
+/// Where register `reg` of 64-row block `block` of a thread's wgmma
+/// accumulator fragments lies, relative to the thread's fragment origin:
+/// register r = 4 j + q is 64 block + 8 (q / 2) rows and 8 j + q % 2
+/// columns further.
+struct RegisterOffset {
+  int64_t row;
+  int64_t column;
+};
+RegisterOffset getRegisterOffset(int64_t block, int64_t reg);
+
 /// The element of a lowered vector of `type` that goes with register `reg`
 /// of 64-row block `block` of an accumulator.
 int64_t getVecPosition(VecType type, int64_t block, int64_t reg);

@@ -67,16 +67,15 @@ struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
       int64_t registers = cast<LLVM::LLVMStructType>(rowsType).getBody().size();
       for (int64_t r = 0; r < registers; ++r) {
         SmallVector<int64_t> position{block, r};
-        int64_t j = r / 4, q = r % 4;
+        RegisterOffset offset = getRegisterOffset(block, r);
         IRMapping mapping;
         mapping.map(op.getRow(), arith::AddIOp::create(
                                      rewriter, loc, origin->row,
-                                     indexConstant(rewriter, loc,
-                                                   64 * block + 8 * (q / 2))));
+                                     indexConstant(rewriter, loc, offset.row)));
         mapping.map(
             op.getColumn(),
             arith::AddIOp::create(rewriter, loc, origin->column,
-                                  indexConstant(rewriter, loc, 8 * j + q % 2)));
+                                  indexConstant(rewriter, loc, offset.column)));
         mapping.map(op.getElement(),
                     LLVM::ExtractValueOp::create(rewriter, loc, acc, position));
         for (auto [n, input] : llvm::enumerate(adaptor.getInputs())) {

@@ -227,11 +227,11 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
       int64_t step = paired ? 2 : 1;
       for (int64_t i = 0; i < blocks; ++i) {
         for (int64_t r = 0; r < perThread; r += step) {
-          int64_t j = r / 4, q = r % 4;
-          Value row = arith::AddIOp::create(
-              b, loc, row0, indexConstant(b, loc, 64 * i + 8 * (q / 2)));
+          RegisterOffset offset = getRegisterOffset(i, r);
+          Value row = arith::AddIOp::create(b, loc, row0,
+                                            indexConstant(b, loc, offset.row));
           Value col = arith::AddIOp::create(
-              b, loc, col0, indexConstant(b, loc, 8 * j + q % 2));
+              b, loc, col0, indexConstant(b, loc, offset.column));
           OpBuilder::InsertionGuard guard(b);
           if (!paired) {
             Value value = getValue(b, i, r);
