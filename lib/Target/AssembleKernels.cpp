@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Croq/Conversion/Passes.h"
 #include "Croq/Target/KernelObjects.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -17,8 +18,6 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
-
 using namespace mlir;
 
 std::string croq::findPtxas(StringRef hint) {
@@ -26,11 +25,7 @@ std::string croq::findPtxas(StringRef hint) {
     return hint.str();
   if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas"))
     return *found;
-  SmallVector<std::string> roots;
-  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
-    roots.push_back(home);
-  roots.push_back("/usr/local/cuda");
-  for (const std::string &root : roots) {
+  for (const std::string &root : getCudaToolkitCandidates()) {
     SmallString<128> path(root);
     llvm::sys::path::append(path, "bin", "ptxas");
     if (llvm::sys::fs::can_execute(path))

@@ -102,6 +102,15 @@ void buildCroqToNVVMPipeline(OpPassManager &pm,
 /// none).
 bool isCroqToNVVMFormat(StringRef format);
 
+/// Where a CUDA toolkit is looked for, in order: CUDA_ROOT, CUDA_HOME,
+/// CUDA_PATH, the toolkit of the ptxas on PATH, /usr/local/cuda.
+SmallVector<std::string> getCudaToolkitCandidates();
+
+/// The CUDA toolkit croq-to-nvvm makes binaries with: `hint`, else the
+/// first candidate that has libdevice (math functions in kernels call it);
+/// empty if none has.
+std::string findCudaToolkit(StringRef hint = "");
+
 /// Registers the croq-to-nvvm pipeline; it rejects unknown formats.
 void registerCroqToNVVMPipeline();
 

@@ -39,8 +39,9 @@ LogicalResult writeKernelObjects(ModuleOp module, KernelObjectKind kind,
 LogicalResult writeFileOrEmitError(Location loc, StringRef path,
                                    StringRef text);
 
-/// Finds ptxas: `hint` when not empty, else on PATH, in `$CUDA_HOME/bin`,
-/// or in /usr/local/cuda/bin; empty when none is found.
+/// Finds ptxas: `hint` when not empty, else on PATH, else in `bin` of the
+/// first CUDA toolkit candidate (getCudaToolkitCandidates) that has it;
+/// empty when none is found.
 std::string findPtxas(StringRef hint = "");
 
 /// Assembles the PTX object of every `gpu.binary` op of `module` (lowered

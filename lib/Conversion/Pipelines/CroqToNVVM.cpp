@@ -24,14 +24,7 @@
 
 using namespace mlir;
 
-/// The CUDA toolkit the binaries are made with: `hint`, else the first of
-/// CUDA_ROOT, CUDA_HOME, CUDA_PATH, the toolkit of the ptxas on PATH and
-/// /usr/local/cuda that has libdevice; empty if none has. Without it, calls
-/// to libdevice (math functions in kernels) would stay unresolved, and
-/// whether they do would depend on the environment.
-static std::string findCudaToolkit(StringRef hint) {
-  if (!hint.empty())
-    return hint.str();
+SmallVector<std::string> croq::getCudaToolkitCandidates() {
   SmallVector<std::string> roots;
   for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
     if (const char *value = std::getenv(name); value && *value)
@@ -41,7 +34,15 @@ static std::string findCudaToolkit(StringRef hint) {
         llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
             .str());
   roots.push_back("/usr/local/cuda");
-  for (const std::string &root : roots) {
+  return roots;
+}
+
+std::string croq::findCudaToolkit(StringRef hint) {
+  // Without libdevice, calls to it (math functions in kernels) would stay
+  // unresolved, and whether they do would depend on the environment.
+  if (!hint.empty())
+    return hint.str();
+  for (const std::string &root : getCudaToolkitCandidates()) {
     SmallString<128> libdevice(root);
     llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
     if (llvm::sys::fs::exists(libdevice))
