@@ -18,9 +18,11 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
     output of the stages before it and plans nothing itself: views must be
     normalized (`croq-normalize-views`), layouts chosen
     (`croq-assign-layouts`), tensor maps emitted (`croq-emit-tensor-maps`),
-    shared memory and events planned (`croq-plan-shared-memory`,
-    `croq-plan-events`); input they have not prepared is an error naming
-    the pass to run. It lowers each op where it stands, inside the
+    every tma load put on an event (`croq-lower-tma-futures`), shared
+    memory and events planned (`croq-plan-shared-memory`,
+    `croq-plan-events`) and the event phases carried
+    (`croq-carry-event-phases`); input they have not prepared is an error
+    naming the pass to run. It lowers each op where it stands, inside the
     `croq.parallel` and `croq.inthreads` regions that tell which threads
     run it, and leaves those regions to `convert-croq-regions-to-gpu`:
 
@@ -41,17 +43,16 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
       reach the kernel by value (see `croq-pass-tensor-maps-by-value`);
     - `tma` copies become bulk tensor copies of their boxes (one per
       span-wide slab, dimensions above 256 cut to 256): a load is issued by
-      one thread with the tile's byte count expected on an mbarrier whose
-      phase every thread tracks (async loads wait at `croq.wait`; a load
-      that triggers an event expects its bytes there); a store is fenced
-      for the async proxy, issued by one thread and drained through a bulk
-      group, or left in flight when async (`croq.wait_stores` waits for
-      it). A copy with `if %ok` takes a dma copy instead when the runtime
-      could not give a map;
+      one thread on the mbarrier of the event slot its trigger names, which
+      expects its bytes; a store is fenced for the async proxy, issued by
+      one thread and drained through a bulk group, or left in flight when
+      async (`croq.wait_stores` waits for it). A copy with `if %ok` takes a
+      dma copy instead when the runtime could not give a map;
     - event arrays become mbarriers initialized with their planned
-      `arrivals`, each thread tracking its phases in a bit mask; triggers
-      arrive (expecting the bytes of the tma loads they follow), waits
-      try-wait on the phase;
+      `arrivals`; triggers arrive (expecting the bytes of the tma loads
+      they follow); a wait try-waits on the parity its slot's bit of the
+      thread's phase bits names (`!croq.phases`, an `i64`) and returns the
+      bits with that bit flipped;
     - `croq.mma.fill`, `croq.mma.load`, `croq.mma` and `croq.mma.commit`
       become wgmma on shared-memory descriptors derived from the tiles'
       swizzle layouts; `croq.mma.store` stores each thread's fragment

@@ -75,8 +75,13 @@ static LogicalResult checkLowerable(ModuleOp module,
       ok = false;
       return;
     }
-    bool isTma = isa<CopyOp>(op) &&
-                 cast<CopyOp>(op).getEngine() == CopyEngine::TMA;
+    if (auto wait = dyn_cast<EventWaitOp>(op); wait && !wait.getPhases()) {
+      wait.emitOpError("has no phases: run croq-carry-event-phases first");
+      ok = false;
+      return;
+    }
+    bool isTma =
+        isa<CopyOp>(op) && cast<CopyOp>(op).getEngine() == CopyEngine::TMA;
     if ((isTma && !target.hasTma) ||
         (isa<MmaOp, MmaLoadOp, MmaCommitOp>(op) && !target.hasWgmma)) {
       op->emitOpError("needs ")
@@ -91,9 +96,9 @@ static LogicalResult checkLowerable(ModuleOp module,
       ok = false;
       return;
     }
-    if (auto copy = dyn_cast<CopyOp>(op);
-        copy && copy.getEngine() == CopyEngine::TMA &&
-        failed(checkTmaLowerable(copy))) {
+    if (auto copy = dyn_cast<CopyOp>(op); copy &&
+                                          copy.getEngine() == CopyEngine::TMA &&
+                                          failed(checkTmaLowerable(copy))) {
       ok = false;
       return;
     }
@@ -172,9 +177,9 @@ struct ConvertCroqToGPUPass
     CroqTypeConverter converter(context);
     ConversionTarget target(*context);
     target.addLegalDialect<arith::ArithDialect, gpu::GPUDialect,
-                           LLVM::LLVMDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
-                           NVVM::NVVMDialect, scf::SCFDialect,
-                           vector::VectorDialect>();
+                           LLVM::LLVMDialect, memref::MemRefDialect,
+                           nvgpu::NVGPUDialect, NVVM::NVVMDialect,
+                           scf::SCFDialect, vector::VectorDialect>();
     target.addIllegalDialect<CroqDialect>();
     target.addLegalOp<ParallelOp, InthreadsOp, ViewOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
@@ -202,13 +207,6 @@ struct ConvertCroqToGPUPass
           if (cast->use_empty())
             cast->erase();
     }
-
-    // The lowered event arrays and tma load futures were bound to their
-    // parts by casts that their users took apart; the casts are dead.
-    module.walk([](UnrealizedConversionCastOp cast) {
-      if (cast->use_empty() && cast.getInputs().size() > 1)
-        cast->erase();
-    });
 
     // What is left are the regions, for convert-croq-regions-to-gpu.
     WalkResult leftover = module.walk([](Operation *op) {

@@ -3,11 +3,9 @@
 // Lowers croq event arrays to mbarrier groups in shared memory, initialized
 // with the arrival count croq-plan-events recorded: a trigger after tma loads
 // is one arrival (with the loads' bytes as the expected transaction count),
-// a plain trigger one arrival per warp that runs it. Each thread tracks the
-// phase of every slot it waits on in a bit mask, so a ring of N slots over a
-// loop needs no phase arithmetic in the program. The lowered array is the
-// barriers and the mask bound together (bindLoweredEvents), which its
-// triggers, waits and tma loads take apart: no table outside the IR.
+// a plain trigger one arrival per warp that runs it. A wait takes the
+// thread's phase bits of the array as an SSA value (croq-carry-event-phases)
+// and waits for the parity its slot's bit names; the bits are an i64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +13,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -29,20 +26,9 @@ static constexpr int64_t kTryWaitTicks = 10000000;
 // Patterns
 //===----------------------------------------------------------------------===//
 
-/// The barriers and phase bits of the lowered event array `events` (an
-/// operand as the adaptor gives it).
-static FailureOr<LoweredEvents> getEventParts(Operation *op, Value events) {
-  std::optional<LoweredEvents> parts = getLoweredEvents(events);
-  if (!parts)
-    return op->emitOpError("uses an event array that is not a "
-                           "croq.event.alloc of its block");
-  return *parts;
-}
-
 namespace {
 /// croq.event.alloc  =>  nvgpu.mbarrier.create, initialized by thread 0 with
-/// the array's arrival count, and each thread's phase mask (all ones for
-/// `ready` arrays, so that the first wait on each slot passes).
+/// the array's arrival count.
 struct EventAllocOpLowering : OpConversionPattern<EventAllocOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -56,8 +42,8 @@ struct EventAllocOpLowering : OpConversionPattern<EventAllocOp> {
     Value barriers = nvgpu::MBarrierCreateOp::create(rewriter, loc, type);
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     Value zero = indexConstant(rewriter, loc, 0);
-    Value first = arith::CmpIOp::create(rewriter, loc,
-                                        arith::CmpIPredicate::eq, tid, zero);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        tid, zero);
     std::optional<int64_t> arrivals = op.getArrivals();
     if (!arrivals)
       return op.emitOpError("has no arrival count: run croq-plan-events "
@@ -67,15 +53,9 @@ struct EventAllocOpLowering : OpConversionPattern<EventAllocOp> {
          ++slot)
       nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, count,
                                     indexConstant(rewriter, loc, slot), first);
-    Value mask = memref::AllocaOp::create(
-        rewriter, loc, MemRefType::get({1}, rewriter.getI64Type()));
-    int64_t initial = op.getReady() ? -1 : 0;
-    memref::StoreOp::create(
-        rewriter, loc, arith::ConstantIntOp::create(rewriter, loc, initial, 64),
-        mask, zero);
     // The barriers are initialized before any thread uses them.
     gpu::BarrierOp::create(rewriter, loc);
-    rewriter.replaceOp(op, bindLoweredEvents(rewriter, loc, {barriers, mask}));
+    rewriter.replaceOp(op, barriers);
     return success();
   }
 };
@@ -93,9 +73,7 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
     if (failed(group))
       return failure();
-    FailureOr<LoweredEvents> events = getEventParts(op, adaptor.getEvents());
-    if (failed(events))
-      return failure();
+    Value barriers = adaptor.getEvents();
     if (!op.getFutures().empty()) {
       // Only the loads that took the TMA path complete bytes on the
       // barrier; the others were software copies, done before the arrive.
@@ -115,14 +93,15 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
               arith::ConstantIntOp::create(rewriter, loc, 0, 32));
           size = arith::SelectOp::create(rewriter, loc, usable, size, zero);
         }
-        bytes = bytes ? arith::AddIOp::create(rewriter, loc, bytes, size)
-                            .getResult()
-                      : size;
+        bytes =
+            bytes
+                ? arith::AddIOp::create(rewriter, loc, bytes, size).getResult()
+                : size;
       }
       Value leader = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::eq, group->threadIndex, zero);
-      nvgpu::MBarrierArriveExpectTxOp::create(
-          rewriter, loc, events->barriers, bytes, adaptor.getIndex(), leader);
+      nvgpu::MBarrierArriveExpectTxOp::create(rewriter, loc, barriers, bytes,
+                                              adaptor.getIndex(), leader);
       rewriter.eraseOp(op);
       return success();
     }
@@ -134,36 +113,35 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     Value lane = arith::RemUIOp::create(
         rewriter, loc, tid, indexConstant(rewriter, loc, kWarpSize));
-    Value laneZero = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq, lane,
-        indexConstant(rewriter, loc, 0));
+    Value laneZero =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
+                              indexConstant(rewriter, loc, 0));
     auto ifLane = scf::IfOp::create(rewriter, loc, laneZero, false);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(ifLane.thenBlock());
       nvgpu::MBarrierArriveOp::create(
           rewriter, loc, nvgpu::MBarrierTokenType::get(rewriter.getContext()),
-          events->barriers, adaptor.getIndex());
+          barriers, adaptor.getIndex());
     }
     rewriter.eraseOp(op);
     return success();
   }
 };
 
-/// croq.event.wait %e[%i]  =>  wait for the phase of mbarrier %i that bit %i
-/// of this thread's mask names, then flip the bit.
+/// %next = croq.event.wait %e[%i] phases %bits  =>  wait for the phase of
+/// mbarrier %i that bit %i of %bits names; %next = %bits with the bit
+/// flipped.
 struct EventWaitOpLowering : OpConversionPattern<EventWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(EventWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    FailureOr<LoweredEvents> events = getEventParts(op, adaptor.getEvents());
-    if (failed(events))
-      return failure();
-    Value mask = events->phaseBits;
-    Value zero = indexConstant(rewriter, loc, 0);
-    Value bits = memref::LoadOp::create(rewriter, loc, mask, zero);
+    Value bits = adaptor.getPhases();
+    if (!bits)
+      return op.emitOpError("has no phases: run croq-carry-event-phases "
+                            "first");
     Value slot = arith::IndexCastUIOp::create(
         rewriter, loc, rewriter.getI64Type(), adaptor.getIndex());
     Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 64);
@@ -173,12 +151,21 @@ struct EventWaitOpLowering : OpConversionPattern<EventWaitOp> {
         arith::AndIOp::create(rewriter, loc, bits, bit),
         arith::ConstantIntOp::create(rewriter, loc, 0, 64));
     nvgpu::MBarrierTryWaitParityOp::create(
-        rewriter, loc, events->barriers, parity,
+        rewriter, loc, adaptor.getEvents(), parity,
         indexConstant(rewriter, loc, kTryWaitTicks), adaptor.getIndex());
-    memref::StoreOp::create(rewriter, loc,
-                            arith::XOrIOp::create(rewriter, loc, bits, bit),
-                            mask, zero);
-    rewriter.eraseOp(op);
+    rewriter.replaceOp(op, arith::XOrIOp::create(rewriter, loc, bits, bit));
+    return success();
+  }
+};
+
+/// croq.event.phases  =>  arith.constant 0 : i64 (-1 with `ready`)
+struct EventPhasesOpLowering : OpConversionPattern<EventPhasesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EventPhasesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(
+        op, op.getReady() ? -1 : 0, 64);
     return success();
   }
 };
@@ -186,7 +173,7 @@ struct EventWaitOpLowering : OpConversionPattern<EventWaitOp> {
 
 void mlir::croq::populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
-  patterns
-      .add<EventAllocOpLowering, EventTriggerOpLowering, EventWaitOpLowering>(
-          converter, patterns.getContext());
+  patterns.add<EventAllocOpLowering, EventTriggerOpLowering,
+               EventWaitOpLowering, EventPhasesOpLowering>(
+      converter, patterns.getContext());
 }

@@ -47,8 +47,8 @@ Value mlir::croq::product(OpBuilder &builder, Location loc,
       constant = *folded;
       continue;
     }
-    result = result ? arith::MulIOp::create(builder, loc, result, v).getResult()
-                    : v;
+    result =
+        result ? arith::MulIOp::create(builder, loc, result, v).getResult() : v;
   }
   Value factor = indexConstant(builder, loc, constant);
   if (!result)
@@ -58,8 +58,7 @@ Value mlir::croq::product(OpBuilder &builder, Location loc,
   return arith::MulIOp::create(builder, loc, result, factor);
 }
 
-Value mlir::croq::lessThan(OpBuilder &builder, Location loc, Value a,
-                           Value b) {
+Value mlir::croq::lessThan(OpBuilder &builder, Location loc, Value a, Value b) {
   return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a, b);
 }
 
@@ -68,12 +67,10 @@ Value mlir::croq::isAccessAligned(OpBuilder &builder, Location loc,
                                   int64_t alignBytes) {
   auto metadata =
       memref::ExtractStridedMetadataOp::create(builder, loc, access.memref);
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
-                                                     access.memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
+                                                              access.memref);
   Value linear = metadata.getOffset();
-  for (auto [offset, stride] :
-       llvm::zip(access.offsets, metadata.getStrides()))
+  for (auto [offset, stride] : llvm::zip(access.offsets, metadata.getStrides()))
     linear = arith::AddIOp::create(
         builder, loc, linear,
         arith::MulIOp::create(builder, loc, offset, stride));
@@ -92,8 +89,8 @@ Value mlir::croq::isAccessAligned(OpBuilder &builder, Location loc,
   conditions.push_back(isMultiple(address));
   auto strides = metadata.getStrides();
   for (size_t d = 0; d + 1 < strides.size(); ++d)
-    conditions.push_back(isMultiple(
-        arith::MulIOp::create(builder, loc, strides[d], elt)));
+    conditions.push_back(
+        isMultiple(arith::MulIOp::create(builder, loc, strides[d], elt)));
   return allOf(builder, loc, conditions);
 }
 
@@ -110,8 +107,8 @@ Value mlir::croq::allOf(OpBuilder &builder, Location loc,
                         ArrayRef<Value> conditions) {
   Value result;
   for (Value c : conditions)
-    result = result ? arith::AndIOp::create(builder, loc, result, c).getResult()
-                    : c;
+    result =
+        result ? arith::AndIOp::create(builder, loc, result, c).getResult() : c;
   if (!result)
     result = arith::ConstantIntOp::create(builder, loc, 1, 1);
   return result;
@@ -122,8 +119,8 @@ Value mlir::croq::emitDistributedLoop(OpBuilder &builder, Location loc,
   Value step = indexConstant(builder, loc, group.size);
   std::optional<int64_t> items = getConstantIntValue(total);
   if (!items) {
-    auto loop = scf::ForOp::create(builder, loc, group.threadIndex, total,
-                                   step);
+    auto loop =
+        scf::ForOp::create(builder, loc, group.threadIndex, total, step);
     builder.setInsertionPointToStart(loop.getBody());
     return loop.getInductionVar();
   }
@@ -136,9 +133,9 @@ Value mlir::croq::emitDistributedLoop(OpBuilder &builder, Location loc,
       builder, loc, group.threadIndex,
       arith::MulIOp::create(builder, loc, loop.getInductionVar(), step));
   if (*items % group.size != 0) {
-    auto guard = scf::IfOp::create(builder, loc,
-                                   lessThan(builder, loc, item, total),
-                                   /*withElse=*/false);
+    auto guard =
+        scf::IfOp::create(builder, loc, lessThan(builder, loc, item, total),
+                          /*withElse=*/false);
     builder.setInsertionPointToStart(guard.thenBlock());
   }
   return item;
@@ -171,12 +168,11 @@ static MemRefType getTileMemRefType(ArrayRef<int64_t> shape, Type elementType,
   SmallVector<int64_t> strides(shape.size(), 1);
   for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * shape[d + 1];
-  auto layout =
-      StridedLayoutAttr::get(context, ShapedType::kDynamic, strides);
+  auto layout = StridedLayoutAttr::get(context, ShapedType::kDynamic, strides);
   Attribute memorySpace;
   if (space == MemorySpace::Shared)
-    memorySpace = gpu::AddressSpaceAttr::get(context,
-                                             gpu::AddressSpace::Workgroup);
+    memorySpace =
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   return MemRefType::get(shape, elementType, layout, memorySpace);
 }
 
@@ -265,56 +261,6 @@ Value mlir::croq::pinRegister(OpBuilder &builder, Location loc, Value value) {
   return asmOp.getResult(0);
 }
 
-/// A value of `type` that stands for `parts` (two or more) while their
-/// users are lowered: an unrealized_conversion_cast of them.
-static Value bindParts(OpBuilder &builder, Location loc, Type type,
-                       ValueRange parts) {
-  return UnrealizedConversionCastOp::create(builder, loc, type, parts)
-      .getResult(0);
-}
-
-/// The parts bindParts bound to `value`: between `min` and `max` of them,
-/// the first an mbarrier group; empty if `value` is no such binding.
-static ValueRange getBoundParts(Value value, size_t min, size_t max) {
-  auto cast = value ? value.getDefiningOp<UnrealizedConversionCastOp>()
-                    : UnrealizedConversionCastOp();
-  if (!cast || cast.getInputs().size() < min || cast.getInputs().size() > max ||
-      !isa<nvgpu::MBarrierGroupType>(cast.getInputs()[0].getType()))
-    return {};
-  return cast.getInputs();
-}
-
-Value mlir::croq::bindTmaLoadCompletion(OpBuilder &builder, Location loc,
-                                        Type futureType,
-                                        const TmaLoadCompletion &completion) {
-  SmallVector<Value, 3> parts{completion.barriers, completion.phase};
-  if (completion.usable)
-    parts.push_back(completion.usable);
-  return bindParts(builder, loc, futureType, parts);
-}
-
-std::optional<TmaLoadCompletion>
-mlir::croq::getTmaLoadCompletion(Value future) {
-  ValueRange parts = getBoundParts(future, 2, 3);
-  if (parts.empty())
-    return std::nullopt;
-  return TmaLoadCompletion{parts[0], parts[1],
-                           parts.size() == 3 ? parts[2] : Value()};
-}
-
-Value mlir::croq::bindLoweredEvents(OpBuilder &builder, Location loc,
-                                    const LoweredEvents &events) {
-  return bindParts(builder, loc, events.barriers.getType(),
-                   {events.barriers, events.phaseBits});
-}
-
-std::optional<LoweredEvents> mlir::croq::getLoweredEvents(Value events) {
-  ValueRange parts = getBoundParts(events, 2, 2);
-  if (parts.empty())
-    return std::nullopt;
-  return LoweredEvents{parts[0], parts[1]};
-}
-
 CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
   addConversion([](Type type) { return type; });
   addConversion([](TileType type) -> Type {
@@ -332,6 +278,10 @@ CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
   });
   addConversion([](FutureType type) -> Type {
     return nvgpu::DeviceAsyncTokenType::get(type.getContext());
+  });
+  // A thread's phase bits of an event array: one bit per slot.
+  addConversion([](PhasesType type) -> Type {
+    return IntegerType::get(type.getContext(), 64);
   });
   addConversion([](EventsType type) -> Type {
     MLIRContext *context = type.getContext();
@@ -366,9 +316,8 @@ CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
   addTargetMaterialization(materialize);
 }
 
-FailureOr<ThreadGroup> mlir::croq::getThreadGroup(OpBuilder &builder,
-                                                  Operation *op,
-                                                  bool perThread) {
+FailureOr<ThreadGroup>
+mlir::croq::getThreadGroup(OpBuilder &builder, Operation *op, bool perThread) {
   Location loc = op->getLoc();
   auto parallel = op->getParentOfType<ParallelOp>();
   if (!parallel)
@@ -409,10 +358,10 @@ void mlir::croq::emitGroupBarrier(OpBuilder &builder, Location loc,
     // Barrier 0 belongs to the whole block; warpgroup w uses 1 + w.
     Value one = indexConstant(builder, loc, 1);
     Value id = arith::AddIOp::create(builder, loc, group.warpgroupIndex, one);
-    Value id32 = arith::IndexCastOp::create(builder, loc,
-                                            builder.getI32Type(), id);
-    Value count = arith::ConstantIntOp::create(builder, loc, kWarpgroupSize,
-                                               32);
+    Value id32 =
+        arith::IndexCastOp::create(builder, loc, builder.getI32Type(), id);
+    Value count =
+        arith::ConstantIntOp::create(builder, loc, kWarpgroupSize, 32);
     NVVM::BarrierOp::create(builder, loc, /*res=*/Type(), id32, count,
                             /*reductionOp=*/nullptr,
                             /*reductionPredicate=*/Value());
@@ -437,12 +386,12 @@ SmallVector<Value> mlir::croq::getElementIndices(OpBuilder &builder,
   if (!access.swizzleBytes)
     return indices;
   const SharedTileLayout &layout = access.layout;
-  Value swizzled =
-      emitSwizzle(builder, loc,
-                  layout.emitLinearByteOffset(builder, loc, indices),
-                  layout.span);
-  return {arith::DivUIOp::create(
-      builder, loc, swizzled, indexConstant(builder, loc, layout.elementBytes))};
+  Value swizzled = emitSwizzle(
+      builder, loc, layout.emitLinearByteOffset(builder, loc, indices),
+      layout.span);
+  return {
+      arith::DivUIOp::create(builder, loc, swizzled,
+                             indexConstant(builder, loc, layout.elementBytes))};
 }
 
 /// Gives a swizzled shared tile its 1-d storage view and strides.
@@ -508,8 +457,7 @@ mlir::croq::getBufferAccess(ConversionPatternRewriter &rewriter, Location loc,
     access.offsets.push_back(
         getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
   for (OpFoldResult ofr : view.getMixedSizes())
-    access.sizes.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
+    access.sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
   access.staticSizes = llvm::to_vector(view.getResult().getType().getShape());
   SmallVector<OpFoldResult> bounds = view.getMixedBounds();
   for (auto [d, dim] : llvm::enumerate(dims)) {

@@ -251,25 +251,6 @@ Value getTmaGlobalTensor(CopyOp op);
 /// seen.
 bool isOnlyReadIn(Operation *kernel, Value tensor);
 
-/// How an async tma load completes: its mbarrier and phase variable, and
-/// whether the kernel took the TMA path (else the load was a software copy
-/// that completed at once; null where the copy has no software copy).
-struct TmaLoadCompletion {
-  Value barriers;
-  Value phase;
-  Value usable;
-};
-
-/// The value that stands for the future of an async tma load once it is
-/// lowered: an unrealized_conversion_cast of its completion's parts to the
-/// future's converted type, which the croq.wait of the future takes apart.
-Value bindTmaLoadCompletion(OpBuilder &builder, Location loc, Type futureType,
-                            const TmaLoadCompletion &completion);
-
-/// The completion bound by bindTmaLoadCompletion to a lowered future, if
-/// `future` is one.
-std::optional<TmaLoadCompletion> getTmaLoadCompletion(Value future);
-
 /// One bulk copy of a tma copy: its box's first element, in tile
 /// coordinates, and the byte offset of that box in the tile.
 struct TmaPiece {
@@ -296,25 +277,6 @@ LogicalResult checkTmaLowerable(CopyOp op);
 /// Adds the patterns that lower tma copies and the waits of their futures.
 void populateCroqTmaToGPUPatterns(CroqTypeConverter &converter,
                                   RewritePatternSet &patterns);
-
-/// An event array once lowered: its mbarriers, and this thread's phase bits
-/// (one per slot, in a memref<1xi64>: the parity the next wait on the slot
-/// waits for).
-struct LoweredEvents {
-  Value barriers;
-  Value phaseBits;
-};
-
-/// The value that stands for a lowered event array: an
-/// unrealized_conversion_cast of its barriers and phase bits to the
-/// mbarrier group type, which the users of the array take apart with
-/// getLoweredEvents.
-Value bindLoweredEvents(OpBuilder &builder, Location loc,
-                        const LoweredEvents &events);
-
-/// The parts bound by bindLoweredEvents to a lowered event array, if
-/// `events` is one.
-std::optional<LoweredEvents> getLoweredEvents(Value events);
 
 /// Adds the patterns that lower event arrays to mbarriers; a trigger after
 /// tma loads expects the bytes of those that took the TMA path.

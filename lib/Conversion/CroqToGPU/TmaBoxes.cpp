@@ -87,17 +87,19 @@ SmallVector<TmaPiece> mlir::croq::getTmaPieces(const SharedTileLayout &layout) {
 LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
   auto group = op->getParentOfType<ParallelOp>();
   bool isLoad = getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
-  // A load that completes on an event, and a store, is issued by one
-  // thread of a block or warpgroup; other loads synchronize the whole block.
+  // A load completes on an event slot; croq-lower-tma-futures gives every
+  // load one.
   bool onEvent = isLoad && getTmaLoadTrigger(op);
-  bool groupIssued = onEvent || !isLoad;
-  if (!group ||
-      (group.getLevel() != ParallelLevel::Block &&
-       !(groupIssued && group.getLevel() == ParallelLevel::Warpgroup)))
-    return op.emitOpError("tma copies are lowered for block-level groups, "
-                          "or for warpgroups when the copy is a store or a "
-                          "load that triggers an event: issue them directly "
-                          "in a 'croq.parallel ... : block' region");
+  if (isLoad && !onEvent)
+    return op.emitOpError("completes on no event: run "
+                          "croq-lower-tma-futures first");
+  // Loads and stores are issued by one thread of a block or warpgroup.
+  if (!group || (group.getLevel() != ParallelLevel::Block &&
+                 group.getLevel() != ParallelLevel::Warpgroup))
+    return op.emitOpError("tma copies are lowered for blocks and "
+                          "warpgroups: issue them directly in a "
+                          "'croq.parallel ... : block' or '... : warpgroup' "
+                          "region");
   auto tileType =
       dyn_cast<TileType>((isLoad ? op.getDest() : op.getSource()).getType());
   if (!tileType)

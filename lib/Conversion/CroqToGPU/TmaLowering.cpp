@@ -4,9 +4,10 @@
 // the runtime for the tensor map before the kernel (TmaHost.cpp) and the
 // kernel receives its 128 bytes by value. Where the runtime says TMA cannot
 // move the tensor, the kernel takes a software (dma) copy instead. On the
-// TMA path a load is issued by one thread and completes on an mbarrier that
-// expects the box's bytes, whose phase each thread tracks; a store is
-// fenced, issued by one thread and drained through a bulk group.
+// TMA path a load is issued by one thread and completes on the event slot
+// its trigger names (croq-lower-tma-futures gives every load one), which
+// expects its bytes; a store is fenced, issued by one thread and drained
+// through a bulk group.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +24,6 @@
 
 using namespace mlir;
 using namespace mlir::croq;
-
-/// Spins of one mbarrier try-wait before it is retried.
-static constexpr int64_t kTryWaitTicks = 10000000;
 
 /// The swizzle kind of a tensor map for a tile of `swizzle`.
 static nvgpu::TensorMapSwizzleKind getTensorMapSwizzle(Swizzle swizzle) {
@@ -74,9 +72,10 @@ static FailureOr<Value> getSharedByteOffset(OpBuilder &builder, Location loc,
 static LogicalResult emitSoftwareCopy(ConversionPatternRewriter &rewriter,
                                       CopyOp op, bool isLoad) {
   Location loc = op.getLoc();
-  bool zfill = isLoad && copySourceCanBeSmaller(
-                             op.getSource(),
-                             cast<ShapedType>(op.getDest().getType()).getShape());
+  bool zfill =
+      isLoad &&
+      copySourceCanBeSmaller(
+          op.getSource(), cast<ShapedType>(op.getDest().getType()).getShape());
   CopyOp::create(rewriter, loc, /*future=*/Type(), CopyEngine::DMA,
                  op.getSource(), op.getDest(), /*map=*/Value(),
                  /*usable=*/Value(), zfill, op.getSwizzleAttr());
@@ -124,39 +123,22 @@ struct TmaCopySite {
   /// innermost first.
   SmallVector<std::pair<Value, SmallVector<Value>>> boxes;
   Value zero;
-  /// Thread 0 of the block.
-  Value leader;
 };
 } // namespace
 
 namespace mlir::croq {
-/// Lowers tma copies. The future of an async load becomes its completion
-/// (bindTmaLoadCompletion), which the croq.wait of the future waits for.
+/// Lowers tma copies. A load's future is the event slot its trigger names,
+/// which stands for it: the trigger expects the load's bytes.
 struct TmaLowering {
-  const TypeConverter &converter;
-
-  /// Waits for the current phase of `barriers` and flips `phase`.
-  static void emitPhaseWait(OpBuilder &builder, Location loc, Value barriers,
-                            Value phase) {
-    Value zero = indexConstant(builder, loc, 0);
-    Value parity = memref::LoadOp::create(builder, loc, phase, zero);
-    nvgpu::MBarrierTryWaitParityOp::create(
-        builder, loc, barriers, parity,
-        indexConstant(builder, loc, kTryWaitTicks), zero);
-    Value one = arith::ConstantIntOp::create(builder, loc, 1, 1);
-    Value flipped = arith::XOrIOp::create(builder, loc, parity, one);
-    memref::StoreOp::create(builder, loc, flipped, phase, zero);
-  }
-
   /// Everything the bulk copies of `op` need, emitted before them: the
   /// host's tensor map seen as a descriptor, whether to take the TMA path
-  /// (null: always), the views of the boxes in shared memory and their
-  /// coordinates in the tensor, and the block's leader thread.
+  /// (null: always), and the views of the boxes in shared memory and their
+  /// coordinates in the tensor.
   FailureOr<TmaCopySite> prepare(CopyOp op, CopyOp::Adaptor adaptor,
                                  ConversionPatternRewriter &rewriter) {
     Location loc = op.getLoc();
-    bool isLoad = getMemorySpaceOf(op.getDest().getType()) ==
-                  MemorySpace::Shared;
+    bool isLoad =
+        getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
     Value global = isLoad ? op.getSource() : op.getDest();
     Value tile = isLoad ? op.getDest() : op.getSource();
     auto tileType = cast<TileType>(tile.getType());
@@ -207,18 +189,17 @@ struct TmaLowering {
                             "allocation placed by croq-plan-shared-memory, "
                             "or a stage of one");
     auto bytesType = MemRefType::get({ShapedType::kDynamic},
-                                     rewriter.getI8Type(), nullptr,
-                                     workgroup);
+                                     rewriter.getI8Type(), nullptr, workgroup);
     Value smem = gpu::DynamicSharedMemoryOp::create(rewriter, loc, bytesType);
     // Each piece: its place in the tile, and its coordinates in the tensor,
     // innermost first.
     SmallVector<std::pair<Value, SmallVector<Value>>> boxes;
     for (const TmaPiece &piece : pieces) {
-      Value at = arith::AddIOp::create(
-          rewriter, loc, *offset,
-          indexConstant(rewriter, loc, piece.byteOffset));
-      Value view =
-          memref::ViewOp::create(rewriter, loc, boxType, smem, at, ValueRange{});
+      Value at =
+          arith::AddIOp::create(rewriter, loc, *offset,
+                                indexConstant(rewriter, loc, piece.byteOffset));
+      Value view = memref::ViewOp::create(rewriter, loc, boxType, smem, at,
+                                          ValueRange{});
       SmallVector<Value> coords;
       for (int64_t d = static_cast<int64_t>(piece.coords.size()) - 1; d >= 0;
            --d)
@@ -227,12 +208,8 @@ struct TmaLowering {
             indexConstant(rewriter, loc, piece.coords[d])));
       boxes.push_back({view, coords});
     }
-    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     Value zero = indexConstant(rewriter, loc, 0);
-    Value leader = arith::CmpIOp::create(rewriter, loc,
-                                         arith::CmpIPredicate::eq, tid, zero);
-    return TmaCopySite{isLoad,           tileType, map,   usable,
-                       std::move(boxes), zero,     leader};
+    return TmaCopySite{isLoad, tileType, map, usable, std::move(boxes), zero};
   }
 
   /// A load that completes on the event slot its trigger names: the trigger
@@ -247,11 +224,7 @@ struct TmaLowering {
       return failure();
     Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                         issuing->threadIndex, site.zero);
-    std::optional<LoweredEvents> events =
-        getLoweredEvents(rewriter.getRemappedValue(trigger.getEvents()));
-    if (!events)
-      return op.emitOpError("cannot resolve the event array of its trigger");
-    Value barriers = events->barriers;
+    Value barriers = rewriter.getRemappedValue(trigger.getEvents());
     {
       OpBuilder::InsertionGuard guard(rewriter);
       if (failed(emitTmaOrSoftware(rewriter, op, site.usable, true)))
@@ -263,68 +236,6 @@ struct TmaLowering {
     }
     // The future is the event slot's mbarrier: the trigger that consumes
     // it expects the bytes, and nothing else stands for it.
-    rewriter.eraseOp(op);
-    return success();
-  }
-
-  /// A load on its own mbarrier: the leader expects the tile's bytes and
-  /// issues the boxes; a synchronous load waits for the barrier's phase, an
-  /// async one leaves that to its croq.wait.
-  LogicalResult lowerLoad(CopyOp op, TmaCopySite &site,
-                          ConversionPatternRewriter &rewriter) {
-    Location loc = op.getLoc();
-    ParallelOp kernel = getKernel(op);
-    MLIRContext *context = rewriter.getContext();
-    auto workgroup =
-        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-    // One mbarrier per load site, initialized when the kernel starts, and
-    // each thread's copy of its phase.
-    Value barriers, phase;
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(&kernel.getBody().front());
-      barriers = nvgpu::MBarrierCreateOp::create(
-          rewriter, loc, nvgpu::MBarrierGroupType::get(context, workgroup));
-      Value startTid =
-          gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-      Value c0 = indexConstant(rewriter, loc, 0);
-      Value first = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, startTid, c0);
-      nvgpu::MBarrierInitOp::create(rewriter, loc, barriers,
-                                    indexConstant(rewriter, loc, 1), c0, first);
-      phase = memref::AllocaOp::create(
-          rewriter, loc, MemRefType::get({1}, rewriter.getI1Type()));
-      memref::StoreOp::create(rewriter, loc,
-                              arith::ConstantIntOp::create(rewriter, loc, 0, 1),
-                              phase, c0);
-      gpu::BarrierOp::create(rewriter, loc);
-    }
-    // Earlier readers of the tile are done before the engine writes it.
-    gpu::BarrierOp::create(rewriter, loc);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      if (failed(emitTmaOrSoftware(rewriter, op, site.usable, true)))
-        return failure();
-      int64_t bytes = site.tileType.getSizeInBytes();
-      nvgpu::MBarrierArriveExpectTxOp::create(
-          rewriter, loc, barriers, indexConstant(rewriter, loc, bytes),
-          site.zero, site.leader);
-      for (auto &[view, coords] : site.boxes)
-        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, site.map,
-                                      coords, site.zero,
-                                      /*multicastMask=*/Value(), site.leader);
-      if (!op.isAsync())
-        emitPhaseWait(rewriter, loc, barriers, phase);
-    }
-    // An async load's future is its mbarrier and phase, which its
-    // croq.wait waits on.
-    if (op.isAsync()) {
-      Type futureType = converter.convertType(op.getFuture().getType());
-      rewriter.replaceOp(op,
-                         bindTmaLoadCompletion(rewriter, loc, futureType,
-                                               {barriers, phase, site.usable}));
-      return success();
-    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -379,16 +290,19 @@ struct TmaLowering {
       return failure();
     if (!site->isLoad)
       return lowerStore(op, *site, rewriter);
-    if (EventTriggerOp trigger = getTmaLoadTrigger(op))
-      return lowerLoadOnEvent(op, trigger, *site, rewriter);
-    return lowerLoad(op, *site, rewriter);
+    EventTriggerOp trigger = getTmaLoadTrigger(op);
+    if (!trigger)
+      return op.emitOpError("completes on no event: run "
+                            "croq-lower-tma-futures first");
+    return lowerLoadOnEvent(op, trigger, *site, rewriter);
   }
 };
 } // namespace mlir::croq
 
 namespace {
-/// croq.copy tma global -> shared  =>  scf.if usable { expect-tx +
-/// cp.async.bulk.tensor (one thread) + mbarrier wait } else { dma copy };
+/// croq.copy tma global -> shared  =>  scf.if usable {
+/// cp.async.bulk.tensor on the trigger's mbarrier (one thread) } else {
+/// dma copy };
 /// shared -> global  =>  proxy fence + scf.if usable { bulk tensor store
 /// (one thread) + bulk group drain } else { dma copy }.
 struct TmaCopyOpLowering : OpConversionPattern<CopyOp> {
@@ -399,12 +313,12 @@ struct TmaCopyOpLowering : OpConversionPattern<CopyOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getEngine() != CopyEngine::TMA)
       return rewriter.notifyMatchFailure(op, "not a tma copy");
-    return TmaLowering{*getTypeConverter()}.lower(op, adaptor, rewriter);
+    return TmaLowering{}.lower(op, adaptor, rewriter);
   }
 };
 
-/// croq.wait %f of a tma load  =>  mbarrier wait on the load's phase, if the
-/// load took the TMA path.
+/// croq.wait %f of an async tma store  =>  cp.async.bulk.wait_group 0 (the
+/// issuing thread's groups) + a barrier of the executing group.
 struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
   TmaWaitOpLowering(const TypeConverter &converter, MLIRContext *context)
       : OpConversionPattern(converter, context, /*benefit=*/2) {}
@@ -414,32 +328,11 @@ struct TmaWaitOpLowering : OpConversionPattern<WaitOp> {
     auto copyOp = op.getFuture().getDefiningOp<CopyOp>();
     if (!copyOp || copyOp.getEngine() != CopyEngine::TMA)
       return rewriter.notifyMatchFailure(op, "not the future of a tma copy");
-    bool isLoad =
-        getMemorySpaceOf(copyOp.getSource().getType()) != MemorySpace::Shared;
-    if (isLoad) {
-      // The lowered load left its completion as the future.
-      std::optional<TmaLoadCompletion> completion =
-          getTmaLoadCompletion(adaptor.getFuture());
-      if (!completion)
-        return op.emitOpError("waits on a tma load whose completion is not "
-                              "known");
-      // A load that fell back to the software copy is complete already.
-      const TmaLoadCompletion &load = *completion;
-      OpBuilder::InsertionGuard guard(rewriter);
-      if (load.usable) {
-        auto ifUsable =
-            scf::IfOp::create(rewriter, op.getLoc(), load.usable, false);
-        rewriter.setInsertionPointToStart(ifUsable.thenBlock());
-      }
-      TmaLowering::emitPhaseWait(rewriter, op.getLoc(), load.barriers,
-                                 load.phase);
-    }
-    if (!copyOp.isAsync() || isLoad) {
-      rewriter.eraseOp(op);
-      return success();
-    }
-    // An async tma store: its issuing thread waits for its bulk groups to
-    // complete (the others have none), then the group goes on together.
+    if (getMemorySpaceOf(copyOp.getSource().getType()) != MemorySpace::Shared)
+      return op.emitOpError("waits on a tma load, which completes on an "
+                            "event slot: run croq-lower-tma-futures first");
+    // The issuing thread waits for its bulk groups to complete (the others
+    // have none), then the group goes on together.
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
     if (failed(group))
       return failure();

@@ -68,6 +68,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCroqEmitTensorMaps(tensorMaps));
   // The host entry points take the stream to launch on, return a status.
   pm.addPass(createCroqHostEntries());
+  // Every tma load completes on an event slot.
+  pm.addPass(createCroqLowerTmaFutures());
   // Plans the kernels' resources, each recorded in the IR.
   CroqPlanSharedMemoryOptions sharedMemory;
   sharedMemory.chip = options.chip;
@@ -76,6 +78,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   CroqPlanRegistersOptions registers;
   registers.chip = options.chip;
   pm.addPass(createCroqPlanRegisters(registers));
+  // Each thread's phase bits of each event array, as SSA values.
+  pm.addPass(createCroqCarryEventPhases());
   ConvertCroqToGPUOptions toGPU;
   toGPU.chip = options.chip;
   pm.addPass(createConvertCroqToGPU(toGPU));

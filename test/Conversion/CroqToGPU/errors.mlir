@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file -verify-diagnostics
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file -verify-diagnostics
 
 // A tma copy that would need more bulk copies than the lowering issues: rows
 // of 512 i8 without a swizzle move 256 elements per box, two boxes for each
@@ -14,12 +14,12 @@ func.func @tma_too_many_boxes(%a: memref<4x64x512xi8>) {
 
 // -----
 
-func.func @tma_copy_in_a_warpgroup(%a: memref<64x64xf16>) {
+func.func @tma_store_in_threads(%a: memref<64x64xf16>) {
   croq.parallel (%i) in [1] : block {
     %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
-    croq.parallel (%w) in [1] : warpgroup {
-      // expected-error @+1 {{'croq.copy' op tma copies are lowered for block-level groups, or for warpgroups when the copy is a store or a load that triggers an event: issue them directly in a 'croq.parallel ... : block' region}}
-      croq.copy tma %a -> %t : memref<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.parallel (%w) in [128] : thread {
+      // expected-error @+1 {{'croq.copy' op tma copies are lowered for blocks and warpgroups: issue them directly in a 'croq.parallel ... : block' or '... : warpgroup' region}}
+      croq.copy tma %t -> %a : !croq.tile<64x64xf16, shared, swizzle = 128> -> memref<64x64xf16>
     }
   }
   return

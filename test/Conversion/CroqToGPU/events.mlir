@@ -1,41 +1,37 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu --convert-croq-regions-to-gpu | FileCheck %s --implicit-check-not=croq. --implicit-check-not=nvgpu.device_async
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu | FileCheck %s --implicit-check-not=croq. --implicit-check-not=nvgpu.device_async --implicit-check-not=memref.alloca
 
 // Event arrays become mbarrier groups. The `full` ring is triggered after one
 // tma load per slot: one arrival, with the load's 8192 bytes expected. The
 // `empty` ring is triggered by the two consumer warpgroups (p = 1, 2): eight
-// warps, eight arrivals. Each thread keeps a phase bit per slot; `ready`
-// starts them at one, so the producer's first wait on each slot passes.
+// warps, eight arrivals. Each thread keeps a phase bit per slot, an i64
+// carried through the loops (croq-carry-event-phases); `ready` starts them
+// at one, so the producer's first wait on each slot passes. No stack slot
+// holds them.
 
 // CHECK-LABEL: func.func @ring
 // CHECK:      %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 // CHECK:      %[[ONE:.*]] = arith.constant 1 : index
 // CHECK:      nvgpu.mbarrier.init %[[FULL]][%{{.*}}], %[[ONE]], predicate = %{{.*}}
-// CHECK:      nvgpu.mbarrier.init %[[FULL]][%{{.*}}], %[[ONE]], predicate = %{{.*}}
-// CHECK:      %[[FULL_PHASES:.*]] = memref.alloca() : memref<1xi64>
-// CHECK:      memref.store %c0_i64, %[[FULL_PHASES]]
 // CHECK:      gpu.barrier
+// CHECK:      %[[FULL_PHASES:.*]] = arith.constant 0 : i64
 // CHECK:      %[[EMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 // CHECK:      %[[EIGHT:.*]] = arith.constant 8 : index
 // CHECK:      nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %[[EIGHT]], predicate = %{{.*}}
-// CHECK:      nvgpu.mbarrier.init %[[EMPTY]][%{{.*}}], %[[EIGHT]], predicate = %{{.*}}
-// CHECK:      %[[EMPTY_PHASES:.*]] = memref.alloca() : memref<1xi64>
-// CHECK:      memref.store %c-1_i64, %[[EMPTY_PHASES]]
 // CHECK:      gpu.barrier
+// CHECK:      %[[EMPTY_PHASES:.*]] = arith.constant -1 : i64
 
 // Producer: wait for the slot's phase, flip the bit, load into the stage on
 // the `full` slot (first thread of the warpgroup) if the runtime let TMA
 // move the tensor, else copy it with the warpgroup's threads and fence it
 // for the async proxy; arrive expecting the bytes of the TMA path only.
 // CHECK:      scf.if
-// CHECK:        scf.for
+// CHECK:        %{{.*}} = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[BITS:.*]] = %[[EMPTY_PHASES]]) -> (i64) {
 // CHECK:          %[[SLOT:.*]] = arith.remui
-// CHECK:          %[[BITS:.*]] = memref.load %[[EMPTY_PHASES]]
 // CHECK:          %[[BIT:.*]] = arith.shli %c1_i64, %{{.*}} : i64
 // CHECK:          %[[AND:.*]] = arith.andi %[[BITS]], %[[BIT]]
 // CHECK:          %[[PARITY:.*]] = arith.cmpi ne, %[[AND]]
 // CHECK:          nvgpu.mbarrier.try_wait.parity %[[EMPTY]][%[[SLOT]]], %[[PARITY]]
 // CHECK:          %[[FLIPPED:.*]] = arith.xori %[[BITS]], %[[BIT]]
-// CHECK:          memref.store %[[FLIPPED]], %[[EMPTY_PHASES]]
 // CHECK-NOT:      gpu.barrier
 // CHECK:          %[[USABLE:.*]] = arith.cmpi ne, %[[OK:.*]], %{{.*}} : i32
 // CHECK-NOT:      gpu.barrier
@@ -50,11 +46,12 @@
 // CHECK:          %[[TOOK:.*]] = arith.cmpi ne, %[[OK]], %{{.*}} : i32
 // CHECK:          %[[EXPECTED:.*]] = arith.select %[[TOOK]], %[[BYTES]], %{{.*}} : index
 // CHECK:          nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[SLOT]]], %[[EXPECTED]], predicate = %{{.*}}
+// CHECK:          scf.yield %[[FLIPPED]] : i64
 
 // Consumer: wait on `full`, then lane 0 of each warp arrives on `empty`.
 // CHECK:      scf.if
-// CHECK:        scf.for
-// CHECK:          memref.load %[[FULL_PHASES]]
+// CHECK:        scf.for %{{.*}} iter_args(%[[FBITS:.*]] = %[[FULL_PHASES]]) -> (i64) {
+// CHECK:          arith.andi %[[FBITS]]
 // CHECK:          nvgpu.mbarrier.try_wait.parity %[[FULL]]
 // CHECK:          nvvm.bar.warp.sync
 // CHECK:          %[[LANE:.*]] = arith.remui %{{.*}}, %c32

@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu --convert-croq-regions-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq. --implicit-check-not=nvgpu.device_async
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq. --implicit-check-not=nvgpu.device_async
 
 // A 128B-swizzled tile whose rows (256 bytes) are wider than the span is
 // stored as two 128-byte-wide slabs of 64 x 64 f16, 8192 bytes apart: one
@@ -10,10 +10,11 @@
 // CHECK-DAG: %[[S0:.*]] = memref.view %{{.*}}[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[S1:.*]] = memref.view %{{.*}}[%c8192][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[COL1:.*]] = arith.addi %[[COL]], %c64 : index
-// CHECK: scf.if
-// CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%c0], %c16384
+// CHECK: scf.if %[[USABLE:.*]] {
 // CHECK-NEXT: nvgpu.tma.async.load %[[MAP:.*]][%[[COL]], %{{.*}}], %{{.*}} to %[[S0]]
 // CHECK-NEXT: nvgpu.tma.async.load %[[MAP]][%[[COL1]], %{{.*}}], %{{.*}} to %[[S1]]
+// CHECK: arith.select %[[USABLE]], %c16384, %c0
+// CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%c0]
 func.func @tma_load_slabs(%a: memref<?x?xf16>, %gn: index) {
   croq.parallel (%j) in [%gn] : block {
     %c0 = arith.constant 0 : index

@@ -1,5 +1,5 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu --convert-croq-regions-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq. --implicit-check-not=nvgpu.device_async
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps=stage-misaligned-inputs=false --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file | FileCheck %s --check-prefix=NOSTAGE
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu --canonicalize --cse -split-input-file | FileCheck %s --implicit-check-not=croq. --implicit-check-not=nvgpu.device_async
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps=stage-misaligned-inputs=false --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file | FileCheck %s --check-prefix=NOSTAGE
 
 // A tma load. Before the kernel the host asks the runtime for the tensor
 // map: element type f32 (0), rank 2, the address of element 0, the sizes,
@@ -9,12 +9,15 @@
 // cached map, whose 128 bytes are loaded and captured by the kernel. The
 // kernel only reads %a, so the call is croqRtTensorMapGetStaged, which may
 // stage a misaligned tensor into a buffer it names in the staging slot;
-// after the launch the host releases that buffer. In the
-// kernel the bytes are the descriptor; if the runtime said yes, thread 0
-// expects the box's 16384 bytes and issues the bulk copy (coordinates
-// innermost first) and every thread waits for the barrier's current phase;
-// if not, the block copies the tile itself (zero-filling past the edge) and
-// fences it for the async proxy.
+// after the launch the host releases that buffer. In the kernel the bytes
+// are the descriptor. The load completes on the one-slot event that
+// croq-lower-tma-futures gave it: after a barrier (earlier readers of the
+// tile are done), if the runtime said yes, thread 0 issues the bulk copy
+// (coordinates innermost first) on the slot's mbarrier; if not, the block
+// copies the tile itself (zero-filling past the edge) and fences it for the
+// async proxy. Thread 0 then arrives expecting the box's 16384 bytes (0 on
+// the software path) and every thread waits for the slot's first phase:
+// its phase bits are SSA values, so the parity folds to a constant.
 // CHECK-LABEL: func.func @tma_load
 // CHECK-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : i64) : i64
 // CHECK-DAG: %[[SIZES:.*]] = llvm.alloca %[[TWO:.*]] x i64 : (i64) -> !llvm.ptr
@@ -43,26 +46,23 @@
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[TID]], %c0
 // CHECK: nvgpu.mbarrier.init %[[BAR]][%c0], %c1, predicate = %[[FIRST]]
-// CHECK: %[[PHASE:.*]] = memref.alloca() : memref<1xi1>
-// CHECK: gpu.barrier
+// CHECK-NEXT: gpu.barrier
 // CHECK: %[[BOX:.*]] = memref.view %{{.*}}[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf32, #gpu.address_space<workgroup>>
 // CHECK: %[[ROW:.*]] = arith.muli %{{.*}}, %c64 : index
 // CHECK: %[[COL:.*]] = arith.muli %{{.*}}, %c64 : index
-// CHECK: %[[MAP:.*]] = builtin.unrealized_conversion_cast %[[BYTES]] : vector<16xi64> to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf32, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
-// CHECK: %[[USABLE:.*]] = arith.cmpi ne, %[[OK]], %c0_i32 : i32
-// CHECK: gpu.barrier
-// CHECK: scf.if %[[USABLE]] {
-// CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%c0], %c16384, predicate = %[[FIRST]]
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: %[[MAP:.*]] = builtin.unrealized_conversion_cast %[[BYTES]] : vector<16xi64> to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf32, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+// CHECK-NEXT: %[[USABLE:.*]] = arith.cmpi ne, %[[OK]], %c0_i32 : i32
+// CHECK-NEXT: scf.if %[[USABLE]] {
 // CHECK-NEXT: nvgpu.tma.async.load %[[MAP]][%[[COL]], %[[ROW]]], %[[BAR]][%c0] to %[[BOX]], predicate = %[[FIRST]]
-// CHECK-NEXT: %[[P:.*]] = memref.load %[[PHASE]][%c0] : memref<1xi1>
-// CHECK-NEXT: nvgpu.mbarrier.try_wait.parity %[[BAR]][%c0], %[[P]], %{{.*}}
-// CHECK-NEXT: %[[FLIP:.*]] = arith.xori %[[P]], %true : i1
-// CHECK-NEXT: memref.store %[[FLIP]], %[[PHASE]][%c0] : memref<1xi1>
 // CHECK-NEXT: } else {
 // CHECK: vector.store %{{.*}}, %[[BOX]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: }
+// CHECK-NEXT: %[[EXPECT:.*]] = arith.select %[[USABLE]], %c16384, %c0 : index
+// CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%c0], %[[EXPECT]], predicate = %[[FIRST]]
+// CHECK-NEXT: nvgpu.mbarrier.try_wait.parity %[[BAR]][%c0], %false, %{{.*}}
 // CHECK: gpu.terminator
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[HANDLE:.*]] = llvm.load %[[STAGING]] : !llvm.ptr -> !llvm.ptr
@@ -115,16 +115,17 @@ func.func @tma_store(%a: memref<?x?xf16>, %out: memref<?x?xf16>, %gm: index, %gn
 
 // -----
 
-// An async tma load waits at croq.wait, on its own barrier and phase, and
-// only if it took the TMA path.
+// An async tma load is issued where it stands; its croq.wait became a wait
+// on its event slot, whether or not it took the TMA path (the software path
+// arrives with no bytes expected).
 // CHECK-LABEL: func.func @tma_load_async
 // CHECK: %[[USABLE:.*]] = arith.cmpi ne, %{{.*}}, %c0_i32 : i32
 // CHECK: scf.if %[[USABLE]] {
 // CHECK: nvgpu.tma.async.load
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
 // CHECK-NOT: nvgpu.mbarrier.try_wait.parity
 // CHECK: arith.addf
-// CHECK: scf.if %[[USABLE]] {
-// CHECK-NEXT: memref.load
+// CHECK: memref.store
 // CHECK-NEXT: nvgpu.mbarrier.try_wait.parity
 func.func @tma_load_async(%a: memref<?x?xf32>, %out: memref<?x?xf32>, %gm: index, %x: f32) {
   croq.parallel (%i) in [%gm] : block {

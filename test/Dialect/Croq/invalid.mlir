@@ -1149,6 +1149,47 @@ func.func @event_wait_index(%e: !croq.events<4>) {
 
 // -----
 
+func.func @event_wait_phases_count(%e: !croq.events<4>, %p: !croq.phases<2>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'croq.event.wait' op expected phases of 4 slots for an array of 4 events, got 2 and 2}}
+  %n = "croq.event.wait"(%e, %c0, %p) : (!croq.events<4>, index, !croq.phases<2>) -> !croq.phases<2>
+  return
+}
+
+// -----
+
+func.func @event_wait_phases_without_next(%e: !croq.events<4>, %p: !croq.phases<4>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'croq.event.wait' op takes phases and returns the next ones together}}
+  "croq.event.wait"(%e, %c0, %p) : (!croq.events<4>, index, !croq.phases<4>) -> ()
+  return
+}
+
+// -----
+
+func.func @event_wait_not_events(%p: !croq.phases<4>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{expected an !croq.events type, got '!croq.phases<4>'}}
+  croq.event.wait %p[%c0] : !croq.phases<4>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected phases of 1 to 64 slots (one bit each in 64 bits), got 65}}
+func.func @phases_too_many(%p: !croq.phases<65>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected phases of 1 to 64 slots (one bit each in 64 bits), got 0}}
+func.func @phases_none(%p: !croq.phases<0>) {
+  return
+}
+
+// -----
+
 func.func @mma_fill_value_type(%v: f16) {
   // expected-error @+1 {{'croq.mma.fill' op failed to verify that value matches the accumulator element type}}
   %acc = "croq.mma.fill"(%v) : (f16) -> !croq.acc<64x64xf32>

@@ -181,3 +181,29 @@ func.func @licm_column_reduce(%s: !croq.acc<64x64xf32>, %t: !croq.tile<4x64xf32,
   }
   return
 }
+
+// -----
+
+// The phase bits a thread starts with are a constant (merged by CSE); a
+// phased wait blocks on the mbarrier, so two identical waits stay two (each
+// waits for its own phase) and a wait in a loop is not hoisted.
+// CSE-LABEL: func.func @phased_waits
+// CSE:       %[[P:.*]] = croq.event.phases ready
+// CSE-NOT:   croq.event.phases
+// CSE:       croq.event.wait %{{.*}} phases %[[P]]
+// CSE:       croq.event.wait %{{.*}} phases %[[P]]
+// LICM-LABEL: func.func @phased_waits
+// LICM:      scf.for
+// LICM:        croq.event.wait
+func.func @phased_waits(%e: !croq.events<2>, %n: index) -> (!croq.phases<2>, !croq.phases<2>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %p = croq.event.phases ready : !croq.phases<2>
+  %q = croq.event.phases ready : !croq.phases<2>
+  %a = croq.event.wait %e[%c0] phases %p : !croq.events<2>
+  %b = croq.event.wait %e[%c0] phases %q : !croq.events<2>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = croq.event.wait %e[%c1] phases %p : !croq.events<2>
+  }
+  return %a, %b : !croq.phases<2>, !croq.phases<2>
+}

@@ -93,6 +93,13 @@ func.func @future_and_events_types(%f: !croq.future, %e: !croq.events<4>,
   return
 }
 
+// CHECK-LABEL: func.func @phases_type(
+// CHECK-SAME: !croq.phases<4>
+// CHECK-SAME: !croq.phases<64>
+func.func @phases_type(%p: !croq.phases<4>, %q: !croq.phases<64>) {
+  return
+}
+
 // CHECK-LABEL: func.func @acc_and_frag_types(
 // CHECK-SAME: !croq.acc<64x256xf32>
 // CHECK-SAME: !croq.acc<64x8xi32>
@@ -592,6 +599,31 @@ func.func @event_wait_example(%empty: !croq.events<4>, %s: index) {
   // CHECK: croq.event.wait %[[EMPTY]][%[[S]]] : !croq.events<4>
   croq.event.wait %empty[%s] : !croq.events<4>
   return
+}
+
+// The phased form croq-carry-event-phases gives a wait: it takes this
+// thread's phase bits of the array and returns them with the slot's bit
+// flipped.
+// CHECK-LABEL: func.func @event_wait_phases_example(
+// CHECK-SAME: %[[FULL:[^:]*]]: !croq.events<4>, %[[S:[^:]*]]: index
+func.func @event_wait_phases_example(%full: !croq.events<4>, %s: index, %empty: !croq.events<4>) -> !croq.phases<4> {
+  // CHECK: %[[P0:.*]] = croq.event.phases ready : !croq.phases<4>
+  // CHECK: croq.event.wait %{{.*}}[%[[S]]] : !croq.events<4>
+  // CHECK: %[[P1:.*]] = croq.event.wait %[[FULL]][%[[S]]] phases %[[P0]] : !croq.events<4>
+  // CHECK: return %[[P1]] : !croq.phases<4>
+  %p0 = croq.event.phases ready : !croq.phases<4>
+  croq.event.wait %empty[%s] : !croq.events<4>
+  %p1 = croq.event.wait %full[%s] phases %p0 : !croq.events<4>
+  return %p1 : !croq.phases<4>
+}
+
+// CHECK-LABEL: func.func @event_phases_example(
+func.func @event_phases_example() -> (!croq.phases<4>, !croq.phases<1>) {
+  // CHECK: croq.event.phases ready : !croq.phases<4>
+  // CHECK: croq.event.phases : !croq.phases<1>
+  %p0 = croq.event.phases ready : !croq.phases<4>
+  %q0 = croq.event.phases : !croq.phases<1>
+  return %p0, %q0 : !croq.phases<4>, !croq.phases<1>
 }
 
 // A producer/consumer ring: a TMA load triggers the full slot once it lands.

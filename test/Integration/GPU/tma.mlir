@@ -19,11 +19,12 @@
 // RUN: FileCheck %s < %t.d/tma_copy_f16_swizzle128_kernel.ptx
 // RUN: FileCheck %s --check-prefix=TALL < %t.d/tma_copy_tall_f32_kernel.ptx
 
-// The load is one bulk tensor copy completing on an mbarrier; the store is
-// fenced, issued and drained through a bulk group.
+// The load is one bulk tensor copy completing on the mbarrier of its event
+// slot, which then expects its bytes; the store is fenced, issued and
+// drained through a bulk group.
 // CHECK: mbarrier.init.shared.b64
-// CHECK: mbarrier.arrive.expect_tx.shared.b64
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// CHECK: mbarrier.arrive.expect_tx.shared.b64
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.{{.*}}bulk_group

@@ -329,8 +329,8 @@ LogicalResult TilesType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (bytes % (8 * span) != 0)
       return emitError() << "each stage of a " << span
                          << "-byte swizzled stage array must hold whole "
-                         << 8 * span << "-byte swizzle patterns, got "
-                         << bytes << " bytes per stage";
+                         << 8 * span << "-byte swizzle patterns, got " << bytes
+                         << " bytes per stage";
   }
   return success();
 }
@@ -389,8 +389,20 @@ ShapedType ViewType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
 LogicalResult EventsType::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t count) {
   if (count <= 0)
-    return emitError() << "expected a positive number of events, got "
-                       << count;
+    return emitError() << "expected a positive number of events, got " << count;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PhasesType
+//===----------------------------------------------------------------------===//
+
+LogicalResult PhasesType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t count) {
+  if (count <= 0 || count > EventsType::kMaxLoweredSlots)
+    return emitError() << "expected phases of 1 to "
+                       << EventsType::kMaxLoweredSlots
+                       << " slots (one bit each in 64 bits), got " << count;
   return success();
 }
 

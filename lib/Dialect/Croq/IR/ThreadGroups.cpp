@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -207,4 +208,51 @@ FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
       running += groupSize / kThreadsPerWarp;
   }
   return running;
+}
+
+std::optional<WarpgroupsRunning>
+mlir::croq::getWarpgroupsRunning(Operation *op) {
+  ParallelOp block = getKernel(op);
+  if (!block)
+    return std::nullopt;
+  SmallVector<InthreadsOp> guards;
+  ParallelOp warpgroups;
+  for (Operation *p = op; p && p != block; p = p->getParentOp()) {
+    if (auto inthreads = dyn_cast<InthreadsOp>(p))
+      guards.push_back(inthreads);
+    if (auto parallel = dyn_cast<ParallelOp>(p)) {
+      if (parallel.getLevel() == ParallelLevel::Thread)
+        return std::nullopt;
+      if (parallel.getLevel() == ParallelLevel::Warpgroup && !warpgroups)
+        warpgroups = parallel;
+    }
+  }
+  int64_t groups = 1;
+  ArrayRef<int64_t> extents;
+  if (warpgroups) {
+    extents = warpgroups.getStaticExtents();
+    for (int64_t e : extents) {
+      if (ShapedType::isDynamic(e) || e > kMaxBlockThreads / kWarpgroupSize)
+        return std::nullopt;
+      groups *= e;
+    }
+  }
+  WarpgroupsRunning result{warpgroups, {}};
+  for (int64_t g = 0; g < groups; ++g) {
+    llvm::DenseMap<Value, int64_t> env;
+    for (int64_t d = static_cast<int64_t>(extents.size()) - 1, rest = g; d >= 0;
+         --d) {
+      env[warpgroups.getInductionVars()[d]] = rest % extents[d];
+      rest /= extents[d];
+    }
+    bool runs = true;
+    for (InthreadsOp guard : guards) {
+      std::optional<int64_t> holds = evaluate(guard.getCondition(), env);
+      if (!holds)
+        return std::nullopt;
+      runs = runs && *holds;
+    }
+    result.running.push_back(runs);
+  }
+  return result;
 }

@@ -572,15 +572,57 @@ def Croq_EventWaitOp : Croq_Op<"event.wait",
     triggered since this thread last waited on it (Croqtile's
     `wait empty[s]`).
 
+    Programs write it without phases. `croq-carry-event-phases` gives it
+    this thread's phase bits of the array (`phases %p`, a
+    `!croq.phases<N>` of the array's N slots): the wait is for the phase of
+    the slot's mbarrier that bit `index` of `%p` names, and the result is
+    `%p` with that bit flipped, for the next wait on the array.
+
     Example:
 
     ```mlir
     croq.event.wait %empty[%s] : !croq.events<4>
+    %p1 = croq.event.wait %full[%s] phases %p0 : !croq.events<4>
     ```
   }];
-  let arguments = (ins Croq_EventsType:$events, Index:$index);
-  let assemblyFormat = "$events `[` $index `]` attr-dict `:` qualified(type($events))";
+  let arguments = (ins Croq_EventsType:$events, Index:$index,
+                       Optional<Croq_PhasesType>:$phases);
+  let results = (outs Optional<Croq_PhasesType>:$next);
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$events, "::mlir::Value":$index), [{
+      build($_builder, $_state, ::mlir::Type(), events, index,
+            ::mlir::Value());
+    }]>,
+    OpBuilder<(ins "::mlir::Value":$events, "::mlir::Value":$index,
+                   "::mlir::Value":$phases), [{
+      build($_builder, $_state, phases.getType(), events, index, phases);
+    }]>
+  ];
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+}
+
+def Croq_EventPhasesOp : Croq_Op<"event.phases", [Pure]> {
+  let summary = "the phase bits a thread starts an event array with";
+  let description = [{
+    The `croq.event.phases` op gives the phase bits (one per slot) that each
+    thread holds for an event array before its first wait on it: all zero,
+    waiting for each slot's first phase, or with `ready` all one, so that
+    the first wait on each slot of a `ready` array passes.
+    `croq-carry-event-phases` places it after the array's
+    `croq.event.alloc` and passes it to the array's waits.
+
+    Example:
+
+    ```mlir
+    %p0 = croq.event.phases ready : !croq.phases<4>
+    ```
+  }];
+  let arguments = (ins UnitAttr:$ready);
+  let results = (outs Croq_PhasesType:$phases);
+  let assemblyFormat = [{
+    (`ready` $ready^)? attr-dict `:` qualified(type($phases))
+  }];
 }
 
 //===----------------------------------------------------------------------===//

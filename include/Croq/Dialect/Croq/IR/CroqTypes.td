@@ -147,8 +147,9 @@ def Croq_EventsType : Croq_Type<"Events", "events"> {
   let description = [{
     A `!croq.events<N>` is an array of N events shared by the threads of a
     block; `croq.event.trigger` and `croq.event.wait` act on one slot. Events
-    lower to mbarriers whose phase the compiler tracks, in one 64-bit mask
-    per thread: arrays of more than 64 slots are not lowered.
+    lower to mbarriers whose phase the compiler tracks (`!croq.phases`: one
+    bit per slot in 64 bits per thread), so arrays of more than 64 slots are
+    not lowered.
 
     Example:
 
@@ -164,6 +165,28 @@ def Croq_EventsType : Croq_Type<"Events", "events"> {
     /// phases of an array in one 64-bit mask.
     static constexpr int64_t kMaxLoweredSlots = 64;
   }];
+}
+
+def Croq_PhasesType : Croq_Type<"Phases", "phases"> {
+  let summary = "a thread's phase bits of an event array";
+  let description = [{
+    A `!croq.phases<N>` holds, for each of the N slots of an event array,
+    the parity of the slot's next phase that this thread waits for. It is
+    what the compiler tracks so that programs never do phase arithmetic:
+    `croq-carry-event-phases` starts it with `croq.event.phases`, passes it
+    to each `croq.event.wait`, which returns it with the slot's bit
+    flipped, and carries it through loops and branches as an SSA value. It
+    lowers to an `i64`.
+
+    Example:
+
+    ```mlir
+    !croq.phases<4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
 }
 
 def Croq_AccType : Croq_Type<"Acc", "acc"> {

@@ -42,6 +42,24 @@ FailureOr<int64_t> getBlockThreadCount(ParallelOp block);
 /// be evaluated at compile time, or in a thread-level region.
 FailureOr<int64_t> countWarpsRunning(Operation *op);
 
+/// The warpgroups of a block that run an op.
+struct WarpgroupsRunning {
+  /// The warpgroup-level croq.parallel whose groups these are; null for a
+  /// block without one (a single group: the block).
+  ParallelOp warpgroups;
+  /// For each group (in the order of its linearized indices), whether the
+  /// croq.inthreads conditions around the op hold.
+  SmallVector<bool> running;
+};
+
+/// The warpgroups that run `op` (with `op` itself if it is a
+/// croq.inthreads): those for which every enclosing croq.inthreads
+/// condition holds, evaluated for each warpgroup index. std::nullopt where
+/// a condition cannot be computed from the warpgroup indices and constants,
+/// where the warpgroup region's extents are dynamic, or inside a
+/// thread-level region.
+std::optional<WarpgroupsRunning> getWarpgroupsRunning(Operation *op);
+
 } // namespace croq
 } // namespace mlir
 

@@ -181,6 +181,48 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def CroqLowerTmaFutures : Pass<"croq-lower-tma-futures"> {
+  let summary = "Make every tma load complete on an event slot";
+  let description = [{
+    A tma load completes on an mbarrier that expects its bytes. A load whose
+    future a `croq.event.trigger` consumes completes on that event's slot.
+    This pass gives every other tma load the same form: a one-slot event
+    array of its own, allocated at the start of its kernel; the load is
+    issued async and triggers the slot right after it is issued; a
+    synchronous load then waits on the slot (after a block barrier before
+    the load, so that the block's earlier readers of the tile are done
+    before the engine writes it), and the `croq.wait` of an async load's
+    future becomes the wait on the slot. A tma load that triggers no event
+    must be issued by a whole block, which waits for it. After this pass,
+    `convert-croq-to-gpu` lowers one form of tma load, and every mbarrier
+    phase is the phase of an event array (`croq-carry-event-phases`).
+
+    Before:
+
+    ```mlir
+    croq.parallel (%i) in [16] : block {
+      %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+      croq.copy tma %v -> %t map %m : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    croq.parallel (%i) in [16] : block {
+      %e = croq.event.alloc : !croq.events<1>
+      %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+      gpu.barrier
+      %f = croq.copy tma async %v -> %t map %m : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+      croq.event.trigger %e[%c0] after (%f) : !croq.events<1>
+      croq.event.wait %e[%c0] : !croq.events<1>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 def CroqPlanSharedMemory : Pass<"croq-plan-shared-memory"> {
   let summary = "Place each block's shared buffers in its dynamic shared "
                 "memory";
@@ -252,6 +294,50 @@ def CroqPlanEvents : Pass<"croq-plan-events"> {
     %full = croq.event.alloc arrivals = 8 : !croq.events<4>
     ```
   }];
+}
+
+def CroqCarryEventPhases : Pass<"croq-carry-event-phases"> {
+  let summary = "Carry each thread's event phases as SSA values";
+  let description = [{
+    A wait on an event slot waits for the phase of the slot's mbarrier that
+    the waiting thread has not seen yet, so each thread keeps one parity bit
+    per slot; programs never spell it. This pass makes those bits SSA values
+    of type `!croq.phases<N>`: after each `croq.event.alloc` that is waited
+    on, `croq.event.phases` gives the bits every thread starts with (all
+    one for a `ready` array); each `croq.event.wait` takes the bits
+    (`phases %p`) and returns them with its slot's bit flipped; the bits
+    are carried through `scf.for` as an iteration argument and out of
+    `scf.if` as a result, to the next wait in program order. Waits inside
+    `croq.inthreads`, `croq.parallel` and `croq.foreach` regions continue
+    from the bits the region starts with; those regions yield no values, so
+    a wait on the same array after such a region (or in the next iteration
+    of a loop around it) is an error, as is a wait inside another op with
+    regions. `convert-croq-to-gpu` lowers the bits to an `i64` and each
+    wait to a try-wait on the parity of its bit and an xor.
+
+    Before:
+
+    ```mlir
+    %full = croq.event.alloc arrivals = 1 : !croq.events<4>
+    scf.for %k = %c0 to %n step %c1 {
+      %s = arith.remui %k, %c4 : index
+      croq.event.wait %full[%s] : !croq.events<4>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %full = croq.event.alloc arrivals = 1 : !croq.events<4>
+    %p0 = croq.event.phases : !croq.phases<4>
+    %p = scf.for %k = %c0 to %n step %c1 iter_args(%pk = %p0) -> (!croq.phases<4>) {
+      %s = arith.remui %k, %c4 : index
+      %pn = croq.event.wait %full[%s] phases %pk : !croq.events<4>
+      scf.yield %pn : !croq.phases<4>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
 def CroqPlanRegisters : Pass<"croq-plan-registers"> {

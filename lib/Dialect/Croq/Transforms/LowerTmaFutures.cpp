@@ -1,0 +1,115 @@
+//===- LowerTmaFutures.cpp - tma loads complete on events -----------------===//
+//
+// Implements croq-lower-tma-futures: a tma load completes on an mbarrier
+// that expects its bytes. A load that already triggers an event completes
+// on that event's slot; every other tma load gets a one-slot event array of
+// its own at the start of its kernel, is issued async, triggers the slot
+// right after it is issued, and its synchronous completion (or the croq.wait
+// of its future) becomes a croq.event.wait on the slot. After this pass a
+// tma load's future has one meaning, an event slot, and the phases of every
+// mbarrier are those of event arrays.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir {
+namespace croq {
+#define GEN_PASS_DEF_CROQLOWERTMAFUTURES
+#include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
+} // namespace croq
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Whether `copy` is a tma load whose future an event trigger consumes.
+static bool completesOnEvent(CopyOp copy) {
+  Value future = copy.getFuture();
+  return future && future.hasOneUse() &&
+         isa<EventTriggerOp>(*future.getUsers().begin());
+}
+
+/// Whether `copy` is a tma load (global to shared memory).
+static bool isTmaLoad(CopyOp copy) {
+  return copy.getEngine() == CopyEngine::TMA &&
+         getMemorySpaceOf(copy.getDest().getType()) == MemorySpace::Shared;
+}
+
+/// Rewrites the tma load `copy`, which triggers no event, into an async
+/// load on a one-slot event array of its own:
+///
+///   croq.copy tma %v -> %t              gpu.barrier
+///                                 =>    %f = croq.copy tma async %v -> %t
+///                                       croq.event.trigger %e[%c0] after (%f)
+///                                       croq.event.wait %e[%c0]
+///
+/// An async load's croq.wait becomes the croq.event.wait. The barrier before
+/// the load keeps the block's earlier readers of the tile ahead of the
+/// engine's writes, as a synchronous copy promises.
+static LogicalResult lowerTmaFuture(CopyOp copy) {
+  Location loc = copy.getLoc();
+  auto group = copy->getParentOfType<ParallelOp>();
+  if (!group || group.getLevel() != ParallelLevel::Block)
+    return copy.emitOpError(
+        "tma loads that trigger no event are lowered for block-level groups "
+        "(the whole block waits for them): issue it directly in a "
+        "'croq.parallel ... : block' region, or trigger an event after it");
+  WaitOp wait;
+  if (Value future = copy.getFuture()) {
+    if (!future.use_empty()) {
+      wait = dyn_cast<WaitOp>(*future.getUsers().begin());
+      if (!future.hasOneUse() || !wait)
+        return copy.emitOpError("the future of a tma load is consumed by one "
+                                "croq.wait or one croq.event.trigger");
+    }
+  }
+  MLIRContext *context = copy.getContext();
+  OpBuilder builder(context);
+  ParallelOp kernel = getKernel(copy);
+  builder.setInsertionPointToStart(&kernel.getBody().front());
+  Value events = EventAllocOp::create(builder, loc, EventsType::get(context, 1),
+                                      /*ready=*/UnitAttr(),
+                                      /*arrivals=*/IntegerAttr());
+
+  builder.setInsertionPoint(copy);
+  gpu::BarrierOp::create(builder, loc);
+  Value slot = arith::ConstantIndexOp::create(builder, loc, 0);
+  auto load = CopyOp::create(builder, loc, FutureType::get(context),
+                             copy.getEngineAttr(), copy.getSource(),
+                             copy.getDest(), copy.getMap(), copy.getUsable(),
+                             copy.getZfillAttr(), copy.getSwizzleAttr());
+  EventTriggerOp::create(builder, loc, events, slot,
+                         ValueRange{load.getFuture()});
+  if (!copy.isAsync()) {
+    EventWaitOp::create(builder, loc, events, slot);
+  } else if (wait) {
+    builder.setInsertionPoint(wait);
+    Value waitSlot = arith::ConstantIndexOp::create(builder, loc, 0);
+    EventWaitOp::create(builder, wait.getLoc(), events, waitSlot);
+    wait.erase();
+  }
+  copy.erase();
+  return success();
+}
+
+namespace {
+struct CroqLowerTmaFuturesPass
+    : croq::impl::CroqLowerTmaFuturesBase<CroqLowerTmaFuturesPass> {
+  void runOnOperation() override {
+    SmallVector<CopyOp> loads;
+    getOperation()->walk([&](CopyOp copy) {
+      if (isTmaLoad(copy) && !completesOnEvent(copy))
+        loads.push_back(copy);
+    });
+    for (CopyOp copy : loads)
+      if (failed(lowerTmaFuture(copy)))
+        return signalPassFailure();
+  }
+};
+} // namespace
