@@ -1176,6 +1176,15 @@ func.func @event_wait_not_events(%p: !croq.phases<4>) {
 
 // -----
 
+func.func @event_wait_phases_of_too_many_slots(%e: !croq.events<65>, %p: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{expected phases of 1 to 64 slots (one bit each in 64 bits), got 65}}
+  %n = croq.event.wait %e[%c0] phases %p : !croq.events<65>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{expected phases of 1 to 64 slots (one bit each in 64 bits), got 65}}
 func.func @phases_too_many(%p: !croq.phases<65>) {
   return

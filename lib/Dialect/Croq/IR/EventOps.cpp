@@ -97,8 +97,12 @@ ParseResult EventWaitOp::parse(OpAsmParser &parser, OperationState &result) {
       parser.resolveOperand(index, indexType, result.operands))
     return failure();
   if (hasPhases) {
-    auto phasesType = PhasesType::get(parser.getContext(), type.getCount());
-    if (parser.resolveOperand(phases, phasesType, result.operands))
+    llvm::SMLoc loc = parser.getNameLoc();
+    auto phasesType = PhasesType::getChecked(
+        [&] { return parser.emitError(loc); }, parser.getContext(),
+        type.getCount());
+    if (!phasesType ||
+        parser.resolveOperand(phases, phasesType, result.operands))
       return failure();
     result.addTypes(phasesType);
   }

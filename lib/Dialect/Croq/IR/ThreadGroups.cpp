@@ -231,10 +231,14 @@ mlir::croq::getWarpgroupsRunning(Operation *op) {
   ArrayRef<int64_t> extents;
   if (warpgroups) {
     extents = warpgroups.getStaticExtents();
+    // A block has at most 8 warpgroups; more (or dynamic extents) cannot
+    // be evaluated group by group.
     for (int64_t e : extents) {
-      if (ShapedType::isDynamic(e) || e > kMaxBlockThreads / kWarpgroupSize)
+      if (ShapedType::isDynamic(e) || e < 0)
         return std::nullopt;
-      groups *= e;
+      groups = saturatingMul(groups, e);
+      if (groups > kMaxBlockThreads / kWarpgroupSize)
+        return std::nullopt;
     }
   }
   WarpgroupsRunning result{warpgroups, {}};

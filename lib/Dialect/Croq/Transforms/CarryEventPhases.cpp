@@ -212,11 +212,17 @@ static LogicalResult carryPhases(EventAllocOp alloc, IRRewriter &rewriter) {
   Value events = alloc.getEvents();
   if (llvm::none_of(events.getUsers(), llvm::IsaPred<EventWaitOp>))
     return success();
+  int64_t slots = alloc.getEvents().getType().getCount();
+  if (slots > EventsType::kMaxLoweredSlots)
+    return alloc.emitOpError("event arrays of more than ")
+           << EventsType::kMaxLoweredSlots
+           << " slots are not lowered (a thread keeps one phase bit per slot "
+              "in 64 bits), got "
+           << slots;
   rewriter.setInsertionPointAfter(alloc);
   auto start = EventPhasesOp::create(
       rewriter, alloc.getLoc(),
-      PhasesType::get(alloc.getContext(),
-                      alloc.getEvents().getType().getCount()),
+      PhasesType::get(alloc.getContext(), slots),
       alloc.getReadyAttr());
   PhaseThreader threader(events, rewriter);
   Block *block = alloc->getBlock();

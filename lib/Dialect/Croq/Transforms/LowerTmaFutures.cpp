@@ -72,6 +72,9 @@ static LogicalResult lowerTmaFuture(CopyOp copy) {
   MLIRContext *context = copy.getContext();
   OpBuilder builder(context);
   ParallelOp kernel = getKernel(copy);
+  if (!kernel)
+    return copy.emitOpError("is not inside a kernel (a 'croq.parallel ... : "
+                            "block' region)");
   builder.setInsertionPointToStart(&kernel.getBody().front());
   Value events = EventAllocOp::create(builder, loc, EventsType::get(context, 1),
                                       /*ready=*/UnitAttr(),
