@@ -1,7 +1,7 @@
 // RUN: croq-opt %s --croq-plan-shared-memory -split-input-file -verify-diagnostics
 // RUN: not croq-opt %s --croq-plan-shared-memory=chip=sm_70 -split-input-file 2>&1 | FileCheck %s --check-prefix=CHIP
 
-// CHIP: error: croq has no target description for chip 'sm_70'; known chips: sm_90a
+// CHIP: error: croq has no target description for chip 'sm_70'; known chips: sm_90a, sm_80
 
 // A block that needs more than the chip's shared memory (227 KB on sm_90a)
 // is an error with a note for each buffer: its type, size and offset.

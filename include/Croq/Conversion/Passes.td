@@ -61,9 +61,11 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
       `croq.read`/`croq.write` become masked loads and stores.
 
     The features it uses and the wgmma descriptor encoding come from the
-    target description of `chip`: a tma copy or an mma op on a chip without
-    TMA or wgmma is an error. An op it cannot lower gets an error naming
-    it; only `croq.parallel` and `croq.inthreads` are left.
+    target description of `chip` (sm_90a, or sm_80, which has neither TMA,
+    wgmma nor mbarrier try-wait): a tma copy, an mma op or an event wait on
+    a chip without the feature is an error naming it. An op it cannot lower
+    gets an error naming it; only `croq.parallel` and `croq.inthreads` are
+    left.
 
     Before (after the stages before it):
 
@@ -91,8 +93,8 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose features (TMA, wgmma) and wgmma "
-           "descriptor encoding the lowering uses">
+           "the GPU architecture whose features (TMA, wgmma, mbarrier "
+           "try-wait) and wgmma descriptor encoding the lowering uses">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -29,6 +29,20 @@ namespace croq {
 using namespace mlir;
 using namespace mlir::croq;
 
+/// The feature of the target `op` needs and `target` lacks, or "".
+static StringRef getMissingFeature(Operation *op,
+                                   const TargetDescription &target) {
+  auto copy = dyn_cast<CopyOp>(op);
+  if (copy && copy.getEngine() == CopyEngine::TMA && !target.hasTma)
+    return "the tensor memory accelerator";
+  if (isa<MmaOp, MmaLoadOp, MmaCommitOp, MmaStoreOp, MmaConvertOp>(op) &&
+      !target.hasWgmma)
+    return "warpgroup mma";
+  if (isa<EventWaitOp>(op) && !target.hasMbarrierTryWait)
+    return "mbarrier try-wait on a phase parity";
+  return "";
+}
+
 /// Reports every op this pass cannot lower, before anything is rewritten:
 /// input the earlier stages have not prepared (views not normalized, layouts
 /// not chosen), tma copies and mma ops the lowering cannot take, and croq
@@ -80,13 +94,9 @@ static LogicalResult checkLowerable(ModuleOp module,
       ok = false;
       return;
     }
-    bool isTma =
-        isa<CopyOp>(op) && cast<CopyOp>(op).getEngine() == CopyEngine::TMA;
-    if ((isTma && !target.hasTma) ||
-        (isa<MmaOp, MmaLoadOp, MmaCommitOp>(op) && !target.hasWgmma)) {
+    if (StringRef missing = getMissingFeature(op, target); !missing.empty()) {
       op->emitOpError("needs ")
-          << (isTma ? "the tensor memory accelerator" : "warpgroup mma")
-          << ", which " << target.chip << " does not have";
+          << missing << ", which " << target.chip << " does not have";
       ok = false;
       return;
     }

@@ -189,6 +189,9 @@ static LogicalResult lowerInthreads(IRRewriter &rewriter, InthreadsOp op,
                                     const TargetDescription &target) {
   Location loc = op.getLoc();
   if (std::optional<int64_t> registers = op.getRegisters()) {
+    if (!target.hasSetMaxNReg)
+      return op.emitOpError("sets its register count with setmaxnreg, which ")
+             << target.chip << " does not have";
     // Fewer registers than every thread of the block starts with is a
     // decrease (a producer), more an increase (a consumer).
     auto block = op->getParentOfType<ParallelOp>();

@@ -98,9 +98,9 @@ ParseResult EventWaitOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
   if (hasPhases) {
     llvm::SMLoc loc = parser.getNameLoc();
-    auto phasesType = PhasesType::getChecked(
-        [&] { return parser.emitError(loc); }, parser.getContext(),
-        type.getCount());
+    auto phasesType =
+        PhasesType::getChecked([&] { return parser.emitError(loc); },
+                               parser.getContext(), type.getCount());
     if (!phasesType ||
         parser.resolveOperand(phases, phasesType, result.operands))
       return failure();

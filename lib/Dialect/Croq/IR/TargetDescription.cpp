@@ -1,8 +1,10 @@
 //===- TargetDescription.cpp - what croq knows of each GPU ----------------===//
 //
-// The table of GPU architectures croq compiles for. sm_90a (Hopper with its
-// architecture-specific features: wgmma, setmaxnreg) is the one target
-// today; another is one more row.
+// The table of GPU architectures croq compiles for: sm_90a (Hopper with its
+// architecture-specific features: TMA, wgmma, setmaxnreg), the target croq
+// is built for, and sm_80 (Ampere), which has none of them: kernels of dma
+// copies, cp.async, element-wise code and events that are only triggered
+// compile for it, and what needs a Hopper feature is an error there.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,11 +35,32 @@ static const TargetDescription kTargets[] = {
         /*maxConsumerRegisters=*/240,
         /*hasTma=*/true,
         /*hasWgmma=*/true,
+        /*hasMbarrierTryWait=*/true,
         /*hasSetMaxNReg=*/true,
         /*hasStMatrix=*/true,
         /*wgmmaSwizzleMode128=*/1,
         /*wgmmaSwizzleMode64=*/2,
         /*wgmmaSwizzleMode32=*/3,
+        /*wgmmaSwizzleModeNone=*/0,
+    },
+    {
+        /*chip=*/"sm_80",
+        // 163 KB: the opt-in maximum on compute capability 8.0.
+        /*sharedMemoryPerBlock=*/163 * 1024,
+        /*registerFile=*/65536,
+        /*maxRegistersPerThread=*/255,
+        /*maxThreadsPerBlock=*/1024,
+        // No setmaxnreg: roles keep the registers they start with.
+        /*producerRegisters=*/0,
+        /*maxConsumerRegisters=*/0,
+        /*hasTma=*/false,
+        /*hasWgmma=*/false,
+        /*hasMbarrierTryWait=*/false,
+        /*hasSetMaxNReg=*/false,
+        /*hasStMatrix=*/false,
+        /*wgmmaSwizzleMode128=*/0,
+        /*wgmmaSwizzleMode64=*/0,
+        /*wgmmaSwizzleMode32=*/0,
         /*wgmmaSwizzleModeNone=*/0,
     },
 };

@@ -220,10 +220,9 @@ static LogicalResult carryPhases(EventAllocOp alloc, IRRewriter &rewriter) {
               "in 64 bits), got "
            << slots;
   rewriter.setInsertionPointAfter(alloc);
-  auto start = EventPhasesOp::create(
-      rewriter, alloc.getLoc(),
-      PhasesType::get(alloc.getContext(), slots),
-      alloc.getReadyAttr());
+  auto start = EventPhasesOp::create(rewriter, alloc.getLoc(),
+                                     PhasesType::get(alloc.getContext(), slots),
+                                     alloc.getReadyAttr());
   PhaseThreader threader(events, rewriter);
   Block *block = alloc->getBlock();
   return success(succeeded(threader.threadBlock(

@@ -70,7 +70,8 @@ static LogicalResult planBlock(ParallelOp block,
     else if (isProducer(region))
       producers.push_back(region);
   });
-  if (producers.empty() || consumers.empty())
+  // Without setmaxnreg every role keeps the registers it starts with.
+  if (producers.empty() || consumers.empty() || !target.hasSetMaxNReg)
     return success();
   FailureOr<int64_t> producerThreads = countThreads(producers);
   FailureOr<int64_t> consumerThreads = countThreads(consumers);

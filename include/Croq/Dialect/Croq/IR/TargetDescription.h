@@ -40,6 +40,8 @@ struct TargetDescription {
   bool hasTma;
   /// Warpgroup mma on shared-memory descriptors.
   bool hasWgmma;
+  /// mbarrier try_wait with a phase parity, which event waits lower to.
+  bool hasMbarrierTryWait;
   /// Register reallocation between warpgroups (setmaxnreg).
   bool hasSetMaxNReg;
   /// stmatrix.

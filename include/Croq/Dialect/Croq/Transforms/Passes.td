@@ -234,7 +234,8 @@ def CroqPlanSharedMemory : Pass<"croq-plan-shared-memory"> {
     buffer's byte offset on its `croq.alloc` (`offset = N`) and the total
     on the block's `croq.parallel` (`shared_memory = N`), which
     `convert-croq-to-gpu` and `convert-croq-regions-to-gpu` read. A block that needs more than the shared
-    memory of `chip` (227 KB per block on sm_90a) is an error with one note
+    memory of `chip` (227 KB per block on sm_90a, 163 KB on sm_80) is an
+    error with one note
     per buffer: its type, its size and its offset. Run it after
     `croq-assign-layouts`, which fixes the layouts.
 
@@ -353,7 +354,8 @@ def CroqPlanRegisters : Pass<"croq-plan-registers"> {
     at most the target's consumer maximum (240). Where the consumers would
     not get more than every thread has at entry (65536 / threads per block),
     neither role changes its count. The numbers come from the target
-    description of `chip`.
+    description of `chip`; on a chip without `setmaxnreg` (sm_80) every
+    role keeps the registers it starts with.
 
     Before:
 
