@@ -155,6 +155,34 @@ evaluate(Value value, const llvm::DenseMap<Value, int64_t> &env,
       .Default([](Operation *) { return std::nullopt; });
 }
 
+/// Whether every condition of `guards` holds for group `g` (a linearized
+/// index) of the warpgroup region `warpgroups` (null: the block as one
+/// group); std::nullopt, with `unknown` set to the guard, where a condition
+/// cannot be computed from the warpgroup indices and constants.
+static std::optional<bool> guardsHold(ParallelOp warpgroups, int64_t g,
+                                      ArrayRef<InthreadsOp> guards,
+                                      InthreadsOp &unknown) {
+  llvm::DenseMap<Value, int64_t> env;
+  if (warpgroups) {
+    ArrayRef<int64_t> extents = warpgroups.getStaticExtents();
+    for (int64_t d = static_cast<int64_t>(extents.size()) - 1, rest = g; d >= 0;
+         --d) {
+      env[warpgroups.getInductionVars()[d]] = rest % extents[d];
+      rest /= extents[d];
+    }
+  }
+  bool runs = true;
+  for (InthreadsOp guard : guards) {
+    std::optional<int64_t> holds = evaluate(guard.getCondition(), env);
+    if (!holds) {
+      unknown = guard;
+      return std::nullopt;
+    }
+    runs = runs && *holds;
+  }
+  return runs;
+}
+
 FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
   auto parallel = op->getParentOfType<ParallelOp>();
   auto block = parallel;
@@ -184,27 +212,15 @@ FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
   }
   int64_t running = 0;
   for (int64_t g = 0; g < groups; ++g) {
-    llvm::DenseMap<Value, int64_t> env;
-    if (warpgroups) {
-      int64_t rest = g;
-      ArrayRef<int64_t> extents = warpgroups.getStaticExtents();
-      for (int64_t d = static_cast<int64_t>(extents.size()) - 1; d >= 0; --d) {
-        env[warpgroups.getInductionVars()[d]] = rest % extents[d];
-        rest /= extents[d];
-      }
-    }
-    bool runs = true;
-    for (InthreadsOp guard : guards) {
-      std::optional<int64_t> holds = evaluate(guard.getCondition(), env);
-      if (!holds)
-        return guard.emitOpError(
-            "encloses an event trigger, but whether its condition "
-            "holds cannot be computed from the warpgroup indices and "
-            "constants, so the number of arrivals the event expects "
-            "is unknown");
-      runs = runs && *holds;
-    }
-    if (runs)
+    InthreadsOp unknown;
+    std::optional<bool> runs = guardsHold(warpgroups, g, guards, unknown);
+    if (!runs)
+      return unknown.emitOpError(
+          "encloses an event trigger, but whether its condition "
+          "holds cannot be computed from the warpgroup indices and "
+          "constants, so the number of arrivals the event expects "
+          "is unknown");
+    if (*runs)
       running += groupSize / kThreadsPerWarp;
   }
   return running;
@@ -243,20 +259,11 @@ mlir::croq::getWarpgroupsRunning(Operation *op) {
   }
   WarpgroupsRunning result{warpgroups, {}};
   for (int64_t g = 0; g < groups; ++g) {
-    llvm::DenseMap<Value, int64_t> env;
-    for (int64_t d = static_cast<int64_t>(extents.size()) - 1, rest = g; d >= 0;
-         --d) {
-      env[warpgroups.getInductionVars()[d]] = rest % extents[d];
-      rest /= extents[d];
-    }
-    bool runs = true;
-    for (InthreadsOp guard : guards) {
-      std::optional<int64_t> holds = evaluate(guard.getCondition(), env);
-      if (!holds)
-        return std::nullopt;
-      runs = runs && *holds;
-    }
-    result.running.push_back(runs);
+    InthreadsOp unknown;
+    std::optional<bool> runs = guardsHold(warpgroups, g, guards, unknown);
+    if (!runs)
+      return std::nullopt;
+    result.running.push_back(*runs);
   }
   return result;
 }
