@@ -106,7 +106,7 @@ func.func @already_phased(%p: !croq.phases<1>) {
 func.func @too_many_slots() {
   %c0 = arith.constant 0 : index
   croq.parallel (%b) in [1] : block {
-    // expected-error @+1 {{'croq.event.alloc' op event arrays of more than 64 slots are not lowered (a thread keeps one phase bit per slot in 64 bits), got 65}}
+    // expected-error @+1 {{'croq.event.alloc' op expected phases of 1 to 64 slots (one bit each in 64 bits), got 65}}
     %e = croq.event.alloc : !croq.events<65>
     croq.event.trigger %e[%c0] : !croq.events<65>
     croq.event.wait %e[%c0] : !croq.events<65>

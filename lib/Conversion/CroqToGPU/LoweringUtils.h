@@ -267,9 +267,6 @@ SmallVector<int64_t> getTmaBox(const SharedTileLayout &layout);
 /// every slab.
 SmallVector<TmaPiece> getTmaPieces(const SharedTileLayout &layout);
 
-/// The event trigger that consumes the future of the tma load `op`, if any.
-EventTriggerOp getTmaLoadTrigger(CopyOp op);
-
 /// Reports, on the op, why a tma copy cannot be lowered yet (box splitting,
 /// groups smaller than a block), or succeeds.
 LogicalResult checkTmaLowerable(CopyOp op);

@@ -45,8 +45,8 @@ LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
                            "it in a 'croq.parallel ... : warpgroup' region, "
                            "or in a block of 128 threads");
   if (auto store = dyn_cast<MmaStoreOp>(op);
-      store && getMemorySpaceOf(store.getDest().getType()) ==
-                   MemorySpace::Local)
+      store &&
+      getMemorySpaceOf(store.getDest().getType()) == MemorySpace::Local)
     return op->emitOpError("stores accumulators to shared or global memory "
                            "only");
   auto check = [&](AccType acc) -> LogicalResult {
@@ -116,14 +116,15 @@ LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
     if (failed(check(mma.getAcc().getType())))
       return failure();
     bool aInRegisters = mma.getA().getType().getInRegisters();
-    for (auto [value, name] : {std::pair<Value, StringRef>{mma.getA(), "A"},
-                               {mma.getB(), "B"}}) {
+    for (auto [value, name] :
+         {std::pair<Value, StringRef>{mma.getA(), "A"}, {mma.getB(), "B"}}) {
       if (aInRegisters && name == "A")
         continue;
+      // An operand not from croq.mma.load is reported by the layout
+      // queries below.
       auto load = value.getDefiningOp<MmaLoadOp>();
       if (!load)
-        return op->emitOpError("operand ")
-               << name << " must come directly from a croq.mma.load";
+        break;
       // Layouts still to be chosen are checked when they are lowered.
       TileType tile = getOperandTile(load);
       if (tile && tile.getSwizzle() == Swizzle::Auto)
@@ -202,16 +203,15 @@ struct MmaLoadOpLowering : OpConversionPattern<MmaLoadOp> {
     auto metadata =
         memref::ExtractStridedMetadataOp::create(rewriter, loc, access->memref);
     int64_t elementBytes = getElementSizeInBytes(access->elementType);
-    Value bytes = arith::MulIOp::create(
-        rewriter, loc, metadata.getOffset(),
-        indexConstant(rewriter, loc, elementBytes));
+    Value bytes =
+        arith::MulIOp::create(rewriter, loc, metadata.getOffset(),
+                              indexConstant(rewriter, loc, elementBytes));
     if (access->swizzleBytes) {
       // A view of a swizzled tile starts where the tile's layout puts its
       // first element (in its slab).
       bytes = arith::AddIOp::create(
           rewriter, loc, bytes,
-          access->layout.emitLinearByteOffset(rewriter, loc,
-                                              access->offsets));
+          access->layout.emitLinearByteOffset(rewriter, loc, access->offsets));
     } else {
       Value linear = indexConstant(rewriter, loc, 0);
       for (auto [offset, stride] :
@@ -224,8 +224,8 @@ struct MmaLoadOpLowering : OpConversionPattern<MmaLoadOp> {
           arith::MulIOp::create(rewriter, loc, linear,
                                 indexConstant(rewriter, loc, elementBytes)));
     }
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-        rewriter, loc, access->memref);
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc,
+                                                                access->memref);
     Value address = arith::AddIOp::create(rewriter, loc, base, bytes);
     rewriter.replaceOp(op, arith::IndexCastUIOp::create(
                                rewriter, loc, rewriter.getI64Type(), address));
@@ -338,10 +338,8 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
         return k0 / layout.slabWidth * layout.slabBytes +
                k0 % layout.slabWidth * layout.elementBytes;
       };
-      int64_t kOffsetA =
-          aKMajor ? alongRow(*layoutA) : k0 * layoutA->rowBytes;
-      int64_t kOffsetB =
-          bKMajor ? alongRow(*layoutB) : k0 * layoutB->rowBytes;
+      int64_t kOffsetA = aKMajor ? alongRow(*layoutA) : k0 * layoutA->rowBytes;
+      int64_t kOffsetB = bKMajor ? alongRow(*layoutB) : k0 * layoutB->rowBytes;
       Value descB =
           buildDescriptor(rewriter, loc, adaptor.getB(), kOffsetB, bitsB);
       for (int64_t mi = 0; mi < m / 64; ++mi) {
@@ -357,8 +355,8 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
             NVVM::WGMMATypesAttr::get(context, *typeB),
             NVVM::WGMMATypesAttr::get(context, *typeD), scaleD, one, one,
             nvvmLayoutA, nvvmLayoutB, satfinite);
-        acc = LLVM::InsertValueOp::create(rewriter, loc, acc,
-                                          wgmma.getResult(), mi);
+        acc = LLVM::InsertValueOp::create(rewriter, loc, acc, wgmma.getResult(),
+                                          mi);
       }
     }
     rewriter.replaceOp(op, acc);
@@ -435,9 +433,9 @@ struct MmaCommitOpLowering : OpConversionPattern<MmaCommitOp> {
 };
 } // namespace
 
-void mlir::croq::populateCroqMmaToGPUPatterns(
-    CroqTypeConverter &converter, const TargetDescription &target,
-    RewritePatternSet &patterns) {
+void mlir::croq::populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
+                                              const TargetDescription &target,
+                                              RewritePatternSet &patterns) {
   patterns.add<MmaFillOpLowering, MmaLoadOpLowering, MmaCommitOpLowering>(
       converter, patterns.getContext());
   patterns.add<MmaOpLowering>(converter, patterns.getContext(), target);

@@ -49,13 +49,18 @@ std::optional<NVVM::WGMMATypes> mlir::croq::getWgmmaType(Type type) {
   return std::nullopt;
 }
 
-/// The layout of operand `load` as wgmma reads it, or an error on `op`.
-/// Both K-major and MN-major operands must come from swizzled tiles whose
-/// rows are one swizzle span, or (K-major) several span-wide slabs: the
-/// layouts TMA writes and wgmma addresses with one leading and one stride
-/// byte offset.
-static FailureOr<OperandLayout> getOperandLayout(Operation *op, MmaLoadOp load,
+/// The layout of operand `name` (`operand`, A or B of `op`) as wgmma reads
+/// it, or an error on `op`. The operand must come from croq.mma.load. Both
+/// K-major and MN-major operands must come from swizzled tiles whose rows
+/// are one swizzle span, or (K-major) several span-wide slabs: the layouts
+/// TMA writes and wgmma addresses with one leading and one stride byte
+/// offset.
+static FailureOr<OperandLayout> getOperandLayout(MmaOp op, Value operand,
                                                  StringRef name) {
+  auto load = operand.getDefiningOp<MmaLoadOp>();
+  if (!load)
+    return op.emitOpError("operand ")
+           << name << " must come directly from a croq.mma.load";
   TileType tile = getOperandTile(load);
   if (!tile)
     return op->emitOpError("operand ")
@@ -94,10 +99,7 @@ static FailureOr<OperandLayout> getOperandLayout(Operation *op, MmaLoadOp load,
 /// operand's N extent must fill its swizzle span, or several (one atom per
 /// span-wide slab, the descriptor's leading byte offset apart).
 FailureOr<OperandLayout> mlir::croq::getOperandBLayout(MmaOp op) {
-  auto loadB = op.getB().getDefiningOp<MmaLoadOp>();
-  if (!loadB)
-    return op.emitOpError("operand B must come directly from croq.mma.load");
-  FailureOr<OperandLayout> layoutB = getOperandLayout(op, loadB, "B");
+  FailureOr<OperandLayout> layoutB = getOperandLayout(op, op.getB(), "B");
   if (failed(layoutB))
     return failure();
   bool bKMajor = op.getLayoutB() == MmaLayout::Row;
@@ -115,10 +117,7 @@ FailureOr<OperandLayout> mlir::croq::getOperandBLayout(MmaOp op) {
 /// on it.
 FailureOr<std::pair<OperandLayout, OperandLayout>>
 mlir::croq::getOperandLayouts(MmaOp op) {
-  auto loadA = op.getA().getDefiningOp<MmaLoadOp>();
-  if (!loadA)
-    return op.emitOpError("operands must come directly from croq.mma.load");
-  FailureOr<OperandLayout> layoutA = getOperandLayout(op, loadA, "A");
+  FailureOr<OperandLayout> layoutA = getOperandLayout(op, op.getA(), "A");
   if (failed(layoutA))
     return failure();
   FailureOr<OperandLayout> layoutB = getOperandBLayout(op);

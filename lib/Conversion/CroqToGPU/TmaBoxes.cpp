@@ -13,13 +13,6 @@
 using namespace mlir;
 using namespace mlir::croq;
 
-/// The event trigger that consumes the future of `op`, if any.
-EventTriggerOp mlir::croq::getTmaLoadTrigger(CopyOp op) {
-  if (!op.isAsync() || !op.getFuture() || !op.getFuture().hasOneUse())
-    return nullptr;
-  return dyn_cast<EventTriggerOp>(*op.getFuture().getUsers().begin());
-}
-
 Value mlir::croq::getTmaGlobalTensor(CopyOp op) {
   bool isLoad = getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
   Value global = isLoad ? op.getSource() : op.getDest();
@@ -89,7 +82,7 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
   bool isLoad = getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
   // A load completes on an event slot; croq-lower-tma-futures gives every
   // load one.
-  bool onEvent = isLoad && getTmaLoadTrigger(op);
+  bool onEvent = isLoad && op.getTrigger();
   if (isLoad && !onEvent)
     return op.emitOpError("completes on no event: run "
                           "croq-lower-tma-futures first");
@@ -106,7 +99,7 @@ LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
     return op.emitOpError("tma copies are lowered between a global view "
                           "and a whole shared tile");
   if (onEvent) {
-    EventTriggerOp trigger = getTmaLoadTrigger(op);
+    EventTriggerOp trigger = op.getTrigger();
     Value index = trigger.getIndex();
     Operation *def = index.getDefiningOp();
     Block *owner =

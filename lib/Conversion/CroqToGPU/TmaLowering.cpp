@@ -290,7 +290,7 @@ struct TmaLowering {
       return failure();
     if (!site->isLoad)
       return lowerStore(op, *site, rewriter);
-    EventTriggerOp trigger = getTmaLoadTrigger(op);
+    EventTriggerOp trigger = op.getTrigger();
     if (!trigger)
       return op.emitOpError("completes on no event: run "
                             "croq-lower-tma-futures first");

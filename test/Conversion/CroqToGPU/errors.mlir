@@ -226,3 +226,20 @@ func.func @reduce_f16_accumulator(%acc: !croq.acc<64x8xf16>) {
   }
   return
 }
+
+// -----
+
+// wgmma reads its shared operands through descriptors of the tiles that
+// croq.mma.load names; a fragment from elsewhere has no tile.
+func.func @mma_a_not_loaded(%a: !croq.frag<64x16xf16>, %tb: !croq.tile<64x16xf16, shared, swizzle = 32>) {
+  croq.parallel (%i) in [1] : block {
+    croq.parallel (%w) in [1] : warpgroup {
+      %zero = arith.constant 0.0 : f32
+      %acc = croq.mma.fill %zero : !croq.acc<64x64xf32>
+      %fb = croq.mma.load %tb : !croq.tile<64x16xf16, shared, swizzle = 32> -> !croq.frag<64x16xf16>
+      // expected-error @+1 {{'croq.mma' op operand A must come directly from a croq.mma.load}}
+      %r = croq.mma row row %acc, %a, %fb : !croq.frag<64x16xf16>, !croq.frag<64x16xf16> -> !croq.acc<64x64xf32>
+    }
+  }
+  return
+}

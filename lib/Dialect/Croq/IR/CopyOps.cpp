@@ -126,8 +126,7 @@ static LogicalResult verifyMoveEndpoints(Operation *op, Type sourceType,
       (from != MemorySpace::Global || to != MemorySpace::Shared))
     return op->emitOpError("an async dma copy must move global to shared "
                            "memory (cp.async), got ")
-           << stringifyMemorySpace(from) << " -> "
-           << stringifyMemorySpace(to);
+           << stringifyMemorySpace(from) << " -> " << stringifyMemorySpace(to);
   return success();
 }
 
@@ -143,14 +142,13 @@ static LogicalResult verifyTmaBox(Operation *op, ArrayRef<int64_t> box,
       return op->emitOpError("a tma copy needs a tile shape known at compile "
                              "time, but dimension ")
              << dim << " is dynamic; use a dma copy for run-time tile sizes";
-  bool supported =
-      elementType.isF32() || elementType.isF16() || elementType.isBF16() ||
-      elementType.isF64() || isa<Float8E4M3FNType, Float8E5M2Type>(elementType) ||
-      elementType.isInteger(8) || elementType.isInteger(16) ||
-      elementType.isInteger(32) || elementType.isInteger(64);
+  bool supported = elementType.isF32() || elementType.isF16() ||
+                   elementType.isBF16() || elementType.isF64() ||
+                   isa<Float8E4M3FNType, Float8E5M2Type>(elementType) ||
+                   elementType.isInteger(8) || elementType.isInteger(16) ||
+                   elementType.isInteger(32) || elementType.isInteger(64);
   if (!supported)
-    return op->emitOpError("tma does not support element type ")
-           << elementType;
+    return op->emitOpError("tma does not support element type ") << elementType;
   int64_t elementBytes = getElementSizeInBytes(elementType);
   std::optional<int64_t> checkedInnerBytes =
       llvm::checkedMul(box.back(), elementBytes);
@@ -184,8 +182,8 @@ static LogicalResult verifyTmaBox(Operation *op, ArrayRef<int64_t> box,
   for (auto [dim, size] : llvm::enumerate(box))
     if (size > kMaxTmaBoxDim && size % kMaxTmaBoxDim != 0)
       return op->emitOpError("tma box dimension ")
-             << dim << " is " << size << "; dimensions above "
-             << kMaxTmaBoxDim << " must be a multiple of " << kMaxTmaBoxDim
+             << dim << " is " << size << "; dimensions above " << kMaxTmaBoxDim
+             << " must be a multiple of " << kMaxTmaBoxDim
              << " to be split into boxes";
   return success();
 }
@@ -194,12 +192,24 @@ static LogicalResult verifyTmaBox(Operation *op, ArrayRef<int64_t> box,
 // CopyOp
 //===----------------------------------------------------------------------===//
 
+bool CopyOp::isTmaLoad() {
+  return getEngine() == CopyEngine::TMA &&
+         getMemorySpaceOf(getDest().getType()) == MemorySpace::Shared;
+}
+
+EventTriggerOp CopyOp::getTrigger() {
+  Value future = getFuture();
+  if (!future || !future.hasOneUse())
+    return nullptr;
+  return dyn_cast<EventTriggerOp>(*future.getUsers().begin());
+}
+
 LogicalResult CopyOp::verify() {
   Type sourceType = getSource().getType();
   Type destType = getDest().getType();
   bool isDma = getEngine() == CopyEngine::DMA;
-  if (failed(verifyMoveEndpoints(*this, sourceType, destType, isAsync(),
-                                 isDma)))
+  if (failed(
+          verifyMoveEndpoints(*this, sourceType, destType, isAsync(), isDma)))
     return failure();
   MemorySpace from = *getMemorySpaceOf(sourceType);
   MemorySpace to = *getMemorySpaceOf(destType);
@@ -211,12 +221,12 @@ LogicalResult CopyOp::verify() {
       continue;
     if (s > d)
       return emitOpError("source dimension ")
-             << dim << " (" << s << ") is larger than the destination's ("
-             << d << ")";
+             << dim << " (" << s << ") is larger than the destination's (" << d
+             << ")";
     if (s < d && !getZfill())
       return emitOpError("source dimension ")
-             << dim << " (" << s << ") is smaller than the destination's ("
-             << d << "); add 'zfill' to zero the rest";
+             << dim << " (" << s << ") is smaller than the destination's (" << d
+             << "); add 'zfill' to zero the rest";
   }
   if (getZfill()) {
     if (to == MemorySpace::Global)
@@ -249,10 +259,9 @@ LogicalResult CopyOp::verify() {
   }
 
   if (!isDma) {
-    bool globalShared = (from == MemorySpace::Global &&
-                         to == MemorySpace::Shared) ||
-                        (from == MemorySpace::Shared &&
-                         to == MemorySpace::Global);
+    bool globalShared =
+        (from == MemorySpace::Global && to == MemorySpace::Shared) ||
+        (from == MemorySpace::Shared && to == MemorySpace::Global);
     if (!globalShared)
       return emitOpError("a tma copy moves between global and shared memory, "
                          "got ")
@@ -262,16 +271,14 @@ LogicalResult CopyOp::verify() {
     ArrayRef<int64_t> globalTile =
         to == MemorySpace::Shared ? sourceShape : destShape;
     for (auto [dim, size] : llvm::enumerate(globalTile))
-      if (ShapedType::isDynamic(size) && isa<ViewType>(to == MemorySpace::Shared
-                                                           ? sourceType
-                                                           : destType))
+      if (ShapedType::isDynamic(size) &&
+          isa<ViewType>(to == MemorySpace::Shared ? sourceType : destType))
         return emitOpError("a tma copy needs a tile shape known at compile "
                            "time, but dimension ")
                << dim << " of the global view is dynamic; use a dma copy "
                << "for run-time tile sizes";
-    if (failed(verifyTmaBox(*this, box,
-                            cast<ShapedType>(sourceType).getElementType(),
-                            layout)))
+    if (failed(verifyTmaBox(
+            *this, box, cast<ShapedType>(sourceType).getElementType(), layout)))
       return failure();
   }
   if (isDma && getMap())
@@ -389,8 +396,8 @@ LogicalResult PadOp::verify() {
     int64_t s = sourceShape[dim], d = destShape[dim];
     if (ShapedType::isDynamic(s) || ShapedType::isDynamic(d))
       continue;
-    std::optional<int64_t> expected = llvm::checkedMulAdd(
-        getInterior()[dim], s - 1, s);
+    std::optional<int64_t> expected =
+        llvm::checkedMulAdd(getInterior()[dim], s - 1, s);
     if (expected)
       expected = llvm::checkedAdd(*expected, getLow()[dim]);
     if (expected)

@@ -212,16 +212,14 @@ static LogicalResult carryPhases(EventAllocOp alloc, IRRewriter &rewriter) {
   Value events = alloc.getEvents();
   if (llvm::none_of(events.getUsers(), llvm::IsaPred<EventWaitOp>))
     return success();
-  int64_t slots = alloc.getEvents().getType().getCount();
-  if (slots > EventsType::kMaxLoweredSlots)
-    return alloc.emitOpError("event arrays of more than ")
-           << EventsType::kMaxLoweredSlots
-           << " slots are not lowered (a thread keeps one phase bit per slot "
-              "in 64 bits), got "
-           << slots;
+  // More slots than a thread's 64 phase bits is the type's error.
+  auto type = PhasesType::getChecked([&] { return alloc.emitOpError(); },
+                                     alloc.getContext(),
+                                     alloc.getEvents().getType().getCount());
+  if (!type)
+    return failure();
   rewriter.setInsertionPointAfter(alloc);
-  auto start = EventPhasesOp::create(rewriter, alloc.getLoc(),
-                                     PhasesType::get(alloc.getContext(), slots),
+  auto start = EventPhasesOp::create(rewriter, alloc.getLoc(), type,
                                      alloc.getReadyAttr());
   PhaseThreader threader(events, rewriter);
   Block *block = alloc->getBlock();

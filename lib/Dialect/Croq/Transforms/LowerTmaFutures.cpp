@@ -28,19 +28,6 @@ namespace croq {
 using namespace mlir;
 using namespace mlir::croq;
 
-/// Whether `copy` is a tma load whose future an event trigger consumes.
-static bool completesOnEvent(CopyOp copy) {
-  Value future = copy.getFuture();
-  return future && future.hasOneUse() &&
-         isa<EventTriggerOp>(*future.getUsers().begin());
-}
-
-/// Whether `copy` is a tma load (global to shared memory).
-static bool isTmaLoad(CopyOp copy) {
-  return copy.getEngine() == CopyEngine::TMA &&
-         getMemorySpaceOf(copy.getDest().getType()) == MemorySpace::Shared;
-}
-
 /// Rewrites the tma load `copy`, which triggers no event, into an async
 /// load on a one-slot event array of its own:
 ///
@@ -107,7 +94,7 @@ struct CroqLowerTmaFuturesPass
   void runOnOperation() override {
     SmallVector<CopyOp> loads;
     getOperation()->walk([&](CopyOp copy) {
-      if (isTmaLoad(copy) && !completesOnEvent(copy))
+      if (copy.isTmaLoad() && !copy.getTrigger())
         loads.push_back(copy);
     });
     for (CopyOp copy : loads)

@@ -367,6 +367,12 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     bool isAsync() { return getFuture() != nullptr; }
+    /// Whether this copy moves from a global tensor into shared memory by
+    /// the tensor memory accelerator.
+    bool isTmaLoad();
+    /// The croq.event.trigger that consumes this copy's future, if that is
+    /// the future's one use.
+    EventTriggerOp getTrigger();
   }];
 }
 
