@@ -136,7 +136,8 @@ int main(int argc, char **argv) {
       opm,
       mlirStringRefCreateFromCString(
           "builtin.module(croq-assign-layouts,croq-normalize-views,"
-          "croq-wait-async-stores,croq-lower-tma-futures,"
+          "croq-wait-async-stores,croq-distribute-copies,"
+          "croq-lower-tma-futures,"
           "croq-plan-shared-memory,croq-plan-events,croq-plan-registers,"
           "croq-carry-event-phases,"
           "convert-croq-to-gpu,convert-croq-regions-to-gpu)"),

@@ -101,6 +101,14 @@ static LogicalResult checkLowerable(ModuleOp module,
       return;
     }
     if (auto copy = dyn_cast<CopyOp>(op);
+        (copy && copy.getEngine() == CopyEngine::DMA) ||
+        isa<TransposeOp, PadOp>(op)) {
+      op->emitOpError("is not distributed over threads: run "
+                      "croq-distribute-copies first");
+      ok = false;
+      return;
+    }
+    if (auto copy = dyn_cast<CopyOp>(op);
         copy && copy.getEngine() == CopyEngine::TMA && !copy.getMap()) {
       copy.emitOpError("has no tensor map: run croq-emit-tensor-maps first");
       ok = false;

@@ -11,18 +11,19 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::croq;
 
 /// Memref indices of element `indices` of `access`, and whether it is
-/// inside the tensor.
+/// inside the tensor (null: always, or the access is `inBounds`).
 static std::pair<SmallVector<Value>, Value>
 resolveElement(OpBuilder &builder, Location loc, const BufferAccess &access,
-               ValueRange indices) {
+               ValueRange indices, bool inBounds) {
   SmallVector<Value> conditions;
   for (auto [d, index] : llvm::enumerate(indices)) {
-    if (access.limits.empty())
+    if (access.limits.empty() || inBounds)
       break;
     Value i = arith::AddIOp::create(builder, loc, access.offsets[d], index);
     conditions.push_back(lessThan(builder, loc, i, access.limits[d]));
@@ -30,6 +31,11 @@ resolveElement(OpBuilder &builder, Location loc, const BufferAccess &access,
   SmallVector<Value> coords(indices.begin(), indices.end());
   return {getElementIndices(builder, loc, access, coords),
           conditions.empty() ? Value() : allOf(builder, loc, conditions)};
+}
+
+/// The bytes a vector access moves, which its address is aligned to.
+static int64_t getAccessBytes(VectorType type) {
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
 }
 
 /// Whether the body of `op` writes a shared buffer.
@@ -42,6 +48,8 @@ static bool writesShared(Operation *op) {
       target = store.getDest();
     else if (isa<CopyOp, TransposeOp, PadOp>(inner))
       target = inner->getOperand(1);
+    else if (auto chunk = dyn_cast<CopyChunkOp>(inner))
+      target = chunk.getDest();
     if (target &&
         getMemorySpaceOf(target.getType()) == MemorySpace::Shared)
       return WalkResult::interrupt();
@@ -84,7 +92,8 @@ struct ForeachOpLowering : OpConversionPattern<ForeachOp> {
 };
 
 /// croq.read %b[%i..]  =>  memref.load at the view's origin + %i.., zero
-/// past the tensor's edge.
+/// past the tensor's edge unless in_bounds; a vector read  =>  vector.load
+/// aligned to its size.
 struct ReadOpLowering : OpConversionPattern<ReadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -95,13 +104,20 @@ struct ReadOpLowering : OpConversionPattern<ReadOp> {
         getBufferAccess(rewriter, loc, op.getSource());
     if (failed(access))
       return failure();
-    auto [indices, inside] =
-        resolveElement(rewriter, loc, *access, adaptor.getIndices());
+    auto [indices, inside] = resolveElement(rewriter, loc, *access,
+                                            adaptor.getIndices(),
+                                            op.getInBounds());
+    Type type = op.getResult().getType();
+    if (auto vectorType = dyn_cast<VectorType>(type)) {
+      rewriter.replaceOpWithNewOp<vector::LoadOp>(
+          op, vectorType, access->storage, indices, /*nontemporal=*/false,
+          llvm::MaybeAlign(getAccessBytes(vectorType)));
+      return success();
+    }
     if (!inside) {
       rewriter.replaceOpWithNewOp<memref::LoadOp>(op, access->storage, indices);
       return success();
     }
-    Type type = op.getResult().getType();
     auto ifInside = scf::IfOp::create(rewriter, loc, TypeRange{type}, inside,
                                       /*withElse=*/true);
     rewriter.setInsertionPointToStart(ifInside.thenBlock());
@@ -118,7 +134,8 @@ struct ReadOpLowering : OpConversionPattern<ReadOp> {
 };
 
 /// croq.write %v, %b[%i..]  =>  memref.store, dropped past the tensor's
-/// edge.
+/// edge unless in_bounds; a vector write  =>  vector.store aligned to its
+/// size.
 struct WriteOpLowering : OpConversionPattern<WriteOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -129,8 +146,16 @@ struct WriteOpLowering : OpConversionPattern<WriteOp> {
         getBufferAccess(rewriter, loc, op.getDest());
     if (failed(access))
       return failure();
-    auto [indices, inside] =
-        resolveElement(rewriter, loc, *access, adaptor.getIndices());
+    auto [indices, inside] = resolveElement(rewriter, loc, *access,
+                                            adaptor.getIndices(),
+                                            op.getInBounds());
+    if (auto vectorType = dyn_cast<VectorType>(op.getValue().getType())) {
+      vector::StoreOp::create(rewriter, loc, adaptor.getValue(),
+                              access->storage, indices, /*nontemporal=*/false,
+                              llvm::MaybeAlign(getAccessBytes(vectorType)));
+      rewriter.eraseOp(op);
+      return success();
+    }
     if (inside) {
       auto ifInside = scf::IfOp::create(rewriter, loc, inside, false);
       rewriter.setInsertionPointToStart(ifInside.thenBlock());

@@ -29,39 +29,6 @@ using namespace mlir::croq;
 // Index helpers
 //===----------------------------------------------------------------------===//
 
-Value mlir::croq::indexConstant(OpBuilder &builder, Location loc,
-                                int64_t value) {
-  return arith::ConstantIndexOp::create(builder, loc, value);
-}
-
-Value mlir::croq::product(OpBuilder &builder, Location loc,
-                          ArrayRef<Value> values) {
-  // Constant factors fold, so a static product stays a constant, as long as
-  // the folded value fits in int64_t.
-  int64_t constant = 1;
-  Value result;
-  for (Value v : values) {
-    std::optional<int64_t> c = getConstantIntValue(v);
-    std::optional<int64_t> folded = c ? llvm::checkedMul(constant, *c) : c;
-    if (folded) {
-      constant = *folded;
-      continue;
-    }
-    result =
-        result ? arith::MulIOp::create(builder, loc, result, v).getResult() : v;
-  }
-  Value factor = indexConstant(builder, loc, constant);
-  if (!result)
-    return factor;
-  if (constant == 1)
-    return result;
-  return arith::MulIOp::create(builder, loc, result, factor);
-}
-
-Value mlir::croq::lessThan(OpBuilder &builder, Location loc, Value a, Value b) {
-  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a, b);
-}
-
 Value mlir::croq::isAccessAligned(OpBuilder &builder, Location loc,
                                   const BufferAccess &access, int64_t eltBytes,
                                   int64_t alignBytes) {
@@ -103,58 +70,10 @@ bool mlir::croq::hasUnitInnerStride(Value memref) {
   return strides.back() == 1;
 }
 
-Value mlir::croq::allOf(OpBuilder &builder, Location loc,
-                        ArrayRef<Value> conditions) {
-  Value result;
-  for (Value c : conditions)
-    result =
-        result ? arith::AndIOp::create(builder, loc, result, c).getResult() : c;
-  if (!result)
-    result = arith::ConstantIntOp::create(builder, loc, 1, 1);
-  return result;
-}
-
 Value mlir::croq::emitDistributedLoop(OpBuilder &builder, Location loc,
                                       const ThreadGroup &group, Value total) {
-  Value step = indexConstant(builder, loc, group.size);
-  std::optional<int64_t> items = getConstantIntValue(total);
-  if (!items) {
-    auto loop =
-        scf::ForOp::create(builder, loc, group.threadIndex, total, step);
-    builder.setInsertionPointToStart(loop.getBody());
-    return loop.getInductionVar();
-  }
-  int64_t rounds = llvm::divideCeil(*items, group.size);
-  auto loop = scf::ForOp::create(builder, loc, indexConstant(builder, loc, 0),
-                                 indexConstant(builder, loc, rounds),
-                                 indexConstant(builder, loc, 1));
-  builder.setInsertionPointToStart(loop.getBody());
-  Value item = arith::AddIOp::create(
-      builder, loc, group.threadIndex,
-      arith::MulIOp::create(builder, loc, loop.getInductionVar(), step));
-  if (*items % group.size != 0) {
-    auto guard =
-        scf::IfOp::create(builder, loc, lessThan(builder, loc, item, total),
-                          /*withElse=*/false);
-    builder.setInsertionPointToStart(guard.thenBlock());
-  }
-  return item;
-}
-
-SmallVector<Value> mlir::croq::delinearize(OpBuilder &builder, Location loc,
-                                           Value linear,
-                                           ArrayRef<Value> sizes) {
-  SmallVector<Value> coords(sizes.size());
-  Value rest = linear;
-  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-    if (d == 0) {
-      coords[d] = rest;
-      break;
-    }
-    coords[d] = arith::RemUIOp::create(builder, loc, rest, sizes[d]);
-    rest = arith::DivUIOp::create(builder, loc, rest, sizes[d]);
-  }
-  return coords;
+  return emitDistributedLoop(builder, loc, group.threadIndex, group.size,
+                             total);
 }
 
 //===----------------------------------------------------------------------===//

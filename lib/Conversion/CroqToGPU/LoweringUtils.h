@@ -14,6 +14,7 @@
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/IndexMath.h"
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
@@ -144,21 +145,10 @@ FailureOr<BufferAccess> getBufferAccess(ConversionPatternRewriter &rewriter,
 Value emitDistributedLoop(OpBuilder &builder, Location loc,
                           const ThreadGroup &group, Value total);
 
-/// Splits a linear index into coordinates of `sizes` (row-major).
-SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,
-                               ArrayRef<Value> sizes);
 
-/// The product of `values`.
-Value product(OpBuilder &builder, Location loc, ArrayRef<Value> values);
 
-/// An index constant.
-Value indexConstant(OpBuilder &builder, Location loc, int64_t value);
 
-/// `a < b` on indices.
-Value lessThan(OpBuilder &builder, Location loc, Value a, Value b);
 
-/// Conjunction of `conditions`; true when empty.
-Value allOf(OpBuilder &builder, Location loc, ArrayRef<Value> conditions);
 
 /// Whether `access`'s origin and the strides of its outer dimensions are
 /// multiples of `alignBytes` at run time (elements of `eltBytes` bytes).
@@ -169,8 +159,9 @@ Value isAccessAligned(OpBuilder &builder, Location loc,
 /// Whether the innermost dimension of `memref` has unit stride statically.
 bool hasUnitInnerStride(Value memref);
 
-/// Adds the patterns that lower dma copies, transposes, pads and waits.
-void populateCroqCopyToGPUPatterns(CroqTypeConverter &converter,
+/// Adds the patterns that lower each thread's moves (croq-distribute-copies'
+/// output) and the waits of their futures.
+void populateCroqMoveToGPUPatterns(CroqTypeConverter &converter,
                                    RewritePatternSet &patterns);
 
 /// Adds the patterns that lower croq.foreach, croq.read and croq.write.

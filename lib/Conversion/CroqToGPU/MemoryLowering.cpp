@@ -123,6 +123,6 @@ void mlir::croq::populateCroqDataToGPUPatterns(CroqTypeConverter &converter,
   MLIRContext *context = patterns.getContext();
   patterns.add<AllocOpLowering, StageOpLowering, SpanAsOpLowering>(converter,
                                                                    context);
-  populateCroqCopyToGPUPatterns(converter, patterns);
+  populateCroqMoveToGPUPatterns(converter, patterns);
   populateCroqElementToGPUPatterns(converter, patterns);
 }

@@ -14,6 +14,7 @@
 #include "LoweringUtils.h"
 
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
+#include "Croq/Dialect/Croq/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -65,7 +66,7 @@ static FailureOr<Value> getSharedByteOffset(OpBuilder &builder, Location loc,
 }
 
 /// The software copy that stands in for a tma copy whose tensor TMA cannot
-/// move: a dma copy, zero-filling past the tensor's edge (where the source
+/// move: a dma copy split into each thread's moves, zero-filling past the tensor's edge (where the source
 /// can end before the tile) as TMA does for a load. A load's data is then
 /// made visible to the async proxy (wgmma reads through it) before the group
 /// goes on.
@@ -76,9 +77,13 @@ static LogicalResult emitSoftwareCopy(ConversionPatternRewriter &rewriter,
       isLoad &&
       copySourceCanBeSmaller(
           op.getSource(), cast<ShapedType>(op.getDest().getType()).getShape());
-  CopyOp::create(rewriter, loc, /*future=*/Type(), CopyEngine::DMA,
-                 op.getSource(), op.getDest(), /*map=*/Value(),
-                 /*usable=*/Value(), zfill, op.getSwizzleAttr());
+  auto copy = CopyOp::create(rewriter, loc, /*future=*/Type(), CopyEngine::DMA,
+                             op.getSource(), op.getDest(), /*map=*/Value(),
+                             /*usable=*/Value(), zfill, op.getSwizzleAttr());
+  // Each thread's moves, as croq-distribute-copies makes them; this
+  // conversion lowers them next.
+  if (failed(distributeMove(rewriter, copy)))
+    return failure();
   if (!isLoad)
     return success();
   FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);

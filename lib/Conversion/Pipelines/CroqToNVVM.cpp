@@ -62,6 +62,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());
   pm.addPass(createCroqWaitAsyncStores());
+  // Tiling: dma copies, transposes and pads become each thread's moves.
+  pm.addPass(createCroqDistributeCopies());
   CroqEmitTensorMapsOptions tensorMaps;
   tensorMaps.tmaFallback = options.tmaFallback;
   tensorMaps.stageMisalignedInputs = options.stageMisalignedInputs;

@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-emit-tensor-maps --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file -verify-diagnostics
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-distribute-copies --croq-emit-tensor-maps --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file -verify-diagnostics
 
 // A tma copy that would need more bulk copies than the lowering issues: rows
 // of 512 i8 without a swizzle move 256 elements per box, two boxes for each
@@ -145,7 +145,7 @@ func.func @too_much_shared_memory() {
 func.func @view_argument(%v: !croq.view<16xf32>, %out: memref<16xf32>) {
   croq.parallel (%i) in [1] : block {
     %t = croq.alloc : !croq.tile<16xf32, shared>
-    // expected-error @+1 {{'croq.copy' op reads a view passed in as an argument, which cannot be lowered: pass the tensor and select the view in the kernel}}
+    // expected-error @+1 {{'croq.copy' op moves a view passed in as an argument, which cannot be distributed over threads: pass the tensor and select the view in the kernel}}
     croq.copy dma %v -> %t : !croq.view<16xf32> -> !croq.tile<16xf32, shared>
   }
   return

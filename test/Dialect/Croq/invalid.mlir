@@ -1541,7 +1541,7 @@ func.func @write_index_count(%x: f32, %m: memref<?xf32>, %i: index) {
 // -----
 
 func.func @read_result_type(%t: !croq.tile<16xi32, shared>, %i: index) {
-  // expected-error @+1 {{'croq.read' op failed to verify that result matches the element type}}
+  // expected-error @+1 {{'croq.read' op accesses 'f32', which is neither the element type 'i32' nor a 1-d vector of it}}
   %x = "croq.read"(%t, %i) : (!croq.tile<16xi32, shared>, index) -> f32
   return
 }
@@ -1549,7 +1549,7 @@ func.func @read_result_type(%t: !croq.tile<16xi32, shared>, %i: index) {
 // -----
 
 func.func @write_value_type(%x: f32, %t: !croq.tile<16xi32, shared>, %i: index) {
-  // expected-error @+1 {{'croq.write' op failed to verify that value matches the element type}}
+  // expected-error @+1 {{'croq.write' op accesses 'f32', which is neither the element type 'i32' nor a 1-d vector of it}}
   "croq.write"(%x, %t, %i) : (f32, !croq.tile<16xi32, shared>, index) -> ()
   return
 }
@@ -2137,3 +2137,155 @@ func.func @frag_keyword(%a: !croq.frag<64x64xf16, shared>) {
   return
 }
 
+
+// -----
+
+func.func @read_vector_wrong_element(%t: !croq.tile<64xf16, shared>, %i: index) {
+  // expected-error @+1 {{'croq.read' op accesses 'vector<8xf32>', which is neither the element type 'f16' nor a 1-d vector of it}}
+  %v = croq.read %t[%i] in_bounds : !croq.tile<64xf16, shared> -> vector<8xf32>
+  return
+}
+
+// -----
+
+func.func @read_vector_2d(%t: !croq.tile<64xf16, shared>, %i: index) {
+  // expected-error @+1 {{'croq.read' op accesses 'vector<2x4xf16>', which is neither the element type 'f16' nor a 1-d vector of it}}
+  %v = croq.read %t[%i] in_bounds : !croq.tile<64xf16, shared> -> vector<2x4xf16>
+  return
+}
+
+// -----
+
+func.func @read_vector_index_elements(%m: memref<64xindex>, %i: index) {
+  // expected-error @+1 {{'croq.read' op vector accesses need integer or float elements}}
+  %v = croq.read %m[%i] in_bounds : memref<64xindex> -> vector<2xindex>
+  return
+}
+
+// -----
+
+func.func @read_vector_bytes(%t: !croq.tile<64xf16, shared>, %i: index) {
+  // expected-error @+1 {{'croq.read' op a vector access moves 4, 8 or 16 bytes, got 'vector<16xf16>'}}
+  %v = croq.read %t[%i] in_bounds : !croq.tile<64xf16, shared> -> vector<16xf16>
+  return
+}
+
+// -----
+
+func.func @read_vector_not_in_bounds(%w: !croq.view<64xf16>, %i: index) {
+  // expected-error @+1 {{'croq.read' op a vector access must be in_bounds: the edge of a tensor is tested element by element}}
+  %v = croq.read %w[%i] : !croq.view<64xf16> -> vector<8xf16>
+  return
+}
+
+// -----
+
+func.func @read_vector_strided(%m: memref<64xf16, strided<[2]>>, %i: index) {
+  // expected-error @+1 {{'croq.read' op a vector access needs a buffer whose innermost dimension has unit stride}}
+  %v = croq.read %m[%i] in_bounds : memref<64xf16, strided<[2]>> -> vector<8xf16>
+  return
+}
+
+// -----
+
+func.func @write_vector_wrong_element(%t: !croq.tile<64xf16, shared>, %x: vector<4xi32>, %i: index) {
+  // expected-error @+1 {{'croq.write' op accesses 'vector<4xi32>', which is neither the element type 'f16' nor a 1-d vector of it}}
+  croq.write %x, %t[%i] in_bounds : !croq.tile<64xf16, shared> -> vector<4xi32>
+  return
+}
+
+// -----
+
+func.func @thread_index_of_thread() {
+  // expected-error @+1 {{'croq.thread_index' op expects a block or a warpgroup, not thread: a thread alone is its own group}}
+  %t = croq.thread_index thread
+  return
+}
+
+// -----
+
+func.func @barrier_of_thread() {
+  // expected-error @+1 {{'croq.barrier' op expects a block or a warpgroup, not thread: a thread alone is its own group}}
+  croq.barrier thread
+  return
+}
+
+// -----
+
+func.func @is_aligned_not_power_of_two(%w: !croq.view<64xf16>) {
+  // expected-error @+1 {{'croq.is_aligned' op expects a power of two of bytes, got 12}}
+  %ok = croq.is_aligned %w, 12 : !croq.view<64xf16>
+  return
+}
+
+// -----
+
+func.func @is_aligned_zero(%w: !croq.view<64xf16>) {
+  // expected-error @+1 {{'croq.is_aligned' op attribute 'bytes' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %ok = croq.is_aligned %w, 0 : !croq.view<64xf16>
+  return
+}
+
+// -----
+
+func.func @copy_chunk_source_indices(%w: !croq.view<64x64xf16>, %t: !croq.tile<64x64xf16, shared>, %i: index, %n: index) {
+  // expected-error @+1 {{'croq.copy_chunk' op expected 2 source indices for a rank-2 buffer, got 1}}
+  croq.copy_chunk %w[%i] -> %t[%i, %i] width 8 valid %n : !croq.view<64x64xf16>, !croq.tile<64x64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @copy_chunk_dest_indices(%w: !croq.view<64x64xf16>, %t: !croq.tile<64x64xf16, shared>, %i: index, %n: index) {
+  // expected-error @+1 {{'croq.copy_chunk' op expected 2 destination indices for a rank-2 buffer, got 3}}
+  croq.copy_chunk %w[%i, %i] -> %t[%i, %i, %i] width 8 valid %n : !croq.view<64x64xf16>, !croq.tile<64x64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @copy_chunk_from_shared(%s: !croq.tile<64xf16, shared>, %t: !croq.tile<64xf16, shared>, %i: index, %n: index) {
+  // expected-error @+1 {{'croq.copy_chunk' op copies from global memory, got a source in shared memory}}
+  croq.copy_chunk %s[%i] -> %t[%i] width 8 valid %n : !croq.tile<64xf16, shared>, !croq.tile<64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @copy_chunk_to_local(%w: !croq.view<64xf16>, %t: !croq.tile<64xf16, local>, %i: index, %n: index) {
+  // expected-error @+1 {{'croq.copy_chunk' op copies into shared memory, got a destination in local memory}}
+  croq.copy_chunk %w[%i] -> %t[%i] width 8 valid %n : !croq.view<64xf16>, !croq.tile<64xf16, local>
+  return
+}
+
+// -----
+
+func.func @copy_chunk_element_types(%w: !croq.view<64xf16>, %t: !croq.tile<64xbf16, shared>, %i: index, %n: index) {
+  // expected-error @+1 {{'croq.copy_chunk' op source and destination element types differ: 'f16' vs 'bf16'}}
+  croq.copy_chunk %w[%i] -> %t[%i] width 8 valid %n : !croq.view<64xf16>, !croq.tile<64xbf16, shared>
+  return
+}
+
+// -----
+
+func.func @copy_chunk_sub_byte(%w: !croq.view<64xi4>, %t: !croq.tile<64xi4, shared>, %i: index, %n: index) {
+  // expected-error @+1 {{'croq.copy_chunk' op copies whole bytes of integer or float elements, got 'i4'}}
+  croq.copy_chunk %w[%i] -> %t[%i] width 8 valid %n : !croq.view<64xi4>, !croq.tile<64xi4, shared>
+  return
+}
+
+// -----
+
+func.func @copy_chunk_bytes(%w: !croq.view<64xf16>, %t: !croq.tile<64xf16, shared>, %i: index, %n: index) {
+  // expected-error @+1 {{'croq.copy_chunk' op a chunk is 4, 8 or 16 bytes, got 3 x 'f16' (6 bytes)}}
+  croq.copy_chunk %w[%i] -> %t[%i] width 3 valid %n : !croq.view<64xf16>, !croq.tile<64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @copy_chunk_strided(%m: memref<64xf16, strided<[2]>>, %t: !croq.tile<64xf16, shared>, %i: index, %n: index) {
+  // expected-error @+1 {{'croq.copy_chunk' op a chunk lies in the innermost dimension, which must have unit stride}}
+  croq.copy_chunk %m[%i] -> %t[%i] width 8 valid %n : memref<64xf16, strided<[2]>>, !croq.tile<64xf16, shared>
+  return
+}

@@ -834,17 +834,66 @@ func.func @foreach_dynamic_extent(%n: index, %v: !croq.view<?x8xf32>) {
 }
 
 // CHECK-LABEL: func.func @read_example(
-func.func @read_example(%t: !croq.tile<16x16xi32, shared>, %i: index, %j: index) {
+func.func @read_example(%t: !croq.tile<16x16xi32, shared>, %w: !croq.view<64x64xf16>, %i: index, %j: index) {
   // CHECK: croq.read %{{.*}}[%{{.*}}, %{{.*}}] : !croq.tile<16x16xi32, shared>
+  // CHECK: croq.read %{{.*}}[%{{.*}}, %{{.*}}] in_bounds : !croq.view<64x64xf16> -> vector<8xf16>
   %x = croq.read %t[%i, %j] : !croq.tile<16x16xi32, shared>
+  %v = croq.read %w[%i, %j] in_bounds : !croq.view<64x64xf16> -> vector<8xf16>
   return
 }
 
 // CHECK-LABEL: func.func @write_example(
 // CHECK-SAME: %[[X:[^:]*]]: i32, %[[V:[^:]*]]: !croq.view<16x16xi32>, %[[I:[^:]*]]: index, %[[J:[^:]*]]: index
-func.func @write_example(%x: i32, %v: !croq.view<16x16xi32>, %i: index, %j: index) {
+func.func @write_example(%x: i32, %v: !croq.view<16x16xi32>, %i: index, %j: index, %y: vector<8xf16>, %t: !croq.tile<64x64xf16, shared>) {
   // CHECK: croq.write %[[X]], %[[V]][%[[I]], %[[J]]] : !croq.view<16x16xi32>
+  // CHECK: croq.write %{{.*}}, %{{.*}}[%[[I]], %[[J]]] in_bounds : !croq.tile<64x64xf16, shared> -> vector<8xf16>
   croq.write %x, %v[%i, %j] : !croq.view<16x16xi32>
+  croq.write %y, %t[%i, %j] in_bounds : !croq.tile<64x64xf16, shared> -> vector<8xf16>
+  return
+}
+
+// Vector reads and writes, in bounds; the per-thread pieces of a
+// distributed copy.
+// CHECK-LABEL: func.func @vector_access_example(
+func.func @vector_access_example(%w: !croq.view<64x64xf16>, %t: !croq.tile<64x64xf16, shared>, %i: index, %j: index) {
+  // CHECK: %[[V:.*]] = croq.read %{{.*}}[%{{.*}}, %{{.*}}] in_bounds : !croq.view<64x64xf16> -> vector<8xf16>
+  %v = croq.read %w[%i, %j] in_bounds : !croq.view<64x64xf16> -> vector<8xf16>
+  %y = arith.addf %v, %v : vector<8xf16>
+  // CHECK: croq.write %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] in_bounds : !croq.tile<64x64xf16, shared> -> vector<8xf16>
+  croq.write %y, %t[%i, %j] in_bounds : !croq.tile<64x64xf16, shared> -> vector<8xf16>
+  // An element access may be in_bounds too; its type is not printed.
+  // CHECK: croq.read %{{.*}}[%{{.*}}, %{{.*}}] in_bounds : !croq.view<64x64xf16>{{$}}
+  %e = croq.read %w[%i, %j] in_bounds : !croq.view<64x64xf16>
+  return
+}
+
+// CHECK-LABEL: func.func @thread_index_and_barrier_example(
+func.func @thread_index_and_barrier_example() -> index {
+  // CHECK: %[[T:.*]] = croq.thread_index warpgroup
+  %t = croq.thread_index warpgroup
+  // CHECK: croq.barrier block
+  croq.barrier block
+  // CHECK: croq.barrier warpgroup
+  croq.barrier warpgroup
+  // CHECK: return %[[T]]
+  return %t : index
+}
+
+// CHECK-LABEL: func.func @is_aligned_example(
+func.func @is_aligned_example(%w: !croq.view<64x64xf16>) -> i1 {
+  // CHECK: croq.is_aligned %{{.*}}, 16 : !croq.view<64x64xf16>
+  %ok = croq.is_aligned %w, 16 : !croq.view<64x64xf16>
+  return %ok : i1
+}
+
+// CHECK-LABEL: func.func @copy_chunk_example(
+func.func @copy_chunk_example(%w: !croq.view<64x64xf16>, %t: !croq.tile<64x64xf16, shared>, %i: index, %j: index, %n: index) {
+  // CHECK: croq.copy_chunk %{{.*}}[%{{.*}}, %{{.*}}] -> %{{.*}}[%{{.*}}, %{{.*}}] width 8 valid %{{.*}} : !croq.view<64x64xf16>, !croq.tile<64x64xf16, shared>
+  croq.copy_chunk %w[%i, %j] -> %t[%i, %j] width 8 valid %n : !croq.view<64x64xf16>, !croq.tile<64x64xf16, shared>
+  // CHECK: %[[F:.*]] = croq.commit_copies : !croq.future
+  %f = croq.commit_copies : !croq.future
+  // CHECK: croq.wait %[[F]]
+  croq.wait %f
   return
 }
 

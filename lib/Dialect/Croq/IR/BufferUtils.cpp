@@ -36,6 +36,8 @@ OpOperand *mlir::croq::getWrittenBufferOperand(Operation *op) {
     return &pad.getDestMutable();
   if (auto write = dyn_cast<WriteOp>(op))
     return &write.getDestMutable();
+  if (auto chunk = dyn_cast<CopyChunkOp>(op))
+    return &chunk.getDestMutable();
   return nullptr;
 }
 

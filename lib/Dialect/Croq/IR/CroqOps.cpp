@@ -184,6 +184,26 @@ static void printInductionSpace(OpAsmPrinter &printer, Operation *op,
   printDynamicIndexList(printer, op, extents, staticExtents);
 }
 
+/// `: !croq.view<64x64xf16> -> vector<8xf16>`: the buffer's type, then the
+/// type an element access reads or writes if it is not the buffer's element
+/// type.
+static ParseResult parseAccessTypes(OpAsmParser &parser, Type &bufferType,
+                                    Type &accessType) {
+  if (parser.parseColonType(bufferType))
+    return failure();
+  if (succeeded(parser.parseOptionalArrow()))
+    return parser.parseType(accessType);
+  accessType = getElementTypeOrSelf(bufferType);
+  return success();
+}
+
+static void printAccessTypes(OpAsmPrinter &printer, Operation *,
+                             Type bufferType, Type accessType) {
+  printer << ": " << bufferType;
+  if (accessType != getElementTypeOrSelf(bufferType))
+    printer << " -> " << accessType;
+}
+
 #define GET_OP_CLASSES
 #include "Croq/Dialect/Croq/IR/CroqOps.cpp.inc"
 
@@ -407,27 +427,4 @@ LogicalResult ForeachOp::verifyRegions() {
       return emitOpError("induction variables must be of index type, got ")
              << arg.getType();
   return success();
-}
-
-//===----------------------------------------------------------------------===//
-// ReadOp and WriteOp
-//===----------------------------------------------------------------------===//
-
-/// Checks that `indices` address one element of `buffer`.
-static LogicalResult verifyElementIndices(Operation *op, Type buffer,
-                                          ValueRange indices) {
-  int64_t rank = cast<ShapedType>(buffer).getRank();
-  if (static_cast<int64_t>(indices.size()) != rank)
-    return op->emitOpError("expected ")
-           << rank << " indices for a rank-" << rank << " buffer, got "
-           << indices.size();
-  return success();
-}
-
-LogicalResult ReadOp::verify() {
-  return verifyElementIndices(*this, getSource().getType(), getIndices());
-}
-
-LogicalResult WriteOp::verify() {
-  return verifyElementIndices(*this, getDest().getType(), getIndices());
 }

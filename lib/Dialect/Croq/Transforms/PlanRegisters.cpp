@@ -27,7 +27,8 @@ using namespace mlir::croq;
 /// index arithmetic and control flow): a producer that needs few registers.
 static bool isProducer(InthreadsOp region) {
   WalkResult result = region.getBody().walk([](Operation *op) {
-    if (isa<MmaOp, ForeachOp, TransposeOp, PadOp, ReadOp, WriteOp>(op))
+    if (isa<MmaOp, ForeachOp, TransposeOp, PadOp, ReadOp, WriteOp,
+            CopyChunkOp>(op))
       return WalkResult::interrupt();
     if (auto copy = dyn_cast<CopyOp>(op);
         copy && copy.getEngine() != CopyEngine::TMA)

@@ -984,47 +984,6 @@ def Croq_ForeachOp : Croq_Op<"foreach", [SingleBlock, NoTerminator,
   }];
 }
 
-def Croq_ReadOp : Croq_Op<"read", [TypesMatchWith<"result matches the element type", "source", "result",
-    "::mlir::getElementTypeOrSelf($_self)">]> {
-  let summary = "reads one element of a tile, view or tensor";
-  let description = [{
-    The `croq.read` op returns the element at `indices` of `source`
-    (Croqtile's `t.at(i, j)` on the right of an assignment).
-
-    Example:
-
-    ```mlir
-    %x = croq.read %t[%i, %j] : !croq.tile<16x16xi32, shared>
-    ```
-  }];
-  let arguments = (ins Arg<Croq_AnyBuffer, "read", [MemRead]>:$source,
-                       Variadic<Index>:$indices);
-  let results = (outs AnyType:$result);
-  let assemblyFormat = "$source `[` $indices `]` attr-dict `:` qualified(type($source))";
-  let hasVerifier = 1;
-}
-
-def Croq_WriteOp : Croq_Op<"write", [TypesMatchWith<"value matches the element type", "dest", "value",
-    "::mlir::getElementTypeOrSelf($_self)">]> {
-  let summary = "writes one element of a tile, view or tensor";
-  let description = [{
-    The `croq.write` op stores `value` at `indices` of `dest` (Croqtile's
-    `t.at(i, j) = v`). Writes through a view past its tensor's edge are
-    dropped.
-
-    Example:
-
-    ```mlir
-    croq.write %x, %v[%i, %j] : !croq.view<16x16xi32>
-    ```
-  }];
-  let arguments = (ins AnyType:$value,
-                       Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest,
-                       Variadic<Index>:$indices);
-  let assemblyFormat = [{
-    $value `,` $dest `[` $indices `]` attr-dict `:` qualified(type($dest))
-  }];
-  let hasVerifier = 1;
-}
+include "Croq/Dialect/Croq/IR/CroqMoveOps.td"
 
 #endif // CROQ_DIALECT_CROQ_IR_CROQOPS_TD

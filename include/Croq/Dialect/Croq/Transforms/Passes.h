@@ -12,6 +12,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -19,6 +20,13 @@ namespace croq {
 
 #define GEN_PASS_DECL
 #include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
+
+/// Replaces `op` (a dma croq.copy, croq.transpose or croq.pad inside a
+/// croq.parallel) by the moves of one thread of the group that runs it, as
+/// croq-distribute-copies does; the conversion uses it for the software copy
+/// that stands in for a tma copy. Fails, after an error on `op`, where a
+/// buffer cannot be resolved or the group's size is unknown.
+LogicalResult distributeMove(RewriterBase &rewriter, Operation *op);
 
 #define GEN_PASS_REGISTRATION
 #include "Croq/Dialect/Croq/Transforms/Passes.h.inc"

@@ -425,6 +425,65 @@ def CroqWaitAsyncStores : Pass<"croq-wait-async-stores"> {
   }];
 }
 
+def CroqDistributeCopies : Pass<"croq-distribute-copies"> {
+  let summary = "Split dma copies, transposes and pads into each thread's "
+                "moves";
+  let description = [{
+    The tiling stage of the data moves that are not TMA's: every `croq.copy
+    dma`, `croq.transpose` and `croq.pad` inside a `croq.parallel` becomes
+    the moves of one thread of the group that runs it (the block, or the
+    warpgroup at warpgroup level; each thread alone where one side is a
+    local tile). The group's items are shared by `croq.thread_index` over a
+    loop with a static trip count where the sizes are static.
+
+    - A copy moves 16-byte vectors (`croq.read` / `croq.write` of
+      `vector<N x T>`) where the innermost sizes allow it and
+      `croq.is_aligned` holds at run time, elements otherwise.
+    - A synchronous copy of a static tile first tests whether the whole
+      tile lies inside both tensors: then each thread loads up to eight
+      items before it stores them, without per-element tests.
+    - Elsewhere each item is tested against the edges of the views'
+      tensors: what lies outside is not written, or, for `zfill` and pads,
+      written with zero or the pad value.
+    - An async copy from global to shared memory becomes `croq.copy_chunk`
+      (cp.async) of 4 to 16 bytes, zero-filling past the edge, and its future
+      `croq.commit_copies`.
+    - Moves that touch shared memory are enclosed in `croq.barrier`s of
+      the group (none after an async copy: `croq.wait` synchronizes).
+
+    All reads and writes it emits are `in_bounds`: the tests are in the IR.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%b) in [1] : block {
+      croq.parallel (%t) in [128] : thread {
+      }
+      %s = croq.alloc : !croq.tile<16x64xf16, shared>
+      croq.copy dma %v -> %s : !croq.view<16x64xf16> -> !croq.tile<16x64xf16, shared>
+    }
+    ```
+
+    After (in part):
+
+    ```mlir
+    croq.barrier block
+    %tid = croq.thread_index block
+    %ok = croq.is_aligned %v, 16 : !croq.view<16x64xf16>
+    scf.if %inside_and_aligned {
+      %x = croq.read %v[%i, %j] in_bounds : !croq.view<16x64xf16> -> vector<8xf16>
+      croq.write %x, %s[%i, %j] in_bounds : !croq.tile<16x64xf16, shared> -> vector<8xf16>
+    } else {
+      ...
+    }
+    croq.barrier block
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CroqTestTileLayout : Pass<"croq-test-tile-layout"> {
   let summary = "Report where each shared tile's 16-byte chunks lie "
                 "(testing)";

@@ -1,0 +1,175 @@
+//===- MoveLowering.cpp - each thread's moves, and waits ------------------===//
+//
+// Lowers the per-thread pieces croq-distribute-copies splits dma copies,
+// transposes and pads into, one op each: croq.thread_index to the thread's
+// index, croq.barrier to a block or named barrier, croq.is_aligned to an
+// address test, croq.copy_chunk to cp.async, croq.commit_copies to its
+// group commit, and croq.wait of such a future to the group wait and a
+// barrier. A dma copy, transpose or pad that reaches this conversion is an
+// error that names the pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+namespace {
+/// croq.thread_index block  =>  gpu.thread_id x; warpgroup  =>  its
+/// remainder by 128.
+struct ThreadIndexOpLowering : OpConversionPattern<ThreadIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ThreadIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    if (op.getLevel() == ParallelLevel::Warpgroup)
+      tid = arith::RemUIOp::create(rewriter, loc, tid,
+                                   indexConstant(rewriter, loc, kWarpgroupSize));
+    rewriter.replaceOp(op, tid);
+    return success();
+  }
+};
+
+/// croq.barrier block  =>  gpu.barrier; warpgroup  =>  the named barrier
+/// 1 + warpgroup index of 128 threads.
+struct BarrierOpLowering : OpConversionPattern<BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ThreadGroup group;
+    group.level = op.getLevel();
+    if (group.level == ParallelLevel::Warpgroup) {
+      Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+      group.warpgroupIndex = arith::DivUIOp::create(
+          rewriter, loc, tid, indexConstant(rewriter, loc, kWarpgroupSize));
+    }
+    emitGroupBarrier(rewriter, loc, group);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// croq.is_aligned %b, n  =>  the origin's address and the outer strides in
+/// bytes modulo n, compared with zero.
+struct IsAlignedOpLowering : OpConversionPattern<IsAlignedOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(IsAlignedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<BufferAccess> access =
+        getBufferAccess(rewriter, op.getLoc(), op.getBuffer());
+    if (failed(access))
+      return failure();
+    int64_t eltBytes =
+        std::max<int64_t>(1, access->elementType.getIntOrFloatBitWidth() / 8);
+    rewriter.replaceOp(op, isAccessAligned(rewriter, op.getLoc(), *access,
+                                           eltBytes, op.getBytes()));
+    return success();
+  }
+};
+
+/// croq.copy_chunk  =>  nvgpu.device_async_copy (cp.async, bypassing L1 for
+/// 16-byte chunks), from the source's origin when no element is valid.
+struct CopyChunkOpLowering : OpConversionPattern<CopyChunkOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CopyChunkOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<BufferAccess> src =
+        getBufferAccess(rewriter, loc, op.getSource());
+    FailureOr<BufferAccess> dst = getBufferAccess(rewriter, loc, op.getDest());
+    if (failed(src) || failed(dst))
+      return failure();
+    SmallVector<Value> srcCoords(adaptor.getSourceIndices());
+    SmallVector<Value> dstCoords(adaptor.getDestIndices());
+    int64_t bytes =
+        op.getWidth() * src->elementType.getIntOrFloatBitWidth() / 8;
+    // An empty chunk reads nothing, but its address must be valid: it reads
+    // at the source's origin.
+    SmallVector<Value> srcIndices =
+        getElementIndices(rewriter, loc, *src, srcCoords);
+    Value empty = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        adaptor.getValid(),
+                                        indexConstant(rewriter, loc, 0));
+    for (auto [i, origin] : llvm::enumerate(src->offsets))
+      srcIndices[i] =
+          arith::SelectOp::create(rewriter, loc, empty, origin, srcIndices[i]);
+    nvgpu::DeviceAsyncCopyOp::create(
+        rewriter, loc, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+        dst->storage, getElementIndices(rewriter, loc, *dst, dstCoords),
+        src->storage, srcIndices,
+        rewriter.getIndexAttr(op.getWidth()), adaptor.getValid(),
+        /*bypassL1=*/bytes == 16 ? rewriter.getUnitAttr() : UnitAttr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// croq.commit_copies  =>  nvgpu.device_async_create_group.
+struct CommitCopiesOpLowering : OpConversionPattern<CommitCopiesOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CommitCopiesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<nvgpu::DeviceAsyncCreateGroupOp>(
+        op, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
+        ValueRange{});
+    return success();
+  }
+};
+
+/// A dma copy, transpose or pad left undistributed: an error naming the
+/// pass that splits it.
+template <typename MoveOp>
+struct UndistributedMoveLowering : OpConversionPattern<MoveOp> {
+  using OpConversionPattern<MoveOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MoveOp op, typename MoveOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if constexpr (std::is_same_v<MoveOp, CopyOp>)
+      if (op.getEngine() != CopyEngine::DMA)
+        return rewriter.notifyMatchFailure(op, "tma copies are lowered "
+                                               "elsewhere");
+    return op.emitOpError("is not distributed over threads: run "
+                          "croq-distribute-copies first");
+  }
+};
+
+/// croq.wait %f of a cp.async group  =>  cp.async wait (all groups) + a
+/// barrier of the group.
+struct WaitOpLowering : OpConversionPattern<WaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
+    if (failed(group))
+      return failure();
+    nvgpu::DeviceAsyncWaitOp::create(rewriter, op.getLoc(),
+                                     adaptor.getFuture(),
+                                     rewriter.getI32IntegerAttr(0));
+    emitGroupBarrier(rewriter, op.getLoc(), *group);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::croq::populateCroqMoveToGPUPatterns(CroqTypeConverter &converter,
+                                               RewritePatternSet &patterns) {
+  patterns.add<ThreadIndexOpLowering, BarrierOpLowering, IsAlignedOpLowering,
+               CopyChunkOpLowering, CommitCopiesOpLowering,
+               UndistributedMoveLowering<CopyOp>,
+               UndistributedMoveLowering<TransposeOp>,
+               UndistributedMoveLowering<PadOp>, WaitOpLowering>(
+      converter, patterns.getContext());
+}
