@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
       opm,
       mlirStringRefCreateFromCString(
           "builtin.module(croq-assign-layouts,croq-normalize-views,"
-          "croq-wait-async-stores,croq-distribute-copies,"
+          "croq-wait-async-stores,croq-distribute-copies,croq-plan-tma-boxes,"
           "croq-lower-tma-futures,"
           "croq-plan-shared-memory,croq-plan-events,croq-plan-registers,"
           "croq-carry-event-phases,"

@@ -256,6 +256,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     pm.addPass(croq::createCroqNormalizeViews());
     pm.addPass(croq::createCroqWaitAsyncStores());
     pm.addPass(croq::createCroqDistributeCopies());
+    pm.addPass(croq::createCroqPlanTmaBoxes());
     pm.addPass(croq::createCroqEmitTensorMaps());
     pm.addPass(croq::createCroqHostEntries());
     pm.addPass(croq::createCroqPlanSharedMemory());

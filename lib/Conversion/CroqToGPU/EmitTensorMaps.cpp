@@ -73,10 +73,12 @@ static FailureOr<MapRequest> getRequest(CopyOp copy, ParallelOp kernel,
   if (!getTensorMapElementType(tileType.getElementType()))
     return copy.emitOpError("has no tensor-map encoding for element type ")
            << tileType.getElementType();
+  if (!copy.getBox())
+    return copy.emitOpError("has no boxes: run croq-plan-tma-boxes first");
   MapRequest request;
   request.copy = copy;
   request.tensor = tensor;
-  request.box = getTmaBox(SharedTileLayout::get(tileType));
+  request.box = llvm::to_vector(*copy.getBox());
   request.swizzle = tileType.getSwizzle();
   request.staged = stageInputs && isLoad && isOnlyReadIn(kernel, tensor);
   request.fallback = needsSoftwareCopy(mode, request.staged, tensor);

@@ -242,22 +242,6 @@ Value getTmaGlobalTensor(CopyOp op);
 /// seen.
 bool isOnlyReadIn(Operation *kernel, Value tensor);
 
-/// One bulk copy of a tma copy: its box's first element, in tile
-/// coordinates, and the byte offset of that box in the tile.
-struct TmaPiece {
-  SmallVector<int64_t> coords;
-  int64_t byteOffset;
-};
-
-/// The box of the bulk copies that move a tile of `layout`: inside one slab,
-/// the innermost dimensions whole, the first one (from the inside) above 256
-/// cut to 256, and every dimension outside it 1.
-SmallVector<int64_t> getTmaBox(const SharedTileLayout &layout);
-
-/// The bulk copies that move a tile of `layout`: every box of getTmaBox in
-/// every slab.
-SmallVector<TmaPiece> getTmaPieces(const SharedTileLayout &layout);
-
 /// Reports, on the op, why a tma copy cannot be lowered yet (box splitting,
 /// groups smaller than a block), or succeeds.
 LogicalResult checkTmaLowerable(CopyOp op);

@@ -79,7 +79,8 @@ static LogicalResult emitSoftwareCopy(ConversionPatternRewriter &rewriter,
           op.getSource(), cast<ShapedType>(op.getDest().getType()).getShape());
   auto copy = CopyOp::create(rewriter, loc, /*future=*/Type(), CopyEngine::DMA,
                              op.getSource(), op.getDest(), /*map=*/Value(),
-                             /*usable=*/Value(), zfill, op.getSwizzleAttr());
+                             /*usable=*/Value(), zfill, op.getSwizzleAttr(),
+                             /*box=*/nullptr, /*boxOrigins=*/nullptr);
   // Each thread's moves, as croq-distribute-copies makes them; this
   // conversion lowers them next.
   if (failed(distributeMove(rewriter, copy)))
@@ -161,11 +162,11 @@ struct TmaLowering {
     MLIRContext *context = rewriter.getContext();
     auto workgroup =
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-    // The tile moves as boxes that the hardware takes: one per slab of a
-    // tile wider than its swizzle span, and dimensions above 256 split.
+    // The tile moves as the boxes croq-plan-tma-boxes recorded: one per
+    // slab of a tile wider than its swizzle span, dimensions above 256 split.
     SharedTileLayout layout = SharedTileLayout::get(tileType);
-    SmallVector<int64_t> pieceBox = getTmaBox(layout);
-    SmallVector<TmaPiece> pieces = getTmaPieces(layout);
+    ArrayRef<int64_t> pieceBox = *op.getBox();
+    ArrayRef<int64_t> origins = *op.getBoxOrigins();
     auto boxType = MemRefType::get(pieceBox, elementType, nullptr, workgroup);
     auto mapType = nvgpu::TensorMapDescriptorType::get(
         context, boxType, getTensorMapSwizzle(tileType.getSwizzle()),
@@ -199,18 +200,19 @@ struct TmaLowering {
     // Each piece: its place in the tile, and its coordinates in the tensor,
     // innermost first.
     SmallVector<std::pair<Value, SmallVector<Value>>> boxes;
-    for (const TmaPiece &piece : pieces) {
-      Value at =
-          arith::AddIOp::create(rewriter, loc, *offset,
-                                indexConstant(rewriter, loc, piece.byteOffset));
+    int64_t rank = pieceBox.size();
+    for (int64_t first = 0, e = origins.size(); first < e; first += rank) {
+      ArrayRef<int64_t> origin = origins.slice(first, rank);
+      Value at = arith::AddIOp::create(
+          rewriter, loc, *offset,
+          indexConstant(rewriter, loc, layout.getLinearByteOffset(origin)));
       Value view = memref::ViewOp::create(rewriter, loc, boxType, smem, at,
                                           ValueRange{});
       SmallVector<Value> coords;
-      for (int64_t d = static_cast<int64_t>(piece.coords.size()) - 1; d >= 0;
-           --d)
+      for (int64_t d = rank - 1; d >= 0; --d)
         coords.push_back(arith::AddIOp::create(
             rewriter, loc, access->offsets[d],
-            indexConstant(rewriter, loc, piece.coords[d])));
+            indexConstant(rewriter, loc, origin[d])));
       boxes.push_back({view, coords});
     }
     Value zero = indexConstant(rewriter, loc, 0);

@@ -64,6 +64,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCroqWaitAsyncStores());
   // Tiling: dma copies, transposes and pads become each thread's moves.
   pm.addPass(createCroqDistributeCopies());
+  // Tiling: tma copies get the boxes they are made of.
+  pm.addPass(createCroqPlanTmaBoxes());
   CroqEmitTensorMapsOptions tensorMaps;
   tensorMaps.tmaFallback = options.tmaFallback;
   tensorMaps.stageMisalignedInputs = options.stageMisalignedInputs;

@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --croq-emit-tensor-maps -split-input-file -verify-diagnostics
+// RUN: croq-opt %s --croq-plan-tma-boxes --croq-emit-tensor-maps -split-input-file -verify-diagnostics
 
 // A tensor the kernel makes itself has no address on the host.
 func.func @tensor_inside_kernel() {

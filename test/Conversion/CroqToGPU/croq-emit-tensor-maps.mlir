@@ -1,7 +1,7 @@
-// RUN: croq-opt %s --croq-emit-tensor-maps -split-input-file | FileCheck %s
-// RUN: croq-opt %s --croq-emit-tensor-maps -split-input-file | croq-opt -split-input-file | FileCheck %s
-// RUN: croq-opt %s --croq-emit-tensor-maps=stage-misaligned-inputs=false -split-input-file | FileCheck %s --check-prefix=NOSTAGE
-// RUN: croq-opt %s --croq-emit-tensor-maps=tma-fallback=never -split-input-file | FileCheck %s --check-prefix=NEVER
+// RUN: croq-opt %s --croq-plan-tma-boxes --croq-emit-tensor-maps -split-input-file | FileCheck %s
+// RUN: croq-opt %s --croq-plan-tma-boxes --croq-emit-tensor-maps -split-input-file | croq-opt -split-input-file | FileCheck %s
+// RUN: croq-opt %s --croq-plan-tma-boxes --croq-emit-tensor-maps=stage-misaligned-inputs=false -split-input-file | FileCheck %s --check-prefix=NOSTAGE
+// RUN: croq-opt %s --croq-plan-tma-boxes --croq-emit-tensor-maps=tma-fallback=never -split-input-file | FileCheck %s --check-prefix=NEVER
 
 // One map per tensor, box and swizzle, before the kernel: two loads of A
 // (the same box) share one; the output's map is another. A, which the
@@ -11,9 +11,9 @@
 // CHECK: %[[MA:.*]], %[[OKA:.*]] = croq.tensor_map %arg0 box [64, 64] swizzle = 128 staged : memref<?x?xf16>
 // CHECK-NEXT: %[[MO:.*]], %[[OKO:.*]] = croq.tensor_map %arg1 box [64, 64] swizzle = 128 : memref<?x?xf16>
 // CHECK-NEXT: croq.parallel
-// CHECK: croq.copy tma swizzle = 128 %{{.*}} -> %{{.*}} map %[[MA]] if %[[OKA]] :
-// CHECK: croq.copy tma swizzle = 128 %{{.*}} -> %{{.*}} map %[[MA]] if %[[OKA]] :
-// CHECK: croq.copy tma %{{.*}} -> %{{.*}} map %[[MO]] if %[[OKO]] :
+// CHECK: croq.copy tma swizzle = 128 %{{.*}} -> %{{.*}} map %[[MA]] if %[[OKA]] boxes [64, 64] at {{\[\[0, 0\]\]}} :
+// CHECK: croq.copy tma swizzle = 128 %{{.*}} -> %{{.*}} map %[[MA]] if %[[OKA]] boxes [64, 64] at {{\[\[0, 0\]\]}} :
+// CHECK: croq.copy tma %{{.*}} -> %{{.*}} map %[[MO]] if %[[OKO]] boxes [64, 64] at {{\[\[0, 0\]\]}} :
 // Without staging A's map is plain.
 // NOSTAGE-LABEL: func.func @loads_and_store
 // NOSTAGE: croq.tensor_map %arg0 box [64, 64] swizzle = 128 : memref<?x?xf16>
@@ -47,7 +47,7 @@ func.func @loads_and_store(%a: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // is required.
 // CHECK-LABEL: func.func @slabs_static
 // CHECK: %[[M:.*]], %{{.*}} = croq.tensor_map %arg0 box [128, 64] swizzle = 128 staged required : memref<256x512xf16>
-// CHECK: croq.copy tma %{{.*}} -> %{{.*}} map %[[M]] :
+// CHECK: croq.copy tma %{{.*}} -> %{{.*}} map %[[M]] boxes {{.*}} :
 func.func @slabs_static(%a: memref<256x512xf16>) {
   %c0 = arith.constant 0 : index
   croq.parallel (%i) in [2] : block {

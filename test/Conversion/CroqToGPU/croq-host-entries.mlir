@@ -1,6 +1,6 @@
 // RUN: croq-opt %s --croq-host-entries -split-input-file | FileCheck %s
 // RUN: croq-opt %s --croq-host-entries --croq-host-entries -split-input-file | FileCheck %s
-// RUN: croq-opt %s --croq-host-entries --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-distribute-copies --croq-emit-tensor-maps --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file | FileCheck %s --check-prefix=LAUNCH --implicit-check-not=croq.stream
+// RUN: croq-opt %s --croq-host-entries --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-distribute-copies --croq-plan-tma-boxes --croq-emit-tensor-maps --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file | FileCheck %s --check-prefix=LAUNCH --implicit-check-not=croq.stream
 
 // A function that holds a kernel takes the stream its kernels are launched
 // on, last, and returns the status of the call: croqRtCallBegin clears the

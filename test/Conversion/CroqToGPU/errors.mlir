@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-distribute-copies --croq-emit-tensor-maps --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file -verify-diagnostics
+// RUN: croq-opt %s --croq-assign-layouts --croq-normalize-views --croq-wait-async-stores --croq-distribute-copies --croq-plan-tma-boxes --croq-emit-tensor-maps --croq-lower-tma-futures --croq-plan-shared-memory --croq-plan-events --croq-plan-registers --croq-carry-event-phases --convert-croq-to-gpu --convert-croq-regions-to-gpu -split-input-file -verify-diagnostics
 
 // A tma copy that would need more bulk copies than the lowering issues: rows
 // of 512 i8 without a swizzle move 256 elements per box, two boxes for each
@@ -6,7 +6,7 @@
 func.func @tma_too_many_boxes(%a: memref<4x64x512xi8>) {
   croq.parallel (%i) in [1] : block {
     %t = croq.alloc : !croq.tile<4x64x512xi8, shared>
-    // expected-error @+1 {{'croq.copy' op needs 512 bulk copies of its largest legal box; a tma copy is lowered to at most 256: make the tile's inner dimensions at most 256 elements}}
+    // expected-error @+1 {{'croq.copy' op needs 512 bulk copies of its largest legal box; a tma copy is made of at most 256: make the tile's inner dimensions at most 256 elements}}
     croq.copy tma %a -> %t : memref<4x64x512xi8> -> !croq.tile<4x64x512xi8, shared>
   }
   return

@@ -2289,3 +2289,67 @@ func.func @copy_chunk_strided(%m: memref<64xf16, strided<[2]>>, %t: !croq.tile<6
   croq.copy_chunk %m[%i] -> %t[%i] width 8 valid %n : memref<64xf16, strided<[2]>>, !croq.tile<64xf16, shared>
   return
 }
+
+// -----
+
+func.func @boxes_on_dma(%v: !croq.view<64x64xf16>, %t: !croq.tile<64x64xf16, shared>) {
+  // expected-error @+1 {{'croq.copy' op only tma copies are made of boxes}}
+  croq.copy dma %v -> %t boxes [64, 64] at [[0, 0]] : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @box_without_origins(%v: !croq.view<64x64xf16>, %t: !croq.tile<64x64xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.copy' op boxes need both the box shape and the origins}}
+  croq.copy tma %v -> %t {box = array<i64: 64, 64>} : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @boxes_of_a_view(%v: !croq.view<64x64xf16>, %t: !croq.view<64x64xf16, shared>) {
+  // expected-error @+1 {{'croq.copy' op boxes are planned for a whole shared tile with a concrete layout, got '!croq.view<64x64xf16, shared>'}}
+  croq.copy tma %v -> %t boxes [64, 64] at [[0, 0]] : !croq.view<64x64xf16> -> !croq.view<64x64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @box_shape(%v: !croq.view<64x128xf16>, %t: !croq.tile<64x128xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.copy' op the box of '!croq.tile<64x128xf16, shared, swizzle = 128>' is [64, 64], got [64, 128]}}
+  croq.copy tma %v -> %t boxes [64, 128] at [[0, 0]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @box_origins_rank(%v: !croq.view<64x128xf16>, %t: !croq.tile<64x128xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.copy' op box origins come in groups of 2 coordinates, got 3}}
+  croq.copy tma %v -> %t boxes [64, 64] at [[0, 0, 64]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @box_count(%v: !croq.view<64x128xf16>, %t: !croq.tile<64x128xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.copy' op the tile is covered by 2 boxes, got 1}}
+  croq.copy tma %v -> %t boxes [64, 64] at [[0, 0]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @box_off_grid(%v: !croq.view<64x128xf16>, %t: !croq.tile<64x128xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.copy' op box 1 at [0, 32] is not on the box grid inside the tile [64, 128]}}
+  croq.copy tma %v -> %t boxes [64, 64] at [[0, 0], [0, 32]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+  return
+}
+
+// -----
+
+func.func @box_repeated(%v: !croq.view<64x128xf16>, %t: !croq.tile<64x128xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.copy' op box 1 at [0, 64] repeats an earlier box}}
+  croq.copy tma %v -> %t boxes [64, 64] at [[0, 64], [0, 64]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+  return
+}

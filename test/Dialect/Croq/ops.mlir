@@ -391,13 +391,15 @@ func.func @span_as_swizzled_local(%s: !croq.tile<64x64xf16, shared, swizzle = 12
 
 // CHECK-LABEL: func.func @copy_example(
 // CHECK-SAME: %[[V:[^:]*]]: !croq.view<16x16xi32>, %[[T:[^:]*]]: !croq.tile<16x16xi32, shared>, %[[A:[^:]*]]: !croq.view<128x64xf16>, %[[S:[^:]*]]: !croq.tile<128x64xf16, shared, swizzle = 128>
-func.func @copy_example(%v: !croq.view<16x16xi32>, %t: !croq.tile<16x16xi32, shared>, %a: !croq.view<128x64xf16>, %s: !croq.tile<128x64xf16, shared, swizzle = 128>) {
+func.func @copy_example(%v: !croq.view<16x16xi32>, %t: !croq.tile<16x16xi32, shared>, %a: !croq.view<128x64xf16>, %s: !croq.tile<128x64xf16, shared, swizzle = 128>, %w: !croq.view<64x128xf16>, %u: !croq.tile<64x128xf16, shared, swizzle = 128>) {
   // CHECK: croq.copy dma %[[V]] -> %[[T]] : !croq.view<16x16xi32> -> !croq.tile<16x16xi32, shared>
   // CHECK: %{{.*}} = croq.copy tma async zfill swizzle = 128 %[[A]] -> %[[S]] : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  // CHECK: croq.wait
+  // CHECK: croq.copy tma %{{.*}} -> %{{.*}} boxes [64, 64] at {{\[\[0, 0\], \[0, 64\]\]}} : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
   croq.copy dma %v -> %t : !croq.view<16x16xi32> -> !croq.tile<16x16xi32, shared>
   %f = croq.copy tma async zfill swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
-  // CHECK: croq.wait
   croq.wait %f
+  croq.copy tma %w -> %u boxes [64, 64] at [[0, 0], [0, 64]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
   return
 }
 

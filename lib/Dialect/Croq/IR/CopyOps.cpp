@@ -12,6 +12,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::croq;
 
@@ -204,6 +206,64 @@ EventTriggerOp CopyOp::getTrigger() {
   return dyn_cast<EventTriggerOp>(*future.getUsers().begin());
 }
 
+/// `[a, b, c]`: the assembly's spelling of a box shape or origin.
+static std::string formatList(ArrayRef<int64_t> values) {
+  std::string text = "[";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return text;
+}
+
+/// Checks a tma copy's boxes: the tile's largest legal box (getTmaBox),
+/// at origins on the box grid, inside the tile, each once, covering it.
+static LogicalResult verifyTmaBoxes(CopyOp op, Type sharedType) {
+  DenseI64ArrayAttr boxAttr = op.getBoxAttr();
+  DenseI64ArrayAttr originsAttr = op.getBoxOriginsAttr();
+  if (!boxAttr && !originsAttr)
+    return success();
+  if (!boxAttr || !originsAttr)
+    return op.emitOpError("boxes need both the box shape and the origins");
+  auto tile = dyn_cast<TileType>(sharedType);
+  if (!tile || tile.getSwizzle() == Swizzle::Auto)
+    return op.emitOpError("boxes are planned for a whole shared tile with a "
+                          "concrete layout, got ")
+           << sharedType;
+  SharedTileLayout layout = SharedTileLayout::get(tile);
+  SmallVector<int64_t> expected = getTmaBox(layout);
+  ArrayRef<int64_t> box = boxAttr.asArrayRef();
+  if (box != ArrayRef<int64_t>(expected))
+    return op.emitOpError("the box of ")
+           << tile << " is " << formatList(expected) << ", got "
+           << formatList(box);
+  int64_t rank = box.size();
+  ArrayRef<int64_t> flat = originsAttr.asArrayRef();
+  if (flat.size() % rank != 0)
+    return op.emitOpError("box origins come in groups of ")
+           << rank << " coordinates, got " << flat.size();
+  int64_t count = flat.size() / rank;
+  int64_t needed = countTmaPieces(layout);
+  if (count != needed)
+    return op.emitOpError("the tile is covered by ")
+           << needed << " boxes, got " << count;
+  ArrayRef<int64_t> shape = tile.getShape();
+  std::set<SmallVector<int64_t>> seen;
+  for (int64_t i = 0; i < count; ++i) {
+    ArrayRef<int64_t> origin = flat.slice(i * rank, rank);
+    for (int64_t d = 0; d < rank; ++d)
+      if (origin[d] < 0 || origin[d] % box[d] != 0 ||
+          origin[d] + box[d] > shape[d])
+        return op.emitOpError("box ")
+               << i << " at " << formatList(origin)
+               << " is not on the box grid inside the tile "
+               << formatList(shape);
+    if (!seen.insert(SmallVector<int64_t>(origin)).second)
+      return op.emitOpError("box ") << i << " at " << formatList(origin)
+                                    << " repeats an earlier box";
+  }
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
   Type sourceType = getSource().getType();
   Type destType = getDest().getType();
@@ -280,7 +340,11 @@ LogicalResult CopyOp::verify() {
     if (failed(verifyTmaBox(
             *this, box, cast<ShapedType>(sourceType).getElementType(), layout)))
       return failure();
+    if (failed(verifyTmaBoxes(*this, *sharedType)))
+      return failure();
   }
+  if (isDma && (getBox() || getBoxOrigins()))
+    return emitOpError("only tma copies are made of boxes");
   if (isDma && getMap())
     return emitOpError("only tma copies take a tensor map");
   if (getUsable() && !getMap())
@@ -356,7 +420,7 @@ struct IdentityTransposeToCopy : OpRewritePattern<TransposeOp> {
     rewriter.replaceOpWithNewOp<CopyOp>(
         op, op->getResultTypes(), CopyEngine::DMA, op.getSource(), op.getDest(),
         /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-        /*swizzle=*/nullptr);
+        /*swizzle=*/nullptr, /*box=*/nullptr, /*boxOrigins=*/nullptr);
     return success();
   }
 };
@@ -428,7 +492,7 @@ struct ZeroPadToCopy : OpRewritePattern<PadOp> {
     rewriter.replaceOpWithNewOp<CopyOp>(
         op, op->getResultTypes(), CopyEngine::DMA, op.getSource(), op.getDest(),
         /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-        /*swizzle=*/nullptr);
+        /*swizzle=*/nullptr, /*box=*/nullptr, /*boxOrigins=*/nullptr);
     return success();
   }
 };

@@ -149,6 +149,52 @@ static void printOptionalSwizzle(OpAsmPrinter &printer, Operation *,
     printer << " swizzle = " << stringifySwizzle(swizzle.getValue());
 }
 
+/// `boxes [64, 64] at [[0, 0], [0, 64]]`, optional: a tma copy's box shape
+/// and the origins of its boxes (flattened in `origins`).
+static ParseResult parseTmaBoxes(OpAsmParser &parser, DenseI64ArrayAttr &box,
+                                 DenseI64ArrayAttr &origins) {
+  if (failed(parser.parseOptionalKeyword("boxes")))
+    return success();
+  SmallVector<int64_t> shape;
+  SmallVector<int64_t> flat;
+  auto parseInt = [&](SmallVectorImpl<int64_t> &into) -> ParseResult {
+    return parser.parseInteger(into.emplace_back());
+  };
+  auto parseOrigin = [&]() -> ParseResult {
+    return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                          [&] { return parseInt(flat); });
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     [&] { return parseInt(shape); }) ||
+      parser.parseKeyword("at") ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     parseOrigin))
+    return failure();
+  box = parser.getBuilder().getDenseI64ArrayAttr(shape);
+  origins = parser.getBuilder().getDenseI64ArrayAttr(flat);
+  return success();
+}
+
+static void printTmaBoxes(OpAsmPrinter &printer, Operation *,
+                          DenseI64ArrayAttr box, DenseI64ArrayAttr origins) {
+  if (!box)
+    return;
+  printer << " boxes [";
+  llvm::interleaveComma(box.asArrayRef(), printer);
+  printer << "] at [";
+  ArrayRef<int64_t> flat = origins ? origins.asArrayRef() : ArrayRef<int64_t>();
+  size_t rank = std::max<size_t>(1, box.size());
+  for (size_t i = 0; i < flat.size(); i += rank) {
+    if (i)
+      printer << ", ";
+    printer << "[";
+    llvm::interleaveComma(flat.slice(i, std::min(rank, flat.size() - i)),
+                          printer);
+    printer << "]";
+  }
+  printer << "]";
+}
+
 /// `(%i, %j) in [4, %n]`: induction variables and mixed extents of a region
 /// op. Fills `arguments` with index-typed block arguments.
 static ParseResult

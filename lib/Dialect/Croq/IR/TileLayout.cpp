@@ -8,6 +8,7 @@
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -108,4 +109,62 @@ Value mlir::croq::emitSwizzle(OpBuilder &builder, Location loc,
   Value mask = arith::ShLIOp::create(builder, loc, phase,
                                      indexConstant(builder, loc, 4));
   return arith::XOrIOp::create(builder, loc, byteOffset, mask);
+}
+
+/// The box of the bulk copies that move a tile of `layout`: inside one slab,
+/// the innermost dimensions whole, the first one (from the inside) above 256
+/// cut to 256, and every dimension outside it 1, so that each box covers a
+/// contiguous run of the slab.
+SmallVector<int64_t> mlir::croq::getTmaBox(const SharedTileLayout &layout) {
+  SmallVector<int64_t> slab = layout.getSlabShape();
+  SmallVector<int64_t> box(slab.size(), 1);
+  bool whole = true;
+  for (int64_t d = static_cast<int64_t>(slab.size()) - 1; d >= 0 && whole;
+       --d) {
+    box[d] = std::min(slab[d], kMaxTmaBoxDim);
+    whole = slab[d] <= kMaxTmaBoxDim;
+  }
+  return box;
+}
+
+/// The number of boxes of getTmaBox in one slab (verified shapes divide
+/// into whole boxes).
+static int64_t countTmaPiecesPerSlab(const SharedTileLayout &layout) {
+  SmallVector<int64_t> slab = layout.getSlabShape();
+  SmallVector<int64_t> box = getTmaBox(layout);
+  int64_t count = 1;
+  for (auto [size, extent] : llvm::zip(slab, box))
+    count = saturatingMul(count, size / extent);
+  return count;
+}
+
+/// The bulk copies that move a tile of `layout`: every box of getTmaBox in
+/// every slab.
+SmallVector<TmaPiece> mlir::croq::getTmaPieces(const SharedTileLayout &layout) {
+  SmallVector<int64_t> slab = layout.getSlabShape();
+  SmallVector<int64_t> box = getTmaBox(layout);
+  int64_t rank = slab.size();
+  SmallVector<int64_t> counts(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    counts[d] = slab[d] / box[d];
+  int64_t perSlab = countTmaPiecesPerSlab(layout);
+  SmallVector<TmaPiece> pieces;
+  for (int64_t s = 0; s < layout.numSlabs; ++s) {
+    for (int64_t k = 0; k < perSlab; ++k) {
+      TmaPiece piece;
+      piece.coords.assign(rank, 0);
+      for (int64_t d = rank - 1, rest = k; d >= 0; --d) {
+        piece.coords[d] = (rest % counts[d]) * box[d];
+        rest /= counts[d];
+      }
+      piece.coords.back() += s * layout.slabWidth;
+      piece.byteOffset = layout.getLinearByteOffset(piece.coords);
+      pieces.push_back(std::move(piece));
+    }
+  }
+  return pieces;
+}
+
+int64_t mlir::croq::countTmaPieces(const SharedTileLayout &layout) {
+  return saturatingMul(countTmaPiecesPerSlab(layout), layout.numSlabs);
 }

@@ -73,7 +73,8 @@ static LogicalResult lowerTmaFuture(CopyOp copy) {
   auto load = CopyOp::create(builder, loc, FutureType::get(context),
                              copy.getEngineAttr(), copy.getSource(),
                              copy.getDest(), copy.getMap(), copy.getUsable(),
-                             copy.getZfillAttr(), copy.getSwizzleAttr());
+                             copy.getZfillAttr(), copy.getSwizzleAttr(),
+                             copy.getBoxAttr(), copy.getBoxOriginsAttr());
   EventTriggerOp::create(builder, loc, events, slot,
                          ValueRange{load.getFuture()});
   if (!copy.isAsync()) {

@@ -327,7 +327,8 @@ void RingBuilder::emitLoads(OpBuilder &b, Value iv, Value stage) {
     auto async = CopyOp::create(
         b, copy.getLoc(), FutureType::get(b.getContext()), copy.getEngineAttr(),
         mapping.lookupOrDefault(copy.getSource()), dest, /*map=*/Value(),
-        /*usable=*/Value(), copy.getZfillAttr(), copy.getSwizzleAttr());
+        /*usable=*/Value(), copy.getZfillAttr(), copy.getSwizzleAttr(),
+        copy.getBoxAttr(), copy.getBoxOriginsAttr());
     futures.push_back(async.getFuture());
   }
   EventTriggerOp::create(b, loc, full, stage, futures);

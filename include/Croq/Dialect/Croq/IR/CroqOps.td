@@ -341,6 +341,12 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
       on the host by `croq.tensor_map` (`croq-emit-tensor-maps` adds it);
       `if %ok` is the runtime's answer whether TMA can move the tensor: the
       copy then carries a software copy for when it cannot.
+    - `boxes [b0, b1] at [[o0, o1], ...]` lists the bulk copies a `tma` copy
+      is made of (`croq-plan-tma-boxes` adds it): each moves the box of shape
+      `[b0, b1]` whose first element is at `[o0, o1]` of the tile. The box is
+      the tile's largest legal one: inside one swizzle-span-wide slab, at
+      most 256 elements per dimension, a contiguous run of the slab. The
+      boxes cover the tile once, at most 256 of them.
 
     Example:
 
@@ -348,6 +354,7 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
     croq.copy dma %v -> %t : !croq.view<16x16xi32> -> !croq.tile<16x16xi32, shared>
     %f = croq.copy tma async zfill swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
     croq.wait %f
+    croq.copy tma %w -> %u boxes [64, 64] at [[0, 0], [0, 64]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
     ```
   }];
   let arguments = (ins Croq_CopyEngine:$engine,
@@ -356,12 +363,15 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
                        Optional<Croq_TensorMapType>:$map,
                        Optional<I32>:$usable,
                        UnitAttr:$zfill,
-                       OptionalAttr<Croq_Swizzle>:$swizzle);
+                       OptionalAttr<Croq_Swizzle>:$swizzle,
+                       OptionalAttr<DenseI64ArrayAttr>:$box,
+                       OptionalAttr<DenseI64ArrayAttr>:$boxOrigins);
   let results = (outs Optional<Croq_FutureType>:$future);
   let assemblyFormat = [{
     $engine `` custom<AsyncResult>(type($future)) (`zfill` $zfill^)?
     `` custom<OptionalSwizzle>($swizzle) $source `->` $dest
-    (`map` $map^)? (`if` $usable^)? attr-dict
+    (`map` $map^)? (`if` $usable^)? `` custom<TmaBoxes>($box, $boxOrigins)
+    attr-dict
     `:` qualified(type($source)) `->` qualified(type($dest))
   }];
   let hasVerifier = 1;

@@ -66,6 +66,28 @@ int64_t applySwizzle(int64_t byteOffset, int64_t span);
 Value emitSwizzle(OpBuilder &builder, Location loc, Value byteOffset,
                   int64_t span);
 
+/// The most bulk copies one tma copy is made of.
+constexpr int64_t kMaxTmaPieces = 256;
+
+/// One bulk copy of a tma copy: its box's first element, in tile
+/// coordinates, and the byte offset of that box in the tile.
+struct TmaPiece {
+  SmallVector<int64_t> coords;
+  int64_t byteOffset;
+};
+
+/// The box of the bulk copies that move a tile of `layout`: inside one slab,
+/// the innermost dimensions whole, the first one (from the inside) above 256
+/// cut to 256, and every dimension outside it 1.
+SmallVector<int64_t> getTmaBox(const SharedTileLayout &layout);
+
+/// The bulk copies that move a tile of `layout`: every box of getTmaBox in
+/// every slab.
+SmallVector<TmaPiece> getTmaPieces(const SharedTileLayout &layout);
+
+/// The number of getTmaPieces, saturated at INT64_MAX.
+int64_t countTmaPieces(const SharedTileLayout &layout);
+
 } // namespace croq
 } // namespace mlir
 

@@ -484,6 +484,36 @@ def CroqDistributeCopies : Pass<"croq-distribute-copies"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def CroqPlanTmaBoxes : Pass<"croq-plan-tma-boxes"> {
+  let summary = "Record the boxes each tma copy is made of";
+  let description = [{
+    The tiling stage of `tma` copies. The tensor memory accelerator moves a
+    box of at most 256 elements per dimension whose innermost extent fits
+    the swizzle span, written as one contiguous run of shared memory. A tile
+    wider than its swizzle span is laid out as span-wide slabs one after
+    another, so it moves as one box per slab, and a dimension above 256 is
+    cut into boxes of 256. This pass records on each `tma` copy the box
+    (`boxes [..]`, the tile's largest legal box) and the tile coordinates
+    of every box's first element (`at [[..], ..]`), in the order the bulk
+    copies are issued. `croq-emit-tensor-maps` makes the tensor maps for
+    that box; `convert-croq-to-gpu` issues one bulk copy per box, a store's
+    boxes under one proxy fence, barrier and bulk group. A copy that needs
+    more than 256 boxes, or whose tile has no layout yet, is an error.
+
+    Before:
+
+    ```mlir
+    croq.copy tma %v -> %t : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+    ```
+
+    After (two 128-byte slabs of 64 f16 columns):
+
+    ```mlir
+    croq.copy tma %v -> %t boxes [64, 64] at [[0, 0], [0, 64]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+    ```
+  }];
+}
+
 def CroqTestTileLayout : Pass<"croq-test-tile-layout"> {
   let summary = "Report where each shared tile's 16-byte chunks lie "
                 "(testing)";
