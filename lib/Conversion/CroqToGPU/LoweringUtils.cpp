@@ -359,34 +359,12 @@ mlir::croq::getBufferAccess(ConversionPatternRewriter &rewriter, Location loc,
     return emitError(loc, "cannot resolve the buffer of this access");
   access.storage = access.memref;
   addSwizzledStorage(rewriter, loc, access, root.getType());
-  auto memrefType = cast<MemRefType>(access.memref.getType());
-  SmallVector<Value> dims;
-  for (int64_t d = 0; d < memrefType.getRank(); ++d)
-    dims.push_back(
-        memrefType.isDynamicDim(d)
-            ? memref::DimOp::create(rewriter, loc, access.memref, d).getResult()
-            : indexConstant(rewriter, loc, memrefType.getDimSize(d)));
-  if (!view) {
-    access.offsets.assign(dims.size(), indexConstant(rewriter, loc, 0));
-    access.sizes = dims;
-    access.staticSizes = llvm::to_vector(memrefType.getShape());
-    return access;
-  }
-  for (OpFoldResult ofr : view.getMixedOffsets())
-    access.offsets.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
-  for (OpFoldResult ofr : view.getMixedSizes())
-    access.sizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
-  access.staticSizes = llvm::to_vector(view.getResult().getType().getShape());
-  SmallVector<OpFoldResult> bounds = view.getMixedBounds();
-  for (auto [d, dim] : llvm::enumerate(dims)) {
-    Value limit = dim;
-    if (!bounds.empty())
-      limit = arith::MinUIOp::create(
-          rewriter, loc, dim,
-          getValueOrCreateConstantIndexOp(rewriter, loc, bounds[d]));
-    access.limits.push_back(limit);
-  }
+  BufferWindow window =
+      getBufferWindow(rewriter, loc, original, access.memref);
+  access.offsets = std::move(window.offsets);
+  access.sizes = std::move(window.sizes);
+  access.limits = std::move(window.limits);
+  access.staticSizes = std::move(window.staticSizes);
   return access;
 }
 

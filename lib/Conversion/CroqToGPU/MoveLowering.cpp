@@ -29,8 +29,8 @@ struct ThreadIndexOpLowering : OpConversionPattern<ThreadIndexOp> {
     Location loc = op.getLoc();
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     if (op.getLevel() == ParallelLevel::Warpgroup)
-      tid = arith::RemUIOp::create(rewriter, loc, tid,
-                                   indexConstant(rewriter, loc, kWarpgroupSize));
+      tid = arith::RemUIOp::create(
+          rewriter, loc, tid, indexConstant(rewriter, loc, kWarpgroupSize));
     rewriter.replaceOp(op, tid);
     return success();
   }
@@ -106,8 +106,8 @@ struct CopyChunkOpLowering : OpConversionPattern<CopyChunkOp> {
     nvgpu::DeviceAsyncCopyOp::create(
         rewriter, loc, nvgpu::DeviceAsyncTokenType::get(rewriter.getContext()),
         dst->storage, getElementIndices(rewriter, loc, *dst, dstCoords),
-        src->storage, srcIndices,
-        rewriter.getIndexAttr(op.getWidth()), adaptor.getValid(),
+        src->storage, srcIndices, rewriter.getIndexAttr(op.getWidth()),
+        adaptor.getValid(),
         /*bypassL1=*/bytes == 16 ? rewriter.getUnitAttr() : UnitAttr());
     rewriter.eraseOp(op);
     return success();
@@ -154,8 +154,7 @@ struct WaitOpLowering : OpConversionPattern<WaitOp> {
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
     if (failed(group))
       return failure();
-    nvgpu::DeviceAsyncWaitOp::create(rewriter, op.getLoc(),
-                                     adaptor.getFuture(),
+    nvgpu::DeviceAsyncWaitOp::create(rewriter, op.getLoc(), adaptor.getFuture(),
                                      rewriter.getI32IntegerAttr(0));
     emitGroupBarrier(rewriter, op.getLoc(), *group);
     rewriter.eraseOp(op);

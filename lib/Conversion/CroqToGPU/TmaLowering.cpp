@@ -66,10 +66,10 @@ static FailureOr<Value> getSharedByteOffset(OpBuilder &builder, Location loc,
 }
 
 /// The software copy that stands in for a tma copy whose tensor TMA cannot
-/// move: a dma copy split into each thread's moves, zero-filling past the tensor's edge (where the source
-/// can end before the tile) as TMA does for a load. A load's data is then
-/// made visible to the async proxy (wgmma reads through it) before the group
-/// goes on.
+/// move: a dma copy split into each thread's moves, zero-filling past the
+/// tensor's edge (where the source can end before the tile) as TMA does for a
+/// load. A load's data is then made visible to the async proxy (wgmma reads
+/// through it) before the group goes on.
 static LogicalResult emitSoftwareCopy(ConversionPatternRewriter &rewriter,
                                       CopyOp op, bool isLoad) {
   Location loc = op.getLoc();
@@ -210,9 +210,9 @@ struct TmaLowering {
                                           ValueRange{});
       SmallVector<Value> coords;
       for (int64_t d = rank - 1; d >= 0; --d)
-        coords.push_back(arith::AddIOp::create(
-            rewriter, loc, access->offsets[d],
-            indexConstant(rewriter, loc, origin[d])));
+        coords.push_back(
+            arith::AddIOp::create(rewriter, loc, access->offsets[d],
+                                  indexConstant(rewriter, loc, origin[d])));
       boxes.push_back({view, coords});
     }
     Value zero = indexConstant(rewriter, loc, 0);

@@ -47,3 +47,18 @@ ParallelOp mlir::croq::getKernel(Operation *op) {
     parallel = parallel->getParentOfType<ParallelOp>();
   return parallel;
 }
+
+/// Whether the innermost dimension of the buffer that `value` reads or
+/// writes is contiguous: tiles always are; a tensor when its memref type
+/// says so.
+bool mlir::croq::hasContiguousRows(Value value) {
+  Value root = getUnderlyingBuffer(value);
+  auto memref = dyn_cast<MemRefType>(root.getType());
+  if (!memref)
+    return true;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)))
+    return false;
+  return strides.empty() || strides.back() == 1;
+}

@@ -258,8 +258,8 @@ static LogicalResult verifyTmaBoxes(CopyOp op, Type sharedType) {
                << " is not on the box grid inside the tile "
                << formatList(shape);
     if (!seen.insert(SmallVector<int64_t>(origin)).second)
-      return op.emitOpError("box ") << i << " at " << formatList(origin)
-                                    << " repeats an earlier box";
+      return op.emitOpError("box ")
+             << i << " at " << formatList(origin) << " repeats an earlier box";
   }
   return success();
 }

@@ -1,4 +1,5 @@
-//===- IndexMath.cpp - index arithmetic the croq passes emit ---------------===//
+//===- IndexMath.cpp - index arithmetic the croq passes emit
+//---------------===//
 //
 // Constants, products, comparisons and the distributed loop over a group's
 // threads, shared by croq-distribute-copies and the conversion to gpu.
@@ -65,8 +66,7 @@ Value mlir::croq::emitDistributedLoop(OpBuilder &builder, Location loc,
   Value step = indexConstant(builder, loc, groupSize);
   std::optional<int64_t> items = getConstantIntValue(total);
   if (!items) {
-    auto loop =
-        scf::ForOp::create(builder, loc, threadIndex, total, step);
+    auto loop = scf::ForOp::create(builder, loc, threadIndex, total, step);
     builder.setInsertionPointToStart(loop.getBody());
     return loop.getInductionVar();
   }

@@ -27,21 +27,6 @@ static LogicalResult verifyElementIndices(Operation *op, Type buffer,
   return success();
 }
 
-/// Whether the innermost dimension of the buffer that `value` reads or
-/// writes is contiguous: tiles always are; a tensor when its memref type
-/// says so.
-static bool hasContiguousRows(Value value) {
-  Value root = getUnderlyingBuffer(value);
-  auto memref = dyn_cast<MemRefType>(root.getType());
-  if (!memref)
-    return true;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(memref.getStridesAndOffset(strides, offset)))
-    return false;
-  return strides.empty() || strides.back() == 1;
-}
-
 /// Checks the type an element access reads or writes: the buffer's element
 /// type, or an in-bounds vector of 4, 8 or 16 bytes of it along contiguous
 /// rows.
@@ -97,7 +82,9 @@ LogicalResult ThreadIndexOp::verify() {
   return verifyGroupLevel(*this, getLevel());
 }
 
-LogicalResult BarrierOp::verify() { return verifyGroupLevel(*this, getLevel()); }
+LogicalResult BarrierOp::verify() {
+  return verifyGroupLevel(*this, getLevel());
+}
 
 LogicalResult IsAlignedOp::verify() {
   if (!llvm::isPowerOf2_64(getBytes()))
@@ -132,8 +119,7 @@ LogicalResult CopyChunkOp::verify() {
   int64_t bytes = getWidth() * elementType.getIntOrFloatBitWidth() / 8;
   if (bytes != 4 && bytes != 8 && bytes != 16)
     return emitOpError("a chunk is 4, 8 or 16 bytes, got ")
-           << getWidth() << " x " << elementType << " (" << bytes
-           << " bytes)";
+           << getWidth() << " x " << elementType << " (" << bytes << " bytes)";
   if (!hasContiguousRows(getSource()) || !hasContiguousRows(getDest()))
     return emitOpError("a chunk lies in the innermost dimension, which must "
                        "have unit stride");

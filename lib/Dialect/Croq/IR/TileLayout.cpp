@@ -7,8 +7,8 @@
 
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 using namespace mlir::croq;

@@ -362,3 +362,45 @@ LogicalResult mlir::croq::normalizeViews(Operation *root) {
   });
   return success();
 }
+
+Value mlir::croq::getWindowRoot(Value buffer) {
+  auto view = buffer.getDefiningOp<ViewOp>();
+  return view ? view.getSource() : buffer;
+}
+
+BufferWindow mlir::croq::getBufferWindow(OpBuilder &builder, Location loc,
+                                         Value buffer, Value dimSource) {
+  BufferWindow window;
+  auto rootType = cast<ShapedType>(dimSource.getType());
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < rootType.getRank(); ++d)
+    dims.push_back(
+        rootType.isDynamicDim(d)
+            ? memref::DimOp::create(builder, loc, dimSource, d).getResult()
+            : arith::ConstantIndexOp::create(builder, loc,
+                                             rootType.getDimSize(d))
+                  .getResult());
+  auto view = buffer.getDefiningOp<ViewOp>();
+  if (!view) {
+    window.offsets.assign(dims.size(),
+                          arith::ConstantIndexOp::create(builder, loc, 0));
+    window.sizes = dims;
+    window.staticSizes = llvm::to_vector(rootType.getShape());
+    return window;
+  }
+  for (OpFoldResult ofr : view.getMixedOffsets())
+    window.offsets.push_back(getValueOrCreateConstantIndexOp(builder, loc, ofr));
+  for (OpFoldResult ofr : view.getMixedSizes())
+    window.sizes.push_back(getValueOrCreateConstantIndexOp(builder, loc, ofr));
+  window.staticSizes = llvm::to_vector(view.getResult().getType().getShape());
+  SmallVector<OpFoldResult> bounds = view.getMixedBounds();
+  for (auto [d, dim] : llvm::enumerate(dims)) {
+    Value limit = dim;
+    if (!bounds.empty())
+      limit = arith::MinUIOp::create(
+          builder, loc, dim,
+          getValueOrCreateConstantIndexOp(builder, loc, bounds[d]));
+    window.limits.push_back(limit);
+  }
+  return window;
+}

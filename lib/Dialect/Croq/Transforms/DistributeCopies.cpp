@@ -8,9 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/IndexMath.h"
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
+#include "Croq/Dialect/Croq/IR/ViewUtils.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,12 +34,8 @@ using namespace mlir::croq;
 namespace {
 /// A buffer as the moves see it: element `p` lies at `p` of `buffer`, and
 /// inside its tensor when `offsets + p < limits` (no limits: always).
-struct Window {
+struct Window : BufferWindow {
   Value buffer;
-  SmallVector<Value> offsets;
-  SmallVector<Value> sizes;
-  SmallVector<Value> limits;
-  SmallVector<int64_t> staticSizes;
   Type elementType;
   int64_t rank() const { return sizes.size(); }
 };
@@ -82,33 +80,8 @@ static FailureOr<Window> getWindow(OpBuilder &builder, Operation *op,
                            "cannot be distributed over threads: pass the "
                            "tensor and select the view in the kernel");
   }
-  auto rootType = cast<ShapedType>(root.getType());
-  SmallVector<Value> dims;
-  for (int64_t d = 0; d < rootType.getRank(); ++d)
-    dims.push_back(
-        rootType.isDynamicDim(d)
-            ? memref::DimOp::create(builder, loc, root, d).getResult()
-            : indexConstant(builder, loc, rootType.getDimSize(d)));
-  if (!view) {
-    window.offsets.assign(dims.size(), indexConstant(builder, loc, 0));
-    window.sizes = dims;
-    window.staticSizes = llvm::to_vector(rootType.getShape());
-    return window;
-  }
-  for (OpFoldResult ofr : view.getMixedOffsets())
-    window.offsets.push_back(getValueOrCreateConstantIndexOp(builder, loc, ofr));
-  for (OpFoldResult ofr : view.getMixedSizes())
-    window.sizes.push_back(getValueOrCreateConstantIndexOp(builder, loc, ofr));
-  window.staticSizes = llvm::to_vector(view.getResult().getType().getShape());
-  SmallVector<OpFoldResult> bounds = view.getMixedBounds();
-  for (auto [d, dim] : llvm::enumerate(dims)) {
-    Value limit = dim;
-    if (!bounds.empty())
-      limit = arith::MinUIOp::create(
-          builder, loc, dim,
-          getValueOrCreateConstantIndexOp(builder, loc, bounds[d]));
-    window.limits.push_back(limit);
-  }
+  static_cast<BufferWindow &>(window) =
+      getBufferWindow(builder, loc, value, root);
   return window;
 }
 
@@ -138,20 +111,6 @@ static FailureOr<Group> getGroup(OpBuilder &builder, Operation *op,
 static void emitBarrier(OpBuilder &builder, Location loc, const Group &group) {
   if (group.level != ParallelLevel::Thread)
     BarrierOp::create(builder, loc, group.level);
-}
-
-/// Whether the innermost dimension of the buffer of `window` is contiguous.
-static bool hasContiguousRows(const Window &window) {
-  auto view = window.buffer.getDefiningOp<ViewOp>();
-  Value root = view ? view.getSource() : window.buffer;
-  auto memref = dyn_cast<MemRefType>(root.getType());
-  if (!memref)
-    return true;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(memref.getStridesAndOffset(strides, offset)) || strides.empty())
-    return false;
-  return strides.back() == 1;
 }
 
 /// Whether `coords` (plus `extra` elements along the innermost dimension)
@@ -210,9 +169,9 @@ mapToSource(OpBuilder &builder, Location loc, const MoveSpec &spec,
           builder, loc,
           static_cast<int64_t>(static_cast<uint64_t>(spec.interior[d]) + 1));
       Value rem = arith::RemUIOp::create(builder, loc, shifted, period);
-      conditions.push_back(arith::CmpIOp::create(
-          builder, loc, arith::CmpIPredicate::eq, rem,
-          indexConstant(builder, loc, 0)));
+      conditions.push_back(
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, rem,
+                                indexConstant(builder, loc, 0)));
       srcCoords[d] = arith::DivUIOp::create(builder, loc, shifted, period);
     }
     break;
@@ -283,7 +242,7 @@ static int64_t getVectorWidth(const MoveSpec &spec, const Window &src,
     return 1;
   if (!ShapedType::isDynamic(srcInner) && srcInner % width != 0)
     return 1;
-  if (!hasContiguousRows(src) || !hasContiguousRows(dst))
+  if (!hasContiguousRows(src.buffer) || !hasContiguousRows(dst.buffer))
     return 1;
   return width;
 }
@@ -321,11 +280,11 @@ static void emitChunkCopy(OpBuilder &builder, Location loc, const Window &src,
   if (!src.limits.empty())
     bound = arith::MinUIOp::create(
         builder, loc, bound,
-        arith::SubIOp::create(
-            builder, loc,
-            arith::MaxUIOp::create(builder, loc, src.limits.back(),
-                                   src.offsets.back()),
-            src.offsets.back()));
+        arith::SubIOp::create(builder, loc,
+                              arith::MaxUIOp::create(builder, loc,
+                                                     src.limits.back(),
+                                                     src.offsets.back()),
+                              src.offsets.back()));
   Value avail = arith::SubIOp::create(
       builder, loc, arith::MaxUIOp::create(builder, loc, bound, last), last);
   Value count = arith::MinUIOp::create(builder, loc, avail,
@@ -339,17 +298,15 @@ static void emitChunkCopy(OpBuilder &builder, Location loc, const Window &src,
 
 /// Emits the distributed loop over the destination with `width`-element
 /// items.
-static void emitMoveLoop(OpBuilder &builder, Location loc,
-                         const MoveSpec &spec, const Window &src,
-                         const Window &dst, const Group &group,
-                         int64_t width) {
+static void emitMoveLoop(OpBuilder &builder, Location loc, const MoveSpec &spec,
+                         const Window &src, const Window &dst,
+                         const Group &group, int64_t width) {
   SmallVector<Value> itemSizes(dst.sizes.begin(), dst.sizes.end());
   if (std::optional<int64_t> inner = getConstantIntValue(itemSizes.back()))
     itemSizes.back() = indexConstant(builder, loc, *inner / width);
   else
-    itemSizes.back() =
-        arith::DivUIOp::create(builder, loc, itemSizes.back(),
-                               indexConstant(builder, loc, width));
+    itemSizes.back() = arith::DivUIOp::create(
+        builder, loc, itemSizes.back(), indexConstant(builder, loc, width));
   Value items = product(builder, loc, itemSizes);
   OpBuilder::InsertionGuard guard(builder);
   Value item =
@@ -376,8 +333,7 @@ static void emitMoveLoop(OpBuilder &builder, Location loc,
   auto ifFull = scf::IfOp::create(builder, loc, full, /*withElse=*/true);
   builder.setInsertionPointToStart(ifFull.thenBlock());
   auto vectorType = VectorType::get({width}, src.elementType);
-  write(builder, loc, read(builder, loc, vectorType, src, coords), dst,
-        coords);
+  write(builder, loc, read(builder, loc, vectorType, src, coords), dst, coords);
   builder.setInsertionPointToStart(ifFull.elseBlock());
   emitLaneByLane(builder, loc, spec, src, dst, coords, width);
 }
@@ -417,9 +373,9 @@ static int64_t getBatchSize(int64_t rounds, int64_t limit) {
 /// Copies a whole tile that needs no per-element tests: each thread loads
 /// up to 8 of its items into registers, then stores them, so their loads
 /// are in flight together.
-static void emitBatchedCopy(OpBuilder &builder, Location loc,
-                            const Window &src, const Window &dst,
-                            const Group &group, int64_t width, int64_t items) {
+static void emitBatchedCopy(OpBuilder &builder, Location loc, const Window &src,
+                            const Window &dst, const Group &group,
+                            int64_t width, int64_t items) {
   int64_t rounds = llvm::divideCeil(items, group.size);
   int64_t batch = getBatchSize(rounds, 8);
   SmallVector<Value> itemSizes(dst.sizes.begin(), dst.sizes.end());
@@ -432,9 +388,9 @@ static void emitBatchedCopy(OpBuilder &builder, Location loc,
                                  indexConstant(builder, loc, 1));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(loop.getBody());
-  Value first = arith::MulIOp::create(
-      builder, loc, loop.getInductionVar(),
-      indexConstant(builder, loc, batch * group.size));
+  Value first =
+      arith::MulIOp::create(builder, loc, loop.getInductionVar(),
+                            indexConstant(builder, loc, batch * group.size));
   Value total = indexConstant(builder, loc, items);
   bool partial = items % group.size != 0;
   // Each item's value, coordinates and (for a partial last round) whether
@@ -455,8 +411,8 @@ static void emitBatchedCopy(OpBuilder &builder, Location loc,
     SmallVector<Value> coords = delinearize(builder, loc, safeItem, itemSizes);
     coords.back() = arith::MulIOp::create(builder, loc, coords.back(),
                                           indexConstant(builder, loc, width));
-    loaded.push_back({read(builder, loc, valueType, src, coords), coords,
-                      valid});
+    loaded.push_back(
+        {read(builder, loc, valueType, src, coords), coords, valid});
   }
   for (auto &[value, coords, valid] : loaded) {
     OpBuilder::InsertionGuard storeGuard(builder);
@@ -509,15 +465,14 @@ static LogicalResult distribute(RewriterBase &rewriter, Operation *op,
       conditions.push_back(isAligned(*src));
       conditions.push_back(isAligned(*dst));
     }
-    ifFast =
-        scf::IfOp::create(rewriter, loc, allOf(rewriter, loc, conditions), true);
+    ifFast = scf::IfOp::create(rewriter, loc, allOf(rewriter, loc, conditions),
+                               true);
     rewriter.setInsertionPointToStart(ifFast.thenBlock());
     emitBatchedCopy(rewriter, loc, *src, *dst, *group, width, *items / width);
     rewriter.setInsertionPointToStart(ifFast.elseBlock());
   }
   if (width > 1) {
-    Value aligned =
-        allOf(rewriter, loc, {isAligned(*src), isAligned(*dst)});
+    Value aligned = allOf(rewriter, loc, {isAligned(*src), isAligned(*dst)});
     auto ifAligned = scf::IfOp::create(rewriter, loc, aligned, true);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToStart(ifAligned.thenBlock());
@@ -536,8 +491,8 @@ static LogicalResult distribute(RewriterBase &rewriter, Operation *op,
   if (op->getNumResults() == 1) {
     // The future: the thread's group of cp.async chunks (empty where the
     // move was synchronous), which croq.wait waits for.
-    Value future = CommitCopiesOp::create(rewriter, loc,
-                                          FutureType::get(rewriter.getContext()));
+    Value future = CommitCopiesOp::create(
+        rewriter, loc, FutureType::get(rewriter.getContext()));
     rewriter.replaceOp(op, future);
     return success();
   }
@@ -567,8 +522,8 @@ LogicalResult mlir::croq::distributeMove(RewriterBase &rewriter,
   if (auto transpose = dyn_cast<TransposeOp>(op)) {
     spec.kind = MoveSpec::Kind::Transpose;
     spec.permutation = transpose.getPermutation();
-    return distribute(rewriter, op, transpose.getSource(),
-                      transpose.getDest(), spec);
+    return distribute(rewriter, op, transpose.getSource(), transpose.getDest(),
+                      spec);
   }
   if (auto pad = dyn_cast<PadOp>(op)) {
     spec.kind = MoveSpec::Kind::Pad;

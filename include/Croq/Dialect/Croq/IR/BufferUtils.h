@@ -26,6 +26,11 @@ OpOperand *getWrittenBufferOperand(Operation *op);
 /// The block-level croq.parallel around `op` (the kernel), or null.
 ParallelOp getKernel(Operation *op);
 
+/// Whether the innermost dimension of the buffer that `value` (a tensor,
+/// tile, or view of one) reads or writes has unit stride: tiles always; a
+/// tensor when its memref type says so.
+bool hasContiguousRows(Value value);
+
 } // namespace croq
 } // namespace mlir
 

@@ -50,6 +50,24 @@ class ViewType;
 Value buildViewOp(OpBuilder &builder, Location loc, ViewType type,
                   const ViewWindow &window);
 
+/// A normalized buffer as index values: element `p` of the buffer is element
+/// `offsets + p` of its root (the tensor or tile), inside the root's tensor
+/// when `offsets + p < limits` (no limits: the buffer is the root itself).
+struct BufferWindow {
+  SmallVector<Value> offsets;
+  SmallVector<Value> sizes;
+  SmallVector<Value> limits;
+  /// The buffer's static sizes (ShapedType::kDynamic where dynamic).
+  SmallVector<int64_t> staticSizes;
+};
+/// The tensor or tile that `buffer` (itself, or one croq.view of it) lies in.
+Value getWindowRoot(Value buffer);
+/// The window `buffer` selects of its root, built at `builder`'s insertion
+/// point; the root's dynamic sizes are read with memref.dim from
+/// `dimSource` (the root, or what it is converted to). The root must not be
+/// a view (run croq-normalize-views).
+BufferWindow getBufferWindow(OpBuilder &builder, Location loc, Value buffer,
+                             Value dimSource);
 /// Rewrites every chunkat, subspan and chain of views under `root` into one
 /// croq.view of the root tensor or tile. Reports an error on a view whose
 /// chunk counts or sizes cannot be determined.
