@@ -15,6 +15,7 @@
 #include "Croq/Target/KernelObjects.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -127,13 +128,14 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
 }
 
 /// Fails, before lowering, when `module` has nothing that becomes a GPU
-/// kernel: no block-level croq.parallel region and no gpu.launch or
-/// gpu.module. The error points at the first function, or at the module.
+/// kernel: no block-level croq.parallel region, no linalg.matmul
+/// (convert-linalg-to-croq makes one) and no gpu.launch or gpu.module. The error points at the first function, or at the module.
 static LogicalResult checkHasKernel(ModuleOp module) {
   WalkResult found = module.walk([](Operation *op) {
     auto parallel = dyn_cast<croq::ParallelOp>(op);
     if ((parallel && parallel.getLevel() == croq::ParallelLevel::Block) ||
-        isa<gpu::LaunchOp, gpu::GPUModuleOp, gpu::BinaryOp>(op))
+        isa<linalg::MatmulOp, gpu::LaunchOp, gpu::GPUModuleOp, gpu::BinaryOp>(
+            op))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -143,7 +145,8 @@ static LogicalResult checkHasKernel(ModuleOp module) {
   if (auto funcs = module.getOps<FunctionOpInterface>(); !funcs.empty())
     anchor = *funcs.begin();
   return anchor->emitError("the module has no GPU kernel to emit: no "
-                           "function has a block-level croq.parallel region");
+                           "function has a block-level croq.parallel region "
+                           "or a linalg.matmul");
 }
 
 /// The arguments of `func` that its ops may write: those under a value an

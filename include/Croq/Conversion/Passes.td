@@ -10,6 +10,56 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
+  let summary = "Tile linalg matrix products on memrefs into croq block programs";
+  let description = [{
+    The entry point for compilers that hand croq `linalg`. Every
+    `linalg.matmul` on memrefs outside a croq kernel, with f16 or bf16
+    operands of one type and an f16, bf16 or f32 result, becomes a croq
+    kernel that computes it with f32 accumulation: each block owns a 128x128
+    tile of the result and runs a K loop of two `tma` copies (64-element K
+    steps, 128-byte swizzle, zero-filled at the edges) and one `croq.mma`,
+    in the plain form that `croq-pipeline-loops` turns into a multi-stage
+    ring. B may be transposed through `indexing_maps` (stored N x K: a `row`
+    operand instead of `col`); A is taken M x K only (wgmma reads an M-major
+    A in 64-row tiles, not the block's 128).
+
+    `linalg.matmul` accumulates into its output. When the op right before it
+    fills the output with zero (`linalg.fill`), the fill is dropped and the
+    kernel stores the product; otherwise the epilogue adds the output's
+    elements to the accumulator in registers (`croq.mma.map`) before the
+    store. The result tile goes through shared memory and a masked `dma`
+    copy to the output.
+
+    A `linalg.matmul` this pass cannot take (tensors instead of memrefs,
+    other element types, other indexing maps, inside a croq kernel) is an
+    error that says why: nothing later in croq lowers linalg.
+
+    Before:
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+    ```
+
+    After (in part):
+
+    ```mlir
+    croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+      %as = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+      ...
+      croq.copy tma zfill swizzle = 128 %av -> %as : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      ...
+      %r = croq.mma row col %acc, %fa, %fb : !croq.frag<128x64xf16>, !croq.frag<64x128xf16> -> !croq.acc<128x128xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::croq::CroqDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect",
+  ];
+}
+
 def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
   let summary = "Lower the data ops of croq kernels to gpu, memref, scf, "
                 "vector, nvgpu and nvvm";

@@ -58,6 +58,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pipelining.stages = options.pipelineStages;
   pipelining.warpSpecialize = options.warpSpecialize;
   pipelining.chip = options.chip;
+  // linalg matrix products become croq kernels.
+  pm.addPass(createConvertLinalgToCroq());
   pm.addPass(createCroqPipelineLoops(pipelining));
   pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());

@@ -971,6 +971,46 @@ def matmul_tests(s: Suite) -> None:
         epilogue(shape)
 
 
+def linalg_matmul_tests(s: Suite) -> None:
+    """GEMMs handed to croq as linalg (linalg_matmul.mlir): random inputs,
+    poisoned output (or a random one accumulated into), compared with the
+    float64 product."""
+    tolerance = {torch.float16: 2e-3, torch.bfloat16: 1e-2,
+                 torch.float32: 1e-4}
+
+    def case(kernel: str, dtype: torch.dtype, out_dtype: torch.dtype,
+             shape: Tuple[int, int, int], nt: bool = False,
+             accumulate: bool = False) -> None:
+        m, n, k = shape
+        if s.max_gemm is not None and m * n * k > s.max_gemm:
+            s.skipped_large += 1
+            return
+
+        def body():
+            mod = s.module("linalg_matmul")
+            a = random_operand((m, k), dtype)
+            b = random_operand((n, k) if nt else (k, n), dtype)
+            if accumulate:
+                out = random_tensor((m, n), out_dtype)
+                init = out.double().clone()
+            else:
+                out = poisoned((m, n), out_dtype)
+                init = 0.0
+            getattr(mod, kernel)(a, b, out)
+            ref = init + a.double() @ (b.double().t() if nt else b.double())
+            return compare_close(out, ref, tolerance[out_dtype])
+        s.run(f"{kernel} {m}x{n}x{k}", kernel, body)
+
+    for shape in [(128, 128, 64), (256, 384, 512), (1000, 1000, 1000),
+                  (129, 264, 72), (300, 200, 2048), (1024, 1024, 4096)]:
+        case("linalg_mm_f16_f32out", torch.float16, torch.float32, shape)
+        case("linalg_mm_f16", torch.float16, torch.float16, shape)
+        case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True)
+        case("linalg_mm_acc_f16", torch.float16, torch.float32, shape,
+             accumulate=True)
+
+
 def attention_tests(s: Suite) -> None:
     """attention.mlir: computation on accumulators in registers. The
     one-warpgroup attention kernel (online softmax with row reductions, P as
@@ -1401,7 +1441,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
                   swizzle_tests, tma_tests, tma_generated_tests,
                   tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
-                  attention_tests,
+                  linalg_matmul_tests, attention_tests,
                   pad_tests, local_tests, api_tests, stream_tests,
                   slice_tests, torch_op_tests]:
         group(suite)

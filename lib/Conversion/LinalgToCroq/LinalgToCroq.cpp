@@ -1,0 +1,286 @@
+//===- LinalgToCroq.cpp - linalg matrix products to croq kernels ----------===//
+//
+// Tiles every linalg.matmul on memrefs into the plain croq GEMM: blocks of
+// 128x128 result elements, a K loop of tma copies and one mma per 64-element
+// K step, f32 accumulation, the product stored through shared memory. The
+// loop is in the form croq-pipeline-loops makes a ring of.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir {
+namespace croq {
+#define GEN_PASS_DEF_CONVERTLINALGTOCROQ
+#include "Croq/Conversion/Passes.h.inc"
+} // namespace croq
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::croq;
+
+namespace {
+/// The block tile: 128x128 result elements, K steps of 64.
+constexpr int64_t kTileM = 128;
+constexpr int64_t kTileN = 128;
+constexpr int64_t kTileK = 64;
+
+/// A linalg.matmul as the croq GEMM sees it.
+struct MatmulSpec {
+  Value a, b, c;
+  /// Whether A is stored K x M (`col`) instead of M x K, and B N x K
+  /// (`row`) instead of K x N (`col`).
+  bool aTransposed = false;
+  bool bTransposed = false;
+  /// Whether the output was zeroed right before (the fill is dropped).
+  linalg::FillOp zeroFill;
+};
+} // namespace
+
+/// Whether `attr` is a floating-point zero.
+static bool isZero(Value value) {
+  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
+}
+
+/// Reads the operand layouts from the indexing maps of `op`.
+static LogicalResult getLayouts(linalg::MatmulOp op, MatmulSpec &spec) {
+  MLIRContext *context = op.getContext();
+  AffineExpr m, n, k;
+  bindDims(context, m, n, k);
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(3, 0, results, context);
+  };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps.size() != 3 || maps[2] != map({m, n}))
+    return op.emitOpError("convert-linalg-to-croq takes a product whose "
+                          "output is indexed (m, n)");
+  if (maps[0] == map({k, m}))
+    return op.emitOpError("convert-linalg-to-croq takes A indexed (m, k): "
+                          "its 128-row tiles cannot be read M-major (wgmma "
+                          "reads an M-major A in 64-row tiles only)");
+  if (maps[0] != map({m, k}))
+    return op.emitOpError("convert-linalg-to-croq takes A indexed (m, k), "
+                          "got ")
+           << AffineMapAttr::get(maps[0]);
+  if (maps[1] == map({n, k}))
+    spec.bTransposed = true;
+  else if (maps[1] != map({k, n}))
+    return op.emitOpError("convert-linalg-to-croq takes B indexed (k, n) or "
+                          "(n, k), got ")
+           << AffineMapAttr::get(maps[1]);
+  return success();
+}
+
+/// Checks that croq can compute `op`, and how.
+static FailureOr<MatmulSpec> getSpec(linalg::MatmulOp op) {
+  if (!op.hasPureBufferSemantics())
+    return op.emitOpError("convert-linalg-to-croq takes products on memrefs "
+                          "(bufferize first)");
+  if (op->getParentOfType<ParallelOp>())
+    return op.emitOpError("convert-linalg-to-croq takes products outside "
+                          "croq kernels");
+  MatmulSpec spec;
+  spec.a = op.getDpsInputs()[0];
+  spec.b = op.getDpsInputs()[1];
+  spec.c = op.getDpsInits()[0];
+  Type ta = getElementTypeOrSelf(spec.a.getType());
+  Type tb = getElementTypeOrSelf(spec.b.getType());
+  Type tc = getElementTypeOrSelf(spec.c.getType());
+  if (ta != tb || !(ta.isF16() || ta.isBF16()))
+    return op.emitOpError("convert-linalg-to-croq takes f16 or bf16 operands "
+                          "of one type, got ")
+           << ta << " and " << tb;
+  if (!(tc.isF16() || tc.isBF16() || tc.isF32()))
+    return op.emitOpError("convert-linalg-to-croq writes f16, bf16 or f32 "
+                          "results, got ")
+           << tc;
+  if (failed(getLayouts(op, spec)))
+    return failure();
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+      fill && fill.hasPureBufferSemantics() &&
+      fill.getDpsInits()[0] == spec.c && isZero(fill.getDpsInputs()[0]))
+    spec.zeroFill = fill;
+  return spec;
+}
+
+/// `croq.subspan %tensor [rows, cols] at [i, j]`.
+static Value subspan(OpBuilder &b, Location loc, Value tensor,
+                     ArrayRef<int64_t> shape, ValueRange at) {
+  Type element = getElementTypeOrSelf(tensor.getType());
+  auto type = ViewType::get(b.getContext(), shape, element, MemorySpace::Global,
+                            Swizzle::None);
+  return SubspanOp::create(b, loc, type, tensor, /*sizes=*/ValueRange{}, shape,
+                           /*steps=*/ValueRange{}, /*staticSteps=*/nullptr, at)
+      .getResult();
+}
+
+/// The shared tile an operand's K step is copied into, and the copy.
+static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
+                         ArrayRef<int64_t> shape, ValueRange at, Value tile) {
+  Value view = subspan(b, loc, tensor, shape, at);
+  // Past the tensor's edge the tile is zero, which adds nothing to the
+  // product.
+  bool zfill = copySourceCanBeSmaller(view, shape);
+  CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, view, tile,
+                 /*map=*/Value(), /*usable=*/Value(), zfill,
+                 SwizzleAttr::get(b.getContext(), Swizzle::B128),
+                 /*box=*/nullptr, /*boxOrigins=*/nullptr);
+  auto tileType = cast<TileType>(tile.getType());
+  auto fragType = FragType::get(b.getContext(), tileType.getShape(),
+                                tileType.getElementType(),
+                                /*inRegisters=*/false);
+  return MmaLoadOp::create(b, loc, fragType, tile).getResult();
+}
+
+/// Adds, in registers, the output's elements at the block's tile to the
+/// complete accumulator `acc` (linalg.matmul accumulates into its output):
+/// zero past the output's edge.
+static Value addOutput(OpBuilder &b, Location loc, Value acc, Value cView) {
+  auto map = MmaMapOp::create(b, loc, acc);
+  Block &body = map.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body);
+  Value row = body.getArgument(0), col = body.getArgument(1);
+  Value x = body.getArgument(2);
+  Value c = ReadOp::create(b, loc, getElementTypeOrSelf(cView.getType()), cView,
+                           ValueRange{row, col}, /*inBounds=*/false);
+  if (c.getType() != x.getType())
+    c = arith::ExtFOp::create(b, loc, x.getType(), c);
+  YieldOp::create(b, loc, ValueRange{arith::AddFOp::create(b, loc, x, c)});
+  return map.getResult();
+}
+
+/// The K loop of one block: each step copies A's and B's K slices into
+/// shared tiles and multiplies them into the accumulator.
+static Value emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
+                       Value blockM, Value blockN, Value kSteps, Value aTile,
+                       Value bTile, AccType accType) {
+  MLIRContext *context = b.getContext();
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value init = MmaFillOp::create(b, loc, accType, zero);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, c0, kSteps, c1, ValueRange{init});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value step = loop.getInductionVar();
+  Value acc = loop.getRegionIterArgs()[0];
+  auto aShape = cast<TileType>(aTile.getType()).getShape();
+  auto bShape = cast<TileType>(bTile.getType()).getShape();
+  Value fa = loadOperand(b, loc, spec.a, aShape,
+                         spec.aTransposed ? ValueRange{step, blockM}
+                                          : ValueRange{blockM, step},
+                         aTile);
+  Value fb = loadOperand(b, loc, spec.b, bShape,
+                         spec.bTransposed ? ValueRange{blockN, step}
+                                          : ValueRange{step, blockN},
+                         bTile);
+  auto layout = [&](bool row) {
+    return MmaLayoutAttr::get(context, row ? MmaLayout::Row : MmaLayout::Col);
+  };
+  Value product = MmaOp::create(b, loc, accType, layout(!spec.aTransposed),
+                                layout(spec.bTransposed), acc, fa, fb);
+  // The tiles are copied again in the next step only after the mma that
+  // reads them has completed.
+  Value done = MmaCommitOp::create(b, loc, accType, product,
+                                   /*pending=*/b.getI64IntegerAttr(0));
+  scf::YieldOp::create(b, loc, done);
+  return loop.getResult(0);
+}
+
+/// Replaces `op` by the croq kernel that computes it.
+static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  MLIRContext *context = op.getContext();
+  // Static sizes fold to constants, and a static grid to static extents.
+  auto dim = [&](Value tensor, int64_t d) -> Value {
+    return b.createOrFold<memref::DimOp>(loc, tensor, d);
+  };
+  auto ceilDiv = [&](Value v, int64_t by) -> Value {
+    return b.createOrFold<arith::CeilDivUIOp>(
+        loc, v, arith::ConstantIndexOp::create(b, loc, by));
+  };
+  Value m = dim(spec.a, spec.aTransposed ? 1 : 0);
+  Value k = dim(spec.a, spec.aTransposed ? 0 : 1);
+  Value n = dim(spec.b, spec.bTransposed ? 0 : 1);
+  Value gridM = ceilDiv(m, kTileM);
+  Value gridN = ceilDiv(n, kTileN);
+  Value kSteps = ceilDiv(k, kTileK);
+  SmallVector<Value> dynamicGrid;
+  SmallVector<int64_t> staticGrid;
+  for (Value extent : {gridM, gridN}) {
+    std::optional<int64_t> constant = getConstantIntValue(extent);
+    staticGrid.push_back(constant ? *constant : ShapedType::kDynamic);
+    if (!constant)
+      dynamicGrid.push_back(extent);
+  }
+  auto kernel =
+      ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
+                         /*shared_memory=*/nullptr);
+  Block &body = *b.createBlock(&kernel.getBody());
+  body.addArguments({b.getIndexType(), b.getIndexType()}, {loc, loc});
+  Value blockM = body.getArgument(0), blockN = body.getArgument(1);
+
+  Type element = getElementTypeOrSelf(spec.a.getType());
+  Type result = getElementTypeOrSelf(spec.c.getType());
+  auto tile = [&](ArrayRef<int64_t> shape, Type type, Swizzle swizzle) {
+    Type tileType =
+        TileType::get(context, shape, type, MemorySpace::Shared, swizzle);
+    return AllocOp::create(b, loc, tileType, /*offset=*/nullptr).getResult();
+  };
+  SmallVector<int64_t> aShape = spec.aTransposed
+                                    ? SmallVector<int64_t>{kTileK, kTileM}
+                                    : SmallVector<int64_t>{kTileM, kTileK};
+  SmallVector<int64_t> bShape = spec.bTransposed
+                                    ? SmallVector<int64_t>{kTileN, kTileK}
+                                    : SmallVector<int64_t>{kTileK, kTileN};
+  Value aTile = tile(aShape, element, Swizzle::B128);
+  Value bTile = tile(bShape, element, Swizzle::B128);
+  Value cTile = tile({kTileM, kTileN}, result, Swizzle::None);
+  auto accType = AccType::get(context, {kTileM, kTileN}, b.getF32Type());
+  Value acc =
+      emitKLoop(b, loc, spec, blockM, blockN, kSteps, aTile, bTile, accType);
+  Value cView =
+      subspan(b, loc, spec.c, {kTileM, kTileN}, ValueRange{blockM, blockN});
+  if (!spec.zeroFill)
+    acc = addOutput(b, loc, acc, cView);
+  MmaStoreOp::create(b, loc, acc, cTile);
+  CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::DMA, cTile, cView,
+                 /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
+                 /*swizzle=*/nullptr, /*box=*/nullptr, /*boxOrigins=*/nullptr);
+  if (spec.zeroFill)
+    spec.zeroFill.erase();
+  op.erase();
+}
+
+namespace {
+struct ConvertLinalgToCroqPass
+    : croq::impl::ConvertLinalgToCroqBase<ConvertLinalgToCroqPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::MatmulOp, MatmulSpec>> products;
+    bool failedAny = false;
+    getOperation()->walk([&](linalg::MatmulOp op) {
+      FailureOr<MatmulSpec> spec = getSpec(op);
+      if (failed(spec)) {
+        failedAny = true;
+        return;
+      }
+      products.push_back({op, *spec});
+    });
+    if (failedAny)
+      return signalPassFailure();
+    for (auto &[op, spec] : products)
+      emitKernel(op, spec);
+  }
+};
+} // namespace

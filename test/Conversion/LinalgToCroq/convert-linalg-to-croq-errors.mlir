@@ -1,0 +1,59 @@
+// RUN: croq-opt %s --convert-linalg-to-croq -split-input-file -verify-diagnostics
+
+func.func @on_tensors(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes products on memrefs (bufferize first)}}
+  %r = linalg.matmul ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}
+
+// -----
+
+func.func @f32_operands(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes f16 or bf16 operands of one type, got 'f32' and 'f32'}}
+  linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+func.func @mixed_operands(%a: memref<?x?xf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes f16 or bf16 operands of one type, got 'f16' and 'bf16'}}
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xbf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+func.func @f64_result(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf64>) {
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq writes f16, bf16 or f32 results, got 'f64'}}
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf64>)
+  return
+}
+
+// -----
+
+func.func @transposed_a(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes A indexed (m, k): its 128-row tiles cannot be read M-major (wgmma reads an M-major A in 64-row tiles only)}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+func.func @transposed_output(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes a product whose output is indexed (m, n)}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>]
+    ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+func.func @inside_kernel(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  croq.parallel (%i) in [1] : block {
+    // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes products outside croq kernels}}
+    linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  }
+  return
+}

@@ -1,0 +1,83 @@
+// RUN: croq-opt %s --convert-linalg-to-croq --canonicalize -split-input-file | FileCheck %s --implicit-check-not=linalg.
+// RUN: croq-opt %s --convert-linalg-to-croq -split-input-file | croq-opt -split-input-file > /dev/null
+
+// A product into a zeroed output: the fill is dropped; each block of the
+// ceil(M/128) x ceil(N/128) grid copies 128x64 slices of A and 64x128
+// slices of B (K x N: a `col` operand) per K step, zero-filled at the edges,
+// and stores its 128x128 f32 accumulator.
+// CHECK-LABEL: func.func @zeroed
+// CHECK-DAG: %[[M:.*]] = memref.dim %[[A:.*]], %c0 : memref<?x?xf16>
+// CHECK-DAG: %[[K:.*]] = memref.dim %[[A]], %c1 : memref<?x?xf16>
+// CHECK-DAG: %[[N:.*]] = memref.dim %[[B:.*]], %c1 : memref<?x?xf16>
+// CHECK-DAG: %[[GM:.*]] = arith.ceildivui %[[M]], %c128 : index
+// CHECK-DAG: %[[GN:.*]] = arith.ceildivui %[[N]], %c128 : index
+// CHECK-DAG: %[[KS:.*]] = arith.ceildivui %[[K]], %c64 : index
+// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [%[[GM]], %[[GN]]] : block {
+// CHECK: %[[AS:.*]] = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+// CHECK: %[[BS:.*]] = croq.alloc : !croq.tile<64x128xf16, shared, swizzle = 128>
+// CHECK: %[[CS:.*]] = croq.alloc : !croq.tile<128x128xf32, shared>
+// CHECK: %[[INIT:.*]] = croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+// CHECK: %[[ACC:.*]] = scf.for %[[KK:.*]] = %c0 to %[[KS]] step %c1 iter_args(%[[P:.*]] = %[[INIT]])
+// CHECK: %[[AV:.*]] = croq.subspan %[[A]] [128, 64] at [%[[BM]], %[[KK]]]
+// CHECK: croq.copy tma zfill swizzle = 128 %[[AV]] -> %[[AS]]
+// CHECK: %[[FA:.*]] = croq.mma.load %[[AS]] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+// CHECK: %[[BV:.*]] = croq.subspan %[[B]] [64, 128] at [%[[KK]], %[[BN]]]
+// CHECK: croq.copy tma zfill swizzle = 128 %[[BV]] -> %[[BS]]
+// CHECK: %[[FB:.*]] = croq.mma.load %[[BS]]
+// CHECK: %[[R:.*]] = croq.mma row col %[[P]], %[[FA]], %[[FB]] : !croq.frag<128x64xf16>, !croq.frag<64x128xf16> -> !croq.acc<128x128xf32>
+// CHECK: %[[D:.*]] = croq.mma.commit %[[R]]
+// CHECK: scf.yield %[[D]]
+// CHECK: %[[CV:.*]] = croq.subspan %{{.*}} [128, 128] at [%[[BM]], %[[BN]]] : memref<?x?xf32> -> !croq.view<128x128xf32>
+// CHECK-NOT: croq.mma.map
+// CHECK: croq.mma.store %[[ACC]] -> %[[CS]]
+// CHECK: croq.copy dma %[[CS]] -> %[[CV]]
+func.func @zeroed(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+// B stored N x K (indexing_maps): a `row` operand of 128x64 slices. Static
+// shapes that divide into whole tiles need no zfill. Without a fill the
+// product is added to the output's elements in registers before the store.
+// CHECK-LABEL: func.func @transposed_b_accumulating
+// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [2, 3] : block {
+// CHECK: croq.alloc : !croq.tile<128x64xbf16, shared, swizzle = 128>
+// CHECK: croq.alloc : !croq.tile<128x64xbf16, shared, swizzle = 128>
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1
+// CHECK: croq.copy tma swizzle = 128
+// CHECK: croq.subspan %{{.*}} [128, 64] at [%[[BN]], %{{.*}}] : memref<384x512xbf16>
+// CHECK: croq.copy tma swizzle = 128
+// CHECK: croq.mma row row
+// CHECK: %[[CV:.*]] = croq.subspan %{{.*}} [128, 128] at [%[[BM]], %[[BN]]] : memref<256x384xbf16>
+// CHECK: %[[SUM:.*]] = croq.mma.map %{{.*}} (%[[ROW:.*]], %[[COL:.*]], %[[X:.*]]) : !croq.acc<128x128xf32> {
+// CHECK: %[[OLD:.*]] = croq.read %[[CV]][%[[ROW]], %[[COL]]] : !croq.view<128x128xbf16>
+// CHECK: %[[WIDE:.*]] = arith.extf %[[OLD]] : bf16 to f32
+// CHECK: %[[NEW:.*]] = arith.addf %[[X]], %[[WIDE]] : f32
+// CHECK: croq.yield %[[NEW]] : f32
+// CHECK: croq.mma.store %[[SUM]]
+func.func @transposed_b_accumulating(%a: memref<256x512xbf16>, %b: memref<384x512xbf16>, %c: memref<256x384xbf16>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<256x512xbf16>, memref<384x512xbf16>) outs(%c : memref<256x384xbf16>)
+  return
+}
+
+// -----
+
+// A fill of something other than zero stays, and the product accumulates
+// onto it; other linalg ops are not this pass's.
+// CHECK-LABEL: func.func @nonzero_fill
+// CHECK: linalg.fill ins(%{{.*}} : f32)
+// CHECK: croq.parallel
+// CHECK: croq.mma.map
+// CHECK: linalg.copy
+func.func @nonzero_fill(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %d: memref<?x?xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%c : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  linalg.copy ins(%c : memref<?x?xf32>) outs(%d : memref<?x?xf32>)
+  return
+}

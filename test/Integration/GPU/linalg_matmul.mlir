@@ -1,0 +1,54 @@
+// REQUIRES: ptxas
+// RUN: croq-translate --croq-to-ptx %s -o %t.ptx
+// RUN: rm -rf %t.d && split-file %t.ptx %t.d
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_f32out_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel.ptx -o %t.1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: FileCheck %s < %t.d/linalg_mm_f16_kernel.ptx
+
+// GEMMs handed to croq as linalg, as a frontend bufferizes them: the
+// output zeroed by linalg.fill and then accumulated into by linalg.matmul
+// (or accumulated into without the fill), B possibly transposed through
+// indexing_maps. convert-linalg-to-croq makes each a croq kernel;
+// croq-pipeline-loops makes its K loop a ring fed by a producer warpgroup.
+// run_gpu_tests.py checks them against float64 products.
+
+// ptxas does not serialize the wgmma pipeline (C7514/C7517 warnings).
+// PTXAS-NOT: C75{{1[0-8]|2[0-9]}}
+
+// The K loop is a ring: tma loads on mbarriers, wgmma on the tiles.
+// CHECK: .entry linalg_mm_f16_kernel
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+
+// C[M, N] = A[M, K] * B[K, N], f32 result.
+func.func @linalg_mm_f16_f32out(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// The same with an f16 result.
+func.func @linalg_mm_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}
+
+// B transposed: C = A[M, K] * B[N, K]^T, bf16.
+func.func @linalg_mm_nt_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  linalg.fill ins(%zero : bf16) outs(%c : memref<?x?xbf16>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>) outs(%c : memref<?x?xbf16>)
+  return
+}
+
+// No fill: C += A * B, the output's elements added in registers.
+func.func @linalg_mm_acc_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  return
+}
