@@ -2277,7 +2277,7 @@ func.func @copy_chunk_sub_byte(%w: !croq.view<64xi4>, %t: !croq.tile<64xi4, shar
 // -----
 
 func.func @copy_chunk_bytes(%w: !croq.view<64xf16>, %t: !croq.tile<64xf16, shared>, %i: index, %n: index) {
-  // expected-error @+1 {{'croq.copy_chunk' op a chunk is 4, 8 or 16 bytes, got 3 x 'f16' (6 bytes)}}
+  // expected-error @+1 {{'croq.copy_chunk' op a chunk is 4, 8 or 16 bytes, got 3 x 'f16'}}
   croq.copy_chunk %w[%i] -> %t[%i] width 3 valid %n : !croq.view<64xf16>, !croq.tile<64xf16, shared>
   return
 }
@@ -2351,5 +2351,30 @@ func.func @box_off_grid(%v: !croq.view<64x128xf16>, %t: !croq.tile<64x128xf16, s
 func.func @box_repeated(%v: !croq.view<64x128xf16>, %t: !croq.tile<64x128xf16, shared, swizzle = 128>) {
   // expected-error @+1 {{'croq.copy' op box 1 at [0, 64] repeats an earlier box}}
   croq.copy tma %v -> %t boxes [64, 64] at [[0, 64], [0, 64]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+  return
+}
+
+// -----
+
+// Sizes near INT64_MAX are refused, not multiplied out (fuzzer finding).
+func.func @read_vector_huge(%t: !croq.tile<64xf16, shared>, %i: index) {
+  // expected-error @+1 {{'croq.read' op a vector access moves 4, 8 or 16 bytes, got 'vector<9223372036854775806xf16>'}}
+  %v = croq.read %t[%i] in_bounds : !croq.tile<64xf16, shared> -> vector<9223372036854775806xf16>
+  return
+}
+
+// -----
+
+func.func @copy_chunk_huge(%w: !croq.view<64xf16>, %t: !croq.tile<64xf16, shared>, %i: index, %n: index) {
+  // expected-error @+1 {{'croq.copy_chunk' op a chunk is 4, 8 or 16 bytes, got 9223372036854775807 x 'f16'}}
+  croq.copy_chunk %w[%i] -> %t[%i] width 9223372036854775807 valid %n : !croq.view<64xf16>, !croq.tile<64xf16, shared>
+  return
+}
+
+// -----
+
+func.func @box_origin_huge(%v: !croq.view<64x128xf16>, %t: !croq.tile<64x128xf16, shared, swizzle = 128>) {
+  // expected-error @+1 {{'croq.copy' op box 1 at [0, 9223372036854775744] is not on the box grid inside the tile [64, 128]}}
+  croq.copy tma %v -> %t boxes [64, 64] at [[0, 0], [0, 9223372036854775744]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
   return
 }

@@ -252,7 +252,7 @@ static LogicalResult verifyTmaBoxes(CopyOp op, Type sharedType) {
     ArrayRef<int64_t> origin = flat.slice(i * rank, rank);
     for (int64_t d = 0; d < rank; ++d)
       if (origin[d] < 0 || origin[d] % box[d] != 0 ||
-          origin[d] + box[d] > shape[d])
+          origin[d] > shape[d] - box[d])
         return op.emitOpError("box ")
                << i << " at " << formatList(origin)
                << " is not on the box grid inside the tile "

@@ -43,7 +43,10 @@ static LogicalResult verifyAccessType(Operation *op, Value buffer,
            << elementType << " nor a 1-d vector of it";
   if (!elementType.isIntOrFloat())
     return op->emitOpError("vector accesses need integer or float elements");
-  int64_t bits = vector.getNumElements() * elementType.getIntOrFloatBitWidth();
+  // At most 16 one-byte elements; the bound keeps the product in range.
+  int64_t elements = vector.getNumElements();
+  int64_t bits =
+      elements > 16 ? 0 : elements * elementType.getIntOrFloatBitWidth();
   if (bits != 32 && bits != 64 && bits != 128)
     return op->emitOpError("a vector access moves 4, 8 or 16 bytes, got ")
            << accessType;
@@ -116,10 +119,13 @@ LogicalResult CopyChunkOp::verify() {
     return emitOpError("copies whole bytes of integer or float elements, "
                        "got ")
            << elementType;
-  int64_t bytes = getWidth() * elementType.getIntOrFloatBitWidth() / 8;
+  // At most 16 one-byte elements; the bound keeps the product in range.
+  int64_t bytes = getWidth() > 16
+                      ? 0
+                      : getWidth() * elementType.getIntOrFloatBitWidth() / 8;
   if (bytes != 4 && bytes != 8 && bytes != 16)
     return emitOpError("a chunk is 4, 8 or 16 bytes, got ")
-           << getWidth() << " x " << elementType << " (" << bytes << " bytes)";
+           << getWidth() << " x " << elementType;
   if (!hasContiguousRows(getSource()) || !hasContiguousRows(getDest()))
     return emitOpError("a chunk lies in the innermost dimension, which must "
                        "have unit stride");
