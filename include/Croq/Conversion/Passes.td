@@ -31,6 +31,15 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     store. The result tile goes through shared memory and a masked `dma`
     copy to the output.
 
+    The form a frontend hands over after bufferization is fused: when the
+    product goes into a zeroed temporary (`memref.alloc`) that only an
+    elementwise `linalg.generic` right after reads, the generic's body runs
+    on the accumulator in the epilogue (bias, scale, activation, residual,
+    cast): the product is its element, inputs indexed (m, n), (n) or (m)
+    are read at the element's row and column, scalars are used as they are.
+    The kernel stores into the generic's output, and the temporary, the
+    fill and the generic are gone.
+
     A `linalg.matmul` this pass cannot take (tensors instead of memrefs,
     other element types, other indexing maps, inside a croq kernel) is an
     error that says why: nothing later in croq lowers linalg.

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuseEpilogue.h"
+
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 
@@ -43,6 +45,8 @@ struct MatmulSpec {
   bool bTransposed = false;
   /// Whether the output was zeroed right before (the fill is dropped).
   linalg::FillOp zeroFill;
+  /// The elementwise consumer computed in the epilogue, if any.
+  std::optional<Epilogue> epilogue;
 };
 } // namespace
 
@@ -109,6 +113,9 @@ static FailureOr<MatmulSpec> getSpec(linalg::MatmulOp op) {
       fill && fill.hasPureBufferSemantics() &&
       fill.getDpsInits()[0] == spec.c && isZero(fill.getDpsInputs()[0]))
     spec.zeroFill = fill;
+  // A product into a zeroed temporary may carry its consumer along.
+  if (spec.zeroFill)
+    spec.epilogue = matchEpilogue(op, spec.c);
   return spec;
 }
 
@@ -232,7 +239,9 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
   Value blockM = body.getArgument(0), blockN = body.getArgument(1);
 
   Type element = getElementTypeOrSelf(spec.a.getType());
-  Type result = getElementTypeOrSelf(spec.c.getType());
+  // With a fused consumer the kernel writes the consumer's output.
+  Value output = spec.epilogue ? spec.epilogue->output : spec.c;
+  Type result = getElementTypeOrSelf(output.getType());
   auto tile = [&](ArrayRef<int64_t> shape, Type type, Swizzle swizzle) {
     Type tileType =
         TileType::get(context, shape, type, MemorySpace::Shared, swizzle);
@@ -251,16 +260,26 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
   Value acc =
       emitKLoop(b, loc, spec, blockM, blockN, kSteps, aTile, bTile, accType);
   Value cView =
-      subspan(b, loc, spec.c, {kTileM, kTileN}, ValueRange{blockM, blockN});
+      subspan(b, loc, output, {kTileM, kTileN}, ValueRange{blockM, blockN});
   if (!spec.zeroFill)
     acc = addOutput(b, loc, acc, cView);
+  if (spec.epilogue)
+    acc = emitEpilogue(b, loc, *spec.epilogue, acc, blockM, blockN);
   MmaStoreOp::create(b, loc, acc, cTile);
   CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::DMA, cTile, cView,
                  /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
                  /*swizzle=*/nullptr, /*box=*/nullptr, /*boxOrigins=*/nullptr);
+  if (spec.epilogue)
+    spec.epilogue->generic.erase();
+  op.erase();
   if (spec.zeroFill)
     spec.zeroFill.erase();
-  op.erase();
+  if (spec.epilogue) {
+    // The temporary held only the product.
+    for (Operation *dealloc : spec.epilogue->deallocs)
+      dealloc->erase();
+    spec.epilogue->temporary.erase();
+  }
 }
 
 namespace {

@@ -81,3 +81,76 @@ func.func @nonzero_fill(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?
   linalg.copy ins(%c : memref<?x?xf32>) outs(%d : memref<?x?xf32>)
   return
 }
+
+// -----
+
+// The product in a zeroed temporary, consumed by an elementwise generic:
+// the generic's body runs on the accumulator in the epilogue (the product
+// as x, the column bias read at the element's column), the kernel stores
+// into the generic's output, and the temporary, fill and generic are gone.
+// CHECK-LABEL: func.func @fused_bias_relu
+// CHECK-NOT: memref.alloc
+// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in
+// CHECK: %[[OS:.*]] = croq.alloc : !croq.tile<128x128xf16, shared>
+// CHECK: %[[OV:.*]] = croq.subspan %[[OUT:.*]] [128, 128] at [%[[BM]], %[[BN]]] : memref<?x?xf16> -> !croq.view<128x128xf16>
+// CHECK: %[[BV:.*]] = croq.subspan %{{.*}} [128] at [%[[BN]]] : memref<?xf32> -> !croq.view<128xf32>
+// CHECK: %[[E:.*]] = croq.mma.map %{{.*}} (%{{.*}}, %[[COL:.*]], %[[X:.*]]) : !croq.acc<128x128xf32> {
+// CHECK: %[[BIAS:.*]] = croq.read %[[BV]][%[[COL]]] : !croq.view<128xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[X]], %[[BIAS]] : f32
+// CHECK: arith.maximumf %[[S]]
+// CHECK: croq.yield
+// CHECK: croq.mma.store %[[E]] -> %[[OS]]
+// CHECK: croq.copy dma %[[OS]] -> %[[OV]]
+// CHECK-NOT: memref.dealloc
+func.func @fused_bias_relu(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf32>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf16>
+  %n = memref.dim %b, %c1 : memref<?x?xf16>
+  %tmp = memref.alloc(%m, %n) : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%tmp : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%tmp, %bias : memref<?x?xf32>, memref<?xf32>) outs(%out : memref<?x?xf16>) {
+  ^bb0(%x: f32, %bv: f32, %o: f16):
+    %s = arith.addf %x, %bv : f32
+    %r = arith.maximumf %s, %zero : f32
+    %h = arith.truncf %r : f32 to f16
+    linalg.yield %h : f16
+  }
+  memref.dealloc %tmp : memref<?x?xf32>
+  return
+}
+
+// -----
+
+// A temporary that is read again after the generic is not a temporary: the
+// product is stored into it and the generic stays for a later stage.
+// CHECK-LABEL: func.func @not_fused
+// CHECK: memref.alloc
+// CHECK: croq.parallel
+// CHECK-NOT: croq.mma.map
+// CHECK: linalg.generic
+// CHECK: linalg.yield
+// CHECK: linalg.copy
+func.func @not_fused(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %out: memref<?x?xf32>, %keep: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf16>
+  %n = memref.dim %b, %c1 : memref<?x?xf16>
+  %tmp = memref.alloc(%m, %n) : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%tmp : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%tmp : memref<?x?xf32>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  linalg.copy ins(%tmp : memref<?x?xf32>) outs(%keep : memref<?x?xf32>)
+  return
+}

@@ -5,6 +5,8 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel.ptx -o %t.1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel.ptx -o %t.5.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel.ptx -o %t.6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s < %t.d/linalg_mm_f16_kernel.ptx
 
 // GEMMs handed to croq as linalg, as a frontend bufferizes them: the
@@ -50,5 +52,61 @@ func.func @linalg_mm_nt_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: mem
 // No fill: C += A * B, the output's elements added in registers.
 func.func @linalg_mm_acc_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// A frontend's fused layer: the product in a zeroed f32 temporary, then an
+// elementwise linalg.generic (bias over columns, relu, cast to f16). The
+// generic runs in the epilogue, in registers; the temporary is gone.
+func.func @linalg_mm_bias_relu_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf32>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf16>
+  %n = memref.dim %b, %c1 : memref<?x?xf16>
+  %tmp = memref.alloc(%m, %n) : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%tmp : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%tmp, %bias : memref<?x?xf32>, memref<?xf32>) outs(%out : memref<?x?xf16>) {
+  ^bb0(%x: f32, %bv: f32, %o: f16):
+    %s = arith.addf %x, %bv : f32
+    %r = arith.maximumf %s, %zero : f32
+    %h = arith.truncf %r : f32 to f16
+    linalg.yield %h : f16
+  }
+  memref.dealloc %tmp : memref<?x?xf32>
+  return
+}
+
+// silu(A * B^T * scale) + residual, bf16: a scalar, a row-indexed scale
+// and a residual tile as further inputs, math.exp in the body.
+func.func @linalg_mm_silu_residual_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %scale: f32, %rowscale: memref<?xf32>, %res: memref<?x?xbf16>, %out: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %m = memref.dim %a, %c0 : memref<?x?xbf16>
+  %n = memref.dim %b, %c0 : memref<?x?xbf16>
+  %tmp = memref.alloc(%m, %n) : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<?x?xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>) outs(%tmp : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> ()>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%tmp, %scale, %rowscale, %res : memref<?x?xf32>, f32, memref<?xf32>, memref<?x?xbf16>) outs(%out : memref<?x?xbf16>) {
+  ^bb0(%x: f32, %s: f32, %rs: f32, %r: bf16, %o: bf16):
+    %y0 = arith.mulf %x, %s : f32
+    %y = arith.mulf %y0, %rs : f32
+    %ny = arith.negf %y : f32
+    %e = math.exp %ny : f32
+    %d = arith.addf %one, %e : f32
+    %sig = arith.divf %y, %d : f32
+    %rf = arith.extf %r : bf16 to f32
+    %sum = arith.addf %sig, %rf : f32
+    %h = arith.truncf %sum : f32 to bf16
+    linalg.yield %h : bf16
+  }
+  memref.dealloc %tmp : memref<?x?xf32>
   return
 }

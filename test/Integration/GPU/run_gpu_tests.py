@@ -1001,6 +1001,42 @@ def linalg_matmul_tests(s: Suite) -> None:
             return compare_close(out, ref, tolerance[out_dtype])
         s.run(f"{kernel} {m}x{n}x{k}", kernel, body)
 
+    def fused(shape: Tuple[int, int, int]) -> None:
+        """The elementwise linalg.generic after the product, computed in
+        the epilogue: relu(A B + bias[n]) in f16, and silu(A B^T * scale *
+        rowscale[m]) + residual in bf16."""
+        m, n, k = shape
+        if s.max_gemm is not None and m * n * k > s.max_gemm:
+            s.skipped_large += 1
+            return
+
+        def bias_relu():
+            a = random_operand((m, k), torch.float16)
+            b = random_operand((k, n), torch.float16)
+            bias = random_tensor((n,), torch.float32)
+            out = poisoned((m, n), torch.float16)
+            s.module("linalg_matmul").linalg_mm_bias_relu_f16(a, b, bias, out)
+            ref = (a.double() @ b.double() + bias.double()).clamp(min=0)
+            return compare_close(out, ref, 2e-3)
+
+        def silu_residual():
+            a = random_operand((m, k), torch.bfloat16)
+            b = random_operand((n, k), torch.bfloat16)
+            scale = 0.125
+            rowscale = random_tensor((m,), torch.float32)
+            res = random_tensor((m, n), torch.bfloat16)
+            out = poisoned((m, n), torch.bfloat16)
+            s.module("linalg_matmul").linalg_mm_silu_residual_bf16(
+                a, b, scale, rowscale, res, out)
+            y = (a.double() @ b.double().t()) * scale * \
+                rowscale.double()[:, None]
+            ref = y * torch.sigmoid(y) + res.double()
+            return compare_close(out, ref, 1e-2)
+        s.run(f"linalg_mm_bias_relu_f16 {m}x{n}x{k}",
+              "linalg_mm_bias_relu_f16", bias_relu)
+        s.run(f"linalg_mm_silu_residual_bf16 {m}x{n}x{k}",
+              "linalg_mm_silu_residual_bf16", silu_residual)
+
     for shape in [(128, 128, 64), (256, 384, 512), (1000, 1000, 1000),
                   (129, 264, 72), (300, 200, 2048), (1024, 1024, 4096)]:
         case("linalg_mm_f16_f32out", torch.float16, torch.float32, shape)
@@ -1009,6 +1045,7 @@ def linalg_matmul_tests(s: Suite) -> None:
              nt=True)
         case("linalg_mm_acc_f16", torch.float16, torch.float32, shape,
              accumulate=True)
+        fused(shape)
 
 
 def attention_tests(s: Suite) -> None:

@@ -1,0 +1,174 @@
+//===- FuseEpilogue.cpp - elementwise consumers of a linalg GEMM ----------===//
+//
+// Matches the elementwise linalg.generic that consumes a GEMM's product and
+// emits its body on the accumulator in registers (croq.mma.map).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuseEpilogue.h"
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+namespace {
+/// How the generic reads one input at the element (m, n).
+enum class InputKind { Tile, Columns, Rows, Scalar };
+} // namespace
+
+/// How `operand`, read through `map`, is indexed; none if not fusable.
+static std::optional<InputKind> classify(Value operand, AffineMap map) {
+  MLIRContext *context = map.getContext();
+  AffineExpr m, n;
+  bindDims(context, m, n);
+  auto memref = dyn_cast<MemRefType>(operand.getType());
+  if (!memref)
+    return map.getNumResults() == 0 && operand.getType().isIntOrFloat()
+               ? std::optional(InputKind::Scalar)
+               : std::nullopt;
+  if (memref.getRank() == 2 && map == AffineMap::get(2, 0, {m, n}, context))
+    return InputKind::Tile;
+  if (memref.getRank() == 1 && map == AffineMap::get(2, 0, {n}, context))
+    return InputKind::Columns;
+  if (memref.getRank() == 1 && map == AffineMap::get(2, 0, {m}, context))
+    return InputKind::Rows;
+  return std::nullopt;
+}
+
+/// Whether the buffer `product` is a temporary that only the fill, the
+/// product, `generic` and deallocations use; collects the deallocations.
+static bool isTemporary(Value product, linalg::MatmulOp matmul,
+                        linalg::GenericOp generic,
+                        SmallVectorImpl<Operation *> &deallocs) {
+  if (!product.getDefiningOp<memref::AllocOp>())
+    return false;
+  for (Operation *user : product.getUsers()) {
+    if (user == matmul || user == generic || isa<linalg::FillOp>(user))
+      continue;
+    if (!isa<memref::DeallocOp>(user))
+      return false;
+    deallocs.push_back(user);
+  }
+  return true;
+}
+
+std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::MatmulOp matmul,
+                                                  Value product) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(matmul->getNextNode());
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumLoops() != 2 || generic.getNumParallelLoops() != 2 ||
+      generic.getNumDpsInits() != 1)
+    return std::nullopt;
+  Epilogue epilogue;
+  epilogue.generic = generic;
+  if (!isTemporary(product, matmul, generic, epilogue.deallocs))
+    return std::nullopt;
+  epilogue.temporary = product.getDefiningOp<memref::AllocOp>();
+  OpOperand *init = generic.getDpsInitOperand(0);
+  epilogue.output = init->get();
+  Type outputType = getElementTypeOrSelf(epilogue.output.getType());
+  if (classify(epilogue.output, generic.getMatchingIndexingMap(init)) !=
+          InputKind::Tile ||
+      !(outputType.isF16() || outputType.isBF16() || outputType.isF32()))
+    return std::nullopt;
+  std::optional<unsigned> productInput;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    std::optional<InputKind> kind =
+        classify(input->get(), generic.getMatchingIndexingMap(input));
+    if (!kind)
+      return std::nullopt;
+    if (input->get() == product) {
+      if (*kind != InputKind::Tile || productInput)
+        return std::nullopt;
+      productInput = input->getOperandNumber();
+    }
+  }
+  if (!productInput)
+    return std::nullopt;
+  epilogue.productInput = *productInput;
+  // The body computes on values only, without reading the output.
+  Block &body = generic.getRegion().front();
+  if (!generic.getMatchingBlockArgument(init).use_empty())
+    return std::nullopt;
+  for (Operation &op : body.without_terminator())
+    if (op.getNumRegions() || !isMemoryEffectFree(&op))
+      return std::nullopt;
+  return epilogue;
+}
+
+/// `croq.subspan %tensor [shape] at [at]`: the block's window of an input.
+static Value window(OpBuilder &b, Location loc, Value tensor,
+                    ArrayRef<int64_t> shape, ValueRange at) {
+  Type element = getElementTypeOrSelf(tensor.getType());
+  auto type = ViewType::get(b.getContext(), shape, element, MemorySpace::Global,
+                            Swizzle::None);
+  return SubspanOp::create(b, loc, type, tensor, /*sizes=*/ValueRange{}, shape,
+                           /*steps=*/ValueRange{}, /*staticSteps=*/nullptr, at)
+      .getResult();
+}
+
+Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
+                               const Epilogue &epilogue, Value acc,
+                               Value blockM, Value blockN) {
+  linalg::GenericOp generic = epilogue.generic;
+  int64_t rows = cast<AccType>(acc.getType()).getShape()[0];
+  int64_t cols = cast<AccType>(acc.getType()).getShape()[1];
+  // The windows of the other inputs, made before the map's body.
+  SmallVector<std::pair<InputKind, Value>> inputs;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    InputKind kind =
+        *classify(input->get(), generic.getMatchingIndexingMap(input));
+    Value value = input->get();
+    if (input->getOperandNumber() == epilogue.productInput)
+      value = nullptr;
+    else if (kind == InputKind::Tile)
+      value = window(b, loc, value, {rows, cols}, ValueRange{blockM, blockN});
+    else if (kind == InputKind::Columns)
+      value = window(b, loc, value, {cols}, ValueRange{blockN});
+    else if (kind == InputKind::Rows)
+      value = window(b, loc, value, {rows}, ValueRange{blockM});
+    inputs.push_back({kind, value});
+  }
+  auto map = MmaMapOp::create(b, loc, acc);
+  Block &mapBody = map.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&mapBody);
+  Value row = mapBody.getArgument(0), col = mapBody.getArgument(1);
+  Value x = mapBody.getArgument(2);
+  Block &body = generic.getRegion().front();
+  IRMapping mapping;
+  for (auto [i, entry] : llvm::enumerate(inputs)) {
+    auto [kind, value] = entry;
+    BlockArgument arg = body.getArgument(i);
+    Value element;
+    if (!value) {
+      // The product as the temporary buffer held it.
+      element = x;
+      if (arg.getType() != x.getType())
+        element = arith::TruncFOp::create(b, loc, arg.getType(), x);
+    } else if (kind == InputKind::Scalar) {
+      element = value;
+    } else {
+      SmallVector<Value> at =
+          kind == InputKind::Tile      ? SmallVector<Value>{row, col}
+          : kind == InputKind::Columns ? SmallVector<Value>{col}
+                                       : SmallVector<Value>{row};
+      element = ReadOp::create(b, loc, arg.getType(), value, at,
+                               /*inBounds=*/false);
+    }
+    mapping.map(arg, element);
+  }
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  Value result = mapping.lookupOrDefault(
+      cast<linalg::YieldOp>(body.getTerminator()).getOperand(0));
+  if (result.getType() != x.getType())
+    result = arith::ExtFOp::create(b, loc, x.getType(), result);
+  YieldOp::create(b, loc, ValueRange{result});
+  return map.getResult();
+}

@@ -1,0 +1,52 @@
+//===- FuseEpilogue.h - elementwise consumers of a linalg GEMM --*- C++ -*-===//
+//
+// What convert-linalg-to-croq fuses into a GEMM's epilogue: the elementwise
+// linalg.generic that reads the product from a temporary buffer, computed
+// in registers on the accumulator before the store.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_LIB_CONVERSION_LINALGTOCROQ_FUSEEPILOGUE_H
+#define CROQ_LIB_CONVERSION_LINALGTOCROQ_FUSEEPILOGUE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include <optional>
+
+namespace mlir {
+namespace croq {
+
+/// An elementwise linalg.generic that consumes a GEMM's product.
+struct Epilogue {
+  linalg::GenericOp generic;
+  /// Which of the generic's inputs is the product.
+  unsigned productInput;
+  /// The temporary buffer the product went through, and its deallocations:
+  /// both go away.
+  memref::AllocOp temporary;
+  SmallVector<Operation *> deallocs;
+  /// Where the generic writes.
+  Value output;
+};
+
+/// The elementwise linalg.generic right after `matmul` that reads its
+/// product, if the kernel can compute it in its epilogue: the product went
+/// into a zeroed temporary buffer (`product`, a memref.alloc) that nothing
+/// else uses; the generic's loops are parallel, its output and the product
+/// indexed (m, n), its other inputs indexed (m, n), (n), (m) or scalars; its
+/// body computes without memory and does not read the output.
+std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul, Value product);
+
+/// Emits the generic's computation on the complete accumulator `acc`
+/// (f32) of the block at tile (blockM, blockN), in a croq.mma.map: the
+/// product's element rounded to the temporary's type, the other inputs read
+/// at the element's row and column (zero past their edges). Returns the new
+/// accumulator, whose elements the store rounds to the output's type.
+Value emitEpilogue(OpBuilder &builder, Location loc, const Epilogue &epilogue,
+                   Value acc, Value blockM, Value blockN);
+
+} // namespace croq
+} // namespace mlir
+
+#endif // CROQ_LIB_CONVERSION_LINALGTOCROQ_FUSEEPILOGUE_H
