@@ -7,7 +7,10 @@ checked first (random inputs, poisoned output, against a float32 product);
 then each round times croq and cuBLAS in a rotated order, each as the median
 device time of 20 calls with L2 flushed (bench_gemm.time_device). The table
 gives the median and spread (min-max over rounds) of each time and of
-cuBLAS ms / croq ms.
+cuBLAS ms / croq ms. A second table times the GEMM with a fused epilogue
+(linalg_mm_bias_relu_f16: relu(A B + bias) in the kernel's epilogue)
+against the same GEMM without it and against torch's matmul followed by
+the bias and relu.
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE]
@@ -23,7 +26,8 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_gemm import is_library_kernel, time_device  # noqa: E402
+from bench_gemm import (is_library_kernel,  # noqa: E402
+                        is_library_kernel_or_elementwise, time_device)
 
 SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048),
           (1024, 1024, 1024), (8192, 8192, 1024), (3000, 5000, 2000),
@@ -36,6 +40,53 @@ KERNELS = [("linalg_mm_f16", torch.float16, False),
 def spread(values):
     return (f"{statistics.median(values):.3f} "
             f"[{min(values):.3f}-{max(values):.3f}]")
+
+
+def epilogue_rows(mod, rounds: int):
+    """The fused bias+relu GEMM against the plain one and torch's."""
+    head = ["", "| shape | fused ms | plain ms | torch ms | fused / plain | "
+            "torch / fused |", "|---|---|---|---|---|---|"]
+    print("\n".join(head), flush=True)
+    rows = []
+    for m, n, k in [(4096, 4096, 4096), (8192, 8192, 1024), (3000, 5000, 2000),
+                    (512, 4096, 4096)]:
+        a = torch.randn(m, k, device="cuda").half()
+        b = torch.randn(k, n, device="cuda").half()
+        bias = torch.randn(n, device="cuda")
+        out = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        mod.linalg_mm_bias_relu_f16(a, b, bias, out)
+        ref = torch.relu(a.float() @ b.float() + bias)
+        err = float((out.float() - ref).abs().max() / ref.abs().max())
+        if not err < 2e-2:
+            print(f"| {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
+            continue
+
+        def named(kernel):
+            return lambda e: e == kernel + "_kernel" or e.startswith("Memcpy")
+        calls = {
+            "fused": (lambda: mod.linalg_mm_bias_relu_f16(a, b, bias, out),
+                      named("linalg_mm_bias_relu_f16")),
+            "plain": (lambda: mod.linalg_mm_f16(a, b, out),
+                      named("linalg_mm_f16")),
+            "torch": (lambda: torch.relu(torch.matmul(a, b) + bias).half(),
+                      is_library_kernel_or_elementwise),
+        }
+        times = {name: [] for name in calls}
+        order = list(calls)
+        for r in range(rounds):
+            for name in order[r % 3:] + order[:r % 3]:
+                f, match = calls[name]
+                t = time_device(f, match)
+                if t is not None:
+                    times[name].append(t)
+        over = [f / p for f, p in zip(times["fused"], times["plain"])]
+        ahead = [t / f for f, t in zip(times["fused"], times["torch"])]
+        row = (f"| {m}x{n}x{k} | {spread(times['fused'])} | "
+               f"{spread(times['plain'])} | {spread(times['torch'])} | "
+               f"{spread(over)} | {spread(ahead)} |")
+        print(row, flush=True)
+        rows.append(row)
+    return head + rows
 
 
 def main() -> int:
@@ -92,6 +143,7 @@ def main() -> int:
     geo = statistics.geometric_mean(ratios)
     lines += ["", f"geomean ratio over {len(ratios)} rows: {geo:.3f}"]
     print(lines[-1])
+    lines += epilogue_rows(mod, args.rounds)
     if args.md:
         args.md.write_text("\n".join(lines) + "\n")
     return 0

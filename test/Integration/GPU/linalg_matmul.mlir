@@ -80,9 +80,10 @@ func.func @linalg_mm_bias_relu_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bi
   return
 }
 
-// silu(A * B^T * scale) + residual, bf16: a scalar, a row-indexed scale
-// and a residual tile as further inputs, math.exp in the body.
-func.func @linalg_mm_silu_residual_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %scale: f32, %rowscale: memref<?xf32>, %res: memref<?x?xbf16>, %out: memref<?x?xbf16>) {
+// silu(A * B^T * scale) + residual, bf16: a scalar (0.125), a row-indexed
+// scale and a residual tile as further inputs, math.exp in the body.
+func.func @linalg_mm_silu_residual_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %rowscale: memref<?xf32>, %res: memref<?x?xbf16>, %out: memref<?x?xbf16>) {
+  %scale = arith.constant 0.125 : f32
   %c0 = arith.constant 0 : index
   %m = memref.dim %a, %c0 : memref<?x?xbf16>
   %n = memref.dim %b, %c0 : memref<?x?xbf16>

@@ -1027,7 +1027,7 @@ def linalg_matmul_tests(s: Suite) -> None:
             res = random_tensor((m, n), torch.bfloat16)
             out = poisoned((m, n), torch.bfloat16)
             s.module("linalg_matmul").linalg_mm_silu_residual_bf16(
-                a, b, scale, rowscale, res, out)
+                a, b, rowscale, res, out)
             y = (a.double() @ b.double().t()) * scale * \
                 rowscale.double()[:, None]
             ref = y * torch.sigmoid(y) + res.double()
