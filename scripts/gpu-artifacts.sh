@@ -63,6 +63,9 @@ for path in map(Path, sys.argv[2:]):
         (out / f"{path.stem}.FAILED.txt").write_text(str(e) + "\n")
         print(f"gpu-artifacts: FAILED {path}:\n{e}", file=sys.stderr)
         continue
+    # A module that failed in an earlier build of this directory and
+    # compiles now has no failure left on record.
+    (out / f"{path.stem}.FAILED.txt").unlink(missing_ok=True)
     print(f"compiled {path}: {', '.join(art.functions())}")
     if path.stem == "tma":
         # The tma copies without their software copy (tma-fallback=never):
