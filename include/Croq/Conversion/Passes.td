@@ -14,15 +14,17 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
   let summary = "Tile linalg matrix products on memrefs into croq block programs";
   let description = [{
     The entry point for compilers that hand croq `linalg`. Every
-    `linalg.matmul` on memrefs outside a croq kernel, with f16 or bf16
-    operands of one type and an f16, bf16 or f32 result, becomes a croq
-    kernel that computes it with f32 accumulation: each block owns a 128x128
-    tile of the result and runs a K loop of two `tma` copies (64-element K
-    steps, 128-byte swizzle, zero-filled at the edges) and one `croq.mma`,
+    `linalg.matmul` on memrefs outside a croq kernel, with f16, bf16,
+    f8E4M3FN or f8E5M2 operands of one type and an f16, bf16 or f32 result,
+    becomes a croq kernel that computes it with f32 accumulation: each block
+    owns a 128x128 tile of the result and runs a K loop of two `tma` copies
+    (K steps of one 128-byte swizzle span: 64 16-bit or 128 8-bit elements,
+    zero-filled at the edges) and one `croq.mma`,
     in the plain form that `croq-pipeline-loops` turns into a multi-stage
     ring. B may be transposed through `indexing_maps` (stored N x K: a `row`
-    operand instead of `col`); A is taken M x K only (wgmma reads an M-major
-    A in 64-row tiles, not the block's 128).
+    operand instead of `col`), and must be for 8-bit floats, which wgmma
+    reads K-major only; A is taken M x K only (wgmma reads an M-major A in
+    64-row tiles, not the block's 128).
 
     `linalg.matmul` accumulates into its output. When the op right before it
     fills the output with zero (`linalg.fill`), the fill is dropped and the

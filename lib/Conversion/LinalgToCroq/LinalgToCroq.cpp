@@ -31,10 +31,11 @@ using namespace mlir;
 using namespace mlir::croq;
 
 namespace {
-/// The block tile: 128x128 result elements, K steps of 64.
+/// The block tile: 128x128 result elements.
 constexpr int64_t kTileM = 128;
 constexpr int64_t kTileN = 128;
-constexpr int64_t kTileK = 64;
+/// A K step is one 128-byte swizzle span: 64 16-bit or 128 8-bit elements.
+constexpr int64_t kStepBytes = 128;
 
 /// A linalg.matmul as the croq GEMM sees it.
 struct MatmulSpec {
@@ -99,9 +100,10 @@ static FailureOr<MatmulSpec> getSpec(linalg::MatmulOp op) {
   Type ta = getElementTypeOrSelf(spec.a.getType());
   Type tb = getElementTypeOrSelf(spec.b.getType());
   Type tc = getElementTypeOrSelf(spec.c.getType());
-  if (ta != tb || !(ta.isF16() || ta.isBF16()))
-    return op.emitOpError("convert-linalg-to-croq takes f16 or bf16 operands "
-                          "of one type, got ")
+  bool isF8 = isa<Float8E4M3FNType, Float8E5M2Type>(ta);
+  if (ta != tb || !(ta.isF16() || ta.isBF16() || isF8))
+    return op.emitOpError("convert-linalg-to-croq takes f16, bf16, f8E4M3FN "
+                          "or f8E5M2 operands of one type, got ")
            << ta << " and " << tb;
   if (!(tc.isF16() || tc.isBF16() || tc.isF32()))
     return op.emitOpError("convert-linalg-to-croq writes f16, bf16 or f32 "
@@ -109,6 +111,11 @@ static FailureOr<MatmulSpec> getSpec(linalg::MatmulOp op) {
            << tc;
   if (failed(getLayouts(op, spec)))
     return failure();
+  // wgmma reads 8-bit operands K-major only: B stored N x K.
+  if (isF8 && !spec.bTransposed)
+    return op.emitOpError("convert-linalg-to-croq takes 8-bit float products "
+                          "with B indexed (n, k): wgmma reads 8-bit operands "
+                          "K-major only");
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
       fill && fill.hasPureBufferSemantics() &&
       fill.getDpsInits()[0] == spec.c && isZero(fill.getDpsInputs()[0]))
@@ -222,6 +229,8 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
   Value n = dim(spec.b, spec.bTransposed ? 0 : 1);
   Value gridM = ceilDiv(m, kTileM);
   Value gridN = ceilDiv(n, kTileN);
+  Type element = getElementTypeOrSelf(spec.a.getType());
+  int64_t kTileK = kStepBytes / (element.getIntOrFloatBitWidth() / 8);
   Value kSteps = ceilDiv(k, kTileK);
   SmallVector<Value> dynamicGrid;
   SmallVector<int64_t> staticGrid;
@@ -238,7 +247,6 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
   body.addArguments({b.getIndexType(), b.getIndexType()}, {loc, loc});
   Value blockM = body.getArgument(0), blockN = body.getArgument(1);
 
-  Type element = getElementTypeOrSelf(spec.a.getType());
   // With a fused consumer the kernel writes the consumer's output.
   Value output = spec.epilogue ? spec.epilogue->output : spec.c;
   Type result = getElementTypeOrSelf(output.getType());

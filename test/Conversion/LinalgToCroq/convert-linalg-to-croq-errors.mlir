@@ -9,7 +9,7 @@ func.func @on_tensors(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %c: tensor
 // -----
 
 func.func @f32_operands(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
-  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes f16 or bf16 operands of one type, got 'f32' and 'f32'}}
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes f16, bf16, f8E4M3FN or f8E5M2 operands of one type, got 'f32' and 'f32'}}
   linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
   return
 }
@@ -17,7 +17,7 @@ func.func @f32_operands(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?
 // -----
 
 func.func @mixed_operands(%a: memref<?x?xf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) {
-  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes f16 or bf16 operands of one type, got 'f16' and 'bf16'}}
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes f16, bf16, f8E4M3FN or f8E5M2 operands of one type, got 'f16' and 'bf16'}}
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xbf16>) outs(%c : memref<?x?xf32>)
   return
 }
@@ -55,5 +55,13 @@ func.func @inside_kernel(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
     // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes products outside croq kernels}}
     linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
   }
+  return
+}
+
+// -----
+
+func.func @f8_b_not_transposed(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x?xf16>) {
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes 8-bit float products with B indexed (n, k): wgmma reads 8-bit operands K-major only}}
+  linalg.matmul ins(%a, %b : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>) outs(%c : memref<?x?xf16>)
   return
 }

@@ -154,3 +154,20 @@ func.func @not_fused(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %out: memref<?x?x
   linalg.copy ins(%tmp : memref<?x?xf32>) outs(%keep : memref<?x?xf32>)
   return
 }
+
+// -----
+
+// 8-bit floats: B stored N x K (wgmma reads them K-major only), K steps of
+// 128 elements (one 128-byte span).
+// CHECK-LABEL: func.func @e5m2
+// CHECK: croq.alloc : !croq.tile<128x128xf8E5M2, shared, swizzle = 128>
+// CHECK: croq.alloc : !croq.tile<128x128xf8E5M2, shared, swizzle = 128>
+// CHECK: croq.subspan %{{.*}} [128, 128] at
+// CHECK: croq.mma row row %{{.*}} : !croq.frag<128x128xf8E5M2>, !croq.frag<128x128xf8E5M2> -> !croq.acc<128x128xf32>
+func.func @e5m2(%a: memref<?x?xf8E5M2>, %b: memref<?x?xf8E5M2>, %c: memref<?x?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<?x?xf8E5M2>, memref<?x?xf8E5M2>) outs(%c : memref<?x?xf32>)
+  return
+}

@@ -1045,6 +1045,10 @@ def linalg_matmul_tests(s: Suite) -> None:
              nt=True)
         case("linalg_mm_acc_f16", torch.float16, torch.float32, shape,
              accumulate=True)
+        case("linalg_mm_nt_e4m3", torch.float8_e4m3fn, torch.float16, shape,
+             nt=True)
+        case("linalg_mm_nt_e5m2", torch.float8_e5m2, torch.float32, shape,
+             nt=True)
         fused(shape)
 
 
