@@ -41,17 +41,9 @@ static int64_t getAccessBytes(VectorType type) {
 /// Whether the body of `op` writes a shared buffer.
 static bool writesShared(Operation *op) {
   WalkResult result = op->walk([](Operation *inner) {
-    Value target;
-    if (auto write = dyn_cast<WriteOp>(inner))
-      target = write.getDest();
-    else if (auto store = dyn_cast<MmaStoreOp>(inner))
-      target = store.getDest();
-    else if (isa<CopyOp, TransposeOp, PadOp>(inner))
-      target = inner->getOperand(1);
-    else if (auto chunk = dyn_cast<CopyChunkOp>(inner))
-      target = chunk.getDest();
+    OpOperand *target = getWrittenBufferOperand(inner);
     if (target &&
-        getMemorySpaceOf(target.getType()) == MemorySpace::Shared)
+        getMemorySpaceOf(target->get().getType()) == MemorySpace::Shared)
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

@@ -242,28 +242,23 @@ mlir::croq::getThreadGroup(OpBuilder &builder, Operation *op, bool perThread) {
   if (!parallel)
     return op->emitOpError("must be inside a croq.parallel region to be "
                            "lowered to a GPU kernel");
+  FailureOr<GroupShape> shape = getGroupShape(parallel, perThread);
+  if (failed(shape))
+    return failure();
   ThreadGroup group;
-  if (perThread || parallel.getLevel() == ParallelLevel::Thread) {
-    group.level = ParallelLevel::Thread;
-    group.size = 1;
+  group.level = shape->level;
+  group.size = shape->size;
+  if (group.level == ParallelLevel::Thread) {
     group.threadIndex = indexConstant(builder, loc, 0);
     return group;
   }
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-  if (parallel.getLevel() == ParallelLevel::Warpgroup) {
+  group.threadIndex = tid;
+  if (group.level == ParallelLevel::Warpgroup) {
     Value wgSize = indexConstant(builder, loc, kWarpgroupSize);
-    group.level = ParallelLevel::Warpgroup;
-    group.size = kWarpgroupSize;
     group.threadIndex = arith::RemUIOp::create(builder, loc, tid, wgSize);
     group.warpgroupIndex = arith::DivUIOp::create(builder, loc, tid, wgSize);
-    return group;
   }
-  FailureOr<int64_t> threads = getBlockThreadCount(parallel);
-  if (failed(threads))
-    return failure();
-  group.level = ParallelLevel::Block;
-  group.size = *threads;
-  group.threadIndex = tid;
   return group;
 }
 

@@ -101,9 +101,8 @@ std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::MatmulOp matmul,
   return epilogue;
 }
 
-/// `croq.subspan %tensor [shape] at [at]`: the block's window of an input.
-static Value window(OpBuilder &b, Location loc, Value tensor,
-                    ArrayRef<int64_t> shape, ValueRange at) {
+Value mlir::croq::buildTileView(OpBuilder &b, Location loc, Value tensor,
+                                ArrayRef<int64_t> shape, ValueRange at) {
   Type element = getElementTypeOrSelf(tensor.getType());
   auto type = ViewType::get(b.getContext(), shape, element, MemorySpace::Global,
                             Swizzle::None);
@@ -127,11 +126,12 @@ Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
     if (input->getOperandNumber() == epilogue.productInput)
       value = nullptr;
     else if (kind == InputKind::Tile)
-      value = window(b, loc, value, {rows, cols}, ValueRange{blockM, blockN});
+      value = buildTileView(b, loc, value, {rows, cols},
+                            ValueRange{blockM, blockN});
     else if (kind == InputKind::Columns)
-      value = window(b, loc, value, {cols}, ValueRange{blockN});
+      value = buildTileView(b, loc, value, {cols}, ValueRange{blockN});
     else if (kind == InputKind::Rows)
-      value = window(b, loc, value, {rows}, ValueRange{blockM});
+      value = buildTileView(b, loc, value, {rows}, ValueRange{blockM});
     inputs.push_back({kind, value});
   }
   auto map = MmaMapOp::create(b, loc, acc);

@@ -38,6 +38,11 @@ struct Epilogue {
 /// body computes without memory and does not read the output.
 std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul, Value product);
 
+/// `croq.subspan %tensor [shape] at [at]`: tile `at` of a global tensor, in
+/// tiles of `shape`.
+Value buildTileView(OpBuilder &builder, Location loc, Value tensor,
+                    ArrayRef<int64_t> shape, ValueRange at);
+
 /// Emits the generic's computation on the complete accumulator `acc`
 /// (f32) of the block at tile (blockM, blockN), in a croq.mma.map: the
 /// product's element rounded to the temporary's type, the other inputs read

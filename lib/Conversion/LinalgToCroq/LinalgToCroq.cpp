@@ -51,7 +51,7 @@ struct MatmulSpec {
 };
 } // namespace
 
-/// Whether `attr` is a floating-point zero.
+/// Whether `value` is a zero constant.
 static bool isZero(Value value) {
   return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
 }
@@ -126,21 +126,10 @@ static FailureOr<MatmulSpec> getSpec(linalg::MatmulOp op) {
   return spec;
 }
 
-/// `croq.subspan %tensor [rows, cols] at [i, j]`.
-static Value subspan(OpBuilder &b, Location loc, Value tensor,
-                     ArrayRef<int64_t> shape, ValueRange at) {
-  Type element = getElementTypeOrSelf(tensor.getType());
-  auto type = ViewType::get(b.getContext(), shape, element, MemorySpace::Global,
-                            Swizzle::None);
-  return SubspanOp::create(b, loc, type, tensor, /*sizes=*/ValueRange{}, shape,
-                           /*steps=*/ValueRange{}, /*staticSteps=*/nullptr, at)
-      .getResult();
-}
-
 /// The shared tile an operand's K step is copied into, and the copy.
 static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
                          ArrayRef<int64_t> shape, ValueRange at, Value tile) {
-  Value view = subspan(b, loc, tensor, shape, at);
+  Value view = buildTileView(b, loc, tensor, shape, at);
   // Past the tensor's edge the tile is zero, which adds nothing to the
   // product.
   bool zfill = copySourceCanBeSmaller(view, shape);
@@ -267,8 +256,8 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
   auto accType = AccType::get(context, {kTileM, kTileN}, b.getF32Type());
   Value acc =
       emitKLoop(b, loc, spec, blockM, blockN, kSteps, aTile, bTile, accType);
-  Value cView =
-      subspan(b, loc, output, {kTileM, kTileN}, ValueRange{blockM, blockN});
+  Value cView = buildTileView(b, loc, output, {kTileM, kTileN},
+                              ValueRange{blockM, blockN});
   if (!spec.zeroFill)
     acc = addOutput(b, loc, acc, cView);
   if (spec.epilogue)

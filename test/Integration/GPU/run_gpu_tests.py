@@ -234,6 +234,14 @@ class Suite:
         self.modules: Dict[str, object] = {}
         self.results: List[Result] = []
 
+    def skip_gemm(self, m: int, n: int, k: int) -> bool:
+        """Whether an M x N x K GEMM is over --max-gemm (and counted as
+        skipped)."""
+        if self.max_gemm is not None and m * n * k > self.max_gemm:
+            self.skipped_large += 1
+            return True
+        return False
+
     def module(self, name: str):
         if name not in self.modules:
             failed = self.kernels / f"{name}.FAILED.txt"
@@ -880,6 +888,12 @@ def compare_close(out: torch.Tensor, ref: torch.Tensor,
     return True, err, ""
 
 
+#: Relative tolerance of a GEMM result (max |out - ref| / max |ref|) by the
+#: result's type.
+GEMM_TOLERANCE = {torch.float16: 2e-3, torch.bfloat16: 1e-2,
+                  torch.float32: 1e-4}
+
+
 def random_operand(shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
     """A GEMM operand: random_tensor, and for one-byte floats normal values
     of magnitude at least 1/8 (no zeros) rounded to the type, so that sums
@@ -894,14 +908,12 @@ def random_operand(shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
 def matmul_tests(s: Suite) -> None:
     """GEMMs through events, tma and wgmma: random inputs, poisoned output,
     compared with the float64 product relative to its largest element."""
-    tolerance = {torch.float16: 2e-3, torch.bfloat16: 1e-2,
-                 torch.float32: 1e-4}
+    tolerance = GEMM_TOLERANCE
 
     def case(kernel: str, dtype: torch.dtype, out_dtype: torch.dtype,
              shape: Tuple[int, int, int], kn: bool = False) -> None:
         m, n, k = shape
-        if s.max_gemm is not None and m * n * k > s.max_gemm:
-            s.skipped_large += 1
+        if s.skip_gemm(m, n, k):
             return
 
         def body():
@@ -975,15 +987,13 @@ def linalg_matmul_tests(s: Suite) -> None:
     """GEMMs handed to croq as linalg (linalg_matmul.mlir): random inputs,
     poisoned output (or a random one accumulated into), compared with the
     float64 product."""
-    tolerance = {torch.float16: 2e-3, torch.bfloat16: 1e-2,
-                 torch.float32: 1e-4}
+    tolerance = GEMM_TOLERANCE
 
     def case(kernel: str, dtype: torch.dtype, out_dtype: torch.dtype,
              shape: Tuple[int, int, int], nt: bool = False,
              accumulate: bool = False) -> None:
         m, n, k = shape
-        if s.max_gemm is not None and m * n * k > s.max_gemm:
-            s.skipped_large += 1
+        if s.skip_gemm(m, n, k):
             return
 
         def body():
@@ -1016,8 +1026,7 @@ def linalg_matmul_tests(s: Suite) -> None:
         the epilogue: relu(A B + bias[n]) in f16, and silu(A B^T * scale *
         rowscale[m]) + residual in bf16."""
         m, n, k = shape
-        if s.max_gemm is not None and m * n * k > s.max_gemm:
-            s.skipped_large += 1
+        if s.skip_gemm(m, n, k):
             return
 
         def bias_relu():
@@ -1329,8 +1338,7 @@ def stream_tests(s: Suite) -> None:
         # misaligned, so they are staged by stream-ordered copies inside the
         # graph.
         m, n, k = shape
-        if s.max_gemm is not None and m * n * k > s.max_gemm:
-            s.skipped_large += 1
+        if s.skip_gemm(m, n, k):
             return
 
         def body():

@@ -82,6 +82,18 @@ FailureOr<int64_t> mlir::croq::getBlockThreadCount(ParallelOp block) {
   return threads ? threads : kDefaultBlockThreads;
 }
 
+FailureOr<GroupShape> mlir::croq::getGroupShape(ParallelOp parallel,
+                                                bool perThread) {
+  if (perThread || parallel.getLevel() == ParallelLevel::Thread)
+    return GroupShape{ParallelLevel::Thread, 1};
+  if (parallel.getLevel() == ParallelLevel::Warpgroup)
+    return GroupShape{ParallelLevel::Warpgroup, kWarpgroupSize};
+  FailureOr<int64_t> threads = getBlockThreadCount(parallel);
+  if (failed(threads))
+    return failure();
+  return GroupShape{ParallelLevel::Block, *threads};
+}
+
 /// Evaluates an index or i1 value built from constants and the values bound
 /// in `env` with arith ops, or returns std::nullopt.
 static std::optional<int64_t>

@@ -94,18 +94,13 @@ static FailureOr<Group> getGroup(OpBuilder &builder, Operation *op,
   if (!parallel)
     return op->emitOpError("must be inside a croq.parallel region to be "
                            "distributed over threads");
-  if (perThread || parallel.getLevel() == ParallelLevel::Thread)
-    return Group{ParallelLevel::Thread, indexConstant(builder, loc, 0), 1};
-  if (parallel.getLevel() == ParallelLevel::Warpgroup)
-    return Group{ParallelLevel::Warpgroup,
-                 ThreadIndexOp::create(builder, loc, ParallelLevel::Warpgroup),
-                 kWarpgroupSize};
-  FailureOr<int64_t> threads = getBlockThreadCount(parallel);
-  if (failed(threads))
+  FailureOr<GroupShape> shape = getGroupShape(parallel, perThread);
+  if (failed(shape))
     return failure();
-  return Group{ParallelLevel::Block,
-               ThreadIndexOp::create(builder, loc, ParallelLevel::Block),
-               *threads};
+  Value index = shape->level == ParallelLevel::Thread
+                    ? indexConstant(builder, loc, 0)
+                    : ThreadIndexOp::create(builder, loc, shape->level);
+  return Group{shape->level, index, shape->size};
 }
 
 static void emitBarrier(OpBuilder &builder, Location loc, const Group &group) {

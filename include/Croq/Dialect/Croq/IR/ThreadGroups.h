@@ -36,6 +36,17 @@ int64_t getSharedAlignment(Swizzle swizzle);
 /// dynamic or more than a block can have.
 FailureOr<int64_t> getBlockThreadCount(ParallelOp block);
 
+/// The threads that run an op of `parallel`'s region together.
+struct GroupShape {
+  ParallelLevel level;
+  int64_t size;
+};
+/// The group of `parallel` (the innermost croq.parallel around an op): its
+/// block (getBlockThreadCount threads), one of its warpgroups, or one thread
+/// at thread level or where `perThread` (a move with a local side). Fails,
+/// with getBlockThreadCount's error, for a block of unknown size.
+FailureOr<GroupShape> getGroupShape(ParallelOp parallel, bool perThread);
+
 /// The number of warps of a block that run `op`: the warps of its block or
 /// of the warpgroups whose enclosing inthreads conditions hold, evaluated
 /// for each warpgroup index. Fails, with an error, where a condition cannot
