@@ -69,6 +69,22 @@ struct CroqToNVVMPipelineOptions
       llvm::cl::desc("stages of the rings croq-pipeline-loops builds (0: as "
                      "many as fit, 1: no pipelining)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> gemmTileM{
+      *this, "gemm-tile-m",
+      llvm::cl::desc("rows of the block tiles of GEMMs from linalg (0: "
+                     "chosen by the cost model)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> gemmTileN{
+      *this, "gemm-tile-n",
+      llvm::cl::desc("columns of the block tiles of GEMMs from linalg (0: "
+                     "chosen by the cost model)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> consumers{
+      *this, "consumers",
+      llvm::cl::desc("consumer warpgroups of warp-specialized blocks, each "
+                     "on its rows of the accumulators (0: two where the "
+                     "accumulators have 128 rows or more)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("pipelined loads are issued by a producer warpgroup"),

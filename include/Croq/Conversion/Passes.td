@@ -63,6 +63,15 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
       %r = croq.mma row col %acc, %fa, %fb : !croq.frag<128x64xf16>, !croq.frag<64x128xf16> -> !croq.acc<128x128xf32>
     ```
   }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "the GPU whose multiprocessors and shared memory the tile choice "
+           "counts with">,
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"0",
+           "Rows of every block tile (0: chosen by the cost model)">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"0",
+           "Columns of every block tile (0: chosen by the cost model)">,
+  ];
   let dependentDialects = [
     "::mlir::croq::CroqDialect",
     "::mlir::arith::ArithDialect",

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuseEpilogue.h"
+#include "TileChoice.h"
 
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
@@ -31,12 +32,6 @@ using namespace mlir;
 using namespace mlir::croq;
 
 namespace {
-/// The block tile: 128x128 result elements.
-constexpr int64_t kTileM = 128;
-constexpr int64_t kTileN = 128;
-/// A K step is one 128-byte swizzle span: 64 16-bit or 128 8-bit elements.
-constexpr int64_t kStepBytes = 128;
-
 /// A linalg.matmul as the croq GEMM sees it.
 struct MatmulSpec {
   Value a, b, c;
@@ -200,27 +195,28 @@ static Value emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
   return loop.getResult(0);
 }
 
-/// Replaces `op` by the croq kernel that computes it.
-static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  MLIRContext *context = op.getContext();
-  // Static sizes fold to constants, and a static grid to static extents.
-  auto dim = [&](Value tensor, int64_t d) -> Value {
-    return b.createOrFold<memref::DimOp>(loc, tensor, d);
-  };
+namespace {
+/// The extents of a product.
+struct ProductSizes {
+  Value m, n, k;
+};
+} // namespace
+
+/// Emits the croq kernel that computes `spec` in tiles of `config`.
+static void emitBlockProgram(OpBuilder &b, Location loc, const MatmulSpec &spec,
+                             const TileConfig &config,
+                             const ProductSizes &sizes) {
+  MLIRContext *context = b.getContext();
   auto ceilDiv = [&](Value v, int64_t by) -> Value {
     return b.createOrFold<arith::CeilDivUIOp>(
         loc, v, arith::ConstantIndexOp::create(b, loc, by));
   };
-  Value m = dim(spec.a, spec.aTransposed ? 1 : 0);
-  Value k = dim(spec.a, spec.aTransposed ? 0 : 1);
-  Value n = dim(spec.b, spec.bTransposed ? 0 : 1);
-  Value gridM = ceilDiv(m, kTileM);
-  Value gridN = ceilDiv(n, kTileN);
+  int64_t tileM = config.rows, tileN = config.cols;
+  Value gridM = ceilDiv(sizes.m, tileM);
+  Value gridN = ceilDiv(sizes.n, tileN);
   Type element = getElementTypeOrSelf(spec.a.getType());
-  int64_t kTileK = kStepBytes / (element.getIntOrFloatBitWidth() / 8);
-  Value kSteps = ceilDiv(k, kTileK);
+  int64_t tileK = kStepBytes / (element.getIntOrFloatBitWidth() / 8);
+  Value kSteps = ceilDiv(sizes.k, tileK);
   SmallVector<Value> dynamicGrid;
   SmallVector<int64_t> staticGrid;
   for (Value extent : {gridM, gridN}) {
@@ -232,6 +228,10 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
   auto kernel =
       ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
                          /*shared_memory=*/nullptr);
+  // croq-split-accumulators shares the accumulator among this many
+  // consumer warpgroups.
+  kernel->setAttr(CroqDialect::ConsumersAttrHelper::getNameStr(), b.getI64IntegerAttr(config.consumers));
+  OpBuilder::InsertionGuard guard(b);
   Block &body = *b.createBlock(&kernel.getBody());
   body.addArguments({b.getIndexType(), b.getIndexType()}, {loc, loc});
   Value blockM = body.getArgument(0), blockN = body.getArgument(1);
@@ -245,19 +245,19 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
     return AllocOp::create(b, loc, tileType, /*offset=*/nullptr).getResult();
   };
   SmallVector<int64_t> aShape = spec.aTransposed
-                                    ? SmallVector<int64_t>{kTileK, kTileM}
-                                    : SmallVector<int64_t>{kTileM, kTileK};
+                                    ? SmallVector<int64_t>{tileK, tileM}
+                                    : SmallVector<int64_t>{tileM, tileK};
   SmallVector<int64_t> bShape = spec.bTransposed
-                                    ? SmallVector<int64_t>{kTileN, kTileK}
-                                    : SmallVector<int64_t>{kTileK, kTileN};
+                                    ? SmallVector<int64_t>{tileN, tileK}
+                                    : SmallVector<int64_t>{tileK, tileN};
   Value aTile = tile(aShape, element, Swizzle::B128);
   Value bTile = tile(bShape, element, Swizzle::B128);
-  Value cTile = tile({kTileM, kTileN}, result, Swizzle::None);
-  auto accType = AccType::get(context, {kTileM, kTileN}, b.getF32Type());
+  Value cTile = tile({tileM, tileN}, result, Swizzle::None);
+  auto accType = AccType::get(context, {tileM, tileN}, b.getF32Type());
   Value acc =
       emitKLoop(b, loc, spec, blockM, blockN, kSteps, aTile, bTile, accType);
-  Value cView = buildTileView(b, loc, output, {kTileM, kTileN},
-                              ValueRange{blockM, blockN});
+  Value cView =
+      buildTileView(b, loc, output, {tileM, tileN}, ValueRange{blockM, blockN});
   if (!spec.zeroFill)
     acc = addOutput(b, loc, acc, cView);
   if (spec.epilogue)
@@ -266,6 +266,44 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
   CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::DMA, cTile, cView,
                  /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
                  /*swizzle=*/nullptr, /*box=*/nullptr, /*boxOrigins=*/nullptr);
+}
+
+/// Replaces `op` by the croq kernel that computes it: the tile of the
+/// least cost among `candidates`, chosen here for a static shape and by
+/// the host code (one kernel per candidate) for a dynamic one.
+static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec,
+                       ArrayRef<TileConfig> candidates,
+                       int64_t multiprocessors) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  // Static sizes fold to constants, and a static grid to static extents.
+  auto dim = [&](Value tensor, int64_t d) -> Value {
+    return b.createOrFold<memref::DimOp>(loc, tensor, d);
+  };
+  ProductSizes sizes;
+  sizes.m = dim(spec.a, spec.aTransposed ? 1 : 0);
+  sizes.k = dim(spec.a, spec.aTransposed ? 0 : 1);
+  sizes.n = dim(spec.b, spec.bTransposed ? 0 : 1);
+  Value choice =
+      emitTileChoice(b, loc, sizes.m, sizes.n, candidates, multiprocessors);
+  if (std::optional<int64_t> chosen = getConstantIntValue(choice)) {
+    emitBlockProgram(b, loc, spec, candidates[*chosen], sizes);
+  } else {
+    SmallVector<int64_t> cases;
+    for (int64_t i = 1, e = candidates.size(); i < e; ++i)
+      cases.push_back(i);
+    auto dispatch = scf::IndexSwitchOp::create(b, loc, TypeRange{}, choice,
+                                               cases, cases.size());
+    auto emitCase = [&](Region &region, const TileConfig &config) {
+      OpBuilder::InsertionGuard guard(b);
+      b.createBlock(&region);
+      emitBlockProgram(b, loc, spec, config, sizes);
+      scf::YieldOp::create(b, loc);
+    };
+    emitCase(dispatch.getDefaultRegion(), candidates[0]);
+    for (auto [i, region] : llvm::enumerate(dispatch.getCaseRegions()))
+      emitCase(region, candidates[i + 1]);
+  }
   if (spec.epilogue)
     spec.epilogue->generic.erase();
   op.erase();
@@ -282,7 +320,18 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec) {
 namespace {
 struct ConvertLinalgToCroqPass
     : croq::impl::ConvertLinalgToCroqBase<ConvertLinalgToCroqPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    FailureOr<const TargetDescription *> target =
+        getTargetDescription(getOperation()->getLoc(), chip);
+    if (failed(target))
+      return signalPassFailure();
+    if ((tileM == 0) != (tileN == 0)) {
+      getOperation()->emitError("convert-linalg-to-croq takes tile-m and "
+                                "tile-n together");
+      return signalPassFailure();
+    }
     SmallVector<std::pair<linalg::MatmulOp, MatmulSpec>> products;
     bool failedAny = false;
     getOperation()->walk([&](linalg::MatmulOp op) {
@@ -295,8 +344,20 @@ struct ConvertLinalgToCroqPass
     });
     if (failedAny)
       return signalPassFailure();
-    for (auto &[op, spec] : products)
-      emitKernel(op, spec);
+    for (auto &[op, spec] : products) {
+      Value output = spec.epilogue ? spec.epilogue->output : spec.c;
+      int64_t resultBytes =
+          getElementTypeOrSelf(output.getType()).getIntOrFloatBitWidth() / 8;
+      FailureOr<SmallVector<TileConfig>> candidates =
+          getTileCandidates(**target, resultBytes, tileM, tileN);
+      if (failed(candidates)) {
+        op.emitOpError("convert-linalg-to-croq computes tiles of 128x256, "
+                       "128x128 or 64x128 result elements, got ")
+            << tileM << "x" << tileN;
+        return signalPassFailure();
+      }
+      emitKernel(op, spec, *candidates, (*target)->multiprocessors);
+    }
   }
 };
 } // namespace

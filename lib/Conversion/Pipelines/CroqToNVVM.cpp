@@ -59,8 +59,16 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pipelining.warpSpecialize = options.warpSpecialize;
   pipelining.chip = options.chip;
   // linalg matrix products become croq kernels.
-  pm.addPass(createConvertLinalgToCroq());
+  ConvertLinalgToCroqOptions fromLinalg;
+  fromLinalg.chip = options.chip;
+  fromLinalg.tileM = options.gemmTileM;
+  fromLinalg.tileN = options.gemmTileN;
+  pm.addPass(createConvertLinalgToCroq(fromLinalg));
   pm.addPass(createCroqPipelineLoops(pipelining));
+  // Consumer warpgroups share the accumulators by rows.
+  CroqSplitAccumulatorsOptions split;
+  split.consumers = options.consumers;
+  pm.addPass(createCroqSplitAccumulators(split));
   pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());
   pm.addPass(createCroqWaitAsyncStores());

@@ -59,12 +59,26 @@ LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
              << name << "' to be true or false, got " << attr.getValue();
     return success();
   }
+  if (name == ConsumersAttrHelper::getNameStr()) {
+    auto parallel = dyn_cast<ParallelOp>(op);
+    if (!parallel || parallel.getLevel() != ParallelLevel::Block)
+      return op->emitOpError("carries '")
+             << name << "', which applies to block-level croq.parallel only";
+    auto consumers = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!consumers || !consumers.getType().isSignlessInteger() ||
+        consumers.getInt() < 1 || consumers.getInt() > kMaxConsumerWarpgroups)
+      return op->emitOpError("expects '")
+             << name << "' to be 1 to " << kMaxConsumerWarpgroups
+             << " consumer warpgroups, got " << attr.getValue();
+    return success();
+  }
   if (name == StreamAttrHelper::getNameStr())
     return op->emitOpError("carries '")
            << name << "', which applies to function arguments only";
   return op->emitOpError("carries unknown croq attribute '")
          << name << "'; croq reads '" << StagesAttrHelper::getNameStr()
-         << "' and '" << WarpSpecializeAttrHelper::getNameStr() << "'";
+         << "', '" << WarpSpecializeAttrHelper::getNameStr() << "' and '"
+         << ConsumersAttrHelper::getNameStr() << "'";
 }
 
 LogicalResult CroqDialect::verifyRegionArgAttribute(Operation *op,

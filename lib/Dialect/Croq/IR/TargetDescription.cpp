@@ -25,6 +25,8 @@ static const TargetDescription kTargets[] = {
         /*registerFile=*/65536,
         /*maxRegistersPerThread=*/255,
         /*maxThreadsPerBlock=*/1024,
+        // H100 SXM and H200 (an H100 PCIe has 114).
+        /*multiprocessors=*/132,
         // Producers carry the software copy that stands in when a tensor
         // breaks a TMA rule: 40 spilled in every GEMM, 56 a few bytes in
         // some, 64 and 72 made ptxas spill and serialize the consumer of
@@ -49,6 +51,8 @@ static const TargetDescription kTargets[] = {
         /*registerFile=*/65536,
         /*maxRegistersPerThread=*/255,
         /*maxThreadsPerBlock=*/1024,
+        // A100.
+        /*multiprocessors=*/108,
         // No setmaxnreg: roles keep the registers they start with.
         /*producerRegisters=*/0,
         /*maxConsumerRegisters=*/0,

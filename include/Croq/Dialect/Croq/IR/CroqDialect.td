@@ -35,6 +35,9 @@ def Croq_Dialect : Dialect {
     "::mlir::IntegerAttr":$stages,
     // On an scf.for: whether croq-pipeline-loops warp-specializes it.
     "::mlir::BoolAttr":$warp_specialize,
+    // On a block-level croq.parallel: how many consumer warpgroups
+    // croq-split-accumulators gives it (1 to 3).
+    "::mlir::IntegerAttr":$consumers,
     // On the !llvm.ptr argument of a function that launches kernels: the
     // stream they are launched on (croq-host-entries).
     "::mlir::UnitAttr":$stream

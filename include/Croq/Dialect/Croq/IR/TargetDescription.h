@@ -30,6 +30,9 @@ struct TargetDescription {
   int64_t maxRegistersPerThread;
   /// The most threads in one block.
   int64_t maxThreadsPerBlock;
+  /// Streaming multiprocessors of the chip's largest part: blocks that run
+  /// at once, one per SM, in the cost model of tile choices.
+  int64_t multiprocessors;
   /// Registers a warp-specialized producer keeps (setmaxnreg.dec): enough
   /// for its loads and their software-copy fallback.
   int64_t producerRegisters;

@@ -181,6 +181,70 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def CroqSplitAccumulators : Pass<"croq-split-accumulators"> {
+  let summary = "Run a warp-specialized consumer on several warpgroups, "
+                "each on its rows of the accumulators";
+  let description = [{
+    A block that croq-pipeline-loops made warp-specialized has one producer
+    and one consumer warpgroup. This pass gives it C consumer warpgroups
+    instead: the warpgroup parallel gets 1 + C warpgroups, and consumer
+    `c` (warpgroup `c + 1`) computes rows `[c * M / C, (c + 1) * M / C)` of
+    every accumulator of M rows. Its A operands (`croq.mma.load` of A) read
+    those rows of their tiles, its `croq.mma.store`s write those rows of
+    their destinations, a `croq.copy` of a stored tile copies those rows,
+    and the row index of a `croq.mma.map` body counts from the block's
+    first row as before. Each warpgroup holds M / C rows, so a 128x256
+    accumulator that one warpgroup could not hold in registers becomes two
+    64x256 ones (wgmma m64n256).
+
+    C is the block's `croq.consumers` attribute if it has one, else the
+    `consumers` option, else (0) two where every accumulator has 128 rows
+    or more, one otherwise. The rows of each accumulator must be a
+    multiple of 64 C. A consumer that does anything else with its
+    accumulators or the tiles they are stored into (reductions, register A
+    operands, element loops, other copies) is left with one warpgroup and a
+    warning that says why; with `croq.consumers` or the option set, that is
+    an error.
+
+    Before:
+
+    ```mlir
+    croq.parallel (%wg) in [2] : warpgroup {
+      croq.inthreads async %is_producer { ... }
+      croq.inthreads async %is_consumer {
+        %a = croq.mma.load %a_k : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %c = croq.mma row row %acc, %a, %b : !croq.frag<128x16xf16>, !croq.frag<256x16xf16> -> !croq.acc<128x256xf32>
+        ...
+        croq.mma.store %r -> %out_s : !croq.acc<128x256xf32> -> !croq.tile<128x256xf16, shared>
+      }
+    }
+    ```
+
+    After (`%is_consumer` is `%wg != 0`):
+
+    ```mlir
+    croq.parallel (%wg) in [3] : warpgroup {
+      croq.inthreads async %is_producer { ... }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %wg, %c1 : index
+        %a_rows = croq.subspan %a_k [64, 16] at [%half, %c0] : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.view<64x16xf16, shared, swizzle = 128>
+        %a = croq.mma.load %a_rows : !croq.view<64x16xf16, shared, swizzle = 128> -> !croq.frag<64x16xf16>
+        %c = croq.mma row row %acc, %a, %b : !croq.frag<64x16xf16>, !croq.frag<256x16xf16> -> !croq.acc<64x256xf32>
+        ...
+        %out_rows = croq.subspan %out_s [64, 256] at [%half, %c0] : !croq.tile<128x256xf16, shared> -> !croq.view<64x256xf16, shared>
+        croq.mma.store %r -> %out_rows : !croq.acc<64x256xf32> -> !croq.view<64x256xf16, shared>
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"consumers", "consumers", "int64_t", /*default=*/"0",
+           "Consumer warpgroups of every warp-specialized block (0: two "
+           "where the accumulators have 128 rows or more)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CroqLowerTmaFutures : Pass<"croq-lower-tma-futures"> {
   let summary = "Make every tma load complete on an event slot";
   let description = [{

@@ -1,0 +1,389 @@
+//===- SplitAccumulators.cpp - consumer warpgroups split the accumulator --===//
+//
+// Implements croq-split-accumulators: the consumer of a warp-specialized
+// block runs on C warpgroups, consumer c computing rows
+// [c * M / C, (c + 1) * M / C) of each accumulator of M rows. Types change
+// in place; the A operands, stores and copies of stored tiles are narrowed
+// by croq.subspan, and the row index of croq.mma.map bodies is offset.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace croq {
+#define GEN_PASS_DEF_CROQSPLITACCUMULATORS
+#include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
+} // namespace croq
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Rows of accumulator one warpgroup's wgmma computes.
+static constexpr int64_t kWarpgroupRows = 64;
+
+/// Consumers chosen when neither the block nor the option says.
+static constexpr int64_t kAutoConsumers = 2;
+
+namespace {
+/// A warp-specialized block as croq-pipeline-loops makes it.
+struct Roles {
+  ParallelOp block;
+  /// `croq.parallel (%role) in [2] : warpgroup`.
+  ParallelOp roles;
+  /// The region of `%role != 0`.
+  InthreadsOp consumer;
+};
+
+/// What the split changes, found before anything changes.
+struct SplitPlan {
+  /// Values of accumulator type, split by rows.
+  SetVector<Value> accumulators;
+  /// Loads of A operands, their source narrowed to the consumer's rows
+  /// (dimension 0 for a row-major A, 1 for a column-major one).
+  SmallVector<std::pair<MmaLoadOp, unsigned>> aLoads;
+  SmallVector<MmaStoreOp> stores;
+  /// Copies of stored tiles: both sides narrowed.
+  SmallVector<CopyOp> copies;
+  SmallVector<MmaMapOp> maps;
+};
+} // namespace
+
+/// Whether `cond` is `arith.cmpi <pred>, %role, 0`.
+static bool isRoleTest(Value cond, Value role, arith::CmpIPredicate pred) {
+  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+  return cmp && cmp.getPredicate() == pred && cmp.getLhs() == role &&
+         matchPattern(cmp.getRhs(), m_Zero());
+}
+
+/// The producer/consumer roles directly in `block`, if it has them.
+static std::optional<Roles> findRoles(ParallelOp block) {
+  for (auto roles : block.getBody().front().getOps<ParallelOp>()) {
+    if (roles.getLevel() != ParallelLevel::Warpgroup ||
+        !roles.getDynamicExtents().empty() ||
+        roles.getStaticExtents() != ArrayRef<int64_t>{2})
+      continue;
+    Value role = roles.getBody().getArgument(0);
+    InthreadsOp producer, consumer;
+    for (auto region : roles.getBody().front().getOps<InthreadsOp>()) {
+      if (isRoleTest(region.getCondition(), role, arith::CmpIPredicate::eq))
+        producer = region;
+      else if (isRoleTest(region.getCondition(), role,
+                          arith::CmpIPredicate::ne))
+        consumer = region;
+      else
+        return std::nullopt;
+    }
+    if (producer && consumer)
+      return Roles{block, roles, consumer};
+  }
+  return std::nullopt;
+}
+
+/// The buffer types a split narrows: rows or columns of a tile, view or
+/// memref.
+static FailureOr<ViewType> getNarrowedView(Type type, unsigned dim,
+                                           int64_t count) {
+  SmallVector<int64_t> shape;
+  Type element;
+  MemorySpace space = MemorySpace::Global;
+  Swizzle swizzle = Swizzle::None;
+  if (auto tile = dyn_cast<TileType>(type)) {
+    shape.assign(tile.getShape().begin(), tile.getShape().end());
+    element = tile.getElementType();
+    space = tile.getMemorySpace();
+    swizzle = tile.getSwizzle();
+  } else if (auto view = dyn_cast<ViewType>(type)) {
+    shape.assign(view.getShape().begin(), view.getShape().end());
+    element = view.getElementType();
+    space = view.getMemorySpace();
+    swizzle = view.getSwizzle();
+  } else if (auto memref = dyn_cast<MemRefType>(type);
+             memref && memref.hasStaticShape()) {
+    shape.assign(memref.getShape().begin(), memref.getShape().end());
+    element = memref.getElementType();
+  } else {
+    return failure();
+  }
+  if (shape.size() != 2 || shape[dim] % count != 0)
+    return failure();
+  shape[dim] /= count;
+  return ViewType::get(type.getContext(), shape, element, space, swizzle);
+}
+
+/// The rows of an accumulator type.
+static int64_t getRows(Type type) { return cast<AccType>(type).getShape()[0]; }
+
+/// Checks the accumulators of an op's results and operands.
+static std::string checkAccumulators(Operation *op, int64_t count,
+                                     SplitPlan &plan) {
+  auto record = [&](Value value) -> std::string {
+    if (!isa<AccType>(value.getType()))
+      return "";
+    if (getRows(value.getType()) % (kWarpgroupRows * count) != 0)
+      return "an accumulator of " + std::to_string(getRows(value.getType())) +
+             " rows cannot be split among " + std::to_string(count) +
+             " warpgroups of " + std::to_string(kWarpgroupRows) + " rows";
+    plan.accumulators.insert(value);
+    return "";
+  };
+  for (Value result : op->getResults())
+    if (std::string why = record(result); !why.empty())
+      return why;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        if (std::string why = record(arg); !why.empty())
+          return why;
+  return "";
+}
+
+/// Whether `op` carries or computes accumulators.
+static bool touchesAccumulators(Operation *op) {
+  auto isAcc = [](Type type) { return isa<AccType>(type); };
+  return llvm::any_of(op->getOperandTypes(), isAcc) ||
+         llvm::any_of(op->getResultTypes(), isAcc);
+}
+
+/// Checks one op of the consumer; records what the split changes.
+static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan,
+                           DenseSet<Value> &storedTiles) {
+  if (std::string why = checkAccumulators(op, count, plan); !why.empty())
+    return why;
+  if (auto mma = dyn_cast<MmaOp>(op)) {
+    auto load = mma.getA().getDefiningOp<MmaLoadOp>();
+    if (!load)
+      return "an mma's A operand is not loaded from shared memory";
+    unsigned dim = mma.getLayoutA() == MmaLayout::Row ? 0 : 1;
+    if (llvm::any_of(load.getResult().getUsers(), [&](Operation *user) {
+          auto other = dyn_cast<MmaOp>(user);
+          return !other || other.getB() == load.getResult();
+        }))
+      return "an A operand's fragment is used other than as A";
+    if (llvm::none_of(plan.aLoads,
+                      [&](auto &entry) { return entry.first == load; }))
+      plan.aLoads.push_back({load, dim});
+    return "";
+  }
+  if (auto store = dyn_cast<MmaStoreOp>(op)) {
+    auto acc = cast<AccType>(store.getAcc().getType());
+    Type dest = store.getDest().getType();
+    FailureOr<ViewType> narrowed = getNarrowedView(dest, 0, count);
+    if (failed(narrowed) || narrowed->getShape()[1] != acc.getShape()[1])
+      return "an accumulator is stored into a buffer of another shape";
+    plan.stores.push_back(store);
+    storedTiles.insert(store.getDest());
+    return "";
+  }
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    if (!storedTiles.contains(copy.getSource()) || copy.getMap() ||
+        copy.getUsable())
+      return "the consumer copies a buffer it did not store an accumulator "
+             "into";
+    if (failed(getNarrowedView(copy.getDest().getType(), 0, count)))
+      return "a stored tile is copied into a buffer that cannot be split by "
+             "rows";
+    plan.copies.push_back(copy);
+    return "";
+  }
+  if (auto map = dyn_cast<MmaMapOp>(op)) {
+    for (Value input : map.getInputs())
+      if (!isa<AccType>(input.getType()))
+        return "an mma.map reads a vector of the accumulator's rows or "
+               "columns";
+    plan.maps.push_back(map);
+    return "";
+  }
+  if (isa<MmaFillOp, MmaCommitOp, MmaLoadOp, EventWaitOp, EventTriggerOp,
+          WaitOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
+    return "";
+  if (touchesAccumulators(op))
+    return "'" + op->getName().getStringRef().str() +
+           "' computes on an accumulator";
+  if (isPure(op) && op->getNumRegions() == 0)
+    return "";
+  return "'" + op->getName().getStringRef().str() +
+         "' in the consumer is not one the split knows how to share";
+}
+
+/// Why the consumer of `roles` cannot be split among `count` warpgroups,
+/// or an empty string; fills `plan`.
+static std::string analyze(Roles roles, int64_t count, SplitPlan &plan) {
+  DenseSet<Value> storedTiles;
+  std::string why;
+  roles.consumer.getBody().walk<WalkOrder::PreOrder>(
+      [&](Operation *op) -> WalkResult {
+        why = checkOp(op, count, plan, storedTiles);
+        if (!why.empty())
+          return WalkResult::interrupt();
+        // An mma.map body computes on one element: nothing to split.
+        return isa<MmaMapOp>(op) ? WalkResult::skip() : WalkResult::advance();
+      });
+  if (!why.empty())
+    return why;
+  // A stored tile is read by the copies that were checked, and written by
+  // the split stores only.
+  for (Value tile : storedTiles)
+    for (Operation *user : tile.getUsers())
+      if (!isa<MmaStoreOp, CopyOp>(user) ||
+          (isa<CopyOp>(user) && cast<CopyOp>(user).getSource() != tile))
+        return "a tile an accumulator is stored into is also used by '" +
+               user->getName().getStringRef().str() + "'";
+  if (plan.accumulators.empty())
+    return "the consumer computes no accumulator";
+  return "";
+}
+
+/// `croq.subspan %buffer [narrowed] at [...]`: the part `index` of `count`
+/// along `dim`.
+static Value narrow(OpBuilder &b, Location loc, Value buffer, unsigned dim,
+                    int64_t count, Value index, Value zero) {
+  ViewType type = *getNarrowedView(buffer.getType(), dim, count);
+  SmallVector<Value> at(2, zero);
+  at[dim] = index;
+  return SubspanOp::create(b, loc, type, buffer, /*sizes=*/ValueRange{},
+                           type.getShape(), /*steps=*/ValueRange{},
+                           /*staticSteps=*/nullptr, at)
+      .getResult();
+}
+
+/// Splits the consumer of `roles` as `plan` says.
+static void split(Roles roles, int64_t count, SplitPlan &plan) {
+  MLIRContext *context = roles.block.getContext();
+  roles.roles.setStaticExtents({1 + count});
+  Block &body = roles.consumer.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  Location loc = roles.consumer.getLoc();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value index =
+      arith::SubIOp::create(b, loc, roles.roles.getBody().getArgument(0), one);
+
+  for (auto [load, dim] : plan.aLoads) {
+    b.setInsertionPoint(load);
+    Value source =
+        narrow(b, load.getLoc(), load.getSource(), dim, count, index, zero);
+    load.getSourceMutable().set(source);
+    auto frag = cast<FragType>(load.getResult().getType());
+    SmallVector<int64_t> shape(frag.getShape());
+    shape[dim] /= count;
+    load.getResult().setType(FragType::get(
+        context, shape, frag.getElementType(), frag.getInRegisters()));
+  }
+  for (MmaStoreOp store : plan.stores) {
+    b.setInsertionPoint(store);
+    store.getDestMutable().set(
+        narrow(b, store.getLoc(), store.getDest(), 0, count, index, zero));
+  }
+  for (CopyOp copy : plan.copies) {
+    b.setInsertionPoint(copy);
+    Value source =
+        narrow(b, copy.getLoc(), copy.getSource(), 0, count, index, zero);
+    Value dest =
+        narrow(b, copy.getLoc(), copy.getDest(), 0, count, index, zero);
+    copy.getSourceMutable().set(source);
+    copy.getDestMutable().set(dest);
+  }
+  for (MmaMapOp map : plan.maps) {
+    // The body's row counts from the block's first row, as before.
+    Block &mapBody = map.getBody().front();
+    BlockArgument row = mapBody.getArgument(0);
+    b.setInsertionPoint(map);
+    Value rows = arith::ConstantIndexOp::create(
+        b, loc, getRows(map.getResult().getType()) / count);
+    Value first = arith::MulIOp::create(b, loc, index, rows);
+    b.setInsertionPointToStart(&mapBody);
+    Value blockRow = arith::AddIOp::create(b, loc, row, first);
+    row.replaceAllUsesExcept(blockRow, blockRow.getDefiningOp());
+  }
+  for (Value value : plan.accumulators) {
+    auto acc = cast<AccType>(value.getType());
+    SmallVector<int64_t> shape(acc.getShape());
+    shape[0] /= count;
+    value.setType(AccType::get(context, shape, acc.getElementType()));
+  }
+}
+
+/// Whether the consumer computes accumulators, all with a multiple of
+/// `rows` rows.
+static bool allAccumulatorsHaveRows(Roles roles, int64_t rows) {
+  bool any = false, all = true;
+  roles.consumer.getBody().walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (isa<AccType>(type)) {
+        any = true;
+        all = all && getRows(type) % rows == 0;
+      }
+  });
+  return any && all;
+}
+
+namespace {
+struct CroqSplitAccumulatorsPass
+    : croq::impl::CroqSplitAccumulatorsBase<CroqSplitAccumulatorsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<Roles> found;
+    getOperation()->walk([&](ParallelOp block) {
+      if (block.getLevel() != ParallelLevel::Block)
+        return;
+      if (std::optional<Roles> roles = findRoles(block)) {
+        found.push_back(*roles);
+        return;
+      }
+      // Without a producer and a consumer there is nothing to split.
+      if (auto attr = block->getAttrOfType<IntegerAttr>(
+              CroqDialect::ConsumersAttrHelper::getNameStr())) {
+        if (attr.getInt() > 1)
+          block.emitWarning("croq.consumers = ")
+              << attr.getInt() << " ignored: the block is not warp-specialized";
+        block->removeAttr(CroqDialect::ConsumersAttrHelper::getNameStr());
+      }
+    });
+    for (Roles &roles : found) {
+      int64_t count = consumers;
+      bool forced = count != 0;
+      if (auto attr = roles.block->getAttrOfType<IntegerAttr>(
+              CroqDialect::ConsumersAttrHelper::getNameStr())) {
+        count = attr.getInt();
+        forced = true;
+        roles.block->removeAttr(CroqDialect::ConsumersAttrHelper::getNameStr());
+      }
+      if (count < 0 || count > kMaxConsumerWarpgroups) {
+        roles.block.emitError("croq-split-accumulators takes 1 to ")
+            << kMaxConsumerWarpgroups << " consumer warpgroups, got " << count;
+        return signalPassFailure();
+      }
+      SplitPlan plan;
+      if (count == 0) {
+        // Two consumers where every accumulator has room for them.
+        count = kAutoConsumers;
+        if (!allAccumulatorsHaveRows(roles, kWarpgroupRows * count))
+          continue;
+      }
+      if (count == 1)
+        continue;
+      if (std::string why = analyze(roles, count, plan); !why.empty()) {
+        if (forced) {
+          roles.block.emitError("cannot split the consumer among ")
+              << count << " warpgroups: " << why;
+          return signalPassFailure();
+        }
+        roles.block.emitWarning("consumer not split among ")
+            << count << " warpgroups: " << why;
+        continue;
+      }
+      split(roles, count, plan);
+    }
+  }
+};
+} // namespace
