@@ -252,7 +252,9 @@ static void emitBlockProgram(OpBuilder &b, Location loc, const MatmulSpec &spec,
                                     : SmallVector<int64_t>{tileK, tileN};
   Value aTile = tile(aShape, element, Swizzle::B128);
   Value bTile = tile(bShape, element, Swizzle::B128);
-  Value cTile = tile({tileM, tileN}, result, Swizzle::None);
+  // The result tile is stored by TMA from a 128B-swizzled tile: stores
+  // without bank conflicts, one bulk copy per swizzle span.
+  Value cTile = tile({tileM, tileN}, result, Swizzle::B128);
   auto accType = AccType::get(context, {tileM, tileN}, b.getF32Type());
   Value acc =
       emitKLoop(b, loc, spec, blockM, blockN, kSteps, aTile, bTile, accType);
@@ -263,9 +265,10 @@ static void emitBlockProgram(OpBuilder &b, Location loc, const MatmulSpec &spec,
   if (spec.epilogue)
     acc = emitEpilogue(b, loc, *spec.epilogue, acc, blockM, blockN);
   MmaStoreOp::create(b, loc, acc, cTile);
-  CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::DMA, cTile, cView,
+  CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, cTile, cView,
                  /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-                 /*swizzle=*/nullptr, /*box=*/nullptr, /*boxOrigins=*/nullptr);
+                 SwizzleAttr::get(context, Swizzle::B128), /*box=*/nullptr,
+                 /*boxOrigins=*/nullptr);
 }
 
 /// Replaces `op` by the croq kernel that computes it: the tile of the

@@ -54,6 +54,8 @@ struct SplitPlan {
   /// Copies of stored tiles: both sides narrowed.
   SmallVector<CopyOp> copies;
   SmallVector<MmaMapOp> maps;
+  /// The buffers accumulators are stored into.
+  SetVector<Value> storedTiles;
 };
 } // namespace
 
@@ -154,8 +156,7 @@ static bool touchesAccumulators(Operation *op) {
 }
 
 /// Checks one op of the consumer; records what the split changes.
-static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan,
-                           DenseSet<Value> &storedTiles) {
+static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
   if (std::string why = checkAccumulators(op, count, plan); !why.empty())
     return why;
   if (auto mma = dyn_cast<MmaOp>(op)) {
@@ -180,11 +181,11 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan,
     if (failed(narrowed) || narrowed->getShape()[1] != acc.getShape()[1])
       return "an accumulator is stored into a buffer of another shape";
     plan.stores.push_back(store);
-    storedTiles.insert(store.getDest());
+    plan.storedTiles.insert(store.getDest());
     return "";
   }
   if (auto copy = dyn_cast<CopyOp>(op)) {
-    if (!storedTiles.contains(copy.getSource()) || copy.getMap() ||
+    if (!plan.storedTiles.contains(copy.getSource()) || copy.getMap() ||
         copy.getUsable())
       return "the consumer copies a buffer it did not store an accumulator "
              "into";
@@ -217,11 +218,10 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan,
 /// Why the consumer of `roles` cannot be split among `count` warpgroups,
 /// or an empty string; fills `plan`.
 static std::string analyze(Roles roles, int64_t count, SplitPlan &plan) {
-  DenseSet<Value> storedTiles;
   std::string why;
   roles.consumer.getBody().walk<WalkOrder::PreOrder>(
       [&](Operation *op) -> WalkResult {
-        why = checkOp(op, count, plan, storedTiles);
+        why = checkOp(op, count, plan);
         if (!why.empty())
           return WalkResult::interrupt();
         // An mma.map body computes on one element: nothing to split.
@@ -231,7 +231,7 @@ static std::string analyze(Roles roles, int64_t count, SplitPlan &plan) {
     return why;
   // A stored tile is read by the copies that were checked, and written by
   // the split stores only.
-  for (Value tile : storedTiles)
+  for (Value tile : plan.storedTiles)
     for (Operation *user : tile.getUsers())
       if (!isa<MmaStoreOp, CopyOp>(user) ||
           (isa<CopyOp>(user) && cast<CopyOp>(user).getSource() != tile))
@@ -252,6 +252,27 @@ static Value narrow(OpBuilder &b, Location loc, Value buffer, unsigned dim,
   return SubspanOp::create(b, loc, type, buffer, /*sizes=*/ValueRange{},
                            type.getShape(), /*steps=*/ValueRange{},
                            /*staticSteps=*/nullptr, at)
+      .getResult();
+}
+
+/// The part `index` of `count` of `buffer`'s rows. A tile of a subspan
+/// grid becomes a tile of a grid `count` times finer, so that the part is
+/// one window of the tensor (which tma copies need) rather than a window
+/// of a window.
+static Value narrowRows(OpBuilder &b, Location loc, Value buffer, int64_t count,
+                        Value index, Value zero) {
+  auto subspan = buffer.getDefiningOp<SubspanOp>();
+  if (!subspan || !subspan.getSizes().empty() || !subspan.getSteps().empty() ||
+      subspan.getStaticSteps() || subspan.getIndices().size() != 2)
+    return narrow(b, loc, buffer, 0, count, index, zero);
+  ViewType type = *getNarrowedView(buffer.getType(), 0, count);
+  SmallVector<Value> at(subspan.getIndices());
+  Value scaled = arith::MulIOp::create(
+      b, loc, at[0], arith::ConstantIndexOp::create(b, loc, count));
+  at[0] = arith::AddIOp::create(b, loc, scaled, index);
+  return SubspanOp::create(b, loc, type, subspan.getSource(),
+                           /*sizes=*/ValueRange{}, type.getShape(),
+                           /*steps=*/ValueRange{}, /*staticSteps=*/nullptr, at)
       .getResult();
 }
 
@@ -278,20 +299,48 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
     load.getResult().setType(FragType::get(
         context, shape, frag.getElementType(), frag.getInRegisters()));
   }
+  // A shared tile of the block that accumulators are stored into becomes
+  // an array of one tile per consumer: each consumer's part is a whole
+  // tile, which tma copies need.
+  DenseMap<Value, Value> parts;
+  for (Value tile : plan.storedTiles) {
+    auto alloc = tile.getDefiningOp<AllocOp>();
+    auto type = dyn_cast<TileType>(tile.getType());
+    if (!alloc || !type || !type.isShared() ||
+        alloc->getBlock() != &roles.block.getBody().front())
+      continue;
+    SmallVector<int64_t> shape(type.getShape());
+    shape[0] /= count;
+    OpBuilder ab(alloc);
+    auto tilesType =
+        TilesType::get(context, count, shape, type.getElementType(),
+                       type.getMemorySpace(), type.getSwizzle());
+    auto tiles = AllocOp::create(ab, alloc.getLoc(), tilesType,
+                                 /*offset=*/IntegerAttr());
+    tiles->setAttrs(alloc->getAttrs());
+    b.setInsertionPointAfter(index.getDefiningOp());
+    Value part = StageOp::create(b, alloc.getLoc(), tiles, index);
+    parts[tile] = part;
+  }
+  auto partOf = [&](OpBuilder &pb, Location at, Value buffer) {
+    if (Value part = parts.lookup(buffer))
+      return part;
+    return narrow(pb, at, buffer, 0, count, index, zero);
+  };
   for (MmaStoreOp store : plan.stores) {
     b.setInsertionPoint(store);
-    store.getDestMutable().set(
-        narrow(b, store.getLoc(), store.getDest(), 0, count, index, zero));
+    store.getDestMutable().set(partOf(b, store.getLoc(), store.getDest()));
   }
   for (CopyOp copy : plan.copies) {
     b.setInsertionPoint(copy);
-    Value source =
-        narrow(b, copy.getLoc(), copy.getSource(), 0, count, index, zero);
+    Value source = partOf(b, copy.getLoc(), copy.getSource());
     Value dest =
-        narrow(b, copy.getLoc(), copy.getDest(), 0, count, index, zero);
+        narrowRows(b, copy.getLoc(), copy.getDest(), count, index, zero);
     copy.getSourceMutable().set(source);
     copy.getDestMutable().set(dest);
   }
+  for (auto [tile, part] : parts)
+    tile.getDefiningOp()->erase();
   for (MmaMapOp map : plan.maps) {
     // The body's row counts from the block's first row, as before.
     Block &mapBody = map.getBody().front();
