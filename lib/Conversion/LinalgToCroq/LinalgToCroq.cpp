@@ -230,7 +230,8 @@ static void emitBlockProgram(OpBuilder &b, Location loc, const MatmulSpec &spec,
                          /*shared_memory=*/nullptr);
   // croq-split-accumulators shares the accumulator among this many
   // consumer warpgroups.
-  kernel->setAttr(CroqDialect::ConsumersAttrHelper::getNameStr(), b.getI64IntegerAttr(config.consumers));
+  kernel->setAttr(CroqDialect::ConsumersAttrHelper::getNameStr(),
+                  b.getI64IntegerAttr(config.consumers));
   OpBuilder::InsertionGuard guard(b);
   Block &body = *b.createBlock(&kernel.getBody());
   body.addArguments({b.getIndexType(), b.getIndexType()}, {loc, loc});
@@ -356,7 +357,8 @@ struct ConvertLinalgToCroqPass
       if (failed(candidates)) {
         op.emitOpError("convert-linalg-to-croq computes tiles of 128x256, "
                        "128x128 or 64x128 result elements, got ")
-            << tileM << "x" << tileN;
+            << static_cast<int64_t>(tileM) << "x"
+            << static_cast<int64_t>(tileN);
         return signalPassFailure();
       }
       emitKernel(op, spec, *candidates, (*target)->multiprocessors);

@@ -1,33 +1,60 @@
 // REQUIRES: ptxas
 // RUN: croq-translate --croq-to-ptx %s -o %t.ptx
 // RUN: rm -rf %t.d && split-file %t.ptx %t.d
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_f32out_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel.ptx -o %t.1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel.ptx -o %t.5.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel.ptx -o %t.6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel.ptx -o %t.7.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel.ptx -o %t.8.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_5.ptx -o %t.1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_6.ptx -o %t.3.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_7.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_f32out_kernel.ptx -o %t.5.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_f32out_kernel_0.ptx -o %t.6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel.ptx -o %t.7.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel_1.ptx -o %t.8.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel_2.ptx -o %t.9.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel.ptx -o %t.10.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_3.ptx -o %t.11.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_4.ptx -o %t.12.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel.ptx -o %t.13.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_10.ptx -o %t.14.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_11.ptx -o %t.15.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel.ptx -o %t.16.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_12.ptx -o %t.17.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel.ptx -o %t.18.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_8.ptx -o %t.19.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_9.ptx -o %t.20.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s --check-prefix=F8 < %t.d/linalg_mm_nt_e4m3_kernel.ptx
 // RUN: FileCheck %s < %t.d/linalg_mm_f16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=STORE < %t.d/linalg_mm_f16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=SMALL < %t.d/linalg_mm_f16_kernel_2.ptx
 
 // GEMMs handed to croq as linalg, as a frontend bufferizes them: the
 // output zeroed by linalg.fill and then accumulated into by linalg.matmul
 // (or accumulated into without the fill), B possibly transposed through
-// indexing_maps. convert-linalg-to-croq makes each a croq kernel;
-// croq-pipeline-loops makes its K loop a ring fed by a producer warpgroup.
+// indexing_maps. convert-linalg-to-croq makes each a croq kernel per
+// block tile; croq-pipeline-loops makes its K loop a ring fed by a producer
+// warpgroup, and croq-split-accumulators shares 128-row accumulators
+// between two consumer warpgroups.
 // run_gpu_tests.py checks them against float64 products.
 
 // ptxas does not serialize the wgmma pipeline (C7514/C7517 warnings).
 // PTXAS-NOT: C75{{1[0-8]|2[0-9]}}
 
-// The K loop is a ring: tma loads on mbarriers, wgmma on the tiles.
+// Each function with dynamic shapes has a kernel per block tile, the host
+// code launching the one its cost model chooses. The K loop is a ring:
+// tma loads on mbarriers, wgmma on the tiles. The first kernel is the
+// 128x256 tile: a producer and two consumer warpgroups, each running
+// m64n256 on its 64 rows; the result is stored by TMA.
 // CHECK: .entry linalg_mm_f16_kernel
+// CHECK: .maxntid 384, 1, 1
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global
-// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// STORE: cp.async.bulk.tensor.2d.global.shared::cta
+// The third is the 64x128 tile: one consumer.
+// SMALL: .entry linalg_mm_f16_kernel
+// SMALL: .maxntid 256, 1, 1
+// SMALL: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 
-// F8: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// F8: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
 
 // C[M, N] = A[M, K] * B[K, N], f32 result.
 func.func @linalg_mm_f16_f32out(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {

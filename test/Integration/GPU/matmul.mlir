@@ -10,7 +10,7 @@
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_pipelined_inplace_f16_kernel.ptx -o %t.6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_pipelined_bf16_kernel.ptx -o %t.7.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s --check-prefix=SYNC < %t.d/matmul_plain_f16_kernel.ptx
-// RUN: FileCheck %s --check-prefix=RING --implicit-check-not=setmaxnreg < %t.d/matmul_pipelined_f16_kernel.ptx
+// RUN: FileCheck %s --check-prefix=RING < %t.d/matmul_pipelined_f16_kernel.ptx
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_ws2_f16_kernel.ptx -o %t.p0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_ws2_bf16_kernel.ptx -o %t.p1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/matmul_ws1_pending_f16_kernel.ptx -o %t.p2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -47,11 +47,12 @@
 // SYNC: .maxntid 128, 1, 1
 // SYNC-NOT: setmaxnreg
 
-// Left to croq-pipeline-loops: producer and consumer warpgroups. With one
-// consumer warpgroup every thread has 255 registers from the start, so no
-// role trades any (no setmaxnreg at all).
-// RING: .maxntid 256, 1, 1
-// RING-NOT: setmaxnreg
+// Left to croq-pipeline-loops and croq-split-accumulators: a producer and
+// two consumer warpgroups, each on 64 rows of the 128x128 accumulator; the
+// roles trade registers.
+// RING: .maxntid 384, 1, 1
+// RING-DAG: setmaxnreg.inc.sync.aligned.u32 224;
+// RING-DAG: setmaxnreg.dec.sync.aligned.u32 56;
 // RING-DAG: mbarrier.arrive.expect_tx.shared.b64
 // RING-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 

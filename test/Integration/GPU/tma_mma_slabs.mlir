@@ -10,7 +10,9 @@
 // per operand, one per 64-column slab, and wgmma reads the slabs.
 // CHECK-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // CHECK-NOT: cp.async.bulk.tensor
-// MMA-COUNT-16: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// The block's two consumer warpgroups (croq-split-accumulators) each run
+// the eight K steps on their 64 rows.
+// MMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // MMA-NOT: wgmma.mma_async
 
 //===- tma_mma_slabs.mlir - GPU test: wgmma on slabbed tiles --------------===//

@@ -1,0 +1,107 @@
+// RUN: croq-opt %s --convert-linalg-to-croq --canonicalize -split-input-file | FileCheck %s
+// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=64 tile-n=128" --canonicalize -split-input-file | FileCheck %s --check-prefix=FORCED
+
+// The block tile is the one of least cost: the waves of blocks the grid
+// takes on the chip's 132 multiprocessors, times the tile's weight (its
+// elements over its efficiency: 32768 for 128x256, 18204 for 128x128,
+// 11702 for 64x128).
+
+// 4096 x 4096: 512 blocks of 128x256 (4 waves, 131072) against 1024 of
+// 128x128 (8 waves, 145632) and 2048 of 64x128 (16 waves): 128x256, two
+// consumer warpgroups of 64 rows each.
+// CHECK-LABEL: func.func @large
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 16] : block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+// CHECK: croq.alloc : !croq.tile<64x256xf16, shared, swizzle = 128>
+// CHECK: croq.alloc : !croq.tile<128x256xf16, shared, swizzle = 128>
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x256xf32>
+// CHECK-NOT: scf.index_switch
+// A forced tile is the only candidate.
+// FORCED-LABEL: func.func @large
+// FORCED: croq.parallel (%{{.*}}, %{{.*}}) in [64, 32] : block attributes {croq.consumers = 1 : i64} {
+// FORCED: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+func.func @large(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<4096x4096xf16>)
+  linalg.matmul ins(%a, %b : memref<4096x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<4096x4096xf16>)
+  return
+}
+
+// -----
+
+// An f32 result tile of 128x256 (128 KB) leaves room for two stages of
+// operands only: the candidates start at 128x128.
+// CHECK-LABEL: func.func @large_f32
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 32] : block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+func.func @large_f32(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4096x4096xf32>)
+  linalg.matmul ins(%a, %b : memref<4096x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<4096x4096xf32>)
+  return
+}
+
+// -----
+
+// 512 x 4096: 64 blocks of 128x256 (1 wave, 32768), 128 of 128x128 (1
+// wave, 18204), 256 of 64x128 (2 waves, 23404): 128x128.
+// CHECK-LABEL: func.func @short
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [4, 32] : block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+func.func @short(%a: memref<512x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<512x4096xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  linalg.fill ins(%zero : bf16) outs(%c : memref<512x4096xbf16>)
+  linalg.matmul ins(%a, %b : memref<512x4096xbf16>, memref<4096x4096xbf16>) outs(%c : memref<512x4096xbf16>)
+  return
+}
+
+// -----
+
+// 1024 x 1024: every tile fits in one wave, so the smallest: 64x128, one
+// consumer warpgroup.
+// CHECK-LABEL: func.func @small
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [16, 8] : block attributes {croq.consumers = 1 : i64} {
+// CHECK: croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memref<1024x1024xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<1024x1024xf16>)
+  linalg.matmul ins(%a, %b : memref<1024x1024xf16>, memref<1024x1024xf16>) outs(%c : memref<1024x1024xf16>)
+  return
+}
+
+// -----
+
+// Dynamic shapes: the host code computes the three costs, takes the least
+// (the first of equal ones) and launches that tile's kernel.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-DAG: %[[M:.*]] = memref.dim %arg0, %c0 : memref<?x?xf16>
+// CHECK-DAG: %[[N:.*]] = memref.dim %arg1, %c1 : memref<?x?xf16>
+// CHECK: %[[BM0:.*]] = arith.ceildivui %[[M]], %c128 : index
+// CHECK: %[[BN0:.*]] = arith.ceildivui %[[N]], %c256 : index
+// CHECK: %[[B0:.*]] = arith.muli %[[BM0]], %[[BN0]] : index
+// CHECK: %[[W0:.*]] = arith.ceildivui %[[B0]], %c132 : index
+// CHECK: %[[C0:.*]] = arith.muli %[[W0]], %c32768 : index
+// CHECK: %[[C1:.*]] = arith.muli %{{.*}}, %c18204 : index
+// CHECK: %[[LT1:.*]] = arith.cmpi ult, %[[C1]], %[[C0]] : index
+// CHECK: %[[I1:.*]] = arith.select %[[LT1]], %c1, %c0 : index
+// CHECK: %[[BEST1:.*]] = arith.select %[[LT1]], %[[C1]], %[[C0]] : index
+// CHECK: %[[C2:.*]] = arith.muli %{{.*}}, %c11702 : index
+// CHECK: %[[LT2:.*]] = arith.cmpi ult, %[[C2]], %[[BEST1]] : index
+// CHECK: %[[I2:.*]] = arith.select %[[LT2]], %c2, %[[I1]] : index
+// CHECK: scf.index_switch %[[I2]]
+// CHECK: case 1 {
+// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+// CHECK: case 2 {
+// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 1 : i64} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+// CHECK: default {
+// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x256xf32>
+func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}

@@ -1,0 +1,205 @@
+// RUN: croq-opt %s --croq-split-accumulators -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: croq-opt %s --croq-split-accumulators="consumers=1" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=ONE
+
+// A warp-specialized GEMM block as croq-pipeline-loops makes it, with a
+// 128x256 accumulator, a bias epilogue and a tma store: two consumer
+// warpgroups (the roles parallel gets three warpgroups), consumer c =
+// warpgroup - 1 computing rows [64 c, 64 c + 64). Its A operand reads
+// those rows of the stage, its accumulators are 64x256, the epilogue's row
+// counts from the block's first row, the result tile becomes one tile per
+// consumer, and the consumer stores its tile into row block 2 bm + c of the
+// output's 64-row grid.
+// CHECK-LABEL: func.func @gemm
+// CHECK:       croq.parallel (%[[BM:.*]], %[[BN:.*]]) in
+// CHECK:         %[[OUT:.*]] = croq.alloc : !croq.tiles<2 x 64x256xf16, shared, swizzle = 128>
+// CHECK:         croq.parallel (%[[WG:.*]]) in [3] : warpgroup {
+// CHECK:           croq.inthreads async %{{.*}} {
+// CHECK-NOT:         croq.mma.load
+// CHECK:           croq.inthreads async %{{.*}} {
+// CHECK:             %[[C1:.*]] = arith.constant 1 : index
+// CHECK:             %[[C:.*]] = arith.subi %[[WG]], %[[C1]] : index
+// CHECK:             %[[PART:.*]] = croq.stage %[[OUT]][%[[C]]] : !croq.tiles<2 x 64x256xf16, shared, swizzle = 128>
+// CHECK:             croq.mma.fill %{{.*}} : !croq.acc<64x256xf32>
+// CHECK:             scf.for {{.*}} -> (!croq.acc<64x256xf32>) {
+// CHECK:               %[[AS:.*]] = croq.stage
+// CHECK:               %[[AROWS:.*]] = croq.subspan %[[AS]] [64, 64] at [%[[C]], %{{.*}}] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<64x64xf16, shared, swizzle = 128>
+// CHECK:               %[[FA:.*]] = croq.mma.load %[[AROWS]] : !croq.view<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+// CHECK:               %[[FB:.*]] = croq.mma.load %{{.*}} : !croq.tile<256x64xf16, shared, swizzle = 128> -> !croq.frag<256x64xf16>
+// CHECK:               croq.mma row row %{{.*}}, %[[FA]], %[[FB]] : !croq.frag<64x64xf16>, !croq.frag<256x64xf16> -> !croq.acc<64x256xf32>
+// CHECK:               croq.mma.commit %{{.*}} pending = 1 : !croq.acc<64x256xf32>
+// CHECK:             croq.mma.commit %{{.*}} : !croq.acc<64x256xf32>
+// CHECK:             %[[ROWS:.*]] = arith.constant 64 : index
+// CHECK:             %[[FIRST:.*]] = arith.muli %[[C]], %[[ROWS]] : index
+// CHECK:             croq.mma.map %{{.*}} (%[[ROW:.*]], %{{.*}}, %{{.*}}) : !croq.acc<64x256xf32> {
+// CHECK-NEXT:          %[[BLOCKROW:.*]] = arith.addi %[[ROW]], %[[FIRST]] : index
+// CHECK-NEXT:          croq.read %{{.*}}[%[[BLOCKROW]]] : !croq.view<128xf32>
+// CHECK:             croq.mma.store %{{.*}} -> %[[PART]] : !croq.acc<64x256xf32> -> !croq.tile<64x256xf16, shared, swizzle = 128>
+// CHECK:             %[[TWO:.*]] = arith.constant 2 : index
+// CHECK:             %[[SCALED:.*]] = arith.muli %[[BM]], %[[TWO]] : index
+// CHECK:             %[[RB:.*]] = arith.addi %[[SCALED]], %[[C]] : index
+// CHECK:             %[[OV:.*]] = croq.subspan %{{.*}} [64, 256] at [%[[RB]], %[[BN]]] : memref<?x?xf16> -> !croq.view<64x256xf16>
+// CHECK:             croq.copy tma swizzle = 128 %[[PART]] -> %[[OV]] : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
+// With one consumer the block is left as it is.
+// ONE-LABEL: func.func @gemm
+// ONE:         croq.parallel (%{{.*}}) in [2] : warpgroup {
+// ONE:           croq.mma.fill %{{.*}} : !croq.acc<128x256xf32>
+func.func @gemm(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>, %out: memref<?x?xf16>, %bias: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  croq.parallel (%bm, %bn) in [%c2, %c2] : block {
+    %a_s = croq.alloc : !croq.tiles<3 x 128x64xf16, shared, swizzle = 128>
+    %b_s = croq.alloc : !croq.tiles<3 x 256x64xf16, shared, swizzle = 128>
+    %full = croq.event.alloc : !croq.events<3>
+    %empty = croq.event.alloc ready : !croq.events<3>
+    %o_s = croq.alloc : !croq.tile<128x256xf16, shared, swizzle = 128>
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c3 : index
+          croq.event.wait %empty[%s] : !croq.events<3>
+          %a = croq.subspan %lhs [128, 64] at [%bm, %k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+          %b = croq.subspan %rhs [256, 64] at [%bn, %k] : memref<?x?xf16> -> !croq.view<256x64xf16>
+          %as = croq.stage %a_s[%s] : !croq.tiles<3 x 128x64xf16, shared, swizzle = 128>
+          %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %bs = croq.stage %b_s[%s] : !croq.tiles<3 x 256x64xf16, shared, swizzle = 128>
+          %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<256x64xf16> -> !croq.tile<256x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%s] after (%fa, %fb) : !croq.events<3>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x256xf32>
+        %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %init) -> (!croq.acc<128x256xf32>) {
+          %s = arith.remui %k, %c3 : index
+          croq.event.wait %full[%s] : !croq.events<3>
+          %as = croq.stage %a_s[%s] : !croq.tiles<3 x 128x64xf16, shared, swizzle = 128>
+          %bs = croq.stage %b_s[%s] : !croq.tiles<3 x 256x64xf16, shared, swizzle = 128>
+          %fa = croq.mma.load %as : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+          %fb = croq.mma.load %bs : !croq.tile<256x64xf16, shared, swizzle = 128> -> !croq.frag<256x64xf16>
+          %p = croq.mma row row %acc, %fa, %fb : !croq.frag<128x64xf16>, !croq.frag<256x64xf16> -> !croq.acc<128x256xf32>
+          %d = croq.mma.commit %p pending = 1 : !croq.acc<128x256xf32>
+          %has_prev = arith.cmpi ugt, %k, %c0 : index
+          scf.if %has_prev {
+            %prev = arith.subi %k, %c1 : index
+            %ps = arith.remui %prev, %c3 : index
+            croq.event.trigger %empty[%ps] : !croq.events<3>
+          }
+          scf.yield %d : !croq.acc<128x256xf32>
+        }
+        %done = croq.mma.commit %r : !croq.acc<128x256xf32>
+        %bv = croq.subspan %bias [128] at [%bm] : memref<?xf32> -> !croq.view<128xf32>
+        %e = croq.mma.map %done (%row, %col, %x) : !croq.acc<128x256xf32> {
+          %v = croq.read %bv[%row] : !croq.view<128xf32>
+          %sum = arith.addf %x, %v : f32
+          croq.yield %sum : f32
+        }
+        croq.mma.store %e -> %o_s : !croq.acc<128x256xf32> -> !croq.tile<128x256xf16, shared, swizzle = 128>
+        %ov = croq.subspan %out [128, 256] at [%bm, %bn] : memref<?x?xf16> -> !croq.view<128x256xf16>
+        croq.copy tma swizzle = 128 %o_s -> %ov : !croq.tile<128x256xf16, shared, swizzle = 128> -> !croq.view<128x256xf16>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A 64-row accumulator fills one warpgroup: by default the block keeps one
+// consumer.
+// CHECK-LABEL: func.func @rows64
+// CHECK: croq.parallel (%{{.*}}) in [2] : warpgroup {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+func.func @rows64(%out: memref<64x128xf32>) {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%bm) in [1] : block {
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<64x128xf32>
+        croq.mma.store %init -> %out : !croq.acc<64x128xf32> -> memref<64x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// The block's croq.consumers attribute chooses, and goes away. A store
+// straight to a global tensor writes the consumer's rows of it.
+// CHECK-LABEL: func.func @to_global
+// CHECK: croq.parallel (%{{.*}}) in [1] : block {
+// CHECK: croq.parallel (%[[WG:.*]]) in [3] : warpgroup {
+// CHECK: %[[C:.*]] = arith.subi %[[WG]], %{{.*}} : index
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+// CHECK: %[[ROWS:.*]] = croq.subspan %{{.*}} [64, 128] at [%[[C]], %{{.*}}] : memref<128x128xf32> -> !croq.view<64x128xf32>
+// CHECK: croq.mma.store %{{.*}} -> %[[ROWS]] : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+// ONE-LABEL: func.func @to_global
+// ONE: croq.parallel (%{{.*}}) in [3] : warpgroup {
+func.func @to_global(%out: memref<128x128xf32>) {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%bm) in [1] : block attributes {croq.consumers = 2 : i64} {
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        croq.mma.store %init -> %out : !croq.acc<128x128xf32> -> memref<128x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A consumer that reduces its accumulator is not split (by default: a
+// warning that says why).
+// CHECK-LABEL: func.func @reduces
+// CHECK: croq.parallel (%{{.*}}) in [2] : warpgroup {
+func.func @reduces(%out: memref<128xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-warning @+1 {{consumer not split among 2 warpgroups: 'croq.mma.reduce' computes on an accumulator}}
+  croq.parallel (%bm) in [1] : block {
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        %m = croq.mma.reduce max %init : !croq.acc<128x128xf32> -> !croq.vec<128xf32, rows>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A block that is not warp-specialized has nothing to split: its
+// croq.consumers attribute is dropped with a warning.
+// CHECK-LABEL: func.func @not_specialized
+// CHECK: croq.parallel (%{{.*}}) in [1] : block {
+func.func @not_specialized(%out: memref<128x128xf32>) {
+  // expected-warning @+1 {{croq.consumers = 2 ignored: the block is not warp-specialized}}
+  croq.parallel (%bm) in [1] : block attributes {croq.consumers = 2 : i64} {
+    %zero = arith.constant 0.0 : f32
+    %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    croq.mma.store %init -> %out : !croq.acc<128x128xf32> -> memref<128x128xf32>
+  }
+  return
+}
