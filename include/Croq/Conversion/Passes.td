@@ -17,8 +17,8 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     `linalg.matmul` on memrefs outside a croq kernel, with f16, bf16,
     f8E4M3FN or f8E5M2 operands of one type and an f16, bf16 or f32 result,
     becomes a croq kernel that computes it with f32 accumulation: each block
-    owns a 128x128 tile of the result and runs a K loop of two `tma` copies
-    (K steps of one 128-byte swizzle span: 64 16-bit or 128 8-bit elements,
+    owns a tile of the result and runs a K loop of two `tma` copies (K steps
+    of one 128-byte swizzle span: 64 16-bit or 128 8-bit elements,
     zero-filled at the edges) and one `croq.mma`,
     in the plain form that `croq-pipeline-loops` turns into a multi-stage
     ring. B may be transposed through `indexing_maps` (stored N x K: a `row`
@@ -26,12 +26,22 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     reads K-major only; A is taken M x K only (wgmma reads an M-major A in
     64-row tiles, not the block's 128).
 
+    The block tile is 128x256, 128x128 or 64x128 result elements (those
+    with room for three stages of operands next to the result tile in the
+    chip's shared memory), chosen by a cost model: the waves of blocks the
+    grid takes on the chip's multiprocessors times the tile's time (its
+    elements over the efficiency it reaches; K is the same for all). For
+    static M and N the pass chooses; for dynamic ones it emits one kernel
+    per tile and the host code computes the costs and launches the cheapest
+    (`scf.index_switch`). `tile-m` and `tile-n` force a tile. A block of 128
+    rows carries `croq.consumers = 2`, for `croq-split-accumulators`.
+
     `linalg.matmul` accumulates into its output. When the op right before it
     fills the output with zero (`linalg.fill`), the fill is dropped and the
     kernel stores the product; otherwise the epilogue adds the output's
     elements to the accumulator in registers (`croq.mma.map`) before the
-    store. The result tile goes through shared memory and a masked `dma`
-    copy to the output.
+    store. The result tile goes through a 128B-swizzled shared tile and a
+    `tma` copy to the output, which clips at its edges.
 
     The form a frontend hands over after bufferization is fused: when the
     product goes into a zeroed temporary (`memref.alloc`) that only an
@@ -55,7 +65,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     After (in part):
 
     ```mlir
-    croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+    croq.parallel (%bm, %bn) in [%gm, %gn] : block attributes {croq.consumers = 2 : i64} {
       %as = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
       ...
       croq.copy tma zfill swizzle = 128 %av -> %as : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
