@@ -7,13 +7,16 @@ checked first (random inputs, poisoned output, against a float32 product);
 then each round times croq and cuBLAS in a rotated order, each as the median
 device time of 20 calls with L2 flushed (bench_gemm.time_device). The table
 gives the median and spread (min-max over rounds) of each time and of
-cuBLAS ms / croq ms. A second table times the GEMM with a fused epilogue
+cuBLAS ms / croq ms. The Triton GEMM of triton_gemm.py (persistent, TMA
+descriptors), at its best of a few configurations per shape (chosen by
+do_bench), is timed in the same rotation on the same operands (B passed
+N x K), the peer to beat; --no-triton leaves it out. A second table times the GEMM with a fused epilogue
 (linalg_mm_bias_relu_f16: relu(A B + bias) in the kernel's epilogue)
 against the same GEMM without it and against torch's matmul followed by
 the bias and relu.
 
 Usage:
-    bench_linalg.py --artifacts DIR [--rounds N] [--md FILE]
+    bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gemm import (is_library_kernel,  # noqa: E402
                         is_library_kernel_or_elementwise, time_device)
+from triton_gemm import best_triton_matmul  # noqa: E402
 
-SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048),
-          (1024, 1024, 1024), (8192, 8192, 1024), (3000, 5000, 2000),
+SHAPES = [(512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048),
+          (4096, 4096, 4096), (6144, 6144, 6144), (8192, 8192, 8192),
+          (16384, 16384, 4096), (8192, 8192, 1024), (3000, 5000, 2000),
           (4095, 4097, 4093), (512, 4096, 4096), (128, 8192, 8192),
-          (6144, 6144, 6144)]
+          (256, 16384, 4096), (256, 256, 16384), (1000, 3000, 7000)]
 KERNELS = [("linalg_mm_f16", torch.float16, False),
            ("linalg_mm_nt_bf16", torch.bfloat16, True)]
 
@@ -89,20 +94,42 @@ def epilogue_rows(mod, rounds: int):
     return head + rows
 
 
+def triton_call(a, b, nt: bool, dtype):
+    """The Triton GEMM at its best configuration for a @ B, with B passed
+    N x K as triton_gemm.py takes it (a copy of B when it is stored K x N),
+    and the configuration; None and why when none runs."""
+    from bench_gemm import time_call
+    bt = b if nt else b.t().contiguous()
+    chosen = {}
+
+    def timer(call):
+        ms = time_call(call)
+        if "ms" not in chosen or ms < chosen["ms"]:
+            chosen.update(ms=ms, call=call)
+        return ms
+    _, note = best_triton_matmul(a, bt, timer)
+    if "call" not in chosen:
+        # Why none ran, shortened: every configuration fails alike.
+        note = "none ran: " + note.split("; ")[0].split(": ", 1)[-1]
+    return chosen.get("call"), note
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--artifacts", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--md", type=Path)
+    parser.add_argument("--no-triton", action="store_true")
     args = parser.parse_args()
     import croq
     mod = croq.load(args.artifacts / "kernels" / "liblinalg_matmul.so")
     lines = [f"device: {torch.cuda.get_device_name()}; rounds: {args.rounds}; "
              "device ms, median [min-max]; ratio = cuBLAS ms / croq ms", "",
-             "| kernel | shape | croq ms | cuBLAS ms | ratio |",
-             "|---|---|---|---|---|"]
+             "| kernel | shape | croq ms | cuBLAS ms | ratio | Triton ms | "
+             "croq vs Triton | Triton config |",
+             "|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines), flush=True)
-    ratios = []
+    ratios, triton_ratios = [], []
     for kernel, dtype, nt in KERNELS:
         fn = getattr(mod, kernel)
         for m, n, k in SHAPES:
@@ -126,23 +153,43 @@ def main() -> int:
                 return event == name or event.startswith("Memcpy")
             calls = {"croq": (lambda: fn(a, b, out), croq_match),
                      "cublas": (cub, is_library_kernel)}
-            times = {"croq": [], "cublas": []}
+            config = "not run"
+            if not args.no_triton:
+                call, config = triton_call(a, b, nt, dtype)
+                if call is not None:
+                    calls["triton"] = (call, lambda e: "tma_matmul" in e)
+            times = {name: [] for name in calls}
             order = list(calls)
             for r in range(args.rounds):
-                for name in order[r % 2:] + order[:r % 2]:
+                for name in order[r % len(order):] + order[:r % len(order)]:
                     f, match = calls[name]
                     t = time_device(f, match)
                     if t is not None:
                         times[name].append(t)
             ratio = [c / x for x, c in zip(times["croq"], times["cublas"])]
             ratios.append(statistics.median(ratio))
+            peer = "- | - "
+            if times.get("triton"):
+                ahead = [t / c for c, t in zip(times["croq"],
+                                               times["triton"])]
+                peer = f"{spread(times['triton'])} | {spread(ahead)} "
+                triton_ratios.append(statistics.median(
+                    [c / t for t, c in zip(times["triton"],
+                                           times["cublas"])]))
             row = (f"| {kernel} | {m}x{n}x{k} | {spread(times['croq'])} | "
-                   f"{spread(times['cublas'])} | {spread(ratio)} |")
+                   f"{spread(times['cublas'])} | {spread(ratio)} | {peer}| "
+                   f"{config} |")
             lines.append(row)
             print(row, flush=True)
     geo = statistics.geometric_mean(ratios)
-    lines += ["", f"geomean ratio over {len(ratios)} rows: {geo:.3f}"]
-    print(lines[-1])
+    lines += ["", f"geomean ratio over {len(ratios)} rows: {geo:.3f}; "
+              f"lowest {min(ratios):.3f}"]
+    if triton_ratios:
+        lines.append(f"Triton, cuBLAS ms / Triton ms: geomean over "
+                     f"{len(triton_ratios)} rows "
+                     f"{statistics.geometric_mean(triton_ratios):.3f}; "
+                     f"lowest {min(triton_ratios):.3f}")
+    print("\n".join(lines[-2:]))
     lines += epilogue_rows(mod, args.rounds)
     if args.md:
         args.md.write_text("\n".join(lines) + "\n")

@@ -54,21 +54,35 @@ if triton is not None:
             c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], c)
 
 
-# (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps)
-CONFIGS: List[Tuple[int, int, int, int, int]] = [
-    (128, 256, 64, 3, 8),
-    (128, 128, 64, 4, 8),
-    (128, 128, 64, 4, 4),
+# (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps, persistent): large tiles for
+# large problems, small tiles with more stages for small and skinny ones;
+# non-persistent forms launch one program per tile.
+CONFIGS: List[Tuple[int, int, int, int, int, bool]] = [
+    (128, 256, 64, 3, 8, True),
+    (128, 256, 64, 3, 8, False),
+    (128, 128, 64, 4, 8, True),
+    (128, 128, 64, 4, 4, True),
+    (128, 128, 64, 4, 8, False),
+    (128, 64, 64, 4, 4, True),
+    (128, 64, 64, 5, 4, False),
+    (64, 128, 64, 4, 4, True),
+    (64, 128, 64, 5, 4, False),
+    (64, 64, 64, 6, 4, True),
+    (64, 64, 64, 5, 4, False),
 ]
 
 
 def make_triton_matmul(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor,
-                       config: Tuple[int, int, int, int, int]) -> Callable:
+                       config: Tuple[int, int, int, int, int, bool]
+                       ) -> Callable:
     """A call that computes out = a @ b.T with one tile configuration."""
-    bm, bn, bk, stages, warps = config
+    bm, bn, bk, stages, warps, persistent = config
     m, k = a.shape
     n = b.shape[0]
     sms = torch.cuda.get_device_properties(a.device).multi_processor_count
+    if not persistent:
+        # One program per tile: the tile loop runs once.
+        sms = triton.cdiv(m, bm) * triton.cdiv(n, bn)
     a_desc = TensorDescriptor.from_tensor(a, [bm, bk])
     b_desc = TensorDescriptor.from_tensor(b, [bn, bk])
     c_desc = TensorDescriptor.from_tensor(out, [bm, bn])
@@ -114,7 +128,8 @@ def best_triton_matmul(a: torch.Tensor, b: torch.Tensor,
         ms = timer(call)
         if best is None or ms < best:
             best, note = ms, "x".join(str(c) for c in config[:3]) + \
-                f" s{config[3]} w{config[4]}"
+                f" s{config[3]} w{config[4]}" + \
+                (" persistent" if config[5] else "")
     if best is None:
         return None, "; ".join(errors) or "no configuration ran"
     return best, note

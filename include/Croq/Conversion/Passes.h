@@ -79,6 +79,11 @@ struct CroqToNVVMPipelineOptions
       llvm::cl::desc("columns of the block tiles of GEMMs from linalg (0: "
                      "chosen by the cost model)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> persistent{
+      *this, "persistent",
+      llvm::cl::desc("make every 2-D block grid without a croq.persistent "
+                     "attribute persistent (GEMMs from linalg are)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> consumers{
       *this, "consumers",
       llvm::cl::desc("consumer warpgroups of warp-specialized blocks, each "

@@ -230,6 +230,9 @@ static void emitBlockProgram(OpBuilder &b, Location loc, const MatmulSpec &spec,
                          /*shared_memory=*/nullptr);
   // croq-split-accumulators shares the accumulator among this many
   // consumer warpgroups.
+  // croq-persistent-blocks runs it as one block per multiprocessor.
+  kernel->setAttr(CroqDialect::PersistentAttrHelper::getNameStr(),
+                  b.getBoolAttr(config.persistent));
   kernel->setAttr(CroqDialect::ConsumersAttrHelper::getNameStr(),
                   b.getI64IntegerAttr(config.consumers));
   OpBuilder::InsertionGuard guard(b);
@@ -266,7 +269,10 @@ static void emitBlockProgram(OpBuilder &b, Location loc, const MatmulSpec &spec,
   if (spec.epilogue)
     acc = emitEpilogue(b, loc, *spec.epilogue, acc, blockM, blockN);
   MmaStoreOp::create(b, loc, acc, cTile);
-  CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, cTile, cView,
+  // Left in flight: in a persistent block it overlaps the next tile's main
+  // loop (croq-wait-async-stores waits before the tile is written again).
+  CopyOp::create(b, loc, FutureType::get(context), CopyEngine::TMA, cTile,
+                 cView,
                  /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
                  SwizzleAttr::get(context, Swizzle::B128), /*box=*/nullptr,
                  /*boxOrigins=*/nullptr);

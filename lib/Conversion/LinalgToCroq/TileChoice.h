@@ -22,6 +22,10 @@ struct TileConfig {
   int64_t cols;
   /// Consumer warpgroups sharing the accumulator by rows (64 each).
   int64_t consumers;
+  /// Whether blocks walk the tiles, one per multiprocessor: for the large
+  /// tiles, chosen for problems of several waves, where the store of one
+  /// tile overlaps the next tile's main loop.
+  bool persistent;
   /// The time of one tile relative to the others, for the same K: its
   /// elements over how well the tile keeps the tensor cores busy.
   int64_t weight;

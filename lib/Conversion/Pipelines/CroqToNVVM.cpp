@@ -64,6 +64,12 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   fromLinalg.tileM = options.gemmTileM;
   fromLinalg.tileN = options.gemmTileN;
   pm.addPass(createConvertLinalgToCroq(fromLinalg));
+  // Blocks over 2-D tile grids that ask for it walk their tiles, one block
+  // per multiprocessor.
+  CroqPersistentBlocksOptions persistent;
+  persistent.persistent = options.persistent;
+  persistent.chip = options.chip;
+  pm.addPass(createCroqPersistentBlocks(persistent));
   pm.addPass(createCroqPipelineLoops(pipelining));
   // Consumer warpgroups share the accumulators by rows.
   CroqSplitAccumulatorsOptions split;

@@ -23,7 +23,7 @@ func.func @stages_and_warp_specialize(%n: index) {
 func.func @misspelled(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.for' op carries unknown croq attribute 'croq.stage'; croq reads 'croq.stages', 'croq.warp_specialize' and 'croq.consumers'}}
+  // expected-error @+1 {{'scf.for' op carries unknown croq attribute 'croq.stage'; croq reads 'croq.stages', 'croq.warp_specialize', 'croq.consumers' and 'croq.persistent'}}
   scf.for %i = %c0 to %n step %c1 {
   } {croq.stage = 4 : i64}
   return

@@ -72,13 +72,24 @@ LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
              << " consumer warpgroups, got " << attr.getValue();
     return success();
   }
+  if (name == PersistentAttrHelper::getNameStr()) {
+    auto parallel = dyn_cast<ParallelOp>(op);
+    if (!parallel || parallel.getLevel() != ParallelLevel::Block)
+      return op->emitOpError("carries '")
+             << name << "', which applies to block-level croq.parallel only";
+    if (!isa<BoolAttr>(attr.getValue()))
+      return op->emitOpError("expects '")
+             << name << "' to be true or false, got " << attr.getValue();
+    return success();
+  }
   if (name == StreamAttrHelper::getNameStr())
     return op->emitOpError("carries '")
            << name << "', which applies to function arguments only";
   return op->emitOpError("carries unknown croq attribute '")
          << name << "'; croq reads '" << StagesAttrHelper::getNameStr()
-         << "', '" << WarpSpecializeAttrHelper::getNameStr() << "' and '"
-         << ConsumersAttrHelper::getNameStr() << "'";
+         << "', '" << WarpSpecializeAttrHelper::getNameStr() << "', '"
+         << ConsumersAttrHelper::getNameStr() << "' and '"
+         << PersistentAttrHelper::getNameStr() << "'";
 }
 
 LogicalResult CroqDialect::verifyRegionArgAttribute(Operation *op,

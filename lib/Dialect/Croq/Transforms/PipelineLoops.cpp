@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Croq/Dialect/Croq/IR/CroqOps.h"
-#include "Croq/Dialect/Croq/IR/TargetDescription.h"
+#include "Pipeliner.h"
+
 #include "Croq/Dialect/Croq/Transforms/Layouts.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
@@ -26,216 +26,15 @@ namespace croq {
 
 using namespace mlir;
 using namespace mlir::croq;
-
-/// The most stages the pass chooses by itself.
-static constexpr int64_t kMaxAutoStages = 8;
+using namespace mlir::croq::pipeliner;
 
 /// The most stages a ring may have: one event slot per stage, and event
 /// arrays have at most 64 slots.
 static constexpr int64_t kMaxStages = EventsType::kMaxLoweredSlots;
 
-/// The loop attribute that fixes a loop's stage count.
-static constexpr llvm::StringLiteral kStagesAttrName = "croq.stages";
-
 /// The loop attribute that chooses the warp-specialized form or not.
 static constexpr llvm::StringLiteral kWarpSpecializeAttrName =
     "croq.warp_specialize";
-
-namespace {
-/// A synchronous tma load of the loop into a shared tile of the block.
-struct TileLoad {
-  CopyOp copy;
-  AllocOp alloc;
-};
-
-/// A loop the pass can pipeline, and what it needs to know about it.
-struct PipelineCandidate {
-  ParallelOp block;
-  scf::ForOp loop;
-  SmallVector<TileLoad> loads;
-  /// The ops of the loop body the loads' views are computed from, in order.
-  SmallVector<Operation *> loadSlice;
-  /// The ops of the block before the loop that the loop bounds and the load
-  /// views use, in order.
-  SetVector<Operation *> outerSlice;
-};
-} // namespace
-
-/// The tile `alloc` allocates.
-static TileType getTile(AllocOp alloc) {
-  return dyn_cast<TileType>(alloc.getResult().getType());
-}
-
-/// Bytes a shared buffer of `type` takes, with room for its alignment (1024
-/// bytes at most, for 128B swizzle).
-static int64_t getPaddedSharedBytes(Type type) {
-  constexpr int64_t kMaxAlignment = 1024;
-  if (auto tile = dyn_cast<TileType>(type))
-    return tile.isShared() ? tile.getSizeInBytes() + kMaxAlignment : 0;
-  if (auto tiles = dyn_cast<TilesType>(type))
-    return tiles.getMemorySpace() == MemorySpace::Shared
-               ? tiles.getTileType().getSizeInBytes() * tiles.getNumStages() +
-                     kMaxAlignment
-               : 0;
-  return 0;
-}
-
-/// The synchronous tma loads at the top level of `loop`'s body into shared
-/// tiles allocated in `block`'s body.
-static SmallVector<TileLoad> findTileLoads(ParallelOp block, scf::ForOp loop) {
-  SmallVector<TileLoad> loads;
-  for (auto copy : loop.getBody()->getOps<CopyOp>()) {
-    if (copy.getEngine() != CopyEngine::TMA || copy.isAsync())
-      continue;
-    auto alloc = copy.getDest().getDefiningOp<AllocOp>();
-    if (!alloc || alloc->getBlock() != &block.getBody().front())
-      continue;
-    TileType tile = getTile(alloc);
-    if (!tile || !tile.isShared())
-      continue;
-    loads.push_back({copy, alloc});
-  }
-  return loads;
-}
-
-/// Why `candidate`'s loop cannot be pipelined, or an empty string. Fills
-/// the slices the rewrite clones or keeps in place.
-static std::string analyze(PipelineCandidate &candidate) {
-  scf::ForOp loop = candidate.loop;
-  Block *body = loop.getBody();
-  Block *blockBody = &candidate.block.getBody().front();
-
-  // Every loaded tile is written once per iteration by its load, and read
-  // only after it in the same iteration.
-  for (TileLoad &load : candidate.loads) {
-    for (OpOperand &use : load.alloc.getResult().getUses()) {
-      Operation *user = use.getOwner();
-      if (user == load.copy)
-        continue;
-      Operation *inBody = body->findAncestorOpInBlock(*user);
-      if (!inBody)
-        return "a loaded tile is used outside the loop";
-      if (!load.copy->isBeforeInBlock(inBody))
-        return "a loaded tile is used before its load in the iteration";
-      if (auto copy = dyn_cast<CopyOp>(user);
-          copy && copy.getDest() == load.alloc.getResult())
-        return "a loaded tile is written by another copy in the loop";
-    }
-  }
-
-  // A loop that already synchronizes through events or futures is
-  // pipelined by hand; commits with pending groups keep a stage busy past
-  // its iteration.
-  WalkResult walk = loop.walk([&](Operation *op) -> WalkResult {
-    if (isa<EventAllocOp, EventTriggerOp, EventWaitOp, WaitOp>(op))
-      return WalkResult::interrupt();
-    if (auto commit = dyn_cast<MmaCommitOp>(op); commit && commit.getPending())
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return "the loop already synchronizes through events or futures, or "
-           "commits mma groups with pending > 0";
-
-  // The loads' views: pure ops of the loop body, from the induction
-  // variable and values defined before the loop.
-  SetVector<Operation *> inLoop;
-  SmallVector<Value> worklist;
-  for (TileLoad &load : candidate.loads)
-    worklist.push_back(load.copy.getSource());
-  auto addOuter = [&](Value value) -> bool {
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getBlock() != blockBody)
-      return true;
-    if (!isPure(def) || def->getNumRegions() != 0)
-      return false;
-    if (candidate.outerSlice.contains(def))
-      return true;
-    // Operands first, so that the slice is in dominance order.
-    for (Value operand : def->getOperands())
-      worklist.push_back(operand);
-    candidate.outerSlice.insert(def);
-    return true;
-  };
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (value == loop.getInductionVar())
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (arg.getOwner() == body)
-        return "a load's view depends on the loop's iteration values";
-      continue;
-    }
-    Operation *def = value.getDefiningOp();
-    if (def->getBlock() == body) {
-      if (!isPure(def) || def->getNumRegions() != 0)
-        return "a load's view is computed by an op with side effects";
-      if (inLoop.insert(def))
-        llvm::append_range(worklist, def->getOperands());
-      continue;
-    }
-    if (!addOuter(value))
-      return "a load's view uses a value computed with side effects in the "
-             "block";
-  }
-  for (Value bound :
-       {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()}) {
-    worklist.push_back(bound);
-    while (!worklist.empty())
-      if (!addOuter(worklist.pop_back_val()))
-        return "the loop bounds are computed with side effects in the block";
-  }
-  candidate.loadSlice.assign(inLoop.begin(), inLoop.end());
-  llvm::sort(candidate.loadSlice,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  SmallVector<Operation *> outer(candidate.outerSlice.begin(),
-                                 candidate.outerSlice.end());
-  llvm::sort(outer,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  candidate.outerSlice = SetVector<Operation *>(outer.begin(), outer.end());
-  return "";
-}
-
-/// Whether the block's threads can be split into a producer and a consumer
-/// warpgroup: the block has no thread regions of its own.
-static bool canWarpSpecialize(PipelineCandidate &candidate) {
-  bool nested = false;
-  candidate.block.getBody().walk([&](Operation *op) {
-    if (isa<ParallelOp, InthreadsOp>(op))
-      nested = true;
-  });
-  return !nested;
-}
-
-/// The number of stages: the loop's attribute, the pass option, or as many
-/// as fit next to the block's other shared buffers. 0 if fewer than two
-/// fit.
-static int64_t chooseStages(PipelineCandidate &candidate, int64_t option,
-                            const TargetDescription &target, std::string &why) {
-  if (auto attr = candidate.loop->getAttrOfType<IntegerAttr>(kStagesAttrName))
-    return attr.getInt();
-  if (option == 1)
-    return 1;
-  if (option > 1)
-    return option;
-  int64_t perStage = 0, other = 0;
-  for (TileLoad &load : candidate.loads)
-    perStage += getPaddedSharedBytes(load.alloc.getResult().getType());
-  candidate.block.walk([&](AllocOp alloc) {
-    if (llvm::none_of(candidate.loads,
-                      [&](TileLoad &load) { return load.alloc == alloc; }))
-      other += getPaddedSharedBytes(alloc.getResult().getType());
-  });
-  int64_t left = std::max<int64_t>(target.sharedMemoryPerBlock - other, 0);
-  int64_t stages = std::min(left / perStage, kMaxAutoStages);
-  if (stages < 2) {
-    why = "two stages of the loaded tiles need " +
-          std::to_string(2 * perStage) + " bytes of shared memory and " +
-          std::to_string(left) + " are left next to the block's other buffers";
-    return 0;
-  }
-  return stages;
-}
 
 namespace {
 /// Rewrites one candidate loop into a ring of `stages` stages.
@@ -250,13 +49,17 @@ public:
 private:
   /// Replaces the loaded tiles by stage arrays and allocates the events.
   void allocateRing();
-  /// The iteration number of loop induction value `iv`.
-  Value getIteration(OpBuilder &b, Value iv);
+  /// The iteration number of loop induction value `iv`, counted across
+  /// the tiles of a tile loop whose induction value is `tileIv`; the
+  /// loop's bounds looked up in `mapping`.
+  Value getIteration(OpBuilder &b, Value iv, const IRMapping &mapping,
+                     Value tileIv);
   /// The stage of iteration `t`.
   Value getStage(OpBuilder &b, Value t);
   /// Waits until `stage` is free, issues the loads of the iteration whose
-  /// induction value is `iv` into it and triggers `full` after them.
-  void emitLoads(OpBuilder &b, Value iv, Value stage);
+  /// induction value is `iv` into it and triggers `full` after them; the
+  /// values of the tile the loads use looked up in `mapping`.
+  void emitLoads(OpBuilder &b, Value iv, Value stage, IRMapping &mapping);
   /// Makes the loop read its tiles from stage `t % N` once it is full, and
   /// free the stage at the end of the iteration.
   void consumeInLoop(OpBuilder &b);
@@ -284,7 +87,7 @@ private:
 
 void RingBuilder::allocateRing() {
   for (TileLoad &load : c.loads) {
-    TileType tile = getTile(load.alloc);
+    auto tile = cast<TileType>(load.alloc.getResult().getType());
     builder.setInsertionPoint(load.alloc);
     auto tiles = TilesType::get(tile.getContext(), stages, tile.getShape(),
                                 tile.getElementType(), tile.getMemorySpace(),
@@ -303,10 +106,32 @@ void RingBuilder::allocateRing() {
                                /*arrivals=*/IntegerAttr());
 }
 
-Value RingBuilder::getIteration(OpBuilder &b, Value iv) {
+Value RingBuilder::getIteration(OpBuilder &b, Value iv,
+                                const IRMapping &mapping, Value tileIv) {
   scf::ForOp loop = c.loop;
-  Value offset = arith::SubIOp::create(b, loc, iv, loop.getLowerBound());
-  return arith::DivUIOp::create(b, loc, offset, loop.getStep());
+  Value lb = mapping.lookupOrDefault(loop.getLowerBound());
+  Value step = mapping.lookupOrDefault(loop.getStep());
+  Value offset = arith::SubIOp::create(b, loc, iv, lb);
+  Value k = arith::DivUIOp::create(b, loc, offset, step);
+  if (!c.tileLoop)
+    return k;
+  // Iteration k of the n-th tile of the block: n * count + k, where every
+  // tile runs `count` iterations.
+  scf::ForOp tiles = c.tileLoop;
+  Value n = arith::DivUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, tileIv, tiles.getLowerBound()),
+      tiles.getStep());
+  Value ub = mapping.lookupOrDefault(loop.getUpperBound());
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value nonEmpty =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, ub, lb);
+  Value count = arith::SelectOp::create(
+      b, loc, nonEmpty,
+      arith::CeilDivUIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb),
+                                 step),
+      zero);
+  return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, n, count),
+                               k);
 }
 
 Value RingBuilder::getStage(OpBuilder &b, Value t) {
@@ -314,9 +139,9 @@ Value RingBuilder::getStage(OpBuilder &b, Value t) {
   return arith::RemUIOp::create(b, loc, t, n);
 }
 
-void RingBuilder::emitLoads(OpBuilder &b, Value iv, Value stage) {
+void RingBuilder::emitLoads(OpBuilder &b, Value iv, Value stage,
+                            IRMapping &mapping) {
   EventWaitOp::create(b, loc, empty, stage);
-  IRMapping mapping;
   mapping.map(c.loop.getInductionVar(), iv);
   for (Operation *op : c.loadSlice)
     b.clone(*op, mapping);
@@ -338,7 +163,8 @@ void RingBuilder::consumeInLoop(OpBuilder &b) {
   scf::ForOp loop = c.loop;
   Block *body = loop.getBody();
   b.setInsertionPointToStart(body);
-  Value t = getIteration(b, loop.getInductionVar());
+  Value t = getIteration(b, loop.getInductionVar(), IRMapping(),
+                         c.tileLoop ? c.tileLoop.getInductionVar() : Value());
   consumerIteration = t;
   Value stage = getStage(b, t);
   EventWaitOp::create(b, loc, full, stage);
@@ -435,7 +261,7 @@ void RingBuilder::rewriteInPlace() {
   OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value ahead = arith::ConstantIndexOp::create(b, loc, stages - 1);
-  Value t = getIteration(b, loop.getInductionVar());
+  Value t = getIteration(b, loop.getInductionVar(), IRMapping(), Value());
   Value isFirst =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, zero);
   Value from = arith::SelectOp::create(b, loc, isFirst, zero,
@@ -450,7 +276,8 @@ void RingBuilder::rewriteInPlace() {
   Value j = issue.getInductionVar();
   Value iv = arith::AddIOp::create(ib, loc, lb,
                                    arith::MulIOp::create(ib, loc, j, step));
-  emitLoads(ib, iv, getStage(ib, j));
+  IRMapping mapping;
+  emitLoads(ib, iv, getStage(ib, j), mapping);
 }
 
 void RingBuilder::rewriteWarpSpecialized() {
@@ -490,12 +317,31 @@ void RingBuilder::rewriteWarpSpecialized() {
   auto producer = InthreadsOp::create(b, loc, isProducer, b.getUnitAttr(),
                                       /*registers=*/IntegerAttr());
   b.createBlock(&producer.getBody());
-  auto producerLoop = scf::ForOp::create(b, loc, loop.getLowerBound(),
-                                         loop.getUpperBound(), loop.getStep());
   {
-    OpBuilder pb = OpBuilder::atBlockBegin(producerLoop.getBody());
+    // In a persistent block the producer walks the same tiles, computing
+    // what the loads need of each.
+    OpBuilder pb(b.getContext());
+    pb.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
+    IRMapping mapping;
+    Value tileIv;
+    if (scf::ForOp tiles = c.tileLoop) {
+      auto producerTiles =
+          scf::ForOp::create(pb, loc, tiles.getLowerBound(),
+                             tiles.getUpperBound(), tiles.getStep());
+      tileIv = producerTiles.getInductionVar();
+      mapping.map(tiles.getInductionVar(), tileIv);
+      pb.setInsertionPointToStart(producerTiles.getBody());
+      for (Operation *op : c.tileSlice)
+        pb.clone(*op, mapping);
+    }
+    auto producerLoop = scf::ForOp::create(
+        pb, loc, mapping.lookupOrDefault(loop.getLowerBound()),
+        mapping.lookupOrDefault(loop.getUpperBound()),
+        mapping.lookupOrDefault(loop.getStep()));
+    pb.setInsertionPointToStart(producerLoop.getBody());
     Value iv = producerLoop.getInductionVar();
-    emitLoads(pb, iv, getStage(pb, getIteration(pb, iv)));
+    emitLoads(pb, iv, getStage(pb, getIteration(pb, iv, mapping, tileIv)),
+              mapping);
   }
 
   b.setInsertionPointAfter(producer);
@@ -531,7 +377,10 @@ struct CroqPipelineLoopsPass
       return signalPassFailure();
     SmallVector<PipelineCandidate> candidates;
     getOperation()->walk([&](scf::ForOp loop) {
-      auto block = dyn_cast<ParallelOp>(loop->getParentOp());
+      // Directly in a block, or in the tile loop of a persistent block.
+      auto tileLoop = dyn_cast<scf::ForOp>(loop->getParentOp());
+      auto block = dyn_cast<ParallelOp>(tileLoop ? tileLoop->getParentOp()
+                                                 : loop->getParentOp());
       if (!block || block.getLevel() != ParallelLevel::Block)
         return;
       SmallVector<TileLoad> loads = findTileLoads(block, loop);
@@ -542,7 +391,8 @@ struct CroqPipelineLoopsPass
         loop->removeAttr(kStagesAttrName);
         return;
       }
-      candidates.push_back({block, loop, std::move(loads), {}, {}});
+      candidates.push_back(
+          {block, loop, tileLoop, std::move(loads), {}, {}, {}});
     });
 
     for (PipelineCandidate &candidate : candidates) {
@@ -566,6 +416,11 @@ struct CroqPipelineLoopsPass
               candidate.loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName))
         specialize = attr.getValue();
       specialize = specialize && canWarpSpecialize(candidate);
+      if (candidate.tileLoop && !specialize) {
+        candidate.loop.emitWarning("not pipelined: a loop in a tile loop is "
+                                   "pipelined warp-specialized only");
+        continue;
+      }
       RingBuilder(candidate, count).rewrite(specialize);
     }
   }

@@ -209,7 +209,7 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
   if (touchesAccumulators(op))
     return "'" + op->getName().getStringRef().str() +
            "' computes on an accumulator";
-  if (isPure(op) && op->getNumRegions() == 0)
+  if (isMemoryEffectFree(op) && op->getNumRegions() == 0)
     return "";
   return "'" + op->getName().getStringRef().str() +
          "' in the consumer is not one the split knows how to share";

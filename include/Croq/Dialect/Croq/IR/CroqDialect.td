@@ -38,6 +38,9 @@ def Croq_Dialect : Dialect {
     // On a block-level croq.parallel: how many consumer warpgroups
     // croq-split-accumulators gives it (1 to 3).
     "::mlir::IntegerAttr":$consumers,
+    // On a block-level croq.parallel: whether croq-persistent-blocks makes
+    // it persistent.
+    "::mlir::BoolAttr":$persistent,
     // On the !llvm.ptr argument of a function that launches kernels: the
     // stream they are launched on (croq-host-entries).
     "::mlir::UnitAttr":$stream

@@ -74,6 +74,64 @@ def CroqAssignLayouts : Pass<"croq-assign-layouts"> {
   }];
 }
 
+def CroqPersistentBlocks : Pass<"croq-persistent-blocks"> {
+  let summary = "Run a grid of blocks as one block per multiprocessor that "
+                "walks the tiles";
+  let description = [{
+    A block-level `croq.parallel` over a 2-D grid of tiles `(%bm, %bn)`
+    becomes a persistent kernel: `min(tiles, multiprocessors)` blocks, each
+    running a loop over the tiles `t = bid, bid + grid, ...`. The loop body
+    is the block's body with `%bm` and `%bn` computed from `t` in an
+    L2-friendly order: tiles go in groups of `group-rows` tile rows, and
+    within a group down the rows first, so that the blocks running at once
+    share the column tiles of B. The block's shared buffers stay outside the
+    loop and are reused by every tile. A loop of tma loads inside the tile
+    loop is pipelined by `croq-pipeline-loops` across tiles, and an async
+    tma store left in flight at the end of a tile overlaps the next tile's
+    main loop (`croq-wait-async-stores` waits before the tile is written
+    again).
+
+    A block is made persistent when it has the `croq.persistent = true`
+    attribute, or with the `persistent` option when it has no attribute.
+    Blocks that allocate events, or whose grid is not 2-D, are left alone
+    (an error when the attribute asks for it).
+
+    Before:
+
+    ```mlir
+    croq.parallel (%bm, %bn) in [%gm, %gn] : block attributes {croq.persistent = true} {
+      %a_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+      ... uses of %bm, %bn ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %tiles = arith.muli %gm, %gn : index
+    %grid = arith.minui %tiles, %c132 : index
+    croq.parallel (%bid) in [%grid] : block {
+      %a_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+      scf.for %t = %bid to %tiles step %grid {
+        ... %bm, %bn from %t ...
+        ... uses of %bm, %bn ...
+      }
+    }
+    ```
+  }];
+  let options = [
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "Make every 2-D block grid without a croq.persistent attribute "
+           "persistent">,
+    Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
+           "Tile rows of a group of the tile order">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "the GPU whose multiprocessors the grid fills">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
   let summary = "Turn loops of synchronous tma loads into multi-stage rings";
   let description = [{
