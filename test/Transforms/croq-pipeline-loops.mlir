@@ -215,3 +215,64 @@ func.func @not_pipelined(%src: memref<?x64xf32>, %dst: memref<64xf32>, %n: index
   }
   return
 }
+
+// -----
+
+// A K loop inside the tile loop of a persistent block
+// (croq-persistent-blocks): the producer walks the same tiles, computing
+// what its loads need of each (the tile row), and the ring counts
+// iterations across tiles, g = n * count + k for the n-th tile of the
+// block, so that stages and phases run on from one tile to the next; the
+// consumer runs the tile loop with the rest.
+// CHECK-LABEL: func.func @persistent
+// CHECK-SAME:    %[[TILES:[^:]*]]: index, %[[GRID:[^:]*]]: index, %[[KT:[^:]*]]: index)
+// CHECK:       croq.parallel (%[[BID:.*]]) in [%[[GRID]]] : block {
+// CHECK:         croq.inthreads async %{{.*}} {
+// CHECK-NEXT:      scf.for %[[PT:.*]] = %[[BID]] to %[[TILES]] step %[[GRID]] {
+// CHECK-NEXT:        %[[PBM:.*]] = arith.divui %[[PT]], %{{.*}} : index
+// CHECK-NEXT:        scf.for %[[PK:.*]] = %{{.*}} to %[[KT]] step %{{.*}} {
+// CHECK:               %[[PN0:.*]] = arith.subi %[[PT]], %[[BID]] : index
+// CHECK-NEXT:          %[[PN:.*]] = arith.divui %[[PN0]], %[[GRID]] : index
+// CHECK:               %[[PCOUNT:.*]] = arith.select
+// CHECK-NEXT:          %[[PBASE:.*]] = arith.muli %[[PN]], %[[PCOUNT]] : index
+// CHECK-NEXT:          %[[PG:.*]] = arith.addi %[[PBASE]], %{{.*}} : index
+// CHECK:               %[[PS:.*]] = arith.remui %[[PG]], %{{.*}} : index
+// CHECK-NEXT:          croq.event.wait %{{.*}}[%[[PS]]] : !croq.events<3>
+// CHECK-NEXT:          croq.subspan %{{.*}} [64, 64] at [%[[PBM]], %[[PK]]]
+// CHECK:             croq.inthreads async %{{.*}} {
+// CHECK-NEXT:      scf.for %[[CT:.*]] = %[[BID]] to %[[TILES]] step %[[GRID]] {
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[KT]] step %{{.*}} iter_args(
+// CHECK:               %[[CN0:.*]] = arith.subi %[[CT]], %[[BID]] : index
+// CHECK:               %[[CG:.*]] = arith.addi
+// CHECK:               %[[CS:.*]] = arith.remui %[[CG]], %{{.*}} : index
+// CHECK-NEXT:          croq.event.wait %{{.*}}[%[[CS]]] : !croq.events<3>
+// CHECK:               croq.mma.commit %{{.*}} pending = 1
+// CHECK:             croq.mma.commit
+// CHECK:             croq.mma.store
+// INPLACE-LABEL: func.func @persistent
+// INPLACE-NOT: croq.event
+// OFF-LABEL: func.func @persistent
+func.func @persistent(%lhs: memref<?x?xf16>, %out: memref<?x?xf32>, %tiles: index, %grid: index, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  croq.parallel (%bid) in [%grid] : block {
+    %a_s = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    scf.for %t = %bid to %tiles step %grid {
+      %bm = arith.divui %t, %c4 : index
+      %zero = arith.constant 0.0 : f32
+      %init = croq.mma.fill %zero : !croq.acc<64x64xf32>
+      %r = scf.for %k = %c0 to %kt step %c1 iter_args(%acc = %init) -> (!croq.acc<64x64xf32>) {
+        %a = croq.subspan %lhs [64, 64] at [%bm, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+        croq.copy tma swizzle = 128 %a -> %a_s : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %fa = croq.mma.load %a_s : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %p = croq.mma row row %acc, %fa, %fa : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+        %d = croq.mma.commit %p : !croq.acc<64x64xf32>
+        scf.yield %d : !croq.acc<64x64xf32>
+      } {croq.stages = 3 : i64}
+      %ov = croq.subspan %out [64, 64] at [%bm, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+      croq.mma.store %r -> %ov : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+    }
+  }
+  return
+}

@@ -10,7 +10,7 @@
 // 128x128 (8 waves, 145632) and 2048 of 64x128 (16 waves): 128x256, two
 // consumer warpgroups of 64 rows each.
 // CHECK-LABEL: func.func @large
-// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 16] : block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 16] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
 // CHECK: croq.alloc : !croq.tile<64x256xf16, shared, swizzle = 128>
 // CHECK: croq.alloc : !croq.tile<128x256xf16, shared, swizzle = 128>
@@ -18,7 +18,7 @@
 // CHECK-NOT: scf.index_switch
 // A forced tile is the only candidate.
 // FORCED-LABEL: func.func @large
-// FORCED: croq.parallel (%{{.*}}, %{{.*}}) in [64, 32] : block attributes {croq.consumers = 1 : i64} {
+// FORCED: croq.parallel (%{{.*}}, %{{.*}}) in [64, 32] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // FORCED: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
 func.func @large(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf16>) {
   %zero = arith.constant 0.0 : f16
@@ -32,7 +32,7 @@ func.func @large(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memre
 // An f32 result tile of 128x256 (128 KB) leaves room for two stages of
 // operands only: the candidates start at 128x128.
 // CHECK-LABEL: func.func @large_f32
-// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 32] : block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 32] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
 func.func @large_f32(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -46,7 +46,7 @@ func.func @large_f32(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: m
 // 512 x 4096: 64 blocks of 128x256 (1 wave, 32768), 128 of 128x128 (1
 // wave, 18204), 256 of 64x128 (2 waves, 23404): 128x128.
 // CHECK-LABEL: func.func @short
-// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [4, 32] : block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [4, 32] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
 func.func @short(%a: memref<512x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<512x4096xbf16>) {
   %zero = arith.constant 0.0 : bf16
@@ -60,7 +60,7 @@ func.func @short(%a: memref<512x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memr
 // 1024 x 1024: every tile fits in one wave, so the smallest: 64x128, one
 // consumer warpgroup.
 // CHECK-LABEL: func.func @small
-// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [16, 8] : block attributes {croq.consumers = 1 : i64} {
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [16, 8] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK: croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
 func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memref<1024x1024xf16>) {
@@ -91,13 +91,13 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[I2:.*]] = arith.select %[[LT2]], %c2, %[[I1]] : index
 // CHECK: scf.index_switch %[[I2]]
 // CHECK: case 1 {
-// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
 // CHECK: case 2 {
-// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 1 : i64} {
+// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
 // CHECK: default {
-// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x256xf32>
 func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   %zero = arith.constant 0.0 : f16

@@ -7,8 +7,9 @@
 // A product into a zeroed output: the fill is dropped; each block of the
 // ceil(M/128) x ceil(N/128) grid copies 128x64 slices of A and 64x128
 // slices of B (K x N: a `col` operand) per K step, zero-filled at the edges,
-// and stores its 128x128 f32 accumulator through a swizzled tile by TMA.
-// The block asks croq-split-accumulators for two consumer warpgroups.
+// and stores its 128x128 f32 accumulator through a swizzled tile by an
+// async TMA copy left in flight. The block asks croq-split-accumulators for
+// two consumer warpgroups and croq-persistent-blocks to walk the tiles.
 // CHECK-LABEL: func.func @zeroed
 // CHECK-DAG: %[[M:.*]] = memref.dim %[[A:.*]], %c0 : memref<?x?xf16>
 // CHECK-DAG: %[[K:.*]] = memref.dim %[[A]], %c1 : memref<?x?xf16>
@@ -16,7 +17,7 @@
 // CHECK-DAG: %[[GM:.*]] = arith.ceildivui %[[M]], %c128 : index
 // CHECK-DAG: %[[GN:.*]] = arith.ceildivui %[[N]], %c128 : index
 // CHECK-DAG: %[[KS:.*]] = arith.ceildivui %[[K]], %c64 : index
-// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [%[[GM]], %[[GN]]] : block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [%[[GM]], %[[GN]]] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: %[[AS:.*]] = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
 // CHECK: %[[BS:.*]] = croq.alloc : !croq.tile<64x128xf16, shared, swizzle = 128>
 // CHECK: %[[CS:.*]] = croq.alloc : !croq.tile<128x128xf32, shared, swizzle = 128>
@@ -34,7 +35,7 @@
 // CHECK: %[[CV:.*]] = croq.subspan %{{.*}} [128, 128] at [%[[BM]], %[[BN]]] : memref<?x?xf32> -> !croq.view<128x128xf32>
 // CHECK-NOT: croq.mma.map
 // CHECK: croq.mma.store %[[ACC]] -> %[[CS]]
-// CHECK: croq.copy tma swizzle = 128 %[[CS]] -> %[[CV]]
+// CHECK: croq.copy tma async swizzle = 128 %[[CS]] -> %[[CV]]
 func.func @zeroed(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
@@ -48,7 +49,7 @@ func.func @zeroed(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 // shapes that divide into whole tiles need no zfill. Without a fill the
 // product is added to the output's elements in registers before the store.
 // CHECK-LABEL: func.func @transposed_b_accumulating
-// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [2, 3] : block attributes {croq.consumers = 2 : i64} {
+// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [2, 3] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.alloc : !croq.tile<128x64xbf16, shared, swizzle = 128>
 // CHECK: croq.alloc : !croq.tile<128x64xbf16, shared, swizzle = 128>
 // CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1
@@ -104,7 +105,7 @@ func.func @nonzero_fill(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?
 // CHECK: arith.maximumf %[[S]]
 // CHECK: croq.yield
 // CHECK: croq.mma.store %[[E]] -> %[[OS]]
-// CHECK: croq.copy tma swizzle = 128 %[[OS]] -> %[[OV]]
+// CHECK: croq.copy tma async swizzle = 128 %[[OS]] -> %[[OV]]
 // CHECK-NOT: memref.dealloc
 func.func @fused_bias_relu(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memref<?xf32>, %out: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index

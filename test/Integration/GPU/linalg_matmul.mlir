@@ -42,12 +42,13 @@
 // Each function with dynamic shapes has a kernel per block tile, the host
 // code launching the one its cost model chooses. The K loop is a ring:
 // tma loads on mbarriers, wgmma on the tiles. The first kernel is the
-// 128x256 tile: a producer and two consumer warpgroups, each running
-// m64n256 on its 64 rows; the result is stored by TMA.
+// 128x256 tile: a persistent block of a producer and two consumer
+// warpgroups, each running m64n256 on its 64 rows; the result is stored by
+// TMA.
 // CHECK: .entry linalg_mm_f16_kernel
 // CHECK: .maxntid 384, 1, 1
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global
-// CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// CHECK-DAG: cp.async.bulk.tensor.2d.shared::cluster.global
+// CHECK-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // STORE: cp.async.bulk.tensor.2d.global.shared::cta
 // The third is the 64x128 tile: one consumer.
 // SMALL: .entry linalg_mm_f16_kernel

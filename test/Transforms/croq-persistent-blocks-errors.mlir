@@ -1,0 +1,22 @@
+// RUN: croq-opt %s --croq-persistent-blocks -split-input-file -verify-diagnostics
+// RUN: not croq-opt %s --croq-persistent-blocks="group-rows=0" 2>&1 | FileCheck %s --check-prefix=ROWS
+
+// ROWS: error: croq-persistent-blocks takes group-rows of 1 or more, got 0
+
+// A block with events cannot walk tiles: their phases would carry over.
+func.func @events() {
+  // expected-error @+1 {{cannot make the block persistent: it allocates events, whose phases would run on across tiles}}
+  croq.parallel (%bm, %bn) in [8, 8] : block attributes {croq.persistent = true} {
+    %e = croq.event.alloc : !croq.events<2>
+  }
+  return
+}
+
+// -----
+
+func.func @one_dimensional() {
+  // expected-error @+1 {{cannot make the block persistent: its grid is not 2-D}}
+  croq.parallel (%b) in [8] : block attributes {croq.persistent = true} {
+  }
+  return
+}
