@@ -15,7 +15,7 @@
 // and the plain loop of examples/matmul_plain.mlir (synchronous tma loads,
 // then wgmma on a 128x128 tile) left to croq-pipeline-loops, which makes it
 // the warp-specialized ring with as many stages as fit:
-//   @gemm_plain_f16
+//   @gemm_plain_f16, @gemm_plain_pt_f16
 // and the fastest forms (below): the 128x256 kernel with its epilogue
 // through shared memory (@gemm_f16_128x256_s), that kernel made
 // persistent (@gemm_f16_128x256_p, @gemm_bf16_128x256_p, and on f8
@@ -355,6 +355,59 @@ func.func @gemm_plain_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
     croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
     %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
     croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+  }
+  return
+}
+
+// The same plain form with a 128x256 tile, its result stored by TMA from a
+// 128B-swizzled tile and left in flight, and the block marked persistent:
+// nothing but the K loop of copy, copy, mma is written. The compiler makes
+// it what @gemm_f16_128x256_pt is by hand: croq-persistent-blocks walks the
+// tiles with one block per SM, croq-pipeline-loops builds the ring and the
+// producer warpgroup across tiles, croq-split-accumulators gives each of
+// two consumer warpgroups 64 rows, croq-wait-async-stores lets the store
+// overlap the next tile.
+func.func @gemm_plain_pt_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xf16>
+  %grid_m = arith.ceildivui %m, %c128 : index
+  %grid_n = arith.ceildivui %n, %c256 : index
+  %k_tiles = arith.ceildivui %k, %c64 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block attributes {croq.persistent = true} {
+    %lhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tile<256x64xf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x256xf16, shared, swizzle = 128>
+    %zero = arith.constant 0.0 : f32
+    %mc0 = croq.mma.fill %zero : !croq.acc<128x256xf32>
+    %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+        iter_args(%acc = %mc0) -> (!croq.acc<128x256xf32>) {
+      %a = croq.subspan %lhs [128, 64] at [%block_m, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %a -> %lhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %b = croq.subspan %rhs [256, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<256x64xf16>
+      croq.copy tma zfill swizzle = 128 %b -> %rhs_s : !croq.view<256x64xf16> -> !croq.tile<256x64xf16, shared, swizzle = 128>
+      %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+          iter_args(%part = %acc) -> (!croq.acc<128x256xf32>) {
+        %ak = croq.chunkat %lhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %bk = croq.chunkat %rhs_s[_, %iv_warp] of [1, 4] : !croq.tile<256x64xf16, shared, swizzle = 128> -> !croq.view<256x16xf16, shared, swizzle = 128>
+        %mb = croq.mma.load %bk : !croq.view<256x16xf16, shared, swizzle = 128> -> !croq.frag<256x16xf16>
+        %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<256x16xf16> -> !croq.acc<128x256xf32>
+        scf.yield %next : !croq.acc<128x256xf32>
+      }
+      %done = croq.mma.commit %sum : !croq.acc<128x256xf32>
+      scf.yield %done : !croq.acc<128x256xf32>
+    }
+    croq.mma.store %mc -> %output_s : !croq.acc<128x256xf32> -> !croq.tile<128x256xf16, shared, swizzle = 128>
+    %out_tile = croq.subspan %output [128, 256] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x256xf16>
+    %stored = croq.copy tma async swizzle = 128 %output_s -> %out_tile : !croq.tile<128x256xf16, shared, swizzle = 128> -> !croq.view<128x256xf16>
   }
   return
 }

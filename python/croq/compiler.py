@@ -237,7 +237,10 @@ def _source_and_name(source_or_path: Union[str, os.PathLike],
 
 #: What the compile cache keys on besides the source and the options: the
 #: version of this package and of the entry points' calling convention.
-_CACHE_FORMAT = "croq-compile-cache 1, abi 2"
+# Entries of format 1 could hold other modules' files of a shared output
+# directory (and restore stale copies of them); format 2 holds the
+# artifact's own files only.
+_CACHE_FORMAT = "croq-compile-cache 2, abi 2"
 
 
 def default_cache_dir() -> Path:
@@ -272,15 +275,21 @@ def _cache_key(text: str, name: str, options: Sequence[str],
     return digest.hexdigest()
 
 
-def _copy_artifact_files(src: Path, dst: Path) -> None:
-    """Copies an artifact's files from `src` into `dst` (not the cache's
-    DONE marker)."""
+def _artifact_file_names(name: str) -> List[str]:
+    """The files of artifact `name` in its directory, which other modules
+    compiled into the same directory may share."""
+    return [f"lib{name}.so", f"{name}.json", f"{name}.ptx", f"{name}.mlir",
+            f"{name}.ptxas.txt", RUNTIME_LIBRARY]
+
+
+def _copy_artifact_files(src: Path, dst: Path, name: str) -> None:
+    """Copies the files of artifact `name` from `src` into `dst`: those it
+    has of _artifact_file_names, nothing else of the directory."""
     dst.mkdir(parents=True, exist_ok=True)
-    for entry in src.iterdir():
-        if entry.is_dir():
-            shutil.copytree(entry, dst / entry.name, dirs_exist_ok=True)
-        elif entry.name != "DONE":
-            shutil.copy2(entry, dst / entry.name)
+    for file_name in _artifact_file_names(name):
+        entry = src / file_name
+        if entry.is_file():
+            shutil.copy2(entry, dst / file_name)
 
 
 def _artifact_in(directory: Path, name: str, cached: bool) -> Artifact:
@@ -301,7 +310,7 @@ def _store_in_cache(root: Path, key: str, artifact: Artifact) -> None:
     try:
         root.mkdir(parents=True, exist_ok=True)
         staging = root / f".tmp-{key}-{uuid.uuid4().hex}"
-        _copy_artifact_files(artifact.directory, staging)
+        _copy_artifact_files(artifact.directory, staging, artifact.name)
         (staging / "DONE").write_text(artifact.name + "\n")
         try:
             staging.rename(root / key)
@@ -388,7 +397,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     directory = Path(out_dir) if out_dir is not None else Path(
         tempfile.mkdtemp(prefix=f"croq-{name}-"))
     if cache_root is not None and (cache_root / key / "DONE").is_file():
-        _copy_artifact_files(cache_root / key, directory)
+        _copy_artifact_files(cache_root / key, directory, name)
         return _artifact_in(directory, name, cached=True)
 
     directory.mkdir(parents=True, exist_ok=True)

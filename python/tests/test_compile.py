@@ -231,6 +231,39 @@ def test_compile_cache(tools_dir, stub_runtime_dir, tmp_path):
     assert not uncached.cached
 
 
+def test_compile_cache_keeps_to_its_module(tools_dir, stub_runtime_dir,
+                                           tmp_path):
+    # Two modules compiled into one directory: a cache entry holds its own
+    # module's files only, so that a hit never brings back an older copy of
+    # another module's files (it did: the GPU artifacts' GEMM module came
+    # back without a kernel added since).
+    cache = tmp_path / "cache"
+    out = tmp_path / "shared"
+    add = REPO / "examples" / "tiled_add.mlir"
+    copy = REPO / "examples" / "copy.mlir"
+
+    def build(src, text=None):
+        return croq.compile(text if text is not None else src, out,
+                            name=src.stem, tools_dir=tools_dir,
+                            runtime_dir=stub_runtime_dir, binary="isa",
+                            cache=cache)
+
+    build(add)
+    build(copy)
+    entries = [e for e in cache.iterdir() if not e.name.startswith(".")]
+    for entry in entries:
+        names = {f.name for f in entry.iterdir()}
+        module = (entry / "DONE").read_text().strip()
+        assert names <= set(croq.compiler._artifact_file_names(module)) | \
+            {"DONE"}, (module, names)
+    # The copy module changes; the add module, compiled again, is a hit and
+    # must leave the new copy module alone.
+    changed = copy.read_text() + "\n// changed\n"
+    build(copy, changed)
+    assert build(add).cached
+    assert (out / "copy.mlir").read_text() == changed
+
+
 def test_signature_says_which_arguments_are_written(tiled_add):
     for name in ("tiled_add_2d", "tiled_add_f32"):
         args = tiled_add.functions()[name].arguments
