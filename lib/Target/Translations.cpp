@@ -60,6 +60,22 @@ static llvm::cl::opt<bool> clWarpSpecialize(
     llvm::cl::desc("pipelined loads are issued by a producer warpgroup "
                    "(default true)"),
     llvm::cl::init(true));
+static llvm::cl::list<int64_t> clGemmTile(
+    "croq-gemm-tile",
+    llvm::cl::desc("the block tile (rows,cols) of GEMMs from linalg, "
+                   "instead of the cost model's choice"),
+    llvm::cl::CommaSeparated);
+static llvm::cl::opt<int64_t> clConsumers(
+    "croq-consumers",
+    llvm::cl::desc("consumer warpgroups of warp-specialized blocks (0, the "
+                   "default: two where the accumulators have 128 rows or "
+                   "more)"),
+    llvm::cl::init(0));
+static llvm::cl::opt<bool> clPersistent(
+    "croq-persistent",
+    llvm::cl::desc("make every 2-D block grid without a croq.persistent "
+                   "attribute persistent (default false)"),
+    llvm::cl::init(false));
 static llvm::cl::opt<croq::TmaFallback> clTmaFallback(
     "croq-tma-fallback",
     llvm::cl::desc("where tma copies carry a software copy for tensors TMA "
@@ -123,6 +139,15 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
   options.pipelineStages = clPipelineStages;
   options.warpSpecialize = clWarpSpecialize;
   options.tmaFallback = clTmaFallback;
+  if (!clGemmTile.empty()) {
+    if (clGemmTile.size() != 2)
+      return module.emitError("--croq-gemm-tile takes rows,cols, got ")
+             << clGemmTile.size() << " numbers";
+    options.gemmTileM = clGemmTile[0];
+    options.gemmTileN = clGemmTile[1];
+  }
+  options.consumers = clConsumers;
+  options.persistent = clPersistent;
   croq::buildCroqToNVVMPipeline(pm, options);
   return pm.run(module);
 }

@@ -23,7 +23,8 @@ import tempfile
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Union
+from typing import (TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple,
+                    Union)
 
 from .errors import CompileError
 from .signature import FunctionSignature, add_argument_names, parse_signature
@@ -328,6 +329,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             chip: str = "sm_90a", binary: str = "bin",
             features: Optional[str] = None,
             tma_fallback: str = "auto",
+            gemm_tile: Optional[Tuple[int, int]] = None,
             cache: Union[bool, str, os.PathLike] = True) -> Artifact:
     """Compiles croq IR into an artifact directory.
 
@@ -350,6 +352,10 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             does not prove TMA usable), ``always`` or ``never`` (a call
             whose tensor TMA cannot take then fails with the runtime's
             reason).
+        gemm_tile: ``(rows, cols)``, the block tile of every GEMM the
+            module hands over as ``linalg.matmul``, instead of the one the
+            cost model chooses by shape: (128, 256), (128, 128) or
+            (64, 128).
         cache: the compile cache: True for :func:`default_cache_dir`, a
             directory, or False for none. An entry is keyed by the IR text,
             the module name, the options, and the path, size and time of
@@ -386,6 +392,12 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     options = [f"--croq-chip={chip}", f"--croq-tma-fallback={tma_fallback}"]
     if features:
         options.append(f"--croq-features={features}")
+    if gemm_tile is not None:
+        if len(gemm_tile) != 2 or not all(isinstance(d, int) and d > 0
+                                          for d in gemm_tile):
+            raise CompileError("gemm_tile must be (rows, cols), got "
+                               f"{gemm_tile!r}", tool="croq")
+        options.append(f"--croq-gemm-tile={gemm_tile[0]},{gemm_tile[1]}")
 
     cache_root: Optional[Path] = None
     key = ""

@@ -264,6 +264,29 @@ def test_compile_cache_keeps_to_its_module(tools_dir, stub_runtime_dir,
     assert (out / "copy.mlir").read_text() == changed
 
 
+def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
+    # A GEMM from linalg with dynamic shapes has one kernel per tile; with
+    # gemm_tile it has the one asked for, and a tile croq cannot compute is
+    # croq-translate's error.
+    src = REPO / "test" / "Integration" / "GPU" / "linalg_matmul.mlir"
+    text = src.read_text()
+    product = text[text.index("func.func @linalg_mm_f16("):]
+    product = product[:product.index("\n}\n") + 3]
+
+    def kernels(**options):
+        art = croq.compile(product, tmp_path / str(len(options)),
+                           name="mm", tools_dir=tools_dir,
+                           runtime_dir=stub_runtime_dir, binary="isa",
+                           cache=False, **options)
+        return art.ptx.read_text().count(".entry ")
+    assert kernels() == 3
+    assert kernels(gemm_tile=(64, 128)) == 1
+    with pytest.raises(croq.CompileError, match="got 96x128"):
+        kernels(gemm_tile=(96, 128))
+    with pytest.raises(croq.CompileError, match="gemm_tile must be"):
+        kernels(gemm_tile=(128,))
+
+
 def test_signature_says_which_arguments_are_written(tiled_add):
     for name in ("tiled_add_2d", "tiled_add_f32"):
         args = tiled_add.functions()[name].arguments
