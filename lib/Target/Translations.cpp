@@ -67,9 +67,10 @@ static llvm::cl::list<int64_t> clGemmTile(
     llvm::cl::CommaSeparated);
 static llvm::cl::opt<int64_t> clConsumers(
     "croq-consumers",
-    llvm::cl::desc("consumer warpgroups of warp-specialized blocks (0, the "
-                   "default: two where the accumulators have 128 rows or "
-                   "more)"),
+    llvm::cl::desc("consumer warpgroups of warp-specialized blocks without "
+                   "a croq.consumers attribute (0, the default: two for "
+                   "blocks croq-pipeline-loops makes whose accumulators "
+                   "have 128 rows or more)"),
     llvm::cl::init(0));
 static llvm::cl::opt<bool> clPersistent(
     "croq-persistent",

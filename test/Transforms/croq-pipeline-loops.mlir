@@ -8,7 +8,7 @@
 // issues the loads asynchronously and triggers full after them, warpgroup
 // 1 runs everything else, waits on full and frees the stage through empty.
 // CHECK-LABEL: func.func @gemm
-// CHECK:       croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [%{{.*}}, %{{.*}}] : block {
+// CHECK:       croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [%{{.*}}, %{{.*}}] : block attributes {croq.consumers = 0 : i64} {
 // CHECK-NEXT:    %[[A:.*]] = croq.alloc : !croq.tiles<5 x 128x64xf16, shared, swizzle = 128>
 // CHECK-NEXT:    %[[B:.*]] = croq.alloc : !croq.tiles<5 x 128x64xf16, shared, swizzle = 128>
 // CHECK-NEXT:    %[[FULL:.*]] = croq.event.alloc : !croq.events<5>
@@ -226,7 +226,7 @@ func.func @not_pipelined(%src: memref<?x64xf32>, %dst: memref<64xf32>, %n: index
 // consumer runs the tile loop with the rest.
 // CHECK-LABEL: func.func @persistent
 // CHECK-SAME:    %[[TILES:[^:]*]]: index, %[[GRID:[^:]*]]: index, %[[KT:[^:]*]]: index)
-// CHECK:       croq.parallel (%[[BID:.*]]) in [%[[GRID]]] : block {
+// CHECK:       croq.parallel (%[[BID:.*]]) in [%[[GRID]]] : block attributes {croq.consumers = 0 : i64} {
 // CHECK:         croq.inthreads async %{{.*}} {
 // CHECK-NEXT:      scf.for %[[PT:.*]] = %[[BID]] to %[[TILES]] step %[[GRID]] {
 // CHECK-NEXT:        %[[PBM:.*]] = arith.divui %[[PT]], %{{.*}} : index

@@ -48,7 +48,7 @@ func.func @other_copy(%out: memref<128x128xf32>, %in: memref<128x128xf32>) {
 
 // Only blocks carry croq.consumers, and only 1 to 3.
 func.func @bad_count(%out: memref<128x128xf32>) {
-  // expected-error @+1 {{'croq.parallel' op expects 'croq.consumers' to be 1 to 3 consumer warpgroups, got 4 : i64}}
+  // expected-error @+1 {{'croq.parallel' op expects 'croq.consumers' to be 0 (chosen by croq-split-accumulators) or 1 to 3 consumer warpgroups, got 4 : i64}}
   croq.parallel (%bm) in [1] : block attributes {croq.consumers = 4 : i64} {
   }
   return

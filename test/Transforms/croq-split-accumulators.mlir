@@ -1,7 +1,8 @@
 // RUN: croq-opt %s --croq-split-accumulators -split-input-file -verify-diagnostics | FileCheck %s
-// RUN: croq-opt %s --croq-split-accumulators="consumers=1" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=ONE
+// RUN: croq-opt %s --croq-split-accumulators="consumers=2" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=OPTION
 
-// A warp-specialized GEMM block as croq-pipeline-loops makes it, with a
+// A warp-specialized GEMM block as croq-pipeline-loops makes it (with
+// croq.consumers = 0: the pass chooses), with a
 // 128x256 accumulator, a bias epilogue and a tma store: two consumer
 // warpgroups (the roles parallel gets three warpgroups), consumer c =
 // warpgroup - 1 computing rows [64 c, 64 c + 64). Its A operand reads
@@ -39,17 +40,13 @@
 // CHECK:             %[[RB:.*]] = arith.addi %[[SCALED]], %[[C]] : index
 // CHECK:             %[[OV:.*]] = croq.subspan %{{.*}} [64, 256] at [%[[RB]], %[[BN]]] : memref<?x?xf16> -> !croq.view<64x256xf16>
 // CHECK:             croq.copy tma swizzle = 128 %[[PART]] -> %[[OV]] : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
-// With one consumer the block is left as it is.
-// ONE-LABEL: func.func @gemm
-// ONE:         croq.parallel (%{{.*}}) in [2] : warpgroup {
-// ONE:           croq.mma.fill %{{.*}} : !croq.acc<128x256xf32>
 func.func @gemm(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>, %out: memref<?x?xf16>, %bias: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
   %c8 = arith.constant 8 : index
-  croq.parallel (%bm, %bn) in [%c2, %c2] : block {
+  croq.parallel (%bm, %bn) in [%c2, %c2] : block attributes {croq.consumers = 0 : i64} {
     %a_s = croq.alloc : !croq.tiles<3 x 128x64xf16, shared, swizzle = 128>
     %b_s = croq.alloc : !croq.tiles<3 x 256x64xf16, shared, swizzle = 128>
     %full = croq.event.alloc : !croq.events<3>
@@ -116,7 +113,7 @@ func.func @gemm(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>, %out: memref<?x?xf
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
 func.func @rows64(%out: memref<64x128xf32>) {
   %c0 = arith.constant 0 : index
-  croq.parallel (%bm) in [1] : block {
+  croq.parallel (%bm) in [1] : block attributes {croq.consumers = 0 : i64} {
     croq.parallel (%wg) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %wg, %c0 : index
       %is_consumer = arith.cmpi ne, %wg, %c0 : index
@@ -143,8 +140,8 @@ func.func @rows64(%out: memref<64x128xf32>) {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
 // CHECK: %[[ROWS:.*]] = croq.subspan %{{.*}} [64, 128] at [%[[C]], %{{.*}}] : memref<128x128xf32> -> !croq.view<64x128xf32>
 // CHECK: croq.mma.store %{{.*}} -> %[[ROWS]] : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
-// ONE-LABEL: func.func @to_global
-// ONE: croq.parallel (%{{.*}}) in [3] : warpgroup {
+// OPTION-LABEL: func.func @to_global
+// OPTION: croq.parallel (%{{.*}}) in [3] : warpgroup {
 func.func @to_global(%out: memref<128x128xf32>) {
   %c0 = arith.constant 0 : index
   croq.parallel (%bm) in [1] : block attributes {croq.consumers = 2 : i64} {
@@ -172,7 +169,7 @@ func.func @to_global(%out: memref<128x128xf32>) {
 func.func @reduces(%out: memref<128xf32>) {
   %c0 = arith.constant 0 : index
   // expected-warning @+1 {{consumer not split among 2 warpgroups: 'croq.mma.reduce' computes on an accumulator}}
-  croq.parallel (%bm) in [1] : block {
+  croq.parallel (%bm) in [1] : block attributes {croq.consumers = 0 : i64} {
     croq.parallel (%wg) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %wg, %c0 : index
       %is_consumer = arith.cmpi ne, %wg, %c0 : index
@@ -200,6 +197,34 @@ func.func @not_specialized(%out: memref<128x128xf32>) {
     %zero = arith.constant 0.0 : f32
     %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
     croq.mma.store %init -> %out : !croq.acc<128x128xf32> -> memref<128x128xf32>
+  }
+  return
+}
+
+// -----
+
+// A hand-written block with no croq.consumers attribute keeps its one
+// consumer, unless the option asks for more.
+// CHECK-LABEL: func.func @hand_written
+// CHECK: croq.parallel (%{{.*}}) in [2] : warpgroup {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+// OPTION-LABEL: func.func @hand_written
+// OPTION: croq.parallel (%{{.*}}) in [3] : warpgroup {
+// OPTION: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+func.func @hand_written(%out: memref<128x128xf32>) {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%bm) in [1] : block {
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        croq.mma.store %init -> %out : !croq.acc<128x128xf32> -> memref<128x128xf32>
+      }
+    }
   }
   return
 }

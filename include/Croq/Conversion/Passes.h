@@ -86,9 +86,11 @@ struct CroqToNVVMPipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> consumers{
       *this, "consumers",
-      llvm::cl::desc("consumer warpgroups of warp-specialized blocks, each "
-                     "on its rows of the accumulators (0: two where the "
-                     "accumulators have 128 rows or more)"),
+      llvm::cl::desc("consumer warpgroups, each on its rows of the "
+                     "accumulators, of warp-specialized blocks without a "
+                     "croq.consumers attribute (0: those croq-pipeline-loops "
+                     "makes get two where the accumulators have 128 rows or "
+                     "more, hand-written ones keep theirs)"),
       llvm::cl::init(0)};
   PassOptions::Option<bool> warpSpecialize{
       *this, "warp-specialize",

@@ -66,10 +66,11 @@ LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
              << name << "', which applies to block-level croq.parallel only";
     auto consumers = dyn_cast<IntegerAttr>(attr.getValue());
     if (!consumers || !consumers.getType().isSignlessInteger() ||
-        consumers.getInt() < 1 || consumers.getInt() > kMaxConsumerWarpgroups)
+        consumers.getInt() < 0 || consumers.getInt() > kMaxConsumerWarpgroups)
       return op->emitOpError("expects '")
-             << name << "' to be 1 to " << kMaxConsumerWarpgroups
-             << " consumer warpgroups, got " << attr.getValue();
+             << name << "' to be 0 (chosen by croq-split-accumulators) or 1 to "
+             << kMaxConsumerWarpgroups << " consumer warpgroups, got "
+             << attr.getValue();
     return success();
   }
   if (name == PersistentAttrHelper::getNameStr()) {

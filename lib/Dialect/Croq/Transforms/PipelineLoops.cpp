@@ -296,6 +296,11 @@ void RingBuilder::rewriteWarpSpecialized() {
 
   OpBuilder b = OpBuilder::atBlockEnd(blockBody);
   MLIRContext *ctx = b.getContext();
+  // croq-split-accumulators chooses how many consumers the block gets,
+  // unless it says.
+  StringRef consumersName = CroqDialect::ConsumersAttrHelper::getNameStr();
+  if (!block->hasAttr(consumersName))
+    block->setAttr(consumersName, b.getI64IntegerAttr(0));
   auto roles =
       ParallelOp::create(b, loc, ValueRange(), b.getDenseI64ArrayAttr({2}),
                          ParallelLevelAttr::get(ctx, ParallelLevel::Warpgroup),

@@ -399,13 +399,17 @@ struct CroqSplitAccumulatorsPass
       }
     });
     for (Roles &roles : found) {
+      // The block's attribute, else the option; 0 in the attribute lets
+      // the pass choose, and a block with neither keeps its consumer.
       int64_t count = consumers;
       bool forced = count != 0;
       if (auto attr = roles.block->getAttrOfType<IntegerAttr>(
               CroqDialect::ConsumersAttrHelper::getNameStr())) {
         count = attr.getInt();
-        forced = true;
+        forced = count != 0;
         roles.block->removeAttr(CroqDialect::ConsumersAttrHelper::getNameStr());
+      } else if (!forced) {
+        continue;
       }
       if (count < 0 || count > kMaxConsumerWarpgroups) {
         roles.block.emitError("croq-split-accumulators takes 1 to ")

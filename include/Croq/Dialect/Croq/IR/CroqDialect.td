@@ -36,7 +36,8 @@ def Croq_Dialect : Dialect {
     // On an scf.for: whether croq-pipeline-loops warp-specializes it.
     "::mlir::BoolAttr":$warp_specialize,
     // On a block-level croq.parallel: how many consumer warpgroups
-    // croq-split-accumulators gives it (1 to 3).
+    // croq-split-accumulators gives it (1 to 3, or 0: as it chooses;
+    // croq-pipeline-loops puts 0 on the blocks it warp-specializes).
     "::mlir::IntegerAttr":$consumers,
     // On a block-level croq.parallel: whether croq-persistent-blocks makes
     // it persistent.

@@ -167,6 +167,15 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
     iterations issue nothing (the drain). The loads are issued from one
     place, so each phase of a `full` slot expects one arrival.
 
+    A block it warp-specializes gets `croq.consumers = 0` unless it has
+    that attribute, so that `croq-split-accumulators` chooses how many
+    consumer warpgroups share its accumulators. A loop in the tile loop of
+    a persistent block (`croq-persistent-blocks`) is pipelined
+    warp-specialized: the producer walks the same tiles, and the ring's
+    iterations are counted across tiles, so that stages and phases run on
+    from one tile to the next (every tile runs the same number of
+    iterations).
+
     A loop's `croq.warp_specialize` attribute (`true` or `false`) overrides
     the option for that loop. N is the loop's `croq.stages` attribute if it
     has one (`croq.stages = 1` leaves the loop alone; a ring has 2 to 64
@@ -194,7 +203,7 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
     After (warp-specialized, 4 stages):
 
     ```mlir
-    croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+    croq.parallel (%bm, %bn) in [%gm, %gn] : block attributes {croq.consumers = 0 : i64} {
       %a_s = croq.alloc : !croq.tiles<4 x 128x64xf16, shared, swizzle = 128>
       %full = croq.event.alloc : !croq.events<4>
       %empty = croq.event.alloc ready : !croq.events<4>
@@ -255,16 +264,18 @@ def CroqSplitAccumulators : Pass<"croq-split-accumulators"> {
     accumulator that one warpgroup could not hold in registers becomes two
     64x256 ones (wgmma m64n256).
 
-    C is the block's `croq.consumers` attribute if it has one, else the
-    `consumers` option, else (0) two where every accumulator has 128 rows
-    or more, one otherwise. The rows of each accumulator must be a
+    C is the block's `croq.consumers` attribute, else the `consumers`
+    option; a block with neither (a hand-written one) keeps its consumer.
+    `croq.consumers = 0`, which croq-pipeline-loops puts on the blocks it
+    warp-specializes, lets the pass choose: two where every accumulator has
+    128 rows or more, one otherwise. The rows of each accumulator must be a
     multiple of 64 C. A consumer that does anything else with its
     accumulators or the tiles they are stored into (reductions, register A
     operands, element loops, other copies) is left with one warpgroup and a
-    warning that says why; with `croq.consumers` or the option set, that is
-    an error.
+    warning that says why when the pass chose; when C was given, that is an
+    error.
 
-    Before:
+    Before (in a block with `croq.consumers = 0`):
 
     ```mlir
     croq.parallel (%wg) in [2] : warpgroup {
@@ -297,8 +308,8 @@ def CroqSplitAccumulators : Pass<"croq-split-accumulators"> {
   }];
   let options = [
     Option<"consumers", "consumers", "int64_t", /*default=*/"0",
-           "Consumer warpgroups of every warp-specialized block (0: two "
-           "where the accumulators have 128 rows or more)">,
+           "Consumer warpgroups of warp-specialized blocks without a "
+           "croq.consumers attribute (0: leave them as they are)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
