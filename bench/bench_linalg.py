@@ -17,6 +17,7 @@ the bias and relu.
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
+                    [--shapes MxNxK,...]
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gemm import (is_library_kernel,  # noqa: E402
                         is_library_kernel_or_elementwise, time_device)
-from triton_gemm import best_triton_matmul  # noqa: E402
+from triton_gemm import fastest_triton_matmul  # noqa: E402
 
 SHAPES = [(512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048),
           (4096, 4096, 4096), (6144, 6144, 6144), (8192, 8192, 8192),
@@ -100,18 +101,11 @@ def triton_call(a, b, nt: bool, dtype):
     and the configuration; None and why when none runs."""
     from bench_gemm import time_call
     bt = b if nt else b.t().contiguous()
-    chosen = {}
-
-    def timer(call):
-        ms = time_call(call)
-        if "ms" not in chosen or ms < chosen["ms"]:
-            chosen.update(ms=ms, call=call)
-        return ms
-    _, note = best_triton_matmul(a, bt, timer)
-    if "call" not in chosen:
+    call, note = fastest_triton_matmul(a, bt, time_call)
+    if call is None:
         # Why none ran, shortened: every configuration fails alike.
         note = "none ran: " + note.split("; ")[0].split(": ", 1)[-1]
-    return chosen.get("call"), note
+    return call, note
 
 
 def main() -> int:
@@ -120,7 +114,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--md", type=Path)
     parser.add_argument("--no-triton", action="store_true")
+    parser.add_argument("--shapes",
+                        help="comma-separated MxNxK shapes instead of the "
+                             "sweep")
     args = parser.parse_args()
+    shapes = SHAPES if not args.shapes else [
+        tuple(int(d) for d in s.split("x")) for s in args.shapes.split(",")]
     import croq
     mod = croq.load(args.artifacts / "kernels" / "liblinalg_matmul.so")
     lines = [f"device: {torch.cuda.get_device_name()}; rounds: {args.rounds}; "
@@ -132,7 +131,7 @@ def main() -> int:
     ratios, triton_ratios = [], []
     for kernel, dtype, nt in KERNELS:
         fn = getattr(mod, kernel)
-        for m, n, k in SHAPES:
+        for m, n, k in shapes:
             a = torch.randn(m, k, device="cuda").to(dtype)
             b = torch.randn(n, k, device="cuda").to(dtype) if nt else \
                 torch.randn(k, n, device="cuda").to(dtype)

@@ -37,6 +37,13 @@ LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
     return op->emitOpError("carries '")
            << name << "', which applies to loops (scf.for) only";
   };
+  auto onBlock = [&]() -> LogicalResult {
+    auto parallel = dyn_cast<ParallelOp>(op);
+    if (parallel && parallel.getLevel() == ParallelLevel::Block)
+      return success();
+    return op->emitOpError("carries '")
+           << name << "', which applies to block-level croq.parallel only";
+  };
   if (name == StagesAttrHelper::getNameStr()) {
     if (failed(onLoop()))
       return failure();
@@ -60,10 +67,8 @@ LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == ConsumersAttrHelper::getNameStr()) {
-    auto parallel = dyn_cast<ParallelOp>(op);
-    if (!parallel || parallel.getLevel() != ParallelLevel::Block)
-      return op->emitOpError("carries '")
-             << name << "', which applies to block-level croq.parallel only";
+    if (failed(onBlock()))
+      return failure();
     auto consumers = dyn_cast<IntegerAttr>(attr.getValue());
     if (!consumers || !consumers.getType().isSignlessInteger() ||
         consumers.getInt() < 0 || consumers.getInt() > kMaxConsumerWarpgroups)
@@ -74,10 +79,8 @@ LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (name == PersistentAttrHelper::getNameStr()) {
-    auto parallel = dyn_cast<ParallelOp>(op);
-    if (!parallel || parallel.getLevel() != ParallelLevel::Block)
-      return op->emitOpError("carries '")
-             << name << "', which applies to block-level croq.parallel only";
+    if (failed(onBlock()))
+      return failure();
     if (!isa<BoolAttr>(attr.getValue()))
       return op->emitOpError("expects '")
              << name << "' to be true or false, got " << attr.getValue();
