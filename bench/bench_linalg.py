@@ -10,7 +10,8 @@ gives the median and spread (min-max over rounds) of each time and of
 cuBLAS ms / croq ms. The Triton GEMM of triton_gemm.py (persistent, TMA
 descriptors), at its best of a few configurations per shape (chosen by
 do_bench), is timed in the same rotation on the same operands (B passed
-N x K), the peer to beat; --no-triton leaves it out. A second table times the GEMM with a fused epilogue
+N x K; A as a row-major copy where croq's kernel reads it stored K x M),
+the peer to beat; --no-triton leaves it out. A second table times the GEMM with a fused epilogue
 (linalg_mm_bias_relu_f16: relu(A B + bias) in the kernel's epilogue)
 against the same GEMM without it and against torch's matmul followed by
 the bias and relu.
@@ -39,8 +40,10 @@ SHAPES = [(512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048),
           (16384, 16384, 4096), (8192, 8192, 1024), (3000, 5000, 2000),
           (4095, 4097, 4093), (512, 4096, 4096), (128, 8192, 8192),
           (256, 16384, 4096), (256, 256, 16384), (1000, 3000, 7000)]
-KERNELS = [("linalg_mm_f16", torch.float16, False),
-           ("linalg_mm_nt_bf16", torch.bfloat16, True)]
+# (kernel, type, B stored N x K, A stored K x M)
+KERNELS = [("linalg_mm_f16", torch.float16, False, False),
+           ("linalg_mm_nt_bf16", torch.bfloat16, True, False),
+           ("linalg_mm_tn_f16", torch.float16, False, True)]
 
 
 def spread(values):
@@ -129,14 +132,18 @@ def main() -> int:
              "|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines), flush=True)
     ratios, triton_ratios = [], []
-    for kernel, dtype, nt in KERNELS:
+    for kernel, dtype, nt, tn in KERNELS:
         fn = getattr(mod, kernel)
         for m, n, k in shapes:
-            a = torch.randn(m, k, device="cuda").to(dtype)
+            # A stored K x M is passed as stored; a is its M x K view, which
+            # cuBLAS takes as a transposed operand.
+            a_stored = torch.randn(k, m, device="cuda").to(dtype) if tn \
+                else torch.randn(m, k, device="cuda").to(dtype)
+            a = a_stored.t() if tn else a_stored
             b = torch.randn(n, k, device="cuda").to(dtype) if nt else \
                 torch.randn(k, n, device="cuda").to(dtype)
             out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
-            fn(a, b, out)
+            fn(a_stored, b, out)
             torch.cuda.synchronize()
             ref = a.float() @ (b.float().t() if nt else b.float())
             err = float((out.float() - ref).abs().max() / ref.abs().max())
@@ -150,11 +157,11 @@ def main() -> int:
             # The kernel and the staging copies of operands TMA cannot take.
             def croq_match(event: str, name=name) -> bool:
                 return event == name or event.startswith("Memcpy")
-            calls = {"croq": (lambda: fn(a, b, out), croq_match),
+            calls = {"croq": (lambda: fn(a_stored, b, out), croq_match),
                      "cublas": (cub, is_library_kernel)}
             config = "not run"
             if not args.no_triton:
-                call, config = triton_call(a, b, nt, dtype)
+                call, config = triton_call(a.contiguous(), b, nt, dtype)
                 if call is not None:
                     calls["triton"] = (call, lambda e: "tma_matmul" in e)
             times = {name: [] for name in calls}

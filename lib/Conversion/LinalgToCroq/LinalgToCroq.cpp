@@ -64,12 +64,10 @@ static LogicalResult getLayouts(linalg::MatmulOp op, MatmulSpec &spec) {
     return op.emitOpError("convert-linalg-to-croq takes a product whose "
                           "output is indexed (m, n)");
   if (maps[0] == map({k, m}))
-    return op.emitOpError("convert-linalg-to-croq takes A indexed (m, k): "
-                          "its 128-row tiles cannot be read M-major (wgmma "
-                          "reads an M-major A in 64-row tiles only)");
-  if (maps[0] != map({m, k}))
-    return op.emitOpError("convert-linalg-to-croq takes A indexed (m, k), "
-                          "got ")
+    spec.aTransposed = true;
+  else if (maps[0] != map({m, k}))
+    return op.emitOpError("convert-linalg-to-croq takes A indexed (m, k) "
+                          "or (k, m), got ")
            << AffineMapAttr::get(maps[0]);
   if (maps[1] == map({n, k}))
     spec.bTransposed = true;
@@ -106,11 +104,11 @@ static FailureOr<MatmulSpec> getSpec(linalg::MatmulOp op) {
            << tc;
   if (failed(getLayouts(op, spec)))
     return failure();
-  // wgmma reads 8-bit operands K-major only: B stored N x K.
-  if (isF8 && !spec.bTransposed)
+  // wgmma reads 8-bit operands K-major only: A stored M x K, B N x K.
+  if (isF8 && (spec.aTransposed || !spec.bTransposed))
     return op.emitOpError("convert-linalg-to-croq takes 8-bit float products "
-                          "with B indexed (n, k): wgmma reads 8-bit operands "
-                          "K-major only");
+                          "with A indexed (m, k) and B indexed (n, k): wgmma "
+                          "reads 8-bit operands K-major only");
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
       fill && fill.hasPureBufferSemantics() &&
       fill.getDpsInits()[0] == spec.c && isZero(fill.getDpsInputs()[0]))

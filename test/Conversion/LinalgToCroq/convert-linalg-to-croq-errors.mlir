@@ -32,10 +32,10 @@ func.func @f64_result(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf
 
 // -----
 
-func.func @transposed_a(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
-  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes A indexed (m, k): its 128-row tiles cannot be read M-major (wgmma reads an M-major A in 64-row tiles only)}}
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
-    ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+func.func @a_broadcast(%a: memref<?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes A indexed (m, k) or (k, m), got affine_map<(d0, d1, d2) -> (d2)>}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
   return
 }
 
@@ -61,7 +61,16 @@ func.func @inside_kernel(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
 // -----
 
 func.func @f8_b_not_transposed(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x?xf16>) {
-  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes 8-bit float products with B indexed (n, k): wgmma reads 8-bit operands K-major only}}
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes 8-bit float products with A indexed (m, k) and B indexed (n, k): wgmma reads 8-bit operands K-major only}}
   linalg.matmul ins(%a, %b : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>) outs(%c : memref<?x?xf16>)
+  return
+}
+
+// -----
+
+func.func @f8_a_transposed(%a: memref<?x?xf8E5M2>, %b: memref<?x?xf8E5M2>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes 8-bit float products with A indexed (m, k) and B indexed (n, k): wgmma reads 8-bit operands K-major only}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<?x?xf8E5M2>, memref<?x?xf8E5M2>) outs(%c : memref<?x?xf32>)
   return
 }

@@ -176,3 +176,22 @@ func.func @e5m2(%a: memref<?x?xf8E5M2>, %b: memref<?x?xf8E5M2>, %c: memref<?x?xf
     ins(%a, %b : memref<?x?xf8E5M2>, memref<?x?xf8E5M2>) outs(%c : memref<?x?xf32>)
   return
 }
+
+// -----
+
+// A stored K x M (indexed (k, m)): 64x128 slices of A at (k step, block
+// row), read as a `col` operand; croq-split-accumulators gives each
+// consumer 64 of its columns (wgmma reads an M-major A 64 rows at a time).
+// CHECK-LABEL: func.func @transposed_a
+// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in
+// CHECK: croq.alloc : !croq.tile<64x128xf16, shared, swizzle = 128>
+// CHECK: scf.for %[[KK:.*]] = %c0 to
+// CHECK: croq.subspan %{{.*}} [64, 128] at [%[[KK]], %[[BM]]] : memref<?x?xf16> -> !croq.view<64x128xf16>
+// CHECK: croq.mma col col %{{.*}} : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<128x128xf32>
+func.func @transposed_a(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}

@@ -22,6 +22,11 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel.ptx -o %t.18.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_8.ptx -o %t.19.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_9.ptx -o %t.20.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel.ptx -o %t.21.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_13.ptx -o %t.22.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_14.ptx -o %t.23.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel.ptx -o %t.24.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_15.ptx -o %t.25.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s --check-prefix=F8 < %t.d/linalg_mm_nt_e4m3_kernel.ptx
 // RUN: FileCheck %s < %t.d/linalg_mm_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=STORE < %t.d/linalg_mm_f16_kernel.ptx
@@ -159,5 +164,24 @@ func.func @linalg_mm_nt_e5m2(%a: memref<?x?xf8E5M2>, %b: memref<?x?xf8E5M2>, %c:
   linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
     ins(%a, %b : memref<?x?xf8E5M2>, memref<?x?xf8E5M2>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// A stored K x M (indexed (k, m)): each consumer warpgroup reads its 64
+// rows of A M-major (wgmma's transposed A).
+func.func @linalg_mm_tn_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}
+
+// Both transposed: A K x M, B N x K, an f32 result.
+func.func @linalg_mm_tt_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>) outs(%c : memref<?x?xf32>)
   return
 }

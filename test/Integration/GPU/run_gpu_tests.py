@@ -991,14 +991,16 @@ def linalg_matmul_tests(s: Suite) -> None:
 
     def case(kernel: str, dtype: torch.dtype, out_dtype: torch.dtype,
              shape: Tuple[int, int, int], nt: bool = False,
-             accumulate: bool = False) -> None:
+             accumulate: bool = False, tn: bool = False) -> None:
         m, n, k = shape
         if s.skip_gemm(m, n, k):
             return
 
         def body():
             mod = s.module("linalg_matmul")
-            a = random_operand((m, k), dtype)
+            # tn: A stored K x M (indexed (k, m)), passed as such.
+            a_stored = random_operand((k, m) if tn else (m, k), dtype)
+            a = a_stored.t() if tn else a_stored
             b = random_operand((n, k) if nt else (k, n), dtype)
             if accumulate:
                 out = random_tensor((m, n), out_dtype)
@@ -1006,7 +1008,7 @@ def linalg_matmul_tests(s: Suite) -> None:
             else:
                 out = poisoned((m, n), out_dtype)
                 init = 0.0
-            getattr(mod, kernel)(a, b, out)
+            getattr(mod, kernel)(a_stored, b, out)
             ref = init + a.double() @ (b.double().t() if nt else b.double())
             tol = tolerance[out_dtype]
             if dtype in BYTE_FLOATS:
@@ -1068,6 +1070,10 @@ def linalg_matmul_tests(s: Suite) -> None:
              nt=True)
         case("linalg_mm_nt_e5m2", torch.float8_e5m2, torch.float32, shape,
              nt=True)
+        case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
+             tn=True)
+        case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32, shape,
+             tn=True, nt=True)
         fused(shape)
 
 
