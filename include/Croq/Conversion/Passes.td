@@ -23,8 +23,9 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     in the plain form that `croq-pipeline-loops` turns into a multi-stage
     ring. B may be transposed through `indexing_maps` (stored N x K: a `row`
     operand instead of `col`), and must be for 8-bit floats, which wgmma
-    reads K-major only; A is taken M x K only (wgmma reads an M-major A in
-    64-row tiles, not the block's 128).
+    reads K-major only. A may be transposed (stored K x M: a `col` operand)
+    for 16-bit floats: each consumer warpgroup reads 64 of its rows, which
+    wgmma can take M-major.
 
     The block tile is 128x256, 128x128 or 64x128 result elements (those
     with room for three stages of operands next to the result tile in the
