@@ -90,35 +90,20 @@ static std::optional<Roles> findRoles(ParallelOp block) {
   return std::nullopt;
 }
 
-/// The buffer types a split narrows: rows or columns of a tile, view or
-/// memref.
+/// The view of part of a tile, view or static memref of rank 2: 1/count of
+/// it along `dim`.
 static FailureOr<ViewType> getNarrowedView(Type type, unsigned dim,
                                            int64_t count) {
-  SmallVector<int64_t> shape;
-  Type element;
-  MemorySpace space = MemorySpace::Global;
-  Swizzle swizzle = Swizzle::None;
-  if (auto tile = dyn_cast<TileType>(type)) {
-    shape.assign(tile.getShape().begin(), tile.getShape().end());
-    element = tile.getElementType();
-    space = tile.getMemorySpace();
-    swizzle = tile.getSwizzle();
-  } else if (auto view = dyn_cast<ViewType>(type)) {
-    shape.assign(view.getShape().begin(), view.getShape().end());
-    element = view.getElementType();
-    space = view.getMemorySpace();
-    swizzle = view.getSwizzle();
-  } else if (auto memref = dyn_cast<MemRefType>(type);
-             memref && memref.hasStaticShape()) {
-    shape.assign(memref.getShape().begin(), memref.getShape().end());
-    element = memref.getElementType();
-  } else {
+  if (!isa<TileType, ViewType, MemRefType>(type))
     return failure();
-  }
-  if (shape.size() != 2 || shape[dim] % count != 0)
+  auto shaped = cast<ShapedType>(type);
+  if (!shaped.hasStaticShape() || shaped.getRank() != 2 ||
+      shaped.getDimSize(dim) % count != 0)
     return failure();
+  SmallVector<int64_t> shape(shaped.getShape());
   shape[dim] /= count;
-  return ViewType::get(type.getContext(), shape, element, space, swizzle);
+  return ViewType::get(type.getContext(), shape, shaped.getElementType(),
+                       *getMemorySpaceOf(type), getSwizzleOf(type));
 }
 
 /// The rows of an accumulator type.
@@ -242,37 +227,28 @@ static std::string analyze(Roles roles, int64_t count, SplitPlan &plan) {
   return "";
 }
 
-/// `croq.subspan %buffer [narrowed] at [...]`: the part `index` of `count`
-/// along `dim`.
+/// `croq.subspan` of part `index` of `count` of `buffer` along `dim`. A
+/// tile of a subspan grid becomes a tile of a grid `count` times finer, so
+/// that the part is one window of the source (which tma copies need)
+/// rather than a window of a window.
 static Value narrow(OpBuilder &b, Location loc, Value buffer, unsigned dim,
                     int64_t count, Value index, Value zero) {
   ViewType type = *getNarrowedView(buffer.getType(), dim, count);
+  Value source = buffer;
   SmallVector<Value> at(2, zero);
   at[dim] = index;
-  return SubspanOp::create(b, loc, type, buffer, /*sizes=*/ValueRange{},
+  if (auto subspan = buffer.getDefiningOp<SubspanOp>();
+      subspan && subspan.getSizes().empty() && subspan.getSteps().empty() &&
+      !subspan.getStaticSteps() && subspan.getIndices().size() == 2) {
+    source = subspan.getSource();
+    at.assign(subspan.getIndices().begin(), subspan.getIndices().end());
+    Value scaled = arith::MulIOp::create(
+        b, loc, at[dim], arith::ConstantIndexOp::create(b, loc, count));
+    at[dim] = arith::AddIOp::create(b, loc, scaled, index);
+  }
+  return SubspanOp::create(b, loc, type, source, /*sizes=*/ValueRange{},
                            type.getShape(), /*steps=*/ValueRange{},
                            /*staticSteps=*/nullptr, at)
-      .getResult();
-}
-
-/// The part `index` of `count` of `buffer`'s rows. A tile of a subspan
-/// grid becomes a tile of a grid `count` times finer, so that the part is
-/// one window of the tensor (which tma copies need) rather than a window
-/// of a window.
-static Value narrowRows(OpBuilder &b, Location loc, Value buffer, int64_t count,
-                        Value index, Value zero) {
-  auto subspan = buffer.getDefiningOp<SubspanOp>();
-  if (!subspan || !subspan.getSizes().empty() || !subspan.getSteps().empty() ||
-      subspan.getStaticSteps() || subspan.getIndices().size() != 2)
-    return narrow(b, loc, buffer, 0, count, index, zero);
-  ViewType type = *getNarrowedView(buffer.getType(), 0, count);
-  SmallVector<Value> at(subspan.getIndices());
-  Value scaled = arith::MulIOp::create(
-      b, loc, at[0], arith::ConstantIndexOp::create(b, loc, count));
-  at[0] = arith::AddIOp::create(b, loc, scaled, index);
-  return SubspanOp::create(b, loc, type, subspan.getSource(),
-                           /*sizes=*/ValueRange{}, type.getShape(),
-                           /*steps=*/ValueRange{}, /*staticSteps=*/nullptr, at)
       .getResult();
 }
 
@@ -335,7 +311,7 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
     b.setInsertionPoint(copy);
     Value source = partOf(b, copy.getLoc(), copy.getSource());
     Value dest =
-        narrowRows(b, copy.getLoc(), copy.getDest(), count, index, zero);
+        narrow(b, copy.getLoc(), copy.getDest(), 0, count, index, zero);
     copy.getSourceMutable().set(source);
     copy.getDestMutable().set(dest);
   }
