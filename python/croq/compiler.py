@@ -276,21 +276,29 @@ def _cache_key(text: str, name: str, options: Sequence[str],
     return digest.hexdigest()
 
 
-def _artifact_file_names(name: str) -> List[str]:
-    """The files of artifact `name` in its directory, which other modules
-    compiled into the same directory may share."""
-    return [f"lib{name}.so", f"{name}.json", f"{name}.ptx", f"{name}.mlir",
-            f"{name}.ptxas.txt", RUNTIME_LIBRARY]
+def _artifact_files(directory: Path, name: str) -> List[str]:
+    """The files of artifact `name` in `directory`, relative to it: its
+    library, signature, PTX, source, ptxas report and runtime copy, and the
+    cubins of its kernels (``cubin/<kernel>.cubin``, one per kernel the PTX
+    names), not the files of other modules compiled into the directory."""
+    files = [f"lib{name}.so", f"{name}.json", f"{name}.ptx", f"{name}.mlir",
+             f"{name}.ptxas.txt", RUNTIME_LIBRARY]
+    ptx = directory / f"{name}.ptx"
+    if ptx.is_file():
+        for line in ptx.read_text().splitlines():
+            if line.startswith("//--- ") and line.endswith(".ptx"):
+                files.append(f"cubin/{line[len('//--- '):-len('.ptx')]}.cubin")
+    return files
 
 
 def _copy_artifact_files(src: Path, dst: Path, name: str) -> None:
-    """Copies the files of artifact `name` from `src` into `dst`: those it
-    has of _artifact_file_names, nothing else of the directory."""
-    dst.mkdir(parents=True, exist_ok=True)
-    for file_name in _artifact_file_names(name):
-        entry = src / file_name
+    """Copies the files of artifact `name` (_artifact_files) from `src` into
+    `dst`, nothing else of the directory."""
+    for relative in _artifact_files(src, name):
+        entry = src / relative
         if entry.is_file():
-            shutil.copy2(entry, dst / file_name)
+            (dst / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(entry, dst / relative)
 
 
 def _artifact_in(directory: Path, name: str, cached: bool) -> Artifact:

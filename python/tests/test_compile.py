@@ -252,9 +252,10 @@ def test_compile_cache_keeps_to_its_module(tools_dir, stub_runtime_dir,
     build(copy)
     entries = [e for e in cache.iterdir() if not e.name.startswith(".")]
     for entry in entries:
-        names = {f.name for f in entry.iterdir()}
+        names = {str(f.relative_to(entry)) for f in entry.rglob("*")
+                 if f.is_file()}
         module = (entry / "DONE").read_text().strip()
-        assert names <= set(croq.compiler._artifact_file_names(module)) | \
+        assert names <= set(croq.compiler._artifact_files(entry, module)) | \
             {"DONE"}, (module, names)
     # The copy module changes; the add module, compiled again, is a hit and
     # must leave the new copy module alone.
@@ -262,6 +263,24 @@ def test_compile_cache_keeps_to_its_module(tools_dir, stub_runtime_dir,
     build(copy, changed)
     assert build(add).cached
     assert (out / "copy.mlir").read_text() == changed
+
+
+def test_artifact_files_take_the_modules_cubins(tmp_path):
+    # The cubins of a module's kernels (named in its PTX) go with it into
+    # the cache; those of another module in the same directory do not.
+    (tmp_path / "cubin").mkdir()
+    (tmp_path / "a.ptx").write_text(
+        "//--- a_kernel.ptx\n.entry a_kernel\n//--- a_kernel_0.ptx\n")
+    for kernel in ("a_kernel", "a_kernel_0", "b_kernel"):
+        (tmp_path / "cubin" / f"{kernel}.cubin").write_bytes(b"\x7fELF")
+    files = croq.compiler._artifact_files(tmp_path, "a")
+    assert "cubin/a_kernel.cubin" in files
+    assert "cubin/a_kernel_0.cubin" in files
+    assert "cubin/b_kernel.cubin" not in files
+    copy = tmp_path / "copy"
+    croq.compiler._copy_artifact_files(tmp_path, copy, "a")
+    assert sorted(p.name for p in (copy / "cubin").iterdir()) == \
+        ["a_kernel.cubin", "a_kernel_0.cubin"]
 
 
 def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
