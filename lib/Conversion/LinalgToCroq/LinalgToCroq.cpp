@@ -217,12 +217,8 @@ static void emitBlockProgram(OpBuilder &b, Location loc, const MatmulSpec &spec,
   Value kSteps = ceilDiv(sizes.k, tileK);
   SmallVector<Value> dynamicGrid;
   SmallVector<int64_t> staticGrid;
-  for (Value extent : {gridM, gridN}) {
-    std::optional<int64_t> constant = getConstantIntValue(extent);
-    staticGrid.push_back(constant ? *constant : ShapedType::kDynamic);
-    if (!constant)
-      dynamicGrid.push_back(extent);
-  }
+  dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{gridM, gridN}),
+                             dynamicGrid, staticGrid);
   auto kernel =
       ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
                          /*shared_memory=*/nullptr);

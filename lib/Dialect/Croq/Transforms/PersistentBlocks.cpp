@@ -11,7 +11,9 @@
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir {
 namespace croq {
@@ -32,20 +34,6 @@ static std::string check(ParallelOp block) {
     if (isa<EventAllocOp>(op))
       return "it allocates events, whose phases would run on across tiles";
   return "";
-}
-
-/// The block's extents as index values, built before `block`.
-static SmallVector<Value> getExtents(OpBuilder &b, ParallelOp block) {
-  SmallVector<Value> extents;
-  auto dynamic = block.getDynamicExtents().begin();
-  for (int64_t extent : block.getStaticExtents()) {
-    if (ShapedType::isDynamic(extent))
-      extents.push_back(*dynamic++);
-    else
-      extents.push_back(
-          arith::ConstantIndexOp::create(b, block.getLoc(), extent));
-  }
-  return extents;
 }
 
 /// The tile coordinates of linear tile `t` of a `rows` x `cols` grid, in
@@ -71,18 +59,15 @@ static void makePersistent(ParallelOp block, int64_t multiprocessors,
                            int64_t groupRows) {
   Location loc = block.getLoc();
   OpBuilder b(block);
-  SmallVector<Value> extents = getExtents(b, block);
+  SmallVector<Value> extents =
+      getValueOrCreateConstantIndexOp(b, loc, block.getMixedExtents());
   Value tiles = b.createOrFold<arith::MulIOp>(loc, extents[0], extents[1]);
   Value grid = b.createOrFold<arith::MinUIOp>(
       loc, tiles, arith::ConstantIndexOp::create(b, loc, multiprocessors));
   SmallVector<Value> dynamicGrid;
   SmallVector<int64_t> staticGrid;
-  if (std::optional<int64_t> constant = getConstantIntValue(grid)) {
-    staticGrid.push_back(*constant);
-  } else {
-    staticGrid.push_back(ShapedType::kDynamic);
-    dynamicGrid.push_back(grid);
-  }
+  dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{grid}), dynamicGrid,
+                             staticGrid);
   auto persistent =
       ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
                          block.getSharedMemoryAttr());
