@@ -106,6 +106,17 @@ void RingBuilder::allocateRing() {
                                /*arrivals=*/IntegerAttr());
 }
 
+/// The number of iterations of a loop from `lb` to `ub` by `step`: 0 when
+/// `ub` <= `lb`.
+static Value getTripCount(OpBuilder &b, Location loc, Value lb, Value ub,
+                          Value step, Value zero) {
+  Value nonEmpty =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, ub, lb);
+  Value span = arith::SubIOp::create(b, loc, ub, lb);
+  return arith::SelectOp::create(
+      b, loc, nonEmpty, arith::CeilDivUIOp::create(b, loc, span, step), zero);
+}
+
 Value RingBuilder::getIteration(OpBuilder &b, Value iv,
                                 const IRMapping &mapping, Value tileIv) {
   scf::ForOp loop = c.loop;
@@ -123,13 +134,7 @@ Value RingBuilder::getIteration(OpBuilder &b, Value iv,
       tiles.getStep());
   Value ub = mapping.lookupOrDefault(loop.getUpperBound());
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value nonEmpty =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, ub, lb);
-  Value count = arith::SelectOp::create(
-      b, loc, nonEmpty,
-      arith::CeilDivUIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb),
-                                 step),
-      zero);
+  Value count = getTripCount(b, loc, lb, ub, step, zero);
   return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, n, count),
                                k);
 }
@@ -245,12 +250,7 @@ void RingBuilder::rewriteInPlace() {
   // T, the number of iterations.
   builder.setInsertionPoint(loop);
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value nonEmpty =
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt, ub, lb);
-  Value span = arith::SubIOp::create(builder, loc, ub, lb);
-  Value count = arith::SelectOp::create(
-      builder, loc, nonEmpty,
-      arith::CeilDivUIOp::create(builder, loc, span, step), zero);
+  Value count = getTripCount(builder, loc, lb, ub, step, zero);
 
   consumeInLoop(builder);
 
