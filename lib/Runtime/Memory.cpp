@@ -11,6 +11,8 @@
 #include "Croq/Runtime/CroqRuntime.h"
 
 #include <cstdint>
+#include <mutex>
+#include <unordered_set>
 
 using namespace croq::rt;
 
@@ -18,7 +20,21 @@ static cu::DevicePtr devicePtr(const void *ptr) {
   return static_cast<cu::DevicePtr>(reinterpret_cast<uintptr_t>(ptr));
 }
 
-extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
+namespace {
+/// The managed allocations of mgpuMemAlloc: released with cuMemFree, as
+/// they come from no stream-ordered pool.
+struct ManagedAllocations {
+  std::mutex mutex;
+  std::unordered_set<cu::DevicePtr> pointers;
+};
+} // namespace
+
+static ManagedAllocations &managedAllocations() {
+  static ManagedAllocations allocations;
+  return allocations;
+}
+
+extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                               bool isHostShared) {
   const char *api = "mgpuMemAlloc";
   if (sizeBytes == 0)
@@ -36,24 +52,46 @@ extern "C" void *mgpuMemAlloc(uint64_t sizeBytes, void * /*stream*/,
                         static_cast<unsigned long long>(sizeBytes));
       return nullptr;
     }
-  } else if (cu::Result r = cuda->cuMemAlloc(&ptr, sizeBytes);
+    ManagedAllocations &managed = managedAllocations();
+    std::lock_guard<std::mutex> lock(managed.mutex);
+    managed.pointers.insert(ptr);
+  } else if (cu::Result r = cuda->cuMemAllocAsync(
+                 &ptr, sizeBytes, static_cast<cu::Stream>(stream));
              r != cu::kSuccess) {
-    reportDriverError(r, api, "cuMemAlloc", "bytes=%llu",
-                      static_cast<unsigned long long>(sizeBytes));
+    // Device memory is stream-ordered (from the device's default pool, which
+    // keeps freed memory for reuse): usable by the work queued on `stream`
+    // after this call, or on the legacy default stream for a null one.
+    reportDriverError(r, api, "cuMemAllocAsync", "bytes=%llu, stream=%p",
+                      static_cast<unsigned long long>(sizeBytes), stream);
     return nullptr;
   }
   return reinterpret_cast<void *>(static_cast<uintptr_t>(ptr));
 }
 
-extern "C" void mgpuMemFree(void *ptr, void * /*stream*/) {
+extern "C" void mgpuMemFree(void *ptr, void *stream) {
   const char *api = "mgpuMemFree";
   if (!ptr)
     return;
   const cu::DriverApi *cuda = ensureContext(api);
   if (!cuda)
     return;
-  if (cu::Result r = cuda->cuMemFree(devicePtr(ptr)); r != cu::kSuccess)
-    reportDriverError(r, api, "cuMemFree", "ptr=%p", ptr);
+  bool isManaged;
+  {
+    ManagedAllocations &managed = managedAllocations();
+    std::lock_guard<std::mutex> lock(managed.mutex);
+    isManaged = managed.pointers.erase(devicePtr(ptr)) != 0;
+  }
+  if (isManaged) {
+    if (cu::Result r = cuda->cuMemFree(devicePtr(ptr)); r != cu::kSuccess)
+      reportDriverError(r, api, "cuMemFree", "ptr=%p", ptr);
+    return;
+  }
+  // Released after the work queued on `stream`; the host does not wait.
+  if (cu::Result r =
+          cuda->cuMemFreeAsync(devicePtr(ptr), static_cast<cu::Stream>(stream));
+      r != cu::kSuccess)
+    reportDriverError(r, api, "cuMemFreeAsync", "ptr=%p, stream=%p", ptr,
+                      stream);
 }
 
 extern "C" void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,

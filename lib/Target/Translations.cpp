@@ -47,8 +47,7 @@ static llvm::cl::opt<std::string>
     clChip("croq-chip", llvm::cl::desc("GPU architecture (default sm_90a)"),
            llvm::cl::init("sm_90a"));
 static llvm::cl::opt<std::string>
-    clFeatures("croq-features",
-               llvm::cl::desc("PTX features (default +ptx80)"),
+    clFeatures("croq-features", llvm::cl::desc("PTX features (default +ptx80)"),
                llvm::cl::init("+ptx80"));
 static llvm::cl::opt<int64_t> clPipelineStages(
     "croq-pipeline-stages",
@@ -65,6 +64,11 @@ static llvm::cl::list<int64_t> clGemmTile(
     llvm::cl::desc("the block tile (rows,cols) of GEMMs from linalg, "
                    "instead of the cost model's choice"),
     llvm::cl::CommaSeparated);
+static llvm::cl::opt<int64_t> clGemmSplitK(
+    "croq-gemm-split-k",
+    llvm::cl::desc("K splits of GEMMs from linalg (0, the default: chosen "
+                   "by the cost model; 1: none)"),
+    llvm::cl::init(0));
 static llvm::cl::opt<int64_t> clConsumers(
     "croq-consumers",
     llvm::cl::desc("consumer warpgroups of warp-specialized blocks without "
@@ -122,8 +126,7 @@ void croq::registerCroqPipelineDialects(DialectRegistry &registry) {
 static ModuleOp getModule(Operation *op) {
   auto module = dyn_cast<ModuleOp>(op);
   if (!module)
-    op->emitError("expected a builtin.module, got '")
-        << op->getName() << "'";
+    op->emitError("expected a builtin.module, got '") << op->getName() << "'";
   return module;
 }
 
@@ -147,6 +150,7 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
     options.gemmTileM = clGemmTile[0];
     options.gemmTileN = clGemmTile[1];
   }
+  options.gemmSplitK = clGemmSplitK;
   options.consumers = clConsumers;
   options.persistent = clPersistent;
   croq::buildCroqToNVVMPipeline(pm, options);
@@ -155,7 +159,8 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
 
 /// Fails, before lowering, when `module` has nothing that becomes a GPU
 /// kernel: no block-level croq.parallel region, no linalg.matmul
-/// (convert-linalg-to-croq makes one) and no gpu.launch or gpu.module. The error points at the first function, or at the module.
+/// (convert-linalg-to-croq makes one) and no gpu.launch or gpu.module. The
+/// error points at the first function, or at the module.
 static LogicalResult checkHasKernel(ModuleOp module) {
   WalkResult found = module.walk([](Operation *op) {
     auto parallel = dyn_cast<croq::ParallelOp>(op);
@@ -244,14 +249,13 @@ static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
       std::string element;
       llvm::raw_string_ostream elementOs(element);
       elementOs << memref.getElementType();
-      arguments.push_back(llvm::json::Object{{"element_type", element},
-                                             {"identity_layout",
-                                              memref.getLayout().isIdentity()},
-                                             {"shape", std::move(shape)},
-                                             {"strides", std::move(strideList)},
-                                             {"offset", dyn(offset)},
-                                             {"written", written.contains(
-                                                             index)}});
+      arguments.push_back(llvm::json::Object{
+          {"element_type", element},
+          {"identity_layout", memref.getLayout().isIdentity()},
+          {"shape", std::move(shape)},
+          {"strides", std::move(strideList)},
+          {"offset", dyn(offset)},
+          {"written", written.contains(index)}});
     }
     functions.push_back(llvm::json::Object{
         {"name", func.getSymName()}, {"arguments", std::move(arguments)}});

@@ -338,6 +338,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             features: Optional[str] = None,
             tma_fallback: str = "auto",
             gemm_tile: Optional[Tuple[int, int]] = None,
+            gemm_split_k: int = 0,
             cache: Union[bool, str, os.PathLike] = True) -> Artifact:
     """Compiles croq IR into an artifact directory.
 
@@ -364,6 +365,11 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             module hands over as ``linalg.matmul``, instead of the one the
             cost model chooses by shape: (128, 256), (128, 128) or
             (64, 128).
+        gemm_split_k: the K splits of those GEMMs: 0 (the default) lets the
+            cost model choose by shape (splits for few tiles and a long K,
+            reduced by a second kernel through an f32 workspace on the
+            call's stream), 1 never splits, N > 1 forces N splits (of the
+            128x128 and 64x128 tiles).
         cache: the compile cache: True for :func:`default_cache_dir`, a
             directory, or False for none. An entry is keyed by the IR text,
             the module name, the options, and the path, size and time of
@@ -406,6 +412,11 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             raise CompileError("gemm_tile must be (rows, cols), got "
                                f"{gemm_tile!r}", tool="croq")
         options.append(f"--croq-gemm-tile={gemm_tile[0]},{gemm_tile[1]}")
+    if not isinstance(gemm_split_k, int) or gemm_split_k < 0:
+        raise CompileError("gemm_split_k must be an int >= 0, got "
+                           f"{gemm_split_k!r}", tool="croq")
+    if gemm_split_k:
+        options.append(f"--croq-gemm-split-k={gemm_split_k}")
 
     cache_root: Optional[Path] = None
     key = ""

@@ -284,8 +284,10 @@ def test_artifact_files_take_the_modules_cubins(tmp_path):
 
 
 def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
-    # A GEMM from linalg with dynamic shapes has one kernel per tile; with
-    # gemm_tile it has the one asked for, and a tile croq cannot compute is
+    # A GEMM from linalg with dynamic shapes has the kernels of every tile:
+    # 128x256 whole, 128x128 and 64x128 whole and split (two kernels each);
+    # with gemm_tile it has those of the tile asked for, with gemm_split_k=1
+    # the one whole kernel, and a tile croq cannot compute is
     # croq-translate's error.
     src = REPO / "test" / "Integration" / "GPU" / "linalg_matmul.mlir"
     text = src.read_text()
@@ -298,8 +300,13 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
                            runtime_dir=stub_runtime_dir, binary="isa",
                            cache=False, **options)
         return art.ptx.read_text().count(".entry ")
-    assert kernels() == 3
-    assert kernels(gemm_tile=(64, 128)) == 1
+    assert kernels() == 7
+    assert kernels(gemm_tile=(64, 128)) == 3
+    assert kernels(gemm_tile=(64, 128), gemm_split_k=1) == 1
+    with pytest.raises(croq.CompileError, match="splits the K loop of"):
+        kernels(gemm_tile=(128, 256), gemm_split_k=4)
+    with pytest.raises(croq.CompileError, match="gemm_split_k must be"):
+        kernels(gemm_split_k=-1)
     with pytest.raises(croq.CompileError, match="got 96x128"):
         kernels(gemm_tile=(96, 128))
     with pytest.raises(croq.CompileError, match="gemm_tile must be"):

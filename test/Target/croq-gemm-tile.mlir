@@ -1,15 +1,23 @@
 // RUN: croq-translate --croq-to-ptx %s | FileCheck %s --check-prefix=CHOSEN
-// RUN: croq-translate --croq-to-ptx --croq-gemm-tile=64,128 %s | FileCheck %s --check-prefix=FORCED
+// RUN: croq-translate --croq-to-ptx --croq-gemm-tile=64,128 --croq-gemm-split-k=1 %s | FileCheck %s --check-prefix=FORCED
+// RUN: croq-translate --croq-to-ptx --croq-gemm-tile=64,128 %s | FileCheck %s --check-prefix=SPLITTABLE
+// RUN: not croq-translate --croq-to-ptx --croq-gemm-tile=128,256 --croq-gemm-split-k=4 %s 2>&1 | FileCheck %s --check-prefix=UNSPLITTABLE
 // RUN: not croq-translate --croq-to-ptx --croq-gemm-tile=64 %s 2>&1 | FileCheck %s --check-prefix=ONE
 // RUN: not croq-translate --croq-to-ptx --croq-gemm-tile=96,128 %s 2>&1 | FileCheck %s --check-prefix=SHAPE
 
-// With dynamic shapes the host chooses among a kernel per tile; a forced
-// tile leaves one kernel.
-// CHOSEN-COUNT-3: .entry product_kernel
+// With dynamic shapes the host chooses among the kernels of every tile:
+// 128x256; 128x128 and 64x128, each whole or split (a partial-product
+// kernel and a reduction). A forced tile leaves its kernels, a forced tile
+// that is not split one kernel.
+// CHOSEN-COUNT-7: .entry product_kernel
+// CHOSEN-NOT: .entry
+// SPLITTABLE-COUNT-3: .entry product_kernel
+// SPLITTABLE-NOT: .entry
 // FORCED: .entry product_kernel
 // FORCED-NOT: .entry
 // FORCED: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // FORCED-NOT: .entry
+// UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128 and 64x128 tiles only, got split-k=4 with a tile of 128x256
 // ONE: error: --croq-gemm-tile takes rows,cols, got 1 numbers
 // SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x128 or 64x128 result elements, got 96x128
 func.func @product(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {

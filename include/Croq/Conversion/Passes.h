@@ -79,6 +79,11 @@ struct CroqToNVVMPipelineOptions
       llvm::cl::desc("columns of the block tiles of GEMMs from linalg (0: "
                      "chosen by the cost model)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> gemmSplitK{
+      *this, "gemm-split-k",
+      llvm::cl::desc("K splits of GEMMs from linalg (0: chosen by the cost "
+                     "model; 1: none)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("make every 2-D block grid without a croq.persistent "

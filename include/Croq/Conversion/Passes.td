@@ -29,13 +29,31 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
 
     The block tile is 128x256, 128x128 or 64x128 result elements (those
     with room for three stages of operands next to the result tile in the
-    chip's shared memory), chosen by a cost model: the waves of blocks the
-    grid takes on the chip's multiprocessors times the tile's time (its
-    elements over the efficiency it reaches; K is the same for all). For
-    static M and N the pass chooses; for dynamic ones it emits one kernel
-    per tile and the host code computes the costs and launches the cheapest
-    (`scf.index_switch`). `tile-m` and `tile-n` force a tile. A block of 128
-    rows carries `croq.consumers = 2`, for `croq-split-accumulators`.
+    chip's shared memory), chosen by a cost model in SM cycles: the waves
+    of blocks the grid takes on the chip's multiprocessors times a block's
+    time (its K steps at the tile's measured tensor-core efficiency, plus
+    a fixed latency). For static shapes the pass chooses; for dynamic ones
+    it emits the kernels of every candidate and the host code computes the
+    costs and launches the cheapest (`scf.index_switch`). `tile-m` and
+    `tile-n` force a tile. A block of 128 rows carries `croq.consumers =
+    2`, for `croq-split-accumulators`; a 128x128 or 128x256 tile walk
+    `croq.persistent = true`, for `croq-persistent-blocks`.
+
+    Split K. When the tiles are too few to fill the chip and K is long
+    (256x256x16384, M = 128), the K loop of a 128x128 or 64x128 tile may be
+    split among S blocks: the host code allocates an f32 workspace with
+    `gpu.alloc` (queued on the call's stream by `croq-host-entries`), a
+    kernel of S x tiles blocks stores each block's partial product there
+    by TMA, a second kernel sums each element's S partials in split order
+    (so the result does not depend on timing), adds the output where
+    linalg.matmul accumulates, computes the fused consumer and writes the
+    result, and `gpu.dealloc` releases the workspace. The cost model adds
+    the second launch and the workspace traffic (written and read once, at
+    the chip's memory bandwidth) and tries S from 2 to 32 with at least 4
+    K steps per block and at most 256 MiB of workspace; S is a value the
+    host code computes, so one split kernel per tile serves every shape.
+    `split-k = 1` never splits; `split-k = N > 1` forces N splits (fewer
+    when K has fewer steps) on the splittable tiles.
 
     `linalg.matmul` accumulates into its output. When the op right before it
     fills the output with zero (`linalg.fill`), the fill is dropped and the
@@ -82,10 +100,13 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
            "Rows of every block tile (0: chosen by the cost model)">,
     Option<"tileN", "tile-n", "int64_t", /*default=*/"0",
            "Columns of every block tile (0: chosen by the cost model)">,
+    Option<"splitK", "split-k", "int64_t", /*default=*/"0",
+           "K splits of every GEMM (0: chosen by the cost model, 1: none)">,
   ];
   let dependentDialects = [
     "::mlir::croq::CroqDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
   ];

@@ -123,12 +123,10 @@ CROQ_RT_EXPORT int croqRtModuleGetFunction(croqRtModule module,
 /// multiple of it). `params` holds one pointer per kernel parameter, pointing
 /// at its value (a tensor map from croqRtTensorMapGetCached can be passed as
 /// is). Dynamic shared memory above 48 KB is opted into first.
-CROQ_RT_EXPORT int croqRtLaunchKernel(croqRtFunction function,
-                                      const uint32_t grid[3],
-                                      const uint32_t block[3],
-                                      const uint32_t *cluster,
-                                      uint32_t sharedMemBytes,
-                                      croqRtStream stream, void **params);
+CROQ_RT_EXPORT int
+croqRtLaunchKernel(croqRtFunction function, const uint32_t grid[3],
+                   const uint32_t block[3], const uint32_t *cluster,
+                   uint32_t sharedMemBytes, croqRtStream stream, void **params);
 
 CROQ_RT_EXPORT int croqRtStreamSynchronize(croqRtStream stream);
 
@@ -212,11 +210,12 @@ CROQ_RT_EXPORT int croqRtTensorMapEncodeTiled(
 /// evicted map's bytes stay readable for the next 1024 evictions, so read
 /// (copy) them right after the call. croqRtTensorMapCacheClear frees them
 /// all.
-CROQ_RT_EXPORT const void *croqRtTensorMapGetCached(
-    int elementType, uint32_t rank, const void *globalAddress,
-    const uint64_t *globalDims, const uint64_t *globalStrides,
-    const uint32_t *boxDims, const uint32_t *elementStrides, int swizzle,
-    int l2Promotion, int oobFill);
+CROQ_RT_EXPORT const void *
+croqRtTensorMapGetCached(int elementType, uint32_t rank,
+                         const void *globalAddress, const uint64_t *globalDims,
+                         const uint64_t *globalStrides, const uint32_t *boxDims,
+                         const uint32_t *elementStrides, int swizzle,
+                         int l2Promotion, int oobFill);
 
 typedef struct croqRtTensorMapCacheStats {
   /// Successful encodings, cached or not, since the process started.
@@ -266,10 +265,11 @@ CROQ_RT_EXPORT uint64_t croqRtTensorMapSetCacheCapacity(uint64_t capacity);
 /// bytes and counts a fallback: the kernel then moves that tensor with the
 /// software (dma) copy. croqRtTensorMapFallbackReason tells why. Only a
 /// failed encoding is reported as an error.
-CROQ_RT_EXPORT int croqRtTensorMapGetStrided(
-    int elementType, uint32_t rank, const void *globalAddress,
-    const int64_t *sizes, const int64_t *byteStrides, const int64_t *boxDims,
-    int swizzle, const void **tensorMap);
+CROQ_RT_EXPORT int
+croqRtTensorMapGetStrided(int elementType, uint32_t rank,
+                          const void *globalAddress, const int64_t *sizes,
+                          const int64_t *byteStrides, const int64_t *boxDims,
+                          int swizzle, const void **tensorMap);
 
 /// Why the calling thread's most recent croqRtTensorMapGetStrided call that
 /// fell back did so (later usable maps leave it):
@@ -385,10 +385,13 @@ CROQ_RT_EXPORT void mgpuEventDestroy(void *event);
 CROQ_RT_EXPORT void mgpuEventSynchronize(void *event);
 CROQ_RT_EXPORT void mgpuEventRecord(void *event, void *stream);
 
-/// Allocates device memory, or managed memory when `isHostShared`; a size of
-/// zero returns null without an error.
+/// Allocates device memory, stream-ordered on `stream` (the legacy default
+/// stream when null) from the device's default pool, or managed memory when
+/// `isHostShared`; a size of zero returns null without an error.
 CROQ_RT_EXPORT void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                                   bool isHostShared);
+/// Releases what mgpuMemAlloc allocated: device memory after the work queued
+/// on `stream` (the host does not wait), managed memory at once.
 CROQ_RT_EXPORT void mgpuMemFree(void *ptr, void *stream);
 CROQ_RT_EXPORT void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
                                void *stream);
@@ -406,10 +409,11 @@ CROQ_RT_EXPORT void mgpuSetDefaultDevice(int32_t device);
 /// and box dims outermost first, and returns a device pointer to a copy of
 /// the map in global memory. Maps and copies are cached per parameters, so
 /// repeated calls allocate nothing. Interleave must be none.
-CROQ_RT_EXPORT void *mgpuTensorMapEncodeTiledMemref(
-    int64_t tensorRank, void *rankedDescriptor, int64_t tensorDataType,
-    int64_t interleave, int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
-    int64_t *inputBoxDims);
+CROQ_RT_EXPORT void *
+mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
+                               int64_t tensorDataType, int64_t interleave,
+                               int64_t swizzle, int64_t l2Promotion,
+                               int64_t oobFill, int64_t *inputBoxDims);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
 // Implements croq-host-entries: every function that holds a kernel takes
 // the stream its kernels are launched on (a last !llvm.ptr argument marked
 // croq.stream) and returns the status of the call (i32, from the runtime's
-// croqRtCallBegin / croqRtCallEnd). The launches and the staging copies of
+// croqRtCallBegin / croqRtCallEnd). The launches, the staging copies and
+// the device allocations (gpu.alloc, gpu.dealloc: a split-K workspace) of
 // the call are queued on that stream; nothing waits for it.
 //
 //===----------------------------------------------------------------------===//
@@ -99,6 +100,45 @@ static LogicalResult addStreamAndStatus(func::FuncOp func, func::FuncOp begin,
   return success();
 }
 
+/// Makes the synchronous device allocations and releases of `func` async
+/// on its stream: ordered after the work queued there before, and the
+/// release after the kernels that use the memory.
+static void queueAllocationsOnStream(func::FuncOp func) {
+  Value stream = getLaunchStream(func);
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op);
+        alloc && !alloc.getAsyncToken() && !alloc.getHostShared())
+      ops.push_back(op);
+    if (auto dealloc = dyn_cast<gpu::DeallocOp>(op);
+        dealloc && !dealloc.getAsyncToken())
+      ops.push_back(op);
+  });
+  OpBuilder builder(func.getContext());
+  Type tokenType = gpu::AsyncTokenType::get(func.getContext());
+  for (Operation *op : ops) {
+    builder.setInsertionPoint(op);
+    Location loc = op->getLoc();
+    // The stream as a token: the GPU-to-LLVM conversion turns tokens into
+    // streams, and the cast folds away.
+    Value token =
+        UnrealizedConversionCastOp::create(builder, loc, tokenType, stream)
+            .getResult(0);
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+      auto queued = gpu::AllocOp::create(
+          builder, loc, alloc.getMemref().getType(), tokenType,
+          ValueRange{token}, alloc.getDynamicSizes(), alloc.getSymbolOperands(),
+          /*hostShared=*/false);
+      alloc.getMemref().replaceAllUsesWith(queued.getMemref());
+    } else {
+      auto dealloc = cast<gpu::DeallocOp>(op);
+      gpu::DeallocOp::create(builder, loc, tokenType, ValueRange{token},
+                             dealloc.getMemref());
+    }
+    op->erase();
+  }
+}
+
 namespace {
 struct CroqHostEntriesPass
     : croq::impl::CroqHostEntriesBase<CroqHostEntriesPass> {
@@ -119,9 +159,11 @@ struct CroqHostEntriesPass
         FunctionType::get(context, {}, {IntegerType::get(context, 32)}));
     if (!begin || !end)
       return signalPassFailure();
-    for (func::FuncOp func : entries)
+    for (func::FuncOp func : entries) {
       if (failed(addStreamAndStatus(func, begin, end)))
         return signalPassFailure();
+      queueAllocationsOnStream(func);
+    }
   }
 };
 } // namespace

@@ -111,14 +111,12 @@ Value mlir::croq::buildTileView(OpBuilder &b, Location loc, Value tensor,
       .getResult();
 }
 
-Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
-                               const Epilogue &epilogue, Value acc,
-                               Value blockM, Value blockN) {
+SmallVector<EpilogueInput>
+mlir::croq::prepareEpilogueInputs(OpBuilder &b, Location loc,
+                                  const Epilogue &epilogue, int64_t rows,
+                                  int64_t cols, Value blockM, Value blockN) {
   linalg::GenericOp generic = epilogue.generic;
-  int64_t rows = cast<AccType>(acc.getType()).getShape()[0];
-  int64_t cols = cast<AccType>(acc.getType()).getShape()[1];
-  // The windows of the other inputs, made before the map's body.
-  SmallVector<std::pair<InputKind, Value>> inputs;
+  SmallVector<EpilogueInput> inputs;
   for (OpOperand *input : generic.getDpsInputOperands()) {
     InputKind kind =
         *classify(input->get(), generic.getMatchingIndexingMap(input));
@@ -132,33 +130,35 @@ Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
       value = buildTileView(b, loc, value, {cols}, ValueRange{blockN});
     else if (kind == InputKind::Rows)
       value = buildTileView(b, loc, value, {rows}, ValueRange{blockM});
-    inputs.push_back({kind, value});
+    inputs.push_back({static_cast<unsigned>(kind), value});
   }
-  auto map = MmaMapOp::create(b, loc, acc);
-  Block &mapBody = map.getBody().front();
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&mapBody);
-  Value row = mapBody.getArgument(0), col = mapBody.getArgument(1);
-  Value x = mapBody.getArgument(2);
+  return inputs;
+}
+
+Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
+                                      const Epilogue &epilogue,
+                                      ArrayRef<EpilogueInput> inputs, Value row,
+                                      Value col, Value x) {
+  linalg::GenericOp generic = epilogue.generic;
   Block &body = generic.getRegion().front();
   IRMapping mapping;
-  for (auto [i, entry] : llvm::enumerate(inputs)) {
-    auto [kind, value] = entry;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    auto kind = static_cast<InputKind>(input.kind);
     BlockArgument arg = body.getArgument(i);
     Value element;
-    if (!value) {
+    if (!input.value) {
       // The product as the temporary buffer held it.
       element = x;
       if (arg.getType() != x.getType())
         element = arith::TruncFOp::create(b, loc, arg.getType(), x);
     } else if (kind == InputKind::Scalar) {
-      element = value;
+      element = input.value;
     } else {
       SmallVector<Value> at =
           kind == InputKind::Tile      ? SmallVector<Value>{row, col}
           : kind == InputKind::Columns ? SmallVector<Value>{col}
                                        : SmallVector<Value>{row};
-      element = ReadOp::create(b, loc, arg.getType(), value, at,
+      element = ReadOp::create(b, loc, arg.getType(), input.value, at,
                                /*inBounds=*/false);
     }
     mapping.map(arg, element);
@@ -169,6 +169,24 @@ Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
       cast<linalg::YieldOp>(body.getTerminator()).getOperand(0));
   if (result.getType() != x.getType())
     result = arith::ExtFOp::create(b, loc, x.getType(), result);
+  return result;
+}
+
+Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
+                               const Epilogue &epilogue, Value acc,
+                               Value blockM, Value blockN) {
+  int64_t rows = cast<AccType>(acc.getType()).getShape()[0];
+  int64_t cols = cast<AccType>(acc.getType()).getShape()[1];
+  // The windows of the other inputs, made before the map's body.
+  SmallVector<EpilogueInput> inputs =
+      prepareEpilogueInputs(b, loc, epilogue, rows, cols, blockM, blockN);
+  auto map = MmaMapOp::create(b, loc, acc);
+  Block &mapBody = map.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&mapBody);
+  Value result =
+      emitEpilogueElement(b, loc, epilogue, inputs, mapBody.getArgument(0),
+                          mapBody.getArgument(1), mapBody.getArgument(2));
   YieldOp::create(b, loc, ValueRange{result});
   return map.getResult();
 }

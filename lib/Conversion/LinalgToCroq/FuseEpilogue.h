@@ -43,6 +43,31 @@ std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul, Value product);
 Value buildTileView(OpBuilder &builder, Location loc, Value tensor,
                     ArrayRef<int64_t> shape, ValueRange at);
 
+/// An input of the generic as the kernel reads it: a window of a tensor at
+/// the block's tile (or null for the product, or a scalar value), and how
+/// the element indexes it.
+struct EpilogueInput {
+  unsigned kind;
+  Value value;
+};
+
+/// The windows, at tile (blockM, blockN) of a rows x cols tiling, of the
+/// generic's inputs, made where `builder` inserts.
+SmallVector<EpilogueInput> prepareEpilogueInputs(OpBuilder &builder,
+                                                 Location loc,
+                                                 const Epilogue &epilogue,
+                                                 int64_t rows, int64_t cols,
+                                                 Value blockM, Value blockN);
+
+/// The generic's computation of one element: `x` (f32) the product at
+/// (row, col) of the tile, the other inputs read from `inputs` there (zero
+/// past their edges). Returns the f32 result, which the store rounds to
+/// the output's type.
+Value emitEpilogueElement(OpBuilder &builder, Location loc,
+                          const Epilogue &epilogue,
+                          ArrayRef<EpilogueInput> inputs, Value row, Value col,
+                          Value x);
+
 /// Emits the generic's computation on the complete accumulator `acc`
 /// (f32) of the block at tile (blockM, blockN), in a croq.mma.map: the
 /// product's element rounded to the temporary's type, the other inputs read

@@ -1,17 +1,16 @@
 //===- LinalgToCroq.cpp - linalg matrix products to croq kernels ----------===//
 //
-// Tiles every linalg.matmul on memrefs into the plain croq GEMM: blocks of
-// 128x128 result elements, a K loop of tma copies and one mma per 64-element
-// K step, f32 accumulation, the product stored through shared memory. The
-// loop is in the form croq-pipeline-loops makes a ring of.
+// Makes every linalg.matmul on memrefs croq kernels: the plain croq GEMM
+// in the block tile (and, for few tiles and a long K, the K split) the
+// cost model of TileChoice.cpp chooses, with the zero fill and the
+// elementwise consumer folded in. GemmKernel.cpp and SplitK.cpp emit the
+// kernels.
 //
 //===----------------------------------------------------------------------===//
 
-#include "FuseEpilogue.h"
-#include "TileChoice.h"
+#include "GemmKernel.h"
 
 #include "Croq/Conversion/Passes.h"
-#include "Croq/Dialect/Croq/IR/CroqOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,21 +29,6 @@ namespace croq {
 
 using namespace mlir;
 using namespace mlir::croq;
-
-namespace {
-/// A linalg.matmul as the croq GEMM sees it.
-struct MatmulSpec {
-  Value a, b, c;
-  /// Whether A is stored K x M (`col`) instead of M x K, and B N x K
-  /// (`row`) instead of K x N (`col`).
-  bool aTransposed = false;
-  bool bTransposed = false;
-  /// Whether the output was zeroed right before (the fill is dropped).
-  linalg::FillOp zeroFill;
-  /// The elementwise consumer computed in the epilogue, if any.
-  std::optional<Epilogue> epilogue;
-};
-} // namespace
 
 /// Whether `value` is a zero constant.
 static bool isZero(Value value) {
@@ -119,165 +103,61 @@ static FailureOr<MatmulSpec> getSpec(linalg::MatmulOp op) {
   return spec;
 }
 
-/// The shared tile an operand's K step is copied into, and the copy.
-static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
-                         ArrayRef<int64_t> shape, ValueRange at, Value tile) {
-  Value view = buildTileView(b, loc, tensor, shape, at);
-  // Past the tensor's edge the tile is zero, which adds nothing to the
-  // product.
-  bool zfill = copySourceCanBeSmaller(view, shape);
-  CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, view, tile,
-                 /*map=*/Value(), /*usable=*/Value(), zfill,
-                 SwizzleAttr::get(b.getContext(), Swizzle::B128),
-                 /*box=*/nullptr, /*boxOrigins=*/nullptr);
-  auto tileType = cast<TileType>(tile.getType());
-  auto fragType = FragType::get(b.getContext(), tileType.getShape(),
-                                tileType.getElementType(),
-                                /*inRegisters=*/false);
-  return MmaLoadOp::create(b, loc, fragType, tile).getResult();
+/// Emits the kernels of `variant`: `splits` is the number of K splits of a
+/// split one.
+static void emitVariant(OpBuilder &b, Location loc, const MatmulSpec &spec,
+                        const GemmVariant &variant, const ProductSizes &sizes,
+                        Value splits) {
+  if (variant.split)
+    emitSplitKernels(b, loc, spec, variant.tile, sizes, splits);
+  else
+    emitBlockProgram(b, loc, spec, variant.tile, sizes);
 }
 
-/// Adds, in registers, the output's elements at the block's tile to the
-/// complete accumulator `acc` (linalg.matmul accumulates into its output):
-/// zero past the output's edge.
-static Value addOutput(OpBuilder &b, Location loc, Value acc, Value cView) {
-  auto map = MmaMapOp::create(b, loc, acc);
-  Block &body = map.getBody().front();
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&body);
-  Value row = body.getArgument(0), col = body.getArgument(1);
-  Value x = body.getArgument(2);
-  Value c = ReadOp::create(b, loc, getElementTypeOrSelf(cView.getType()), cView,
-                           ValueRange{row, col}, /*inBounds=*/false);
-  if (c.getType() != x.getType())
-    c = arith::ExtFOp::create(b, loc, x.getType(), c);
-  YieldOp::create(b, loc, ValueRange{arith::AddFOp::create(b, loc, x, c)});
-  return map.getResult();
-}
-
-/// The K loop of one block: each step copies A's and B's K slices into
-/// shared tiles and multiplies them into the accumulator.
-static Value emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
-                       Value blockM, Value blockN, Value kSteps, Value aTile,
-                       Value bTile, AccType accType) {
-  MLIRContext *context = b.getContext();
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
-  Value init = MmaFillOp::create(b, loc, accType, zero);
-  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, c0, kSteps, c1, ValueRange{init});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value step = loop.getInductionVar();
-  Value acc = loop.getRegionIterArgs()[0];
-  auto aShape = cast<TileType>(aTile.getType()).getShape();
-  auto bShape = cast<TileType>(bTile.getType()).getShape();
-  Value fa = loadOperand(b, loc, spec.a, aShape,
-                         spec.aTransposed ? ValueRange{step, blockM}
-                                          : ValueRange{blockM, step},
-                         aTile);
-  Value fb = loadOperand(b, loc, spec.b, bShape,
-                         spec.bTransposed ? ValueRange{blockN, step}
-                                          : ValueRange{step, blockN},
-                         bTile);
-  auto layout = [&](bool row) {
-    return MmaLayoutAttr::get(context, row ? MmaLayout::Row : MmaLayout::Col);
+/// The cost model's choice for `spec`, built in a scratch block when the
+/// shape is static, so that only the chosen constants remain.
+static GemmChoice chooseVariant(OpBuilder &b, Location loc,
+                                const ProductSizes &sizes,
+                                ArrayRef<GemmVariant> variants,
+                                const TargetDescription &target,
+                                int64_t resultBytes, int64_t splitK) {
+  std::optional<int64_t> m = getConstantIntValue(sizes.m);
+  std::optional<int64_t> n = getConstantIntValue(sizes.n);
+  std::optional<int64_t> kSteps = getConstantIntValue(sizes.kSteps);
+  if (!m || !n || !kSteps)
+    return emitGemmChoice(b, loc, sizes.m, sizes.n, sizes.kSteps, variants,
+                          target, resultBytes, splitK);
+  // The cost model's ops fold; those it leaves are erased after.
+  struct Recorder : OpBuilder::Listener {
+    SmallVector<Operation *> created;
+    void notifyOperationInserted(Operation *op,
+                                 OpBuilder::InsertPoint) override {
+      created.push_back(op);
+    }
+  } recorder;
+  OpBuilder scratchBuilder(b.getInsertionBlock(), b.getInsertionPoint(),
+                           &recorder);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(scratchBuilder, loc, value);
   };
-  Value product = MmaOp::create(b, loc, accType, layout(!spec.aTransposed),
-                                layout(spec.bTransposed), acc, fa, fb);
-  // The tiles are copied again in the next step only after the mma that
-  // reads them has completed.
-  Value done = MmaCommitOp::create(b, loc, accType, product,
-                                   /*pending=*/b.getI64IntegerAttr(0));
-  scf::YieldOp::create(b, loc, done);
-  return loop.getResult(0);
+  GemmChoice choice =
+      emitGemmChoice(scratchBuilder, loc, constant(*m), constant(*n),
+                     constant(*kSteps), variants, target, resultBytes, splitK);
+  int64_t variant = *getConstantIntValue(choice.variant);
+  int64_t splits = *getConstantIntValue(choice.splits);
+  for (Operation *op : llvm::reverse(recorder.created))
+    op->erase();
+  return {arith::ConstantIndexOp::create(b, loc, variant),
+          arith::ConstantIndexOp::create(b, loc, splits)};
 }
 
-namespace {
-/// The extents of a product.
-struct ProductSizes {
-  Value m, n, k;
-};
-} // namespace
-
-/// Emits the croq kernel that computes `spec` in tiles of `config`.
-static void emitBlockProgram(OpBuilder &b, Location loc, const MatmulSpec &spec,
-                             const TileConfig &config,
-                             const ProductSizes &sizes) {
-  MLIRContext *context = b.getContext();
-  auto ceilDiv = [&](Value v, int64_t by) -> Value {
-    return b.createOrFold<arith::CeilDivUIOp>(
-        loc, v, arith::ConstantIndexOp::create(b, loc, by));
-  };
-  int64_t tileM = config.rows, tileN = config.cols;
-  Value gridM = ceilDiv(sizes.m, tileM);
-  Value gridN = ceilDiv(sizes.n, tileN);
-  Type element = getElementTypeOrSelf(spec.a.getType());
-  int64_t tileK = kStepBytes / (element.getIntOrFloatBitWidth() / 8);
-  Value kSteps = ceilDiv(sizes.k, tileK);
-  SmallVector<Value> dynamicGrid;
-  SmallVector<int64_t> staticGrid;
-  dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{gridM, gridN}),
-                             dynamicGrid, staticGrid);
-  auto kernel =
-      ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
-                         /*shared_memory=*/nullptr);
-  // croq-split-accumulators shares the accumulator among this many
-  // consumer warpgroups.
-  // croq-persistent-blocks runs it as one block per multiprocessor.
-  kernel->setAttr(CroqDialect::PersistentAttrHelper::getNameStr(),
-                  b.getBoolAttr(config.persistent));
-  kernel->setAttr(CroqDialect::ConsumersAttrHelper::getNameStr(),
-                  b.getI64IntegerAttr(config.consumers));
-  OpBuilder::InsertionGuard guard(b);
-  Block &body = *b.createBlock(&kernel.getBody());
-  body.addArguments({b.getIndexType(), b.getIndexType()}, {loc, loc});
-  Value blockM = body.getArgument(0), blockN = body.getArgument(1);
-
-  // With a fused consumer the kernel writes the consumer's output.
-  Value output = spec.epilogue ? spec.epilogue->output : spec.c;
-  Type result = getElementTypeOrSelf(output.getType());
-  auto tile = [&](ArrayRef<int64_t> shape, Type type, Swizzle swizzle) {
-    Type tileType =
-        TileType::get(context, shape, type, MemorySpace::Shared, swizzle);
-    return AllocOp::create(b, loc, tileType, /*offset=*/nullptr).getResult();
-  };
-  SmallVector<int64_t> aShape = spec.aTransposed
-                                    ? SmallVector<int64_t>{tileK, tileM}
-                                    : SmallVector<int64_t>{tileM, tileK};
-  SmallVector<int64_t> bShape = spec.bTransposed
-                                    ? SmallVector<int64_t>{tileN, tileK}
-                                    : SmallVector<int64_t>{tileK, tileN};
-  Value aTile = tile(aShape, element, Swizzle::B128);
-  Value bTile = tile(bShape, element, Swizzle::B128);
-  // The result tile is stored by TMA from a 128B-swizzled tile: stores
-  // without bank conflicts, one bulk copy per swizzle span.
-  Value cTile = tile({tileM, tileN}, result, Swizzle::B128);
-  auto accType = AccType::get(context, {tileM, tileN}, b.getF32Type());
-  Value acc =
-      emitKLoop(b, loc, spec, blockM, blockN, kSteps, aTile, bTile, accType);
-  Value cView =
-      buildTileView(b, loc, output, {tileM, tileN}, ValueRange{blockM, blockN});
-  if (!spec.zeroFill)
-    acc = addOutput(b, loc, acc, cView);
-  if (spec.epilogue)
-    acc = emitEpilogue(b, loc, *spec.epilogue, acc, blockM, blockN);
-  MmaStoreOp::create(b, loc, acc, cTile);
-  // Left in flight: in a persistent block it overlaps the next tile's main
-  // loop (croq-wait-async-stores waits before the tile is written again).
-  CopyOp::create(b, loc, FutureType::get(context), CopyEngine::TMA, cTile,
-                 cView,
-                 /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-                 SwizzleAttr::get(context, Swizzle::B128), /*box=*/nullptr,
-                 /*boxOrigins=*/nullptr);
-}
-
-/// Replaces `op` by the croq kernel that computes it: the tile of the
-/// least cost among `candidates`, chosen here for a static shape and by
-/// the host code (one kernel per candidate) for a dynamic one.
+/// Replaces `op` by the croq kernels that compute it: those of the variant
+/// of least cost, chosen here for a static shape and by the host code (one
+/// set of kernels per variant) for a dynamic one.
 static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec,
-                       ArrayRef<TileConfig> candidates,
-                       int64_t multiprocessors) {
+                       ArrayRef<GemmVariant> variants,
+                       const TargetDescription &target, int64_t resultBytes,
+                       int64_t splitK) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   // Static sizes fold to constants, and a static grid to static extents.
@@ -288,25 +168,28 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec,
   sizes.m = dim(spec.a, spec.aTransposed ? 1 : 0);
   sizes.k = dim(spec.a, spec.aTransposed ? 0 : 1);
   sizes.n = dim(spec.b, spec.bTransposed ? 0 : 1);
-  Value choice =
-      emitTileChoice(b, loc, sizes.m, sizes.n, candidates, multiprocessors);
-  if (std::optional<int64_t> chosen = getConstantIntValue(choice)) {
-    emitBlockProgram(b, loc, spec, candidates[*chosen], sizes);
+  sizes.kSteps = b.createOrFold<arith::CeilDivUIOp>(
+      loc, sizes.k,
+      arith::ConstantIndexOp::create(b, loc, getStepElements(spec)));
+  GemmChoice choice =
+      chooseVariant(b, loc, sizes, variants, target, resultBytes, splitK);
+  if (std::optional<int64_t> chosen = getConstantIntValue(choice.variant)) {
+    emitVariant(b, loc, spec, variants[*chosen], sizes, choice.splits);
   } else {
     SmallVector<int64_t> cases;
-    for (int64_t i = 1, e = candidates.size(); i < e; ++i)
+    for (int64_t i = 1, e = variants.size(); i < e; ++i)
       cases.push_back(i);
-    auto dispatch = scf::IndexSwitchOp::create(b, loc, TypeRange{}, choice,
-                                               cases, cases.size());
-    auto emitCase = [&](Region &region, const TileConfig &config) {
+    auto dispatch = scf::IndexSwitchOp::create(
+        b, loc, TypeRange{}, choice.variant, cases, cases.size());
+    auto emitCase = [&](Region &region, const GemmVariant &variant) {
       OpBuilder::InsertionGuard guard(b);
       b.createBlock(&region);
-      emitBlockProgram(b, loc, spec, config, sizes);
+      emitVariant(b, loc, spec, variant, sizes, choice.splits);
       scf::YieldOp::create(b, loc);
     };
-    emitCase(dispatch.getDefaultRegion(), candidates[0]);
+    emitCase(dispatch.getDefaultRegion(), variants[0]);
     for (auto [i, region] : llvm::enumerate(dispatch.getCaseRegions()))
-      emitCase(region, candidates[i + 1]);
+      emitCase(region, variants[i + 1]);
   }
   if (spec.epilogue)
     spec.epilogue->generic.erase();
@@ -348,10 +231,16 @@ struct ConvertLinalgToCroqPass
     });
     if (failedAny)
       return signalPassFailure();
+    if (splitK < 0) {
+      getOperation()->emitError("convert-linalg-to-croq takes split-k >= 0, "
+                                "got ")
+          << static_cast<int64_t>(splitK);
+      return signalPassFailure();
+    }
     for (auto &[op, spec] : products) {
-      Value output = spec.epilogue ? spec.epilogue->output : spec.c;
-      int64_t resultBytes =
-          getElementTypeOrSelf(output.getType()).getIntOrFloatBitWidth() / 8;
+      int64_t resultBytes = getElementTypeOrSelf(spec.getOutput().getType())
+                                .getIntOrFloatBitWidth() /
+                            8;
       FailureOr<SmallVector<TileConfig>> candidates =
           getTileCandidates(**target, resultBytes, tileM, tileN);
       if (failed(candidates)) {
@@ -361,7 +250,15 @@ struct ConvertLinalgToCroqPass
             << static_cast<int64_t>(tileN);
         return signalPassFailure();
       }
-      emitKernel(op, spec, *candidates, (*target)->multiprocessors);
+      SmallVector<GemmVariant> variants = getGemmVariants(*candidates, splitK);
+      if (variants.empty()) {
+        op.emitOpError("convert-linalg-to-croq splits the K loop of "
+                       "128x128 and 64x128 tiles only, got split-k=")
+            << static_cast<int64_t>(splitK) << " with a tile of "
+            << candidates->front().rows << "x" << candidates->front().cols;
+        return signalPassFailure();
+      }
+      emitKernel(op, spec, variants, **target, resultBytes, splitK);
     }
   }
 };

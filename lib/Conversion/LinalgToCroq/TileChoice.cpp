@@ -1,11 +1,10 @@
-//===- TileChoice.cpp - block tiles of linalg GEMMs -----------------------===//
+//===- TileChoice.cpp - block tiles and K splits of linalg GEMMs ----------===//
 //
-// The cost of a tile is (waves of blocks) x (time of one tile). Per K step
-// a tile of R x C elements takes about R * C / efficiency of tensor-core
-// time; K is the same for every candidate, so it drops out. The
+// The cost of a kernel is the cycles its waves of blocks take, plus, for a
+// split K loop, the launch of the reduction and the workspace traffic. The
 // efficiencies are measured ratios on an H100 (bench/RESULTS.md): a 64-row
-// block has one consumer warpgroup and half the operand reuse of a
-// 128-row one.
+// block has one consumer warpgroup and half the operand reuse of a 128-row
+// one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,22 +15,30 @@
 using namespace mlir;
 using namespace mlir::croq;
 
-namespace {
-/// A tile croq computes, with the efficiency it reaches, in percent.
-struct KnownTile {
-  int64_t rows, cols, consumers, efficiency;
-  bool persistent;
-};
-} // namespace
-
-static constexpr KnownTile kKnownTiles[] = {
-    {128, 256, 2, 100, true},
-    {128, 128, 2, 90, true},
+static constexpr TileConfig kKnownTiles[] = {
+    {128, 256, 2, true, false, 100},
+    {128, 128, 2, true, true, 90},
     // Chosen when every tile fits in one or two waves: the tile loop gains
     // nothing there, and measured 0.59 of cuBLAS at 1024^3 against 0.72
     // without it.
-    {64, 128, 1, 70, false},
+    {64, 128, 1, false, true, 70},
 };
+
+/// Cycles a tile spends besides its K steps: the first loads' latency and
+/// the store of the result (about 1 us).
+static constexpr int64_t kTileCycles = 2000;
+/// Cycles between two kernels on one stream, and the reduction's own
+/// ramp: a split K loop pays them once.
+static constexpr int64_t kLaunchCycles = 4000;
+/// The fewest K steps a block of a split K loop takes: fewer leave its
+/// pipeline mostly empty.
+static constexpr int64_t kMinStepsPerSplit = 4;
+/// The most f32 workspace a split K loop may use (256 MiB).
+static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
+/// The numbers of splits the cost model tries.
+static constexpr int64_t kSplitCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
+/// The cost of a plan that cannot run.
+static constexpr int64_t kNever = int64_t(1) << 60;
 
 /// Shared bytes of an N-stage ring of `bytes`-byte stages, or of one
 /// buffer: with room for 1024-byte alignment.
@@ -42,7 +49,7 @@ mlir::croq::getTileCandidates(const TargetDescription &target,
                               int64_t resultBytes, int64_t rows, int64_t cols) {
   constexpr int64_t kMinStages = 3;
   SmallVector<TileConfig> candidates;
-  for (const KnownTile &tile : kKnownTiles) {
+  for (const TileConfig &tile : kKnownTiles) {
     if (rows != 0 && (tile.rows != rows || tile.cols != cols))
       continue;
     int64_t stage = (tile.rows + tile.cols) * kStepBytes;
@@ -51,39 +58,141 @@ mlir::croq::getTileCandidates(const TargetDescription &target,
     int64_t fit = (target.sharedMemoryPerBlock - result - 2 * 1024) / stage;
     if (rows == 0 && fit < kMinStages)
       continue;
-    candidates.push_back({tile.rows, tile.cols, tile.consumers, tile.persistent,
-                          tile.rows * tile.cols * 100 / tile.efficiency});
+    candidates.push_back(tile);
   }
   if (candidates.empty())
     return failure();
   return candidates;
 }
 
-Value mlir::croq::emitTileChoice(OpBuilder &b, Location loc, Value m, Value n,
-                                 ArrayRef<TileConfig> candidates,
-                                 int64_t multiprocessors) {
-  auto constant = [&](int64_t value) -> Value {
+SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
+                                                     int64_t splitK) {
+  SmallVector<GemmVariant> variants;
+  for (const TileConfig &tile : tiles) {
+    if (splitK <= 1)
+      variants.push_back({tile, false});
+    if (splitK != 1 && tile.splittable)
+      variants.push_back({tile, true});
+  }
+  return variants;
+}
+
+namespace {
+/// Index arithmetic that folds where its operands are constants.
+struct CostBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value c(int64_t value) {
     return arith::ConstantIndexOp::create(b, loc, value);
-  };
-  auto ceilDiv = [&](Value v, int64_t by) -> Value {
-    return b.createOrFold<arith::CeilDivUIOp>(loc, v, constant(by));
-  };
-  Value best, bestCost;
-  for (auto [index, tile] : llvm::enumerate(candidates)) {
-    Value blocks = b.createOrFold<arith::MulIOp>(loc, ceilDiv(m, tile.rows),
-                                                 ceilDiv(n, tile.cols));
-    Value waves = ceilDiv(blocks, multiprocessors);
+  }
+  Value add(Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  }
+  Value mul(Value x, Value y) {
+    return b.createOrFold<arith::MulIOp>(loc, x, y);
+  }
+  Value div(Value x, Value y) {
+    return b.createOrFold<arith::DivUIOp>(loc, x, y);
+  }
+  Value ceilDiv(Value x, Value y) {
+    return b.createOrFold<arith::CeilDivUIOp>(loc, x, y);
+  }
+  Value less(Value x, Value y) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, y);
+  }
+  Value select(Value condition, Value x, Value y) {
+    return b.createOrFold<arith::SelectOp>(loc, condition, x, y);
+  }
+};
+} // namespace
+
+/// The cycles of one K step of `tile`.
+static int64_t getStepCycles(const TileConfig &tile,
+                             const TargetDescription &target) {
+  // A K step is 128 bytes of each operand row: 64 16-bit elements, or 128
+  // 8-bit ones at twice the rate, so the same time.
+  int64_t flops = tile.rows * tile.cols * 64 * 2;
+  return flops * 100 / (target.mmaFlopsPerCycle * tile.efficiency);
+}
+
+/// The least cost of `tile` with its K loop split, and the splits.
+static std::pair<Value, Value>
+emitSplitCost(CostBuilder &e, Value m, Value n, Value kSteps,
+              const TileConfig &tile, const TargetDescription &target,
+              int64_t resultBytes, int64_t splitK) {
+  Value tileRows = e.ceilDiv(m, e.c(tile.rows));
+  Value tileCols = e.ceilDiv(n, e.c(tile.cols));
+  Value tiles = e.mul(tileRows, tileCols);
+  Value output = e.mul(e.mul(m, n), e.c(resultBytes));
+  Value best, bestSplits;
+  ArrayRef<int64_t> counts = kSplitCounts;
+  if (splitK > 1)
+    counts = ArrayRef<int64_t>(splitK);
+  for (int64_t count : counts) {
+    // Every split gets steps; the last may get fewer.
+    Value steps = e.ceilDiv(kSteps, e.c(count));
+    Value splits = e.ceilDiv(kSteps, steps);
+    Value waves = e.ceilDiv(e.mul(tiles, splits), e.c(target.multiprocessors));
+    Value compute =
+        e.mul(waves, e.add(e.mul(steps, e.c(getStepCycles(tile, target))),
+                           e.c(kTileCycles)));
+    // The partial tiles are written and read back once.
+    Value workspace =
+        e.mul(e.mul(splits, tiles), e.c(tile.rows * tile.cols * 4));
+    Value traffic = e.add(e.mul(workspace, e.c(2)), output);
     Value cost =
-        b.createOrFold<arith::MulIOp>(loc, waves, constant(tile.weight));
+        e.add(compute, e.add(e.c(kLaunchCycles),
+                             e.div(traffic, e.c(target.memoryBytesPerCycle))));
+    if (splitK <= 1) {
+      Value tooShort = e.less(steps, e.c(kMinStepsPerSplit));
+      Value tooLarge = e.less(e.c(kMaxWorkspaceBytes), workspace);
+      cost = e.select(tooShort, e.c(kNever), cost);
+      cost = e.select(tooLarge, e.c(kNever), cost);
+    }
     if (!best) {
-      best = constant(index);
-      bestCost = cost;
+      best = cost;
+      bestSplits = splits;
       continue;
     }
-    Value better = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult,
-                                                 cost, bestCost);
-    best = b.createOrFold<arith::SelectOp>(loc, better, constant(index), best);
-    bestCost = b.createOrFold<arith::SelectOp>(loc, better, cost, bestCost);
+    Value better = e.less(cost, best);
+    bestSplits = e.select(better, splits, bestSplits);
+    best = e.select(better, cost, best);
   }
-  return best;
+  return {best, bestSplits};
+}
+
+GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value m,
+                                      Value n, Value kSteps,
+                                      ArrayRef<GemmVariant> variants,
+                                      const TargetDescription &target,
+                                      int64_t resultBytes, int64_t splitK) {
+  CostBuilder e{b, loc};
+  Value best, bestCost, bestSplits;
+  for (auto [index, variant] : llvm::enumerate(variants)) {
+    const TileConfig &tile = variant.tile;
+    Value cost, splits;
+    if (variant.split) {
+      std::tie(cost, splits) =
+          emitSplitCost(e, m, n, kSteps, tile, target, resultBytes, splitK);
+    } else {
+      Value blocks =
+          e.mul(e.ceilDiv(m, e.c(tile.rows)), e.ceilDiv(n, e.c(tile.cols)));
+      Value waves = e.ceilDiv(blocks, e.c(target.multiprocessors));
+      cost = e.mul(waves, e.add(e.mul(kSteps, e.c(getStepCycles(tile, target))),
+                                e.c(kTileCycles)));
+      splits = e.c(1);
+    }
+    if (!best) {
+      best = e.c(index);
+      bestCost = cost;
+      bestSplits = splits;
+      continue;
+    }
+    Value better = e.less(cost, bestCost);
+    best = e.select(better, e.c(index), best);
+    bestSplits = e.select(better, splits, bestSplits);
+    bestCost = e.select(better, cost, bestCost);
+  }
+  return {best, bestSplits};
 }

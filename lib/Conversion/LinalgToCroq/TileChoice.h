@@ -1,8 +1,9 @@
-//===- TileChoice.h - block tiles of linalg GEMMs ---------------*- C++ -*-===//
+//===- TileChoice.h - block tiles and K splits of linalg GEMMs --*- C++ -*-===//
 //
-// The block tiles convert-linalg-to-croq can give a GEMM, and the cost
-// model that chooses among them: statically where the shape is known, in
-// the host code by shape where it is not.
+// The block tiles convert-linalg-to-croq can give a GEMM, whether it splits
+// the K loop among several blocks per tile, and the cost model that
+// chooses: statically where the shape is known, in the host code by shape
+// where it is not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,9 +27,19 @@ struct TileConfig {
   /// tiles, chosen for problems of several waves, where the store of one
   /// tile overlaps the next tile's main loop.
   bool persistent;
-  /// The time of one tile relative to the others, for the same K: its
-  /// elements over how well the tile keeps the tensor cores busy.
-  int64_t weight;
+  /// Whether the tile's K loop may be split among blocks: for the tiles
+  /// that small problems with a long K get.
+  bool splittable;
+  /// How well the tile keeps the tensor cores busy, in percent.
+  int64_t efficiency;
+};
+
+/// A kernel convert-linalg-to-croq can emit for a GEMM: a tile, with its
+/// K loop whole or split (the number of splits is then a value the host
+/// code computes).
+struct GemmVariant {
+  TileConfig tile;
+  bool split;
 };
 
 /// The bytes one K step of a tile loads: one 128-byte swizzle span of
@@ -43,12 +54,31 @@ FailureOr<SmallVector<TileConfig>>
 getTileCandidates(const TargetDescription &target, int64_t resultBytes,
                   int64_t rows, int64_t cols);
 
-/// The index in `candidates` of the tile with the least cost for an M x N
-/// result: the waves of blocks the grid takes on the chip's
-/// multiprocessors, times the tile's weight; the first of equal costs.
-/// Folds to a constant for static M and N.
-Value emitTileChoice(OpBuilder &builder, Location loc, Value m, Value n,
-                     ArrayRef<TileConfig> candidates, int64_t multiprocessors);
+/// The kernels to choose among: each candidate tile whole, and split where
+/// the tile allows it and `splitK` (the pass option) is not 1.
+SmallVector<GemmVariant> getGemmVariants(ArrayRef<TileConfig> tiles,
+                                         int64_t splitK);
+
+/// The choice among `variants` for an M x N result with `kSteps` K steps:
+/// the index of the variant and, for a split one, the number of splits
+/// (1 otherwise).
+struct GemmChoice {
+  Value variant;
+  Value splits;
+};
+
+/// Emits the cost model, in SM cycles, and the least-cost choice (the first
+/// of equal costs); everything folds to constants for a static shape.
+///   cost = waves x (K steps per block x step cycles + tile cycles)
+///        + for a split: launch cycles + workspace traffic / bandwidth
+/// The waves are blocks (tiles x splits) over the multiprocessors; a step
+/// takes rows x cols x K-step x 2 / (mma rate x efficiency). A split K
+/// loop writes f32 partial tiles that a second kernel reads back and
+/// reduces. `splitK` > 1 forces that many splits (at most one per K step).
+GemmChoice emitGemmChoice(OpBuilder &builder, Location loc, Value m, Value n,
+                          Value kSteps, ArrayRef<GemmVariant> variants,
+                          const TargetDescription &target, int64_t resultBytes,
+                          int64_t splitK);
 
 } // namespace croq
 } // namespace mlir

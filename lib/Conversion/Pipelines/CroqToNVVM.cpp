@@ -63,6 +63,7 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   fromLinalg.chip = options.chip;
   fromLinalg.tileM = options.gemmTileM;
   fromLinalg.tileN = options.gemmTileN;
+  fromLinalg.splitK = options.gemmSplitK;
   pm.addPass(createConvertLinalgToCroq(fromLinalg));
   // Blocks over 2-D tile grids that ask for it walk their tiles, one block
   // per multiprocessor.

@@ -58,3 +58,33 @@ func.func @two_returns(%a: memref<?xf32>, %n: index, %skip: i1) {
   }
   return
 }
+
+// -----
+
+// Device memory the host code allocates around its kernels (a split-K
+// workspace) is allocated and released on the call's stream: after the
+// work queued there before, released after the kernels that use it,
+// without a host synchronization. Managed memory is left as it is.
+// CHECK-LABEL: func.func @workspace(
+// CHECK-SAME: %[[N:.*]]: index, %[[STREAM:.*]]: !llvm.ptr {croq.stream}) -> i32
+// CHECK: %[[T0:.*]] = builtin.unrealized_conversion_cast %[[STREAM]] : !llvm.ptr to !gpu.async.token
+// CHECK: %[[WS:.*]], %{{.*}} = gpu.alloc async [%[[T0]]] (%[[N]]) : memref<?xf32>
+// CHECK: %[[SHARED:.*]] = gpu.alloc  host_shared (%[[N]]) : memref<?xf32>
+// CHECK: croq.parallel
+// CHECK: croq.subspan %[[WS]]
+// CHECK: %[[T1:.*]] = builtin.unrealized_conversion_cast %[[STREAM]] : !llvm.ptr to !gpu.async.token
+// CHECK: gpu.dealloc async [%[[T1]]] %[[WS]] : memref<?xf32>
+// CHECK: %[[T2:.*]] = builtin.unrealized_conversion_cast %[[STREAM]] : !llvm.ptr to !gpu.async.token
+// CHECK: gpu.dealloc async [%[[T2]]] %[[SHARED]] : memref<?xf32>
+func.func @workspace(%n: index) {
+  %ws = gpu.alloc (%n) : memref<?xf32>
+  %shared = gpu.alloc host_shared (%n) : memref<?xf32>
+  croq.parallel (%i) in [%n] : block {
+    %t = croq.alloc : !croq.tile<128xf32, shared>
+    %v = croq.subspan %ws [128] at [%i] : memref<?xf32> -> !croq.view<128xf32>
+    croq.copy dma %v -> %t : !croq.view<128xf32> -> !croq.tile<128xf32, shared>
+  }
+  gpu.dealloc %ws : memref<?xf32>
+  gpu.dealloc %shared : memref<?xf32>
+  return
+}

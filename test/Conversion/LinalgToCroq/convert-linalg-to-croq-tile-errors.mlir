@@ -1,9 +1,13 @@
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=96 tile-n=128" 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128" 2>&1 | FileCheck %s --check-prefix=ALONE
 // RUN: not croq-opt %s --convert-linalg-to-croq="chip=sm_70" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not croq-opt %s --convert-linalg-to-croq="split-k=-2" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256 split-k=4" 2>&1 | FileCheck %s --check-prefix=UNSPLITTABLE
 
 // SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x128 or 64x128 result elements, got 96x128
 // ALONE: error: convert-linalg-to-croq takes tile-m and tile-n together
+// NEGATIVE: error: convert-linalg-to-croq takes split-k >= 0, got -2
+// UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128 and 64x128 tiles only, got split-k=4 with a tile of 128x256
 // CHIP: error: croq has no target description for chip 'sm_70'
 func.func @product(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)

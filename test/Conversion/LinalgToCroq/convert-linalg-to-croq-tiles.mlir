@@ -1,14 +1,16 @@
 // RUN: croq-opt %s --convert-linalg-to-croq --canonicalize -split-input-file | FileCheck %s
 // RUN: croq-opt %s --convert-linalg-to-croq="tile-m=64 tile-n=128" --canonicalize -split-input-file | FileCheck %s --check-prefix=FORCED
 
-// The block tile is the one of least cost: the waves of blocks the grid
-// takes on the chip's 132 multiprocessors, times the tile's weight (its
-// elements over its efficiency: 32768 for 128x256, 18204 for 128x128,
-// 11702 for 64x128).
+// The block tile is the one of least cost, in SM cycles: the waves of
+// blocks the grid takes on the chip's 132 multiprocessors, times a block's
+// K steps at the tile's cycles per step (1024 for 128x256, 568 for
+// 128x128, 365 for 64x128: 4096 mma operations per cycle at an efficiency
+// of 100, 90 and 70 percent) plus 2000. The shapes here have enough tiles
+// that no K split pays (convert-linalg-to-croq-splitk.mlir).
 
-// 4096 x 4096: 512 blocks of 128x256 (4 waves, 131072) against 1024 of
-// 128x128 (8 waves, 145632) and 2048 of 64x128 (16 waves): 128x256, two
-// consumer warpgroups of 64 rows each.
+// 4096 x 4096 x 4096 (64 K steps): 512 blocks of 128x256 (4 waves,
+// 270144) against 1024 of 128x128 (8 waves, 306816) and 2048 of 64x128 (16
+// waves, 405760): 128x256, two consumer warpgroups of 64 rows each.
 // CHECK-LABEL: func.func @large
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 16] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
@@ -43,8 +45,8 @@ func.func @large_f32(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: m
 
 // -----
 
-// 512 x 4096: 64 blocks of 128x256 (1 wave, 32768), 128 of 128x128 (1
-// wave, 18204), 256 of 64x128 (2 waves, 23404): 128x128.
+// 512 x 4096 x 4096: 64 blocks of 128x256 (1 wave, 67536), 128 of
+// 128x128 (1 wave, 38352), 256 of 64x128 (2 waves, 50720): 128x128.
 // CHECK-LABEL: func.func @short
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [4, 32] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
@@ -72,30 +74,55 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 
 // -----
 
-// Dynamic shapes: the host code computes the three costs, takes the least
-// (the first of equal ones) and launches that tile's kernel.
+// Dynamic shapes: the host code computes the cost of every kernel, takes
+// the least (the first of equal ones) and launches it. The whole tiles come
+// first: 128x256, then 128x128; then 128x128 with the K loop split, whose
+// cost adds a launch (4000 cycles) and the f32 workspace written and read
+// (bytes over 1830 per cycle), tried for 2 to 32 splits with at least 4 K
+// steps each and at most 256 MiB of workspace; then 64x128, whole and
+// split.
 // CHECK-LABEL: func.func @dynamic
 // CHECK-DAG: %[[M:.*]] = memref.dim %arg0, %c0 : memref<?x?xf16>
+// CHECK-DAG: %[[K:.*]] = memref.dim %arg0, %c1 : memref<?x?xf16>
 // CHECK-DAG: %[[N:.*]] = memref.dim %arg1, %c1 : memref<?x?xf16>
+// CHECK: %[[KS:.*]] = arith.ceildivui %[[K]], %c64 : index
 // CHECK: %[[BM0:.*]] = arith.ceildivui %[[M]], %c128 : index
 // CHECK: %[[BN0:.*]] = arith.ceildivui %[[N]], %c256 : index
 // CHECK: %[[B0:.*]] = arith.muli %[[BM0]], %[[BN0]] : index
 // CHECK: %[[W0:.*]] = arith.ceildivui %[[B0]], %c132 : index
-// CHECK: %[[C0:.*]] = arith.muli %[[W0]], %c32768 : index
-// CHECK: %[[C1:.*]] = arith.muli %{{.*}}, %c18204 : index
+// CHECK: %[[S0:.*]] = arith.muli %[[KS]], %c1024 : index
+// CHECK: %[[T0:.*]] = arith.addi %[[S0]], %c2000 : index
+// CHECK: %[[C0:.*]] = arith.muli %[[W0]], %[[T0]] : index
+// CHECK: %[[S1:.*]] = arith.muli %[[KS]], %c568 : index
+// CHECK: %[[T1:.*]] = arith.addi %[[S1]], %c2000 : index
+// CHECK: %[[C1:.*]] = arith.muli %{{.*}}, %[[T1]] : index
 // CHECK: %[[LT1:.*]] = arith.cmpi ult, %[[C1]], %[[C0]] : index
 // CHECK: %[[I1:.*]] = arith.select %[[LT1]], %c1, %c0 : index
-// CHECK: %[[BEST1:.*]] = arith.select %[[LT1]], %[[C1]], %[[C0]] : index
-// CHECK: %[[C2:.*]] = arith.muli %{{.*}}, %c11702 : index
-// CHECK: %[[LT2:.*]] = arith.cmpi ult, %[[C2]], %[[BEST1]] : index
-// CHECK: %[[I2:.*]] = arith.select %[[LT2]], %c2, %[[I1]] : index
-// CHECK: scf.index_switch %[[I2]]
+// Two splits of 128x128: K steps per split, the splits that have steps.
+// CHECK: %[[PER:.*]] = arith.ceildivui %[[KS]], %c2 : index
+// CHECK: %[[SPLITS:.*]] = arith.ceildivui %[[KS]], %[[PER]] : index
+// CHECK: arith.cmpi ult, %[[PER]], %c4 : index
+// CHECK: arith.cmpi ugt, %{{.*}}, %c268435456 : index
+// CHECK: arith.ceildivui %[[KS]], %c32 : index
+// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c4, %{{.*}} : index
+// CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
 // CHECK: case 2 {
+// CHECK: %[[WS:.*]] = gpu.alloc (%{{.*}}, %{{.*}}) : memref<?x?xf32>
+// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = false} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+// CHECK: croq.parallel {{.*}} : block {
+// CHECK: croq.foreach
+// CHECK: gpu.dealloc %[[WS]] : memref<?x?xf32>
+// CHECK: case 3 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+// CHECK: case 4 {
+// CHECK: gpu.alloc
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+// CHECK: gpu.dealloc
 // CHECK: default {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x256xf32>

@@ -1,8 +1,9 @@
-// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=128" --canonicalize -split-input-file | FileCheck %s --implicit-check-not=linalg.
+// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=128 split-k=1" --canonicalize -split-input-file | FileCheck %s --implicit-check-not=linalg.
 // RUN: croq-opt %s --convert-linalg-to-croq -split-input-file | croq-opt -split-input-file > /dev/null
 
-// The form of the kernels, with the tile fixed to 128x128 (the choice of
-// tile is tested in convert-linalg-to-croq-tiles.mlir).
+// The form of the kernels, with the tile fixed to 128x128 and the K loop
+// whole (the choice of tile is tested in convert-linalg-to-croq-tiles.mlir,
+// split K loops in convert-linalg-to-croq-splitk.mlir).
 
 // A product into a zeroed output: the fill is dropped; each block of the
 // ceil(M/128) x ceil(N/128) grid copies 128x64 slices of A and 64x128

@@ -1058,8 +1058,11 @@ def linalg_matmul_tests(s: Suite) -> None:
         s.run(f"linalg_mm_silu_residual_bf16 {m}x{n}x{k}",
               "linalg_mm_silu_residual_bf16", silu_residual)
 
+    # (300, 200, 2048), (128, 1024, 8192) and (200, 328, 5000) have few
+    # tiles and a long K: the host code takes the split-K kernels there.
     for shape in [(128, 128, 64), (256, 384, 512), (1000, 1000, 1000),
-                  (129, 264, 72), (300, 200, 2048), (1024, 1024, 4096)]:
+                  (129, 264, 72), (300, 200, 2048), (1024, 1024, 4096),
+                  (128, 1024, 8192), (200, 328, 5000)]:
         case("linalg_mm_f16_f32out", torch.float16, torch.float32, shape)
         case("linalg_mm_f16", torch.float16, torch.float16, shape)
         case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
@@ -1075,6 +1078,45 @@ def linalg_matmul_tests(s: Suite) -> None:
         case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32, shape,
              tn=True, nt=True)
         fused(shape)
+    split_k_static(s)
+
+
+def split_k_static(s: Suite) -> None:
+    """The static-shape GEMMs whose K loop convert-linalg-to-croq splits
+    (linalg_matmul.mlir's linalg_mm_splitk_*): zero-filled f16, an f32
+    output accumulated into, and a fused bias + relu on sizes that are no
+    multiple of the tiles."""
+    def plain():
+        a = random_operand((256, 16384), torch.float16)
+        b = random_operand((16384, 256), torch.float16)
+        out = poisoned((256, 256), torch.float16)
+        s.module("linalg_matmul").linalg_mm_splitk_f16(a, b, out)
+        return compare_close(out, a.double() @ b.double(),
+                             GEMM_TOLERANCE[torch.float16])
+
+    def accumulate():
+        a = random_operand((128, 8192), torch.bfloat16)
+        b = random_operand((512, 8192), torch.bfloat16)
+        out = random_tensor((128, 512), torch.float32)
+        ref = out.double() + a.double() @ b.double().t()
+        s.module("linalg_matmul").linalg_mm_splitk_acc_nt_f32(a, b, out)
+        return compare_close(out, ref, GEMM_TOLERANCE[torch.float32])
+
+    def bias_relu():
+        a = random_operand((192, 6000), torch.float16)
+        b = random_operand((6000, 328), torch.float16)
+        bias = random_tensor((328,), torch.float32)
+        out = poisoned((192, 328), torch.float16)
+        s.module("linalg_matmul").linalg_mm_splitk_bias_relu_f16(
+            a, b, bias, out)
+        ref = (a.double() @ b.double() + bias.double()).clamp(min=0)
+        return compare_close(out, ref, 2e-3)
+    s.run("linalg_mm_splitk_f16 256x256x16384", "linalg_mm_splitk_f16",
+          plain)
+    s.run("linalg_mm_splitk_acc_nt_f32 128x512x8192",
+          "linalg_mm_splitk_acc_nt_f32", accumulate)
+    s.run("linalg_mm_splitk_bias_relu_f16 192x328x6000",
+          "linalg_mm_splitk_bias_relu_f16", bias_relu)
 
 
 def attention_tests(s: Suite) -> None:

@@ -56,8 +56,7 @@ static void *checkModules(void) {
   static char cubin[] = "\177ELF fake cubin";
   expectPointer("module-load", mgpuModuleLoad(cubin, sizeof(cubin)));
   failNext("cuModuleLoadData=200");
-  expectPointer("module-load-fails",
-                mgpuModuleLoad(cubin, sizeof(cubin)));
+  expectPointer("module-load-fails", mgpuModuleLoad(cubin, sizeof(cubin)));
   failNext(NULL);
   static char badPtx[] = "// syntax-error\n", goodPtx[] = ".version 8.0\n";
   expectPointer("module-load-jit-fails", mgpuModuleLoadJIT(badPtx, 2));
@@ -85,9 +84,9 @@ static void checkLaunches(void *module) {
                           params, NULL);
   expectDone("cluster-launch");
   uint32_t grid[3] = {8, 1, 1}, block[3] = {64, 2, 1}, cluster[3] = {4, 1, 1};
-  expectStatus("croq-cluster-launch",
-               croqRtLaunchKernel(kernel, grid, block, cluster, 0, NULL,
-                                  params));
+  expectStatus(
+      "croq-cluster-launch",
+      croqRtLaunchKernel(kernel, grid, block, cluster, 0, NULL, params));
   failNext("cuLaunchKernel=701");
   mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
   expectDone("launch-fails");
@@ -122,16 +121,16 @@ static void checkStreamsEventsMemory(void) {
   expectDone("streams-events-memory");
   failNext("cuStreamSynchronize=700");
   expectStatus("stream-synchronize-fails", croqRtStreamSynchronize(NULL));
-  failNext("cuMemAlloc=2");
+  failNext("cuMemAllocAsync=2");
   expectPointer("alloc-fails", mgpuMemAlloc(1ull << 40, NULL, false));
   failNext(NULL);
 }
 
 static void checkTensorMaps(void) {
   static alignas(128) unsigned char map[CROQ_RT_TENSOR_MAP_BYTES];
-  static const char *const names[] = {
-      "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "i8",  "u8",
-      "i16", "u16", "i32",  "u32",    "i64",    "u64", "f64"};
+  static const char *const names[] = {"f32", "f16", "bf16", "f8e4m3", "f8e5m2",
+                                      "i8",  "u8",  "i16",  "u16",    "i32",
+                                      "u32", "i64", "u64",  "f64"};
   for (int type = CROQ_RT_F32; type <= CROQ_RT_F64; ++type) {
     uint64_t dims[1] = {4096};
     uint32_t box[1] = {128};
@@ -150,13 +149,13 @@ static void checkTensorMaps(void) {
   failNext(NULL);
 
   int64_t boxDims[2] = {64, 32};
-  MemRef2D memref = {FAKE_GLOBAL_ADDRESS, FAKE_GLOBAL_ADDRESS,
-                     0, {256, 128}, {128, 1}};
-  void *first = mgpuTensorMapEncodeTiledMemref(2, &memref, /*FLOAT32=*/7, 0,
-                                               3, 2, 1, boxDims);
+  MemRef2D memref = {
+      FAKE_GLOBAL_ADDRESS, FAKE_GLOBAL_ADDRESS, 0, {256, 128}, {128, 1}};
+  void *first = mgpuTensorMapEncodeTiledMemref(2, &memref, /*FLOAT32=*/7, 0, 3,
+                                               2, 1, boxDims);
   expectPointer("memref", first);
-  void *second = mgpuTensorMapEncodeTiledMemref(2, &memref, 7, 0, 3, 2, 1,
-                                                boxDims);
+  void *second =
+      mgpuTensorMapEncodeTiledMemref(2, &memref, 7, 0, 3, 2, 1, boxDims);
   expectPointer("memref-again", second);
   printf("same device copy: %s\n", first == second ? "yes" : "no");
   croqRtTensorMapCacheClear();
@@ -171,11 +170,11 @@ static void checkLaunchAfterFailedTensorMap(void) {
   void *kernel = mgpuModuleGetFunction(module, "copy");
   int64_t boxDims[2] = {64, 32};
   /* 1001 f16 per row: rows 2002 bytes apart, not a multiple of 16. */
-  MemRef2D memref = {FAKE_GLOBAL_ADDRESS, FAKE_GLOBAL_ADDRESS,
-                     0, {256, 1001}, {1001, 1}};
-  expectPointer("memref-odd-rows", mgpuTensorMapEncodeTiledMemref(
-                                       2, &memref, /*FLOAT16=*/6, 0, 0, 0, 0,
-                                       boxDims));
+  MemRef2D memref = {
+      FAKE_GLOBAL_ADDRESS, FAKE_GLOBAL_ADDRESS, 0, {256, 1001}, {1001, 1}};
+  expectPointer("memref-odd-rows",
+                mgpuTensorMapEncodeTiledMemref(2, &memref, /*FLOAT16=*/6, 0, 0,
+                                               0, 0, boxDims));
   int value = 42;
   void *params[1] = {&value};
   mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);

@@ -111,7 +111,10 @@ std::string pipeliner::analyze(PipelineCandidate &candidate) {
     }
     if (!def || def->getBlock() != blockBody)
       return true;
-    if (!isPure(def) || def->getNumRegions() != 0)
+    // The producer computes it again at the start of the block, where
+    // every thread computed it: it need not be speculatable (a division
+    // by a grid extent), only free of memory effects.
+    if (!isMemoryEffectFree(def) || def->getNumRegions() != 0)
       return false;
     if (candidate.outerSlice.contains(def))
       return true;

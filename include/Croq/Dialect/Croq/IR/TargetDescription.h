@@ -33,6 +33,13 @@ struct TargetDescription {
   /// Streaming multiprocessors of the chip's largest part: blocks that run
   /// at once, one per SM, in the cost model of tile choices.
   int64_t multiprocessors;
+  /// Dense tensor-core operations of one SM per clock for 16-bit operands
+  /// (an 8-bit product does twice as many): the cost model's time of a
+  /// tile's K step.
+  int64_t mmaFlopsPerCycle;
+  /// Bytes of device memory the whole chip moves per SM clock: the cost
+  /// model's time of a split-K reduction.
+  int64_t memoryBytesPerCycle;
   /// Registers a warp-specialized producer keeps (setmaxnreg.dec): enough
   /// for its loads and their software-copy fallback.
   int64_t producerRegisters;

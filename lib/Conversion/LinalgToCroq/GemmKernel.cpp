@@ -1,0 +1,191 @@
+//===- GemmKernel.cpp - the block program of a linalg GEMM ----------------===//
+//
+// The croq kernel of one GEMM tile: a K loop of tma copies and one mma per
+// K step, f32 accumulation, the output added where linalg.matmul
+// accumulates, the fused consumer, and the product stored through a
+// swizzled shared tile by an async tma copy. The loop is in the form
+// croq-pipeline-loops makes a ring of.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// The shared tile an operand's K step is copied into, and the copy.
+static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
+                         ArrayRef<int64_t> shape, ValueRange at, Value tile) {
+  Value view = buildTileView(b, loc, tensor, shape, at);
+  // Past the tensor's edge the tile is zero, which adds nothing to the
+  // product.
+  bool zfill = copySourceCanBeSmaller(view, shape);
+  CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, view, tile,
+                 /*map=*/Value(), /*usable=*/Value(), zfill,
+                 SwizzleAttr::get(b.getContext(), Swizzle::B128),
+                 /*box=*/nullptr, /*boxOrigins=*/nullptr);
+  auto tileType = cast<TileType>(tile.getType());
+  auto fragType = FragType::get(b.getContext(), tileType.getShape(),
+                                tileType.getElementType(),
+                                /*inRegisters=*/false);
+  return MmaLoadOp::create(b, loc, fragType, tile).getResult();
+}
+
+/// Adds, in registers, the output's elements at the block's tile to the
+/// complete accumulator `acc` (linalg.matmul accumulates into its output):
+/// zero past the output's edge.
+static Value addOutput(OpBuilder &b, Location loc, Value acc, Value cView) {
+  auto map = MmaMapOp::create(b, loc, acc);
+  Block &body = map.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body);
+  Value row = body.getArgument(0), col = body.getArgument(1);
+  Value x = body.getArgument(2);
+  Value c = ReadOp::create(b, loc, getElementTypeOrSelf(cView.getType()), cView,
+                           ValueRange{row, col}, /*inBounds=*/false);
+  if (c.getType() != x.getType())
+    c = arith::ExtFOp::create(b, loc, x.getType(), c);
+  YieldOp::create(b, loc, ValueRange{arith::AddFOp::create(b, loc, x, c)});
+  return map.getResult();
+}
+
+/// The K loop of one block: each step copies A's and B's K slices into
+/// shared tiles and multiplies them into the accumulator.
+Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
+                            Value blockM, Value blockN, const KRange &range,
+                            Value aTile, Value bTile, AccType accType) {
+  MLIRContext *context = b.getContext();
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value init = MmaFillOp::create(b, loc, accType, zero);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, c0, range.count, c1, ValueRange{init});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value step = loop.getInductionVar();
+  if (range.first)
+    step = arith::AddIOp::create(b, loc, range.first, step);
+  Value acc = loop.getRegionIterArgs()[0];
+  auto aShape = cast<TileType>(aTile.getType()).getShape();
+  auto bShape = cast<TileType>(bTile.getType()).getShape();
+  Value fa = loadOperand(b, loc, spec.a, aShape,
+                         spec.aTransposed ? ValueRange{step, blockM}
+                                          : ValueRange{blockM, step},
+                         aTile);
+  Value fb = loadOperand(b, loc, spec.b, bShape,
+                         spec.bTransposed ? ValueRange{blockN, step}
+                                          : ValueRange{step, blockN},
+                         bTile);
+  auto layout = [&](bool row) {
+    return MmaLayoutAttr::get(context, row ? MmaLayout::Row : MmaLayout::Col);
+  };
+  Value product = MmaOp::create(b, loc, accType, layout(!spec.aTransposed),
+                                layout(spec.bTransposed), acc, fa, fb);
+  // The tiles are copied again in the next step only after the mma that
+  // reads them has completed.
+  Value done = MmaCommitOp::create(b, loc, accType, product,
+                                   /*pending=*/b.getI64IntegerAttr(0));
+  scf::YieldOp::create(b, loc, done);
+  return loop.getResult(0);
+}
+
+int64_t mlir::croq::getStepElements(const MatmulSpec &spec) {
+  Type element = getElementTypeOrSelf(spec.a.getType());
+  return kStepBytes / (element.getIntOrFloatBitWidth() / 8);
+}
+
+Value mlir::croq::allocSharedTile(OpBuilder &b, Location loc,
+                                  ArrayRef<int64_t> shape, Type element,
+                                  Swizzle swizzle) {
+  Type tileType = TileType::get(b.getContext(), shape, element,
+                                MemorySpace::Shared, swizzle);
+  return AllocOp::create(b, loc, tileType, /*offset=*/nullptr).getResult();
+}
+
+std::pair<Value, Value>
+mlir::croq::allocOperandTiles(OpBuilder &b, Location loc,
+                              const MatmulSpec &spec,
+                              const TileConfig &config) {
+  int64_t tileK = getStepElements(spec);
+  SmallVector<int64_t> aShape = spec.aTransposed
+                                    ? SmallVector<int64_t>{tileK, config.rows}
+                                    : SmallVector<int64_t>{config.rows, tileK};
+  SmallVector<int64_t> bShape = spec.bTransposed
+                                    ? SmallVector<int64_t>{config.cols, tileK}
+                                    : SmallVector<int64_t>{tileK, config.cols};
+  Type element = getElementTypeOrSelf(spec.a.getType());
+  return {allocSharedTile(b, loc, aShape, element, Swizzle::B128),
+          allocSharedTile(b, loc, bShape, element, Swizzle::B128)};
+}
+
+ParallelOp mlir::croq::createBlockGrid(OpBuilder &b, Location loc,
+                                       ValueRange extents) {
+  SmallVector<Value> dynamicGrid;
+  SmallVector<int64_t> staticGrid;
+  dispatchIndexOpFoldResults(getAsOpFoldResult(extents), dynamicGrid,
+                             staticGrid);
+  auto kernel =
+      ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
+                         /*shared_memory=*/nullptr);
+  Block &body = *b.createBlock(&kernel.getBody());
+  body.addArguments({b.getIndexType(), b.getIndexType()}, {loc, loc});
+  return kernel;
+}
+
+void mlir::croq::setGemmAttributes(ParallelOp kernel, const TileConfig &config,
+                                   bool persistent) {
+  Builder b(kernel.getContext());
+  // croq-persistent-blocks runs it as one block per multiprocessor.
+  kernel->setAttr(CroqDialect::PersistentAttrHelper::getNameStr(),
+                  b.getBoolAttr(persistent));
+  // croq-split-accumulators shares the accumulator among this many
+  // consumer warpgroups.
+  kernel->setAttr(CroqDialect::ConsumersAttrHelper::getNameStr(),
+                  b.getI64IntegerAttr(config.consumers));
+}
+
+void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
+                                  const MatmulSpec &spec,
+                                  const TileConfig &config,
+                                  const ProductSizes &sizes) {
+  MLIRContext *context = b.getContext();
+  auto ceilDiv = [&](Value v, int64_t by) -> Value {
+    return b.createOrFold<arith::CeilDivUIOp>(
+        loc, v, arith::ConstantIndexOp::create(b, loc, by));
+  };
+  int64_t tileM = config.rows, tileN = config.cols;
+  Value gridM = ceilDiv(sizes.m, tileM);
+  Value gridN = ceilDiv(sizes.n, tileN);
+  OpBuilder::InsertionGuard guard(b);
+  ParallelOp kernel = createBlockGrid(b, loc, ValueRange{gridM, gridN});
+  setGemmAttributes(kernel, config, config.persistent);
+  Value blockM = kernel.getBody().front().getArgument(0);
+  Value blockN = kernel.getBody().front().getArgument(1);
+  Value output = spec.getOutput();
+  Type result = getElementTypeOrSelf(output.getType());
+  auto [aTile, bTile] = allocOperandTiles(b, loc, spec, config);
+  // The result tile is stored by TMA from a 128B-swizzled tile: stores
+  // without bank conflicts, one bulk copy per swizzle span.
+  Value cTile = allocSharedTile(b, loc, {tileM, tileN}, result, Swizzle::B128);
+  auto accType = AccType::get(context, {tileM, tileN}, b.getF32Type());
+  Value acc = emitKLoop(b, loc, spec, blockM, blockN,
+                        KRange{Value(), sizes.kSteps}, aTile, bTile, accType);
+  Value cView =
+      buildTileView(b, loc, output, {tileM, tileN}, ValueRange{blockM, blockN});
+  if (!spec.zeroFill)
+    acc = addOutput(b, loc, acc, cView);
+  if (spec.epilogue)
+    acc = emitEpilogue(b, loc, *spec.epilogue, acc, blockM, blockN);
+  MmaStoreOp::create(b, loc, acc, cTile);
+  // Left in flight: in a persistent block it overlaps the next tile's main
+  // loop (croq-wait-async-stores waits before the tile is written again).
+  CopyOp::create(b, loc, FutureType::get(context), CopyEngine::TMA, cTile,
+                 cView,
+                 /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
+                 SwizzleAttr::get(context, Swizzle::B128), /*box=*/nullptr,
+                 /*boxOrigins=*/nullptr);
+}

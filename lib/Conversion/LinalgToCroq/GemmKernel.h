@@ -1,0 +1,95 @@
+//===- GemmKernel.h - the croq kernels of a linalg GEMM ---------*- C++ -*-===//
+//
+// What convert-linalg-to-croq emits for one linalg.matmul: the block
+// program of a tile (GemmKernel.cpp) and, for a K loop split among
+// blocks, the partial products and their reduction (SplitK.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_LIB_CONVERSION_LINALGTOCROQ_GEMMKERNEL_H
+#define CROQ_LIB_CONVERSION_LINALGTOCROQ_GEMMKERNEL_H
+
+#include "FuseEpilogue.h"
+#include "TileChoice.h"
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+namespace mlir {
+namespace croq {
+
+/// A linalg.matmul as the croq GEMM sees it.
+struct MatmulSpec {
+  Value a, b, c;
+  /// Whether A is stored K x M (`col`) instead of M x K, and B N x K
+  /// (`row`) instead of K x N (`col`).
+  bool aTransposed = false;
+  bool bTransposed = false;
+  /// Whether the output was zeroed right before (the fill is dropped).
+  linalg::FillOp zeroFill;
+  /// The elementwise consumer computed in the epilogue, if any.
+  std::optional<Epilogue> epilogue;
+
+  /// Where the kernels write: the consumer's output when there is one.
+  Value getOutput() const { return epilogue ? epilogue->output : c; }
+};
+
+/// The extents of a product, and its K steps (kStepBytes of each operand
+/// row).
+struct ProductSizes {
+  Value m, n, k, kSteps;
+};
+
+/// The K steps of one block: [first, first + count), first null for 0.
+struct KRange {
+  Value first;
+  Value count;
+};
+
+/// The elements of one K step of `spec`'s operands.
+int64_t getStepElements(const MatmulSpec &spec);
+
+/// `croq.alloc` of a shared tile.
+Value allocSharedTile(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
+                      Type element, Swizzle swizzle);
+
+/// The shared tiles of one K step of A and B for an M x N block tile.
+std::pair<Value, Value> allocOperandTiles(OpBuilder &builder, Location loc,
+                                          const MatmulSpec &spec,
+                                          const TileConfig &config);
+
+/// The K loop of one block over `range`: each step copies A's and B's K
+/// slices into `aTile` and `bTile` and multiplies them into an f32
+/// accumulator of `accType`, which it returns.
+Value emitKLoop(OpBuilder &builder, Location loc, const MatmulSpec &spec,
+                Value blockM, Value blockN, const KRange &range, Value aTile,
+                Value bTile, AccType accType);
+
+/// A two-dimensional block grid of `extents` whose body has the block's
+/// coordinates; the builder inserts into the body.
+ParallelOp createBlockGrid(OpBuilder &builder, Location loc,
+                           ValueRange extents);
+
+/// Marks `kernel` for the passes that make it a GEMM of `config`:
+/// croq.persistent and croq.consumers.
+void setGemmAttributes(ParallelOp kernel, const TileConfig &config,
+                       bool persistent);
+
+/// Emits the croq kernel that computes `spec` in tiles of `config`, each
+/// block with the whole K loop.
+void emitBlockProgram(OpBuilder &builder, Location loc, const MatmulSpec &spec,
+                      const TileConfig &config, const ProductSizes &sizes);
+
+/// Emits the kernels that compute `spec` in tiles of `config` with the K
+/// loop split `splits` ways: an f32 workspace on the device, a kernel whose
+/// blocks write the partial product of their tile and K range into it, a
+/// kernel that sums the partials (adding the output where linalg.matmul
+/// accumulates, computing the fused consumer) and writes the result, and
+/// the workspace's release.
+void emitSplitKernels(OpBuilder &builder, Location loc, const MatmulSpec &spec,
+                      const TileConfig &config, const ProductSizes &sizes,
+                      Value splits);
+
+} // namespace croq
+} // namespace mlir
+
+#endif // CROQ_LIB_CONVERSION_LINALGTOCROQ_GEMMKERNEL_H

@@ -1,0 +1,224 @@
+//===- SplitK.cpp - a linalg GEMM with its K loop split among blocks ------===//
+//
+// A GEMM whose tiles are too few to fill the chip (small M and N, long K)
+// splits each tile's K loop among S blocks:
+//
+//   %ws = gpu.alloc () : memref<(S x Mt) x Nt x f32>    (host, on the stream)
+//   croq.parallel (%row, %bn) in [S x tilesM, tilesN] : block
+//     split s = row / tilesM, tile (row mod tilesM, bn), K steps
+//     [s x per, min((s + 1) x per, steps)): the K loop, the f32 partial
+//     stored by TMA at tile (row, bn) of %ws
+//   croq.parallel (%bi, %bj) in [M / 16, N / 32] : block
+//     each element: the sum of its S partials (+ the output where
+//     linalg.matmul accumulates), the fused consumer, rounded and written
+//   gpu.dealloc %ws
+//
+// Mt and Nt are M and N rounded up to the tile, so every partial tile is
+// whole. The partials are summed in split order: the result does not
+// depend on which block finishes first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// The element tile of one block of the reduction: 512 elements, four per
+/// thread of a 128-thread block.
+static constexpr int64_t kReduceRows = 16;
+static constexpr int64_t kReduceCols = 32;
+/// The partials one loop step of the reduction reads at once.
+static constexpr int64_t kReduceUnroll = 4;
+
+namespace {
+/// Index arithmetic that folds where its operands are constants.
+struct IndexBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value c(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+  Value add(Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  }
+  Value sub(Value x, Value y) {
+    return b.createOrFold<arith::SubIOp>(loc, x, y);
+  }
+  Value mul(Value x, Value y) {
+    return b.createOrFold<arith::MulIOp>(loc, x, y);
+  }
+  Value div(Value x, Value y) {
+    return b.createOrFold<arith::DivUIOp>(loc, x, y);
+  }
+  Value rem(Value x, Value y) {
+    return b.createOrFold<arith::RemUIOp>(loc, x, y);
+  }
+  Value min(Value x, Value y) {
+    return b.createOrFold<arith::MinUIOp>(loc, x, y);
+  }
+  Value ceilDiv(Value x, int64_t y) {
+    return b.createOrFold<arith::CeilDivUIOp>(loc, x, c(y));
+  }
+};
+} // namespace
+
+/// The f32 workspace of `rows` x `cols` partial elements, allocated on the
+/// device by the host code (croq-host-entries queues it on the stream).
+static Value allocWorkspace(OpBuilder &b, Location loc, Value rows,
+                            Value cols) {
+  SmallVector<Value> dynamicSizes;
+  SmallVector<int64_t> shape;
+  dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{rows, cols}),
+                             dynamicSizes, shape);
+  auto type = MemRefType::get(shape, b.getF32Type());
+  return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
+                              /*asyncDependencies=*/ValueRange{}, dynamicSizes,
+                              /*symbolOperands=*/ValueRange{},
+                              /*hostShared=*/false)
+      .getMemref();
+}
+
+/// The kernel whose block (row, bn) stores the partial product of split
+/// row / tilesM of tile (row mod tilesM, bn) at tile (row, bn) of
+/// `workspace`.
+static void emitPartialKernel(OpBuilder &b, Location loc,
+                              const MatmulSpec &spec, const TileConfig &config,
+                              const ProductSizes &sizes, Value splits,
+                              Value workspace) {
+  IndexBuilder e{b, loc};
+  Value tilesM = e.ceilDiv(sizes.m, config.rows);
+  Value tilesN = e.ceilDiv(sizes.n, config.cols);
+  Value steps = b.createOrFold<arith::CeilDivUIOp>(loc, sizes.kSteps, splits);
+  OpBuilder::InsertionGuard guard(b);
+  ParallelOp kernel =
+      createBlockGrid(b, loc, ValueRange{e.mul(splits, tilesM), tilesN});
+  // Blocks of splits do not walk tiles: not persistent.
+  setGemmAttributes(kernel, config, /*persistent=*/false);
+  Value row = kernel.getBody().front().getArgument(0);
+  Value blockN = kernel.getBody().front().getArgument(1);
+  Value split = e.div(row, tilesM);
+  Value blockM = e.rem(row, tilesM);
+  Value first = e.mul(split, steps);
+  Value count = e.min(steps, e.sub(sizes.kSteps, first));
+  auto [aTile, bTile] = allocOperandTiles(b, loc, spec, config);
+  Value partialTile = allocSharedTile(b, loc, {config.rows, config.cols},
+                                      b.getF32Type(), Swizzle::B128);
+  auto accType =
+      AccType::get(b.getContext(), {config.rows, config.cols}, b.getF32Type());
+  Value acc = emitKLoop(b, loc, spec, blockM, blockN, KRange{first, count},
+                        aTile, bTile, accType);
+  MmaStoreOp::create(b, loc, acc, partialTile);
+  Value partial = buildTileView(b, loc, workspace, {config.rows, config.cols},
+                                ValueRange{row, blockN});
+  CopyOp::create(b, loc, FutureType::get(b.getContext()), CopyEngine::TMA,
+                 partialTile, partial,
+                 /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
+                 SwizzleAttr::get(b.getContext(), Swizzle::B128),
+                 /*box=*/nullptr, /*boxOrigins=*/nullptr);
+}
+
+/// The sum of the `splits` partials of element (i, j) of reduction tile
+/// (bi, bj), in split order; `partialRows` is the workspace rows of one
+/// split. Reads past the last split are zero.
+static Value emitPartialSum(OpBuilder &b, Location loc, Value workspace,
+                            Value splits, Value partialRows, Value blockI,
+                            Value blockJ, Value i, Value j) {
+  IndexBuilder e{b, loc};
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  auto loop = scf::ForOp::create(b, loc, e.c(0), splits, e.c(kReduceUnroll),
+                                 ValueRange{zero});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value sum = loop.getRegionIterArgs()[0];
+  // Reduction tiles of one split.
+  Value tilesPerSplit = e.div(partialRows, e.c(kReduceRows));
+  SmallVector<Value> parts;
+  for (int64_t u = 0; u < kReduceUnroll; ++u) {
+    Value s = e.add(loop.getInductionVar(), e.c(u));
+    Value tileRow = e.add(e.mul(s, tilesPerSplit), blockI);
+    Value window = buildTileView(b, loc, workspace, {kReduceRows, kReduceCols},
+                                 ValueRange{tileRow, blockJ});
+    parts.push_back(ReadOp::create(b, loc, b.getF32Type(), window,
+                                   ValueRange{i, j}, /*inBounds=*/false));
+  }
+  // Independent loads, added as a tree.
+  while (parts.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t p = 0; p + 1 < parts.size(); p += 2)
+      next.push_back(arith::AddFOp::create(b, loc, parts[p], parts[p + 1]));
+    if (parts.size() % 2)
+      next.push_back(parts.back());
+    parts = std::move(next);
+  }
+  scf::YieldOp::create(
+      b, loc, ValueRange{arith::AddFOp::create(b, loc, sum, parts[0])});
+  return loop.getResult(0);
+}
+
+/// The kernel that sums the partials of each result element and writes
+/// the result.
+static void emitReduceKernel(OpBuilder &b, Location loc, const MatmulSpec &spec,
+                             const TileConfig &config,
+                             const ProductSizes &sizes, Value splits,
+                             Value workspace) {
+  IndexBuilder e{b, loc};
+  Value partialRows = e.mul(e.ceilDiv(sizes.m, config.rows), e.c(config.rows));
+  Value gridI = e.ceilDiv(sizes.m, kReduceRows);
+  Value gridJ = e.ceilDiv(sizes.n, kReduceCols);
+  OpBuilder::InsertionGuard guard(b);
+  ParallelOp kernel = createBlockGrid(b, loc, ValueRange{gridI, gridJ});
+  Value blockI = kernel.getBody().front().getArgument(0);
+  Value blockJ = kernel.getBody().front().getArgument(1);
+  Value output = spec.getOutput();
+  Type result = getElementTypeOrSelf(output.getType());
+  Value outView = buildTileView(b, loc, output, {kReduceRows, kReduceCols},
+                                ValueRange{blockI, blockJ});
+  SmallVector<EpilogueInput> inputs;
+  if (spec.epilogue)
+    inputs = prepareEpilogueInputs(b, loc, *spec.epilogue, kReduceRows,
+                                   kReduceCols, blockI, blockJ);
+  auto foreach =
+      ForeachOp::create(b, loc, /*dynamicExtents=*/ValueRange{},
+                        b.getDenseI64ArrayAttr({kReduceRows, kReduceCols}));
+  Block &body = foreach.getBody().emplaceBlock();
+  body.addArguments({b.getIndexType(), b.getIndexType()}, {loc, loc});
+  b.setInsertionPointToStart(&body);
+  Value i = body.getArgument(0), j = body.getArgument(1);
+  Value x = emitPartialSum(b, loc, workspace, splits, partialRows, blockI,
+                           blockJ, i, j);
+  if (!spec.zeroFill) {
+    // linalg.matmul accumulates into its output.
+    Value c = ReadOp::create(b, loc, result, outView, ValueRange{i, j},
+                             /*inBounds=*/false);
+    if (c.getType() != x.getType())
+      c = arith::ExtFOp::create(b, loc, x.getType(), c);
+    x = arith::AddFOp::create(b, loc, x, c);
+  }
+  if (spec.epilogue)
+    x = emitEpilogueElement(b, loc, *spec.epilogue, inputs, i, j, x);
+  if (x.getType() != result)
+    x = arith::TruncFOp::create(b, loc, result, x);
+  WriteOp::create(b, loc, x, outView, ValueRange{i, j}, /*inBounds=*/false);
+}
+
+void mlir::croq::emitSplitKernels(OpBuilder &b, Location loc,
+                                  const MatmulSpec &spec,
+                                  const TileConfig &config,
+                                  const ProductSizes &sizes, Value splits) {
+  IndexBuilder e{b, loc};
+  Value rows =
+      e.mul(e.mul(splits, e.ceilDiv(sizes.m, config.rows)), e.c(config.rows));
+  Value cols = e.mul(e.ceilDiv(sizes.n, config.cols), e.c(config.cols));
+  Value workspace = allocWorkspace(b, loc, rows, cols);
+  emitPartialKernel(b, loc, spec, config, sizes, splits, workspace);
+  emitReduceKernel(b, loc, spec, config, sizes, splits, workspace);
+  gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(),
+                         /*asyncDependencies=*/ValueRange{}, workspace);
+}
