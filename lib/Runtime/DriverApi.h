@@ -24,8 +24,9 @@ using Module = struct CUmod_st *;
 using Function = struct CUfunc_st *;
 using Stream = struct CUstream_st *;
 using Event = struct CUevent_st *;
+using MemPool = struct CUmemPoolHandle_st *;
 
-constexpr Result kSuccess = 0; // CUDA_SUCCESS
+constexpr Result kSuccess = 0;            // CUDA_SUCCESS
 constexpr Result kErrorDeinitialized = 4; // CUDA_ERROR_DEINITIALIZED
 
 // CUdevice_attribute
@@ -48,6 +49,9 @@ constexpr int kJitOptimizationLevel = 7;
 constexpr unsigned kStreamNonBlocking = 0x1;  // CU_STREAM_NON_BLOCKING
 constexpr unsigned kEventDisableTiming = 0x2; // CU_EVENT_DISABLE_TIMING
 constexpr unsigned kMemAttachGlobal = 0x1;    // CU_MEM_ATTACH_GLOBAL
+
+// CUmemPool_attribute
+constexpr int kMemPoolAttrReleaseThreshold = 4;
 
 // CUtensorMapDataType
 enum TensorMapDataType : int {
@@ -160,6 +164,10 @@ struct LaunchConfig {
   X(cuMemFree, "cuMemFree_v2", (DevicePtr))                                    \
   X(cuMemAllocAsync, "cuMemAllocAsync", (DevicePtr *, std::size_t, Stream))    \
   X(cuMemFreeAsync, "cuMemFreeAsync", (DevicePtr, Stream))                     \
+  X(cuDeviceGetDefaultMemPool, "cuDeviceGetDefaultMemPool",                    \
+    (MemPool *, Device))                                                       \
+  X(cuMemPoolGetAttribute, "cuMemPoolGetAttribute", (MemPool, int, void *))    \
+  X(cuMemPoolSetAttribute, "cuMemPoolSetAttribute", (MemPool, int, void *))    \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", (DevicePtr, const void *, std::size_t))   \
   X(cuMemcpyAsync, "cuMemcpyAsync",                                            \
     (DevicePtr, DevicePtr, std::size_t, Stream))                               \

@@ -89,6 +89,8 @@ static_assert(sameValue(CU_JIT_OPTIMIZATION_LEVEL, cu::kJitOptimizationLevel));
 static_assert(sameValue(CU_STREAM_NON_BLOCKING, cu::kStreamNonBlocking));
 static_assert(sameValue(CU_EVENT_DISABLE_TIMING, cu::kEventDisableTiming));
 static_assert(sameValue(CU_MEM_ATTACH_GLOBAL, cu::kMemAttachGlobal));
+static_assert(sameValue(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                        cu::kMemPoolAttrReleaseThreshold));
 
 static_assert(sameValue(CU_TENSOR_MAP_DATA_TYPE_UINT8, cu::kTmUint8));
 static_assert(sameValue(CU_TENSOR_MAP_DATA_TYPE_UINT16, cu::kTmUint16));

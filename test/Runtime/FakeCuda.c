@@ -400,6 +400,29 @@ FAKE_EXPORT CUresult cuMemFreeAsync(CUdeviceptr ptr, void *stream) {
   return 0;
 }
 
+FAKE_EXPORT CUresult cuDeviceGetDefaultMemPool(void **pool, int device) {
+  (void)device;
+  static int fakePool;
+  *pool = &fakePool;
+  return 0;
+}
+
+FAKE_EXPORT CUresult cuMemPoolGetAttribute(void *pool, int attribute,
+                                           void *value) {
+  (void)pool;
+  (void)attribute;
+  *(unsigned long long *)value = 0;
+  return 0;
+}
+
+FAKE_EXPORT CUresult cuMemPoolSetAttribute(void *pool, int attribute,
+                                           void *value) {
+  LOG("cuMemPoolSetAttribute(attribute=%d, value=0x%llx)", attribute,
+      *(unsigned long long *)value);
+  (void)pool;
+  return 0;
+}
+
 FAKE_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src,
                                      size_t bytes) {
   (void)src;

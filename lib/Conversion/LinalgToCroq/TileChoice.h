@@ -70,7 +70,7 @@ struct GemmChoice {
 /// Emits the cost model, in SM cycles, and the least-cost choice (the first
 /// of equal costs); everything folds to constants for a static shape.
 ///   cost = waves x (K steps per block x step cycles + tile cycles)
-///        + for a split: launch cycles + workspace traffic / bandwidth
+///        + for a split: launch cycles + (workspace + result) / bandwidth
 /// The waves are blocks (tiles x splits) over the multiprocessors; a step
 /// takes rows x cols x K-step x 2 / (mma rate x efficiency). A split K
 /// loop writes f32 partial tiles that a second kernel reads back and
