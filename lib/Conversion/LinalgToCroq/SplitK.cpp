@@ -9,8 +9,9 @@
 //     [s x per, min((s + 1) x per, steps)): the K loop, the f32 partial
 //     stored by TMA at tile (row, bn) of %ws
 //   croq.parallel (%bi, %bj) in [M / 16, N / 32] : block
-//     each element: the sum of its S partials (+ the output where
-//     linalg.matmul accumulates), the fused consumer, rounded and written
+//     each thread four columns: the sums of their S partials (16-byte
+//     reads), each element + the output where linalg.matmul accumulates,
+//     the fused consumer, rounded and written
 //   gpu.dealloc %ws
 //
 // Mt and Nt are M and N rounded up to the tile, so every partial tile is
@@ -25,15 +26,18 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 using namespace mlir::croq;
 
-/// The element tile of one block of the reduction: 512 elements, four per
-/// thread of a 128-thread block.
+/// The element tile of one block of the reduction: 16 x 32 elements, one
+/// group of four consecutive columns per thread of a 128-thread block.
 static constexpr int64_t kReduceRows = 16;
 static constexpr int64_t kReduceCols = 32;
-/// The partials one loop step of the reduction reads at once.
+/// The columns one thread reads at once: 16 bytes of f32 partials.
+static constexpr int64_t kReduceVector = 4;
+/// The splits one loop step of the reduction reads at once.
 static constexpr int64_t kReduceUnroll = 4;
 
 namespace {
@@ -124,31 +128,8 @@ static void emitPartialKernel(OpBuilder &b, Location loc,
                  /*box=*/nullptr, /*boxOrigins=*/nullptr);
 }
 
-/// The sum of the `splits` partials of element (i, j) of reduction tile
-/// (bi, bj), in split order; `partialRows` is the workspace rows of one
-/// split. Reads past the last split are zero.
-static Value emitPartialSum(OpBuilder &b, Location loc, Value workspace,
-                            Value splits, Value partialRows, Value blockI,
-                            Value blockJ, Value i, Value j) {
-  IndexBuilder e{b, loc};
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
-  auto loop = scf::ForOp::create(b, loc, e.c(0), splits, e.c(kReduceUnroll),
-                                 ValueRange{zero});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value sum = loop.getRegionIterArgs()[0];
-  // Reduction tiles of one split.
-  Value tilesPerSplit = e.div(partialRows, e.c(kReduceRows));
-  SmallVector<Value> parts;
-  for (int64_t u = 0; u < kReduceUnroll; ++u) {
-    Value s = e.add(loop.getInductionVar(), e.c(u));
-    Value tileRow = e.add(e.mul(s, tilesPerSplit), blockI);
-    Value window = buildTileView(b, loc, workspace, {kReduceRows, kReduceCols},
-                                 ValueRange{tileRow, blockJ});
-    parts.push_back(ReadOp::create(b, loc, b.getF32Type(), window,
-                                   ValueRange{i, j}, /*inBounds=*/false));
-  }
-  // Independent loads, added as a tree.
+/// Adds `parts` as a tree: independent loads, short dependence chains.
+static Value addTree(OpBuilder &b, Location loc, SmallVector<Value> parts) {
   while (parts.size() > 1) {
     SmallVector<Value> next;
     for (size_t p = 0; p + 1 < parts.size(); p += 2)
@@ -157,9 +138,50 @@ static Value emitPartialSum(OpBuilder &b, Location loc, Value workspace,
       next.push_back(parts.back());
     parts = std::move(next);
   }
-  scf::YieldOp::create(
-      b, loc, ValueRange{arith::AddFOp::create(b, loc, sum, parts[0])});
-  return loop.getResult(0);
+  return parts[0];
+}
+
+/// The sums of the `splits` partials of elements (i, j .. j + 3) of
+/// reduction tile (bi, bj), in split order, as a vector; `partialRows` is
+/// the workspace rows of one split. Four splits per loop step, one 16-byte
+/// read each, then the splits left one by one.
+static Value emitPartialSum(OpBuilder &b, Location loc, Value workspace,
+                            Value splits, Value partialRows, Value blockI,
+                            Value blockJ, Value i, Value j) {
+  IndexBuilder e{b, loc};
+  auto vectorType = VectorType::get({kReduceVector}, b.getF32Type());
+  Value zero = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(vectorType, b.getF32FloatAttr(0.0)));
+  // Reduction tiles of one split.
+  Value tilesPerSplit = e.div(partialRows, e.c(kReduceRows));
+  auto read = [&](Value split) -> Value {
+    Value tileRow = e.add(e.mul(split, tilesPerSplit), blockI);
+    Value window = buildTileView(b, loc, workspace, {kReduceRows, kReduceCols},
+                                 ValueRange{tileRow, blockJ});
+    return ReadOp::create(b, loc, vectorType, window, ValueRange{i, j},
+                          /*inBounds=*/true);
+  };
+  Value grouped = e.sub(splits, e.rem(splits, e.c(kReduceUnroll)));
+  auto groups = scf::ForOp::create(b, loc, e.c(0), grouped, e.c(kReduceUnroll),
+                                   ValueRange{zero});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(groups.getBody());
+    SmallVector<Value> parts;
+    for (int64_t u = 0; u < kReduceUnroll; ++u)
+      parts.push_back(read(e.add(groups.getInductionVar(), e.c(u))));
+    Value sum = arith::AddFOp::create(b, loc, groups.getRegionIterArgs()[0],
+                                      addTree(b, loc, parts));
+    scf::YieldOp::create(b, loc, ValueRange{sum});
+  }
+  auto rest = scf::ForOp::create(b, loc, grouped, splits, e.c(1),
+                                 ValueRange{groups.getResult(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(rest.getBody());
+  Value sum = arith::AddFOp::create(b, loc, rest.getRegionIterArgs()[0],
+                                    read(rest.getInductionVar()));
+  scf::YieldOp::create(b, loc, ValueRange{sum});
+  return rest.getResult(0);
 }
 
 /// The kernel that sums the partials of each result element and writes
@@ -184,28 +206,35 @@ static void emitReduceKernel(OpBuilder &b, Location loc, const MatmulSpec &spec,
   if (spec.epilogue)
     inputs = prepareEpilogueInputs(b, loc, *spec.epilogue, kReduceRows,
                                    kReduceCols, blockI, blockJ);
-  auto foreach =
-      ForeachOp::create(b, loc, /*dynamicExtents=*/ValueRange{},
-                        b.getDenseI64ArrayAttr({kReduceRows, kReduceCols}));
+  auto foreach = ForeachOp::create(
+      b, loc, /*dynamicExtents=*/ValueRange{},
+      b.getDenseI64ArrayAttr({kReduceRows, kReduceCols / kReduceVector}));
   Block &body = foreach.getBody().emplaceBlock();
   body.addArguments({b.getIndexType(), b.getIndexType()}, {loc, loc});
   b.setInsertionPointToStart(&body);
-  Value i = body.getArgument(0), j = body.getArgument(1);
-  Value x = emitPartialSum(b, loc, workspace, splits, partialRows, blockI,
-                           blockJ, i, j);
-  if (!spec.zeroFill) {
-    // linalg.matmul accumulates into its output.
-    Value c = ReadOp::create(b, loc, result, outView, ValueRange{i, j},
-                             /*inBounds=*/false);
-    if (c.getType() != x.getType())
-      c = arith::ExtFOp::create(b, loc, x.getType(), c);
-    x = arith::AddFOp::create(b, loc, x, c);
+  Value i = body.getArgument(0);
+  Value first = e.mul(body.getArgument(1), e.c(kReduceVector));
+  Value sums = emitPartialSum(b, loc, workspace, splits, partialRows, blockI,
+                              blockJ, i, first);
+  // Each element on its own from here: the output, the consumer's inputs
+  // and the writes may be unaligned or past the edge.
+  for (int64_t lane = 0; lane < kReduceVector; ++lane) {
+    Value j = e.add(first, e.c(lane));
+    Value x = vector::ExtractOp::create(b, loc, sums, lane);
+    if (!spec.zeroFill) {
+      // linalg.matmul accumulates into its output.
+      Value c = ReadOp::create(b, loc, result, outView, ValueRange{i, j},
+                               /*inBounds=*/false);
+      if (c.getType() != x.getType())
+        c = arith::ExtFOp::create(b, loc, x.getType(), c);
+      x = arith::AddFOp::create(b, loc, x, c);
+    }
+    if (spec.epilogue)
+      x = emitEpilogueElement(b, loc, *spec.epilogue, inputs, i, j, x);
+    if (x.getType() != result)
+      x = arith::TruncFOp::create(b, loc, result, x);
+    WriteOp::create(b, loc, x, outView, ValueRange{i, j}, /*inBounds=*/false);
   }
-  if (spec.epilogue)
-    x = emitEpilogueElement(b, loc, *spec.epilogue, inputs, i, j, x);
-  if (x.getType() != result)
-    x = arith::TruncFOp::create(b, loc, result, x);
-  WriteOp::create(b, loc, x, outView, ValueRange{i, j}, /*inBounds=*/false);
 }
 
 void mlir::croq::emitSplitKernels(OpBuilder &b, Location loc,

@@ -27,25 +27,30 @@
 // CHECK: croq.mma.store %[[ACC]] -> %[[PT]]
 // CHECK: %[[PV:.*]] = croq.subspan %[[WS]] [64, 128] at [%[[ROW]], %[[BN]]] : memref<4096x256xf32> -> !croq.view<64x128xf32>
 // CHECK: croq.copy tma async swizzle = 128 %[[PT]] -> %[[PV]]
-// The reduction: 16x32 elements per block, the partials of split s at
-// rows 256 s + 16 bi + i, summed four per step in split order (reads past
-// the last split are zero), rounded to f16.
+// The reduction: 16x32 elements per block, four columns per thread. The
+// partials of split s are at rows 256 s + 16 bi + i, read 16 bytes at a
+// time and summed four splits per step in split order (a second loop takes
+// the splits left over, none here); each element is then rounded to f16
+// and written on its own.
 // CHECK: croq.parallel (%[[BI:.*]], %[[BJ:.*]]) in [16, 8] : block {
 // CHECK: %[[OUT:.*]] = croq.subspan %arg2 [16, 32] at [%[[BI]], %[[BJ]]] : memref<256x256xf16> -> !croq.view<16x32xf16>
-// CHECK: croq.foreach (%[[EI:.*]], %[[EJ:.*]]) in [16, 32] {
-// CHECK: %[[SUM:.*]] = scf.for %[[SS:.*]] = %c0 to %c16 step %c4 iter_args(%[[PART:.*]] = %{{.*}}) -> (f32) {
+// CHECK: croq.foreach (%[[EI:.*]], %[[EJ:.*]]) in [16, 8] {
+// CHECK: %[[J:.*]] = arith.muli %[[EJ]], %c4 : index
+// CHECK: %[[SUM:.*]] = scf.for %[[SS:.*]] = %c0 to %c16 step %c4 iter_args(%[[PART:.*]] = %{{.*}}) -> (vector<4xf32>) {
 // CHECK: %[[R0:.*]] = arith.muli %[[SS]], %c16 : index
 // CHECK: %[[T0:.*]] = arith.addi %[[R0]], %[[BI]] : index
 // CHECK: %[[W0:.*]] = croq.subspan %[[WS]] [16, 32] at [%[[T0]], %[[BJ]]]
-// CHECK: %[[X0:.*]] = croq.read %[[W0]][%[[EI]], %[[EJ]]] : !croq.view<16x32xf32>
-// CHECK-COUNT-3: croq.read
+// CHECK: %[[X0:.*]] = croq.read %[[W0]][%[[EI]], %[[J]]] in_bounds : !croq.view<16x32xf32> -> vector<4xf32>
+// CHECK-COUNT-3: croq.read {{.*}} in_bounds : !croq.view<16x32xf32> -> vector<4xf32>
 // CHECK: arith.addf
 // CHECK: arith.addf
 // CHECK: arith.addf
-// CHECK: %[[NEXT:.*]] = arith.addf %[[PART]], %{{.*}} : f32
-// CHECK: scf.yield %[[NEXT]] : f32
-// CHECK: %[[H:.*]] = arith.truncf %[[SUM]] : f32 to f16
-// CHECK: croq.write %[[H]], %[[OUT]][%[[EI]], %[[EJ]]] : !croq.view<16x32xf16>
+// CHECK: %[[NEXT:.*]] = arith.addf %[[PART]], %{{.*}} : vector<4xf32>
+// CHECK: scf.yield %[[NEXT]] : vector<4xf32>
+// CHECK: %[[E0:.*]] = vector.extract %[[SUM]][0] : f32 from vector<4xf32>
+// CHECK: %[[H0:.*]] = arith.truncf %[[E0]] : f32 to f16
+// CHECK: croq.write %[[H0]], %[[OUT]][%[[EI]], %[[J]]] : !croq.view<16x32xf16>
+// CHECK-COUNT-3: croq.write
 // CHECK: gpu.dealloc %[[WS]] : memref<4096x256xf32>
 // WHOLE-LABEL: func.func @skinny
 // WHOLE-NOT: gpu.alloc
@@ -56,6 +61,8 @@
 // FORCED: gpu.alloc () : memref<768x256xf32>
 // FORCED: croq.parallel (%{{.*}}, %{{.*}}) in [12, 2] : block
 // FORCED: arith.muli %{{.*}}, %c86 : index
+// Three splits make no group of four: the reduction reads them one by one.
+// FORCED: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (vector<4xf32>)
 func.func @skinny(%a: memref<256x16384xf16>, %b: memref<16384x256xf16>, %c: memref<256x256xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<256x256xf16>)
@@ -74,8 +81,9 @@ func.func @skinny(%a: memref<256x16384xf16>, %b: memref<16384x256xf16>, %c: memr
 // CHECK: croq.parallel (%[[BI:.*]], %[[BJ:.*]]) in [8, 16] : block {
 // CHECK: %[[OUT:.*]] = croq.subspan %arg2 [16, 32] at [%[[BI]], %[[BJ]]] : memref<128x512xf32> -> !croq.view<16x32xf32>
 // CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %c16 step %c4
+// CHECK: %[[X:.*]] = vector.extract %[[SUM]][0] : f32 from vector<4xf32>
 // CHECK: %[[C:.*]] = croq.read %[[OUT]][%{{.*}}, %{{.*}}] : !croq.view<16x32xf32>
-// CHECK: %[[Y:.*]] = arith.addf %[[SUM]], %[[C]] : f32
+// CHECK: %[[Y:.*]] = arith.addf %[[X]], %[[C]] : f32
 // CHECK: croq.write %[[Y]], %[[OUT]]
 func.func @accumulating(%a: memref<128x8192xbf16>, %b: memref<512x8192xbf16>, %c: memref<128x512xf32>) {
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
@@ -94,10 +102,12 @@ func.func @accumulating(%a: memref<128x8192xbf16>, %b: memref<512x8192xbf16>, %c
 // CHECK: croq.parallel (%[[BI:.*]], %[[BJ:.*]]) in [12, 11] : block {
 // CHECK: %[[OUT:.*]] = croq.subspan %arg3 [16, 32] at [%[[BI]], %[[BJ]]] : memref<192x328xf16> -> !croq.view<16x32xf16>
 // CHECK: %[[BIAS:.*]] = croq.subspan %arg2 [32] at [%[[BJ]]] : memref<328xf32> -> !croq.view<32xf32>
-// CHECK: croq.foreach (%{{.*}}, %[[EJ:.*]]) in [16, 32] {
-// CHECK: %[[SUM:.*]] = scf.for
-// CHECK: %[[BV:.*]] = croq.read %[[BIAS]][%[[EJ]]] : !croq.view<32xf32>
-// CHECK: %[[X:.*]] = arith.addf %[[SUM]], %[[BV]] : f32
+// CHECK: croq.foreach (%{{.*}}, %[[EJ:.*]]) in [16, 8] {
+// CHECK: %[[J:.*]] = arith.muli %[[EJ]], %c4 : index
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} -> (vector<4xf32>)
+// CHECK: %[[S0:.*]] = vector.extract %[[SUM]][0] : f32 from vector<4xf32>
+// CHECK: %[[BV:.*]] = croq.read %[[BIAS]][%[[J]]] : !croq.view<32xf32>
+// CHECK: %[[X:.*]] = arith.addf %[[S0]], %[[BV]] : f32
 // CHECK: %[[R:.*]] = arith.maximumf %[[X]], %{{.*}} : f32
 // CHECK: %[[H:.*]] = arith.truncf %[[R]] : f32 to f16
 // CHECK: croq.write %{{.*}}, %[[OUT]]

@@ -110,13 +110,13 @@
 // SMALL: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 
 // A split K loop: the partial products of a 64x128 tile stored in f32 by
-// TMA, and a 128-thread reduction that sums four partials per loop step.
+// TMA, and a 128-thread reduction that reads them 16 bytes at a time.
 // PARTIAL: .entry linalg_mm_splitk_f16_kernel
 // PARTIAL: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // PARTIAL: cp.async.bulk.tensor.2d.global.shared::cta
 // REDUCE: .entry linalg_mm_splitk_f16_kernel
 // REDUCE: .maxntid 128, 1, 1
-// REDUCE-COUNT-4: ld.global.b32
+// REDUCE-COUNT-16: ld.global.v4.b32
 // REDUCE: st.global.b16
 
 // F8: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
