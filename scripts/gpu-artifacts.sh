@@ -74,6 +74,22 @@ for path in map(Path, sys.argv[2:]):
                            tools_dir="build/bin", runtime_dir="build/lib",
                            tma_fallback="never")
         print(f"compiled {path} as tma_nofallback")
+# The autotune variants of two GEMMs from linalg (zero-filled f16 and
+# accumulating f32): the GPU tests tune them per shape.
+linalg = Path("test/Integration/GPU/linalg_matmul.mlir").read_text()
+functions = []
+for fname in ("linalg_mm_f16", "linalg_mm_acc_f16"):
+    text = linalg[linalg.index(f"func.func @{fname}("):]
+    functions.append(text[:text.index("\n}\n") + 3])
+try:
+    croq.compile_variants("\n".join(functions), out / "autotune_mm",
+                          name="autotune_mm", tools_dir="build/bin",
+                          runtime_dir="build/lib")
+    print("compiled the autotune variants of linalg_mm_f16, linalg_mm_acc_f16")
+except croq.CompileError as e:
+    failed.append(Path("autotune_mm"))
+    (out / "autotune_mm.FAILED.txt").write_text(str(e) + "\n")
+    print(f"gpu-artifacts: FAILED autotune_mm:\n{e}", file=sys.stderr)
 if failed:
     print(f"gpu-artifacts: {len(failed)} module(s) did not compile: "
           f"{', '.join(map(str, failed))}", file=sys.stderr)

@@ -18,6 +18,8 @@ call raises :class:`croq.RuntimeError` with the runtime's message.
 
 from ._native import call_path
 from .arguments import ArgumentView, Buffer
+from .autotune import (DEFAULT_CONFIGS, AutotunedEntryPoint, AutotunedModule,
+                       autotune, compile_variants, load_autotuned)
 from .compiler import Artifact, compile
 from .errors import (ArgumentError, CompileError, CroqError,
                      CroqRuntimeError, LoadError, RuntimeError)
@@ -28,8 +30,10 @@ from .signature import (ELEMENT_TYPES, FunctionSignature, MemRefArg,
 __version__ = "0.1.0"
 
 __all__ = [
-    "ArgumentError", "ArgumentView", "Artifact", "Buffer", "CompileError",
-    "CroqError", "CroqRuntimeError", "ELEMENT_TYPES", "EntryPoint",
+    "ArgumentError", "ArgumentView", "Artifact", "AutotunedEntryPoint",
+    "AutotunedModule", "Buffer", "CompileError", "CroqError",
+    "CroqRuntimeError", "DEFAULT_CONFIGS", "ELEMENT_TYPES", "EntryPoint",
     "FunctionSignature", "LoadError", "MemRefArg", "Module", "RuntimeError",
-    "call_path", "compile", "element_type", "load", "parse_signature",
+    "autotune", "call_path", "compile", "compile_variants", "element_type",
+    "load", "load_autotuned", "parse_signature",
 ]

@@ -317,3 +317,49 @@ def test_signature_says_which_arguments_are_written(tiled_add):
     for name in ("tiled_add_2d", "tiled_add_f32"):
         args = tiled_add.functions()[name].arguments
         assert [a.written for a in args] == [False, False, True], name
+
+
+def test_compile_variants_writes_one_module_per_configuration(
+        tools_dir, stub_runtime_dir, tmp_path):
+    # Autotuning compiles a GEMM from linalg once per configuration: the
+    # cost model's choice, then forced tiles and splits; each variant is a
+    # module of its own, listed in variants.json, which load_autotuned
+    # reads back. A configuration croq cannot compile names itself.
+    src = REPO / "test" / "Integration" / "GPU" / "linalg_matmul.mlir"
+    text = src.read_text()
+    product = text[text.index("func.func @linalg_mm_f16("):]
+    product = product[:product.index("\n}\n") + 3]
+    configs = [{}, {"gemm_tile": (64, 128), "gemm_split_k": 1},
+               {"gemm_tile": (64, 128), "gemm_split_k": 4}]
+    out = croq.compile_variants(product, tmp_path / "v", configs, name="mm",
+                                tools_dir=tools_dir,
+                                runtime_dir=stub_runtime_dir, binary="isa",
+                                cache=False)
+    manifest = json.loads((out / "variants.json").read_text())
+    assert manifest == {"module": "mm", "skipped": {},
+                        "variants": ["model", "t64x128s1", "t64x128s4"]}
+    entries = {label: (out / label / "mm.ptx").read_text().count(".entry ")
+               for label in manifest["variants"]}
+    assert entries == {"model": 7, "t64x128s1": 1, "t64x128s4": 2}
+    # One that does not compile is left out, with its error; none is an
+    # error.
+    out = croq.compile_variants(
+        product, tmp_path / "w",
+        [{"gemm_tile": (64, 128), "gemm_split_k": 1},
+         {"gemm_tile": (128, 256), "gemm_split_k": 4}],
+        tools_dir=tools_dir, runtime_dir=stub_runtime_dir, binary="isa",
+        cache=False)
+    manifest = json.loads((out / "variants.json").read_text())
+    assert manifest["variants"] == ["t64x128s1"]
+    assert "splits the K loop of" in manifest["skipped"]["t128x256s4"]
+    with pytest.raises(croq.CompileError, match="configuration t128x256s4"):
+        croq.compile_variants(product, tmp_path / "z",
+                              [{"gemm_tile": (128, 256), "gemm_split_k": 4}],
+                              tools_dir=tools_dir,
+                              runtime_dir=stub_runtime_dir, binary="isa",
+                              cache=False)
+    with pytest.raises(croq.CompileError, match="gemm_tile and gemm_split_k"):
+        croq.compile_variants(product, tmp_path / "x", [{"stages": 3}],
+                              tools_dir=tools_dir, cache=False)
+    with pytest.raises(croq.LoadError, match="no autotune variants"):
+        croq.load_autotuned(tmp_path / "nothing")

@@ -250,6 +250,20 @@ struct ConvertLinalgToCroqPass
             << static_cast<int64_t>(tileN);
         return signalPassFailure();
       }
+      // A forced tile must leave room for a ring of two stages.
+      if (tileM != 0) {
+        const TileConfig &tile = candidates->front();
+        if (int64_t stages = getStagesThatFit(**target, resultBytes, tile);
+            stages < 2) {
+          op.emitOpError("convert-linalg-to-croq: a ")
+              << tile.rows << "x" << tile.cols << " tile of " << resultBytes
+              << "-byte results leaves shared memory for "
+              << std::max<int64_t>(stages, 0)
+              << " of the 2 operand stages a pipeline needs on "
+              << (*target)->chip;
+          return signalPassFailure();
+        }
+      }
       SmallVector<GemmVariant> variants = getGemmVariants(*candidates, splitK);
       if (variants.empty()) {
         op.emitOpError("convert-linalg-to-croq splits the K loop of "

@@ -44,6 +44,17 @@ static constexpr int64_t kNever = int64_t(1) << 60;
 /// buffer: with room for 1024-byte alignment.
 static int64_t padded(int64_t bytes) { return bytes + 1024; }
 
+int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
+                                     int64_t resultBytes,
+                                     const TileConfig &tile) {
+  // A stage of each of the two rings (A and B), each with room for its
+  // 1024-byte alignment, as croq-pipeline-loops counts them.
+  int64_t stage =
+      padded(tile.rows * kStepBytes) + padded(tile.cols * kStepBytes);
+  int64_t result = padded(tile.rows * tile.cols * resultBytes);
+  return (target.sharedMemoryPerBlock - result) / stage;
+}
+
 FailureOr<SmallVector<TileConfig>>
 mlir::croq::getTileCandidates(const TargetDescription &target,
                               int64_t resultBytes, int64_t rows, int64_t cols) {
@@ -52,11 +63,7 @@ mlir::croq::getTileCandidates(const TargetDescription &target,
   for (const TileConfig &tile : kKnownTiles) {
     if (rows != 0 && (tile.rows != rows || tile.cols != cols))
       continue;
-    int64_t stage = (tile.rows + tile.cols) * kStepBytes;
-    int64_t result = padded(tile.rows * tile.cols * resultBytes);
-    // Two rings (A and B), each with its own alignment room.
-    int64_t fit = (target.sharedMemoryPerBlock - result - 2 * 1024) / stage;
-    if (rows == 0 && fit < kMinStages)
+    if (rows == 0 && getStagesThatFit(target, resultBytes, tile) < kMinStages)
       continue;
     candidates.push_back(tile);
   }

@@ -46,6 +46,11 @@ struct GemmVariant {
 /// each operand row.
 constexpr int64_t kStepBytes = 128;
 
+/// The stages of operands of `tile` that fit in `target`'s shared memory
+/// next to its result tile of `resultBytes`-byte elements.
+int64_t getStagesThatFit(const TargetDescription &target, int64_t resultBytes,
+                         const TileConfig &tile);
+
 /// The tiles a GEMM writing `resultBytes`-byte elements can have on
 /// `target`, largest first: those with room for three stages of operands
 /// next to the result tile in shared memory. With `rows` and `cols` not 0,

@@ -1,6 +1,7 @@
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=96 tile-n=128" 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128" 2>&1 | FileCheck %s --check-prefix=ALONE
 // RUN: not croq-opt %s --convert-linalg-to-croq="chip=sm_70" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256" -split-input-file 2>&1 | FileCheck %s --check-prefix=ROOM
 // RUN: not croq-opt %s --convert-linalg-to-croq="split-k=-2" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256 split-k=4" 2>&1 | FileCheck %s --check-prefix=UNSPLITTABLE
 
@@ -11,5 +12,15 @@
 // CHIP: error: croq has no target description for chip 'sm_70'
 func.func @product(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}
+
+// -----
+
+// A forced 128x256 tile of f32 results (128 KiB) leaves room for one stage
+// of operands: an error, not a kernel that cannot be built.
+// ROOM: error: 'linalg.matmul' op convert-linalg-to-croq: a 128x256 tile of 4-byte results leaves shared memory for 1 of the 2 operand stages a pipeline needs on sm_90a
+func.func @f32_result(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
   return
 }

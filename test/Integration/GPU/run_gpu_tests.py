@@ -1120,6 +1120,55 @@ def split_k_static(s: Suite) -> None:
           "linalg_mm_splitk_bias_relu_f16", bias_relu)
 
 
+def autotune_tests(s: Suite) -> None:
+    """croq.load_autotuned on the variants gpu-artifacts.sh compiled
+    (kernels/autotune_mm: linalg_mm_f16 and linalg_mm_acc_f16 under ten
+    configurations): the first call of a shape times every variant and
+    keeps the fastest; the result is right, an accumulating GEMM's output
+    is accumulated into once (timing puts written arguments back), the
+    choice is reused and read back from choices.json."""
+    directory = s.kernels / "autotune_mm"
+
+    def case(m: int, n: int, k: int):
+        if s.skip_gemm(m, n, k):
+            return
+
+        def body():
+            (directory / "choices.json").unlink(missing_ok=True)
+            tuned = croq.load_autotuned(directory, iters=3)
+            a = random_operand((m, k), torch.float16)
+            b = random_operand((k, n), torch.float16)
+            out = poisoned((m, n), torch.float16)
+            tuned.linalg_mm_f16(a, b, out)
+            ok, err, detail = compare_close(out, a.double() @ b.double(),
+                                            GEMM_TOLERANCE[torch.float16])
+            if not ok:
+                return ok, err, "zero-filled: " + detail
+            c = random_tensor((m, n), torch.float32)
+            ref = c.double() + a.double() @ b.double()
+            tuned.linalg_mm_acc_f16(a, b, c)
+            ok, err, detail = compare_close(c, ref,
+                                            GEMM_TOLERANCE[torch.float32])
+            if not ok:
+                return ok, err, "accumulating: " + detail
+            choices = tuned.choices()
+            # The same shape again: no new choice, the same result.
+            out.fill_(float("nan"))
+            tuned.linalg_mm_f16(a, b, out)
+            ok, err, detail = compare_close(out, a.double() @ b.double(),
+                                            GEMM_TOLERANCE[torch.float16])
+            if not ok or tuned.choices() != choices or len(choices) != 2:
+                return False, err, f"second call: {detail}; {choices}"
+            again = croq.load_autotuned(directory).choices()
+            if again != choices:
+                return False, err, f"choices.json holds {again}"
+            return True, err, "chose " + ", ".join(sorted(choices.values()))
+        s.run(f"autotune linalg_mm_f16 {m}x{n}x{k}", "autotune", body)
+
+    for shape in [(256, 256, 16384), (1024, 1024, 1024)]:
+        case(*shape)
+
+
 def attention_tests(s: Suite) -> None:
     """attention.mlir: computation on accumulators in registers. The
     one-warpgroup attention kernel (online softmax with row reductions, P as
@@ -1549,7 +1598,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
                   swizzle_tests, tma_tests, tma_generated_tests,
                   tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
-                  linalg_matmul_tests, attention_tests,
+                  linalg_matmul_tests, autotune_tests, attention_tests,
                   pad_tests, local_tests, api_tests, stream_tests,
                   slice_tests, torch_op_tests]:
         group(suite)
