@@ -14,11 +14,13 @@ N x K; A as a row-major copy where croq's kernel reads it stored K x M),
 the peer to beat; --no-triton leaves it out. A second table times the GEMM with a fused epilogue
 (linalg_mm_bias_relu_f16: relu(A B + bias) in the kernel's epilogue)
 against the same GEMM without it and against torch's matmul followed by
-the bias and relu.
+the bias and relu. With --autotune a third table times linalg_mm_f16
+autotuned (croq.load_autotuned: the fastest of ten forced configurations
+per shape) against the cost model's choice and cuBLAS.
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
-                    [--shapes MxNxK,...]
+                    [--shapes MxNxK,...] [--autotune]
 """
 
 from __future__ import annotations
@@ -51,6 +53,57 @@ KERNELS = [("linalg_mm_f16", torch.float16, False, False),
 def spread(values):
     return (f"{statistics.median(values):.3f} "
             f"[{min(values):.3f}-{max(values):.3f}]")
+
+
+def autotune_rows(kernels: Path, shapes, rounds: int):
+    """linalg_mm_f16 autotuned (kernels/autotune_mm, croq.load_autotuned:
+    the fastest of ten forced configurations per shape, timed on the first
+    call) against the cost model's choice and cuBLAS."""
+    import croq
+    directory = kernels / "autotune_mm"
+    if not (directory / "variants.json").exists():
+        return []
+    (directory / "choices.json").unlink(missing_ok=True)
+    tuned = croq.load_autotuned(directory)
+    mod = croq.load(kernels / "liblinalg_matmul.so")
+    head = ["", "| shape | tuned ms | model ms | cuBLAS ms | cuBLAS / tuned | "
+            "model / tuned | chosen |", "|---|---|---|---|---|---|---|"]
+    print("\n".join(head), flush=True)
+    rows = []
+    for m, n, k in shapes:
+        a = torch.randn(m, k, device="cuda").half()
+        b = torch.randn(k, n, device="cuda").half()
+        out = torch.full((m, n), float("nan"), device="cuda",
+                         dtype=torch.float16)
+        tuned.linalg_mm_f16(a, b, out)
+        torch.cuda.synchronize()
+        ref = a.float() @ b.float()
+        err = float((out.float() - ref).abs().max() / ref.abs().max())
+        if not err < 2e-2:
+            print(f"| {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
+            continue
+        chosen = tuned.choices()[tuned.linalg_mm_f16.key(a, b, out)]
+        calls = {"tuned": (lambda: tuned.linalg_mm_f16(a, b, out),
+                           lambda e: e == "linalg_mm_f16_kernel"),
+                 "model": (lambda: mod.linalg_mm_f16(a, b, out),
+                           lambda e: e == "linalg_mm_f16_kernel"),
+                 "cublas": (lambda: torch.matmul(a, b), is_library_kernel)}
+        times = {name: [] for name in calls}
+        order = list(calls)
+        for r in range(rounds):
+            for name in order[r % 3:] + order[:r % 3]:
+                f, match = calls[name]
+                t = time_device(f, match)
+                if t is not None:
+                    times[name].append(t)
+        ratio = [c / t for t, c in zip(times["tuned"], times["cublas"])]
+        gain = [m_ / t for t, m_ in zip(times["tuned"], times["model"])]
+        row = (f"| {m}x{n}x{k} | {spread(times['tuned'])} | "
+               f"{spread(times['model'])} | {spread(times['cublas'])} | "
+               f"{spread(ratio)} | {spread(gain)} | {chosen} |")
+        print(row, flush=True)
+        rows.append(row)
+    return head + rows
 
 
 def epilogue_rows(mod, rounds: int):
@@ -119,6 +172,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--md", type=Path)
     parser.add_argument("--no-triton", action="store_true")
+    parser.add_argument("--autotune", action="store_true",
+                        help="also time linalg_mm_f16 autotuned "
+                             "(kernels/autotune_mm) on the shapes")
     parser.add_argument("--shapes",
                         help="comma-separated MxNxK shapes instead of the "
                              "sweep")
@@ -199,6 +255,8 @@ def main() -> int:
                      f"lowest {min(triton_ratios):.3f}")
     print("\n".join(lines[-2:]))
     lines += epilogue_rows(mod, args.rounds)
+    if args.autotune:
+        lines += autotune_rows(args.artifacts / "kernels", shapes, args.rounds)
     if args.md:
         args.md.write_text("\n".join(lines) + "\n")
     return 0
