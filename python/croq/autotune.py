@@ -11,7 +11,10 @@ choices are kept in ``choices.json`` next to the variants, keyed by
 function, device and the arguments' dtypes, shapes and strides, so a new
 process does not time them again.
 
-Timing runs the kernels several times on the arguments, so the arguments
+A variant's time is the median over three batches of ``iters`` calls queued
+back to back between two CUDA events: the GPU's time per call, with the
+host's launch overlapped as in a loop. Timing runs the kernels several
+times on the arguments, so the arguments
 the entry point writes are saved first and put back after each variant:
 a GEMM that accumulates into its output (``C += A B``) gives the same
 result as an untuned call. Compile here, tune where the GPU is::
@@ -255,15 +258,18 @@ class AutotunedEntryPoint:
                 failures.append(f"{label}: {e}")
                 restore()
                 continue
+            # Back-to-back calls between two events: the GPU's time per
+            # call, with the host's launch overlapped as in a real loop.
             samples = []
-            for _ in range(self.owner.iters):
+            for _ in range(3):
                 start = torch.cuda.Event(enable_timing=True)
                 end = torch.cuda.Event(enable_timing=True)
                 start.record()
-                entry(*args, **kwargs)
+                for _ in range(self.owner.iters):
+                    entry(*args, **kwargs)
                 end.record()
                 end.synchronize()
-                samples.append(start.elapsed_time(end))
+                samples.append(start.elapsed_time(end) / self.owner.iters)
             times[label] = statistics.median(samples)
             restore()
         torch.cuda.synchronize()
