@@ -55,6 +55,21 @@ def spread(values):
             f"[{min(values):.3f}-{max(values):.3f}]")
 
 
+def rotate(calls, rounds: int):
+    """Device times of each call (name: (function, kernel match)), one of
+    each per round in an order rotated every round."""
+    times = {name: [] for name in calls}
+    order = list(calls)
+    for r in range(rounds):
+        shift = r % len(order)
+        for name in order[shift:] + order[:shift]:
+            f, match = calls[name]
+            t = time_device(f, match)
+            if t is not None:
+                times[name].append(t)
+    return times
+
+
 def autotune_rows(kernels: Path, shapes, rounds: int):
     """linalg_mm_f16 autotuned (kernels/autotune_mm, croq.load_autotuned:
     the fastest of ten forced configurations per shape, timed on the first
@@ -90,14 +105,7 @@ def autotune_rows(kernels: Path, shapes, rounds: int):
         calls = {"tuned": (lambda: tuned.linalg_mm_f16(a, b, out), match),
                  "model": (lambda: mod.linalg_mm_f16(a, b, out), match),
                  "cublas": (lambda: torch.matmul(a, b), is_library_kernel)}
-        times = {name: [] for name in calls}
-        order = list(calls)
-        for r in range(rounds):
-            for name in order[r % 3:] + order[:r % 3]:
-                f, match = calls[name]
-                t = time_device(f, match)
-                if t is not None:
-                    times[name].append(t)
+        times = rotate(calls, rounds)
         ratio = [c / t for t, c in zip(times["tuned"], times["cublas"])]
         gain = [m_ / t for t, m_ in zip(times["tuned"], times["model"])]
         row = (f"| {m}x{n}x{k} | {spread(times['tuned'])} | "
@@ -137,14 +145,7 @@ def epilogue_rows(mod, rounds: int):
             "torch": (lambda: torch.relu(torch.matmul(a, b) + bias).half(),
                       is_library_kernel_or_elementwise),
         }
-        times = {name: [] for name in calls}
-        order = list(calls)
-        for r in range(rounds):
-            for name in order[r % 3:] + order[:r % 3]:
-                f, match = calls[name]
-                t = time_device(f, match)
-                if t is not None:
-                    times[name].append(t)
+        times = rotate(calls, rounds)
         over = [f / p for f, p in zip(times["fused"], times["plain"])]
         ahead = [t / f for f, t in zip(times["fused"], times["torch"])]
         row = (f"| {m}x{n}x{k} | {spread(times['fused'])} | "

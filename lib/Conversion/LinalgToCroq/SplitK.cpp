@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmKernel.h"
+#include "IndexBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -39,39 +40,6 @@ static constexpr int64_t kReduceCols = 32;
 static constexpr int64_t kReduceVector = 4;
 /// The splits one loop step of the reduction reads at once.
 static constexpr int64_t kReduceUnroll = 4;
-
-namespace {
-/// Index arithmetic that folds where its operands are constants.
-struct IndexBuilder {
-  OpBuilder &b;
-  Location loc;
-
-  Value c(int64_t value) {
-    return arith::ConstantIndexOp::create(b, loc, value);
-  }
-  Value add(Value x, Value y) {
-    return b.createOrFold<arith::AddIOp>(loc, x, y);
-  }
-  Value sub(Value x, Value y) {
-    return b.createOrFold<arith::SubIOp>(loc, x, y);
-  }
-  Value mul(Value x, Value y) {
-    return b.createOrFold<arith::MulIOp>(loc, x, y);
-  }
-  Value div(Value x, Value y) {
-    return b.createOrFold<arith::DivUIOp>(loc, x, y);
-  }
-  Value rem(Value x, Value y) {
-    return b.createOrFold<arith::RemUIOp>(loc, x, y);
-  }
-  Value min(Value x, Value y) {
-    return b.createOrFold<arith::MinUIOp>(loc, x, y);
-  }
-  Value ceilDiv(Value x, int64_t y) {
-    return b.createOrFold<arith::CeilDivUIOp>(loc, x, c(y));
-  }
-};
-} // namespace
 
 /// The f32 workspace of `rows` x `cols` partial elements, allocated on the
 /// device by the host code (croq-host-entries queues it on the stream).

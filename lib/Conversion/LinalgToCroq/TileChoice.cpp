@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TileChoice.h"
+#include "IndexBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -84,36 +85,6 @@ SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
   return variants;
 }
 
-namespace {
-/// Index arithmetic that folds where its operands are constants.
-struct CostBuilder {
-  OpBuilder &b;
-  Location loc;
-
-  Value c(int64_t value) {
-    return arith::ConstantIndexOp::create(b, loc, value);
-  }
-  Value add(Value x, Value y) {
-    return b.createOrFold<arith::AddIOp>(loc, x, y);
-  }
-  Value mul(Value x, Value y) {
-    return b.createOrFold<arith::MulIOp>(loc, x, y);
-  }
-  Value div(Value x, Value y) {
-    return b.createOrFold<arith::DivUIOp>(loc, x, y);
-  }
-  Value ceilDiv(Value x, Value y) {
-    return b.createOrFold<arith::CeilDivUIOp>(loc, x, y);
-  }
-  Value less(Value x, Value y) {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, y);
-  }
-  Value select(Value condition, Value x, Value y) {
-    return b.createOrFold<arith::SelectOp>(loc, condition, x, y);
-  }
-};
-} // namespace
-
 /// The cycles of one K step of `tile`.
 static int64_t getStepCycles(const TileConfig &tile,
                              const TargetDescription &target) {
@@ -125,7 +96,7 @@ static int64_t getStepCycles(const TileConfig &tile,
 
 /// The least cost of `tile` with its K loop split, and the splits.
 static std::pair<Value, Value>
-emitSplitCost(CostBuilder &e, Value m, Value n, Value kSteps,
+emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
               const TileConfig &tile, const TargetDescription &target,
               int64_t resultBytes, int64_t splitK) {
   Value tileRows = e.ceilDiv(m, e.c(tile.rows));
@@ -177,7 +148,7 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value m,
                                       ArrayRef<GemmVariant> variants,
                                       const TargetDescription &target,
                                       int64_t resultBytes, int64_t splitK) {
-  CostBuilder e{b, loc};
+  IndexBuilder e{b, loc};
   Value best, bestCost, bestSplits;
   for (auto [index, variant] : llvm::enumerate(variants)) {
     const TileConfig &tile = variant.tile;
