@@ -55,6 +55,35 @@ def spread(values):
             f"[{min(values):.3f}-{max(values):.3f}]")
 
 
+def croq_kernels(function: str):
+    """The profiler events of a croq GEMM call: its kernels (all named
+    <function>_kernel, the split-K reduction too) and the staging copies of
+    operands TMA cannot take."""
+    name = function + "_kernel"
+    return lambda event: event == name or event.startswith("Memcpy")
+
+
+def relative_error(out, ref) -> float:
+    """max |out - ref| / max |ref|."""
+    return float((out.float() - ref).abs().max() / ref.abs().max())
+
+
+def checked_f16_product(fn, m: int, n: int, k: int):
+    """Random f16 A (M x K) and B (K x N) and an output poisoned with NaN,
+    after fn(a, b, out) is checked against a float32 product; None (after
+    printing a WRONG row) when it is not within 2e-2."""
+    a = torch.randn(m, k, device="cuda").half()
+    b = torch.randn(k, n, device="cuda").half()
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    fn(a, b, out)
+    torch.cuda.synchronize()
+    err = relative_error(out, a.float() @ b.float())
+    if not err < 2e-2:
+        print(f"| {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
+        return None
+    return a, b, out
+
+
 def rotate(calls, rounds: int):
     """Device times of each call (name: (function, kernel match)), one of
     each per round in an order rotated every round."""
@@ -86,22 +115,12 @@ def autotune_rows(kernels: Path, shapes, rounds: int):
     print("\n".join(head), flush=True)
     rows = []
     for m, n, k in shapes:
-        a = torch.randn(m, k, device="cuda").half()
-        b = torch.randn(k, n, device="cuda").half()
-        out = torch.full((m, n), float("nan"), device="cuda",
-                         dtype=torch.float16)
-        tuned.linalg_mm_f16(a, b, out)
-        torch.cuda.synchronize()
-        ref = a.float() @ b.float()
-        err = float((out.float() - ref).abs().max() / ref.abs().max())
-        if not err < 2e-2:
-            print(f"| {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
+        checked = checked_f16_product(tuned.linalg_mm_f16, m, n, k)
+        if checked is None:
             continue
+        a, b, out = checked
         chosen = tuned.choices()[tuned.linalg_mm_f16.key(a, b, out)]
-        # The kernels and the staging copies of operands TMA cannot take.
-        def match(event: str) -> bool:
-            return event == "linalg_mm_f16_kernel" or \
-                event.startswith("Memcpy")
+        match = croq_kernels("linalg_mm_f16")
         calls = {"tuned": (lambda: tuned.linalg_mm_f16(a, b, out), match),
                  "model": (lambda: mod.linalg_mm_f16(a, b, out), match),
                  "cublas": (lambda: torch.matmul(a, b), is_library_kernel)}
@@ -130,18 +149,15 @@ def epilogue_rows(mod, rounds: int):
         out = torch.empty(m, n, device="cuda", dtype=torch.float16)
         mod.linalg_mm_bias_relu_f16(a, b, bias, out)
         ref = torch.relu(a.float() @ b.float() + bias)
-        err = float((out.float() - ref).abs().max() / ref.abs().max())
+        err = relative_error(out, ref)
         if not err < 2e-2:
             print(f"| {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
             continue
-
-        def named(kernel):
-            return lambda e: e == kernel + "_kernel" or e.startswith("Memcpy")
         calls = {
             "fused": (lambda: mod.linalg_mm_bias_relu_f16(a, b, bias, out),
-                      named("linalg_mm_bias_relu_f16")),
+                      croq_kernels("linalg_mm_bias_relu_f16")),
             "plain": (lambda: mod.linalg_mm_f16(a, b, out),
-                      named("linalg_mm_f16")),
+                      croq_kernels("linalg_mm_f16")),
             "torch": (lambda: torch.relu(torch.matmul(a, b) + bias).half(),
                       is_library_kernel_or_elementwise),
         }
@@ -207,32 +223,21 @@ def main() -> int:
             fn(a_stored, b, out)
             torch.cuda.synchronize()
             ref = a.float() @ (b.float().t() if nt else b.float())
-            err = float((out.float() - ref).abs().max() / ref.abs().max())
+            err = relative_error(out, ref)
             if not err < 2e-2:
                 print(f"| {kernel} | {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
                 return 1
             cub = (lambda: torch.matmul(a, b.t())) if nt else \
                 (lambda: torch.matmul(a, b))
-            name = kernel + "_kernel"
-
-            # The kernel and the staging copies of operands TMA cannot take.
-            def croq_match(event: str, name=name) -> bool:
-                return event == name or event.startswith("Memcpy")
-            calls = {"croq": (lambda: fn(a_stored, b, out), croq_match),
+            calls = {"croq": (lambda: fn(a_stored, b, out),
+                              croq_kernels(kernel)),
                      "cublas": (cub, is_library_kernel)}
             config = "not run"
             if not args.no_triton:
                 call, config = triton_call(a.contiguous(), b, nt, dtype)
                 if call is not None:
                     calls["triton"] = (call, lambda e: "tma_matmul" in e)
-            times = {name: [] for name in calls}
-            order = list(calls)
-            for r in range(args.rounds):
-                for name in order[r % len(order):] + order[:r % len(order)]:
-                    f, match = calls[name]
-                    t = time_device(f, match)
-                    if t is not None:
-                        times[name].append(t)
+            times = rotate(calls, args.rounds)
             ratio = [c / x for x, c in zip(times["croq"], times["cublas"])]
             ratios.append(statistics.median(ratio))
             peer = "- | - "

@@ -23,6 +23,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gemm import flush_l2, is_library_kernel, time_device  # noqa: E402
+from bench_linalg import checked_f16_product, croq_kernels  # noqa: E402
 
 SHAPES = [(256, 256, 16384), (128, 1024, 8192), (300, 200, 2048),
           (2048, 512, 8192), (128, 8192, 8192), (768, 768, 12288),
@@ -62,17 +63,10 @@ def main() -> int:
           "cuBLAS event ms |")
     print("|---|---|---|---|---|")
     for m, n, k in SHAPES:
-        a = torch.randn(m, k, device="cuda").half()
-        b = torch.randn(k, n, device="cuda").half()
-        out = torch.full((m, n), float("nan"), device="cuda",
-                         dtype=torch.float16)
-        mod.linalg_mm_f16(a, b, out)
-        torch.cuda.synchronize()
-        ref = a.float() @ b.float()
-        err = float((out.float() - ref).abs().max() / ref.abs().max())
-        if not err < 2e-2:
-            print(f"| {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
+        checked = checked_f16_product(mod.linalg_mm_f16, m, n, k)
+        if checked is None:
             return 1
+        a, b, out = checked
 
         def croq_call():
             mod.linalg_mm_f16(a, b, out)
@@ -82,8 +76,7 @@ def main() -> int:
         device, events, croq_ev, cublas_ev = [], [], [], []
         for _ in range(args.rounds):
             tc = time_device(cublas_call, is_library_kernel)
-            tx = time_device(croq_call,
-                             lambda e: e.startswith("linalg_mm_f16_kernel"))
+            tx = time_device(croq_call, croq_kernels("linalg_mm_f16"))
             ec = time_events(cublas_call)
             ex = time_events(croq_call)
             device.append(tc / tx)

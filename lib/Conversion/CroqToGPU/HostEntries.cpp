@@ -50,6 +50,13 @@ Value mlir::croq::getLaunchStreamOrNull(OpBuilder &builder, Location loc,
                               LLVM::LLVMPointerType::get(builder.getContext()));
 }
 
+Value mlir::croq::getStreamToken(OpBuilder &builder, Location loc,
+                                 Value stream) {
+  Type tokenType = gpu::AsyncTokenType::get(builder.getContext());
+  return UnrealizedConversionCastOp::create(builder, loc, tokenType, stream)
+      .getResult(0);
+}
+
 /// Whether `func` holds a kernel.
 static bool launchesKernels(func::FuncOp func) {
   WalkResult found = func.walk([](ParallelOp op) {
@@ -119,11 +126,7 @@ static void queueAllocationsOnStream(func::FuncOp func) {
   for (Operation *op : ops) {
     builder.setInsertionPoint(op);
     Location loc = op->getLoc();
-    // The stream as a token: the GPU-to-LLVM conversion turns tokens into
-    // streams, and the cast folds away.
-    Value token =
-        UnrealizedConversionCastOp::create(builder, loc, tokenType, stream)
-            .getResult(0);
+    Value token = getStreamToken(builder, loc, stream);
     if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
       auto queued = gpu::AllocOp::create(
           builder, loc, alloc.getMemref().getType(), tokenType,

@@ -145,11 +145,6 @@ FailureOr<BufferAccess> getBufferAccess(ConversionPatternRewriter &rewriter,
 Value emitDistributedLoop(OpBuilder &builder, Location loc,
                           const ThreadGroup &group, Value total);
 
-
-
-
-
-
 /// Whether `access`'s origin and the strides of its outer dimensions are
 /// multiples of `alignBytes` at run time (elements of `eltBytes` bytes).
 Value isAccessAligned(OpBuilder &builder, Location loc,
@@ -182,6 +177,11 @@ Value getLaunchStream(Operation *op);
 /// getLaunchStream, or a null pointer (the default stream) where the
 /// function has no stream argument.
 Value getLaunchStreamOrNull(OpBuilder &builder, Location loc, Operation *op);
+
+/// `stream` (an !llvm.ptr) as a !gpu.async.token that gpu ops depend on to
+/// be queued on it: the GPU-to-LLVM conversion turns tokens into streams,
+/// and the cast folds away.
+Value getStreamToken(OpBuilder &builder, Location loc, Value stream);
 
 /// A tensor map as the host code holds it before a launch.
 struct HostTensorMap {

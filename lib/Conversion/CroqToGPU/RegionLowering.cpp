@@ -93,9 +93,7 @@ static LogicalResult lowerBlockRegion(IRRewriter &rewriter, ParallelOp op,
   SmallVector<Value, 1> dependencies;
   if (Value stream = getLaunchStream(op)) {
     tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
-    dependencies.push_back(
-        UnrealizedConversionCastOp::create(rewriter, loc, tokenType, stream)
-            .getResult(0));
+    dependencies.push_back(getStreamToken(rewriter, loc, stream));
   }
   auto launch =
       gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1], grid[2],

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmKernel.h"
+#include "IndexBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -148,18 +149,26 @@ void mlir::croq::setGemmAttributes(ParallelOp kernel, const TileConfig &config,
                   b.getI64IntegerAttr(config.consumers));
 }
 
+void mlir::croq::emitTileStore(OpBuilder &b, Location loc, Value acc,
+                               Value tile, Value view) {
+  MmaStoreOp::create(b, loc, acc, tile);
+  // Left in flight: in a persistent block it overlaps the next tile's main
+  // loop (croq-wait-async-stores waits before the tile is written again).
+  CopyOp::create(b, loc, FutureType::get(b.getContext()), CopyEngine::TMA, tile,
+                 view,
+                 /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
+                 SwizzleAttr::get(b.getContext(), Swizzle::B128),
+                 /*box=*/nullptr, /*boxOrigins=*/nullptr);
+}
+
 void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
                                   const MatmulSpec &spec,
                                   const TileConfig &config,
                                   const ProductSizes &sizes) {
-  MLIRContext *context = b.getContext();
-  auto ceilDiv = [&](Value v, int64_t by) -> Value {
-    return b.createOrFold<arith::CeilDivUIOp>(
-        loc, v, arith::ConstantIndexOp::create(b, loc, by));
-  };
+  IndexBuilder e{b, loc};
   int64_t tileM = config.rows, tileN = config.cols;
-  Value gridM = ceilDiv(sizes.m, tileM);
-  Value gridN = ceilDiv(sizes.n, tileN);
+  Value gridM = e.ceilDiv(sizes.m, tileM);
+  Value gridN = e.ceilDiv(sizes.n, tileN);
   OpBuilder::InsertionGuard guard(b);
   ParallelOp kernel = createBlockGrid(b, loc, ValueRange{gridM, gridN});
   setGemmAttributes(kernel, config, config.persistent);
@@ -171,7 +180,7 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   // The result tile is stored by TMA from a 128B-swizzled tile: stores
   // without bank conflicts, one bulk copy per swizzle span.
   Value cTile = allocSharedTile(b, loc, {tileM, tileN}, result, Swizzle::B128);
-  auto accType = AccType::get(context, {tileM, tileN}, b.getF32Type());
+  auto accType = AccType::get(b.getContext(), {tileM, tileN}, b.getF32Type());
   Value acc = emitKLoop(b, loc, spec, blockM, blockN,
                         KRange{Value(), sizes.kSteps}, aTile, bTile, accType);
   Value cView =
@@ -180,12 +189,5 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
     acc = addOutput(b, loc, acc, cView);
   if (spec.epilogue)
     acc = emitEpilogue(b, loc, *spec.epilogue, acc, blockM, blockN);
-  MmaStoreOp::create(b, loc, acc, cTile);
-  // Left in flight: in a persistent block it overlaps the next tile's main
-  // loop (croq-wait-async-stores waits before the tile is written again).
-  CopyOp::create(b, loc, FutureType::get(context), CopyEngine::TMA, cTile,
-                 cView,
-                 /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-                 SwizzleAttr::get(context, Swizzle::B128), /*box=*/nullptr,
-                 /*boxOrigins=*/nullptr);
+  emitTileStore(b, loc, acc, cTile, cView);
 }

@@ -74,6 +74,12 @@ ParallelOp createBlockGrid(OpBuilder &builder, Location loc,
 void setGemmAttributes(ParallelOp kernel, const TileConfig &config,
                        bool persistent);
 
+/// Stores the complete accumulator `acc` into the 128B-swizzled shared
+/// `tile` and copies the tile to the global `view` by an async tma copy
+/// left in flight.
+void emitTileStore(OpBuilder &builder, Location loc, Value acc, Value tile,
+                   Value view);
+
 /// Emits the croq kernel that computes `spec` in tiles of `config`, each
 /// block with the whole K loop.
 void emitBlockProgram(OpBuilder &builder, Location loc, const MatmulSpec &spec,

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmKernel.h"
+#include "IndexBuilder.h"
 
 #include "Croq/Conversion/Passes.h"
 
@@ -168,9 +169,7 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec,
   sizes.m = dim(spec.a, spec.aTransposed ? 1 : 0);
   sizes.k = dim(spec.a, spec.aTransposed ? 0 : 1);
   sizes.n = dim(spec.b, spec.bTransposed ? 0 : 1);
-  sizes.kSteps = b.createOrFold<arith::CeilDivUIOp>(
-      loc, sizes.k,
-      arith::ConstantIndexOp::create(b, loc, getStepElements(spec)));
+  sizes.kSteps = IndexBuilder{b, loc}.ceilDiv(sizes.k, getStepElements(spec));
   GemmChoice choice =
       chooseVariant(b, loc, sizes, variants, target, resultBytes, splitK);
   if (std::optional<int64_t> chosen = getConstantIntValue(choice.variant)) {

@@ -67,7 +67,7 @@ static void emitPartialKernel(OpBuilder &b, Location loc,
   IndexBuilder e{b, loc};
   Value tilesM = e.ceilDiv(sizes.m, config.rows);
   Value tilesN = e.ceilDiv(sizes.n, config.cols);
-  Value steps = b.createOrFold<arith::CeilDivUIOp>(loc, sizes.kSteps, splits);
+  Value steps = e.ceilDiv(sizes.kSteps, splits);
   OpBuilder::InsertionGuard guard(b);
   ParallelOp kernel =
       createBlockGrid(b, loc, ValueRange{e.mul(splits, tilesM), tilesN});
@@ -86,14 +86,9 @@ static void emitPartialKernel(OpBuilder &b, Location loc,
       AccType::get(b.getContext(), {config.rows, config.cols}, b.getF32Type());
   Value acc = emitKLoop(b, loc, spec, blockM, blockN, KRange{first, count},
                         aTile, bTile, accType);
-  MmaStoreOp::create(b, loc, acc, partialTile);
   Value partial = buildTileView(b, loc, workspace, {config.rows, config.cols},
                                 ValueRange{row, blockN});
-  CopyOp::create(b, loc, FutureType::get(b.getContext()), CopyEngine::TMA,
-                 partialTile, partial,
-                 /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-                 SwizzleAttr::get(b.getContext(), Swizzle::B128),
-                 /*box=*/nullptr, /*boxOrigins=*/nullptr);
+  emitTileStore(b, loc, acc, partialTile, partial);
 }
 
 /// Adds `parts` as a tree: independent loads, short dependence chains.

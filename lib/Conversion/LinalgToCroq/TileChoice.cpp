@@ -94,14 +94,22 @@ static int64_t getStepCycles(const TileConfig &tile,
   return flops * 100 / (target.mmaFlopsPerCycle * tile.efficiency);
 }
 
+/// The cycles `blocks` blocks of `tile` with `steps` K steps each take on
+/// the chip: waves x (steps x step cycles + the tile's fixed cycles).
+static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
+                            const TileConfig &tile,
+                            const TargetDescription &target) {
+  Value waves = e.ceilDiv(blocks, target.multiprocessors);
+  return e.mul(waves, e.add(e.mul(steps, e.c(getStepCycles(tile, target))),
+                            e.c(kTileCycles)));
+}
+
 /// The least cost of `tile` with its K loop split, and the splits.
 static std::pair<Value, Value>
 emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
               const TileConfig &tile, const TargetDescription &target,
               int64_t resultBytes, int64_t splitK) {
-  Value tileRows = e.ceilDiv(m, e.c(tile.rows));
-  Value tileCols = e.ceilDiv(n, e.c(tile.cols));
-  Value tiles = e.mul(tileRows, tileCols);
+  Value tiles = e.mul(e.ceilDiv(m, tile.rows), e.ceilDiv(n, tile.cols));
   Value output = e.mul(e.mul(m, n), e.c(resultBytes));
   Value best, bestSplits;
   ArrayRef<int64_t> counts = kSplitCounts;
@@ -109,12 +117,10 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
     counts = ArrayRef<int64_t>(splitK);
   for (int64_t count : counts) {
     // Every split gets steps; the last may get fewer.
-    Value steps = e.ceilDiv(kSteps, e.c(count));
+    Value steps = e.ceilDiv(kSteps, count);
     Value splits = e.ceilDiv(kSteps, steps);
-    Value waves = e.ceilDiv(e.mul(tiles, splits), e.c(target.multiprocessors));
     Value compute =
-        e.mul(waves, e.add(e.mul(steps, e.c(getStepCycles(tile, target))),
-                           e.c(kTileCycles)));
+        emitWaveCycles(e, e.mul(tiles, splits), steps, tile, target);
     // The partial tiles are written and read back once, mostly in L2 (they
     // are a few MiB): counted once at the memory's rate. That matched the
     // split choices measured on an H200 (bench/RESULTS.md); twice
@@ -157,11 +163,8 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value m,
       std::tie(cost, splits) =
           emitSplitCost(e, m, n, kSteps, tile, target, resultBytes, splitK);
     } else {
-      Value blocks =
-          e.mul(e.ceilDiv(m, e.c(tile.rows)), e.ceilDiv(n, e.c(tile.cols)));
-      Value waves = e.ceilDiv(blocks, e.c(target.multiprocessors));
-      cost = e.mul(waves, e.add(e.mul(kSteps, e.c(getStepCycles(tile, target))),
-                                e.c(kTileCycles)));
+      Value blocks = e.mul(e.ceilDiv(m, tile.rows), e.ceilDiv(n, tile.cols));
+      cost = emitWaveCycles(e, blocks, kSteps, tile, target);
       splits = e.c(1);
     }
     if (!best) {

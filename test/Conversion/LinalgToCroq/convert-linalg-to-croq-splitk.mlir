@@ -24,8 +24,8 @@
 // CHECK: %[[K:.*]] = arith.addi %[[FIRST]], %[[I]] : index
 // CHECK: croq.subspan %arg0 [64, 64] at [%[[BM]], %[[K]]]
 // CHECK: croq.subspan %arg1 [64, 128] at [%[[K]], %[[BN]]]
-// CHECK: croq.mma.store %[[ACC]] -> %[[PT]]
 // CHECK: %[[PV:.*]] = croq.subspan %[[WS]] [64, 128] at [%[[ROW]], %[[BN]]] : memref<4096x256xf32> -> !croq.view<64x128xf32>
+// CHECK: croq.mma.store %[[ACC]] -> %[[PT]]
 // CHECK: croq.copy tma async swizzle = 128 %[[PT]] -> %[[PV]]
 // The reduction: 16x32 elements per block, four columns per thread. The
 // partials of split s are at rows 256 s + 16 bi + i, read 16 bytes at a
