@@ -15,7 +15,7 @@ the peer to beat; --no-triton leaves it out. A second table times the GEMM with 
 (linalg_mm_bias_relu_f16: relu(A B + bias) in the kernel's epilogue)
 against the same GEMM without it and against torch's matmul followed by
 the bias and relu. With --autotune a third table times linalg_mm_f16
-autotuned (croq.load_autotuned: the fastest of ten forced configurations
+autotuned (croq.load_autotuned: the fastest of eleven forced configurations
 per shape) against the cost model's choice and cuBLAS.
 
 Usage:
@@ -101,7 +101,7 @@ def rotate(calls, rounds: int):
 
 def autotune_rows(kernels: Path, shapes, rounds: int):
     """linalg_mm_f16 autotuned (kernels/autotune_mm, croq.load_autotuned:
-    the fastest of ten forced configurations per shape, timed on the first
+    the fastest of eleven forced configurations per shape, timed on the first
     call) against the cost model's choice and cuBLAS."""
     import croq
     directory = kernels / "autotune_mm"

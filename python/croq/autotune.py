@@ -42,6 +42,7 @@ from .module import EntryPoint, Module, load
 DEFAULT_CONFIGS: Tuple[Dict[str, Any], ...] = (
     {},
     {"gemm_tile": (128, 256), "gemm_split_k": 1},
+    {"gemm_tile": (128, 192), "gemm_split_k": 1},
     {"gemm_tile": (128, 128), "gemm_split_k": 1},
     {"gemm_tile": (128, 128), "gemm_split_k": 2},
     {"gemm_tile": (128, 128), "gemm_split_k": 4},

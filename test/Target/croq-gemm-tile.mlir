@@ -6,10 +6,10 @@
 // RUN: not croq-translate --croq-to-ptx --croq-gemm-tile=96,128 %s 2>&1 | FileCheck %s --check-prefix=SHAPE
 
 // With dynamic shapes the host chooses among the kernels of every tile:
-// 128x256; 128x128 and 64x128, each whole or split (a partial-product
+// 128x256 and 128x192; 128x128 and 64x128, each whole or split (a partial-product
 // kernel and a reduction). A forced tile leaves its kernels, a forced tile
 // that is not split one kernel.
-// CHOSEN-COUNT-7: .entry product_kernel
+// CHOSEN-COUNT-8: .entry product_kernel
 // CHOSEN-NOT: .entry
 // SPLITTABLE-COUNT-3: .entry product_kernel
 // SPLITTABLE-NOT: .entry
@@ -19,7 +19,7 @@
 // FORCED-NOT: .entry
 // UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128 and 64x128 tiles only, got split-k=4 with a tile of 128x256
 // ONE: error: --croq-gemm-tile takes rows,cols, got 1 numbers
-// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x128 or 64x128 result elements, got 96x128
+// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x128 or 64x128 result elements, got 96x128
 func.func @product(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)

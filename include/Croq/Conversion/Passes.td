@@ -27,7 +27,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     for 16-bit floats: each consumer warpgroup reads 64 of its rows, which
     wgmma can take M-major.
 
-    The block tile is 128x256, 128x128 or 64x128 result elements (those
+    The block tile is 128x256, 128x192, 128x128 or 64x128 result elements (those
     with room for three stages of operands next to the result tile in the
     chip's shared memory), chosen by a cost model in SM cycles: the waves
     of blocks the grid takes on the chip's multiprocessors times a block's
@@ -36,7 +36,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     it emits the kernels of every candidate and the host code computes the
     costs and launches the cheapest (`scf.index_switch`). `tile-m` and
     `tile-n` force a tile. A block of 128 rows carries `croq.consumers =
-    2`, for `croq-split-accumulators`; a 128x128 or 128x256 tile walk
+    2`, for `croq-split-accumulators`; a tile of 128 rows walks
     `croq.persistent = true`, for `croq-persistent-blocks`.
 
     Split K. When the tiles are too few to fill the chip and K is long

@@ -243,8 +243,8 @@ struct ConvertLinalgToCroqPass
       FailureOr<SmallVector<TileConfig>> candidates =
           getTileCandidates(**target, resultBytes, tileM, tileN);
       if (failed(candidates)) {
-        op.emitOpError("convert-linalg-to-croq computes tiles of 128x256, "
-                       "128x128 or 64x128 result elements, got ")
+        op.emitOpError("convert-linalg-to-croq computes tiles of ")
+            << getKnownTileNames() << " result elements, got "
             << static_cast<int64_t>(tileM) << "x"
             << static_cast<int64_t>(tileN);
         return signalPassFailure();

@@ -51,6 +51,9 @@ constexpr int64_t kStepBytes = 128;
 int64_t getStagesThatFit(const TargetDescription &target, int64_t resultBytes,
                          const TileConfig &tile);
 
+/// The tiles croq can compute, for diagnostics: "128x256, ..., or 64x128".
+std::string getKnownTileNames();
+
 /// The tiles a GEMM writing `resultBytes`-byte elements can have on
 /// `target`, largest first: those with room for three stages of operands
 /// next to the result tile in shared memory. With `rows` and `cols` not 0,

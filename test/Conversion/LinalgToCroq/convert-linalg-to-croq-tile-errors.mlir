@@ -5,7 +5,7 @@
 // RUN: not croq-opt %s --convert-linalg-to-croq="split-k=-2" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256 split-k=4" 2>&1 | FileCheck %s --check-prefix=UNSPLITTABLE
 
-// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x128 or 64x128 result elements, got 96x128
+// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x128 or 64x128 result elements, got 96x128
 // ALONE: error: convert-linalg-to-croq takes tile-m and tile-n together
 // NEGATIVE: error: convert-linalg-to-croq takes split-k >= 0, got -2
 // UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128 and 64x128 tiles only, got split-k=4 with a tile of 128x256

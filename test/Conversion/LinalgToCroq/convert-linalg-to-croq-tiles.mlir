@@ -32,7 +32,8 @@ func.func @large(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memre
 // -----
 
 // An f32 result tile of 128x256 (128 KB) leaves room for two stages of
-// operands only: the candidates start at 128x128.
+// operands only: the candidates start at 128x192 (704 blocks, 6 waves,
+// 322272), and 128x128 costs less (1024 blocks, 8 waves, 306816).
 // CHECK-LABEL: func.func @large_f32
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 32] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
@@ -45,8 +46,27 @@ func.func @large_f32(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: m
 
 // -----
 
-// 512 x 4096 x 4096: 64 blocks of 128x256 (1 wave, 67536), 128 of
-// 128x128 (1 wave, 38352), 256 of 64x128 (2 waves, 50720): 128x128.
+// 1536 x 1536 x 1536 (24 K steps): 72 blocks of 128x256 (1 wave, 26576)
+// leave 60 multiprocessors idle; 96 of 128x192 (1 wave, 21392) fill more
+// of the chip; 144 of 128x128 take 2 waves (31264): 128x192.
+// CHECK-LABEL: func.func @one_wave
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [12, 8] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
+// CHECK: croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+// CHECK: croq.alloc : !croq.tile<64x192xf16, shared, swizzle = 128>
+// CHECK: croq.alloc : !croq.tile<128x192xf16, shared, swizzle = 128>
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x192xf32>
+func.func @one_wave(%a: memref<1536x1536xf16>, %b: memref<1536x1536xf16>, %c: memref<1536x1536xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<1536x1536xf16>)
+  linalg.matmul ins(%a, %b : memref<1536x1536xf16>, memref<1536x1536xf16>) outs(%c : memref<1536x1536xf16>)
+  return
+}
+
+// -----
+
+// 512 x 4096 x 4096: 64 blocks of 128x256 (1 wave, 67536), 88 of 128x192
+// (1 wave, 53712), 128 of 128x128 (1 wave, 38352), 256 of 64x128 (2
+// waves, 50720): 128x128.
 // CHECK-LABEL: func.func @short
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [4, 32] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
@@ -76,11 +96,11 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 
 // Dynamic shapes: the host code computes the cost of every kernel, takes
 // the least (the first of equal ones) and launches it. The whole tiles come
-// first: 128x256, then 128x128; then 128x128 with the K loop split, whose
-// cost adds a launch (4000 cycles) and the f32 workspace written and read
-// (bytes over 1830 per cycle), tried for 2 to 32 splits with at least 4 K
-// steps each and at most 256 MiB of workspace; then 64x128, whole and
-// split.
+// first: 128x256, 128x192 (808 cycles a step: 95 percent), then 128x128;
+// then 128x128 with the K loop split, whose cost adds a launch (4000
+// cycles) and the f32 workspace written and read (bytes over 1830 per
+// cycle), tried for 2 to 32 splits with at least 4 K steps each and at
+// most 256 MiB of workspace; then 64x128, whole and split.
 // CHECK-LABEL: func.func @dynamic
 // CHECK-DAG: %[[M:.*]] = memref.dim %arg0, %c0 : memref<?x?xf16>
 // CHECK-DAG: %[[K:.*]] = memref.dim %arg0, %c1 : memref<?x?xf16>
@@ -93,33 +113,44 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[S0:.*]] = arith.muli %[[KS]], %c1024 : index
 // CHECK: %[[T0:.*]] = arith.addi %[[S0]], %c2000 : index
 // CHECK: %[[C0:.*]] = arith.muli %[[W0]], %[[T0]] : index
-// CHECK: %[[S1:.*]] = arith.muli %[[KS]], %c568 : index
+// CHECK: %[[BN1:.*]] = arith.ceildivui %[[N]], %c192 : index
+// CHECK: %[[S1:.*]] = arith.muli %[[KS]], %c808 : index
 // CHECK: %[[T1:.*]] = arith.addi %[[S1]], %c2000 : index
 // CHECK: %[[C1:.*]] = arith.muli %{{.*}}, %[[T1]] : index
 // CHECK: %[[LT1:.*]] = arith.cmpi ult, %[[C1]], %[[C0]] : index
 // CHECK: %[[I1:.*]] = arith.select %[[LT1]], %c1, %c0 : index
+// CHECK: %[[BEST1:.*]] = arith.select %[[LT1]], %[[C1]], %[[C0]] : index
+// CHECK: %[[S2:.*]] = arith.muli %[[KS]], %c568 : index
+// CHECK: %[[T2:.*]] = arith.addi %[[S2]], %c2000 : index
+// CHECK: %[[C2:.*]] = arith.muli %{{.*}}, %[[T2]] : index
+// CHECK: %[[LT2:.*]] = arith.cmpi ult, %[[C2]], %[[BEST1]] : index
+// CHECK: %[[I2:.*]] = arith.select %[[LT2]], %c2, %[[I1]] : index
 // Two splits of 128x128: K steps per split, the splits that have steps.
 // CHECK: %[[PER:.*]] = arith.ceildivui %[[KS]], %c2 : index
 // CHECK: %[[SPLITS:.*]] = arith.ceildivui %[[KS]], %[[PER]] : index
 // CHECK: arith.cmpi ult, %[[PER]], %c4 : index
 // CHECK: arith.cmpi ugt, %{{.*}}, %c268435456 : index
 // CHECK: arith.ceildivui %[[KS]], %c32 : index
-// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c4, %{{.*}} : index
+// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c5, %{{.*}} : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
-// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+// CHECK: croq.alloc : !croq.tile<64x192xf16, shared, swizzle = 128>
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x192xf32>
 // CHECK: case 2 {
+// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+// CHECK: case 3 {
 // CHECK: %[[WS:.*]] = gpu.alloc (%{{.*}}, %{{.*}}) : memref<?x?xf32>
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = false} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
 // CHECK: croq.parallel {{.*}} : block {
 // CHECK: croq.foreach
 // CHECK: gpu.dealloc %[[WS]] : memref<?x?xf32>
-// CHECK: case 3 {
+// CHECK: case 4 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
-// CHECK: case 4 {
+// CHECK: case 5 {
 // CHECK: gpu.alloc
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
 // CHECK: gpu.dealloc

@@ -1061,9 +1061,11 @@ def linalg_matmul_tests(s: Suite) -> None:
 
     # (300, 200, 2048), (128, 1024, 8192) and (200, 328, 5000) have few
     # tiles and a long K: the host code takes the split-K kernels there.
+    # (1000, 3000, 1000) takes the 128x192 tile (128 blocks in one wave),
+    # with partial tiles at every edge.
     for shape in [(128, 128, 64), (256, 384, 512), (1000, 1000, 1000),
                   (129, 264, 72), (300, 200, 2048), (1024, 1024, 4096),
-                  (128, 1024, 8192), (200, 328, 5000)]:
+                  (128, 1024, 8192), (200, 328, 5000), (1000, 3000, 1000)]:
         case("linalg_mm_f16_f32out", torch.float16, torch.float32, shape)
         case("linalg_mm_f16", torch.float16, torch.float16, shape)
         case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
