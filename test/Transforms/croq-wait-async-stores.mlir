@@ -3,8 +3,8 @@
 // The epilogue of a persistent kernel: each tile is stored by an async tma
 // store left in flight while the loop goes on. Before the next iteration
 // writes the tile (mma.store), the group waits for the store to have read
-// it; at the end of the kernel every thread waits for its stores to
-// complete.
+// it; at the end of the kernel every thread waits for its stores to have
+// read their tiles (their writes complete with the kernel).
 // CHECK-LABEL: func.func @persistent_epilogue
 // CHECK: scf.for
 // CHECK-NEXT: croq.wait_stores read
@@ -12,7 +12,7 @@
 // CHECK-NEXT: croq.subspan
 // CHECK-NEXT: croq.copy tma async
 // CHECK-NEXT: }
-// CHECK-NEXT: croq.wait_stores{{$}}
+// CHECK-NEXT: croq.wait_stores read
 // CHECK-NEXT: }
 func.func @persistent_epilogue(%out: memref<?x?xf16>, %acc: !croq.acc<64x64xf32>, %n: index) {
   %c0 = arith.constant 0 : index
@@ -45,7 +45,7 @@ func.func @persistent_epilogue(%out: memref<?x?xf16>, %acc: !croq.acc<64x64xf32>
 // CHECK-NEXT: croq.copy tma async
 // CHECK-NEXT: croq.copy tma %{{.*}} -> %{{.*}} :
 // CHECK-NEXT: }
-// CHECK-NEXT: croq.wait_stores{{$}}
+// CHECK-NEXT: croq.wait_stores read
 // CHECK-NEXT: }
 func.func @views_and_other_tiles(%a: memref<?x?xf16>, %out: memref<?x?xf16>, %x: f16) {
   %c0 = arith.constant 0 : index

@@ -261,8 +261,8 @@ func.func @tma_load_written(%a: memref<?x?xf32>, %b: memref<128x128xf32>, %c: me
 // barrier (1 + its index, 128 threads); its first thread issues the bulk
 // store and commits the group without waiting. Before the tile is written
 // again (the dma copy at the top of the next iteration) the threads wait
-// until their bulk stores have read shared memory and synchronize; at the
-// end of the kernel every thread waits for its stores to complete.
+// until their bulk stores have read shared memory and synchronize; so does
+// every thread at the end of the kernel.
 // CHECK-LABEL: func.func @tma_store_async_warpgroup
 // CHECK: gpu.launch
 // CHECK: scf.for
@@ -279,7 +279,8 @@ func.func @tma_load_written(%a: memref<?x?xf32>, %b: memref<128x128xf32>, %c: me
 // CHECK-NEXT: }
 // CHECK-NEXT: } else {
 // CHECK-NOT: nvvm.cp.async.bulk.wait_group
-// CHECK: nvvm.cp.async.bulk.wait_group 0{{$}}
+// CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: gpu.terminator
 func.func @tma_store_async_warpgroup(%a: memref<?x?xf16>, %out: memref<?x?xf16>, %n: index) {
   croq.parallel (%i) in [1] : block {

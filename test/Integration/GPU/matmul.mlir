@@ -879,14 +879,15 @@ func.func @matmul_persistent_f16(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
 // The epilogue of the TMA-store kernel: wait until the previous tile's
 // store has read the shared tile, 16 stmatrix.x4 of the 64x256 half, a
 // proxy fence, the first thread's four slab stores in one bulk group and
-// no wait; the kernel drains its bulk groups before it returns.
+// no wait; before the block returns its bulk groups have read their tiles.
 // TMASTORE: cp.async.bulk.wait_group.read 0;
 // TMASTORE-COUNT-16: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // TMASTORE: fence.proxy.async.shared::cta;
 // TMASTORE-COUNT-4: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // TMASTORE-NEXT: cp.async.bulk.commit_group;
 // TMASTORE-NOT: cp.async.bulk.wait_group
-// TMASTORE: cp.async.bulk.wait_group 0;
+// TMASTORE: cp.async.bulk.wait_group.read 0;
+// TMASTORE-NEXT: bar.sync 0;
 // TMASTORE-NEXT: ret;
 
 // The persistent kernel with its epilogue stored by TMA, left in flight: each

@@ -3,10 +3,10 @@
 // Implements croq-wait-async-stores: an async tma store whose future is not
 // waited stays in flight while its group goes on. Before each op that writes
 // a tile such a store reads, the writing group waits until its stores have
-// read their tiles (croq.wait_stores read); at the end of the kernel every
-// thread waits for its stores to complete (croq.wait_stores). A tile stored
-// or written by different groups is an error: one group cannot wait for
-// another's stores.
+// read their tiles (croq.wait_stores read), and so does every thread at the
+// end of the kernel, before its block's shared memory goes away. A tile
+// stored or written by different groups is an error: one group cannot wait
+// for another's stores.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,10 +73,12 @@ static LogicalResult waitForAsyncStores(Operation *root) {
       builder.setInsertionPoint(writer);
       WaitStoresOp::create(builder, writer->getLoc(), /*read=*/true);
     }
-    // Every thread's stores complete before the kernel ends.
+    // Every thread's stores have read their tiles before the block ends and
+    // its shared memory goes to the next block. Their writes need no wait:
+    // they complete before the kernel does, as every write of the grid.
     Block &body = cast<ParallelOp>(kernel).getBody().front();
     builder.setInsertionPointToEnd(&body);
-    WaitStoresOp::create(builder, kernel->getLoc(), /*read=*/false);
+    WaitStoresOp::create(builder, kernel->getLoc(), /*read=*/true);
   }
   return success();
 }

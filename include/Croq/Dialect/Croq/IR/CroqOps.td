@@ -506,9 +506,10 @@ def Croq_WaitStoresOp : Croq_Op<"wait_stores",
     tiles, and then the threads of the executing group (block, warpgroup)
     synchronize: the tiles may be written again. Without `read`, each thread
     waits until its stores have completed, with no synchronization.
-    `croq-wait-async-stores` places these ops: `read` before every write of
-    a tile an async store reads, plain at the end of each kernel that leaves
-    stores in flight.
+    `croq-wait-async-stores` places these ops with `read`: before every
+    write of a tile an async store reads, and at the end of each kernel that
+    leaves stores in flight. The plain form is for a program that reads
+    what its stores wrote.
 
     Example:
 

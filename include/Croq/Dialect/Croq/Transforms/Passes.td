@@ -525,8 +525,10 @@ def CroqWaitAsyncStores : Pass<"croq-wait-async-stores"> {
     (a copy, transpose, pad, `croq.mma.store` or `croq.write` into it, or
     into a stage or view of it), it inserts `croq.wait_stores read`, which
     makes the writing group wait until its stores have read their tiles;
-    at the end of each kernel with such stores it inserts
-    `croq.wait_stores`, which waits for them to complete. A tile stored by
+    at the end of each kernel with such stores it inserts one more
+    `croq.wait_stores read`, so that no block ends while its stores still
+    read its shared memory. Their writes need no wait: they complete before
+    the kernel does, as every write of the grid. A tile stored by
     async stores of two groups, or written by a group other than the one
     that stores it, is an error.
 
@@ -552,7 +554,7 @@ def CroqWaitAsyncStores : Pass<"croq-wait-async-stores"> {
         croq.mma.store %acc -> %t : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
         %f = croq.copy tma async %t -> %v : !croq.tile<64x64xf16, shared> -> !croq.view<64x64xf16>
       }
-      croq.wait_stores
+      croq.wait_stores read
     }
     ```
   }];
