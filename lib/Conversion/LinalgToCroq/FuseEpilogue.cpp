@@ -172,16 +172,49 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
   return result;
 }
 
+/// The `cols` vector of `window`'s elements (zero past its edge): each
+/// thread reads the columns its accumulator fragments cover once, where a
+/// read in the mma.map body would run once per element.
+static Value loadColumns(OpBuilder &b, Location loc, Value window,
+                         int64_t cols) {
+  Type element = getElementTypeOrSelf(window.getType());
+  auto type = VecType::get(b.getContext(), cols, element, AccAxis::Cols);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
+  Value fill = VecFillOp::create(b, loc, type, zero);
+  auto map = VecMapOp::create(b, loc, fill);
+  Block &body = map.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body);
+  Value value =
+      ReadOp::create(b, loc, element, window, ValueRange{body.getArgument(0)},
+                     /*inBounds=*/false);
+  YieldOp::create(b, loc, ValueRange{value});
+  return map.getResult();
+}
+
 Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
                                const Epilogue &epilogue, Value acc,
                                Value blockM, Value blockN) {
   int64_t rows = cast<AccType>(acc.getType()).getShape()[0];
   int64_t cols = cast<AccType>(acc.getType()).getShape()[1];
-  // The windows of the other inputs, made before the map's body.
+  // The windows of the other inputs, made before the map's body; inputs
+  // indexed by the column are read into registers first and broadcast.
   SmallVector<EpilogueInput> inputs =
       prepareEpilogueInputs(b, loc, epilogue, rows, cols, blockM, blockN);
-  auto map = MmaMapOp::create(b, loc, acc);
+  SmallVector<Value> vectors;
+  SmallVector<unsigned> vectorInputs;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    if (static_cast<InputKind>(input.kind) != InputKind::Columns)
+      continue;
+    vectors.push_back(loadColumns(b, loc, input.value, cols));
+    vectorInputs.push_back(i);
+  }
+  auto map = MmaMapOp::create(b, loc, acc, vectors);
   Block &mapBody = map.getBody().front();
+  // In the body, a column's element is the broadcast vector's.
+  for (auto [index, input] : llvm::enumerate(vectorInputs))
+    inputs[input] = {static_cast<unsigned>(InputKind::Scalar),
+                     mapBody.getArgument(3 + index)};
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&mapBody);
   Value result =

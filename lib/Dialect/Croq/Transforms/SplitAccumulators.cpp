@@ -140,6 +140,12 @@ static bool touchesAccumulators(Operation *op) {
          llvm::any_of(op->getResultTypes(), isAcc);
 }
 
+/// Whether `type` is a vector of one value per accumulator column.
+static bool isColumnVector(Type type) {
+  auto vec = dyn_cast<VecType>(type);
+  return vec && vec.getAxis() == AccAxis::Cols;
+}
+
 /// Checks one op of the consumer; records what the split changes.
 static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
   if (std::string why = checkAccumulators(op, count, plan); !why.empty())
@@ -181,13 +187,17 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
     return "";
   }
   if (auto map = dyn_cast<MmaMapOp>(op)) {
+    // A vector per column is the same for each part of the rows.
     for (Value input : map.getInputs())
-      if (!isa<AccType>(input.getType()))
-        return "an mma.map reads a vector of the accumulator's rows or "
-               "columns";
+      if (!isa<AccType>(input.getType()) && !isColumnVector(input.getType()))
+        return "an mma.map reads a vector of the accumulator's rows";
     plan.maps.push_back(map);
     return "";
   }
+  // Each part computes the vectors per column that it broadcasts.
+  if (isa<VecFillOp, VecMapOp>(op) &&
+      isColumnVector(op->getResult(0).getType()))
+    return "";
   if (isa<MmaFillOp, MmaCommitOp, MmaLoadOp, EventWaitOp, EventTriggerOp,
           WaitOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
     return "";
@@ -209,8 +219,9 @@ static std::string analyze(Roles roles, int64_t count, SplitPlan &plan) {
         why = checkOp(op, count, plan);
         if (!why.empty())
           return WalkResult::interrupt();
-        // An mma.map body computes on one element: nothing to split.
-        return isa<MmaMapOp>(op) ? WalkResult::skip() : WalkResult::advance();
+        // A map's body computes on one element: nothing to split.
+        return isa<MmaMapOp, VecMapOp>(op) ? WalkResult::skip()
+                                           : WalkResult::advance();
       });
   if (!why.empty())
     return why;
