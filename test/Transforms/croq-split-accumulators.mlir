@@ -187,6 +187,76 @@ func.func @reduces(%out: memref<128xf32>) {
 
 // -----
 
+// A vector per column (a bias read once per column) is the same for every
+// part of the rows: each consumer computes it and broadcasts it against its
+// 64 rows, and the element's row counts from the block's first row.
+// CHECK-LABEL: func.func @column_vector
+// CHECK: croq.parallel (%[[WG:.*]]) in [3] : warpgroup {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+// CHECK: %[[V:.*]] = croq.vec.map %{{.*}} (%{{.*}}, %{{.*}}) : !croq.vec<128xf32, cols> {
+// CHECK: croq.read
+// CHECK: croq.mma.map %{{.*}}, %[[V]] (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
+// CHECK: croq.mma.store %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+func.func @column_vector(%bias: memref<128xf32>, %out: memref<128x128xf32>) {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%bm) in [1] : block attributes {croq.consumers = 2 : i64} {
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        %z = croq.vec.fill %zero : !croq.vec<128xf32, cols>
+        %v = croq.vec.map %z (%j, %e) : !croq.vec<128xf32, cols> {
+          %b = croq.read %bias[%j] : memref<128xf32>
+          croq.yield %b : f32
+        }
+        %y = croq.mma.map %init, %v (%row, %col, %x, %b) : !croq.acc<128x128xf32>, !croq.vec<128xf32, cols> {
+          %s = arith.addf %x, %b : f32
+          croq.yield %s : f32
+        }
+        croq.mma.store %y -> %out : !croq.acc<128x128xf32> -> memref<128x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A vector per row would have to be split with the rows: not done (by
+// default a warning that says why; an error where croq.consumers asks for
+// the split).
+// CHECK-LABEL: func.func @row_vector
+// CHECK: croq.parallel (%{{.*}}) in [2] : warpgroup {
+func.func @row_vector(%out: memref<128x128xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-warning @+1 {{consumer not split among 2 warpgroups: an mma.map reads a vector of the accumulator's rows}}
+  croq.parallel (%bm) in [1] : block attributes {croq.consumers = 0 : i64} {
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        %r = croq.vec.fill %zero : !croq.vec<128xf32, rows>
+        %y = croq.mma.map %init, %r (%row, %col, %x, %b) : !croq.acc<128x128xf32>, !croq.vec<128xf32, rows> {
+          %s = arith.addf %x, %b : f32
+          croq.yield %s : f32
+        }
+        croq.mma.store %y -> %out : !croq.acc<128x128xf32> -> memref<128x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // A block that is not warp-specialized has nothing to split: its
 // croq.consumers attribute is dropped with a warning.
 // CHECK-LABEL: func.func @not_specialized
