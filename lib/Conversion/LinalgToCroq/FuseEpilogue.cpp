@@ -192,27 +192,30 @@ static Value loadColumns(OpBuilder &b, Location loc, Value window,
   return map.getResult();
 }
 
-Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
-                               const Epilogue &epilogue, Value acc,
-                               Value blockM, Value blockN) {
-  int64_t rows = cast<AccType>(acc.getType()).getShape()[0];
-  int64_t cols = cast<AccType>(acc.getType()).getShape()[1];
-  // The windows of the other inputs, made before the map's body; inputs
-  // indexed by the column are read into registers first and broadcast.
-  SmallVector<EpilogueInput> inputs =
+EpilogueOperands mlir::croq::loadEpilogueInputs(OpBuilder &b, Location loc,
+                                                const Epilogue &epilogue,
+                                                int64_t rows, int64_t cols,
+                                                Value blockM, Value blockN) {
+  EpilogueOperands operands;
+  operands.inputs =
       prepareEpilogueInputs(b, loc, epilogue, rows, cols, blockM, blockN);
-  SmallVector<Value> vectors;
-  SmallVector<unsigned> vectorInputs;
-  for (auto [i, input] : llvm::enumerate(inputs)) {
+  for (auto [i, input] : llvm::enumerate(operands.inputs)) {
     if (static_cast<InputKind>(input.kind) != InputKind::Columns)
       continue;
-    vectors.push_back(loadColumns(b, loc, input.value, cols));
-    vectorInputs.push_back(i);
+    operands.vectors.push_back(loadColumns(b, loc, input.value, cols));
+    operands.vectorInputs.push_back(i);
   }
-  auto map = MmaMapOp::create(b, loc, acc, vectors);
+  return operands;
+}
+
+Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
+                               const Epilogue &epilogue,
+                               const EpilogueOperands &operands, Value acc) {
+  auto map = MmaMapOp::create(b, loc, acc, operands.vectors);
   Block &mapBody = map.getBody().front();
   // In the body, a column's element is the broadcast vector's.
-  for (auto [index, input] : llvm::enumerate(vectorInputs))
+  SmallVector<EpilogueInput> inputs = operands.inputs;
+  for (auto [index, input] : llvm::enumerate(operands.vectorInputs))
     inputs[input] = {static_cast<unsigned>(InputKind::Scalar),
                      mapBody.getArgument(3 + index)};
   OpBuilder::InsertionGuard guard(b);

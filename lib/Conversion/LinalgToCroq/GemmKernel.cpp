@@ -181,6 +181,10 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   // without bank conflicts, one bulk copy per swizzle span.
   Value cTile = allocSharedTile(b, loc, {tileM, tileN}, result, Swizzle::B128);
   auto accType = AccType::get(b.getContext(), {tileM, tileN}, b.getF32Type());
+  std::optional<EpilogueOperands> epilogue;
+  if (spec.epilogue)
+    epilogue = loadEpilogueInputs(b, loc, *spec.epilogue, tileM, tileN, blockM,
+                                  blockN);
   Value acc = emitKLoop(b, loc, spec, blockM, blockN,
                         KRange{Value(), sizes.kSteps}, aTile, bTile, accType);
   Value cView =
@@ -188,6 +192,6 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   if (!spec.zeroFill)
     acc = addOutput(b, loc, acc, cView);
   if (spec.epilogue)
-    acc = emitEpilogue(b, loc, *spec.epilogue, acc, blockM, blockN);
+    acc = emitEpilogue(b, loc, *spec.epilogue, *epilogue, acc);
   emitTileStore(b, loc, acc, cTile, cView);
 }

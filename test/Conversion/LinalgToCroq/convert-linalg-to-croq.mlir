@@ -92,20 +92,23 @@ func.func @nonzero_fill(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?
 
 // The product in a zeroed temporary, consumed by an elementwise generic:
 // the generic's body runs on the accumulator in the epilogue (the product
-// as x, the column bias read into registers once per column and broadcast
-// along the rows), the kernel stores into the generic's output, and the
-// temporary, fill and generic are gone.
+// as x, the column bias read into registers once per column before the K
+// loop, whose time hides the reads, and broadcast along the rows), the
+// kernel stores into the generic's output, and the temporary, fill and
+// generic are gone.
 // CHECK-LABEL: func.func @fused_bias_relu
 // CHECK-NOT: memref.alloc
 // CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in
 // CHECK: %[[OS:.*]] = croq.alloc : !croq.tile<128x128xf16, shared, swizzle = 128>
-// CHECK: %[[OV:.*]] = croq.subspan %[[OUT:.*]] [128, 128] at [%[[BM]], %[[BN]]] : memref<?x?xf16> -> !croq.view<128x128xf16>
 // CHECK: %[[BV:.*]] = croq.subspan %{{.*}} [128] at [%[[BN]]] : memref<?xf32> -> !croq.view<128xf32>
 // CHECK: %[[ZERO:.*]] = croq.vec.fill %{{.*}} : !croq.vec<128xf32, cols>
 // CHECK: %[[BVEC:.*]] = croq.vec.map %[[ZERO]] (%[[J:.*]], %{{.*}}) : !croq.vec<128xf32, cols> {
 // CHECK: %[[B:.*]] = croq.read %[[BV]][%[[J]]] : !croq.view<128xf32>
 // CHECK: croq.yield %[[B]] : f32
-// CHECK: %[[E:.*]] = croq.mma.map %{{.*}}, %[[BVEC]] (%{{.*}}, %{{.*}}, %[[X:.*]], %[[BIAS:.*]]) : !croq.acc<128x128xf32>, !croq.vec<128xf32, cols> {
+// CHECK: %[[ACC:.*]] = scf.for
+// CHECK: croq.mma.commit
+// CHECK: %[[OV:.*]] = croq.subspan %[[OUT:.*]] [128, 128] at [%[[BM]], %[[BN]]] : memref<?x?xf16> -> !croq.view<128x128xf16>
+// CHECK: %[[E:.*]] = croq.mma.map %[[ACC]], %[[BVEC]] (%{{.*}}, %{{.*}}, %[[X:.*]], %[[BIAS:.*]]) : !croq.acc<128x128xf32>, !croq.vec<128xf32, cols> {
 // CHECK-NOT: croq.read
 // CHECK: %[[S:.*]] = arith.addf %[[X]], %[[BIAS]] : f32
 // CHECK: arith.maximumf %[[S]]

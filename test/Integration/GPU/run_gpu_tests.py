@@ -1026,8 +1026,9 @@ def linalg_matmul_tests(s: Suite) -> None:
 
     def fused(shape: Tuple[int, int, int]) -> None:
         """The elementwise linalg.generic after the product, computed in
-        the epilogue: relu(A B + bias[n]) in f16, and silu(A B^T * scale *
-        rowscale[m]) + residual in bf16."""
+        the epilogue: relu(A B + bias[n]) in f16, A B * colscale[n] +
+        bias[n] with an f16 bias, and silu(A B^T * scale * rowscale[m]) +
+        residual in bf16."""
         m, n, k = shape
         if s.skip_gemm(m, n, k):
             return
@@ -1054,8 +1055,21 @@ def linalg_matmul_tests(s: Suite) -> None:
                 rowscale.double()[:, None]
             ref = y * torch.sigmoid(y) + res.double()
             return compare_close(out, ref, 1e-2)
+        def colscale_bias():
+            a = random_operand((m, k), torch.float16)
+            b = random_operand((k, n), torch.float16)
+            colscale = random_tensor((n,), torch.float32)
+            bias = random_tensor((n,), torch.float16)
+            out = poisoned((m, n), torch.float16)
+            s.module("linalg_matmul").linalg_mm_colscale_bias_f16(
+                a, b, colscale, bias, out)
+            ref = (a.double() @ b.double()) * colscale.double() + \
+                bias.double()
+            return compare_close(out, ref, 2e-3)
         s.run(f"linalg_mm_bias_relu_f16 {m}x{n}x{k}",
               "linalg_mm_bias_relu_f16", bias_relu)
+        s.run(f"linalg_mm_colscale_bias_f16 {m}x{n}x{k}",
+              "linalg_mm_colscale_bias_f16", colscale_bias)
         s.run(f"linalg_mm_silu_residual_bf16 {m}x{n}x{k}",
               "linalg_mm_silu_residual_bf16", silu_residual)
 
