@@ -167,6 +167,14 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
     b.clone(op, mapping);
   Value result = mapping.lookupOrDefault(
       cast<linalg::YieldOp>(body.getTerminator()).getOperand(0));
+  // A last rounding of an f32 value to the output's type is the one the
+  // store makes (to nearest even, both): the f32 value is the result, not
+  // the rounded value widened again.
+  if (auto round = result.getDefiningOp<arith::TruncFOp>();
+      round && round.getIn().getType() == x.getType() &&
+      !round.getRoundingmodeAttr() &&
+      round.getType() == getElementTypeOrSelf(epilogue.output.getType()))
+    return round.getIn();
   if (result.getType() != x.getType())
     result = arith::ExtFOp::create(b, loc, x.getType(), result);
   return result;

@@ -111,8 +111,9 @@ func.func @nonzero_fill(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?
 // CHECK: %[[E:.*]] = croq.mma.map %[[ACC]], %[[BVEC]] (%{{.*}}, %{{.*}}, %[[X:.*]], %[[BIAS:.*]]) : !croq.acc<128x128xf32>, !croq.vec<128xf32, cols> {
 // CHECK-NOT: croq.read
 // CHECK: %[[S:.*]] = arith.addf %[[X]], %[[BIAS]] : f32
-// CHECK: arith.maximumf %[[S]]
-// CHECK: croq.yield
+// CHECK: %[[R:.*]] = arith.maximumf %[[S]]
+// The body's last rounding to f16 is the store's: the f32 value is yielded.
+// CHECK-NEXT: croq.yield %[[R]] : f32
 // CHECK: croq.mma.store %[[E]] -> %[[OS]]
 // CHECK: croq.copy tma async swizzle = 128 %[[OS]] -> %[[OV]]
 // CHECK-NOT: memref.dealloc
