@@ -6,10 +6,10 @@
 # further before each top-level `func.func`. Files are named by the hash of
 # their content, so duplicates collapse.
 #
-#   ./scripts/fuzz-corpus.sh [dir]   # default build-fuzz/fuzz/seed
+#   ./scripts/fuzz-corpus.sh [dir]   # default build-asan/fuzz/seed
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-build-fuzz/fuzz/seed}
+out=${1:-build-asan/fuzz/seed}
 mkdir -p "$out"
 rm -f "$out"/*
 

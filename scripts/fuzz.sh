@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds croq-fuzz (libFuzzer + ASan + UBSan over croq's code) in
-# ./build-fuzz and runs it for a bounded time on the seed corpus from
-# fuzz-corpus.sh plus the corpus kept from earlier runs
-# (build-fuzz/fuzz/corpus). Prints the executions and the crashes, timeouts,
-# leaks and out-of-memory inputs found last; exits non-zero if there were any.
-# Each such input is saved in build-fuzz/fuzz/artifacts/ (see
-# docs/robustness.md for turning one into a regression test).
+# ./build-asan, the build scripts/test-sanitizers.sh makes (configured the
+# same, so that after it only croq-fuzz's link is left), and runs it for a
+# bounded time on the seed corpus from fuzz-corpus.sh plus the corpus kept
+# from earlier runs (build-asan/fuzz/corpus). Prints the executions and the
+# crashes, timeouts, leaks and out-of-memory inputs found last; exits
+# non-zero if there were any. Each such input is saved in
+# build-asan/fuzz/artifacts/ (see docs/robustness.md for turning one into a
+# regression test).
 #
 #   ./scripts/fuzz.sh [seconds]     # default 120
 #   CROQ_FUZZ_ARGS="-jobs=2 -workers=2" ./scripts/fuzz.sh 600
@@ -13,7 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 seconds=${1:-120}
-build=build-fuzz
+build=build-asan
 LLVM_PREFIX=/usr/lib/llvm-22
 
 start=$(date +%s)

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds croq with AddressSanitizer and UndefinedBehaviorSanitizer in
-# ./build-asan (-DCROQ_ENABLE_SANITIZERS=ON: croq's code instrumented,
-# Debian's libMLIR/libLLVM not) and runs the whole lit suite with it. Every
-# sanitizer report aborts the tool and so fails its test; LeakSanitizer is on,
-# with utils/sanitizers/lsan.supp. Prints a summary line last.
+# ./build-asan (-DCROQ_ENABLE_FUZZER=ON, which implies
+# -DCROQ_ENABLE_SANITIZERS=ON: croq's code instrumented, Debian's
+# libMLIR/libLLVM not; the fuzzer's coverage instrumentation too, so that
+# scripts/fuzz.sh reuses this build instead of making its own) and runs the
+# whole lit suite with it. Every sanitizer report aborts the tool and so
+# fails its test; LeakSanitizer is on, with utils/sanitizers/lsan.supp.
+# Prints a summary line last.
 #
 #   ./scripts/test-sanitizers.sh
 set -uo pipefail
@@ -20,7 +23,7 @@ cmake -S . -B "$build" -G Ninja \
   -DCMAKE_C_COMPILER=clang-22 \
   -DCMAKE_CXX_COMPILER=clang++-22 \
   -DLLVM_USE_LINKER=lld \
-  -DCROQ_ENABLE_SANITIZERS=ON >/dev/null || exit 1
+  -DCROQ_ENABLE_FUZZER=ON >/dev/null || exit 1
 cmake --build "$build" || exit 1
 echo "sanitizers: built in $(( $(date +%s) - start )) s"
 start=$(date +%s)
