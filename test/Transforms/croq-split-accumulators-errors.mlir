@@ -22,6 +22,29 @@ func.func @rows64(%out: memref<64x128xf32>) {
 
 // -----
 
+// A vector per row splits with the rows: one of 64 rows cannot be split.
+func.func @row_vector64(%out: memref<128x128xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{cannot split the consumer among 2 warpgroups: a vector of 64 rows cannot be split among 2 warpgroups of 64 rows}}
+  croq.parallel (%bm) in [1] : block {
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        %r = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+        croq.mma.store %init -> %out : !croq.acc<128x128xf32> -> memref<128x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // The consumer copies a tile it did not store an accumulator into.
 func.func @other_copy(%out: memref<128x128xf32>, %in: memref<128x128xf32>) {
   %c0 = arith.constant 0 : index

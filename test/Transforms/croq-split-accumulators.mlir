@@ -226,15 +226,21 @@ func.func @column_vector(%bias: memref<128xf32>, %out: memref<128x128xf32>) {
 
 // -----
 
-// A vector per row would have to be split with the rows: not done (by
-// default a warning that says why; an error where croq.consumers asks for
-// the split).
+// A vector per row is split with the rows: each consumer computes the 64
+// of its rows, with the index counting from the block's first row.
 // CHECK-LABEL: func.func @row_vector
-// CHECK: croq.parallel (%{{.*}}) in [2] : warpgroup {
-func.func @row_vector(%out: memref<128x128xf32>) {
+// CHECK: croq.parallel (%[[WG:.*]]) in [3] : warpgroup {
+// CHECK: %[[PART:.*]] = arith.subi %[[WG]], %c1
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+// CHECK: %[[FILL:.*]] = croq.vec.fill %{{.*}} : !croq.vec<64xf32, rows>
+// CHECK: %[[FIRST:.*]] = arith.muli %[[PART]], %c64
+// CHECK: %[[V:.*]] = croq.vec.map %[[FILL]] (%[[I:.*]], %{{.*}}) : !croq.vec<64xf32, rows> {
+// CHECK-NEXT: %[[ROW:.*]] = arith.addi %[[I]], %[[FIRST]]
+// CHECK-NEXT: croq.read %{{.*}}[%[[ROW]]]
+// CHECK: croq.mma.map %{{.*}}, %[[V]] (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+func.func @row_vector(%scale: memref<128xf32>, %out: memref<128x128xf32>) {
   %c0 = arith.constant 0 : index
-  // expected-warning @+1 {{consumer not split among 2 warpgroups: an mma.map reads a vector of the accumulator's rows}}
-  croq.parallel (%bm) in [1] : block attributes {croq.consumers = 0 : i64} {
+  croq.parallel (%bm) in [1] : block attributes {croq.consumers = 2 : i64} {
     croq.parallel (%wg) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %wg, %c0 : index
       %is_consumer = arith.cmpi ne, %wg, %c0 : index
@@ -244,8 +250,12 @@ func.func @row_vector(%out: memref<128x128xf32>) {
         %zero = arith.constant 0.0 : f32
         %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
         %r = croq.vec.fill %zero : !croq.vec<128xf32, rows>
-        %y = croq.mma.map %init, %r (%row, %col, %x, %b) : !croq.acc<128x128xf32>, !croq.vec<128xf32, rows> {
-          %s = arith.addf %x, %b : f32
+        %v = croq.vec.map %r (%i, %e) : !croq.vec<128xf32, rows> {
+          %x = croq.read %scale[%i] : memref<128xf32>
+          croq.yield %x : f32
+        }
+        %y = croq.mma.map %init, %v (%row, %col, %x, %b) : !croq.acc<128x128xf32>, !croq.vec<128xf32, rows> {
+          %s = arith.mulf %x, %b : f32
           croq.yield %s : f32
         }
         croq.mma.store %y -> %out : !croq.acc<128x128xf32> -> memref<128x128xf32>

@@ -180,13 +180,14 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
   return result;
 }
 
-/// The `cols` vector of `window`'s elements (zero past its edge): each
-/// thread reads the columns its accumulator fragments cover once, where a
-/// read in the mma.map body would run once per element.
-static Value loadColumns(OpBuilder &b, Location loc, Value window,
-                         int64_t cols) {
+/// The `rows` or `cols` vector of `window`'s `size` elements (zero past
+/// its edge): each thread reads the rows or columns its accumulator
+/// fragments cover once, where a read in the mma.map body would run once
+/// per element.
+static Value loadVector(OpBuilder &b, Location loc, Value window, int64_t size,
+                        AccAxis axis) {
   Type element = getElementTypeOrSelf(window.getType());
-  auto type = VecType::get(b.getContext(), cols, element, AccAxis::Cols);
+  auto type = VecType::get(b.getContext(), size, element, axis);
   Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
   Value fill = VecFillOp::create(b, loc, type, zero);
   auto map = VecMapOp::create(b, loc, fill);
@@ -208,9 +209,15 @@ EpilogueOperands mlir::croq::loadEpilogueInputs(OpBuilder &b, Location loc,
   operands.inputs =
       prepareEpilogueInputs(b, loc, epilogue, rows, cols, blockM, blockN);
   for (auto [i, input] : llvm::enumerate(operands.inputs)) {
-    if (static_cast<InputKind>(input.kind) != InputKind::Columns)
+    auto kind = static_cast<InputKind>(input.kind);
+    if (kind == InputKind::Columns)
+      operands.vectors.push_back(
+          loadVector(b, loc, input.value, cols, AccAxis::Cols));
+    else if (kind == InputKind::Rows)
+      operands.vectors.push_back(
+          loadVector(b, loc, input.value, rows, AccAxis::Rows));
+    else
       continue;
-    operands.vectors.push_back(loadColumns(b, loc, input.value, cols));
     operands.vectorInputs.push_back(i);
   }
   return operands;
@@ -221,7 +228,7 @@ Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
                                const EpilogueOperands &operands, Value acc) {
   auto map = MmaMapOp::create(b, loc, acc, operands.vectors);
   Block &mapBody = map.getBody().front();
-  // In the body, a column's element is the broadcast vector's.
+  // In the body, a row's or column's element is the broadcast vector's.
   SmallVector<EpilogueInput> inputs = operands.inputs;
   for (auto [index, input] : llvm::enumerate(operands.vectorInputs))
     inputs[input] = {static_cast<unsigned>(InputKind::Scalar),

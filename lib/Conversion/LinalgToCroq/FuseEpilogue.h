@@ -69,8 +69,9 @@ Value emitEpilogueElement(OpBuilder &builder, Location loc,
                           Value x);
 
 /// What the epilogue of one block reads: the windows of the generic's
-/// inputs at the block's tile and, for the inputs indexed by the column,
-/// `cols` vectors of their elements already in registers.
+/// inputs at the block's tile and, for the inputs indexed by the row or the
+/// column, `rows` or `cols` vectors of their elements already in
+/// registers.
 struct EpilogueOperands {
   SmallVector<EpilogueInput> inputs;
   SmallVector<Value> vectors;
@@ -79,17 +80,17 @@ struct EpilogueOperands {
 };
 
 /// Makes the windows of the block at tile (blockM, blockN) of a rows x
-/// cols tiling and reads the inputs indexed by the column into registers,
-/// once per thread and column (zero past their edges). Emitted before the
-/// K loop, the reads' latency hides behind it.
+/// cols tiling and reads the inputs indexed by the row or the column into
+/// registers, once per thread and row or column (zero past their edges).
+/// Emitted before the K loop, the reads' latency hides behind it.
 EpilogueOperands loadEpilogueInputs(OpBuilder &builder, Location loc,
                                     const Epilogue &epilogue, int64_t rows,
                                     int64_t cols, Value blockM, Value blockN);
 
 /// Emits the generic's computation on the complete accumulator `acc`
 /// (f32), in a croq.mma.map: the product's element rounded to the
-/// temporary's type, the column vectors of `operands` broadcast, the other
-/// inputs read at the element's row and column (zero past their edges).
+/// temporary's type, the vectors of `operands` broadcast, the other inputs
+/// (tiles) read at the element's row and column (zero past their edges).
 /// Returns the new accumulator, whose elements the store rounds to the
 /// output's type.
 Value emitEpilogue(OpBuilder &builder, Location loc, const Epilogue &epilogue,

@@ -141,6 +141,44 @@ func.func @fused_bias_relu(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memr
 
 // -----
 
+// An input indexed by the row (a scale per output row) is read into a
+// `rows` vector before the K loop, as one indexed by the column is into a
+// `cols` one; an input indexed like the output is read in the body.
+// CHECK-LABEL: func.func @fused_row_scale_residual
+// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in
+// CHECK: %[[RV:.*]] = croq.subspan %{{.*}} [128] at [%[[BM]]] : memref<?xf32> -> !croq.view<128xf32>
+// CHECK: %[[TV:.*]] = croq.subspan %{{.*}} [128, 128] at [%[[BM]], %[[BN]]] : memref<?x?xf32> -> !croq.view<128x128xf32>
+// CHECK: %[[ZERO:.*]] = croq.vec.fill %{{.*}} : !croq.vec<128xf32, rows>
+// CHECK: %[[SCALE:.*]] = croq.vec.map %[[ZERO]] (%[[I:.*]], %{{.*}}) : !croq.vec<128xf32, rows> {
+// CHECK: croq.read %[[RV]][%[[I]]] : !croq.view<128xf32>
+// CHECK: scf.for
+// CHECK: croq.mma.map %{{.*}}, %[[SCALE]] (%[[ROW:.*]], %[[COL:.*]], %[[X:.*]], %[[S:.*]]) : !croq.acc<128x128xf32>, !croq.vec<128xf32, rows> {
+// CHECK-DAG: %[[R:.*]] = croq.read %[[TV]][%[[ROW]], %[[COL]]] : !croq.view<128x128xf32>
+// CHECK-DAG: %[[Y:.*]] = arith.mulf %[[X]], %[[S]] : f32
+// CHECK: arith.addf %[[Y]], %[[R]] : f32
+func.func @fused_row_scale_residual(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %scale: memref<?xf32>, %res: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf16>
+  %n = memref.dim %b, %c1 : memref<?x?xf16>
+  %tmp = memref.alloc(%m, %n) : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%tmp : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%tmp, %scale, %res : memref<?x?xf32>, memref<?xf32>, memref<?x?xf32>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%x: f32, %s: f32, %r: f32, %o: f32):
+    %y = arith.mulf %x, %s : f32
+    %z = arith.addf %y, %r : f32
+    linalg.yield %z : f32
+  }
+  memref.dealloc %tmp : memref<?x?xf32>
+  return
+}
+
+// -----
+
 // A temporary that is read again after the generic is not a temporary: the
 // product is stored into it and the generic stays for a later stage.
 // CHECK-LABEL: func.func @not_fused

@@ -54,6 +54,10 @@ struct SplitPlan {
   /// Copies of stored tiles: both sides narrowed.
   SmallVector<CopyOp> copies;
   SmallVector<MmaMapOp> maps;
+  /// Vectors per row, split like the accumulators' rows, and the maps
+  /// that compute them (their index counts from the block's first row).
+  SetVector<Value> rowVectors;
+  SmallVector<VecMapOp> rowMaps;
   /// The buffers accumulators are stored into.
   SetVector<Value> storedTiles;
 };
@@ -146,6 +150,19 @@ static bool isColumnVector(Type type) {
   return vec && vec.getAxis() == AccAxis::Cols;
 }
 
+/// Checks a vector per row that the consumer computes or broadcasts: it is
+/// split like the rows of the accumulators.
+static std::string recordRowVector(Value value, int64_t count,
+                                   SplitPlan &plan) {
+  auto vec = cast<VecType>(value.getType());
+  if (vec.getSize() % (kWarpgroupRows * count) != 0)
+    return "a vector of " + std::to_string(vec.getSize()) +
+           " rows cannot be split among " + std::to_string(count) +
+           " warpgroups of " + std::to_string(kWarpgroupRows) + " rows";
+  plan.rowVectors.insert(value);
+  return "";
+}
+
 /// Checks one op of the consumer; records what the split changes.
 static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
   if (std::string why = checkAccumulators(op, count, plan); !why.empty())
@@ -187,17 +204,31 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
     return "";
   }
   if (auto map = dyn_cast<MmaMapOp>(op)) {
-    // A vector per column is the same for each part of the rows.
+    // A vector per column is the same for each part of the rows; one per
+    // row is split with them.
     for (Value input : map.getInputs())
-      if (!isa<AccType>(input.getType()) && !isColumnVector(input.getType()))
-        return "an mma.map reads a vector of the accumulator's rows";
+      if (isa<VecType>(input.getType()) && !isColumnVector(input.getType()))
+        if (std::string why = recordRowVector(input, count, plan); !why.empty())
+          return why;
     plan.maps.push_back(map);
     return "";
   }
-  // Each part computes the vectors per column that it broadcasts.
-  if (isa<VecFillOp, VecMapOp>(op) &&
-      isColumnVector(op->getResult(0).getType()))
+  // Each part computes the vectors it broadcasts: per column all of them,
+  // per row those of its rows.
+  if (isa<VecFillOp, VecMapOp>(op)) {
+    Value result = op->getResult(0);
+    if (isColumnVector(result.getType()))
+      return "";
+    for (Value value : op->getOperands())
+      if (isa<VecType>(value.getType()))
+        if (std::string why = recordRowVector(value, count, plan); !why.empty())
+          return why;
+    if (std::string why = recordRowVector(result, count, plan); !why.empty())
+      return why;
+    if (auto map = dyn_cast<VecMapOp>(op))
+      plan.rowMaps.push_back(map);
     return "";
+  }
   if (isa<MmaFillOp, MmaCommitOp, MmaLoadOp, EventWaitOp, EventTriggerOp,
           WaitOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
     return "";
@@ -339,6 +370,23 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
     b.setInsertionPointToStart(&mapBody);
     Value blockRow = arith::AddIOp::create(b, loc, row, first);
     row.replaceAllUsesExcept(blockRow, blockRow.getDefiningOp());
+  }
+  for (VecMapOp map : plan.rowMaps) {
+    // The body's index counts from the block's first row, as before.
+    Block &mapBody = map.getBody().front();
+    BlockArgument row = mapBody.getArgument(0);
+    b.setInsertionPoint(map);
+    Value rows = arith::ConstantIndexOp::create(
+        b, loc, map.getVec().getType().getSize() / count);
+    Value first = arith::MulIOp::create(b, loc, index, rows);
+    b.setInsertionPointToStart(&mapBody);
+    Value blockRow = arith::AddIOp::create(b, loc, row, first);
+    row.replaceAllUsesExcept(blockRow, blockRow.getDefiningOp());
+  }
+  for (Value value : plan.rowVectors) {
+    auto vec = cast<VecType>(value.getType());
+    value.setType(VecType::get(context, vec.getSize() / count,
+                               vec.getElementType(), AccAxis::Rows));
   }
   for (Value value : plan.accumulators) {
     auto acc = cast<AccType>(value.getType());

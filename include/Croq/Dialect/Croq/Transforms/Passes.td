@@ -260,10 +260,12 @@ def CroqSplitAccumulators : Pass<"croq-split-accumulators"> {
     those rows of their tiles, its `croq.mma.store`s write those rows of
     their destinations, a `croq.copy` of a stored tile copies those rows,
     and the row index of a `croq.mma.map` body counts from the block's
-    first row as before. A vector per column that a map broadcasts
-    (`!croq.vec<N x T, cols>`, from `croq.vec.fill` and `croq.vec.map`) is
-    the same for every part of the rows: each consumer computes its own; a
-    vector per row is not split. Each warpgroup holds M / C rows, so a 128x256
+    first row as before. Vectors that maps broadcast (from `croq.vec.fill`
+    and `croq.vec.map`) follow: one per column (`!croq.vec<N x T, cols>`)
+    is the same for every part of the rows, and each consumer computes its
+    own; one per row (`rows`) is split with the rows, and the index of a
+    `croq.vec.map` that computes it counts from the block's first row. Each
+    warpgroup holds M / C rows, so a 128x256
     accumulator that one warpgroup could not hold in registers becomes two
     64x256 ones (wgmma m64n256).
 
