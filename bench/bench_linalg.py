@@ -14,13 +14,17 @@ N x K; A as a row-major copy where croq's kernel reads it stored K x M),
 the peer to beat; --no-triton leaves it out. A second table times the GEMM with a fused epilogue
 (linalg_mm_bias_relu_f16: relu(A B + bias) in the kernel's epilogue)
 against the same GEMM without it and against torch's matmul followed by
-the bias and relu. With --autotune a third table times linalg_mm_f16
-autotuned (croq.load_autotuned: the fastest of eleven forced configurations
-per shape) against the cost model's choice and cuBLAS.
+the bias and relu. An f8 table times linalg_mm_nt_e4m3 against cuBLAS's
+f8 GEMM (torch._scaled_mm, unit scales, f16 out) on the sweep's shapes
+whose extents are multiples of 16. With --autotune a further table times
+linalg_mm_f16 autotuned (croq.load_autotuned: the fastest of eleven forced
+configurations per shape) against the cost model's choice and cuBLAS.
+--tables picks among main, f8 and epilogue (default all).
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
-                    [--shapes MxNxK,...] [--autotune]
+                    [--shapes MxNxK,...] [--tables main,f8,epilogue]
+                    [--autotune]
 """
 
 from __future__ import annotations
@@ -172,6 +176,54 @@ def epilogue_rows(mod, rounds: int):
     return head + rows
 
 
+def f8_rows(mod, shapes, rounds: int):
+    """linalg_mm_nt_e4m3 (e4m3 A [M, K] and B [N, K], f16 out) against
+    cuBLAS's f8 GEMM, torch._scaled_mm with unit scales and an f16 out,
+    on the shapes whose extents are multiples of 16 (which it needs)."""
+    head = ["", "f8 (e4m3, B stored N x K, f16 out) against torch._scaled_mm:",
+            "", "| shape | croq ms | _scaled_mm ms | ratio |",
+            "|---|---|---|---|"]
+    print("\n".join(head), flush=True)
+    rows, ratios = [], []
+    one = torch.ones((), device="cuda", dtype=torch.float32)
+    f8 = torch.float8_e4m3fn
+    for m, n, k in shapes:
+        if m % 16 or n % 16 or k % 16:
+            continue
+        a = torch.randn(m, k, device="cuda").clamp(-4, 4).to(f8)
+        b = torch.randn(n, k, device="cuda").clamp(-4, 4).to(f8)
+        out = torch.full((m, n), float("nan"), device="cuda",
+                         dtype=torch.float16)
+        mod.linalg_mm_nt_e4m3(a, b, out)
+        ref = a.float() @ b.float().t()
+        err = relative_error(out, ref)
+        # wgmma's accumulator is narrower than f32 for 8-bit products
+        # (bench/RESULTS.md, 31619fb): the error grows with K.
+        if not err < 2e-2:
+            print(f"| {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
+            continue
+        calls = {
+            "croq": (lambda: mod.linalg_mm_nt_e4m3(a, b, out),
+                     croq_kernels("linalg_mm_nt_e4m3")),
+            "cublas": (lambda: torch._scaled_mm(
+                a, b.t(), scale_a=one, scale_b=one, out_dtype=torch.float16),
+                is_library_kernel),
+        }
+        times = rotate(calls, rounds)
+        ratio = [c / x for x, c in zip(times["croq"], times["cublas"])]
+        ratios.append(statistics.median(ratio))
+        row = (f"| {m}x{n}x{k} | {spread(times['croq'])} | "
+               f"{spread(times['cublas'])} | {spread(ratio)} |")
+        print(row, flush=True)
+        rows.append(row)
+    if ratios:
+        rows += ["", f"f8 geomean over {len(ratios)} rows: "
+                 f"{statistics.geometric_mean(ratios):.3f}; lowest "
+                 f"{min(ratios):.3f}"]
+        print(rows[-1], flush=True)
+    return head + rows
+
+
 def triton_call(a, b, nt: bool, dtype):
     """The Triton GEMM at its best configuration for a @ B, with B passed
     N x K as triton_gemm.py takes it (a copy of B when it is stored K x N),
@@ -197,7 +249,11 @@ def main() -> int:
     parser.add_argument("--shapes",
                         help="comma-separated MxNxK shapes instead of the "
                              "sweep")
+    parser.add_argument("--tables", default="main,f8,epilogue",
+                        help="which tables to time (comma-separated: main, "
+                             "f8, epilogue; default all)")
     args = parser.parse_args()
+    tables = set(args.tables.split(","))
     shapes = SHAPES if not args.shapes else [
         tuple(int(d) for d in s.split("x")) for s in args.shapes.split(",")]
     import croq
@@ -209,7 +265,7 @@ def main() -> int:
              "|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines), flush=True)
     ratios, triton_ratios = [], []
-    for kernel, dtype, nt, tn in KERNELS:
+    for kernel, dtype, nt, tn in (KERNELS if "main" in tables else []):
         fn = getattr(mod, kernel)
         for m, n, k in shapes:
             # A stored K x M is passed as stored; a is its M x K view, which
@@ -253,16 +309,21 @@ def main() -> int:
                    f"{config} |")
             lines.append(row)
             print(row, flush=True)
-    geo = statistics.geometric_mean(ratios)
-    lines += ["", f"geomean ratio over {len(ratios)} rows: {geo:.3f}; "
-              f"lowest {min(ratios):.3f}"]
+    if ratios:
+        geo = statistics.geometric_mean(ratios)
+        lines += ["", f"geomean ratio over {len(ratios)} rows: {geo:.3f}; "
+                  f"lowest {min(ratios):.3f}"]
+        print("\n".join(lines[-2:]))
     if triton_ratios:
         lines.append(f"Triton, cuBLAS ms / Triton ms: geomean over "
                      f"{len(triton_ratios)} rows "
                      f"{statistics.geometric_mean(triton_ratios):.3f}; "
                      f"lowest {min(triton_ratios):.3f}")
-    print("\n".join(lines[-2:]))
-    lines += epilogue_rows(mod, args.rounds)
+        print(lines[-1])
+    if "f8" in tables:
+        lines += f8_rows(mod, shapes, args.rounds)
+    if "epilogue" in tables:
+        lines += epilogue_rows(mod, args.rounds)
     if args.autotune:
         lines += autotune_rows(args.artifacts / "kernels", shapes, args.rounds)
     if args.md:
