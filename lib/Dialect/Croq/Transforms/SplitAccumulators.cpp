@@ -294,6 +294,20 @@ static Value narrow(OpBuilder &b, Location loc, Value buffer, unsigned dim,
       .getResult();
 }
 
+/// Makes the row index (argument 0) of `map`'s body count from the first
+/// row of consumer `index`'s part of `rows` rows.
+static void offsetRowIndex(OpBuilder &b, Location loc, Operation *map,
+                           int64_t rows, Value index) {
+  Block &body = map->getRegion(0).front();
+  BlockArgument row = body.getArgument(0);
+  b.setInsertionPoint(map);
+  Value rowsValue = arith::ConstantIndexOp::create(b, loc, rows);
+  Value first = arith::MulIOp::create(b, loc, index, rowsValue);
+  b.setInsertionPointToStart(&body);
+  Value blockRow = arith::AddIOp::create(b, loc, row, first);
+  row.replaceAllUsesExcept(blockRow, blockRow.getDefiningOp());
+}
+
 /// Splits the consumer of `roles` as `plan` says.
 static void split(Roles roles, int64_t count, SplitPlan &plan) {
   MLIRContext *context = roles.block.getContext();
@@ -359,30 +373,14 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
   }
   for (auto [tile, part] : parts)
     tile.getDefiningOp()->erase();
-  for (MmaMapOp map : plan.maps) {
-    // The body's row counts from the block's first row, as before.
-    Block &mapBody = map.getBody().front();
-    BlockArgument row = mapBody.getArgument(0);
-    b.setInsertionPoint(map);
-    Value rows = arith::ConstantIndexOp::create(
-        b, loc, getRows(map.getResult().getType()) / count);
-    Value first = arith::MulIOp::create(b, loc, index, rows);
-    b.setInsertionPointToStart(&mapBody);
-    Value blockRow = arith::AddIOp::create(b, loc, row, first);
-    row.replaceAllUsesExcept(blockRow, blockRow.getDefiningOp());
-  }
-  for (VecMapOp map : plan.rowMaps) {
-    // The body's index counts from the block's first row, as before.
-    Block &mapBody = map.getBody().front();
-    BlockArgument row = mapBody.getArgument(0);
-    b.setInsertionPoint(map);
-    Value rows = arith::ConstantIndexOp::create(
-        b, loc, map.getVec().getType().getSize() / count);
-    Value first = arith::MulIOp::create(b, loc, index, rows);
-    b.setInsertionPointToStart(&mapBody);
-    Value blockRow = arith::AddIOp::create(b, loc, row, first);
-    row.replaceAllUsesExcept(blockRow, blockRow.getDefiningOp());
-  }
+  // The row index of a map's body counts from the block's first row, as
+  // before the split.
+  for (MmaMapOp map : plan.maps)
+    offsetRowIndex(b, loc, map, getRows(map.getResult().getType()) / count,
+                   index);
+  for (VecMapOp map : plan.rowMaps)
+    offsetRowIndex(b, loc, map, map.getVec().getType().getSize() / count,
+                   index);
   for (Value value : plan.rowVectors) {
     auto vec = cast<VecType>(value.getType());
     value.setType(VecType::get(context, vec.getSize() / count,
