@@ -59,6 +59,13 @@ def spread(values):
             f"[{min(values):.3f}-{max(values):.3f}]")
 
 
+def parse_shapes(text: str):
+    """Comma-separated MxNxK shapes, as the benchmarks' --shapes take
+    them."""
+    return [tuple(int(d) for d in s.lower().split("x"))
+            for s in text.split(",")]
+
+
 def croq_kernels(function: str):
     """The profiler events of a croq GEMM call: its kernels (all named
     <function>_kernel, the split-K reduction too) and the staging copies of
@@ -254,8 +261,7 @@ def main() -> int:
                              "f8, epilogue; default all)")
     args = parser.parse_args()
     tables = set(args.tables.split(","))
-    shapes = SHAPES if not args.shapes else [
-        tuple(int(d) for d in s.split("x")) for s in args.shapes.split(",")]
+    shapes = parse_shapes(args.shapes) if args.shapes else SHAPES
     import croq
     mod = croq.load(args.artifacts / "kernels" / "liblinalg_matmul.so")
     lines = [f"device: {torch.cuda.get_device_name()}; rounds: {args.rounds}; "

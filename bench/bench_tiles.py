@@ -9,7 +9,7 @@ and marks the fastest variant per shape. A variant is checked against a
 float32 product before it is timed.
 
 Usage:
-    bench_tiles.py --artifacts DIR [--rounds N] [--shapes MxNxK ...]
+    bench_tiles.py --artifacts DIR [--rounds N] [--shapes MxNxK,...]
         [--variants LABEL ...] [--md FILE]
 """
 
@@ -26,19 +26,16 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gemm import is_library_kernel  # noqa: E402
 from bench_linalg import (SHAPES, checked_f16_product, croq_kernels,  # noqa: E402
-                          rotate)
-
-
-def parse_shape(text: str):
-    m, n, k = (int(x) for x in text.lower().split("x"))
-    return m, n, k
+                          parse_shapes, rotate)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--artifacts", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--shapes", nargs="*", type=parse_shape)
+    parser.add_argument("--shapes", type=parse_shapes,
+                        help="comma-separated MxNxK shapes instead of the "
+                             "sweep's aligned ones")
     parser.add_argument("--variants", nargs="*",
                         help="labels of variants.json to time (default all)")
     parser.add_argument("--md", type=Path, help="also write the table here")
