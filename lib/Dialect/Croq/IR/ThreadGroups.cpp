@@ -195,7 +195,7 @@ static std::optional<bool> guardsHold(ParallelOp warpgroups, int64_t g,
   return runs;
 }
 
-FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
+FailureOr<llvm::BitVector> mlir::croq::getWarpsRunning(Operation *op) {
   auto parallel = op->getParentOfType<ParallelOp>();
   auto block = parallel;
   while (block && block.getLevel() != ParallelLevel::Block)
@@ -222,7 +222,9 @@ FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
     for (int64_t e : parallel.getStaticExtents())
       groups = saturatingMul(groups, e);
   }
-  int64_t running = 0;
+  int64_t groupWarps = groupSize / kThreadsPerWarp;
+  llvm::BitVector running(
+      static_cast<unsigned>(saturatingMul(groups, groupWarps)));
   for (int64_t g = 0; g < groups; ++g) {
     InthreadsOp unknown;
     std::optional<bool> runs = guardsHold(warpgroups, g, guards, unknown);
@@ -233,9 +235,17 @@ FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
           "constants, so the number of arrivals the event expects "
           "is unknown");
     if (*runs)
-      running += groupSize / kThreadsPerWarp;
+      running.set(static_cast<unsigned>(g * groupWarps),
+                  static_cast<unsigned>((g + 1) * groupWarps));
   }
   return running;
+}
+
+FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
+  FailureOr<llvm::BitVector> running = getWarpsRunning(op);
+  if (failed(running))
+    return failure();
+  return static_cast<int64_t>(running->count());
 }
 
 std::optional<WarpgroupsRunning>

@@ -4,7 +4,8 @@
 // arrivals that complete a phase of its slots (the mbarrier's count),
 // computed from its triggers: a trigger after tma loads is one arrival (the
 // issuing thread, which expects the loads' bytes), a plain trigger one per
-// warp that runs it. Event arrays the lowering cannot take are reported.
+// warp that runs it, each warp counted once however many triggers it runs.
+// Event arrays the lowering cannot take are reported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,13 +24,18 @@ using namespace mlir;
 using namespace mlir::croq;
 
 /// The arrivals that complete a phase of the slots of `alloc`, or an error.
+/// Each warp that triggers the event arrives once per phase, however many
+/// triggers it runs (a loop's and the one after it are different phases),
+/// and so does the issuing thread of each group of warps that triggers it
+/// after tma loads.
 static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
   int64_t slots = alloc.getEvents().getType().getCount();
   if (slots > EventsType::kMaxLoweredSlots)
     return alloc.emitOpError("event arrays of more than ")
            << EventsType::kMaxLoweredSlots << " slots are not lowered, got "
            << slots;
-  int64_t count = 0;
+  llvm::BitVector plainWarps;
+  SmallVector<llvm::BitVector> tmaIssuers;
   for (Operation *user : alloc.getEvents().getUsers()) {
     if (isa<EventWaitOp>(user))
       continue;
@@ -38,23 +44,27 @@ static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
       return user->emitOpError("uses an event array; only "
                                "croq.event.trigger and croq.event.wait can "
                                "be lowered");
-    if (!trigger.getFutures().empty()) {
-      for (Value future : trigger.getFutures()) {
-        auto copy = future.getDefiningOp<CopyOp>();
-        if (!copy || copy.getEngine() != CopyEngine::TMA)
-          return trigger.emitOpError("is lowered after tma loads only; wait "
-                                     "for a dma copy with croq.wait before "
-                                     "triggering");
-      }
-      // One thread arrives and expects the loads' bytes.
-      count += 1;
-      continue;
+    for (Value future : trigger.getFutures()) {
+      auto copy = future.getDefiningOp<CopyOp>();
+      if (!copy || copy.getEngine() != CopyEngine::TMA)
+        return trigger.emitOpError("is lowered after tma loads only; wait "
+                                   "for a dma copy with croq.wait before "
+                                   "triggering");
     }
-    FailureOr<int64_t> warps = countWarpsRunning(trigger);
+    FailureOr<llvm::BitVector> warps = getWarpsRunning(trigger);
     if (failed(warps))
       return failure();
-    count += *warps;
+    if (!trigger.getFutures().empty()) {
+      // One thread of the warps arrives and expects the loads' bytes.
+      if (!llvm::is_contained(tmaIssuers, *warps))
+        tmaIssuers.push_back(*warps);
+      continue;
+    }
+    if (plainWarps.size() < warps->size())
+      plainWarps.resize(warps->size());
+    plainWarps |= *warps;
   }
+  int64_t count = static_cast<int64_t>(plainWarps.count() + tmaIssuers.size());
   if (count == 0)
     return alloc.emitOpError("is never triggered, so waiting on it would "
                              "hang");

@@ -11,6 +11,7 @@
 #define CROQ_DIALECT_CROQ_IR_THREADGROUPS_H
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "llvm/ADT/BitVector.h"
 
 namespace mlir {
 namespace croq {
@@ -47,10 +48,14 @@ struct GroupShape {
 /// with getBlockThreadCount's error, for a block of unknown size.
 FailureOr<GroupShape> getGroupShape(ParallelOp parallel, bool perThread);
 
-/// The number of warps of a block that run `op`: the warps of its block or
-/// of the warpgroups whose enclosing inthreads conditions hold, evaluated
-/// for each warpgroup index. Fails, with an error, where a condition cannot
-/// be evaluated at compile time, or in a thread-level region.
+/// The warps of a block that run `op`, one bit per warp of the block
+/// (warp w of warpgroup g is bit 4 g + w): the warps of its block or of the
+/// warpgroups whose enclosing inthreads conditions hold, evaluated for each
+/// warpgroup index. Fails, with an error, where a condition cannot be
+/// evaluated at compile time, or in a thread-level region.
+FailureOr<llvm::BitVector> getWarpsRunning(Operation *op);
+
+/// The number of warps getWarpsRunning gives.
 FailureOr<int64_t> countWarpsRunning(Operation *op);
 
 /// The warpgroups of a block that run an op.

@@ -412,7 +412,10 @@ def CroqPlanEvents : Pass<"croq-plan-events"> {
     issuing thread, which expects the loads' bytes on the barrier); a plain
     trigger is one arrival per warp that runs it, found from the enclosing
     regions' extents and the `croq.inthreads` conditions evaluated for each
-    warpgroup index. An array with more than 64 slots, one used by other
+    warpgroup index. Each warp (and each issuing thread) arrives once per
+    phase, however many triggers it runs: a stage peeled before a loop and
+    the loop's own trigger complete different phases, so they count the
+    same warps once. An array with more than 64 slots, one used by other
     ops, one triggered after a dma copy, one never triggered, or one whose
     triggering warps cannot be counted at compile time is an error.
 
