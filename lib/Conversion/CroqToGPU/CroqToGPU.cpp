@@ -35,7 +35,8 @@ static StringRef getMissingFeature(Operation *op,
   auto copy = dyn_cast<CopyOp>(op);
   if (copy && copy.getEngine() == CopyEngine::TMA && !target.hasTma)
     return "the tensor memory accelerator";
-  if (isa<MmaOp, MmaLoadOp, MmaCommitOp, MmaStoreOp, MmaConvertOp>(op) &&
+  if (isa<MmaOp, MmaLoadOp, MmaCommitOp, MmaWaitOp, MmaStoreOp, MmaConvertOp>(
+          op) &&
       !target.hasWgmma)
     return "warpgroup mma";
   if (isa<EventWaitOp>(op) && !target.hasMbarrierTryWait)
@@ -120,8 +121,8 @@ static LogicalResult checkLowerable(ModuleOp module,
       ok = false;
       return;
     }
-    if (isa<MmaFillOp, MmaLoadOp, MmaOp, MmaCommitOp, MmaStoreOp, MmaMapOp,
-            VecMapOp, VecFillOp, MmaReduceOp, MmaConvertOp>(op) &&
+    if (isa<MmaFillOp, MmaLoadOp, MmaOp, MmaCommitOp, MmaWaitOp, MmaStoreOp,
+            MmaMapOp, VecMapOp, VecFillOp, MmaReduceOp, MmaConvertOp>(op) &&
         failed(checkMmaLowerable(op))) {
       ok = false;
       return;
@@ -190,6 +191,7 @@ struct ConvertCroqToGPUPass
     if (failed(chipTarget) || failed(checkLowerable(module, **chipTarget)))
       return signalPassFailure();
 
+    insertWgmmaFences(module);
     // Data ops first, while the parallel regions that tell which threads
     // run them are still there.
     CroqTypeConverter converter(context);

@@ -180,6 +180,22 @@ Value mlir::croq::pinRegister(OpBuilder &builder, Location loc, Value value) {
   return asmOp.getResult(0);
 }
 
+/// Rebuilds `acc` with every element passed through pinRegister.
+Value mlir::croq::pinAccumulator(OpBuilder &builder, Location loc, Value acc) {
+  auto type = cast<LLVM::LLVMStructType>(acc.getType());
+  Value result = acc;
+  for (auto [i, rowsType] : llvm::enumerate(type.getBody())) {
+    auto rows = cast<LLVM::LLVMStructType>(rowsType);
+    for (int64_t r = 0, e = rows.getBody().size(); r < e; ++r) {
+      SmallVector<int64_t> position{static_cast<int64_t>(i), r};
+      Value element = LLVM::ExtractValueOp::create(builder, loc, acc, position);
+      result = LLVM::InsertValueOp::create(
+          builder, loc, result, pinRegister(builder, loc, element), position);
+    }
+  }
+  return result;
+}
+
 CroqTypeConverter::CroqTypeConverter(MLIRContext *context) {
   addConversion([](Type type) { return type; });
   addConversion([](TileType type) -> Type {

@@ -74,6 +74,10 @@ LLVM::LLVMStructType getRegisterFragStructType(FragType type);
 /// before it (a wgmma wait), nor its computation below those after it.
 Value pinRegister(OpBuilder &builder, Location loc, Value value);
 
+/// `acc`, a lowered accumulator (one struct per 64 rows), with every
+/// register passed through pinRegister.
+Value pinAccumulator(OpBuilder &builder, Location loc, Value acc);
+
 /// The LLVM struct of an accumulator in registers: one struct of N / 2
 /// elements per 64 rows, as wgmma m64nN takes them. Null where
 /// isHeldInWgmmaFragments is false.
@@ -258,6 +262,14 @@ void populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
 /// Reports, on the op, why an mma op cannot be lowered to wgmma, or
 /// succeeds.
 LogicalResult checkMmaLowerable(Operation *op);
+
+/// Places an nvvm.wgmma.fence.aligned before each croq.mma whose registers
+/// the threads may have written since the last fence: an A operand in
+/// registers, an accumulator that comes from croq.mma.map or through a
+/// branch rather than from wgmma (copies at loop and branch edges write
+/// registers too). Runs on croq IR, before the conversion changes the
+/// types of loops and their arguments.
+void insertWgmmaFences(ModuleOp module);
 
 /// Adds the pattern that lowers croq.mma.store to stores of each thread's
 /// fragment (stmatrix into 16-bit shared tiles).

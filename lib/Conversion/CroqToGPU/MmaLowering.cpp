@@ -5,7 +5,8 @@
 // matrix descriptors from the operand tiles' swizzle layouts and issues one
 // wgmma.mma_async per 64 rows of M and per instruction K. Accumulators live
 // in LLVM structs, one per 64 rows, exactly as wgmma reads and writes them.
-// croq.mma.commit commits the group and waits for it; croq.mma.store writes
+// croq.mma.commit commits the group and waits for it, croq.mma.wait waits
+// for a group committed earlier; croq.mma.store writes
 // the accumulator fragment of each thread to a tile or tensor.
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -138,29 +140,75 @@ LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
 }
 
 //===----------------------------------------------------------------------===//
-// Patterns
+// Fences
 //===----------------------------------------------------------------------===//
 
-/// Rebuilds `acc` with every element passed through pinRegister.
-static Value pinAccumulator(OpBuilder &builder, Location loc, Value acc) {
-  auto type = cast<LLVM::LLVMStructType>(acc.getType());
-  Value result = acc;
-  for (auto [i, rowsType] : llvm::enumerate(type.getBody())) {
-    auto rows = cast<LLVM::LLVMStructType>(rowsType);
-    for (int64_t r = 0, e = rows.getBody().size(); r < e; ++r) {
-      SmallVector<int64_t> position{static_cast<int64_t>(i), r};
-      Value element = LLVM::ExtractValueOp::create(builder, loc, acc, position);
-      result = LLVM::InsertValueOp::create(
-          builder, loc, result, pinRegister(builder, loc, element), position);
-    }
-  }
-  return result;
+/// Whether `fill` zeroes an accumulator that only croq.mma ops accumulate
+/// into: its registers need not be written, as the first wgmma of each
+/// such op ignores them (scale-d = 0).
+static bool isZeroInitOnly(MmaFillOp fill) {
+  if (!matchPattern(fill.getValue(), m_AnyZeroFloat()) &&
+      !matchPattern(fill.getValue(), m_Zero()))
+    return false;
+  return llvm::all_of(fill.getResult().getUses(), [](OpOperand &use) {
+    auto mma = dyn_cast<MmaOp>(use.getOwner());
+    return mma && &use == &mma.getAccMutable();
+  });
 }
+
+/// Whether croq.mma `op` starts from an accumulator of zeros whose
+/// registers were left unwritten (isZeroInitOnly).
+static bool startsFromZero(MmaOp op) {
+  auto fill = op.getAcc().getDefiningOp<MmaFillOp>();
+  return fill && isZeroInitOnly(fill);
+}
+
+/// Whether only wgmma has written the registers of accumulator `acc` since
+/// the last wgmma fence: it comes from croq.mma.fill, croq.mma.commit,
+/// croq.mma.wait or croq.mma (which fence or keep the registers in wgmma),
+/// directly or through the iteration arguments and results of loops.
+/// Anything else (a croq.mma.map result, a value through a branch) may
+/// reach the wgmma after register copies at block edges.
+static bool isWrittenByWgmmaOnly(Value acc, int depth = 0) {
+  if (depth > 4)
+    return false;
+  auto viaLoop = [&](scf::ForOp loop, unsigned i) {
+    return isWrittenByWgmmaOnly(loop.getInitArgs()[i], depth + 1) &&
+           isWrittenByWgmmaOnly(loop.getYieldedValues()[i], depth + 1);
+  };
+  if (auto arg = dyn_cast<BlockArgument>(acc)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return false;
+    return viaLoop(loop, arg.getArgNumber() - 1);
+  }
+  Operation *def = acc.getDefiningOp();
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    return viaLoop(loop, cast<OpResult>(acc).getResultNumber());
+  if (auto fill = dyn_cast<MmaFillOp>(def))
+    return !isZeroInitOnly(fill);
+  return isa<MmaCommitOp, MmaWaitOp, MmaOp>(def);
+}
+
+void mlir::croq::insertWgmmaFences(ModuleOp module) {
+  module.walk([](MmaOp mma) {
+    if (mma.getA().getType().getInRegisters() ||
+        !isWrittenByWgmmaOnly(mma.getAcc())) {
+      OpBuilder builder(mma);
+      NVVM::WgmmaFenceAlignedOp::create(builder, mma.getLoc());
+    }
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
 
 namespace {
 /// croq.mma.fill %v  =>  the accumulator struct with every element %v,
 /// pinned, then a wgmma fence (its registers were written by other
-/// instructions).
+/// instructions); an undefined struct for zeros only croq.mma ops read
+/// (they start with scale-d = 0).
 struct MmaFillOpLowering : OpConversionPattern<MmaFillOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -171,6 +219,10 @@ struct MmaFillOpLowering : OpConversionPattern<MmaFillOp> {
     if (!type)
       return rewriter.notifyMatchFailure(op, "accumulator not in fragments");
     Value acc = LLVM::UndefOp::create(rewriter, loc, type);
+    if (isZeroInitOnly(op)) {
+      rewriter.replaceOp(op, acc);
+      return success();
+    }
     for (auto [i, rowsType] : llvm::enumerate(type.getBody())) {
       auto rows = cast<LLVM::LLVMStructType>(rowsType);
       for (int64_t r = 0, e = rows.getBody().size(); r < e; ++r)
@@ -239,12 +291,13 @@ struct MmaLoadOpLowering : OpConversionPattern<MmaLoadOp> {
 /// an asm statement; the accumulator registers are tied to the outputs.
 static Value emitRegisterAWgmma(OpBuilder &builder, Location loc, Value rows,
                                 ArrayRef<Value> a, Value descB, int64_t n,
-                                StringRef type, bool bKMajor) {
+                                StringRef type, bool bKMajor, bool zeroInit) {
   auto rowsType = cast<LLVM::LLVMStructType>(rows.getType());
   int64_t outputs = static_cast<int64_t>(rowsType.getBody().size());
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+  // p is scale-d: add to the accumulator, or start from zero.
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, " << (zeroInit ? 0 : 1) << ", 0;\n"
      << "wgmma.mma_async.sync.aligned.m64n" << n << "k16.f32." << type << "."
      << type << " {";
   SmallVector<std::string> constraints;
@@ -257,8 +310,7 @@ static Value emitRegisterAWgmma(OpBuilder &builder, Location loc, Value rows,
     os << (i ? ", " : "") << "$" << outputs + i;
     constraints.push_back("r");
   }
-  // scale-d (p): add to the accumulator; A and B not negated; B transposed
-  // when it is MN-major.
+  // scale-d (p); A and B not negated; B transposed when it is MN-major.
   os << "}, $" << outputs + 4 << ", p, 1, 1, " << (bKMajor ? 0 : 1) << ";\n}\n";
   constraints.push_back("l");
   SmallVector<Value> operands(a);
@@ -277,7 +329,8 @@ static Value emitRegisterAWgmma(OpBuilder &builder, Location loc, Value rows,
 
 /// croq.mma %acc, %a, %b  =>  for each instruction K step and each 64 rows
 /// of M, wgmma.mma_async on descriptors of A and B at those offsets, or
-/// with A from its registers.
+/// with A from its registers (insertWgmmaFences has placed the fence it
+/// needs before it).
 struct MmaOpLowering : OpConversionPattern<MmaOp> {
   MmaOpLowering(const TypeConverter &converter, MLIRContext *context,
                 const TargetDescription &target)
@@ -322,8 +375,12 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
     auto nvvmLayoutB = NVVM::MMALayoutAttr::get(
         context, bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row);
     auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
+    // The first K step of an mma on unwritten zeros starts from zero.
     auto scaleD =
         NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one);
+    auto scaleZero =
+        NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::zero);
+    bool zeroInit = startsFromZero(op);
     uint64_t bitsA = getDescriptorBits(*layoutA, target);
     uint64_t bitsB = getDescriptorBits(*layoutB, target,
                                        bKMajor ? 1 : n / layoutB->slabWidth);
@@ -353,8 +410,9 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
             rewriter, loc, rows.getType(), rows, descA, descB, shape,
             NVVM::WGMMATypesAttr::get(context, *typeA),
             NVVM::WGMMATypesAttr::get(context, *typeB),
-            NVVM::WGMMATypesAttr::get(context, *typeD), scaleD, one, one,
-            nvvmLayoutA, nvvmLayoutB, satfinite);
+            NVVM::WGMMATypesAttr::get(context, *typeD),
+            zeroInit && kk == 0 ? scaleZero : scaleD, one, one, nvvmLayoutA,
+            nvvmLayoutB, satfinite);
         acc = LLVM::InsertValueOp::create(rewriter, loc, acc, wgmma.getResult(),
                                           mi);
       }
@@ -382,6 +440,7 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
         op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
     uint64_t bitsB = getDescriptorBits(*layoutB, target,
                                        bKMajor ? 1 : n / layoutB->slabWidth);
+    bool zeroInit = startsFromZero(op);
     Value acc = adaptor.getAcc();
     for (int64_t kk = 0; kk < k / 16; ++kk) {
       int64_t k0 = kk * 16;
@@ -398,8 +457,8 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
               LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getA(),
                                            ArrayRef<int64_t>{mi, 4 * kk + u}));
         Value rows = LLVM::ExtractValueOp::create(rewriter, loc, acc, mi);
-        Value result =
-            emitRegisterAWgmma(rewriter, loc, rows, a, descB, n, type, bKMajor);
+        Value result = emitRegisterAWgmma(rewriter, loc, rows, a, descB, n,
+                                          type, bKMajor, zeroInit && kk == 0);
         acc = LLVM::InsertValueOp::create(rewriter, loc, acc, result, mi);
       }
     }
@@ -431,13 +490,31 @@ struct MmaCommitOpLowering : OpConversionPattern<MmaCommitOp> {
     return success();
   }
 };
+
+/// croq.mma.wait %acc pending = N  =>  wait until N groups are left, pin the
+/// accumulator registers after the wait and fence them for the next wgmma
+/// (the verifier has checked that the accumulator's group is not among the
+/// N).
+struct MmaWaitOpLowering : OpConversionPattern<MmaWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPending());
+    Value acc = pinAccumulator(rewriter, loc, adaptor.getAcc());
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::croq::populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
                                               const TargetDescription &target,
                                               RewritePatternSet &patterns) {
-  patterns.add<MmaFillOpLowering, MmaLoadOpLowering, MmaCommitOpLowering>(
-      converter, patterns.getContext());
+  patterns.add<MmaFillOpLowering, MmaLoadOpLowering, MmaCommitOpLowering,
+               MmaWaitOpLowering>(converter, patterns.getContext());
   patterns.add<MmaOpLowering>(converter, patterns.getContext(), target);
   populateCroqMmaStoreToGPUPatterns(converter, patterns);
   populateCroqMmaMapToGPUPatterns(converter, patterns);

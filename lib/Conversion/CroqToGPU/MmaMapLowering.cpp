@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -42,7 +43,8 @@ namespace {
 /// register: extract it and the matching element of each input (the same
 /// register of another accumulator, the element of its row or column of a
 /// vector), the body with those substituted, insert; the registers' rows
-/// and columns as FragmentOrigin gives them.
+/// and columns as FragmentOrigin gives them. A result that may reach a wgmma
+/// is pinned and fenced for it.
 struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -90,8 +92,23 @@ struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
             LLVM::InsertValueOp::create(rewriter, loc, result, value, position);
       }
     }
+    if (mayFeedWgmma(op.getResult())) {
+      // wgmma reads registers the thread just wrote: pinned, they are
+      // written before the fence, not recomputed after it.
+      result = pinAccumulator(rewriter, loc, result);
+      NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    }
     rewriter.replaceOp(op, result);
     return success();
+  }
+
+  /// Whether `result` may reach a wgmma as its accumulator: it is used by
+  /// something other than the ops that read accumulators as plain
+  /// registers (a croq.mma, or a loop or branch yielding it on).
+  static bool mayFeedWgmma(Value result) {
+    return llvm::any_of(result.getUsers(), [](Operation *user) {
+      return !isa<MmaMapOp, MmaReduceOp, MmaStoreOp, MmaConvertOp>(user);
+    });
   }
 };
 

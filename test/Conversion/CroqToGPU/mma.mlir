@@ -6,31 +6,34 @@
 // stride byte offset 1024 B (8 rows of the 128-byte span) and layout type 1
 // (128B swizzle): the constant 0x4000004000010000. K steps of 16 f16 move 32
 // bytes along the rows; the second 64 rows of A start 8192 bytes further.
+// The accumulator starts as zeros that only this mma reads: no register is
+// written (an undefined struct), a fence comes before the first wgmma, and
+// the first K step of each 64 rows starts from zero (scale-d 0).
 
 // CHECK-LABEL: func.func @mma
 // CHECK:      llvm.mlir.undef : !llvm.struct<(struct<(f32, {{.*}})>, struct<(f32, {{.*}})>)>
-// CHECK-COUNT-64: llvm.insertvalue %{{.*}}, %{{.*}}[{{[01]}}, {{[0-9]+}}]
-// CHECK:      nvvm.wgmma.fence.aligned
+// CHECK-NOT:  llvm.insertvalue
 // CHECK:      %[[A_PTR:.*]] = memref.extract_aligned_pointer_as_index
 // CHECK:      %[[A:.*]] = arith.index_castui %{{.*}} : index to i64
 // CHECK:      memref.extract_aligned_pointer_as_index
 // CHECK:      %[[B:.*]] = arith.index_castui %{{.*}} : index to i64
+// CHECK:      nvvm.wgmma.fence.aligned
 // CHECK:      arith.andi %[[B]], %c262143_i64
 // CHECK:      arith.shrui
 // CHECK:      %[[DESC_B:.*]] = arith.ori %{{.*}}, %c4611686293305360384_i64
 // CHECK:      arith.andi %[[A]], %c262143_i64
 // CHECK:      %[[DESC_A:.*]] = arith.ori %{{.*}}, %c4611686293305360384_i64
 // CHECK:      %[[ROWS0:.*]] = llvm.extractvalue %{{.*}}[0]
-// CHECK:      nvvm.wgmma.mma_async %[[DESC_A]], %[[DESC_B]], %[[ROWS0]], <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK:      nvvm.wgmma.mma_async %[[DESC_A]], %[[DESC_B]], %[[ROWS0]], <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // CHECK:      arith.addi %[[A]], %c8192_i64
 // CHECK:      llvm.extractvalue %{{.*}}[1]
-// CHECK:      nvvm.wgmma.mma_async
+// CHECK:      nvvm.wgmma.mma_async {{.*}} D[<f32>, <zero>]
 // CHECK:      arith.addi %[[B]], %c32_i64
 // CHECK:      arith.addi %[[A]], %c32_i64
-// CHECK:      nvvm.wgmma.mma_async
+// CHECK:      nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
 // CHECK:      arith.addi %[[A]], %c8224_i64
-// CHECK:      nvvm.wgmma.mma_async
-// CHECK-COUNT-4: nvvm.wgmma.mma_async
+// CHECK:      nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
 
 // Commit: the group is committed and waited for, each register is pinned
 // after the wait, and the registers are fenced for the next wgmma.
@@ -121,6 +124,76 @@ func.func @mma_store_shared_f32() {
     %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
     %c = croq.mma.commit %r : !croq.acc<64x128xf32>
     croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf32, shared>
+  }
+  return
+}
+
+// Two groups in flight, completed in order: the commits with pending = 1
+// commit and wait for all but the newest group, without pinning (their
+// results are still being written); croq.mma.wait on the first group waits
+// with one group left, then pins the first accumulator's registers and
+// fences them; the wait on the second waits for everything.
+// CHECK-LABEL: func.func @mma_wait_overlap
+// CHECK:        nvvm.wgmma.mma_async
+// CHECK:        nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:   nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT:    llvm.inline_asm
+// CHECK:        nvvm.wgmma.mma_async
+// CHECK:        nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:   nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NOT:    llvm.inline_asm
+// CHECK:        nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-COUNT-32: llvm.inline_asm has_side_effects "", "=f,0"
+// CHECK:        nvvm.wgmma.fence.aligned
+// CHECK:        nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-32: llvm.inline_asm has_side_effects "", "=f,0"
+// CHECK:        nvvm.wgmma.fence.aligned
+// CHECK:        nvvm.stmatrix
+// CHECK:        return
+func.func @mma_wait_overlap() {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %bt = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %out = croq.alloc : !croq.tile<64x64xf16, shared>
+    %zero = arith.constant 0.0 : f32
+    %s0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+    %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %mb = croq.mma.load %bt : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %s1 = croq.mma row row %s0, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+    %s = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
+    %o1 = croq.mma row row %o0, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+    %o = croq.mma.commit %o1 pending = 1 : !croq.acc<64x64xf32>
+    %sd = croq.mma.wait %s pending = 1 : !croq.acc<64x64xf32>
+    croq.mma.store %sd -> %out : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
+    %od = croq.mma.wait %o : !croq.acc<64x64xf32>
+    croq.mma.store %od -> %out : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
+  }
+  return
+}
+
+// A fill of another value (or one that something besides croq.mma reads)
+// writes every register, pins it and fences; the mma then accumulates from
+// its first K step.
+// CHECK-LABEL: func.func @mma_fill_value
+// CHECK:          llvm.mlir.undef
+// CHECK-COUNT-32: llvm.inline_asm has_side_effects "", "=f,0"
+// CHECK:          nvvm.wgmma.fence.aligned
+// CHECK-NOT:      D[<f32>, <zero>]
+// CHECK:          nvvm.wgmma.mma_async {{.*}} D[<f32>, <one>]
+// CHECK:          nvvm.wgmma.commit.group.sync.aligned
+func.func @mma_fill_value() {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %bt = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %out = croq.alloc : !croq.tile<64x64xf16, shared>
+    %one = arith.constant 1.0 : f32
+    %acc = croq.mma.fill %one : !croq.acc<64x64xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %mb = croq.mma.load %bt : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+    %c = croq.mma.commit %r : !croq.acc<64x64xf32>
+    croq.mma.store %c -> %out : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
   }
   return
 }

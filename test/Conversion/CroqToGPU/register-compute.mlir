@@ -158,3 +158,67 @@ func.func @register_operand(%v: memref<32x64xf16>, %out: memref<64x64xf32>) {
   }
   return
 }
+
+// An accumulator rescaled by croq.mma.map in a loop and fed to croq.mma
+// after it: the map pins its 32 registers and fences them (wgmma will read
+// them); the croq.mma with A in registers fences again before its first
+// wgmma, since the loop's edges may copy registers after the map's fence.
+// CHECK-LABEL: func.func @register_fences
+// CHECK:        scf.for
+// CHECK:          arith.mulf
+// CHECK-COUNT-32: llvm.inline_asm has_side_effects "", "=f,0"
+// CHECK:          nvvm.wgmma.fence.aligned
+// CHECK:          scf.yield
+// CHECK:        nvvm.wgmma.fence.aligned
+// CHECK-NOT:    llvm.inline_asm
+// CHECK:        llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async
+func.func @register_fences(%v: memref<32x64xf16>, %out: memref<64x64xf32>, %n: index) {
+  croq.parallel (%b) in [1] : block {
+    %v_s = croq.alloc : !croq.tile<32x64xf16, shared, swizzle = 128>
+    croq.copy dma %v -> %v_s : memref<32x64xf16> -> !croq.tile<32x64xf16, shared, swizzle = 128>
+    %one = arith.constant 1.0 : f32
+    %half = arith.constant 0.5 : f32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %s = croq.mma.fill %one : !croq.acc<64x32xf32>
+    %p = croq.mma.convert %s : !croq.acc<64x32xf32> -> !croq.frag<64x32xf16, registers>
+    %vb = croq.mma.load %v_s : !croq.tile<32x64xf16, shared, swizzle = 128> -> !croq.frag<32x64xf16>
+    %o0 = croq.mma.fill %one : !croq.acc<64x64xf32>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%o = %o0) -> (!croq.acc<64x64xf32>) {
+      %os = croq.mma.map %o (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %y = arith.mulf %x, %half : f32
+        croq.yield %y : f32
+      }
+      scf.yield %os : !croq.acc<64x64xf32>
+    }
+    %o1 = croq.mma row col %r, %p, %vb : !croq.frag<64x32xf16, registers>, !croq.frag<32x64xf16> -> !croq.acc<64x64xf32>
+    %o = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+    croq.mma.store %o -> %out : !croq.acc<64x64xf32> -> memref<64x64xf32>
+  }
+  return
+}
+
+// With A in registers and an accumulator of zeros only the mma reads, the
+// first K step's scale-d predicate is false (start from zero), the second's
+// true.
+// CHECK-LABEL: func.func @register_operand_zero
+// CHECK:      nvvm.wgmma.fence.aligned
+// CHECK:      llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 0, 0;\0Awgmma.mma_async
+// CHECK:      llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async
+// CHECK:      nvvm.wgmma.commit.group.sync.aligned
+func.func @register_operand_zero(%v: memref<32x64xf16>, %out: memref<64x64xf32>) {
+  croq.parallel (%b) in [1] : block {
+    %v_s = croq.alloc : !croq.tile<32x64xf16, shared, swizzle = 128>
+    croq.copy dma %v -> %v_s : memref<32x64xf16> -> !croq.tile<32x64xf16, shared, swizzle = 128>
+    %one = arith.constant 1.0 : f32
+    %zero = arith.constant 0.0 : f32
+    %s = croq.mma.fill %one : !croq.acc<64x32xf32>
+    %p = croq.mma.convert %s : !croq.acc<64x32xf32> -> !croq.frag<64x32xf16, registers>
+    %vb = croq.mma.load %v_s : !croq.tile<32x64xf16, shared, swizzle = 128> -> !croq.frag<32x64xf16>
+    %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+    %o1 = croq.mma row col %o0, %p, %vb : !croq.frag<64x32xf16, registers>, !croq.frag<32x64xf16> -> !croq.acc<64x64xf32>
+    %o = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+    croq.mma.store %o -> %out : !croq.acc<64x64xf32> -> memref<64x64xf32>
+  }
+  return
+}

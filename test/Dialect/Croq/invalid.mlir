@@ -1433,9 +1433,65 @@ func.func @mma_commit_pending_range(%acc: !croq.acc<64x64xf32>) {
 // -----
 
 func.func @mma_commit_pending_store(%acc: !croq.acc<64x64xf32>, %out: memref<64x64xf32>) {
-  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 1); store it after a croq.mma.commit with pending = 0}}
+  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 1); store it after a croq.mma.commit with pending = 0 or a croq.mma.wait}}
   %r = croq.mma.commit %acc pending = 1 : !croq.acc<64x64xf32>
   croq.mma.store %r -> %out : !croq.acc<64x64xf32> -> memref<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_wait_pending_range(%acc: !croq.acc<64x64xf32>) {
+  %c = croq.mma.commit %acc pending = 1 : !croq.acc<64x64xf32>
+  // expected-error @+1 {{'croq.mma.wait' op pending must be between 0 and 7, got 9}}
+  %r = croq.mma.wait %c pending = 9 : !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_wait_not_pending(%acc: !croq.acc<64x64xf32>) {
+  %c = croq.mma.commit %acc : !croq.acc<64x64xf32>
+  // expected-error @+1 {{'croq.mma.wait' op waits for an accumulator committed with pending > 0: its operand must be the result of such a croq.mma.commit}}
+  %r = croq.mma.wait %c : !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_wait_argument(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.wait' op waits for an accumulator committed with pending > 0: its operand must be the result of such a croq.mma.commit}}
+  %r = croq.mma.wait %acc : !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_wait_other_block(%acc: !croq.acc<64x64xf32>, %flag: i1) {
+  %c = croq.mma.commit %acc pending = 1 : !croq.acc<64x64xf32>
+  scf.if %flag {
+    // expected-error @+1 {{'croq.mma.wait' op must follow the croq.mma.commit of its accumulator in the same block}}
+    %r = croq.mma.wait %c : !croq.acc<64x64xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @mma_wait_own_group(%s1: !croq.acc<64x64xf32>, %o1: !croq.acc<64x64xf32>) {
+  %s = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
+  %o = croq.mma.commit %o1 pending = 1 : !croq.acc<64x64xf32>
+  // expected-error @+1 {{'croq.mma.wait' op leaves the accumulator's own group running: 1 group(s) committed after it, pending = 2}}
+  %r = croq.mma.wait %s pending = 2 : !croq.acc<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_wait_result_type(%acc: !croq.acc<64x64xf32>) {
+  %c = croq.mma.commit %acc pending = 1 : !croq.acc<64x64xf32>
+  // expected-error @+1 {{'croq.mma.wait' op failed to verify that all of {acc, result} have same type}}
+  %r = "croq.mma.wait"(%c) : (!croq.acc<64x64xf32>) -> !croq.acc<64x128xf32>
   return
 }
 
@@ -1865,7 +1921,7 @@ func.func @yield_outside_map(%x: f32) {
 // -----
 
 func.func @mma_commit_pending_map(%acc: !croq.acc<64x64xf32>) {
-  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 1); map it after a croq.mma.commit with pending = 0}}
+  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 1); map it after a croq.mma.commit with pending = 0 or a croq.mma.wait}}
   %r = croq.mma.commit %acc pending = 1 : !croq.acc<64x64xf32>
   %m = croq.mma.map %r (%i, %j, %x) : !croq.acc<64x64xf32> {
     croq.yield %x : f32
@@ -2043,7 +2099,7 @@ func.func @mma_reduce_scratch_space(%acc: !croq.acc<64x128xf32>, %t: !croq.tile<
 // -----
 
 func.func @mma_commit_pending_reduce(%acc: !croq.acc<64x64xf32>) {
-  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 2); reduce it after a croq.mma.commit with pending = 0}}
+  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 2); reduce it after a croq.mma.commit with pending = 0 or a croq.mma.wait}}
   %r = croq.mma.commit %acc pending = 2 : !croq.acc<64x64xf32>
   %v = croq.mma.reduce max %r : !croq.acc<64x64xf32> -> !croq.vec<64xf32, rows>
   return
@@ -2052,7 +2108,7 @@ func.func @mma_commit_pending_reduce(%acc: !croq.acc<64x64xf32>) {
 // -----
 
 func.func @mma_commit_pending_convert(%acc: !croq.acc<64x64xf32>) {
-  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 1); convert it after a croq.mma.commit with pending = 0}}
+  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 1); convert it after a croq.mma.commit with pending = 0 or a croq.mma.wait}}
   %r = croq.mma.commit %acc pending = 1 : !croq.acc<64x64xf32>
   %p = croq.mma.convert %r : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
   return

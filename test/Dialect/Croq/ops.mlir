@@ -769,6 +769,20 @@ func.func @mma_commit_example(%r: !croq.acc<64x128xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @mma_wait_example(
+// CHECK-SAME: %[[S1:[^:]*]]: !croq.acc<64x128xf32>, %[[O1:[^:]*]]: !croq.acc<64x128xf32>
+func.func @mma_wait_example(%s1: !croq.acc<64x128xf32>, %o1: !croq.acc<64x128xf32>) {
+  // CHECK: %[[S:.*]] = croq.mma.commit %[[S1]] pending = 1 : !croq.acc<64x128xf32>
+  // CHECK: %[[O:.*]] = croq.mma.commit %[[O1]] pending = 1 : !croq.acc<64x128xf32>
+  // CHECK: croq.mma.wait %[[S]] pending = 1 : !croq.acc<64x128xf32>
+  // CHECK: croq.mma.wait %[[O]] : !croq.acc<64x128xf32>
+  %s = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+  %o = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
+  %sd = croq.mma.wait %s pending = 1 : !croq.acc<64x128xf32>
+  %od = croq.mma.wait %o pending = 0 : !croq.acc<64x128xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @mma_store_example(
 func.func @mma_store_example(%c: !croq.acc<64x128xf32>, %out: !croq.tile<64x128xf16, shared>) {
   // CHECK: croq.mma.store %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>

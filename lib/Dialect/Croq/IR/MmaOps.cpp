@@ -169,8 +169,39 @@ LogicalResult MmaCommitOp::verify() {
     if (!use.empty())
       return emitOpError("result is still being computed (pending = ")
              << getPending() << "); " << use
-             << " it after a croq.mma.commit with pending = 0";
+             << " it after a croq.mma.commit with pending = 0 or a "
+                "croq.mma.wait";
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MmaWaitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaWaitOp::verify() {
+  if (getPending() < 0 || getPending() > 7)
+    return emitOpError("pending must be between 0 and 7, got ") << getPending();
+  auto commit = getAcc().getDefiningOp<MmaCommitOp>();
+  if (!commit || commit.getPending() == 0)
+    return emitOpError("waits for an accumulator committed with pending > 0: "
+                       "its operand must be the result of such a "
+                       "croq.mma.commit");
+  if (commit->getBlock() != (*this)->getBlock() ||
+      !commit->isBeforeInBlock(*this))
+    return emitOpError("must follow the croq.mma.commit of its accumulator "
+                       "in the same block");
+  // Groups complete in commit order: the accumulator's group is done once
+  // no more than `pending` groups committed after it may run.
+  int64_t later = 0;
+  for (Operation *op = commit->getNextNode(); op != *this;
+       op = op->getNextNode())
+    if (isa<MmaCommitOp>(op))
+      ++later;
+  if (later < getPending())
+    return emitOpError("leaves the accumulator's own group running: ")
+           << later
+           << " group(s) committed after it, pending = " << getPending();
   return success();
 }
 

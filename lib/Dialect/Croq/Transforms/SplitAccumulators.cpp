@@ -229,8 +229,8 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
       plan.rowMaps.push_back(map);
     return "";
   }
-  if (isa<MmaFillOp, MmaCommitOp, MmaLoadOp, EventWaitOp, EventTriggerOp,
-          WaitOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
+  if (isa<MmaFillOp, MmaCommitOp, MmaWaitOp, MmaLoadOp, EventWaitOp,
+          EventTriggerOp, WaitOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
     return "";
   if (touchesAccumulators(op))
     return "'" + op->getName().getStringRef().str() +

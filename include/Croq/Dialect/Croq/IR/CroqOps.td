@@ -750,6 +750,44 @@ def Croq_MmaCommitOp : Croq_Op<"mma.commit", [MemoryEffects<[MemRead, MemWrite]>
   let hasVerifier = 1;
 }
 
+def Croq_MmaWaitOp : Croq_Op<"mma.wait", [MemoryEffects<[MemRead, MemWrite]>,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "waits for an mma group committed with pending groups";
+  let description = [{
+    The `croq.mma.wait` op waits until the group of `croq.mma` operations
+    that a `croq.mma.commit` with `pending > 0` left running has completed,
+    while at most `pending` groups committed after it still run, and returns
+    the complete accumulator: the result may be mapped, reduced, converted
+    or stored. It keeps the tensor cores busy with a later group while the
+    warpgroup computes on an earlier one, as FlashAttention-3 overlaps the
+    softmax of one key tile with the P x V product of the previous one:
+
+    - commit S = Q K^T with `pending = 1`,
+    - issue O += P V and commit it with `pending = 1`,
+    - `croq.mma.wait` on S with `pending = 1` (O's group may still run),
+    - compute on S, then `croq.mma.wait` on O with `pending = 0`.
+
+    Groups complete in the order they were committed, so the accumulator's
+    group has completed when no more than `pending` groups were committed
+    after it: the verifier counts the `croq.mma.commit` ops between the
+    accumulator's commit and the wait, which must be in the same block, and
+    rejects a wait that would let the accumulator's own group still run.
+
+    Example:
+
+    ```mlir
+    %s = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+    %o = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
+    %sd = croq.mma.wait %s pending = 1 : !croq.acc<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Croq_AccType:$acc,
+                       DefaultValuedOptionalAttr<I64Attr, "0">:$pending);
+  let results = (outs Croq_AccType:$result);
+  let assemblyFormat = "$acc (`pending` `=` $pending^)? attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def Croq_MmaMapOp : Croq_Op<"mma.map", [SingleBlock,
     RecursiveMemoryEffects, AllTypesMatch<["acc", "result"]>]> {
   let summary = "computes on every element of an accumulator in registers";
