@@ -203,6 +203,8 @@ struct ConvertCroqToGPUPass
     target.addIllegalDialect<CroqDialect>();
     target.addLegalOp<ParallelOp, InthreadsOp, ViewOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    target.addDynamicallyLegalOp<math::Exp2Op>(
+        [](math::Exp2Op op) { return !isApproximateKernelExp2(op); });
     RewritePatternSet patterns(context);
     populateCroqToGPUConversionPatterns(converter, **chipTarget, patterns);
     // Accumulators carried through loops and branches change type.

@@ -21,6 +21,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -262,6 +263,11 @@ void populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
 /// Reports, on the op, why an mma op cannot be lowered to wgmma, or
 /// succeeds.
 LogicalResult checkMmaLowerable(Operation *op);
+
+/// Whether `op` is an f32 math.exp2 with approximate functions allowed
+/// (fastmath<afn>) inside a croq.parallel region: it becomes
+/// ex2.approx.ftz.f32, results below 2^-126 flushed to zero.
+bool isApproximateKernelExp2(math::Exp2Op op);
 
 /// Places an nvvm.wgmma.fence.aligned before each croq.mma whose registers
 /// the threads may have written since the last fence: an A operand in
