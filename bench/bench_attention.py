@@ -102,7 +102,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="the kernel module in <artifacts>/kernels")
     parser.add_argument("--kernels",
                         default="attention_f16,attention_causal_f16,"
-                        "attention_d64_f16,attention_bf16",
+                        "attention_bf16,attention_causal_bf16,"
+                        "attention_d64_f16,attention_causal_d64_f16",
                         help="entry points of examples/flash_attention.mlir")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
