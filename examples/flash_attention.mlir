@@ -33,24 +33,25 @@
 // around the masking croq.mma.map). Query rows past the sequence's end are
 // zero-filled by the loads and left out by the TMA store of the output.
 //
-// The non-causal kernels are persistent: one block per SM (132, an H100 or
-// H200) walks the work items t = bid, bid + 132, ..., the query blocks of
-// a head next to each other so that the blocks running at once share their
-// heads' K and V in L2. The K and V rings run on across items, so the
-// producer loads the next item's first tiles while the consumers finish
-// this one; the next Q tiles once every S of this item has run. The output
-// goes out through its own shared tiles, stored by TMA and left in flight.
+// The kernels are persistent: one block per SM (132, an H100 or H200)
+// walks the work items, the items of a head next to each other so that the
+// blocks running at once share their heads' K and V in L2. The K and V
+// rings run on across items, so the producer loads the next item's first
+// tiles while the consumers finish this one, and the next Q tiles once
+// every S of this item has run. The output goes out through shared tiles
+// of its own, stored by TMA and left in flight.
 //
-// The causal kernels launch one block per work item instead: items have
-// from 1 to S / 128 key tiles, and the hardware's block scheduler balances
-// them better than a static walk (measured: 0.75 of SDPA persistent against
-// 0.99 at 1x16x8192). The query blocks with the most key tiles start first.
+// Causal items have from 1 to S / 128 key tiles, which a static walk over
+// them would spread unevenly over the blocks (measured: 0.75 of SDPA at
+// 1x16x8192 walking the items in order). The causal kernels walk them in
+// pairs instead, query blocks i and S / 128 - 1 - i of a head, whose key
+// tiles add up to the same count for every pair (the longer item first).
 //
 // The softmax scale is 1 / sqrt(D), SDPA's default.
 //
 //===----------------------------------------------------------------------===//
 
-// Non-causal, f16, D = 128; persistent.
+// Non-causal, f16, D = 128.
 func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
     %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   %c0 = arith.constant 0 : index
@@ -63,8 +64,8 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
   %grid_q = arith.ceildivui %seq, %c128 : index
-  // At least one key tile: with no keys the tensor map of k cannot be
-  // made, and the call fails instead of waiting for a tile forever.
+  // At least one key tile, so that no consumer ever waits for a tile the
+  // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
   // Work items: 128 query rows of one head, the query blocks of a head
@@ -92,8 +93,7 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         // %base: the ring position of the item's first key tile.
         scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
-          %bq_in = arith.remui %item, %grid_q : index
-          %bq = arith.addi %bq_in, %c0 : index
+          %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           // The Q tiles, once the consumers have computed the last S of
@@ -138,8 +138,7 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
         scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
-          %bq_in = arith.remui %item, %grid_q : index
-          %bq = arith.addi %bq_in, %c0 : index
+          %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           %last = arith.subi %tiles, %c1 : index
@@ -306,8 +305,8 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
   %grid_q = arith.ceildivui %seq, %c128 : index
-  // At least one key tile: with no keys the tensor map of k cannot be
-  // made, and the call fails instead of waiting for a tile forever.
+  // At least one key tile, so that no consumer ever waits for a tile the
+  // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
   // Work items: 128 query rows of one head, the query blocks of a head
@@ -335,8 +334,7 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         // %base: the ring position of the item's first key tile.
         scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
-          %bq_in = arith.remui %item, %grid_q : index
-          %bq = arith.addi %bq_in, %c0 : index
+          %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           // The Q tiles, once the consumers have computed the last S of
@@ -381,8 +379,7 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
         scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
-          %bq_in = arith.remui %item, %grid_q : index
-          %bq = arith.addi %bq_in, %c0 : index
+          %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           %last = arith.subi %tiles, %c1 : index
@@ -549,8 +546,8 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
   %grid_q = arith.ceildivui %seq, %c128 : index
-  // At least one key tile: with no keys the tensor map of k cannot be
-  // made, and the call fails instead of waiting for a tile forever.
+  // At least one key tile, so that no consumer ever waits for a tile the
+  // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
   // Work items: 128 query rows of one head, the query blocks of a head
@@ -578,8 +575,7 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         // %base: the ring position of the item's first key tile.
         scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
-          %bq_in = arith.remui %item, %grid_q : index
-          %bq = arith.addi %bq_in, %c0 : index
+          %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           // The Q tiles, once the consumers have computed the last S of
@@ -624,8 +620,7 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
         scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
-          %bq_in = arith.remui %item, %grid_q : index
-          %bq = arith.addi %bq_in, %c0 : index
+          %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           %last = arith.subi %tiles, %c1 : index
@@ -792,8 +787,8 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
   %grid_q = arith.ceildivui %seq, %c128 : index
-  // At least one key tile: with no keys the tensor map of k cannot be
-  // made, and the call fails instead of waiting for a tile forever.
+  // At least one key tile, so that no consumer ever waits for a tile the
+  // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
   // Work items: 128 query rows of one head, the query blocks of a head
@@ -821,8 +816,7 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         // %base: the ring position of the item's first key tile.
         scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
-          %bq_in = arith.remui %item, %grid_q : index
-          %bq = arith.addi %bq_in, %c0 : index
+          %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           // The Q tiles, once the consumers have computed the last S of
@@ -867,8 +861,7 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
         scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
-          %bq_in = arith.remui %item, %grid_q : index
-          %bq = arith.addi %bq_in, %c0 : index
+          %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           %last = arith.subi %tiles, %c1 : index
@@ -1022,8 +1015,8 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   return
 }
 
-// Causal, f16, D = 128: one block per work item; the key tiles past the
-// diagonal are neither loaded nor computed.
+// Causal, f16, D = 128: the key tiles past the diagonal are neither loaded
+// nor computed.
 func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
     %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   %c0 = arith.constant 0 : index
@@ -1031,29 +1024,31 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %c2 = arith.constant 2 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
   %grid_q = arith.ceildivui %seq, %c128 : index
-  // At least one key tile: with no keys the tensor map of k cannot be
-  // made, and the call fails instead of waiting for a tile forever.
+  // At least one key tile, so that no consumer ever waits for a tile the
+  // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // The query blocks of a head are neighbours in the launch order, so
-  // that the blocks running at once share their heads' keys and values
-  // in L2.
-  croq.parallel (%bh, %bq_launch) in [%heads, %grid_q] : block {
-    // The blocks with the most key tiles start first.
-    %last_q = arith.subi %grid_q, %c1 : index
-    %bq = arith.subi %last_q, %bq_launch : index
-    // Query rows 128 bq .. 128 bq + 127 see keys up to their own
-    // index: the key tiles up to the diagonal.
-    %diagonal = arith.addi %bq, %c1 : index
-    %tiles = arith.minui %all_tiles, %diagonal : index
-    %last = arith.subi %tiles, %c1 : index
+  // Work items: 128 query rows of one head, the query blocks of a head
+  // next to each other so that the blocks running at once share their
+  // heads' keys and values in L2; one block per SM walks them.
+  // Work items in pairs: query blocks i and grid_q - 1 - i of a head
+  // have grid_q + 1 key tiles together, so that the blocks' static
+  // walk over the pairs is balanced (the middle block of an odd
+  // grid_q is alone); the pairs of a head next to each other.
+  %last_q = arith.subi %grid_q, %c1 : index
+  %half_q = arith.ceildivui %grid_q, %c2 : index
+  %items = arith.muli %heads, %half_q : index
+  %grid = arith.minui %items, %c132 : index
+  croq.parallel (%bid) in [%grid] : block {
     %qready = croq.event.alloc : !croq.events<1>
-    // K and V rings of two stages each: a K stage is free once S = Q K^T
-    // has run, a V stage once P V has.
+    %qempty = croq.event.alloc ready : !croq.events<1>
+    // K and V rings of two stages each, running on across work items: a
+    // K stage is free once S = Q K^T has run, a V stage once P V has.
     %kfull = croq.event.alloc : !croq.events<2>
     %kempty = croq.event.alloc ready : !croq.events<2>
     %vfull = croq.event.alloc : !croq.events<2>
@@ -1061,184 +1056,238 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
-    %q_block = arith.muli %bq, %c2 : index
+    %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-        %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-        %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-        %q_block1 = arith.addi %q_block, %c1 : index
-        %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-        %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-        %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
-        scf.for %j = %c0 to %tiles step %c1 {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kempty[%stage] : !croq.events<2>
-          %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
-          croq.event.wait %vempty[%stage] : !croq.events<2>
-          %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+        // %base: the ring position of the item's first key tile.
+        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
+          %bh = arith.divui %pair, %half_q : index
+          %pi = arith.remui %pair, %half_q : index
+          %mirror = arith.subi %last_q, %pi : index
+          %twins = arith.cmpi ne, %pi, %mirror : index
+          %in_pair = arith.select %twins, %c2, %c1 : index
+          // The longer item of the pair first.
+          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %first = arith.cmpi eq, %which, %c0 : index
+            %bq = arith.select %first, %mirror, %pi : index
+            // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+            // index: the key tiles up to the diagonal.
+            %diagonal = arith.addi %bq, %c1 : index
+            %tiles = arith.minui %all_tiles, %diagonal : index
+            %q_block = arith.muli %bq, %c2 : index
+            // The Q tiles, once the consumers have computed the last S of
+            // the previous item.
+            croq.event.wait %qempty[%c0] : !croq.events<1>
+            %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+            %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+            %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+            %q_block1 = arith.addi %q_block, %c1 : index
+            %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+            %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+            %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+            croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
+            scf.for %j = %c0 to %tiles step %c1 {
+              %g = arith.addi %base, %j : index
+              %stage = arith.remui %g, %c2 : index
+              croq.event.wait %kempty[%stage] : !croq.events<2>
+              %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+              %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+              %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
+              croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
+              croq.event.wait %vempty[%stage] : !croq.events<2>
+              %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+              %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+              %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
+              croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+            }
+            %next = arith.addi %base, %tiles : index
+            scf.yield %next : index
+          }
+          scf.yield %after : index
         }
       }
+      // The two consumers run the same code on their own 64 query rows.
       croq.inthreads async %is_consumer {
         %half = arith.subi %p, %c1 : index
-        %row_block = arith.addi %q_block, %half : index
-        %q_base = arith.muli %row_block, %c64 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         // log2(e) / sqrt(128): exp(x / sqrt(128)) = exp2(x * scale).
         %scale = arith.constant 0.12751743 : f32
-        croq.event.wait %qready[%c0] : !croq.events<1>
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
-        // The first key tile: S = Q K^T alone, P V comes with the next S.
-        croq.event.wait %kfull[%c0] : !croq.events<2>
-        %k0t = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
-        %k02 = croq.span_as %k0t : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
-        %kb0 = croq.mma.load %k02 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
-        %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
-        %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-        %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
-        croq.event.trigger %kempty[%c0] : !croq.events<2>
-        // Only the last key tile has keys past the end or past the diagonal.
-        %is_lastt0 = arith.cmpi eq, %c0, %last : index
-        %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
-          %base = arith.muli %c0, %c128 : index
-          %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-            %key = arith.addi %base, %col : index
-            %query = arith.addi %q_base, %row : index
-            %exists = arith.cmpi ult, %key, %keys : index
-            %visible = arith.cmpi ule, %key, %query : index
-            %inside = arith.andi %exists, %visible : i1
-            %r = arith.select %inside, %x, %ninf : f32
-            croq.yield %r : f32
-          }
-          scf.yield %masked : !croq.acc<64x128xf32>
-        } else {
-          scf.yield %s0 : !croq.acc<64x128xf32>
-        }
-        // Row maxima m, kept multiplied by the scale.
-        %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-        %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
-          %x = arith.mulf %a, %scale : f32
-          croq.yield %x : f32
-        }
-        %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
-          %n = arith.negf %a : f32
-          croq.yield %n : f32
-        }
-        // P = exp2(S * scale - m): one fma and one ex2 an element.
-        %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-          %d = math.fma %x, %scale, %nm : f32
-          %e = math.exp2 %d fastmath<afn> : f32
-          croq.yield %e : f32
-        }
-        %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-        %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
-        %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
-        // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
-        // tensor cores while the softmax of S_j runs here.
-        %res:4 = scf.for %j = %c1 to %tiles step %c1
-            iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
-            -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>) {
-          %stage = arith.remui %j, %c2 : index
-          %prev = arith.subi %c1, %stage : index
-          croq.event.wait %kfull[%stage] : !croq.events<2>
-          croq.event.wait %vfull[%prev] : !croq.events<2>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
-          %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
-          %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-          %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
-          %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<2>
-          // Only the last key tile has keys past the end or past the diagonal.
-          %is_lastt = arith.cmpi eq, %j, %last : index
-          %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
-            %base = arith.muli %j, %c128 : index
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %key = arith.addi %base, %col : index
-              %query = arith.addi %q_base, %row : index
-              %exists = arith.cmpi ult, %key, %keys : index
-              %visible = arith.cmpi ule, %key, %query : index
-              %inside = arith.andi %exists, %visible : i1
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
+          %bh = arith.divui %pair, %half_q : index
+          %pi = arith.remui %pair, %half_q : index
+          %mirror = arith.subi %last_q, %pi : index
+          %twins = arith.cmpi ne, %pi, %mirror : index
+          %in_pair = arith.select %twins, %c2, %c1 : index
+          // The longer item of the pair first.
+          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %first = arith.cmpi eq, %which, %c0 : index
+            %bq = arith.select %first, %mirror, %pi : index
+            // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+            // index: the key tiles up to the diagonal.
+            %diagonal = arith.addi %bq, %c1 : index
+            %tiles = arith.minui %all_tiles, %diagonal : index
+            %q_block = arith.muli %bq, %c2 : index
+            %last = arith.subi %tiles, %c1 : index
+            %row_block = arith.addi %q_block, %half : index
+            %q_base = arith.muli %row_block, %c64 : index
+            croq.event.wait %qready[%c0] : !croq.events<1>
+            %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+            // The first key tile: S = Q K^T alone, P V comes with the next S.
+            %stage0 = arith.remui %base, %c2 : index
+            croq.event.wait %kfull[%stage0] : !croq.events<2>
+            %k0t = croq.stage %k_s[%stage0] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+            %k02 = croq.span_as %k0t : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+            %kb0 = croq.mma.load %k02 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+            %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+            %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage0] : !croq.events<2>
+            // Only the last key tile has keys past the end or past the diagonal.
+            %is_lastt0 = arith.cmpi eq, %c0, %last : index
+            %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+              %key_base = arith.muli %c0, %c128 : index
+              %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
+                %key = arith.addi %key_base, %col : index
+                %query = arith.addi %q_base, %row : index
+                %exists = arith.cmpi ult, %key, %keys : index
+                %visible = arith.cmpi ule, %key, %query : index
+                %inside = arith.andi %exists, %visible : i1
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s0 : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            // Row maxima m, kept multiplied by the scale.
+            %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.mulf %a, %scale : f32
+              croq.yield %x : f32
+            }
+            %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
+              %n = arith.negf %a : f32
+              croq.yield %n : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+            %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
+            // tensor cores while the softmax of S_j runs here.
+            %res:4 = scf.for %j = %c1 to %tiles step %c1
+                iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
+                -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>) {
+              %g = arith.addi %base, %j : index
+              %stage = arith.remui %g, %c2 : index
+              %prev = arith.subi %c1, %stage : index
+              croq.event.wait %kfull[%stage] : !croq.events<2>
+              croq.event.wait %vfull[%prev] : !croq.events<2>
+              %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+              %k2 = croq.span_as %kt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+              %kb = croq.mma.load %k2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+              %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+              %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+              %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+              %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+              %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+              %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+              %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
+              %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
+              croq.event.trigger %kempty[%stage] : !croq.events<2>
+              // Only the last key tile has keys past the end or past the diagonal.
+              %is_lastt = arith.cmpi eq, %j, %last : index
+              %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                %key_base = arith.muli %j, %c128 : index
+                %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                  %key = arith.addi %key_base, %col : index
+                  %query = arith.addi %q_base, %row : index
+                  %exists = arith.cmpi ult, %key, %keys : index
+                  %visible = arith.cmpi ule, %key, %query : index
+                  %inside = arith.andi %exists, %visible : i1
+                  %r = arith.select %inside, %x, %ninf : f32
+                  croq.yield %r : f32
+                }
+                scf.yield %masked : !croq.acc<64x128xf32>
+              } else {
+                scf.yield %s : !croq.acc<64x128xf32>
+              }
+              %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %b, %scale : f32
+                %x = arith.maximumf %a, %y : f32
+                croq.yield %x : f32
+              }
+              %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
+                %n = arith.negf %a : f32
+                croq.yield %n : f32
+              }
+              // P = exp2(S * scale - m): one fma and one ex2 an element.
+              %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %d = math.fma %x, %scale, %nm : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %d = arith.subf %a, %b : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %y = math.fma %a, %b, %c : f32
+                croq.yield %y : f32
+              }
+              // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
+              // is converted only now, as P_(j-1) is read until P V completes.
+              %od = croq.mma.wait %oc : !croq.acc<64x128xf32>
+              croq.event.trigger %vempty[%prev] : !croq.events<2>
+              %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+              %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %x, %a : f32
+                croq.yield %y : f32
+              }
+              scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
+            }
+            // Every S of the item has run: the producer may load the next Q.
+            croq.event.trigger %qempty[%c0] : !croq.events<1>
+            // The last key tile's P V.
+            %g_last = arith.addi %base, %last : index
+            %last_stage = arith.remui %g_last, %c2 : index
+            croq.event.wait %vfull[%last_stage] : !croq.events<2>
+            %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+            %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+            croq.event.trigger %vempty[%last_stage] : !croq.events<2>
+            %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.divf %x, %sum : f32
+              croq.yield %y : f32
+            }
+            // Stored by TMA, which leaves out rows past the sequence's end; the
+            // next item's croq.mma.store into the tile waits until it is read.
+            croq.mma.store %o -> %o2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+            %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+            %next = arith.addi %base, %tiles : index
+            scf.yield %next : index
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
-            croq.yield %x : f32
-          }
-          %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
-            %n = arith.negf %a : f32
-            croq.yield %n : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
-          // is converted only now, as P_(j-1) is read until P V completes.
-          %od = croq.mma.wait %oc : !croq.acc<64x128xf32>
-          croq.event.trigger %vempty[%prev] : !croq.events<2>
-          %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
-          %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %x, %a : f32
-            croq.yield %y : f32
-          }
-          scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
+          scf.yield %after : index
         }
-        // The last key tile's P V.
-        %last_stage = arith.remui %last, %c2 : index
-        croq.event.wait %vfull[%last_stage] : !croq.events<2>
-        %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
-        %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
-        %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
-        %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-        %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
-        croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-        %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.divf %x, %sum : f32
-          croq.yield %y : f32
-        }
-        // The consumer's Q tile is free: it takes the output for the TMA
-        // store, which leaves out rows past the sequence's end.
-        croq.mma.store %o -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-        %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-        %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
       }
     }
   }
@@ -1253,29 +1302,31 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %c2 = arith.constant 2 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
   %grid_q = arith.ceildivui %seq, %c128 : index
-  // At least one key tile: with no keys the tensor map of k cannot be
-  // made, and the call fails instead of waiting for a tile forever.
+  // At least one key tile, so that no consumer ever waits for a tile the
+  // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // The query blocks of a head are neighbours in the launch order, so
-  // that the blocks running at once share their heads' keys and values
-  // in L2.
-  croq.parallel (%bh, %bq_launch) in [%heads, %grid_q] : block {
-    // The blocks with the most key tiles start first.
-    %last_q = arith.subi %grid_q, %c1 : index
-    %bq = arith.subi %last_q, %bq_launch : index
-    // Query rows 128 bq .. 128 bq + 127 see keys up to their own
-    // index: the key tiles up to the diagonal.
-    %diagonal = arith.addi %bq, %c1 : index
-    %tiles = arith.minui %all_tiles, %diagonal : index
-    %last = arith.subi %tiles, %c1 : index
+  // Work items: 128 query rows of one head, the query blocks of a head
+  // next to each other so that the blocks running at once share their
+  // heads' keys and values in L2; one block per SM walks them.
+  // Work items in pairs: query blocks i and grid_q - 1 - i of a head
+  // have grid_q + 1 key tiles together, so that the blocks' static
+  // walk over the pairs is balanced (the middle block of an odd
+  // grid_q is alone); the pairs of a head next to each other.
+  %last_q = arith.subi %grid_q, %c1 : index
+  %half_q = arith.ceildivui %grid_q, %c2 : index
+  %items = arith.muli %heads, %half_q : index
+  %grid = arith.minui %items, %c132 : index
+  croq.parallel (%bid) in [%grid] : block {
     %qready = croq.event.alloc : !croq.events<1>
-    // K and V rings of two stages each: a K stage is free once S = Q K^T
-    // has run, a V stage once P V has.
+    %qempty = croq.event.alloc ready : !croq.events<1>
+    // K and V rings of two stages each, running on across work items: a
+    // K stage is free once S = Q K^T has run, a V stage once P V has.
     %kfull = croq.event.alloc : !croq.events<2>
     %kempty = croq.event.alloc ready : !croq.events<2>
     %vfull = croq.event.alloc : !croq.events<2>
@@ -1283,184 +1334,238 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
-    %q_block = arith.muli %bq, %c2 : index
+    %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-        %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-        %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-        %q_block1 = arith.addi %q_block, %c1 : index
-        %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-        %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-        %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
-        scf.for %j = %c0 to %tiles step %c1 {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kempty[%stage] : !croq.events<2>
-          %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
-          croq.event.wait %vempty[%stage] : !croq.events<2>
-          %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+        // %base: the ring position of the item's first key tile.
+        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
+          %bh = arith.divui %pair, %half_q : index
+          %pi = arith.remui %pair, %half_q : index
+          %mirror = arith.subi %last_q, %pi : index
+          %twins = arith.cmpi ne, %pi, %mirror : index
+          %in_pair = arith.select %twins, %c2, %c1 : index
+          // The longer item of the pair first.
+          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %first = arith.cmpi eq, %which, %c0 : index
+            %bq = arith.select %first, %mirror, %pi : index
+            // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+            // index: the key tiles up to the diagonal.
+            %diagonal = arith.addi %bq, %c1 : index
+            %tiles = arith.minui %all_tiles, %diagonal : index
+            %q_block = arith.muli %bq, %c2 : index
+            // The Q tiles, once the consumers have computed the last S of
+            // the previous item.
+            croq.event.wait %qempty[%c0] : !croq.events<1>
+            %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+            %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+            %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+            %q_block1 = arith.addi %q_block, %c1 : index
+            %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+            %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+            %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+            croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
+            scf.for %j = %c0 to %tiles step %c1 {
+              %g = arith.addi %base, %j : index
+              %stage = arith.remui %g, %c2 : index
+              croq.event.wait %kempty[%stage] : !croq.events<2>
+              %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+              %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+              %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
+              croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
+              croq.event.wait %vempty[%stage] : !croq.events<2>
+              %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+              %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+              %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
+              croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+            }
+            %next = arith.addi %base, %tiles : index
+            scf.yield %next : index
+          }
+          scf.yield %after : index
         }
       }
+      // The two consumers run the same code on their own 64 query rows.
       croq.inthreads async %is_consumer {
         %half = arith.subi %p, %c1 : index
-        %row_block = arith.addi %q_block, %half : index
-        %q_base = arith.muli %row_block, %c64 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         // log2(e) / sqrt(128): exp(x / sqrt(128)) = exp2(x * scale).
         %scale = arith.constant 0.12751743 : f32
-        croq.event.wait %qready[%c0] : !croq.events<1>
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
-        // The first key tile: S = Q K^T alone, P V comes with the next S.
-        croq.event.wait %kfull[%c0] : !croq.events<2>
-        %k0t = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
-        %k02 = croq.span_as %k0t : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
-        %kb0 = croq.mma.load %k02 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
-        %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
-        %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-        %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
-        croq.event.trigger %kempty[%c0] : !croq.events<2>
-        // Only the last key tile has keys past the end or past the diagonal.
-        %is_lastt0 = arith.cmpi eq, %c0, %last : index
-        %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
-          %base = arith.muli %c0, %c128 : index
-          %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-            %key = arith.addi %base, %col : index
-            %query = arith.addi %q_base, %row : index
-            %exists = arith.cmpi ult, %key, %keys : index
-            %visible = arith.cmpi ule, %key, %query : index
-            %inside = arith.andi %exists, %visible : i1
-            %r = arith.select %inside, %x, %ninf : f32
-            croq.yield %r : f32
-          }
-          scf.yield %masked : !croq.acc<64x128xf32>
-        } else {
-          scf.yield %s0 : !croq.acc<64x128xf32>
-        }
-        // Row maxima m, kept multiplied by the scale.
-        %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-        %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
-          %x = arith.mulf %a, %scale : f32
-          croq.yield %x : f32
-        }
-        %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
-          %n = arith.negf %a : f32
-          croq.yield %n : f32
-        }
-        // P = exp2(S * scale - m): one fma and one ex2 an element.
-        %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-          %d = math.fma %x, %scale, %nm : f32
-          %e = math.exp2 %d fastmath<afn> : f32
-          croq.yield %e : f32
-        }
-        %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-        %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
-        %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
-        // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
-        // tensor cores while the softmax of S_j runs here.
-        %res:4 = scf.for %j = %c1 to %tiles step %c1
-            iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
-            -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>) {
-          %stage = arith.remui %j, %c2 : index
-          %prev = arith.subi %c1, %stage : index
-          croq.event.wait %kfull[%stage] : !croq.events<2>
-          croq.event.wait %vfull[%prev] : !croq.events<2>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
-          %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
-          %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-          %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
-          %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<2>
-          // Only the last key tile has keys past the end or past the diagonal.
-          %is_lastt = arith.cmpi eq, %j, %last : index
-          %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
-            %base = arith.muli %j, %c128 : index
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %key = arith.addi %base, %col : index
-              %query = arith.addi %q_base, %row : index
-              %exists = arith.cmpi ult, %key, %keys : index
-              %visible = arith.cmpi ule, %key, %query : index
-              %inside = arith.andi %exists, %visible : i1
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
+          %bh = arith.divui %pair, %half_q : index
+          %pi = arith.remui %pair, %half_q : index
+          %mirror = arith.subi %last_q, %pi : index
+          %twins = arith.cmpi ne, %pi, %mirror : index
+          %in_pair = arith.select %twins, %c2, %c1 : index
+          // The longer item of the pair first.
+          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %first = arith.cmpi eq, %which, %c0 : index
+            %bq = arith.select %first, %mirror, %pi : index
+            // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+            // index: the key tiles up to the diagonal.
+            %diagonal = arith.addi %bq, %c1 : index
+            %tiles = arith.minui %all_tiles, %diagonal : index
+            %q_block = arith.muli %bq, %c2 : index
+            %last = arith.subi %tiles, %c1 : index
+            %row_block = arith.addi %q_block, %half : index
+            %q_base = arith.muli %row_block, %c64 : index
+            croq.event.wait %qready[%c0] : !croq.events<1>
+            %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+            // The first key tile: S = Q K^T alone, P V comes with the next S.
+            %stage0 = arith.remui %base, %c2 : index
+            croq.event.wait %kfull[%stage0] : !croq.events<2>
+            %k0t = croq.stage %k_s[%stage0] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+            %k02 = croq.span_as %k0t : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+            %kb0 = croq.mma.load %k02 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+            %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+            %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage0] : !croq.events<2>
+            // Only the last key tile has keys past the end or past the diagonal.
+            %is_lastt0 = arith.cmpi eq, %c0, %last : index
+            %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+              %key_base = arith.muli %c0, %c128 : index
+              %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
+                %key = arith.addi %key_base, %col : index
+                %query = arith.addi %q_base, %row : index
+                %exists = arith.cmpi ult, %key, %keys : index
+                %visible = arith.cmpi ule, %key, %query : index
+                %inside = arith.andi %exists, %visible : i1
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s0 : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            // Row maxima m, kept multiplied by the scale.
+            %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.mulf %a, %scale : f32
+              croq.yield %x : f32
+            }
+            %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
+              %n = arith.negf %a : f32
+              croq.yield %n : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+            %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
+            // tensor cores while the softmax of S_j runs here.
+            %res:4 = scf.for %j = %c1 to %tiles step %c1
+                iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
+                -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>) {
+              %g = arith.addi %base, %j : index
+              %stage = arith.remui %g, %c2 : index
+              %prev = arith.subi %c1, %stage : index
+              croq.event.wait %kfull[%stage] : !croq.events<2>
+              croq.event.wait %vfull[%prev] : !croq.events<2>
+              %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+              %k2 = croq.span_as %kt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+              %kb = croq.mma.load %k2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+              %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+              %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+              %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+              %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+              %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+              %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+              %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
+              %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
+              croq.event.trigger %kempty[%stage] : !croq.events<2>
+              // Only the last key tile has keys past the end or past the diagonal.
+              %is_lastt = arith.cmpi eq, %j, %last : index
+              %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                %key_base = arith.muli %j, %c128 : index
+                %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                  %key = arith.addi %key_base, %col : index
+                  %query = arith.addi %q_base, %row : index
+                  %exists = arith.cmpi ult, %key, %keys : index
+                  %visible = arith.cmpi ule, %key, %query : index
+                  %inside = arith.andi %exists, %visible : i1
+                  %r = arith.select %inside, %x, %ninf : f32
+                  croq.yield %r : f32
+                }
+                scf.yield %masked : !croq.acc<64x128xf32>
+              } else {
+                scf.yield %s : !croq.acc<64x128xf32>
+              }
+              %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %b, %scale : f32
+                %x = arith.maximumf %a, %y : f32
+                croq.yield %x : f32
+              }
+              %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
+                %n = arith.negf %a : f32
+                croq.yield %n : f32
+              }
+              // P = exp2(S * scale - m): one fma and one ex2 an element.
+              %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %d = math.fma %x, %scale, %nm : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %d = arith.subf %a, %b : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %y = math.fma %a, %b, %c : f32
+                croq.yield %y : f32
+              }
+              // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
+              // is converted only now, as P_(j-1) is read until P V completes.
+              %od = croq.mma.wait %oc : !croq.acc<64x128xf32>
+              croq.event.trigger %vempty[%prev] : !croq.events<2>
+              %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+              %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %x, %a : f32
+                croq.yield %y : f32
+              }
+              scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
+            }
+            // Every S of the item has run: the producer may load the next Q.
+            croq.event.trigger %qempty[%c0] : !croq.events<1>
+            // The last key tile's P V.
+            %g_last = arith.addi %base, %last : index
+            %last_stage = arith.remui %g_last, %c2 : index
+            croq.event.wait %vfull[%last_stage] : !croq.events<2>
+            %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+            %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+            croq.event.trigger %vempty[%last_stage] : !croq.events<2>
+            %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.divf %x, %sum : f32
+              croq.yield %y : f32
+            }
+            // Stored by TMA, which leaves out rows past the sequence's end; the
+            // next item's croq.mma.store into the tile waits until it is read.
+            croq.mma.store %o -> %o2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+            %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
+            %next = arith.addi %base, %tiles : index
+            scf.yield %next : index
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
-            croq.yield %x : f32
-          }
-          %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
-            %n = arith.negf %a : f32
-            croq.yield %n : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
-          // is converted only now, as P_(j-1) is read until P V completes.
-          %od = croq.mma.wait %oc : !croq.acc<64x128xf32>
-          croq.event.trigger %vempty[%prev] : !croq.events<2>
-          %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
-          %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %x, %a : f32
-            croq.yield %y : f32
-          }
-          scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
+          scf.yield %after : index
         }
-        // The last key tile's P V.
-        %last_stage = arith.remui %last, %c2 : index
-        croq.event.wait %vfull[%last_stage] : !croq.events<2>
-        %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
-        %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
-        %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
-        %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-        %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
-        croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-        %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.divf %x, %sum : f32
-          croq.yield %y : f32
-        }
-        // The consumer's Q tile is free: it takes the output for the TMA
-        // store, which leaves out rows past the sequence's end.
-        croq.mma.store %o -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-        %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-        %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
       }
     }
   }
@@ -1475,29 +1580,31 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   %c2 = arith.constant 2 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
   %grid_q = arith.ceildivui %seq, %c128 : index
-  // At least one key tile: with no keys the tensor map of k cannot be
-  // made, and the call fails instead of waiting for a tile forever.
+  // At least one key tile, so that no consumer ever waits for a tile the
+  // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // The query blocks of a head are neighbours in the launch order, so
-  // that the blocks running at once share their heads' keys and values
-  // in L2.
-  croq.parallel (%bh, %bq_launch) in [%heads, %grid_q] : block {
-    // The blocks with the most key tiles start first.
-    %last_q = arith.subi %grid_q, %c1 : index
-    %bq = arith.subi %last_q, %bq_launch : index
-    // Query rows 128 bq .. 128 bq + 127 see keys up to their own
-    // index: the key tiles up to the diagonal.
-    %diagonal = arith.addi %bq, %c1 : index
-    %tiles = arith.minui %all_tiles, %diagonal : index
-    %last = arith.subi %tiles, %c1 : index
+  // Work items: 128 query rows of one head, the query blocks of a head
+  // next to each other so that the blocks running at once share their
+  // heads' keys and values in L2; one block per SM walks them.
+  // Work items in pairs: query blocks i and grid_q - 1 - i of a head
+  // have grid_q + 1 key tiles together, so that the blocks' static
+  // walk over the pairs is balanced (the middle block of an odd
+  // grid_q is alone); the pairs of a head next to each other.
+  %last_q = arith.subi %grid_q, %c1 : index
+  %half_q = arith.ceildivui %grid_q, %c2 : index
+  %items = arith.muli %heads, %half_q : index
+  %grid = arith.minui %items, %c132 : index
+  croq.parallel (%bid) in [%grid] : block {
     %qready = croq.event.alloc : !croq.events<1>
-    // K and V rings of two stages each: a K stage is free once S = Q K^T
-    // has run, a V stage once P V has.
+    %qempty = croq.event.alloc ready : !croq.events<1>
+    // K and V rings of two stages each, running on across work items: a
+    // K stage is free once S = Q K^T has run, a V stage once P V has.
     %kfull = croq.event.alloc : !croq.events<2>
     %kempty = croq.event.alloc ready : !croq.events<2>
     %vfull = croq.event.alloc : !croq.events<2>
@@ -1505,184 +1612,238 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-    %q_block = arith.muli %bq, %c2 : index
+    %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-        %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-        %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-        %q_block1 = arith.addi %q_block, %c1 : index
-        %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-        %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-        %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
-        scf.for %j = %c0 to %tiles step %c1 {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kempty[%stage] : !croq.events<2>
-          %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
-          croq.event.wait %vempty[%stage] : !croq.events<2>
-          %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+        // %base: the ring position of the item's first key tile.
+        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
+          %bh = arith.divui %pair, %half_q : index
+          %pi = arith.remui %pair, %half_q : index
+          %mirror = arith.subi %last_q, %pi : index
+          %twins = arith.cmpi ne, %pi, %mirror : index
+          %in_pair = arith.select %twins, %c2, %c1 : index
+          // The longer item of the pair first.
+          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %first = arith.cmpi eq, %which, %c0 : index
+            %bq = arith.select %first, %mirror, %pi : index
+            // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+            // index: the key tiles up to the diagonal.
+            %diagonal = arith.addi %bq, %c1 : index
+            %tiles = arith.minui %all_tiles, %diagonal : index
+            %q_block = arith.muli %bq, %c2 : index
+            // The Q tiles, once the consumers have computed the last S of
+            // the previous item.
+            croq.event.wait %qempty[%c0] : !croq.events<1>
+            %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+            %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+            %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+            %q_block1 = arith.addi %q_block, %c1 : index
+            %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+            %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+            %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+            croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
+            scf.for %j = %c0 to %tiles step %c1 {
+              %g = arith.addi %base, %j : index
+              %stage = arith.remui %g, %c2 : index
+              croq.event.wait %kempty[%stage] : !croq.events<2>
+              %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+              %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+              %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+              croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
+              croq.event.wait %vempty[%stage] : !croq.events<2>
+              %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+              %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+              %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+              croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+            }
+            %next = arith.addi %base, %tiles : index
+            scf.yield %next : index
+          }
+          scf.yield %after : index
         }
       }
+      // The two consumers run the same code on their own 64 query rows.
       croq.inthreads async %is_consumer {
         %half = arith.subi %p, %c1 : index
-        %row_block = arith.addi %q_block, %half : index
-        %q_base = arith.muli %row_block, %c64 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
-        // log2(e) / sqrt(64): exp(x / sqrt(64)) = exp2(x * scale).
+        // log2(e) / 8: exp(x / 8) = exp2(x * scale).
         %scale = arith.constant 0.18033688 : f32
-        croq.event.wait %qready[%c0] : !croq.events<1>
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
-        // The first key tile: S = Q K^T alone, P V comes with the next S.
-        croq.event.wait %kfull[%c0] : !croq.events<2>
-        %k0t = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-        %k02 = croq.span_as %k0t : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
-        %kb0 = croq.mma.load %k02 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-        %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
-        %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
-        %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
-        croq.event.trigger %kempty[%c0] : !croq.events<2>
-        // Only the last key tile has keys past the end or past the diagonal.
-        %is_lastt0 = arith.cmpi eq, %c0, %last : index
-        %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
-          %base = arith.muli %c0, %c128 : index
-          %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-            %key = arith.addi %base, %col : index
-            %query = arith.addi %q_base, %row : index
-            %exists = arith.cmpi ult, %key, %keys : index
-            %visible = arith.cmpi ule, %key, %query : index
-            %inside = arith.andi %exists, %visible : i1
-            %r = arith.select %inside, %x, %ninf : f32
-            croq.yield %r : f32
-          }
-          scf.yield %masked : !croq.acc<64x128xf32>
-        } else {
-          scf.yield %s0 : !croq.acc<64x128xf32>
-        }
-        // Row maxima m, kept multiplied by the scale.
-        %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-        %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
-          %x = arith.mulf %a, %scale : f32
-          croq.yield %x : f32
-        }
-        %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
-          %n = arith.negf %a : f32
-          croq.yield %n : f32
-        }
-        // P = exp2(S * scale - m): one fma and one ex2 an element.
-        %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-          %d = math.fma %x, %scale, %nm : f32
-          %e = math.exp2 %d fastmath<afn> : f32
-          croq.yield %e : f32
-        }
-        %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-        %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
-        %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
-        // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
-        // tensor cores while the softmax of S_j runs here.
-        %res:4 = scf.for %j = %c1 to %tiles step %c1
-            iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
-            -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>) {
-          %stage = arith.remui %j, %c2 : index
-          %prev = arith.subi %c1, %stage : index
-          croq.event.wait %kfull[%stage] : !croq.events<2>
-          croq.event.wait %vfull[%prev] : !croq.events<2>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-          %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
-          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
-          %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
-          %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x64xf32>
-          %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<2>
-          // Only the last key tile has keys past the end or past the diagonal.
-          %is_lastt = arith.cmpi eq, %j, %last : index
-          %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
-            %base = arith.muli %j, %c128 : index
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %key = arith.addi %base, %col : index
-              %query = arith.addi %q_base, %row : index
-              %exists = arith.cmpi ult, %key, %keys : index
-              %visible = arith.cmpi ule, %key, %query : index
-              %inside = arith.andi %exists, %visible : i1
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
+          %bh = arith.divui %pair, %half_q : index
+          %pi = arith.remui %pair, %half_q : index
+          %mirror = arith.subi %last_q, %pi : index
+          %twins = arith.cmpi ne, %pi, %mirror : index
+          %in_pair = arith.select %twins, %c2, %c1 : index
+          // The longer item of the pair first.
+          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %first = arith.cmpi eq, %which, %c0 : index
+            %bq = arith.select %first, %mirror, %pi : index
+            // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+            // index: the key tiles up to the diagonal.
+            %diagonal = arith.addi %bq, %c1 : index
+            %tiles = arith.minui %all_tiles, %diagonal : index
+            %q_block = arith.muli %bq, %c2 : index
+            %last = arith.subi %tiles, %c1 : index
+            %row_block = arith.addi %q_block, %half : index
+            %q_base = arith.muli %row_block, %c64 : index
+            croq.event.wait %qready[%c0] : !croq.events<1>
+            %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+            // The first key tile: S = Q K^T alone, P V comes with the next S.
+            %stage0 = arith.remui %base, %c2 : index
+            croq.event.wait %kfull[%stage0] : !croq.events<2>
+            %k0t = croq.stage %k_s[%stage0] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+            %k02 = croq.span_as %k0t : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+            %kb0 = croq.mma.load %k02 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+            %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+            %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage0] : !croq.events<2>
+            // Only the last key tile has keys past the end or past the diagonal.
+            %is_lastt0 = arith.cmpi eq, %c0, %last : index
+            %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+              %key_base = arith.muli %c0, %c128 : index
+              %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
+                %key = arith.addi %key_base, %col : index
+                %query = arith.addi %q_base, %row : index
+                %exists = arith.cmpi ult, %key, %keys : index
+                %visible = arith.cmpi ule, %key, %query : index
+                %inside = arith.andi %exists, %visible : i1
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s0 : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            // Row maxima m, kept multiplied by the scale.
+            %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.mulf %a, %scale : f32
+              croq.yield %x : f32
+            }
+            %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
+              %n = arith.negf %a : f32
+              croq.yield %n : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+            %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+            // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
+            // tensor cores while the softmax of S_j runs here.
+            %res:4 = scf.for %j = %c1 to %tiles step %c1
+                iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
+                -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>) {
+              %g = arith.addi %base, %j : index
+              %stage = arith.remui %g, %c2 : index
+              %prev = arith.subi %c1, %stage : index
+              croq.event.wait %kfull[%stage] : !croq.events<2>
+              croq.event.wait %vfull[%prev] : !croq.events<2>
+              %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+              %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+              %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+              %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+              %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+              %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+              %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+              %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+              %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
+              %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x64xf32>
+              %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
+              croq.event.trigger %kempty[%stage] : !croq.events<2>
+              // Only the last key tile has keys past the end or past the diagonal.
+              %is_lastt = arith.cmpi eq, %j, %last : index
+              %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                %key_base = arith.muli %j, %c128 : index
+                %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                  %key = arith.addi %key_base, %col : index
+                  %query = arith.addi %q_base, %row : index
+                  %exists = arith.cmpi ult, %key, %keys : index
+                  %visible = arith.cmpi ule, %key, %query : index
+                  %inside = arith.andi %exists, %visible : i1
+                  %r = arith.select %inside, %x, %ninf : f32
+                  croq.yield %r : f32
+                }
+                scf.yield %masked : !croq.acc<64x128xf32>
+              } else {
+                scf.yield %s : !croq.acc<64x128xf32>
+              }
+              %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %b, %scale : f32
+                %x = arith.maximumf %a, %y : f32
+                croq.yield %x : f32
+              }
+              %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
+                %n = arith.negf %a : f32
+                croq.yield %n : f32
+              }
+              // P = exp2(S * scale - m): one fma and one ex2 an element.
+              %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %d = math.fma %x, %scale, %nm : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %d = arith.subf %a, %b : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %y = math.fma %a, %b, %c : f32
+                croq.yield %y : f32
+              }
+              // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
+              // is converted only now, as P_(j-1) is read until P V completes.
+              %od = croq.mma.wait %oc : !croq.acc<64x64xf32>
+              croq.event.trigger %vempty[%prev] : !croq.events<2>
+              %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+              %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %x, %a : f32
+                croq.yield %y : f32
+              }
+              scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
+            }
+            // Every S of the item has run: the producer may load the next Q.
+            croq.event.trigger %qempty[%c0] : !croq.events<1>
+            // The last key tile's P V.
+            %g_last = arith.addi %base, %last : index
+            %last_stage = arith.remui %g_last, %c2 : index
+            croq.event.wait %vfull[%last_stage] : !croq.events<2>
+            %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+            %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+            croq.event.trigger %vempty[%last_stage] : !croq.events<2>
+            %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.divf %x, %sum : f32
+              croq.yield %y : f32
+            }
+            // Stored by TMA, which leaves out rows past the sequence's end; the
+            // next item's croq.mma.store into the tile waits until it is read.
+            croq.mma.store %o -> %o2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+            %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
+            %next = arith.addi %base, %tiles : index
+            scf.yield %next : index
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
-            croq.yield %x : f32
-          }
-          %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
-            %n = arith.negf %a : f32
-            croq.yield %n : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
-          // is converted only now, as P_(j-1) is read until P V completes.
-          %od = croq.mma.wait %oc : !croq.acc<64x64xf32>
-          croq.event.trigger %vempty[%prev] : !croq.events<2>
-          %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
-          %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %x, %a : f32
-            croq.yield %y : f32
-          }
-          scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
+          scf.yield %after : index
         }
-        // The last key tile's P V.
-        %last_stage = arith.remui %last, %c2 : index
-        croq.event.wait %vfull[%last_stage] : !croq.events<2>
-        %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-        %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
-        %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-        %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
-        %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
-        croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-        %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.divf %x, %sum : f32
-          croq.yield %y : f32
-        }
-        // The consumer's Q tile is free: it takes the output for the TMA
-        // store, which leaves out rows past the sequence's end.
-        croq.mma.store %o -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-        %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-        %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
       }
     }
   }
@@ -1697,29 +1858,31 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   %c2 = arith.constant 2 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
   %grid_q = arith.ceildivui %seq, %c128 : index
-  // At least one key tile: with no keys the tensor map of k cannot be
-  // made, and the call fails instead of waiting for a tile forever.
+  // At least one key tile, so that no consumer ever waits for a tile the
+  // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // The query blocks of a head are neighbours in the launch order, so
-  // that the blocks running at once share their heads' keys and values
-  // in L2.
-  croq.parallel (%bh, %bq_launch) in [%heads, %grid_q] : block {
-    // The blocks with the most key tiles start first.
-    %last_q = arith.subi %grid_q, %c1 : index
-    %bq = arith.subi %last_q, %bq_launch : index
-    // Query rows 128 bq .. 128 bq + 127 see keys up to their own
-    // index: the key tiles up to the diagonal.
-    %diagonal = arith.addi %bq, %c1 : index
-    %tiles = arith.minui %all_tiles, %diagonal : index
-    %last = arith.subi %tiles, %c1 : index
+  // Work items: 128 query rows of one head, the query blocks of a head
+  // next to each other so that the blocks running at once share their
+  // heads' keys and values in L2; one block per SM walks them.
+  // Work items in pairs: query blocks i and grid_q - 1 - i of a head
+  // have grid_q + 1 key tiles together, so that the blocks' static
+  // walk over the pairs is balanced (the middle block of an odd
+  // grid_q is alone); the pairs of a head next to each other.
+  %last_q = arith.subi %grid_q, %c1 : index
+  %half_q = arith.ceildivui %grid_q, %c2 : index
+  %items = arith.muli %heads, %half_q : index
+  %grid = arith.minui %items, %c132 : index
+  croq.parallel (%bid) in [%grid] : block {
     %qready = croq.event.alloc : !croq.events<1>
-    // K and V rings of two stages each: a K stage is free once S = Q K^T
-    // has run, a V stage once P V has.
+    %qempty = croq.event.alloc ready : !croq.events<1>
+    // K and V rings of two stages each, running on across work items: a
+    // K stage is free once S = Q K^T has run, a V stage once P V has.
     %kfull = croq.event.alloc : !croq.events<2>
     %kempty = croq.event.alloc ready : !croq.events<2>
     %vfull = croq.event.alloc : !croq.events<2>
@@ -1727,184 +1890,238 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-    %q_block = arith.muli %bq, %c2 : index
+    %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-        %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-        %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-        %q_block1 = arith.addi %q_block, %c1 : index
-        %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-        %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-        %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
-        scf.for %j = %c0 to %tiles step %c1 {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kempty[%stage] : !croq.events<2>
-          %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
-          croq.event.wait %vempty[%stage] : !croq.events<2>
-          %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+        // %base: the ring position of the item's first key tile.
+        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
+          %bh = arith.divui %pair, %half_q : index
+          %pi = arith.remui %pair, %half_q : index
+          %mirror = arith.subi %last_q, %pi : index
+          %twins = arith.cmpi ne, %pi, %mirror : index
+          %in_pair = arith.select %twins, %c2, %c1 : index
+          // The longer item of the pair first.
+          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %first = arith.cmpi eq, %which, %c0 : index
+            %bq = arith.select %first, %mirror, %pi : index
+            // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+            // index: the key tiles up to the diagonal.
+            %diagonal = arith.addi %bq, %c1 : index
+            %tiles = arith.minui %all_tiles, %diagonal : index
+            %q_block = arith.muli %bq, %c2 : index
+            // The Q tiles, once the consumers have computed the last S of
+            // the previous item.
+            croq.event.wait %qempty[%c0] : !croq.events<1>
+            %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+            %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+            %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+            %q_block1 = arith.addi %q_block, %c1 : index
+            %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+            %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+            %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+            croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
+            scf.for %j = %c0 to %tiles step %c1 {
+              %g = arith.addi %base, %j : index
+              %stage = arith.remui %g, %c2 : index
+              croq.event.wait %kempty[%stage] : !croq.events<2>
+              %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+              %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+              %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+              croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
+              croq.event.wait %vempty[%stage] : !croq.events<2>
+              %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+              %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+              %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+              croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+            }
+            %next = arith.addi %base, %tiles : index
+            scf.yield %next : index
+          }
+          scf.yield %after : index
         }
       }
+      // The two consumers run the same code on their own 64 query rows.
       croq.inthreads async %is_consumer {
         %half = arith.subi %p, %c1 : index
-        %row_block = arith.addi %q_block, %half : index
-        %q_base = arith.muli %row_block, %c64 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
-        // log2(e) / sqrt(64): exp(x / sqrt(64)) = exp2(x * scale).
+        // log2(e) / 8: exp(x / 8) = exp2(x * scale).
         %scale = arith.constant 0.18033688 : f32
-        croq.event.wait %qready[%c0] : !croq.events<1>
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
-        // The first key tile: S = Q K^T alone, P V comes with the next S.
-        croq.event.wait %kfull[%c0] : !croq.events<2>
-        %k0t = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-        %k02 = croq.span_as %k0t : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
-        %kb0 = croq.mma.load %k02 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-        %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
-        %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
-        %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
-        croq.event.trigger %kempty[%c0] : !croq.events<2>
-        // Only the last key tile has keys past the end or past the diagonal.
-        %is_lastt0 = arith.cmpi eq, %c0, %last : index
-        %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
-          %base = arith.muli %c0, %c128 : index
-          %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-            %key = arith.addi %base, %col : index
-            %query = arith.addi %q_base, %row : index
-            %exists = arith.cmpi ult, %key, %keys : index
-            %visible = arith.cmpi ule, %key, %query : index
-            %inside = arith.andi %exists, %visible : i1
-            %r = arith.select %inside, %x, %ninf : f32
-            croq.yield %r : f32
-          }
-          scf.yield %masked : !croq.acc<64x128xf32>
-        } else {
-          scf.yield %s0 : !croq.acc<64x128xf32>
-        }
-        // Row maxima m, kept multiplied by the scale.
-        %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-        %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
-          %x = arith.mulf %a, %scale : f32
-          croq.yield %x : f32
-        }
-        %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
-          %n = arith.negf %a : f32
-          croq.yield %n : f32
-        }
-        // P = exp2(S * scale - m): one fma and one ex2 an element.
-        %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-          %d = math.fma %x, %scale, %nm : f32
-          %e = math.exp2 %d fastmath<afn> : f32
-          croq.yield %e : f32
-        }
-        %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-        %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
-        %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
-        // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
-        // tensor cores while the softmax of S_j runs here.
-        %res:4 = scf.for %j = %c1 to %tiles step %c1
-            iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
-            -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>) {
-          %stage = arith.remui %j, %c2 : index
-          %prev = arith.subi %c1, %stage : index
-          croq.event.wait %kfull[%stage] : !croq.events<2>
-          croq.event.wait %vfull[%prev] : !croq.events<2>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-          %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
-          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
-          %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
-          %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x64xf32>
-          %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<2>
-          // Only the last key tile has keys past the end or past the diagonal.
-          %is_lastt = arith.cmpi eq, %j, %last : index
-          %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
-            %base = arith.muli %j, %c128 : index
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %key = arith.addi %base, %col : index
-              %query = arith.addi %q_base, %row : index
-              %exists = arith.cmpi ult, %key, %keys : index
-              %visible = arith.cmpi ule, %key, %query : index
-              %inside = arith.andi %exists, %visible : i1
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
+          %bh = arith.divui %pair, %half_q : index
+          %pi = arith.remui %pair, %half_q : index
+          %mirror = arith.subi %last_q, %pi : index
+          %twins = arith.cmpi ne, %pi, %mirror : index
+          %in_pair = arith.select %twins, %c2, %c1 : index
+          // The longer item of the pair first.
+          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %first = arith.cmpi eq, %which, %c0 : index
+            %bq = arith.select %first, %mirror, %pi : index
+            // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+            // index: the key tiles up to the diagonal.
+            %diagonal = arith.addi %bq, %c1 : index
+            %tiles = arith.minui %all_tiles, %diagonal : index
+            %q_block = arith.muli %bq, %c2 : index
+            %last = arith.subi %tiles, %c1 : index
+            %row_block = arith.addi %q_block, %half : index
+            %q_base = arith.muli %row_block, %c64 : index
+            croq.event.wait %qready[%c0] : !croq.events<1>
+            %qa = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+            // The first key tile: S = Q K^T alone, P V comes with the next S.
+            %stage0 = arith.remui %base, %c2 : index
+            croq.event.wait %kfull[%stage0] : !croq.events<2>
+            %k0t = croq.stage %k_s[%stage0] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+            %k02 = croq.span_as %k0t : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+            %kb0 = croq.mma.load %k02 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+            %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
+            %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage0] : !croq.events<2>
+            // Only the last key tile has keys past the end or past the diagonal.
+            %is_lastt0 = arith.cmpi eq, %c0, %last : index
+            %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+              %key_base = arith.muli %c0, %c128 : index
+              %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
+                %key = arith.addi %key_base, %col : index
+                %query = arith.addi %q_base, %row : index
+                %exists = arith.cmpi ult, %key, %keys : index
+                %visible = arith.cmpi ule, %key, %query : index
+                %inside = arith.andi %exists, %visible : i1
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s0 : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            // Row maxima m, kept multiplied by the scale.
+            %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.mulf %a, %scale : f32
+              croq.yield %x : f32
+            }
+            %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
+              %n = arith.negf %a : f32
+              croq.yield %n : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+            %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+            // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
+            // tensor cores while the softmax of S_j runs here.
+            %res:4 = scf.for %j = %c1 to %tiles step %c1
+                iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
+                -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>) {
+              %g = arith.addi %base, %j : index
+              %stage = arith.remui %g, %c2 : index
+              %prev = arith.subi %c1, %stage : index
+              croq.event.wait %kfull[%stage] : !croq.events<2>
+              croq.event.wait %vfull[%prev] : !croq.events<2>
+              %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+              %k2 = croq.span_as %kt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+              %kb = croq.mma.load %k2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+              %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+              %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+              %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+              %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
+              %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+              %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
+              %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x64xf32>
+              %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
+              croq.event.trigger %kempty[%stage] : !croq.events<2>
+              // Only the last key tile has keys past the end or past the diagonal.
+              %is_lastt = arith.cmpi eq, %j, %last : index
+              %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                %key_base = arith.muli %j, %c128 : index
+                %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                  %key = arith.addi %key_base, %col : index
+                  %query = arith.addi %q_base, %row : index
+                  %exists = arith.cmpi ult, %key, %keys : index
+                  %visible = arith.cmpi ule, %key, %query : index
+                  %inside = arith.andi %exists, %visible : i1
+                  %r = arith.select %inside, %x, %ninf : f32
+                  croq.yield %r : f32
+                }
+                scf.yield %masked : !croq.acc<64x128xf32>
+              } else {
+                scf.yield %s : !croq.acc<64x128xf32>
+              }
+              %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %b, %scale : f32
+                %x = arith.maximumf %a, %y : f32
+                croq.yield %x : f32
+              }
+              %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
+                %n = arith.negf %a : f32
+                croq.yield %n : f32
+              }
+              // P = exp2(S * scale - m): one fma and one ex2 an element.
+              %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %d = math.fma %x, %scale, %nm : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %d = arith.subf %a, %b : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                %y = math.fma %a, %b, %c : f32
+                croq.yield %y : f32
+              }
+              // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
+              // is converted only now, as P_(j-1) is read until P V completes.
+              %od = croq.mma.wait %oc : !croq.acc<64x64xf32>
+              croq.event.trigger %vempty[%prev] : !croq.events<2>
+              %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+              %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %x, %a : f32
+                croq.yield %y : f32
+              }
+              scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
+            }
+            // Every S of the item has run: the producer may load the next Q.
+            croq.event.trigger %qempty[%c0] : !croq.events<1>
+            // The last key tile's P V.
+            %g_last = arith.addi %base, %last : index
+            %last_stage = arith.remui %g_last, %c2 : index
+            croq.event.wait %vfull[%last_stage] : !croq.events<2>
+            %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+            %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+            croq.event.trigger %vempty[%last_stage] : !croq.events<2>
+            %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.divf %x, %sum : f32
+              croq.yield %y : f32
+            }
+            // Stored by TMA, which leaves out rows past the sequence's end; the
+            // next item's croq.mma.store into the tile waits until it is read.
+            croq.mma.store %o -> %o2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+            %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
+            %next = arith.addi %base, %tiles : index
+            scf.yield %next : index
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
-            croq.yield %x : f32
-          }
-          %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
-            %n = arith.negf %a : f32
-            croq.yield %n : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
-          // is converted only now, as P_(j-1) is read until P V completes.
-          %od = croq.mma.wait %oc : !croq.acc<64x64xf32>
-          croq.event.trigger %vempty[%prev] : !croq.events<2>
-          %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
-          %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %x, %a : f32
-            croq.yield %y : f32
-          }
-          scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
+          scf.yield %after : index
         }
-        // The last key tile's P V.
-        %last_stage = arith.remui %last, %c2 : index
-        croq.event.wait %vfull[%last_stage] : !croq.events<2>
-        %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-        %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
-        %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-        %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
-        %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
-        croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-        %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.divf %x, %sum : f32
-          croq.yield %y : f32
-        }
-        // The consumer's Q tile is free: it takes the output for the TMA
-        // store, which leaves out rows past the sequence's end.
-        croq.mma.store %o -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-        %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-        %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
       }
     }
   }
