@@ -83,3 +83,28 @@ func.func @map_two_blocks(%out: memref<128x8xf32>) {
   }
   return
 }
+
+// An f32 exp2 that may be approximate (fastmath<afn>) becomes
+// ex2.approx.ftz.f32, one instruction; an exact one stays math.exp2 (for
+// the NVVM lowering, which keeps denormal results).
+// CHECK-LABEL: func.func @map_exp2
+// CHECK-COUNT-32: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%{{.*}}) : (f32) -> f32
+// CHECK-NOT:      llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
+// CHECK-COUNT-32: math.exp2 %{{.*}} : f32
+// CHECK-NOT:      math.exp2
+func.func @map_exp2(%out: memref<64x64xf32>) {
+  croq.parallel (%b) in [1] : block {
+    %one = arith.constant 1.0 : f32
+    %acc = croq.mma.fill %one : !croq.acc<64x64xf32>
+    %e = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x64xf32> {
+      %y = math.exp2 %x fastmath<afn> : f32
+      croq.yield %y : f32
+    }
+    %f = croq.mma.map %e (%row, %col, %x) : !croq.acc<64x64xf32> {
+      %y = math.exp2 %x : f32
+      croq.yield %y : f32
+    }
+    croq.mma.store %f -> %out : !croq.acc<64x64xf32> -> memref<64x64xf32>
+  }
+  return
+}
