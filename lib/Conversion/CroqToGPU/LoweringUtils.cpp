@@ -180,8 +180,8 @@ Value mlir::croq::pinRegister(OpBuilder &builder, Location loc, Value value) {
   return asmOp.getResult(0);
 }
 
-/// Rebuilds `acc` with every element passed through pinRegister.
-Value mlir::croq::pinAccumulator(OpBuilder &builder, Location loc, Value acc) {
+Value mlir::croq::fenceAccumulator(OpBuilder &builder, Location loc,
+                                   Value acc) {
   auto type = cast<LLVM::LLVMStructType>(acc.getType());
   Value result = acc;
   for (auto [i, rowsType] : llvm::enumerate(type.getBody())) {
@@ -193,6 +193,7 @@ Value mlir::croq::pinAccumulator(OpBuilder &builder, Location loc, Value acc) {
           builder, loc, result, pinRegister(builder, loc, element), position);
     }
   }
+  NVVM::WgmmaFenceAlignedOp::create(builder, loc);
   return result;
 }
 

@@ -76,8 +76,9 @@ LLVM::LLVMStructType getRegisterFragStructType(FragType type);
 Value pinRegister(OpBuilder &builder, Location loc, Value value);
 
 /// `acc`, a lowered accumulator (one struct per 64 rows), with every
-/// register passed through pinRegister.
-Value pinAccumulator(OpBuilder &builder, Location loc, Value acc);
+/// register passed through pinRegister, then a wgmma fence: the registers
+/// are written before the fence, and a wgmma after it may read them.
+Value fenceAccumulator(OpBuilder &builder, Location loc, Value acc);
 
 /// The LLVM struct of an accumulator in registers: one struct of N / 2
 /// elements per 64 rows, as wgmma m64nN takes them. Null where
@@ -164,7 +165,13 @@ bool hasUnitInnerStride(Value memref);
 void populateCroqMoveToGPUPatterns(CroqTypeConverter &converter,
                                    RewritePatternSet &patterns);
 
-/// Adds the patterns that lower croq.foreach, croq.read and croq.write.
+/// Whether `op` is an f32 math.exp2 with approximate functions allowed
+/// (fastmath<afn>) inside a croq.parallel region: it becomes
+/// ex2.approx.ftz.f32, results below 2^-126 flushed to zero.
+bool isApproximateKernelExp2(math::Exp2Op op);
+
+/// Adds the patterns that lower croq.foreach, croq.read and croq.write,
+/// and approximate exp2 in kernels (isApproximateKernelExp2).
 void populateCroqElementToGPUPatterns(CroqTypeConverter &converter,
                                       RewritePatternSet &patterns);
 
@@ -263,11 +270,6 @@ void populateCroqEventToGPUPatterns(CroqTypeConverter &converter,
 /// Reports, on the op, why an mma op cannot be lowered to wgmma, or
 /// succeeds.
 LogicalResult checkMmaLowerable(Operation *op);
-
-/// Whether `op` is an f32 math.exp2 with approximate functions allowed
-/// (fastmath<afn>) inside a croq.parallel region: it becomes
-/// ex2.approx.ftz.f32, results below 2^-126 flushed to zero.
-bool isApproximateKernelExp2(math::Exp2Op op);
 
 /// Places an nvvm.wgmma.fence.aligned before each croq.mma whose registers
 /// the threads may have written since the last fence: an A operand in

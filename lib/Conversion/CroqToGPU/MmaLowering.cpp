@@ -157,7 +157,8 @@ static bool isZeroInitOnly(MmaFillOp fill) {
 }
 
 /// Whether croq.mma `op` starts from an accumulator of zeros whose
-/// registers were left unwritten (isZeroInitOnly).
+/// registers were left unwritten (isZeroInitOnly). The fill it reads is the
+/// original op: the conversion replaces ops only once all are lowered.
 static bool startsFromZero(MmaOp op) {
   auto fill = op.getAcc().getDefiningOp<MmaFillOp>();
   return fill && isZeroInitOnly(fill);
@@ -232,9 +233,7 @@ struct MmaFillOpLowering : OpConversionPattern<MmaFillOp> {
     }
     // Pinned, the constant is written before the fence, not rematerialized
     // between wgmma instructions.
-    acc = pinAccumulator(rewriter, loc, acc);
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    rewriter.replaceOp(op, acc);
+    rewriter.replaceOp(op, fenceAccumulator(rewriter, loc, acc));
     return success();
   }
 };
@@ -484,9 +483,7 @@ struct MmaCommitOpLowering : OpConversionPattern<MmaCommitOp> {
       rewriter.replaceOp(op, adaptor.getAcc());
       return success();
     }
-    Value acc = pinAccumulator(rewriter, loc, adaptor.getAcc());
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    rewriter.replaceOp(op, acc);
+    rewriter.replaceOp(op, fenceAccumulator(rewriter, loc, adaptor.getAcc()));
     return success();
   }
 };
@@ -502,9 +499,7 @@ struct MmaWaitOpLowering : OpConversionPattern<MmaWaitOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, op.getPending());
-    Value acc = pinAccumulator(rewriter, loc, adaptor.getAcc());
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    rewriter.replaceOp(op, acc);
+    rewriter.replaceOp(op, fenceAccumulator(rewriter, loc, adaptor.getAcc()));
     return success();
   }
 };

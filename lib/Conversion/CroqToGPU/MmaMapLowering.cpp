@@ -4,8 +4,6 @@
 // warpgroup runs the body once per element it holds, with the element's row and
 // column (or index) and the matching elements of the other inputs, and the
 // yielded values make its new registers. Nothing moves through memory.
-// An approximate f32 math.exp2 in a kernel (the softmax's) becomes one
-// ex2.approx.ftz.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +11,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -95,12 +91,10 @@ struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
             LLVM::InsertValueOp::create(rewriter, loc, result, value, position);
       }
     }
-    if (mayFeedWgmma(op.getResult())) {
-      // wgmma reads registers the thread just wrote: pinned, they are
-      // written before the fence, not recomputed after it.
-      result = pinAccumulator(rewriter, loc, result);
-      NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    }
+    // wgmma reads registers the thread just wrote: pinned, they are
+    // written before the fence, not recomputed after it.
+    if (mayFeedWgmma(op.getResult()))
+      result = fenceAccumulator(rewriter, loc, result);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -168,36 +162,10 @@ struct VecFillOpLowering : OpConversionPattern<VecFillOp> {
     return success();
   }
 };
-
-/// math.exp2 %x fastmath<afn> : f32 in a kernel  =>  ex2.approx.ftz.f32,
-/// one MUFU.EX2 (without ftz, the hardware instruction is wrapped in a
-/// rescaling for denormal results: four instructions more).
-struct ApproximateExp2Lowering : OpConversionPattern<math::Exp2Op> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(math::Exp2Op op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isApproximateKernelExp2(op))
-      return rewriter.notifyMatchFailure(op, "not an approximate f32 exp2");
-    rewriter.replaceOp(op, LLVM::CallIntrinsicOp::create(
-                               rewriter, op.getLoc(), rewriter.getF32Type(),
-                               rewriter.getStringAttr(
-                                   "llvm.nvvm.ex2.approx.ftz.f32"),
-                               adaptor.getOperand())
-                               .getResult(0));
-    return success();
-  }
-};
 } // namespace
-
-bool mlir::croq::isApproximateKernelExp2(math::Exp2Op op) {
-  return op.getType().isF32() &&
-         bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn) &&
-         op->getParentOfType<ParallelOp>();
-}
 
 void mlir::croq::populateCroqMmaMapToGPUPatterns(CroqTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<MmaMapOpLowering, VecMapOpLowering, VecFillOpLowering,
-               ApproximateExp2Lowering>(converter, patterns.getContext());
+  patterns.add<MmaMapOpLowering, VecMapOpLowering, VecFillOpLowering>(
+      converter, patterns.getContext());
 }

@@ -733,8 +733,8 @@ def Croq_MmaCommitOp : Croq_Op<"mma.commit", [MemoryEffects<[MemRead, MemWrite]>
     tiles of the last N groups may still be read: a pipelined loop frees the
     stage of the previous iteration instead, and keeps the tensor cores busy
     while it waits for the next stage. The result of such a commit may only
-    feed further `croq.mma` ops and commits; read or store it after a commit
-    with `pending = 0`.
+    feed further `croq.mma` ops, commits and `croq.mma.wait`; read or store
+    it after a commit with `pending = 0` or a `croq.mma.wait`.
 
     Example:
 
