@@ -1,6 +1,6 @@
 //===- flash_attention.mlir - attention forward on SDPA's tensors --------===//
 //
-// out = softmax(q k^T / sqrt(D)) v on tensors laid out as torch's
+// out = softmax(scale * q k^T) v on tensors laid out as torch's
 // scaled_dot_product_attention takes them ([batch, heads, seq, D],
 // contiguous, passed as [batch * heads, seq, D] views), f16 or bf16, head
 // dimension D = 128 or 64, causal (SDPA's is_causal=True: query i sees keys
@@ -8,6 +8,9 @@
 //
 //   attention_{f16,bf16}           attention_causal_{f16,bf16}
 //   attention_d64_{f16,bf16}       attention_causal_d64_{f16,bf16}
+//
+// taking q, k, v, out and the softmax scale (an f32; SDPA's default is
+// 1 / sqrt(D)). Written by examples/gen/flash_attention.py: edit that.
 //
 // Each block computes 128 query rows of one head (a work item). A producer
 // warpgroup loads the two 64-row Q tiles, then K and V tiles of 128 keys,
@@ -20,8 +23,8 @@
 //   issue O += P_(j-1) V_(j-1)     (croq.mma.commit pending = 1)
 //   wait for S_j                   (croq.mma.wait pending = 1)
 //   softmax of S_j in registers: row maxima across the lanes of quads
-//     (croq.mma.reduce), P_j = exp2(S_j * scale - m) (one fma and one
-//     ex2.approx.ftz an element), row sums
+//     (croq.mma.reduce), P_j = exp2(S_j * scale' - m) (one fma and one
+//     ex2.approx.ftz an element; scale' = scale * log2(e)), row sums
 //   wait for P V                   (croq.mma.wait)
 //   O *= exp2(m_old - m_new); P_j converted to the A operand of the next
 //     P V in registers (croq.mma.convert, wgmma with A from registers)
@@ -42,18 +45,23 @@
 // of its own, stored by TMA and left in flight.
 //
 // Causal items have from 1 to S / 128 key tiles, which a static walk over
-// them would spread unevenly over the blocks (measured: 0.75 of SDPA at
-// 1x16x8192 walking the items in order). The causal kernels walk them in
-// pairs instead, query blocks i and S / 128 - 1 - i of a head, whose key
-// tiles add up to the same count for every pair (the longer item first).
+// them in order would spread unevenly over the blocks (measured: 0.75 of
+// SDPA at 1x16x8192). The causal entry points launch one of two walks:
 //
-// The softmax scale is 1 / sqrt(D), SDPA's default.
+// - where the keys and values of all heads fit in L2 (32 MiB or less),
+//   the items longest first, the heads of one query block next to each
+//   other, dealt to the blocks in snake order (block 0 to 131, then 131 to
+//   0, ...): no item waits for a whole wave of long ones, and the heads'
+//   keys and values stay in L2 between the items that read them;
+// - otherwise pairs of items, query blocks i and S / 128 - 1 - i of a
+//   head, whose key tiles add up to the same count for every pair (the
+//   longer item first), the pairs of a head next to each other.
 //
 //===----------------------------------------------------------------------===//
 
 // Non-causal, f16, D = 128.
 func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
-    %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+    %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>, %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -68,11 +76,12 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // Work items: 128 query rows of one head, the query blocks of a head
-  // next to each other so that the blocks running at once share their
-  // heads' keys and values in L2; one block per SM walks them.
-  %items = arith.muli %heads, %grid_q : index
-  %grid = arith.minui %items, %c132 : index
+  // exp(x * sm_scale) = exp2(x * scale).
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  // Work items: 128 query rows of one head; one block per SM walks them.
+  %singles = arith.muli %heads, %grid_q : index
+  %grid = arith.minui %singles, %c132 : index
   croq.parallel (%bid) in [%grid] : block {
     %qready = croq.event.alloc : !croq.events<1>
     %qempty = croq.event.alloc ready : !croq.events<1>
@@ -91,7 +100,7 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
         // %base: the ring position of the item's first key tile.
-        scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
@@ -130,13 +139,11 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
-        // log2(e) / sqrt(128): exp(x / sqrt(128)) = exp2(x * scale).
-        %scale = arith.constant 0.12751743 : f32
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
         %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-        scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
@@ -294,7 +301,7 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
 
 // The same in bf16.
 func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
-    %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>) {
+    %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>, %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -309,11 +316,12 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // Work items: 128 query rows of one head, the query blocks of a head
-  // next to each other so that the blocks running at once share their
-  // heads' keys and values in L2; one block per SM walks them.
-  %items = arith.muli %heads, %grid_q : index
-  %grid = arith.minui %items, %c132 : index
+  // exp(x * sm_scale) = exp2(x * scale).
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  // Work items: 128 query rows of one head; one block per SM walks them.
+  %singles = arith.muli %heads, %grid_q : index
+  %grid = arith.minui %singles, %c132 : index
   croq.parallel (%bid) in [%grid] : block {
     %qready = croq.event.alloc : !croq.events<1>
     %qempty = croq.event.alloc ready : !croq.events<1>
@@ -332,7 +340,7 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
         // %base: the ring position of the item's first key tile.
-        scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
@@ -371,13 +379,11 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
-        // log2(e) / sqrt(128): exp(x / sqrt(128)) = exp2(x * scale).
-        %scale = arith.constant 0.12751743 : f32
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
         %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-        scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
@@ -535,7 +541,7 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
 
 // The same with head dimension 64, f16 (keys still in tiles of 128).
 func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
-    %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+    %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>, %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -550,11 +556,12 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // Work items: 128 query rows of one head, the query blocks of a head
-  // next to each other so that the blocks running at once share their
-  // heads' keys and values in L2; one block per SM walks them.
-  %items = arith.muli %heads, %grid_q : index
-  %grid = arith.minui %items, %c132 : index
+  // exp(x * sm_scale) = exp2(x * scale).
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  // Work items: 128 query rows of one head; one block per SM walks them.
+  %singles = arith.muli %heads, %grid_q : index
+  %grid = arith.minui %singles, %c132 : index
   croq.parallel (%bid) in [%grid] : block {
     %qready = croq.event.alloc : !croq.events<1>
     %qempty = croq.event.alloc ready : !croq.events<1>
@@ -573,7 +580,7 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
         // %base: the ring position of the item's first key tile.
-        scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
@@ -612,13 +619,11 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
-        // log2(e) / 8: exp(x / 8) = exp2(x * scale).
-        %scale = arith.constant 0.18033688 : f32
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
         %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-        scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
@@ -776,7 +781,7 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
 
 // The same in bf16.
 func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
-    %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>) {
+    %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>, %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -791,11 +796,12 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // Work items: 128 query rows of one head, the query blocks of a head
-  // next to each other so that the blocks running at once share their
-  // heads' keys and values in L2; one block per SM walks them.
-  %items = arith.muli %heads, %grid_q : index
-  %grid = arith.minui %items, %c132 : index
+  // exp(x * sm_scale) = exp2(x * scale).
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  // Work items: 128 query rows of one head; one block per SM walks them.
+  %singles = arith.muli %heads, %grid_q : index
+  %grid = arith.minui %singles, %c132 : index
   croq.parallel (%bid) in [%grid] : block {
     %qready = croq.event.alloc : !croq.events<1>
     %qempty = croq.event.alloc ready : !croq.events<1>
@@ -814,7 +820,7 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
         // %base: the ring position of the item's first key tile.
-        scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
@@ -853,13 +859,11 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
-        // log2(e) / 8: exp(x / 8) = exp2(x * scale).
-        %scale = arith.constant 0.18033688 : f32
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
         %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-        scf.for %item = %bid to %items step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
@@ -1018,7 +1022,7 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
 // Causal, f16, D = 128: the key tiles past the diagonal are neither loaded
 // nor computed.
 func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
-    %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+    %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>, %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -1033,45 +1037,66 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // Work items: 128 query rows of one head, the query blocks of a head
-  // next to each other so that the blocks running at once share their
-  // heads' keys and values in L2; one block per SM walks them.
-  // Work items in pairs: query blocks i and grid_q - 1 - i of a head
-  // have grid_q + 1 key tiles together, so that the blocks' static
-  // walk over the pairs is balanced (the middle block of an odd
-  // grid_q is alone); the pairs of a head next to each other.
+  // exp(x * sm_scale) = exp2(x * scale).
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  // Work items: 128 query rows of one head; one block per SM walks them.
+  %singles = arith.muli %heads, %grid_q : index
   %last_q = arith.subi %grid_q, %c1 : index
+  // Pairs: query blocks i and grid_q - 1 - i of a head (the middle
+  // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
-  %items = arith.muli %heads, %half_q : index
-  %grid = arith.minui %items, %c132 : index
-  croq.parallel (%bid) in [%grid] : block {
-    %qready = croq.event.alloc : !croq.events<1>
-    %qempty = croq.event.alloc ready : !croq.events<1>
-    // K and V rings of two stages each, running on across work items: a
-    // K stage is free once S = Q K^T has run, a V stage once P V has.
-    %kfull = croq.event.alloc : !croq.events<2>
-    %kempty = croq.event.alloc ready : !croq.events<2>
-    %vfull = croq.event.alloc : !croq.events<2>
-    %vempty = croq.event.alloc ready : !croq.events<2>
-    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
-    %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-    croq.parallel (%p) in [3] : warpgroup {
-      %is_producer = arith.cmpi eq, %p, %c0 : index
-      %is_consumer = arith.cmpi ne, %p, %c0 : index
-      croq.inthreads async %is_producer {
-        // %base: the ring position of the item's first key tile.
-        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
-          %bh = arith.divui %pair, %half_q : index
-          %pi = arith.remui %pair, %half_q : index
-          %mirror = arith.subi %last_q, %pi : index
-          %twins = arith.cmpi ne, %pi, %mirror : index
-          %in_pair = arith.select %twins, %c2, %c1 : index
-          // The longer item of the pair first.
-          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
-            %first = arith.cmpi eq, %which, %c0 : index
-            %bq = arith.select %first, %mirror, %pi : index
+  %pairs = arith.muli %heads, %half_q : index
+  // Single items in snake order where all keys and values fit in L2.
+  %kv_row = arith.constant 512 : index
+  %kv_head = arith.muli %keys, %kv_row : index
+  %kv_bytes = arith.muli %heads, %kv_head : index
+  %kv_l2 = arith.constant 33554432 : index
+  %snake = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  scf.if %snake {
+    %grid = arith.minui %singles, %c132 : index
+    // Full rounds of one item per block, then the first %rest blocks
+    // of the last round's order.
+    %rounds = arith.divui %singles, %grid : index
+    %rest = arith.remui %singles, %grid : index
+    %last_round = arith.andi %rounds, %c1 : index
+    %last_odd = arith.cmpi ne, %last_round, %c0 : index
+    croq.parallel (%bid) in [%grid] : block {
+      %qready = croq.event.alloc : !croq.events<1>
+      %qempty = croq.event.alloc ready : !croq.events<1>
+      // K and V rings of two stages each, running on across work items: a
+      // K stage is free once S = Q K^T has run, a V stage once P V has.
+      %kfull = croq.event.alloc : !croq.events<2>
+      %kempty = croq.event.alloc ready : !croq.events<2>
+      %vfull = croq.event.alloc : !croq.events<2>
+      %vempty = croq.event.alloc ready : !croq.events<2>
+      %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+      %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+      %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+      %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+      // The block's place in odd rounds, and its item count.
+      %grid_end = arith.subi %grid, %c1 : index
+      %mirror_bid = arith.subi %grid_end, %bid : index
+      %last_pos = arith.select %last_odd, %mirror_bid, %bid : index
+      %in_last = arith.cmpi ult, %last_pos, %rest : index
+      %extra = arith.select %in_last, %c1, %c0 : index
+      %my_items = arith.addi %rounds, %extra : index
+      croq.parallel (%p) in [3] : warpgroup {
+        %is_producer = arith.cmpi eq, %p, %c0 : index
+        %is_consumer = arith.cmpi ne, %p, %c0 : index
+        croq.inthreads async %is_producer {
+          // %base: the ring position of the item's first key tile.
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+            // Item rank of the longest-first order: query block
+            // grid_q - 1 - rank / heads of head rank % heads.
+            %parity = arith.andi %round, %c1 : index
+            %odd = arith.cmpi ne, %parity, %c0 : index
+            %pos = arith.select %odd, %mirror_bid, %bid : index
+            %round_start = arith.muli %round, %grid : index
+            %rank = arith.addi %round_start, %pos : index
+            %level = arith.divui %rank, %heads : index
+            %bh = arith.remui %rank, %heads : index
+            %bq = arith.subi %last_q, %level : index
             // Query rows 128 bq .. 128 bq + 127 see keys up to their own
             // index: the key tiles up to the diagonal.
             %diagonal = arith.addi %bq, %c1 : index
@@ -1105,30 +1130,27 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %next = arith.addi %base, %tiles : index
             scf.yield %next : index
           }
-          scf.yield %after : index
         }
-      }
-      // The two consumers run the same code on their own 64 query rows.
-      croq.inthreads async %is_consumer {
-        %half = arith.subi %p, %c1 : index
-        %zero = arith.constant 0.0 : f32
-        %ninf = arith.constant 0xFF800000 : f32
-        // log2(e) / sqrt(128): exp(x / sqrt(128)) = exp2(x * scale).
-        %scale = arith.constant 0.12751743 : f32
-        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-        %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-        %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-        %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
-          %bh = arith.divui %pair, %half_q : index
-          %pi = arith.remui %pair, %half_q : index
-          %mirror = arith.subi %last_q, %pi : index
-          %twins = arith.cmpi ne, %pi, %mirror : index
-          %in_pair = arith.select %twins, %c2, %c1 : index
-          // The longer item of the pair first.
-          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
-            %first = arith.cmpi eq, %which, %c0 : index
-            %bq = arith.select %first, %mirror, %pi : index
+        // The two consumers run the same code on their own 64 query rows.
+        croq.inthreads async %is_consumer {
+          %half = arith.subi %p, %c1 : index
+          %zero = arith.constant 0.0 : f32
+          %ninf = arith.constant 0xFF800000 : f32
+          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+            // Item rank of the longest-first order: query block
+            // grid_q - 1 - rank / heads of head rank % heads.
+            %parity = arith.andi %round, %c1 : index
+            %odd = arith.cmpi ne, %parity, %c0 : index
+            %pos = arith.select %odd, %mirror_bid, %bid : index
+            %round_start = arith.muli %round, %grid : index
+            %rank = arith.addi %round_start, %pos : index
+            %level = arith.divui %rank, %heads : index
+            %bh = arith.remui %rank, %heads : index
+            %bq = arith.subi %last_q, %level : index
             // Query rows 128 bq .. 128 bq + 127 see keys up to their own
             // index: the key tiles up to the diagonal.
             %diagonal = arith.addi %bq, %c1 : index
@@ -1286,7 +1308,253 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %next = arith.addi %base, %tiles : index
             scf.yield %next : index
           }
-          scf.yield %after : index
+        }
+      }
+    }
+  } else {
+    %grid = arith.minui %pairs, %c132 : index
+    croq.parallel (%bid) in [%grid] : block {
+      %qready = croq.event.alloc : !croq.events<1>
+      %qempty = croq.event.alloc ready : !croq.events<1>
+      // K and V rings of two stages each, running on across work items: a
+      // K stage is free once S = Q K^T has run, a V stage once P V has.
+      %kfull = croq.event.alloc : !croq.events<2>
+      %kempty = croq.event.alloc ready : !croq.events<2>
+      %vfull = croq.event.alloc : !croq.events<2>
+      %vempty = croq.event.alloc ready : !croq.events<2>
+      %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+      %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+      %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+      %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+      croq.parallel (%p) in [3] : warpgroup {
+        %is_producer = arith.cmpi eq, %p, %c0 : index
+        %is_consumer = arith.cmpi ne, %p, %c0 : index
+        croq.inthreads async %is_producer {
+          // %base: the ring position of the item's first key tile.
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+            %bh = arith.divui %pair, %half_q : index
+            %pi = arith.remui %pair, %half_q : index
+            %mirror = arith.subi %last_q, %pi : index
+            %twins = arith.cmpi ne, %pi, %mirror : index
+            %in_pair = arith.select %twins, %c2, %c1 : index
+            // The longer item of the pair first.
+            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+              %first = arith.cmpi eq, %which, %c0 : index
+              %bq = arith.select %first, %mirror, %pi : index
+              // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+              // index: the key tiles up to the diagonal.
+              %diagonal = arith.addi %bq, %c1 : index
+              %tiles = arith.minui %all_tiles, %diagonal : index
+              %q_block = arith.muli %bq, %c2 : index
+              // The Q tiles, once the consumers have computed the last S of
+              // the previous item.
+              croq.event.wait %qempty[%c0] : !croq.events<1>
+              %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+              %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+              %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+              %q_block1 = arith.addi %q_block, %c1 : index
+              %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+              %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+              %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+              croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
+              scf.for %j = %c0 to %tiles step %c1 {
+                %g = arith.addi %base, %j : index
+                %stage = arith.remui %g, %c2 : index
+                croq.event.wait %kempty[%stage] : !croq.events<2>
+                %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+                %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+                %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
+                croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
+                croq.event.wait %vempty[%stage] : !croq.events<2>
+                %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+                %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+                %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
+                croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+              }
+              %next = arith.addi %base, %tiles : index
+              scf.yield %next : index
+            }
+            scf.yield %after : index
+          }
+        }
+        // The two consumers run the same code on their own 64 query rows.
+        croq.inthreads async %is_consumer {
+          %half = arith.subi %p, %c1 : index
+          %zero = arith.constant 0.0 : f32
+          %ninf = arith.constant 0xFF800000 : f32
+          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+            %bh = arith.divui %pair, %half_q : index
+            %pi = arith.remui %pair, %half_q : index
+            %mirror = arith.subi %last_q, %pi : index
+            %twins = arith.cmpi ne, %pi, %mirror : index
+            %in_pair = arith.select %twins, %c2, %c1 : index
+            // The longer item of the pair first.
+            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+              %first = arith.cmpi eq, %which, %c0 : index
+              %bq = arith.select %first, %mirror, %pi : index
+              // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+              // index: the key tiles up to the diagonal.
+              %diagonal = arith.addi %bq, %c1 : index
+              %tiles = arith.minui %all_tiles, %diagonal : index
+              %q_block = arith.muli %bq, %c2 : index
+              %last = arith.subi %tiles, %c1 : index
+              %row_block = arith.addi %q_block, %half : index
+              %q_base = arith.muli %row_block, %c64 : index
+              croq.event.wait %qready[%c0] : !croq.events<1>
+              %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+              // The first key tile: S = Q K^T alone, P V comes with the next S.
+              %stage0 = arith.remui %base, %c2 : index
+              croq.event.wait %kfull[%stage0] : !croq.events<2>
+              %k0t = croq.stage %k_s[%stage0] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+              %k02 = croq.span_as %k0t : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+              %kb0 = croq.mma.load %k02 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+              %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+              %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
+              croq.event.trigger %kempty[%stage0] : !croq.events<2>
+              // Only the last key tile has keys past the end or past the diagonal.
+              %is_lastt0 = arith.cmpi eq, %c0, %last : index
+              %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+                %key_base = arith.muli %c0, %c128 : index
+                %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
+                  %key = arith.addi %key_base, %col : index
+                  %query = arith.addi %q_base, %row : index
+                  %exists = arith.cmpi ult, %key, %keys : index
+                  %visible = arith.cmpi ule, %key, %query : index
+                  %inside = arith.andi %exists, %visible : i1
+                  %r = arith.select %inside, %x, %ninf : f32
+                  croq.yield %r : f32
+                }
+                scf.yield %masked : !croq.acc<64x128xf32>
+              } else {
+                scf.yield %s0 : !croq.acc<64x128xf32>
+              }
+              // Row maxima m, kept multiplied by the scale.
+              %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
+                %x = arith.mulf %a, %scale : f32
+                croq.yield %x : f32
+              }
+              %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
+                %n = arith.negf %a : f32
+                croq.yield %n : f32
+              }
+              // P = exp2(S * scale - m): one fma and one ex2 an element.
+              %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %d = math.fma %x, %scale, %nm : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+              %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
+              // tensor cores while the softmax of S_j runs here.
+              %res:4 = scf.for %j = %c1 to %tiles step %c1
+                  iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
+                  -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>) {
+                %g = arith.addi %base, %j : index
+                %stage = arith.remui %g, %c2 : index
+                %prev = arith.subi %c1, %stage : index
+                croq.event.wait %kfull[%stage] : !croq.events<2>
+                croq.event.wait %vfull[%prev] : !croq.events<2>
+                %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+                %k2 = croq.span_as %kt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+                %kb = croq.mma.load %k2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+                %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+                %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+                %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+                %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+                %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+                %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+                %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+                %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
+                %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
+                croq.event.trigger %kempty[%stage] : !croq.events<2>
+                // Only the last key tile has keys past the end or past the diagonal.
+                %is_lastt = arith.cmpi eq, %j, %last : index
+                %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                  %key_base = arith.muli %j, %c128 : index
+                  %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                    %key = arith.addi %key_base, %col : index
+                    %query = arith.addi %q_base, %row : index
+                    %exists = arith.cmpi ult, %key, %keys : index
+                    %visible = arith.cmpi ule, %key, %query : index
+                    %inside = arith.andi %exists, %visible : i1
+                    %r = arith.select %inside, %x, %ninf : f32
+                    croq.yield %r : f32
+                  }
+                  scf.yield %masked : !croq.acc<64x128xf32>
+                } else {
+                  scf.yield %s : !croq.acc<64x128xf32>
+                }
+                %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+                %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %y = arith.mulf %b, %scale : f32
+                  %x = arith.maximumf %a, %y : f32
+                  croq.yield %x : f32
+                }
+                %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
+                  %n = arith.negf %a : f32
+                  croq.yield %n : f32
+                }
+                // P = exp2(S * scale - m): one fma and one ex2 an element.
+                %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                  %d = math.fma %x, %scale, %nm : f32
+                  %e = math.exp2 %d fastmath<afn> : f32
+                  croq.yield %e : f32
+                }
+                %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+                %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %d = arith.subf %a, %b : f32
+                  %e = math.exp2 %d fastmath<afn> : f32
+                  croq.yield %e : f32
+                }
+                %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %y = math.fma %a, %b, %c : f32
+                  croq.yield %y : f32
+                }
+                // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
+                // is converted only now, as P_(j-1) is read until P V completes.
+                %od = croq.mma.wait %oc : !croq.acc<64x128xf32>
+                croq.event.trigger %vempty[%prev] : !croq.events<2>
+                %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+                %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                  %y = arith.mulf %x, %a : f32
+                  croq.yield %y : f32
+                }
+                scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
+              }
+              // Every S of the item has run: the producer may load the next Q.
+              croq.event.trigger %qempty[%c0] : !croq.events<1>
+              // The last key tile's P V.
+              %g_last = arith.addi %base, %last : index
+              %last_stage = arith.remui %g_last, %c2 : index
+              croq.event.wait %vfull[%last_stage] : !croq.events<2>
+              %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
+              %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+              %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+              %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+              %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+              croq.event.trigger %vempty[%last_stage] : !croq.events<2>
+              %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.divf %x, %sum : f32
+                croq.yield %y : f32
+              }
+              // Stored by TMA, which leaves out rows past the sequence's end; the
+              // next item's croq.mma.store into the tile waits until it is read.
+              croq.mma.store %o -> %o2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+              %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+              %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+              %next = arith.addi %base, %tiles : index
+              scf.yield %next : index
+            }
+            scf.yield %after : index
+          }
         }
       }
     }
@@ -1296,7 +1564,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
 
 // The same in bf16.
 func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
-    %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>) {
+    %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>, %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -1311,45 +1579,66 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // Work items: 128 query rows of one head, the query blocks of a head
-  // next to each other so that the blocks running at once share their
-  // heads' keys and values in L2; one block per SM walks them.
-  // Work items in pairs: query blocks i and grid_q - 1 - i of a head
-  // have grid_q + 1 key tiles together, so that the blocks' static
-  // walk over the pairs is balanced (the middle block of an odd
-  // grid_q is alone); the pairs of a head next to each other.
+  // exp(x * sm_scale) = exp2(x * scale).
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  // Work items: 128 query rows of one head; one block per SM walks them.
+  %singles = arith.muli %heads, %grid_q : index
   %last_q = arith.subi %grid_q, %c1 : index
+  // Pairs: query blocks i and grid_q - 1 - i of a head (the middle
+  // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
-  %items = arith.muli %heads, %half_q : index
-  %grid = arith.minui %items, %c132 : index
-  croq.parallel (%bid) in [%grid] : block {
-    %qready = croq.event.alloc : !croq.events<1>
-    %qempty = croq.event.alloc ready : !croq.events<1>
-    // K and V rings of two stages each, running on across work items: a
-    // K stage is free once S = Q K^T has run, a V stage once P V has.
-    %kfull = croq.event.alloc : !croq.events<2>
-    %kempty = croq.event.alloc ready : !croq.events<2>
-    %vfull = croq.event.alloc : !croq.events<2>
-    %vempty = croq.event.alloc ready : !croq.events<2>
-    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
-    %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-    croq.parallel (%p) in [3] : warpgroup {
-      %is_producer = arith.cmpi eq, %p, %c0 : index
-      %is_consumer = arith.cmpi ne, %p, %c0 : index
-      croq.inthreads async %is_producer {
-        // %base: the ring position of the item's first key tile.
-        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
-          %bh = arith.divui %pair, %half_q : index
-          %pi = arith.remui %pair, %half_q : index
-          %mirror = arith.subi %last_q, %pi : index
-          %twins = arith.cmpi ne, %pi, %mirror : index
-          %in_pair = arith.select %twins, %c2, %c1 : index
-          // The longer item of the pair first.
-          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
-            %first = arith.cmpi eq, %which, %c0 : index
-            %bq = arith.select %first, %mirror, %pi : index
+  %pairs = arith.muli %heads, %half_q : index
+  // Single items in snake order where all keys and values fit in L2.
+  %kv_row = arith.constant 512 : index
+  %kv_head = arith.muli %keys, %kv_row : index
+  %kv_bytes = arith.muli %heads, %kv_head : index
+  %kv_l2 = arith.constant 33554432 : index
+  %snake = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  scf.if %snake {
+    %grid = arith.minui %singles, %c132 : index
+    // Full rounds of one item per block, then the first %rest blocks
+    // of the last round's order.
+    %rounds = arith.divui %singles, %grid : index
+    %rest = arith.remui %singles, %grid : index
+    %last_round = arith.andi %rounds, %c1 : index
+    %last_odd = arith.cmpi ne, %last_round, %c0 : index
+    croq.parallel (%bid) in [%grid] : block {
+      %qready = croq.event.alloc : !croq.events<1>
+      %qempty = croq.event.alloc ready : !croq.events<1>
+      // K and V rings of two stages each, running on across work items: a
+      // K stage is free once S = Q K^T has run, a V stage once P V has.
+      %kfull = croq.event.alloc : !croq.events<2>
+      %kempty = croq.event.alloc ready : !croq.events<2>
+      %vfull = croq.event.alloc : !croq.events<2>
+      %vempty = croq.event.alloc ready : !croq.events<2>
+      %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+      %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+      %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+      %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+      // The block's place in odd rounds, and its item count.
+      %grid_end = arith.subi %grid, %c1 : index
+      %mirror_bid = arith.subi %grid_end, %bid : index
+      %last_pos = arith.select %last_odd, %mirror_bid, %bid : index
+      %in_last = arith.cmpi ult, %last_pos, %rest : index
+      %extra = arith.select %in_last, %c1, %c0 : index
+      %my_items = arith.addi %rounds, %extra : index
+      croq.parallel (%p) in [3] : warpgroup {
+        %is_producer = arith.cmpi eq, %p, %c0 : index
+        %is_consumer = arith.cmpi ne, %p, %c0 : index
+        croq.inthreads async %is_producer {
+          // %base: the ring position of the item's first key tile.
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+            // Item rank of the longest-first order: query block
+            // grid_q - 1 - rank / heads of head rank % heads.
+            %parity = arith.andi %round, %c1 : index
+            %odd = arith.cmpi ne, %parity, %c0 : index
+            %pos = arith.select %odd, %mirror_bid, %bid : index
+            %round_start = arith.muli %round, %grid : index
+            %rank = arith.addi %round_start, %pos : index
+            %level = arith.divui %rank, %heads : index
+            %bh = arith.remui %rank, %heads : index
+            %bq = arith.subi %last_q, %level : index
             // Query rows 128 bq .. 128 bq + 127 see keys up to their own
             // index: the key tiles up to the diagonal.
             %diagonal = arith.addi %bq, %c1 : index
@@ -1383,30 +1672,27 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %next = arith.addi %base, %tiles : index
             scf.yield %next : index
           }
-          scf.yield %after : index
         }
-      }
-      // The two consumers run the same code on their own 64 query rows.
-      croq.inthreads async %is_consumer {
-        %half = arith.subi %p, %c1 : index
-        %zero = arith.constant 0.0 : f32
-        %ninf = arith.constant 0xFF800000 : f32
-        // log2(e) / sqrt(128): exp(x / sqrt(128)) = exp2(x * scale).
-        %scale = arith.constant 0.12751743 : f32
-        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-        %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-        %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-        %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
-          %bh = arith.divui %pair, %half_q : index
-          %pi = arith.remui %pair, %half_q : index
-          %mirror = arith.subi %last_q, %pi : index
-          %twins = arith.cmpi ne, %pi, %mirror : index
-          %in_pair = arith.select %twins, %c2, %c1 : index
-          // The longer item of the pair first.
-          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
-            %first = arith.cmpi eq, %which, %c0 : index
-            %bq = arith.select %first, %mirror, %pi : index
+        // The two consumers run the same code on their own 64 query rows.
+        croq.inthreads async %is_consumer {
+          %half = arith.subi %p, %c1 : index
+          %zero = arith.constant 0.0 : f32
+          %ninf = arith.constant 0xFF800000 : f32
+          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+            // Item rank of the longest-first order: query block
+            // grid_q - 1 - rank / heads of head rank % heads.
+            %parity = arith.andi %round, %c1 : index
+            %odd = arith.cmpi ne, %parity, %c0 : index
+            %pos = arith.select %odd, %mirror_bid, %bid : index
+            %round_start = arith.muli %round, %grid : index
+            %rank = arith.addi %round_start, %pos : index
+            %level = arith.divui %rank, %heads : index
+            %bh = arith.remui %rank, %heads : index
+            %bq = arith.subi %last_q, %level : index
             // Query rows 128 bq .. 128 bq + 127 see keys up to their own
             // index: the key tiles up to the diagonal.
             %diagonal = arith.addi %bq, %c1 : index
@@ -1564,7 +1850,253 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %next = arith.addi %base, %tiles : index
             scf.yield %next : index
           }
-          scf.yield %after : index
+        }
+      }
+    }
+  } else {
+    %grid = arith.minui %pairs, %c132 : index
+    croq.parallel (%bid) in [%grid] : block {
+      %qready = croq.event.alloc : !croq.events<1>
+      %qempty = croq.event.alloc ready : !croq.events<1>
+      // K and V rings of two stages each, running on across work items: a
+      // K stage is free once S = Q K^T has run, a V stage once P V has.
+      %kfull = croq.event.alloc : !croq.events<2>
+      %kempty = croq.event.alloc ready : !croq.events<2>
+      %vfull = croq.event.alloc : !croq.events<2>
+      %vempty = croq.event.alloc ready : !croq.events<2>
+      %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+      %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+      %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+      %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+      croq.parallel (%p) in [3] : warpgroup {
+        %is_producer = arith.cmpi eq, %p, %c0 : index
+        %is_consumer = arith.cmpi ne, %p, %c0 : index
+        croq.inthreads async %is_producer {
+          // %base: the ring position of the item's first key tile.
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+            %bh = arith.divui %pair, %half_q : index
+            %pi = arith.remui %pair, %half_q : index
+            %mirror = arith.subi %last_q, %pi : index
+            %twins = arith.cmpi ne, %pi, %mirror : index
+            %in_pair = arith.select %twins, %c2, %c1 : index
+            // The longer item of the pair first.
+            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+              %first = arith.cmpi eq, %which, %c0 : index
+              %bq = arith.select %first, %mirror, %pi : index
+              // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+              // index: the key tiles up to the diagonal.
+              %diagonal = arith.addi %bq, %c1 : index
+              %tiles = arith.minui %all_tiles, %diagonal : index
+              %q_block = arith.muli %bq, %c2 : index
+              // The Q tiles, once the consumers have computed the last S of
+              // the previous item.
+              croq.event.wait %qempty[%c0] : !croq.events<1>
+              %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+              %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+              %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+              %q_block1 = arith.addi %q_block, %c1 : index
+              %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+              %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+              %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+              croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
+              scf.for %j = %c0 to %tiles step %c1 {
+                %g = arith.addi %base, %j : index
+                %stage = arith.remui %g, %c2 : index
+                croq.event.wait %kempty[%stage] : !croq.events<2>
+                %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+                %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+                %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
+                croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
+                croq.event.wait %vempty[%stage] : !croq.events<2>
+                %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+                %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+                %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
+                croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+              }
+              %next = arith.addi %base, %tiles : index
+              scf.yield %next : index
+            }
+            scf.yield %after : index
+          }
+        }
+        // The two consumers run the same code on their own 64 query rows.
+        croq.inthreads async %is_consumer {
+          %half = arith.subi %p, %c1 : index
+          %zero = arith.constant 0.0 : f32
+          %ninf = arith.constant 0xFF800000 : f32
+          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+            %bh = arith.divui %pair, %half_q : index
+            %pi = arith.remui %pair, %half_q : index
+            %mirror = arith.subi %last_q, %pi : index
+            %twins = arith.cmpi ne, %pi, %mirror : index
+            %in_pair = arith.select %twins, %c2, %c1 : index
+            // The longer item of the pair first.
+            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+              %first = arith.cmpi eq, %which, %c0 : index
+              %bq = arith.select %first, %mirror, %pi : index
+              // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+              // index: the key tiles up to the diagonal.
+              %diagonal = arith.addi %bq, %c1 : index
+              %tiles = arith.minui %all_tiles, %diagonal : index
+              %q_block = arith.muli %bq, %c2 : index
+              %last = arith.subi %tiles, %c1 : index
+              %row_block = arith.addi %q_block, %half : index
+              %q_base = arith.muli %row_block, %c64 : index
+              croq.event.wait %qready[%c0] : !croq.events<1>
+              %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+              // The first key tile: S = Q K^T alone, P V comes with the next S.
+              %stage0 = arith.remui %base, %c2 : index
+              croq.event.wait %kfull[%stage0] : !croq.events<2>
+              %k0t = croq.stage %k_s[%stage0] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+              %k02 = croq.span_as %k0t : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+              %kb0 = croq.mma.load %k02 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+              %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+              %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
+              croq.event.trigger %kempty[%stage0] : !croq.events<2>
+              // Only the last key tile has keys past the end or past the diagonal.
+              %is_lastt0 = arith.cmpi eq, %c0, %last : index
+              %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+                %key_base = arith.muli %c0, %c128 : index
+                %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
+                  %key = arith.addi %key_base, %col : index
+                  %query = arith.addi %q_base, %row : index
+                  %exists = arith.cmpi ult, %key, %keys : index
+                  %visible = arith.cmpi ule, %key, %query : index
+                  %inside = arith.andi %exists, %visible : i1
+                  %r = arith.select %inside, %x, %ninf : f32
+                  croq.yield %r : f32
+                }
+                scf.yield %masked : !croq.acc<64x128xf32>
+              } else {
+                scf.yield %s0 : !croq.acc<64x128xf32>
+              }
+              // Row maxima m, kept multiplied by the scale.
+              %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
+                %x = arith.mulf %a, %scale : f32
+                croq.yield %x : f32
+              }
+              %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
+                %n = arith.negf %a : f32
+                croq.yield %n : f32
+              }
+              // P = exp2(S * scale - m): one fma and one ex2 an element.
+              %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %d = math.fma %x, %scale, %nm : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+              %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
+              // tensor cores while the softmax of S_j runs here.
+              %res:4 = scf.for %j = %c1 to %tiles step %c1
+                  iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
+                  -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>) {
+                %g = arith.addi %base, %j : index
+                %stage = arith.remui %g, %c2 : index
+                %prev = arith.subi %c1, %stage : index
+                croq.event.wait %kfull[%stage] : !croq.events<2>
+                croq.event.wait %vfull[%prev] : !croq.events<2>
+                %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+                %k2 = croq.span_as %kt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+                %kb = croq.mma.load %k2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+                %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+                %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+                %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+                %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+                %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+                %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+                %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+                %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
+                %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
+                croq.event.trigger %kempty[%stage] : !croq.events<2>
+                // Only the last key tile has keys past the end or past the diagonal.
+                %is_lastt = arith.cmpi eq, %j, %last : index
+                %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                  %key_base = arith.muli %j, %c128 : index
+                  %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                    %key = arith.addi %key_base, %col : index
+                    %query = arith.addi %q_base, %row : index
+                    %exists = arith.cmpi ult, %key, %keys : index
+                    %visible = arith.cmpi ule, %key, %query : index
+                    %inside = arith.andi %exists, %visible : i1
+                    %r = arith.select %inside, %x, %ninf : f32
+                    croq.yield %r : f32
+                  }
+                  scf.yield %masked : !croq.acc<64x128xf32>
+                } else {
+                  scf.yield %s : !croq.acc<64x128xf32>
+                }
+                %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+                %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %y = arith.mulf %b, %scale : f32
+                  %x = arith.maximumf %a, %y : f32
+                  croq.yield %x : f32
+                }
+                %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
+                  %n = arith.negf %a : f32
+                  croq.yield %n : f32
+                }
+                // P = exp2(S * scale - m): one fma and one ex2 an element.
+                %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                  %d = math.fma %x, %scale, %nm : f32
+                  %e = math.exp2 %d fastmath<afn> : f32
+                  croq.yield %e : f32
+                }
+                %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+                %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %d = arith.subf %a, %b : f32
+                  %e = math.exp2 %d fastmath<afn> : f32
+                  croq.yield %e : f32
+                }
+                %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %y = math.fma %a, %b, %c : f32
+                  croq.yield %y : f32
+                }
+                // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
+                // is converted only now, as P_(j-1) is read until P V completes.
+                %od = croq.mma.wait %oc : !croq.acc<64x128xf32>
+                croq.event.trigger %vempty[%prev] : !croq.events<2>
+                %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+                %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                  %y = arith.mulf %x, %a : f32
+                  croq.yield %y : f32
+                }
+                scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
+              }
+              // Every S of the item has run: the producer may load the next Q.
+              croq.event.trigger %qempty[%c0] : !croq.events<1>
+              // The last key tile's P V.
+              %g_last = arith.addi %base, %last : index
+              %last_stage = arith.remui %g_last, %c2 : index
+              croq.event.wait %vfull[%last_stage] : !croq.events<2>
+              %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
+              %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+              %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+              %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+              %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+              croq.event.trigger %vempty[%last_stage] : !croq.events<2>
+              %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.divf %x, %sum : f32
+                croq.yield %y : f32
+              }
+              // Stored by TMA, which leaves out rows past the sequence's end; the
+              // next item's croq.mma.store into the tile waits until it is read.
+              croq.mma.store %o -> %o2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+              %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+              %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
+              %next = arith.addi %base, %tiles : index
+              scf.yield %next : index
+            }
+            scf.yield %after : index
+          }
         }
       }
     }
@@ -1574,7 +2106,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
 
 // The same with head dimension 64, f16.
 func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
-    %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+    %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>, %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -1589,45 +2121,66 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // Work items: 128 query rows of one head, the query blocks of a head
-  // next to each other so that the blocks running at once share their
-  // heads' keys and values in L2; one block per SM walks them.
-  // Work items in pairs: query blocks i and grid_q - 1 - i of a head
-  // have grid_q + 1 key tiles together, so that the blocks' static
-  // walk over the pairs is balanced (the middle block of an odd
-  // grid_q is alone); the pairs of a head next to each other.
+  // exp(x * sm_scale) = exp2(x * scale).
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  // Work items: 128 query rows of one head; one block per SM walks them.
+  %singles = arith.muli %heads, %grid_q : index
   %last_q = arith.subi %grid_q, %c1 : index
+  // Pairs: query blocks i and grid_q - 1 - i of a head (the middle
+  // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
-  %items = arith.muli %heads, %half_q : index
-  %grid = arith.minui %items, %c132 : index
-  croq.parallel (%bid) in [%grid] : block {
-    %qready = croq.event.alloc : !croq.events<1>
-    %qempty = croq.event.alloc ready : !croq.events<1>
-    // K and V rings of two stages each, running on across work items: a
-    // K stage is free once S = Q K^T has run, a V stage once P V has.
-    %kfull = croq.event.alloc : !croq.events<2>
-    %kempty = croq.event.alloc ready : !croq.events<2>
-    %vfull = croq.event.alloc : !croq.events<2>
-    %vempty = croq.event.alloc ready : !croq.events<2>
-    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-    %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-    croq.parallel (%p) in [3] : warpgroup {
-      %is_producer = arith.cmpi eq, %p, %c0 : index
-      %is_consumer = arith.cmpi ne, %p, %c0 : index
-      croq.inthreads async %is_producer {
-        // %base: the ring position of the item's first key tile.
-        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
-          %bh = arith.divui %pair, %half_q : index
-          %pi = arith.remui %pair, %half_q : index
-          %mirror = arith.subi %last_q, %pi : index
-          %twins = arith.cmpi ne, %pi, %mirror : index
-          %in_pair = arith.select %twins, %c2, %c1 : index
-          // The longer item of the pair first.
-          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
-            %first = arith.cmpi eq, %which, %c0 : index
-            %bq = arith.select %first, %mirror, %pi : index
+  %pairs = arith.muli %heads, %half_q : index
+  // Single items in snake order where all keys and values fit in L2.
+  %kv_row = arith.constant 256 : index
+  %kv_head = arith.muli %keys, %kv_row : index
+  %kv_bytes = arith.muli %heads, %kv_head : index
+  %kv_l2 = arith.constant 33554432 : index
+  %snake = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  scf.if %snake {
+    %grid = arith.minui %singles, %c132 : index
+    // Full rounds of one item per block, then the first %rest blocks
+    // of the last round's order.
+    %rounds = arith.divui %singles, %grid : index
+    %rest = arith.remui %singles, %grid : index
+    %last_round = arith.andi %rounds, %c1 : index
+    %last_odd = arith.cmpi ne, %last_round, %c0 : index
+    croq.parallel (%bid) in [%grid] : block {
+      %qready = croq.event.alloc : !croq.events<1>
+      %qempty = croq.event.alloc ready : !croq.events<1>
+      // K and V rings of two stages each, running on across work items: a
+      // K stage is free once S = Q K^T has run, a V stage once P V has.
+      %kfull = croq.event.alloc : !croq.events<2>
+      %kempty = croq.event.alloc ready : !croq.events<2>
+      %vfull = croq.event.alloc : !croq.events<2>
+      %vempty = croq.event.alloc ready : !croq.events<2>
+      %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+      %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+      %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+      %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+      // The block's place in odd rounds, and its item count.
+      %grid_end = arith.subi %grid, %c1 : index
+      %mirror_bid = arith.subi %grid_end, %bid : index
+      %last_pos = arith.select %last_odd, %mirror_bid, %bid : index
+      %in_last = arith.cmpi ult, %last_pos, %rest : index
+      %extra = arith.select %in_last, %c1, %c0 : index
+      %my_items = arith.addi %rounds, %extra : index
+      croq.parallel (%p) in [3] : warpgroup {
+        %is_producer = arith.cmpi eq, %p, %c0 : index
+        %is_consumer = arith.cmpi ne, %p, %c0 : index
+        croq.inthreads async %is_producer {
+          // %base: the ring position of the item's first key tile.
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+            // Item rank of the longest-first order: query block
+            // grid_q - 1 - rank / heads of head rank % heads.
+            %parity = arith.andi %round, %c1 : index
+            %odd = arith.cmpi ne, %parity, %c0 : index
+            %pos = arith.select %odd, %mirror_bid, %bid : index
+            %round_start = arith.muli %round, %grid : index
+            %rank = arith.addi %round_start, %pos : index
+            %level = arith.divui %rank, %heads : index
+            %bh = arith.remui %rank, %heads : index
+            %bq = arith.subi %last_q, %level : index
             // Query rows 128 bq .. 128 bq + 127 see keys up to their own
             // index: the key tiles up to the diagonal.
             %diagonal = arith.addi %bq, %c1 : index
@@ -1661,30 +2214,27 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             %next = arith.addi %base, %tiles : index
             scf.yield %next : index
           }
-          scf.yield %after : index
         }
-      }
-      // The two consumers run the same code on their own 64 query rows.
-      croq.inthreads async %is_consumer {
-        %half = arith.subi %p, %c1 : index
-        %zero = arith.constant 0.0 : f32
-        %ninf = arith.constant 0xFF800000 : f32
-        // log2(e) / 8: exp(x / 8) = exp2(x * scale).
-        %scale = arith.constant 0.18033688 : f32
-        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-        %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-        %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-        %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
-          %bh = arith.divui %pair, %half_q : index
-          %pi = arith.remui %pair, %half_q : index
-          %mirror = arith.subi %last_q, %pi : index
-          %twins = arith.cmpi ne, %pi, %mirror : index
-          %in_pair = arith.select %twins, %c2, %c1 : index
-          // The longer item of the pair first.
-          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
-            %first = arith.cmpi eq, %which, %c0 : index
-            %bq = arith.select %first, %mirror, %pi : index
+        // The two consumers run the same code on their own 64 query rows.
+        croq.inthreads async %is_consumer {
+          %half = arith.subi %p, %c1 : index
+          %zero = arith.constant 0.0 : f32
+          %ninf = arith.constant 0xFF800000 : f32
+          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+            // Item rank of the longest-first order: query block
+            // grid_q - 1 - rank / heads of head rank % heads.
+            %parity = arith.andi %round, %c1 : index
+            %odd = arith.cmpi ne, %parity, %c0 : index
+            %pos = arith.select %odd, %mirror_bid, %bid : index
+            %round_start = arith.muli %round, %grid : index
+            %rank = arith.addi %round_start, %pos : index
+            %level = arith.divui %rank, %heads : index
+            %bh = arith.remui %rank, %heads : index
+            %bq = arith.subi %last_q, %level : index
             // Query rows 128 bq .. 128 bq + 127 see keys up to their own
             // index: the key tiles up to the diagonal.
             %diagonal = arith.addi %bq, %c1 : index
@@ -1842,7 +2392,253 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             %next = arith.addi %base, %tiles : index
             scf.yield %next : index
           }
-          scf.yield %after : index
+        }
+      }
+    }
+  } else {
+    %grid = arith.minui %pairs, %c132 : index
+    croq.parallel (%bid) in [%grid] : block {
+      %qready = croq.event.alloc : !croq.events<1>
+      %qempty = croq.event.alloc ready : !croq.events<1>
+      // K and V rings of two stages each, running on across work items: a
+      // K stage is free once S = Q K^T has run, a V stage once P V has.
+      %kfull = croq.event.alloc : !croq.events<2>
+      %kempty = croq.event.alloc ready : !croq.events<2>
+      %vfull = croq.event.alloc : !croq.events<2>
+      %vempty = croq.event.alloc ready : !croq.events<2>
+      %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+      %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+      %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+      %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+      croq.parallel (%p) in [3] : warpgroup {
+        %is_producer = arith.cmpi eq, %p, %c0 : index
+        %is_consumer = arith.cmpi ne, %p, %c0 : index
+        croq.inthreads async %is_producer {
+          // %base: the ring position of the item's first key tile.
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+            %bh = arith.divui %pair, %half_q : index
+            %pi = arith.remui %pair, %half_q : index
+            %mirror = arith.subi %last_q, %pi : index
+            %twins = arith.cmpi ne, %pi, %mirror : index
+            %in_pair = arith.select %twins, %c2, %c1 : index
+            // The longer item of the pair first.
+            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+              %first = arith.cmpi eq, %which, %c0 : index
+              %bq = arith.select %first, %mirror, %pi : index
+              // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+              // index: the key tiles up to the diagonal.
+              %diagonal = arith.addi %bq, %c1 : index
+              %tiles = arith.minui %all_tiles, %diagonal : index
+              %q_block = arith.muli %bq, %c2 : index
+              // The Q tiles, once the consumers have computed the last S of
+              // the previous item.
+              croq.event.wait %qempty[%c0] : !croq.events<1>
+              %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+              %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+              %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+              %q_block1 = arith.addi %q_block, %c1 : index
+              %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+              %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+              %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+              croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
+              scf.for %j = %c0 to %tiles step %c1 {
+                %g = arith.addi %base, %j : index
+                %stage = arith.remui %g, %c2 : index
+                croq.event.wait %kempty[%stage] : !croq.events<2>
+                %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+                %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+                %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+                croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
+                croq.event.wait %vempty[%stage] : !croq.events<2>
+                %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+                %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+                %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+                croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+              }
+              %next = arith.addi %base, %tiles : index
+              scf.yield %next : index
+            }
+            scf.yield %after : index
+          }
+        }
+        // The two consumers run the same code on their own 64 query rows.
+        croq.inthreads async %is_consumer {
+          %half = arith.subi %p, %c1 : index
+          %zero = arith.constant 0.0 : f32
+          %ninf = arith.constant 0xFF800000 : f32
+          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+            %bh = arith.divui %pair, %half_q : index
+            %pi = arith.remui %pair, %half_q : index
+            %mirror = arith.subi %last_q, %pi : index
+            %twins = arith.cmpi ne, %pi, %mirror : index
+            %in_pair = arith.select %twins, %c2, %c1 : index
+            // The longer item of the pair first.
+            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+              %first = arith.cmpi eq, %which, %c0 : index
+              %bq = arith.select %first, %mirror, %pi : index
+              // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+              // index: the key tiles up to the diagonal.
+              %diagonal = arith.addi %bq, %c1 : index
+              %tiles = arith.minui %all_tiles, %diagonal : index
+              %q_block = arith.muli %bq, %c2 : index
+              %last = arith.subi %tiles, %c1 : index
+              %row_block = arith.addi %q_block, %half : index
+              %q_base = arith.muli %row_block, %c64 : index
+              croq.event.wait %qready[%c0] : !croq.events<1>
+              %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+              // The first key tile: S = Q K^T alone, P V comes with the next S.
+              %stage0 = arith.remui %base, %c2 : index
+              croq.event.wait %kfull[%stage0] : !croq.events<2>
+              %k0t = croq.stage %k_s[%stage0] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+              %k02 = croq.span_as %k0t : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+              %kb0 = croq.mma.load %k02 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+              %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+              %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
+              croq.event.trigger %kempty[%stage0] : !croq.events<2>
+              // Only the last key tile has keys past the end or past the diagonal.
+              %is_lastt0 = arith.cmpi eq, %c0, %last : index
+              %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+                %key_base = arith.muli %c0, %c128 : index
+                %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
+                  %key = arith.addi %key_base, %col : index
+                  %query = arith.addi %q_base, %row : index
+                  %exists = arith.cmpi ult, %key, %keys : index
+                  %visible = arith.cmpi ule, %key, %query : index
+                  %inside = arith.andi %exists, %visible : i1
+                  %r = arith.select %inside, %x, %ninf : f32
+                  croq.yield %r : f32
+                }
+                scf.yield %masked : !croq.acc<64x128xf32>
+              } else {
+                scf.yield %s0 : !croq.acc<64x128xf32>
+              }
+              // Row maxima m, kept multiplied by the scale.
+              %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
+                %x = arith.mulf %a, %scale : f32
+                croq.yield %x : f32
+              }
+              %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
+                %n = arith.negf %a : f32
+                croq.yield %n : f32
+              }
+              // P = exp2(S * scale - m): one fma and one ex2 an element.
+              %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %d = math.fma %x, %scale, %nm : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+              %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+              // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
+              // tensor cores while the softmax of S_j runs here.
+              %res:4 = scf.for %j = %c1 to %tiles step %c1
+                  iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
+                  -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>) {
+                %g = arith.addi %base, %j : index
+                %stage = arith.remui %g, %c2 : index
+                %prev = arith.subi %c1, %stage : index
+                croq.event.wait %kfull[%stage] : !croq.events<2>
+                croq.event.wait %vfull[%prev] : !croq.events<2>
+                %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+                %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+                %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+                %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+                %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+                %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+                %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+                %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+                %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+                %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
+                %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x64xf32>
+                %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
+                croq.event.trigger %kempty[%stage] : !croq.events<2>
+                // Only the last key tile has keys past the end or past the diagonal.
+                %is_lastt = arith.cmpi eq, %j, %last : index
+                %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                  %key_base = arith.muli %j, %c128 : index
+                  %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                    %key = arith.addi %key_base, %col : index
+                    %query = arith.addi %q_base, %row : index
+                    %exists = arith.cmpi ult, %key, %keys : index
+                    %visible = arith.cmpi ule, %key, %query : index
+                    %inside = arith.andi %exists, %visible : i1
+                    %r = arith.select %inside, %x, %ninf : f32
+                    croq.yield %r : f32
+                  }
+                  scf.yield %masked : !croq.acc<64x128xf32>
+                } else {
+                  scf.yield %s : !croq.acc<64x128xf32>
+                }
+                %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+                %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %y = arith.mulf %b, %scale : f32
+                  %x = arith.maximumf %a, %y : f32
+                  croq.yield %x : f32
+                }
+                %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
+                  %n = arith.negf %a : f32
+                  croq.yield %n : f32
+                }
+                // P = exp2(S * scale - m): one fma and one ex2 an element.
+                %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                  %d = math.fma %x, %scale, %nm : f32
+                  %e = math.exp2 %d fastmath<afn> : f32
+                  croq.yield %e : f32
+                }
+                %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+                %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %d = arith.subf %a, %b : f32
+                  %e = math.exp2 %d fastmath<afn> : f32
+                  croq.yield %e : f32
+                }
+                %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %y = math.fma %a, %b, %c : f32
+                  croq.yield %y : f32
+                }
+                // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
+                // is converted only now, as P_(j-1) is read until P V completes.
+                %od = croq.mma.wait %oc : !croq.acc<64x64xf32>
+                croq.event.trigger %vempty[%prev] : !croq.events<2>
+                %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+                %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+                  %y = arith.mulf %x, %a : f32
+                  croq.yield %y : f32
+                }
+                scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
+              }
+              // Every S of the item has run: the producer may load the next Q.
+              croq.event.trigger %qempty[%c0] : !croq.events<1>
+              // The last key tile's P V.
+              %g_last = arith.addi %base, %last : index
+              %last_stage = arith.remui %g_last, %c2 : index
+              croq.event.wait %vfull[%last_stage] : !croq.events<2>
+              %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+              %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+              %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+              %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
+              %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+              croq.event.trigger %vempty[%last_stage] : !croq.events<2>
+              %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.divf %x, %sum : f32
+                croq.yield %y : f32
+              }
+              // Stored by TMA, which leaves out rows past the sequence's end; the
+              // next item's croq.mma.store into the tile waits until it is read.
+              croq.mma.store %o -> %o2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+              %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+              %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
+              %next = arith.addi %base, %tiles : index
+              scf.yield %next : index
+            }
+            scf.yield %after : index
+          }
         }
       }
     }
@@ -1852,7 +2648,7 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
 
 // The same in bf16.
 func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
-    %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>) {
+    %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>, %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -1867,45 +2663,66 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
-  // Work items: 128 query rows of one head, the query blocks of a head
-  // next to each other so that the blocks running at once share their
-  // heads' keys and values in L2; one block per SM walks them.
-  // Work items in pairs: query blocks i and grid_q - 1 - i of a head
-  // have grid_q + 1 key tiles together, so that the blocks' static
-  // walk over the pairs is balanced (the middle block of an odd
-  // grid_q is alone); the pairs of a head next to each other.
+  // exp(x * sm_scale) = exp2(x * scale).
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  // Work items: 128 query rows of one head; one block per SM walks them.
+  %singles = arith.muli %heads, %grid_q : index
   %last_q = arith.subi %grid_q, %c1 : index
+  // Pairs: query blocks i and grid_q - 1 - i of a head (the middle
+  // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
-  %items = arith.muli %heads, %half_q : index
-  %grid = arith.minui %items, %c132 : index
-  croq.parallel (%bid) in [%grid] : block {
-    %qready = croq.event.alloc : !croq.events<1>
-    %qempty = croq.event.alloc ready : !croq.events<1>
-    // K and V rings of two stages each, running on across work items: a
-    // K stage is free once S = Q K^T has run, a V stage once P V has.
-    %kfull = croq.event.alloc : !croq.events<2>
-    %kempty = croq.event.alloc ready : !croq.events<2>
-    %vfull = croq.event.alloc : !croq.events<2>
-    %vempty = croq.event.alloc ready : !croq.events<2>
-    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-    %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-    croq.parallel (%p) in [3] : warpgroup {
-      %is_producer = arith.cmpi eq, %p, %c0 : index
-      %is_consumer = arith.cmpi ne, %p, %c0 : index
-      croq.inthreads async %is_producer {
-        // %base: the ring position of the item's first key tile.
-        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
-          %bh = arith.divui %pair, %half_q : index
-          %pi = arith.remui %pair, %half_q : index
-          %mirror = arith.subi %last_q, %pi : index
-          %twins = arith.cmpi ne, %pi, %mirror : index
-          %in_pair = arith.select %twins, %c2, %c1 : index
-          // The longer item of the pair first.
-          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
-            %first = arith.cmpi eq, %which, %c0 : index
-            %bq = arith.select %first, %mirror, %pi : index
+  %pairs = arith.muli %heads, %half_q : index
+  // Single items in snake order where all keys and values fit in L2.
+  %kv_row = arith.constant 256 : index
+  %kv_head = arith.muli %keys, %kv_row : index
+  %kv_bytes = arith.muli %heads, %kv_head : index
+  %kv_l2 = arith.constant 33554432 : index
+  %snake = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  scf.if %snake {
+    %grid = arith.minui %singles, %c132 : index
+    // Full rounds of one item per block, then the first %rest blocks
+    // of the last round's order.
+    %rounds = arith.divui %singles, %grid : index
+    %rest = arith.remui %singles, %grid : index
+    %last_round = arith.andi %rounds, %c1 : index
+    %last_odd = arith.cmpi ne, %last_round, %c0 : index
+    croq.parallel (%bid) in [%grid] : block {
+      %qready = croq.event.alloc : !croq.events<1>
+      %qempty = croq.event.alloc ready : !croq.events<1>
+      // K and V rings of two stages each, running on across work items: a
+      // K stage is free once S = Q K^T has run, a V stage once P V has.
+      %kfull = croq.event.alloc : !croq.events<2>
+      %kempty = croq.event.alloc ready : !croq.events<2>
+      %vfull = croq.event.alloc : !croq.events<2>
+      %vempty = croq.event.alloc ready : !croq.events<2>
+      %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+      %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+      %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+      %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+      // The block's place in odd rounds, and its item count.
+      %grid_end = arith.subi %grid, %c1 : index
+      %mirror_bid = arith.subi %grid_end, %bid : index
+      %last_pos = arith.select %last_odd, %mirror_bid, %bid : index
+      %in_last = arith.cmpi ult, %last_pos, %rest : index
+      %extra = arith.select %in_last, %c1, %c0 : index
+      %my_items = arith.addi %rounds, %extra : index
+      croq.parallel (%p) in [3] : warpgroup {
+        %is_producer = arith.cmpi eq, %p, %c0 : index
+        %is_consumer = arith.cmpi ne, %p, %c0 : index
+        croq.inthreads async %is_producer {
+          // %base: the ring position of the item's first key tile.
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+            // Item rank of the longest-first order: query block
+            // grid_q - 1 - rank / heads of head rank % heads.
+            %parity = arith.andi %round, %c1 : index
+            %odd = arith.cmpi ne, %parity, %c0 : index
+            %pos = arith.select %odd, %mirror_bid, %bid : index
+            %round_start = arith.muli %round, %grid : index
+            %rank = arith.addi %round_start, %pos : index
+            %level = arith.divui %rank, %heads : index
+            %bh = arith.remui %rank, %heads : index
+            %bq = arith.subi %last_q, %level : index
             // Query rows 128 bq .. 128 bq + 127 see keys up to their own
             // index: the key tiles up to the diagonal.
             %diagonal = arith.addi %bq, %c1 : index
@@ -1939,30 +2756,27 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             %next = arith.addi %base, %tiles : index
             scf.yield %next : index
           }
-          scf.yield %after : index
         }
-      }
-      // The two consumers run the same code on their own 64 query rows.
-      croq.inthreads async %is_consumer {
-        %half = arith.subi %p, %c1 : index
-        %zero = arith.constant 0.0 : f32
-        %ninf = arith.constant 0xFF800000 : f32
-        // log2(e) / 8: exp(x / 8) = exp2(x * scale).
-        %scale = arith.constant 0.18033688 : f32
-        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-        %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-        %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-        %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-        scf.for %pair = %bid to %items step %grid iter_args(%pair_base = %c0) -> (index) {
-          %bh = arith.divui %pair, %half_q : index
-          %pi = arith.remui %pair, %half_q : index
-          %mirror = arith.subi %last_q, %pi : index
-          %twins = arith.cmpi ne, %pi, %mirror : index
-          %in_pair = arith.select %twins, %c2, %c1 : index
-          // The longer item of the pair first.
-          %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
-            %first = arith.cmpi eq, %which, %c0 : index
-            %bq = arith.select %first, %mirror, %pi : index
+        // The two consumers run the same code on their own 64 query rows.
+        croq.inthreads async %is_consumer {
+          %half = arith.subi %p, %c1 : index
+          %zero = arith.constant 0.0 : f32
+          %ninf = arith.constant 0xFF800000 : f32
+          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+            // Item rank of the longest-first order: query block
+            // grid_q - 1 - rank / heads of head rank % heads.
+            %parity = arith.andi %round, %c1 : index
+            %odd = arith.cmpi ne, %parity, %c0 : index
+            %pos = arith.select %odd, %mirror_bid, %bid : index
+            %round_start = arith.muli %round, %grid : index
+            %rank = arith.addi %round_start, %pos : index
+            %level = arith.divui %rank, %heads : index
+            %bh = arith.remui %rank, %heads : index
+            %bq = arith.subi %last_q, %level : index
             // Query rows 128 bq .. 128 bq + 127 see keys up to their own
             // index: the key tiles up to the diagonal.
             %diagonal = arith.addi %bq, %c1 : index
@@ -2120,7 +2934,253 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             %next = arith.addi %base, %tiles : index
             scf.yield %next : index
           }
-          scf.yield %after : index
+        }
+      }
+    }
+  } else {
+    %grid = arith.minui %pairs, %c132 : index
+    croq.parallel (%bid) in [%grid] : block {
+      %qready = croq.event.alloc : !croq.events<1>
+      %qempty = croq.event.alloc ready : !croq.events<1>
+      // K and V rings of two stages each, running on across work items: a
+      // K stage is free once S = Q K^T has run, a V stage once P V has.
+      %kfull = croq.event.alloc : !croq.events<2>
+      %kempty = croq.event.alloc ready : !croq.events<2>
+      %vfull = croq.event.alloc : !croq.events<2>
+      %vempty = croq.event.alloc ready : !croq.events<2>
+      %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+      %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+      %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+      %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+      croq.parallel (%p) in [3] : warpgroup {
+        %is_producer = arith.cmpi eq, %p, %c0 : index
+        %is_consumer = arith.cmpi ne, %p, %c0 : index
+        croq.inthreads async %is_producer {
+          // %base: the ring position of the item's first key tile.
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+            %bh = arith.divui %pair, %half_q : index
+            %pi = arith.remui %pair, %half_q : index
+            %mirror = arith.subi %last_q, %pi : index
+            %twins = arith.cmpi ne, %pi, %mirror : index
+            %in_pair = arith.select %twins, %c2, %c1 : index
+            // The longer item of the pair first.
+            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+              %first = arith.cmpi eq, %which, %c0 : index
+              %bq = arith.select %first, %mirror, %pi : index
+              // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+              // index: the key tiles up to the diagonal.
+              %diagonal = arith.addi %bq, %c1 : index
+              %tiles = arith.minui %all_tiles, %diagonal : index
+              %q_block = arith.muli %bq, %c2 : index
+              // The Q tiles, once the consumers have computed the last S of
+              // the previous item.
+              croq.event.wait %qempty[%c0] : !croq.events<1>
+              %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+              %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+              %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+              %q_block1 = arith.addi %q_block, %c1 : index
+              %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+              %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+              %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+              croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
+              scf.for %j = %c0 to %tiles step %c1 {
+                %g = arith.addi %base, %j : index
+                %stage = arith.remui %g, %c2 : index
+                croq.event.wait %kempty[%stage] : !croq.events<2>
+                %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+                %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+                %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+                croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
+                croq.event.wait %vempty[%stage] : !croq.events<2>
+                %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+                %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+                %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+                croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+              }
+              %next = arith.addi %base, %tiles : index
+              scf.yield %next : index
+            }
+            scf.yield %after : index
+          }
+        }
+        // The two consumers run the same code on their own 64 query rows.
+        croq.inthreads async %is_consumer {
+          %half = arith.subi %p, %c1 : index
+          %zero = arith.constant 0.0 : f32
+          %ninf = arith.constant 0xFF800000 : f32
+          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+            %bh = arith.divui %pair, %half_q : index
+            %pi = arith.remui %pair, %half_q : index
+            %mirror = arith.subi %last_q, %pi : index
+            %twins = arith.cmpi ne, %pi, %mirror : index
+            %in_pair = arith.select %twins, %c2, %c1 : index
+            // The longer item of the pair first.
+            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+              %first = arith.cmpi eq, %which, %c0 : index
+              %bq = arith.select %first, %mirror, %pi : index
+              // Query rows 128 bq .. 128 bq + 127 see keys up to their own
+              // index: the key tiles up to the diagonal.
+              %diagonal = arith.addi %bq, %c1 : index
+              %tiles = arith.minui %all_tiles, %diagonal : index
+              %q_block = arith.muli %bq, %c2 : index
+              %last = arith.subi %tiles, %c1 : index
+              %row_block = arith.addi %q_block, %half : index
+              %q_base = arith.muli %row_block, %c64 : index
+              croq.event.wait %qready[%c0] : !croq.events<1>
+              %qa = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+              // The first key tile: S = Q K^T alone, P V comes with the next S.
+              %stage0 = arith.remui %base, %c2 : index
+              croq.event.wait %kfull[%stage0] : !croq.events<2>
+              %k0t = croq.stage %k_s[%stage0] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+              %k02 = croq.span_as %k0t : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+              %kb0 = croq.mma.load %k02 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+              %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
+              %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
+              croq.event.trigger %kempty[%stage0] : !croq.events<2>
+              // Only the last key tile has keys past the end or past the diagonal.
+              %is_lastt0 = arith.cmpi eq, %c0, %last : index
+              %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+                %key_base = arith.muli %c0, %c128 : index
+                %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
+                  %key = arith.addi %key_base, %col : index
+                  %query = arith.addi %q_base, %row : index
+                  %exists = arith.cmpi ult, %key, %keys : index
+                  %visible = arith.cmpi ule, %key, %query : index
+                  %inside = arith.andi %exists, %visible : i1
+                  %r = arith.select %inside, %x, %ninf : f32
+                  croq.yield %r : f32
+                }
+                scf.yield %masked : !croq.acc<64x128xf32>
+              } else {
+                scf.yield %s0 : !croq.acc<64x128xf32>
+              }
+              // Row maxima m, kept multiplied by the scale.
+              %mt0 = croq.mma.reduce max %t0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %m1 = croq.vec.map %mt0 (%i, %a) : !croq.vec<64xf32, rows> {
+                %x = arith.mulf %a, %scale : f32
+                croq.yield %x : f32
+              }
+              %m1_neg = croq.vec.map %m1 (%i, %a) : !croq.vec<64xf32, rows> {
+                %n = arith.negf %a : f32
+                croq.yield %n : f32
+              }
+              // P = exp2(S * scale - m): one fma and one ex2 an element.
+              %pm0 = croq.mma.map %t0, %m1_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %d = math.fma %x, %scale, %nm : f32
+                %e = math.exp2 %d fastmath<afn> : f32
+                croq.yield %e : f32
+              }
+              %l1 = croq.mma.reduce sum %pm0 : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+              %p0 = croq.mma.convert %pm0 : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+              %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+              // Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the
+              // tensor cores while the softmax of S_j runs here.
+              %res:4 = scf.for %j = %c1 to %tiles step %c1
+                  iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)
+                  -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>) {
+                %g = arith.addi %base, %j : index
+                %stage = arith.remui %g, %c2 : index
+                %prev = arith.subi %c1, %stage : index
+                croq.event.wait %kfull[%stage] : !croq.events<2>
+                croq.event.wait %vfull[%prev] : !croq.events<2>
+                %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+                %k2 = croq.span_as %kt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+                %kb = croq.mma.load %k2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+                %vt = croq.stage %v_s[%prev] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+                %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+                %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+                %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+                %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
+                %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+                %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
+                %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x64xf32>
+                %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
+                croq.event.trigger %kempty[%stage] : !croq.events<2>
+                // Only the last key tile has keys past the end or past the diagonal.
+                %is_lastt = arith.cmpi eq, %j, %last : index
+                %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                  %key_base = arith.muli %j, %c128 : index
+                  %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                    %key = arith.addi %key_base, %col : index
+                    %query = arith.addi %q_base, %row : index
+                    %exists = arith.cmpi ult, %key, %keys : index
+                    %visible = arith.cmpi ule, %key, %query : index
+                    %inside = arith.andi %exists, %visible : i1
+                    %r = arith.select %inside, %x, %ninf : f32
+                    croq.yield %r : f32
+                  }
+                  scf.yield %masked : !croq.acc<64x128xf32>
+                } else {
+                  scf.yield %s : !croq.acc<64x128xf32>
+                }
+                %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+                %mn = croq.vec.map %m, %mt (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %y = arith.mulf %b, %scale : f32
+                  %x = arith.maximumf %a, %y : f32
+                  croq.yield %x : f32
+                }
+                %mn_neg = croq.vec.map %mn (%i, %a) : !croq.vec<64xf32, rows> {
+                  %n = arith.negf %a : f32
+                  croq.yield %n : f32
+                }
+                // P = exp2(S * scale - m): one fma and one ex2 an element.
+                %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                  %d = math.fma %x, %scale, %nm : f32
+                  %e = math.exp2 %d fastmath<afn> : f32
+                  croq.yield %e : f32
+                }
+                %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+                %alpha = croq.vec.map %m, %mn (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %d = arith.subf %a, %b : f32
+                  %e = math.exp2 %d fastmath<afn> : f32
+                  croq.yield %e : f32
+                }
+                %ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+                  %y = math.fma %a, %b, %c : f32
+                  croq.yield %y : f32
+                }
+                // O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j
+                // is converted only now, as P_(j-1) is read until P V completes.
+                %od = croq.mma.wait %oc : !croq.acc<64x64xf32>
+                croq.event.trigger %vempty[%prev] : !croq.events<2>
+                %pn = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+                %os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+                  %y = arith.mulf %x, %a : f32
+                  croq.yield %y : f32
+                }
+                scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
+              }
+              // Every S of the item has run: the producer may load the next Q.
+              croq.event.trigger %qempty[%c0] : !croq.events<1>
+              // The last key tile's P V.
+              %g_last = arith.addi %base, %last : index
+              %last_stage = arith.remui %g_last, %c2 : index
+              croq.event.wait %vfull[%last_stage] : !croq.events<2>
+              %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+              %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+              %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+              %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
+              %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+              croq.event.trigger %vempty[%last_stage] : !croq.events<2>
+              %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.divf %x, %sum : f32
+                croq.yield %y : f32
+              }
+              // Stored by TMA, which leaves out rows past the sequence's end; the
+              // next item's croq.mma.store into the tile waits until it is read.
+              croq.mma.store %o -> %o2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+              %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+              %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
+              %next = arith.addi %base, %tiles : index
+              scf.yield %next : index
+            }
+            scf.yield %after : index
+          }
         }
       }
     }

@@ -214,12 +214,13 @@ static llvm::SmallDenseSet<unsigned> getWrittenArguments(func::FuncOp func) {
 }
 
 /// Describes the entry points of `module` for hosts that call them: their
-/// calling convention ("abi": 2, the descriptors then the stream, a status
-/// returned) and per function its name and, per argument, the memref's
-/// element type, shape (-1 for dynamic), strides (-1 for dynamic), offset,
-/// whether its layout is the identity (row-major and contiguous, whatever
-/// the strides say: `memref<?x?xf32>` reports strides [-1, 1] but needs a
-/// dense tensor), and whether the function may write it.
+/// calling convention ("abi": 3, pointers to the descriptors and to the
+/// scalars, then the stream, a status returned) and per function its name
+/// and, per argument, the memref's element type, shape (-1 for dynamic),
+/// strides (-1 for dynamic), offset, whether its layout is the identity
+/// (row-major and contiguous, whatever the strides say: `memref<?x?xf32>`
+/// reports strides [-1, 1] but needs a dense tensor), and whether the
+/// function may write it; for a scalar its type and "scalar": true.
 static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
   llvm::json::Array functions;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -228,11 +229,24 @@ static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
     llvm::json::Array arguments;
     llvm::SmallDenseSet<unsigned> written = getWrittenArguments(func);
     for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+      std::string element;
+      llvm::raw_string_ostream elementOs(element);
+      if (croq::isEntryScalarType(type)) {
+        elementOs << type;
+        arguments.push_back(llvm::json::Object{{"element_type", element},
+                                               {"scalar", true},
+                                               {"shape", llvm::json::Array()},
+                                               {"strides", llvm::json::Array()},
+                                               {"offset", 0},
+                                               {"written", false}});
+        continue;
+      }
       auto memref = dyn_cast<MemRefType>(type);
       if (!memref)
         return func.emitError("entry point argument ")
                << index << " has type " << type
-               << "; entry points take memrefs only";
+               << "; entry points take memrefs and scalars of type i1, i8, "
+                  "i16, i32, i64, index, f32 or f64";
       SmallVector<int64_t> strides;
       int64_t offset;
       if (failed(memref.getStridesAndOffset(strides, offset)))
@@ -246,8 +260,6 @@ static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
         shape.push_back(dyn(d));
       for (int64_t s : strides)
         strideList.push_back(dyn(s));
-      std::string element;
-      llvm::raw_string_ostream elementOs(element);
       elementOs << memref.getElementType();
       arguments.push_back(llvm::json::Object{
           {"element_type", element},
@@ -261,10 +273,11 @@ static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
         {"name", func.getSymName()}, {"arguments", std::move(arguments)}});
   }
   // The calling convention of the entry points (croq-host-entries): the
-  // descriptors, then the stream; the status returned.
+  // descriptors and the scalars by reference, then the stream; the status
+  // returned.
   os << llvm::formatv("{0:2}",
                       llvm::json::Value(llvm::json::Object{
-                          {"abi", 2}, {"functions", std::move(functions)}}))
+                          {"abi", 3}, {"functions", std::move(functions)}}))
      << "\n";
   return success();
 }

@@ -3,15 +3,19 @@
  * A Launcher is made for one checked call: the entry point's C function, the
  * memref descriptors built for it (as bytes, data pointers left out), and
  * the key it was checked for: per tensor its dtype, device, shape and
- * strides. Calling it with torch tensors that match the key fills copies
- * of the descriptors on the C stack with the tensors' data pointers, reads
- * torch's current stream and calls the entry point with the GIL released:
- * one foreign call, no ctypes conversions, nothing shared between threads.
+ * strides; per scalar argument its type. Calling it with torch tensors that
+ * match the key (and Python ints or floats for the scalars) fills copies of
+ * the descriptors on the C stack with the tensors' data pointers, converts
+ * the scalars into C values there, reads torch's current stream and calls
+ * the entry point with the GIL released: one foreign call, no ctypes
+ * conversions, nothing shared between threads. Every argument is passed by
+ * reference (croq's calling convention 3).
  *
  * It returns None when the entry point reports success, the status (an
  * int) when it reports a failure, and NotImplemented when the arguments
- * do not match the key or a pointer is misaligned; the Python caller then
- * takes the checked path, which raises the precise error.
+ * do not match the key, a pointer is misaligned or a scalar is out of its
+ * type's range; the Python caller then takes the checked path, which
+ * raises the precise error.
  *
  * croq compiles this file with the host's C compiler the first time a call
  * needs it (croq/_native.py) and uses ctypes where it cannot.
@@ -32,6 +36,31 @@
 
 typedef int32_t (*Entry)(void);
 
+/* What an argument is: a tensor, or a scalar of one of these types (the
+   codes of module.py's _SCALAR_KINDS). */
+enum Kind {
+  KIND_TENSOR = 0,
+  KIND_I1 = 1,
+  KIND_I8 = 2,
+  KIND_I16 = 3,
+  KIND_I32 = 4,
+  KIND_I64 = 5,
+  KIND_F32 = 6,
+  KIND_F64 = 7,
+  KIND_END
+};
+
+/* A scalar's value as the entry point reads it. */
+typedef union {
+  uint8_t i1;
+  int8_t i8;
+  int16_t i16;
+  int32_t i32;
+  int64_t i64;
+  float f32;
+  double f64;
+} Scalar;
+
 typedef struct {
   PyObject_HEAD
   vectorcallfunc vectorcall;
@@ -40,8 +69,9 @@ typedef struct {
   PyObject *tensorType;
   PyObject *rawStream;
   PyObject *device;
-  /* Per tensor: the key, the descriptor and how the data pointer enters
-     it. */
+  /* Per argument: its kind; per tensor the key, the descriptor and how the
+     data pointer enters it. */
+  int kinds[CROQ_MAX_ARGS];
   PyObject *dtypes[CROQ_MAX_ARGS];
   long devices[CROQ_MAX_ARGS];
   PyObject *shapes[CROQ_MAX_ARGS];
@@ -111,6 +141,67 @@ static int matches(PyObject *value, PyObject *expected) {
   return equal;
 }
 
+/* Converts `value` into `out` for a scalar of `kind`: 1 on success, 0
+   where the value is not an exact int (or float, for f32 and f64) in the
+   type's range (signed or unsigned: the types are signless). Sets no
+   Python error. */
+static int convertScalar(int kind, PyObject *value, Scalar *out) {
+  if (kind == KIND_F32 || kind == KIND_F64) {
+    double d;
+    if (PyFloat_CheckExact(value)) {
+      d = PyFloat_AS_DOUBLE(value);
+    } else if (PyLong_CheckExact(value)) {
+      d = PyLong_AsDouble(value);
+      if (d == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+      }
+    } else {
+      return 0;
+    }
+    if (kind == KIND_F32)
+      out->f32 = (float)d;
+    else
+      out->f64 = d;
+    return 1;
+  }
+  if (kind == KIND_I1) {
+    if (value != Py_True && value != Py_False)
+      return 0;
+    out->i1 = value == Py_True;
+    return 1;
+  }
+  if (!PyLong_CheckExact(value))
+    return 0;
+  int overflow;
+  long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return 0; /* the checked path takes the full range of i64 and index */
+  }
+  switch (kind) {
+  case KIND_I8:
+    if (v < INT8_MIN || v > UINT8_MAX)
+      return 0;
+    out->i8 = (int8_t)(uint8_t)v;
+    return 1;
+  case KIND_I16:
+    if (v < INT16_MIN || v > UINT16_MAX)
+      return 0;
+    out->i16 = (int16_t)(uint16_t)v;
+    return 1;
+  case KIND_I32:
+    if (v < INT32_MIN || v > (long long)UINT32_MAX)
+      return 0;
+    out->i32 = (int32_t)(uint32_t)v;
+    return 1;
+  case KIND_I64:
+    out->i64 = v;
+    return 1;
+  }
+  return 0;
+}
+
 /* The value of calling method `name` of `self` without arguments. */
 static PyObject *callMethod(PyObject *self, PyObject *name) {
   return PyObject_VectorcallMethod(name, &self,
@@ -124,9 +215,16 @@ static PyObject *launcherCall(PyObject *callable, PyObject *const *args,
   if (n != self->count || (kwnames && PyTuple_GET_SIZE(kwnames)))
     Py_RETURN_NOTIMPLEMENTED;
   char descriptors[CROQ_MAX_ARGS][CROQ_MAX_DESCRIPTOR];
+  Scalar scalars[CROQ_MAX_ARGS];
   void *pointers[CROQ_MAX_ARGS];
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject *t = args[i];
+    if (self->kinds[i] != KIND_TENSOR) {
+      if (!convertScalar(self->kinds[i], t, &scalars[i]))
+        Py_RETURN_NOTIMPLEMENTED;
+      pointers[i] = &scalars[i];
+      continue;
+    }
     if ((PyObject *)Py_TYPE(t) != self->tensorType)
       Py_RETURN_NOTIMPLEMENTED;
     int ok = matches(PyObject_GetAttr(t, strDtype), self->dtypes[i]);
@@ -183,21 +281,22 @@ static PyObject *launcherCall(PyObject *callable, PyObject *const *args,
 }
 
 /* Launcher(entry, descriptors, shifts, itemsizes, dtypes, devices, shapes,
-            strides, raw_stream, tensor_type, device) */
+            strides, raw_stream, tensor_type, device, kinds): per argument
+   lists; a scalar's descriptor is empty, its key entries unused. */
 static int launcherInit(PyObject *object, PyObject *args, PyObject *kwargs) {
   Launcher *self = (Launcher *)object;
   PyObject *entry, *descriptors, *shifts, *itemsizes, *dtypes, *devices,
-      *shapes, *strides, *rawStream, *tensorType, *device;
+      *shapes, *strides, *rawStream, *tensorType, *device, *kinds;
   if (self->vectorcall) {
     PyErr_SetString(PyExc_TypeError, "a Launcher is initialized once");
     return -1;
   }
-  if (!PyArg_ParseTuple(args, "OO!O!O!O!O!O!O!OOO:Launcher", &entry,
+  if (!PyArg_ParseTuple(args, "OO!O!O!O!O!O!O!OOOO!:Launcher", &entry,
                         &PyList_Type, &descriptors, &PyList_Type, &shifts,
                         &PyList_Type, &itemsizes, &PyList_Type, &dtypes,
                         &PyList_Type, &devices, &PyList_Type, &shapes,
                         &PyList_Type, &strides, &rawStream, &tensorType,
-                        &device))
+                        &device, &PyList_Type, &kinds))
     return -1;
   self->entry = (Entry)PyLong_AsVoidPtr(entry);
   if (!self->entry)
@@ -205,10 +304,11 @@ static int launcherInit(PyObject *object, PyObject *args, PyObject *kwargs) {
                                                     "null entry point"),
                                     -1);
   Py_ssize_t n = PyList_GET_SIZE(descriptors);
-  PyObject *lists[] = {shifts, itemsizes, dtypes, devices, shapes, strides};
+  PyObject *lists[] = {shifts, itemsizes, dtypes, devices,
+                       shapes, strides,   kinds};
   for (size_t l = 0; l < sizeof lists / sizeof *lists; ++l)
     if (PyList_GET_SIZE(lists[l]) != n) {
-      PyErr_SetString(PyExc_ValueError, "per-tensor lists differ in length");
+      PyErr_SetString(PyExc_ValueError, "per-argument lists differ in length");
       return -1;
     }
   if (n > CROQ_MAX_ARGS) {
@@ -223,6 +323,19 @@ static int launcherInit(PyObject *object, PyObject *args, PyObject *kwargs) {
   self->tensorType = tensorType;
   self->device = device;
   for (Py_ssize_t i = 0; i < n; ++i) {
+    long kind = PyLong_AsLong(PyList_GET_ITEM(kinds, i));
+    if (kind == -1 && PyErr_Occurred())
+      return -1;
+    if (kind < KIND_TENSOR || kind >= KIND_END) {
+      PyErr_Format(PyExc_ValueError, "argument %zd has kind %ld", i, kind);
+      return -1;
+    }
+    self->kinds[i] = (int)kind;
+    if (kind != KIND_TENSOR) {
+      /* A scalar: no key, no descriptor (kept null for the dealloc). */
+      self->count = i + 1;
+      continue;
+    }
     char *bytes;
     Py_ssize_t size;
     if (PyBytes_AsStringAndSize(PyList_GET_ITEM(descriptors, i), &bytes,

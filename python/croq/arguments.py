@@ -1,5 +1,5 @@
-"""Kernel arguments: what a call may pass for a memref, and the rules each
-value is checked against before anything reaches the GPU.
+"""Kernel arguments: what a call may pass for a memref or a scalar, and the
+rules each value is checked against before anything reaches the GPU.
 
 A memref argument may be given as
 
@@ -14,6 +14,11 @@ contiguity where the memref has the identity layout, element alignment of
 the data pointer, and the device. A broken rule raises
 :class:`croq.ArgumentError`, which names the argument.
 
+A scalar argument (i1, i8, i16, i32, i64, index, f32, f64) takes a Python
+number: ``bool`` for i1, an ``int`` in the type's range for the other
+integers (signed or unsigned: the types are signless), an ``int`` or a
+``float`` for f32 and f64. Its :class:`ArgumentView` carries the value.
+
 Alignment: croq's 16-byte vector paths check the alignment of every tile at
 run time and fall back to scalar accesses, so only the alignment of one
 element is required. :attr:`ArgumentView.aligned16` says whether the fast
@@ -22,6 +27,7 @@ path is possible.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence, Tuple
 
@@ -73,6 +79,8 @@ class ArgumentView:
     device: Optional[int]
     base: Optional[int] = None
     is_torch: bool = False
+    #: The value of a scalar argument (an int or a float), else None.
+    value: Any = None
 
     @property
     def aligned16(self) -> bool:
@@ -209,14 +217,53 @@ def _check_layout(arg: MemRefArg, view: ArgumentView) -> None:
             f"{view.itemsize}-byte elements")
 
 
+def scalar_value(arg: MemRefArg, value: Any) -> Any:
+    """``value`` as the Python number the scalar ``arg`` passes: an int, or
+    a float for f32 and f64.
+
+    Raises:
+        croq.ArgumentError: ``value`` is not a number of the argument's type
+            or lies outside its range.
+    """
+    kind = arg.element_type
+    what = f"{type(value).__module__}.{type(value).__qualname__}"
+    if kind in ("f32", "f64"):
+        if isinstance(value, numbers.Real) and not isinstance(value, bool):
+            return float(value)
+        raise ArgumentError(arg.index, arg.name,
+                            f"is a {what}; the {kind} scalar takes an int or "
+                            f"a float")
+    if kind == "i1":
+        if isinstance(value, bool) or (isinstance(value, numbers.Integral)
+                                       and int(value) in (0, 1)):
+            return int(value)
+        raise ArgumentError(arg.index, arg.name,
+                            f"is {value!r}; the i1 scalar takes a bool")
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool):
+        raise ArgumentError(arg.index, arg.name,
+                            f"is a {what}; the {kind} scalar takes an int")
+    bits = 64 if kind == "index" else int(kind[1:])
+    low = -(1 << (bits - 1))
+    high = (1 << (bits - 1)) - 1 if kind == "index" else (1 << bits) - 1
+    if not low <= int(value) <= high:
+        raise ArgumentError(arg.index, arg.name,
+                            f"is {int(value)}, outside the range of {kind} "
+                            f"({low} to {high})")
+    return int(value)
+
+
 def view_argument(arg: MemRefArg, value: Any) -> ArgumentView:
-    """Checks ``value`` against the memref ``arg`` and returns what will be
-    passed for it.
+    """Checks ``value`` against the memref or scalar ``arg`` and returns
+    what will be passed for it.
 
     Raises:
         croq.ArgumentError: ``value`` breaks a rule; the message names the
             argument and the rule.
     """
+    if arg.scalar:
+        return ArgumentView(arg.index, 0, (), (), arg.element.size,
+                            arg.element, None,
+                            value=scalar_value(arg, value))
     if isinstance(value, Buffer):
         view = _from_buffer(arg, value)
     elif _is_torch_tensor(value):

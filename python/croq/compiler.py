@@ -241,7 +241,7 @@ def _source_and_name(source_or_path: Union[str, os.PathLike],
 # Entries of format 1 could hold other modules' files of a shared output
 # directory (and restore stale copies of them); format 2 holds the
 # artifact's own files only.
-_CACHE_FORMAT = "croq-compile-cache 2, abi 2"
+_CACHE_FORMAT = "croq-compile-cache 2, abi 3"
 
 
 def default_cache_dir() -> Path:

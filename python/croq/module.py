@@ -6,7 +6,8 @@ constructors load the embedded GPU binary. Each entry point of the signature
 becomes a callable :class:`EntryPoint`; a call checks every argument against
 its memref type, passes each as a pointer to an MLIR memref descriptor
 (``{T *allocated; T *aligned; int64 offset; int64 sizes[R];
-int64 strides[R]}``) to ``_mlir_ciface_<name>``, and raises
+int64 strides[R]}``) and each scalar as a pointer to its value to
+``_mlir_ciface_<name>``, and raises
 :class:`croq.RuntimeError` when the runtime reports a failed CUDA call.
 """
 
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _native
-from .arguments import ArgumentView, view_argument
+from .arguments import ArgumentView, scalar_value, view_argument
 from .errors import ArgumentError, LoadError, RuntimeError
 from .signature import FunctionSignature, MemRefArg, parse_signature
 
@@ -44,6 +45,36 @@ def descriptor_type(rank: int) -> type:
                                        (ctypes.Structure,),
                                        {"_fields_": fields})
     return _descriptor_types[rank]
+
+
+#: The ctypes type that holds a scalar argument of each type (signless
+#: integers as signed ones of their width: ctypes wraps an unsigned value
+#: to the same bits).
+SCALAR_CTYPES: Dict[str, type] = {
+    "i1": ctypes.c_uint8, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
+    "i32": ctypes.c_int32, "i64": ctypes.c_int64, "index": ctypes.c_int64,
+    "f32": ctypes.c_float, "f64": ctypes.c_double}
+
+#: The native launcher's code of each scalar type (_launch.c); 0 is a
+#: tensor.
+_SCALAR_KINDS = {"i1": 1, "i8": 2, "i16": 3, "i32": 4, "i64": 5,
+                 "index": 5, "f32": 6, "f64": 7}
+
+
+def argument_type(arg: MemRefArg) -> type:
+    """The ctypes type a pointer to which is passed for ``arg``: its
+    descriptor's, or its scalar's."""
+    if arg.scalar:
+        return SCALAR_CTYPES[arg.element_type]
+    return descriptor_type(arg.rank)
+
+
+def make_argument(arg: MemRefArg, view: ArgumentView) -> ctypes._SimpleCData:
+    """What is passed by reference for ``view``: the descriptor of a
+    memref, the value of a scalar."""
+    if arg.scalar:
+        return SCALAR_CTYPES[arg.element_type](view.value)
+    return make_descriptor(arg, view)
 
 
 def make_descriptor(arg: MemRefArg, view: ArgumentView) -> ctypes.Structure:
@@ -101,9 +132,10 @@ def _optional_function(libraries: Sequence[ctypes.CDLL], name: str,
 class EntryPoint:
     """A callable kernel entry point of a loaded :class:`Module`.
 
-    Call it with one argument per memref of the signature (positionally, or
-    by the names of the croq source): torch CUDA tensors, objects with a
-    ``__cuda_array_interface__``, or :class:`croq.Buffer`. The kernels are
+    Call it with one argument per argument of the signature (positionally,
+    or by the names of the croq source): for a memref a torch CUDA tensor,
+    an object with a ``__cuda_array_interface__``, or a
+    :class:`croq.Buffer`; for a scalar a Python number. The kernels are
     queued on a stream and the call returns without waiting for them, as a
     torch operation does: on ``stream=`` (a ``torch.cuda.Stream``, or a raw
     ``CUstream`` handle as an int) if given, else on torch's current stream
@@ -118,8 +150,11 @@ class EntryPoint:
         self.signature = signature
         self.name = signature.name
         self._function = function
-        self._types = [descriptor_type(a.rank) for a in signature.arguments]
-        # The descriptors, then the stream; the status of the call back.
+        self._types = [argument_type(a) for a in signature.arguments]
+        # Which arguments are scalars, and their native launcher codes.
+        self._scalars = [a.scalar for a in signature.arguments]
+        # The descriptors and scalars by reference, then the stream; the
+        # status of the call back.
         function.restype = ctypes.c_int32
         function.argtypes = [ctypes.POINTER(t) for t in self._types] + \
             [ctypes.c_void_p]
@@ -207,7 +242,7 @@ class EntryPoint:
         if "stream" in kwargs and not self._stream_is_argument:
             stream = kwargs.pop("stream")
         views = self.check(*args, **kwargs)
-        descriptors = [make_descriptor(p, v)
+        descriptors = [make_argument(p, v)
                        for p, v in zip(self.signature.arguments, views)]
         handle = _stream_handle(stream, views)
         self.module._clear_error()
@@ -220,7 +255,8 @@ class EntryPoint:
         """This entry point as a torch custom operator (``torch.library``),
         so that it runs inside ``torch.compile`` graphs.
 
-        The operator takes the entry point's tensors in order, mutates those
+        The operator takes the entry point's tensors (and scalars: ``int``,
+        ``float`` or ``bool`` in the schema) in order, mutates those
         the kernel may write (the signature's ``written``) and returns
         nothing; its fake implementation does nothing, so tracing it needs
         no GPU work. Call it as ``op(a, b, out)`` after allocating ``out``.
@@ -252,9 +288,15 @@ class EntryPoint:
         if qualname in self._torch_ops:
             return self._torch_ops[qualname]
         alias = iter("abcdefghijklmnopqrstuvwxyz")
+
+        def declare(p: MemRefArg, n: str) -> str:
+            if p.scalar:
+                kind = {"i1": "bool", "f32": "float", "f64": "float"}
+                return f"{kind.get(p.element_type, 'int')} {n}"
+            return f"Tensor({next(alias)}!) {n}" if p.written else \
+                f"Tensor {n}"
         schema = "(" + ", ".join(
-            f"Tensor({next(alias)}!) {n}" if p.written else f"Tensor {n}"
-            for p, n in zip(params, names)) + ") -> ()"
+            declare(p, n) for p, n in zip(params, names)) + ") -> ()"
         entry = self
 
         def run(*tensors):
@@ -278,19 +320,25 @@ class EntryPoint:
             raise RuntimeError(f"{self.name}: {message}")
 
     def _call_cached(self, args: Sequence[Any]) -> bool:
-        """The call of torch tensors passed by position whose types, shapes,
-        strides and device an earlier call on this thread checked: only the
-        data pointers and their element alignment are new, and the
+        """The call of torch tensors (and Python numbers for the scalars)
+        passed by position whose types, shapes, strides and device an
+        earlier call on this thread checked: only the data pointers, their
+        element alignment and the scalars' values are new, and the
         descriptors checked then are reused with them. Returns False (and
         calls nothing) where the slow path must check, or raise."""
         tensor_type = _torch_tensor_type()
         if tensor_type is None or len(args) != len(self._types):
             return False
         key = []
-        for t in args:
-            if type(t) is not tensor_type:
+        for t, scalar in zip(args, self._scalars):
+            if scalar:
+                if type(t) not in (int, float, bool):
+                    return False
+                key.append(type(t))
+            elif type(t) is not tensor_type:
                 return False
-            key.append((t.dtype, t.get_device(), t.shape, t.stride()))
+            else:
+                key.append((t.dtype, t.get_device(), t.shape, t.stride()))
         cache = getattr(self._cached, "calls", None)
         if cache is None:
             cache = self._cached.calls = {}
@@ -307,13 +355,21 @@ class EntryPoint:
         if launcher is not None:
             status = launcher(*args)
             if status is NotImplemented:
-                return False  # misaligned: the slow path names it
+                return False  # misaligned or out of range: the slow path
             self._launcher = launcher
             if status is not None:
                 self._check_status(status)
             return True
-        for t, desc, shift, itemsize in zip(args, descriptors, shifts,
-                                            itemsizes):
+        params = self.signature.arguments
+        for i, (t, desc, shift, itemsize) in enumerate(
+                zip(args, descriptors, shifts, itemsizes)):
+            if self._scalars[i]:
+                try:
+                    value = scalar_value(params[i], t)
+                except ArgumentError:
+                    return False  # the slow path raises it
+                desc.value = value
+                continue
             ptr = t.data_ptr()
             if ptr % itemsize:
                 return False  # the slow path names the misalignment
@@ -336,24 +392,25 @@ class EntryPoint:
             views = self.check(*args)
         except ArgumentError:
             return None
-        if not views or any(not v.is_torch or v.device is None
-                            for v in views):
+        tensors = [v for v, scalar in zip(views, self._scalars) if not scalar]
+        if not tensors or any(not v.is_torch or v.device is None
+                              for v in tensors):
             return None
-        descriptors = [make_descriptor(p, v)
-                       for p, v in zip(self.signature.arguments, views)]
-        shifts = [(p.offset or 0) * v.itemsize
-                  for p, v in zip(self.signature.arguments, views)]
+        params = self.signature.arguments
+        descriptors = [make_argument(p, v) for p, v in zip(params, views)]
+        shifts = [(p.offset or 0) * v.itemsize for p, v in zip(params, views)]
         itemsizes = [v.itemsize for v in views]
-        # The descriptors' addresses as ready arguments, and a function
-        # object of the entry point's own without argument conversions
-        # (every argument is a c_void_p already).
+        # The descriptors' (and the scalars') addresses as ready arguments,
+        # and a function object of the entry point's own without argument
+        # conversions (every argument is a c_void_p already).
         pointers = [ctypes.c_void_p(ctypes.addressof(d)) for d in descriptors]
         function = self.module._library[f"_mlir_ciface_{self.name}"]
         function.restype = ctypes.c_int32
         function.argtypes = None
         launcher = self._make_launcher(args, descriptors, shifts, itemsizes,
-                                       views[0].device, raw_stream, function)
-        return (descriptors, shifts, itemsizes, pointers, views[0].device,
+                                       tensors[0].device, raw_stream,
+                                       function)
+        return (descriptors, shifts, itemsizes, pointers, tensors[0].device,
                 raw_stream, ctypes.c_void_p(0), function, launcher)
 
     def _make_launcher(self, args: Sequence[Any],
@@ -362,18 +419,30 @@ class EntryPoint:
                        raw_stream: Callable[[int], int], function: Any) -> Any:
         """The native launcher of this checked call (_launch.c), or None
         where the native path is not built or the call exceeds its limits
-        (16 tensors, rank 8)."""
+        (16 arguments, rank 8)."""
         launch = _native.launch_module()
+        params = self.signature.arguments
         if launch is None or len(args) > _NATIVE_MAX_TENSORS or any(
-                p.rank > _NATIVE_MAX_RANK for p in self.signature.arguments):
+                p.rank > _NATIVE_MAX_RANK for p in params):
             return None
-        templates = [ctypes.string_at(ctypes.addressof(d), ctypes.sizeof(d))
-                     for d in descriptors]
+        kinds = [_SCALAR_KINDS[p.element_type] if p.scalar else 0
+                 for p in params]
+        templates = [b"" if p.scalar else
+                     ctypes.string_at(ctypes.addressof(d), ctypes.sizeof(d))
+                     for p, d in zip(params, descriptors)]
+
+        def per_tensor(get: Callable[[Any], Any], scalar: Any) -> List[Any]:
+            return [scalar if p.scalar else get(t)
+                    for p, t in zip(params, args)]
+        tensor_type = next(type(t) for p, t in zip(params, args)
+                           if not p.scalar)
         return launch.Launcher(
             ctypes.cast(function, ctypes.c_void_p).value, templates,
-            list(shifts), list(itemsizes), [t.dtype for t in args],
-            [t.get_device() for t in args], [t.shape for t in args],
-            [t.stride() for t in args], raw_stream, type(args[0]), device)
+            list(shifts), list(itemsizes), per_tensor(lambda t: t.dtype, None),
+            per_tensor(lambda t: t.get_device(), -1),
+            per_tensor(lambda t: t.shape, None),
+            per_tensor(lambda t: t.stride(), None), raw_stream, tensor_type,
+            device, kinds)
 
 
 _MISSING = object()
@@ -413,9 +482,10 @@ _NATIVE_MAX_RANK = 8
 _CACHED_CALLS = 64
 
 #: The calling convention of croq's entry points (``"abi"`` in the
-#: signature): 2 passes the memref descriptors, then the CUstream, and gets
-#: the call's status back.
-CALLING_CONVENTION = 2
+#: signature): 3 passes pointers to the memref descriptors and to the
+#: scalars' values, then the CUstream, and gets the call's status back (2
+#: took memrefs only, by the same pointers).
+CALLING_CONVENTION = 3
 
 
 def _stream_handle(stream: Any, views: Sequence[ArgumentView]) -> int:

@@ -94,15 +94,21 @@ def element_type(spec: Any) -> ElementType:
                          f"supports {known}") from None
 
 
+#: The element types a scalar argument may have (croq-host-entries passes
+#: them by reference).
+SCALAR_TYPES = ("i1", "i8", "i16", "i32", "i64", "index", "f32", "f64")
+
+
 @dataclass(frozen=True)
 class MemRefArg:
-    """One memref argument of an entry point.
+    """One argument of an entry point: a memref, or a scalar.
 
     ``None`` in ``shape``, ``strides`` or ``offset`` marks a dynamic entry.
     ``identity_layout`` is True when the memref has no layout map (the
     tensor must then be dense and row-major), None when the signature does
     not say. ``written`` is whether the entry point may write the memref
-    (None when the signature does not say).
+    (None when the signature does not say). A ``scalar`` argument (one of
+    :data:`SCALAR_TYPES`, rank 0) takes a Python number.
     """
 
     index: int
@@ -113,6 +119,7 @@ class MemRefArg:
     identity_layout: Optional[bool] = None
     name: Optional[str] = None
     written: Optional[bool] = None
+    scalar: bool = False
 
     @property
     def rank(self) -> int:
@@ -123,7 +130,10 @@ class MemRefArg:
         return element_type(self.element_type)
 
     def describe(self) -> str:
-        """The memref type, approximately as MLIR prints it."""
+        """The memref type, approximately as MLIR prints it (the type of a
+        scalar)."""
+        if self.scalar:
+            return self.element_type
         dims = "x".join("?" if d is None else str(d) for d in self.shape)
         text = f"{dims}x{self.element_type}" if dims else self.element_type
         if self.identity_layout is False:
@@ -136,7 +146,7 @@ class MemRefArg:
 
 @dataclass(frozen=True)
 class FunctionSignature:
-    """An entry point: its name and memref arguments."""
+    """An entry point: its name and arguments."""
 
     name: str
     arguments: Tuple[MemRefArg, ...] = field(default_factory=tuple)
@@ -178,6 +188,15 @@ def parse_signature(data: Any) -> Dict[str, FunctionSignature]:
         args: List[MemRefArg] = []
         for i, a in enumerate(f.get("arguments", [])):
             where = f"{fname} argument {i}"
+            if isinstance(a, Mapping) and a.get("scalar"):
+                etype = a.get("element_type")
+                if etype not in SCALAR_TYPES:
+                    raise LoadError(f"signature: {where} is a scalar of type "
+                                    f"{etype!r}; croq passes "
+                                    f"{', '.join(SCALAR_TYPES)}")
+                args.append(MemRefArg(i, etype, (), (), 0, None, a.get("name"),
+                                      False, scalar=True))
+                continue
             try:
                 etype = a["element_type"]
                 shape = tuple(_dynamic(d, f"{where} shape") for d in a["shape"])

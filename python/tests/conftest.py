@@ -86,19 +86,26 @@ def tiled_add(tools_dir, stub_runtime_dir, binary_format, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def gpu_kernels(tools_dir, stub_runtime_dir, binary_format, tmp_path_factory):
-    """Two modules of test/Integration/GPU compiled into one directory (as
+    """Modules of test/Integration/GPU compiled into one directory (as
     scripts/gpu-artifacts.sh does), against the stub runtime."""
     out = tmp_path_factory.mktemp("gpu-kernels")
     return {name: croq.compile(REPO / "test" / "Integration" / "GPU" /
                                f"{name}.mlir", out, tools_dir=tools_dir,
                                runtime_dir=stub_runtime_dir,
                                binary=binary_format)
-            for name in ("copy", "pad")}
+            for name in ("copy", "pad", "tiled_add")}
 
 
 @pytest.fixture
 def copy_module(gpu_kernels):
     return croq.load(gpu_kernels["copy"].library)
+
+
+@pytest.fixture
+def scalars_module(gpu_kernels):
+    """test/Integration/GPU/tiled_add.mlir: @scaled_add_f32 takes scalars of
+    every type an entry point may take."""
+    return croq.load(gpu_kernels["tiled_add"].library)
 
 
 def pytest_report_header(config):

@@ -109,10 +109,10 @@ def test_load_refuses_an_older_calling_convention(tiled_add, tmp_path):
     shutil.copytree(tiled_add.directory, old)
     signature = next(old.glob("*.json"))
     data = json.loads(signature.read_text())
-    assert data.pop("abi") == 2
+    assert data.pop("abi") == 3
     signature.write_text(json.dumps(data))
     with pytest.raises(croq.LoadError, match="calling convention 1, this croq "
-                       "calls convention 2"):
+                       "calls convention 3"):
         croq.load(old)
 
 
@@ -438,3 +438,117 @@ def test_torch_cpu_tensor(copy_module):
         copy_module.copy_f32(x, x)
     with pytest.raises(croq.ArgumentError, match="torch.float16"):
         copy_module.copy_f32(x, x.half())
+
+
+# ---------------------------------------------------------------------------
+# Scalar arguments
+# ---------------------------------------------------------------------------
+
+#: scaled_add_f32's scalars: alpha f32, beta f64, bias i32, wide i64,
+#: offset index, negate i1, tiny i8, short i16.
+_SCALARS = (0.75, -2.5, -7, -(1 << 40), 1 << 33, True, 200, 65535)
+
+
+def _scalar_params(launch: Launch):
+    """The kernel parameters, 8 bytes each (4-byte ones with whatever
+    follows them in the high half)."""
+    return list(launch.params[:launch.paramsCount])
+
+
+def _assert_scalars_passed(launch: Launch, values) -> None:
+    alpha, beta, bias, wide, offset = values[:5]
+    params = _scalar_params(launch)
+    low = {p & 0xFFFFFFFF for p in params}
+    f32 = int.from_bytes(ctypes.c_float(alpha), "little")
+    f64 = int.from_bytes(ctypes.c_double(beta), "little")
+    assert f32 in low, f"alpha's bits {f32:#x} not among {params}"
+    assert f64 in params, f"beta's bits {f64:#x} not among {params}"
+    assert bias & 0xFFFFFFFF in low
+    assert wide & (2**64 - 1) in params
+    assert offset in params
+
+
+def _scalar_call_args(shape=(64, 96), base=0x7F0000000000):
+    return [fakes.Tensor(shape, fakes.float32, ptr=base + i * 0x1000000)
+            for i in range(3)]
+
+
+def test_scalar_signature(scalars_module):
+    sig = scalars_module.signatures["scaled_add_f32"]
+    kinds = [(a.name, a.element_type, a.scalar) for a in sig.arguments[3:]]
+    assert kinds == [("alpha", "f32", True), ("beta", "f64", True),
+                     ("bias", "i32", True), ("wide", "i64", True),
+                     ("offset", "index", True), ("negate", "i1", True),
+                     ("tiny", "i8", True), ("short", "i16", True)]
+    assert sig.describe().endswith("%negate: i1, %tiny: i8, %short: i16)")
+    assert all(a.written is False for a in sig.arguments[3:])
+
+
+def test_scalars_reach_the_kernel(scalars_module):
+    args = [croq.Buffer(0x7F0000000000 + i * 0x1000000, (64, 96), dtype="f32")
+            for i in range(3)]
+    scalars_module.scaled_add_f32(*args, *_SCALARS)
+    _assert_scalars_passed(last_launch(scalars_module), _SCALARS)
+    # By name, with other values.
+    other = (2, 0.125, 9, 5, 3, False, -1, -2)
+    names = ("alpha", "beta", "bias", "wide", "offset", "negate", "tiny",
+             "short")
+    scalars_module.scaled_add_f32(*args, **dict(zip(names, other)))
+    _assert_scalars_passed(last_launch(scalars_module), other)
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_scalars_on_the_cached_paths(scalars_module, fake_torch, monkeypatch,
+                                     native):
+    if native:
+        _skip_without_native_path()
+    else:
+        monkeypatch.setattr(croq._native, "_loaded", None)
+        monkeypatch.setenv("CROQ_NATIVE_CALLS", "0")
+    entry = scalars_module.scaled_add_f32
+    tensors = _scalar_call_args()
+    entry(*tensors, *_SCALARS)
+    _assert_scalars_passed(last_launch(scalars_module), _SCALARS)
+    # The values of each call, not the first one's.
+    other = (-3.5, 1e-3, 11, 1 << 35, 4, False, -128, 12)
+    entry(*tensors, *other)
+    _assert_scalars_passed(last_launch(scalars_module), other)
+    assert (entry._launcher is not None) == native
+    # A value out of range leaves the fast path for the checked one, which
+    # names it.
+    bad = list(other)
+    bad[2] = 1 << 32
+    with pytest.raises(croq.ArgumentError, match="argument 5 \\('bias'\\): "
+                       "is 4294967296, outside the range of i32"):
+        entry(*tensors, *bad)
+
+
+@pytest.mark.parametrize("index,value,words", [
+    (3, "1.0", "argument 3 ('alpha'): is a builtins.str; the f32 scalar "
+               "takes an int or a float"),
+    (3, True, "the f32 scalar takes an int or a float"),
+    (5, 1.5, "argument 5 ('bias'): is a builtins.float; the i32 scalar takes "
+             "an int"),
+    (5, -(1 << 31) - 1, "is -2147483649, outside the range of i32 "
+                        "(-2147483648 to 4294967295)"),
+    (7, 1 << 63, "outside the range of index (-9223372036854775808 to "
+                 "9223372036854775807)"),
+    (8, 2, "argument 8 ('negate'): is 2; the i1 scalar takes a bool"),
+    (9, 256, "argument 9 ('tiny'): is 256, outside the range of i8"),
+    (3, None, "is a builtins.NoneType; the f32 scalar"),
+])
+def test_scalar_argument_rules(scalars_module, index, value, words):
+    args = [fakes.Tensor((4, 4)) for _ in range(3)] + list(_SCALARS)
+    args[index] = value
+    with pytest.raises(croq.ArgumentError) as info:
+        scalars_module.scaled_add_f32(*args)
+    assert words in str(info.value)
+
+
+def test_scalar_given_a_tensor(scalars_module):
+    args = [fakes.Tensor((4, 4)) for _ in range(3)] + list(_SCALARS)
+    args[4] = fakes.Tensor((1,))
+    with pytest.raises(croq.ArgumentError, match="argument 4 \\('beta'\\): "
+                       "is a torch.Tensor; the f64 scalar takes an int or a "
+                       "float"):
+        scalars_module.scaled_add_f32(*args)

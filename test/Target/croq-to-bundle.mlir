@@ -16,7 +16,7 @@
 // FILES-NEXT: {{.*}}fill.ptx
 // FILES-NEXT: {{.*}}fill.ptxas.txt
 // FILES-NEXT: {{.*}}fill.o
-// JSON: "abi": 2
+// JSON: "abi": 3
 // JSON: "name": "fill"
 // PTX: //--- fill_kernel.ptx
 // PTX: .entry fill_kernel(

@@ -17,7 +17,7 @@
 // CHECK: define internal void @scale_kernel_load()
 // CHECK: call ptr @mgpuModuleLoadJIT(ptr @scale_kernel_binary
 
-// SIG: "abi": 2,
+// SIG: "abi": 3,
 // SIG: "element_type": "f32"
 // SIG: "shape": [
 // SIG-NEXT: 4096

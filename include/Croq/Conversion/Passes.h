@@ -37,6 +37,11 @@ enum class TmaFallback {
 #define GEN_PASS_DECL
 #include "Croq/Conversion/Passes.h.inc"
 
+/// Whether an entry point (a function that launches kernels) may take an
+/// argument of scalar type `type`: i1, i8, i16, i32, i64, index, f32 or f64.
+/// croq-host-entries passes such arguments by reference.
+bool isEntryScalarType(Type type);
+
 #define GEN_PASS_REGISTRATION
 #include "Croq/Conversion/Passes.h.inc"
 

@@ -346,14 +346,21 @@ def CroqHostEntries : Pass<"croq-host-entries", "ModuleOp"> {
     stream, and `convert-croq-to-gpu` passes it to the host calls of staged
     tensor maps.
 
-    A function that already returns values is an error; one that already
-    has a `croq.stream` argument is left as it is.
+    Scalar arguments (i1, i8, i16, i32, i64, index, f32, f64) are passed by
+    reference: each becomes an `!llvm.ptr` to its value (an index as an
+    i64), loaded at the entry. Every argument of an entry point is then a
+    pointer (the C interface passes memrefs as pointers to their
+    descriptors), as `cuLaunchKernel` takes its parameters.
+
+    A function that already returns values, or takes an argument of another
+    type, is an error; one that already has a `croq.stream` argument is left
+    as it is.
 
     Before:
 
     ```mlir
-    func.func @scale(%a: memref<?xf32>) {
-      croq.parallel (%i) in [4] : block { ... }
+    func.func @scale(%a: memref<?xf32>, %s: f32) {
+      croq.parallel (%i) in [4] : block { ... uses %s ... }
       return
     }
     ```
@@ -361,15 +368,18 @@ def CroqHostEntries : Pass<"croq-host-entries", "ModuleOp"> {
     After:
 
     ```mlir
-    func.func @scale(%a: memref<?xf32>, %stream: !llvm.ptr {croq.stream}) -> i32 {
+    func.func @scale(%a: memref<?xf32>, %s_ref: !llvm.ptr,
+                     %stream: !llvm.ptr {croq.stream}) -> i32 {
+      %s = llvm.load %s_ref : !llvm.ptr -> f32
       call @croqRtCallBegin() : () -> ()
-      croq.parallel (%i) in [4] : block { ... }
+      croq.parallel (%i) in [4] : block { ... uses %s ... }
       %status = call @croqRtCallEnd() : () -> i32
       return %status : i32
     }
     ```
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
                            "::mlir::LLVM::LLVMDialect"];
 }
 

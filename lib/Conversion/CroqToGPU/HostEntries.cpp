@@ -5,7 +5,9 @@
 // croq.stream) and returns the status of the call (i32, from the runtime's
 // croqRtCallBegin / croqRtCallEnd). The launches, the staging copies and
 // the device allocations (gpu.alloc, gpu.dealloc: a split-K workspace) of
-// the call are queued on that stream; nothing waits for it.
+// the call are queued on that stream; nothing waits for it. Scalar
+// arguments are passed by reference, so that every argument of an entry
+// point is a pointer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +68,46 @@ static bool launchesKernels(func::FuncOp func) {
   return found.wasInterrupted();
 }
 
+bool mlir::croq::isEntryScalarType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.isSignless() &&
+           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
+  return isa<IndexType, Float32Type, Float64Type>(type);
+}
+
+/// Makes each scalar argument of `func` a pointer to its value, loaded at
+/// the entry (an index as an i64). Fails on an argument that is neither a
+/// memref nor a scalar an entry point may take.
+static LogicalResult passScalarsByReference(func::FuncOp func) {
+  MLIRContext *context = func.getContext();
+  Type pointerType = LLVM::LLVMPointerType::get(context);
+  Block &entry = func.getBody().front();
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  SmallVector<Type> inputs(func.getArgumentTypes());
+  for (BlockArgument arg : entry.getArguments()) {
+    Type type = arg.getType();
+    if (isa<MemRefType, LLVM::LLVMPointerType>(type))
+      continue;
+    if (!isEntryScalarType(type))
+      return func.emitOpError("launches kernels and takes argument ")
+             << arg.getArgNumber() << " of type " << type
+             << "; an entry point takes memrefs and scalars of type i1, i8, "
+                "i16, i32, i64, index, f32 or f64";
+    Location loc = arg.getLoc();
+    Type stored = type.isIndex() ? builder.getI64Type() : type;
+    arg.setType(pointerType);
+    auto load = LLVM::LoadOp::create(builder, loc, stored, arg);
+    Value value = load.getResult();
+    if (type.isIndex())
+      value = arith::IndexCastOp::create(builder, loc, type, value);
+    arg.replaceAllUsesExcept(value, load);
+    inputs[arg.getArgNumber()] = pointerType;
+  }
+  func.setFunctionType(
+      FunctionType::get(context, inputs, func.getFunctionType().getResults()));
+  return success();
+}
+
 /// Adds the stream argument and the status result to `func`.
 static LogicalResult addStreamAndStatus(func::FuncOp func, func::FuncOp begin,
                                         func::FuncOp end) {
@@ -77,6 +119,8 @@ static LogicalResult addStreamAndStatus(func::FuncOp func, func::FuncOp begin,
            << " values; a function that launches kernels returns nothing "
               "(croq-host-entries gives it the call's status as its result): "
               "write results into memref arguments";
+  if (failed(passScalarsByReference(func)))
+    return failure();
   MLIRContext *context = func.getContext();
   Type streamType = LLVM::LLVMPointerType::get(context);
   Type statusType = IntegerType::get(context, 32);

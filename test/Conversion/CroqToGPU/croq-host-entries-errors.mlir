@@ -20,3 +20,22 @@ func.func @launches(%n: index) {
   }
   return
 }
+
+// -----
+
+// An entry point takes memrefs and the scalars the hosts can pass.
+// expected-error @+1 {{'func.func' op launches kernels and takes argument 1 of type 'f16'; an entry point takes memrefs and scalars of type i1, i8, i16, i32, i64, index, f32 or f64}}
+func.func @half_scalar(%a: memref<?xf16>, %s: f16, %n: index) {
+  croq.parallel (%i) in [%n] : block {
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op launches kernels and takes argument 0 of type 'vector<4xf32>'}}
+func.func @vector_argument(%v: vector<4xf32>, %n: index) {
+  croq.parallel (%i) in [%n] : block {
+  }
+  return
+}

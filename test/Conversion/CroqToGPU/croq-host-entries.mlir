@@ -11,7 +11,7 @@
 // CHECK-DAG: func.func private @croqRtCallEnd() -> i32
 // CHECK-NOT: func.func private @croqRtCall
 // CHECK-LABEL: func.func @scale(
-// CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: index, %[[STREAM:.*]]: !llvm.ptr {croq.stream}) -> i32
+// CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: !llvm.ptr, %[[STREAM:.*]]: !llvm.ptr {croq.stream}) -> i32
 // CHECK-NEXT: call @croqRtCallBegin() : () -> ()
 // CHECK: croq.parallel
 // CHECK: %[[STATUS:.*]] = call @croqRtCallEnd() : () -> i32
@@ -66,7 +66,9 @@ func.func @two_returns(%a: memref<?xf32>, %n: index, %skip: i1) {
 // work queued there before, released after the kernels that use it,
 // without a host synchronization. Managed memory is left as it is.
 // CHECK-LABEL: func.func @workspace(
-// CHECK-SAME: %[[N:.*]]: index, %[[STREAM:.*]]: !llvm.ptr {croq.stream}) -> i32
+// CHECK-SAME: %[[NP:.*]]: !llvm.ptr, %[[STREAM:.*]]: !llvm.ptr {croq.stream}) -> i32
+// CHECK: %[[N64:.*]] = llvm.load %[[NP]] : !llvm.ptr -> i64
+// CHECK: %[[N:.*]] = arith.index_cast %[[N64]] : i64 to index
 // CHECK: %[[T0:.*]] = builtin.unrealized_conversion_cast %[[STREAM]] : !llvm.ptr to !gpu.async.token
 // CHECK: %[[WS:.*]], %{{.*}} = gpu.alloc async [%[[T0]]] (%[[N]]) : memref<?xf32>
 // CHECK: %[[SHARED:.*]] = gpu.alloc  host_shared (%[[N]]) : memref<?xf32>
@@ -86,5 +88,36 @@ func.func @workspace(%n: index) {
   }
   gpu.dealloc %ws : memref<?xf32>
   gpu.dealloc %shared : memref<?xf32>
+  return
+}
+
+// -----
+
+// Scalar arguments are passed by reference: each becomes a pointer whose
+// value is loaded at the entry (an index as an i64), and the kernel uses
+// the loaded value. Memrefs and the stream are left as they are.
+// CHECK-LABEL: func.func @scalars(
+// CHECK-SAME: %{{.*}}: memref<?xf32>, %[[S:.*]]: !llvm.ptr, %[[N:.*]]: !llvm.ptr, %[[F:.*]]: !llvm.ptr, %{{.*}}: !llvm.ptr {croq.stream}) -> i32
+// CHECK-NEXT: call @croqRtCallBegin() : () -> ()
+// CHECK-NEXT: %[[SV:.*]] = llvm.load %[[S]] : !llvm.ptr -> f32
+// CHECK-NEXT: %[[N64:.*]] = llvm.load %[[N]] : !llvm.ptr -> i64
+// CHECK-NEXT: %[[NV:.*]] = arith.index_cast %[[N64]] : i64 to index
+// CHECK-NEXT: %[[FV:.*]] = llvm.load %[[F]] : !llvm.ptr -> i1
+// CHECK: scf.if %[[FV]]
+// CHECK: croq.parallel (%{{.*}}) in [%[[NV]]] : block
+// CHECK: arith.mulf %{{.*}}, %[[SV]] : f32
+func.func @scalars(%a: memref<?xf32>, %s: f32, %n: index, %flag: i1) {
+  scf.if %flag {
+    croq.parallel (%i) in [%n] : block {
+      %t = croq.alloc : !croq.tile<128xf32, shared>
+      %v = croq.subspan %a [128] at [%i] : memref<?xf32> -> !croq.view<128xf32>
+      croq.copy dma %v -> %t : !croq.view<128xf32> -> !croq.tile<128xf32, shared>
+      croq.foreach (%j) in [128] {
+        %x = croq.read %t[%j] : !croq.tile<128xf32, shared>
+        %y = arith.mulf %x, %s : f32
+        croq.write %y, %v[%j] : !croq.view<128xf32>
+      }
+    }
+  }
   return
 }

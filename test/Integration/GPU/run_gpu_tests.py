@@ -303,6 +303,47 @@ def add_tests(s: Suite) -> None:
         case("add_f16", torch.float16, shape)
         case("add_bf16", torch.bfloat16, shape)
 
+    def scaled(shape: Tuple[int, ...], calls: Sequence[Tuple]) -> None:
+        """scaled_add_f32: scalars of every type, by position and by name,
+        with other values on each call (the native launcher converts them
+        per call; nothing of an earlier call's values is kept)."""
+        def body():
+            m = s.module("tiled_add")
+            a = random_tensor(shape, torch.float32)
+            b = random_tensor(shape, torch.float32)
+            for i, values in enumerate(calls):
+                alpha, beta, bias, wide, offset, negate, tiny, short = values
+                c = poisoned(shape, torch.float32)
+                if i % 2:
+                    m.scaled_add_f32(a, b, c, alpha=alpha, beta=beta,
+                                     bias=bias, wide=wide, offset=offset,
+                                     negate=negate, tiny=tiny, short=short)
+                else:
+                    m.scaled_add_f32(a, b, c, *values)
+                # i8 and i16 are signless: 200 is -56 in the kernel's extsi.
+                signed = [v - (1 << w) if v >= 1 << (w - 1) else v
+                          for v, w in ((tiny, 8), (short, 16))]
+                shift = float(bias + wide + offset + sum(signed))
+                beta32 = float(torch.tensor(beta, dtype=torch.float32))
+                alpha32 = float(torch.tensor(alpha, dtype=torch.float32))
+                ref = (alpha32 * a.double() + beta32 * b.double() +
+                       shift) * (-1.0 if negate else 1.0)
+                ok, err, detail = compare_close(c, ref, 1e-6)
+                if not ok:
+                    return ok, err, f"call {i} {values}: {detail}"
+            return ok, err, ""
+        s.run(f"scaled_add_f32 (scalar arguments) {shape_name(shape)}",
+              "scaled_add_f32", body)
+
+    # The integer sums stay small (the i64 and index values beyond 32 bits
+    # cancel) so that alpha a + beta b is not rounded away.
+    calls = [(0.5, -2.25, 3, -(1 << 33) + 5, 1 << 33, False, -4, 2),
+             (-1.75, 1e-3, 57, 1 << 40, -(1 << 40), True, 200, 65535),
+             (3, 2, -1, 0, 1, True, 0, 0),
+             (0.5, -2.25, 3, -(1 << 33) + 5, 1 << 33, False, -4, 2)]
+    for shape in [(1000, 1000), (31, 97)]:
+        scaled(shape, calls)
+
 
 def copy_tests(s: Suite) -> None:
     def case(kernel: str, dtype: torch.dtype, shape: Tuple[int, ...],
@@ -1214,11 +1255,13 @@ def attention_tests(s: Suite) -> None:
                            (7, 3)]:
             attention(kernel, dtype, rows, keys, dim)
 
-    def sdpa(kernel: str, batch: int, heads: int, seq: int,
-             keys: int) -> None:
-        """examples/flash_attention.mlir on [B, H, S, D] tensors, as SDPA."""
+    def sdpa(kernel: str, batch: int, heads: int, seq: int, keys: int,
+             scale: Optional[float] = None) -> None:
+        """examples/flash_attention.mlir on [B, H, S, D] tensors, as SDPA
+        (scale None: SDPA's default, 1 / sqrt(D))."""
         dim = 64 if "d64" in kernel else 128
         dtype = torch.bfloat16 if "bf16" in kernel else torch.float16
+        softmax_scale = 1 / math.sqrt(dim) if scale is None else scale
 
         def body():
             mod = s.module("flash_attention")
@@ -1227,9 +1270,9 @@ def attention_tests(s: Suite) -> None:
             v = random_tensor((batch, heads, keys, dim), dtype)
             out = poisoned((batch, heads, seq, dim), dtype)
             getattr(mod, kernel)(*(t.view(batch * heads, -1, dim)
-                                   for t in (q, k, v, out)))
-            scores = (q.double() @ k.double().transpose(-1, -2)) / \
-                math.sqrt(dim)
+                                   for t in (q, k, v, out)), softmax_scale)
+            scores = (q.double() @ k.double().transpose(-1, -2)) * \
+                softmax_scale
             if "causal" in kernel:
                 hidden = torch.ones(seq, keys, dtype=torch.bool,
                                     device=q.device).triu(1)
@@ -1237,7 +1280,8 @@ def attention_tests(s: Suite) -> None:
             ref = torch.softmax(scores, dim=-1) @ v.double()
             return compare_close(out, ref, tolerance[dtype])
         s.run(f"{kernel} (examples/flash_attention.mlir) "
-              f"{batch}x{heads}x{seq}x{keys}x{dim}", kernel, body)
+              f"{batch}x{heads}x{seq}x{keys}x{dim}"
+              + ("" if scale is None else f" scale {scale}"), kernel, body)
 
     # (2, 16, 1000, 1000) and (4, 16, 512, 512) have more work items (128
     # query rows of a head) than the persistent kernels' 132 blocks, so
@@ -1252,6 +1296,18 @@ def attention_tests(s: Suite) -> None:
                        "attention_causal_d64_f16",
                        "attention_causal_d64_bf16"):
             sdpa(kernel, *shape)
+    # The causal kernels' two walks: single items in snake order where the
+    # keys and values of all heads fit in 32 MiB (the shapes above), pairs
+    # of items beyond (2x36x1024 at D = 128: 36 MiB, 288 items on 132
+    # blocks; 4x32x1100 at D = 64); other softmax scales.
+    for kernel in ("attention_causal_f16", "attention_causal_bf16",
+                   "attention_causal_d64_f16", "attention_f16"):
+        sdpa(kernel, 2, 12, 1536, 1536)
+        sdpa(kernel, 1, 3, 3000, 3000, scale=0.3)
+        sdpa(kernel, 2, 36, 1024, 1024)
+    sdpa("attention_causal_d64_bf16", 4, 32, 1100, 1100)  # 36 MB: pairs
+    for kernel in ("attention_bf16", "attention_d64_f16"):
+        sdpa(kernel, 1, 3, 700, 900, scale=0.02)
 
     def columns(rows: int) -> None:
         def body():

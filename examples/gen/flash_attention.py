@@ -1,0 +1,453 @@
+#!/usr/bin/env python3
+"""Writes examples/flash_attention.mlir, the attention kernels.
+
+The eight entry points differ in element type, head dimension and
+causality only, so they are written from one template here rather than by
+hand; test/Examples/flash-attention-generated.test checks that the example
+is this script's output. Run it after editing the template:
+
+    python3 examples/gen/flash_attention.py > examples/flash_attention.mlir
+"""
+
+HEADER = """\
+//===- flash_attention.mlir - attention forward on SDPA's tensors --------===//
+//
+// out = softmax(scale * q k^T) v on tensors laid out as torch's
+// scaled_dot_product_attention takes them ([batch, heads, seq, D],
+// contiguous, passed as [batch * heads, seq, D] views), f16 or bf16, head
+// dimension D = 128 or 64, causal (SDPA's is_causal=True: query i sees keys
+// 0 to i) or not: one entry point each,
+//
+//   attention_{f16,bf16}           attention_causal_{f16,bf16}
+//   attention_d64_{f16,bf16}       attention_causal_d64_{f16,bf16}
+//
+// taking q, k, v, out and the softmax scale (an f32; SDPA's default is
+// 1 / sqrt(D)). Written by examples/gen/flash_attention.py: edit that.
+//
+// Each block computes 128 query rows of one head (a work item). A producer
+// warpgroup loads the two 64-row Q tiles, then K and V tiles of 128 keys,
+// by TMA into two rings of two stages (a K stage is freed as soon as S has
+// been computed from it, a V stage once P V has). Two consumer warpgroups
+// own 64 query rows each and, for key tile j, run FlashAttention-3's
+// overlap of the two products with the softmax within a warpgroup:
+//
+//   issue S_j = Q K_j^T            (croq.mma.commit pending = 1)
+//   issue O += P_(j-1) V_(j-1)     (croq.mma.commit pending = 1)
+//   wait for S_j                   (croq.mma.wait pending = 1)
+//   softmax of S_j in registers: row maxima across the lanes of quads
+//     (croq.mma.reduce), P_j = exp2(S_j * scale' - m) (one fma and one
+//     ex2.approx.ftz an element; scale' = scale * log2(e)), row sums
+//   wait for P V                   (croq.mma.wait)
+//   O *= exp2(m_old - m_new); P_j converted to the A operand of the next
+//     P V in registers (croq.mma.convert, wgmma with A from registers)
+//
+// so the tensor cores run S_j and P_(j-1) V_(j-1) while the warpgroup
+// computes its exponentials. The first key tile computes S alone and the
+// last P V runs after the loop. Only the last key tile can hold keys past
+// the sequence's end or past the diagonal: it alone is masked (an scf.if
+// around the masking croq.mma.map). Query rows past the sequence's end are
+// zero-filled by the loads and left out by the TMA store of the output.
+//
+// The kernels are persistent: one block per SM (132, an H100 or H200)
+// walks the work items, the items of a head next to each other so that the
+// blocks running at once share their heads' K and V in L2. The K and V
+// rings run on across items, so the producer loads the next item's first
+// tiles while the consumers finish this one, and the next Q tiles once
+// every S of this item has run. The output goes out through shared tiles
+// of its own, stored by TMA and left in flight.
+//
+// Causal items have from 1 to S / 128 key tiles, which a static walk over
+// them in order would spread unevenly over the blocks (measured: 0.75 of
+// SDPA at 1x16x8192). The causal entry points launch one of two walks:
+//
+// - where the keys and values of all heads fit in L2 (32 MiB or less),
+//   the items longest first, the heads of one query block next to each
+//   other, dealt to the blocks in snake order (block 0 to 131, then 131 to
+//   0, ...): no item waits for a whole wave of long ones, and the heads'
+//   keys and values stay in L2 between the items that read them;
+// - otherwise pairs of items, query blocks i and S / 128 - 1 - i of a
+//   head, whose key tiles add up to the same count for every pair (the
+//   longer item first), the pairs of a head next to each other.
+//
+//===----------------------------------------------------------------------===//
+"""
+
+# log2(e): exp(x) = exp2(x * log2(e)).
+LOG2E = "1.44269504"
+
+# The kernels in the order of the example: (comment, name, type, D, causal).
+KERNELS = [
+    ("Non-causal, f16, D = 128.", "attention_f16", "f16", 128, False),
+    ("The same in bf16.", "attention_bf16", "bf16", 128, False),
+    ("The same with head dimension 64, f16 (keys still in tiles of 128).",
+     "attention_d64_f16", "f16", 64, False),
+    ("The same in bf16.", "attention_d64_bf16", "bf16", 64, False),
+    ("Causal, f16, D = 128: the key tiles past the diagonal are neither "
+     "loaded\n// nor computed.", "attention_causal_f16", "f16", 128, True),
+    ("The same in bf16.", "attention_causal_bf16", "bf16", 128, True),
+    ("The same with head dimension 64, f16.", "attention_causal_d64_f16",
+     "f16", 64, True),
+    ("The same in bf16.", "attention_causal_d64_bf16", "bf16", 64, True),
+]
+
+# Blocks of the persistent grid: the SMs of an H100 or H200.
+BLOCKS = 132
+# The most bytes of keys and values for which the causal kernels walk
+# single items in snake order (see the header).
+SNAKE_BYTES = 32 << 20
+
+
+def kernel(name, T, D, causal):
+    Q3 = f"!croq.tile<1x64x{D}x{T}, shared, swizzle = 128>"
+    Q2 = f"!croq.tile<64x{D}x{T}, shared, swizzle = 128>"
+    QS = f"!croq.tiles<2 x 1x64x{D}x{T}, shared, swizzle = 128>"
+    K3 = f"!croq.tile<1x128x{D}x{T}, shared, swizzle = 128>"
+    K2 = f"!croq.tile<128x{D}x{T}, shared, swizzle = 128>"
+    KS = f"!croq.tiles<2 x 1x128x{D}x{T}, shared, swizzle = 128>"
+    MR = f"memref<?x?x?x{T}>"
+    QV = f"!croq.view<1x64x{D}x{T}>"
+    KV = f"!croq.view<1x128x{D}x{T}>"
+    QF = f"!croq.frag<64x{D}x{T}>"
+    KF = f"!croq.frag<128x{D}x{T}>"
+    PF = f"!croq.frag<64x128x{T}, registers>"
+    SA = "!croq.acc<64x128xf32>"
+    OA = f"!croq.acc<64x{D}xf32>"
+    VEC = "!croq.vec<64xf32, rows>"
+    E1 = "!croq.events<1>"
+    E2 = "!croq.events<2>"
+    def block(schedule):
+        """The kernel: the lines of its croq.parallel, indented by two
+        spaces. `schedule` is how the blocks walk the work items: "items"
+        (in order), "pairs" or "snake" (causal)."""
+        L = []
+        w = L.append
+        w(f"  %grid = arith.minui %{'pairs' if schedule == 'pairs' else 'singles'}, %c{BLOCKS} : index")
+        if schedule == "snake":
+            w("  // Full rounds of one item per block, then the first %rest blocks")
+            w("  // of the last round's order.")
+            w("  %rounds = arith.divui %singles, %grid : index")
+            w("  %rest = arith.remui %singles, %grid : index")
+            w("  %last_round = arith.andi %rounds, %c1 : index")
+            w("  %last_odd = arith.cmpi ne, %last_round, %c0 : index")
+        w("  croq.parallel (%bid) in [%grid] : block {")
+        w(f"    %qready = croq.event.alloc : {E1}")
+        w(f"    %qempty = croq.event.alloc ready : {E1}")
+        w("    // K and V rings of two stages each, running on across work items: a")
+        w("    // K stage is free once S = Q K^T has run, a V stage once P V has.")
+        w(f"    %kfull = croq.event.alloc : {E2}")
+        w(f"    %kempty = croq.event.alloc ready : {E2}")
+        w(f"    %vfull = croq.event.alloc : {E2}")
+        w(f"    %vempty = croq.event.alloc ready : {E2}")
+        w(f"    %q_s = croq.alloc : {QS}")
+        w(f"    %k_s = croq.alloc : {KS}")
+        w(f"    %v_s = croq.alloc : {KS}")
+        w(f"    %o_s = croq.alloc : {QS}")
+        if schedule == "snake":
+            w("    // The block's place in odd rounds, and its item count.")
+            w("    %grid_end = arith.subi %grid, %c1 : index")
+            w("    %mirror_bid = arith.subi %grid_end, %bid : index")
+            w("    %last_pos = arith.select %last_odd, %mirror_bid, %bid : index")
+            w("    %in_last = arith.cmpi ult, %last_pos, %rest : index")
+            w("    %extra = arith.select %in_last, %c1, %c0 : index")
+            w("    %my_items = arith.addi %rounds, %extra : index")
+        w("    croq.parallel (%p) in [3] : warpgroup {")
+        w("      %is_producer = arith.cmpi eq, %p, %c0 : index")
+        w("      %is_consumer = arith.cmpi ne, %p, %c0 : index")
+
+        def open_item(I):
+            """Opens the loop over the block's work items; returns the
+            body's indentation. The body yields the ring position after the
+            item."""
+            if schedule == "pairs":
+                w(f"{I}scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {{")
+                J = I + "  "
+                w(f"{J}%bh = arith.divui %pair, %half_q : index")
+                w(f"{J}%pi = arith.remui %pair, %half_q : index")
+                w(f"{J}%mirror = arith.subi %last_q, %pi : index")
+                w(f"{J}%twins = arith.cmpi ne, %pi, %mirror : index")
+                w(f"{J}%in_pair = arith.select %twins, %c2, %c1 : index")
+                w(f"{J}// The longer item of the pair first.")
+                w(f"{J}%after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {{")
+                K = J + "  "
+                w(f"{K}%first = arith.cmpi eq, %which, %c0 : index")
+                w(f"{K}%bq = arith.select %first, %mirror, %pi : index")
+            elif schedule == "snake":
+                w(f"{I}scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {{")
+                K = I + "  "
+                w(f"{K}// Item rank of the longest-first order: query block")
+                w(f"{K}// grid_q - 1 - rank / heads of head rank % heads.")
+                w(f"{K}%parity = arith.andi %round, %c1 : index")
+                w(f"{K}%odd = arith.cmpi ne, %parity, %c0 : index")
+                w(f"{K}%pos = arith.select %odd, %mirror_bid, %bid : index")
+                w(f"{K}%round_start = arith.muli %round, %grid : index")
+                w(f"{K}%rank = arith.addi %round_start, %pos : index")
+                w(f"{K}%level = arith.divui %rank, %heads : index")
+                w(f"{K}%bh = arith.remui %rank, %heads : index")
+                w(f"{K}%bq = arith.subi %last_q, %level : index")
+            else:
+                w(f"{I}scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {{")
+                K = I + "  "
+                w(f"{K}%bh = arith.divui %item, %grid_q : index")
+                w(f"{K}%bq = arith.remui %item, %grid_q : index")
+                w(f"{K}%tiles = arith.addi %all_tiles, %c0 : index")
+            if causal:
+                w(f"{K}// Query rows 128 bq .. 128 bq + 127 see keys up to their own")
+                w(f"{K}// index: the key tiles up to the diagonal.")
+                w(f"{K}%diagonal = arith.addi %bq, %c1 : index")
+                w(f"{K}%tiles = arith.minui %all_tiles, %diagonal : index")
+            w(f"{K}%q_block = arith.muli %bq, %c2 : index")
+            return K
+
+        def close_item(I):
+            if schedule == "pairs":
+                w(f"{I}  }}")
+                w(f"{I}  scf.yield %after : index")
+            w(f"{I}}}")
+
+        # producer
+        w("      croq.inthreads async %is_producer {")
+        I = "        "
+        w(f"{I}// %base: the ring position of the item's first key tile.")
+        J = open_item(I)
+        w(f"{J}// The Q tiles, once the consumers have computed the last S of")
+        w(f"{J}// the previous item.")
+        w(f"{J}croq.event.wait %qempty[%c0] : {E1}")
+        w(f"{J}%qv0 = croq.subspan %q [1, 64, {D}] at [%bh, %q_block, %c0] : {MR} -> {QV}")
+        w(f"{J}%qs0 = croq.stage %q_s[%c0] : {QS}")
+        w(f"{J}%fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : {QV} -> {Q3}")
+        w(f"{J}%q_block1 = arith.addi %q_block, %c1 : index")
+        w(f"{J}%qv1 = croq.subspan %q [1, 64, {D}] at [%bh, %q_block1, %c0] : {MR} -> {QV}")
+        w(f"{J}%qs1 = croq.stage %q_s[%c1] : {QS}")
+        w(f"{J}%fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : {QV} -> {Q3}")
+        w(f"{J}croq.event.trigger %qready[%c0] after (%fq0, %fq1) : {E1}")
+        w(f"{J}scf.for %j = %c0 to %tiles step %c1 {{")
+        K = J + "  "
+        w(f"{K}%g = arith.addi %base, %j : index")
+        w(f"{K}%stage = arith.remui %g, %c2 : index")
+        w(f"{K}croq.event.wait %kempty[%stage] : {E2}")
+        w(f"{K}%kv = croq.subspan %k [1, 128, {D}] at [%bh, %j, %c0] : {MR} -> {KV}")
+        w(f"{K}%ks = croq.stage %k_s[%stage] : {KS}")
+        w(f"{K}%fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : {KV} -> {K3}")
+        w(f"{K}croq.event.trigger %kfull[%stage] after (%fk) : {E2}")
+        w(f"{K}croq.event.wait %vempty[%stage] : {E2}")
+        w(f"{K}%vv = croq.subspan %v [1, 128, {D}] at [%bh, %j, %c0] : {MR} -> {KV}")
+        w(f"{K}%vs = croq.stage %v_s[%stage] : {KS}")
+        w(f"{K}%fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : {KV} -> {K3}")
+        w(f"{K}croq.event.trigger %vfull[%stage] after (%fv) : {E2}")
+        w(f"{J}}}")
+        w(f"{J}%next = arith.addi %base, %tiles : index")
+        w(f"{J}scf.yield %next : index")
+        close_item(I)
+        w("      }")
+
+        def mask(indent, s, j, t):
+            w(f"{indent}// Only the last key tile has keys past the end{' or past the diagonal' if causal else ''}.")
+            w(f"{indent}%is_last{t} = arith.cmpi eq, {j}, %last : index")
+            w(f"{indent}%{t} = scf.if %is_last{t} -> ({SA}) {{")
+            w(f"{indent}  %key_base = arith.muli {j}, %c128 : index")
+            w(f"{indent}  %masked = croq.mma.map {s} (%row, %col, %x) : {SA} {{")
+            w(f"{indent}    %key = arith.addi %key_base, %col : index")
+            if causal:
+                w(f"{indent}    %query = arith.addi %q_base, %row : index")
+                w(f"{indent}    %exists = arith.cmpi ult, %key, %keys : index")
+                w(f"{indent}    %visible = arith.cmpi ule, %key, %query : index")
+                w(f"{indent}    %inside = arith.andi %exists, %visible : i1")
+            else:
+                w(f"{indent}    %inside = arith.cmpi ult, %key, %keys : index")
+            w(f"{indent}    %r = arith.select %inside, %x, %ninf : f32")
+            w(f"{indent}    croq.yield %r : f32")
+            w(f"{indent}  }}")
+            w(f"{indent}  scf.yield %masked : {SA}")
+            w(f"{indent}}} else {{")
+            w(f"{indent}  scf.yield {s} : {SA}")
+            w(f"{indent}}}")
+
+        def exps(indent, t, mx, pm):
+            w(f"{indent}%{mx}_neg = croq.vec.map %{mx} (%i, %a) : {VEC} {{")
+            w(f"{indent}  %n = arith.negf %a : f32")
+            w(f"{indent}  croq.yield %n : f32")
+            w(f"{indent}}}")
+            w(f"{indent}// P = exp2(S * scale - m): one fma and one ex2 an element.")
+            w(f"{indent}%{pm} = croq.mma.map %{t}, %{mx}_neg (%row, %col, %x, %nm) : {SA}, {VEC} {{")
+            w(f"{indent}  %d = math.fma %x, %scale, %nm : f32")
+            w(f"{indent}  %e = math.exp2 %d fastmath<afn> : f32")
+            w(f"{indent}  croq.yield %e : f32")
+            w(f"{indent}}}")
+
+        w("      // The two consumers run the same code on their own 64 query rows.")
+        w("      croq.inthreads async %is_consumer {")
+        I = "        "
+        w(f"{I}%half = arith.subi %p, %c1 : index")
+        w(f"{I}%zero = arith.constant 0.0 : f32")
+        w(f"{I}%ninf = arith.constant 0xFF800000 : f32")
+        w(f"{I}%qt = croq.stage %q_s[%half] : {QS}")
+        w(f"{I}%q2 = croq.span_as %qt : {Q3} -> {Q2}")
+        w(f"{I}%ot = croq.stage %o_s[%half] : {QS}")
+        w(f"{I}%o2 = croq.span_as %ot : {Q3} -> {Q2}")
+        OUTER = I
+        I = open_item(I)
+        w(f"{I}%last = arith.subi %tiles, %c1 : index")
+        w(f"{I}%row_block = arith.addi %q_block, %half : index")
+        if causal:
+            w(f"{I}%q_base = arith.muli %row_block, %c64 : index")
+        w(f"{I}croq.event.wait %qready[%c0] : {E1}")
+        w(f"{I}%qa = croq.mma.load %q2 : {Q2} -> {QF}")
+        w(f"{I}// The first key tile: S = Q K^T alone, P V comes with the next S.")
+        w(f"{I}%stage0 = arith.remui %base, %c2 : index")
+        w(f"{I}croq.event.wait %kfull[%stage0] : {E2}")
+        w(f"{I}%k0t = croq.stage %k_s[%stage0] : {KS}")
+        w(f"{I}%k02 = croq.span_as %k0t : {K3} -> {K2}")
+        w(f"{I}%kb0 = croq.mma.load %k02 : {K2} -> {KF}")
+        w(f"{I}%sz0 = croq.mma.fill %zero : {SA}")
+        w(f"{I}%s01 = croq.mma row row %sz0, %qa, %kb0 : {QF}, {KF} -> {SA}")
+        w(f"{I}%s0 = croq.mma.commit %s01 : {SA}")
+        w(f"{I}croq.event.trigger %kempty[%stage0] : {E2}")
+        mask(I, "%s0", "%c0", "t0")
+        w(f"{I}// Row maxima m, kept multiplied by the scale.")
+        w(f"{I}%mt0 = croq.mma.reduce max %t0 : {SA} -> {VEC}")
+        w(f"{I}%m1 = croq.vec.map %mt0 (%i, %a) : {VEC} {{")
+        w(f"{I}  %x = arith.mulf %a, %scale : f32")
+        w(f"{I}  croq.yield %x : f32")
+        w(f"{I}}}")
+        exps(I, "t0", "m1", "pm0")
+        w(f"{I}%l1 = croq.mma.reduce sum %pm0 : {SA} -> {VEC}")
+        w(f"{I}%p0 = croq.mma.convert %pm0 : {SA} -> {PF}")
+        w(f"{I}%o0 = croq.mma.fill %zero : {OA}")
+        w(f"{I}// Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the")
+        w(f"{I}// tensor cores while the softmax of S_j runs here.")
+        w(f"{I}%res:4 = scf.for %j = %c1 to %tiles step %c1")
+        w(f"{I}    iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)")
+        w(f"{I}    -> ({OA}, {VEC}, {VEC}, {PF}) {{")
+        J = I + "  "
+        w(f"{J}%g = arith.addi %base, %j : index")
+        w(f"{J}%stage = arith.remui %g, %c2 : index")
+        w(f"{J}%prev = arith.subi %c1, %stage : index")
+        w(f"{J}croq.event.wait %kfull[%stage] : {E2}")
+        w(f"{J}croq.event.wait %vfull[%prev] : {E2}")
+        w(f"{J}%kt = croq.stage %k_s[%stage] : {KS}")
+        w(f"{J}%k2 = croq.span_as %kt : {K3} -> {K2}")
+        w(f"{J}%kb = croq.mma.load %k2 : {K2} -> {KF}")
+        w(f"{J}%vt = croq.stage %v_s[%prev] : {KS}")
+        w(f"{J}%v2 = croq.span_as %vt : {K3} -> {K2}")
+        w(f"{J}%vb = croq.mma.load %v2 : {K2} -> {KF}")
+        w(f"{J}%sz = croq.mma.fill %zero : {SA}")
+        w(f"{J}%s1 = croq.mma row row %sz, %qa, %kb : {QF}, {KF} -> {SA}")
+        w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
+        w(f"{J}%o1 = croq.mma row col %o, %pp, %vb : {PF}, {KF} -> {OA}")
+        w(f"{J}%oc = croq.mma.commit %o1 pending = 1 : {OA}")
+        w(f"{J}%s = croq.mma.wait %sc pending = 1 : {SA}")
+        w(f"{J}croq.event.trigger %kempty[%stage] : {E2}")
+        mask(J, "%s", "%j", "t")
+        w(f"{J}%mt = croq.mma.reduce max %t : {SA} -> {VEC}")
+        w(f"{J}%mn = croq.vec.map %m, %mt (%i, %a, %b) : {VEC}, {VEC} {{")
+        w(f"{J}  %y = arith.mulf %b, %scale : f32")
+        w(f"{J}  %x = arith.maximumf %a, %y : f32")
+        w(f"{J}  croq.yield %x : f32")
+        w(f"{J}}}")
+        exps(J, "t", "mn", "pm")
+        w(f"{J}%ls = croq.mma.reduce sum %pm : {SA} -> {VEC}")
+        w(f"{J}%alpha = croq.vec.map %m, %mn (%i, %a, %b) : {VEC}, {VEC} {{")
+        w(f"{J}  %d = arith.subf %a, %b : f32")
+        w(f"{J}  %e = math.exp2 %d fastmath<afn> : f32")
+        w(f"{J}  croq.yield %e : f32")
+        w(f"{J}}}")
+        w(f"{J}%ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : {VEC}, {VEC}, {VEC} {{")
+        w(f"{J}  %y = math.fma %a, %b, %c : f32")
+        w(f"{J}  croq.yield %y : f32")
+        w(f"{J}}}")
+        w(f"{J}// O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j")
+        w(f"{J}// is converted only now, as P_(j-1) is read until P V completes.")
+        w(f"{J}%od = croq.mma.wait %oc : {OA}")
+        w(f"{J}croq.event.trigger %vempty[%prev] : {E2}")
+        w(f"{J}%pn = croq.mma.convert %pm : {SA} -> {PF}")
+        w(f"{J}%os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : {OA}, {VEC} {{")
+        w(f"{J}  %y = arith.mulf %x, %a : f32")
+        w(f"{J}  croq.yield %y : f32")
+        w(f"{J}}}")
+        w(f"{J}scf.yield %os, %mn, %ln, %pn : {OA}, {VEC}, {VEC}, {PF}")
+        w(f"{I}}}")
+        w(f"{I}// Every S of the item has run: the producer may load the next Q.")
+        w(f"{I}croq.event.trigger %qempty[%c0] : {E1}")
+        w(f"{I}// The last key tile's P V.")
+        w(f"{I}%g_last = arith.addi %base, %last : index")
+        w(f"{I}%last_stage = arith.remui %g_last, %c2 : index")
+        w(f"{I}croq.event.wait %vfull[%last_stage] : {E2}")
+        w(f"{I}%vt = croq.stage %v_s[%last_stage] : {KS}")
+        w(f"{I}%v2 = croq.span_as %vt : {K3} -> {K2}")
+        w(f"{I}%vb = croq.mma.load %v2 : {K2} -> {KF}")
+        w(f"{I}%o1 = croq.mma row col %res#0, %res#3, %vb : {PF}, {KF} -> {OA}")
+        w(f"{I}%oc = croq.mma.commit %o1 : {OA}")
+        w(f"{I}croq.event.trigger %vempty[%last_stage] : {E2}")
+        w(f"{I}%o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : {OA}, {VEC} {{")
+        w(f"{I}  %y = arith.divf %x, %sum : f32")
+        w(f"{I}  croq.yield %y : f32")
+        w(f"{I}}}")
+        w(f"{I}// Stored by TMA, which leaves out rows past the sequence's end; the")
+        w(f"{I}// next item's croq.mma.store into the tile waits until it is read.")
+        w(f"{I}croq.mma.store %o -> %o2 : {OA} -> {Q2}")
+        w(f"{I}%ov = croq.subspan %out [1, 64, {D}] at [%bh, %row_block, %c0] : {MR} -> {QV}")
+        w(f"{I}%stored = croq.copy tma async swizzle = 128 %ot -> %ov : {Q3} -> {QV}")
+        w(f"{I}%next = arith.addi %base, %tiles : index")
+        w(f"{I}scf.yield %next : index")
+        close_item(OUTER)
+        w("      }")
+        w("    }")
+        w("  }")
+        return L
+
+    L = []
+    w = L.append
+    w(f"func.func @{name}(%q: {MR}, %k: {MR},")
+    w(f"    %v: {MR}, %out: {MR}, %sm_scale: f32) {{")
+    w("  %c0 = arith.constant 0 : index")
+    w("  %c1 = arith.constant 1 : index")
+    w("  %c2 = arith.constant 2 : index")
+    w("  %c64 = arith.constant 64 : index")
+    w("  %c128 = arith.constant 128 : index")
+    w(f"  %c{BLOCKS} = arith.constant {BLOCKS} : index")
+    w(f"  %heads = memref.dim %q, %c0 : {MR}")
+    w(f"  %seq = memref.dim %q, %c1 : {MR}")
+    w(f"  %keys = memref.dim %k, %c1 : {MR}")
+    w("  %grid_q = arith.ceildivui %seq, %c128 : index")
+    w("  // At least one key tile, so that no consumer ever waits for a tile the")
+    w("  // producer does not load.")
+    w("  %key_tiles = arith.ceildivui %keys, %c128 : index")
+    w("  %all_tiles = arith.maxui %key_tiles, %c1 : index")
+    w("  // exp(x * sm_scale) = exp2(x * scale).")
+    w(f"  %log2e = arith.constant {LOG2E} : f32")
+    w("  %scale = arith.mulf %sm_scale, %log2e : f32")
+    w("  // Work items: 128 query rows of one head; one block per SM walks them.")
+    w("  %singles = arith.muli %heads, %grid_q : index")
+    if causal:
+        w("  %last_q = arith.subi %grid_q, %c1 : index")
+        w("  // Pairs: query blocks i and grid_q - 1 - i of a head (the middle")
+        w("  // block of an odd grid_q alone).")
+        w("  %half_q = arith.ceildivui %grid_q, %c2 : index")
+        w("  %pairs = arith.muli %heads, %half_q : index")
+        w("  // Single items in snake order where all keys and values fit in L2.")
+        w(f"  %kv_row = arith.constant {D * 4} : index")
+        w("  %kv_head = arith.muli %keys, %kv_row : index")
+        w("  %kv_bytes = arith.muli %heads, %kv_head : index")
+        w(f"  %kv_l2 = arith.constant {SNAKE_BYTES} : index")
+        w("  %snake = arith.cmpi ule, %kv_bytes, %kv_l2 : index")
+        w("  scf.if %snake {")
+        L.extend("  " + line for line in block("snake"))
+        w("  } else {")
+        L.extend("  " + line for line in block("pairs"))
+        w("  }")
+    else:
+        L.extend(block("items"))
+    w("  return")
+    w("}")
+    return "\n".join(L) + "\n"
+
+
+def main():
+    parts = [HEADER]
+    for comment, name, T, D, causal in KERNELS:
+        parts.append(f"// {comment}\n" + kernel(name, T, D, causal))
+    print("\n".join(parts), end="")
+
+
+if __name__ == "__main__":
+    main()
