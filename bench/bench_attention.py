@@ -54,10 +54,14 @@ def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
         getattr(module, kernel)(*flat, scale)
 
     causal = "causal" in kernel
-    # The causal entry points walk single items in snake order where the
-    # keys and values of all heads take 32 MiB or less (their first
-    # kernel), pairs of items otherwise (the second).
-    snake = batch * heads * seq * dim * 4 <= 32 << 20
+    # The causal entry points walk pairs of items (their second kernel),
+    # or single items in snake order (the first) where the pairs fill less
+    # than 90% of their waves of 132 blocks and the keys and values of all
+    # heads take 32 MiB or less (examples/gen/flash_attention.py).
+    pairs = batch * heads * ((-(-seq // 128) + 1) // 2)
+    slots = -(-pairs // 132) * 132
+    snake = 10 * pairs < 9 * slots and \
+        batch * heads * seq * dim * 4 <= 32 << 20
     walk = ("snake" if snake else "pairs") if causal else "items"
 
     def run_sdpa():

@@ -48,14 +48,17 @@
 // them in order would spread unevenly over the blocks (measured: 0.75 of
 // SDPA at 1x16x8192). The causal entry points launch one of two walks:
 //
-// - where the keys and values of all heads fit in L2 (32 MiB or less),
-//   the items longest first, the heads of one query block next to each
-//   other, dealt to the blocks in snake order (block 0 to 131, then 131 to
-//   0, ...): no item waits for a whole wave of long ones, and the heads'
-//   keys and values stay in L2 between the items that read them;
-// - otherwise pairs of items, query blocks i and S / 128 - 1 - i of a
-//   head, whose key tiles add up to the same count for every pair (the
-//   longer item first), the pairs of a head next to each other.
+// - pairs of items, query blocks i and S / 128 - 1 - i of a head, whose
+//   key tiles add up to the same count for every pair (the longer item
+//   first), the pairs of a head next to each other;
+// - where the pairs would fill less than 90% of their waves of blocks
+//   (2x12x1536: 144 pairs, two waves of 132) and the keys and values of
+//   all heads fit in L2 (32 MiB or less), the items longest first, the
+//   heads of one query block next to each other, dealt to the blocks in
+//   snake order (block 0 to 131, then 131 to 0, ...): no block waits for
+//   a second wave of long pairs, and the heads' keys and values stay in
+//   L2 between the items that read them. Where pairs fill their waves,
+//   pairs keep the items of a head together, which measured faster.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1047,12 +1050,22 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
   %pairs = arith.muli %heads, %half_q : index
-  // Single items in snake order where all keys and values fit in L2.
+  // Where the pairs fill less than 90% of their waves of blocks
+  // (10 pairs < 9 slots) and the keys and values of all heads fit in
+  // L2, single items in snake order instead.
+  %waves = arith.ceildivui %pairs, %c132 : index
+  %slots = arith.muli %waves, %c132 : index
+  %c9 = arith.constant 9 : index
+  %c10 = arith.constant 10 : index
+  %pairs10 = arith.muli %pairs, %c10 : index
+  %slots9 = arith.muli %slots, %c9 : index
+  %uneven = arith.cmpi ult, %pairs10, %slots9 : index
   %kv_row = arith.constant 512 : index
   %kv_head = arith.muli %keys, %kv_row : index
   %kv_bytes = arith.muli %heads, %kv_head : index
   %kv_l2 = arith.constant 33554432 : index
-  %snake = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  %snake = arith.andi %uneven, %fits : i1
   scf.if %snake {
     %grid = arith.minui %singles, %c132 : index
     // Full rounds of one item per block, then the first %rest blocks
@@ -1589,12 +1602,22 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
   %pairs = arith.muli %heads, %half_q : index
-  // Single items in snake order where all keys and values fit in L2.
+  // Where the pairs fill less than 90% of their waves of blocks
+  // (10 pairs < 9 slots) and the keys and values of all heads fit in
+  // L2, single items in snake order instead.
+  %waves = arith.ceildivui %pairs, %c132 : index
+  %slots = arith.muli %waves, %c132 : index
+  %c9 = arith.constant 9 : index
+  %c10 = arith.constant 10 : index
+  %pairs10 = arith.muli %pairs, %c10 : index
+  %slots9 = arith.muli %slots, %c9 : index
+  %uneven = arith.cmpi ult, %pairs10, %slots9 : index
   %kv_row = arith.constant 512 : index
   %kv_head = arith.muli %keys, %kv_row : index
   %kv_bytes = arith.muli %heads, %kv_head : index
   %kv_l2 = arith.constant 33554432 : index
-  %snake = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  %snake = arith.andi %uneven, %fits : i1
   scf.if %snake {
     %grid = arith.minui %singles, %c132 : index
     // Full rounds of one item per block, then the first %rest blocks
@@ -2131,12 +2154,22 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
   %pairs = arith.muli %heads, %half_q : index
-  // Single items in snake order where all keys and values fit in L2.
+  // Where the pairs fill less than 90% of their waves of blocks
+  // (10 pairs < 9 slots) and the keys and values of all heads fit in
+  // L2, single items in snake order instead.
+  %waves = arith.ceildivui %pairs, %c132 : index
+  %slots = arith.muli %waves, %c132 : index
+  %c9 = arith.constant 9 : index
+  %c10 = arith.constant 10 : index
+  %pairs10 = arith.muli %pairs, %c10 : index
+  %slots9 = arith.muli %slots, %c9 : index
+  %uneven = arith.cmpi ult, %pairs10, %slots9 : index
   %kv_row = arith.constant 256 : index
   %kv_head = arith.muli %keys, %kv_row : index
   %kv_bytes = arith.muli %heads, %kv_head : index
   %kv_l2 = arith.constant 33554432 : index
-  %snake = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  %snake = arith.andi %uneven, %fits : i1
   scf.if %snake {
     %grid = arith.minui %singles, %c132 : index
     // Full rounds of one item per block, then the first %rest blocks
@@ -2673,12 +2706,22 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
   %pairs = arith.muli %heads, %half_q : index
-  // Single items in snake order where all keys and values fit in L2.
+  // Where the pairs fill less than 90% of their waves of blocks
+  // (10 pairs < 9 slots) and the keys and values of all heads fit in
+  // L2, single items in snake order instead.
+  %waves = arith.ceildivui %pairs, %c132 : index
+  %slots = arith.muli %waves, %c132 : index
+  %c9 = arith.constant 9 : index
+  %c10 = arith.constant 10 : index
+  %pairs10 = arith.muli %pairs, %c10 : index
+  %slots9 = arith.muli %slots, %c9 : index
+  %uneven = arith.cmpi ult, %pairs10, %slots9 : index
   %kv_row = arith.constant 256 : index
   %kv_head = arith.muli %keys, %kv_row : index
   %kv_bytes = arith.muli %heads, %kv_head : index
   %kv_l2 = arith.constant 33554432 : index
-  %snake = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
+  %snake = arith.andi %uneven, %fits : i1
   scf.if %snake {
     %grid = arith.minui %singles, %c132 : index
     // Full rounds of one item per block, then the first %rest blocks

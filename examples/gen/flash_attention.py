@@ -60,14 +60,17 @@ HEADER = """\
 // them in order would spread unevenly over the blocks (measured: 0.75 of
 // SDPA at 1x16x8192). The causal entry points launch one of two walks:
 //
-// - where the keys and values of all heads fit in L2 (32 MiB or less),
-//   the items longest first, the heads of one query block next to each
-//   other, dealt to the blocks in snake order (block 0 to 131, then 131 to
-//   0, ...): no item waits for a whole wave of long ones, and the heads'
-//   keys and values stay in L2 between the items that read them;
-// - otherwise pairs of items, query blocks i and S / 128 - 1 - i of a
-//   head, whose key tiles add up to the same count for every pair (the
-//   longer item first), the pairs of a head next to each other.
+// - pairs of items, query blocks i and S / 128 - 1 - i of a head, whose
+//   key tiles add up to the same count for every pair (the longer item
+//   first), the pairs of a head next to each other;
+// - where the pairs would fill less than 90% of their waves of blocks
+//   (2x12x1536: 144 pairs, two waves of 132) and the keys and values of
+//   all heads fit in L2 (32 MiB or less), the items longest first, the
+//   heads of one query block next to each other, dealt to the blocks in
+//   snake order (block 0 to 131, then 131 to 0, ...): no block waits for
+//   a second wave of long pairs, and the heads' keys and values stay in
+//   L2 between the items that read them. Where pairs fill their waves,
+//   pairs keep the items of a head together, which measured faster.
 //
 //===----------------------------------------------------------------------===//
 """
@@ -92,7 +95,7 @@ KERNELS = [
 
 # Blocks of the persistent grid: the SMs of an H100 or H200.
 BLOCKS = 132
-# The most bytes of keys and values for which the causal kernels walk
+# The most bytes of keys and values for which the causal kernels may walk
 # single items in snake order (see the header).
 SNAKE_BYTES = 32 << 20
 
@@ -424,12 +427,22 @@ def kernel(name, T, D, causal):
         w("  // block of an odd grid_q alone).")
         w("  %half_q = arith.ceildivui %grid_q, %c2 : index")
         w("  %pairs = arith.muli %heads, %half_q : index")
-        w("  // Single items in snake order where all keys and values fit in L2.")
+        w("  // Where the pairs fill less than 90% of their waves of blocks")
+        w("  // (10 pairs < 9 slots) and the keys and values of all heads fit in")
+        w("  // L2, single items in snake order instead.")
+        w(f"  %waves = arith.ceildivui %pairs, %c{BLOCKS} : index")
+        w(f"  %slots = arith.muli %waves, %c{BLOCKS} : index")
+        w("  %c9 = arith.constant 9 : index")
+        w("  %c10 = arith.constant 10 : index")
+        w("  %pairs10 = arith.muli %pairs, %c10 : index")
+        w("  %slots9 = arith.muli %slots, %c9 : index")
+        w("  %uneven = arith.cmpi ult, %pairs10, %slots9 : index")
         w(f"  %kv_row = arith.constant {D * 4} : index")
         w("  %kv_head = arith.muli %keys, %kv_row : index")
         w("  %kv_bytes = arith.muli %heads, %kv_head : index")
         w(f"  %kv_l2 = arith.constant {SNAKE_BYTES} : index")
-        w("  %snake = arith.cmpi ule, %kv_bytes, %kv_l2 : index")
+        w("  %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index")
+        w("  %snake = arith.andi %uneven, %fits : i1")
         w("  scf.if %snake {")
         L.extend("  " + line for line in block("snake"))
         w("  } else {")

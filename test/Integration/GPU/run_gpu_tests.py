@@ -1296,16 +1296,18 @@ def attention_tests(s: Suite) -> None:
                        "attention_causal_d64_f16",
                        "attention_causal_d64_bf16"):
             sdpa(kernel, *shape)
-    # The causal kernels' two walks: single items in snake order where the
-    # keys and values of all heads fit in 32 MiB (the shapes above), pairs
-    # of items beyond (2x36x1024 at D = 128: 36 MiB, 288 items on 132
-    # blocks; 4x32x1100 at D = 64); other softmax scales.
+    # The causal kernels' two walks: pairs of items where they fill 90% of
+    # their waves of 132 blocks (4x16x512, 2x16x1000 above, 4x32x1100
+    # here) or the keys and values of all heads take more than 32 MiB
+    # (2x36x1024 at D = 128: 288 pairs in 3 waves, 36 MiB), single items in
+    # snake order otherwise (the other shapes above, 2x12x1536, 1x3x3000);
+    # other softmax scales.
     for kernel in ("attention_causal_f16", "attention_causal_bf16",
                    "attention_causal_d64_f16", "attention_f16"):
         sdpa(kernel, 2, 12, 1536, 1536)
         sdpa(kernel, 1, 3, 3000, 3000, scale=0.3)
         sdpa(kernel, 2, 36, 1024, 1024)
-    sdpa("attention_causal_d64_bf16", 4, 32, 1100, 1100)  # 36 MB: pairs
+    sdpa("attention_causal_d64_bf16", 4, 32, 1100, 1100)  # 640 pairs
     for kernel in ("attention_bf16", "attention_d64_f16"):
         sdpa(kernel, 1, 3, 700, 900, scale=0.02)
 
@@ -1645,6 +1647,24 @@ def torch_op_tests(s: Suite) -> None:
         return compare(got, exact * 2 + 1)
     s.run("torch: add_f32 as a custom operator, eager and in torch.compile "
           "(fullgraph)", "torch_op", body)
+
+    def scalars():
+        m = s.module("tiled_add")
+        op = m.scaled_add_f32.torch_op()
+        shape = (300, 200)
+        a, b = random_tensor(shape, torch.float32), \
+            random_tensor(shape, torch.float32)
+
+        def f(x, y, alpha):
+            out = torch.empty_like(x)
+            op(x, y, out, alpha, -0.5, 3, 1 << 33, -(1 << 33), False, -2, 1)
+            return out + 1
+        compiled = torch.compile(f, fullgraph=True)
+        got = compiled(a, b, 1.5)
+        ref = 1.5 * a.double() - 0.5 * b.double() + 2 + 1
+        return compare_close(got, ref, 1e-6)
+    s.run("torch: scaled_add_f32 (scalar arguments) as a custom operator in "
+          "torch.compile (fullgraph)", "torch_op", scalars)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
