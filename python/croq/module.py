@@ -69,7 +69,7 @@ def argument_type(arg: MemRefArg) -> type:
     return descriptor_type(arg.rank)
 
 
-def make_argument(arg: MemRefArg, view: ArgumentView) -> ctypes._SimpleCData:
+def make_argument(arg: MemRefArg, view: ArgumentView) -> Any:
     """What is passed by reference for ``view``: the descriptor of a
     memref, the value of a scalar."""
     if arg.scalar:
