@@ -83,16 +83,22 @@ static LogicalResult passScalarsByReference(func::FuncOp func) {
   Type pointerType = LLVM::LLVMPointerType::get(context);
   Block &entry = func.getBody().front();
   OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  // Check every argument before rewriting any, so that a failure leaves
+  // the function as it was (and valid).
+  for (BlockArgument arg : entry.getArguments()) {
+    Type type = arg.getType();
+    if (!isa<MemRefType, LLVM::LLVMPointerType>(type) &&
+        !isEntryScalarType(type))
+      return func.emitOpError("launches kernels and takes argument ")
+             << arg.getArgNumber() << " of type " << type
+             << "; an entry point takes memrefs and scalars of type i1, i8, "
+                "i16, i32, i64, index, f32 or f64";
+  }
   SmallVector<Type> inputs(func.getArgumentTypes());
   for (BlockArgument arg : entry.getArguments()) {
     Type type = arg.getType();
     if (isa<MemRefType, LLVM::LLVMPointerType>(type))
       continue;
-    if (!isEntryScalarType(type))
-      return func.emitOpError("launches kernels and takes argument ")
-             << arg.getArgNumber() << " of type " << type
-             << "; an entry point takes memrefs and scalars of type i1, i8, "
-                "i16, i32, i64, index, f32 or f64";
     Location loc = arg.getLoc();
     Type stored = type.isIndex() ? builder.getI64Type() : type;
     arg.setType(pointerType);
