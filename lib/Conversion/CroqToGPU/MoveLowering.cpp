@@ -13,6 +13,7 @@
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 using namespace mlir;
@@ -52,6 +53,51 @@ struct BarrierOpLowering : OpConversionPattern<BarrierOp> {
           rewriter, loc, tid, indexConstant(rewriter, loc, kWarpgroupSize));
     }
     emitGroupBarrier(rewriter, loc, group);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The hardware barrier of named barrier `id` and the thread count, as
+/// the i32 values the NVVM barrier ops take.
+static std::pair<Value, Value> getNamedBarrier(OpBuilder &builder, Location loc,
+                                               Value id, int64_t threads) {
+  Value hardware = arith::AddIOp::create(
+      builder, loc, id, indexConstant(builder, loc, kFirstNamedBarrier));
+  Value id32 =
+      arith::IndexCastOp::create(builder, loc, builder.getI32Type(), hardware);
+  Value count = arith::ConstantIntOp::create(builder, loc, threads, 32);
+  return {id32, count};
+}
+
+/// croq.named_barrier.sync %id, threads = n  =>  nvvm.barrier (bar.sync) of
+/// hardware barrier kFirstNamedBarrier + id and n threads.
+struct NamedBarrierSyncOpLowering : OpConversionPattern<NamedBarrierSyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NamedBarrierSyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto [id, count] = getNamedBarrier(rewriter, op.getLoc(), adaptor.getId(),
+                                       op.getThreads());
+    NVVM::BarrierOp::create(rewriter, op.getLoc(), /*res=*/Type(), id, count,
+                            /*reductionOp=*/nullptr,
+                            /*reductionPredicate=*/Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// croq.named_barrier.arrive %id, threads = n  =>  nvvm.barrier.arrive
+/// (bar.arrive) of the same hardware barrier.
+struct NamedBarrierArriveOpLowering
+    : OpConversionPattern<NamedBarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NamedBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto [id, count] = getNamedBarrier(rewriter, op.getLoc(), adaptor.getId(),
+                                       op.getThreads());
+    NVVM::BarrierArriveOp::create(rewriter, op.getLoc(), id, count);
     rewriter.eraseOp(op);
     return success();
   }
@@ -165,8 +211,9 @@ struct WaitOpLowering : OpConversionPattern<WaitOp> {
 
 void mlir::croq::populateCroqMoveToGPUPatterns(CroqTypeConverter &converter,
                                                RewritePatternSet &patterns) {
-  patterns.add<ThreadIndexOpLowering, BarrierOpLowering, IsAlignedOpLowering,
-               CopyChunkOpLowering, CommitCopiesOpLowering,
+  patterns.add<ThreadIndexOpLowering, BarrierOpLowering,
+               NamedBarrierSyncOpLowering, NamedBarrierArriveOpLowering,
+               IsAlignedOpLowering, CopyChunkOpLowering, CommitCopiesOpLowering,
                UndistributedMoveLowering<CopyOp>,
                UndistributedMoveLowering<TransposeOp>,
                UndistributedMoveLowering<PadOp>, WaitOpLowering>(

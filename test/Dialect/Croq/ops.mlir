@@ -895,6 +895,25 @@ func.func @thread_index_and_barrier_example() -> index {
   return %t : index
 }
 
+// Two consumer warpgroups take turns (FlashAttention-3's ping-pong): each
+// waits for its turn at its own named barrier and hands it to the other.
+// CHECK-LABEL: func.func @named_barrier_example(
+// CHECK-SAME:      %[[ID:[a-z0-9_]+]]: index, %[[OTHER:[a-z0-9_]+]]: index)
+// CHECK:         croq.named_barrier.sync %[[ID]], threads = 256
+// CHECK-NEXT:    croq.named_barrier.arrive %[[OTHER]], threads = 256
+// CHECK:         croq.named_barrier.sync %{{.*}}, threads = 32
+func.func @named_barrier_example(%id: index, %other: index) {
+  croq.parallel (%b) in [4] : block {
+    croq.parallel (%p) in [3] : warpgroup {
+      croq.named_barrier.sync %id, threads = 256
+      croq.named_barrier.arrive %other, threads = 256
+      %c6 = arith.constant 6 : index
+      croq.named_barrier.sync %c6, threads = 32
+    }
+  }
+  return
+}
+
 // CHECK-LABEL: func.func @is_aligned_example(
 func.func @is_aligned_example(%w: !croq.view<64x64xf16>) -> i1 {
   // CHECK: croq.is_aligned %{{.*}}, 16 : !croq.view<64x64xf16>

@@ -8,7 +8,9 @@
 
 #include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -87,6 +89,33 @@ LogicalResult ThreadIndexOp::verify() {
 
 LogicalResult BarrierOp::verify() {
   return verifyGroupLevel(*this, getLevel());
+}
+
+/// Checks the barrier id and thread count of a named barrier op.
+static LogicalResult verifyNamedBarrier(Operation *op, Value id,
+                                        int64_t threads) {
+  if (!getKernel(op))
+    return op->emitOpError("synchronizes warps of a block: it must be inside "
+                           "a block-level croq.parallel region");
+  if (threads % kThreadsPerWarp != 0 || threads > kMaxBlockThreads)
+    return op->emitOpError("counts whole warps of a block: threads must be a "
+                           "multiple of ")
+           << kThreadsPerWarp << " up to " << kMaxBlockThreads << ", got "
+           << threads;
+  std::optional<int64_t> constant = getConstantIntValue(id);
+  if (constant && (*constant < 0 || *constant >= kNamedBarriers))
+    return op->emitOpError("takes barrier ids 0 to ")
+           << kNamedBarriers - 1 << " (the hardware barriers croq does not "
+           << "use itself), got " << *constant;
+  return success();
+}
+
+LogicalResult NamedBarrierSyncOp::verify() {
+  return verifyNamedBarrier(*this, getId(), getThreads());
+}
+
+LogicalResult NamedBarrierArriveOp::verify() {
+  return verifyNamedBarrier(*this, getId(), getThreads());
 }
 
 LogicalResult IsAlignedOp::verify() {

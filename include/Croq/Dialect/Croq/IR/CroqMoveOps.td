@@ -122,6 +122,60 @@ def Croq_BarrierOp : Croq_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Croq_NamedBarrierSyncOp : Croq_Op<"named_barrier.sync",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits at a named barrier shared by some warps of the block";
+  let description = [{
+    The `croq.named_barrier.sync` op makes the executing warps arrive at
+    named barrier `id` and wait until `threads` threads, counted in whole
+    warps, have arrived at it since it last completed: by this op or by
+    `croq.named_barrier.arrive`, which arrives without waiting. It is how
+    warpgroups take turns without mbarriers, as FlashAttention-3's two
+    consumer warpgroups take turns to issue their products (ping-pong):
+
+    ```mlir
+    // consumer 0 (ids 0 and 1 are the two turns)
+    croq.named_barrier.sync %c0, threads = 256    // wait for my turn
+    ... croq.mma ...                               // issue
+    croq.named_barrier.arrive %c1, threads = 256  // the other's turn
+    ```
+
+    Ids 0 to 6 are the program's; the lowering places them after the
+    hardware barriers croq uses itself (the block's, and one per
+    warpgroup for `croq.barrier warpgroup`). An id that is not a constant
+    must be in that range when it runs. Every warp of the executing group
+    runs the op together (`bar.sync` is aligned). A barrier that completes
+    with arrivals left over (more than `threads`) is a program error the
+    hardware does not detect: balance the arrivals of each phase.
+  }];
+  let arguments = (ins Index:$id,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$threads);
+  let assemblyFormat = "$id `,` `threads` `=` $threads attr-dict";
+  let hasVerifier = 1;
+}
+
+def Croq_NamedBarrierArriveOp : Croq_Op<"named_barrier.arrive",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "arrives at a named barrier without waiting";
+  let description = [{
+    The `croq.named_barrier.arrive` op makes the executing warps arrive at
+    named barrier `id`, which completes once `threads` threads have arrived
+    (see `croq.named_barrier.sync`), and goes on without waiting. Their
+    writes to shared memory before it are visible to the threads that wait
+    at the barrier.
+
+    Example:
+
+    ```mlir
+    croq.named_barrier.arrive %other, threads = 256
+    ```
+  }];
+  let arguments = (ins Index:$id,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$threads);
+  let assemblyFormat = "$id `,` `threads` `=` $threads attr-dict";
+  let hasVerifier = 1;
+}
+
 def Croq_IsAlignedOp : Croq_Op<"is_aligned", [Pure]> {
   let summary = "whether a buffer's origin and row strides are aligned";
   let description = [{

@@ -23,6 +23,14 @@ constexpr int64_t kWarpgroupSize = 128;
 constexpr int64_t kDefaultBlockThreads = 128;
 /// Threads of a block at most.
 constexpr int64_t kMaxBlockThreads = 1024;
+/// Warpgroups of a block at most.
+constexpr int64_t kMaxWarpgroups = kMaxBlockThreads / kWarpgroupSize;
+/// The hardware barriers of a block: barrier 0 is the whole block's, 1 + w
+/// warpgroup w's (croq.barrier warpgroup), and the croq.named_barrier ops
+/// use those after them, as ids 0 to kNamedBarriers - 1.
+constexpr int64_t kHardwareBarriers = 16;
+constexpr int64_t kFirstNamedBarrier = 1 + kMaxWarpgroups;
+constexpr int64_t kNamedBarriers = kHardwareBarriers - kFirstNamedBarrier;
 
 /// `a * b` for non-negative `a` and `b`, or the int64_t maximum where the
 /// product does not fit.
