@@ -30,15 +30,19 @@
 //     P V in registers (croq.mma.convert, wgmma with A from registers)
 //
 // so the tensor cores run S_j and P_(j-1) V_(j-1) while the warpgroup
-// computes its exponentials. At head dimension 64 the two consumers also
-// take turns to issue their products (FlashAttention-3's ping-pong, on two
-// named barriers: croq.named_barrier.sync before issuing, .arrive after),
-// so that one's softmax runs while the other's products do: measured 4% to
-// 10% faster there. At head dimension 128 it measured slower for causal
-// attention (more spills) and within 1% otherwise, so it is left out. The first key tile computes S alone and the
-// last P V runs after the loop. Only the last key tile can hold keys past
-// the sequence's end or past the diagonal: it alone is masked (an scf.if
-// around the masking croq.mma.map). Query rows past the sequence's end are
+// computes its exponentials. The two consumers also take turns to issue
+// their products (FlashAttention-3's ping-pong, on two named barriers:
+// croq.named_barrier.sync before issuing, .arrive after), so that one's
+// softmax runs while the other's products do: S_j and P_(j-1) V_(j-1) at
+// head dimension 64 (measured 4% to 10% faster), S_j alone at 128 (up to
+// 8% faster on short problems; taking turns for both products there
+// spilled more registers and measured slower for causal attention; the
+// way the first turn is handed over also moved the causal kernels by 10%
+// through ptxas's register allocation: re-measure after touching it). The
+// first key tile computes S alone and the last P V runs after the loop.
+// Only the last key tile can hold keys past the sequence's end or past the
+// diagonal: it alone is masked (an scf.if around the masking
+// croq.mma.map). Query rows past the sequence's end are
 // zero-filled by the loads and left out by the TMA store of the output.
 //
 // The kernels are persistent: one block per SM (132, an H100 or H200)
@@ -106,6 +110,7 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
+      %is_c0 = arith.cmpi eq, %p, %c1 : index
       croq.inthreads async %is_producer {
         // %base: the ring position of the item's first key tile.
         scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
@@ -150,6 +155,14 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        // Consumer c waits for its turn at named barrier c and hands
+        // the turn to the other; consumer 0 goes first.
+        %turn_mine = arith.select %is_c0, %c0, %c1 : index
+        %turn_other = arith.select %is_c0, %c1, %c0 : index
+        scf.if %is_c0 {
+        } else {
+          croq.named_barrier.arrive %c0, threads = 256
+        }
         %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
         scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
@@ -167,7 +180,9 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %k02 = croq.span_as %k0t : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
           %kb0 = croq.mma.load %k02 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
           %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          croq.named_barrier.sync %turn_mine, threads = 256
           %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+          croq.named_barrier.arrive %turn_other, threads = 256
           %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
           croq.event.trigger %kempty[%stage0] : !croq.events<2>
           // Only the last key tile has keys past the end.
@@ -220,7 +235,9 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
             %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
             %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            croq.named_barrier.sync %turn_mine, threads = 256
             %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+            croq.named_barrier.arrive %turn_other, threads = 256
             %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
             %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
             %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
@@ -286,7 +303,9 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
           %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
           %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+          croq.named_barrier.sync %turn_mine, threads = 256
           %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+          croq.named_barrier.arrive %turn_other, threads = 256
           %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
           croq.event.trigger %vempty[%last_stage] : !croq.events<2>
           %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
@@ -300,6 +319,11 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
           %next = arith.addi %base, %tiles : index
           scf.yield %next : index
+        }
+        // Consumer 1's last hand-over, so that no arrival outlives the
+        // block.
+        scf.if %is_c0 {
+          croq.named_barrier.sync %c0, threads = 256
         }
       }
     }
@@ -346,6 +370,7 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
+      %is_c0 = arith.cmpi eq, %p, %c1 : index
       croq.inthreads async %is_producer {
         // %base: the ring position of the item's first key tile.
         scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
@@ -390,6 +415,14 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        // Consumer c waits for its turn at named barrier c and hands
+        // the turn to the other; consumer 0 goes first.
+        %turn_mine = arith.select %is_c0, %c0, %c1 : index
+        %turn_other = arith.select %is_c0, %c1, %c0 : index
+        scf.if %is_c0 {
+        } else {
+          croq.named_barrier.arrive %c0, threads = 256
+        }
         %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
         scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
           %bh = arith.divui %item, %grid_q : index
@@ -407,7 +440,9 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %k02 = croq.span_as %k0t : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
           %kb0 = croq.mma.load %k02 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
           %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          croq.named_barrier.sync %turn_mine, threads = 256
           %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+          croq.named_barrier.arrive %turn_other, threads = 256
           %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
           croq.event.trigger %kempty[%stage0] : !croq.events<2>
           // Only the last key tile has keys past the end.
@@ -460,7 +495,9 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
             %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
             %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            croq.named_barrier.sync %turn_mine, threads = 256
             %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+            croq.named_barrier.arrive %turn_other, threads = 256
             %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
             %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
             %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
@@ -526,7 +563,9 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
           %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
           %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+          croq.named_barrier.sync %turn_mine, threads = 256
           %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+          croq.named_barrier.arrive %turn_other, threads = 256
           %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
           croq.event.trigger %vempty[%last_stage] : !croq.events<2>
           %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
@@ -540,6 +579,11 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
           %next = arith.addi %base, %tiles : index
           scf.yield %next : index
+        }
+        // Consumer 1's last hand-over, so that no arrival outlives the
+        // block.
+        scf.if %is_c0 {
+          croq.named_barrier.sync %c0, threads = 256
         }
       }
     }
@@ -1142,6 +1186,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
       croq.parallel (%p) in [3] : warpgroup {
         %is_producer = arith.cmpi eq, %p, %c0 : index
         %is_consumer = arith.cmpi ne, %p, %c0 : index
+        %is_c0 = arith.cmpi eq, %p, %c1 : index
         croq.inthreads async %is_producer {
           // %base: the ring position of the item's first key tile.
           scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
@@ -1197,6 +1242,14 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          // Consumer c waits for its turn at named barrier c and hands
+          // the turn to the other; consumer 0 goes first.
+          %turn_mine = arith.select %is_c0, %c0, %c1 : index
+          %turn_other = arith.select %is_c0, %c1, %c0 : index
+          scf.if %is_c0 {
+          } else {
+            croq.named_barrier.arrive %c0, threads = 256
+          }
           %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
           scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
             // Item rank of the longest-first order: query block
@@ -1226,7 +1279,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %k02 = croq.span_as %k0t : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
             %kb0 = croq.mma.load %k02 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
             %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            croq.named_barrier.sync %turn_mine, threads = 256
             %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+            croq.named_barrier.arrive %turn_other, threads = 256
             %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
             croq.event.trigger %kempty[%stage0] : !croq.events<2>
             // Only the last key tile has keys past the end or past the diagonal.
@@ -1282,7 +1337,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
               %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
               %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              croq.named_barrier.sync %turn_mine, threads = 256
               %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+              croq.named_barrier.arrive %turn_other, threads = 256
               %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
               %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
               %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
@@ -1351,7 +1408,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
             %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
             %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+            croq.named_barrier.sync %turn_mine, threads = 256
             %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+            croq.named_barrier.arrive %turn_other, threads = 256
             %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
             croq.event.trigger %vempty[%last_stage] : !croq.events<2>
             %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
@@ -1365,6 +1424,11 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
             %next = arith.addi %base, %tiles : index
             scf.yield %next : index
+          }
+          // Consumer 1's last hand-over, so that no arrival outlives the
+          // block.
+          scf.if %is_c0 {
+            croq.named_barrier.sync %c0, threads = 256
           }
         }
       }
@@ -1387,6 +1451,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
       croq.parallel (%p) in [3] : warpgroup {
         %is_producer = arith.cmpi eq, %p, %c0 : index
         %is_consumer = arith.cmpi ne, %p, %c0 : index
+        %is_c0 = arith.cmpi eq, %p, %c1 : index
         croq.inthreads async %is_producer {
           // %base: the ring position of the item's first key tile.
           scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
@@ -1443,6 +1508,14 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          // Consumer c waits for its turn at named barrier c and hands
+          // the turn to the other; consumer 0 goes first.
+          %turn_mine = arith.select %is_c0, %c0, %c1 : index
+          %turn_other = arith.select %is_c0, %c1, %c0 : index
+          scf.if %is_c0 {
+          } else {
+            croq.named_barrier.arrive %c0, threads = 256
+          }
           %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
           scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
             %bh = arith.divui %pair, %half_q : index
@@ -1471,7 +1544,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %k02 = croq.span_as %k0t : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
               %kb0 = croq.mma.load %k02 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
               %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              croq.named_barrier.sync %turn_mine, threads = 256
               %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+              croq.named_barrier.arrive %turn_other, threads = 256
               %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
               croq.event.trigger %kempty[%stage0] : !croq.events<2>
               // Only the last key tile has keys past the end or past the diagonal.
@@ -1527,7 +1602,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
                 %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
                 %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
                 %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+                croq.named_barrier.sync %turn_mine, threads = 256
                 %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+                croq.named_barrier.arrive %turn_other, threads = 256
                 %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
                 %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
                 %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
@@ -1596,7 +1673,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
               %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
               %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+              croq.named_barrier.sync %turn_mine, threads = 256
               %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+              croq.named_barrier.arrive %turn_other, threads = 256
               %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
               croq.event.trigger %vempty[%last_stage] : !croq.events<2>
               %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
@@ -1612,6 +1691,11 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               scf.yield %next : index
             }
             scf.yield %after : index
+          }
+          // Consumer 1's last hand-over, so that no arrival outlives the
+          // block.
+          scf.if %is_c0 {
+            croq.named_barrier.sync %c0, threads = 256
           }
         }
       }
@@ -1694,6 +1778,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
       croq.parallel (%p) in [3] : warpgroup {
         %is_producer = arith.cmpi eq, %p, %c0 : index
         %is_consumer = arith.cmpi ne, %p, %c0 : index
+        %is_c0 = arith.cmpi eq, %p, %c1 : index
         croq.inthreads async %is_producer {
           // %base: the ring position of the item's first key tile.
           scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
@@ -1749,6 +1834,14 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          // Consumer c waits for its turn at named barrier c and hands
+          // the turn to the other; consumer 0 goes first.
+          %turn_mine = arith.select %is_c0, %c0, %c1 : index
+          %turn_other = arith.select %is_c0, %c1, %c0 : index
+          scf.if %is_c0 {
+          } else {
+            croq.named_barrier.arrive %c0, threads = 256
+          }
           %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
           scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
             // Item rank of the longest-first order: query block
@@ -1778,7 +1871,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %k02 = croq.span_as %k0t : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
             %kb0 = croq.mma.load %k02 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
             %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            croq.named_barrier.sync %turn_mine, threads = 256
             %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+            croq.named_barrier.arrive %turn_other, threads = 256
             %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
             croq.event.trigger %kempty[%stage0] : !croq.events<2>
             // Only the last key tile has keys past the end or past the diagonal.
@@ -1834,7 +1929,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
               %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
               %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              croq.named_barrier.sync %turn_mine, threads = 256
               %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+              croq.named_barrier.arrive %turn_other, threads = 256
               %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
               %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
               %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
@@ -1903,7 +2000,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
             %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
             %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+            croq.named_barrier.sync %turn_mine, threads = 256
             %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+            croq.named_barrier.arrive %turn_other, threads = 256
             %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
             croq.event.trigger %vempty[%last_stage] : !croq.events<2>
             %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
@@ -1917,6 +2016,11 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
             %next = arith.addi %base, %tiles : index
             scf.yield %next : index
+          }
+          // Consumer 1's last hand-over, so that no arrival outlives the
+          // block.
+          scf.if %is_c0 {
+            croq.named_barrier.sync %c0, threads = 256
           }
         }
       }
@@ -1939,6 +2043,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
       croq.parallel (%p) in [3] : warpgroup {
         %is_producer = arith.cmpi eq, %p, %c0 : index
         %is_consumer = arith.cmpi ne, %p, %c0 : index
+        %is_c0 = arith.cmpi eq, %p, %c1 : index
         croq.inthreads async %is_producer {
           // %base: the ring position of the item's first key tile.
           scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
@@ -1995,6 +2100,14 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          // Consumer c waits for its turn at named barrier c and hands
+          // the turn to the other; consumer 0 goes first.
+          %turn_mine = arith.select %is_c0, %c0, %c1 : index
+          %turn_other = arith.select %is_c0, %c1, %c0 : index
+          scf.if %is_c0 {
+          } else {
+            croq.named_barrier.arrive %c0, threads = 256
+          }
           %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
           scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
             %bh = arith.divui %pair, %half_q : index
@@ -2023,7 +2136,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %k02 = croq.span_as %k0t : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
               %kb0 = croq.mma.load %k02 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
               %sz0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+              croq.named_barrier.sync %turn_mine, threads = 256
               %s01 = croq.mma row row %sz0, %qa, %kb0 : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+              croq.named_barrier.arrive %turn_other, threads = 256
               %s0 = croq.mma.commit %s01 : !croq.acc<64x128xf32>
               croq.event.trigger %kempty[%stage0] : !croq.events<2>
               // Only the last key tile has keys past the end or past the diagonal.
@@ -2079,7 +2194,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
                 %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
                 %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
                 %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+                croq.named_barrier.sync %turn_mine, threads = 256
                 %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+                croq.named_barrier.arrive %turn_other, threads = 256
                 %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
                 %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
                 %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
@@ -2148,7 +2265,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %vt = croq.stage %v_s[%last_stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
               %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
               %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+              croq.named_barrier.sync %turn_mine, threads = 256
               %o1 = croq.mma row col %res#0, %res#3, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+              croq.named_barrier.arrive %turn_other, threads = 256
               %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
               croq.event.trigger %vempty[%last_stage] : !croq.events<2>
               %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
@@ -2164,6 +2283,11 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               scf.yield %next : index
             }
             scf.yield %after : index
+          }
+          // Consumer 1's last hand-over, so that no arrival outlives the
+          // block.
+          scf.if %is_c0 {
+            croq.named_barrier.sync %c0, threads = 256
           }
         }
       }

@@ -42,15 +42,19 @@ HEADER = """\
 //     P V in registers (croq.mma.convert, wgmma with A from registers)
 //
 // so the tensor cores run S_j and P_(j-1) V_(j-1) while the warpgroup
-// computes its exponentials. At head dimension 64 the two consumers also
-// take turns to issue their products (FlashAttention-3's ping-pong, on two
-// named barriers: croq.named_barrier.sync before issuing, .arrive after),
-// so that one's softmax runs while the other's products do: measured 4% to
-// 10% faster there. At head dimension 128 it measured slower for causal
-// attention (more spills) and within 1% otherwise, so it is left out. The first key tile computes S alone and the
-// last P V runs after the loop. Only the last key tile can hold keys past
-// the sequence's end or past the diagonal: it alone is masked (an scf.if
-// around the masking croq.mma.map). Query rows past the sequence's end are
+// computes its exponentials. The two consumers also take turns to issue
+// their products (FlashAttention-3's ping-pong, on two named barriers:
+// croq.named_barrier.sync before issuing, .arrive after), so that one's
+// softmax runs while the other's products do: S_j and P_(j-1) V_(j-1) at
+// head dimension 64 (measured 4% to 10% faster), S_j alone at 128 (up to
+// 8% faster on short problems; taking turns for both products there
+// spilled more registers and measured slower for causal attention; the
+// way the first turn is handed over also moved the causal kernels by 10%
+// through ptxas's register allocation: re-measure after touching it). The
+// first key tile computes S alone and the last P V runs after the loop.
+// Only the last key tile can hold keys past the sequence's end or past the
+// diagonal: it alone is masked (an scf.if around the masking
+// croq.mma.map). Query rows past the sequence's end are
 // zero-filled by the loads and left out by the TMA store of the output.
 //
 // The kernels are persistent: one block per SM (132, an H100 or H200)
@@ -106,9 +110,9 @@ SNAKE_BYTES = 32 << 20
 
 
 def kernel(name, T, D, causal):
-    # The consumers take turns to issue their products at head dimension 64
-    # (see the header).
-    pingpong = D == 64
+    # The consumers take turns to issue their products (see the header):
+    # both products at head dimension 64, S = Q K^T alone at 128.
+    turn_covers_pv = D == 64
     Q3 = f"!croq.tile<1x64x{D}x{T}, shared, swizzle = 128>"
     Q2 = f"!croq.tile<64x{D}x{T}, shared, swizzle = 128>"
     QS = f"!croq.tiles<2 x 1x64x{D}x{T}, shared, swizzle = 128>"
@@ -164,8 +168,7 @@ def kernel(name, T, D, causal):
         w("    croq.parallel (%p) in [3] : warpgroup {")
         w("      %is_producer = arith.cmpi eq, %p, %c0 : index")
         w("      %is_consumer = arith.cmpi ne, %p, %c0 : index")
-        if pingpong:
-            w("      %is_c0 = arith.cmpi eq, %p, %c1 : index")
+        w("      %is_c0 = arith.cmpi eq, %p, %c1 : index")
 
         def open_item(I):
             """Opens the loop over the block's work items; returns the
@@ -254,12 +257,10 @@ def kernel(name, T, D, causal):
         w("      }")
 
         def my_turn(I):
-            if pingpong:
-                w(f"{I}croq.named_barrier.sync %turn_mine, threads = 256")
+            w(f"{I}croq.named_barrier.sync %turn_mine, threads = 256")
 
         def pass_turn(I):
-            if pingpong:
-                w(f"{I}croq.named_barrier.arrive %turn_other, threads = 256")
+            w(f"{I}croq.named_barrier.arrive %turn_other, threads = 256")
 
         def mask(indent, s, j, t):
             w(f"{indent}// Only the last key tile has keys past the end{' or past the diagonal' if causal else ''}.")
@@ -304,15 +305,14 @@ def kernel(name, T, D, causal):
         w(f"{I}%qt = croq.stage %q_s[%half] : {QS}")
         w(f"{I}%q2 = croq.span_as %qt : {Q3} -> {Q2}")
         w(f"{I}%ot = croq.stage %o_s[%half] : {QS}")
-        if pingpong:
-            w(f"{I}// Consumer c waits for its turn at named barrier c and hands")
-            w(f"{I}// the turn to the other; consumer 0 goes first.")
-            w(f"{I}%turn_mine = arith.select %is_c0, %c0, %c1 : index")
-            w(f"{I}%turn_other = arith.select %is_c0, %c1, %c0 : index")
-            w(f"{I}scf.if %is_c0 {{")
-            w(f"{I}}} else {{")
-            w(f"{I}  croq.named_barrier.arrive %c0, threads = 256")
-            w(f"{I}}}")
+        w(f"{I}// Consumer c waits for its turn at named barrier c and hands")
+        w(f"{I}// the turn to the other; consumer 0 goes first.")
+        w(f"{I}%turn_mine = arith.select %is_c0, %c0, %c1 : index")
+        w(f"{I}%turn_other = arith.select %is_c0, %c1, %c0 : index")
+        w(f"{I}scf.if %is_c0 {{")
+        w(f"{I}}} else {{")
+        w(f"{I}  croq.named_barrier.arrive %c0, threads = 256")
+        w(f"{I}}}")
         w(f"{I}%o2 = croq.span_as %ot : {Q3} -> {Q2}")
         OUTER = I
         I = open_item(I)
@@ -365,9 +365,12 @@ def kernel(name, T, D, causal):
         w(f"{J}%sz = croq.mma.fill %zero : {SA}")
         my_turn(J)
         w(f"{J}%s1 = croq.mma row row %sz, %qa, %kb : {QF}, {KF} -> {SA}")
+        if not turn_covers_pv:
+            pass_turn(J)
         w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
         w(f"{J}%o1 = croq.mma row col %o, %pp, %vb : {PF}, {KF} -> {OA}")
-        pass_turn(J)
+        if turn_covers_pv:
+            pass_turn(J)
         w(f"{J}%oc = croq.mma.commit %o1 pending = 1 : {OA}")
         w(f"{J}%s = croq.mma.wait %sc pending = 1 : {SA}")
         w(f"{J}croq.event.trigger %kempty[%stage] : {E2}")
@@ -426,12 +429,11 @@ def kernel(name, T, D, causal):
         w(f"{I}%next = arith.addi %base, %tiles : index")
         w(f"{I}scf.yield %next : index")
         close_item(OUTER)
-        if pingpong:
-            w(f"{OUTER}// Consumer 1's last hand-over, so that no arrival outlives the")
-            w(f"{OUTER}// block.")
-            w(f"{OUTER}scf.if %is_c0 {{")
-            w(f"{OUTER}  croq.named_barrier.sync %c0, threads = 256")
-            w(f"{OUTER}}}")
+        w(f"{OUTER}// Consumer 1's last hand-over, so that no arrival outlives the")
+        w(f"{OUTER}// block.")
+        w(f"{OUTER}scf.if %is_c0 {{")
+        w(f"{OUTER}  croq.named_barrier.sync %c0, threads = 256")
+        w(f"{OUTER}}}")
         w("      }")
         w("    }")
         w("  }")
