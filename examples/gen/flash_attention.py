@@ -109,349 +109,412 @@ BLOCKS = 132
 SNAKE_BYTES = 32 << 20
 
 
-def kernel(name, T, D, causal):
-    # The consumers take turns to issue their products (see the header):
-    # both products at head dimension 64, S = Q K^T alone at 128.
-    turn_covers_pv = D == 64
-    Q3 = f"!croq.tile<1x64x{D}x{T}, shared, swizzle = 128>"
-    Q2 = f"!croq.tile<64x{D}x{T}, shared, swizzle = 128>"
-    QS = f"!croq.tiles<2 x 1x64x{D}x{T}, shared, swizzle = 128>"
-    K3 = f"!croq.tile<1x128x{D}x{T}, shared, swizzle = 128>"
-    K2 = f"!croq.tile<128x{D}x{T}, shared, swizzle = 128>"
-    KS = f"!croq.tiles<2 x 1x128x{D}x{T}, shared, swizzle = 128>"
-    MR = f"memref<?x?x?x{T}>"
-    QV = f"!croq.view<1x64x{D}x{T}>"
-    KV = f"!croq.view<1x128x{D}x{T}>"
-    QF = f"!croq.frag<64x{D}x{T}>"
-    KF = f"!croq.frag<128x{D}x{T}>"
-    PF = f"!croq.frag<64x128x{T}, registers>"
-    SA = "!croq.acc<64x128xf32>"
-    OA = f"!croq.acc<64x{D}xf32>"
-    VEC = "!croq.vec<64xf32, rows>"
-    E1 = "!croq.events<1>"
-    E2 = "!croq.events<2>"
-    def block(schedule):
-        """The kernel: the lines of its croq.parallel, indented by two
-        spaces. `schedule` is how the blocks walk the work items: "items"
-        (in order), "pairs" or "snake" (causal)."""
-        L = []
-        w = L.append
-        w(f"  %grid = arith.minui %{'pairs' if schedule == 'pairs' else 'singles'}, %c{BLOCKS} : index")
-        if schedule == "snake":
-            w("  // Full rounds of one item per block, then the first %rest blocks")
-            w("  // of the last round's order.")
-            w("  %rounds = arith.divui %singles, %grid : index")
-            w("  %rest = arith.remui %singles, %grid : index")
-            w("  %last_round = arith.andi %rounds, %c1 : index")
-            w("  %last_odd = arith.cmpi ne, %last_round, %c0 : index")
-        w("  croq.parallel (%bid) in [%grid] : block {")
-        w(f"    %qready = croq.event.alloc : {E1}")
-        w(f"    %qempty = croq.event.alloc ready : {E1}")
-        w("    // K and V rings of two stages each, running on across work items: a")
-        w("    // K stage is free once S = Q K^T has run, a V stage once P V has.")
-        w(f"    %kfull = croq.event.alloc : {E2}")
-        w(f"    %kempty = croq.event.alloc ready : {E2}")
-        w(f"    %vfull = croq.event.alloc : {E2}")
-        w(f"    %vempty = croq.event.alloc ready : {E2}")
-        w(f"    %q_s = croq.alloc : {QS}")
-        w(f"    %k_s = croq.alloc : {KS}")
-        w(f"    %v_s = croq.alloc : {KS}")
-        w(f"    %o_s = croq.alloc : {QS}")
-        if schedule == "snake":
-            w("    // The block's place in odd rounds, and its item count.")
-            w("    %grid_end = arith.subi %grid, %c1 : index")
-            w("    %mirror_bid = arith.subi %grid_end, %bid : index")
-            w("    %last_pos = arith.select %last_odd, %mirror_bid, %bid : index")
-            w("    %in_last = arith.cmpi ult, %last_pos, %rest : index")
-            w("    %extra = arith.select %in_last, %c1, %c0 : index")
-            w("    %my_items = arith.addi %rounds, %extra : index")
-        w("    croq.parallel (%p) in [3] : warpgroup {")
-        w("      %is_producer = arith.cmpi eq, %p, %c0 : index")
-        w("      %is_consumer = arith.cmpi ne, %p, %c0 : index")
-        w("      %is_c0 = arith.cmpi eq, %p, %c1 : index")
+class Kernel:
+    """One entry point being written: its name, element type T, head
+    dimension D and causality, the croq types it uses, the walk over the
+    work items of the block program being written (`schedule`: "items" in
+    order, "pairs" or "snake" for causal attention), and its lines."""
 
-        def open_item(I):
-            """Opens the loop over the block's work items; returns the
-            body's indentation. The body yields the ring position after the
-            item."""
-            if schedule == "pairs":
-                w(f"{I}scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {{")
-                J = I + "  "
-                w(f"{J}%bh = arith.divui %pair, %half_q : index")
-                w(f"{J}%pi = arith.remui %pair, %half_q : index")
-                w(f"{J}%mirror = arith.subi %last_q, %pi : index")
-                w(f"{J}%twins = arith.cmpi ne, %pi, %mirror : index")
-                w(f"{J}%in_pair = arith.select %twins, %c2, %c1 : index")
-                w(f"{J}// The longer item of the pair first.")
-                w(f"{J}%after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {{")
-                K = J + "  "
-                w(f"{K}%first = arith.cmpi eq, %which, %c0 : index")
-                w(f"{K}%bq = arith.select %first, %mirror, %pi : index")
-            elif schedule == "snake":
-                w(f"{I}scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {{")
-                K = I + "  "
-                w(f"{K}// Item rank of the longest-first order: query block")
-                w(f"{K}// grid_q - 1 - rank / heads of head rank % heads.")
-                w(f"{K}%parity = arith.andi %round, %c1 : index")
-                w(f"{K}%odd = arith.cmpi ne, %parity, %c0 : index")
-                w(f"{K}%pos = arith.select %odd, %mirror_bid, %bid : index")
-                w(f"{K}%round_start = arith.muli %round, %grid : index")
-                w(f"{K}%rank = arith.addi %round_start, %pos : index")
-                w(f"{K}%level = arith.divui %rank, %heads : index")
-                w(f"{K}%bh = arith.remui %rank, %heads : index")
-                w(f"{K}%bq = arith.subi %last_q, %level : index")
-            else:
-                w(f"{I}scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {{")
-                K = I + "  "
-                w(f"{K}%bh = arith.divui %item, %grid_q : index")
-                w(f"{K}%bq = arith.remui %item, %grid_q : index")
-                w(f"{K}%tiles = arith.addi %all_tiles, %c0 : index")
-            if causal:
-                w(f"{K}// Query rows 128 bq .. 128 bq + 127 see keys up to their own")
-                w(f"{K}// index: the key tiles up to the diagonal.")
-                w(f"{K}%diagonal = arith.addi %bq, %c1 : index")
-                w(f"{K}%tiles = arith.minui %all_tiles, %diagonal : index")
-            w(f"{K}%q_block = arith.muli %bq, %c2 : index")
-            return K
+    def __init__(self, name, T, D, causal):
+        self.name = name
+        self.D = D
+        self.causal = causal
+        # The consumers take turns to issue their products (see the header):
+        # both products at head dimension 64, S = Q K^T alone at 128.
+        self.turn_covers_pv = D == 64
+        self.Q3 = f"!croq.tile<1x64x{D}x{T}, shared, swizzle = 128>"
+        self.Q2 = f"!croq.tile<64x{D}x{T}, shared, swizzle = 128>"
+        self.QS = f"!croq.tiles<2 x 1x64x{D}x{T}, shared, swizzle = 128>"
+        self.K3 = f"!croq.tile<1x128x{D}x{T}, shared, swizzle = 128>"
+        self.K2 = f"!croq.tile<128x{D}x{T}, shared, swizzle = 128>"
+        self.KS = f"!croq.tiles<2 x 1x128x{D}x{T}, shared, swizzle = 128>"
+        self.MR = f"memref<?x?x?x{T}>"
+        self.QV = f"!croq.view<1x64x{D}x{T}>"
+        self.KV = f"!croq.view<1x128x{D}x{T}>"
+        self.QF = f"!croq.frag<64x{D}x{T}>"
+        self.KF = f"!croq.frag<128x{D}x{T}>"
+        self.PF = f"!croq.frag<64x128x{T}, registers>"
+        self.SA = "!croq.acc<64x128xf32>"
+        self.OA = f"!croq.acc<64x{D}xf32>"
+        self.VEC = "!croq.vec<64xf32, rows>"
+        self.E1 = "!croq.events<1>"
+        self.E2 = "!croq.events<2>"
+        self.schedule = None
+        self.indent = ""
+        self.lines = []
 
-        def close_item(I):
-            if schedule == "pairs":
-                w(f"{I}  }}")
-                w(f"{I}  scf.yield %after : index")
-            w(f"{I}}}")
+    def w(self, line):
+        self.lines.append(self.indent + line)
 
-        # producer
-        w("      croq.inthreads async %is_producer {")
-        I = "        "
-        w(f"{I}// %base: the ring position of the item's first key tile.")
-        J = open_item(I)
-        w(f"{J}// The Q tiles, once the consumers have computed the last S of")
-        w(f"{J}// the previous item.")
-        w(f"{J}croq.event.wait %qempty[%c0] : {E1}")
-        w(f"{J}%qv0 = croq.subspan %q [1, 64, {D}] at [%bh, %q_block, %c0] : {MR} -> {QV}")
-        w(f"{J}%qs0 = croq.stage %q_s[%c0] : {QS}")
-        w(f"{J}%fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : {QV} -> {Q3}")
-        w(f"{J}%q_block1 = arith.addi %q_block, %c1 : index")
-        w(f"{J}%qv1 = croq.subspan %q [1, 64, {D}] at [%bh, %q_block1, %c0] : {MR} -> {QV}")
-        w(f"{J}%qs1 = croq.stage %q_s[%c1] : {QS}")
-        w(f"{J}%fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : {QV} -> {Q3}")
-        w(f"{J}croq.event.trigger %qready[%c0] after (%fq0, %fq1) : {E1}")
-        w(f"{J}scf.for %j = %c0 to %tiles step %c1 {{")
-        K = J + "  "
-        w(f"{K}%g = arith.addi %base, %j : index")
-        w(f"{K}%stage = arith.remui %g, %c2 : index")
-        w(f"{K}croq.event.wait %kempty[%stage] : {E2}")
-        w(f"{K}%kv = croq.subspan %k [1, 128, {D}] at [%bh, %j, %c0] : {MR} -> {KV}")
-        w(f"{K}%ks = croq.stage %k_s[%stage] : {KS}")
-        w(f"{K}%fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : {KV} -> {K3}")
-        w(f"{K}croq.event.trigger %kfull[%stage] after (%fk) : {E2}")
-        w(f"{K}croq.event.wait %vempty[%stage] : {E2}")
-        w(f"{K}%vv = croq.subspan %v [1, 128, {D}] at [%bh, %j, %c0] : {MR} -> {KV}")
-        w(f"{K}%vs = croq.stage %v_s[%stage] : {KS}")
-        w(f"{K}%fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : {KV} -> {K3}")
-        w(f"{K}croq.event.trigger %vfull[%stage] after (%fv) : {E2}")
-        w(f"{J}}}")
-        w(f"{J}%next = arith.addi %base, %tiles : index")
-        w(f"{J}scf.yield %next : index")
-        close_item(I)
-        w("      }")
 
-        def my_turn(I):
-            w(f"{I}croq.named_barrier.sync %turn_mine, threads = 256")
+def block(k, schedule):
+    """Writes the kernel's croq.parallel for the walk `schedule`, indented
+    by two spaces."""
+    k.schedule = schedule
+    w = k.w
+    w(f"  %grid = arith.minui %{'pairs' if k.schedule == 'pairs' else 'singles'}, %c{BLOCKS} : index")
+    if k.schedule == "snake":
+        w("  // Full rounds of one item per block, then the first %rest blocks")
+        w("  // of the last round's order.")
+        w("  %rounds = arith.divui %singles, %grid : index")
+        w("  %rest = arith.remui %singles, %grid : index")
+        w("  %last_round = arith.andi %rounds, %c1 : index")
+        w("  %last_odd = arith.cmpi ne, %last_round, %c0 : index")
+    w("  croq.parallel (%bid) in [%grid] : block {")
+    w(f"    %qready = croq.event.alloc : {k.E1}")
+    w(f"    %qempty = croq.event.alloc ready : {k.E1}")
+    w("    // K and V rings of two stages each, running on across work items: a")
+    w("    // K stage is free once S = Q K^T has run, a V stage once P V has.")
+    w(f"    %kfull = croq.event.alloc : {k.E2}")
+    w(f"    %kempty = croq.event.alloc ready : {k.E2}")
+    w(f"    %vfull = croq.event.alloc : {k.E2}")
+    w(f"    %vempty = croq.event.alloc ready : {k.E2}")
+    w(f"    %q_s = croq.alloc : {k.QS}")
+    w(f"    %k_s = croq.alloc : {k.KS}")
+    w(f"    %v_s = croq.alloc : {k.KS}")
+    w(f"    %o_s = croq.alloc : {k.QS}")
+    if k.schedule == "snake":
+        w("    // The block's place in odd rounds, and its item count.")
+        w("    %grid_end = arith.subi %grid, %c1 : index")
+        w("    %mirror_bid = arith.subi %grid_end, %bid : index")
+        w("    %last_pos = arith.select %last_odd, %mirror_bid, %bid : index")
+        w("    %in_last = arith.cmpi ult, %last_pos, %rest : index")
+        w("    %extra = arith.select %in_last, %c1, %c0 : index")
+        w("    %my_items = arith.addi %rounds, %extra : index")
+    w("    croq.parallel (%p) in [3] : warpgroup {")
+    w("      %is_producer = arith.cmpi eq, %p, %c0 : index")
+    w("      %is_consumer = arith.cmpi ne, %p, %c0 : index")
+    w("      %is_c0 = arith.cmpi eq, %p, %c1 : index")
+    producer(k)
+    consumer(k)
 
-        def pass_turn(I):
-            w(f"{I}croq.named_barrier.arrive %turn_other, threads = 256")
 
-        def mask(indent, s, j, t):
-            w(f"{indent}// Only the last key tile has keys past the end{' or past the diagonal' if causal else ''}.")
-            w(f"{indent}%is_last{t} = arith.cmpi eq, {j}, %last : index")
-            w(f"{indent}%{t} = scf.if %is_last{t} -> ({SA}) {{")
-            w(f"{indent}  %key_base = arith.muli {j}, %c128 : index")
-            w(f"{indent}  %masked = croq.mma.map {s} (%row, %col, %x) : {SA} {{")
-            w(f"{indent}    %key = arith.addi %key_base, %col : index")
-            if causal:
-                w(f"{indent}    %query = arith.addi %q_base, %row : index")
-                w(f"{indent}    %exists = arith.cmpi ult, %key, %keys : index")
-                w(f"{indent}    %visible = arith.cmpi ule, %key, %query : index")
-                w(f"{indent}    %inside = arith.andi %exists, %visible : i1")
-            else:
-                w(f"{indent}    %inside = arith.cmpi ult, %key, %keys : index")
-            w(f"{indent}    %r = arith.select %inside, %x, %ninf : f32")
-            w(f"{indent}    croq.yield %r : f32")
-            w(f"{indent}  }}")
-            w(f"{indent}  scf.yield %masked : {SA}")
-            w(f"{indent}}} else {{")
-            w(f"{indent}  scf.yield {s} : {SA}")
-            w(f"{indent}}}")
-
-        def exps(indent, t, mx, pm):
-            w(f"{indent}%{mx}_neg = croq.vec.map %{mx} (%i, %a) : {VEC} {{")
-            w(f"{indent}  %n = arith.negf %a : f32")
-            w(f"{indent}  croq.yield %n : f32")
-            w(f"{indent}}}")
-            w(f"{indent}// P = exp2(S * scale - m): one fma and one ex2 an element.")
-            w(f"{indent}%{pm} = croq.mma.map %{t}, %{mx}_neg (%row, %col, %x, %nm) : {SA}, {VEC} {{")
-            w(f"{indent}  %d = math.fma %x, %scale, %nm : f32")
-            w(f"{indent}  %e = math.exp2 %d fastmath<afn> : f32")
-            w(f"{indent}  croq.yield %e : f32")
-            w(f"{indent}}}")
-
-        w("      // The two consumers run the same code on their own 64 query rows.")
-        w("      croq.inthreads async %is_consumer {")
-        I = "        "
-        w(f"{I}%half = arith.subi %p, %c1 : index")
-        w(f"{I}%zero = arith.constant 0.0 : f32")
-        w(f"{I}%ninf = arith.constant 0xFF800000 : f32")
-        w(f"{I}%qt = croq.stage %q_s[%half] : {QS}")
-        w(f"{I}%q2 = croq.span_as %qt : {Q3} -> {Q2}")
-        w(f"{I}%ot = croq.stage %o_s[%half] : {QS}")
-        w(f"{I}// Consumer c waits for its turn at named barrier c and hands")
-        w(f"{I}// the turn to the other; consumer 0 goes first.")
-        w(f"{I}%turn_mine = arith.select %is_c0, %c0, %c1 : index")
-        w(f"{I}%turn_other = arith.select %is_c0, %c1, %c0 : index")
-        w(f"{I}scf.if %is_c0 {{")
-        w(f"{I}}} else {{")
-        w(f"{I}  croq.named_barrier.arrive %c0, threads = 256")
-        w(f"{I}}}")
-        w(f"{I}%o2 = croq.span_as %ot : {Q3} -> {Q2}")
-        OUTER = I
-        I = open_item(I)
-        w(f"{I}%last = arith.subi %tiles, %c1 : index")
-        w(f"{I}%row_block = arith.addi %q_block, %half : index")
-        if causal:
-            w(f"{I}%q_base = arith.muli %row_block, %c64 : index")
-        w(f"{I}croq.event.wait %qready[%c0] : {E1}")
-        w(f"{I}%qa = croq.mma.load %q2 : {Q2} -> {QF}")
-        w(f"{I}// The first key tile: S = Q K^T alone, P V comes with the next S.")
-        w(f"{I}%stage0 = arith.remui %base, %c2 : index")
-        w(f"{I}croq.event.wait %kfull[%stage0] : {E2}")
-        w(f"{I}%k0t = croq.stage %k_s[%stage0] : {KS}")
-        w(f"{I}%k02 = croq.span_as %k0t : {K3} -> {K2}")
-        w(f"{I}%kb0 = croq.mma.load %k02 : {K2} -> {KF}")
-        w(f"{I}%sz0 = croq.mma.fill %zero : {SA}")
-        my_turn(I)
-        w(f"{I}%s01 = croq.mma row row %sz0, %qa, %kb0 : {QF}, {KF} -> {SA}")
-        pass_turn(I)
-        w(f"{I}%s0 = croq.mma.commit %s01 : {SA}")
-        w(f"{I}croq.event.trigger %kempty[%stage0] : {E2}")
-        mask(I, "%s0", "%c0", "t0")
-        w(f"{I}// Row maxima m, kept multiplied by the scale.")
-        w(f"{I}%mt0 = croq.mma.reduce max %t0 : {SA} -> {VEC}")
-        w(f"{I}%m1 = croq.vec.map %mt0 (%i, %a) : {VEC} {{")
-        w(f"{I}  %x = arith.mulf %a, %scale : f32")
-        w(f"{I}  croq.yield %x : f32")
-        w(f"{I}}}")
-        exps(I, "t0", "m1", "pm0")
-        w(f"{I}%l1 = croq.mma.reduce sum %pm0 : {SA} -> {VEC}")
-        w(f"{I}%p0 = croq.mma.convert %pm0 : {SA} -> {PF}")
-        w(f"{I}%o0 = croq.mma.fill %zero : {OA}")
-        w(f"{I}// Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the")
-        w(f"{I}// tensor cores while the softmax of S_j runs here.")
-        w(f"{I}%res:4 = scf.for %j = %c1 to %tiles step %c1")
-        w(f"{I}    iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)")
-        w(f"{I}    -> ({OA}, {VEC}, {VEC}, {PF}) {{")
+def open_item(k, I):
+    """Opens the loop over the block's work items at indentation I; returns
+    the body's indentation. The body yields the ring position after the
+    item."""
+    w = k.w
+    if k.schedule == "pairs":
+        w(f"{I}scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {{")
         J = I + "  "
-        w(f"{J}%g = arith.addi %base, %j : index")
-        w(f"{J}%stage = arith.remui %g, %c2 : index")
-        w(f"{J}%prev = arith.subi %c1, %stage : index")
-        w(f"{J}croq.event.wait %kfull[%stage] : {E2}")
-        w(f"{J}croq.event.wait %vfull[%prev] : {E2}")
-        w(f"{J}%kt = croq.stage %k_s[%stage] : {KS}")
-        w(f"{J}%k2 = croq.span_as %kt : {K3} -> {K2}")
-        w(f"{J}%kb = croq.mma.load %k2 : {K2} -> {KF}")
-        w(f"{J}%vt = croq.stage %v_s[%prev] : {KS}")
-        w(f"{J}%v2 = croq.span_as %vt : {K3} -> {K2}")
-        w(f"{J}%vb = croq.mma.load %v2 : {K2} -> {KF}")
-        w(f"{J}%sz = croq.mma.fill %zero : {SA}")
-        my_turn(J)
-        w(f"{J}%s1 = croq.mma row row %sz, %qa, %kb : {QF}, {KF} -> {SA}")
-        if not turn_covers_pv:
-            pass_turn(J)
-        w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
-        w(f"{J}%o1 = croq.mma row col %o, %pp, %vb : {PF}, {KF} -> {OA}")
-        if turn_covers_pv:
-            pass_turn(J)
-        w(f"{J}%oc = croq.mma.commit %o1 pending = 1 : {OA}")
-        w(f"{J}%s = croq.mma.wait %sc pending = 1 : {SA}")
-        w(f"{J}croq.event.trigger %kempty[%stage] : {E2}")
-        mask(J, "%s", "%j", "t")
-        w(f"{J}%mt = croq.mma.reduce max %t : {SA} -> {VEC}")
-        w(f"{J}%mn = croq.vec.map %m, %mt (%i, %a, %b) : {VEC}, {VEC} {{")
-        w(f"{J}  %y = arith.mulf %b, %scale : f32")
-        w(f"{J}  %x = arith.maximumf %a, %y : f32")
-        w(f"{J}  croq.yield %x : f32")
-        w(f"{J}}}")
-        exps(J, "t", "mn", "pm")
-        w(f"{J}%ls = croq.mma.reduce sum %pm : {SA} -> {VEC}")
-        w(f"{J}%alpha = croq.vec.map %m, %mn (%i, %a, %b) : {VEC}, {VEC} {{")
-        w(f"{J}  %d = arith.subf %a, %b : f32")
-        w(f"{J}  %e = math.exp2 %d fastmath<afn> : f32")
-        w(f"{J}  croq.yield %e : f32")
-        w(f"{J}}}")
-        w(f"{J}%ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : {VEC}, {VEC}, {VEC} {{")
-        w(f"{J}  %y = math.fma %a, %b, %c : f32")
-        w(f"{J}  croq.yield %y : f32")
-        w(f"{J}}}")
-        w(f"{J}// O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j")
-        w(f"{J}// is converted only now, as P_(j-1) is read until P V completes.")
-        w(f"{J}%od = croq.mma.wait %oc : {OA}")
-        w(f"{J}croq.event.trigger %vempty[%prev] : {E2}")
-        w(f"{J}%pn = croq.mma.convert %pm : {SA} -> {PF}")
-        w(f"{J}%os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : {OA}, {VEC} {{")
-        w(f"{J}  %y = arith.mulf %x, %a : f32")
-        w(f"{J}  croq.yield %y : f32")
-        w(f"{J}}}")
-        w(f"{J}scf.yield %os, %mn, %ln, %pn : {OA}, {VEC}, {VEC}, {PF}")
-        w(f"{I}}}")
-        w(f"{I}// Every S of the item has run: the producer may load the next Q.")
-        w(f"{I}croq.event.trigger %qempty[%c0] : {E1}")
-        w(f"{I}// The last key tile's P V.")
-        w(f"{I}%g_last = arith.addi %base, %last : index")
-        w(f"{I}%last_stage = arith.remui %g_last, %c2 : index")
-        w(f"{I}croq.event.wait %vfull[%last_stage] : {E2}")
-        w(f"{I}%vt = croq.stage %v_s[%last_stage] : {KS}")
-        w(f"{I}%v2 = croq.span_as %vt : {K3} -> {K2}")
-        w(f"{I}%vb = croq.mma.load %v2 : {K2} -> {KF}")
-        my_turn(I)
-        w(f"{I}%o1 = croq.mma row col %res#0, %res#3, %vb : {PF}, {KF} -> {OA}")
-        pass_turn(I)
-        w(f"{I}%oc = croq.mma.commit %o1 : {OA}")
-        w(f"{I}croq.event.trigger %vempty[%last_stage] : {E2}")
-        w(f"{I}%o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : {OA}, {VEC} {{")
-        w(f"{I}  %y = arith.divf %x, %sum : f32")
-        w(f"{I}  croq.yield %y : f32")
-        w(f"{I}}}")
-        w(f"{I}// Stored by TMA, which leaves out rows past the sequence's end; the")
-        w(f"{I}// next item's croq.mma.store into the tile waits until it is read.")
-        w(f"{I}croq.mma.store %o -> %o2 : {OA} -> {Q2}")
-        w(f"{I}%ov = croq.subspan %out [1, 64, {D}] at [%bh, %row_block, %c0] : {MR} -> {QV}")
-        w(f"{I}%stored = croq.copy tma async swizzle = 128 %ot -> %ov : {Q3} -> {QV}")
-        w(f"{I}%next = arith.addi %base, %tiles : index")
-        w(f"{I}scf.yield %next : index")
-        close_item(OUTER)
-        w(f"{OUTER}// Consumer 1's last hand-over, so that no arrival outlives the")
-        w(f"{OUTER}// block.")
-        w(f"{OUTER}scf.if %is_c0 {{")
-        w(f"{OUTER}  croq.named_barrier.sync %c0, threads = 256")
-        w(f"{OUTER}}}")
-        w("      }")
-        w("    }")
-        w("  }")
-        return L
+        w(f"{J}%bh = arith.divui %pair, %half_q : index")
+        w(f"{J}%pi = arith.remui %pair, %half_q : index")
+        w(f"{J}%mirror = arith.subi %last_q, %pi : index")
+        w(f"{J}%twins = arith.cmpi ne, %pi, %mirror : index")
+        w(f"{J}%in_pair = arith.select %twins, %c2, %c1 : index")
+        w(f"{J}// The longer item of the pair first.")
+        w(f"{J}%after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {{")
+        K = J + "  "
+        w(f"{K}%first = arith.cmpi eq, %which, %c0 : index")
+        w(f"{K}%bq = arith.select %first, %mirror, %pi : index")
+    elif k.schedule == "snake":
+        w(f"{I}scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {{")
+        K = I + "  "
+        w(f"{K}// Item rank of the longest-first order: query block")
+        w(f"{K}// grid_q - 1 - rank / heads of head rank % heads.")
+        w(f"{K}%parity = arith.andi %round, %c1 : index")
+        w(f"{K}%odd = arith.cmpi ne, %parity, %c0 : index")
+        w(f"{K}%pos = arith.select %odd, %mirror_bid, %bid : index")
+        w(f"{K}%round_start = arith.muli %round, %grid : index")
+        w(f"{K}%rank = arith.addi %round_start, %pos : index")
+        w(f"{K}%level = arith.divui %rank, %heads : index")
+        w(f"{K}%bh = arith.remui %rank, %heads : index")
+        w(f"{K}%bq = arith.subi %last_q, %level : index")
+    else:
+        w(f"{I}scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {{")
+        K = I + "  "
+        w(f"{K}%bh = arith.divui %item, %grid_q : index")
+        w(f"{K}%bq = arith.remui %item, %grid_q : index")
+        w(f"{K}%tiles = arith.addi %all_tiles, %c0 : index")
+    if k.causal:
+        w(f"{K}// Query rows 128 bq .. 128 bq + 127 see keys up to their own")
+        w(f"{K}// index: the key tiles up to the diagonal.")
+        w(f"{K}%diagonal = arith.addi %bq, %c1 : index")
+        w(f"{K}%tiles = arith.minui %all_tiles, %diagonal : index")
+    w(f"{K}%q_block = arith.muli %bq, %c2 : index")
+    return K
 
-    L = []
-    w = L.append
-    w(f"func.func @{name}(%q: {MR}, %k: {MR},")
-    w(f"    %v: {MR}, %out: {MR}, %sm_scale: f32) {{")
+
+def close_item(k, I):
+    """Closes what open_item opened at indentation I."""
+    w = k.w
+    if k.schedule == "pairs":
+        w(f"{I}  }}")
+        w(f"{I}  scf.yield %after : index")
+    w(f"{I}}}")
+
+
+def producer(k):
+    """The producer warpgroup: the Q tiles of each item and its K and V
+    tiles into the two rings, by TMA."""
+    w = k.w
+    w("      croq.inthreads async %is_producer {")
+    I = "        "
+    w(f"{I}// %base: the ring position of the item's first key tile.")
+    J = open_item(k, I)
+    w(f"{J}// The Q tiles, once the consumers have computed the last S of")
+    w(f"{J}// the previous item.")
+    w(f"{J}croq.event.wait %qempty[%c0] : {k.E1}")
+    w(f"{J}%qv0 = croq.subspan %q [1, 64, {k.D}] at [%bh, %q_block, %c0] : {k.MR} -> {k.QV}")
+    w(f"{J}%qs0 = croq.stage %q_s[%c0] : {k.QS}")
+    w(f"{J}%fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : {k.QV} -> {k.Q3}")
+    w(f"{J}%q_block1 = arith.addi %q_block, %c1 : index")
+    w(f"{J}%qv1 = croq.subspan %q [1, 64, {k.D}] at [%bh, %q_block1, %c0] : {k.MR} -> {k.QV}")
+    w(f"{J}%qs1 = croq.stage %q_s[%c1] : {k.QS}")
+    w(f"{J}%fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : {k.QV} -> {k.Q3}")
+    w(f"{J}croq.event.trigger %qready[%c0] after (%fq0, %fq1) : {k.E1}")
+    w(f"{J}scf.for %j = %c0 to %tiles step %c1 {{")
+    K = J + "  "
+    w(f"{K}%g = arith.addi %base, %j : index")
+    w(f"{K}%stage = arith.remui %g, %c2 : index")
+    w(f"{K}croq.event.wait %kempty[%stage] : {k.E2}")
+    w(f"{K}%kv = croq.subspan %k [1, 128, {k.D}] at [%bh, %j, %c0] : {k.MR} -> {k.KV}")
+    w(f"{K}%ks = croq.stage %k_s[%stage] : {k.KS}")
+    w(f"{K}%fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : {k.KV} -> {k.K3}")
+    w(f"{K}croq.event.trigger %kfull[%stage] after (%fk) : {k.E2}")
+    w(f"{K}croq.event.wait %vempty[%stage] : {k.E2}")
+    w(f"{K}%vv = croq.subspan %v [1, 128, {k.D}] at [%bh, %j, %c0] : {k.MR} -> {k.KV}")
+    w(f"{K}%vs = croq.stage %v_s[%stage] : {k.KS}")
+    w(f"{K}%fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : {k.KV} -> {k.K3}")
+    w(f"{K}croq.event.trigger %vfull[%stage] after (%fv) : {k.E2}")
+    w(f"{J}}}")
+    w(f"{J}%next = arith.addi %base, %tiles : index")
+    w(f"{J}scf.yield %next : index")
+    close_item(k, I)
+    w("      }")
+
+
+def my_turn(k, I):
+    k.w(f"{I}croq.named_barrier.sync %turn_mine, threads = 256")
+
+
+def pass_turn(k, I):
+    k.w(f"{I}croq.named_barrier.arrive %turn_other, threads = 256")
+
+
+def mask(k, indent, s, j, t):
+    """%t: the scores `s` of key tile `j`, with those of keys past the end
+    (and, causal, past the diagonal) -inf where `j` is the last tile."""
+    w = k.w
+    w(f"{indent}// Only the last key tile has keys past the end{' or past the diagonal' if k.causal else ''}.")
+    w(f"{indent}%is_last{t} = arith.cmpi eq, {j}, %last : index")
+    w(f"{indent}%{t} = scf.if %is_last{t} -> ({k.SA}) {{")
+    w(f"{indent}  %key_base = arith.muli {j}, %c128 : index")
+    w(f"{indent}  %masked = croq.mma.map {s} (%row, %col, %x) : {k.SA} {{")
+    w(f"{indent}    %key = arith.addi %key_base, %col : index")
+    if k.causal:
+        w(f"{indent}    %query = arith.addi %q_base, %row : index")
+        w(f"{indent}    %exists = arith.cmpi ult, %key, %keys : index")
+        w(f"{indent}    %visible = arith.cmpi ule, %key, %query : index")
+        w(f"{indent}    %inside = arith.andi %exists, %visible : i1")
+    else:
+        w(f"{indent}    %inside = arith.cmpi ult, %key, %keys : index")
+    w(f"{indent}    %r = arith.select %inside, %x, %ninf : f32")
+    w(f"{indent}    croq.yield %r : f32")
+    w(f"{indent}  }}")
+    w(f"{indent}  scf.yield %masked : {k.SA}")
+    w(f"{indent}}} else {{")
+    w(f"{indent}  scf.yield {s} : {k.SA}")
+    w(f"{indent}}}")
+
+def exps(k, indent, t, mx, pm):
+    """%pm = exp2(%t * scale - %mx), elementwise."""
+    w = k.w
+    w(f"{indent}%{mx}_neg = croq.vec.map %{mx} (%i, %a) : {k.VEC} {{")
+    w(f"{indent}  %n = arith.negf %a : f32")
+    w(f"{indent}  croq.yield %n : f32")
+    w(f"{indent}}}")
+    w(f"{indent}// P = exp2(S * scale - m): one fma and one ex2 an element.")
+    w(f"{indent}%{pm} = croq.mma.map %{t}, %{mx}_neg (%row, %col, %x, %nm) : {k.SA}, {k.VEC} {{")
+    w(f"{indent}  %d = math.fma %x, %scale, %nm : f32")
+    w(f"{indent}  %e = math.exp2 %d fastmath<afn> : f32")
+    w(f"{indent}  croq.yield %e : f32")
+    w(f"{indent}}}")
+
+
+def consumer(k):
+    """The two consumer warpgroups, 64 query rows each: for each item the
+    first key tile, the loop over the others and the last P V with the
+    store."""
+    w = k.w
+    w("      // The two consumers run the same code on their own 64 query rows.")
+    w("      croq.inthreads async %is_consumer {")
+    I = "        "
+    w(f"{I}%half = arith.subi %p, %c1 : index")
+    w(f"{I}%zero = arith.constant 0.0 : f32")
+    w(f"{I}%ninf = arith.constant 0xFF800000 : f32")
+    w(f"{I}%qt = croq.stage %q_s[%half] : {k.QS}")
+    w(f"{I}%q2 = croq.span_as %qt : {k.Q3} -> {k.Q2}")
+    w(f"{I}%ot = croq.stage %o_s[%half] : {k.QS}")
+    w(f"{I}// Consumer c waits for its turn at named barrier c and hands")
+    w(f"{I}// the turn to the other; consumer 0 goes first.")
+    w(f"{I}%turn_mine = arith.select %is_c0, %c0, %c1 : index")
+    w(f"{I}%turn_other = arith.select %is_c0, %c1, %c0 : index")
+    w(f"{I}scf.if %is_c0 {{")
+    w(f"{I}}} else {{")
+    w(f"{I}  croq.named_barrier.arrive %c0, threads = 256")
+    w(f"{I}}}")
+    w(f"{I}%o2 = croq.span_as %ot : {k.Q3} -> {k.Q2}")
+    OUTER = I
+    I = open_item(k, I)
+    first_tile(k, I)
+    key_loop(k, I)
+    last_tile(k, I)
+    close_item(k, OUTER)
+    w(f"{OUTER}// Consumer 1's last hand-over, so that no arrival outlives the")
+    w(f"{OUTER}// block.")
+    w(f"{OUTER}scf.if %is_c0 {{")
+    w(f"{OUTER}  croq.named_barrier.sync %c0, threads = 256")
+    w(f"{OUTER}}}")
+    w("      }")
+    w("    }")
+    w("  }")
+
+
+def first_tile(k, I):
+    """The consumer's rows of the item, and its first key tile: S = Q K^T
+    alone and its softmax."""
+    w = k.w
+    w(f"{I}%last = arith.subi %tiles, %c1 : index")
+    w(f"{I}%row_block = arith.addi %q_block, %half : index")
+    if k.causal:
+        w(f"{I}%q_base = arith.muli %row_block, %c64 : index")
+    w(f"{I}croq.event.wait %qready[%c0] : {k.E1}")
+    w(f"{I}%qa = croq.mma.load %q2 : {k.Q2} -> {k.QF}")
+    w(f"{I}// The first key tile: S = Q K^T alone, P V comes with the next S.")
+    w(f"{I}%stage0 = arith.remui %base, %c2 : index")
+    w(f"{I}croq.event.wait %kfull[%stage0] : {k.E2}")
+    w(f"{I}%k0t = croq.stage %k_s[%stage0] : {k.KS}")
+    w(f"{I}%k02 = croq.span_as %k0t : {k.K3} -> {k.K2}")
+    w(f"{I}%kb0 = croq.mma.load %k02 : {k.K2} -> {k.KF}")
+    w(f"{I}%sz0 = croq.mma.fill %zero : {k.SA}")
+    my_turn(k, I)
+    w(f"{I}%s01 = croq.mma row row %sz0, %qa, %kb0 : {k.QF}, {k.KF} -> {k.SA}")
+    pass_turn(k, I)
+    w(f"{I}%s0 = croq.mma.commit %s01 : {k.SA}")
+    w(f"{I}croq.event.trigger %kempty[%stage0] : {k.E2}")
+    mask(k, I, "%s0", "%c0", "t0")
+    w(f"{I}// Row maxima m, kept multiplied by the scale.")
+    w(f"{I}%mt0 = croq.mma.reduce max %t0 : {k.SA} -> {k.VEC}")
+    w(f"{I}%m1 = croq.vec.map %mt0 (%i, %a) : {k.VEC} {{")
+    w(f"{I}  %x = arith.mulf %a, %scale : f32")
+    w(f"{I}  croq.yield %x : f32")
+    w(f"{I}}}")
+    exps(k, I, "t0", "m1", "pm0")
+    w(f"{I}%l1 = croq.mma.reduce sum %pm0 : {k.SA} -> {k.VEC}")
+    w(f"{I}%p0 = croq.mma.convert %pm0 : {k.SA} -> {k.PF}")
+    w(f"{I}%o0 = croq.mma.fill %zero : {k.OA}")
+
+
+def key_loop(k, I):
+    """Key tiles 1 to last: S_j and P_(j-1) V_(j-1) on the tensor cores
+    while the softmax of S_j runs."""
+    w = k.w
+    w(f"{I}// Key tile j: S_j = Q K_j^T and O += P_(j-1) V_(j-1) run on the")
+    w(f"{I}// tensor cores while the softmax of S_j runs here.")
+    w(f"{I}%res:4 = scf.for %j = %c1 to %tiles step %c1")
+    w(f"{I}    iter_args(%o = %o0, %m = %m1, %l = %l1, %pp = %p0)")
+    w(f"{I}    -> ({k.OA}, {k.VEC}, {k.VEC}, {k.PF}) {{")
+    J = I + "  "
+    w(f"{J}%g = arith.addi %base, %j : index")
+    w(f"{J}%stage = arith.remui %g, %c2 : index")
+    w(f"{J}%prev = arith.subi %c1, %stage : index")
+    w(f"{J}croq.event.wait %kfull[%stage] : {k.E2}")
+    w(f"{J}croq.event.wait %vfull[%prev] : {k.E2}")
+    w(f"{J}%kt = croq.stage %k_s[%stage] : {k.KS}")
+    w(f"{J}%k2 = croq.span_as %kt : {k.K3} -> {k.K2}")
+    w(f"{J}%kb = croq.mma.load %k2 : {k.K2} -> {k.KF}")
+    w(f"{J}%vt = croq.stage %v_s[%prev] : {k.KS}")
+    w(f"{J}%v2 = croq.span_as %vt : {k.K3} -> {k.K2}")
+    w(f"{J}%vb = croq.mma.load %v2 : {k.K2} -> {k.KF}")
+    w(f"{J}%sz = croq.mma.fill %zero : {k.SA}")
+    my_turn(k, J)
+    w(f"{J}%s1 = croq.mma row row %sz, %qa, %kb : {k.QF}, {k.KF} -> {k.SA}")
+    if not k.turn_covers_pv:
+        pass_turn(k, J)
+    w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {k.SA}")
+    w(f"{J}%o1 = croq.mma row col %o, %pp, %vb : {k.PF}, {k.KF} -> {k.OA}")
+    if k.turn_covers_pv:
+        pass_turn(k, J)
+    w(f"{J}%oc = croq.mma.commit %o1 pending = 1 : {k.OA}")
+    w(f"{J}%s = croq.mma.wait %sc pending = 1 : {k.SA}")
+    w(f"{J}croq.event.trigger %kempty[%stage] : {k.E2}")
+    mask(k, J, "%s", "%j", "t")
+    w(f"{J}%mt = croq.mma.reduce max %t : {k.SA} -> {k.VEC}")
+    w(f"{J}%mn = croq.vec.map %m, %mt (%i, %a, %b) : {k.VEC}, {k.VEC} {{")
+    w(f"{J}  %y = arith.mulf %b, %scale : f32")
+    w(f"{J}  %x = arith.maximumf %a, %y : f32")
+    w(f"{J}  croq.yield %x : f32")
+    w(f"{J}}}")
+    exps(k, J, "t", "mn", "pm")
+    w(f"{J}%ls = croq.mma.reduce sum %pm : {k.SA} -> {k.VEC}")
+    w(f"{J}%alpha = croq.vec.map %m, %mn (%i, %a, %b) : {k.VEC}, {k.VEC} {{")
+    w(f"{J}  %d = arith.subf %a, %b : f32")
+    w(f"{J}  %e = math.exp2 %d fastmath<afn> : f32")
+    w(f"{J}  croq.yield %e : f32")
+    w(f"{J}}}")
+    w(f"{J}%ln = croq.vec.map %l, %alpha, %ls (%i, %a, %b, %c) : {k.VEC}, {k.VEC}, {k.VEC} {{")
+    w(f"{J}  %y = math.fma %a, %b, %c : f32")
+    w(f"{J}  croq.yield %y : f32")
+    w(f"{J}}}")
+    w(f"{J}// O holds P_(j-1) V_(j-1) now: rescale it to the new maxima. P_j")
+    w(f"{J}// is converted only now, as P_(j-1) is read until P V completes.")
+    w(f"{J}%od = croq.mma.wait %oc : {k.OA}")
+    w(f"{J}croq.event.trigger %vempty[%prev] : {k.E2}")
+    w(f"{J}%pn = croq.mma.convert %pm : {k.SA} -> {k.PF}")
+    w(f"{J}%os = croq.mma.map %od, %alpha (%row, %col, %x, %a) : {k.OA}, {k.VEC} {{")
+    w(f"{J}  %y = arith.mulf %x, %a : f32")
+    w(f"{J}  croq.yield %y : f32")
+    w(f"{J}}}")
+    w(f"{J}scf.yield %os, %mn, %ln, %pn : {k.OA}, {k.VEC}, {k.VEC}, {k.PF}")
+    w(f"{I}}}")
+
+
+def last_tile(k, I):
+    """The last key tile's P V, the normalization and the store."""
+    w = k.w
+    w(f"{I}// Every S of the item has run: the producer may load the next Q.")
+    w(f"{I}croq.event.trigger %qempty[%c0] : {k.E1}")
+    w(f"{I}// The last key tile's P V.")
+    w(f"{I}%g_last = arith.addi %base, %last : index")
+    w(f"{I}%last_stage = arith.remui %g_last, %c2 : index")
+    w(f"{I}croq.event.wait %vfull[%last_stage] : {k.E2}")
+    w(f"{I}%vt = croq.stage %v_s[%last_stage] : {k.KS}")
+    w(f"{I}%v2 = croq.span_as %vt : {k.K3} -> {k.K2}")
+    w(f"{I}%vb = croq.mma.load %v2 : {k.K2} -> {k.KF}")
+    my_turn(k, I)
+    w(f"{I}%o1 = croq.mma row col %res#0, %res#3, %vb : {k.PF}, {k.KF} -> {k.OA}")
+    pass_turn(k, I)
+    w(f"{I}%oc = croq.mma.commit %o1 : {k.OA}")
+    w(f"{I}croq.event.trigger %vempty[%last_stage] : {k.E2}")
+    w(f"{I}%o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : {k.OA}, {k.VEC} {{")
+    w(f"{I}  %y = arith.divf %x, %sum : f32")
+    w(f"{I}  croq.yield %y : f32")
+    w(f"{I}}}")
+    w(f"{I}// Stored by TMA, which leaves out rows past the sequence's end; the")
+    w(f"{I}// next item's croq.mma.store into the tile waits until it is read.")
+    w(f"{I}croq.mma.store %o -> %o2 : {k.OA} -> {k.Q2}")
+    w(f"{I}%ov = croq.subspan %out [1, 64, {k.D}] at [%bh, %row_block, %c0] : {k.MR} -> {k.QV}")
+    w(f"{I}%stored = croq.copy tma async swizzle = 128 %ot -> %ov : {k.Q3} -> {k.QV}")
+    w(f"{I}%next = arith.addi %base, %tiles : index")
+    w(f"{I}scf.yield %next : index")
+
+
+def kernel(name, T, D, causal):
+    """The text of one entry point."""
+    k = Kernel(name, T, D, causal)
+    w = k.w
+    w(f"func.func @{name}(%q: {k.MR}, %k: {k.MR},")
+    w(f"    %v: {k.MR}, %out: {k.MR}, %sm_scale: f32) {{")
     w("  %c0 = arith.constant 0 : index")
     w("  %c1 = arith.constant 1 : index")
     w("  %c2 = arith.constant 2 : index")
     w("  %c64 = arith.constant 64 : index")
     w("  %c128 = arith.constant 128 : index")
     w(f"  %c{BLOCKS} = arith.constant {BLOCKS} : index")
-    w(f"  %heads = memref.dim %q, %c0 : {MR}")
-    w(f"  %seq = memref.dim %q, %c1 : {MR}")
-    w(f"  %keys = memref.dim %k, %c1 : {MR}")
+    w(f"  %heads = memref.dim %q, %c0 : {k.MR}")
+    w(f"  %seq = memref.dim %q, %c1 : {k.MR}")
+    w(f"  %keys = memref.dim %k, %c1 : {k.MR}")
     w("  %grid_q = arith.ceildivui %seq, %c128 : index")
     w("  // At least one key tile, so that no consumer ever waits for a tile the")
     w("  // producer does not load.")
@@ -462,7 +525,7 @@ def kernel(name, T, D, causal):
     w("  %scale = arith.mulf %sm_scale, %log2e : f32")
     w("  // Work items: 128 query rows of one head; one block per SM walks them.")
     w("  %singles = arith.muli %heads, %grid_q : index")
-    if causal:
+    if k.causal:
         w("  %last_q = arith.subi %grid_q, %c1 : index")
         w("  // Pairs: query blocks i and grid_q - 1 - i of a head (the middle")
         w("  // block of an odd grid_q alone).")
@@ -478,22 +541,26 @@ def kernel(name, T, D, causal):
         w("  %pairs10 = arith.muli %pairs, %c10 : index")
         w("  %slots9 = arith.muli %slots, %c9 : index")
         w("  %uneven = arith.cmpi ult, %pairs10, %slots9 : index")
-        w(f"  %kv_row = arith.constant {D * 4} : index")
+        w(f"  %kv_row = arith.constant {k.D * 4} : index")
         w("  %kv_head = arith.muli %keys, %kv_row : index")
         w("  %kv_bytes = arith.muli %heads, %kv_head : index")
         w(f"  %kv_l2 = arith.constant {SNAKE_BYTES} : index")
         w("  %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index")
         w("  %snake = arith.andi %uneven, %fits : i1")
         w("  scf.if %snake {")
-        L.extend("  " + line for line in block("snake"))
+        k.indent = "  "
+        block(k, "snake")
+        k.indent = ""
         w("  } else {")
-        L.extend("  " + line for line in block("pairs"))
+        k.indent = "  "
+        block(k, "pairs")
+        k.indent = ""
         w("  }")
     else:
-        L.extend(block("items"))
+        block(k, "items")
     w("  return")
     w("}")
-    return "\n".join(L) + "\n"
+    return "\n".join(k.lines) + "\n"
 
 
 def main():
