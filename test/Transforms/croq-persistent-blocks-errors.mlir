@@ -20,3 +20,13 @@ func.func @one_dimensional() {
   }
   return
 }
+
+// -----
+
+// The blocks of a cluster would have to take their tiles together.
+func.func @clusters() {
+  // expected-error @+1 {{cannot make the block persistent: it is launched in clusters, whose blocks would have to walk the tiles in step}}
+  croq.parallel (%bm, %bn) in [8, 8] : block cluster [2, 1] attributes {croq.persistent = true} {
+  }
+  return
+}

@@ -58,6 +58,36 @@ struct BarrierOpLowering : OpConversionPattern<BarrierOp> {
   }
 };
 
+/// croq.cluster.rank  =>  %cluster_ctarank as an index.
+struct ClusterRankOpLowering : OpConversionPattern<ClusterRankOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ClusterRankOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value rank =
+        NVVM::ClusterId::create(rewriter, op.getLoc(), rewriter.getI32Type());
+    rewriter.replaceOpWithNewOp<arith::IndexCastUIOp>(
+        op, rewriter.getIndexType(), rank);
+    return success();
+  }
+};
+
+/// croq.cluster.barrier  =>  barrier.cluster.arrive.aligned (release) and
+/// barrier.cluster.wait.aligned (acquire).
+struct ClusterBarrierOpLowering : OpConversionPattern<ClusterBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ClusterBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::ClusterArriveOp::create(rewriter, op.getLoc(),
+                                  /*aligned=*/rewriter.getUnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, op.getLoc(),
+                                /*aligned=*/rewriter.getUnitAttr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The hardware barrier of named barrier `id` and the thread count, as
 /// the i32 values the NVVM barrier ops take.
 static std::pair<Value, Value> getNamedBarrier(OpBuilder &builder, Location loc,
@@ -211,11 +241,12 @@ struct WaitOpLowering : OpConversionPattern<WaitOp> {
 
 void mlir::croq::populateCroqMoveToGPUPatterns(CroqTypeConverter &converter,
                                                RewritePatternSet &patterns) {
-  patterns.add<ThreadIndexOpLowering, BarrierOpLowering,
-               NamedBarrierSyncOpLowering, NamedBarrierArriveOpLowering,
-               IsAlignedOpLowering, CopyChunkOpLowering, CommitCopiesOpLowering,
-               UndistributedMoveLowering<CopyOp>,
-               UndistributedMoveLowering<TransposeOp>,
-               UndistributedMoveLowering<PadOp>, WaitOpLowering>(
-      converter, patterns.getContext());
+  patterns
+      .add<ThreadIndexOpLowering, BarrierOpLowering, NamedBarrierSyncOpLowering,
+           NamedBarrierArriveOpLowering, ClusterRankOpLowering,
+           ClusterBarrierOpLowering, IsAlignedOpLowering, CopyChunkOpLowering,
+           CommitCopiesOpLowering, UndistributedMoveLowering<CopyOp>,
+           UndistributedMoveLowering<TransposeOp>,
+           UndistributedMoveLowering<PadOp>, WaitOpLowering>(
+          converter, patterns.getContext());
 }

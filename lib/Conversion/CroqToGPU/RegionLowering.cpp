@@ -83,6 +83,13 @@ static LogicalResult lowerBlockRegion(IRRewriter &rewriter, ParallelOp op,
   SmallVector<Value> grid(3, one);
   for (unsigned d = 0; d < rank; ++d)
     grid[rank - 1 - d] = extents[d];
+  // A cluster's sizes go on the axes of the grid's dimensions.
+  SmallVector<Value> cluster;
+  if (std::optional<ArrayRef<int64_t>> sizes = op.getCluster()) {
+    cluster.assign(3, one);
+    for (unsigned d = 0; d < rank; ++d)
+      cluster[rank - 1 - d] = indexConstant(rewriter, loc, (*sizes)[d]);
+  }
   Value smem;
   if (std::optional<int64_t> bytes = op.getSharedMemory(); bytes && *bytes > 0)
     smem = arith::ConstantIntOp::create(rewriter, loc, *bytes, 32);
@@ -95,11 +102,19 @@ static LogicalResult lowerBlockRegion(IRRewriter &rewriter, ParallelOp op,
     tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
     dependencies.push_back(getStreamToken(rewriter, loc, stream));
   }
-  auto launch =
-      gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1], grid[2],
-                            indexConstant(rewriter, loc, threads->second), one,
-                            one, smem, tokenType, dependencies);
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid[0], grid[1], grid[2],
+      indexConstant(rewriter, loc, threads->second), one, one, smem, tokenType,
+      dependencies, /*workgroupAttributions=*/{}, /*privateAttributions=*/{},
+      cluster.empty() ? Value() : cluster[0],
+      cluster.empty() ? Value() : cluster[1],
+      cluster.empty() ? Value() : cluster[2]);
   Block &launchBody = launch.getBody().front();
+  // The builder leaves out the region arguments of a cluster: its ids and
+  // sizes, which follow the blocks' and threads' (no attributions here).
+  if (!cluster.empty())
+    for (int i = 0; i < 6; ++i)
+      launchBody.addArgument(rewriter.getIndexType(), loc);
   rewriter.setInsertionPointToEnd(&launchBody);
   auto terminator = gpu::TerminatorOp::create(rewriter, loc);
   gpu::KernelDim3 ids = launch.getBlockIds();

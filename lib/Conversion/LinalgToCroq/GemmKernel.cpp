@@ -131,7 +131,7 @@ ParallelOp mlir::croq::createBlockGrid(OpBuilder &b, Location loc,
                              staticGrid);
   auto kernel =
       ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
-                         /*shared_memory=*/nullptr);
+                         /*shared_memory=*/nullptr, /*cluster=*/nullptr);
   Block &body = *b.createBlock(&kernel.getBody());
   body.addArguments({b.getIndexType(), b.getIndexType()}, {loc, loc});
   return kernel;

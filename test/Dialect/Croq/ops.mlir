@@ -142,6 +142,25 @@ func.func @parallel_block_and_thread() {
     croq.parallel (%t) in [128] : thread {
     }
   }
+  // CHECK: croq.parallel (%{{.*}}) in [16] : block cluster [2] {
+  croq.parallel (%b) in [16] : block cluster [2] {
+  }
+  return
+}
+
+// Blocks launched in clusters of 1 x 2 (a dynamic extent is checked when
+// the launch runs): each knows its rank in the cluster and synchronizes
+// with the other.
+// CHECK-LABEL: func.func @cluster_example(
+// CHECK-SAME:      %[[N:[a-z0-9_]+]]: index)
+// CHECK:         croq.parallel (%{{.*}}, %{{.*}}) in [%[[N]], 4] : block cluster [1, 2] {
+// CHECK-NEXT:      %{{.*}} = croq.cluster.rank
+// CHECK-NEXT:      croq.cluster.barrier
+func.func @cluster_example(%n: index) -> () {
+  croq.parallel (%i, %j) in [%n, 4] : block cluster [1, 2] {
+    %r = croq.cluster.rank
+    croq.cluster.barrier
+  }
   return
 }
 

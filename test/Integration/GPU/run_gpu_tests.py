@@ -1402,6 +1402,41 @@ def local_tests(s: Suite) -> None:
         case("local_foreach_f32", shape)
 
 
+def cluster_tests(s: Suite) -> None:
+    """cluster.mlir: blocks launched in thread block clusters write their
+    rank in the cluster after a cluster barrier; a grid that is not made
+    of whole clusters is refused at the launch."""
+    def ranks(kernel: str, rows: int) -> None:
+        def body():
+            m = s.module("cluster")
+            out = poisoned((rows, 4), torch.int32)
+            getattr(m, kernel)(out)
+            i = torch.arange(rows, device=DEVICE).view(-1, 1).expand(rows, 4)
+            j = torch.arange(4, device=DEVICE).view(1, -1).expand(rows, 4)
+            ref = (j % 2 if kernel == "cluster_ranks" else i % 2)
+            return compare(out, ref.to(torch.int32))
+        s.run(f"{kernel} {rows}x4", kernel, body)
+
+    for rows in (1, 6, 1000):
+        ranks("cluster_ranks", rows)
+    for rows in (2, 1000):
+        ranks("cluster_rows", rows)
+
+    def odd_grid():
+        m = s.module("cluster")
+        out = poisoned((7, 4), torch.int32)
+        try:
+            m.cluster_rows(out)
+            torch.cuda.synchronize()
+        except croq.RuntimeError as e:
+            if "multiple of cluster" not in str(e):
+                return False, None, f"unexpected message: {e}"
+            return True, None, ""
+        return False, None, "a grid of 7 x 4 blocks in clusters of 2 x 1 ran"
+    s.run("cluster_rows: a grid of 7 rows is refused", "cluster_rows",
+          odd_grid)
+
+
 def api_tests(s: Suite) -> None:
     """The argument checks, with real tensors: each call must raise
     croq.ArgumentError and launch nothing."""
@@ -1698,7 +1733,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   swizzle_tests, tma_tests, tma_generated_tests,
                   tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
                   linalg_matmul_tests, autotune_tests, attention_tests,
-                  pad_tests, local_tests, api_tests, stream_tests,
+                  pad_tests, local_tests, cluster_tests, api_tests,
+                  stream_tests,
                   slice_tests, torch_op_tests]:
         group(suite)
 

@@ -272,6 +272,16 @@ ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
            << levelName << "'";
   result.addAttribute("level",
                       ParallelLevelAttr::get(parser.getContext(), *level));
+  if (succeeded(parser.parseOptionalKeyword("cluster"))) {
+    SmallVector<int64_t> cluster;
+    if (parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+              return parser.parseInteger(cluster.emplace_back());
+            }))
+      return failure();
+    result.addAttribute("cluster",
+                        parser.getBuilder().getDenseI64ArrayAttr(cluster));
+  }
   Region *body = result.addRegion();
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
       parser.parseRegion(*body, ivs))
@@ -286,10 +296,42 @@ void ParallelOp::print(OpAsmPrinter &printer) {
   printInductionSpace(printer, *this, getInductionVars(), getDynamicExtents(),
                       getStaticExtentsAttr());
   printer << " : " << stringifyParallelLevel(getLevel());
-  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                           {"staticExtents", "level"});
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster()) {
+    printer << " cluster [";
+    llvm::interleaveComma(*cluster, printer);
+    printer << "]";
+  }
+  printer.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(), {"staticExtents", "level", "cluster"});
   printer << " ";
   printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
+}
+
+LogicalResult ParallelOp::verifyCluster() {
+  std::optional<ArrayRef<int64_t>> cluster = getCluster();
+  if (!cluster)
+    return success();
+  if (getLevel() != ParallelLevel::Block)
+    return emitOpError("only block-level regions are launched in clusters, "
+                       "got a cluster on a '")
+           << stringifyParallelLevel(getLevel()) << "' region";
+  if (cluster->size() != getRank())
+    return emitOpError("expected a cluster size for each of the ")
+           << getRank() << " dimensions of the grid, got " << cluster->size();
+  int64_t blocks = 1;
+  for (auto [size, extent] : llvm::zip(*cluster, getStaticExtents())) {
+    if (size <= 0)
+      return emitOpError("expected positive cluster sizes, got ") << size;
+    blocks = saturatingMul(blocks, size);
+    if (!ShapedType::isDynamic(extent) && extent % size != 0)
+      return emitOpError("a grid extent must be a multiple of the cluster's "
+                         "size in its dimension, got extent ")
+             << extent << " for a cluster size of " << size;
+  }
+  if (blocks > kMaxClusterBlocks)
+    return emitOpError("a cluster has at most ")
+           << kMaxClusterBlocks << " blocks, got " << blocks;
+  return success();
 }
 
 SmallVector<OpFoldResult> ParallelOp::getMixedExtents() {
@@ -311,6 +353,8 @@ LogicalResult ParallelOp::verify() {
     return emitOpError("only block-level regions have shared memory, got "
                        "'shared_memory' on a '")
            << stringifyParallelLevel(getLevel()) << "' region";
+  if (failed(verifyCluster()))
+    return failure();
   auto parent = (*this)->getParentOfType<ParallelOp>();
   switch (getLevel()) {
   case ParallelLevel::Block:

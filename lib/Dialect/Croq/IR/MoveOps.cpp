@@ -91,6 +91,19 @@ LogicalResult BarrierOp::verify() {
   return verifyGroupLevel(*this, getLevel());
 }
 
+/// Checks that `op` runs in a kernel launched in clusters.
+static LogicalResult verifyInCluster(Operation *op) {
+  ParallelOp kernel = getKernel(op);
+  if (!kernel || !kernel.getCluster())
+    return op->emitOpError("must be inside a block-level croq.parallel "
+                           "region launched in clusters (`cluster [...]`)");
+  return success();
+}
+
+LogicalResult ClusterRankOp::verify() { return verifyInCluster(*this); }
+
+LogicalResult ClusterBarrierOp::verify() { return verifyInCluster(*this); }
+
 /// Checks the barrier id and thread count of a named barrier op.
 static LogicalResult verifyNamedBarrier(Operation *op, Value id,
                                         int64_t threads) {

@@ -27,6 +27,9 @@ using namespace mlir::croq;
 
 /// Why `block` cannot be made persistent, or an empty string.
 static std::string check(ParallelOp block) {
+  if (block.getCluster())
+    return "it is launched in clusters, whose blocks would have to walk the "
+           "tiles in step";
   if (block.getStaticExtents().size() != 2)
     return "its grid is not 2-D";
   Block &body = block.getBody().front();
@@ -70,7 +73,7 @@ static void makePersistent(ParallelOp block, int64_t multiprocessors,
                              staticGrid);
   auto persistent =
       ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
-                         block.getSharedMemoryAttr());
+                         block.getSharedMemoryAttr(), /*cluster=*/nullptr);
   for (NamedAttribute attr : block->getDiscardableAttrs())
     if (attr.getName() != CroqDialect::PersistentAttrHelper::getNameStr())
       persistent->setAttr(attr.getName(), attr.getValue());

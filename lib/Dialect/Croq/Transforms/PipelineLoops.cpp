@@ -304,7 +304,8 @@ void RingBuilder::rewriteWarpSpecialized() {
   auto roles =
       ParallelOp::create(b, loc, ValueRange(), b.getDenseI64ArrayAttr({2}),
                          ParallelLevelAttr::get(ctx, ParallelLevel::Warpgroup),
-                         /*shared_memory=*/IntegerAttr());
+                         /*shared_memory=*/IntegerAttr(),
+                         /*cluster=*/DenseI64ArrayAttr());
   Block *rolesBody =
       b.createBlock(&roles.getBody(), {}, {b.getIndexType()}, {loc});
   b.setInsertionPointToStart(rolesBody);

@@ -122,6 +122,48 @@ def Croq_BarrierOp : Croq_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Croq_ClusterRankOp : Croq_Op<"cluster.rank", [Pure]> {
+  let summary = "the executing block's rank in its thread block cluster";
+  let description = [{
+    The `croq.cluster.rank` op is the rank of the executing block in its
+    cluster (`%cluster_ctarank`), from 0 to the cluster's block count less
+    one, the cluster's last dimension running fastest. It is used inside a
+    block-level `croq.parallel` launched in clusters (`cluster [...]`).
+
+    Example:
+
+    ```mlir
+    %r = croq.cluster.rank
+    ```
+  }];
+  let results = (outs Index:$rank);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Croq_ClusterBarrierOp : Croq_Op<"cluster.barrier",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "synchronizes the threads of all blocks of the cluster";
+  let description = [{
+    The `croq.cluster.barrier` op waits until every thread of every block
+    of the executing block's cluster has reached it (`barrier.cluster.arrive`
+    with release semantics, then `barrier.cluster.wait` with acquire): their
+    writes to shared memory before it, in any block of the cluster, are
+    visible after it. A cluster synchronizes this way before its blocks
+    use each other's shared memory or mbarriers, and before a block exits
+    while another may still write to it. It is used inside a block-level
+    `croq.parallel` launched in clusters, by all threads of the blocks.
+
+    Example:
+
+    ```mlir
+    croq.cluster.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def Croq_NamedBarrierSyncOp : Croq_Op<"named_barrier.sync",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "waits at a named barrier shared by some warps of the block";

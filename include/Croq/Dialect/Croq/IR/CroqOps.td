@@ -45,6 +45,14 @@ def Croq_ParallelOp : Croq_Op<"parallel", [SingleBlock, NoTerminator,
     is the number of bytes of dynamic shared memory its shared buffers take
     (their offsets are on their `croq.alloc` ops).
 
+    `cluster [c0, ...]` on a `block` region launches its blocks in thread
+    block clusters (sm_90) of that shape, one size per dimension of the
+    grid: the blocks of a cluster run at the same time on one GPC and may
+    synchronize with `croq.cluster.barrier`; `croq.cluster.rank` is a
+    block's place in its cluster. Every extent must be a multiple of the
+    cluster's size in its dimension (checked when the launch runs for
+    extents that are values), and a cluster has at most 8 blocks.
+
     Example:
 
     ```mlir
@@ -52,13 +60,16 @@ def Croq_ParallelOp : Croq_Op<"parallel", [SingleBlock, NoTerminator,
       croq.parallel (%t) in [128] : thread {
       }
     }
+    croq.parallel (%b) in [16] : block cluster [2] {
+    }
     ```
   }];
   let arguments = (ins Variadic<Index>:$dynamicExtents,
                        DenseI64ArrayAttr:$staticExtents,
                        Croq_ParallelLevel:$level,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:
-                           $shared_memory);
+                           $shared_memory,
+                       OptionalAttr<DenseI64ArrayAttr>:$cluster);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -72,6 +83,10 @@ def Croq_ParallelOp : Croq_Op<"parallel", [SingleBlock, NoTerminator,
     SmallVector<OpFoldResult> getMixedExtents();
     /// The number of dimensions.
     unsigned getRank() { return getStaticExtents().size(); }
+    /// The most blocks a cluster may have (the portable size of sm_90).
+    static constexpr int64_t kMaxClusterBlocks = 8;
+    /// Checks the cluster shape against the level and the grid.
+    LogicalResult verifyCluster();
   }];
 }
 
