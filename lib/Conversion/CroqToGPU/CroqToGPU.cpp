@@ -41,6 +41,11 @@ static StringRef getMissingFeature(Operation *op,
     return "warpgroup mma";
   if (isa<EventWaitOp>(op) && !target.hasMbarrierTryWait)
     return "mbarrier try-wait on a phase parity";
+  auto parallel = dyn_cast<ParallelOp>(op);
+  if ((isa<ClusterRankOp, ClusterBarrierOp>(op) ||
+       (parallel && parallel.getCluster())) &&
+      !target.hasClusters)
+    return "thread block clusters";
   return "";
 }
 

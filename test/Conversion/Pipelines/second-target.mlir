@@ -19,6 +19,8 @@
 // REFUSED: 'croq.mma' op needs warpgroup mma, which sm_80 does not have
 // REFUSED: 'croq.event.wait' op needs mbarrier try-wait on a phase parity, which sm_80 does not have
 // REFUSED: 'croq.inthreads' op sets its register count with setmaxnreg, which sm_80 does not have
+// REFUSED-DAG: 'croq.parallel' op needs thread block clusters, which sm_80 does not have
+// REFUSED-DAG: 'croq.cluster.barrier' op needs thread block clusters, which sm_80 does not have
 
 // 200 KB of shared tiles fit sm_90a's 227 KB and not sm_80's 163 KB.
 // SMEM: error: 'croq.parallel' op needs 204800 bytes of shared memory, more than the 166912 bytes a block can have

@@ -55,6 +55,15 @@ func.func @setmaxnreg() {
 
 // -----
 
+func.func @clusters() {
+  croq.parallel (%i) in [4] : block cluster [2] {
+    croq.cluster.barrier
+  }
+  return
+}
+
+// -----
+
 func.func @shared_memory() {
   croq.parallel (%i) in [1] : block {
     %a = croq.alloc : !croq.tile<100x512xf32, shared>

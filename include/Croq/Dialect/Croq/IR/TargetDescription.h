@@ -54,6 +54,8 @@ struct TargetDescription {
   bool hasMbarrierTryWait;
   /// Register reallocation between warpgroups (setmaxnreg).
   bool hasSetMaxNReg;
+  /// Thread block clusters: cluster launches, ranks and barriers.
+  bool hasClusters;
   /// The layout-type field (bits 62-63) of a wgmma shared-memory
   /// descriptor for 128-, 64- and 32-byte swizzles and none.
   uint64_t wgmmaSwizzleMode128;
