@@ -88,46 +88,30 @@ struct ClusterBarrierOpLowering : OpConversionPattern<ClusterBarrierOp> {
   }
 };
 
-/// The hardware barrier of named barrier `id` and the thread count, as
-/// the i32 values the NVVM barrier ops take.
-static std::pair<Value, Value> getNamedBarrier(OpBuilder &builder, Location loc,
-                                               Value id, int64_t threads) {
-  Value hardware = arith::AddIOp::create(
-      builder, loc, id, indexConstant(builder, loc, kFirstNamedBarrier));
-  Value id32 =
-      arith::IndexCastOp::create(builder, loc, builder.getI32Type(), hardware);
-  Value count = arith::ConstantIntOp::create(builder, loc, threads, 32);
-  return {id32, count};
-}
-
-/// croq.named_barrier.sync %id, threads = n  =>  nvvm.barrier (bar.sync) of
+/// croq.named_barrier.sync %id, threads = n  =>  nvvm.barrier (bar.sync),
+/// and croq.named_barrier.arrive  =>  nvvm.barrier.arrive (bar.arrive), of
 /// hardware barrier kFirstNamedBarrier + id and n threads.
-struct NamedBarrierSyncOpLowering : OpConversionPattern<NamedBarrierSyncOp> {
-  using OpConversionPattern::OpConversionPattern;
+template <typename NamedBarrierOp>
+struct NamedBarrierOpLowering : OpConversionPattern<NamedBarrierOp> {
+  using OpConversionPattern<NamedBarrierOp>::OpConversionPattern;
+  using OpAdaptor = typename NamedBarrierOp::Adaptor;
   LogicalResult
-  matchAndRewrite(NamedBarrierSyncOp op, OpAdaptor adaptor,
+  matchAndRewrite(NamedBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto [id, count] = getNamedBarrier(rewriter, op.getLoc(), adaptor.getId(),
-                                       op.getThreads());
-    NVVM::BarrierOp::create(rewriter, op.getLoc(), /*res=*/Type(), id, count,
-                            /*reductionOp=*/nullptr,
-                            /*reductionPredicate=*/Value());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-/// croq.named_barrier.arrive %id, threads = n  =>  nvvm.barrier.arrive
-/// (bar.arrive) of the same hardware barrier.
-struct NamedBarrierArriveOpLowering
-    : OpConversionPattern<NamedBarrierArriveOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(NamedBarrierArriveOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto [id, count] = getNamedBarrier(rewriter, op.getLoc(), adaptor.getId(),
-                                       op.getThreads());
-    NVVM::BarrierArriveOp::create(rewriter, op.getLoc(), id, count);
+    Location loc = op.getLoc();
+    Value hardware =
+        arith::AddIOp::create(rewriter, loc, adaptor.getId(),
+                              indexConstant(rewriter, loc, kFirstNamedBarrier));
+    Value id = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          hardware);
+    Value count =
+        arith::ConstantIntOp::create(rewriter, loc, op.getThreads(), 32);
+    if constexpr (std::is_same_v<NamedBarrierOp, NamedBarrierSyncOp>)
+      NVVM::BarrierOp::create(rewriter, loc, /*res=*/Type(), id, count,
+                              /*reductionOp=*/nullptr,
+                              /*reductionPredicate=*/Value());
+    else
+      NVVM::BarrierArriveOp::create(rewriter, loc, id, count);
     rewriter.eraseOp(op);
     return success();
   }
@@ -242,8 +226,9 @@ struct WaitOpLowering : OpConversionPattern<WaitOp> {
 void mlir::croq::populateCroqMoveToGPUPatterns(CroqTypeConverter &converter,
                                                RewritePatternSet &patterns) {
   patterns
-      .add<ThreadIndexOpLowering, BarrierOpLowering, NamedBarrierSyncOpLowering,
-           NamedBarrierArriveOpLowering, ClusterRankOpLowering,
+      .add<ThreadIndexOpLowering, BarrierOpLowering,
+           NamedBarrierOpLowering<NamedBarrierSyncOp>,
+           NamedBarrierOpLowering<NamedBarrierArriveOp>, ClusterRankOpLowering,
            ClusterBarrierOpLowering, IsAlignedOpLowering, CopyChunkOpLowering,
            CommitCopiesOpLowering, UndistributedMoveLowering<CopyOp>,
            UndistributedMoveLowering<TransposeOp>,

@@ -79,16 +79,22 @@ static LogicalResult lowerBlockRegion(IRRewriter &rewriter, ParallelOp op,
   for (OpFoldResult ofr : op.getMixedExtents())
     extents.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, ofr));
   Value one = indexConstant(rewriter, loc, 1);
-  // Dimension rank-1 goes on x, rank-2 on y, rank-3 on z.
-  SmallVector<Value> grid(3, one);
-  for (unsigned d = 0; d < rank; ++d)
-    grid[rank - 1 - d] = extents[d];
-  // A cluster's sizes go on the axes of the grid's dimensions.
+  // Per-dimension values on the launch's axes: dimension rank-1 goes on x,
+  // rank-2 on y, rank-3 on z; an axis without a dimension is 1.
+  auto onAxes = [&](ArrayRef<Value> perDimension) {
+    SmallVector<Value> axes(3, one);
+    for (unsigned d = 0; d < rank; ++d)
+      axes[rank - 1 - d] = perDimension[d];
+    return axes;
+  };
+  SmallVector<Value> grid = onAxes(extents);
+  // A cluster's sizes go on the same axes as the grid's extents.
   SmallVector<Value> cluster;
   if (std::optional<ArrayRef<int64_t>> sizes = op.getCluster()) {
-    cluster.assign(3, one);
-    for (unsigned d = 0; d < rank; ++d)
-      cluster[rank - 1 - d] = indexConstant(rewriter, loc, (*sizes)[d]);
+    SmallVector<Value> perDimension;
+    for (int64_t size : *sizes)
+      perDimension.push_back(indexConstant(rewriter, loc, size));
+    cluster = onAxes(perDimension);
   }
   Value smem;
   if (std::optional<int64_t> bytes = op.getSharedMemory(); bytes && *bytes > 0)
