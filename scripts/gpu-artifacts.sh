@@ -74,6 +74,15 @@ for path in map(Path, sys.argv[2:]):
                            tools_dir="build/bin", runtime_dir="build/lib",
                            tma_fallback="never")
         print(f"compiled {path} as tma_nofallback")
+    if path.stem == "linalg_matmul":
+        # The GEMMs from linalg in thread block clusters that share B (2, 1)
+        # or A (1, 2) by TMA multicast.
+        for cluster in ((2, 1), (1, 2)):
+            label = "m2" if cluster == (2, 1) else "n2"
+            croq.compile(path, out, name=f"linalg_cluster_{label}",
+                         tools_dir="build/bin", runtime_dir="build/lib",
+                         gemm_cluster=cluster)
+            print(f"compiled {path} as linalg_cluster_{label}")
 # The autotune variants of two GEMMs from linalg (zero-filled f16 and
 # accumulating f32): the GPU tests tune them per shape.
 linalg = Path("test/Integration/GPU/linalg_matmul.mlir").read_text()
@@ -83,10 +92,17 @@ for fname in ("linalg_mm_f16", "linalg_mm_acc_f16"):
     functions.append(text[:text.index("\n}\n") + 3])
 # bench_tiles.py times every configuration of linalg_mm_f16 alone (the
 # f32-result GEMM leaves out 128x256).
-for label, source in (("autotune_mm", "\n".join(functions)),
-                      ("tiles_mm", functions[0])):
+# tiles_mm adds the tiles in thread block clusters of two along M (B
+# multicast) and along N (A multicast).
+clustered = [{"gemm_tile": tile, "gemm_split_k": 1, "gemm_cluster": cluster}
+             for tile in ((128, 256), (128, 192), (128, 128), (64, 128))
+             for cluster in ((2, 1), (1, 2))]
+for label, source, configs in (
+        ("autotune_mm", "\n".join(functions), croq.DEFAULT_CONFIGS),
+        ("tiles_mm", functions[0],
+         [*croq.DEFAULT_CONFIGS, *clustered])):
     try:
-        croq.compile_variants(source, out / label, name=label,
+        croq.compile_variants(source, out / label, configs, name=label,
                               tools_dir="build/bin", runtime_dir="build/lib")
         print(f"compiled the variants of {label}")
     except croq.CompileError as e:

@@ -64,6 +64,12 @@ static llvm::cl::list<int64_t> clGemmTile(
     llvm::cl::desc("the block tile (rows,cols) of GEMMs from linalg, "
                    "instead of the cost model's choice"),
     llvm::cl::CommaSeparated);
+static llvm::cl::list<int64_t> clGemmCluster(
+    "croq-gemm-cluster",
+    llvm::cl::desc("the thread block cluster (blocks along M,N; one of them "
+                   "1) of GEMMs from linalg, whose blocks share an operand "
+                   "by TMA multicast (default 1,1: none)"),
+    llvm::cl::CommaSeparated);
 static llvm::cl::opt<int64_t> clGemmSplitK(
     "croq-gemm-split-k",
     llvm::cl::desc("K splits of GEMMs from linalg (0, the default: chosen "
@@ -149,6 +155,13 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
              << clGemmTile.size() << " numbers";
     options.gemmTileM = clGemmTile[0];
     options.gemmTileN = clGemmTile[1];
+  }
+  if (!clGemmCluster.empty()) {
+    if (clGemmCluster.size() != 2)
+      return module.emitError("--croq-gemm-cluster takes m,n, got ")
+             << clGemmCluster.size() << " numbers";
+    options.gemmClusterM = clGemmCluster[0];
+    options.gemmClusterN = clGemmCluster[1];
   }
   options.gemmSplitK = clGemmSplitK;
   options.consumers = clConsumers;

@@ -68,6 +68,9 @@ def config_label(config: Dict[str, Any]) -> str:
         label += f"t{rows}x{cols}"
     if config.get("gemm_split_k"):
         label += f"s{config['gemm_split_k']}"
+    if config.get("gemm_cluster") and tuple(config["gemm_cluster"]) != (1, 1):
+        cm, cn = config["gemm_cluster"]
+        label += f"c{cm}x{cn}"
     return label or "model"
 
 
@@ -108,10 +111,11 @@ def compile_variants(source_or_path: Union[str, os.PathLike],
     skipped: Dict[str, str] = {}
     module_name = ""
     for config in configs:
-        unknown = set(config) - {"gemm_tile", "gemm_split_k"}
+        unknown = set(config) - {"gemm_tile", "gemm_split_k", "gemm_cluster"}
         if unknown:
-            raise CompileError(f"autotune configurations set gemm_tile and "
-                               f"gemm_split_k, got {sorted(unknown)}",
+            raise CompileError(f"autotune configurations set gemm_tile, "
+                               f"gemm_split_k and gemm_cluster, got "
+                               f"{sorted(unknown)}",
                                tool="croq")
         label = config_label(config)
         if label in labels or label in skipped:

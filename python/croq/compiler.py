@@ -339,6 +339,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             tma_fallback: str = "auto",
             gemm_tile: Optional[Tuple[int, int]] = None,
             gemm_split_k: int = 0,
+            gemm_cluster: Optional[Tuple[int, int]] = None,
             cache: Union[bool, str, os.PathLike] = True) -> Artifact:
     """Compiles croq IR into an artifact directory.
 
@@ -370,6 +371,12 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             reduced by a second kernel through an f32 workspace on the
             call's stream), 1 never splits, N > 1 forces N splits (of the
             128x128 and 64x128 tiles).
+        gemm_cluster: ``(m, n)``, the thread block cluster of those GEMMs'
+            unsplit kernels: ``(2, 1)`` puts two blocks of one tile column
+            in a cluster, which load B's K steps once between them by TMA
+            multicast; ``(1, 2)`` does the same along N for A. One of the
+            two is 1, the product at most 8. None (the default) or
+            ``(1, 1)``: no clusters.
         cache: the compile cache: True for :func:`default_cache_dir`, a
             directory, or False for none. An entry is keyed by the IR text,
             the module name, the options, and the path, size and time of
@@ -417,6 +424,14 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                            f"{gemm_split_k!r}", tool="croq")
     if gemm_split_k:
         options.append(f"--croq-gemm-split-k={gemm_split_k}")
+    if gemm_cluster is not None:
+        if len(gemm_cluster) != 2 or not all(isinstance(d, int) and d > 0
+                                             for d in gemm_cluster):
+            raise CompileError("gemm_cluster must be (m, n), got "
+                               f"{gemm_cluster!r}", tool="croq")
+        if tuple(gemm_cluster) != (1, 1):
+            options.append(
+                f"--croq-gemm-cluster={gemm_cluster[0]},{gemm_cluster[1]}")
 
     cache_root: Optional[Path] = None
     key = ""

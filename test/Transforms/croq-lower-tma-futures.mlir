@@ -78,3 +78,25 @@ func.func @left_alone(%a: memref<?x?xf16>, %m: !croq.tensor_map, %n: index) {
   }
   return
 }
+
+// -----
+
+// A multicast load writes the tile of every block of the cluster: a
+// cluster barrier, not the block's, keeps every block's earlier readers
+// ahead of it.
+// CHECK-LABEL: func.func @multicast
+// CHECK:         %[[E:.*]] = croq.event.alloc : !croq.events<1>
+// CHECK:         croq.cluster.barrier
+// CHECK-NOT:     gpu.barrier
+// CHECK:         %[[F:.*]] = croq.copy tma async multicast
+// CHECK-NEXT:    croq.event.trigger %[[E]][%{{.*}}] after (%[[F]]) : !croq.events<1>
+// CHECK-NEXT:    croq.event.wait %[[E]]
+func.func @multicast(%a: memref<256x64xf16>) {
+  croq.parallel (%i) in [2] : block cluster [2] {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %c0 = arith.constant 0 : index
+    %v = croq.subspan %a [128, 64] at [%c0, %c0] : memref<256x64xf16> -> !croq.view<128x64xf16>
+    croq.copy tma multicast %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  }
+  return
+}

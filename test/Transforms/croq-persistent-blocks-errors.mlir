@@ -23,10 +23,11 @@ func.func @one_dimensional() {
 
 // -----
 
-// The blocks of a cluster would have to take their tiles together.
-func.func @clusters() {
-  // expected-error @+1 {{cannot make the block persistent: it is launched in clusters, whose blocks would have to walk the tiles in step}}
-  croq.parallel (%bm, %bn) in [8, 8] : block cluster [2, 1] attributes {croq.persistent = true} {
+// The tiles are walked a cluster at a time: a grid extent known only at
+// run time must be whole clusters by construction.
+func.func @clusters(%n: index) {
+  // expected-error @+1 {{cannot make the block persistent: it is launched in clusters over an extent known only at run time that is not a multiple of the cluster's size by construction}}
+  croq.parallel (%bm, %bn) in [%n, 8] : block cluster [2, 1] attributes {croq.persistent = true} {
   }
   return
 }

@@ -74,3 +74,51 @@ func.func @not_asked(%a: memref<1024x512xf16>) {
   return
 }
 
+
+// -----
+
+// Blocks in clusters of 2 x 1 walk tiles of 2 x 1 tiles: a 1-D cluster of
+// 2 blocks, min(32 x 8 / 2, 132 / 2) = 66 clusters; block b is rank b % 2
+// of cluster b / 2, which walks t = b / 2, b / 2 + 66, ... over the 8 x 8
+// cluster tiles (groups of 8 / 2 = 4 cluster rows), and takes row 2 r +
+// rank, column c of each.
+// CHECK-LABEL: func.func @clusters
+// CHECK:         croq.parallel (%[[BID:.*]]) in [132] : block cluster [2] {
+// CHECK:           %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT:      %[[CL:.*]] = arith.divui %[[BID]], %[[TWO]] : index
+// CHECK-NEXT:      %[[RANK:.*]] = arith.remui %[[BID]], %[[TWO]] : index
+// CHECK:           scf.for %[[T:.*]] = %[[CL]] to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        %[[G:.*]] = arith.constant 4 : index
+// CHECK:             %[[R:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:        %[[C:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:        %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:        %[[R2:.*]] = arith.muli %[[R]], %[[C2]] : index
+// CHECK-NEXT:        %[[BM:.*]] = arith.addi %[[R2]], %[[RANK]] : index
+// CHECK:             croq.subspan %{{.*}} [128, 64] at [%[[BM]], %[[C]]]
+// CHECK-NEXT:        croq.copy tma multicast
+func.func @clusters(%a: memref<4096x512xf16>) {
+  croq.parallel (%bm, %bn) in [32, 8] : block cluster [2, 1] attributes {croq.persistent = true} {
+    %s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %v = croq.subspan %a [128, 64] at [%bm, %bn] : memref<4096x512xf16> -> !croq.view<128x64xf16>
+    croq.copy tma multicast %v -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  }
+  return
+}
+
+// -----
+
+// A grid extent known at run time that is whole clusters by construction
+// (a product with the cluster's size): the cluster tiles are its quotient.
+// CHECK-LABEL: func.func @dynamic_clusters
+// CHECK-SAME:    (%{{.*}}: memref<?x?xf16>, %[[Q:.*]]: index)
+// CHECK:         %[[GM:.*]] = arith.muli %[[Q]], %{{.*}} : index
+// CHECK:         %[[ROWS:.*]] = arith.divui %[[GM]], %{{.*}} : index
+// CHECK:         croq.parallel (%{{.*}}) in [%{{.*}}] : block cluster [2] {
+func.func @dynamic_clusters(%a: memref<?x?xf16>, %q: index) {
+  %c2 = arith.constant 2 : index
+  %gm = arith.muli %q, %c2 : index
+  croq.parallel (%bm, %bn) in [%gm, 8] : block cluster [2, 1] attributes {croq.persistent = true} {
+    %s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+  }
+  return
+}

@@ -276,3 +276,45 @@ func.func @persistent(%lhs: memref<?x?xf16>, %out: memref<?x?xf32>, %tiles: inde
   }
   return
 }
+
+// -----
+
+// In a cluster of 2 x 1 that multicasts B, the ring stays as it is but a
+// stage is freed in both blocks: the consumer's release is a cluster
+// trigger, warp-specialized or in place.
+// CHECK-LABEL: func.func @multicast
+// CHECK:         croq.parallel (%{{.*}}, %{{.*}}) in [4, 4] : block cluster [2, 1]
+// CHECK:           croq.copy tma async zfill swizzle = 128
+// CHECK:           croq.copy tma async multicast zfill swizzle = 128
+// CHECK:           croq.event.trigger %{{.*}}[%{{.*}}] after
+// CHECK:           croq.event.trigger %{{.*}}[%{{.*}}] cluster : !croq.events<5>
+// INPLACE-LABEL: func.func @multicast
+// INPLACE:         croq.copy tma async multicast
+// INPLACE:         croq.event.trigger %{{.*}}[%{{.*}}] cluster : !croq.events<3>
+func.func @multicast(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
+                     %out: memref<?x?xf16>, %kt: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  croq.parallel (%bm, %bn) in [4, 4] : block cluster [2, 1] {
+    %a_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %b_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %c_s = croq.alloc : !croq.tile<128x128xf16, shared>
+    %zero = arith.constant 0.0 : f32
+    %acc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    %acc = scf.for %k = %c0 to %kt step %c1 iter_args(%x = %acc0) -> (!croq.acc<128x128xf32>) {
+      %a = croq.subspan %lhs [128, 64] at [%bm, %k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %a -> %a_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %b = croq.subspan %rhs [128, 64] at [%bn, %k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma multicast zfill swizzle = 128 %b -> %b_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %ma = croq.mma.load %a_s : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+      %mb = croq.mma.load %b_s : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+      %r = croq.mma row row %x, %ma, %mb : !croq.frag<128x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<128x128xf32>
+      %done = croq.mma.commit %r : !croq.acc<128x128xf32>
+      scf.yield %done : !croq.acc<128x128xf32>
+    }
+    croq.mma.store %acc -> %c_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
+    %c = croq.subspan %out [128, 128] at [%bm, %bn] : memref<?x?xf16> -> !croq.view<128x128xf16>
+    croq.copy dma %c_s -> %c : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+  }
+  return
+}

@@ -62,3 +62,18 @@ func.func @event_trigger_after_dma(%a: memref<64x64xf32>) {
   }
   return
 }
+
+// -----
+
+// The slots of one array count either every block's arrivals or this
+// block's.
+func.func @mixed_cluster_triggers() {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%b) in [2] : block cluster [2] {
+    %e = croq.event.alloc ready : !croq.events<2>
+    // expected-error @+1 {{'croq.event.trigger' op mixes cluster and block triggers of one event array; its slots count the arrivals of one kind}}
+    croq.event.trigger %e[%c0] cluster : !croq.events<2>
+    croq.event.trigger %e[%c0] : !croq.events<2>
+  }
+  return
+}

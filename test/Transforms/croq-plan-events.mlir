@@ -121,3 +121,46 @@ func.func @peeled_ring(%a: memref<?x?xf16>) {
   }
   return
 }
+
+// -----
+
+// The ring of a cluster of 2 whose loads are multicast: each consumer warp
+// frees a stage in both blocks (a cluster trigger), so each block's empty
+// slots count the 8 warps of its own consumers and the 8 of the other
+// block's (16); the full slots one arrival, the local producer's.
+// CHECK-LABEL: func.func @cluster_ring
+// CHECK: %{{.*}} = croq.event.alloc arrivals = 1 : !croq.events<2>
+// CHECK: %{{.*}} = croq.event.alloc ready arrivals = 16 : !croq.events<2>
+func.func @cluster_ring(%a: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  croq.parallel (%b) in [2] : block cluster [2] {
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [3] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      %consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %producer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %empty[%s] : !croq.events<2>
+          %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+          %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %f = croq.copy tma async multicast zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+        }
+      }
+      croq.inthreads async %consumer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %full[%s] : !croq.events<2>
+          croq.event.trigger %empty[%s] cluster : !croq.events<2>
+        }
+      }
+    }
+  }
+  return
+}

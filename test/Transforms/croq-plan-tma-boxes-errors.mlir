@@ -34,3 +34,18 @@ func.func @view_of_tile(%a: memref<128x64xf16>) {
   }
   return
 }
+
+// -----
+
+// Shares of one 128-byte row in clusters of 8 would not start on the
+// 1024-byte atoms of the 128-byte swizzle.
+func.func @unshareable(%a: memref<64x64xf16>) {
+  croq.parallel (%i) in [8] : block cluster [8] {
+    %t = croq.alloc : !croq.tile<8x64xf16, shared, swizzle = 128>
+    %c0 = arith.constant 0 : index
+    %v = croq.subspan %a [8, 64] at [%c0, %c0] : memref<64x64xf16> -> !croq.view<8x64xf16>
+    // expected-error @+1 {{'croq.copy' op cannot share its boxes equally among the 8 blocks of the cluster: the outer dimension of its box does not cut into equal shares that start on a swizzle atom}}
+    croq.copy tma multicast %v -> %t : !croq.view<8x64xf16> -> !croq.tile<8x64xf16, shared, swizzle = 128>
+  }
+  return
+}

@@ -63,3 +63,42 @@ func.func @planned_and_dma(%a: memref<128x64xf16>) {
   }
   return
 }
+
+// -----
+
+// A multicast copy in clusters of 2: its boxes divide between the two
+// blocks. The 128x64 tile (one box when a block moves it alone) moves as
+// two 64x64 boxes, one per block; the 64x256 tile's four slab boxes
+// already divide.
+// CHECK-LABEL: func.func @multicast
+// CHECK: croq.copy tma multicast %{{.*}} -> %{{.*}} boxes [64, 64] at {{\[\[0, 0\], \[64, 0\]\]}} :
+// CHECK: croq.copy tma multicast %{{.*}} -> %{{.*}} boxes [64, 64] at {{\[\[0, 0\], \[0, 64\], \[0, 128\], \[0, 192\]\]}} :
+func.func @multicast(%a: memref<1024x64xf16>, %b: memref<64x1024xf16>) {
+  croq.parallel (%i) in [8] : block cluster [2] {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %c0 = arith.constant 0 : index
+    %v = croq.subspan %a [128, 64] at [%c0, %c0] : memref<1024x64xf16> -> !croq.view<128x64xf16>
+    croq.copy tma multicast %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+    %u = croq.alloc : !croq.tile<64x256xf16, shared, swizzle = 128>
+    %w = croq.subspan %b [64, 256] at [%c0, %i] : memref<64x1024xf16> -> !croq.view<64x256xf16>
+    croq.copy tma multicast %w -> %u : !croq.view<64x256xf16> -> !croq.tile<64x256xf16, shared, swizzle = 128>
+  }
+  return
+}
+
+// -----
+
+// In clusters of 4 the 64x256 tile's four boxes are one per block, and the
+// 128x64 tile's box is cut in four of 32 rows (4 KiB apart, on 1024-byte
+// swizzle atoms).
+// CHECK-LABEL: func.func @multicast_four
+// CHECK: croq.copy tma multicast %{{.*}} -> %{{.*}} boxes [32, 64] at {{\[\[0, 0\], \[32, 0\], \[64, 0\], \[96, 0\]\]}} :
+func.func @multicast_four(%a: memref<1024x64xf16>) {
+  croq.parallel (%i) in [8] : block cluster [4] {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %c0 = arith.constant 0 : index
+    %v = croq.subspan %a [128, 64] at [%c0, %c0] : memref<1024x64xf16> -> !croq.view<128x64xf16>
+    croq.copy tma multicast %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  }
+  return
+}

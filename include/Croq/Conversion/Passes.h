@@ -89,6 +89,16 @@ struct CroqToNVVMPipelineOptions
       llvm::cl::desc("K splits of GEMMs from linalg (0: chosen by the cost "
                      "model; 1: none)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> gemmClusterM{
+      *this, "gemm-cluster-m",
+      llvm::cl::desc("blocks of the thread block clusters of GEMMs from "
+                     "linalg along M, sharing B by multicast (1: none)"),
+      llvm::cl::init(1)};
+  PassOptions::Option<int64_t> gemmClusterN{
+      *this, "gemm-cluster-n",
+      llvm::cl::desc("blocks of the thread block clusters of GEMMs from "
+                     "linalg along N, sharing A by multicast (1: none)"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("make every 2-D block grid without a croq.persistent "

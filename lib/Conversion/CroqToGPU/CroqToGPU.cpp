@@ -183,6 +183,29 @@ void mlir::croq::populateCroqToGPUConversionPatterns(
   populateCroqMmaToGPUConversionPatterns(converter, target, patterns);
 }
 
+/// Ends every kernel whose blocks reach into each other's shared memory
+/// (multicast loads, cluster triggers) with a cluster barrier: no block
+/// exits while another block of its cluster may still write its tiles or
+/// arrive on its events.
+static void insertClusterExitBarriers(ModuleOp module) {
+  module.walk([](ParallelOp kernel) {
+    if (kernel.getLevel() != ParallelLevel::Block || !kernel.getCluster())
+      return;
+    WalkResult reaches = kernel.walk([](Operation *op) {
+      auto copy = dyn_cast<CopyOp>(op);
+      auto trigger = dyn_cast<EventTriggerOp>(op);
+      if ((copy && copy.getMulticast()) || (trigger && trigger.getCluster()))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (!reaches.wasInterrupted())
+      return;
+    Block &body = kernel.getBody().front();
+    OpBuilder builder = OpBuilder::atBlockEnd(&body);
+    ClusterBarrierOp::create(builder, kernel.getLoc());
+  });
+}
+
 namespace {
 struct ConvertCroqToGPUPass
     : croq::impl::ConvertCroqToGPUBase<ConvertCroqToGPUPass> {
@@ -197,6 +220,7 @@ struct ConvertCroqToGPUPass
       return signalPassFailure();
 
     insertWgmmaFences(module);
+    insertClusterExitBarriers(module);
     // Data ops first, while the parallel regions that tell which threads
     // run them are still there.
     CroqTypeConverter converter(context);

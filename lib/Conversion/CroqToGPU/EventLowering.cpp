@@ -3,7 +3,8 @@
 // Lowers croq event arrays to mbarrier groups in shared memory, initialized
 // with the arrival count croq-plan-events recorded: a trigger after tma loads
 // is one arrival (with the loads' bytes as the expected transaction count),
-// a plain trigger one arrival per warp that runs it. A wait takes the
+// a plain trigger one arrival per warp that runs it, a cluster trigger one
+// per warp on the slot of every block of the cluster. A wait takes the
 // thread's phase bits of the array as an SSA value (croq-carry-event-phases)
 // and waits for the parity its slot's bit names; the bits are an i64.
 //
@@ -12,7 +13,9 @@
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -53,8 +56,17 @@ struct EventAllocOpLowering : OpConversionPattern<EventAllocOp> {
          ++slot)
       nvgpu::MBarrierInitOp::create(rewriter, loc, barriers, count,
                                     indexConstant(rewriter, loc, slot), first);
-    // The barriers are initialized before any thread uses them.
-    gpu::BarrierOp::create(rewriter, loc);
+    // The barriers are initialized before any thread uses them; in a
+    // kernel launched in clusters, before any thread of the cluster does
+    // (multicast loads and cluster triggers reach them from other blocks).
+    ParallelOp kernel = getKernel(op);
+    if (kernel && kernel.getCluster()) {
+      NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+      NVVM::ClusterArriveOp::create(rewriter, loc, rewriter.getUnitAttr());
+      NVVM::ClusterWaitOp::create(rewriter, loc, rewriter.getUnitAttr());
+    } else {
+      gpu::BarrierOp::create(rewriter, loc);
+    }
     rewriter.replaceOp(op, barriers);
     return success();
   }
@@ -107,6 +119,8 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
     }
     // The warp's accesses before the trigger happen before lane 0's arrive
     // (a release), so they happen before the waiters' accesses.
+    if (op.getCluster())
+      return lowerClusterTrigger(op, adaptor, rewriter);
     NVVM::SyncWarpOp::create(
         rewriter, loc,
         arith::ConstantIntOp::create(rewriter, loc, 0xffffffff, 32));
@@ -123,6 +137,63 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
       nvgpu::MBarrierArriveOp::create(
           rewriter, loc, nvgpu::MBarrierTokenType::get(rewriter.getContext()),
           barriers, adaptor.getIndex());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// A cluster trigger: lane 0 of each warp arrives, with release at
+  /// cluster scope, on the slot of every block of the cluster, addressed
+  /// through `mapa` from the slot's address in this block.
+  LogicalResult lowerClusterTrigger(EventTriggerOp op, OpAdaptor adaptor,
+                                    ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    MLIRContext *context = rewriter.getContext();
+    int64_t blocks = getKernel(op).getClusterBlocks();
+    auto groupType =
+        cast<nvgpu::MBarrierGroupType>(adaptor.getEvents().getType());
+    NVVM::SyncWarpOp::create(
+        rewriter, loc,
+        arith::ConstantIntOp::create(rewriter, loc, 0xffffffff, 32));
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value lane = arith::RemUIOp::create(
+        rewriter, loc, tid, indexConstant(rewriter, loc, kWarpSize));
+    Value laneZero =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
+                              indexConstant(rewriter, loc, 0));
+    auto ifLane = scf::IfOp::create(rewriter, loc, laneZero, false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(ifLane.thenBlock());
+    // The slot's address in this block's shared memory: the group seen as
+    // the i64 memref it lowers to (the casts fold away when nvgpu and
+    // memref are lowered to LLVM).
+    auto memrefType = MemRefType::get(
+        {groupType.getNumBarriers()}, rewriter.getI64Type(), nullptr,
+        gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
+    Value slots = UnrealizedConversionCastOp::create(
+                      rewriter, loc, memrefType, adaptor.getEvents())
+                      .getResult(0);
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, slots);
+    Value at = arith::AddIOp::create(
+        rewriter, loc, base,
+        arith::MulIOp::create(rewriter, loc, adaptor.getIndex(),
+                              indexConstant(rewriter, loc, 8)));
+    auto sharedPtr = LLVM::LLVMPointerType::get(
+        context, static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
+    auto clusterPtr = LLVM::LLVMPointerType::get(
+        context, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    Value address =
+        arith::IndexCastUIOp::create(rewriter, loc, rewriter.getI64Type(), at);
+    Value local = LLVM::IntToPtrOp::create(rewriter, loc, sharedPtr, address,
+                                           /*dereferenceable=*/nullptr);
+    for (int64_t rank = 0; rank < blocks; ++rank) {
+      Value remote = NVVM::MapaOp::create(
+          rewriter, loc, clusterPtr, local,
+          arith::ConstantIntOp::create(rewriter, loc, rank, 32));
+      NVVM::MBarrierArriveOp::create(
+          rewriter, loc, /*res=*/Type(), remote, /*count=*/Value(),
+          NVVM::MemScopeKind::CLUSTER, /*relaxed=*/false);
     }
     rewriter.eraseOp(op);
     return success();

@@ -6,8 +6,9 @@
 // move the tensor, the kernel takes a software (dma) copy instead. On the
 // TMA path a load is issued by one thread and completes on the event slot
 // its trigger names (croq-lower-tma-futures gives every load one), which
-// expects its bytes; a store is fenced, issued by one thread and drained
-// through a bulk group.
+// expects its bytes; a multicast load is issued in shares by the blocks of
+// its cluster, each share written into every block. A store is fenced,
+// issued by one thread and drained through a bulk group.
 //
 //===----------------------------------------------------------------------===//
 
@@ -236,10 +237,29 @@ struct TmaLowering {
       OpBuilder::InsertionGuard guard(rewriter);
       if (failed(emitTmaOrSoftware(rewriter, op, site.usable, true)))
         return failure();
-      for (auto &[view, coords] : site.boxes)
-        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, view, barriers, site.map,
-                                      coords, trigger.getIndex(),
-                                      /*multicastMask=*/Value(), first);
+      // A multicast load: block r of the cluster issues boxes r, r + n,
+      // ... of its n blocks, each written into every block's tile and
+      // completing on every block's slot.
+      int64_t shares = op.getShares();
+      Value mask, rank;
+      if (shares > 1) {
+        mask = arith::ConstantIntOp::create(rewriter, loc, (1 << shares) - 1,
+                                            16);
+        rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
+      }
+      for (auto [i, box] : llvm::enumerate(site.boxes)) {
+        Value issue = first;
+        if (shares > 1)
+          issue = arith::AndIOp::create(
+              rewriter, loc, first,
+              arith::CmpIOp::create(
+                  rewriter, loc, arith::CmpIPredicate::eq, rank,
+                  arith::ConstantIntOp::create(rewriter, loc, i % shares,
+                                               32)));
+        nvgpu::TmaAsyncLoadOp::create(rewriter, loc, box.first, barriers,
+                                      site.map, box.second,
+                                      trigger.getIndex(), mask, issue);
+      }
     }
     // The future is the event slot's mbarrier: the trigger that consumes
     // it expects the bytes, and nothing else stands for it.

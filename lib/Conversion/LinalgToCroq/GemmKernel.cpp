@@ -20,7 +20,8 @@ using namespace mlir::croq;
 
 /// The shared tile an operand's K step is copied into, and the copy.
 static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
-                         ArrayRef<int64_t> shape, ValueRange at, Value tile) {
+                         ArrayRef<int64_t> shape, ValueRange at, Value tile,
+                         bool multicast) {
   Value view = buildTileView(b, loc, tensor, shape, at);
   // Past the tensor's edge the tile is zero, which adds nothing to the
   // product.
@@ -28,7 +29,7 @@ static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
   CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, view, tile,
                  /*map=*/Value(), /*usable=*/Value(), zfill,
                  SwizzleAttr::get(b.getContext(), Swizzle::B128),
-                 /*box=*/nullptr, /*boxOrigins=*/nullptr);
+                 /*box=*/nullptr, /*boxOrigins=*/nullptr, multicast);
   auto tileType = cast<TileType>(tile.getType());
   auto fragType = FragType::get(b.getContext(), tileType.getShape(),
                                 tileType.getElementType(),
@@ -58,7 +59,8 @@ static Value addOutput(OpBuilder &b, Location loc, Value acc, Value cView) {
 /// shared tiles and multiplies them into the accumulator.
 Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
                             Value blockM, Value blockN, const KRange &range,
-                            Value aTile, Value bTile, AccType accType) {
+                            Value aTile, Value bTile, AccType accType,
+                            const TileConfig &config) {
   MLIRContext *context = b.getContext();
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   Value init = MmaFillOp::create(b, loc, accType, zero);
@@ -76,11 +78,11 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
   Value fa = loadOperand(b, loc, spec.a, aShape,
                          spec.aTransposed ? ValueRange{step, blockM}
                                           : ValueRange{blockM, step},
-                         aTile);
+                         aTile, /*multicast=*/config.clusterCols > 1);
   Value fb = loadOperand(b, loc, spec.b, bShape,
                          spec.bTransposed ? ValueRange{blockN, step}
                                           : ValueRange{step, blockN},
-                         bTile);
+                         bTile, /*multicast=*/config.clusterRows > 1);
   auto layout = [&](bool row) {
     return MmaLayoutAttr::get(context, row ? MmaLayout::Row : MmaLayout::Col);
   };
@@ -167,10 +169,20 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
                                   const ProductSizes &sizes) {
   IndexBuilder e{b, loc};
   int64_t tileM = config.rows, tileN = config.cols;
-  Value gridM = e.ceilDiv(sizes.m, tileM);
-  Value gridN = e.ceilDiv(sizes.n, tileN);
+  // A grid in clusters covers whole clusters: the blocks past the edge
+  // load zeros and store nothing (TMA clips), but share their operand
+  // slices with the cluster.
+  auto roundUp = [&](Value tiles, int64_t multiple) {
+    return multiple == 1 ? tiles
+                         : e.mul(e.ceilDiv(tiles, multiple), e.c(multiple));
+  };
+  Value gridM = roundUp(e.ceilDiv(sizes.m, tileM), config.clusterRows);
+  Value gridN = roundUp(e.ceilDiv(sizes.n, tileN), config.clusterCols);
   OpBuilder::InsertionGuard guard(b);
   ParallelOp kernel = createBlockGrid(b, loc, ValueRange{gridM, gridN});
+  if (config.getClusterBlocks() > 1)
+    kernel.setClusterAttr(
+        b.getDenseI64ArrayAttr({config.clusterRows, config.clusterCols}));
   setGemmAttributes(kernel, config, config.persistent);
   Value blockM = kernel.getBody().front().getArgument(0);
   Value blockN = kernel.getBody().front().getArgument(1);
@@ -186,7 +198,8 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
     epilogue = loadEpilogueInputs(b, loc, *spec.epilogue, tileM, tileN, blockM,
                                   blockN);
   Value acc = emitKLoop(b, loc, spec, blockM, blockN,
-                        KRange{Value(), sizes.kSteps}, aTile, bTile, accType);
+                        KRange{Value(), sizes.kSteps}, aTile, bTile, accType,
+                        config);
   Value cView =
       buildTileView(b, loc, output, {tileM, tileN}, ValueRange{blockM, blockN});
   if (!spec.zeroFill)

@@ -59,10 +59,11 @@ std::pair<Value, Value> allocOperandTiles(OpBuilder &builder, Location loc,
 
 /// The K loop of one block over `range`: each step copies A's and B's K
 /// slices into `aTile` and `bTile` and multiplies them into an f32
-/// accumulator of `accType`, which it returns.
+/// accumulator of `accType`, which it returns. In a cluster of `config`,
+/// the operand the cluster's blocks share is a multicast copy.
 Value emitKLoop(OpBuilder &builder, Location loc, const MatmulSpec &spec,
                 Value blockM, Value blockN, const KRange &range, Value aTile,
-                Value bTile, AccType accType);
+                Value bTile, AccType accType, const TileConfig &config);
 
 /// A two-dimensional block grid of `extents` whose body has the block's
 /// coordinates; the builder inserts into the body.

@@ -236,6 +236,17 @@ struct ConvertLinalgToCroqPass
           << static_cast<int64_t>(splitK);
       return signalPassFailure();
     }
+    if (clusterM < 1 || clusterN < 1 ||
+        clusterM * clusterN > ParallelOp::kMaxClusterBlocks ||
+        (clusterM > 1 && clusterN > 1)) {
+      getOperation()->emitError("convert-linalg-to-croq takes clusters of "
+                                "cluster-m x 1 or 1 x cluster-n blocks, at "
+                                "most ")
+          << ParallelOp::kMaxClusterBlocks << ", got "
+          << static_cast<int64_t>(clusterM) << "x"
+          << static_cast<int64_t>(clusterN);
+      return signalPassFailure();
+    }
     for (auto &[op, spec] : products) {
       int64_t resultBytes = getElementTypeOrSelf(spec.getOutput().getType())
                                 .getIntOrFloatBitWidth() /
@@ -262,6 +273,10 @@ struct ConvertLinalgToCroqPass
               << (*target)->chip;
           return signalPassFailure();
         }
+      }
+      for (TileConfig &tile : *candidates) {
+        tile.clusterRows = clusterM;
+        tile.clusterCols = clusterN;
       }
       SmallVector<GemmVariant> variants = getGemmVariants(*candidates, splitK);
       if (variants.empty()) {

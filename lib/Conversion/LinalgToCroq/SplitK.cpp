@@ -84,8 +84,11 @@ static void emitPartialKernel(OpBuilder &b, Location loc,
                                       b.getF32Type(), Swizzle::B128);
   auto accType =
       AccType::get(b.getContext(), {config.rows, config.cols}, b.getF32Type());
+  // The split kernel's blocks are not launched in clusters.
+  TileConfig unclustered = config;
+  unclustered.clusterRows = unclustered.clusterCols = 1;
   Value acc = emitKLoop(b, loc, spec, blockM, blockN, KRange{first, count},
-                        aTile, bTile, accType);
+                        aTile, bTile, accType, unclustered);
   Value partial = buildTileView(b, loc, workspace, {config.rows, config.cols},
                                 ValueRange{row, blockN});
   emitTileStore(b, loc, acc, partialTile, partial);

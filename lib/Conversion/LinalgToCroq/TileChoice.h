@@ -32,6 +32,12 @@ struct TileConfig {
   bool splittable;
   /// How well the tile keeps the tensor cores busy, in percent.
   int64_t efficiency;
+  /// The thread block cluster of the unsplit kernel, in tiles: rows x 1
+  /// blocks share the B operand's K steps (multicast), 1 x cols blocks A's.
+  int64_t clusterRows = 1;
+  int64_t clusterCols = 1;
+
+  int64_t getClusterBlocks() const { return clusterRows * clusterCols; }
 };
 
 /// A kernel convert-linalg-to-croq can emit for a GEMM: a tile, with its

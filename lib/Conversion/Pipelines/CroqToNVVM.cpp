@@ -64,6 +64,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   fromLinalg.tileM = options.gemmTileM;
   fromLinalg.tileN = options.gemmTileN;
   fromLinalg.splitK = options.gemmSplitK;
+  fromLinalg.clusterM = options.gemmClusterM;
+  fromLinalg.clusterN = options.gemmClusterN;
   pm.addPass(createConvertLinalgToCroq(fromLinalg));
   // Blocks over 2-D tile grids that ask for it walk their tiles, one block
   // per multiprocessor.

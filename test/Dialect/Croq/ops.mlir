@@ -419,6 +419,13 @@ func.func @copy_example(%v: !croq.view<16x16xi32>, %t: !croq.tile<16x16xi32, sha
   %f = croq.copy tma async zfill swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
   croq.wait %f
   croq.copy tma %w -> %u boxes [64, 64] at [[0, 0], [0, 64]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+  // CHECK: croq.parallel
+  // CHECK: %[[M:.*]] = croq.copy tma async multicast swizzle = 128 %[[A]] -> %[[S]] : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  // CHECK: croq.wait %[[M]]
+  croq.parallel (%b) in [16] : block cluster [2] {
+    %m = croq.copy tma async multicast swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+    croq.wait %m
+  }
   return
 }
 
@@ -602,6 +609,12 @@ func.func @event_alloc_example() {
 func.func @event_trigger_example(%full: !croq.events<4>, %s: index, %fa: !croq.future, %fb: !croq.future) {
   // CHECK: croq.event.trigger %[[FULL]][%[[S]]] after (%[[FA]], %[[FB]]) : !croq.events<4>
   croq.event.trigger %full[%s] after (%fa, %fb) : !croq.events<4>
+  // CHECK: croq.event.trigger %{{.*}}[%{{.*}}] cluster : !croq.events<2>
+  croq.parallel (%b) in [16] : block cluster [2] {
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %c0 = arith.constant 0 : index
+    croq.event.trigger %empty[%c0] cluster : !croq.events<2>
+  }
   return
 }
 

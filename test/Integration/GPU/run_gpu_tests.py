@@ -1032,13 +1032,14 @@ def linalg_matmul_tests(s: Suite) -> None:
 
     def case(kernel: str, dtype: torch.dtype, out_dtype: torch.dtype,
              shape: Tuple[int, int, int], nt: bool = False,
-             accumulate: bool = False, tn: bool = False) -> None:
+             accumulate: bool = False, tn: bool = False,
+             module: str = "linalg_matmul") -> None:
         m, n, k = shape
         if s.skip_gemm(m, n, k):
             return
 
         def body():
-            mod = s.module("linalg_matmul")
+            mod = s.module(module)
             # tn: A stored K x M (indexed (k, m)), passed as such.
             a_stored = random_operand((k, m) if tn else (m, k), dtype)
             a = a_stored.t() if tn else a_stored
@@ -1063,9 +1064,11 @@ def linalg_matmul_tests(s: Suite) -> None:
                 # for wrong results.
                 tol = max(tol, 1e-3 + 1.2e-6 * k)
             return compare_close(out, ref, tol)
-        s.run(f"{kernel} {m}x{n}x{k}", kernel, body)
+        prefix = "" if module == "linalg_matmul" else f"{module} "
+        s.run(f"{prefix}{kernel} {m}x{n}x{k}", kernel, body)
 
-    def fused(shape: Tuple[int, int, int]) -> None:
+    def fused(shape: Tuple[int, int, int],
+              module: str = "linalg_matmul") -> None:
         """The elementwise linalg.generic after the product, computed in
         the epilogue: relu(A B + bias[n]) in f16, A B * colscale[n] +
         bias[n] with an f16 bias, and silu(A B^T * scale * rowscale[m]) +
@@ -1079,7 +1082,7 @@ def linalg_matmul_tests(s: Suite) -> None:
             b = random_operand((k, n), torch.float16)
             bias = random_tensor((n,), torch.float32)
             out = poisoned((m, n), torch.float16)
-            s.module("linalg_matmul").linalg_mm_bias_relu_f16(a, b, bias, out)
+            s.module(module).linalg_mm_bias_relu_f16(a, b, bias, out)
             ref = (a.double() @ b.double() + bias.double()).clamp(min=0)
             return compare_close(out, ref, 2e-3)
 
@@ -1090,7 +1093,7 @@ def linalg_matmul_tests(s: Suite) -> None:
             rowscale = random_tensor((m,), torch.float32)
             res = random_tensor((m, n), torch.bfloat16)
             out = poisoned((m, n), torch.bfloat16)
-            s.module("linalg_matmul").linalg_mm_silu_residual_bf16(
+            s.module(module).linalg_mm_silu_residual_bf16(
                 a, b, rowscale, res, out)
             y = (a.double() @ b.double().t()) * scale * \
                 rowscale.double()[:, None]
@@ -1102,16 +1105,17 @@ def linalg_matmul_tests(s: Suite) -> None:
             colscale = random_tensor((n,), torch.float32)
             bias = random_tensor((n,), torch.float16)
             out = poisoned((m, n), torch.float16)
-            s.module("linalg_matmul").linalg_mm_colscale_bias_f16(
+            s.module(module).linalg_mm_colscale_bias_f16(
                 a, b, colscale, bias, out)
             ref = (a.double() @ b.double()) * colscale.double() + \
                 bias.double()
             return compare_close(out, ref, 2e-3)
-        s.run(f"linalg_mm_bias_relu_f16 {m}x{n}x{k}",
+        prefix = "" if module == "linalg_matmul" else f"{module} "
+        s.run(f"{prefix}linalg_mm_bias_relu_f16 {m}x{n}x{k}",
               "linalg_mm_bias_relu_f16", bias_relu)
-        s.run(f"linalg_mm_colscale_bias_f16 {m}x{n}x{k}",
+        s.run(f"{prefix}linalg_mm_colscale_bias_f16 {m}x{n}x{k}",
               "linalg_mm_colscale_bias_f16", colscale_bias)
-        s.run(f"linalg_mm_silu_residual_bf16 {m}x{n}x{k}",
+        s.run(f"{prefix}linalg_mm_silu_residual_bf16 {m}x{n}x{k}",
               "linalg_mm_silu_residual_bf16", silu_residual)
 
     # (300, 200, 2048), (128, 1024, 8192) and (200, 328, 5000) have few
@@ -1137,6 +1141,28 @@ def linalg_matmul_tests(s: Suite) -> None:
              tn=True, nt=True)
         fused(shape)
     split_k_static(s)
+
+    # The same GEMMs in thread block clusters (linalg_matmul.mlir compiled
+    # with gemm_cluster (2, 1): B multicast, and (1, 2): A multicast):
+    # grids of an odd number of tile rows or columns (rounded up to whole
+    # clusters, the extra blocks past the edge), one wave, persistent
+    # 128x256 and 128x192 tiles walking cluster tiles, a split K loop (not
+    # clustered), and A stored K x M.
+    for module in ("linalg_cluster_m2", "linalg_cluster_n2"):
+        for shape in [(129, 264, 72), (1000, 1000, 1000), (1100, 700, 640),
+                      (1000, 3000, 1000), (4096, 4096, 512),
+                      (300, 200, 2048), (2000, 3000, 1500)]:
+            case("linalg_mm_f16", torch.float16, torch.float16, shape,
+                 module=module)
+            case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+                 nt=True, module=module)
+            case("linalg_mm_acc_f16", torch.float16, torch.float32, shape,
+                 accumulate=True, module=module)
+            case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
+                 tn=True, module=module)
+            case("linalg_mm_nt_e4m3", torch.float8_e4m3fn, torch.float16,
+                 shape, nt=True, module=module)
+            fused(shape, module=module)
 
 
 def split_k_static(s: Suite) -> None:

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
 
@@ -230,19 +231,25 @@ static LogicalResult verifyTmaBoxes(CopyOp op, Type sharedType) {
                           "concrete layout, got ")
            << sharedType;
   SharedTileLayout layout = SharedTileLayout::get(tile);
-  SmallVector<int64_t> expected = getTmaBox(layout);
+  int64_t shares = op.getShares();
+  std::optional<SmallVector<int64_t>> expected =
+      getTmaShareBox(layout, shares);
+  if (!expected)
+    return op.emitOpError("the boxes of ")
+           << tile << " cannot be shared equally by the " << shares
+           << " blocks of a cluster";
   ArrayRef<int64_t> box = boxAttr.asArrayRef();
-  if (box != ArrayRef<int64_t>(expected))
+  if (box != ArrayRef<int64_t>(*expected))
     return op.emitOpError("the box of ")
-           << tile << " is " << formatList(expected) << ", got "
-           << formatList(box);
+           << tile << (shares > 1 ? " shared by a cluster" : "") << " is "
+           << formatList(*expected) << ", got " << formatList(box);
   int64_t rank = box.size();
   ArrayRef<int64_t> flat = originsAttr.asArrayRef();
   if (flat.size() % rank != 0)
     return op.emitOpError("box origins come in groups of ")
            << rank << " coordinates, got " << flat.size();
   int64_t count = flat.size() / rank;
-  int64_t needed = countTmaPieces(layout);
+  int64_t needed = countTmaPieces(layout, box);
   if (count != needed)
     return op.emitOpError("the tile is covered by ")
            << needed << " boxes, got " << count;
@@ -262,6 +269,13 @@ static LogicalResult verifyTmaBoxes(CopyOp op, Type sharedType) {
              << i << " at " << formatList(origin) << " repeats an earlier box";
   }
   return success();
+}
+
+int64_t CopyOp::getShares() {
+  if (!getMulticast())
+    return 1;
+  ParallelOp kernel = getKernel(*this);
+  return kernel ? kernel.getClusterBlocks() : 1;
 }
 
 LogicalResult CopyOp::verify() {
@@ -345,6 +359,15 @@ LogicalResult CopyOp::verify() {
   }
   if (isDma && (getBox() || getBoxOrigins()))
     return emitOpError("only tma copies are made of boxes");
+  if (getMulticast()) {
+    if (isDma || to != MemorySpace::Shared)
+      return emitOpError("only tma loads into shared memory are multicast");
+    ParallelOp kernel = getKernel(*this);
+    if (!kernel || !kernel.getCluster())
+      return emitOpError("multicast shares the copy among the blocks of a "
+                         "cluster, but it is not inside a block-level "
+                         "croq.parallel region launched in clusters");
+  }
   if (isDma && getMap())
     return emitOpError("only tma copies take a tensor map");
   if (getUsable() && !getMap())

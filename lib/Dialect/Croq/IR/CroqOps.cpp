@@ -334,6 +334,14 @@ LogicalResult ParallelOp::verifyCluster() {
   return success();
 }
 
+int64_t ParallelOp::getClusterBlocks() {
+  int64_t blocks = 1;
+  if (std::optional<ArrayRef<int64_t>> cluster = getCluster())
+    for (int64_t size : *cluster)
+      blocks = saturatingMul(blocks, size);
+  return blocks;
+}
+
 SmallVector<OpFoldResult> ParallelOp::getMixedExtents() {
   return getMixedValues(getStaticExtents(), getDynamicExtents(), getContext());
 }

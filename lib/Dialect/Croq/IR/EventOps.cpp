@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 
 #include "mlir/IR/OpImplementation.h"
@@ -41,6 +42,16 @@ static LogicalResult verifyEventIndex(Operation *op, Value events,
 }
 
 LogicalResult EventTriggerOp::verify() {
+  if (getCluster()) {
+    if (!getFutures().empty())
+      return emitOpError("a cluster trigger signals the other blocks of the "
+                         "cluster and takes no futures; trigger after the "
+                         "loads in this block only");
+    ParallelOp kernel = getKernel(*this);
+    if (!kernel || !kernel.getCluster())
+      return emitOpError("a cluster trigger must be inside a block-level "
+                         "croq.parallel region launched in clusters");
+  }
   for (Value future : getFutures()) {
     Operation *copy = future.getDefiningOp();
     if (!copy || copy->getNumOperands() < 2)

@@ -10,6 +10,8 @@
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::croq;
 
@@ -127,27 +129,45 @@ SmallVector<int64_t> mlir::croq::getTmaBox(const SharedTileLayout &layout) {
   return box;
 }
 
-/// The number of boxes of getTmaBox in one slab (verified shapes divide
-/// into whole boxes).
-static int64_t countTmaPiecesPerSlab(const SharedTileLayout &layout) {
-  SmallVector<int64_t> slab = layout.getSlabShape();
+std::optional<SmallVector<int64_t>>
+mlir::croq::getTmaShareBox(const SharedTileLayout &layout, int64_t shares) {
   SmallVector<int64_t> box = getTmaBox(layout);
+  int64_t count = countTmaPieces(layout, box);
+  if (shares <= 1 || count % shares == 0)
+    return box;
+  int64_t factor = shares / std::gcd(count, shares);
+  auto outer = llvm::find_if(box, [](int64_t size) { return size > 1; });
+  if (outer == box.end() || *outer % factor != 0)
+    return std::nullopt;
+  *outer /= factor;
+  int64_t atom = layout.span ? layout.span * 8 : 128;
+  for (const TmaPiece &piece : getTmaPieces(layout, box))
+    if (piece.byteOffset % atom != 0)
+      return std::nullopt;
+  return box;
+}
+
+/// The number of boxes of `box` in one slab (verified shapes divide into
+/// whole boxes).
+static int64_t countTmaPiecesPerSlab(const SharedTileLayout &layout,
+                                     ArrayRef<int64_t> box) {
+  SmallVector<int64_t> slab = layout.getSlabShape();
   int64_t count = 1;
   for (auto [size, extent] : llvm::zip(slab, box))
     count = saturatingMul(count, size / extent);
   return count;
 }
 
-/// The bulk copies that move a tile of `layout`: every box of getTmaBox in
-/// every slab.
-SmallVector<TmaPiece> mlir::croq::getTmaPieces(const SharedTileLayout &layout) {
+/// The bulk copies that move a tile of `layout` in boxes of `box`: every box
+/// in every slab.
+SmallVector<TmaPiece> mlir::croq::getTmaPieces(const SharedTileLayout &layout,
+                                               ArrayRef<int64_t> box) {
   SmallVector<int64_t> slab = layout.getSlabShape();
-  SmallVector<int64_t> box = getTmaBox(layout);
   int64_t rank = slab.size();
   SmallVector<int64_t> counts(rank);
   for (int64_t d = 0; d < rank; ++d)
     counts[d] = slab[d] / box[d];
-  int64_t perSlab = countTmaPiecesPerSlab(layout);
+  int64_t perSlab = countTmaPiecesPerSlab(layout, box);
   SmallVector<TmaPiece> pieces;
   for (int64_t s = 0; s < layout.numSlabs; ++s) {
     for (int64_t k = 0; k < perSlab; ++k) {
@@ -165,6 +185,7 @@ SmallVector<TmaPiece> mlir::croq::getTmaPieces(const SharedTileLayout &layout) {
   return pieces;
 }
 
-int64_t mlir::croq::countTmaPieces(const SharedTileLayout &layout) {
-  return saturatingMul(countTmaPiecesPerSlab(layout), layout.numSlabs);
+int64_t mlir::croq::countTmaPieces(const SharedTileLayout &layout,
+                                   ArrayRef<int64_t> box) {
+  return saturatingMul(countTmaPiecesPerSlab(layout, box), layout.numSlabs);
 }

@@ -38,7 +38,8 @@ using namespace mlir::croq;
 ///
 /// An async load's croq.wait becomes the croq.event.wait. The barrier before
 /// the load keeps the block's earlier readers of the tile ahead of the
-/// engine's writes, as a synchronous copy promises.
+/// engine's writes, as a synchronous copy promises (a cluster barrier for a
+/// multicast load, which writes the tiles of the whole cluster).
 static LogicalResult lowerTmaFuture(CopyOp copy) {
   Location loc = copy.getLoc();
   auto group = copy->getParentOfType<ParallelOp>();
@@ -68,15 +69,21 @@ static LogicalResult lowerTmaFuture(CopyOp copy) {
                                       /*arrivals=*/IntegerAttr());
 
   builder.setInsertionPoint(copy);
-  gpu::BarrierOp::create(builder, loc);
+  // A multicast load writes every block of the cluster: all of them are
+  // done with the tile before any issues its share.
+  if (copy.getMulticast())
+    ClusterBarrierOp::create(builder, loc);
+  else
+    gpu::BarrierOp::create(builder, loc);
   Value slot = arith::ConstantIndexOp::create(builder, loc, 0);
   auto load = CopyOp::create(builder, loc, FutureType::get(context),
                              copy.getEngineAttr(), copy.getSource(),
                              copy.getDest(), copy.getMap(), copy.getUsable(),
                              copy.getZfillAttr(), copy.getSwizzleAttr(),
-                             copy.getBoxAttr(), copy.getBoxOriginsAttr());
+                             copy.getBoxAttr(), copy.getBoxOriginsAttr(),
+                             copy.getMulticastAttr());
   EventTriggerOp::create(builder, loc, events, slot,
-                         ValueRange{load.getFuture()});
+                         ValueRange{load.getFuture()}, /*cluster=*/nullptr);
   if (!copy.isAsync()) {
     EventWaitOp::create(builder, loc, events, slot);
   } else if (wait) {

@@ -67,6 +67,10 @@ private:
   /// on into the next iteration (commit with pending = 1) and frees the
   /// previous iteration's stage instead of this one's.
   void keepOneGroupInFlight();
+  /// `cluster` where a stage's loads are multicast: a stage is free to
+  /// refill when every block of the cluster is done with it, so its release
+  /// arrives in every block.
+  UnitAttr getReleaseScope();
   /// Erases the synchronous loads, their tiles and what only they used.
   void eraseSynchronousLoads();
   /// The single-group form: a prologue and loads N - 1 iterations ahead.
@@ -158,10 +162,17 @@ void RingBuilder::emitLoads(OpBuilder &b, Value iv, Value stage,
         b, copy.getLoc(), FutureType::get(b.getContext()), copy.getEngineAttr(),
         mapping.lookupOrDefault(copy.getSource()), dest, /*map=*/Value(),
         /*usable=*/Value(), copy.getZfillAttr(), copy.getSwizzleAttr(),
-        copy.getBoxAttr(), copy.getBoxOriginsAttr());
+        copy.getBoxAttr(), copy.getBoxOriginsAttr(), copy.getMulticastAttr());
     futures.push_back(async.getFuture());
   }
-  EventTriggerOp::create(b, loc, full, stage, futures);
+  EventTriggerOp::create(b, loc, full, stage, futures, /*cluster=*/nullptr);
+}
+
+UnitAttr RingBuilder::getReleaseScope() {
+  for (TileLoad &load : c.loads)
+    if (load.copy.getMulticast())
+      return builder.getUnitAttr();
+  return nullptr;
 }
 
 void RingBuilder::consumeInLoop(OpBuilder &b) {
@@ -180,7 +191,8 @@ void RingBuilder::consumeInLoop(OpBuilder &b) {
         tile, [copy](OpOperand &use) { return use.getOwner() != copy; });
   }
   b.setInsertionPoint(body->getTerminator());
-  EventTriggerOp::create(b, loc, empty, stage, ValueRange());
+  EventTriggerOp::create(b, loc, empty, stage, ValueRange(),
+                         getReleaseScope());
 }
 
 /// The commit at the end of `loop`'s body that waits for all of the
@@ -216,7 +228,8 @@ void RingBuilder::keepOneGroupInFlight() {
   b.setInsertionPointToStart(ifPrevious.thenBlock());
   Value previous = arith::SubIOp::create(
       b, loc, t, arith::ConstantIndexOp::create(b, loc, 1));
-  EventTriggerOp::create(b, loc, empty, getStage(b, previous), ValueRange());
+  EventTriggerOp::create(b, loc, empty, getStage(b, previous), ValueRange(),
+                         getReleaseScope());
   trigger->erase();
   commit.setPending(1);
 

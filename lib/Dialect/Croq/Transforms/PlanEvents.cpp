@@ -4,11 +4,13 @@
 // arrivals that complete a phase of its slots (the mbarrier's count),
 // computed from its triggers: a trigger after tma loads is one arrival (the
 // issuing thread, which expects the loads' bytes), a plain trigger one per
-// warp that runs it, each warp counted once however many triggers it runs.
+// warp that runs it, each warp counted once however many triggers it runs,
+// and a cluster trigger once in every block of the cluster.
 // Event arrays the lowering cannot take are reported.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
@@ -36,6 +38,7 @@ static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
            << slots;
   llvm::BitVector plainWarps;
   SmallVector<llvm::BitVector> tmaIssuers;
+  std::optional<bool> cluster;
   for (Operation *user : alloc.getEvents().getUsers()) {
     if (isa<EventWaitOp>(user))
       continue;
@@ -51,6 +54,11 @@ static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
                                    "for a dma copy with croq.wait before "
                                    "triggering");
     }
+    if (cluster && *cluster != static_cast<bool>(trigger.getCluster()))
+      return trigger.emitOpError("mixes cluster and block triggers of one "
+                                 "event array; its slots count the "
+                                 "arrivals of one kind");
+    cluster = static_cast<bool>(trigger.getCluster());
     FailureOr<llvm::BitVector> warps = getWarpsRunning(trigger);
     if (failed(warps))
       return failure();
@@ -65,6 +73,9 @@ static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
     plainWarps |= *warps;
   }
   int64_t count = static_cast<int64_t>(plainWarps.count() + tmaIssuers.size());
+  // A cluster trigger arrives on the slot of every block of the cluster.
+  if (cluster && *cluster)
+    count *= getKernel(alloc).getClusterBlocks();
   if (count == 0)
     return alloc.emitOpError("is never triggered, so waiting on it would "
                              "hang");

@@ -3,9 +3,10 @@
 // The tiling stage of tma copies: a tile moves as the boxes the hardware
 // takes, one per swizzle-span-wide slab of a tile wider than its span, and
 // dimensions above 256 cut into boxes of 256. The pass records the box and
-// the boxes' origins on each tma copy; croq-emit-tensor-maps makes the
-// tensor maps for that box and the conversion issues one bulk copy per
-// origin, under one fence, barrier and bulk group for a store.
+// the boxes' origins on each tma copy (a multicast copy's box cut further,
+// so that its cluster's blocks issue equal shares); croq-emit-tensor-maps
+// makes the tensor maps for that box and the conversion issues one bulk
+// copy per origin, under one fence, barrier and bulk group for a store.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,17 +38,25 @@ static LogicalResult planBoxes(CopyOp copy) {
     return copy.emitOpError("its tile has no layout yet (swizzle = auto): "
                             "run croq-assign-layouts first");
   SharedTileLayout layout = SharedTileLayout::get(tile);
-  int64_t count = countTmaPieces(layout);
+  // A multicast copy's boxes divide equally among its cluster's blocks.
+  int64_t shares = copy.getShares();
+  std::optional<SmallVector<int64_t>> box = getTmaShareBox(layout, shares);
+  if (!box)
+    return copy.emitOpError("cannot share its boxes equally among the ")
+           << shares << " blocks of the cluster: the outer dimension of "
+           << "its box does not cut into equal shares that start on a "
+           << "swizzle atom";
+  int64_t count = countTmaPieces(layout, *box);
   if (count > kMaxTmaPieces)
     return copy.emitOpError("needs ")
            << count << " bulk copies of its largest legal box; a tma copy "
            << "is made of at most " << kMaxTmaPieces
            << ": make the tile's inner dimensions at most 256 elements";
   SmallVector<int64_t> origins;
-  for (const TmaPiece &piece : getTmaPieces(layout))
+  for (const TmaPiece &piece : getTmaPieces(layout, *box))
     llvm::append_range(origins, piece.coords);
   Builder builder(copy.getContext());
-  copy.setBoxAttr(builder.getDenseI64ArrayAttr(getTmaBox(layout)));
+  copy.setBoxAttr(builder.getDenseI64ArrayAttr(*box));
   copy.setBoxOriginsAttr(builder.getDenseI64ArrayAttr(origins));
   return success();
 }

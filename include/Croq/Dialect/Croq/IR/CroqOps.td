@@ -87,6 +87,9 @@ def Croq_ParallelOp : Croq_Op<"parallel", [SingleBlock, NoTerminator,
     static constexpr int64_t kMaxClusterBlocks = 8;
     /// Checks the cluster shape against the level and the grid.
     LogicalResult verifyCluster();
+    /// The blocks of one cluster: the product of the cluster's sizes, 1
+    /// without clusters.
+    int64_t getClusterBlocks();
   }];
 }
 
@@ -362,6 +365,16 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
       the tile's largest legal one: inside one swizzle-span-wide slab, at
       most 256 elements per dimension, a contiguous run of the slab. The
       boxes cover the tile once, at most 256 of them.
+    - `multicast` shares a `tma` load among the blocks of a cluster: every
+      block of the cluster runs the copy with the same source, and each
+      issues an equal share of the boxes, which the hardware writes into the
+      tile of every block of the cluster (the tile at the same place in each
+      block's shared memory) and completes on each block's event slot. The
+      boxes of such a copy are cut so that they divide among the cluster's
+      blocks. The copy must be inside a block-level `croq.parallel` launched
+      in clusters; a block may overwrite the tile only when every block of
+      the cluster is done with it (the release triggers of a pipeline ring
+      are `cluster` triggers).
 
     Example:
 
@@ -370,6 +383,10 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
     %f = croq.copy tma async zfill swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
     croq.wait %f
     croq.copy tma %w -> %u boxes [64, 64] at [[0, 0], [0, 64]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+    croq.parallel (%b) in [16] : block cluster [2] {
+      %m = croq.copy tma async multicast swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      croq.wait %m
+    }
     ```
   }];
   let arguments = (ins Croq_CopyEngine:$engine,
@@ -380,10 +397,12 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
                        UnitAttr:$zfill,
                        OptionalAttr<Croq_Swizzle>:$swizzle,
                        OptionalAttr<DenseI64ArrayAttr>:$box,
-                       OptionalAttr<DenseI64ArrayAttr>:$boxOrigins);
+                       OptionalAttr<DenseI64ArrayAttr>:$boxOrigins,
+                       UnitAttr:$multicast);
   let results = (outs Optional<Croq_FutureType>:$future);
   let assemblyFormat = [{
-    $engine `` custom<AsyncResult>(type($future)) (`zfill` $zfill^)?
+    $engine `` custom<AsyncResult>(type($future)) (`multicast` $multicast^)?
+    (`zfill` $zfill^)?
     `` custom<OptionalSwizzle>($swizzle) $source `->` $dest
     (`map` $map^)? (`if` $usable^)? `` custom<TmaBoxes>($box, $boxOrigins)
     attr-dict
@@ -392,6 +411,9 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     bool isAsync() { return getFuture() != nullptr; }
+    /// The blocks that share this copy: its cluster's for a multicast
+    /// copy, else 1.
+    int64_t getShares();
     /// Whether this copy moves from a global tensor into shared memory by
     /// the tensor memory accelerator.
     bool isTmaLoad();
@@ -581,17 +603,31 @@ def Croq_EventTriggerOp : Croq_Op<"event.trigger",
     the listed asynchronous copies have completed; for TMA loads this
     becomes the expected-transaction byte count on the slot's mbarrier.
 
+    With `cluster`, the trigger signals slot `index` of the array in every
+    block of the thread block cluster (the array at the same place in each
+    block), and each of those slots counts the arrivals of all the blocks:
+    the release of a ring stage whose loads are `multicast`, which no block
+    may refill until every block of the cluster is done with it. A `cluster`
+    trigger takes no futures and must be inside a block-level
+    `croq.parallel` launched in clusters.
+
     Example:
 
     ```mlir
     croq.event.trigger %full[%s] after (%fa, %fb) : !croq.events<4>
+    croq.parallel (%b) in [16] : block cluster [2] {
+      %empty = croq.event.alloc ready : !croq.events<2>
+      %c0 = arith.constant 0 : index
+      croq.event.trigger %empty[%c0] cluster : !croq.events<2>
+    }
     ```
   }];
   let arguments = (ins Croq_EventsType:$events, Index:$index,
-                       Variadic<Croq_FutureType>:$futures);
+                       Variadic<Croq_FutureType>:$futures,
+                       UnitAttr:$cluster);
   let assemblyFormat = [{
-    $events `[` $index `]` (`after` ` ` `(` $futures^ `)`)? attr-dict
-    `:` qualified(type($events))
+    $events `[` $index `]` (`after` ` ` `(` $futures^ `)`)?
+    (`cluster` $cluster^)? attr-dict `:` qualified(type($events))
   }];
   let hasVerifier = 1;
 }

@@ -13,6 +13,8 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace mlir {
 namespace croq {
 
@@ -81,12 +83,22 @@ struct TmaPiece {
 /// cut to 256, and every dimension outside it 1.
 SmallVector<int64_t> getTmaBox(const SharedTileLayout &layout);
 
-/// The bulk copies that move a tile of `layout`: every box of getTmaBox in
-/// every slab.
-SmallVector<TmaPiece> getTmaPieces(const SharedTileLayout &layout);
+/// The box of a tile of `layout` that `shares` blocks of a cluster move
+/// together (a multicast copy), each an equal number of boxes: getTmaBox,
+/// its outermost dimension above 1 cut by the smallest factor that makes the
+/// box count a multiple of `shares`. Null where that dimension does not
+/// divide, or a box would not start on a swizzle atom (span * 8 bytes, 128
+/// unswizzled) as TMA writes it.
+std::optional<SmallVector<int64_t>> getTmaShareBox(const SharedTileLayout &layout,
+                                                   int64_t shares);
+
+/// The bulk copies that move a tile of `layout` in boxes of `box`
+/// (getTmaBox or getTmaShareBox): every box in every slab.
+SmallVector<TmaPiece> getTmaPieces(const SharedTileLayout &layout,
+                                   ArrayRef<int64_t> box);
 
 /// The number of getTmaPieces, saturated at INT64_MAX.
-int64_t countTmaPieces(const SharedTileLayout &layout);
+int64_t countTmaPieces(const SharedTileLayout &layout, ArrayRef<int64_t> box);
 
 } // namespace croq
 } // namespace mlir

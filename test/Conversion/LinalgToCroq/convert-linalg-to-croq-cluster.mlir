@@ -1,0 +1,56 @@
+// RUN: croq-opt %s --convert-linalg-to-croq="cluster-m=2" --canonicalize -split-input-file | FileCheck %s
+// RUN: croq-opt %s --convert-linalg-to-croq="cluster-n=2" --canonicalize -split-input-file | FileCheck %s --check-prefix=ALONG-N
+
+// Clusters of 2 x 1 blocks: the two blocks of a cluster compute tiles of
+// one column, so they need the same K steps of B, which each loads half of
+// and multicasts to both; A stays each block's own. The 8 x 16 grid of
+// 128x192 tiles (the model's choice at 1000x3000x7000) is whole clusters.
+// CHECK-LABEL: func.func @one_wave
+// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [8, 16] : block cluster [2, 1] attributes {croq.consumers = 2 : i64, croq.persistent = true} {
+// CHECK:   scf.for
+// CHECK:     croq.copy tma zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<128x64xf16>
+// CHECK:     croq.copy tma multicast zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<64x192xf16>
+// Along N the blocks share A instead.
+// ALONG-N-LABEL: func.func @one_wave
+// ALONG-N: croq.parallel (%{{.*}}, %{{.*}}) in [8, 16] : block cluster [1, 2]
+// ALONG-N:   croq.copy tma multicast zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<128x64xf16>
+// ALONG-N:   croq.copy tma zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<64x192xf16>
+func.func @one_wave(%a: memref<1000x7000xf16>, %b: memref<7000x3000xf16>, %c: memref<1000x3000xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<1000x3000xf16>)
+  linalg.matmul ins(%a, %b : memref<1000x7000xf16>, memref<7000x3000xf16>) outs(%c : memref<1000x3000xf16>)
+  return
+}
+
+// -----
+
+// An odd number of tile rows (ceil(129 / 64) = 3 of the 64x128 tile) is
+// rounded up to whole clusters (4): the block past the edge loads zeros,
+// stores nothing, and shares its half of B.
+// CHECK-LABEL: func.func @odd_grid
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [4, 3] : block cluster [2, 1]
+// ALONG-N-LABEL: func.func @odd_grid
+// ALONG-N: croq.parallel (%{{.*}}, %{{.*}}) in [3, 4] : block cluster [1, 2]
+func.func @odd_grid(%a: memref<129x72xf16>, %b: memref<72x264xf16>, %c: memref<129x264xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<129x264xf16>)
+  linalg.matmul ins(%a, %b : memref<129x72xf16>, memref<72x264xf16>) outs(%c : memref<129x264xf16>)
+  return
+}
+
+// -----
+
+// A dynamic grid is whole clusters by construction (ceil(tiles / 2) * 2),
+// which croq-persistent-blocks relies on.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: scf.index_switch
+// CHECK: case 1 {
+// CHECK-NEXT: %[[TM:.*]] = arith.ceildivui %{{.*}}, %c128 : index
+// CHECK-NEXT: %[[Q:.*]] = arith.ceildivui %[[TM]], %c2 : index
+// CHECK-NEXT: %[[GM:.*]] = arith.muli %[[Q]], %c2 : index
+// CHECK-NEXT: %[[GN:.*]] = arith.ceildivui %{{.*}}, %c192 : index
+// CHECK-NEXT: croq.parallel (%{{.*}}, %{{.*}}) in [%[[GM]], %[[GN]]] : block cluster [2, 1]
+func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}
