@@ -92,15 +92,14 @@ for fname in ("linalg_mm_f16", "linalg_mm_acc_f16"):
     functions.append(text[:text.index("\n}\n") + 3])
 # bench_tiles.py times every configuration of linalg_mm_f16 alone (the
 # f32-result GEMM leaves out 128x256).
-# tiles_mm adds the tiles in thread block clusters of two along M (B
-# multicast) and along N (A multicast).
+# tiles_mm has every tile alone and in thread block clusters of two along
+# M (B multicast) and along N (A multicast), and the model's choice.
 clustered = [{"gemm_tile": tile, "gemm_split_k": 1, "gemm_cluster": cluster}
              for tile in ((128, 256), (128, 192), (128, 128), (64, 128))
-             for cluster in ((2, 1), (1, 2))]
+             for cluster in ((1, 1), (2, 1), (1, 2))]
 for label, source, configs in (
         ("autotune_mm", "\n".join(functions), croq.DEFAULT_CONFIGS),
-        ("tiles_mm", functions[0],
-         [*croq.DEFAULT_CONFIGS, *clustered])):
+        ("tiles_mm", functions[0], [{}, *clustered])):
     try:
         croq.compile_variants(source, out / label, configs, name=label,
                               tools_dir="build/bin", runtime_dir="build/lib")

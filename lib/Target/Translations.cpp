@@ -68,7 +68,8 @@ static llvm::cl::list<int64_t> clGemmCluster(
     "croq-gemm-cluster",
     llvm::cl::desc("the thread block cluster (blocks along M,N; one of them "
                    "1) of GEMMs from linalg, whose blocks share an operand "
-                   "by TMA multicast (default 1,1: none)"),
+                   "by TMA multicast (default: chosen by the cost model; "
+                   "1,1: none)"),
     llvm::cl::CommaSeparated);
 static llvm::cl::opt<int64_t> clGemmSplitK(
     "croq-gemm-split-k",

@@ -38,11 +38,15 @@ from .errors import CompileError, CroqError, LoadError
 from .module import EntryPoint, Module, load
 
 #: The configurations tried by default: the cost model's choice, then each
-#: tile whole, then the splittable tiles split 2 to 16 ways.
+#: tile whole (the two largest alone and in clusters of two blocks along M
+#: that share B by TMA multicast), then the splittable tiles split 2 to 16
+#: ways.
 DEFAULT_CONFIGS: Tuple[Dict[str, Any], ...] = (
     {},
-    {"gemm_tile": (128, 256), "gemm_split_k": 1},
-    {"gemm_tile": (128, 192), "gemm_split_k": 1},
+    {"gemm_tile": (128, 256), "gemm_split_k": 1, "gemm_cluster": (1, 1)},
+    {"gemm_tile": (128, 256), "gemm_split_k": 1, "gemm_cluster": (2, 1)},
+    {"gemm_tile": (128, 192), "gemm_split_k": 1, "gemm_cluster": (1, 1)},
+    {"gemm_tile": (128, 192), "gemm_split_k": 1, "gemm_cluster": (2, 1)},
     {"gemm_tile": (128, 128), "gemm_split_k": 1},
     {"gemm_tile": (128, 128), "gemm_split_k": 2},
     {"gemm_tile": (128, 128), "gemm_split_k": 4},
@@ -59,7 +63,8 @@ _CHOICES = "choices.json"
 
 def config_label(config: Dict[str, Any]) -> str:
     """A configuration's name: ``model`` for the cost model's choice, else
-    ``t<rows>x<cols>`` and ``s<splits>`` (``t64x128s4``)."""
+    ``t<rows>x<cols>``, ``s<splits>`` and ``c<m>x<n>`` for a cluster
+    (``t64x128s4``, ``t128x192s1c2x1``)."""
     if not config:
         return "model"
     label = ""
@@ -68,7 +73,7 @@ def config_label(config: Dict[str, Any]) -> str:
         label += f"t{rows}x{cols}"
     if config.get("gemm_split_k"):
         label += f"s{config['gemm_split_k']}"
-    if config.get("gemm_cluster") and tuple(config["gemm_cluster"]) != (1, 1):
+    if config.get("gemm_cluster"):
         cm, cn = config["gemm_cluster"]
         label += f"c{cm}x{cn}"
     return label or "model"

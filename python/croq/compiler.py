@@ -374,9 +374,11 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
         gemm_cluster: ``(m, n)``, the thread block cluster of those GEMMs'
             unsplit kernels: ``(2, 1)`` puts two blocks of one tile column
             in a cluster, which load B's K steps once between them by TMA
-            multicast; ``(1, 2)`` does the same along N for A. One of the
-            two is 1, the product at most 8. None (the default) or
-            ``(1, 1)``: no clusters.
+            multicast; ``(1, 2)`` does the same along N for A; ``(1, 1)``:
+            no clusters. One of the two is 1, the product at most 8. None
+            (the default) lets the cost model choose (clusters of 2 x 1
+            for the 128x192 and 128x256 tiles where B's rows are not
+            multiples of 128 bytes).
         cache: the compile cache: True for :func:`default_cache_dir`, a
             directory, or False for none. An entry is keyed by the IR text,
             the module name, the options, and the path, size and time of
@@ -429,9 +431,8 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                                              for d in gemm_cluster):
             raise CompileError("gemm_cluster must be (m, n), got "
                                f"{gemm_cluster!r}", tool="croq")
-        if tuple(gemm_cluster) != (1, 1):
-            options.append(
-                f"--croq-gemm-cluster={gemm_cluster[0]},{gemm_cluster[1]}")
+        options.append(
+            f"--croq-gemm-cluster={gemm_cluster[0]},{gemm_cluster[1]}")
 
     cache_root: Optional[Path] = None
     key = ""

@@ -4,13 +4,25 @@
 // RUN: not croq-translate --croq-to-ptx --croq-gemm-tile=128,256 --croq-gemm-split-k=4 %s 2>&1 | FileCheck %s --check-prefix=UNSPLITTABLE
 // RUN: not croq-translate --croq-to-ptx --croq-gemm-tile=64 %s 2>&1 | FileCheck %s --check-prefix=ONE
 // RUN: not croq-translate --croq-to-ptx --croq-gemm-tile=96,128 %s 2>&1 | FileCheck %s --check-prefix=SHAPE
+// RUN: croq-translate --croq-to-ptx --croq-gemm-cluster=1,1 %s | FileCheck %s --check-prefix=ALONE
+// RUN: croq-translate --croq-to-ptx --croq-gemm-tile=128,192 --croq-gemm-cluster=2,1 %s | FileCheck %s --check-prefix=CLUSTERED
+// RUN: not croq-translate --croq-to-ptx --croq-gemm-cluster=2 %s 2>&1 | FileCheck %s --check-prefix=CLUSTERONE
 
 // With dynamic shapes the host chooses among the kernels of every tile:
-// 128x256 and 128x192; 128x128 and 64x128, each whole or split (a partial-product
-// kernel and a reduction). A forced tile leaves its kernels, a forced tile
-// that is not split one kernel.
-// CHOSEN-COUNT-8: .entry product_kernel
+// 128x256 and 128x192, each alone or in clusters of two blocks that share
+// B (multicast); 128x128 and 64x128, each whole or split (a
+// partial-product kernel and a reduction). A forced tile leaves its
+// kernels, a forced tile that is not split (or forced into clusters) one
+// kernel; no clusters leave the 8 kernels without them.
+// CHOSEN-COUNT-10: .entry product_kernel
 // CHOSEN-NOT: .entry
+// ALONE-COUNT-8: .entry product_kernel
+// ALONE-NOT: .entry
+// ALONE-NOT: multicast
+// CLUSTERED-COUNT-1: .entry product_kernel
+// CLUSTERED-NOT: .entry
+// CLUSTERED: multicast::cluster
+// CLUSTERONE: error: --croq-gemm-cluster takes m,n, got 1 numbers
 // SPLITTABLE-COUNT-3: .entry product_kernel
 // SPLITTABLE-NOT: .entry
 // FORCED: .entry product_kernel

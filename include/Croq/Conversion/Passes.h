@@ -92,8 +92,9 @@ struct CroqToNVVMPipelineOptions
   PassOptions::Option<int64_t> gemmClusterM{
       *this, "gemm-cluster-m",
       llvm::cl::desc("blocks of the thread block clusters of GEMMs from "
-                     "linalg along M, sharing B by multicast (1: none)"),
-      llvm::cl::init(1)};
+                     "linalg along M, sharing B by multicast (0: chosen by "
+                     "the cost model; 1: none)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> gemmClusterN{
       *this, "gemm-cluster-n",
       llvm::cl::desc("blocks of the thread block clusters of GEMMs from "

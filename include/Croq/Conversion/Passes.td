@@ -39,15 +39,19 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     2`, for `croq-split-accumulators`; a tile of 128 rows walks
     `croq.persistent = true`, for `croq-persistent-blocks`.
 
-    Clusters. `cluster-m = 2` (up to 8) launches the unsplit kernel in
-    thread block clusters of that many blocks along M: the blocks of a
-    cluster compute tiles of one column, so they need the same K steps of
-    B, and each loads a share of them, which TMA multicasts into every
-    block of the cluster (`croq.copy ... multicast`); `cluster-n` does the
-    same along N for A. The grid is rounded up to whole clusters (blocks
-    past the edge load zeros and store nothing), and a persistent kernel
-    walks the tiles a cluster at a time. One of the two may be above 1;
-    split kernels are not clustered.
+    Clusters. A kernel in thread block clusters of 2 x 1 blocks: the
+    blocks of a cluster compute tiles of one column, so they need the same
+    K steps of B, and each loads a share of them, which TMA multicasts into
+    every block of the cluster (`croq.copy ... multicast`). The grid is
+    rounded up to whole clusters (blocks past the edge load zeros and store
+    nothing), and a persistent kernel walks the tiles a cluster at a time.
+    By default the cost model weighs the 128x192 and 128x256 tiles in such
+    clusters against the same tiles alone: a block that loads all of B's K
+    step takes 15% longer where B's rows are not multiples of 128 bytes (a
+    box row then spans two L2 lines), a block in a cluster 5% longer in any
+    case (measured on an H200). `cluster-m = N` (up to 8) forces clusters
+    of N x 1 on every unsplit kernel, `cluster-m = 1` none; `cluster-n = N`
+    forces 1 x N, which share A instead. Split kernels are not clustered.
 
     Split K. When the tiles are too few to fill the chip and K is long
     (256x256x16384, M = 128), the K loop of a 128x128 or 64x128 tile may be
@@ -112,9 +116,10 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
            "Columns of every block tile (0: chosen by the cost model)">,
     Option<"splitK", "split-k", "int64_t", /*default=*/"0",
            "K splits of every GEMM (0: chosen by the cost model, 1: none)">,
-    Option<"clusterM", "cluster-m", "int64_t", /*default=*/"1",
+    Option<"clusterM", "cluster-m", "int64_t", /*default=*/"0",
            "Blocks of a thread block cluster along M, which share B's K "
-           "steps by multicast (1: no cluster)">,
+           "steps by multicast (0: chosen by the cost model, 1: no "
+           "cluster)">,
     Option<"clusterN", "cluster-n", "int64_t", /*default=*/"1",
            "Blocks of a thread block cluster along N, which share A's K "
            "steps by multicast (1: no cluster)">,

@@ -118,16 +118,17 @@ static void emitVariant(OpBuilder &b, Location loc, const MatmulSpec &spec,
 /// The cost model's choice for `spec`, built in a scratch block when the
 /// shape is static, so that only the chosen constants remain.
 static GemmChoice chooseVariant(OpBuilder &b, Location loc,
-                                const ProductSizes &sizes,
+                                const ProductSizes &sizes, Value bRowBytes,
                                 ArrayRef<GemmVariant> variants,
                                 const TargetDescription &target,
                                 int64_t resultBytes, int64_t splitK) {
   std::optional<int64_t> m = getConstantIntValue(sizes.m);
   std::optional<int64_t> n = getConstantIntValue(sizes.n);
   std::optional<int64_t> kSteps = getConstantIntValue(sizes.kSteps);
-  if (!m || !n || !kSteps)
-    return emitGemmChoice(b, loc, sizes.m, sizes.n, sizes.kSteps, variants,
-                          target, resultBytes, splitK);
+  std::optional<int64_t> bRow = getConstantIntValue(bRowBytes);
+  if (!m || !n || !kSteps || !bRow)
+    return emitGemmChoice(b, loc, sizes.m, sizes.n, sizes.kSteps, bRowBytes,
+                          variants, target, resultBytes, splitK);
   // The cost model's ops fold; those it leaves are erased after.
   struct Recorder : OpBuilder::Listener {
     SmallVector<Operation *> created;
@@ -143,7 +144,8 @@ static GemmChoice chooseVariant(OpBuilder &b, Location loc,
   };
   GemmChoice choice =
       emitGemmChoice(scratchBuilder, loc, constant(*m), constant(*n),
-                     constant(*kSteps), variants, target, resultBytes, splitK);
+                     constant(*kSteps), constant(*bRow), variants, target,
+                     resultBytes, splitK);
   int64_t variant = *getConstantIntValue(choice.variant);
   int64_t splits = *getConstantIntValue(choice.splits);
   for (Operation *op : llvm::reverse(recorder.created))
@@ -169,9 +171,15 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec,
   sizes.m = dim(spec.a, spec.aTransposed ? 1 : 0);
   sizes.k = dim(spec.a, spec.aTransposed ? 0 : 1);
   sizes.n = dim(spec.b, spec.bTransposed ? 0 : 1);
-  sizes.kSteps = IndexBuilder{b, loc}.ceilDiv(sizes.k, getStepElements(spec));
-  GemmChoice choice =
-      chooseVariant(b, loc, sizes, variants, target, resultBytes, splitK);
+  IndexBuilder e{b, loc};
+  sizes.kSteps = e.ceilDiv(sizes.k, getStepElements(spec));
+  // The bytes of B's stored rows: N elements, or K where B is N x K.
+  int64_t elementBytes =
+      getElementTypeOrSelf(spec.b.getType()).getIntOrFloatBitWidth() / 8;
+  Value bRowBytes =
+      e.mul(spec.bTransposed ? sizes.k : sizes.n, e.c(elementBytes));
+  GemmChoice choice = chooseVariant(b, loc, sizes, bRowBytes, variants, target,
+                                    resultBytes, splitK);
   if (std::optional<int64_t> chosen = getConstantIntValue(choice.variant)) {
     emitVariant(b, loc, spec, variants[*chosen], sizes, choice.splits);
   } else {
@@ -236,12 +244,12 @@ struct ConvertLinalgToCroqPass
           << static_cast<int64_t>(splitK);
       return signalPassFailure();
     }
-    if (clusterM < 1 || clusterN < 1 ||
+    if (clusterM < 0 || clusterN < 1 ||
         clusterM * clusterN > ParallelOp::kMaxClusterBlocks ||
         (clusterM > 1 && clusterN > 1)) {
       getOperation()->emitError("convert-linalg-to-croq takes clusters of "
-                                "cluster-m x 1 or 1 x cluster-n blocks, at "
-                                "most ")
+                                "cluster-m x 1 (0: chosen) or 1 x cluster-n "
+                                "blocks, at most ")
           << ParallelOp::kMaxClusterBlocks << ", got "
           << static_cast<int64_t>(clusterM) << "x"
           << static_cast<int64_t>(clusterN);
@@ -274,11 +282,8 @@ struct ConvertLinalgToCroqPass
           return signalPassFailure();
         }
       }
-      for (TileConfig &tile : *candidates) {
-        tile.clusterRows = clusterM;
-        tile.clusterCols = clusterN;
-      }
-      SmallVector<GemmVariant> variants = getGemmVariants(*candidates, splitK);
+      SmallVector<GemmVariant> variants =
+          getGemmVariants(*candidates, splitK, clusterM, clusterN);
       if (variants.empty()) {
         op.emitOpError("convert-linalg-to-croq splits the K loop of "
                        "128x128 and 64x128 tiles only, got split-k=")

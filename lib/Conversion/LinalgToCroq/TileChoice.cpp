@@ -44,6 +44,15 @@ static constexpr int64_t kMinStepsPerSplit = 4;
 static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
 /// The numbers of splits the cost model tries.
 static constexpr int64_t kSplitCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
+/// How much longer a K step takes when B's rows are not 128-byte multiples
+/// and the block loads all of B's K step, in percent; and a block in a
+/// cluster (stepping with its cluster, loading half of B). Measured on an
+/// H200 (bench_tiles.py, bench/RESULTS.md): 128x192 and 128x256 tiles ran
+/// 8-16% slower alone than in clusters of two at 1000x3000x7168,
+/// 3000x5000x2048 and 6000^3, and 1-7% faster alone at 3072x5120x2048,
+/// 4096^3 and 8192^3, whose rows are multiples of 128 bytes.
+static constexpr int64_t kMisalignedPercent = 15;
+static constexpr int64_t kClusterPercent = 5;
 /// The cost of a plan that cannot run.
 static constexpr int64_t kNever = int64_t(1) << 60;
 
@@ -91,12 +100,29 @@ mlir::croq::getTileCandidates(const TargetDescription &target,
   return candidates;
 }
 
+/// Whether the model considers `tile` in clusters of two along M: the
+/// tiles measured faster so where B's rows are not 128-byte multiples.
+static bool mayCluster(const TileConfig &tile) {
+  return tile.rows == 128 && tile.cols >= 192;
+}
+
 SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
-                                                     int64_t splitK) {
+                                                     int64_t splitK,
+                                                     int64_t clusterM,
+                                                     int64_t clusterN) {
   SmallVector<GemmVariant> variants;
   for (const TileConfig &tile : tiles) {
-    if (splitK <= 1)
-      variants.push_back({tile, false});
+    if (splitK <= 1) {
+      TileConfig whole = tile;
+      whole.clusterRows = std::max<int64_t>(clusterM, 1);
+      whole.clusterCols = clusterN;
+      variants.push_back({whole, false});
+      if (clusterM == 0 && clusterN == 1 && mayCluster(tile)) {
+        TileConfig clustered = tile;
+        clustered.clusterRows = 2;
+        variants.push_back({clustered, false});
+      }
+    }
     if (splitK != 1 && tile.splittable)
       variants.push_back({tile, true});
   }
@@ -112,21 +138,37 @@ static int64_t getStepCycles(const TileConfig &tile,
   return flops * 100 / (target.mmaFlopsPerCycle * tile.efficiency);
 }
 
-/// The cycles `blocks` blocks of `tile` with `steps` K steps each take on
-/// the chip: waves x (steps x step cycles + the tile's fixed cycles).
+/// The cycles of one K step of `tile` for a B whose rows are not 128-byte
+/// multiples where `bMisaligned` (an i1) holds: a box row of B then spans
+/// two L2 lines, and a block that loads all of B's K step waits for them
+/// (kMisalignedPercent more); blocks in clusters load half each
+/// (multicast) and pay kClusterPercent for stepping together either way.
+static Value emitStepCycles(IndexBuilder &e, const TileConfig &tile,
+                            const TargetDescription &target,
+                            Value bMisaligned) {
+  Value base = e.c(getStepCycles(tile, target));
+  Value percent = tile.getClusterBlocks() > 1
+                      ? e.c(100 + kClusterPercent)
+                      : e.select(bMisaligned, e.c(100 + kMisalignedPercent),
+                                 e.c(100));
+  return e.div(e.mul(base, percent), e.c(100));
+}
+
+/// The cycles `blocks` blocks with `steps` K steps of `stepCycles` each
+/// take on the chip: waves x (steps x step cycles + the tile's fixed
+/// cycles).
 static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
-                            const TileConfig &tile,
+                            Value stepCycles,
                             const TargetDescription &target) {
   Value waves = e.ceilDiv(blocks, target.multiprocessors);
-  return e.mul(waves, e.add(e.mul(steps, e.c(getStepCycles(tile, target))),
-                            e.c(kTileCycles)));
+  return e.mul(waves, e.add(e.mul(steps, stepCycles), e.c(kTileCycles)));
 }
 
 /// The least cost of `tile` with its K loop split, and the splits.
 static std::pair<Value, Value>
 emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
               const TileConfig &tile, const TargetDescription &target,
-              int64_t resultBytes, int64_t splitK) {
+              int64_t resultBytes, int64_t splitK, Value stepCycles) {
   Value tiles = e.mul(e.ceilDiv(m, tile.rows), e.ceilDiv(n, tile.cols));
   Value output = e.mul(e.mul(m, n), e.c(resultBytes));
   Value best, bestSplits;
@@ -138,7 +180,7 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
     Value steps = e.ceilDiv(kSteps, count);
     Value splits = e.ceilDiv(kSteps, steps);
     Value compute =
-        emitWaveCycles(e, e.mul(tiles, splits), steps, tile, target);
+        emitWaveCycles(e, e.mul(tiles, splits), steps, stepCycles, target);
     // The partial tiles are written and read back once, mostly in L2 (they
     // are a few MiB): counted once at the memory's rate. That matched the
     // split choices measured on an H200 (bench/RESULTS.md); twice
@@ -168,21 +210,30 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
 }
 
 GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value m,
-                                      Value n, Value kSteps,
+                                      Value n, Value kSteps, Value bRowBytes,
                                       ArrayRef<GemmVariant> variants,
                                       const TargetDescription &target,
                                       int64_t resultBytes, int64_t splitK) {
   IndexBuilder e{b, loc};
+  Value bMisaligned = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::ne, e.rem(bRowBytes, e.c(128)), e.c(0));
   Value best, bestCost, bestSplits;
   for (auto [index, variant] : llvm::enumerate(variants)) {
     const TileConfig &tile = variant.tile;
+    Value stepCycles = emitStepCycles(e, tile, target, bMisaligned);
     Value cost, splits;
     if (variant.split) {
-      std::tie(cost, splits) =
-          emitSplitCost(e, m, n, kSteps, tile, target, resultBytes, splitK);
+      std::tie(cost, splits) = emitSplitCost(e, m, n, kSteps, tile, target,
+                                             resultBytes, splitK, stepCycles);
     } else {
-      Value blocks = e.mul(e.ceilDiv(m, tile.rows), e.ceilDiv(n, tile.cols));
-      cost = emitWaveCycles(e, blocks, kSteps, tile, target);
+      // A grid in clusters is whole clusters.
+      auto roundUp = [&](Value tiles, int64_t multiple) {
+        return e.mul(e.ceilDiv(tiles, multiple), e.c(multiple));
+      };
+      Value blocks =
+          e.mul(roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
+                roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
+      cost = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
       splits = e.c(1);
     }
     if (!best) {

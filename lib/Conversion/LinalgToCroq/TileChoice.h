@@ -69,9 +69,13 @@ getTileCandidates(const TargetDescription &target, int64_t resultBytes,
                   int64_t rows, int64_t cols);
 
 /// The kernels to choose among: each candidate tile whole, and split where
-/// the tile allows it and `splitK` (the pass option) is not 1.
+/// the tile allows it and `splitK` (the pass option) is not 1. The whole
+/// ones are launched in clusters of `clusterM` x `clusterN` blocks; with
+/// `clusterM` = 0 (the model's choice) they are not, and the 128x192 and
+/// 128x256 tiles are also candidates in clusters of 2 x 1.
 SmallVector<GemmVariant> getGemmVariants(ArrayRef<TileConfig> tiles,
-                                         int64_t splitK);
+                                         int64_t splitK, int64_t clusterM,
+                                         int64_t clusterN);
 
 /// The choice among `variants` for an M x N result with `kSteps` K steps:
 /// the index of the variant and, for a split one, the number of splits
@@ -85,12 +89,16 @@ struct GemmChoice {
 /// of equal costs); everything folds to constants for a static shape.
 ///   cost = waves x (K steps per block x step cycles + tile cycles)
 ///        + for a split: launch cycles + (workspace + result) / bandwidth
-/// The waves are blocks (tiles x splits) over the multiprocessors; a step
-/// takes rows x cols x K-step x 2 / (mma rate x efficiency). A split K
-/// loop writes f32 partial tiles that a second kernel reads back and
-/// reduces. `splitK` > 1 forces that many splits (at most one per K step).
+/// The waves are blocks (tiles x splits, a clustered grid rounded up to
+/// whole clusters) over the multiprocessors; a step takes rows x cols x
+/// K-step x 2 / (mma rate x efficiency), longer where B's rows
+/// (`bRowBytes`) are not 128-byte multiples and the block loads all of B,
+/// and a little longer in a cluster. A split K loop writes f32 partial
+/// tiles that a second kernel reads back and reduces. `splitK` > 1 forces
+/// that many splits (at most one per K step).
 GemmChoice emitGemmChoice(OpBuilder &builder, Location loc, Value m, Value n,
-                          Value kSteps, ArrayRef<GemmVariant> variants,
+                          Value kSteps, Value bRowBytes,
+                          ArrayRef<GemmVariant> variants,
                           const TargetDescription &target, int64_t resultBytes,
                           int64_t splitK);
 

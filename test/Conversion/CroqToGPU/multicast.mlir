@@ -29,16 +29,16 @@
 // CHECK:           %[[P1:.*]] = arith.andi %{{.*}}, %[[IS1]] : i1
 // CHECK:           nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] to %{{.*}} multicast_mask = %[[MASK]], predicate = %[[P1]]
 // CHECK:           nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%{{.*}}], %c16384, predicate
-// The release: lane 0 of each warp arrives, at cluster scope, on the
+// The release: lane 0 of each warp arrives (release at CTA scope) on the
 // slot's mbarrier in block 0 and in block 1 (mapa of the slot's address).
 // CHECK:           nvvm.bar.warp.sync
 // CHECK:           scf.if
 // CHECK:             %[[BASE:.*]] = memref.extract_aligned_pointer_as_index
 // CHECK:             %[[PTR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
 // CHECK:             %[[R0:.*]] = nvvm.mapa %[[PTR]], %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK-NEXT:        nvvm.mbarrier.arrive %[[R0]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK-NEXT:        nvvm.mbarrier.arrive %[[R0]] : !llvm.ptr<7>
 // CHECK:             %[[R1:.*]] = nvvm.mapa %[[PTR]], %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK-NEXT:        nvvm.mbarrier.arrive %[[R1]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK-NEXT:        nvvm.mbarrier.arrive %[[R1]] : !llvm.ptr<7>
 // No block leaves while the other may still write its tile or arrive on
 // its events.
 // CHECK:           nvvm.cluster.arrive {aligned}

@@ -1,5 +1,6 @@
 // RUN: croq-opt %s --convert-linalg-to-croq="cluster-m=2" --canonicalize -split-input-file | FileCheck %s
 // RUN: croq-opt %s --convert-linalg-to-croq="cluster-n=2" --canonicalize -split-input-file | FileCheck %s --check-prefix=ALONG-N
+// RUN: croq-opt %s --convert-linalg-to-croq --canonicalize -split-input-file | FileCheck %s --check-prefix=MODEL
 
 // Clusters of 2 x 1 blocks: the two blocks of a cluster compute tiles of
 // one column, so they need the same K steps of B, which each loads half of
@@ -52,5 +53,35 @@ func.func @odd_grid(%a: memref<129x72xf16>, %b: memref<72x264xf16>, %c: memref<1
 // CHECK-NEXT: croq.parallel (%{{.*}}, %{{.*}}) in [%[[GM]], %[[GN]]] : block cluster [2, 1]
 func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}
+
+// -----
+
+// The cost model's choice. B's rows here are 3000 x 2 = 6000 bytes, no
+// multiple of 128: a 128x192 block alone takes 808 x 1.15 cycles a step,
+// in a cluster of two 808 x 1.05, both one wave (128 blocks) of 112 steps:
+// the cluster (96976 cycles against 106048).
+// MODEL-LABEL: func.func @misaligned_rows
+// MODEL: croq.parallel (%{{.*}}, %{{.*}}) in [8, 16] : block cluster [2, 1] attributes {croq.consumers = 2 : i64, croq.persistent = true} {
+// MODEL: croq.copy tma multicast zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<64x192xf16>
+func.func @misaligned_rows(%a: memref<1000x7168xf16>, %b: memref<7168x3000xf16>, %c: memref<1000x3000xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<1000x3000xf16>)
+  linalg.matmul ins(%a, %b : memref<1000x7168xf16>, memref<7168x3000xf16>) outs(%c : memref<1000x3000xf16>)
+  return
+}
+
+// -----
+
+// Rows of 5120 x 2 bytes: a block alone pays nothing for B, and the
+// cluster's 5 percent is not worth it.
+// MODEL-LABEL: func.func @aligned_rows
+// MODEL: croq.parallel (%{{.*}}, %{{.*}}) in [24, 20] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
+// MODEL-NOT: multicast
+func.func @aligned_rows(%a: memref<3072x2048xf16>, %b: memref<2048x5120xf16>, %c: memref<3072x5120xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<3072x5120xf16>)
+  linalg.matmul ins(%a, %b : memref<3072x2048xf16>, memref<2048x5120xf16>) outs(%c : memref<3072x5120xf16>)
   return
 }

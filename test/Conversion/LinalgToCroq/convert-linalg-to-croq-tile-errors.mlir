@@ -6,14 +6,14 @@
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256 split-k=4" 2>&1 | FileCheck %s --check-prefix=UNSPLITTABLE
 // RUN: not croq-opt %s --convert-linalg-to-croq="cluster-m=2 cluster-n=2" 2>&1 | FileCheck %s --check-prefix=CLUSTER2D
 // RUN: not croq-opt %s --convert-linalg-to-croq="cluster-m=16" 2>&1 | FileCheck %s --check-prefix=CLUSTERBIG
-// RUN: not croq-opt %s --convert-linalg-to-croq="cluster-n=0" 2>&1 | FileCheck %s --check-prefix=CLUSTERZERO
+// RUN: not croq-opt %s --convert-linalg-to-croq="cluster-m=-1" 2>&1 | FileCheck %s --check-prefix=CLUSTERZERO
 
 // SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x128 or 64x128 result elements, got 96x128
 // ALONE: error: convert-linalg-to-croq takes tile-m and tile-n together
 // NEGATIVE: error: convert-linalg-to-croq takes split-k >= 0, got -2
-// CLUSTER2D: error: convert-linalg-to-croq takes clusters of cluster-m x 1 or 1 x cluster-n blocks, at most 8, got 2x2
-// CLUSTERBIG: error: convert-linalg-to-croq takes clusters of cluster-m x 1 or 1 x cluster-n blocks, at most 8, got 16x1
-// CLUSTERZERO: error: convert-linalg-to-croq takes clusters of cluster-m x 1 or 1 x cluster-n blocks, at most 8, got 1x0
+// CLUSTER2D: error: convert-linalg-to-croq takes clusters of cluster-m x 1 (0: chosen) or 1 x cluster-n blocks, at most 8, got 2x2
+// CLUSTERBIG: error: convert-linalg-to-croq takes clusters of cluster-m x 1 (0: chosen) or 1 x cluster-n blocks, at most 8, got 16x1
+// CLUSTERZERO: error: convert-linalg-to-croq takes clusters of cluster-m x 1 (0: chosen) or 1 x cluster-n blocks, at most 8, got -1x1
 // UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128 and 64x128 tiles only, got split-k=4 with a tile of 128x256
 // CHIP: error: croq has no target description for chip 'sm_70'
 func.func @product(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {

@@ -1,12 +1,14 @@
-// RUN: croq-opt %s --convert-linalg-to-croq --canonicalize -split-input-file | FileCheck %s
-// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=64 tile-n=128" --canonicalize -split-input-file | FileCheck %s --check-prefix=FORCED
+// RUN: croq-opt %s --convert-linalg-to-croq=cluster-m=1 --canonicalize -split-input-file | FileCheck %s
+// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=64 tile-n=128 cluster-m=1" --canonicalize -split-input-file | FileCheck %s --check-prefix=FORCED
 
 // The block tile is the one of least cost, in SM cycles: the waves of
 // blocks the grid takes on the chip's 132 multiprocessors, times a block's
 // K steps at the tile's cycles per step (1024 for 128x256, 568 for
 // 128x128, 365 for 64x128: 4096 mma operations per cycle at an efficiency
 // of 100, 90 and 70 percent) plus 2000. The shapes here have enough tiles
-// that no K split pays (convert-linalg-to-croq-splitk.mlir).
+// that no K split pays (convert-linalg-to-croq-splitk.mlir). Clusters are
+// left out (cluster-m=1): convert-linalg-to-croq-cluster.mlir tests their
+// choice.
 
 // 4096 x 4096 x 4096 (64 K steps): 512 blocks of 128x256 (4 waves,
 // 270144) against 1024 of 128x128 (8 waves, 306816) and 2048 of 64x128 (16
@@ -105,22 +107,34 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK-DAG: %[[M:.*]] = memref.dim %arg0, %c0 : memref<?x?xf16>
 // CHECK-DAG: %[[K:.*]] = memref.dim %arg0, %c1 : memref<?x?xf16>
 // CHECK-DAG: %[[N:.*]] = memref.dim %arg1, %c1 : memref<?x?xf16>
+// A step takes 15 percent longer where B's rows (N x 2 bytes) are not
+// 128-byte multiples.
 // CHECK: %[[KS:.*]] = arith.ceildivui %[[K]], %c64 : index
+// CHECK: %[[BROW:.*]] = arith.muli %[[N]], %c2 : index
+// CHECK: %[[REM:.*]] = arith.remui %[[BROW]], %c128 : index
+// CHECK: %[[MIS:.*]] = arith.cmpi ne, %[[REM]], %c0 : index
+// CHECK: %[[P0:.*]] = arith.select %[[MIS]], %c115, %c100 : index
+// CHECK: %[[X0:.*]] = arith.muli %[[P0]], %c1024 : index
+// CHECK: %[[SC0:.*]] = arith.divui %[[X0]], %c100 : index
 // CHECK: %[[BM0:.*]] = arith.ceildivui %[[M]], %c128 : index
 // CHECK: %[[BN0:.*]] = arith.ceildivui %[[N]], %c256 : index
 // CHECK: %[[B0:.*]] = arith.muli %[[BM0]], %[[BN0]] : index
 // CHECK: %[[W0:.*]] = arith.ceildivui %[[B0]], %c132 : index
-// CHECK: %[[S0:.*]] = arith.muli %[[KS]], %c1024 : index
+// CHECK: %[[S0:.*]] = arith.muli %[[KS]], %[[SC0]] : index
 // CHECK: %[[T0:.*]] = arith.addi %[[S0]], %c2000 : index
 // CHECK: %[[C0:.*]] = arith.muli %[[W0]], %[[T0]] : index
+// CHECK: %[[X1:.*]] = arith.muli %{{.*}}, %c808 : index
+// CHECK: %[[SC1:.*]] = arith.divui %[[X1]], %c100 : index
 // CHECK: %[[BN1:.*]] = arith.ceildivui %[[N]], %c192 : index
-// CHECK: %[[S1:.*]] = arith.muli %[[KS]], %c808 : index
+// CHECK: %[[S1:.*]] = arith.muli %[[KS]], %[[SC1]] : index
 // CHECK: %[[T1:.*]] = arith.addi %[[S1]], %c2000 : index
 // CHECK: %[[C1:.*]] = arith.muli %{{.*}}, %[[T1]] : index
 // CHECK: %[[LT1:.*]] = arith.cmpi ult, %[[C1]], %[[C0]] : index
 // CHECK: %[[I1:.*]] = arith.select %[[LT1]], %c1, %c0 : index
 // CHECK: %[[BEST1:.*]] = arith.select %[[LT1]], %[[C1]], %[[C0]] : index
-// CHECK: %[[S2:.*]] = arith.muli %[[KS]], %c568 : index
+// CHECK: %[[X2:.*]] = arith.muli %{{.*}}, %c568 : index
+// CHECK: %[[SC2:.*]] = arith.divui %[[X2]], %c100 : index
+// CHECK: %[[S2:.*]] = arith.muli %[[KS]], %[[SC2]] : index
 // CHECK: %[[T2:.*]] = arith.addi %[[S2]], %c2000 : index
 // CHECK: %[[C2:.*]] = arith.muli %{{.*}}, %[[T2]] : index
 // CHECK: %[[LT2:.*]] = arith.cmpi ult, %[[C2]], %[[BEST1]] : index
