@@ -285,11 +285,11 @@ def test_artifact_files_take_the_modules_cubins(tmp_path):
 
 def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
     # A GEMM from linalg with dynamic shapes has the kernels of every tile:
-    # 128x256 and 128x192 whole, 128x128 and 64x128 whole and split (two
-    # kernels each);
+    # 128x256 and 128x192 whole, alone and in clusters of two blocks that
+    # share B, 128x128 and 64x128 whole and split (two kernels each);
     # with gemm_tile it has those of the tile asked for, with gemm_split_k=1
-    # the one whole kernel, and a tile croq cannot compute is
-    # croq-translate's error.
+    # the one whole kernel, with gemm_cluster=(1, 1) none in clusters, and
+    # a tile croq cannot compute is croq-translate's error.
     src = REPO / "test" / "Integration" / "GPU" / "linalg_matmul.mlir"
     text = src.read_text()
     product = text[text.index("func.func @linalg_mm_f16("):]
@@ -301,7 +301,9 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
                            runtime_dir=stub_runtime_dir, binary="isa",
                            cache=False, **options)
         return art.ptx.read_text().count(".entry ")
-    assert kernels() == 8
+    assert kernels() == 10
+    assert kernels(gemm_cluster=(1, 1)) == 8
+    assert kernels(gemm_tile=(128, 192), gemm_split_k=1) == 2
     assert kernels(gemm_tile=(64, 128)) == 3
     assert kernels(gemm_tile=(64, 128), gemm_split_k=1) == 1
     with pytest.raises(croq.CompileError, match="splits the K loop of"):
@@ -312,6 +314,19 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
         kernels(gemm_tile=(96, 128))
     with pytest.raises(croq.CompileError, match="gemm_tile must be"):
         kernels(gemm_tile=(128,))
+    with pytest.raises(croq.CompileError, match="gemm_cluster must be"):
+        kernels(gemm_cluster=(2,))
+    with pytest.raises(croq.CompileError, match="takes clusters of"):
+        kernels(gemm_cluster=(2, 2))
+
+
+def test_config_labels_name_clusters():
+    from croq.autotune import config_label
+    assert config_label({}) == "model"
+    assert config_label({"gemm_tile": (64, 128), "gemm_split_k": 4}) == \
+        "t64x128s4"
+    assert config_label({"gemm_tile": (128, 192), "gemm_split_k": 1,
+                         "gemm_cluster": (2, 1)}) == "t128x192s1c2x1"
 
 
 def test_signature_says_which_arguments_are_written(tiled_add):
@@ -341,7 +356,7 @@ def test_compile_variants_writes_one_module_per_configuration(
                         "variants": ["model", "t64x128s1", "t64x128s4"]}
     entries = {label: (out / label / "mm.ptx").read_text().count(".entry ")
                for label in manifest["variants"]}
-    assert entries == {"model": 8, "t64x128s1": 1, "t64x128s4": 2}
+    assert entries == {"model": 10, "t64x128s1": 1, "t64x128s4": 2}
     # One that does not compile is left out, with its error; none is an
     # error.
     out = croq.compile_variants(
@@ -359,7 +374,7 @@ def test_compile_variants_writes_one_module_per_configuration(
                               tools_dir=tools_dir,
                               runtime_dir=stub_runtime_dir, binary="isa",
                               cache=False)
-    with pytest.raises(croq.CompileError, match="gemm_tile and gemm_split_k"):
+    with pytest.raises(croq.CompileError, match="gemm_tile, gemm_split_k and gemm_cluster"):
         croq.compile_variants(product, tmp_path / "x", [{"stages": 3}],
                               tools_dir=tools_dir, cache=False)
     with pytest.raises(croq.LoadError, match="no autotune variants"):
