@@ -91,10 +91,20 @@ def CroqPersistentBlocks : Pass<"croq-persistent-blocks"> {
     main loop (`croq-wait-async-stores` waits before the tile is written
     again).
 
+    A block launched in clusters of `cr x cc` blocks walks the tiles a
+    cluster at a time: `min(tiles / (cr cc), multiprocessors / (cr cc))`
+    clusters of `cr cc` blocks on a 1-D grid, each cluster walking the tiles
+    of a `(gm / cr) x (gn / cc)` grid of cluster tiles in the same order,
+    and each block taking its place in every cluster tile (its rank in the
+    cluster), so that the blocks of a cluster work on the same rows and
+    columns in step, as multicast loads need.
+
     A block is made persistent when it has the `croq.persistent = true`
     attribute, or with the `persistent` option when it has no attribute.
-    Blocks that allocate events, or whose grid is not 2-D, are left alone
-    (an error when the attribute asks for it).
+    Blocks that allocate events, whose grid is not 2-D, or that are launched
+    in clusters over an extent known only at run time that is not a
+    multiple of the cluster's size by construction, are left alone (an
+    error when the attribute asks for it).
 
     Before:
 
@@ -149,6 +159,9 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
       `full[t % N]`;
     - an `empty` event array, allocated `ready`, is triggered when iteration
       `t` is done with its stage; a load into a stage waits on it first.
+      Where a stage's loads are `multicast` (shared by the blocks of a
+      thread block cluster), that trigger is a `cluster` trigger: the stage
+      is free only when every block of the cluster is done with it.
 
     With `warp-specialize` (the default), the block becomes two warpgroups:
     warpgroup 0 (the producer) runs a copy of the loop that only issues the
@@ -415,7 +428,9 @@ def CroqPlanEvents : Pass<"croq-plan-events"> {
     warpgroup index. Each warp (and each issuing thread) arrives once per
     phase, however many triggers it runs: a stage peeled before a loop and
     the loop's own trigger complete different phases, so they count the
-    same warps once. An array with more than 64 slots, one used by other
+    same warps once. A `cluster` trigger arrives on the slot in every block
+    of the cluster, so the count is multiplied by the cluster's blocks; one
+    array's triggers are all cluster triggers or none. An array with more than 64 slots, one used by other
     ops, one triggered after a dma copy, one never triggered, or one whose
     triggering warps cannot be counted at compile time is an error.
 
@@ -640,8 +655,13 @@ def CroqPlanTmaBoxes : Pass<"croq-plan-tma-boxes"> {
     of every box's first element (`at [[..], ..]`), in the order the bulk
     copies are issued. `croq-emit-tensor-maps` makes the tensor maps for
     that box; `convert-croq-to-gpu` issues one bulk copy per box, a store's
-    boxes under one proxy fence, barrier and bulk group. A copy that needs
-    more than 256 boxes, or whose tile has no layout yet, is an error.
+    boxes under one proxy fence, barrier and bulk group. A `multicast` copy
+    in clusters of N blocks has its box's outer dimension cut further, by
+    the smallest factor that makes the boxes a multiple of N, so that each
+    block issues an equal share (block r the boxes r, r + N, ...); each
+    share must start on a swizzle atom. A copy that needs more than 256
+    boxes, whose boxes cannot be shared that way, or whose tile has no
+    layout yet, is an error.
 
     Before:
 
