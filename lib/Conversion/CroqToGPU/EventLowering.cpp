@@ -174,8 +174,8 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
     auto memrefType = MemRefType::get(
         {groupType.getNumBarriers()}, rewriter.getI64Type(), nullptr,
         gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
-    Value slots = UnrealizedConversionCastOp::create(
-                      rewriter, loc, memrefType, adaptor.getEvents())
+    Value slots = UnrealizedConversionCastOp::create(rewriter, loc, memrefType,
+                                                     adaptor.getEvents())
                       .getResult(0);
     Value base =
         memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, slots);
@@ -195,9 +195,9 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
       Value remote = NVVM::MapaOp::create(
           rewriter, loc, clusterPtr, local,
           arith::ConstantIntOp::create(rewriter, loc, rank, 32));
-      NVVM::MBarrierArriveOp::create(
-          rewriter, loc, /*res=*/Type(), remote, /*count=*/Value(),
-          NVVM::MemScopeKind::CTA, /*relaxed=*/false);
+      NVVM::MBarrierArriveOp::create(rewriter, loc, /*res=*/Type(), remote,
+                                     /*count=*/Value(), NVVM::MemScopeKind::CTA,
+                                     /*relaxed=*/false);
     }
     rewriter.eraseOp(op);
     return success();

@@ -243,8 +243,8 @@ struct TmaLowering {
       int64_t shares = op.getShares();
       Value mask, rank;
       if (shares > 1) {
-        mask = arith::ConstantIntOp::create(rewriter, loc, (1 << shares) - 1,
-                                            16);
+        mask =
+            arith::ConstantIntOp::create(rewriter, loc, (1 << shares) - 1, 16);
         rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
       }
       for (auto [i, box] : llvm::enumerate(site.boxes)) {
@@ -254,11 +254,10 @@ struct TmaLowering {
               rewriter, loc, first,
               arith::CmpIOp::create(
                   rewriter, loc, arith::CmpIPredicate::eq, rank,
-                  arith::ConstantIntOp::create(rewriter, loc, i % shares,
-                                               32)));
+                  arith::ConstantIntOp::create(rewriter, loc, i % shares, 32)));
         nvgpu::TmaAsyncLoadOp::create(rewriter, loc, box.first, barriers,
-                                      site.map, box.second,
-                                      trigger.getIndex(), mask, issue);
+                                      site.map, box.second, trigger.getIndex(),
+                                      mask, issue);
       }
     }
     // The future is the event slot's mbarrier: the trigger that consumes

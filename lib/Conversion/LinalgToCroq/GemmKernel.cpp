@@ -197,9 +197,9 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   if (spec.epilogue)
     epilogue = loadEpilogueInputs(b, loc, *spec.epilogue, tileM, tileN, blockM,
                                   blockN);
-  Value acc = emitKLoop(b, loc, spec, blockM, blockN,
-                        KRange{Value(), sizes.kSteps}, aTile, bTile, accType,
-                        config);
+  Value acc =
+      emitKLoop(b, loc, spec, blockM, blockN, KRange{Value(), sizes.kSteps},
+                aTile, bTile, accType, config);
   Value cView =
       buildTileView(b, loc, output, {tileM, tileN}, ValueRange{blockM, blockN});
   if (!spec.zeroFill)

@@ -142,10 +142,9 @@ static GemmChoice chooseVariant(OpBuilder &b, Location loc,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(scratchBuilder, loc, value);
   };
-  GemmChoice choice =
-      emitGemmChoice(scratchBuilder, loc, constant(*m), constant(*n),
-                     constant(*kSteps), constant(*bRow), variants, target,
-                     resultBytes, splitK);
+  GemmChoice choice = emitGemmChoice(
+      scratchBuilder, loc, constant(*m), constant(*n), constant(*kSteps),
+      constant(*bRow), variants, target, resultBytes, splitK);
   int64_t variant = *getConstantIntValue(choice.variant);
   int64_t splits = *getConstantIntValue(choice.splits);
   for (Operation *op : llvm::reverse(recorder.created))

@@ -147,10 +147,10 @@ static Value emitStepCycles(IndexBuilder &e, const TileConfig &tile,
                             const TargetDescription &target,
                             Value bMisaligned) {
   Value base = e.c(getStepCycles(tile, target));
-  Value percent = tile.getClusterBlocks() > 1
-                      ? e.c(100 + kClusterPercent)
-                      : e.select(bMisaligned, e.c(100 + kMisalignedPercent),
-                                 e.c(100));
+  Value percent =
+      tile.getClusterBlocks() > 1
+          ? e.c(100 + kClusterPercent)
+          : e.select(bMisaligned, e.c(100 + kMisalignedPercent), e.c(100));
   return e.div(e.mul(base, percent), e.c(100));
 }
 
@@ -158,8 +158,7 @@ static Value emitStepCycles(IndexBuilder &e, const TileConfig &tile,
 /// take on the chip: waves x (steps x step cycles + the tile's fixed
 /// cycles).
 static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
-                            Value stepCycles,
-                            const TargetDescription &target) {
+                            Value stepCycles, const TargetDescription &target) {
   Value waves = e.ceilDiv(blocks, target.multiprocessors);
   return e.mul(waves, e.add(e.mul(steps, stepCycles), e.c(kTileCycles)));
 }
@@ -230,9 +229,8 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value m,
       auto roundUp = [&](Value tiles, int64_t multiple) {
         return e.mul(e.ceilDiv(tiles, multiple), e.c(multiple));
       };
-      Value blocks =
-          e.mul(roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
-                roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
+      Value blocks = e.mul(roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
+                           roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
       cost = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
       splits = e.c(1);
     }

@@ -232,8 +232,7 @@ static LogicalResult verifyTmaBoxes(CopyOp op, Type sharedType) {
            << sharedType;
   SharedTileLayout layout = SharedTileLayout::get(tile);
   int64_t shares = op.getShares();
-  std::optional<SmallVector<int64_t>> expected =
-      getTmaShareBox(layout, shares);
+  std::optional<SmallVector<int64_t>> expected = getTmaShareBox(layout, shares);
   if (!expected)
     return op.emitOpError("the boxes of ")
            << tile << " cannot be shared equally by the " << shares

@@ -76,12 +76,11 @@ static LogicalResult lowerTmaFuture(CopyOp copy) {
   else
     gpu::BarrierOp::create(builder, loc);
   Value slot = arith::ConstantIndexOp::create(builder, loc, 0);
-  auto load = CopyOp::create(builder, loc, FutureType::get(context),
-                             copy.getEngineAttr(), copy.getSource(),
-                             copy.getDest(), copy.getMap(), copy.getUsable(),
-                             copy.getZfillAttr(), copy.getSwizzleAttr(),
-                             copy.getBoxAttr(), copy.getBoxOriginsAttr(),
-                             copy.getMulticastAttr());
+  auto load = CopyOp::create(
+      builder, loc, FutureType::get(context), copy.getEngineAttr(),
+      copy.getSource(), copy.getDest(), copy.getMap(), copy.getUsable(),
+      copy.getZfillAttr(), copy.getSwizzleAttr(), copy.getBoxAttr(),
+      copy.getBoxOriginsAttr(), copy.getMulticastAttr());
   EventTriggerOp::create(builder, loc, events, slot,
                          ValueRange{load.getFuture()}, /*cluster=*/nullptr);
   if (!copy.isAsync()) {

@@ -46,7 +46,8 @@ static std::string check(ParallelOp block) {
   // clusters, which the launch checks only for the grid it launches.
   if (std::optional<ArrayRef<int64_t>> cluster = block.getCluster())
     for (auto [extent, size] : llvm::zip(block.getMixedExtents(), *cluster))
-      if (auto value = dyn_cast<Value>(extent); value && !isMultipleOf(value, size))
+      if (auto value = dyn_cast<Value>(extent);
+          value && !isMultipleOf(value, size))
         return "it is launched in clusters over an extent known only at run "
                "time that is not a multiple of the cluster's size by "
                "construction";
@@ -138,9 +139,8 @@ static void makePersistent(ParallelOp block, int64_t multiprocessors,
   }
   auto loop = scf::ForOp::create(b, loc, first, tiles, clusters);
   b.setInsertionPointToStart(loop.getBody());
-  auto [row, col] =
-      getTile(b, loc, loop.getInductionVar(), rows, cols,
-              std::max<int64_t>(1, groupRows / clusterShape[0]));
+  auto [row, col] = getTile(b, loc, loop.getInductionVar(), rows, cols,
+                            std::max<int64_t>(1, groupRows / clusterShape[0]));
   if (clusterBlocks > 1) {
     auto place = [&](Value tile, int64_t size, Value offset) -> Value {
       Value first = b.createOrFold<arith::MulIOp>(

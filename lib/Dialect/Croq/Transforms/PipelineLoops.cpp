@@ -191,8 +191,7 @@ void RingBuilder::consumeInLoop(OpBuilder &b) {
         tile, [copy](OpOperand &use) { return use.getOwner() != copy; });
   }
   b.setInsertionPoint(body->getTerminator());
-  EventTriggerOp::create(b, loc, empty, stage, ValueRange(),
-                         getReleaseScope());
+  EventTriggerOp::create(b, loc, empty, stage, ValueRange(), getReleaseScope());
 }
 
 /// The commit at the end of `loop`'s body that waits for all of the

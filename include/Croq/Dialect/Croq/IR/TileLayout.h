@@ -89,8 +89,8 @@ SmallVector<int64_t> getTmaBox(const SharedTileLayout &layout);
 /// box count a multiple of `shares`. Null where that dimension does not
 /// divide, or a box would not start on a swizzle atom (span * 8 bytes, 128
 /// unswizzled) as TMA writes it.
-std::optional<SmallVector<int64_t>> getTmaShareBox(const SharedTileLayout &layout,
-                                                   int64_t shares);
+std::optional<SmallVector<int64_t>>
+getTmaShareBox(const SharedTileLayout &layout, int64_t shares);
 
 /// The bulk copies that move a tile of `layout` in boxes of `box`
 /// (getTmaBox or getTmaShareBox): every box in every slab.
