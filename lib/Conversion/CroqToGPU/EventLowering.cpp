@@ -117,10 +117,25 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    // The warp's accesses before the trigger happen before lane 0's arrive
-    // (a release), so they happen before the waiters' accesses.
     if (op.getCluster())
       return lowerClusterTrigger(op, adaptor, rewriter);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      emitLaneZeroBranch(rewriter, loc);
+      nvgpu::MBarrierArriveOp::create(
+          rewriter, loc, nvgpu::MBarrierTokenType::get(rewriter.getContext()),
+          barriers, adaptor.getIndex());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// Syncs the warp and opens `scf.if` lane 0, leaving the builder at the
+  /// start of its then-block: the warp's accesses before the trigger happen
+  /// before lane 0's arrive (a release), so they happen before the waiters'
+  /// accesses.
+  static void emitLaneZeroBranch(ConversionPatternRewriter &rewriter,
+                                 Location loc) {
     NVVM::SyncWarpOp::create(
         rewriter, loc,
         arith::ConstantIntOp::create(rewriter, loc, 0xffffffff, 32));
@@ -131,15 +146,7 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
         arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
                               indexConstant(rewriter, loc, 0));
     auto ifLane = scf::IfOp::create(rewriter, loc, laneZero, false);
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(ifLane.thenBlock());
-      nvgpu::MBarrierArriveOp::create(
-          rewriter, loc, nvgpu::MBarrierTokenType::get(rewriter.getContext()),
-          barriers, adaptor.getIndex());
-    }
-    rewriter.eraseOp(op);
-    return success();
+    rewriter.setInsertionPointToStart(ifLane.thenBlock());
   }
 
   /// A cluster trigger: lane 0 of each warp arrives on the slot of every
@@ -156,18 +163,8 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
     int64_t blocks = getKernel(op).getClusterBlocks();
     auto groupType =
         cast<nvgpu::MBarrierGroupType>(adaptor.getEvents().getType());
-    NVVM::SyncWarpOp::create(
-        rewriter, loc,
-        arith::ConstantIntOp::create(rewriter, loc, 0xffffffff, 32));
-    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-    Value lane = arith::RemUIOp::create(
-        rewriter, loc, tid, indexConstant(rewriter, loc, kWarpSize));
-    Value laneZero =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, lane,
-                              indexConstant(rewriter, loc, 0));
-    auto ifLane = scf::IfOp::create(rewriter, loc, laneZero, false);
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(ifLane.thenBlock());
+    emitLaneZeroBranch(rewriter, loc);
     // The slot's address in this block's shared memory: the group seen as
     // the i64 memref it lowers to (the casts fold away when nvgpu and
     // memref are lowered to LLVM).
