@@ -138,6 +138,22 @@ static ModuleOp getModule(Operation *op) {
 }
 
 /// Runs croq-to-nvvm with `format` on `module`.
+/// Reads a two-number list option into `first` and `second` (left alone
+/// when the option is not given); `what` starts the error for any other
+/// count.
+template <typename Option>
+static LogicalResult readPair(ModuleOp module,
+                              const llvm::cl::list<int64_t> &option,
+                              StringRef what, Option &first, Option &second) {
+  if (option.empty())
+    return success();
+  if (option.size() != 2)
+    return module.emitError(what) << ", got " << option.size() << " numbers";
+  first = option[0];
+  second = option[1];
+  return success();
+}
+
 static LogicalResult runPipeline(ModuleOp module, StringRef format) {
   if (!croq::isCroqToNVVMFormat(format))
     return module.emitError("unknown GPU binary format '")
@@ -150,20 +166,11 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
   options.pipelineStages = clPipelineStages;
   options.warpSpecialize = clWarpSpecialize;
   options.tmaFallback = clTmaFallback;
-  if (!clGemmTile.empty()) {
-    if (clGemmTile.size() != 2)
-      return module.emitError("--croq-gemm-tile takes rows,cols, got ")
-             << clGemmTile.size() << " numbers";
-    options.gemmTileM = clGemmTile[0];
-    options.gemmTileN = clGemmTile[1];
-  }
-  if (!clGemmCluster.empty()) {
-    if (clGemmCluster.size() != 2)
-      return module.emitError("--croq-gemm-cluster takes m,n, got ")
-             << clGemmCluster.size() << " numbers";
-    options.gemmClusterM = clGemmCluster[0];
-    options.gemmClusterN = clGemmCluster[1];
-  }
+  if (failed(readPair(module, clGemmTile, "--croq-gemm-tile takes rows,cols",
+                      options.gemmTileM, options.gemmTileN)) ||
+      failed(readPair(module, clGemmCluster, "--croq-gemm-cluster takes m,n",
+                      options.gemmClusterM, options.gemmClusterN)))
+    return failure();
   options.gemmSplitK = clGemmSplitK;
   options.consumers = clConsumers;
   options.persistent = clPersistent;

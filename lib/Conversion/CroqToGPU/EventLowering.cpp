@@ -62,8 +62,7 @@ struct EventAllocOpLowering : OpConversionPattern<EventAllocOp> {
     ParallelOp kernel = getKernel(op);
     if (kernel && kernel.getCluster()) {
       NVVM::FenceMbarrierInitOp::create(rewriter, loc);
-      NVVM::ClusterArriveOp::create(rewriter, loc, rewriter.getUnitAttr());
-      NVVM::ClusterWaitOp::create(rewriter, loc, rewriter.getUnitAttr());
+      emitClusterBarrier(rewriter, loc);
     } else {
       gpu::BarrierOp::create(rewriter, loc);
     }

@@ -279,6 +279,12 @@ mlir::croq::getThreadGroup(OpBuilder &builder, Operation *op, bool perThread) {
   return group;
 }
 
+void mlir::croq::emitClusterBarrier(OpBuilder &builder, Location loc) {
+  NVVM::ClusterArriveOp::create(builder, loc,
+                                /*aligned=*/builder.getUnitAttr());
+  NVVM::ClusterWaitOp::create(builder, loc, /*aligned=*/builder.getUnitAttr());
+}
+
 void mlir::croq::emitGroupBarrier(OpBuilder &builder, Location loc,
                                   const ThreadGroup &group) {
   switch (group.level) {

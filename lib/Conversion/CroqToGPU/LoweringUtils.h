@@ -102,6 +102,10 @@ struct ThreadGroup {
 FailureOr<ThreadGroup> getThreadGroup(OpBuilder &builder, Operation *op,
                                       bool perThread = false);
 
+/// A barrier of every thread of the block's cluster: arrive (release) and
+/// wait (acquire), both aligned.
+void emitClusterBarrier(OpBuilder &builder, Location loc);
+
 /// Synchronizes the threads of `group` (a named barrier for a warpgroup).
 void emitGroupBarrier(OpBuilder &builder, Location loc,
                       const ThreadGroup &group);

@@ -79,10 +79,7 @@ struct ClusterBarrierOpLowering : OpConversionPattern<ClusterBarrierOp> {
   LogicalResult
   matchAndRewrite(ClusterBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    NVVM::ClusterArriveOp::create(rewriter, op.getLoc(),
-                                  /*aligned=*/rewriter.getUnitAttr());
-    NVVM::ClusterWaitOp::create(rewriter, op.getLoc(),
-                                /*aligned=*/rewriter.getUnitAttr());
+    emitClusterBarrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
   }

@@ -172,12 +172,8 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   // A grid in clusters covers whole clusters: the blocks past the edge
   // load zeros and store nothing (TMA clips), but share their operand
   // slices with the cluster.
-  auto roundUp = [&](Value tiles, int64_t multiple) {
-    return multiple == 1 ? tiles
-                         : e.mul(e.ceilDiv(tiles, multiple), e.c(multiple));
-  };
-  Value gridM = roundUp(e.ceilDiv(sizes.m, tileM), config.clusterRows);
-  Value gridN = roundUp(e.ceilDiv(sizes.n, tileN), config.clusterCols);
+  Value gridM = e.roundUp(e.ceilDiv(sizes.m, tileM), config.clusterRows);
+  Value gridN = e.roundUp(e.ceilDiv(sizes.n, tileN), config.clusterCols);
   OpBuilder::InsertionGuard guard(b);
   ParallelOp kernel = createBlockGrid(b, loc, ValueRange{gridM, gridN});
   if (config.getClusterBlocks() > 1)

@@ -45,6 +45,10 @@ struct IndexBuilder {
     return b.createOrFold<arith::CeilDivUIOp>(loc, x, y);
   }
   Value ceilDiv(Value x, int64_t y) { return ceilDiv(x, c(y)); }
+  /// `x` rounded up to a multiple of `multiple` (`x` itself for 1).
+  Value roundUp(Value x, int64_t multiple) {
+    return multiple == 1 ? x : mul(ceilDiv(x, multiple), c(multiple));
+  }
   Value less(Value x, Value y) {
     return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, y);
   }

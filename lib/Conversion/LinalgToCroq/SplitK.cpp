@@ -157,7 +157,7 @@ static void emitReduceKernel(OpBuilder &b, Location loc, const MatmulSpec &spec,
                              const ProductSizes &sizes, Value splits,
                              Value workspace) {
   IndexBuilder e{b, loc};
-  Value partialRows = e.mul(e.ceilDiv(sizes.m, config.rows), e.c(config.rows));
+  Value partialRows = e.roundUp(sizes.m, config.rows);
   Value gridI = e.ceilDiv(sizes.m, kReduceRows);
   Value gridJ = e.ceilDiv(sizes.n, kReduceCols);
   OpBuilder::InsertionGuard guard(b);
@@ -210,7 +210,7 @@ void mlir::croq::emitSplitKernels(OpBuilder &b, Location loc,
   IndexBuilder e{b, loc};
   Value rows =
       e.mul(e.mul(splits, e.ceilDiv(sizes.m, config.rows)), e.c(config.rows));
-  Value cols = e.mul(e.ceilDiv(sizes.n, config.cols), e.c(config.cols));
+  Value cols = e.roundUp(sizes.n, config.cols);
   Value workspace = allocWorkspace(b, loc, rows, cols);
   emitPartialKernel(b, loc, spec, config, sizes, splits, workspace);
   emitReduceKernel(b, loc, spec, config, sizes, splits, workspace);

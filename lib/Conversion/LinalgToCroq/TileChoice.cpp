@@ -226,11 +226,9 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value m,
                                              resultBytes, splitK, stepCycles);
     } else {
       // A grid in clusters is whole clusters.
-      auto roundUp = [&](Value tiles, int64_t multiple) {
-        return e.mul(e.ceilDiv(tiles, multiple), e.c(multiple));
-      };
-      Value blocks = e.mul(roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
-                           roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
+      Value blocks =
+          e.mul(e.roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
+                e.roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
       cost = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
       splits = e.c(1);
     }
