@@ -19,11 +19,13 @@ f8 GEMM (torch._scaled_mm, unit scales, f16 out) on the sweep's shapes
 whose extents are multiples of 16. With --autotune a further table times
 linalg_mm_f16 autotuned (croq.load_autotuned: the fastest of eleven forced
 configurations per shape) against the cost model's choice and cuBLAS.
---tables picks among main, f8 and epilogue (default all).
+A batch table times linalg.batch_matmul (test/Integration/GPU/
+linalg_batch_matmul.mlir) against torch.matmul on the batched tensors.
+--tables picks among main, f8, epilogue and batch (default all).
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
-                    [--shapes MxNxK,...] [--tables main,f8,epilogue]
+                    [--shapes MxNxK,...] [--tables main,f8,epilogue,batch]
                     [--autotune]
 """
 
@@ -231,6 +233,66 @@ def f8_rows(mod, shapes, rounds: int):
     return head + rows
 
 
+BATCH_SHAPES = [(64, 1024, 1024, 64), (64, 1024, 64, 1024),
+                (32, 2048, 2048, 128), (16, 512, 512, 512),
+                (8, 4096, 4096, 512), (4, 2048, 2048, 2048),
+                (96, 384, 384, 64), (12, 200, 328, 136),
+                (128, 128, 128, 4096), (3, 1000, 3000, 1000)]
+
+
+def batch_rows(kernels: Path, rounds: int):
+    """linalg.batch_matmul (linalg_batch_matmul.mlir: linalg_bmm_f16, and
+    linalg_bmm_nt_bf16 with B stored N x K per matrix) against cuBLAS's
+    batched GEMM (torch.matmul on the batched tensors), on batch x M x N x K
+    shapes: attention's Q K^T and P V (K or N = 64), squares, many small
+    matrices, a long K and edges in every dimension."""
+    import croq
+    path = kernels / "liblinalg_batch_matmul.so"
+    if not path.exists():
+        return []
+    mod = croq.load(path)
+    head = ["", "Batched (linalg.batch_matmul) against torch.matmul on the "
+            "batched tensors:", "",
+            "| kernel | batch x M x N x K | croq ms | cuBLAS ms | ratio |",
+            "|---|---|---|---|---|"]
+    print("\n".join(head), flush=True)
+    rows, ratios = [], []
+    for kernel, dtype, nt in (("linalg_bmm_f16", torch.float16, False),
+                              ("linalg_bmm_nt_bf16", torch.bfloat16, True)):
+        fn = getattr(mod, kernel)
+        for nb, m, n, k in BATCH_SHAPES:
+            a = torch.randn(nb, m, k, device="cuda").to(dtype)
+            b = torch.randn(nb, n, k, device="cuda").to(dtype) if nt else \
+                torch.randn(nb, k, n, device="cuda").to(dtype)
+            out = torch.full((nb, m, n), float("nan"), device="cuda",
+                             dtype=dtype)
+            fn(a, b, out)
+            torch.cuda.synchronize()
+            bt = b.transpose(1, 2) if nt else b
+            err = relative_error(out, a.float() @ bt.float())
+            shape = f"{nb}x{m}x{n}x{k}"
+            if not err < 2e-2:
+                rows.append(f"| {kernel} | {shape} | WRONG (rel err "
+                            f"{err:.3g}) |")
+                print(rows[-1], flush=True)
+                continue
+            calls = {"croq": (lambda: fn(a, b, out), croq_kernels(kernel)),
+                     "cublas": (lambda: torch.matmul(a, bt),
+                                is_library_kernel)}
+            times = rotate(calls, rounds)
+            ratio = [c / x for x, c in zip(times["croq"], times["cublas"])]
+            ratios.append(statistics.median(ratio))
+            rows.append(f"| {kernel} | {shape} | {spread(times['croq'])} | "
+                        f"{spread(times['cublas'])} | {spread(ratio)} |")
+            print(rows[-1], flush=True)
+    if ratios:
+        rows += ["", f"batched geomean over {len(ratios)} rows: "
+                 f"{statistics.geometric_mean(ratios):.3f}; lowest "
+                 f"{min(ratios):.3f}"]
+        print(rows[-1], flush=True)
+    return head + rows
+
+
 def triton_call(a, b, nt: bool, dtype):
     """The Triton GEMM at its best configuration for a @ B, with B passed
     N x K as triton_gemm.py takes it (a copy of B when it is stored K x N),
@@ -256,9 +318,9 @@ def main() -> int:
     parser.add_argument("--shapes",
                         help="comma-separated MxNxK shapes instead of the "
                              "sweep")
-    parser.add_argument("--tables", default="main,f8,epilogue",
+    parser.add_argument("--tables", default="main,f8,epilogue,batch",
                         help="which tables to time (comma-separated: main, "
-                             "f8, epilogue; default all)")
+                             "f8, epilogue, batch; default all)")
     args = parser.parse_args()
     tables = set(args.tables.split(","))
     shapes = parse_shapes(args.shapes) if args.shapes else SHAPES
@@ -331,6 +393,8 @@ def main() -> int:
         lines += f8_rows(mod, shapes, args.rounds)
     if "epilogue" in tables:
         lines += epilogue_rows(mod, args.rounds)
+    if "batch" in tables:
+        lines += batch_rows(args.artifacts / "kernels", args.rounds)
     if args.autotune:
         lines += autotune_rows(args.artifacts / "kernels", shapes, args.rounds)
     if args.md:

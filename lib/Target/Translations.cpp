@@ -179,15 +179,16 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
 }
 
 /// Fails, before lowering, when `module` has nothing that becomes a GPU
-/// kernel: no block-level croq.parallel region, no linalg.matmul
-/// (convert-linalg-to-croq makes one) and no gpu.launch or gpu.module. The
+/// kernel: no block-level croq.parallel region, no linalg.matmul or
+/// linalg.batch_matmul (convert-linalg-to-croq makes one) and no gpu.launch
+/// or gpu.module. The
 /// error points at the first function, or at the module.
 static LogicalResult checkHasKernel(ModuleOp module) {
   WalkResult found = module.walk([](Operation *op) {
     auto parallel = dyn_cast<croq::ParallelOp>(op);
     if ((parallel && parallel.getLevel() == croq::ParallelLevel::Block) ||
-        isa<linalg::MatmulOp, gpu::LaunchOp, gpu::GPUModuleOp, gpu::BinaryOp>(
-            op))
+        isa<linalg::MatmulOp, linalg::BatchMatmulOp, gpu::LaunchOp,
+            gpu::GPUModuleOp, gpu::BinaryOp>(op))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -197,8 +198,8 @@ static LogicalResult checkHasKernel(ModuleOp module) {
   if (auto funcs = module.getOps<FunctionOpInterface>(); !funcs.empty())
     anchor = *funcs.begin();
   return anchor->emitError("the module has no GPU kernel to emit: no "
-                           "function has a block-level croq.parallel region "
-                           "or a linalg.matmul");
+                           "function has a block-level croq.parallel region, "
+                           "linalg.matmul or linalg.batch_matmul");
 }
 
 /// The arguments of `func` that its ops may write: those under a value an

@@ -1,4 +1,4 @@
-"""Autotuning of the GEMMs a module hands over as ``linalg.matmul``.
+"""Autotuning of the GEMMs a module hands over as linalg matrix products.
 
 The compiler chooses a GEMM's block tile and K splits by a cost model. This
 mode times the candidates instead: :func:`compile_variants` compiles a
@@ -87,7 +87,8 @@ def compile_variants(source_or_path: Union[str, os.PathLike],
     """Compiles the module once per configuration into ``out_dir/<label>``.
 
     Args:
-        source_or_path: croq IR (or a path to it) with ``linalg.matmul``.
+        source_or_path: croq IR (or a path to it) with ``linalg.matmul`` or
+            ``linalg.batch_matmul``.
         out_dir: the directory of the variants (created).
         configs: dicts of :func:`croq.compile`'s ``gemm_tile`` and
             ``gemm_split_k``; ``{}`` is the cost model's choice.

@@ -363,9 +363,9 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             whose tensor TMA cannot take then fails with the runtime's
             reason).
         gemm_tile: ``(rows, cols)``, the block tile of every GEMM the
-            module hands over as ``linalg.matmul``, instead of the one the
-            cost model chooses by shape: (128, 256), (128, 128) or
-            (64, 128).
+            module hands over as ``linalg.matmul`` or
+            ``linalg.batch_matmul``, instead of the one the cost model
+            chooses by shape: (128, 256), (128, 128) or (64, 128).
         gemm_split_k: the K splits of those GEMMs: 0 (the default) lets the
             cost model choose by shape (splits for few tiles and a long K,
             reduced by a second kernel through an f32 workspace on the

@@ -106,6 +106,80 @@ func.func @gemm(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>, %out: memref<?x?xf
 
 // -----
 
+// A batched GEMM (convert-linalg-to-croq's form for linalg.batch_matmul):
+// the result tile is 1 x 128 x 128, stored through its 128 x 128 span.
+// Each consumer's part is a 1 x 64 x 128 tile, stored through a 64 x 128
+// span, and copied into its 64 rows of the block's matrix.
+// CHECK-LABEL: func.func @batched
+// CHECK:         %[[OUT:.*]] = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+// CHECK:           %[[C:.*]] = arith.subi
+// CHECK:           %[[PART:.*]] = croq.stage %[[OUT]][%[[C]]] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+// CHECK:           %[[SPAN:.*]] = croq.span_as %[[PART]] : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+// CHECK:           croq.mma.store %{{.*}} -> %[[SPAN]] : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+// CHECK:           %[[SCALED:.*]] = arith.muli %[[TM:.*]], %{{.*}} : index
+// CHECK:           %[[RB:.*]] = arith.addi %[[SCALED]], %[[C]] : index
+// CHECK:           %[[OV:.*]] = croq.subspan %{{.*}} [1, 64, 128] at [%[[BATCH:.*]], %[[RB]], %{{.*}}] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+// CHECK:           croq.copy tma swizzle = 128 %[[PART]] -> %[[OV]] : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+// CHECK-NOT:       croq.span_as
+func.func @batched(%lhs: memref<?x?x?xf16>, %rhs: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c8 = arith.constant 8 : index
+  croq.parallel (%bm, %bn) in [%c2, %c2] : block attributes {croq.consumers = 2 : i64} {
+    %batch = arith.divui %bm, %c2 : index
+    %tm = arith.remui %bm, %c2 : index
+    %a_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+    %b_s = croq.alloc : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+    %full = croq.event.alloc : !croq.events<3>
+    %empty = croq.event.alloc ready : !croq.events<3>
+    %o_s = croq.alloc : !croq.tile<1x128x128xf16, shared, swizzle = 128>
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c3 : index
+          croq.event.wait %empty[%s] : !croq.events<3>
+          %a = croq.subspan %lhs [1, 128, 64] at [%batch, %tm, %k] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+          %b = croq.subspan %rhs [1, 64, 128] at [%batch, %k, %bn] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+          %as = croq.stage %a_s[%s] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+          %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+          %bs = croq.stage %b_s[%s] : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+          %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%s] after (%fa, %fb) : !croq.events<3>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %init) -> (!croq.acc<128x128xf32>) {
+          %s = arith.remui %k, %c3 : index
+          croq.event.wait %full[%s] : !croq.events<3>
+          %as = croq.stage %a_s[%s] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+          %bs = croq.stage %b_s[%s] : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+          %as2 = croq.span_as %as : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %bs2 = croq.span_as %bs : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %fa = croq.mma.load %as2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+          %fb = croq.mma.load %bs2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+          %p = croq.mma row col %acc, %fa, %fb : !croq.frag<128x64xf16>, !croq.frag<64x128xf16> -> !croq.acc<128x128xf32>
+          %d = croq.mma.commit %p : !croq.acc<128x128xf32>
+          croq.event.trigger %empty[%s] : !croq.events<3>
+          scf.yield %d : !croq.acc<128x128xf32>
+        }
+        %o2 = croq.span_as %o_s : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+        croq.mma.store %r -> %o2 : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+        %ov = croq.subspan %out [1, 128, 128] at [%batch, %tm, %bn] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+        croq.copy tma swizzle = 128 %o_s -> %ov : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.view<1x128x128xf16>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // A 64-row accumulator fills one warpgroup: by default the block keeps one
 // consumer.
 // CHECK-LABEL: func.func @rows64

@@ -14,7 +14,8 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
   let summary = "Tile linalg matrix products on memrefs into croq block programs";
   let description = [{
     The entry point for compilers that hand croq `linalg`. Every
-    `linalg.matmul` on memrefs outside a croq kernel, with f16, bf16,
+    `linalg.matmul` and `linalg.batch_matmul` on memrefs outside a croq
+    kernel, with f16, bf16,
     f8E4M3FN or f8E5M2 operands of one type and an f16, bf16 or f32 result,
     becomes a croq kernel that computes it with f32 accumulation: each block
     owns a tile of the result and runs a K loop of two `tma` copies (K steps
@@ -76,6 +77,19 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     store. The result tile goes through a 128B-swizzled shared tile and a
     `tma` copy to the output, which clips at its edges.
 
+    Batches. A `linalg.batch_matmul` (each operand a batch of matrices, its
+    first dimension the batch; the same layouts through `indexing_maps`,
+    with the batch first in every map) is one grid of the tiles of every
+    matrix, matrix after matrix: block row r computes tile row r % R of
+    matrix r / R, R the tile rows of one matrix. Its tiles are 1 x rows x
+    cols windows of the batched tensors, copied by 3-D TMA boxes into
+    shared tiles of that shape, which the mma reads and the epilogue writes
+    through their rows x cols `croq.span_as`. The cost model counts the
+    blocks of every matrix; the K loop of a batched product is not split
+    (its matrices fill the grid; `split-k` > 1 is an error), and a fused
+    consumer's loops are (b, m, n), its tiles indexed (b, m, n) and its
+    vectors (n) or (m), the same for every matrix.
+
     The form a frontend hands over after bufferization is fused: when the
     product goes into a zeroed temporary (`memref.alloc`) that only an
     elementwise `linalg.generic` right after reads, the generic's body runs
@@ -85,7 +99,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     The kernel stores into the generic's output, and the temporary, the
     fill and the generic are gone.
 
-    A `linalg.matmul` this pass cannot take (tensors instead of memrefs,
+    A product this pass cannot take (tensors instead of memrefs,
     other element types, other indexing maps, inside a croq kernel) is an
     error that says why: nothing later in croq lowers linalg.
 

@@ -21,28 +21,33 @@ namespace {
 enum class InputKind { Tile, Columns, Rows, Scalar };
 } // namespace
 
-/// How `operand`, read through `map`, is indexed; none if not fusable.
+/// How `operand`, read through `map`, is indexed; none if not fusable. The
+/// loops are (m, n), or (b, m, n) for a batched product, whose tiles are
+/// indexed (b, m, n) and vectors (n) or (m) (the same for every batch).
 static std::optional<InputKind> classify(Value operand, AffineMap map) {
   MLIRContext *context = map.getContext();
-  AffineExpr m, n;
-  bindDims(context, m, n);
+  unsigned loops = map.getNumDims();
+  if (loops != 2 && loops != 3)
+    return std::nullopt;
+  AffineExpr m = getAffineDimExpr(loops - 2, context);
+  AffineExpr n = getAffineDimExpr(loops - 1, context);
   auto memref = dyn_cast<MemRefType>(operand.getType());
   if (!memref)
     return map.getNumResults() == 0 && operand.getType().isIntOrFloat()
                ? std::optional(InputKind::Scalar)
                : std::nullopt;
-  if (memref.getRank() == 2 && map == AffineMap::get(2, 0, {m, n}, context))
+  if (memref.getRank() == loops && map.isIdentity())
     return InputKind::Tile;
-  if (memref.getRank() == 1 && map == AffineMap::get(2, 0, {n}, context))
+  if (memref.getRank() == 1 && map == AffineMap::get(loops, 0, {n}, context))
     return InputKind::Columns;
-  if (memref.getRank() == 1 && map == AffineMap::get(2, 0, {m}, context))
+  if (memref.getRank() == 1 && map == AffineMap::get(loops, 0, {m}, context))
     return InputKind::Rows;
   return std::nullopt;
 }
 
 /// Whether the buffer `product` is a temporary that only the fill, the
 /// product, `generic` and deallocations use; collects the deallocations.
-static bool isTemporary(Value product, linalg::MatmulOp matmul,
+static bool isTemporary(Value product, Operation *matmul,
                         linalg::GenericOp generic,
                         SmallVectorImpl<Operation *> &deallocs) {
   if (!product.getDefiningOp<memref::AllocOp>())
@@ -57,12 +62,14 @@ static bool isTemporary(Value product, linalg::MatmulOp matmul,
   return true;
 }
 
-std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::MatmulOp matmul,
+std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::LinalgOp matmul,
                                                   Value product) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(matmul->getNextNode());
+  // The product's loops less K: (m, n), or (b, m, n) batched.
+  unsigned loops = matmul.getNumLoops() - 1;
   if (!generic || !generic.hasPureBufferSemantics() ||
-      generic.getNumLoops() != 2 || generic.getNumParallelLoops() != 2 ||
-      generic.getNumDpsInits() != 1)
+      generic.getNumLoops() != loops ||
+      generic.getNumParallelLoops() != loops || generic.getNumDpsInits() != 1)
     return std::nullopt;
   Epilogue epilogue;
   epilogue.generic = generic;
@@ -111,10 +118,9 @@ Value mlir::croq::buildTileView(OpBuilder &b, Location loc, Value tensor,
       .getResult();
 }
 
-SmallVector<EpilogueInput>
-mlir::croq::prepareEpilogueInputs(OpBuilder &b, Location loc,
-                                  const Epilogue &epilogue, int64_t rows,
-                                  int64_t cols, Value blockM, Value blockN) {
+SmallVector<EpilogueInput> mlir::croq::prepareEpilogueInputs(
+    OpBuilder &b, Location loc, const Epilogue &epilogue, int64_t rows,
+    int64_t cols, Value blockM, Value blockN, Value batch) {
   linalg::GenericOp generic = epilogue.generic;
   SmallVector<EpilogueInput> inputs;
   for (OpOperand *input : generic.getDpsInputOperands()) {
@@ -123,6 +129,9 @@ mlir::croq::prepareEpilogueInputs(OpBuilder &b, Location loc,
     Value value = input->get();
     if (input->getOperandNumber() == epilogue.productInput)
       value = nullptr;
+    else if (kind == InputKind::Tile && batch)
+      value = buildTileView(b, loc, value, {1, rows, cols},
+                            ValueRange{batch, blockM, blockN});
     else if (kind == InputKind::Tile)
       value = buildTileView(b, loc, value, {rows, cols},
                             ValueRange{blockM, blockN});
@@ -158,6 +167,10 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
           kind == InputKind::Tile      ? SmallVector<Value>{row, col}
           : kind == InputKind::Columns ? SmallVector<Value>{col}
                                        : SmallVector<Value>{row};
+      // A batched tile's window is 1 x rows x cols.
+      if (kind == InputKind::Tile &&
+          cast<ViewType>(input.value.getType()).getRank() == 3)
+        at.insert(at.begin(), arith::ConstantIndexOp::create(b, loc, 0));
       element = ReadOp::create(b, loc, arg.getType(), input.value, at,
                                /*inBounds=*/false);
     }
@@ -204,10 +217,11 @@ static Value loadVector(OpBuilder &b, Location loc, Value window, int64_t size,
 EpilogueOperands mlir::croq::loadEpilogueInputs(OpBuilder &b, Location loc,
                                                 const Epilogue &epilogue,
                                                 int64_t rows, int64_t cols,
-                                                Value blockM, Value blockN) {
+                                                Value blockM, Value blockN,
+                                                Value batch) {
   EpilogueOperands operands;
-  operands.inputs =
-      prepareEpilogueInputs(b, loc, epilogue, rows, cols, blockM, blockN);
+  operands.inputs = prepareEpilogueInputs(b, loc, epilogue, rows, cols, blockM,
+                                          blockN, batch);
   for (auto [i, input] : llvm::enumerate(operands.inputs)) {
     auto kind = static_cast<InputKind>(input.kind);
     if (kind == InputKind::Columns)

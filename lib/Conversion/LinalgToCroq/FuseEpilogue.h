@@ -35,8 +35,10 @@ struct Epilogue {
 /// into a zeroed temporary buffer (`product`, a memref.alloc) that nothing
 /// else uses; the generic's loops are parallel, its output and the product
 /// indexed (m, n), its other inputs indexed (m, n), (n), (m) or scalars; its
-/// body computes without memory and does not read the output.
-std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul, Value product);
+/// body computes without memory and does not read the output. For a
+/// linalg.batch_matmul the loops are (b, m, n), and the output, the product
+/// and the other tiles are indexed (b, m, n).
+std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul, Value product);
 
 /// `croq.subspan %tensor [shape] at [at]`: tile `at` of a global tensor, in
 /// tiles of `shape`.
@@ -52,12 +54,12 @@ struct EpilogueInput {
 };
 
 /// The windows, at tile (blockM, blockN) of a rows x cols tiling, of the
-/// generic's inputs, made where `builder` inserts.
-SmallVector<EpilogueInput> prepareEpilogueInputs(OpBuilder &builder,
-                                                 Location loc,
-                                                 const Epilogue &epilogue,
-                                                 int64_t rows, int64_t cols,
-                                                 Value blockM, Value blockN);
+/// generic's inputs, made where `builder` inserts; for a batched product
+/// (`batch` not null) the tiles' windows are 1 x rows x cols at the batch.
+SmallVector<EpilogueInput>
+prepareEpilogueInputs(OpBuilder &builder, Location loc,
+                      const Epilogue &epilogue, int64_t rows, int64_t cols,
+                      Value blockM, Value blockN, Value batch = Value());
 
 /// The generic's computation of one element: `x` (f32) the product at
 /// (row, col) of the tile, the other inputs read from `inputs` there (zero
@@ -85,7 +87,8 @@ struct EpilogueOperands {
 /// Emitted before the K loop, the reads' latency hides behind it.
 EpilogueOperands loadEpilogueInputs(OpBuilder &builder, Location loc,
                                     const Epilogue &epilogue, int64_t rows,
-                                    int64_t cols, Value blockM, Value blockN);
+                                    int64_t cols, Value blockM, Value blockN,
+                                    Value batch = Value());
 
 /// Emits the generic's computation on the complete accumulator `acc`
 /// (f32), in a croq.mma.map: the product's element rounded to the

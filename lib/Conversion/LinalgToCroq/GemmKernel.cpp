@@ -18,18 +18,37 @@
 using namespace mlir;
 using namespace mlir::croq;
 
-/// The shared tile an operand's K step is copied into, and the copy.
+Value mlir::croq::getMatrixTile(OpBuilder &b, Location loc, Value tile) {
+  auto type = cast<TileType>(tile.getType());
+  if (type.getShape().size() == 2)
+    return tile;
+  auto matrix = TileType::get(b.getContext(), type.getShape().drop_front(),
+                              type.getElementType(), type.getMemorySpace(),
+                              type.getSwizzle());
+  return SpanAsOp::create(b, loc, matrix, tile).getResult();
+}
+
+/// The shared tile an operand's K step is copied into, and the copy: the
+/// operand's tile of `shape` at `at`, in the matrix `batch` of a batched
+/// operand (`tile` is then 1 x `shape`).
 static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
-                         ArrayRef<int64_t> shape, ValueRange at, Value tile,
-                         bool multicast) {
-  Value view = buildTileView(b, loc, tensor, shape, at);
+                         ArrayRef<int64_t> shape, ValueRange at, Value batch,
+                         Value tile, bool multicast) {
+  SmallVector<int64_t> viewShape(shape);
+  SmallVector<Value> viewAt(at);
+  if (batch) {
+    viewShape.insert(viewShape.begin(), 1);
+    viewAt.insert(viewAt.begin(), batch);
+  }
+  Value view = buildTileView(b, loc, tensor, viewShape, viewAt);
   // Past the tensor's edge the tile is zero, which adds nothing to the
   // product.
-  bool zfill = copySourceCanBeSmaller(view, shape);
+  bool zfill = copySourceCanBeSmaller(view, viewShape);
   CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, view, tile,
                  /*map=*/Value(), /*usable=*/Value(), zfill,
                  SwizzleAttr::get(b.getContext(), Swizzle::B128),
                  /*box=*/nullptr, /*boxOrigins=*/nullptr, multicast);
+  tile = getMatrixTile(b, loc, tile);
   auto tileType = cast<TileType>(tile.getType());
   auto fragType = FragType::get(b.getContext(), tileType.getShape(),
                                 tileType.getElementType(),
@@ -47,8 +66,11 @@ static Value addOutput(OpBuilder &b, Location loc, Value acc, Value cView) {
   b.setInsertionPointToStart(&body);
   Value row = body.getArgument(0), col = body.getArgument(1);
   Value x = body.getArgument(2);
+  SmallVector<Value> at{row, col};
+  if (cast<ViewType>(cView.getType()).getRank() == 3)
+    at.insert(at.begin(), arith::ConstantIndexOp::create(b, loc, 0));
   Value c = ReadOp::create(b, loc, getElementTypeOrSelf(cView.getType()), cView,
-                           ValueRange{row, col}, /*inBounds=*/false);
+                           at, /*inBounds=*/false);
   if (c.getType() != x.getType())
     c = arith::ExtFOp::create(b, loc, x.getType(), c);
   YieldOp::create(b, loc, ValueRange{arith::AddFOp::create(b, loc, x, c)});
@@ -60,7 +82,7 @@ static Value addOutput(OpBuilder &b, Location loc, Value acc, Value cView) {
 Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
                             Value blockM, Value blockN, const KRange &range,
                             Value aTile, Value bTile, AccType accType,
-                            const TileConfig &config) {
+                            const TileConfig &config, Value batch) {
   MLIRContext *context = b.getContext();
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
   Value init = MmaFillOp::create(b, loc, accType, zero);
@@ -73,16 +95,17 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
   if (range.first)
     step = arith::AddIOp::create(b, loc, range.first, step);
   Value acc = loop.getRegionIterArgs()[0];
-  auto aShape = cast<TileType>(aTile.getType()).getShape();
-  auto bShape = cast<TileType>(bTile.getType()).getShape();
+  // The matrix shapes of the tiles (1 x rows x cols for a batched one).
+  auto aShape = cast<TileType>(aTile.getType()).getShape().take_back(2);
+  auto bShape = cast<TileType>(bTile.getType()).getShape().take_back(2);
   Value fa = loadOperand(b, loc, spec.a, aShape,
                          spec.aTransposed ? ValueRange{step, blockM}
                                           : ValueRange{blockM, step},
-                         aTile, /*multicast=*/config.clusterCols > 1);
+                         batch, aTile, /*multicast=*/config.clusterCols > 1);
   Value fb = loadOperand(b, loc, spec.b, bShape,
                          spec.bTransposed ? ValueRange{blockN, step}
                                           : ValueRange{step, blockN},
-                         bTile, /*multicast=*/config.clusterRows > 1);
+                         batch, bTile, /*multicast=*/config.clusterRows > 1);
   auto layout = [&](bool row) {
     return MmaLayoutAttr::get(context, row ? MmaLayout::Row : MmaLayout::Col);
   };
@@ -120,6 +143,10 @@ mlir::croq::allocOperandTiles(OpBuilder &b, Location loc,
   SmallVector<int64_t> bShape = spec.bTransposed
                                     ? SmallVector<int64_t>{config.cols, tileK}
                                     : SmallVector<int64_t>{tileK, config.cols};
+  if (spec.batched) {
+    aShape.insert(aShape.begin(), 1);
+    bShape.insert(bShape.begin(), 1);
+  }
   Type element = getElementTypeOrSelf(spec.a.getType());
   return {allocSharedTile(b, loc, aShape, element, Swizzle::B128),
           allocSharedTile(b, loc, bShape, element, Swizzle::B128)};
@@ -153,7 +180,7 @@ void mlir::croq::setGemmAttributes(ParallelOp kernel, const TileConfig &config,
 
 void mlir::croq::emitTileStore(OpBuilder &b, Location loc, Value acc,
                                Value tile, Value view) {
-  MmaStoreOp::create(b, loc, acc, tile);
+  MmaStoreOp::create(b, loc, acc, getMatrixTile(b, loc, tile));
   // Left in flight: in a persistent block it overlaps the next tile's main
   // loop (croq-wait-async-stores waits before the tile is written again).
   CopyOp::create(b, loc, FutureType::get(b.getContext()), CopyEngine::TMA, tile,
@@ -172,8 +199,11 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   // A grid in clusters covers whole clusters: the blocks past the edge
   // load zeros and store nothing (TMA clips), but share their operand
   // slices with the cluster.
-  Value gridM = e.roundUp(e.ceilDiv(sizes.m, tileM), config.clusterRows);
+  Value matrixGridM = e.roundUp(e.ceilDiv(sizes.m, tileM), config.clusterRows);
   Value gridN = e.roundUp(e.ceilDiv(sizes.n, tileN), config.clusterCols);
+  // A batched product's grid has the rows of tiles of every matrix, one
+  // matrix after another.
+  Value gridM = spec.batched ? e.mul(sizes.batch, matrixGridM) : matrixGridM;
   OpBuilder::InsertionGuard guard(b);
   ParallelOp kernel = createBlockGrid(b, loc, ValueRange{gridM, gridN});
   if (config.getClusterBlocks() > 1)
@@ -182,22 +212,32 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   setGemmAttributes(kernel, config, config.persistent);
   Value blockM = kernel.getBody().front().getArgument(0);
   Value blockN = kernel.getBody().front().getArgument(1);
+  Value batch;
+  if (spec.batched) {
+    batch = e.div(blockM, matrixGridM);
+    blockM = e.rem(blockM, matrixGridM);
+  }
   Value output = spec.getOutput();
   Type result = getElementTypeOrSelf(output.getType());
   auto [aTile, bTile] = allocOperandTiles(b, loc, spec, config);
   // The result tile is stored by TMA from a 128B-swizzled tile: stores
   // without bank conflicts, one bulk copy per swizzle span.
-  Value cTile = allocSharedTile(b, loc, {tileM, tileN}, result, Swizzle::B128);
+  SmallVector<int64_t> cShape{tileM, tileN};
+  SmallVector<Value> cAt{blockM, blockN};
+  if (spec.batched) {
+    cShape.insert(cShape.begin(), 1);
+    cAt.insert(cAt.begin(), batch);
+  }
+  Value cTile = allocSharedTile(b, loc, cShape, result, Swizzle::B128);
   auto accType = AccType::get(b.getContext(), {tileM, tileN}, b.getF32Type());
   std::optional<EpilogueOperands> epilogue;
   if (spec.epilogue)
     epilogue = loadEpilogueInputs(b, loc, *spec.epilogue, tileM, tileN, blockM,
-                                  blockN);
+                                  blockN, batch);
   Value acc =
       emitKLoop(b, loc, spec, blockM, blockN, KRange{Value(), sizes.kSteps},
-                aTile, bTile, accType, config);
-  Value cView =
-      buildTileView(b, loc, output, {tileM, tileN}, ValueRange{blockM, blockN});
+                aTile, bTile, accType, config, batch);
+  Value cView = buildTileView(b, loc, output, cShape, cAt);
   if (!spec.zeroFill)
     acc = addOutput(b, loc, acc, cView);
   if (spec.epilogue)

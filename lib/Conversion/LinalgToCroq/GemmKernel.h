@@ -17,9 +17,12 @@
 namespace mlir {
 namespace croq {
 
-/// A linalg.matmul as the croq GEMM sees it.
+/// A linalg.matmul or linalg.batch_matmul as the croq GEMM sees it.
 struct MatmulSpec {
   Value a, b, c;
+  /// Whether the operands are batches of matrices (linalg.batch_matmul):
+  /// their first dimension is the batch.
+  bool batched = false;
   /// Whether A is stored K x M (`col`) instead of M x K, and B N x K
   /// (`row`) instead of K x N (`col`).
   bool aTransposed = false;
@@ -34,9 +37,10 @@ struct MatmulSpec {
 };
 
 /// The extents of a product, and its K steps (kStepBytes of each operand
-/// row).
+/// row); the number of matrices of a batched one.
 struct ProductSizes {
   Value m, n, k, kSteps;
+  Value batch;
 };
 
 /// The K steps of one block: [first, first + count), first null for 0.
@@ -52,7 +56,12 @@ int64_t getStepElements(const MatmulSpec &spec);
 Value allocSharedTile(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
                       Type element, Swizzle swizzle);
 
-/// The shared tiles of one K step of A and B for an M x N block tile.
+/// `tile` as the matrix wgmma reads or writes: a 1 x rows x cols tile of a
+/// batched operand as rows x cols (croq.span_as), a matrix tile itself.
+Value getMatrixTile(OpBuilder &builder, Location loc, Value tile);
+
+/// The shared tiles of one K step of A and B for an M x N block tile (1 x
+/// the matrix tile for a batched product).
 std::pair<Value, Value> allocOperandTiles(OpBuilder &builder, Location loc,
                                           const MatmulSpec &spec,
                                           const TileConfig &config);
@@ -60,10 +69,12 @@ std::pair<Value, Value> allocOperandTiles(OpBuilder &builder, Location loc,
 /// The K loop of one block over `range`: each step copies A's and B's K
 /// slices into `aTile` and `bTile` and multiplies them into an f32
 /// accumulator of `accType`, which it returns. In a cluster of `config`,
-/// the operand the cluster's blocks share is a multicast copy.
+/// the operand the cluster's blocks share is a multicast copy. A batched
+/// product's block reads matrix `batch` of each operand.
 Value emitKLoop(OpBuilder &builder, Location loc, const MatmulSpec &spec,
                 Value blockM, Value blockN, const KRange &range, Value aTile,
-                Value bTile, AccType accType, const TileConfig &config);
+                Value bTile, AccType accType, const TileConfig &config,
+                Value batch = Value());
 
 /// A two-dimensional block grid of `extents` whose body has the block's
 /// coordinates; the builder inserts into the body.
@@ -76,8 +87,8 @@ void setGemmAttributes(ParallelOp kernel, const TileConfig &config,
                        bool persistent);
 
 /// Stores the complete accumulator `acc` into the 128B-swizzled shared
-/// `tile` and copies the tile to the global `view` by an async tma copy
-/// left in flight.
+/// `tile` (1 x rows x cols for a batched product) and copies the tile to
+/// the global `view` by an async tma copy left in flight.
 void emitTileStore(OpBuilder &builder, Location loc, Value acc, Value tile,
                    Value view);
 

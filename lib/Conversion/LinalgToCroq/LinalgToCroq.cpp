@@ -1,6 +1,7 @@
 //===- LinalgToCroq.cpp - linalg matrix products to croq kernels ----------===//
 //
-// Makes every linalg.matmul on memrefs croq kernels: the plain croq GEMM
+// Makes every linalg.matmul and linalg.batch_matmul on memrefs croq
+// kernels: the plain croq GEMM
 // in the block tile (and, for few tiles and a long K, the K split) the
 // cost model of TileChoice.cpp chooses, with the zero fill and the
 // elementwise consumer folded in. GemmKernel.cpp and SplitK.cpp emit the
@@ -36,35 +37,44 @@ static bool isZero(Value value) {
   return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
 }
 
-/// Reads the operand layouts from the indexing maps of `op`.
-static LogicalResult getLayouts(linalg::MatmulOp op, MatmulSpec &spec) {
+/// Reads the operand layouts from the indexing maps of `op`: over (m, n, k),
+/// or (b, m, n, k) for a batched product, whose operands are all indexed by
+/// the batch b first.
+static LogicalResult getLayouts(linalg::LinalgOp op, MatmulSpec &spec) {
   MLIRContext *context = op.getContext();
-  AffineExpr m, n, k;
-  bindDims(context, m, n, k);
-  auto map = [&](ArrayRef<AffineExpr> results) {
-    return AffineMap::get(3, 0, results, context);
+  unsigned loops = spec.batched ? 4 : 3;
+  AffineExpr m = getAffineDimExpr(loops - 3, context);
+  AffineExpr n = getAffineDimExpr(loops - 2, context);
+  AffineExpr k = getAffineDimExpr(loops - 1, context);
+  auto map = [&](AffineExpr i, AffineExpr j) {
+    SmallVector<AffineExpr> results{i, j};
+    if (spec.batched)
+      results.insert(results.begin(), getAffineDimExpr(0, context));
+    return AffineMap::get(loops, 0, results, context);
   };
+  StringRef batch = spec.batched ? "b, " : "";
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps.size() != 3 || maps[2] != map({m, n}))
+  if (maps.size() != 3 || maps[2] != map(m, n))
     return op.emitOpError("convert-linalg-to-croq takes a product whose "
-                          "output is indexed (m, n)");
-  if (maps[0] == map({k, m}))
+                          "output is indexed (")
+           << batch << "m, n)";
+  if (maps[0] == map(k, m))
     spec.aTransposed = true;
-  else if (maps[0] != map({m, k}))
-    return op.emitOpError("convert-linalg-to-croq takes A indexed (m, k) "
-                          "or (k, m), got ")
+  else if (maps[0] != map(m, k))
+    return op.emitOpError("convert-linalg-to-croq takes A indexed (")
+           << batch << "m, k) or (" << batch << "k, m), got "
            << AffineMapAttr::get(maps[0]);
-  if (maps[1] == map({n, k}))
+  if (maps[1] == map(n, k))
     spec.bTransposed = true;
-  else if (maps[1] != map({k, n}))
-    return op.emitOpError("convert-linalg-to-croq takes B indexed (k, n) or "
-                          "(n, k), got ")
+  else if (maps[1] != map(k, n))
+    return op.emitOpError("convert-linalg-to-croq takes B indexed (")
+           << batch << "k, n) or (" << batch << "n, k), got "
            << AffineMapAttr::get(maps[1]);
   return success();
 }
 
 /// Checks that croq can compute `op`, and how.
-static FailureOr<MatmulSpec> getSpec(linalg::MatmulOp op) {
+static FailureOr<MatmulSpec> getSpec(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics())
     return op.emitOpError("convert-linalg-to-croq takes products on memrefs "
                           "(bufferize first)");
@@ -72,6 +82,7 @@ static FailureOr<MatmulSpec> getSpec(linalg::MatmulOp op) {
     return op.emitOpError("convert-linalg-to-croq takes products outside "
                           "croq kernels");
   MatmulSpec spec;
+  spec.batched = isa<linalg::BatchMatmulOp>(op);
   spec.a = op.getDpsInputs()[0];
   spec.b = op.getDpsInputs()[1];
   spec.c = op.getDpsInits()[0];
@@ -122,13 +133,14 @@ static GemmChoice chooseVariant(OpBuilder &b, Location loc,
                                 ArrayRef<GemmVariant> variants,
                                 const TargetDescription &target,
                                 int64_t resultBytes, int64_t splitK) {
+  std::optional<int64_t> batch = getConstantIntValue(sizes.batch);
   std::optional<int64_t> m = getConstantIntValue(sizes.m);
   std::optional<int64_t> n = getConstantIntValue(sizes.n);
   std::optional<int64_t> kSteps = getConstantIntValue(sizes.kSteps);
   std::optional<int64_t> bRow = getConstantIntValue(bRowBytes);
-  if (!m || !n || !kSteps || !bRow)
-    return emitGemmChoice(b, loc, sizes.m, sizes.n, sizes.kSteps, bRowBytes,
-                          variants, target, resultBytes, splitK);
+  if (!batch || !m || !n || !kSteps || !bRow)
+    return emitGemmChoice(b, loc, sizes.batch, sizes.m, sizes.n, sizes.kSteps,
+                          bRowBytes, variants, target, resultBytes, splitK);
   // The cost model's ops fold; those it leaves are erased after.
   struct Recorder : OpBuilder::Listener {
     SmallVector<Operation *> created;
@@ -142,9 +154,10 @@ static GemmChoice chooseVariant(OpBuilder &b, Location loc,
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(scratchBuilder, loc, value);
   };
-  GemmChoice choice = emitGemmChoice(
-      scratchBuilder, loc, constant(*m), constant(*n), constant(*kSteps),
-      constant(*bRow), variants, target, resultBytes, splitK);
+  GemmChoice choice =
+      emitGemmChoice(scratchBuilder, loc, constant(*batch), constant(*m),
+                     constant(*n), constant(*kSteps), constant(*bRow), variants,
+                     target, resultBytes, splitK);
   int64_t variant = *getConstantIntValue(choice.variant);
   int64_t splits = *getConstantIntValue(choice.splits);
   for (Operation *op : llvm::reverse(recorder.created))
@@ -156,7 +169,7 @@ static GemmChoice chooseVariant(OpBuilder &b, Location loc,
 /// Replaces `op` by the croq kernels that compute it: those of the variant
 /// of least cost, chosen here for a static shape and by the host code (one
 /// set of kernels per variant) for a dynamic one.
-static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec,
+static void emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
                        ArrayRef<GemmVariant> variants,
                        const TargetDescription &target, int64_t resultBytes,
                        int64_t splitK) {
@@ -166,11 +179,14 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec,
   auto dim = [&](Value tensor, int64_t d) -> Value {
     return b.createOrFold<memref::DimOp>(loc, tensor, d);
   };
-  ProductSizes sizes;
-  sizes.m = dim(spec.a, spec.aTransposed ? 1 : 0);
-  sizes.k = dim(spec.a, spec.aTransposed ? 0 : 1);
-  sizes.n = dim(spec.b, spec.bTransposed ? 0 : 1);
   IndexBuilder e{b, loc};
+  // A batched operand's matrix dimensions follow the batch's.
+  int64_t first = spec.batched ? 1 : 0;
+  ProductSizes sizes;
+  sizes.m = dim(spec.a, first + (spec.aTransposed ? 1 : 0));
+  sizes.k = dim(spec.a, first + (spec.aTransposed ? 0 : 1));
+  sizes.n = dim(spec.b, first + (spec.bTransposed ? 0 : 1));
+  sizes.batch = spec.batched ? dim(spec.a, 0) : e.c(1);
   sizes.kSteps = e.ceilDiv(sizes.k, getStepElements(spec));
   // The bytes of B's stored rows: N elements, or K where B is N x K.
   int64_t elementBytes =
@@ -199,7 +215,7 @@ static void emitKernel(linalg::MatmulOp op, MatmulSpec &spec,
   }
   if (spec.epilogue)
     spec.epilogue->generic.erase();
-  op.erase();
+  op->erase();
   if (spec.zeroFill)
     spec.zeroFill.erase();
   if (spec.epilogue) {
@@ -225,9 +241,11 @@ struct ConvertLinalgToCroqPass
                                 "tile-n together");
       return signalPassFailure();
     }
-    SmallVector<std::pair<linalg::MatmulOp, MatmulSpec>> products;
+    SmallVector<std::pair<linalg::LinalgOp, MatmulSpec>> products;
     bool failedAny = false;
-    getOperation()->walk([&](linalg::MatmulOp op) {
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+        return;
       FailureOr<MatmulSpec> spec = getSpec(op);
       if (failed(spec)) {
         failedAny = true;
@@ -254,44 +272,51 @@ struct ConvertLinalgToCroqPass
           << static_cast<int64_t>(clusterN);
       return signalPassFailure();
     }
-    for (auto &[op, spec] : products) {
-      int64_t resultBytes = getElementTypeOrSelf(spec.getOutput().getType())
-                                .getIntOrFloatBitWidth() /
-                            8;
-      FailureOr<SmallVector<TileConfig>> candidates =
-          getTileCandidates(**target, resultBytes, tileM, tileN);
-      if (failed(candidates)) {
-        op.emitOpError("convert-linalg-to-croq computes tiles of ")
-            << getKnownTileNames() << " result elements, got "
-            << static_cast<int64_t>(tileM) << "x"
-            << static_cast<int64_t>(tileN);
+    for (auto &[op, spec] : products)
+      if (failed(convertProduct(op, spec, **target)))
         return signalPassFailure();
-      }
-      // A forced tile must leave room for a ring of two stages.
-      if (tileM != 0) {
-        const TileConfig &tile = candidates->front();
-        if (int64_t stages = getStagesThatFit(**target, resultBytes, tile);
-            stages < 2) {
-          op.emitOpError("convert-linalg-to-croq: a ")
-              << tile.rows << "x" << tile.cols << " tile of " << resultBytes
-              << "-byte results leaves shared memory for "
-              << std::max<int64_t>(stages, 0)
-              << " of the 2 operand stages a pipeline needs on "
-              << (*target)->chip;
-          return signalPassFailure();
-        }
-      }
-      SmallVector<GemmVariant> variants =
-          getGemmVariants(*candidates, splitK, clusterM, clusterN);
-      if (variants.empty()) {
-        op.emitOpError("convert-linalg-to-croq splits the K loop of "
-                       "128x128 and 64x128 tiles only, got split-k=")
-            << static_cast<int64_t>(splitK) << " with a tile of "
-            << candidates->front().rows << "x" << candidates->front().cols;
-        return signalPassFailure();
-      }
-      emitKernel(op, spec, variants, **target, resultBytes, splitK);
+  }
+
+  /// Replaces `op` by its kernels, or says why it cannot.
+  LogicalResult convertProduct(linalg::LinalgOp op, MatmulSpec &spec,
+                               const TargetDescription &target) {
+    int64_t resultBytes = getElementTypeOrSelf(spec.getOutput().getType())
+                              .getIntOrFloatBitWidth() /
+                          8;
+    FailureOr<SmallVector<TileConfig>> candidates =
+        getTileCandidates(target, resultBytes, tileM, tileN);
+    if (failed(candidates))
+      return op.emitOpError("convert-linalg-to-croq computes tiles of ")
+             << getKnownTileNames() << " result elements, got "
+             << static_cast<int64_t>(tileM) << "x"
+             << static_cast<int64_t>(tileN);
+    // A forced tile must leave room for a ring of two stages.
+    if (tileM != 0) {
+      const TileConfig &tile = candidates->front();
+      if (int64_t stages = getStagesThatFit(target, resultBytes, tile);
+          stages < 2)
+        return op.emitOpError("convert-linalg-to-croq: a ")
+               << tile.rows << "x" << tile.cols << " tile of " << resultBytes
+               << "-byte results leaves shared memory for "
+               << std::max<int64_t>(stages, 0)
+               << " of the 2 operand stages a pipeline needs on "
+               << target.chip;
     }
+    // The matrices of a batch fill the grid: their K loops stay whole.
+    if (spec.batched && splitK > 1)
+      return op.emitOpError("convert-linalg-to-croq does not split the K "
+                            "loop of a batched product, got split-k=")
+             << static_cast<int64_t>(splitK);
+    int64_t productSplitK = spec.batched ? 1 : static_cast<int64_t>(splitK);
+    SmallVector<GemmVariant> variants =
+        getGemmVariants(*candidates, productSplitK, clusterM, clusterN);
+    if (variants.empty())
+      return op.emitOpError("convert-linalg-to-croq splits the K loop of "
+                            "128x128 and 64x128 tiles only, got split-k=")
+             << productSplitK << " with a tile of " << candidates->front().rows
+             << "x" << candidates->front().cols;
+    emitKernel(op, spec, variants, target, resultBytes, productSplitK);
+    return success();
   }
 };
 } // namespace

@@ -208,8 +208,9 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
   return {best, bestSplits};
 }
 
-GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value m,
-                                      Value n, Value kSteps, Value bRowBytes,
+GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
+                                      Value m, Value n, Value kSteps,
+                                      Value bRowBytes,
                                       ArrayRef<GemmVariant> variants,
                                       const TargetDescription &target,
                                       int64_t resultBytes, int64_t splitK) {
@@ -225,10 +226,11 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value m,
       std::tie(cost, splits) = emitSplitCost(e, m, n, kSteps, tile, target,
                                              resultBytes, splitK, stepCycles);
     } else {
-      // A grid in clusters is whole clusters.
+      // A grid in clusters is whole clusters, for each matrix of a batch.
       Value blocks =
           e.mul(e.roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
                 e.roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
+      blocks = e.mul(blocks, batch);
       cost = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
       splits = e.c(1);
     }

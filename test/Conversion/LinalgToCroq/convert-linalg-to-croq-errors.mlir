@@ -74,3 +74,20 @@ func.func @f8_a_transposed(%a: memref<?x?xf8E5M2>, %b: memref<?x?xf8E5M2>, %c: m
     ins(%a, %b : memref<?x?xf8E5M2>, memref<?x?xf8E5M2>) outs(%c : memref<?x?xf32>)
   return
 }
+
+// -----
+
+func.func @batch_broadcast_a(%a: memref<?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf32>) {
+  // expected-error @+1 {{'linalg.batch_matmul' op convert-linalg-to-croq takes A indexed (b, m, k) or (b, k, m), got affine_map<(d0, d1, d2, d3) -> (d1, d3)>}}
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+    ins(%a, %b : memref<?x?xf16>, memref<?x?x?xf16>) outs(%c : memref<?x?x?xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_f32(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %c: memref<?x?x?xf32>) {
+  // expected-error @+1 {{'linalg.batch_matmul' op convert-linalg-to-croq takes f16, bf16, f8E4M3FN or f8E5M2 operands of one type, got 'f32' and 'f32'}}
+  linalg.batch_matmul ins(%a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>) outs(%c : memref<?x?x?xf32>)
+  return
+}

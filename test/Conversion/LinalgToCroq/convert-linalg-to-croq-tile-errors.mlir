@@ -3,6 +3,7 @@
 // RUN: not croq-opt %s --convert-linalg-to-croq="chip=sm_70" 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256" -split-input-file 2>&1 | FileCheck %s --check-prefix=ROOM
 // RUN: not croq-opt %s --convert-linalg-to-croq="split-k=-2" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not croq-opt %s --convert-linalg-to-croq="split-k=2" -split-input-file 2>&1 | FileCheck %s --check-prefix=BATCH
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256 split-k=4" 2>&1 | FileCheck %s --check-prefix=UNSPLITTABLE
 // RUN: not croq-opt %s --convert-linalg-to-croq="cluster-m=2 cluster-n=2" 2>&1 | FileCheck %s --check-prefix=CLUSTER2D
 // RUN: not croq-opt %s --convert-linalg-to-croq="cluster-m=16" 2>&1 | FileCheck %s --check-prefix=CLUSTERBIG
@@ -28,5 +29,14 @@ func.func @product(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
 // ROOM: error: 'linalg.matmul' op convert-linalg-to-croq: a 128x256 tile of 4-byte results leaves shared memory for 1 of the 2 operand stages a pipeline needs on sm_90a
 func.func @f32_result(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+// The matrices of a batch fill the grid: no K split.
+// BATCH: error: 'linalg.batch_matmul' op convert-linalg-to-croq does not split the K loop of a batched product, got split-k=2
+func.func @batch_split(%a: memref<?x?x?xf16>, %b: memref<?x?x?xf16>, %c: memref<?x?x?xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<?x?x?xf16>, memref<?x?x?xf16>) outs(%c : memref<?x?x?xf32>)
   return
 }

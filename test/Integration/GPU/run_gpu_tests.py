@@ -1165,6 +1165,76 @@ def linalg_matmul_tests(s: Suite) -> None:
             fused(shape, module=module)
 
 
+def linalg_batch_tests(s: Suite) -> None:
+    """Batched GEMMs handed to croq as linalg.batch_matmul
+    (linalg_batch_matmul.mlir): random operands of batch x M x K and
+    batch x K x N (or transposed), poisoned outputs (a random one
+    accumulated into), compared with the float64 products."""
+    def case(kernel: str, dtype: torch.dtype, out_dtype: torch.dtype,
+             shape: Tuple[int, int, int, int], nt: bool = False,
+             tn: bool = False, accumulate: bool = False) -> None:
+        nb, m, n, k = shape
+        if s.skip_gemm(nb * m, n, k):
+            return
+
+        def body():
+            a_stored = random_operand((nb, k, m) if tn else (nb, m, k), dtype)
+            a = a_stored.transpose(1, 2) if tn else a_stored
+            b = random_operand((nb, n, k) if nt else (nb, k, n), dtype)
+            if accumulate:
+                out = random_tensor((nb, m, n), out_dtype)
+                init = out.double().clone()
+            else:
+                out = poisoned((nb, m, n), out_dtype)
+                init = 0.0
+            getattr(s.module("linalg_batch_matmul"), kernel)(a_stored, b, out)
+            bd = b.double().transpose(1, 2) if nt else b.double()
+            ref = init + a.double() @ bd
+            tol = GEMM_TOLERANCE[out_dtype]
+            if dtype in BYTE_FLOATS:
+                # As linalg_matmul_tests: wgmma's 8-bit accumulation.
+                tol = max(tol, 1e-3 + 1.2e-6 * k)
+            return compare_close(out, ref, tol)
+        s.run(f"{kernel} {nb}x{m}x{n}x{k}", kernel, body)
+
+    def fused(shape: Tuple[int, int, int, int]) -> None:
+        nb, m, n, k = shape
+        if s.skip_gemm(nb * m, n, k):
+            return
+
+        def body():
+            a = random_operand((nb, m, k), torch.bfloat16)
+            b = random_operand((nb, k, n), torch.bfloat16)
+            bias = random_tensor((n,), torch.float32)
+            res = random_tensor((nb, m, n), torch.bfloat16)
+            out = poisoned((nb, m, n), torch.bfloat16)
+            s.module("linalg_batch_matmul").linalg_bmm_bias_gelu_residual_bf16(
+                a, b, bias, res, out)
+            y = a.double() @ b.double() + bias.double()
+            gelu = 0.5 * y * (1 + torch.tanh(
+                0.7978845608 * (y + 0.044715 * y ** 3)))
+            return compare_close(out, gelu + res.double(), 1e-2)
+        s.run(f"linalg_bmm_bias_gelu_residual_bf16 {nb}x{m}x{n}x{k}",
+              "linalg_bmm_bias_gelu_residual_bf16", body)
+
+    # One matrix; a few small ones with edges in every dimension; many
+    # matrices of attention's shapes (more tiles than blocks: the
+    # persistent blocks walk them across matrices); a large one.
+    for shape in [(1, 128, 128, 64), (3, 129, 264, 72), (5, 200, 328, 136),
+                  (48, 256, 256, 64), (16, 512, 384, 512),
+                  (2, 1000, 1000, 1000), (4, 1024, 2048, 1024)]:
+        case("linalg_bmm_f16", torch.float16, torch.float16, shape)
+        case("linalg_bmm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True)
+        case("linalg_bmm_tn_acc_f16", torch.float16, torch.float32, shape,
+             tn=True, accumulate=True)
+        case("linalg_bmm_nt_e4m3", torch.float8_e4m3fn, torch.float16, shape,
+             nt=True)
+        fused(shape)
+    case("linalg_bmm_static_f16", torch.float16, torch.float32,
+         (12, 200, 328, 136))
+
+
 def split_k_static(s: Suite) -> None:
     """The static-shape GEMMs whose K loop convert-linalg-to-croq splits
     (linalg_matmul.mlir's linalg_mm_splitk_*): zero-filled f16, an f32
@@ -1758,7 +1828,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
                   swizzle_tests, tma_tests, tma_generated_tests,
                   tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
-                  linalg_matmul_tests, autotune_tests, attention_tests,
+                  linalg_matmul_tests, linalg_batch_tests, autotune_tests,
+                  attention_tests,
                   pad_tests, local_tests, cluster_tests, api_tests,
                   stream_tests,
                   slice_tests, torch_op_tests]:

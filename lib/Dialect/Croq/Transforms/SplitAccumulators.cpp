@@ -94,20 +94,26 @@ static std::optional<Roles> findRoles(ParallelOp block) {
   return std::nullopt;
 }
 
-/// The view of part of a tile, view or static memref of rank 2: 1/count of
-/// it along `dim`.
+/// The view of part of a tile, view or static memref of rank 2 (or 3, a
+/// batched matrix): 1/count of it along `dim`.
 static FailureOr<ViewType> getNarrowedView(Type type, unsigned dim,
                                            int64_t count) {
   if (!isa<TileType, ViewType, MemRefType>(type))
     return failure();
   auto shaped = cast<ShapedType>(type);
-  if (!shaped.hasStaticShape() || shaped.getRank() != 2 ||
-      shaped.getDimSize(dim) % count != 0)
+  if (!shaped.hasStaticShape() || shaped.getRank() < 2 ||
+      shaped.getRank() > 3 || shaped.getDimSize(dim) % count != 0)
     return failure();
   SmallVector<int64_t> shape(shaped.getShape());
   shape[dim] /= count;
   return ViewType::get(type.getContext(), shape, shaped.getElementType(),
                        *getMemorySpaceOf(type), getSwizzleOf(type));
+}
+
+/// The dimension of a buffer's rows: the first of a matrix, the second of a
+/// batched matrix (1 x rows x cols).
+static unsigned getRowDim(Type type) {
+  return cast<ShapedType>(type).getRank() - 2;
 }
 
 /// The rows of an accumulator type.
@@ -190,6 +196,9 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
       return "an accumulator is stored into a buffer of another shape";
     plan.stores.push_back(store);
     plan.storedTiles.insert(store.getDest());
+    // A batched matrix's tile is 1 x rows x cols, stored as rows x cols.
+    if (auto span = store.getDest().getDefiningOp<SpanAsOp>())
+      plan.storedTiles.insert(span.getSource());
     return "";
   }
   if (auto copy = dyn_cast<CopyOp>(op)) {
@@ -197,7 +206,8 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
         copy.getUsable())
       return "the consumer copies a buffer it did not store an accumulator "
              "into";
-    if (failed(getNarrowedView(copy.getDest().getType(), 0, count)))
+    if (failed(getNarrowedView(copy.getDest().getType(),
+                               getRowDim(copy.getDest().getType()), count)))
       return "a stored tile is copied into a buffer that cannot be split by "
              "rows";
     plan.copies.push_back(copy);
@@ -260,7 +270,9 @@ static std::string analyze(Roles roles, int64_t count, SplitPlan &plan) {
   // the split stores only.
   for (Value tile : plan.storedTiles)
     for (Operation *user : tile.getUsers())
-      if (!isa<MmaStoreOp, CopyOp>(user) ||
+      if (!(isa<MmaStoreOp, CopyOp>(user) ||
+            (isa<SpanAsOp>(user) &&
+             plan.storedTiles.contains(user->getResult(0)))) ||
           (isa<CopyOp>(user) && cast<CopyOp>(user).getSource() != tile))
         return "a tile an accumulator is stored into is also used by '" +
                user->getName().getStringRef().str() + "'";
@@ -277,11 +289,12 @@ static Value narrow(OpBuilder &b, Location loc, Value buffer, unsigned dim,
                     int64_t count, Value index, Value zero) {
   ViewType type = *getNarrowedView(buffer.getType(), dim, count);
   Value source = buffer;
-  SmallVector<Value> at(2, zero);
+  SmallVector<Value> at(type.getRank(), zero);
   at[dim] = index;
   if (auto subspan = buffer.getDefiningOp<SubspanOp>();
       subspan && subspan.getSizes().empty() && subspan.getSteps().empty() &&
-      !subspan.getStaticSteps() && subspan.getIndices().size() == 2) {
+      !subspan.getStaticSteps() &&
+      subspan.getIndices().size() == type.getRank()) {
     source = subspan.getSource();
     at.assign(subspan.getIndices().begin(), subspan.getIndices().end());
     Value scaled = arith::MulIOp::create(
@@ -342,7 +355,7 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
         alloc->getBlock() != &roles.block.getBody().front())
       continue;
     SmallVector<int64_t> shape(type.getShape());
-    shape[0] /= count;
+    shape[getRowDim(type)] /= count;
     OpBuilder ab(alloc);
     auto tilesType =
         TilesType::get(context, count, shape, type.getElementType(),
@@ -359,18 +372,37 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
       return part;
     return narrow(pb, at, buffer, 0, count, index, zero);
   };
+  SmallVector<SpanAsOp> oldSpans;
   for (MmaStoreOp store : plan.stores) {
     b.setInsertionPoint(store);
-    store.getDestMutable().set(partOf(b, store.getLoc(), store.getDest()));
+    Value dest = store.getDest();
+    // The matrix of a batched tile's part.
+    if (auto span = dest.getDefiningOp<SpanAsOp>();
+        span && parts.lookup(span.getSource())) {
+      auto type = cast<TileType>(span.getType());
+      SmallVector<int64_t> shape(type.getShape());
+      shape[0] /= count;
+      auto partType = TileType::get(context, shape, type.getElementType(),
+                                    type.getMemorySpace(), type.getSwizzle());
+      store.getDestMutable().set(SpanAsOp::create(
+          b, span.getLoc(), partType, parts.lookup(span.getSource())));
+      oldSpans.push_back(span);
+      continue;
+    }
+    store.getDestMutable().set(partOf(b, store.getLoc(), dest));
   }
   for (CopyOp copy : plan.copies) {
     b.setInsertionPoint(copy);
     Value source = partOf(b, copy.getLoc(), copy.getSource());
     Value dest =
-        narrow(b, copy.getLoc(), copy.getDest(), 0, count, index, zero);
+        narrow(b, copy.getLoc(), copy.getDest(),
+               getRowDim(copy.getDest().getType()), count, index, zero);
     copy.getSourceMutable().set(source);
     copy.getDestMutable().set(dest);
   }
+  for (SpanAsOp span : oldSpans)
+    if (span->use_empty())
+      span->erase();
   for (auto [tile, part] : parts)
     tile.getDefiningOp()->erase();
   // The row index of a map's body counts from the block's first row, as
