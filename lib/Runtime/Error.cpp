@@ -27,6 +27,9 @@ static thread_local std::string lastError;
 /// croqRtCallBegin.
 static thread_local int callStatus = CROQ_RT_SUCCESS;
 
+/// Whether this thread's launches are refused until its call ends.
+static thread_local bool refused = false;
+
 /// Appends printf-style output to `out`.
 static void appendFormatted(std::string &out, const char *format,
                             va_list args) {
@@ -108,13 +111,21 @@ extern "C" const char *croqRtGetLastError(void) { return lastError.c_str(); }
 
 extern "C" void croqRtClearLastError(void) { lastError.clear(); }
 
-extern "C" void croqRtCallBegin(void) { callStatus = CROQ_RT_SUCCESS; }
+extern "C" void croqRtCallBegin(void) {
+  callStatus = CROQ_RT_SUCCESS;
+  refused = false;
+}
 
 extern "C" int croqRtCallEnd(void) {
   int status = callStatus;
   callStatus = CROQ_RT_SUCCESS;
+  refused = false;
   return status;
 }
+
+void croq::rt::refuseLaunches() { refused = true; }
+
+bool croq::rt::launchesRefused() { return refused; }
 
 static thread_local std::string failedTensorMap;
 

@@ -41,6 +41,14 @@ void noteFailedTensorMap(const std::string &reason);
 /// string. The next launch of the thread refuses to run with a null map.
 std::string takeFailedTensorMap();
 
+/// Refuses the calling thread's launches until its call ends
+/// (croqRtCallEnd) or another begins (croqRtCallBegin): a precondition of
+/// the call failed and was reported.
+void refuseLaunches();
+
+/// Whether the calling thread's launches are refused.
+bool launchesRefused();
+
 /// The calling thread's last error message.
 std::string lastErrorMessage();
 

@@ -105,6 +105,10 @@ static int launch(const char *api, void *kernel, const LaunchShape &shape,
                        "not launched: a tensor map of this launch cannot be "
                        "used (%s)",
                        reason.c_str());
+  // A precondition of the call failed and was reported
+  // (croqRtRequireEqualExtents): its status stands, and nothing runs.
+  if (launchesRefused())
+    return CROQ_RT_ERROR_INVALID_ARGUMENT;
   const DeviceLimits *limits = nullptr;
   const cu::DriverApi *cuda = ensureContext(api, &limits);
   if (!cuda)

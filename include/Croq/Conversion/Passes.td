@@ -99,6 +99,12 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     The kernel stores into the generic's output, and the temporary, the
     fill and the generic are gone.
 
+    Dynamic extents are checked on the host before the kernels: A's K and
+    B's, the output's rows and columns and the product's, the batches and
+    the fused generic's inputs must agree, or the call fails naming them
+    (`croqRtRequireEqualExtents`) and launches nothing; kernels on operands
+    that disagree would read past an edge as zeros and be silently wrong.
+
     A product this pass cannot take (tensors instead of memrefs,
     other element types, other indexing maps, inside a croq kernel) is an
     error that says why: nothing later in croq lowers linalg.
@@ -141,6 +147,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
   let dependentDialects = [
     "::mlir::croq::CroqDialect",
     "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",

@@ -313,6 +313,34 @@ CROQ_RT_EXPORT int croqRtTensorMapGetStaged(
 /// the tensor broke (croqRtTensorMapFallbackReason) in its error.
 CROQ_RT_EXPORT int croqRtTensorMapRequire(int usable);
 
+/// What croqRtRequireEqualExtents compares: the extents a linalg product's
+/// operands must share (croq's generated host code checks those that are
+/// dynamic before it launches the product's kernels).
+typedef enum croqRtExtentCheck {
+  /// A's rows (M) and the output's rows.
+  CROQ_RT_EXTENTS_M = 0,
+  /// B's columns (N) and the output's columns.
+  CROQ_RT_EXTENTS_N = 1,
+  /// A's columns and B's rows (K).
+  CROQ_RT_EXTENTS_K = 2,
+  /// The matrices of A and of B in a batched product.
+  CROQ_RT_EXTENTS_BATCH = 3,
+  /// The matrices of A and of the output in a batched product.
+  CROQ_RT_EXTENTS_BATCH_OUTPUT = 4,
+  /// An extent of an input of the fused elementwise op (`input` its
+  /// operand number) and the product's extent it is read along.
+  CROQ_RT_EXTENTS_EPILOGUE_INPUT = 5,
+} croqRtExtentCheck;
+
+/// The host call of croq's generated code for a linalg product whose
+/// extents are known only at run time: returns 1 when `first` and `second`
+/// are equal; otherwise reports CROQ_RT_ERROR_INVALID_ARGUMENT with the
+/// extents `check` (a croqRtExtentCheck) names, returns 0, and refuses
+/// every launch of the calling thread until its call ends (croqRtCallEnd),
+/// so that the product's kernels do not run on operands that disagree.
+CROQ_RT_EXPORT int croqRtRequireEqualExtents(int64_t first, int64_t second,
+                                             int check, int input);
+
 /// Frees a staging buffer on `stream` (cuMemFreeAsync: after the work
 /// queued there before this call, such as the kernel that reads it); null
 /// does nothing.

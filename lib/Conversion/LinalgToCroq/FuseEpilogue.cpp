@@ -108,6 +108,37 @@ std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::LinalgOp matmul,
   return epilogue;
 }
 
+SmallVector<EpilogueExtent>
+mlir::croq::getEpilogueExtents(const Epilogue &epilogue) {
+  linalg::GenericOp generic = epilogue.generic;
+  SmallVector<EpilogueExtent> extents;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    if (input->getOperandNumber() == epilogue.productInput)
+      continue;
+    Value tensor = input->get();
+    unsigned operand = input->getOperandNumber();
+    switch (*classify(tensor, generic.getMatchingIndexingMap(input))) {
+    case InputKind::Tile: {
+      // (m, n), or (b, m, n) batched: the product's dimensions from the
+      // last.
+      unsigned rank = cast<MemRefType>(tensor.getType()).getRank();
+      for (unsigned dim = 0; dim < rank; ++dim)
+        extents.push_back({operand, tensor, dim, 3 - rank + dim});
+      break;
+    }
+    case InputKind::Columns:
+      extents.push_back({operand, tensor, 0, 2});
+      break;
+    case InputKind::Rows:
+      extents.push_back({operand, tensor, 0, 1});
+      break;
+    case InputKind::Scalar:
+      break;
+    }
+  }
+  return extents;
+}
+
 Value mlir::croq::buildTileView(OpBuilder &b, Location loc, Value tensor,
                                 ArrayRef<int64_t> shape, ValueRange at) {
   Type element = getElementTypeOrSelf(tensor.getType());

@@ -40,6 +40,20 @@ struct Epilogue {
 /// and the other tiles are indexed (b, m, n).
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul, Value product);
 
+/// An extent of an input of the epilogue's generic that must equal one of
+/// the product's: dimension `dim` of `tensor` (the generic's operand
+/// `operand`) and the product's batch (0), rows (1) or columns (2).
+struct EpilogueExtent {
+  unsigned operand;
+  Value tensor;
+  unsigned dim;
+  unsigned productDim;
+};
+
+/// The extents of the generic's inputs other than the product (tiles and
+/// vectors; scalars have none) that the product's must match.
+SmallVector<EpilogueExtent> getEpilogueExtents(const Epilogue &epilogue);
+
 /// `croq.subspan %tensor [shape] at [at]`: tile `at` of a global tensor, in
 /// tiles of `shape`.
 Value buildTileView(OpBuilder &builder, Location loc, Value tensor,

@@ -13,8 +13,10 @@
 #include "IndexBuilder.h"
 
 #include "Croq/Conversion/Passes.h"
+#include "Croq/Runtime/CroqRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -166,6 +168,69 @@ static GemmChoice chooseVariant(OpBuilder &b, Location loc,
           arith::ConstantIndexOp::create(b, loc, splits)};
 }
 
+/// The runtime's check of two extents (croqRtRequireEqualExtents), declared
+/// in `module` on first use.
+static func::FuncOp getExtentCheck(OpBuilder &b, ModuleOp module) {
+  StringRef name = "croqRtRequireEqualExtents";
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto type = b.getFunctionType(
+      {b.getI64Type(), b.getI64Type(), b.getI32Type(), b.getI32Type()},
+      {b.getI32Type()});
+  auto check = func::FuncOp::create(b, module.getLoc(), name, type);
+  check.setPrivate();
+  return check;
+}
+
+/// Checks on the host, before the kernels, that the extents of `op`'s
+/// operands agree where they are dynamic: A's K and B's, the output's rows
+/// and columns and the product's, the batches, the fused generic's inputs.
+/// Operands that disagree would be read past their edges as zeros (TMA
+/// clips); the runtime fails the call instead, naming the extents, and
+/// refuses its launches. Static extents need no check: linalg's verifier
+/// has checked them.
+static void emitExtentChecks(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                             const MatmulSpec &spec,
+                             const ProductSizes &sizes) {
+  auto dim = [&](Value tensor, int64_t d) -> Value {
+    return b.createOrFold<memref::DimOp>(loc, tensor, d);
+  };
+  func::FuncOp check;
+  auto require = [&](Value first, Value second, int kind, int input = 0) {
+    if (getConstantIntValue(first) && getConstantIntValue(second))
+      return;
+    if (!check)
+      check = getExtentCheck(b, op->getParentOfType<ModuleOp>());
+    auto i64 = [&](Value v) {
+      return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
+    };
+    auto i32 = [&](int v) {
+      return arith::ConstantIntOp::create(b, loc, v, 32);
+    };
+    func::CallOp::create(
+        b, loc, check,
+        ValueRange{i64(first), i64(second), i32(kind), i32(input)});
+  };
+  int64_t first = spec.batched ? 1 : 0;
+  Value output = spec.getOutput();
+  require(sizes.k, dim(spec.b, first + (spec.bTransposed ? 1 : 0)),
+          CROQ_RT_EXTENTS_K);
+  require(sizes.m, dim(output, first), CROQ_RT_EXTENTS_M);
+  require(sizes.n, dim(output, first + 1), CROQ_RT_EXTENTS_N);
+  if (spec.batched) {
+    require(sizes.batch, dim(spec.b, 0), CROQ_RT_EXTENTS_BATCH);
+    require(sizes.batch, dim(output, 0), CROQ_RT_EXTENTS_BATCH_OUTPUT);
+  }
+  if (!spec.epilogue)
+    return;
+  Value productExtents[] = {sizes.batch, sizes.m, sizes.n};
+  for (const EpilogueExtent &extent : getEpilogueExtents(*spec.epilogue))
+    require(dim(extent.tensor, extent.dim), productExtents[extent.productDim],
+            CROQ_RT_EXTENTS_EPILOGUE_INPUT, extent.operand);
+}
+
 /// Replaces `op` by the croq kernels that compute it: those of the variant
 /// of least cost, chosen here for a static shape and by the host code (one
 /// set of kernels per variant) for a dynamic one.
@@ -193,6 +258,7 @@ static void emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
       getElementTypeOrSelf(spec.b.getType()).getIntOrFloatBitWidth() / 8;
   Value bRowBytes =
       e.mul(spec.bTransposed ? sizes.k : sizes.n, e.c(elementBytes));
+  emitExtentChecks(b, loc, op, spec, sizes);
   GemmChoice choice = chooseVariant(b, loc, sizes, bRowBytes, variants, target,
                                     resultBytes, splitK);
   if (std::optional<int64_t> chosen = getConstantIntValue(choice.variant)) {

@@ -1235,6 +1235,47 @@ def linalg_batch_tests(s: Suite) -> None:
          (12, 200, 328, 136))
 
 
+def extent_tests(s: Suite) -> None:
+    """GEMMs from linalg called with operands whose extents disagree: the
+    host code checks them (croqRtRequireEqualExtents) and the call raises
+    croq.RuntimeError naming the extents; nothing is launched, so the
+    output keeps its poison."""
+    f16 = torch.float16
+
+    def refused(name: str, kernel: str, module: str, shapes, words: str):
+        """`shapes`: the f16 operands' shapes, the output's last (an f32
+        vector for a 1-D shape)."""
+        def body():
+            args = [random_tensor(shape, f16 if len(shape) > 1 else
+                                  torch.float32) for shape in shapes[:-1]]
+            out = poisoned(shapes[-1], f16)
+            try:
+                getattr(s.module(module), kernel)(*args, out)
+                torch.cuda.synchronize()
+            except croq.RuntimeError as e:
+                if words not in str(e):
+                    return False, None, f"unexpected message: {e}"
+                if not torch.isnan(out).all():
+                    return False, None, "the output was written"
+                return True, None, ""
+            return False, None, "the call ran"
+        s.run(f"{kernel}: {name} refused", kernel, body)
+
+    refused("K of 128 and 130", "linalg_mm_f16", "linalg_matmul",
+            [(300, 128), (130, 200), (300, 200)],
+            "K extents differ: A has 128 columns, B 130")
+    refused("M of 300 and an output of 299 rows", "linalg_mm_f16",
+            "linalg_matmul", [(300, 128), (128, 200), (299, 200)],
+            "M extents differ: A has 300 rows, the output 299")
+    refused("a bias of 199 for 200 columns", "linalg_mm_bias_relu_f16",
+            "linalg_matmul", [(300, 128), (128, 200), (199,), (300, 200)],
+            "operand 1 of the fused elementwise op has an extent of 199 "
+            "where the product has 200")
+    refused("a batch of 4 and 3", "linalg_bmm_f16", "linalg_batch_matmul",
+            [(4, 64, 128), (3, 128, 64), (4, 64, 64)],
+            "batch extents differ: A has 4 matrices, B 3")
+
+
 def split_k_static(s: Suite) -> None:
     """The static-shape GEMMs whose K loop convert-linalg-to-croq splits
     (linalg_matmul.mlir's linalg_mm_splitk_*): zero-filled f16, an f32
@@ -1828,8 +1869,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
                   swizzle_tests, tma_tests, tma_generated_tests,
                   tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
-                  linalg_matmul_tests, linalg_batch_tests, autotune_tests,
-                  attention_tests,
+                  linalg_matmul_tests, linalg_batch_tests, extent_tests,
+                  autotune_tests, attention_tests,
                   pad_tests, local_tests, cluster_tests, api_tests,
                   stream_tests,
                   slice_tests, torch_op_tests]:

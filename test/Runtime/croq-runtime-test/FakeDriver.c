@@ -210,6 +210,32 @@ static void checkLaunchAfterRequiredMap(void) {
   mgpuModuleUnload(module);
 }
 
+/// The host code of a linalg product checks its dynamic extents
+/// (croqRtRequireEqualExtents): equal ones pass; unequal ones fail the call
+/// with both extents named, and its launches are refused until it ends.
+static void checkLaunchAfterUnequalExtents(void) {
+  static char ptx[] = ".version 8.0\n";
+  void *module = mgpuModuleLoadJIT(ptx, 3);
+  void *kernel = mgpuModuleGetFunction(module, "copy");
+  int value = 42;
+  void *params[1] = {&value};
+  croqRtCallBegin();
+  printf("equal extents: %d\n",
+         croqRtRequireEqualExtents(64, 64, CROQ_RT_EXTENTS_K, 0));
+  printf("unequal extents: %d\n",
+         croqRtRequireEqualExtents(1000, 1001, CROQ_RT_EXTENTS_K, 0));
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
+  expectStatus("call-with-unequal-extents", croqRtCallEnd());
+  croqRtCallBegin();
+  croqRtRequireEqualExtents(3, 2, CROQ_RT_EXTENTS_EPILOGUE_INPUT, 2);
+  expectStatus("unequal-epilogue-input", croqRtCallEnd());
+  croqRtCallBegin();
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
+  expectStatus("next-call-launches", croqRtCallEnd());
+  mgpuModuleUnload(module);
+}
+
 int runFakeDriver(void) {
   checkDevices();
   checkContexts();
@@ -219,6 +245,7 @@ int runFakeDriver(void) {
   checkTensorMaps();
   checkLaunchAfterFailedTensorMap();
   checkLaunchAfterRequiredMap();
+  checkLaunchAfterUnequalExtents();
   return 0;
 }
 

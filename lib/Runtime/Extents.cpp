@@ -1,0 +1,70 @@
+//===- Extents.cpp - the extents a linalg product's operands share --------===//
+//
+// croqRtRequireEqualExtents: the check croq's generated host code makes
+// before it launches the kernels of a linalg product whose extents are
+// dynamic. Operands that disagree would make the kernels read past an
+// operand's edge as zeros (TMA clips), so the product would be silently
+// wrong: the call fails instead, naming the extents, and launches nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Error.h"
+
+#include "Croq/Runtime/CroqRuntime.h"
+
+using namespace croq::rt;
+
+extern "C" int croqRtRequireEqualExtents(int64_t first, int64_t second,
+                                         int check, int input) {
+  if (first == second)
+    return 1;
+  const char *api = "croqRtRequireEqualExtents";
+  auto a = static_cast<long long>(first);
+  auto b = static_cast<long long>(second);
+  switch (check) {
+  case CROQ_RT_EXTENTS_M:
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "the product's M extents differ: A has %lld rows, the output "
+                "%lld; nothing was launched",
+                a, b);
+    break;
+  case CROQ_RT_EXTENTS_N:
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "the product's N extents differ: B has %lld columns, the "
+                "output %lld; nothing was launched",
+                a, b);
+    break;
+  case CROQ_RT_EXTENTS_K:
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "the product's K extents differ: A has %lld columns, B %lld "
+                "rows; nothing was launched",
+                a, b);
+    break;
+  case CROQ_RT_EXTENTS_BATCH:
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "the batch extents differ: A has %lld matrices, B %lld; "
+                "nothing was launched",
+                a, b);
+    break;
+  case CROQ_RT_EXTENTS_BATCH_OUTPUT:
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "the batch extents differ: A has %lld matrices, the output "
+                "%lld; nothing was launched",
+                a, b);
+    break;
+  case CROQ_RT_EXTENTS_EPILOGUE_INPUT:
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "operand %d of the fused elementwise op has an extent of "
+                "%lld where the product has %lld; nothing was launched",
+                input, a, b);
+    break;
+  default:
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "extents %lld and %lld differ (check %d); nothing was "
+                "launched",
+                a, b, check);
+    break;
+  }
+  refuseLaunches();
+  return 0;
+}
