@@ -320,6 +320,31 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
         kernels(gemm_cluster=(2, 2))
 
 
+def test_batched_gemm_from_linalg(tools_dir, stub_runtime_dir, tmp_path):
+    # A linalg.batch_matmul with dynamic shapes has the kernels of every
+    # whole tile (its K loop is never split: 128x256 and 128x192 alone and
+    # in clusters, 128x128, 64x128), takes 3-D tensors, and refuses a
+    # forced K split with the pass's reason.
+    src = REPO / "test" / "Integration" / "GPU" / "linalg_batch_matmul.mlir"
+    text = src.read_text()
+    product = text[text.index("func.func @linalg_bmm_f16("):]
+    product = product[:product.index("\n}\n") + 3]
+
+    def compile_batched(**options):
+        return croq.compile(product, tmp_path / str(len(options)),
+                            name="bmm", tools_dir=tools_dir,
+                            runtime_dir=stub_runtime_dir, binary="isa",
+                            cache=False, **options)
+    art = compile_batched()
+    assert art.ptx.read_text().count(".entry ") == 6
+    args = art.functions()["linalg_bmm_f16"].arguments
+    assert [a.shape for a in args] == [(None, None, None)] * 3
+    assert [a.written for a in args] == [False, False, True]
+    with pytest.raises(croq.CompileError,
+                       match="does not split the K loop of a batched"):
+        compile_batched(gemm_split_k=4)
+
+
 def test_config_labels_name_clusters():
     from croq.autotune import config_label
     assert config_label({}) == "model"

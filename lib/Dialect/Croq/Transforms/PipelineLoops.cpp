@@ -393,6 +393,9 @@ struct CroqPipelineLoopsPass
         getTargetDescription(getOperation()->getLoc(), chip);
     if (failed(target))
       return signalPassFailure();
+    // Rings written by hand first: the loops the pass builds rings of have
+    // tma loads of their own, which those consumer loops have not.
+    keepHandWrittenGroupsInFlight(getOperation());
     SmallVector<PipelineCandidate> candidates;
     getOperation()->walk([&](scf::ForOp loop) {
       // Directly in a block, or in the tile loop of a persistent block.

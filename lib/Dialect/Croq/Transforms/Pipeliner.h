@@ -3,7 +3,8 @@
 //
 // What croq-pipeline-loops knows about a loop before it rewrites it: the
 // synchronous tma loads it pipelines, the ops their views are computed
-// from, and the number of stages. The rewrite is in PipelineLoops.cpp.
+// from, and the number of stages. The rewrite is in PipelineLoops.cpp, the
+// step for rings written by hand in PipelineInFlight.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +75,13 @@ bool canWarpSpecialize(PipelineCandidate &candidate);
 /// fit, with `why` saying so.
 int64_t chooseStages(PipelineCandidate &candidate, int64_t option,
                      const TargetDescription &target, std::string &why);
+
+/// Lets the mma groups of rings written by hand run on into the next
+/// iteration (PipelineInFlight.cpp): in every consumer loop under `root`
+/// that waits for its stage to be full, multiplies, commits and frees the
+/// stage, the commit keeps one group pending and the loop frees the
+/// previous iteration's stage instead (the last one after the loop).
+void keepHandWrittenGroupsInFlight(Operation *root);
 
 } // namespace pipeliner
 } // namespace croq

@@ -180,6 +180,20 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
     iterations issue nothing (the drain). The loads are issued from one
     place, so each phase of a `full` slot expects one arrival.
 
+    Rings written by hand (the seeds' style) get the same care: a consumer
+    loop in a `croq.inthreads` region that waits for slot `iv % N` (or
+    `(iv + c) % N`, N >= 2) of a `full` event array, runs its mma, commits
+    the accumulator it yields with no pending group and then frees the same
+    slot of an `empty` array keeps one group running into the next
+    iteration: the commit gets `pending = 1`, the iteration frees the slot
+    of the previous one from the second on, and after the loop a commit
+    waits for the last group and the last slot is freed, so that every slot
+    is freed as often as before. In a region of two warpgroups the
+    consumer's test `wg == 1` becomes `wg != 0`, the producer's complement,
+    so that the two roles become one branch (ptxas serializes wgmma on a
+    divergent path). Loops with copies of their own, `after` futures on the
+    release, other commits or waits, or another slot walk are left alone.
+
     A block it warp-specializes gets `croq.consumers = 0` unless it has
     that attribute, so that `croq-split-accumulators` chooses how many
     consumer warpgroups share its accumulators. A loop in the tile loop of

@@ -1,0 +1,239 @@
+//===- PipelineInFlight.cpp - mma groups in flight in hand-written rings --===//
+//
+// croq-pipeline-loops' step for rings written by hand in the seeds' style: a
+// consumer loop that waits for stage s to be full, multiplies its tiles,
+// waits for the mma group (`croq.mma.commit`) and frees stage s. The rewrite
+// lets each iteration's group run on into the next iteration (commit with
+// pending = 1) and frees the stage the previous iteration read instead,
+// once its group has completed, as the pass does in the rings it builds.
+// The last stage is freed after the loop, so that the ring's phases are
+// those of the loop as written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pipeliner.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+using namespace mlir::croq::pipeliner;
+
+namespace {
+/// A consumer loop of a hand-written ring, as the rewrite needs it.
+struct HandWrittenRing {
+  scf::ForOp loop;
+  EventWaitOp full;
+  EventTriggerOp empty;
+  MmaCommitOp commit;
+  /// The ops of the body the stage index is computed from, in order.
+  SmallVector<Operation *> stageSlice;
+};
+} // namespace
+
+/// The ops of `loop`'s body that `value` is computed from, in order, if
+/// they are pure and read only the induction variable and values defined
+/// outside the loop.
+static std::optional<SmallVector<Operation *>> getStageSlice(scf::ForOp loop,
+                                                             Value value) {
+  SmallVector<Value> worklist{value};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (v == loop.getInductionVar())
+      continue;
+    Operation *op = v.getDefiningOp();
+    if (!op) {
+      // Another block argument: of an enclosing op, or of the loop itself
+      // (an iteration argument, which the stage must not depend on).
+      if (loop->isAncestor(v.getParentBlock()->getParentOp()))
+        return std::nullopt;
+      continue;
+    }
+    if (!loop->isAncestor(op))
+      continue;
+    if (op->getBlock() != loop.getBody() || op->getNumRegions() ||
+        !isMemoryEffectFree(op))
+      return std::nullopt;
+    if (seen.insert(op).second)
+      llvm::append_range(worklist, op->getOperands());
+  }
+  SmallVector<Operation *> slice;
+  for (Operation &op : *loop.getBody())
+    if (seen.contains(&op))
+      slice.push_back(&op);
+  return slice;
+}
+
+/// Whether `index` walks the `count` slots one after another as `loop`
+/// iterates: `(iv + c) % count` or `iv % count` for a loop of step 1, so
+/// that consecutive iterations use different slots.
+static bool walksSlots(scf::ForOp loop, Value index, int64_t count) {
+  auto rem = index.getDefiningOp<arith::RemUIOp>();
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!rem || !step || *step != 1 || getConstantIntValue(rem.getRhs()) != count)
+    return false;
+  Value iv = loop.getInductionVar(), x = rem.getLhs();
+  if (x == iv)
+    return true;
+  auto add = x.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return false;
+  auto invariant = [&](Value v) { return loop.isDefinedOutsideOfLoop(v); };
+  return (add.getLhs() == iv && invariant(add.getRhs())) ||
+         (add.getRhs() == iv && invariant(add.getLhs()));
+}
+
+/// `loop` as a hand-written consumer loop: in a thread region, no copies
+/// of its own, a ring of two stages or more walked one slot per iteration;
+/// one wait for a full slot at the top level of its
+/// body, then mma ops and one commit that waits for them all (its result
+/// only yielded), then the trigger that frees the same slot, right before
+/// the yield; no other commit or wait of mma groups.
+static std::optional<HandWrittenRing> matchHandWrittenRing(scf::ForOp loop) {
+  if (!loop->getParentOfType<InthreadsOp>())
+    return std::nullopt;
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  auto empty = dyn_cast_or_null<EventTriggerOp>(yield->getPrevNode());
+  if (!empty || !empty.getFutures().empty())
+    return std::nullopt;
+  HandWrittenRing ring{loop, nullptr, empty, nullptr, {}};
+  bool other = false;
+  body->walk([&](Operation *op) {
+    if (isa<CopyOp, MmaWaitOp>(op))
+      other = true;
+    if (auto commit = dyn_cast<MmaCommitOp>(op)) {
+      if (ring.commit || op->getBlock() != body || commit.getPending() != 0 ||
+          !commit.getResult().hasOneUse() ||
+          *commit.getResult().getUsers().begin() != yield)
+        other = true;
+      ring.commit = commit;
+    }
+    if (auto wait = dyn_cast<EventWaitOp>(op)) {
+      if (ring.full || op->getBlock() != body)
+        other = true;
+      ring.full = wait;
+    }
+  });
+  if (other || !ring.commit || !ring.full ||
+      ring.full.getIndex() != empty.getIndex() ||
+      !ring.commit->isBeforeInBlock(empty) ||
+      ring.full.getEvents() == empty.getEvents())
+    return std::nullopt;
+  int64_t count = cast<EventsType>(empty.getEvents().getType()).getCount();
+  if (count < 2 || !walksSlots(loop, empty.getIndex(), count))
+    return std::nullopt;
+  std::optional<SmallVector<Operation *>> slice =
+      getStageSlice(loop, empty.getIndex());
+  if (!slice)
+    return std::nullopt;
+  ring.stageSlice = std::move(*slice);
+  return ring;
+}
+
+/// Clones the stage slice of `ring` at `builder` for induction value `iv`;
+/// returns the stage.
+static Value cloneStage(OpBuilder &builder, HandWrittenRing &ring, Value iv) {
+  IRMapping mapping;
+  mapping.map(ring.loop.getInductionVar(), iv);
+  for (Operation *op : ring.stageSlice)
+    builder.clone(*op, mapping);
+  return mapping.lookupOrDefault(ring.empty.getIndex());
+}
+
+/// Frees, at `builder`, the stage of induction value `iv` when `condition`
+/// holds.
+static void emitRelease(OpBuilder &builder, Location loc, HandWrittenRing &ring,
+                        Value condition, function_ref<Value(OpBuilder &)> iv) {
+  auto ifOp = scf::IfOp::create(builder, loc, condition, false);
+  OpBuilder b = OpBuilder::atBlockBegin(ifOp.thenBlock());
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  Value stage = cloneStage(b, ring, iv(b));
+  EventTriggerOp::create(b, loc, ring.empty.getEvents(), stage, ValueRange(),
+                         ring.empty.getClusterAttr());
+}
+
+/// Rewrites `ring` to keep one mma group in flight.
+static void keepInFlight(HandWrittenRing &ring) {
+  scf::ForOp loop = ring.loop;
+  Location loc = ring.empty.getLoc();
+  Value iv = loop.getInductionVar();
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+        step = loop.getStep();
+
+  // In the loop: the previous iteration's stage, from the second on.
+  OpBuilder b(ring.empty);
+  Value notFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, iv, lb);
+  emitRelease(b, loc, ring, notFirst, [&](OpBuilder &ib) -> Value {
+    return arith::SubIOp::create(ib, loc, iv, step);
+  });
+  ring.empty->erase();
+  ring.commit.setPending(1);
+
+  // After the loop: its last group completes before the accumulator is
+  // used, and the last iteration's stage is freed.
+  unsigned index = ring.commit.getResult().use_begin()->getOperandNumber();
+  Value result = loop.getResult(index);
+  b.setInsertionPointAfter(loop);
+  auto last = MmaCommitOp::create(b, ring.commit.getLoc(), result);
+  result.replaceAllUsesExcept(last.getResult(), last);
+  Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lb, ub);
+  emitRelease(b, loc, ring, ran, [&](OpBuilder &ib) -> Value {
+    // lb + ((ub - lb - 1) / step) * step, the last induction value.
+    Value one = arith::ConstantIndexOp::create(ib, loc, 1);
+    Value span = arith::SubIOp::create(
+        ib, loc, arith::SubIOp::create(ib, loc, ub, lb), one);
+    Value steps = arith::DivUIOp::create(ib, loc, span, step);
+    return arith::AddIOp::create(ib, loc, lb,
+                                 arith::MulIOp::create(ib, loc, steps, step));
+  });
+}
+
+/// In a warpgroup region of two warpgroups, `%wg == 1` is `%wg != 0`:
+/// written so, the consumer's region is the complement of the producer's,
+/// the two become the sides of one branch, and ptxas does not see the
+/// consumer's wgmma on a divergent path (where it serializes them, C7520).
+static void complementRoleTests(ParallelOp roles) {
+  if (roles.getLevel() != ParallelLevel::Warpgroup ||
+      !roles.getDynamicExtents().empty() ||
+      roles.getStaticExtents() != ArrayRef<int64_t>{2})
+    return;
+  Value role = roles.getBody().getArgument(0);
+  for (Operation *user : llvm::make_early_inc_range(role.getUsers())) {
+    auto cmp = dyn_cast<arith::CmpIOp>(user);
+    if (!cmp || cmp.getLhs() != role || !matchPattern(cmp.getRhs(), m_One()))
+      continue;
+    arith::CmpIPredicate predicate;
+    if (cmp.getPredicate() == arith::CmpIPredicate::eq)
+      predicate = arith::CmpIPredicate::ne;
+    else if (cmp.getPredicate() == arith::CmpIPredicate::ne)
+      predicate = arith::CmpIPredicate::eq;
+    else
+      continue;
+    OpBuilder b(cmp);
+    Value zero = arith::ConstantIndexOp::create(b, cmp.getLoc(), 0);
+    cmp.replaceAllUsesWith(
+        arith::CmpIOp::create(b, cmp.getLoc(), predicate, role, zero)
+            .getResult());
+    cmp->erase();
+  }
+}
+
+void pipeliner::keepHandWrittenGroupsInFlight(Operation *root) {
+  SmallVector<HandWrittenRing> rings;
+  root->walk([&](scf::ForOp loop) {
+    if (std::optional<HandWrittenRing> ring = matchHandWrittenRing(loop))
+      rings.push_back(std::move(*ring));
+  });
+  for (HandWrittenRing &ring : rings) {
+    if (auto roles = ring.loop->getParentOfType<ParallelOp>())
+      complementRoleTests(roles);
+    keepInFlight(ring);
+  }
+}
