@@ -25,6 +25,8 @@
 // RUN: FileCheck %s --check-prefix=EPILOGUE < %t.d/matmul_persistent_epilogue_f16_kernel.ptx
 // RUN: FileCheck %s < %t.d/matmul_ws_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=WS2 < %t.d/matmul_ws2_f16_kernel.ptx
+// RUN: %ptxas -v -arch=sm_90a %t.d/matmul_seeds_bf16_kernel.ptx -o %t.seeds.cubin 2>&1 | FileCheck --check-prefix=SEEDS-PTXAS %s
+// RUN: FileCheck %s --check-prefix=SEEDS < %t.d/matmul_seeds_bf16_kernel.ptx
 
 // ptxas does not serialize the wgmma pipeline (C7514/C7517 warnings).
 // PTXAS-NOT: C75{{1[0-8]|2[0-9]}}
@@ -38,9 +40,12 @@
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: wgmma.fence.sync.aligned;
 // CHECK: mbarrier.try_wait.parity.shared.b64
+// croq-pipeline-loops keeps one group of the consumer's wgmma in flight
+// (a ring written by hand): the consumer waits for all but the last group
+// and frees the previous iteration's slot.
 // CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // CHECK: wgmma.commit_group.sync.aligned;
-// CHECK: wgmma.wait_group.sync.aligned 0;
+// CHECK-NEXT: wgmma.wait_group.sync.aligned 1;
 // CHECK: mbarrier.arrive.shared.b64
 
 // croq.stages = 1: the plain loop stays synchronous, one warpgroup.
@@ -66,6 +71,19 @@
 // WS2-DAG: setmaxnreg.inc.sync.aligned.u32 224;
 // WS2-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // WS2-DAG: wgmma.wait_group.sync.aligned 1;
+
+// The seeds' style (the issue's kernel): bf16, 64x256 tiles, a ring of 3
+// stages of 64B-swizzled K steps of 32, one consumer warpgroup whose loop
+// commits and frees its stage, the accumulator stored straight to global
+// memory. croq-pipeline-loops keeps one wgmma group in flight, and ptxas
+// runs the wgmma pipelined (no C7510-C7529 report but C7519's injected
+// warpgroup.arrive).
+// SEEDS-PTXAS-NOT: C75{{1[0-8]|2[0-9]}}
+// SEEDS-PTXAS: Compiling entry function 'matmul_seeds_bf16_kernel'
+// SEEDS: .maxntid 256, 1, 1
+// SEEDS: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// SEEDS: wgmma.commit_group.sync.aligned;
+// SEEDS-NEXT: wgmma.wait_group.sync.aligned 1;
 
 //===- matmul.mlir - GPU test: events, wgmma and the pipelined GEMM -------===//
 //
@@ -1602,6 +1620,76 @@ func.func @matmul_persistent_e5m2(%lhs: memref<?x?xf8E5M2>, %rhs: memref<?x?xf8E
           %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xf16> -> !croq.view<64x256xf16>
           croq.copy dma %os -> %out_tile : !croq.tile<64x256xf16, shared> -> !croq.view<64x256xf16>
         }
+      }
+    }
+  }
+  return
+}
+
+// The seeds' style, the issue's kernel: bf16, 64x256 block tiles, a ring
+// of 3 stages of 64B-swizzled 64x32 and 256x32 K steps, one consumer
+// warpgroup that commits every K step and frees its stage, the
+// accumulator stored straight to global memory.
+func.func @matmul_seeds_bf16(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>,
+                             %output: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %m = memref.dim %lhs, %c0 : memref<?x?xbf16>
+  %k = memref.dim %lhs, %c1 : memref<?x?xbf16>
+  %n = memref.dim %rhs, %c0 : memref<?x?xbf16>
+  %grid_m = arith.ceildivui %m, %c64 : index
+  %grid_n = arith.ceildivui %n, %c256 : index
+  %k_tiles = arith.ceildivui %k, %c32 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %full = croq.event.alloc : !croq.events<3>
+    %empty = croq.event.alloc ready : !croq.events<3>
+    %lhs_s = croq.alloc : !croq.tiles<3 x 64x32xbf16, shared, swizzle = 64>
+    %rhs_s = croq.alloc : !croq.tiles<3 x 256x32xbf16, shared, swizzle = 64>
+    croq.parallel (%p) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi eq, %p, %c1 : index
+      croq.inthreads async %is_producer {
+        scf.for %iv_k = %c0 to %k_tiles step %c1 {
+          %stage = arith.remui %iv_k, %c3 : index
+          croq.event.wait %empty[%stage] : !croq.events<3>
+          %a = croq.subspan %lhs [64, 32] at [%block_m, %iv_k] : memref<?x?xbf16> -> !croq.view<64x32xbf16>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<3 x 64x32xbf16, shared, swizzle = 64>
+          %fa = croq.copy tma async zfill swizzle = 64 %a -> %as : !croq.view<64x32xbf16> -> !croq.tile<64x32xbf16, shared, swizzle = 64>
+          %b = croq.subspan %rhs [256, 32] at [%block_n, %iv_k] : memref<?x?xbf16> -> !croq.view<256x32xbf16>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<3 x 256x32xbf16, shared, swizzle = 64>
+          %fb = croq.copy tma async zfill swizzle = 64 %b -> %bs : !croq.view<256x32xbf16> -> !croq.tile<256x32xbf16, shared, swizzle = 64>
+          croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<3>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %mc0 = croq.mma.fill %zero : !croq.acc<64x256xf32>
+        %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+            iter_args(%acc = %mc0) -> (!croq.acc<64x256xf32>) {
+          %stage = arith.remui %iv_k, %c3 : index
+          croq.event.wait %full[%stage] : !croq.events<3>
+          %as = croq.stage %lhs_s[%stage] : !croq.tiles<3 x 64x32xbf16, shared, swizzle = 64>
+          %bs = croq.stage %rhs_s[%stage] : !croq.tiles<3 x 256x32xbf16, shared, swizzle = 64>
+          %sum = scf.for %iv_w = %c0 to %c2 step %c1
+              iter_args(%part = %acc) -> (!croq.acc<64x256xf32>) {
+            %ak = croq.chunkat %as[_, %iv_w] of [1, 2] : !croq.tile<64x32xbf16, shared, swizzle = 64> -> !croq.view<64x16xbf16, shared, swizzle = 64>
+            %ma = croq.mma.load %ak : !croq.view<64x16xbf16, shared, swizzle = 64> -> !croq.frag<64x16xbf16>
+            %bk = croq.chunkat %bs[_, %iv_w] of [1, 2] : !croq.tile<256x32xbf16, shared, swizzle = 64> -> !croq.view<256x16xbf16, shared, swizzle = 64>
+            %mb = croq.mma.load %bk : !croq.view<256x16xbf16, shared, swizzle = 64> -> !croq.frag<256x16xbf16>
+            %next = croq.mma row row %part, %ma, %mb : !croq.frag<64x16xbf16>, !croq.frag<256x16xbf16> -> !croq.acc<64x256xf32>
+            scf.yield %next : !croq.acc<64x256xf32>
+          }
+          %done = croq.mma.commit %sum : !croq.acc<64x256xf32>
+          croq.event.trigger %empty[%stage] : !croq.events<3>
+          scf.yield %done : !croq.acc<64x256xf32>
+        }
+        %out_tile = croq.subspan %output [64, 256] at [%block_m, %block_n] : memref<?x?xbf16> -> !croq.view<64x256xbf16>
+        croq.mma.store %mc -> %out_tile : !croq.acc<64x256xf32> -> !croq.view<64x256xbf16>
       }
     }
   }

@@ -978,11 +978,13 @@ def matmul_tests(s: Suite) -> None:
         case("matmul_pipelined_inplace_f16", torch.float16, torch.float16,
              shape)
         case("matmul_pipelined_bf16", torch.bfloat16, torch.bfloat16, shape)
+        case("matmul_seeds_bf16", torch.bfloat16, torch.bfloat16, shape)
     for shape in shapes + [(1024, 1024, 4096), (2304, 4352, 256),
                            (4000, 4100, 136), (1000, 1000, 1001)]:
         for kernel, dtype in [("matmul_ws2_f16", torch.float16),
                               ("matmul_ws2_bf16", torch.bfloat16),
                               ("matmul_ws1_pending_f16", torch.float16),
+                              ("matmul_seeds_bf16", torch.bfloat16),
                               ("matmul_persistent_f16", torch.float16),
                               ("matmul_persistent_bf16", torch.bfloat16),
                               ("matmul_persistent_tma_store_f16",
