@@ -86,9 +86,11 @@ func.func @seeds_style(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>, %output: me
 
 // -----
 
-// Left alone: a one-slot ring, a slot that does not move with the
-// iteration, a release of another slot than the one waited for, and a
-// second commit in the iteration; the consumer's test stays as written.
+// Left alone: a ring of 3 stages (with a group in flight its producer
+// would fill one stage ahead), a one-slot ring, a slot that does not move
+// with the iteration, a release of another slot than the one waited for,
+// and a second commit in the iteration; the consumer's test stays as
+// written.
 // CHECK-LABEL: func.func @left_alone
 // CHECK: arith.cmpi eq, %{{.*}}, %c1 : index
 // CHECK-NOT: pending = 1
@@ -98,10 +100,13 @@ func.func @left_alone(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
   %zero = arith.constant 0.0 : f32
   croq.parallel (%bm) in [%c1] : block {
     %full = croq.event.alloc : !croq.events<2>
     %empty = croq.event.alloc ready : !croq.events<2>
+    %full3 = croq.event.alloc : !croq.events<3>
+    %empty3 = croq.event.alloc ready : !croq.events<3>
     %full1 = croq.event.alloc : !croq.events<1>
     %empty1 = croq.event.alloc ready : !croq.events<1>
     %a_s = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
@@ -109,8 +114,19 @@ func.func @left_alone(%n: index) {
       %is_consumer = arith.cmpi eq, %wg, %c1 : index
       croq.inthreads async %is_consumer {
         %init = croq.mma.fill %zero : !croq.acc<64x64xf32>
+        // Three stages.
+        %r0 = scf.for %iv = %c0 to %n step %c1 iter_args(%acc = %init) -> (!croq.acc<64x64xf32>) {
+          %s = arith.remui %iv, %c3 : index
+          croq.event.wait %full3[%s] : !croq.events<3>
+          %t = croq.stage %a_s[%c0] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %f = croq.mma.load %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %p = croq.mma row col %acc, %f, %f : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %d = croq.mma.commit %p : !croq.acc<64x64xf32>
+          croq.event.trigger %empty3[%s] : !croq.events<3>
+          scf.yield %d : !croq.acc<64x64xf32>
+        }
         // One slot: the previous iteration's slot is this one's.
-        %r1 = scf.for %iv = %c0 to %n step %c1 iter_args(%acc = %init) -> (!croq.acc<64x64xf32>) {
+        %r1 = scf.for %iv = %c0 to %n step %c1 iter_args(%acc = %r0) -> (!croq.acc<64x64xf32>) {
           %s = arith.remui %iv, %c1 : index
           croq.event.wait %full1[%s] : !croq.events<1>
           %t = croq.stage %a_s[%c0] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>

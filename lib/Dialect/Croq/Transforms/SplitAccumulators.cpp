@@ -294,7 +294,7 @@ static Value narrow(OpBuilder &b, Location loc, Value buffer, unsigned dim,
   if (auto subspan = buffer.getDefiningOp<SubspanOp>();
       subspan && subspan.getSizes().empty() && subspan.getSteps().empty() &&
       !subspan.getStaticSteps() &&
-      subspan.getIndices().size() == type.getRank()) {
+      subspan.getIndices().size() == static_cast<size_t>(type.getRank())) {
     source = subspan.getSource();
     at.assign(subspan.getIndices().begin(), subspan.getIndices().end());
     Value scaled = arith::MulIOp::create(
