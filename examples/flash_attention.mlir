@@ -29,6 +29,10 @@
 //   O *= exp2(m_old - m_new); P_j converted to the A operand of the next
 //     P V in registers (croq.mma.convert, wgmma with A from registers)
 //
+// and after the last key tile O / l, as one reciprocal a row and a
+// multiplication an element (a division an element, div.rn.f32, cost up
+// to 18% of SDPA's time on short sequences: bench/RESULTS.md),
+//
 // so the tensor cores run S_j and P_(j-1) V_(j-1) while the warpgroup
 // computes its exponentials. The two consumers also take turns to issue
 // their products (FlashAttention-3's ping-pong, on two named barriers:
@@ -152,6 +156,7 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
+        %one = arith.constant 1.0 : f32
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
@@ -308,8 +313,13 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           croq.named_barrier.arrive %turn_other, threads = 256
           %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
           croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-          %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %y = arith.divf %x, %sum : f32
+          // O / l: one division a row, then a multiplication an element.
+          %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+            %r = arith.divf %one, %a : f32
+            croq.yield %r : f32
+          }
+          %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+            %y = arith.mulf %x, %r : f32
             croq.yield %y : f32
           }
           // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -412,6 +422,7 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
+        %one = arith.constant 1.0 : f32
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
@@ -568,8 +579,13 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           croq.named_barrier.arrive %turn_other, threads = 256
           %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
           croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-          %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %y = arith.divf %x, %sum : f32
+          // O / l: one division a row, then a multiplication an element.
+          %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+            %r = arith.divf %one, %a : f32
+            croq.yield %r : f32
+          }
+          %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+            %y = arith.mulf %x, %r : f32
             croq.yield %y : f32
           }
           // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -672,6 +688,7 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
+        %one = arith.constant 1.0 : f32
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
@@ -828,8 +845,13 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           croq.named_barrier.arrive %turn_other, threads = 256
           %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
           croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-          %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-            %y = arith.divf %x, %sum : f32
+          // O / l: one division a row, then a multiplication an element.
+          %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+            %r = arith.divf %one, %a : f32
+            croq.yield %r : f32
+          }
+          %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+            %y = arith.mulf %x, %r : f32
             croq.yield %y : f32
           }
           // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -932,6 +954,7 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
+        %one = arith.constant 1.0 : f32
         %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
         %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
@@ -1088,8 +1111,13 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           croq.named_barrier.arrive %turn_other, threads = 256
           %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
           croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-          %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-            %y = arith.divf %x, %sum : f32
+          // O / l: one division a row, then a multiplication an element.
+          %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+            %r = arith.divf %one, %a : f32
+            croq.yield %r : f32
+          }
+          %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+            %y = arith.mulf %x, %r : f32
             croq.yield %y : f32
           }
           // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -1239,6 +1267,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %half = arith.subi %p, %c1 : index
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
+          %one = arith.constant 1.0 : f32
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
@@ -1413,8 +1442,13 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             croq.named_barrier.arrive %turn_other, threads = 256
             %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
             croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-            %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-              %y = arith.divf %x, %sum : f32
+            // O / l: one division a row, then a multiplication an element.
+            %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+              %r = arith.divf %one, %a : f32
+              croq.yield %r : f32
+            }
+            %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %r : f32
               croq.yield %y : f32
             }
             // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -1505,6 +1539,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %half = arith.subi %p, %c1 : index
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
+          %one = arith.constant 1.0 : f32
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
@@ -1678,8 +1713,13 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               croq.named_barrier.arrive %turn_other, threads = 256
               %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
               croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-              %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-                %y = arith.divf %x, %sum : f32
+              // O / l: one division a row, then a multiplication an element.
+              %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+                %r = arith.divf %one, %a : f32
+                croq.yield %r : f32
+              }
+              %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %x, %r : f32
                 croq.yield %y : f32
               }
               // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -1831,6 +1871,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %half = arith.subi %p, %c1 : index
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
+          %one = arith.constant 1.0 : f32
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
@@ -2005,8 +2046,13 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             croq.named_barrier.arrive %turn_other, threads = 256
             %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
             croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-            %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-              %y = arith.divf %x, %sum : f32
+            // O / l: one division a row, then a multiplication an element.
+            %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+              %r = arith.divf %one, %a : f32
+              croq.yield %r : f32
+            }
+            %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %r : f32
               croq.yield %y : f32
             }
             // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -2097,6 +2143,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %half = arith.subi %p, %c1 : index
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
+          %one = arith.constant 1.0 : f32
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
@@ -2270,8 +2317,13 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               croq.named_barrier.arrive %turn_other, threads = 256
               %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
               croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-              %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-                %y = arith.divf %x, %sum : f32
+              // O / l: one division a row, then a multiplication an element.
+              %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+                %r = arith.divf %one, %a : f32
+                croq.yield %r : f32
+              }
+              %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %x, %r : f32
                 croq.yield %y : f32
               }
               // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -2423,6 +2475,7 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %half = arith.subi %p, %c1 : index
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
+          %one = arith.constant 1.0 : f32
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
@@ -2597,8 +2650,13 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             croq.named_barrier.arrive %turn_other, threads = 256
             %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
             croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-            %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-              %y = arith.divf %x, %sum : f32
+            // O / l: one division a row, then a multiplication an element.
+            %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+              %r = arith.divf %one, %a : f32
+              croq.yield %r : f32
+            }
+            %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %r : f32
               croq.yield %y : f32
             }
             // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -2689,6 +2747,7 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %half = arith.subi %p, %c1 : index
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
+          %one = arith.constant 1.0 : f32
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
@@ -2862,8 +2921,13 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
               croq.named_barrier.arrive %turn_other, threads = 256
               %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
               croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-              %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-                %y = arith.divf %x, %sum : f32
+              // O / l: one division a row, then a multiplication an element.
+              %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+                %r = arith.divf %one, %a : f32
+                croq.yield %r : f32
+              }
+              %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %x, %r : f32
                 croq.yield %y : f32
               }
               // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -3015,6 +3079,7 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %half = arith.subi %p, %c1 : index
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
+          %one = arith.constant 1.0 : f32
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
@@ -3189,8 +3254,13 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             croq.named_barrier.arrive %turn_other, threads = 256
             %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
             croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-            %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-              %y = arith.divf %x, %sum : f32
+            // O / l: one division a row, then a multiplication an element.
+            %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+              %r = arith.divf %one, %a : f32
+              croq.yield %r : f32
+            }
+            %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %r : f32
               croq.yield %y : f32
             }
             // Stored by TMA, which leaves out rows past the sequence's end; the
@@ -3281,6 +3351,7 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %half = arith.subi %p, %c1 : index
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
+          %one = arith.constant 1.0 : f32
           %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
@@ -3454,8 +3525,13 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
               croq.named_barrier.arrive %turn_other, threads = 256
               %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
               croq.event.trigger %vempty[%last_stage] : !croq.events<2>
-              %o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-                %y = arith.divf %x, %sum : f32
+              // O / l: one division a row, then a multiplication an element.
+              %inv = croq.vec.map %res#2 (%i, %a) : !croq.vec<64xf32, rows> {
+                %r = arith.divf %one, %a : f32
+                croq.yield %r : f32
+              }
+              %o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+                %y = arith.mulf %x, %r : f32
                 croq.yield %y : f32
               }
               // Stored by TMA, which leaves out rows past the sequence's end; the

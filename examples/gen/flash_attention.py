@@ -41,6 +41,10 @@ HEADER = """\
 //   O *= exp2(m_old - m_new); P_j converted to the A operand of the next
 //     P V in registers (croq.mma.convert, wgmma with A from registers)
 //
+// and after the last key tile O / l, as one reciprocal a row and a
+// multiplication an element (a division an element, div.rn.f32, cost up
+// to 18% of SDPA's time on short sequences: bench/RESULTS.md),
+//
 // so the tensor cores run S_j and P_(j-1) V_(j-1) while the warpgroup
 // computes its exponentials. The two consumers also take turns to issue
 // their products (FlashAttention-3's ping-pong, on two named barriers:
@@ -343,6 +347,7 @@ def consumer(k):
     w(f"{I}%half = arith.subi %p, %c1 : index")
     w(f"{I}%zero = arith.constant 0.0 : f32")
     w(f"{I}%ninf = arith.constant 0xFF800000 : f32")
+    w(f"{I}%one = arith.constant 1.0 : f32")
     w(f"{I}%qt = croq.stage %q_s[%half] : {k.QS}")
     w(f"{I}%q2 = croq.span_as %qt : {k.Q3} -> {k.Q2}")
     w(f"{I}%ot = croq.stage %o_s[%half] : {k.QS}")
@@ -487,8 +492,13 @@ def last_tile(k, I):
     pass_turn(k, I)
     w(f"{I}%oc = croq.mma.commit %o1 : {k.OA}")
     w(f"{I}croq.event.trigger %vempty[%last_stage] : {k.E2}")
-    w(f"{I}%o = croq.mma.map %oc, %res#2 (%row, %col, %x, %sum) : {k.OA}, {k.VEC} {{")
-    w(f"{I}  %y = arith.divf %x, %sum : f32")
+    w(f"{I}// O / l: one division a row, then a multiplication an element.")
+    w(f"{I}%inv = croq.vec.map %res#2 (%i, %a) : {k.VEC} {{")
+    w(f"{I}  %r = arith.divf %one, %a : f32")
+    w(f"{I}  croq.yield %r : f32")
+    w(f"{I}}}")
+    w(f"{I}%o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : {k.OA}, {k.VEC} {{")
+    w(f"{I}  %y = arith.mulf %x, %r : f32")
     w(f"{I}  croq.yield %y : f32")
     w(f"{I}}}")
     w(f"{I}// Stored by TMA, which leaves out rows past the sequence's end; the")
