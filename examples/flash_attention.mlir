@@ -29,10 +29,6 @@
 //   O *= exp2(m_old - m_new); P_j converted to the A operand of the next
 //     P V in registers (croq.mma.convert, wgmma with A from registers)
 //
-// and after the last key tile O / l, as one reciprocal a row and a
-// multiplication an element (a division an element, div.rn.f32, cost up
-// to 18% of SDPA's time on short sequences: bench/RESULTS.md),
-//
 // so the tensor cores run S_j and P_(j-1) V_(j-1) while the warpgroup
 // computes its exponentials. The two consumers also take turns to issue
 // their products (FlashAttention-3's ping-pong, on two named barriers:
@@ -44,6 +40,9 @@
 // way the first turn is handed over also moved the causal kernels by 10%
 // through ptxas's register allocation: re-measure after touching it). The
 // first key tile computes S alone and the last P V runs after the loop.
+// After the last key tile the output is O / l: one reciprocal a row and a
+// multiplication an element (a division an element, div.rn.f32, took up
+// to a fifth of the time of short problems: bench/RESULTS.md).
 // Only the last key tile can hold keys past the sequence's end or past the
 // diagonal: it alone is masked (an scf.if around the masking
 // croq.mma.map). Query rows past the sequence's end are
