@@ -112,6 +112,24 @@ def rotate(calls, rounds: int):
     return times
 
 
+def croq_vs_library(croq_call, library_call, rounds: int):
+    """Times croq's call and the library's ((function, kernel match) each)
+    in rotation: the table cells `croq ms | library ms | ratio` and the
+    median ratio (library ms / croq ms)."""
+    times = rotate({"croq": croq_call, "library": library_call}, rounds)
+    ratio = [c / x for x, c in zip(times["croq"], times["library"])]
+    cells = (f"{spread(times['croq'])} | {spread(times['library'])} | "
+             f"{spread(ratio)}")
+    return cells, statistics.median(ratio)
+
+
+def geomean_line(label: str, ratios) -> str:
+    """The summary line of a table's ratios."""
+    return (f"{label} geomean over {len(ratios)} rows: "
+            f"{statistics.geometric_mean(ratios):.3f}; lowest "
+            f"{min(ratios):.3f}")
+
+
 def autotune_rows(kernels: Path, shapes, rounds: int):
     """linalg_mm_f16 autotuned (kernels/autotune_mm, croq.load_autotuned:
     the fastest of eleven forced configurations per shape, timed on the first
@@ -211,24 +229,17 @@ def f8_rows(mod, shapes, rounds: int):
         if not err < 2e-2:
             print(f"| {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
             continue
-        calls = {
-            "croq": (lambda: mod.linalg_mm_nt_e4m3(a, b, out),
-                     croq_kernels("linalg_mm_nt_e4m3")),
-            "cublas": (lambda: torch._scaled_mm(
+        cells, ratio = croq_vs_library(
+            (lambda: mod.linalg_mm_nt_e4m3(a, b, out),
+             croq_kernels("linalg_mm_nt_e4m3")),
+            (lambda: torch._scaled_mm(
                 a, b.t(), scale_a=one, scale_b=one, out_dtype=torch.float16),
-                is_library_kernel),
-        }
-        times = rotate(calls, rounds)
-        ratio = [c / x for x, c in zip(times["croq"], times["cublas"])]
-        ratios.append(statistics.median(ratio))
-        row = (f"| {m}x{n}x{k} | {spread(times['croq'])} | "
-               f"{spread(times['cublas'])} | {spread(ratio)} |")
-        print(row, flush=True)
-        rows.append(row)
+             is_library_kernel), rounds)
+        ratios.append(ratio)
+        rows.append(f"| {m}x{n}x{k} | {cells} |")
+        print(rows[-1], flush=True)
     if ratios:
-        rows += ["", f"f8 geomean over {len(ratios)} rows: "
-                 f"{statistics.geometric_mean(ratios):.3f}; lowest "
-                 f"{min(ratios):.3f}"]
+        rows += ["", geomean_line("f8", ratios)]
         print(rows[-1], flush=True)
     return head + rows
 
@@ -276,19 +287,14 @@ def batch_rows(kernels: Path, rounds: int):
                             f"{err:.3g}) |")
                 print(rows[-1], flush=True)
                 continue
-            calls = {"croq": (lambda: fn(a, b, out), croq_kernels(kernel)),
-                     "cublas": (lambda: torch.matmul(a, bt),
-                                is_library_kernel)}
-            times = rotate(calls, rounds)
-            ratio = [c / x for x, c in zip(times["croq"], times["cublas"])]
-            ratios.append(statistics.median(ratio))
-            rows.append(f"| {kernel} | {shape} | {spread(times['croq'])} | "
-                        f"{spread(times['cublas'])} | {spread(ratio)} |")
+            cells, ratio = croq_vs_library(
+                (lambda: fn(a, b, out), croq_kernels(kernel)),
+                (lambda: torch.matmul(a, bt), is_library_kernel), rounds)
+            ratios.append(ratio)
+            rows.append(f"| {kernel} | {shape} | {cells} |")
             print(rows[-1], flush=True)
     if ratios:
-        rows += ["", f"batched geomean over {len(ratios)} rows: "
-                 f"{statistics.geometric_mean(ratios):.3f}; lowest "
-                 f"{min(ratios):.3f}"]
+        rows += ["", geomean_line("batched", ratios)]
         print(rows[-1], flush=True)
     return head + rows
 

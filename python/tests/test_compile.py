@@ -283,6 +283,14 @@ def test_artifact_files_take_the_modules_cubins(tmp_path):
         ["a_kernel.cubin", "a_kernel_0.cubin"]
 
 
+def gpu_test_function(module: str, name: str) -> str:
+    """The text of function `name` of test/Integration/GPU/<module>.mlir."""
+    path = REPO / "test" / "Integration" / "GPU" / f"{module}.mlir"
+    text = path.read_text()
+    function = text[text.index(f"func.func @{name}("):]
+    return function[:function.index("\n}\n") + 3]
+
+
 def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
     # A GEMM from linalg with dynamic shapes has the kernels of every tile:
     # 128x256 and 128x192 whole, alone and in clusters of two blocks that
@@ -290,10 +298,7 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
     # with gemm_tile it has those of the tile asked for, with gemm_split_k=1
     # the one whole kernel, with gemm_cluster=(1, 1) none in clusters, and
     # a tile croq cannot compute is croq-translate's error.
-    src = REPO / "test" / "Integration" / "GPU" / "linalg_matmul.mlir"
-    text = src.read_text()
-    product = text[text.index("func.func @linalg_mm_f16("):]
-    product = product[:product.index("\n}\n") + 3]
+    product = gpu_test_function("linalg_matmul", "linalg_mm_f16")
 
     def kernels(**options):
         art = croq.compile(product, tmp_path / str(len(options)),
@@ -325,10 +330,7 @@ def test_batched_gemm_from_linalg(tools_dir, stub_runtime_dir, tmp_path):
     # whole tile (its K loop is never split: 128x256 and 128x192 alone and
     # in clusters, 128x128, 64x128), takes 3-D tensors, and refuses a
     # forced K split with the pass's reason.
-    src = REPO / "test" / "Integration" / "GPU" / "linalg_batch_matmul.mlir"
-    text = src.read_text()
-    product = text[text.index("func.func @linalg_bmm_f16("):]
-    product = product[:product.index("\n}\n") + 3]
+    product = gpu_test_function("linalg_batch_matmul", "linalg_bmm_f16")
 
     def compile_batched(**options):
         return croq.compile(product, tmp_path / str(len(options)),
@@ -366,10 +368,7 @@ def test_compile_variants_writes_one_module_per_configuration(
     # cost model's choice, then forced tiles and splits; each variant is a
     # module of its own, listed in variants.json, which load_autotuned
     # reads back. A configuration croq cannot compile names itself.
-    src = REPO / "test" / "Integration" / "GPU" / "linalg_matmul.mlir"
-    text = src.read_text()
-    product = text[text.index("func.func @linalg_mm_f16("):]
-    product = product[:product.index("\n}\n") + 3]
+    product = gpu_test_function("linalg_matmul", "linalg_mm_f16")
     configs = [{}, {"gemm_tile": (64, 128), "gemm_split_k": 1},
                {"gemm_tile": (64, 128), "gemm_split_k": 4}]
     out = croq.compile_variants(product, tmp_path / "v", configs, name="mm",

@@ -29,7 +29,7 @@
 // CHECK: %[[LAST:.*]] = croq.mma.commit %[[ACC]] : !croq.acc<128x128xf32>
 // CHECK-NEXT: %[[RAN:.*]] = arith.cmpi ult, %c0, %[[KT]] : index
 // CHECK-NEXT: scf.if %[[RAN]] {
-// CHECK: %[[LASTK:.*]] = arith.addi %c0, %{{.*}} : index
+// CHECK-NEXT: %[[LASTK:.*]] = arith.subi %[[KT]], %c1 : index
 // CHECK-NEXT: %[[LS:.*]] = arith.remui %[[LASTK]], %c4 : index
 // CHECK-NEXT: croq.event.trigger %[[EMPTY]][%[[LS]]] : !croq.events<4>
 // CHECK: croq.mma.store %[[LAST]]

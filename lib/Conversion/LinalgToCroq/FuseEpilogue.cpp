@@ -140,13 +140,29 @@ mlir::croq::getEpilogueExtents(const Epilogue &epilogue) {
 }
 
 Value mlir::croq::buildTileView(OpBuilder &b, Location loc, Value tensor,
-                                ArrayRef<int64_t> shape, ValueRange at) {
+                                ArrayRef<int64_t> shape, ValueRange at,
+                                Value batch) {
+  SmallVector<int64_t> viewShape(shape);
+  SmallVector<Value> viewAt(at);
+  if (batch) {
+    viewShape.insert(viewShape.begin(), 1);
+    viewAt.insert(viewAt.begin(), batch);
+  }
   Type element = getElementTypeOrSelf(tensor.getType());
-  auto type = ViewType::get(b.getContext(), shape, element, MemorySpace::Global,
-                            Swizzle::None);
-  return SubspanOp::create(b, loc, type, tensor, /*sizes=*/ValueRange{}, shape,
-                           /*steps=*/ValueRange{}, /*staticSteps=*/nullptr, at)
+  auto type = ViewType::get(b.getContext(), viewShape, element,
+                            MemorySpace::Global, Swizzle::None);
+  return SubspanOp::create(b, loc, type, tensor, /*sizes=*/ValueRange{},
+                           viewShape, /*steps=*/ValueRange{},
+                           /*staticSteps=*/nullptr, viewAt)
       .getResult();
+}
+
+Value mlir::croq::readTileElement(OpBuilder &b, Location loc, Type type,
+                                  Value window, Value row, Value col) {
+  SmallVector<Value> at{row, col};
+  if (cast<ViewType>(window.getType()).getRank() == 3)
+    at.insert(at.begin(), arith::ConstantIndexOp::create(b, loc, 0));
+  return ReadOp::create(b, loc, type, window, at, /*inBounds=*/false);
 }
 
 SmallVector<EpilogueInput> mlir::croq::prepareEpilogueInputs(
@@ -160,12 +176,9 @@ SmallVector<EpilogueInput> mlir::croq::prepareEpilogueInputs(
     Value value = input->get();
     if (input->getOperandNumber() == epilogue.productInput)
       value = nullptr;
-    else if (kind == InputKind::Tile && batch)
-      value = buildTileView(b, loc, value, {1, rows, cols},
-                            ValueRange{batch, blockM, blockN});
     else if (kind == InputKind::Tile)
       value = buildTileView(b, loc, value, {rows, cols},
-                            ValueRange{blockM, blockN});
+                            ValueRange{blockM, blockN}, batch);
     else if (kind == InputKind::Columns)
       value = buildTileView(b, loc, value, {cols}, ValueRange{blockN});
     else if (kind == InputKind::Rows)
@@ -193,17 +206,12 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
         element = arith::TruncFOp::create(b, loc, arg.getType(), x);
     } else if (kind == InputKind::Scalar) {
       element = input.value;
+    } else if (kind == InputKind::Tile) {
+      element = readTileElement(b, loc, arg.getType(), input.value, row, col);
     } else {
-      SmallVector<Value> at =
-          kind == InputKind::Tile      ? SmallVector<Value>{row, col}
-          : kind == InputKind::Columns ? SmallVector<Value>{col}
-                                       : SmallVector<Value>{row};
-      // A batched tile's window is 1 x rows x cols.
-      if (kind == InputKind::Tile &&
-          cast<ViewType>(input.value.getType()).getRank() == 3)
-        at.insert(at.begin(), arith::ConstantIndexOp::create(b, loc, 0));
-      element = ReadOp::create(b, loc, arg.getType(), input.value, at,
-                               /*inBounds=*/false);
+      Value at = kind == InputKind::Columns ? col : row;
+      element = ReadOp::create(b, loc, arg.getType(), input.value,
+                               ValueRange{at}, /*inBounds=*/false);
     }
     mapping.map(arg, element);
   }

@@ -55,9 +55,16 @@ struct EpilogueExtent {
 SmallVector<EpilogueExtent> getEpilogueExtents(const Epilogue &epilogue);
 
 /// `croq.subspan %tensor [shape] at [at]`: tile `at` of a global tensor, in
-/// tiles of `shape`.
+/// tiles of `shape`; with `batch`, that tile of matrix `batch` of a batched
+/// tensor (a 1 x `shape` window).
 Value buildTileView(OpBuilder &builder, Location loc, Value tensor,
-                    ArrayRef<int64_t> shape, ValueRange at);
+                    ArrayRef<int64_t> shape, ValueRange at,
+                    Value batch = Value());
+
+/// `croq.read` of element (row, col) of a matrix window (1 x rows x cols
+/// for a batched one, buildTileView's), zero past its edge.
+Value readTileElement(OpBuilder &builder, Location loc, Type type, Value window,
+                      Value row, Value col);
 
 /// An input of the generic as the kernel reads it: a window of a tensor at
 /// the block's tile (or null for the product, or a scalar value), and how

@@ -34,16 +34,11 @@ Value mlir::croq::getMatrixTile(OpBuilder &b, Location loc, Value tile) {
 static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
                          ArrayRef<int64_t> shape, ValueRange at, Value batch,
                          Value tile, bool multicast) {
-  SmallVector<int64_t> viewShape(shape);
-  SmallVector<Value> viewAt(at);
-  if (batch) {
-    viewShape.insert(viewShape.begin(), 1);
-    viewAt.insert(viewAt.begin(), batch);
-  }
-  Value view = buildTileView(b, loc, tensor, viewShape, viewAt);
+  Value view = buildTileView(b, loc, tensor, shape, at, batch);
   // Past the tensor's edge the tile is zero, which adds nothing to the
   // product.
-  bool zfill = copySourceCanBeSmaller(view, viewShape);
+  bool zfill =
+      copySourceCanBeSmaller(view, cast<ViewType>(view.getType()).getShape());
   CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, view, tile,
                  /*map=*/Value(), /*usable=*/Value(), zfill,
                  SwizzleAttr::get(b.getContext(), Swizzle::B128),
@@ -66,11 +61,8 @@ static Value addOutput(OpBuilder &b, Location loc, Value acc, Value cView) {
   b.setInsertionPointToStart(&body);
   Value row = body.getArgument(0), col = body.getArgument(1);
   Value x = body.getArgument(2);
-  SmallVector<Value> at{row, col};
-  if (cast<ViewType>(cView.getType()).getRank() == 3)
-    at.insert(at.begin(), arith::ConstantIndexOp::create(b, loc, 0));
-  Value c = ReadOp::create(b, loc, getElementTypeOrSelf(cView.getType()), cView,
-                           at, /*inBounds=*/false);
+  Value c = readTileElement(b, loc, getElementTypeOrSelf(cView.getType()),
+                            cView, row, col);
   if (c.getType() != x.getType())
     c = arith::ExtFOp::create(b, loc, x.getType(), c);
   YieldOp::create(b, loc, ValueRange{arith::AddFOp::create(b, loc, x, c)});
@@ -132,6 +124,17 @@ Value mlir::croq::allocSharedTile(OpBuilder &b, Location loc,
   return AllocOp::create(b, loc, tileType, /*offset=*/nullptr).getResult();
 }
 
+/// The 128B-swizzled shared tile of a matrix tile of `shape` of `spec`'s
+/// operands or result: 1 x `shape` for a batched product, as its TMA copies
+/// move it.
+static Value allocMatrixTile(OpBuilder &b, Location loc, const MatmulSpec &spec,
+                             ArrayRef<int64_t> shape, Type element) {
+  SmallVector<int64_t> tileShape(shape);
+  if (spec.batched)
+    tileShape.insert(tileShape.begin(), 1);
+  return allocSharedTile(b, loc, tileShape, element, Swizzle::B128);
+}
+
 std::pair<Value, Value>
 mlir::croq::allocOperandTiles(OpBuilder &b, Location loc,
                               const MatmulSpec &spec,
@@ -143,13 +146,9 @@ mlir::croq::allocOperandTiles(OpBuilder &b, Location loc,
   SmallVector<int64_t> bShape = spec.bTransposed
                                     ? SmallVector<int64_t>{config.cols, tileK}
                                     : SmallVector<int64_t>{tileK, config.cols};
-  if (spec.batched) {
-    aShape.insert(aShape.begin(), 1);
-    bShape.insert(bShape.begin(), 1);
-  }
   Type element = getElementTypeOrSelf(spec.a.getType());
-  return {allocSharedTile(b, loc, aShape, element, Swizzle::B128),
-          allocSharedTile(b, loc, bShape, element, Swizzle::B128)};
+  return {allocMatrixTile(b, loc, spec, aShape, element),
+          allocMatrixTile(b, loc, spec, bShape, element)};
 }
 
 ParallelOp mlir::croq::createBlockGrid(OpBuilder &b, Location loc,
@@ -222,13 +221,7 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   auto [aTile, bTile] = allocOperandTiles(b, loc, spec, config);
   // The result tile is stored by TMA from a 128B-swizzled tile: stores
   // without bank conflicts, one bulk copy per swizzle span.
-  SmallVector<int64_t> cShape{tileM, tileN};
-  SmallVector<Value> cAt{blockM, blockN};
-  if (spec.batched) {
-    cShape.insert(cShape.begin(), 1);
-    cAt.insert(cAt.begin(), batch);
-  }
-  Value cTile = allocSharedTile(b, loc, cShape, result, Swizzle::B128);
+  Value cTile = allocMatrixTile(b, loc, spec, {tileM, tileN}, result);
   auto accType = AccType::get(b.getContext(), {tileM, tileN}, b.getF32Type());
   std::optional<EpilogueOperands> epilogue;
   if (spec.epilogue)
@@ -237,7 +230,8 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   Value acc =
       emitKLoop(b, loc, spec, blockM, blockN, KRange{Value(), sizes.kSteps},
                 aTile, bTile, accType, config, batch);
-  Value cView = buildTileView(b, loc, output, cShape, cAt);
+  Value cView = buildTileView(b, loc, output, {tileM, tileN},
+                              ValueRange{blockM, blockN}, batch);
   if (!spec.zeroFill)
     acc = addOutput(b, loc, acc, cView);
   if (spec.epilogue)

@@ -10,6 +10,7 @@
 #define CROQ_LIB_CONVERSION_LINALGTOCROQ_INDEXBUILDER_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
@@ -51,6 +52,10 @@ struct IndexBuilder {
   }
   Value less(Value x, Value y) {
     return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ult, x, y);
+  }
+  /// Extent `d` of `tensor`: a constant where it is static.
+  Value dim(Value tensor, int64_t d) {
+    return b.createOrFold<memref::DimOp>(loc, tensor, d);
   }
   Value select(Value condition, Value x, Value y) {
     return b.createOrFold<arith::SelectOp>(loc, condition, x, y);

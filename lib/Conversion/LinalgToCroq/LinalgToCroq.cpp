@@ -194,9 +194,7 @@ static func::FuncOp getExtentCheck(OpBuilder &b, ModuleOp module) {
 static void emitExtentChecks(OpBuilder &b, Location loc, linalg::LinalgOp op,
                              const MatmulSpec &spec,
                              const ProductSizes &sizes) {
-  auto dim = [&](Value tensor, int64_t d) -> Value {
-    return b.createOrFold<memref::DimOp>(loc, tensor, d);
-  };
+  IndexBuilder e{b, loc};
   func::FuncOp check;
   auto require = [&](Value first, Value second, int kind, int input = 0) {
     if (getConstantIntValue(first) && getConstantIntValue(second))
@@ -215,19 +213,19 @@ static void emitExtentChecks(OpBuilder &b, Location loc, linalg::LinalgOp op,
   };
   int64_t first = spec.batched ? 1 : 0;
   Value output = spec.getOutput();
-  require(sizes.k, dim(spec.b, first + (spec.bTransposed ? 1 : 0)),
+  require(sizes.k, e.dim(spec.b, first + (spec.bTransposed ? 1 : 0)),
           CROQ_RT_EXTENTS_K);
-  require(sizes.m, dim(output, first), CROQ_RT_EXTENTS_M);
-  require(sizes.n, dim(output, first + 1), CROQ_RT_EXTENTS_N);
+  require(sizes.m, e.dim(output, first), CROQ_RT_EXTENTS_M);
+  require(sizes.n, e.dim(output, first + 1), CROQ_RT_EXTENTS_N);
   if (spec.batched) {
-    require(sizes.batch, dim(spec.b, 0), CROQ_RT_EXTENTS_BATCH);
-    require(sizes.batch, dim(output, 0), CROQ_RT_EXTENTS_BATCH_OUTPUT);
+    require(sizes.batch, e.dim(spec.b, 0), CROQ_RT_EXTENTS_BATCH);
+    require(sizes.batch, e.dim(output, 0), CROQ_RT_EXTENTS_BATCH_OUTPUT);
   }
   if (!spec.epilogue)
     return;
   Value productExtents[] = {sizes.batch, sizes.m, sizes.n};
   for (const EpilogueExtent &extent : getEpilogueExtents(*spec.epilogue))
-    require(dim(extent.tensor, extent.dim), productExtents[extent.productDim],
+    require(e.dim(extent.tensor, extent.dim), productExtents[extent.productDim],
             CROQ_RT_EXTENTS_EPILOGUE_INPUT, extent.operand);
 }
 
@@ -241,17 +239,14 @@ static void emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
   OpBuilder b(op);
   Location loc = op.getLoc();
   // Static sizes fold to constants, and a static grid to static extents.
-  auto dim = [&](Value tensor, int64_t d) -> Value {
-    return b.createOrFold<memref::DimOp>(loc, tensor, d);
-  };
   IndexBuilder e{b, loc};
   // A batched operand's matrix dimensions follow the batch's.
   int64_t first = spec.batched ? 1 : 0;
   ProductSizes sizes;
-  sizes.m = dim(spec.a, first + (spec.aTransposed ? 1 : 0));
-  sizes.k = dim(spec.a, first + (spec.aTransposed ? 0 : 1));
-  sizes.n = dim(spec.b, first + (spec.bTransposed ? 0 : 1));
-  sizes.batch = spec.batched ? dim(spec.a, 0) : e.c(1);
+  sizes.m = e.dim(spec.a, first + (spec.aTransposed ? 1 : 0));
+  sizes.k = e.dim(spec.a, first + (spec.aTransposed ? 0 : 1));
+  sizes.n = e.dim(spec.b, first + (spec.bTransposed ? 0 : 1));
+  sizes.batch = spec.batched ? e.dim(spec.a, 0) : e.c(1);
   sizes.kSteps = e.ceilDiv(sizes.k, getStepElements(spec));
   // The bytes of B's stored rows: N elements, or K where B is N x K.
   int64_t elementBytes =

@@ -222,3 +222,27 @@ int64_t pipeliner::chooseStages(PipelineCandidate &candidate, int64_t option,
   }
   return stages;
 }
+
+MmaCommitOp pipeliner::getTrailingCommit(scf::ForOp loop) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto commit : loop.getBody()->getOps<MmaCommitOp>()) {
+    if (commit.getPending() != 0 || !commit.getResult().hasOneUse() ||
+        *commit.getResult().getUsers().begin() != yield)
+      continue;
+    return commit;
+  }
+  return nullptr;
+}
+
+MmaCommitOp pipeliner::keepGroupInFlight(scf::ForOp loop, MmaCommitOp commit) {
+  commit.setPending(1);
+  // After the loop, the last group completes before the accumulator is
+  // used.
+  unsigned index = commit.getResult().use_begin()->getOperandNumber();
+  Value result = loop.getResult(index);
+  OpBuilder b(loop->getContext());
+  b.setInsertionPointAfter(loop);
+  auto last = MmaCommitOp::create(b, commit.getLoc(), result);
+  result.replaceAllUsesExcept(last.getResult(), last);
+  return last;
+}

@@ -17,7 +17,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -37,136 +36,90 @@ struct HandWrittenRing {
   EventWaitOp full;
   EventTriggerOp empty;
   MmaCommitOp commit;
-  /// The ops of the body the stage index is computed from, in order.
+  /// The ops of the body the slot index is computed from, in order.
   SmallVector<Operation *> stageSlice;
 };
 } // namespace
 
-/// The ops of `loop`'s body that `value` is computed from, in order, if
-/// they are pure and read only the induction variable and values defined
-/// outside the loop.
-static std::optional<SmallVector<Operation *>> getStageSlice(scf::ForOp loop,
-                                                             Value value) {
-  SmallVector<Value> worklist{value};
-  llvm::SmallPtrSet<Operation *, 8> seen;
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (v == loop.getInductionVar())
-      continue;
-    Operation *op = v.getDefiningOp();
-    if (!op) {
-      // Another block argument: of an enclosing op, or of the loop itself
-      // (an iteration argument, which the stage must not depend on).
-      if (loop->isAncestor(v.getParentBlock()->getParentOp()))
-        return std::nullopt;
-      continue;
-    }
-    if (!loop->isAncestor(op))
-      continue;
-    if (op->getBlock() != loop.getBody() || op->getNumRegions() ||
-        !isMemoryEffectFree(op))
-      return std::nullopt;
-    if (seen.insert(op).second)
-      llvm::append_range(worklist, op->getOperands());
-  }
-  SmallVector<Operation *> slice;
-  for (Operation &op : *loop.getBody())
-    if (seen.contains(&op))
-      slice.push_back(&op);
-  return slice;
-}
-
-/// Whether `index` walks the `count` slots one after another as `loop`
-/// iterates: `(iv + c) % count` or `iv % count` for a loop of step 1, so
-/// that consecutive iterations use different slots.
-static bool walksSlots(scf::ForOp loop, Value index, int64_t count) {
+/// The ops of `loop`'s body that compute `index`, in order, when it walks
+/// the `count` slots one after another as `loop` iterates:
+/// `(iv + c) % count` or `iv % count` for a loop of step 1, `c` defined
+/// outside the loop, so that consecutive iterations use different slots.
+static std::optional<SmallVector<Operation *>>
+getSlotWalk(scf::ForOp loop, Value index, int64_t count) {
   auto rem = index.getDefiningOp<arith::RemUIOp>();
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!rem || !step || *step != 1 || getConstantIntValue(rem.getRhs()) != count)
-    return false;
+  if (!rem || rem->getBlock() != loop.getBody() ||
+      getConstantIntValue(loop.getStep()) != 1 ||
+      getConstantIntValue(rem.getRhs()) != count)
+    return std::nullopt;
   Value iv = loop.getInductionVar(), x = rem.getLhs();
   if (x == iv)
-    return true;
+    return SmallVector<Operation *>{rem};
   auto add = x.getDefiningOp<arith::AddIOp>();
-  if (!add)
-    return false;
+  if (!add || add->getBlock() != loop.getBody())
+    return std::nullopt;
   auto invariant = [&](Value v) { return loop.isDefinedOutsideOfLoop(v); };
-  return (add.getLhs() == iv && invariant(add.getRhs())) ||
-         (add.getRhs() == iv && invariant(add.getLhs()));
+  if ((add.getLhs() == iv && invariant(add.getRhs())) ||
+      (add.getRhs() == iv && invariant(add.getLhs())))
+    return SmallVector<Operation *>{add, rem};
+  return std::nullopt;
 }
 
 /// `loop` as a hand-written consumer loop: in a thread region, no copies
 /// of its own, a ring of kMinStages stages or more walked one slot per
-/// iteration;
-/// one wait for a full slot at the top level of its
-/// body, then mma ops and one commit that waits for them all (its result
-/// only yielded), then the trigger that frees the same slot, right before
-/// the yield; no other commit or wait of mma groups.
+/// iteration; one wait for a full slot at the top level of its body, then
+/// mma ops and one trailing commit that waits for them all, then the
+/// trigger that frees the same slot, right before the yield; no other
+/// commit or wait of mma groups.
 static std::optional<HandWrittenRing> matchHandWrittenRing(scf::ForOp loop) {
   if (!loop->getParentOfType<InthreadsOp>())
     return std::nullopt;
   Block *body = loop.getBody();
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  auto empty = dyn_cast_or_null<EventTriggerOp>(yield->getPrevNode());
-  if (!empty || !empty.getFutures().empty())
+  auto empty =
+      dyn_cast_or_null<EventTriggerOp>(body->getTerminator()->getPrevNode());
+  MmaCommitOp commit = getTrailingCommit(loop);
+  if (!empty || !empty.getFutures().empty() || !commit ||
+      !commit->isBeforeInBlock(empty))
     return std::nullopt;
-  HandWrittenRing ring{loop, nullptr, empty, nullptr, {}};
+  HandWrittenRing ring{loop, nullptr, empty, commit, {}};
   bool other = false;
   body->walk([&](Operation *op) {
-    if (isa<CopyOp, MmaWaitOp>(op))
+    if (isa<CopyOp, MmaWaitOp>(op) || (isa<MmaCommitOp>(op) && op != commit))
       other = true;
-    if (auto commit = dyn_cast<MmaCommitOp>(op)) {
-      if (ring.commit || op->getBlock() != body || commit.getPending() != 0 ||
-          !commit.getResult().hasOneUse() ||
-          *commit.getResult().getUsers().begin() != yield)
-        other = true;
-      ring.commit = commit;
-    }
     if (auto wait = dyn_cast<EventWaitOp>(op)) {
       if (ring.full || op->getBlock() != body)
         other = true;
       ring.full = wait;
     }
   });
-  if (other || !ring.commit || !ring.full ||
-      ring.full.getIndex() != empty.getIndex() ||
-      !ring.commit->isBeforeInBlock(empty) ||
+  if (other || !ring.full || ring.full.getIndex() != empty.getIndex() ||
       ring.full.getEvents() == empty.getEvents())
     return std::nullopt;
   int64_t count = cast<EventsType>(empty.getEvents().getType()).getCount();
-  if (count < kMinStages || !walksSlots(loop, empty.getIndex(), count))
+  std::optional<SmallVector<Operation *>> walk =
+      getSlotWalk(loop, empty.getIndex(), count);
+  if (count < kMinStages || !walk)
     return std::nullopt;
-  std::optional<SmallVector<Operation *>> slice =
-      getStageSlice(loop, empty.getIndex());
-  if (!slice)
-    return std::nullopt;
-  ring.stageSlice = std::move(*slice);
+  ring.stageSlice = std::move(*walk);
   return ring;
 }
 
-/// Clones the stage slice of `ring` at `builder` for induction value `iv`;
-/// returns the stage.
-static Value cloneStage(OpBuilder &builder, HandWrittenRing &ring, Value iv) {
-  IRMapping mapping;
-  mapping.map(ring.loop.getInductionVar(), iv);
-  for (Operation *op : ring.stageSlice)
-    builder.clone(*op, mapping);
-  return mapping.lookupOrDefault(ring.empty.getIndex());
-}
-
-/// Frees, at `builder`, the stage of induction value `iv` when `condition`
-/// holds.
+/// Frees, at `builder`, the stage of induction value `iv` (its slot
+/// computed again from it) when `condition` holds.
 static void emitRelease(OpBuilder &builder, Location loc, HandWrittenRing &ring,
                         Value condition, function_ref<Value(OpBuilder &)> iv) {
   auto ifOp = scf::IfOp::create(builder, loc, condition, false);
-  OpBuilder b = OpBuilder::atBlockBegin(ifOp.thenBlock());
-  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-  Value stage = cloneStage(b, ring, iv(b));
-  EventTriggerOp::create(b, loc, ring.empty.getEvents(), stage, ValueRange(),
+  OpBuilder b(ifOp.thenBlock()->getTerminator());
+  IRMapping mapping;
+  mapping.map(ring.loop.getInductionVar(), iv(b));
+  for (Operation *op : ring.stageSlice)
+    b.clone(*op, mapping);
+  EventTriggerOp::create(b, loc, ring.empty.getEvents(),
+                         mapping.lookup(ring.empty.getIndex()), ValueRange(),
                          ring.empty.getClusterAttr());
 }
 
-/// Rewrites `ring` to keep one mma group in flight.
+/// Rewrites `ring` to keep one mma group in flight. The loop's step is 1.
 static void keepInFlight(HandWrittenRing &ring) {
   scf::ForOp loop = ring.loop;
   Location loc = ring.empty.getLoc();
@@ -181,24 +134,14 @@ static void keepInFlight(HandWrittenRing &ring) {
   emitRelease(b, loc, ring, notFirst, [&](OpBuilder &ib) -> Value {
     return arith::SubIOp::create(ib, loc, iv, step);
   });
-  ring.commit.setPending(1);
 
   // After the loop: its last group completes before the accumulator is
-  // used, and the last iteration's stage is freed.
-  unsigned index = ring.commit.getResult().use_begin()->getOperandNumber();
-  Value result = loop.getResult(index);
-  b.setInsertionPointAfter(loop);
-  auto last = MmaCommitOp::create(b, ring.commit.getLoc(), result);
-  result.replaceAllUsesExcept(last.getResult(), last);
+  // used, and the last iteration's stage, ub - 1's, is freed.
+  MmaCommitOp last = keepGroupInFlight(loop, ring.commit);
+  b.setInsertionPointAfter(last);
   Value ran = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lb, ub);
   emitRelease(b, loc, ring, ran, [&](OpBuilder &ib) -> Value {
-    // lb + ((ub - lb - 1) / step) * step, the last induction value.
-    Value one = arith::ConstantIndexOp::create(ib, loc, 1);
-    Value span = arith::SubIOp::create(
-        ib, loc, arith::SubIOp::create(ib, loc, ub, lb), one);
-    Value steps = arith::DivUIOp::create(ib, loc, span, step);
-    return arith::AddIOp::create(ib, loc, lb,
-                                 arith::MulIOp::create(ib, loc, steps, step));
+    return arith::SubIOp::create(ib, loc, ub, step);
   });
   // The releases above were cloned from it.
   ring.empty->erase();

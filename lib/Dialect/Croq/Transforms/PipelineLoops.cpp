@@ -194,20 +194,6 @@ void RingBuilder::consumeInLoop(OpBuilder &b) {
   EventTriggerOp::create(b, loc, empty, stage, ValueRange(), getReleaseScope());
 }
 
-/// The commit at the end of `loop`'s body that waits for all of the
-/// iteration's mma groups, when its accumulator goes only to the next
-/// iteration: `%done = croq.mma.commit %sum` yielded and used nowhere else.
-static MmaCommitOp getTrailingCommit(scf::ForOp loop) {
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  for (auto commit : loop.getBody()->getOps<MmaCommitOp>()) {
-    if (commit.getPending() != 0 || !commit.getResult().hasOneUse() ||
-        *commit.getResult().getUsers().begin() != yield)
-      continue;
-    return commit;
-  }
-  return nullptr;
-}
-
 void RingBuilder::keepOneGroupInFlight() {
   scf::ForOp loop = c.loop;
   MmaCommitOp commit = getTrailingCommit(loop);
@@ -230,17 +216,7 @@ void RingBuilder::keepOneGroupInFlight() {
   EventTriggerOp::create(b, loc, empty, getStage(b, previous), ValueRange(),
                          getReleaseScope());
   trigger->erase();
-  commit.setPending(1);
-
-  // After the loop, the last group completes before the accumulator is
-  // used.
-  unsigned index = 0;
-  for (OpOperand &use : commit.getResult().getUses())
-    index = use.getOperandNumber();
-  Value result = loop.getResult(index);
-  b.setInsertionPointAfter(loop);
-  auto last = MmaCommitOp::create(b, commit.getLoc(), result);
-  result.replaceAllUsesExcept(last.getResult(), last);
+  keepGroupInFlight(loop, commit);
 }
 
 void RingBuilder::eraseSynchronousLoads() {

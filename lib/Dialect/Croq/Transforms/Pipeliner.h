@@ -76,6 +76,17 @@ bool canWarpSpecialize(PipelineCandidate &candidate);
 int64_t chooseStages(PipelineCandidate &candidate, int64_t option,
                      const TargetDescription &target, std::string &why);
 
+/// The commit at the end of `loop`'s body that waits for all of the
+/// iteration's mma groups, when its accumulator goes only to the next
+/// iteration: `%done = croq.mma.commit %sum` yielded and used nowhere else.
+MmaCommitOp getTrailingCommit(scf::ForOp loop);
+
+/// Lets `commit`, `loop`'s trailing commit, leave the iteration's group
+/// running into the next (`pending = 1`), and makes the loop's result wait
+/// for the last group after the loop; returns that wait. The caller frees
+/// the stage the group reads once it has completed.
+MmaCommitOp keepGroupInFlight(scf::ForOp loop, MmaCommitOp commit);
+
 /// Lets the mma groups of rings written by hand run on into the next
 /// iteration (PipelineInFlight.cpp): in every consumer loop under `root`
 /// that waits for its stage to be full, multiplies, commits and frees the
