@@ -13,10 +13,16 @@
 // 1 / sqrt(D)). Written by examples/gen/flash_attention.py: edit that.
 //
 // Each block computes 128 query rows of one head (a work item). A producer
-// warpgroup loads the two 64-row Q tiles, then K and V tiles of 128 keys,
-// by TMA into two rings of two stages (a K stage is freed as soon as S has
-// been computed from it, a V stage once P V has). Two consumer warpgroups
-// own 64 query rows each and, for key tile j, run FlashAttention-3's
+// warpgroup loads K and V tiles of 128 keys by TMA into two rings of two
+// stages (a K stage is freed as soon as S has been computed from it, a V
+// stage once P V has). Two consumer warpgroups own 64 query rows each.
+// Each loads its own Q rows by TMA, one item ahead: at the start of an
+// item it loads the next item's rows into the other of its two Q slots, so
+// that they are there when that item starts (loaded at the end of the
+// previous item instead, they came late on short problems: waiting for Q
+// and the first K tile took 13% of the consumers' time at 8x16x512, and
+// loading Q an item ahead measured 10% faster there, 4% at 2x16x1024; see
+// bench/RESULTS.md). For key tile j, a consumer runs FlashAttention-3's
 // overlap of the two products with the softmax within a warpgroup:
 //
 //   issue S_j = Q K_j^T            (croq.mma.commit pending = 1)
@@ -52,9 +58,8 @@
 // walks the work items, the items of a head next to each other so that the
 // blocks running at once share their heads' K and V in L2. The K and V
 // rings run on across items, so the producer loads the next item's first
-// tiles while the consumers finish this one, and the next Q tiles once
-// every S of this item has run. The output goes out through shared tiles
-// of its own, stored by TMA and left in flight.
+// tiles while the consumers finish this one. The output goes out through
+// shared tiles of its own, stored by TMA and left in flight.
 //
 // Causal items have from 1 to S / 128 key tiles, which a static walk over
 // them in order would spread unevenly over the blocks (measured: 0.75 of
@@ -98,15 +103,15 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %singles = arith.muli %heads, %grid_q : index
   %grid = arith.minui %singles, %c132 : index
   croq.parallel (%bid) in [%grid] : block {
-    %qready = croq.event.alloc : !croq.events<1>
-    %qempty = croq.event.alloc ready : !croq.events<1>
+    // Q slot 2 i + c: consumer c's rows of the items of parity i.
+    %qready = croq.event.alloc : !croq.events<4>
     // K and V rings of two stages each, running on across work items: a
     // K stage is free once S = Q K^T has run, a V stage once P V has.
     %kfull = croq.event.alloc : !croq.events<2>
     %kempty = croq.event.alloc ready : !croq.events<2>
     %vfull = croq.event.alloc : !croq.events<2>
     %vempty = croq.event.alloc ready : !croq.events<2>
-    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
     %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
@@ -121,17 +126,6 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
-          // The Q tiles, once the consumers have computed the last S of
-          // the previous item.
-          croq.event.wait %qempty[%c0] : !croq.events<1>
-          %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-          %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-          %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-          %q_block1 = arith.addi %q_block, %c1 : index
-          %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-          %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-          %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-          croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
           scf.for %j = %c0 to %tiles step %c1 {
             %g = arith.addi %base, %j : index
             %stage = arith.remui %g, %c2 : index
@@ -156,9 +150,16 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
-        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-        %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        // Q rows of the block's first item.
+        %bh_f = arith.divui %bid, %grid_q : index
+        %bq_f = arith.remui %bid, %grid_q : index
+        %q_row2_f = arith.muli %bq_f, %c2 : index
+        %q_row_f = arith.addi %q_row2_f, %half : index
+        %qv_f = croq.subspan %q [1, 64, 128] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
+        %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+        croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
         // Consumer c waits for its turn at named barrier c and hands
         // the turn to the other; consumer 0 goes first.
         %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -168,14 +169,34 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           croq.named_barrier.arrive %c0, threads = 256
         }
         %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0, %par = %c0) -> (index, index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           %last = arith.subi %tiles, %c1 : index
           %row_block = arith.addi %q_block, %half : index
-          croq.event.wait %qready[%c0] : !croq.events<1>
+          // Q rows of the block's next item, into the other slot.
+          %item_n = arith.addi %item, %grid : index
+          %has_next = arith.cmpi ult, %item_n, %singles : index
+          %npar = arith.subi %c1, %par : index
+          scf.if %has_next {
+            %bh_n = arith.divui %item_n, %grid_q : index
+            %bq_n = arith.remui %item_n, %grid_q : index
+            %nslot2 = arith.muli %npar, %c2 : index
+            %nslot = arith.addi %nslot2, %half : index
+            %q_row2_n = arith.muli %bq_n, %c2 : index
+            %q_row_n = arith.addi %q_row2_n, %half : index
+            %qv_n = croq.subspan %q [1, 64, 128] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+            %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
+            %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+            croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+          }
+          %slot2 = arith.muli %par, %c2 : index
+          %slot = arith.addi %slot2, %half : index
+          croq.event.wait %qready[%slot] : !croq.events<4>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
           %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
           // The first key tile: S = Q K^T alone, P V comes with the next S.
           %stage0 = arith.remui %base, %c2 : index
@@ -298,8 +319,6 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             }
             scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
           }
-          // Every S of the item has run: the producer may load the next Q.
-          croq.event.trigger %qempty[%c0] : !croq.events<1>
           // The last key tile's P V.
           %g_last = arith.addi %base, %last : index
           %last_stage = arith.remui %g_last, %c2 : index
@@ -327,7 +346,7 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
           %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
           %next = arith.addi %base, %tiles : index
-          scf.yield %next : index
+          scf.yield %next, %npar : index, index
         }
         // Consumer 1's last hand-over, so that no arrival outlives the
         // block.
@@ -364,15 +383,15 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %singles = arith.muli %heads, %grid_q : index
   %grid = arith.minui %singles, %c132 : index
   croq.parallel (%bid) in [%grid] : block {
-    %qready = croq.event.alloc : !croq.events<1>
-    %qempty = croq.event.alloc ready : !croq.events<1>
+    // Q slot 2 i + c: consumer c's rows of the items of parity i.
+    %qready = croq.event.alloc : !croq.events<4>
     // K and V rings of two stages each, running on across work items: a
     // K stage is free once S = Q K^T has run, a V stage once P V has.
     %kfull = croq.event.alloc : !croq.events<2>
     %kempty = croq.event.alloc ready : !croq.events<2>
     %vfull = croq.event.alloc : !croq.events<2>
     %vempty = croq.event.alloc ready : !croq.events<2>
-    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
     %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
@@ -387,17 +406,6 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
-          // The Q tiles, once the consumers have computed the last S of
-          // the previous item.
-          croq.event.wait %qempty[%c0] : !croq.events<1>
-          %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-          %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-          %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-          %q_block1 = arith.addi %q_block, %c1 : index
-          %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-          %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-          %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
           scf.for %j = %c0 to %tiles step %c1 {
             %g = arith.addi %base, %j : index
             %stage = arith.remui %g, %c2 : index
@@ -422,9 +430,16 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
-        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-        %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        // Q rows of the block's first item.
+        %bh_f = arith.divui %bid, %grid_q : index
+        %bq_f = arith.remui %bid, %grid_q : index
+        %q_row2_f = arith.muli %bq_f, %c2 : index
+        %q_row_f = arith.addi %q_row2_f, %half : index
+        %qv_f = croq.subspan %q [1, 64, 128] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
+        %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
         // Consumer c waits for its turn at named barrier c and hands
         // the turn to the other; consumer 0 goes first.
         %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -434,14 +449,34 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           croq.named_barrier.arrive %c0, threads = 256
         }
         %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0, %par = %c0) -> (index, index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           %last = arith.subi %tiles, %c1 : index
           %row_block = arith.addi %q_block, %half : index
-          croq.event.wait %qready[%c0] : !croq.events<1>
+          // Q rows of the block's next item, into the other slot.
+          %item_n = arith.addi %item, %grid : index
+          %has_next = arith.cmpi ult, %item_n, %singles : index
+          %npar = arith.subi %c1, %par : index
+          scf.if %has_next {
+            %bh_n = arith.divui %item_n, %grid_q : index
+            %bq_n = arith.remui %item_n, %grid_q : index
+            %nslot2 = arith.muli %npar, %c2 : index
+            %nslot = arith.addi %nslot2, %half : index
+            %q_row2_n = arith.muli %bq_n, %c2 : index
+            %q_row_n = arith.addi %q_row2_n, %half : index
+            %qv_n = croq.subspan %q [1, 64, 128] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+            %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
+            %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+            croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+          }
+          %slot2 = arith.muli %par, %c2 : index
+          %slot = arith.addi %slot2, %half : index
+          croq.event.wait %qready[%slot] : !croq.events<4>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
           %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
           // The first key tile: S = Q K^T alone, P V comes with the next S.
           %stage0 = arith.remui %base, %c2 : index
@@ -564,8 +599,6 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             }
             scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
           }
-          // Every S of the item has run: the producer may load the next Q.
-          croq.event.trigger %qempty[%c0] : !croq.events<1>
           // The last key tile's P V.
           %g_last = arith.addi %base, %last : index
           %last_stage = arith.remui %g_last, %c2 : index
@@ -593,7 +626,7 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
           %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
           %next = arith.addi %base, %tiles : index
-          scf.yield %next : index
+          scf.yield %next, %npar : index, index
         }
         // Consumer 1's last hand-over, so that no arrival outlives the
         // block.
@@ -630,15 +663,15 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %singles = arith.muli %heads, %grid_q : index
   %grid = arith.minui %singles, %c132 : index
   croq.parallel (%bid) in [%grid] : block {
-    %qready = croq.event.alloc : !croq.events<1>
-    %qempty = croq.event.alloc ready : !croq.events<1>
+    // Q slot 2 i + c: consumer c's rows of the items of parity i.
+    %qready = croq.event.alloc : !croq.events<4>
     // K and V rings of two stages each, running on across work items: a
     // K stage is free once S = Q K^T has run, a V stage once P V has.
     %kfull = croq.event.alloc : !croq.events<2>
     %kempty = croq.event.alloc ready : !croq.events<2>
     %vfull = croq.event.alloc : !croq.events<2>
     %vempty = croq.event.alloc ready : !croq.events<2>
-    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
     %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
@@ -653,17 +686,6 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
-          // The Q tiles, once the consumers have computed the last S of
-          // the previous item.
-          croq.event.wait %qempty[%c0] : !croq.events<1>
-          %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-          %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-          %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-          %q_block1 = arith.addi %q_block, %c1 : index
-          %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-          %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-          %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-          croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
           scf.for %j = %c0 to %tiles step %c1 {
             %g = arith.addi %base, %j : index
             %stage = arith.remui %g, %c2 : index
@@ -688,9 +710,16 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
-        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-        %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        // Q rows of the block's first item.
+        %bh_f = arith.divui %bid, %grid_q : index
+        %bq_f = arith.remui %bid, %grid_q : index
+        %q_row2_f = arith.muli %bq_f, %c2 : index
+        %q_row_f = arith.addi %q_row2_f, %half : index
+        %qv_f = croq.subspan %q [1, 64, 64] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+        %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
         // Consumer c waits for its turn at named barrier c and hands
         // the turn to the other; consumer 0 goes first.
         %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -700,14 +729,34 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           croq.named_barrier.arrive %c0, threads = 256
         }
         %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0, %par = %c0) -> (index, index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           %last = arith.subi %tiles, %c1 : index
           %row_block = arith.addi %q_block, %half : index
-          croq.event.wait %qready[%c0] : !croq.events<1>
+          // Q rows of the block's next item, into the other slot.
+          %item_n = arith.addi %item, %grid : index
+          %has_next = arith.cmpi ult, %item_n, %singles : index
+          %npar = arith.subi %c1, %par : index
+          scf.if %has_next {
+            %bh_n = arith.divui %item_n, %grid_q : index
+            %bq_n = arith.remui %item_n, %grid_q : index
+            %nslot2 = arith.muli %npar, %c2 : index
+            %nslot = arith.addi %nslot2, %half : index
+            %q_row2_n = arith.muli %bq_n, %c2 : index
+            %q_row_n = arith.addi %q_row2_n, %half : index
+            %qv_n = croq.subspan %q [1, 64, 64] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+            %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+            %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+            croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+          }
+          %slot2 = arith.muli %par, %c2 : index
+          %slot = arith.addi %slot2, %half : index
+          croq.event.wait %qready[%slot] : !croq.events<4>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
           %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
           // The first key tile: S = Q K^T alone, P V comes with the next S.
           %stage0 = arith.remui %base, %c2 : index
@@ -830,8 +879,6 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             }
             scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
           }
-          // Every S of the item has run: the producer may load the next Q.
-          croq.event.trigger %qempty[%c0] : !croq.events<1>
           // The last key tile's P V.
           %g_last = arith.addi %base, %last : index
           %last_stage = arith.remui %g_last, %c2 : index
@@ -859,7 +906,7 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
           %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
           %next = arith.addi %base, %tiles : index
-          scf.yield %next : index
+          scf.yield %next, %npar : index, index
         }
         // Consumer 1's last hand-over, so that no arrival outlives the
         // block.
@@ -896,15 +943,15 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %singles = arith.muli %heads, %grid_q : index
   %grid = arith.minui %singles, %c132 : index
   croq.parallel (%bid) in [%grid] : block {
-    %qready = croq.event.alloc : !croq.events<1>
-    %qempty = croq.event.alloc ready : !croq.events<1>
+    // Q slot 2 i + c: consumer c's rows of the items of parity i.
+    %qready = croq.event.alloc : !croq.events<4>
     // K and V rings of two stages each, running on across work items: a
     // K stage is free once S = Q K^T has run, a V stage once P V has.
     %kfull = croq.event.alloc : !croq.events<2>
     %kempty = croq.event.alloc ready : !croq.events<2>
     %vfull = croq.event.alloc : !croq.events<2>
     %vempty = croq.event.alloc ready : !croq.events<2>
-    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
     %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
@@ -919,17 +966,6 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
-          // The Q tiles, once the consumers have computed the last S of
-          // the previous item.
-          croq.event.wait %qempty[%c0] : !croq.events<1>
-          %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-          %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-          %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-          %q_block1 = arith.addi %q_block, %c1 : index
-          %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-          %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-          %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
           scf.for %j = %c0 to %tiles step %c1 {
             %g = arith.addi %base, %j : index
             %stage = arith.remui %g, %c2 : index
@@ -954,9 +990,16 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
-        %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-        %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        // Q rows of the block's first item.
+        %bh_f = arith.divui %bid, %grid_q : index
+        %bq_f = arith.remui %bid, %grid_q : index
+        %q_row2_f = arith.muli %bq_f, %c2 : index
+        %q_row_f = arith.addi %q_row2_f, %half : index
+        %qv_f = croq.subspan %q [1, 64, 64] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+        %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+        croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
         // Consumer c waits for its turn at named barrier c and hands
         // the turn to the other; consumer 0 goes first.
         %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -966,14 +1009,34 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           croq.named_barrier.arrive %c0, threads = 256
         }
         %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {
+        scf.for %item = %bid to %singles step %grid iter_args(%base = %c0, %par = %c0) -> (index, index) {
           %bh = arith.divui %item, %grid_q : index
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
           %last = arith.subi %tiles, %c1 : index
           %row_block = arith.addi %q_block, %half : index
-          croq.event.wait %qready[%c0] : !croq.events<1>
+          // Q rows of the block's next item, into the other slot.
+          %item_n = arith.addi %item, %grid : index
+          %has_next = arith.cmpi ult, %item_n, %singles : index
+          %npar = arith.subi %c1, %par : index
+          scf.if %has_next {
+            %bh_n = arith.divui %item_n, %grid_q : index
+            %bq_n = arith.remui %item_n, %grid_q : index
+            %nslot2 = arith.muli %npar, %c2 : index
+            %nslot = arith.addi %nslot2, %half : index
+            %q_row2_n = arith.muli %bq_n, %c2 : index
+            %q_row_n = arith.addi %q_row2_n, %half : index
+            %qv_n = croq.subspan %q [1, 64, 64] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+            %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+            %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+            croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+          }
+          %slot2 = arith.muli %par, %c2 : index
+          %slot = arith.addi %slot2, %half : index
+          croq.event.wait %qready[%slot] : !croq.events<4>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
           %qa = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
           // The first key tile: S = Q K^T alone, P V comes with the next S.
           %stage0 = arith.remui %base, %c2 : index
@@ -1096,8 +1159,6 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             }
             scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
           }
-          // Every S of the item has run: the producer may load the next Q.
-          croq.event.trigger %qempty[%c0] : !croq.events<1>
           // The last key tile's P V.
           %g_last = arith.addi %base, %last : index
           %last_stage = arith.remui %g_last, %c2 : index
@@ -1125,7 +1186,7 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
           %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
           %next = arith.addi %base, %tiles : index
-          scf.yield %next : index
+          scf.yield %next, %npar : index, index
         }
         // Consumer 1's last hand-over, so that no arrival outlives the
         // block.
@@ -1191,15 +1252,15 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
     %last_round = arith.andi %rounds, %c1 : index
     %last_odd = arith.cmpi ne, %last_round, %c0 : index
     croq.parallel (%bid) in [%grid] : block {
-      %qready = croq.event.alloc : !croq.events<1>
-      %qempty = croq.event.alloc ready : !croq.events<1>
+      // Q slot 2 i + c: consumer c's rows of the items of parity i.
+      %qready = croq.event.alloc : !croq.events<4>
       // K and V rings of two stages each, running on across work items: a
       // K stage is free once S = Q K^T has run, a V stage once P V has.
       %kfull = croq.event.alloc : !croq.events<2>
       %kempty = croq.event.alloc ready : !croq.events<2>
       %vfull = croq.event.alloc : !croq.events<2>
       %vempty = croq.event.alloc ready : !croq.events<2>
-      %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+      %q_s = croq.alloc : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
       %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
       %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
       %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
@@ -1232,17 +1293,6 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %diagonal = arith.addi %bq, %c1 : index
             %tiles = arith.minui %all_tiles, %diagonal : index
             %q_block = arith.muli %bq, %c2 : index
-            // The Q tiles, once the consumers have computed the last S of
-            // the previous item.
-            croq.event.wait %qempty[%c0] : !croq.events<1>
-            %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-            %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-            %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-            %q_block1 = arith.addi %q_block, %c1 : index
-            %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-            %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-            %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-            croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
             scf.for %j = %c0 to %tiles step %c1 {
               %g = arith.addi %base, %j : index
               %stage = arith.remui %g, %c2 : index
@@ -1267,9 +1317,17 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          // Q rows of the block's first item.
+          %level_f = arith.divui %bid, %heads : index
+          %bh_f = arith.remui %bid, %heads : index
+          %bq_f = arith.subi %last_q, %level_f : index
+          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %q_row_f = arith.addi %q_row2_f, %half : index
+          %qv_f = croq.subspan %q [1, 64, 128] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+          %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
+          %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+          croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
           // Consumer c waits for its turn at named barrier c and hands
           // the turn to the other; consumer 0 goes first.
           %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -1279,7 +1337,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             croq.named_barrier.arrive %c0, threads = 256
           }
           %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0, %par = %c0) -> (index, index) {
             // Item rank of the longest-first order: query block
             // grid_q - 1 - rank / heads of head rank % heads.
             %parity = arith.andi %round, %c1 : index
@@ -1298,7 +1356,35 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %last = arith.subi %tiles, %c1 : index
             %row_block = arith.addi %q_block, %half : index
             %q_base = arith.muli %row_block, %c64 : index
-            croq.event.wait %qready[%c0] : !croq.events<1>
+            // Q rows of the block's next item, into the other slot.
+            %round_n = arith.addi %round, %c1 : index
+            %has_next = arith.cmpi ult, %round_n, %my_items : index
+            %npar = arith.subi %c1, %par : index
+            scf.if %has_next {
+              // Item rank of the longest-first order: query block
+              // grid_q - 1 - rank / heads of head rank % heads.
+              %parity_n = arith.andi %round_n, %c1 : index
+              %odd_n = arith.cmpi ne, %parity_n, %c0 : index
+              %pos_n = arith.select %odd_n, %mirror_bid, %bid : index
+              %round_start_n = arith.muli %round_n, %grid : index
+              %rank_n = arith.addi %round_start_n, %pos_n : index
+              %level_n = arith.divui %rank_n, %heads : index
+              %bh_n = arith.remui %rank_n, %heads : index
+              %bq_n = arith.subi %last_q, %level_n : index
+              %nslot2 = arith.muli %npar, %c2 : index
+              %nslot = arith.addi %nslot2, %half : index
+              %q_row2_n = arith.muli %bq_n, %c2 : index
+              %q_row_n = arith.addi %q_row2_n, %half : index
+              %qv_n = croq.subspan %q [1, 64, 128] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+              %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
+              %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+              croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+            }
+            %slot2 = arith.muli %par, %c2 : index
+            %slot = arith.addi %slot2, %half : index
+            croq.event.wait %qready[%slot] : !croq.events<4>
+            %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
+            %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
             %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
             // The first key tile: S = Q K^T alone, P V comes with the next S.
             %stage0 = arith.remui %base, %c2 : index
@@ -1427,8 +1513,6 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               }
               scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
             }
-            // Every S of the item has run: the producer may load the next Q.
-            croq.event.trigger %qempty[%c0] : !croq.events<1>
             // The last key tile's P V.
             %g_last = arith.addi %base, %last : index
             %last_stage = arith.remui %g_last, %c2 : index
@@ -1456,7 +1540,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
             %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
             %next = arith.addi %base, %tiles : index
-            scf.yield %next : index
+            scf.yield %next, %npar : index, index
           }
           // Consumer 1's last hand-over, so that no arrival outlives the
           // block.
@@ -1469,15 +1553,15 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   } else {
     %grid = arith.minui %pairs, %c132 : index
     croq.parallel (%bid) in [%grid] : block {
-      %qready = croq.event.alloc : !croq.events<1>
-      %qempty = croq.event.alloc ready : !croq.events<1>
+      // Q slot 2 i + c: consumer c's rows of the items of parity i.
+      %qready = croq.event.alloc : !croq.events<4>
       // K and V rings of two stages each, running on across work items: a
       // K stage is free once S = Q K^T has run, a V stage once P V has.
       %kfull = croq.event.alloc : !croq.events<2>
       %kempty = croq.event.alloc ready : !croq.events<2>
       %vfull = croq.event.alloc : !croq.events<2>
       %vempty = croq.event.alloc ready : !croq.events<2>
-      %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+      %q_s = croq.alloc : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
       %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
       %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
       %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
@@ -1502,17 +1586,6 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %diagonal = arith.addi %bq, %c1 : index
               %tiles = arith.minui %all_tiles, %diagonal : index
               %q_block = arith.muli %bq, %c2 : index
-              // The Q tiles, once the consumers have computed the last S of
-              // the previous item.
-              croq.event.wait %qempty[%c0] : !croq.events<1>
-              %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-              %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-              %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-              %q_block1 = arith.addi %q_block, %c1 : index
-              %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-              %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-              %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-              croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
               scf.for %j = %c0 to %tiles step %c1 {
                 %g = arith.addi %base, %j : index
                 %stage = arith.remui %g, %c2 : index
@@ -1539,9 +1612,17 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          // Q rows of the block's first item.
+          %bh_f = arith.divui %bid, %half_q : index
+          %pi_f = arith.remui %bid, %half_q : index
+          %bq_f = arith.subi %last_q, %pi_f : index
+          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %q_row_f = arith.addi %q_row2_f, %half : index
+          %qv_f = croq.subspan %q [1, 64, 128] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+          %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
+          %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+          croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
           // Consumer c waits for its turn at named barrier c and hands
           // the turn to the other; consumer 0 goes first.
           %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -1551,14 +1632,14 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             croq.named_barrier.arrive %c0, threads = 256
           }
           %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0, %pair_par = %c0) -> (index, index) {
             %bh = arith.divui %pair, %half_q : index
             %pi = arith.remui %pair, %half_q : index
             %mirror = arith.subi %last_q, %pi : index
             %twins = arith.cmpi ne, %pi, %mirror : index
             %in_pair = arith.select %twins, %c2, %c1 : index
             // The longer item of the pair first.
-            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %after:2 = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base, %par = %pair_par) -> (index, index) {
               %first = arith.cmpi eq, %which, %c0 : index
               %bq = arith.select %first, %mirror, %pi : index
               // Query rows 128 bq .. 128 bq + 127 see keys up to their own
@@ -1569,7 +1650,34 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %last = arith.subi %tiles, %c1 : index
               %row_block = arith.addi %q_block, %half : index
               %q_base = arith.muli %row_block, %c64 : index
-              croq.event.wait %qready[%c0] : !croq.events<1>
+              // Q rows of the block's next item, into the other slot.
+              %in_first = arith.cmpi eq, %which, %c0 : index
+              %to_twin = arith.andi %in_first, %twins : i1
+              %pair_n = arith.addi %pair, %grid : index
+              %more_pairs = arith.cmpi ult, %pair_n, %pairs : index
+              %has_next = arith.ori %to_twin, %more_pairs : i1
+              %npar = arith.subi %c1, %par : index
+              scf.if %has_next {
+                // The pair's second item, or the next pair's first.
+                %bh_p = arith.divui %pair_n, %half_q : index
+                %pi_p = arith.remui %pair_n, %half_q : index
+                %bq_p = arith.subi %last_q, %pi_p : index
+                %bh_n = arith.select %to_twin, %bh, %bh_p : index
+                %bq_n = arith.select %to_twin, %pi, %bq_p : index
+                %nslot2 = arith.muli %npar, %c2 : index
+                %nslot = arith.addi %nslot2, %half : index
+                %q_row2_n = arith.muli %bq_n, %c2 : index
+                %q_row_n = arith.addi %q_row2_n, %half : index
+                %qv_n = croq.subspan %q [1, 64, 128] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+                %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
+                %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+                croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+              }
+              %slot2 = arith.muli %par, %c2 : index
+              %slot = arith.addi %slot2, %half : index
+              croq.event.wait %qready[%slot] : !croq.events<4>
+              %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
+              %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
               %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
               // The first key tile: S = Q K^T alone, P V comes with the next S.
               %stage0 = arith.remui %base, %c2 : index
@@ -1698,8 +1806,6 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
                 }
                 scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
               }
-              // Every S of the item has run: the producer may load the next Q.
-              croq.event.trigger %qempty[%c0] : !croq.events<1>
               // The last key tile's P V.
               %g_last = arith.addi %base, %last : index
               %last_stage = arith.remui %g_last, %c2 : index
@@ -1727,9 +1833,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
               %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
               %next = arith.addi %base, %tiles : index
-              scf.yield %next : index
+              scf.yield %next, %npar : index, index
             }
-            scf.yield %after : index
+            scf.yield %after#0, %after#1 : index, index
           }
           // Consumer 1's last hand-over, so that no arrival outlives the
           // block.
@@ -1795,15 +1901,15 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
     %last_round = arith.andi %rounds, %c1 : index
     %last_odd = arith.cmpi ne, %last_round, %c0 : index
     croq.parallel (%bid) in [%grid] : block {
-      %qready = croq.event.alloc : !croq.events<1>
-      %qempty = croq.event.alloc ready : !croq.events<1>
+      // Q slot 2 i + c: consumer c's rows of the items of parity i.
+      %qready = croq.event.alloc : !croq.events<4>
       // K and V rings of two stages each, running on across work items: a
       // K stage is free once S = Q K^T has run, a V stage once P V has.
       %kfull = croq.event.alloc : !croq.events<2>
       %kempty = croq.event.alloc ready : !croq.events<2>
       %vfull = croq.event.alloc : !croq.events<2>
       %vempty = croq.event.alloc ready : !croq.events<2>
-      %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+      %q_s = croq.alloc : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
       %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
       %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
       %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
@@ -1836,17 +1942,6 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %diagonal = arith.addi %bq, %c1 : index
             %tiles = arith.minui %all_tiles, %diagonal : index
             %q_block = arith.muli %bq, %c2 : index
-            // The Q tiles, once the consumers have computed the last S of
-            // the previous item.
-            croq.event.wait %qempty[%c0] : !croq.events<1>
-            %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-            %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-            %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-            %q_block1 = arith.addi %q_block, %c1 : index
-            %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-            %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-            %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-            croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
             scf.for %j = %c0 to %tiles step %c1 {
               %g = arith.addi %base, %j : index
               %stage = arith.remui %g, %c2 : index
@@ -1871,9 +1966,17 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          // Q rows of the block's first item.
+          %level_f = arith.divui %bid, %heads : index
+          %bh_f = arith.remui %bid, %heads : index
+          %bq_f = arith.subi %last_q, %level_f : index
+          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %q_row_f = arith.addi %q_row2_f, %half : index
+          %qv_f = croq.subspan %q [1, 64, 128] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+          %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
+          %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+          croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
           // Consumer c waits for its turn at named barrier c and hands
           // the turn to the other; consumer 0 goes first.
           %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -1883,7 +1986,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             croq.named_barrier.arrive %c0, threads = 256
           }
           %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0, %par = %c0) -> (index, index) {
             // Item rank of the longest-first order: query block
             // grid_q - 1 - rank / heads of head rank % heads.
             %parity = arith.andi %round, %c1 : index
@@ -1902,7 +2005,35 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %last = arith.subi %tiles, %c1 : index
             %row_block = arith.addi %q_block, %half : index
             %q_base = arith.muli %row_block, %c64 : index
-            croq.event.wait %qready[%c0] : !croq.events<1>
+            // Q rows of the block's next item, into the other slot.
+            %round_n = arith.addi %round, %c1 : index
+            %has_next = arith.cmpi ult, %round_n, %my_items : index
+            %npar = arith.subi %c1, %par : index
+            scf.if %has_next {
+              // Item rank of the longest-first order: query block
+              // grid_q - 1 - rank / heads of head rank % heads.
+              %parity_n = arith.andi %round_n, %c1 : index
+              %odd_n = arith.cmpi ne, %parity_n, %c0 : index
+              %pos_n = arith.select %odd_n, %mirror_bid, %bid : index
+              %round_start_n = arith.muli %round_n, %grid : index
+              %rank_n = arith.addi %round_start_n, %pos_n : index
+              %level_n = arith.divui %rank_n, %heads : index
+              %bh_n = arith.remui %rank_n, %heads : index
+              %bq_n = arith.subi %last_q, %level_n : index
+              %nslot2 = arith.muli %npar, %c2 : index
+              %nslot = arith.addi %nslot2, %half : index
+              %q_row2_n = arith.muli %bq_n, %c2 : index
+              %q_row_n = arith.addi %q_row2_n, %half : index
+              %qv_n = croq.subspan %q [1, 64, 128] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+              %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
+              %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+              croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+            }
+            %slot2 = arith.muli %par, %c2 : index
+            %slot = arith.addi %slot2, %half : index
+            croq.event.wait %qready[%slot] : !croq.events<4>
+            %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
+            %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
             %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
             // The first key tile: S = Q K^T alone, P V comes with the next S.
             %stage0 = arith.remui %base, %c2 : index
@@ -2031,8 +2162,6 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               }
               scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
             }
-            // Every S of the item has run: the producer may load the next Q.
-            croq.event.trigger %qempty[%c0] : !croq.events<1>
             // The last key tile's P V.
             %g_last = arith.addi %base, %last : index
             %last_stage = arith.remui %g_last, %c2 : index
@@ -2060,7 +2189,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
             %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
             %next = arith.addi %base, %tiles : index
-            scf.yield %next : index
+            scf.yield %next, %npar : index, index
           }
           // Consumer 1's last hand-over, so that no arrival outlives the
           // block.
@@ -2073,15 +2202,15 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   } else {
     %grid = arith.minui %pairs, %c132 : index
     croq.parallel (%bid) in [%grid] : block {
-      %qready = croq.event.alloc : !croq.events<1>
-      %qempty = croq.event.alloc ready : !croq.events<1>
+      // Q slot 2 i + c: consumer c's rows of the items of parity i.
+      %qready = croq.event.alloc : !croq.events<4>
       // K and V rings of two stages each, running on across work items: a
       // K stage is free once S = Q K^T has run, a V stage once P V has.
       %kfull = croq.event.alloc : !croq.events<2>
       %kempty = croq.event.alloc ready : !croq.events<2>
       %vfull = croq.event.alloc : !croq.events<2>
       %vempty = croq.event.alloc ready : !croq.events<2>
-      %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+      %q_s = croq.alloc : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
       %k_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
       %v_s = croq.alloc : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
       %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
@@ -2106,17 +2235,6 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %diagonal = arith.addi %bq, %c1 : index
               %tiles = arith.minui %all_tiles, %diagonal : index
               %q_block = arith.muli %bq, %c2 : index
-              // The Q tiles, once the consumers have computed the last S of
-              // the previous item.
-              croq.event.wait %qempty[%c0] : !croq.events<1>
-              %qv0 = croq.subspan %q [1, 64, 128] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-              %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-              %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-              %q_block1 = arith.addi %q_block, %c1 : index
-              %qv1 = croq.subspan %q [1, 64, 128] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-              %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-              %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-              croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
               scf.for %j = %c0 to %tiles step %c1 {
                 %g = arith.addi %base, %j : index
                 %stage = arith.remui %g, %c2 : index
@@ -2143,9 +2261,17 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          // Q rows of the block's first item.
+          %bh_f = arith.divui %bid, %half_q : index
+          %pi_f = arith.remui %bid, %half_q : index
+          %bq_f = arith.subi %last_q, %pi_f : index
+          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %q_row_f = arith.addi %q_row2_f, %half : index
+          %qv_f = croq.subspan %q [1, 64, 128] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+          %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
+          %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+          croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
           // Consumer c waits for its turn at named barrier c and hands
           // the turn to the other; consumer 0 goes first.
           %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -2155,14 +2281,14 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             croq.named_barrier.arrive %c0, threads = 256
           }
           %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0, %pair_par = %c0) -> (index, index) {
             %bh = arith.divui %pair, %half_q : index
             %pi = arith.remui %pair, %half_q : index
             %mirror = arith.subi %last_q, %pi : index
             %twins = arith.cmpi ne, %pi, %mirror : index
             %in_pair = arith.select %twins, %c2, %c1 : index
             // The longer item of the pair first.
-            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %after:2 = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base, %par = %pair_par) -> (index, index) {
               %first = arith.cmpi eq, %which, %c0 : index
               %bq = arith.select %first, %mirror, %pi : index
               // Query rows 128 bq .. 128 bq + 127 see keys up to their own
@@ -2173,7 +2299,34 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %last = arith.subi %tiles, %c1 : index
               %row_block = arith.addi %q_block, %half : index
               %q_base = arith.muli %row_block, %c64 : index
-              croq.event.wait %qready[%c0] : !croq.events<1>
+              // Q rows of the block's next item, into the other slot.
+              %in_first = arith.cmpi eq, %which, %c0 : index
+              %to_twin = arith.andi %in_first, %twins : i1
+              %pair_n = arith.addi %pair, %grid : index
+              %more_pairs = arith.cmpi ult, %pair_n, %pairs : index
+              %has_next = arith.ori %to_twin, %more_pairs : i1
+              %npar = arith.subi %c1, %par : index
+              scf.if %has_next {
+                // The pair's second item, or the next pair's first.
+                %bh_p = arith.divui %pair_n, %half_q : index
+                %pi_p = arith.remui %pair_n, %half_q : index
+                %bq_p = arith.subi %last_q, %pi_p : index
+                %bh_n = arith.select %to_twin, %bh, %bh_p : index
+                %bq_n = arith.select %to_twin, %pi, %bq_p : index
+                %nslot2 = arith.muli %npar, %c2 : index
+                %nslot = arith.addi %nslot2, %half : index
+                %q_row2_n = arith.muli %bq_n, %c2 : index
+                %q_row_n = arith.addi %q_row2_n, %half : index
+                %qv_n = croq.subspan %q [1, 64, 128] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+                %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
+                %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+                croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+              }
+              %slot2 = arith.muli %par, %c2 : index
+              %slot = arith.addi %slot2, %half : index
+              croq.event.wait %qready[%slot] : !croq.events<4>
+              %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
+              %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
               %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
               // The first key tile: S = Q K^T alone, P V comes with the next S.
               %stage0 = arith.remui %base, %c2 : index
@@ -2302,8 +2455,6 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
                 }
                 scf.yield %os, %mn, %ln, %pn : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
               }
-              // Every S of the item has run: the producer may load the next Q.
-              croq.event.trigger %qempty[%c0] : !croq.events<1>
               // The last key tile's P V.
               %g_last = arith.addi %base, %last : index
               %last_stage = arith.remui %g_last, %c2 : index
@@ -2331,9 +2482,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %ov = croq.subspan %out [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
               %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
               %next = arith.addi %base, %tiles : index
-              scf.yield %next : index
+              scf.yield %next, %npar : index, index
             }
-            scf.yield %after : index
+            scf.yield %after#0, %after#1 : index, index
           }
           // Consumer 1's last hand-over, so that no arrival outlives the
           // block.
@@ -2399,15 +2550,15 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
     %last_round = arith.andi %rounds, %c1 : index
     %last_odd = arith.cmpi ne, %last_round, %c0 : index
     croq.parallel (%bid) in [%grid] : block {
-      %qready = croq.event.alloc : !croq.events<1>
-      %qempty = croq.event.alloc ready : !croq.events<1>
+      // Q slot 2 i + c: consumer c's rows of the items of parity i.
+      %qready = croq.event.alloc : !croq.events<4>
       // K and V rings of two stages each, running on across work items: a
       // K stage is free once S = Q K^T has run, a V stage once P V has.
       %kfull = croq.event.alloc : !croq.events<2>
       %kempty = croq.event.alloc ready : !croq.events<2>
       %vfull = croq.event.alloc : !croq.events<2>
       %vempty = croq.event.alloc ready : !croq.events<2>
-      %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+      %q_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
       %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
       %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
       %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
@@ -2440,17 +2591,6 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             %diagonal = arith.addi %bq, %c1 : index
             %tiles = arith.minui %all_tiles, %diagonal : index
             %q_block = arith.muli %bq, %c2 : index
-            // The Q tiles, once the consumers have computed the last S of
-            // the previous item.
-            croq.event.wait %qempty[%c0] : !croq.events<1>
-            %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-            %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-            %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-            %q_block1 = arith.addi %q_block, %c1 : index
-            %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-            %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-            %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-            croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
             scf.for %j = %c0 to %tiles step %c1 {
               %g = arith.addi %base, %j : index
               %stage = arith.remui %g, %c2 : index
@@ -2475,9 +2615,17 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          // Q rows of the block's first item.
+          %level_f = arith.divui %bid, %heads : index
+          %bh_f = arith.remui %bid, %heads : index
+          %bq_f = arith.subi %last_q, %level_f : index
+          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %q_row_f = arith.addi %q_row2_f, %half : index
+          %qv_f = croq.subspan %q [1, 64, 64] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+          %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
           // Consumer c waits for its turn at named barrier c and hands
           // the turn to the other; consumer 0 goes first.
           %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -2487,7 +2635,7 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             croq.named_barrier.arrive %c0, threads = 256
           }
           %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0, %par = %c0) -> (index, index) {
             // Item rank of the longest-first order: query block
             // grid_q - 1 - rank / heads of head rank % heads.
             %parity = arith.andi %round, %c1 : index
@@ -2506,7 +2654,35 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             %last = arith.subi %tiles, %c1 : index
             %row_block = arith.addi %q_block, %half : index
             %q_base = arith.muli %row_block, %c64 : index
-            croq.event.wait %qready[%c0] : !croq.events<1>
+            // Q rows of the block's next item, into the other slot.
+            %round_n = arith.addi %round, %c1 : index
+            %has_next = arith.cmpi ult, %round_n, %my_items : index
+            %npar = arith.subi %c1, %par : index
+            scf.if %has_next {
+              // Item rank of the longest-first order: query block
+              // grid_q - 1 - rank / heads of head rank % heads.
+              %parity_n = arith.andi %round_n, %c1 : index
+              %odd_n = arith.cmpi ne, %parity_n, %c0 : index
+              %pos_n = arith.select %odd_n, %mirror_bid, %bid : index
+              %round_start_n = arith.muli %round_n, %grid : index
+              %rank_n = arith.addi %round_start_n, %pos_n : index
+              %level_n = arith.divui %rank_n, %heads : index
+              %bh_n = arith.remui %rank_n, %heads : index
+              %bq_n = arith.subi %last_q, %level_n : index
+              %nslot2 = arith.muli %npar, %c2 : index
+              %nslot = arith.addi %nslot2, %half : index
+              %q_row2_n = arith.muli %bq_n, %c2 : index
+              %q_row_n = arith.addi %q_row2_n, %half : index
+              %qv_n = croq.subspan %q [1, 64, 64] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+              %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+              %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+              croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+            }
+            %slot2 = arith.muli %par, %c2 : index
+            %slot = arith.addi %slot2, %half : index
+            croq.event.wait %qready[%slot] : !croq.events<4>
+            %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+            %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
             %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
             // The first key tile: S = Q K^T alone, P V comes with the next S.
             %stage0 = arith.remui %base, %c2 : index
@@ -2635,8 +2811,6 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
               }
               scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
             }
-            // Every S of the item has run: the producer may load the next Q.
-            croq.event.trigger %qempty[%c0] : !croq.events<1>
             // The last key tile's P V.
             %g_last = arith.addi %base, %last : index
             %last_stage = arith.remui %g_last, %c2 : index
@@ -2664,7 +2838,7 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
             %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
             %next = arith.addi %base, %tiles : index
-            scf.yield %next : index
+            scf.yield %next, %npar : index, index
           }
           // Consumer 1's last hand-over, so that no arrival outlives the
           // block.
@@ -2677,15 +2851,15 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   } else {
     %grid = arith.minui %pairs, %c132 : index
     croq.parallel (%bid) in [%grid] : block {
-      %qready = croq.event.alloc : !croq.events<1>
-      %qempty = croq.event.alloc ready : !croq.events<1>
+      // Q slot 2 i + c: consumer c's rows of the items of parity i.
+      %qready = croq.event.alloc : !croq.events<4>
       // K and V rings of two stages each, running on across work items: a
       // K stage is free once S = Q K^T has run, a V stage once P V has.
       %kfull = croq.event.alloc : !croq.events<2>
       %kempty = croq.event.alloc ready : !croq.events<2>
       %vfull = croq.event.alloc : !croq.events<2>
       %vempty = croq.event.alloc ready : !croq.events<2>
-      %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+      %q_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
       %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
       %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
       %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
@@ -2710,17 +2884,6 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
               %diagonal = arith.addi %bq, %c1 : index
               %tiles = arith.minui %all_tiles, %diagonal : index
               %q_block = arith.muli %bq, %c2 : index
-              // The Q tiles, once the consumers have computed the last S of
-              // the previous item.
-              croq.event.wait %qempty[%c0] : !croq.events<1>
-              %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-              %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-              %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-              %q_block1 = arith.addi %q_block, %c1 : index
-              %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-              %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-              %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-              croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
               scf.for %j = %c0 to %tiles step %c1 {
                 %g = arith.addi %base, %j : index
                 %stage = arith.remui %g, %c2 : index
@@ -2747,9 +2910,17 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          // Q rows of the block's first item.
+          %bh_f = arith.divui %bid, %half_q : index
+          %pi_f = arith.remui %bid, %half_q : index
+          %bq_f = arith.subi %last_q, %pi_f : index
+          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %q_row_f = arith.addi %q_row2_f, %half : index
+          %qv_f = croq.subspan %q [1, 64, 64] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+          %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
           // Consumer c waits for its turn at named barrier c and hands
           // the turn to the other; consumer 0 goes first.
           %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -2759,14 +2930,14 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             croq.named_barrier.arrive %c0, threads = 256
           }
           %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0, %pair_par = %c0) -> (index, index) {
             %bh = arith.divui %pair, %half_q : index
             %pi = arith.remui %pair, %half_q : index
             %mirror = arith.subi %last_q, %pi : index
             %twins = arith.cmpi ne, %pi, %mirror : index
             %in_pair = arith.select %twins, %c2, %c1 : index
             // The longer item of the pair first.
-            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %after:2 = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base, %par = %pair_par) -> (index, index) {
               %first = arith.cmpi eq, %which, %c0 : index
               %bq = arith.select %first, %mirror, %pi : index
               // Query rows 128 bq .. 128 bq + 127 see keys up to their own
@@ -2777,7 +2948,34 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
               %last = arith.subi %tiles, %c1 : index
               %row_block = arith.addi %q_block, %half : index
               %q_base = arith.muli %row_block, %c64 : index
-              croq.event.wait %qready[%c0] : !croq.events<1>
+              // Q rows of the block's next item, into the other slot.
+              %in_first = arith.cmpi eq, %which, %c0 : index
+              %to_twin = arith.andi %in_first, %twins : i1
+              %pair_n = arith.addi %pair, %grid : index
+              %more_pairs = arith.cmpi ult, %pair_n, %pairs : index
+              %has_next = arith.ori %to_twin, %more_pairs : i1
+              %npar = arith.subi %c1, %par : index
+              scf.if %has_next {
+                // The pair's second item, or the next pair's first.
+                %bh_p = arith.divui %pair_n, %half_q : index
+                %pi_p = arith.remui %pair_n, %half_q : index
+                %bq_p = arith.subi %last_q, %pi_p : index
+                %bh_n = arith.select %to_twin, %bh, %bh_p : index
+                %bq_n = arith.select %to_twin, %pi, %bq_p : index
+                %nslot2 = arith.muli %npar, %c2 : index
+                %nslot = arith.addi %nslot2, %half : index
+                %q_row2_n = arith.muli %bq_n, %c2 : index
+                %q_row_n = arith.addi %q_row2_n, %half : index
+                %qv_n = croq.subspan %q [1, 64, 64] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+                %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+                %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+                croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+              }
+              %slot2 = arith.muli %par, %c2 : index
+              %slot = arith.addi %slot2, %half : index
+              croq.event.wait %qready[%slot] : !croq.events<4>
+              %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+              %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
               %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
               // The first key tile: S = Q K^T alone, P V comes with the next S.
               %stage0 = arith.remui %base, %c2 : index
@@ -2906,8 +3104,6 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
                 }
                 scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xf16, registers>
               }
-              // Every S of the item has run: the producer may load the next Q.
-              croq.event.trigger %qempty[%c0] : !croq.events<1>
               // The last key tile's P V.
               %g_last = arith.addi %base, %last : index
               %last_stage = arith.remui %g_last, %c2 : index
@@ -2935,9 +3131,9 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
               %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
               %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
               %next = arith.addi %base, %tiles : index
-              scf.yield %next : index
+              scf.yield %next, %npar : index, index
             }
-            scf.yield %after : index
+            scf.yield %after#0, %after#1 : index, index
           }
           // Consumer 1's last hand-over, so that no arrival outlives the
           // block.
@@ -3003,15 +3199,15 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
     %last_round = arith.andi %rounds, %c1 : index
     %last_odd = arith.cmpi ne, %last_round, %c0 : index
     croq.parallel (%bid) in [%grid] : block {
-      %qready = croq.event.alloc : !croq.events<1>
-      %qempty = croq.event.alloc ready : !croq.events<1>
+      // Q slot 2 i + c: consumer c's rows of the items of parity i.
+      %qready = croq.event.alloc : !croq.events<4>
       // K and V rings of two stages each, running on across work items: a
       // K stage is free once S = Q K^T has run, a V stage once P V has.
       %kfull = croq.event.alloc : !croq.events<2>
       %kempty = croq.event.alloc ready : !croq.events<2>
       %vfull = croq.event.alloc : !croq.events<2>
       %vempty = croq.event.alloc ready : !croq.events<2>
-      %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+      %q_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
       %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
       %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
       %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
@@ -3044,17 +3240,6 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             %diagonal = arith.addi %bq, %c1 : index
             %tiles = arith.minui %all_tiles, %diagonal : index
             %q_block = arith.muli %bq, %c2 : index
-            // The Q tiles, once the consumers have computed the last S of
-            // the previous item.
-            croq.event.wait %qempty[%c0] : !croq.events<1>
-            %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-            %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-            %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-            %q_block1 = arith.addi %q_block, %c1 : index
-            %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-            %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-            %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-            croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
             scf.for %j = %c0 to %tiles step %c1 {
               %g = arith.addi %base, %j : index
               %stage = arith.remui %g, %c2 : index
@@ -3079,9 +3264,17 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          // Q rows of the block's first item.
+          %level_f = arith.divui %bid, %heads : index
+          %bh_f = arith.remui %bid, %heads : index
+          %bq_f = arith.subi %last_q, %level_f : index
+          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %q_row_f = arith.addi %q_row2_f, %half : index
+          %qv_f = croq.subspan %q [1, 64, 64] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+          %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+          croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
           // Consumer c waits for its turn at named barrier c and hands
           // the turn to the other; consumer 0 goes first.
           %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -3091,7 +3284,7 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             croq.named_barrier.arrive %c0, threads = 256
           }
           %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {
+          scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0, %par = %c0) -> (index, index) {
             // Item rank of the longest-first order: query block
             // grid_q - 1 - rank / heads of head rank % heads.
             %parity = arith.andi %round, %c1 : index
@@ -3110,7 +3303,35 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             %last = arith.subi %tiles, %c1 : index
             %row_block = arith.addi %q_block, %half : index
             %q_base = arith.muli %row_block, %c64 : index
-            croq.event.wait %qready[%c0] : !croq.events<1>
+            // Q rows of the block's next item, into the other slot.
+            %round_n = arith.addi %round, %c1 : index
+            %has_next = arith.cmpi ult, %round_n, %my_items : index
+            %npar = arith.subi %c1, %par : index
+            scf.if %has_next {
+              // Item rank of the longest-first order: query block
+              // grid_q - 1 - rank / heads of head rank % heads.
+              %parity_n = arith.andi %round_n, %c1 : index
+              %odd_n = arith.cmpi ne, %parity_n, %c0 : index
+              %pos_n = arith.select %odd_n, %mirror_bid, %bid : index
+              %round_start_n = arith.muli %round_n, %grid : index
+              %rank_n = arith.addi %round_start_n, %pos_n : index
+              %level_n = arith.divui %rank_n, %heads : index
+              %bh_n = arith.remui %rank_n, %heads : index
+              %bq_n = arith.subi %last_q, %level_n : index
+              %nslot2 = arith.muli %npar, %c2 : index
+              %nslot = arith.addi %nslot2, %half : index
+              %q_row2_n = arith.muli %bq_n, %c2 : index
+              %q_row_n = arith.addi %q_row2_n, %half : index
+              %qv_n = croq.subspan %q [1, 64, 64] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+              %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+              %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+              croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+            }
+            %slot2 = arith.muli %par, %c2 : index
+            %slot = arith.addi %slot2, %half : index
+            croq.event.wait %qready[%slot] : !croq.events<4>
+            %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+            %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
             %qa = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
             // The first key tile: S = Q K^T alone, P V comes with the next S.
             %stage0 = arith.remui %base, %c2 : index
@@ -3239,8 +3460,6 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
               }
               scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
             }
-            // Every S of the item has run: the producer may load the next Q.
-            croq.event.trigger %qempty[%c0] : !croq.events<1>
             // The last key tile's P V.
             %g_last = arith.addi %base, %last : index
             %last_stage = arith.remui %g_last, %c2 : index
@@ -3268,7 +3487,7 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
             %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
             %next = arith.addi %base, %tiles : index
-            scf.yield %next : index
+            scf.yield %next, %npar : index, index
           }
           // Consumer 1's last hand-over, so that no arrival outlives the
           // block.
@@ -3281,15 +3500,15 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   } else {
     %grid = arith.minui %pairs, %c132 : index
     croq.parallel (%bid) in [%grid] : block {
-      %qready = croq.event.alloc : !croq.events<1>
-      %qempty = croq.event.alloc ready : !croq.events<1>
+      // Q slot 2 i + c: consumer c's rows of the items of parity i.
+      %qready = croq.event.alloc : !croq.events<4>
       // K and V rings of two stages each, running on across work items: a
       // K stage is free once S = Q K^T has run, a V stage once P V has.
       %kfull = croq.event.alloc : !croq.events<2>
       %kempty = croq.event.alloc ready : !croq.events<2>
       %vfull = croq.event.alloc : !croq.events<2>
       %vempty = croq.event.alloc ready : !croq.events<2>
-      %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+      %q_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
       %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
       %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
       %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
@@ -3314,17 +3533,6 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
               %diagonal = arith.addi %bq, %c1 : index
               %tiles = arith.minui %all_tiles, %diagonal : index
               %q_block = arith.muli %bq, %c2 : index
-              // The Q tiles, once the consumers have computed the last S of
-              // the previous item.
-              croq.event.wait %qempty[%c0] : !croq.events<1>
-              %qv0 = croq.subspan %q [1, 64, 64] at [%bh, %q_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-              %qs0 = croq.stage %q_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-              %fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-              %q_block1 = arith.addi %q_block, %c1 : index
-              %qv1 = croq.subspan %q [1, 64, 64] at [%bh, %q_block1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-              %qs1 = croq.stage %q_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-              %fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-              croq.event.trigger %qready[%c0] after (%fq0, %fq1) : !croq.events<1>
               scf.for %j = %c0 to %tiles step %c1 {
                 %g = arith.addi %base, %j : index
                 %stage = arith.remui %g, %c2 : index
@@ -3351,9 +3559,17 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %qt = croq.stage %q_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          // Q rows of the block's first item.
+          %bh_f = arith.divui %bid, %half_q : index
+          %pi_f = arith.remui %bid, %half_q : index
+          %bq_f = arith.subi %last_q, %pi_f : index
+          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %q_row_f = arith.addi %q_row2_f, %half : index
+          %qv_f = croq.subspan %q [1, 64, 64] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+          %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %fq_f = croq.copy tma async zfill swizzle = 128 %qv_f -> %qs_f : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+          croq.event.trigger %qready[%half] after (%fq_f) : !croq.events<4>
           // Consumer c waits for its turn at named barrier c and hands
           // the turn to the other; consumer 0 goes first.
           %turn_mine = arith.select %is_c0, %c0, %c1 : index
@@ -3363,14 +3579,14 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             croq.named_barrier.arrive %c0, threads = 256
           }
           %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {
+          scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0, %pair_par = %c0) -> (index, index) {
             %bh = arith.divui %pair, %half_q : index
             %pi = arith.remui %pair, %half_q : index
             %mirror = arith.subi %last_q, %pi : index
             %twins = arith.cmpi ne, %pi, %mirror : index
             %in_pair = arith.select %twins, %c2, %c1 : index
             // The longer item of the pair first.
-            %after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {
+            %after:2 = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base, %par = %pair_par) -> (index, index) {
               %first = arith.cmpi eq, %which, %c0 : index
               %bq = arith.select %first, %mirror, %pi : index
               // Query rows 128 bq .. 128 bq + 127 see keys up to their own
@@ -3381,7 +3597,34 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
               %last = arith.subi %tiles, %c1 : index
               %row_block = arith.addi %q_block, %half : index
               %q_base = arith.muli %row_block, %c64 : index
-              croq.event.wait %qready[%c0] : !croq.events<1>
+              // Q rows of the block's next item, into the other slot.
+              %in_first = arith.cmpi eq, %which, %c0 : index
+              %to_twin = arith.andi %in_first, %twins : i1
+              %pair_n = arith.addi %pair, %grid : index
+              %more_pairs = arith.cmpi ult, %pair_n, %pairs : index
+              %has_next = arith.ori %to_twin, %more_pairs : i1
+              %npar = arith.subi %c1, %par : index
+              scf.if %has_next {
+                // The pair's second item, or the next pair's first.
+                %bh_p = arith.divui %pair_n, %half_q : index
+                %pi_p = arith.remui %pair_n, %half_q : index
+                %bq_p = arith.subi %last_q, %pi_p : index
+                %bh_n = arith.select %to_twin, %bh, %bh_p : index
+                %bq_n = arith.select %to_twin, %pi, %bq_p : index
+                %nslot2 = arith.muli %npar, %c2 : index
+                %nslot = arith.addi %nslot2, %half : index
+                %q_row2_n = arith.muli %bq_n, %c2 : index
+                %q_row_n = arith.addi %q_row2_n, %half : index
+                %qv_n = croq.subspan %q [1, 64, 64] at [%bh_n, %q_row_n, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+                %qs_n = croq.stage %q_s[%nslot] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+                %fq_n = croq.copy tma async zfill swizzle = 128 %qv_n -> %qs_n : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+                croq.event.trigger %qready[%nslot] after (%fq_n) : !croq.events<4>
+              }
+              %slot2 = arith.muli %par, %c2 : index
+              %slot = arith.addi %slot2, %half : index
+              croq.event.wait %qready[%slot] : !croq.events<4>
+              %qt = croq.stage %q_s[%slot] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+              %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
               %qa = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
               // The first key tile: S = Q K^T alone, P V comes with the next S.
               %stage0 = arith.remui %base, %c2 : index
@@ -3510,8 +3753,6 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
                 }
                 scf.yield %os, %mn, %ln, %pn : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.frag<64x128xbf16, registers>
               }
-              // Every S of the item has run: the producer may load the next Q.
-              croq.event.trigger %qempty[%c0] : !croq.events<1>
               // The last key tile's P V.
               %g_last = arith.addi %base, %last : index
               %last_stage = arith.remui %g_last, %c2 : index
@@ -3539,9 +3780,9 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
               %ov = croq.subspan %out [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
               %stored = croq.copy tma async swizzle = 128 %ot -> %ov : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
               %next = arith.addi %base, %tiles : index
-              scf.yield %next : index
+              scf.yield %next, %npar : index, index
             }
-            scf.yield %after : index
+            scf.yield %after#0, %after#1 : index, index
           }
           // Consumer 1's last hand-over, so that no arrival outlives the
           // block.

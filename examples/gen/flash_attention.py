@@ -25,10 +25,16 @@ HEADER = """\
 // 1 / sqrt(D)). Written by examples/gen/flash_attention.py: edit that.
 //
 // Each block computes 128 query rows of one head (a work item). A producer
-// warpgroup loads the two 64-row Q tiles, then K and V tiles of 128 keys,
-// by TMA into two rings of two stages (a K stage is freed as soon as S has
-// been computed from it, a V stage once P V has). Two consumer warpgroups
-// own 64 query rows each and, for key tile j, run FlashAttention-3's
+// warpgroup loads K and V tiles of 128 keys by TMA into two rings of two
+// stages (a K stage is freed as soon as S has been computed from it, a V
+// stage once P V has). Two consumer warpgroups own 64 query rows each.
+// Each loads its own Q rows by TMA, one item ahead: at the start of an
+// item it loads the next item's rows into the other of its two Q slots, so
+// that they are there when that item starts (loaded at the end of the
+// previous item instead, they came late on short problems: waiting for Q
+// and the first K tile took 13% of the consumers' time at 8x16x512, and
+// loading Q an item ahead measured 10% faster there, 4% at 2x16x1024; see
+// bench/RESULTS.md). For key tile j, a consumer runs FlashAttention-3's
 // overlap of the two products with the softmax within a warpgroup:
 //
 //   issue S_j = Q K_j^T            (croq.mma.commit pending = 1)
@@ -64,9 +70,8 @@ HEADER = """\
 // walks the work items, the items of a head next to each other so that the
 // blocks running at once share their heads' K and V in L2. The K and V
 // rings run on across items, so the producer loads the next item's first
-// tiles while the consumers finish this one, and the next Q tiles once
-// every S of this item has run. The output goes out through shared tiles
-// of its own, stored by TMA and left in flight.
+// tiles while the consumers finish this one. The output goes out through
+// shared tiles of its own, stored by TMA and left in flight.
 //
 // Causal items have from 1 to S / 128 key tiles, which a static walk over
 // them in order would spread unevenly over the blocks (measured: 0.75 of
@@ -127,7 +132,9 @@ class Kernel:
         self.turn_covers_pv = D == 64
         self.Q3 = f"!croq.tile<1x64x{D}x{T}, shared, swizzle = 128>"
         self.Q2 = f"!croq.tile<64x{D}x{T}, shared, swizzle = 128>"
-        self.QS = f"!croq.tiles<2 x 1x64x{D}x{T}, shared, swizzle = 128>"
+        # Q: two slots a consumer (this item's rows and the next one's).
+        self.QS = f"!croq.tiles<4 x 1x64x{D}x{T}, shared, swizzle = 128>"
+        self.OS = f"!croq.tiles<2 x 1x64x{D}x{T}, shared, swizzle = 128>"
         self.K3 = f"!croq.tile<1x128x{D}x{T}, shared, swizzle = 128>"
         self.K2 = f"!croq.tile<128x{D}x{T}, shared, swizzle = 128>"
         self.KS = f"!croq.tiles<2 x 1x128x{D}x{T}, shared, swizzle = 128>"
@@ -140,8 +147,11 @@ class Kernel:
         self.SA = "!croq.acc<64x128xf32>"
         self.OA = f"!croq.acc<64x{D}xf32>"
         self.VEC = "!croq.vec<64xf32, rows>"
-        self.E1 = "!croq.events<1>"
         self.E2 = "!croq.events<2>"
+        self.E4 = "!croq.events<4>"
+        # Which role's loops are being written: the consumers' carry the
+        # parity of their Q slots.
+        self.role = None
         self.schedule = None
         self.indent = ""
         self.lines = []
@@ -164,8 +174,8 @@ def block(k, schedule):
         w("  %last_round = arith.andi %rounds, %c1 : index")
         w("  %last_odd = arith.cmpi ne, %last_round, %c0 : index")
     w("  croq.parallel (%bid) in [%grid] : block {")
-    w(f"    %qready = croq.event.alloc : {k.E1}")
-    w(f"    %qempty = croq.event.alloc ready : {k.E1}")
+    w("    // Q slot 2 i + c: consumer c's rows of the items of parity i.")
+    w(f"    %qready = croq.event.alloc : {k.E4}")
     w("    // K and V rings of two stages each, running on across work items: a")
     w("    // K stage is free once S = Q K^T has run, a V stage once P V has.")
     w(f"    %kfull = croq.event.alloc : {k.E2}")
@@ -175,7 +185,7 @@ def block(k, schedule):
     w(f"    %q_s = croq.alloc : {k.QS}")
     w(f"    %k_s = croq.alloc : {k.KS}")
     w(f"    %v_s = croq.alloc : {k.KS}")
-    w(f"    %o_s = croq.alloc : {k.QS}")
+    w(f"    %o_s = croq.alloc : {k.OS}")
     if k.schedule == "snake":
         w("    // The block's place in odd rounds, and its item count.")
         w("    %grid_end = arith.subi %grid, %c1 : index")
@@ -192,13 +202,34 @@ def block(k, schedule):
     consumer(k)
 
 
+def snake_coords(k, I, rnd, s):
+    """%bh{s} and %bq{s}: the head and query block of the item of round
+    `rnd` of the snake walk."""
+    w = k.w
+    w(f"{I}// Item rank of the longest-first order: query block")
+    w(f"{I}// grid_q - 1 - rank / heads of head rank % heads.")
+    w(f"{I}%parity{s} = arith.andi {rnd}, %c1 : index")
+    w(f"{I}%odd{s} = arith.cmpi ne, %parity{s}, %c0 : index")
+    w(f"{I}%pos{s} = arith.select %odd{s}, %mirror_bid, %bid : index")
+    w(f"{I}%round_start{s} = arith.muli {rnd}, %grid : index")
+    w(f"{I}%rank{s} = arith.addi %round_start{s}, %pos{s} : index")
+    w(f"{I}%level{s} = arith.divui %rank{s}, %heads : index")
+    w(f"{I}%bh{s} = arith.remui %rank{s}, %heads : index")
+    w(f"{I}%bq{s} = arith.subi %last_q, %level{s} : index")
+
+
 def open_item(k, I):
     """Opens the loop over the block's work items at indentation I; returns
     the body's indentation. The body yields the ring position after the
-    item."""
+    item (see yield_item)."""
     w = k.w
+    # The consumers' loops also carry the parity of the item's Q slots.
+    consumer = k.role == "consumer"
+    carried = ", %par = %c0" if consumer else ""
+    types = "index, index" if consumer else "index"
     if k.schedule == "pairs":
-        w(f"{I}scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0) -> (index) {{")
+        outer = ", %pair_par = %c0" if consumer else ""
+        w(f"{I}scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0{outer}) -> ({types}) {{")
         J = I + "  "
         w(f"{J}%bh = arith.divui %pair, %half_q : index")
         w(f"{J}%pi = arith.remui %pair, %half_q : index")
@@ -206,25 +237,18 @@ def open_item(k, I):
         w(f"{J}%twins = arith.cmpi ne, %pi, %mirror : index")
         w(f"{J}%in_pair = arith.select %twins, %c2, %c1 : index")
         w(f"{J}// The longer item of the pair first.")
-        w(f"{J}%after = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base) -> (index) {{")
+        inner = ", %par = %pair_par" if consumer else ""
+        results = "%after:2" if consumer else "%after"
+        w(f"{J}{results} = scf.for %which = %c0 to %in_pair step %c1 iter_args(%base = %pair_base{inner}) -> ({types}) {{")
         K = J + "  "
         w(f"{K}%first = arith.cmpi eq, %which, %c0 : index")
         w(f"{K}%bq = arith.select %first, %mirror, %pi : index")
     elif k.schedule == "snake":
-        w(f"{I}scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0) -> (index) {{")
+        w(f"{I}scf.for %round = %c0 to %my_items step %c1 iter_args(%base = %c0{carried}) -> ({types}) {{")
         K = I + "  "
-        w(f"{K}// Item rank of the longest-first order: query block")
-        w(f"{K}// grid_q - 1 - rank / heads of head rank % heads.")
-        w(f"{K}%parity = arith.andi %round, %c1 : index")
-        w(f"{K}%odd = arith.cmpi ne, %parity, %c0 : index")
-        w(f"{K}%pos = arith.select %odd, %mirror_bid, %bid : index")
-        w(f"{K}%round_start = arith.muli %round, %grid : index")
-        w(f"{K}%rank = arith.addi %round_start, %pos : index")
-        w(f"{K}%level = arith.divui %rank, %heads : index")
-        w(f"{K}%bh = arith.remui %rank, %heads : index")
-        w(f"{K}%bq = arith.subi %last_q, %level : index")
+        snake_coords(k, K, "%round", "")
     else:
-        w(f"{I}scf.for %item = %bid to %singles step %grid iter_args(%base = %c0) -> (index) {{")
+        w(f"{I}scf.for %item = %bid to %singles step %grid iter_args(%base = %c0{carried}) -> ({types}) {{")
         K = I + "  "
         w(f"{K}%bh = arith.divui %item, %grid_q : index")
         w(f"{K}%bq = arith.remui %item, %grid_q : index")
@@ -238,34 +262,105 @@ def open_item(k, I):
     return K
 
 
+def yield_item(k, I):
+    """Ends an item's body: the ring position after it (%next) and, for the
+    consumers, the parity of the next item's Q slots (%npar)."""
+    if k.role == "consumer":
+        k.w(f"{I}scf.yield %next, %npar : index, index")
+    else:
+        k.w(f"{I}scf.yield %next : index")
+
+
 def close_item(k, I):
     """Closes what open_item opened at indentation I."""
     w = k.w
     if k.schedule == "pairs":
         w(f"{I}  }}")
-        w(f"{I}  scf.yield %after : index")
+        if k.role == "consumer":
+            w(f"{I}  scf.yield %after#0, %after#1 : index, index")
+        else:
+            w(f"{I}  scf.yield %after : index")
+    w(f"{I}}}")
+
+
+def load_q(k, I, bh, bq, slot, s):
+    """The consumer's 64 rows of query block `bq` of head `bh` into Q slot
+    `slot`, by TMA, completing on %qready[slot]."""
+    w = k.w
+    w(f"{I}%q_row2{s} = arith.muli {bq}, %c2 : index")
+    w(f"{I}%q_row{s} = arith.addi %q_row2{s}, %half : index")
+    w(f"{I}%qv{s} = croq.subspan %q [1, 64, {k.D}] at [{bh}, %q_row{s}, %c0] : {k.MR} -> {k.QV}")
+    w(f"{I}%qs{s} = croq.stage %q_s[{slot}] : {k.QS}")
+    w(f"{I}%fq{s} = croq.copy tma async zfill swizzle = 128 %qv{s} -> %qs{s} : {k.QV} -> {k.Q3}")
+    w(f"{I}croq.event.trigger %qready[{slot}] after (%fq{s}) : {k.E4}")
+
+
+def first_q(k, I):
+    """The consumer's Q rows of the block's first item, into slot %half
+    (every block has at least one item)."""
+    w = k.w
+    w(f"{I}// Q rows of the block's first item.")
+    if k.schedule == "pairs":
+        w(f"{I}%bh_f = arith.divui %bid, %half_q : index")
+        w(f"{I}%pi_f = arith.remui %bid, %half_q : index")
+        w(f"{I}%bq_f = arith.subi %last_q, %pi_f : index")
+    elif k.schedule == "snake":
+        w(f"{I}%level_f = arith.divui %bid, %heads : index")
+        w(f"{I}%bh_f = arith.remui %bid, %heads : index")
+        w(f"{I}%bq_f = arith.subi %last_q, %level_f : index")
+    else:
+        w(f"{I}%bh_f = arith.divui %bid, %grid_q : index")
+        w(f"{I}%bq_f = arith.remui %bid, %grid_q : index")
+    load_q(k, I, "%bh_f", "%bq_f", "%half", "_f")
+
+
+def next_q(k, I):
+    """The consumer's Q rows of the block's next item, if any, into its
+    other Q slot; %npar is that slot's parity."""
+    w = k.w
+    w(f"{I}// Q rows of the block's next item, into the other slot.")
+    if k.schedule == "pairs":
+        w(f"{I}%in_first = arith.cmpi eq, %which, %c0 : index")
+        w(f"{I}%to_twin = arith.andi %in_first, %twins : i1")
+        w(f"{I}%pair_n = arith.addi %pair, %grid : index")
+        w(f"{I}%more_pairs = arith.cmpi ult, %pair_n, %pairs : index")
+        w(f"{I}%has_next = arith.ori %to_twin, %more_pairs : i1")
+    elif k.schedule == "snake":
+        w(f"{I}%round_n = arith.addi %round, %c1 : index")
+        w(f"{I}%has_next = arith.cmpi ult, %round_n, %my_items : index")
+    else:
+        w(f"{I}%item_n = arith.addi %item, %grid : index")
+        w(f"{I}%has_next = arith.cmpi ult, %item_n, %singles : index")
+    w(f"{I}%npar = arith.subi %c1, %par : index")
+    w(f"{I}scf.if %has_next {{")
+    J = I + "  "
+    if k.schedule == "pairs":
+        w(f"{J}// The pair's second item, or the next pair's first.")
+        w(f"{J}%bh_p = arith.divui %pair_n, %half_q : index")
+        w(f"{J}%pi_p = arith.remui %pair_n, %half_q : index")
+        w(f"{J}%bq_p = arith.subi %last_q, %pi_p : index")
+        w(f"{J}%bh_n = arith.select %to_twin, %bh, %bh_p : index")
+        w(f"{J}%bq_n = arith.select %to_twin, %pi, %bq_p : index")
+    elif k.schedule == "snake":
+        snake_coords(k, J, "%round_n", "_n")
+    else:
+        w(f"{J}%bh_n = arith.divui %item_n, %grid_q : index")
+        w(f"{J}%bq_n = arith.remui %item_n, %grid_q : index")
+    w(f"{J}%nslot2 = arith.muli %npar, %c2 : index")
+    w(f"{J}%nslot = arith.addi %nslot2, %half : index")
+    load_q(k, J, "%bh_n", "%bq_n", "%nslot", "_n")
     w(f"{I}}}")
 
 
 def producer(k):
-    """The producer warpgroup: the Q tiles of each item and its K and V
-    tiles into the two rings, by TMA."""
+    """The producer warpgroup: each item's K and V tiles into the two
+    rings, by TMA."""
     w = k.w
+    k.role = "producer"
     w("      croq.inthreads async %is_producer {")
     I = "        "
     w(f"{I}// %base: the ring position of the item's first key tile.")
     J = open_item(k, I)
-    w(f"{J}// The Q tiles, once the consumers have computed the last S of")
-    w(f"{J}// the previous item.")
-    w(f"{J}croq.event.wait %qempty[%c0] : {k.E1}")
-    w(f"{J}%qv0 = croq.subspan %q [1, 64, {k.D}] at [%bh, %q_block, %c0] : {k.MR} -> {k.QV}")
-    w(f"{J}%qs0 = croq.stage %q_s[%c0] : {k.QS}")
-    w(f"{J}%fq0 = croq.copy tma async zfill swizzle = 128 %qv0 -> %qs0 : {k.QV} -> {k.Q3}")
-    w(f"{J}%q_block1 = arith.addi %q_block, %c1 : index")
-    w(f"{J}%qv1 = croq.subspan %q [1, 64, {k.D}] at [%bh, %q_block1, %c0] : {k.MR} -> {k.QV}")
-    w(f"{J}%qs1 = croq.stage %q_s[%c1] : {k.QS}")
-    w(f"{J}%fq1 = croq.copy tma async zfill swizzle = 128 %qv1 -> %qs1 : {k.QV} -> {k.Q3}")
-    w(f"{J}croq.event.trigger %qready[%c0] after (%fq0, %fq1) : {k.E1}")
     w(f"{J}scf.for %j = %c0 to %tiles step %c1 {{")
     K = J + "  "
     w(f"{K}%g = arith.addi %base, %j : index")
@@ -282,7 +377,7 @@ def producer(k):
     w(f"{K}croq.event.trigger %vfull[%stage] after (%fv) : {k.E2}")
     w(f"{J}}}")
     w(f"{J}%next = arith.addi %base, %tiles : index")
-    w(f"{J}scf.yield %next : index")
+    yield_item(k, J)
     close_item(k, I)
     w("      }")
 
@@ -347,9 +442,9 @@ def consumer(k):
     w(f"{I}%zero = arith.constant 0.0 : f32")
     w(f"{I}%ninf = arith.constant 0xFF800000 : f32")
     w(f"{I}%one = arith.constant 1.0 : f32")
-    w(f"{I}%qt = croq.stage %q_s[%half] : {k.QS}")
-    w(f"{I}%q2 = croq.span_as %qt : {k.Q3} -> {k.Q2}")
-    w(f"{I}%ot = croq.stage %o_s[%half] : {k.QS}")
+    w(f"{I}%ot = croq.stage %o_s[%half] : {k.OS}")
+    k.role = "consumer"
+    first_q(k, I)
     w(f"{I}// Consumer c waits for its turn at named barrier c and hands")
     w(f"{I}// the turn to the other; consumer 0 goes first.")
     w(f"{I}%turn_mine = arith.select %is_c0, %c0, %c1 : index")
@@ -383,7 +478,12 @@ def first_tile(k, I):
     w(f"{I}%row_block = arith.addi %q_block, %half : index")
     if k.causal:
         w(f"{I}%q_base = arith.muli %row_block, %c64 : index")
-    w(f"{I}croq.event.wait %qready[%c0] : {k.E1}")
+    next_q(k, I)
+    w(f"{I}%slot2 = arith.muli %par, %c2 : index")
+    w(f"{I}%slot = arith.addi %slot2, %half : index")
+    w(f"{I}croq.event.wait %qready[%slot] : {k.E4}")
+    w(f"{I}%qt = croq.stage %q_s[%slot] : {k.QS}")
+    w(f"{I}%q2 = croq.span_as %qt : {k.Q3} -> {k.Q2}")
     w(f"{I}%qa = croq.mma.load %q2 : {k.Q2} -> {k.QF}")
     w(f"{I}// The first key tile: S = Q K^T alone, P V comes with the next S.")
     w(f"{I}%stage0 = arith.remui %base, %c2 : index")
@@ -477,8 +577,6 @@ def key_loop(k, I):
 def last_tile(k, I):
     """The last key tile's P V, the normalization and the store."""
     w = k.w
-    w(f"{I}// Every S of the item has run: the producer may load the next Q.")
-    w(f"{I}croq.event.trigger %qempty[%c0] : {k.E1}")
     w(f"{I}// The last key tile's P V.")
     w(f"{I}%g_last = arith.addi %base, %last : index")
     w(f"{I}%last_stage = arith.remui %g_last, %c2 : index")
@@ -506,7 +604,7 @@ def last_tile(k, I):
     w(f"{I}%ov = croq.subspan %out [1, 64, {k.D}] at [%bh, %row_block, %c0] : {k.MR} -> {k.QV}")
     w(f"{I}%stored = croq.copy tma async swizzle = 128 %ot -> %ov : {k.Q3} -> {k.QV}")
     w(f"{I}%next = arith.addi %base, %tiles : index")
-    w(f"{I}scf.yield %next : index")
+    yield_item(k, I)
 
 
 def kernel(name, T, D, causal):
