@@ -67,7 +67,10 @@
 //
 // - pairs of items, query blocks i and S / 128 - 1 - i of a head, whose
 //   key tiles add up to the same count for every pair (the longer item
-//   first), the pairs of a head next to each other;
+//   first), the pairs of a head next to each other; where S / 128 is odd,
+//   the middle query block is a pair alone, of half the weight, and 131
+//   blocks walk the pairs rather than 132 (with 132, at 8x16x384 every
+//   other block took only middles: 0.72-0.81 of SDPA);
 // - where the pairs would fill less than 90% of their waves of blocks
 //   (2x12x1536: 144 pairs, two waves of 132) and the keys and values of
 //   all heads fit in L2 (32 MiB or less), the items longest first, the
@@ -1227,11 +1230,20 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
   %pairs = arith.muli %heads, %half_q : index
+  // The middle block of an odd grid_q is a pair of half the weight,
+  // every half_q-th pair. Walked by a number of blocks that half_q
+  // divides (132 for 2, 3, 4, 6, ...), every block would take
+  // the same place in its heads' pairs at every step: some only
+  // middles, the others none. 131 blocks, a prime, mix them.
+  %q_parity = arith.andi %grid_q, %c1 : index
+  %odd_q = arith.cmpi ne, %q_parity, %c0 : index
+  %c131 = arith.constant 131 : index
+  %pair_blocks = arith.select %odd_q, %c131, %c132 : index
   // Where the pairs fill less than 90% of their waves of blocks
   // (10 pairs < 9 slots) and the keys and values of all heads fit in
   // L2, single items in snake order instead.
-  %waves = arith.ceildivui %pairs, %c132 : index
-  %slots = arith.muli %waves, %c132 : index
+  %waves = arith.ceildivui %pairs, %pair_blocks : index
+  %slots = arith.muli %waves, %pair_blocks : index
   %c9 = arith.constant 9 : index
   %c10 = arith.constant 10 : index
   %pairs10 = arith.muli %pairs, %c10 : index
@@ -1551,7 +1563,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
       }
     }
   } else {
-    %grid = arith.minui %pairs, %c132 : index
+    %grid = arith.minui %pairs, %pair_blocks : index
     croq.parallel (%bid) in [%grid] : block {
       // Q slot 2 i + c: consumer c's rows of the items of parity i.
       %qready = croq.event.alloc : !croq.events<4>
@@ -1876,11 +1888,20 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
   %pairs = arith.muli %heads, %half_q : index
+  // The middle block of an odd grid_q is a pair of half the weight,
+  // every half_q-th pair. Walked by a number of blocks that half_q
+  // divides (132 for 2, 3, 4, 6, ...), every block would take
+  // the same place in its heads' pairs at every step: some only
+  // middles, the others none. 131 blocks, a prime, mix them.
+  %q_parity = arith.andi %grid_q, %c1 : index
+  %odd_q = arith.cmpi ne, %q_parity, %c0 : index
+  %c131 = arith.constant 131 : index
+  %pair_blocks = arith.select %odd_q, %c131, %c132 : index
   // Where the pairs fill less than 90% of their waves of blocks
   // (10 pairs < 9 slots) and the keys and values of all heads fit in
   // L2, single items in snake order instead.
-  %waves = arith.ceildivui %pairs, %c132 : index
-  %slots = arith.muli %waves, %c132 : index
+  %waves = arith.ceildivui %pairs, %pair_blocks : index
+  %slots = arith.muli %waves, %pair_blocks : index
   %c9 = arith.constant 9 : index
   %c10 = arith.constant 10 : index
   %pairs10 = arith.muli %pairs, %c10 : index
@@ -2200,7 +2221,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
       }
     }
   } else {
-    %grid = arith.minui %pairs, %c132 : index
+    %grid = arith.minui %pairs, %pair_blocks : index
     croq.parallel (%bid) in [%grid] : block {
       // Q slot 2 i + c: consumer c's rows of the items of parity i.
       %qready = croq.event.alloc : !croq.events<4>
@@ -2525,11 +2546,20 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
   %pairs = arith.muli %heads, %half_q : index
+  // The middle block of an odd grid_q is a pair of half the weight,
+  // every half_q-th pair. Walked by a number of blocks that half_q
+  // divides (132 for 2, 3, 4, 6, ...), every block would take
+  // the same place in its heads' pairs at every step: some only
+  // middles, the others none. 131 blocks, a prime, mix them.
+  %q_parity = arith.andi %grid_q, %c1 : index
+  %odd_q = arith.cmpi ne, %q_parity, %c0 : index
+  %c131 = arith.constant 131 : index
+  %pair_blocks = arith.select %odd_q, %c131, %c132 : index
   // Where the pairs fill less than 90% of their waves of blocks
   // (10 pairs < 9 slots) and the keys and values of all heads fit in
   // L2, single items in snake order instead.
-  %waves = arith.ceildivui %pairs, %c132 : index
-  %slots = arith.muli %waves, %c132 : index
+  %waves = arith.ceildivui %pairs, %pair_blocks : index
+  %slots = arith.muli %waves, %pair_blocks : index
   %c9 = arith.constant 9 : index
   %c10 = arith.constant 10 : index
   %pairs10 = arith.muli %pairs, %c10 : index
@@ -2849,7 +2879,7 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
       }
     }
   } else {
-    %grid = arith.minui %pairs, %c132 : index
+    %grid = arith.minui %pairs, %pair_blocks : index
     croq.parallel (%bid) in [%grid] : block {
       // Q slot 2 i + c: consumer c's rows of the items of parity i.
       %qready = croq.event.alloc : !croq.events<4>
@@ -3174,11 +3204,20 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   // block of an odd grid_q alone).
   %half_q = arith.ceildivui %grid_q, %c2 : index
   %pairs = arith.muli %heads, %half_q : index
+  // The middle block of an odd grid_q is a pair of half the weight,
+  // every half_q-th pair. Walked by a number of blocks that half_q
+  // divides (132 for 2, 3, 4, 6, ...), every block would take
+  // the same place in its heads' pairs at every step: some only
+  // middles, the others none. 131 blocks, a prime, mix them.
+  %q_parity = arith.andi %grid_q, %c1 : index
+  %odd_q = arith.cmpi ne, %q_parity, %c0 : index
+  %c131 = arith.constant 131 : index
+  %pair_blocks = arith.select %odd_q, %c131, %c132 : index
   // Where the pairs fill less than 90% of their waves of blocks
   // (10 pairs < 9 slots) and the keys and values of all heads fit in
   // L2, single items in snake order instead.
-  %waves = arith.ceildivui %pairs, %c132 : index
-  %slots = arith.muli %waves, %c132 : index
+  %waves = arith.ceildivui %pairs, %pair_blocks : index
+  %slots = arith.muli %waves, %pair_blocks : index
   %c9 = arith.constant 9 : index
   %c10 = arith.constant 10 : index
   %pairs10 = arith.muli %pairs, %c10 : index
@@ -3498,7 +3537,7 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
       }
     }
   } else {
-    %grid = arith.minui %pairs, %c132 : index
+    %grid = arith.minui %pairs, %pair_blocks : index
     croq.parallel (%bid) in [%grid] : block {
       // Q slot 2 i + c: consumer c's rows of the items of parity i.
       %qready = croq.event.alloc : !croq.events<4>

@@ -79,7 +79,10 @@ HEADER = """\
 //
 // - pairs of items, query blocks i and S / 128 - 1 - i of a head, whose
 //   key tiles add up to the same count for every pair (the longer item
-//   first), the pairs of a head next to each other;
+//   first), the pairs of a head next to each other; where S / 128 is odd,
+//   the middle query block is a pair alone, of half the weight, and 131
+//   blocks walk the pairs rather than 132 (with 132, at 8x16x384 every
+//   other block took only middles: 0.72-0.81 of SDPA);
 // - where the pairs would fill less than 90% of their waves of blocks
 //   (2x12x1536: 144 pairs, two waves of 132) and the keys and values of
 //   all heads fit in L2 (32 MiB or less), the items longest first, the
@@ -165,7 +168,10 @@ def block(k, schedule):
     by two spaces."""
     k.schedule = schedule
     w = k.w
-    w(f"  %grid = arith.minui %{'pairs' if k.schedule == 'pairs' else 'singles'}, %c{BLOCKS} : index")
+    if k.schedule == "pairs":
+        w("  %grid = arith.minui %pairs, %pair_blocks : index")
+    else:
+        w(f"  %grid = arith.minui %singles, %c{BLOCKS} : index")
     if k.schedule == "snake":
         w("  // Full rounds of one item per block, then the first %rest blocks")
         w("  // of the last round's order.")
@@ -638,11 +644,20 @@ def kernel(name, T, D, causal):
         w("  // block of an odd grid_q alone).")
         w("  %half_q = arith.ceildivui %grid_q, %c2 : index")
         w("  %pairs = arith.muli %heads, %half_q : index")
+        w("  // The middle block of an odd grid_q is a pair of half the weight,")
+        w("  // every half_q-th pair. Walked by a number of blocks that half_q")
+        w(f"  // divides ({BLOCKS} for 2, 3, 4, 6, ...), every block would take")
+        w("  // the same place in its heads' pairs at every step: some only")
+        w(f"  // middles, the others none. {BLOCKS - 1} blocks, a prime, mix them.")
+        w("  %q_parity = arith.andi %grid_q, %c1 : index")
+        w("  %odd_q = arith.cmpi ne, %q_parity, %c0 : index")
+        w(f"  %c{BLOCKS - 1} = arith.constant {BLOCKS - 1} : index")
+        w(f"  %pair_blocks = arith.select %odd_q, %c{BLOCKS - 1}, %c{BLOCKS} : index")
         w("  // Where the pairs fill less than 90% of their waves of blocks")
         w("  // (10 pairs < 9 slots) and the keys and values of all heads fit in")
         w("  // L2, single items in snake order instead.")
-        w(f"  %waves = arith.ceildivui %pairs, %c{BLOCKS} : index")
-        w(f"  %slots = arith.muli %waves, %c{BLOCKS} : index")
+        w("  %waves = arith.ceildivui %pairs, %pair_blocks : index")
+        w("  %slots = arith.muli %waves, %pair_blocks : index")
         w("  %c9 = arith.constant 9 : index")
         w("  %c10 = arith.constant 10 : index")
         w("  %pairs10 = arith.muli %pairs, %c10 : index")
