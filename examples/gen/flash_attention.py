@@ -85,7 +85,9 @@ HEADER = """\
 //   other block took only middles: 0.72-0.81 of SDPA);
 // - where the pairs would fill less than 90% of their waves of blocks
 //   (2x12x1536: 144 pairs, two waves of 132) and the keys and values of
-//   all heads fit in L2 (32 MiB or less), the items longest first, the
+//   all heads fit in L2 (48 MiB or less of an H100's or H200's 50 MB;
+//   at 32 MiB, 4x16x1152 and 2x36x1024 took pairs at 0.85 of SDPA, 1.01
+//   to 1.02 in snake order), the items longest first, the
 //   heads of one query block next to each other, dealt to the blocks in
 //   snake order (block 0 to 131, then 131 to 0, ...): no block waits for
 //   a second wave of long pairs, and the heads' keys and values stay in
@@ -117,7 +119,7 @@ KERNELS = [
 BLOCKS = 132
 # The most bytes of keys and values for which the causal kernels may walk
 # single items in snake order (see the header).
-SNAKE_BYTES = 32 << 20
+SNAKE_BYTES = 48 << 20
 
 
 class Kernel:
