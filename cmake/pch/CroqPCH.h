@@ -1,4 +1,4 @@
-//===- CroqPCH.h - the MLIR headers croq's libraries share -------*- C++ -*-===//
+//===- CroqPCH.h - the MLIR headers croq's libraries share ------*- C++ -*-===//
 //
 // Precompiled once (CROQ_ENABLE_PCH) and force-included into every source
 // of croq's dialect, transform, conversion and target libraries: parsing
