@@ -57,14 +57,14 @@ def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
     # The causal entry points walk pairs of items (their second kernel),
     # or single items in snake order (the first) where the pairs fill less
     # than 90% of their waves of blocks (132, or 131 for an odd number of
-    # query blocks) and the keys and values of all heads take 48 MiB or
+    # query blocks) and the keys and values of all heads take 64 MiB or
     # less (examples/gen/flash_attention.py).
     grid_q = -(-seq // 128)
     pairs = batch * heads * ((grid_q + 1) // 2)
     pair_blocks = 131 if grid_q % 2 else 132
     slots = -(-pairs // pair_blocks) * pair_blocks
     snake = 10 * pairs < 9 * slots and \
-        batch * heads * seq * dim * 4 <= 48 << 20
+        batch * heads * seq * dim * 4 <= 64 << 20
     walk = ("snake" if snake else "pairs") if causal else "items"
 
     def run_sdpa():

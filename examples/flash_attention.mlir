@@ -73,14 +73,17 @@
 //   other block took only middles: 0.72-0.81 of SDPA);
 // - where the pairs would fill less than 90% of their waves of blocks
 //   (2x12x1536: 144 pairs, two waves of 132) and the keys and values of
-//   all heads fit in L2 (48 MiB or less of an H100's or H200's 50 MB;
-//   at 32 MiB, 4x16x1152 and 2x36x1024 took pairs at 0.85 of SDPA, 1.01
-//   to 1.02 in snake order), the items longest first, the
+//   all heads take 64 MiB or less (measured up to 57 MB, above an H100's
+//   or H200's 50 MB of L2: 2x50x1024, 2x52x1024, 1x72x1536 and 2x40x1280
+//   took pairs at 0.83-0.94 of SDPA, 0.92-0.99 in snake order; at 32 MiB
+//   4x16x1152 and 2x36x1024 took pairs at 0.85, 1.01-1.02 in snake
+//   order), the items longest first, the
 //   heads of one query block next to each other, dealt to the blocks in
 //   snake order (block 0 to 131, then 131 to 0, ...): no block waits for
-//   a second wave of long pairs, and the heads' keys and values stay in
-//   L2 between the items that read them. Where pairs fill their waves,
-//   pairs keep the items of a head together, which measured faster.
+//   a second wave of long pairs, and the heads' keys and values mostly
+//   stay in L2 between the items that read them. Where pairs fill their
+//   waves, pairs keep the items of a head together, which measured
+//   faster.
 //
 //===----------------------------------------------------------------------===//
 
@@ -1242,8 +1245,8 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %c131 = arith.constant 131 : index
   %pair_blocks = arith.select %odd_q, %c131, %c132 : index
   // Where the pairs fill less than 90% of their waves of blocks
-  // (10 pairs < 9 slots) and the keys and values of all heads fit in
-  // L2, single items in snake order instead.
+  // (10 pairs < 9 slots) and the keys and values of all heads take
+  // 64 MiB or less, single items in snake order instead.
   %waves = arith.ceildivui %pairs, %pair_blocks : index
   %slots = arith.muli %waves, %pair_blocks : index
   %c9 = arith.constant 9 : index
@@ -1254,7 +1257,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %kv_row = arith.constant 512 : index
   %kv_head = arith.muli %keys, %kv_row : index
   %kv_bytes = arith.muli %heads, %kv_head : index
-  %kv_l2 = arith.constant 50331648 : index
+  %kv_l2 = arith.constant 67108864 : index
   %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
   %snake = arith.andi %uneven, %fits : i1
   scf.if %snake {
@@ -1900,8 +1903,8 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %c131 = arith.constant 131 : index
   %pair_blocks = arith.select %odd_q, %c131, %c132 : index
   // Where the pairs fill less than 90% of their waves of blocks
-  // (10 pairs < 9 slots) and the keys and values of all heads fit in
-  // L2, single items in snake order instead.
+  // (10 pairs < 9 slots) and the keys and values of all heads take
+  // 64 MiB or less, single items in snake order instead.
   %waves = arith.ceildivui %pairs, %pair_blocks : index
   %slots = arith.muli %waves, %pair_blocks : index
   %c9 = arith.constant 9 : index
@@ -1912,7 +1915,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %kv_row = arith.constant 512 : index
   %kv_head = arith.muli %keys, %kv_row : index
   %kv_bytes = arith.muli %heads, %kv_head : index
-  %kv_l2 = arith.constant 50331648 : index
+  %kv_l2 = arith.constant 67108864 : index
   %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
   %snake = arith.andi %uneven, %fits : i1
   scf.if %snake {
@@ -2558,8 +2561,8 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   %c131 = arith.constant 131 : index
   %pair_blocks = arith.select %odd_q, %c131, %c132 : index
   // Where the pairs fill less than 90% of their waves of blocks
-  // (10 pairs < 9 slots) and the keys and values of all heads fit in
-  // L2, single items in snake order instead.
+  // (10 pairs < 9 slots) and the keys and values of all heads take
+  // 64 MiB or less, single items in snake order instead.
   %waves = arith.ceildivui %pairs, %pair_blocks : index
   %slots = arith.muli %waves, %pair_blocks : index
   %c9 = arith.constant 9 : index
@@ -2570,7 +2573,7 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   %kv_row = arith.constant 256 : index
   %kv_head = arith.muli %keys, %kv_row : index
   %kv_bytes = arith.muli %heads, %kv_head : index
-  %kv_l2 = arith.constant 50331648 : index
+  %kv_l2 = arith.constant 67108864 : index
   %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
   %snake = arith.andi %uneven, %fits : i1
   scf.if %snake {
@@ -3216,8 +3219,8 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   %c131 = arith.constant 131 : index
   %pair_blocks = arith.select %odd_q, %c131, %c132 : index
   // Where the pairs fill less than 90% of their waves of blocks
-  // (10 pairs < 9 slots) and the keys and values of all heads fit in
-  // L2, single items in snake order instead.
+  // (10 pairs < 9 slots) and the keys and values of all heads take
+  // 64 MiB or less, single items in snake order instead.
   %waves = arith.ceildivui %pairs, %pair_blocks : index
   %slots = arith.muli %waves, %pair_blocks : index
   %c9 = arith.constant 9 : index
@@ -3228,7 +3231,7 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   %kv_row = arith.constant 256 : index
   %kv_head = arith.muli %keys, %kv_row : index
   %kv_bytes = arith.muli %heads, %kv_head : index
-  %kv_l2 = arith.constant 50331648 : index
+  %kv_l2 = arith.constant 67108864 : index
   %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
   %snake = arith.andi %uneven, %fits : i1
   scf.if %snake {

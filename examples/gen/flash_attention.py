@@ -85,14 +85,17 @@ HEADER = """\
 //   other block took only middles: 0.72-0.81 of SDPA);
 // - where the pairs would fill less than 90% of their waves of blocks
 //   (2x12x1536: 144 pairs, two waves of 132) and the keys and values of
-//   all heads fit in L2 (48 MiB or less of an H100's or H200's 50 MB;
-//   at 32 MiB, 4x16x1152 and 2x36x1024 took pairs at 0.85 of SDPA, 1.01
-//   to 1.02 in snake order), the items longest first, the
+//   all heads take 64 MiB or less (measured up to 57 MB, above an H100's
+//   or H200's 50 MB of L2: 2x50x1024, 2x52x1024, 1x72x1536 and 2x40x1280
+//   took pairs at 0.83-0.94 of SDPA, 0.92-0.99 in snake order; at 32 MiB
+//   4x16x1152 and 2x36x1024 took pairs at 0.85, 1.01-1.02 in snake
+//   order), the items longest first, the
 //   heads of one query block next to each other, dealt to the blocks in
 //   snake order (block 0 to 131, then 131 to 0, ...): no block waits for
-//   a second wave of long pairs, and the heads' keys and values stay in
-//   L2 between the items that read them. Where pairs fill their waves,
-//   pairs keep the items of a head together, which measured faster.
+//   a second wave of long pairs, and the heads' keys and values mostly
+//   stay in L2 between the items that read them. Where pairs fill their
+//   waves, pairs keep the items of a head together, which measured
+//   faster.
 //
 //===----------------------------------------------------------------------===//
 """
@@ -119,7 +122,7 @@ KERNELS = [
 BLOCKS = 132
 # The most bytes of keys and values for which the causal kernels may walk
 # single items in snake order (see the header).
-SNAKE_BYTES = 48 << 20
+SNAKE_BYTES = 64 << 20
 
 
 class Kernel:
@@ -656,8 +659,8 @@ def kernel(name, T, D, causal):
         w(f"  %c{BLOCKS - 1} = arith.constant {BLOCKS - 1} : index")
         w(f"  %pair_blocks = arith.select %odd_q, %c{BLOCKS - 1}, %c{BLOCKS} : index")
         w("  // Where the pairs fill less than 90% of their waves of blocks")
-        w("  // (10 pairs < 9 slots) and the keys and values of all heads fit in")
-        w("  // L2, single items in snake order instead.")
+        w("  // (10 pairs < 9 slots) and the keys and values of all heads take")
+        w("  // 64 MiB or less, single items in snake order instead.")
         w("  %waves = arith.ceildivui %pairs, %pair_blocks : index")
         w("  %slots = arith.muli %waves, %pair_blocks : index")
         w("  %c9 = arith.constant 9 : index")

@@ -1446,16 +1446,18 @@ def attention_tests(s: Suite) -> None:
     # The causal kernels' two walks: pairs of items where they fill 90% of
     # their waves of 132 blocks (4x16x512, 2x16x1000 above, 4x32x1100
     # here; 131 blocks for an odd number of query blocks: 8x16x384, 256
-    # pairs) or the keys and values of all heads take more than 48 MiB
-    # (2x50x1024 at D = 128: 400 pairs in 4 waves, 50 MiB), single items in
+    # pairs) or the keys and values of all heads take more than 64 MiB
+    # (2x70x1024 at D = 128: 560 pairs in 5 waves, 70 MiB), single items in
     # snake order otherwise (the other shapes above, 2x12x1536, 1x3x3000,
-    # 2x36x1024 and 4x16x1152 at 36 and 36.6 MiB); other softmax scales.
+    # 2x36x1024, 4x16x1152 and 2x50x1024 at 36, 36.6 and 50 MiB); other
+    # softmax scales.
     for kernel in ("attention_causal_f16", "attention_causal_bf16",
                    "attention_causal_d64_f16", "attention_f16"):
         sdpa(kernel, 2, 12, 1536, 1536)
         sdpa(kernel, 1, 3, 3000, 3000, scale=0.3)
         sdpa(kernel, 2, 36, 1024, 1024)
         sdpa(kernel, 2, 50, 1024, 1024)
+        sdpa(kernel, 2, 70, 1024, 1024)
     sdpa("attention_causal_d64_bf16", 4, 32, 1100, 1100)  # 640 pairs
     for kernel in ("attention_causal_f16", "attention_causal_d64_bf16"):
         sdpa(kernel, 8, 16, 384, 384)
