@@ -1336,8 +1336,15 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %one = arith.constant 1.0 : f32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
           // Q rows of the block's first item.
-          %level_f = arith.divui %bid, %heads : index
-          %bh_f = arith.remui %bid, %heads : index
+          // Item rank of the longest-first order: query block
+          // grid_q - 1 - rank / heads of head rank % heads.
+          %parity_f = arith.andi %c0, %c1 : index
+          %odd_f = arith.cmpi ne, %parity_f, %c0 : index
+          %pos_f = arith.select %odd_f, %mirror_bid, %bid : index
+          %round_start_f = arith.muli %c0, %grid : index
+          %rank_f = arith.addi %round_start_f, %pos_f : index
+          %level_f = arith.divui %rank_f, %heads : index
+          %bh_f = arith.remui %rank_f, %heads : index
           %bq_f = arith.subi %last_q, %level_f : index
           %q_row2_f = arith.muli %bq_f, %c2 : index
           %q_row_f = arith.addi %q_row2_f, %half : index
@@ -1633,8 +1640,8 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           // Q rows of the block's first item.
           %bh_f = arith.divui %bid, %half_q : index
           %pi_f = arith.remui %bid, %half_q : index
-          %bq_f = arith.subi %last_q, %pi_f : index
-          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %mirror_f = arith.subi %last_q, %pi_f : index
+          %q_row2_f = arith.muli %mirror_f, %c2 : index
           %q_row_f = arith.addi %q_row2_f, %half : index
           %qv_f = croq.subspan %q [1, 64, 128] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
           %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x128xf16, shared, swizzle = 128>
@@ -1678,9 +1685,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
                 // The pair's second item, or the next pair's first.
                 %bh_p = arith.divui %pair_n, %half_q : index
                 %pi_p = arith.remui %pair_n, %half_q : index
-                %bq_p = arith.subi %last_q, %pi_p : index
+                %mirror_p = arith.subi %last_q, %pi_p : index
                 %bh_n = arith.select %to_twin, %bh, %bh_p : index
-                %bq_n = arith.select %to_twin, %pi, %bq_p : index
+                %bq_n = arith.select %to_twin, %pi, %mirror_p : index
                 %nslot2 = arith.muli %npar, %c2 : index
                 %nslot = arith.addi %nslot2, %half : index
                 %q_row2_n = arith.muli %bq_n, %c2 : index
@@ -1994,8 +2001,15 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %one = arith.constant 1.0 : f32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
           // Q rows of the block's first item.
-          %level_f = arith.divui %bid, %heads : index
-          %bh_f = arith.remui %bid, %heads : index
+          // Item rank of the longest-first order: query block
+          // grid_q - 1 - rank / heads of head rank % heads.
+          %parity_f = arith.andi %c0, %c1 : index
+          %odd_f = arith.cmpi ne, %parity_f, %c0 : index
+          %pos_f = arith.select %odd_f, %mirror_bid, %bid : index
+          %round_start_f = arith.muli %c0, %grid : index
+          %rank_f = arith.addi %round_start_f, %pos_f : index
+          %level_f = arith.divui %rank_f, %heads : index
+          %bh_f = arith.remui %rank_f, %heads : index
           %bq_f = arith.subi %last_q, %level_f : index
           %q_row2_f = arith.muli %bq_f, %c2 : index
           %q_row_f = arith.addi %q_row2_f, %half : index
@@ -2291,8 +2305,8 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           // Q rows of the block's first item.
           %bh_f = arith.divui %bid, %half_q : index
           %pi_f = arith.remui %bid, %half_q : index
-          %bq_f = arith.subi %last_q, %pi_f : index
-          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %mirror_f = arith.subi %last_q, %pi_f : index
+          %q_row2_f = arith.muli %mirror_f, %c2 : index
           %q_row_f = arith.addi %q_row2_f, %half : index
           %qv_f = croq.subspan %q [1, 64, 128] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
           %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x128xbf16, shared, swizzle = 128>
@@ -2336,9 +2350,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
                 // The pair's second item, or the next pair's first.
                 %bh_p = arith.divui %pair_n, %half_q : index
                 %pi_p = arith.remui %pair_n, %half_q : index
-                %bq_p = arith.subi %last_q, %pi_p : index
+                %mirror_p = arith.subi %last_q, %pi_p : index
                 %bh_n = arith.select %to_twin, %bh, %bh_p : index
-                %bq_n = arith.select %to_twin, %pi, %bq_p : index
+                %bq_n = arith.select %to_twin, %pi, %mirror_p : index
                 %nslot2 = arith.muli %npar, %c2 : index
                 %nslot = arith.addi %nslot2, %half : index
                 %q_row2_n = arith.muli %bq_n, %c2 : index
@@ -2652,8 +2666,15 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %one = arith.constant 1.0 : f32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
           // Q rows of the block's first item.
-          %level_f = arith.divui %bid, %heads : index
-          %bh_f = arith.remui %bid, %heads : index
+          // Item rank of the longest-first order: query block
+          // grid_q - 1 - rank / heads of head rank % heads.
+          %parity_f = arith.andi %c0, %c1 : index
+          %odd_f = arith.cmpi ne, %parity_f, %c0 : index
+          %pos_f = arith.select %odd_f, %mirror_bid, %bid : index
+          %round_start_f = arith.muli %c0, %grid : index
+          %rank_f = arith.addi %round_start_f, %pos_f : index
+          %level_f = arith.divui %rank_f, %heads : index
+          %bh_f = arith.remui %rank_f, %heads : index
           %bq_f = arith.subi %last_q, %level_f : index
           %q_row2_f = arith.muli %bq_f, %c2 : index
           %q_row_f = arith.addi %q_row2_f, %half : index
@@ -2949,8 +2970,8 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           // Q rows of the block's first item.
           %bh_f = arith.divui %bid, %half_q : index
           %pi_f = arith.remui %bid, %half_q : index
-          %bq_f = arith.subi %last_q, %pi_f : index
-          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %mirror_f = arith.subi %last_q, %pi_f : index
+          %q_row2_f = arith.muli %mirror_f, %c2 : index
           %q_row_f = arith.addi %q_row2_f, %half : index
           %qv_f = croq.subspan %q [1, 64, 64] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
           %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
@@ -2994,9 +3015,9 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
                 // The pair's second item, or the next pair's first.
                 %bh_p = arith.divui %pair_n, %half_q : index
                 %pi_p = arith.remui %pair_n, %half_q : index
-                %bq_p = arith.subi %last_q, %pi_p : index
+                %mirror_p = arith.subi %last_q, %pi_p : index
                 %bh_n = arith.select %to_twin, %bh, %bh_p : index
-                %bq_n = arith.select %to_twin, %pi, %bq_p : index
+                %bq_n = arith.select %to_twin, %pi, %mirror_p : index
                 %nslot2 = arith.muli %npar, %c2 : index
                 %nslot = arith.addi %nslot2, %half : index
                 %q_row2_n = arith.muli %bq_n, %c2 : index
@@ -3310,8 +3331,15 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %one = arith.constant 1.0 : f32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
           // Q rows of the block's first item.
-          %level_f = arith.divui %bid, %heads : index
-          %bh_f = arith.remui %bid, %heads : index
+          // Item rank of the longest-first order: query block
+          // grid_q - 1 - rank / heads of head rank % heads.
+          %parity_f = arith.andi %c0, %c1 : index
+          %odd_f = arith.cmpi ne, %parity_f, %c0 : index
+          %pos_f = arith.select %odd_f, %mirror_bid, %bid : index
+          %round_start_f = arith.muli %c0, %grid : index
+          %rank_f = arith.addi %round_start_f, %pos_f : index
+          %level_f = arith.divui %rank_f, %heads : index
+          %bh_f = arith.remui %rank_f, %heads : index
           %bq_f = arith.subi %last_q, %level_f : index
           %q_row2_f = arith.muli %bq_f, %c2 : index
           %q_row_f = arith.addi %q_row2_f, %half : index
@@ -3607,8 +3635,8 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           // Q rows of the block's first item.
           %bh_f = arith.divui %bid, %half_q : index
           %pi_f = arith.remui %bid, %half_q : index
-          %bq_f = arith.subi %last_q, %pi_f : index
-          %q_row2_f = arith.muli %bq_f, %c2 : index
+          %mirror_f = arith.subi %last_q, %pi_f : index
+          %q_row2_f = arith.muli %mirror_f, %c2 : index
           %q_row_f = arith.addi %q_row2_f, %half : index
           %qv_f = croq.subspan %q [1, 64, 64] at [%bh_f, %q_row_f, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
           %qs_f = croq.stage %q_s[%half] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
@@ -3652,9 +3680,9 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
                 // The pair's second item, or the next pair's first.
                 %bh_p = arith.divui %pair_n, %half_q : index
                 %pi_p = arith.remui %pair_n, %half_q : index
-                %bq_p = arith.subi %last_q, %pi_p : index
+                %mirror_p = arith.subi %last_q, %pi_p : index
                 %bh_n = arith.select %to_twin, %bh, %bh_p : index
-                %bq_n = arith.select %to_twin, %pi, %bq_p : index
+                %bq_n = arith.select %to_twin, %pi, %mirror_p : index
                 %nslot2 = arith.muli %npar, %c2 : index
                 %nslot = arith.addi %nslot2, %half : index
                 %q_row2_n = arith.muli %bq_n, %c2 : index

@@ -229,6 +229,23 @@ def snake_coords(k, I, rnd, s):
     w(f"{I}%bq{s} = arith.subi %last_q, %level{s} : index")
 
 
+def pair_coords(k, I, pair, s):
+    """%bh{s}, %pi{s} and %mirror{s}: the head of pair `pair` of the pairs
+    walk and its two query blocks, pi and grid_q - 1 - pi (the same block
+    for the middle one of an odd grid_q)."""
+    w = k.w
+    w(f"{I}%bh{s} = arith.divui {pair}, %half_q : index")
+    w(f"{I}%pi{s} = arith.remui {pair}, %half_q : index")
+    w(f"{I}%mirror{s} = arith.subi %last_q, %pi{s} : index")
+
+
+def item_coords(k, I, item, s):
+    """%bh{s} and %bq{s}: the head and query block of item `item` of the
+    walk in order."""
+    k.w(f"{I}%bh{s} = arith.divui {item}, %grid_q : index")
+    k.w(f"{I}%bq{s} = arith.remui {item}, %grid_q : index")
+
+
 def open_item(k, I):
     """Opens the loop over the block's work items at indentation I; returns
     the body's indentation. The body yields the ring position after the
@@ -242,9 +259,7 @@ def open_item(k, I):
         outer = ", %pair_par = %c0" if consumer else ""
         w(f"{I}scf.for %pair = %bid to %pairs step %grid iter_args(%pair_base = %c0{outer}) -> ({types}) {{")
         J = I + "  "
-        w(f"{J}%bh = arith.divui %pair, %half_q : index")
-        w(f"{J}%pi = arith.remui %pair, %half_q : index")
-        w(f"{J}%mirror = arith.subi %last_q, %pi : index")
+        pair_coords(k, J, "%pair", "")
         w(f"{J}%twins = arith.cmpi ne, %pi, %mirror : index")
         w(f"{J}%in_pair = arith.select %twins, %c2, %c1 : index")
         w(f"{J}// The longer item of the pair first.")
@@ -261,8 +276,7 @@ def open_item(k, I):
     else:
         w(f"{I}scf.for %item = %bid to %singles step %grid iter_args(%base = %c0{carried}) -> ({types}) {{")
         K = I + "  "
-        w(f"{K}%bh = arith.divui %item, %grid_q : index")
-        w(f"{K}%bq = arith.remui %item, %grid_q : index")
+        item_coords(k, K, "%item", "")
         w(f"{K}%tiles = arith.addi %all_tiles, %c0 : index")
     if k.causal:
         w(f"{K}// Query rows 128 bq .. 128 bq + 127 see keys up to their own")
@@ -312,17 +326,16 @@ def first_q(k, I):
     w = k.w
     w(f"{I}// Q rows of the block's first item.")
     if k.schedule == "pairs":
-        w(f"{I}%bh_f = arith.divui %bid, %half_q : index")
-        w(f"{I}%pi_f = arith.remui %bid, %half_q : index")
-        w(f"{I}%bq_f = arith.subi %last_q, %pi_f : index")
+        # The longer item of the block's first pair.
+        pair_coords(k, I, "%bid", "_f")
+        first_bq = "%mirror_f"
     elif k.schedule == "snake":
-        w(f"{I}%level_f = arith.divui %bid, %heads : index")
-        w(f"{I}%bh_f = arith.remui %bid, %heads : index")
-        w(f"{I}%bq_f = arith.subi %last_q, %level_f : index")
+        snake_coords(k, I, "%c0", "_f")
+        first_bq = "%bq_f"
     else:
-        w(f"{I}%bh_f = arith.divui %bid, %grid_q : index")
-        w(f"{I}%bq_f = arith.remui %bid, %grid_q : index")
-    load_q(k, I, "%bh_f", "%bq_f", "%half", "_f")
+        item_coords(k, I, "%bid", "_f")
+        first_bq = "%bq_f"
+    load_q(k, I, "%bh_f", first_bq, "%half", "_f")
 
 
 def next_q(k, I):
@@ -347,16 +360,13 @@ def next_q(k, I):
     J = I + "  "
     if k.schedule == "pairs":
         w(f"{J}// The pair's second item, or the next pair's first.")
-        w(f"{J}%bh_p = arith.divui %pair_n, %half_q : index")
-        w(f"{J}%pi_p = arith.remui %pair_n, %half_q : index")
-        w(f"{J}%bq_p = arith.subi %last_q, %pi_p : index")
+        pair_coords(k, J, "%pair_n", "_p")
         w(f"{J}%bh_n = arith.select %to_twin, %bh, %bh_p : index")
-        w(f"{J}%bq_n = arith.select %to_twin, %pi, %bq_p : index")
+        w(f"{J}%bq_n = arith.select %to_twin, %pi, %mirror_p : index")
     elif k.schedule == "snake":
         snake_coords(k, J, "%round_n", "_n")
     else:
-        w(f"{J}%bh_n = arith.divui %item_n, %grid_q : index")
-        w(f"{J}%bq_n = arith.remui %item_n, %grid_q : index")
+        item_coords(k, J, "%item_n", "_n")
     w(f"{J}%nslot2 = arith.muli %npar, %c2 : index")
     w(f"{J}%nslot = arith.addi %nslot2, %half : index")
     load_q(k, J, "%bh_n", "%bq_n", "%nslot", "_n")

@@ -936,9 +936,14 @@ GEMM_TOLERANCE = {torch.float16: 2e-3, torch.bfloat16: 1e-2,
 
 
 def fp8_tolerance(k: int) -> float:
-    """Relative tolerance of an 8-bit GEMM over K: wgmma keeps the sum of
-    8-bit products in an accumulator narrower than f32, so the error grows
-    with K (see linalg_matmul_tests)."""
+    """Relative tolerance of an 8-bit GEMM over K. croq's 8-bit GEMMs keep
+    the sum in wgmma's accumulator, which is narrower than f32 for 8-bit
+    products, so the error grows with K: 1.2e-3, 2.7e-3, 4.0e-3 of the
+    largest element at K = 512, 2048, 4096 on an H100, 2.1e-3 and 2.34e-3
+    at K = 1000 on an H200 (seeds 19100 and 7362), where torch._scaled_mm
+    (partial sums promoted to f32) stays at 1.5e-4 to 3.4e-4
+    (bench/RESULTS.md). A known accuracy gap, not a tolerance for wrong
+    results: a K step left out or added costs 1e-2 and more at these K."""
     return 1.5e-3 + 1.5e-6 * k
 
 
@@ -1063,15 +1068,7 @@ def linalg_matmul_tests(s: Suite) -> None:
             ref = init + a.double() @ (b.double().t() if nt else b.double())
             tol = tolerance[out_dtype]
             if dtype in BYTE_FLOATS:
-                # croq's 8-bit GEMMs keep the sum in wgmma's accumulator,
-                # which is narrower than f32 for 8-bit products, so the
-                # error grows with K: 1.2e-3, 2.7e-3, 4.0e-3 of the largest
-                # element at K = 512, 2048, 4096 on an H100, 2.1e-3 and
-                # 2.34e-3 at K = 1000 on an H200 (seeds 19100 and 7362),
-                # where torch._scaled_mm (partial sums promoted to f32)
-                # stays at 1.5e-4 to 3.4e-4 (bench/RESULTS.md). A known
-                # accuracy gap, not a tolerance for wrong results: a K
-                # step left out or added costs 1e-2 and more at these K.
+                # wgmma's 8-bit accumulation (fp8_tolerance).
                 tol = max(tol, fp8_tolerance(k))
             return compare_close(out, ref, tol)
         prefix = "" if module == "linalg_matmul" else f"{module} "
@@ -1202,7 +1199,7 @@ def linalg_batch_tests(s: Suite) -> None:
             ref = init + a.double() @ bd
             tol = GEMM_TOLERANCE[out_dtype]
             if dtype in BYTE_FLOATS:
-                # As linalg_matmul_tests: wgmma's 8-bit accumulation.
+                # wgmma's 8-bit accumulation (fp8_tolerance).
                 tol = max(tol, fp8_tolerance(k))
             return compare_close(out, ref, tol)
         s.run(f"{kernel} {nb}x{m}x{n}x{k}", kernel, body)
@@ -1449,7 +1446,7 @@ def attention_tests(s: Suite) -> None:
     # pairs) or the keys and values of all heads take more than 64 MiB
     # (2x70x1024 at D = 128: 560 pairs in 5 waves, 70 MiB), single items in
     # snake order otherwise (the other shapes above, 2x12x1536, 1x3x3000,
-    # 2x36x1024, 4x16x1152 and 2x50x1024 at 36, 36.6 and 50 MiB); other
+    # 2x36x1024 and 4x16x1152 at 36 MiB, 2x50x1024 at 50 MiB); other
     # softmax scales.
     for kernel in ("attention_causal_f16", "attention_causal_bf16",
                    "attention_causal_d64_f16", "attention_f16"):
