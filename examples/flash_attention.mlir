@@ -51,7 +51,13 @@
 // to a fifth of the time of short problems: bench/RESULTS.md).
 // Only the last key tile can hold keys past the sequence's end or past the
 // diagonal: it alone is masked (an scf.if around the masking
-// croq.mma.map). Query rows past the sequence's end are
+// croq.mma.map; without causality only where the key count is not a
+// multiple of 128). The mask computes in i32 and compares each element's
+// column as a constant against a limit of its row and column parity, one
+// compare and one select an element: in 64-bit index arithmetic the masks
+// took twice the instructions, kept 32 column indices in registers and
+// spilled, and the causal kernels measured 5% to 17% slower on sequences
+// of 256 to 512 (bench/RESULTS.md). Query rows past the sequence's end are
 // zero-filled by the loads and left out by the TMA store of the output.
 //
 // The kernels are persistent: one block per SM (132, an H100 or H200)
@@ -104,6 +110,10 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
+  // Only a sequence of keys that is not a multiple of 128 has keys
+  // past its end in its last tile.
+  %key_tail = arith.remui %keys, %c128 : index
+  %ragged = arith.cmpi ne, %key_tail, %c0 : index
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
@@ -158,6 +168,9 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
+        %c0_i32 = arith.constant 0 : i32
+        %c7_i32 = arith.constant 7 : i32
+        %cm8_i32 = arith.constant -8 : i32
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
         // Q rows of the block's first item.
         %bh_f = arith.divui %bid, %grid_q : index
@@ -220,11 +233,23 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           croq.event.trigger %kempty[%stage0] : !croq.events<2>
           // Only the last key tile has keys past the end.
           %is_lastt0 = arith.cmpi eq, %c0, %last : index
-          %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+          %needs_maskt0 = arith.andi %is_lastt0, %ragged : i1
+          %t0 = scf.if %needs_maskt0 -> (!croq.acc<64x128xf32>) {
+            // Key key_base + col is inside where col < limit, in i32 (the
+            // row's limit computed once a row).
             %key_base = arith.muli %c0, %c128 : index
+            %in_tile = arith.subi %keys, %key_base : index
+            %end_limit = arith.index_cast %in_tile : index to i32
             %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %key = arith.addi %key_base, %col : index
-              %inside = arith.cmpi ult, %key, %keys : index
+              %limit = arith.addi %end_limit, %c0_i32 : i32
+              // col < limit as col & -8 < limit - (col & 7): the left side is a
+              // constant of the element, the right one of its row and column
+              // parity, so that each element costs one compare and one select.
+              %col32 = arith.index_castui %col : index to i32
+              %col_lo = arith.andi %col32, %c7_i32 : i32
+              %col_hi = arith.andi %col32, %cm8_i32 : i32
+              %room = arith.subi %limit, %col_lo : i32
+              %inside = arith.cmpi slt, %col_hi, %room : i32
               %r = arith.select %inside, %x, %ninf : f32
               croq.yield %r : f32
             }
@@ -278,11 +303,23 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             croq.event.trigger %kempty[%stage] : !croq.events<2>
             // Only the last key tile has keys past the end.
             %is_lastt = arith.cmpi eq, %j, %last : index
-            %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+            %needs_maskt = arith.andi %is_lastt, %ragged : i1
+            %t = scf.if %needs_maskt -> (!croq.acc<64x128xf32>) {
+              // Key key_base + col is inside where col < limit, in i32 (the
+              // row's limit computed once a row).
               %key_base = arith.muli %j, %c128 : index
+              %in_tile = arith.subi %keys, %key_base : index
+              %end_limit = arith.index_cast %in_tile : index to i32
               %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %key = arith.addi %key_base, %col : index
-                %inside = arith.cmpi ult, %key, %keys : index
+                %limit = arith.addi %end_limit, %c0_i32 : i32
+                // col < limit as col & -8 < limit - (col & 7): the left side is a
+                // constant of the element, the right one of its row and column
+                // parity, so that each element costs one compare and one select.
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
               }
@@ -384,6 +421,10 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
+  // Only a sequence of keys that is not a multiple of 128 has keys
+  // past its end in its last tile.
+  %key_tail = arith.remui %keys, %c128 : index
+  %ragged = arith.cmpi ne, %key_tail, %c0 : index
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
@@ -438,6 +479,9 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
+        %c0_i32 = arith.constant 0 : i32
+        %c7_i32 = arith.constant 7 : i32
+        %cm8_i32 = arith.constant -8 : i32
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
         // Q rows of the block's first item.
         %bh_f = arith.divui %bid, %grid_q : index
@@ -500,11 +544,23 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           croq.event.trigger %kempty[%stage0] : !croq.events<2>
           // Only the last key tile has keys past the end.
           %is_lastt0 = arith.cmpi eq, %c0, %last : index
-          %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+          %needs_maskt0 = arith.andi %is_lastt0, %ragged : i1
+          %t0 = scf.if %needs_maskt0 -> (!croq.acc<64x128xf32>) {
+            // Key key_base + col is inside where col < limit, in i32 (the
+            // row's limit computed once a row).
             %key_base = arith.muli %c0, %c128 : index
+            %in_tile = arith.subi %keys, %key_base : index
+            %end_limit = arith.index_cast %in_tile : index to i32
             %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %key = arith.addi %key_base, %col : index
-              %inside = arith.cmpi ult, %key, %keys : index
+              %limit = arith.addi %end_limit, %c0_i32 : i32
+              // col < limit as col & -8 < limit - (col & 7): the left side is a
+              // constant of the element, the right one of its row and column
+              // parity, so that each element costs one compare and one select.
+              %col32 = arith.index_castui %col : index to i32
+              %col_lo = arith.andi %col32, %c7_i32 : i32
+              %col_hi = arith.andi %col32, %cm8_i32 : i32
+              %room = arith.subi %limit, %col_lo : i32
+              %inside = arith.cmpi slt, %col_hi, %room : i32
               %r = arith.select %inside, %x, %ninf : f32
               croq.yield %r : f32
             }
@@ -558,11 +614,23 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             croq.event.trigger %kempty[%stage] : !croq.events<2>
             // Only the last key tile has keys past the end.
             %is_lastt = arith.cmpi eq, %j, %last : index
-            %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+            %needs_maskt = arith.andi %is_lastt, %ragged : i1
+            %t = scf.if %needs_maskt -> (!croq.acc<64x128xf32>) {
+              // Key key_base + col is inside where col < limit, in i32 (the
+              // row's limit computed once a row).
               %key_base = arith.muli %j, %c128 : index
+              %in_tile = arith.subi %keys, %key_base : index
+              %end_limit = arith.index_cast %in_tile : index to i32
               %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %key = arith.addi %key_base, %col : index
-                %inside = arith.cmpi ult, %key, %keys : index
+                %limit = arith.addi %end_limit, %c0_i32 : i32
+                // col < limit as col & -8 < limit - (col & 7): the left side is a
+                // constant of the element, the right one of its row and column
+                // parity, so that each element costs one compare and one select.
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
               }
@@ -664,6 +732,10 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
+  // Only a sequence of keys that is not a multiple of 128 has keys
+  // past its end in its last tile.
+  %key_tail = arith.remui %keys, %c128 : index
+  %ragged = arith.cmpi ne, %key_tail, %c0 : index
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
@@ -718,6 +790,9 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
+        %c0_i32 = arith.constant 0 : i32
+        %c7_i32 = arith.constant 7 : i32
+        %cm8_i32 = arith.constant -8 : i32
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
         // Q rows of the block's first item.
         %bh_f = arith.divui %bid, %grid_q : index
@@ -780,11 +855,23 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           croq.event.trigger %kempty[%stage0] : !croq.events<2>
           // Only the last key tile has keys past the end.
           %is_lastt0 = arith.cmpi eq, %c0, %last : index
-          %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+          %needs_maskt0 = arith.andi %is_lastt0, %ragged : i1
+          %t0 = scf.if %needs_maskt0 -> (!croq.acc<64x128xf32>) {
+            // Key key_base + col is inside where col < limit, in i32 (the
+            // row's limit computed once a row).
             %key_base = arith.muli %c0, %c128 : index
+            %in_tile = arith.subi %keys, %key_base : index
+            %end_limit = arith.index_cast %in_tile : index to i32
             %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %key = arith.addi %key_base, %col : index
-              %inside = arith.cmpi ult, %key, %keys : index
+              %limit = arith.addi %end_limit, %c0_i32 : i32
+              // col < limit as col & -8 < limit - (col & 7): the left side is a
+              // constant of the element, the right one of its row and column
+              // parity, so that each element costs one compare and one select.
+              %col32 = arith.index_castui %col : index to i32
+              %col_lo = arith.andi %col32, %c7_i32 : i32
+              %col_hi = arith.andi %col32, %cm8_i32 : i32
+              %room = arith.subi %limit, %col_lo : i32
+              %inside = arith.cmpi slt, %col_hi, %room : i32
               %r = arith.select %inside, %x, %ninf : f32
               croq.yield %r : f32
             }
@@ -838,11 +925,23 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             croq.event.trigger %kempty[%stage] : !croq.events<2>
             // Only the last key tile has keys past the end.
             %is_lastt = arith.cmpi eq, %j, %last : index
-            %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+            %needs_maskt = arith.andi %is_lastt, %ragged : i1
+            %t = scf.if %needs_maskt -> (!croq.acc<64x128xf32>) {
+              // Key key_base + col is inside where col < limit, in i32 (the
+              // row's limit computed once a row).
               %key_base = arith.muli %j, %c128 : index
+              %in_tile = arith.subi %keys, %key_base : index
+              %end_limit = arith.index_cast %in_tile : index to i32
               %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %key = arith.addi %key_base, %col : index
-                %inside = arith.cmpi ult, %key, %keys : index
+                %limit = arith.addi %end_limit, %c0_i32 : i32
+                // col < limit as col & -8 < limit - (col & 7): the left side is a
+                // constant of the element, the right one of its row and column
+                // parity, so that each element costs one compare and one select.
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
               }
@@ -944,6 +1043,10 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   // producer does not load.
   %key_tiles = arith.ceildivui %keys, %c128 : index
   %all_tiles = arith.maxui %key_tiles, %c1 : index
+  // Only a sequence of keys that is not a multiple of 128 has keys
+  // past its end in its last tile.
+  %key_tail = arith.remui %keys, %c128 : index
+  %ragged = arith.cmpi ne, %key_tail, %c0 : index
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
@@ -998,6 +1101,9 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
+        %c0_i32 = arith.constant 0 : i32
+        %c7_i32 = arith.constant 7 : i32
+        %cm8_i32 = arith.constant -8 : i32
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
         // Q rows of the block's first item.
         %bh_f = arith.divui %bid, %grid_q : index
@@ -1060,11 +1166,23 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           croq.event.trigger %kempty[%stage0] : !croq.events<2>
           // Only the last key tile has keys past the end.
           %is_lastt0 = arith.cmpi eq, %c0, %last : index
-          %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+          %needs_maskt0 = arith.andi %is_lastt0, %ragged : i1
+          %t0 = scf.if %needs_maskt0 -> (!croq.acc<64x128xf32>) {
+            // Key key_base + col is inside where col < limit, in i32 (the
+            // row's limit computed once a row).
             %key_base = arith.muli %c0, %c128 : index
+            %in_tile = arith.subi %keys, %key_base : index
+            %end_limit = arith.index_cast %in_tile : index to i32
             %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %key = arith.addi %key_base, %col : index
-              %inside = arith.cmpi ult, %key, %keys : index
+              %limit = arith.addi %end_limit, %c0_i32 : i32
+              // col < limit as col & -8 < limit - (col & 7): the left side is a
+              // constant of the element, the right one of its row and column
+              // parity, so that each element costs one compare and one select.
+              %col32 = arith.index_castui %col : index to i32
+              %col_lo = arith.andi %col32, %c7_i32 : i32
+              %col_hi = arith.andi %col32, %cm8_i32 : i32
+              %room = arith.subi %limit, %col_lo : i32
+              %inside = arith.cmpi slt, %col_hi, %room : i32
               %r = arith.select %inside, %x, %ninf : f32
               croq.yield %r : f32
             }
@@ -1118,11 +1236,23 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             croq.event.trigger %kempty[%stage] : !croq.events<2>
             // Only the last key tile has keys past the end.
             %is_lastt = arith.cmpi eq, %j, %last : index
-            %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+            %needs_maskt = arith.andi %is_lastt, %ragged : i1
+            %t = scf.if %needs_maskt -> (!croq.acc<64x128xf32>) {
+              // Key key_base + col is inside where col < limit, in i32 (the
+              // row's limit computed once a row).
               %key_base = arith.muli %j, %c128 : index
+              %in_tile = arith.subi %keys, %key_base : index
+              %end_limit = arith.index_cast %in_tile : index to i32
               %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %key = arith.addi %key_base, %col : index
-                %inside = arith.cmpi ult, %key, %keys : index
+                %limit = arith.addi %end_limit, %c0_i32 : i32
+                // col < limit as col & -8 < limit - (col & 7): the left side is a
+                // constant of the element, the right one of its row and column
+                // parity, so that each element costs one compare and one select.
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
               }
@@ -1334,6 +1464,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
+          %c0_i32 = arith.constant 0 : i32
+          %c7_i32 = arith.constant 7 : i32
+          %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
           // Q rows of the block's first item.
           // Item rank of the longest-first order: query block
@@ -1380,6 +1513,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %last = arith.subi %tiles, %c1 : index
             %row_block = arith.addi %q_block, %half : index
             %q_base = arith.muli %row_block, %c64 : index
+            %q_end = arith.addi %q_base, %c1 : index
             // Q rows of the block's next item, into the other slot.
             %round_n = arith.addi %round, %c1 : index
             %has_next = arith.cmpi ult, %round_n, %my_items : index
@@ -1425,13 +1559,26 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             // Only the last key tile has keys past the end or past the diagonal.
             %is_lastt0 = arith.cmpi eq, %c0, %last : index
             %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+              // Key key_base + col is inside where col < limit, in i32 (the
+              // row's limit computed once a row).
               %key_base = arith.muli %c0, %c128 : index
+              %in_tile = arith.subi %keys, %key_base : index
+              %end_limit = arith.index_cast %in_tile : index to i32
+              // Causal: query q_base + row sees keys up to its own index.
+              %diag = arith.subi %q_end, %key_base : index
+              %diag_limit = arith.index_cast %diag : index to i32
               %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %key = arith.addi %key_base, %col : index
-                %query = arith.addi %q_base, %row : index
-                %exists = arith.cmpi ult, %key, %keys : index
-                %visible = arith.cmpi ule, %key, %query : index
-                %inside = arith.andi %exists, %visible : i1
+                %row32 = arith.index_castui %row : index to i32
+                %visible = arith.addi %diag_limit, %row32 : i32
+                %limit = arith.minsi %visible, %end_limit : i32
+                // col < limit as col & -8 < limit - (col & 7): the left side is a
+                // constant of the element, the right one of its row and column
+                // parity, so that each element costs one compare and one select.
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
               }
@@ -1486,13 +1633,26 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               // Only the last key tile has keys past the end or past the diagonal.
               %is_lastt = arith.cmpi eq, %j, %last : index
               %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                // Key key_base + col is inside where col < limit, in i32 (the
+                // row's limit computed once a row).
                 %key_base = arith.muli %j, %c128 : index
+                %in_tile = arith.subi %keys, %key_base : index
+                %end_limit = arith.index_cast %in_tile : index to i32
+                // Causal: query q_base + row sees keys up to its own index.
+                %diag = arith.subi %q_end, %key_base : index
+                %diag_limit = arith.index_cast %diag : index to i32
                 %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                  %key = arith.addi %key_base, %col : index
-                  %query = arith.addi %q_base, %row : index
-                  %exists = arith.cmpi ult, %key, %keys : index
-                  %visible = arith.cmpi ule, %key, %query : index
-                  %inside = arith.andi %exists, %visible : i1
+                  %row32 = arith.index_castui %row : index to i32
+                  %visible = arith.addi %diag_limit, %row32 : i32
+                  %limit = arith.minsi %visible, %end_limit : i32
+                  // col < limit as col & -8 < limit - (col & 7): the left side is a
+                  // constant of the element, the right one of its row and column
+                  // parity, so that each element costs one compare and one select.
+                  %col32 = arith.index_castui %col : index to i32
+                  %col_lo = arith.andi %col32, %c7_i32 : i32
+                  %col_hi = arith.andi %col32, %cm8_i32 : i32
+                  %room = arith.subi %limit, %col_lo : i32
+                  %inside = arith.cmpi slt, %col_hi, %room : i32
                   %r = arith.select %inside, %x, %ninf : f32
                   croq.yield %r : f32
                 }
@@ -1636,6 +1796,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
+          %c0_i32 = arith.constant 0 : i32
+          %c7_i32 = arith.constant 7 : i32
+          %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
           // Q rows of the block's first item.
           %bh_f = arith.divui %bid, %half_q : index
@@ -1674,6 +1837,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %last = arith.subi %tiles, %c1 : index
               %row_block = arith.addi %q_block, %half : index
               %q_base = arith.muli %row_block, %c64 : index
+              %q_end = arith.addi %q_base, %c1 : index
               // Q rows of the block's next item, into the other slot.
               %in_first = arith.cmpi eq, %which, %c0 : index
               %to_twin = arith.andi %in_first, %twins : i1
@@ -1718,13 +1882,26 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               // Only the last key tile has keys past the end or past the diagonal.
               %is_lastt0 = arith.cmpi eq, %c0, %last : index
               %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+                // Key key_base + col is inside where col < limit, in i32 (the
+                // row's limit computed once a row).
                 %key_base = arith.muli %c0, %c128 : index
+                %in_tile = arith.subi %keys, %key_base : index
+                %end_limit = arith.index_cast %in_tile : index to i32
+                // Causal: query q_base + row sees keys up to its own index.
+                %diag = arith.subi %q_end, %key_base : index
+                %diag_limit = arith.index_cast %diag : index to i32
                 %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-                  %key = arith.addi %key_base, %col : index
-                  %query = arith.addi %q_base, %row : index
-                  %exists = arith.cmpi ult, %key, %keys : index
-                  %visible = arith.cmpi ule, %key, %query : index
-                  %inside = arith.andi %exists, %visible : i1
+                  %row32 = arith.index_castui %row : index to i32
+                  %visible = arith.addi %diag_limit, %row32 : i32
+                  %limit = arith.minsi %visible, %end_limit : i32
+                  // col < limit as col & -8 < limit - (col & 7): the left side is a
+                  // constant of the element, the right one of its row and column
+                  // parity, so that each element costs one compare and one select.
+                  %col32 = arith.index_castui %col : index to i32
+                  %col_lo = arith.andi %col32, %c7_i32 : i32
+                  %col_hi = arith.andi %col32, %cm8_i32 : i32
+                  %room = arith.subi %limit, %col_lo : i32
+                  %inside = arith.cmpi slt, %col_hi, %room : i32
                   %r = arith.select %inside, %x, %ninf : f32
                   croq.yield %r : f32
                 }
@@ -1779,13 +1956,26 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
                 // Only the last key tile has keys past the end or past the diagonal.
                 %is_lastt = arith.cmpi eq, %j, %last : index
                 %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                  // Key key_base + col is inside where col < limit, in i32 (the
+                  // row's limit computed once a row).
                   %key_base = arith.muli %j, %c128 : index
+                  %in_tile = arith.subi %keys, %key_base : index
+                  %end_limit = arith.index_cast %in_tile : index to i32
+                  // Causal: query q_base + row sees keys up to its own index.
+                  %diag = arith.subi %q_end, %key_base : index
+                  %diag_limit = arith.index_cast %diag : index to i32
                   %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                    %key = arith.addi %key_base, %col : index
-                    %query = arith.addi %q_base, %row : index
-                    %exists = arith.cmpi ult, %key, %keys : index
-                    %visible = arith.cmpi ule, %key, %query : index
-                    %inside = arith.andi %exists, %visible : i1
+                    %row32 = arith.index_castui %row : index to i32
+                    %visible = arith.addi %diag_limit, %row32 : i32
+                    %limit = arith.minsi %visible, %end_limit : i32
+                    // col < limit as col & -8 < limit - (col & 7): the left side is a
+                    // constant of the element, the right one of its row and column
+                    // parity, so that each element costs one compare and one select.
+                    %col32 = arith.index_castui %col : index to i32
+                    %col_lo = arith.andi %col32, %c7_i32 : i32
+                    %col_hi = arith.andi %col32, %cm8_i32 : i32
+                    %room = arith.subi %limit, %col_lo : i32
+                    %inside = arith.cmpi slt, %col_hi, %room : i32
                     %r = arith.select %inside, %x, %ninf : f32
                     croq.yield %r : f32
                   }
@@ -1999,6 +2189,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
+          %c0_i32 = arith.constant 0 : i32
+          %c7_i32 = arith.constant 7 : i32
+          %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
           // Q rows of the block's first item.
           // Item rank of the longest-first order: query block
@@ -2045,6 +2238,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %last = arith.subi %tiles, %c1 : index
             %row_block = arith.addi %q_block, %half : index
             %q_base = arith.muli %row_block, %c64 : index
+            %q_end = arith.addi %q_base, %c1 : index
             // Q rows of the block's next item, into the other slot.
             %round_n = arith.addi %round, %c1 : index
             %has_next = arith.cmpi ult, %round_n, %my_items : index
@@ -2090,13 +2284,26 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             // Only the last key tile has keys past the end or past the diagonal.
             %is_lastt0 = arith.cmpi eq, %c0, %last : index
             %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+              // Key key_base + col is inside where col < limit, in i32 (the
+              // row's limit computed once a row).
               %key_base = arith.muli %c0, %c128 : index
+              %in_tile = arith.subi %keys, %key_base : index
+              %end_limit = arith.index_cast %in_tile : index to i32
+              // Causal: query q_base + row sees keys up to its own index.
+              %diag = arith.subi %q_end, %key_base : index
+              %diag_limit = arith.index_cast %diag : index to i32
               %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %key = arith.addi %key_base, %col : index
-                %query = arith.addi %q_base, %row : index
-                %exists = arith.cmpi ult, %key, %keys : index
-                %visible = arith.cmpi ule, %key, %query : index
-                %inside = arith.andi %exists, %visible : i1
+                %row32 = arith.index_castui %row : index to i32
+                %visible = arith.addi %diag_limit, %row32 : i32
+                %limit = arith.minsi %visible, %end_limit : i32
+                // col < limit as col & -8 < limit - (col & 7): the left side is a
+                // constant of the element, the right one of its row and column
+                // parity, so that each element costs one compare and one select.
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
               }
@@ -2151,13 +2358,26 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               // Only the last key tile has keys past the end or past the diagonal.
               %is_lastt = arith.cmpi eq, %j, %last : index
               %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                // Key key_base + col is inside where col < limit, in i32 (the
+                // row's limit computed once a row).
                 %key_base = arith.muli %j, %c128 : index
+                %in_tile = arith.subi %keys, %key_base : index
+                %end_limit = arith.index_cast %in_tile : index to i32
+                // Causal: query q_base + row sees keys up to its own index.
+                %diag = arith.subi %q_end, %key_base : index
+                %diag_limit = arith.index_cast %diag : index to i32
                 %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                  %key = arith.addi %key_base, %col : index
-                  %query = arith.addi %q_base, %row : index
-                  %exists = arith.cmpi ult, %key, %keys : index
-                  %visible = arith.cmpi ule, %key, %query : index
-                  %inside = arith.andi %exists, %visible : i1
+                  %row32 = arith.index_castui %row : index to i32
+                  %visible = arith.addi %diag_limit, %row32 : i32
+                  %limit = arith.minsi %visible, %end_limit : i32
+                  // col < limit as col & -8 < limit - (col & 7): the left side is a
+                  // constant of the element, the right one of its row and column
+                  // parity, so that each element costs one compare and one select.
+                  %col32 = arith.index_castui %col : index to i32
+                  %col_lo = arith.andi %col32, %c7_i32 : i32
+                  %col_hi = arith.andi %col32, %cm8_i32 : i32
+                  %room = arith.subi %limit, %col_lo : i32
+                  %inside = arith.cmpi slt, %col_hi, %room : i32
                   %r = arith.select %inside, %x, %ninf : f32
                   croq.yield %r : f32
                 }
@@ -2301,6 +2521,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
+          %c0_i32 = arith.constant 0 : i32
+          %c7_i32 = arith.constant 7 : i32
+          %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
           // Q rows of the block's first item.
           %bh_f = arith.divui %bid, %half_q : index
@@ -2339,6 +2562,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %last = arith.subi %tiles, %c1 : index
               %row_block = arith.addi %q_block, %half : index
               %q_base = arith.muli %row_block, %c64 : index
+              %q_end = arith.addi %q_base, %c1 : index
               // Q rows of the block's next item, into the other slot.
               %in_first = arith.cmpi eq, %which, %c0 : index
               %to_twin = arith.andi %in_first, %twins : i1
@@ -2383,13 +2607,26 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               // Only the last key tile has keys past the end or past the diagonal.
               %is_lastt0 = arith.cmpi eq, %c0, %last : index
               %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+                // Key key_base + col is inside where col < limit, in i32 (the
+                // row's limit computed once a row).
                 %key_base = arith.muli %c0, %c128 : index
+                %in_tile = arith.subi %keys, %key_base : index
+                %end_limit = arith.index_cast %in_tile : index to i32
+                // Causal: query q_base + row sees keys up to its own index.
+                %diag = arith.subi %q_end, %key_base : index
+                %diag_limit = arith.index_cast %diag : index to i32
                 %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-                  %key = arith.addi %key_base, %col : index
-                  %query = arith.addi %q_base, %row : index
-                  %exists = arith.cmpi ult, %key, %keys : index
-                  %visible = arith.cmpi ule, %key, %query : index
-                  %inside = arith.andi %exists, %visible : i1
+                  %row32 = arith.index_castui %row : index to i32
+                  %visible = arith.addi %diag_limit, %row32 : i32
+                  %limit = arith.minsi %visible, %end_limit : i32
+                  // col < limit as col & -8 < limit - (col & 7): the left side is a
+                  // constant of the element, the right one of its row and column
+                  // parity, so that each element costs one compare and one select.
+                  %col32 = arith.index_castui %col : index to i32
+                  %col_lo = arith.andi %col32, %c7_i32 : i32
+                  %col_hi = arith.andi %col32, %cm8_i32 : i32
+                  %room = arith.subi %limit, %col_lo : i32
+                  %inside = arith.cmpi slt, %col_hi, %room : i32
                   %r = arith.select %inside, %x, %ninf : f32
                   croq.yield %r : f32
                 }
@@ -2444,13 +2681,26 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
                 // Only the last key tile has keys past the end or past the diagonal.
                 %is_lastt = arith.cmpi eq, %j, %last : index
                 %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                  // Key key_base + col is inside where col < limit, in i32 (the
+                  // row's limit computed once a row).
                   %key_base = arith.muli %j, %c128 : index
+                  %in_tile = arith.subi %keys, %key_base : index
+                  %end_limit = arith.index_cast %in_tile : index to i32
+                  // Causal: query q_base + row sees keys up to its own index.
+                  %diag = arith.subi %q_end, %key_base : index
+                  %diag_limit = arith.index_cast %diag : index to i32
                   %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                    %key = arith.addi %key_base, %col : index
-                    %query = arith.addi %q_base, %row : index
-                    %exists = arith.cmpi ult, %key, %keys : index
-                    %visible = arith.cmpi ule, %key, %query : index
-                    %inside = arith.andi %exists, %visible : i1
+                    %row32 = arith.index_castui %row : index to i32
+                    %visible = arith.addi %diag_limit, %row32 : i32
+                    %limit = arith.minsi %visible, %end_limit : i32
+                    // col < limit as col & -8 < limit - (col & 7): the left side is a
+                    // constant of the element, the right one of its row and column
+                    // parity, so that each element costs one compare and one select.
+                    %col32 = arith.index_castui %col : index to i32
+                    %col_lo = arith.andi %col32, %c7_i32 : i32
+                    %col_hi = arith.andi %col32, %cm8_i32 : i32
+                    %room = arith.subi %limit, %col_lo : i32
+                    %inside = arith.cmpi slt, %col_hi, %room : i32
                     %r = arith.select %inside, %x, %ninf : f32
                     croq.yield %r : f32
                   }
@@ -2664,6 +2914,9 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
+          %c0_i32 = arith.constant 0 : i32
+          %c7_i32 = arith.constant 7 : i32
+          %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
           // Q rows of the block's first item.
           // Item rank of the longest-first order: query block
@@ -2710,6 +2963,7 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             %last = arith.subi %tiles, %c1 : index
             %row_block = arith.addi %q_block, %half : index
             %q_base = arith.muli %row_block, %c64 : index
+            %q_end = arith.addi %q_base, %c1 : index
             // Q rows of the block's next item, into the other slot.
             %round_n = arith.addi %round, %c1 : index
             %has_next = arith.cmpi ult, %round_n, %my_items : index
@@ -2755,13 +3009,26 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             // Only the last key tile has keys past the end or past the diagonal.
             %is_lastt0 = arith.cmpi eq, %c0, %last : index
             %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+              // Key key_base + col is inside where col < limit, in i32 (the
+              // row's limit computed once a row).
               %key_base = arith.muli %c0, %c128 : index
+              %in_tile = arith.subi %keys, %key_base : index
+              %end_limit = arith.index_cast %in_tile : index to i32
+              // Causal: query q_base + row sees keys up to its own index.
+              %diag = arith.subi %q_end, %key_base : index
+              %diag_limit = arith.index_cast %diag : index to i32
               %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %key = arith.addi %key_base, %col : index
-                %query = arith.addi %q_base, %row : index
-                %exists = arith.cmpi ult, %key, %keys : index
-                %visible = arith.cmpi ule, %key, %query : index
-                %inside = arith.andi %exists, %visible : i1
+                %row32 = arith.index_castui %row : index to i32
+                %visible = arith.addi %diag_limit, %row32 : i32
+                %limit = arith.minsi %visible, %end_limit : i32
+                // col < limit as col & -8 < limit - (col & 7): the left side is a
+                // constant of the element, the right one of its row and column
+                // parity, so that each element costs one compare and one select.
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
               }
@@ -2816,13 +3083,26 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
               // Only the last key tile has keys past the end or past the diagonal.
               %is_lastt = arith.cmpi eq, %j, %last : index
               %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                // Key key_base + col is inside where col < limit, in i32 (the
+                // row's limit computed once a row).
                 %key_base = arith.muli %j, %c128 : index
+                %in_tile = arith.subi %keys, %key_base : index
+                %end_limit = arith.index_cast %in_tile : index to i32
+                // Causal: query q_base + row sees keys up to its own index.
+                %diag = arith.subi %q_end, %key_base : index
+                %diag_limit = arith.index_cast %diag : index to i32
                 %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                  %key = arith.addi %key_base, %col : index
-                  %query = arith.addi %q_base, %row : index
-                  %exists = arith.cmpi ult, %key, %keys : index
-                  %visible = arith.cmpi ule, %key, %query : index
-                  %inside = arith.andi %exists, %visible : i1
+                  %row32 = arith.index_castui %row : index to i32
+                  %visible = arith.addi %diag_limit, %row32 : i32
+                  %limit = arith.minsi %visible, %end_limit : i32
+                  // col < limit as col & -8 < limit - (col & 7): the left side is a
+                  // constant of the element, the right one of its row and column
+                  // parity, so that each element costs one compare and one select.
+                  %col32 = arith.index_castui %col : index to i32
+                  %col_lo = arith.andi %col32, %c7_i32 : i32
+                  %col_hi = arith.andi %col32, %cm8_i32 : i32
+                  %room = arith.subi %limit, %col_lo : i32
+                  %inside = arith.cmpi slt, %col_hi, %room : i32
                   %r = arith.select %inside, %x, %ninf : f32
                   croq.yield %r : f32
                 }
@@ -2966,6 +3246,9 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
+          %c0_i32 = arith.constant 0 : i32
+          %c7_i32 = arith.constant 7 : i32
+          %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
           // Q rows of the block's first item.
           %bh_f = arith.divui %bid, %half_q : index
@@ -3004,6 +3287,7 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
               %last = arith.subi %tiles, %c1 : index
               %row_block = arith.addi %q_block, %half : index
               %q_base = arith.muli %row_block, %c64 : index
+              %q_end = arith.addi %q_base, %c1 : index
               // Q rows of the block's next item, into the other slot.
               %in_first = arith.cmpi eq, %which, %c0 : index
               %to_twin = arith.andi %in_first, %twins : i1
@@ -3048,13 +3332,26 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
               // Only the last key tile has keys past the end or past the diagonal.
               %is_lastt0 = arith.cmpi eq, %c0, %last : index
               %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+                // Key key_base + col is inside where col < limit, in i32 (the
+                // row's limit computed once a row).
                 %key_base = arith.muli %c0, %c128 : index
+                %in_tile = arith.subi %keys, %key_base : index
+                %end_limit = arith.index_cast %in_tile : index to i32
+                // Causal: query q_base + row sees keys up to its own index.
+                %diag = arith.subi %q_end, %key_base : index
+                %diag_limit = arith.index_cast %diag : index to i32
                 %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-                  %key = arith.addi %key_base, %col : index
-                  %query = arith.addi %q_base, %row : index
-                  %exists = arith.cmpi ult, %key, %keys : index
-                  %visible = arith.cmpi ule, %key, %query : index
-                  %inside = arith.andi %exists, %visible : i1
+                  %row32 = arith.index_castui %row : index to i32
+                  %visible = arith.addi %diag_limit, %row32 : i32
+                  %limit = arith.minsi %visible, %end_limit : i32
+                  // col < limit as col & -8 < limit - (col & 7): the left side is a
+                  // constant of the element, the right one of its row and column
+                  // parity, so that each element costs one compare and one select.
+                  %col32 = arith.index_castui %col : index to i32
+                  %col_lo = arith.andi %col32, %c7_i32 : i32
+                  %col_hi = arith.andi %col32, %cm8_i32 : i32
+                  %room = arith.subi %limit, %col_lo : i32
+                  %inside = arith.cmpi slt, %col_hi, %room : i32
                   %r = arith.select %inside, %x, %ninf : f32
                   croq.yield %r : f32
                 }
@@ -3109,13 +3406,26 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
                 // Only the last key tile has keys past the end or past the diagonal.
                 %is_lastt = arith.cmpi eq, %j, %last : index
                 %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                  // Key key_base + col is inside where col < limit, in i32 (the
+                  // row's limit computed once a row).
                   %key_base = arith.muli %j, %c128 : index
+                  %in_tile = arith.subi %keys, %key_base : index
+                  %end_limit = arith.index_cast %in_tile : index to i32
+                  // Causal: query q_base + row sees keys up to its own index.
+                  %diag = arith.subi %q_end, %key_base : index
+                  %diag_limit = arith.index_cast %diag : index to i32
                   %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                    %key = arith.addi %key_base, %col : index
-                    %query = arith.addi %q_base, %row : index
-                    %exists = arith.cmpi ult, %key, %keys : index
-                    %visible = arith.cmpi ule, %key, %query : index
-                    %inside = arith.andi %exists, %visible : i1
+                    %row32 = arith.index_castui %row : index to i32
+                    %visible = arith.addi %diag_limit, %row32 : i32
+                    %limit = arith.minsi %visible, %end_limit : i32
+                    // col < limit as col & -8 < limit - (col & 7): the left side is a
+                    // constant of the element, the right one of its row and column
+                    // parity, so that each element costs one compare and one select.
+                    %col32 = arith.index_castui %col : index to i32
+                    %col_lo = arith.andi %col32, %c7_i32 : i32
+                    %col_hi = arith.andi %col32, %cm8_i32 : i32
+                    %room = arith.subi %limit, %col_lo : i32
+                    %inside = arith.cmpi slt, %col_hi, %room : i32
                     %r = arith.select %inside, %x, %ninf : f32
                     croq.yield %r : f32
                   }
@@ -3329,6 +3639,9 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
+          %c0_i32 = arith.constant 0 : i32
+          %c7_i32 = arith.constant 7 : i32
+          %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
           // Q rows of the block's first item.
           // Item rank of the longest-first order: query block
@@ -3375,6 +3688,7 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             %last = arith.subi %tiles, %c1 : index
             %row_block = arith.addi %q_block, %half : index
             %q_base = arith.muli %row_block, %c64 : index
+            %q_end = arith.addi %q_base, %c1 : index
             // Q rows of the block's next item, into the other slot.
             %round_n = arith.addi %round, %c1 : index
             %has_next = arith.cmpi ult, %round_n, %my_items : index
@@ -3420,13 +3734,26 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             // Only the last key tile has keys past the end or past the diagonal.
             %is_lastt0 = arith.cmpi eq, %c0, %last : index
             %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+              // Key key_base + col is inside where col < limit, in i32 (the
+              // row's limit computed once a row).
               %key_base = arith.muli %c0, %c128 : index
+              %in_tile = arith.subi %keys, %key_base : index
+              %end_limit = arith.index_cast %in_tile : index to i32
+              // Causal: query q_base + row sees keys up to its own index.
+              %diag = arith.subi %q_end, %key_base : index
+              %diag_limit = arith.index_cast %diag : index to i32
               %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %key = arith.addi %key_base, %col : index
-                %query = arith.addi %q_base, %row : index
-                %exists = arith.cmpi ult, %key, %keys : index
-                %visible = arith.cmpi ule, %key, %query : index
-                %inside = arith.andi %exists, %visible : i1
+                %row32 = arith.index_castui %row : index to i32
+                %visible = arith.addi %diag_limit, %row32 : i32
+                %limit = arith.minsi %visible, %end_limit : i32
+                // col < limit as col & -8 < limit - (col & 7): the left side is a
+                // constant of the element, the right one of its row and column
+                // parity, so that each element costs one compare and one select.
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
               }
@@ -3481,13 +3808,26 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
               // Only the last key tile has keys past the end or past the diagonal.
               %is_lastt = arith.cmpi eq, %j, %last : index
               %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                // Key key_base + col is inside where col < limit, in i32 (the
+                // row's limit computed once a row).
                 %key_base = arith.muli %j, %c128 : index
+                %in_tile = arith.subi %keys, %key_base : index
+                %end_limit = arith.index_cast %in_tile : index to i32
+                // Causal: query q_base + row sees keys up to its own index.
+                %diag = arith.subi %q_end, %key_base : index
+                %diag_limit = arith.index_cast %diag : index to i32
                 %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                  %key = arith.addi %key_base, %col : index
-                  %query = arith.addi %q_base, %row : index
-                  %exists = arith.cmpi ult, %key, %keys : index
-                  %visible = arith.cmpi ule, %key, %query : index
-                  %inside = arith.andi %exists, %visible : i1
+                  %row32 = arith.index_castui %row : index to i32
+                  %visible = arith.addi %diag_limit, %row32 : i32
+                  %limit = arith.minsi %visible, %end_limit : i32
+                  // col < limit as col & -8 < limit - (col & 7): the left side is a
+                  // constant of the element, the right one of its row and column
+                  // parity, so that each element costs one compare and one select.
+                  %col32 = arith.index_castui %col : index to i32
+                  %col_lo = arith.andi %col32, %c7_i32 : i32
+                  %col_hi = arith.andi %col32, %cm8_i32 : i32
+                  %room = arith.subi %limit, %col_lo : i32
+                  %inside = arith.cmpi slt, %col_hi, %room : i32
                   %r = arith.select %inside, %x, %ninf : f32
                   croq.yield %r : f32
                 }
@@ -3631,6 +3971,9 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
+          %c0_i32 = arith.constant 0 : i32
+          %c7_i32 = arith.constant 7 : i32
+          %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
           // Q rows of the block's first item.
           %bh_f = arith.divui %bid, %half_q : index
@@ -3669,6 +4012,7 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
               %last = arith.subi %tiles, %c1 : index
               %row_block = arith.addi %q_block, %half : index
               %q_base = arith.muli %row_block, %c64 : index
+              %q_end = arith.addi %q_base, %c1 : index
               // Q rows of the block's next item, into the other slot.
               %in_first = arith.cmpi eq, %which, %c0 : index
               %to_twin = arith.andi %in_first, %twins : i1
@@ -3713,13 +4057,26 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
               // Only the last key tile has keys past the end or past the diagonal.
               %is_lastt0 = arith.cmpi eq, %c0, %last : index
               %t0 = scf.if %is_lastt0 -> (!croq.acc<64x128xf32>) {
+                // Key key_base + col is inside where col < limit, in i32 (the
+                // row's limit computed once a row).
                 %key_base = arith.muli %c0, %c128 : index
+                %in_tile = arith.subi %keys, %key_base : index
+                %end_limit = arith.index_cast %in_tile : index to i32
+                // Causal: query q_base + row sees keys up to its own index.
+                %diag = arith.subi %q_end, %key_base : index
+                %diag_limit = arith.index_cast %diag : index to i32
                 %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-                  %key = arith.addi %key_base, %col : index
-                  %query = arith.addi %q_base, %row : index
-                  %exists = arith.cmpi ult, %key, %keys : index
-                  %visible = arith.cmpi ule, %key, %query : index
-                  %inside = arith.andi %exists, %visible : i1
+                  %row32 = arith.index_castui %row : index to i32
+                  %visible = arith.addi %diag_limit, %row32 : i32
+                  %limit = arith.minsi %visible, %end_limit : i32
+                  // col < limit as col & -8 < limit - (col & 7): the left side is a
+                  // constant of the element, the right one of its row and column
+                  // parity, so that each element costs one compare and one select.
+                  %col32 = arith.index_castui %col : index to i32
+                  %col_lo = arith.andi %col32, %c7_i32 : i32
+                  %col_hi = arith.andi %col32, %cm8_i32 : i32
+                  %room = arith.subi %limit, %col_lo : i32
+                  %inside = arith.cmpi slt, %col_hi, %room : i32
                   %r = arith.select %inside, %x, %ninf : f32
                   croq.yield %r : f32
                 }
@@ -3774,13 +4131,26 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
                 // Only the last key tile has keys past the end or past the diagonal.
                 %is_lastt = arith.cmpi eq, %j, %last : index
                 %t = scf.if %is_lastt -> (!croq.acc<64x128xf32>) {
+                  // Key key_base + col is inside where col < limit, in i32 (the
+                  // row's limit computed once a row).
                   %key_base = arith.muli %j, %c128 : index
+                  %in_tile = arith.subi %keys, %key_base : index
+                  %end_limit = arith.index_cast %in_tile : index to i32
+                  // Causal: query q_base + row sees keys up to its own index.
+                  %diag = arith.subi %q_end, %key_base : index
+                  %diag_limit = arith.index_cast %diag : index to i32
                   %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                    %key = arith.addi %key_base, %col : index
-                    %query = arith.addi %q_base, %row : index
-                    %exists = arith.cmpi ult, %key, %keys : index
-                    %visible = arith.cmpi ule, %key, %query : index
-                    %inside = arith.andi %exists, %visible : i1
+                    %row32 = arith.index_castui %row : index to i32
+                    %visible = arith.addi %diag_limit, %row32 : i32
+                    %limit = arith.minsi %visible, %end_limit : i32
+                    // col < limit as col & -8 < limit - (col & 7): the left side is a
+                    // constant of the element, the right one of its row and column
+                    // parity, so that each element costs one compare and one select.
+                    %col32 = arith.index_castui %col : index to i32
+                    %col_lo = arith.andi %col32, %c7_i32 : i32
+                    %col_hi = arith.andi %col32, %cm8_i32 : i32
+                    %room = arith.subi %limit, %col_lo : i32
+                    %inside = arith.cmpi slt, %col_hi, %room : i32
                     %r = arith.select %inside, %x, %ninf : f32
                     croq.yield %r : f32
                   }
