@@ -108,11 +108,13 @@ static Value getSharedElementPointer(OpBuilder &b, Location loc,
 /// 2 p + 1 one stmatrix.x4 writes the four 8x8 matrices (rows 0-7 and 8-15
 /// of the warp's 16, each group), each thread giving its two converted
 /// columns of each, and lane l the address of row l % 8 of matrix l / 8.
-/// `getValue(b, i, r)` is register r of 64-row block i, converted.
-static void emitStMatrixStores(
-    OpBuilder &b, Location loc, const BufferAccess &access, Type destType,
-    Value warp, Value lane, int64_t blocks, int64_t perThread, int64_t eltBytes,
-    function_ref<Value(OpBuilder &, int64_t, int64_t)> getValue) {
+/// `getPair(b, i, r)` is registers r and r + 1 of 64-row block i, converted,
+/// as a vector of two.
+static void
+emitStMatrixStores(OpBuilder &b, Location loc, const BufferAccess &access,
+                   Type destType, Value warp, Value lane, int64_t blocks,
+                   int64_t perThread, int64_t eltBytes,
+                   function_ref<Value(OpBuilder &, int64_t, int64_t)> getPair) {
   // Lane l addresses row (l / 8) % 2 * 8 + l % 8 of the warp's 16 and
   // column group (l / 8) / 2 of the pair.
   Value matrix = arith::DivUIOp::create(b, loc, lane, indexConstant(b, loc, 8));
@@ -129,7 +131,6 @@ static void emitStMatrixStores(
   Value warpRow = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, warp, indexConstant(b, loc, 16)),
       laneRow);
-  auto pairType = VectorType::get({2}, destType);
   Type i32 = b.getI32Type();
   auto layout = NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row);
   auto shape = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
@@ -141,11 +142,8 @@ static void emitStMatrixStores(
     for (int64_t r = 0; r < perThread; r += 8) {
       SmallVector<Value> sources;
       for (int64_t k = 0; k < 4; ++k) {
-        Value pair = vector::FromElementsOp::create(
-            b, loc, pairType,
-            ValueRange{getValue(b, i, r + 2 * k),
-                       getValue(b, i, r + 2 * k + 1)});
-        sources.push_back(LLVM::BitcastOp::create(b, loc, i32, pair));
+        sources.push_back(
+            LLVM::BitcastOp::create(b, loc, i32, getPair(b, i, r + 2 * k)));
       }
       Value col =
           arith::AddIOp::create(b, loc, laneCol, indexConstant(b, loc, 2 * r));
@@ -197,9 +195,38 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
                    : arith::ExtFOp::create(b, loc, destType, value).getResult();
       return arith::TruncIOp::create(b, loc, destType, value);
     };
+    // Registers r and r + 1 (r even) of block i, converted, as a vector of
+    // two: with relu, one cvt.rn.relu.{f16,bf16}x2.f32, which takes the
+    // element of the upper half first.
+    auto pairType = VectorType::get({2}, destType);
+    auto getPair = [&](OpBuilder &b, int64_t i, int64_t r) -> Value {
+      if (!op.getRelu())
+        return vector::FromElementsOp::create(
+            b, loc, pairType,
+            ValueRange{getValue(b, i, r), getValue(b, i, r + 1)});
+      auto extract = [&](int64_t k) -> Value {
+        return LLVM::ExtractValueOp::create(b, loc, adaptor.getAcc(),
+                                            ArrayRef<int64_t>{i, k});
+      };
+      Value low = extract(r);
+      Value high = extract(r + 1);
+      auto rn = NVVM::FPRoundingMode::RN;
+      auto none = NVVM::SaturationMode::NONE;
+      if (destType.isF16())
+        return NVVM::ConvertF32x2ToF16x2Op::create(
+            b, loc, pairType, high, low, Value(), rn, none, /*relu=*/true);
+      return NVVM::ConvertF32x2ToBF16x2Op::create(
+          b, loc, pairType, high, low, Value(), rn, none, /*relu=*/true);
+    };
+    // Register r alone, converted.
+    auto getSingle = [&](OpBuilder &b, int64_t i, int64_t r) -> Value {
+      if (!op.getRelu())
+        return getValue(b, i, r);
+      return vector::ExtractOp::create(b, loc, getPair(b, i, r - r % 2), r % 2);
+    };
     if (canUseStMatrix(*access, destType, accType)) {
       emitStMatrixStores(rewriter, loc, *access, destType, warp, lane, blocks,
-                         perThread, eltBytes, getValue);
+                         perThread, eltBytes, getPair);
       rewriter.eraseOp(op);
       return success();
     }
@@ -234,7 +261,7 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
               b, loc, col0, indexConstant(b, loc, offset.column));
           OpBuilder::InsertionGuard guard(b);
           if (!paired) {
-            Value value = getValue(b, i, r);
+            Value value = getSingle(b, i, r);
             if (masked) {
               auto ifInside =
                   scf::IfOp::create(b, loc, isInside(b, row, col), false);
@@ -243,7 +270,7 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
             storeOne(b, value, row, col);
             continue;
           }
-          Value first = getValue(b, i, r), second = getValue(b, i, r + 1);
+          Value pair = getPair(b, i, r);
           Value next =
               arith::AddIOp::create(b, loc, col, indexConstant(b, loc, 1));
           if (masked) {
@@ -255,12 +282,9 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
             auto ifFirst =
                 scf::IfOp::create(b, loc, isInside(b, row, col), false);
             b.setInsertionPointToStart(ifFirst.thenBlock());
-            storeOne(b, first, row, col);
+            storeOne(b, vector::ExtractOp::create(b, loc, pair, 0), row, col);
             b.setInsertionPointToStart(ifBoth.thenBlock());
           }
-          Value pair = vector::FromElementsOp::create(
-              b, loc, VectorType::get({2}, destType),
-              ValueRange{first, second});
           vector::StoreOp::create(
               b, loc, pair, access->storage,
               getElementIndices(b, loc, *access, {row, col}),

@@ -225,8 +225,14 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
   if (auto round = result.getDefiningOp<arith::TruncFOp>();
       round && round.getIn().getType() == x.getType() &&
       !round.getRoundingmodeAttr() &&
-      round.getType() == getElementTypeOrSelf(epilogue.output.getType()))
-    return round.getIn();
+      round.getType() == getElementTypeOrSelf(epilogue.output.getType())) {
+    Value unrounded = round.getIn();
+    // The clone is dead now: left in the body, it would be one more use of
+    // the f32 value (which croq-fold-store-relu needs to be the only one).
+    if (round->use_empty())
+      round->erase();
+    return unrounded;
+  }
   if (result.getType() != x.getType())
     result = arith::ExtFOp::create(b, loc, x.getType(), result);
   return result;

@@ -78,6 +78,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   CroqSplitAccumulatorsOptions split;
   split.consumers = options.consumers;
   pm.addPass(createCroqSplitAccumulators(split));
+  // A ReLU that ends an epilogue is left to the store's conversion.
+  pm.addPass(createCroqFoldStoreRelu());
   pm.addPass(createCroqAssignLayouts());
   pm.addPass(createCroqNormalizeViews());
   pm.addPass(createCroqWaitAsyncStores());

@@ -102,6 +102,69 @@ func.func @mma_store_shared() {
   return
 }
 
+// With relu, each pair of columns is converted by one cvt.rn.relu.f16x2.f32
+// (nvvm.convert.f32x2.to.f16x2 {relu}), which takes register r + 1 first
+// (the upper half), and no truncf is left.
+// CHECK-LABEL: func.func @mma_store_shared_relu
+// CHECK-NOT:    arith.truncf
+// CHECK:        %[[LANE:.*]] = arith.remui %{{.*}}, %c32{{.*}} : index
+// CHECK:        arith.divui %[[LANE]], %c8{{.*}} : index
+// CHECK:        %[[R0:.*]] = llvm.extractvalue %[[ACC:[0-9]+]][0, 0] : !llvm.struct
+// CHECK-NEXT:   %[[R1:.*]] = llvm.extractvalue %[[ACC]][0, 1] : !llvm.struct
+// CHECK-NEXT:   %[[PAIR:.*]] = nvvm.convert.f32x2.to.f16x2 %[[R1]], %[[R0]] {relu = true, rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xf16>
+// CHECK-NEXT:   llvm.bitcast %[[PAIR]] : vector<2xf16> to i32
+// CHECK-COUNT-31: nvvm.convert.f32x2.to.f16x2 {{.*}} {relu = true, rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xf16>
+// CHECK-NOT:    nvvm.convert.f32x2.to.f16x2
+// CHECK-NOT:    arith.truncf
+// CHECK:        return
+func.func @mma_store_shared_relu() {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %bt = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %out = croq.alloc : !croq.tile<64x128xf16, shared>
+    %zero = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %zero : !croq.acc<64x128xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %mb = croq.mma.load %bt : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+    %c = croq.mma.commit %r : !croq.acc<64x128xf32>
+    croq.mma.store relu %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+  }
+  return
+}
+
+// Into a bf16 view of a tensor whose rows may not keep pairs aligned: each
+// element is stored alone, masked, the element of its pair converted with
+// relu (the two elements' conversions are the same op, left to CSE).
+// CHECK-LABEL: func.func @mma_store_view_relu_bf16
+// CHECK-NOT:    arith.truncf
+// CHECK:        %[[PAIR:.*]] = nvvm.convert.f32x2.to.bf16x2 %{{.*}}, %{{.*}} {relu = true, rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+// CHECK-NEXT:   %[[FIRST:.*]] = vector.extract %[[PAIR]][0] : bf16 from vector<2xbf16>
+// CHECK:        scf.if
+// CHECK:          memref.store %[[FIRST]]
+// CHECK:        %[[PAIR1:.*]] = nvvm.convert.f32x2.to.bf16x2 %{{.*}}, %{{.*}} {relu = true, rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+// CHECK-NEXT:   %[[SECOND:.*]] = vector.extract %[[PAIR1]][1] : bf16 from vector<2xbf16>
+// CHECK:        scf.if
+// CHECK:          memref.store %[[SECOND]]
+// CHECK-NOT:    arith.truncf
+// CHECK:        return
+func.func @mma_store_view_relu_bf16(%out: memref<?x?xbf16>) {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xbf16, shared, swizzle = 128>
+    %bt = croq.alloc : !croq.tile<64x64xbf16, shared, swizzle = 128>
+    %zero = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %zero : !croq.acc<64x64xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+    %mb = croq.mma.load %bt : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+    %c = croq.mma.commit %r : !croq.acc<64x64xf32>
+    %c0 = arith.constant 0 : index
+    %v = croq.subspan %out [64, 64] at [%c0, %c0] : memref<?x?xbf16> -> !croq.view<64x64xbf16>
+    croq.mma.store relu %c -> %v : !croq.acc<64x64xf32> -> !croq.view<64x64xbf16>
+  }
+  return
+}
+
 // Into an f32 shared tile (stmatrix moves 16-bit elements only), whose pairs
 // of adjacent columns are aligned: registers r and r + 1 (columns c and
 // c + 1 of one row) go out as one vector of two elements, 32 pairs per

@@ -1513,6 +1513,22 @@ func.func @mma_store_shape(%acc: !croq.acc<64x128xf32>, %v: !croq.view<?x64xf16>
 
 // -----
 
+func.func @mma_store_relu_f32(%acc: !croq.acc<64x64xf32>, %m: memref<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.store' op 'relu' converts an f32 accumulator to f16 or bf16, not 'f32' to 'f32'}}
+  croq.mma.store relu %acc -> %m : !croq.acc<64x64xf32> -> memref<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @mma_store_relu_i32(%acc: !croq.acc<64x8xi32>, %m: memref<64x8xi32>) {
+  // expected-error @+1 {{'croq.mma.store' op 'relu' converts an f32 accumulator to f16 or bf16, not 'i32' to 'i32'}}
+  croq.mma.store relu %acc -> %m : !croq.acc<64x8xi32> -> memref<64x8xi32>
+  return
+}
+
+// -----
+
 func.func @mma_store_float_to_int(%acc: !croq.acc<64x64xf32>, %m: memref<64x64xi32>) {
   // expected-error @+1 {{'croq.mma.store' op cannot store a 'f32' accumulator into 'i32' elements}}
   croq.mma.store %acc -> %m : !croq.acc<64x64xf32> -> memref<64x64xi32>

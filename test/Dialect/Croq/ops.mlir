@@ -819,6 +819,8 @@ func.func @mma_wait_example(%s1: !croq.acc<64x128xf32>, %o1: !croq.acc<64x128xf3
 func.func @mma_store_example(%c: !croq.acc<64x128xf32>, %out: !croq.tile<64x128xf16, shared>) {
   // CHECK: croq.mma.store %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
   croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+  // CHECK: croq.mma.store relu %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+  croq.mma.store relu %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
   return
 }
 

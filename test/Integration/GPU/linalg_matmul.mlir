@@ -116,6 +116,14 @@
 // RUN: FileCheck %s --check-prefix=SMALL < %t.d/linalg_mm_f16_kernel_13.ptx
 // RUN: FileCheck %s --check-prefix=PARTIAL < %t.d/linalg_mm_splitk_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=REDUCE < %t.d/linalg_mm_splitk_f16_kernel_91.ptx
+// The bias + relu epilogue adds in f32 and leaves the clamp to the
+// conversion to f16 (croq-fold-store-relu).
+// RUN: FileCheck %s --check-prefix=RELU < %t.d/linalg_mm_bias_relu_f16_kernel.ptx
+
+// RELU-LABEL: .entry linalg_mm_bias_relu_f16_kernel
+// RELU-NOT:   max.NaN.f32
+// RELU:       cvt.rn.relu.f16x2.f32
+// RELU-NOT:   max.NaN.f32
 
 // GEMMs handed to croq as linalg, as a frontend bufferizes them: the
 // output zeroed by linalg.fill and then accumulated into by linalg.matmul

@@ -226,5 +226,10 @@ LogicalResult MmaStoreOp::verify() {
     return emitOpError("cannot store a ")
            << acc.getElementType() << " accumulator into "
            << dest.getElementType() << " elements";
+  if (getRelu() && (!acc.getElementType().isF32() ||
+                    !isa<Float16Type, BFloat16Type>(dest.getElementType())))
+    return emitOpError("'relu' converts an f32 accumulator to f16 or bf16, "
+                       "not ")
+           << acc.getElementType() << " to " << dest.getElementType();
   return success();
 }

@@ -1038,15 +1038,22 @@ def Croq_MmaStoreOp : Croq_Op<"mma.store"> {
     elements to the destination's element type. Stores to a view that runs
     past its tensor's edge are masked.
 
+    With `relu`, negative elements are stored as zero: the conversion of an
+    f32 accumulator to f16 or bf16 clamps them (`cvt.rn.relu`), so that a
+    ReLU costs nothing over the store. `croq-fold-store-relu` makes a
+    `croq.mma.map` that ends in `arith.maximumf %x, 0.0` such a store.
+
     Example:
 
     ```mlir
     croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+    croq.mma.store relu %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
     ```
   }];
   let arguments = (ins Croq_AccType:$acc,
-                       Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest);
-  let assemblyFormat = "$acc `->` $dest attr-dict `:` qualified(type($acc)) `->` qualified(type($dest))";
+                       Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest,
+                       UnitAttr:$relu);
+  let assemblyFormat = "(`relu` $relu^)? $acc `->` $dest attr-dict `:` qualified(type($acc)) `->` qualified(type($dest))";
   let hasVerifier = 1;
 }
 

@@ -554,6 +554,48 @@ def CroqPlanRegisters : Pass<"croq-plan-registers"> {
   ];
 }
 
+def CroqFoldStoreRelu : Pass<"croq-fold-store-relu"> {
+  let summary = "Fold a ReLU that ends a croq.mma.map into the store of its "
+                "result";
+  let description = [{
+    A fused GEMM epilogue often ends in a ReLU, `arith.maximumf %x, 0.0`,
+    computed on every element of the accumulator before `croq.mma.store`
+    converts it to f16 or bf16. The conversion instruction can clamp
+    negative values itself (`cvt.rn.relu.f16x2.f32`), so this pass drops the
+    maximum from the `croq.mma.map` and marks the store `relu`: one
+    instruction less per element on the consumers' critical path.
+
+    It applies where the map's result is used by that store only, the
+    maximum's result only by the map's `croq.yield`, its other operand is
+    the constant +0.0, and the store converts f32 to f16 or bf16. Both forms
+    give the same values, NaN included (`arith.maximumf` propagates NaN,
+    the conversion gives the canonical NaN); only the sign of a zero may
+    differ, as the clamp may keep a negative zero where `maximumf` gives
+    +0.0. `arith.maxnumf`, which maps NaN to 0, is left alone.
+
+    Before:
+
+    ```mlir
+    %y = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x128xf32> {
+      %b = arith.addf %x, %bias : f32
+      %r = arith.maximumf %b, %zero : f32
+      croq.yield %r : f32
+    }
+    croq.mma.store %y -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+    ```
+
+    After:
+
+    ```mlir
+    %y = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x128xf32> {
+      %b = arith.addf %x, %bias : f32
+      croq.yield %b : f32
+    }
+    croq.mma.store relu %y -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+    ```
+  }];
+}
+
 def CroqWaitAsyncStores : Pass<"croq-wait-async-stores"> {
   let summary = "Wait for async tma stores left in flight before their tiles "
                 "are written again";
