@@ -39,12 +39,13 @@
 // computes its exponentials. The two consumers also take turns to issue
 // their products (FlashAttention-3's ping-pong, on two named barriers:
 // croq.named_barrier.sync before issuing, .arrive after), so that one's
-// softmax runs while the other's products do: S_j and P_(j-1) V_(j-1) at
-// head dimension 64 (measured 4% to 10% faster), S_j alone at 128 (up to
-// 8% faster on short problems; taking turns for both products there
-// spilled more registers and measured slower for causal attention; the
-// way the first turn is handed over also moved the causal kernels by 10%
-// through ptxas's register allocation: re-measure after touching it). The
+// softmax runs while the other's products do: S_j and P_(j-1) V_(j-1)
+// together (measured 4% to 10% faster than no turns at head dimension 64;
+// at 128, 0.5% to 2% faster than turns for S_j alone since the masks cost
+// less, where before they spilled more registers and measured slower for
+// causal attention; the way the first turn is handed over also moved the
+// causal kernels by 10% through ptxas's register allocation: re-measure
+// after touching it). The
 // first key tile computes S alone and the last P V runs after the loop.
 // After the last key tile the output is O / l: one reciprocal a row and a
 // multiplication an element (a division an element, div.rn.f32, took up
@@ -295,9 +296,9 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
             croq.named_barrier.sync %turn_mine, threads = 256
             %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-            croq.named_barrier.arrive %turn_other, threads = 256
             %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
             %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+            croq.named_barrier.arrive %turn_other, threads = 256
             %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
             %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
             croq.event.trigger %kempty[%stage] : !croq.events<2>
@@ -606,9 +607,9 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
             croq.named_barrier.sync %turn_mine, threads = 256
             %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-            croq.named_barrier.arrive %turn_other, threads = 256
             %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
             %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+            croq.named_barrier.arrive %turn_other, threads = 256
             %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
             %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
             croq.event.trigger %kempty[%stage] : !croq.events<2>
@@ -1624,9 +1625,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
               croq.named_barrier.sync %turn_mine, threads = 256
               %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-              croq.named_barrier.arrive %turn_other, threads = 256
               %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
               %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+              croq.named_barrier.arrive %turn_other, threads = 256
               %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
               %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
               croq.event.trigger %kempty[%stage] : !croq.events<2>
@@ -1947,9 +1948,9 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
                 %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
                 croq.named_barrier.sync %turn_mine, threads = 256
                 %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-                croq.named_barrier.arrive %turn_other, threads = 256
                 %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
                 %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+                croq.named_barrier.arrive %turn_other, threads = 256
                 %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
                 %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
                 croq.event.trigger %kempty[%stage] : !croq.events<2>
@@ -2349,9 +2350,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
               croq.named_barrier.sync %turn_mine, threads = 256
               %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-              croq.named_barrier.arrive %turn_other, threads = 256
               %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
               %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+              croq.named_barrier.arrive %turn_other, threads = 256
               %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
               %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
               croq.event.trigger %kempty[%stage] : !croq.events<2>
@@ -2672,9 +2673,9 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
                 %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
                 croq.named_barrier.sync %turn_mine, threads = 256
                 %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-                croq.named_barrier.arrive %turn_other, threads = 256
                 %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
                 %o1 = croq.mma row col %o, %pp, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+                croq.named_barrier.arrive %turn_other, threads = 256
                 %oc = croq.mma.commit %o1 pending = 1 : !croq.acc<64x128xf32>
                 %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
                 croq.event.trigger %kempty[%stage] : !croq.events<2>

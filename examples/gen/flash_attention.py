@@ -51,12 +51,13 @@ HEADER = """\
 // computes its exponentials. The two consumers also take turns to issue
 // their products (FlashAttention-3's ping-pong, on two named barriers:
 // croq.named_barrier.sync before issuing, .arrive after), so that one's
-// softmax runs while the other's products do: S_j and P_(j-1) V_(j-1) at
-// head dimension 64 (measured 4% to 10% faster), S_j alone at 128 (up to
-// 8% faster on short problems; taking turns for both products there
-// spilled more registers and measured slower for causal attention; the
-// way the first turn is handed over also moved the causal kernels by 10%
-// through ptxas's register allocation: re-measure after touching it). The
+// softmax runs while the other's products do: S_j and P_(j-1) V_(j-1)
+// together (measured 4% to 10% faster than no turns at head dimension 64;
+// at 128, 0.5% to 2% faster than turns for S_j alone since the masks cost
+// less, where before they spilled more registers and measured slower for
+// causal attention; the way the first turn is handed over also moved the
+// causal kernels by 10% through ptxas's register allocation: re-measure
+// after touching it). The
 // first key tile computes S alone and the last P V runs after the loop.
 // After the last key tile the output is O / l: one reciprocal a row and a
 // multiplication an element (a division an element, div.rn.f32, took up
@@ -141,9 +142,6 @@ class Kernel:
         self.name = name
         self.D = D
         self.causal = causal
-        # The consumers take turns to issue their products (see the header):
-        # both products at head dimension 64, S = Q K^T alone at 128.
-        self.turn_covers_pv = D == 64
         self.Q3 = f"!croq.tile<1x64x{D}x{T}, shared, swizzle = 128>"
         self.Q2 = f"!croq.tile<64x{D}x{T}, shared, swizzle = 128>"
         # Q: two slots a consumer (this item's rows and the next one's).
@@ -581,14 +579,12 @@ def key_loop(k, I):
     w(f"{J}%v2 = croq.span_as %vt : {k.K3} -> {k.K2}")
     w(f"{J}%vb = croq.mma.load %v2 : {k.K2} -> {k.KF}")
     w(f"{J}%sz = croq.mma.fill %zero : {k.SA}")
+    # The consumers take turns to issue both products (see the header).
     my_turn(k, J)
     w(f"{J}%s1 = croq.mma row row %sz, %qa, %kb : {k.QF}, {k.KF} -> {k.SA}")
-    if not k.turn_covers_pv:
-        pass_turn(k, J)
     w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {k.SA}")
     w(f"{J}%o1 = croq.mma row col %o, %pp, %vb : {k.PF}, {k.KF} -> {k.OA}")
-    if k.turn_covers_pv:
-        pass_turn(k, J)
+    pass_turn(k, J)
     w(f"{J}%oc = croq.mma.commit %o1 pending = 1 : {k.OA}")
     w(f"{J}%s = croq.mma.wait %sc pending = 1 : {k.SA}")
     w(f"{J}croq.event.trigger %kempty[%stage] : {k.E2}")
