@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -240,6 +241,24 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
   return result;
 }
 
+/// Whether the first element of `tensor` (a 1-D memref) lies at an address
+/// that is a multiple of `bytes`, computed where the kernel runs.
+static Value isAligned(OpBuilder &b, Location loc, Value tensor,
+                       int64_t bytes) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, tensor);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tensor);
+  int64_t elementBytes =
+      cast<MemRefType>(tensor.getType()).getElementTypeBitWidth() / 8;
+  Value offset = arith::MulIOp::create(
+      b, loc, metadata.getOffset(),
+      arith::ConstantIndexOp::create(b, loc, elementBytes));
+  Value address = arith::AddIOp::create(b, loc, base, offset);
+  Value rest = arith::RemUIOp::create(
+      b, loc, address, arith::ConstantIndexOp::create(b, loc, bytes));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rest,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+}
+
 /// The `rows` or `cols` vector of `window`'s `size` elements (zero past
 /// its edge): each thread reads the rows or columns its accumulator
 /// fragments cover once, where a read in the mma.map body would run once
@@ -248,46 +267,72 @@ static Value loadVector(OpBuilder &b, Location loc, Value window, int64_t size,
                         AccAxis axis) {
   Type element = getElementTypeOrSelf(window.getType());
   auto type = VecType::get(b.getContext(), size, element, axis);
-  auto build = [&](OpBuilder &b, bool inBounds) -> Value {
+  // `pairs`: element i taken from the two-element read at i & ~1, which it
+  // shares with element i ^ 1 (the same load once the body is unrolled).
+  auto build = [&](OpBuilder &b, bool inBounds, bool pairs) -> Value {
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(element));
     Value fill = VecFillOp::create(b, loc, type, zero);
     auto map = VecMapOp::create(b, loc, fill);
     Block &body = map.getBody().front();
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&body);
-    Value value = ReadOp::create(b, loc, element, window,
-                                 ValueRange{body.getArgument(0)}, inBounds);
+    Value index = body.getArgument(0);
+    Value value;
+    if (pairs) {
+      Value even = arith::AndIOp::create(
+          b, loc, index, arith::ConstantIndexOp::create(b, loc, ~int64_t(1)));
+      Value odd = arith::AndIOp::create(
+          b, loc, index, arith::ConstantIndexOp::create(b, loc, 1));
+      Value pair = ReadOp::create(b, loc, VectorType::get({2}, element), window,
+                                  ValueRange{even}, /*inBounds=*/true);
+      value = vector::ExtractOp::create(b, loc, pair, OpFoldResult(odd));
+    } else {
+      value =
+          ReadOp::create(b, loc, element, window, ValueRange{index}, inBounds);
+    }
     YieldOp::create(b, loc, ValueRange{value});
     return map.getResult();
   };
   // A vector per column whose window lies inside its tensor (every tile but
-  // the last of a row of tiles) reads without edge tests: tested, each of a
-  // thread's 64 reads took a compare and a branch of its own, on the
-  // consumers' path before every tile's K loop. (Vectors per row are split
-  // between the consumers by croq-split-accumulators and keep one form.)
+  // the last of a row of tiles) and starts at an address aligned to a pair
+  // of elements is read without edge tests, a pair of columns a read:
+  // tested one by one, each of a thread's 64 reads took a compare and a
+  // branch of its own, on the consumers' path before every tile's K loop.
+  // (Vectors per row are split between the consumers by
+  // croq-split-accumulators and keep one form.)
   auto subspan = window.getDefiningOp<SubspanOp>();
   auto tensor = subspan ? dyn_cast<MemRefType>(subspan.getSource().getType())
                         : MemRefType();
   if (axis != AccAxis::Cols || !tensor || tensor.getRank() != 1 ||
       subspan.getIndices().size() != 1 || !subspan.getSteps().empty() ||
       subspan.getStaticSteps())
-    return build(b, /*inBounds=*/false);
+    return build(b, /*inBounds=*/false, /*pairs=*/false);
   Value at = subspan.getIndices().front();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value end =
       arith::MulIOp::create(b, loc, arith::AddIOp::create(b, loc, at, one),
                             arith::ConstantIndexOp::create(b, loc, size));
   Value extent = memref::DimOp::create(b, loc, subspan.getSource(), 0);
-  Value inside =
+  Value fast =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, end, extent);
-  auto ifInside = scf::IfOp::create(b, loc, TypeRange{type}, inside,
-                                    /*withElseRegion=*/true);
+  // The window starts at a multiple of `size` elements: where that is even,
+  // its pairs are aligned where the tensor's start is. (Pairs and single
+  // reads without tests as two fast forms would share the odd elements'
+  // loads, which LLVM then hoists out of both.)
+  int64_t pairBytes = 2 * tensor.getElementTypeBitWidth() / 8;
+  bool pairs = size % 2 == 0 && tensor.getLayout().isIdentity() &&
+               (pairBytes == 4 || pairBytes == 8);
+  if (pairs)
+    fast = arith::AndIOp::create(
+        b, loc, fast, isAligned(b, loc, subspan.getSource(), pairBytes));
+  auto ifFast = scf::IfOp::create(b, loc, TypeRange{type}, fast,
+                                  /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifInside.thenBlock());
-  scf::YieldOp::create(b, loc, build(b, /*inBounds=*/true));
-  b.setInsertionPointToStart(ifInside.elseBlock());
-  scf::YieldOp::create(b, loc, build(b, /*inBounds=*/false));
-  return ifInside.getResult(0);
+  b.setInsertionPointToStart(ifFast.thenBlock());
+  scf::YieldOp::create(b, loc, build(b, /*inBounds=*/true, pairs));
+  b.setInsertionPointToStart(ifFast.elseBlock());
+  scf::YieldOp::create(b, loc, build(b, /*inBounds=*/false, /*pairs=*/false));
+  return ifFast.getResult(0);
 }
 
 EpilogueOperands mlir::croq::loadEpilogueInputs(OpBuilder &b, Location loc,

@@ -96,7 +96,9 @@ func.func @nonzero_fill(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?
 // loop, whose time hides the reads, and broadcast along the rows), the
 // kernel stores into the generic's output, and the temporary, fill and
 // generic are gone. Where the bias's window of 128 columns lies inside the
-// bias, it is read without edge tests (in_bounds).
+// bias and the bias starts at an 8-byte boundary, it is read a pair of
+// columns at a time without edge tests (in_bounds vector<2xf32> reads, the
+// element taken by the column's parity); else one column at a time, tested.
 // CHECK-LABEL: func.func @fused_bias_relu
 // CHECK-NOT: memref.alloc
 // CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in
@@ -106,14 +108,21 @@ func.func @nonzero_fill(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?
 // CHECK: %[[END:.*]] = arith.muli %[[NEXT]], %c128
 // CHECK: %[[EXTENT:.*]] = memref.dim %[[BIASM]], %c0
 // CHECK: %[[INSIDE:.*]] = arith.cmpi ule, %[[END]], %[[EXTENT]]
-// CHECK: %[[BVEC:.*]] = scf.if %[[INSIDE]] -> (!croq.vec<128xf32, cols>) {
+// CHECK: %[[PTR:.*]] = memref.extract_aligned_pointer_as_index %[[BIASM]]
+// CHECK: %[[REST:.*]] = arith.remui %[[PTR]], %c8
+// CHECK: %[[ALIGNED:.*]] = arith.cmpi eq, %[[REST]], %c0
+// CHECK: %[[FAST:.*]] = arith.andi %[[INSIDE]], %[[ALIGNED]]
+// CHECK: %[[BVEC:.*]] = scf.if %[[FAST]] -> (!croq.vec<128xf32, cols>) {
 // CHECK:   %[[ZERO:.*]] = croq.vec.fill %{{.*}} : !croq.vec<128xf32, cols>
 // CHECK:   croq.vec.map %[[ZERO]] (%[[J:.*]], %{{.*}}) : !croq.vec<128xf32, cols> {
-// CHECK:     %[[B:.*]] = croq.read %[[BV]][%[[J]]] in_bounds : !croq.view<128xf32>
+// CHECK:     %[[EVEN:.*]] = arith.andi %[[J]], %c-2
+// CHECK:     %[[ODD:.*]] = arith.andi %[[J]], %c1
+// CHECK:     %[[PAIR:.*]] = croq.read %[[BV]][%[[EVEN]]] in_bounds : !croq.view<128xf32> -> vector<2xf32>
+// CHECK:     %[[B:.*]] = vector.extract %[[PAIR]][%[[ODD]]] : f32 from vector<2xf32>
 // CHECK:     croq.yield %[[B]] : f32
 // CHECK: } else {
 // CHECK:   croq.vec.map %{{.*}} (%[[J2:.*]], %{{.*}}) : !croq.vec<128xf32, cols> {
-// CHECK:     %[[B2:.*]] = croq.read %[[BV]][%[[J2]]] : !croq.view<128xf32>
+// CHECK:     %[[B2:.*]] = croq.read %[[BV]][%[[J2]]] : !croq.view<128xf32>{{$}}
 // CHECK:     croq.yield %[[B2]] : f32
 // CHECK: %[[ACC:.*]] = scf.for
 // CHECK: croq.mma.commit
