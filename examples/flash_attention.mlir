@@ -169,7 +169,6 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
-        %c0_i32 = arith.constant 0 : i32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
@@ -242,14 +241,13 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %in_tile = arith.subi %keys, %key_base : index
             %end_limit = arith.index_cast %in_tile : index to i32
             %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %limit = arith.addi %end_limit, %c0_i32 : i32
               // col < limit as col & -8 < limit - (col & 7): the left side is a
               // constant of the element, the right one of its row and column
               // parity, so that each element costs one compare and one select.
               %col32 = arith.index_castui %col : index to i32
               %col_lo = arith.andi %col32, %c7_i32 : i32
               %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
+              %room = arith.subi %end_limit, %col_lo : i32
               %inside = arith.cmpi slt, %col_hi, %room : i32
               %r = arith.select %inside, %x, %ninf : f32
               croq.yield %r : f32
@@ -312,14 +310,13 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %in_tile = arith.subi %keys, %key_base : index
               %end_limit = arith.index_cast %in_tile : index to i32
               %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %limit = arith.addi %end_limit, %c0_i32 : i32
                 // col < limit as col & -8 < limit - (col & 7): the left side is a
                 // constant of the element, the right one of its row and column
                 // parity, so that each element costs one compare and one select.
                 %col32 = arith.index_castui %col : index to i32
                 %col_lo = arith.andi %col32, %c7_i32 : i32
                 %col_hi = arith.andi %col32, %cm8_i32 : i32
-                %room = arith.subi %limit, %col_lo : i32
+                %room = arith.subi %end_limit, %col_lo : i32
                 %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
@@ -480,7 +477,6 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
-        %c0_i32 = arith.constant 0 : i32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
@@ -553,14 +549,13 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %in_tile = arith.subi %keys, %key_base : index
             %end_limit = arith.index_cast %in_tile : index to i32
             %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %limit = arith.addi %end_limit, %c0_i32 : i32
               // col < limit as col & -8 < limit - (col & 7): the left side is a
               // constant of the element, the right one of its row and column
               // parity, so that each element costs one compare and one select.
               %col32 = arith.index_castui %col : index to i32
               %col_lo = arith.andi %col32, %c7_i32 : i32
               %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
+              %room = arith.subi %end_limit, %col_lo : i32
               %inside = arith.cmpi slt, %col_hi, %room : i32
               %r = arith.select %inside, %x, %ninf : f32
               croq.yield %r : f32
@@ -623,14 +618,13 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %in_tile = arith.subi %keys, %key_base : index
               %end_limit = arith.index_cast %in_tile : index to i32
               %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %limit = arith.addi %end_limit, %c0_i32 : i32
                 // col < limit as col & -8 < limit - (col & 7): the left side is a
                 // constant of the element, the right one of its row and column
                 // parity, so that each element costs one compare and one select.
                 %col32 = arith.index_castui %col : index to i32
                 %col_lo = arith.andi %col32, %c7_i32 : i32
                 %col_hi = arith.andi %col32, %cm8_i32 : i32
-                %room = arith.subi %limit, %col_lo : i32
+                %room = arith.subi %end_limit, %col_lo : i32
                 %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
@@ -791,7 +785,6 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
-        %c0_i32 = arith.constant 0 : i32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
@@ -864,14 +857,13 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %in_tile = arith.subi %keys, %key_base : index
             %end_limit = arith.index_cast %in_tile : index to i32
             %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %limit = arith.addi %end_limit, %c0_i32 : i32
               // col < limit as col & -8 < limit - (col & 7): the left side is a
               // constant of the element, the right one of its row and column
               // parity, so that each element costs one compare and one select.
               %col32 = arith.index_castui %col : index to i32
               %col_lo = arith.andi %col32, %c7_i32 : i32
               %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
+              %room = arith.subi %end_limit, %col_lo : i32
               %inside = arith.cmpi slt, %col_hi, %room : i32
               %r = arith.select %inside, %x, %ninf : f32
               croq.yield %r : f32
@@ -934,14 +926,13 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %in_tile = arith.subi %keys, %key_base : index
               %end_limit = arith.index_cast %in_tile : index to i32
               %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %limit = arith.addi %end_limit, %c0_i32 : i32
                 // col < limit as col & -8 < limit - (col & 7): the left side is a
                 // constant of the element, the right one of its row and column
                 // parity, so that each element costs one compare and one select.
                 %col32 = arith.index_castui %col : index to i32
                 %col_lo = arith.andi %col32, %c7_i32 : i32
                 %col_hi = arith.andi %col32, %cm8_i32 : i32
-                %room = arith.subi %limit, %col_lo : i32
+                %room = arith.subi %end_limit, %col_lo : i32
                 %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
@@ -1102,7 +1093,6 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
         %one = arith.constant 1.0 : f32
-        %c0_i32 = arith.constant 0 : i32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
         %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
@@ -1175,14 +1165,13 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %in_tile = arith.subi %keys, %key_base : index
             %end_limit = arith.index_cast %in_tile : index to i32
             %masked = croq.mma.map %s0 (%row, %col, %x) : !croq.acc<64x128xf32> {
-              %limit = arith.addi %end_limit, %c0_i32 : i32
               // col < limit as col & -8 < limit - (col & 7): the left side is a
               // constant of the element, the right one of its row and column
               // parity, so that each element costs one compare and one select.
               %col32 = arith.index_castui %col : index to i32
               %col_lo = arith.andi %col32, %c7_i32 : i32
               %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
+              %room = arith.subi %end_limit, %col_lo : i32
               %inside = arith.cmpi slt, %col_hi, %room : i32
               %r = arith.select %inside, %x, %ninf : f32
               croq.yield %r : f32
@@ -1245,14 +1234,13 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %in_tile = arith.subi %keys, %key_base : index
               %end_limit = arith.index_cast %in_tile : index to i32
               %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-                %limit = arith.addi %end_limit, %c0_i32 : i32
                 // col < limit as col & -8 < limit - (col & 7): the left side is a
                 // constant of the element, the right one of its row and column
                 // parity, so that each element costs one compare and one select.
                 %col32 = arith.index_castui %col : index to i32
                 %col_lo = arith.andi %col32, %c7_i32 : i32
                 %col_hi = arith.andi %col32, %cm8_i32 : i32
-                %room = arith.subi %limit, %col_lo : i32
+                %room = arith.subi %end_limit, %col_lo : i32
                 %inside = arith.cmpi slt, %col_hi, %room : i32
                 %r = arith.select %inside, %x, %ninf : f32
                 croq.yield %r : f32
@@ -1465,7 +1453,6 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %c0_i32 = arith.constant 0 : i32
           %c7_i32 = arith.constant 7 : i32
           %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
@@ -1797,7 +1784,6 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %c0_i32 = arith.constant 0 : i32
           %c7_i32 = arith.constant 7 : i32
           %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
@@ -2190,7 +2176,6 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %c0_i32 = arith.constant 0 : i32
           %c7_i32 = arith.constant 7 : i32
           %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
@@ -2522,7 +2507,6 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %c0_i32 = arith.constant 0 : i32
           %c7_i32 = arith.constant 7 : i32
           %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
@@ -2915,7 +2899,6 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %c0_i32 = arith.constant 0 : i32
           %c7_i32 = arith.constant 7 : i32
           %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
@@ -3247,7 +3230,6 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %c0_i32 = arith.constant 0 : i32
           %c7_i32 = arith.constant 7 : i32
           %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
@@ -3640,7 +3622,6 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %c0_i32 = arith.constant 0 : i32
           %c7_i32 = arith.constant 7 : i32
           %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
@@ -3972,7 +3953,6 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %zero = arith.constant 0.0 : f32
           %ninf = arith.constant 0xFF800000 : f32
           %one = arith.constant 1.0 : f32
-          %c0_i32 = arith.constant 0 : i32
           %c7_i32 = arith.constant 7 : i32
           %cm8_i32 = arith.constant -8 : i32
           %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>

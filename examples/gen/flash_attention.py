@@ -436,19 +436,19 @@ def mask(k, indent, s, j, t):
         w(f"{indent}  %diag = arith.subi %q_end, %key_base : index")
         w(f"{indent}  %diag_limit = arith.index_cast %diag : index to i32")
     w(f"{indent}  %masked = croq.mma.map {s} (%row, %col, %x) : {k.SA} {{")
+    limit = "%end_limit"
     if k.causal:
         w(f"{indent}    %row32 = arith.index_castui %row : index to i32")
         w(f"{indent}    %visible = arith.addi %diag_limit, %row32 : i32")
         w(f"{indent}    %limit = arith.minsi %visible, %end_limit : i32")
-    else:
-        w(f"{indent}    %limit = arith.addi %end_limit, %c0_i32 : i32")
+        limit = "%limit"
     w(f"{indent}    // col < limit as col & -8 < limit - (col & 7): the left side is a")
     w(f"{indent}    // constant of the element, the right one of its row and column")
     w(f"{indent}    // parity, so that each element costs one compare and one select.")
     w(f"{indent}    %col32 = arith.index_castui %col : index to i32")
     w(f"{indent}    %col_lo = arith.andi %col32, %c7_i32 : i32")
     w(f"{indent}    %col_hi = arith.andi %col32, %cm8_i32 : i32")
-    w(f"{indent}    %room = arith.subi %limit, %col_lo : i32")
+    w(f"{indent}    %room = arith.subi {limit}, %col_lo : i32")
     w(f"{indent}    %inside = arith.cmpi slt, %col_hi, %room : i32")
     w(f"{indent}    %r = arith.select %inside, %x, %ninf : f32")
     w(f"{indent}    croq.yield %r : f32")
@@ -485,7 +485,6 @@ def consumer(k):
     w(f"{I}%zero = arith.constant 0.0 : f32")
     w(f"{I}%ninf = arith.constant 0xFF800000 : f32")
     w(f"{I}%one = arith.constant 1.0 : f32")
-    w(f"{I}%c0_i32 = arith.constant 0 : i32")
     w(f"{I}%c7_i32 = arith.constant 7 : i32")
     w(f"{I}%cm8_i32 = arith.constant -8 : i32")
     w(f"{I}%ot = croq.stage %o_s[%half] : {k.OS}")

@@ -182,10 +182,14 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
     bool masked = !access->limits.empty();
     int64_t eltBytes = getElementSizeInBytes(destType);
 
+    // Register r of block i, as the accumulator holds it.
+    auto getRegister = [&](OpBuilder &b, int64_t i, int64_t r) -> Value {
+      return LLVM::ExtractValueOp::create(b, loc, adaptor.getAcc(),
+                                          ArrayRef<int64_t>{i, r});
+    };
     // Element r of block i, converted to the destination type.
     auto getValue = [&](OpBuilder &b, int64_t i, int64_t r) -> Value {
-      Value value = LLVM::ExtractValueOp::create(b, loc, adaptor.getAcc(),
-                                                 ArrayRef<int64_t>{i, r});
+      Value value = getRegister(b, i, r);
       if (value.getType() == destType)
         return value;
       if (auto floatType = dyn_cast<FloatType>(destType))
@@ -204,12 +208,8 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
         return vector::FromElementsOp::create(
             b, loc, pairType,
             ValueRange{getValue(b, i, r), getValue(b, i, r + 1)});
-      auto extract = [&](int64_t k) -> Value {
-        return LLVM::ExtractValueOp::create(b, loc, adaptor.getAcc(),
-                                            ArrayRef<int64_t>{i, k});
-      };
-      Value low = extract(r);
-      Value high = extract(r + 1);
+      Value low = getRegister(b, i, r);
+      Value high = getRegister(b, i, r + 1);
       auto rn = NVVM::FPRoundingMode::RN;
       auto none = NVVM::SaturationMode::NONE;
       if (destType.isF16())

@@ -241,20 +241,14 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
   return result;
 }
 
-/// Whether the first element of `tensor` (a 1-D memref) lies at an address
-/// that is a multiple of `bytes`, computed where the kernel runs.
+/// Whether the first element of `tensor`, a memref with the identity layout
+/// (offset 0), lies at an address that is a multiple of `bytes`, computed
+/// where the kernel runs.
 static Value isAligned(OpBuilder &b, Location loc, Value tensor,
                        int64_t bytes) {
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, tensor);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, tensor);
-  int64_t elementBytes =
-      cast<MemRefType>(tensor.getType()).getElementTypeBitWidth() / 8;
-  Value offset = arith::MulIOp::create(
-      b, loc, metadata.getOffset(),
-      arith::ConstantIndexOp::create(b, loc, elementBytes));
-  Value address = arith::AddIOp::create(b, loc, base, offset);
   Value rest = arith::RemUIOp::create(
-      b, loc, address, arith::ConstantIndexOp::create(b, loc, bytes));
+      b, loc, base, arith::ConstantIndexOp::create(b, loc, bytes));
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rest,
                                arith::ConstantIndexOp::create(b, loc, 0));
 }
