@@ -91,6 +91,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   tensorMaps.tmaFallback = options.tmaFallback;
   tensorMaps.stageMisalignedInputs = options.stageMisalignedInputs;
   pm.addPass(createCroqEmitTensorMaps(tensorMaps));
+  // Loops test the runtime's tma answers once, not every iteration.
+  pm.addPass(createCroqUnswitchTmaFallbacks());
   // The host entry points take the stream to launch on, return a status.
   pm.addPass(createCroqHostEntries());
   // Every tma load completes on an event slot.

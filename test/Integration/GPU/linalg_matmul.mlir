@@ -155,7 +155,7 @@
 // CLUSTER: .entry linalg_mm_f16_kernel
 // CLUSTER: fence.mbarrier_init.release.cluster
 // CLUSTER-NEXT: barrier.cluster.arrive.aligned
-// CLUSTER-NEXT: barrier.cluster.wait.aligned
+// CLUSTER: barrier.cluster.wait.aligned
 // CLUSTER: mapa.shared::cluster
 // CLUSTER: mbarrier.arrive.shared::cluster.b64
 // CLUSTER: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster

@@ -7,9 +7,13 @@
 // RUN: FileCheck %s --check-prefix=MMA < %t.d/matmul_slabs_whole_f16_kernel.ptx
 
 // Each K tile of 128 f16 (256-byte rows, 128B swizzle) arrives as two boxes
-// per operand, one per 64-column slab, and wgmma reads the slabs.
+// per operand, one per 64-column slab, and wgmma reads the slabs: four
+// bulk copies, then the arrive that expects their bytes (in the producer's
+// loop for tensors TMA takes, which croq-unswitch-tma-fallbacks puts
+// first).
 // CHECK-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // CHECK-NOT: cp.async.bulk.tensor
+// CHECK: mbarrier.arrive.expect_tx.shared.b64
 // The block's two consumer warpgroups (croq-split-accumulators) each run
 // the eight K steps on their 64 rows.
 // MMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16

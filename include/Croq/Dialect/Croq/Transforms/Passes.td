@@ -596,6 +596,64 @@ def CroqFoldStoreRelu : Pass<"croq-fold-store-relu"> {
   }];
 }
 
+def CroqUnswitchTmaFallbacks : Pass<"croq-unswitch-tma-fallbacks"> {
+  let summary = "Test once, before a kernel's loop, whether its tma copies "
+                "need their software copies";
+  let description = [{
+    A `tma` copy of a tensor whose static type does not prove that TMA can
+    move it carries a software copy, taken when the runtime's answer
+    (`if %ok`, an i32 computed on the host) is zero. Inside a loop that
+    issues such loads every iteration branches on the answer, keeps the
+    software copy's addresses up to date and, for a group of warps that
+    moves the tiles together, runs its barriers: in a producer that issues
+    one K step of a GEMM per iteration, those instructions took longer than
+    the tensor cores on the step of a 64x128 tile (bench/RESULTS.md).
+
+    This pass versions the outermost `scf.for` of a kernel (a block-level
+    `croq.parallel`) around such loads on their answers, which the host
+    computes before the launch: the loop runs as it is when one of them is
+    zero, and otherwise as a copy in which those answers are 1 (`if %c1`,
+    which the lowering folds to the bulk copies alone). Only answers defined
+    outside the loop are tested, and only those of loads (shared tiles
+    filled from global memory): a tile loop that ends with a tma store
+    pays for its software copy once a tile, and is not copied for it. Nor
+    is a loop that also multiplies (a ring pipelined in place, or no ring):
+    its wgmma take most of an iteration, and a second copy would double the
+    consumer's code. The results of the loop come from whichever version
+    ran.
+
+    Before:
+
+    ```mlir
+    scf.for %k = %c0 to %n step %c1 {
+      %v = croq.view %a [64, 64] from [%r, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+      croq.copy tma %v -> %t map %m if %ok boxes [64, 64] at [[0, 0]] : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %c0_i32 = arith.constant 0 : i32
+    %usable = arith.cmpi ne, %ok, %c0_i32 : i32
+    scf.if %usable {
+      %c1_i32 = arith.constant 1 : i32
+      scf.for %k = %c0 to %n step %c1 {
+        ...
+        croq.copy tma %v -> %t map %m if %c1_i32 boxes [64, 64] at [[0, 0]] : ...
+      }
+    } else {
+      scf.for %k = %c0 to %n step %c1 {
+        ...
+        croq.copy tma %v -> %t map %m if %ok boxes [64, 64] at [[0, 0]] : ...
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def CroqWaitAsyncStores : Pass<"croq-wait-async-stores"> {
   let summary = "Wait for async tma stores left in flight before their tiles "
                 "are written again";
