@@ -21,9 +21,11 @@ static constexpr TileConfig kKnownTiles[] = {
     // For problems of about one wave of 128x256 tiles or a wave and a
     // fraction, where a third more blocks fill the chip: 1536^3 and
     // 1000x3000x7000 measured 0.78 and 0.73 of cuBLAS against 0.50 and 0.65
-    // with 128x256 (H200, bench_tiles.py). On many waves it is as fast per
-    // element as 128x256, so the efficiency leaves ties to the larger tile.
-    {128, 192, 2, true, false, 95},
+    // with 128x256 (H200, bench_tiles.py). On many waves it is about as fast
+    // per element as 128x256 (3000x5000x2000 in clusters: 0.95 against
+    // 0.89; 8192x8192x1024: 1.00 against 0.98), a little slower where both
+    // fill their waves (4096^3: 0.87 against 0.97, by waves too).
+    {128, 192, 2, true, false, 98},
     {128, 128, 2, true, true, 90},
     // Chosen when every tile fits in one or two waves: the tile loop gains
     // nothing there, and measured 0.59 of cuBLAS at 1024^3 against 0.72
