@@ -33,7 +33,11 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     chip's shared memory), chosen by a cost model in SM cycles: the waves
     of blocks the grid takes on the chip's multiprocessors times a block's
     time (its K steps at the tile's measured tensor-core efficiency, plus
-    a fixed latency). For static shapes the pass chooses; for dynamic ones
+    a fixed latency), and, for a grid of one wave, the time to read again
+    from memory an operand larger than the L2 (B by each row of tiles
+    after the first, A by each column; once per cluster where the blocks
+    of a cluster share it by multicast). For static shapes the pass
+    chooses; for dynamic ones
     it emits the kernels of every candidate and the host code computes the
     costs and launches the cheapest (`scf.index_switch`). `tile-m` and
     `tile-n` force a tile. A block of 128 rows carries `croq.consumers =

@@ -1,7 +1,8 @@
 //===- TileChoice.cpp - block tiles and K splits of linalg GEMMs ----------===//
 //
 // The cost of a kernel is the cycles its waves of blocks take, plus, for a
-// split K loop, the launch of the reduction and the workspace traffic. The
+// split K loop, the launch of the reduction and the workspace traffic, and,
+// for one wave, the rereads of an operand larger than the L2. The
 // efficiencies are measured ratios on an H100 (bench/RESULTS.md): a 64-row
 // block has one consumer warpgroup and half the operand reuse of a 128-row
 // one.
@@ -29,8 +30,10 @@ static constexpr TileConfig kKnownTiles[] = {
     {128, 128, 2, true, true, 90},
     // Chosen when every tile fits in one or two waves: the tile loop gains
     // nothing there, and measured 0.59 of cuBLAS at 1024^3 against 0.72
-    // without it.
-    {64, 128, 1, false, true, 70},
+    // without it. One wave of it computes about 87% as fast as one of
+    // 128x128 (2048x512x8192: 0.89 of cuBLAS; 512x4096x4096 with 128x128:
+    // 0.90, the same product size; H200, bench/RESULTS.md).
+    {64, 128, 1, false, true, 80},
 };
 
 /// Cycles a tile spends besides its K steps: the first loads' latency and
@@ -165,6 +168,31 @@ static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
   return e.mul(waves, e.add(e.mul(steps, stepCycles), e.c(kTileCycles)));
 }
 
+/// The cycles an operand larger than the L2 adds to one wave of `blocks`
+/// blocks of `tile`: each row of tiles reads all of B (each column all of
+/// A), and rows that share no cluster read it from memory each, however
+/// close in time (128x8192x8192, two rows of 64x128 blocks: 0.75 of
+/// cuBLAS; in clusters of two along M, which read B once, 0.97; H200). On
+/// several waves the order of the tiles keeps the shared slices in L2.
+/// `copies` is the number of matrices of a batched product.
+static Value emitRereadCycles(IndexBuilder &e, Value blocks, Value m, Value n,
+                              Value kSteps, Value copies,
+                              const TileConfig &tile,
+                              const TargetDescription &target) {
+  auto extra = [&](Value extent, Value readers) {
+    Value bytes = e.mul(e.mul(extent, kSteps), e.c(kStepBytes));
+    Value again = e.mul(bytes, e.sub(readers, e.c(1)));
+    return e.select(e.less(e.c(target.l2Bytes), bytes), again, e.c(0));
+  };
+  Value rowsOfTiles = e.ceilDiv(e.ceilDiv(m, tile.rows), tile.clusterRows);
+  Value colsOfTiles = e.ceilDiv(e.ceilDiv(n, tile.cols), tile.clusterCols);
+  Value bytes = e.mul(e.add(extra(m, colsOfTiles), extra(n, rowsOfTiles)),
+                      copies);
+  Value oneWave = e.less(blocks, e.c(target.multiprocessors + 1));
+  return e.select(oneWave, e.div(bytes, e.c(target.memoryBytesPerCycle)),
+                  e.c(0));
+}
+
 /// The least cost of `tile` with its K loop split, and the splits.
 static std::pair<Value, Value>
 emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
@@ -180,8 +208,10 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
     // Every split gets steps; the last may get fewer.
     Value steps = e.ceilDiv(kSteps, count);
     Value splits = e.ceilDiv(kSteps, steps);
-    Value compute =
-        emitWaveCycles(e, e.mul(tiles, splits), steps, stepCycles, target);
+    Value blocks = e.mul(tiles, splits);
+    Value compute = e.add(
+        emitWaveCycles(e, blocks, steps, stepCycles, target),
+        emitRereadCycles(e, blocks, m, n, kSteps, e.c(1), tile, target));
     // The partial tiles are written and read back once, mostly in L2 (they
     // are a few MiB): counted once at the memory's rate. That matched the
     // split choices measured on an H200 (bench/RESULTS.md); twice
@@ -233,7 +263,9 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
           e.mul(e.roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
                 e.roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
       blocks = e.mul(blocks, batch);
-      cost = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
+      cost = e.add(emitWaveCycles(e, blocks, kSteps, stepCycles, target),
+                   emitRereadCycles(e, blocks, m, n, kSteps, batch, tile,
+                                    target));
       splits = e.c(1);
     }
     if (!best) {

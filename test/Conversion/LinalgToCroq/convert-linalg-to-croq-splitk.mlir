@@ -4,8 +4,8 @@
 
 // Few tiles and a long K: the K loop of each tile is split among blocks.
 // 256 x 256 x 16384 (256 K steps): 8 blocks of 64x128 take one wave of
-// 256 steps (95440 cycles); split 16 ways, 128 blocks take one wave of 16
-// steps (7840) plus the reduction's launch (4000) and 4 MiB of partials
+// 256 steps (83920 cycles); split 16 ways, 128 blocks take one wave of 16
+// steps (7120) plus the reduction's launch (4000) and 4 MiB of partials
 // and the result at 1830 bytes per cycle (2363): 64x128 in 16 splits.
 // CHECK-LABEL: func.func @skinny
 // The workspace holds the 16 partial products of each tile, one tile-row

@@ -3,16 +3,17 @@
 
 // The block tile is the one of least cost, in SM cycles: the waves of
 // blocks the grid takes on the chip's 132 multiprocessors, times a block's
-// K steps at the tile's cycles per step (1024 for 128x256, 568 for
-// 128x128, 365 for 64x128: 4096 mma operations per cycle at an efficiency
-// of 100, 90 and 70 percent) plus 2000. The shapes here have enough tiles
+// K steps at the tile's cycles per step (1024 for 128x256, 783 for
+// 128x192, 568 for 128x128, 320 for 64x128: 4096 mma operations per cycle
+// at an efficiency of 100, 98, 90 and 80 percent) plus 2000. The shapes
+// here have enough tiles
 // that no K split pays (convert-linalg-to-croq-splitk.mlir). Clusters are
 // left out (cluster-m=1): convert-linalg-to-croq-cluster.mlir tests their
 // choice.
 
 // 4096 x 4096 x 4096 (64 K steps): 512 blocks of 128x256 (4 waves,
 // 270144) against 1024 of 128x128 (8 waves, 306816) and 2048 of 64x128 (16
-// waves, 405760): 128x256, two consumer warpgroups of 64 rows each.
+// waves, 359680): 128x256, two consumer warpgroups of 64 rows each.
 // CHECK-LABEL: func.func @large
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 16] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
@@ -67,8 +68,8 @@ func.func @one_wave(%a: memref<1536x1536xf16>, %b: memref<1536x1536xf16>, %c: me
 // -----
 
 // 512 x 4096 x 4096: 64 blocks of 128x256 (1 wave, 67536), 88 of 128x192
-// (1 wave, 53712), 128 of 128x128 (1 wave, 38352), 256 of 64x128 (2
-// waves, 50720): 128x128.
+// (1 wave, 52112), 128 of 128x128 (1 wave, 38352), 256 of 64x128 (2
+// waves, 44960): 128x128.
 // CHECK-LABEL: func.func @short
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [4, 32] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
@@ -122,13 +123,31 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[W0:.*]] = arith.ceildivui %[[B0]], %c132 : index
 // CHECK: %[[S0:.*]] = arith.muli %[[KS]], %[[SC0]] : index
 // CHECK: %[[T0:.*]] = arith.addi %[[S0]], %c2000 : index
-// CHECK: %[[C0:.*]] = arith.muli %[[W0]], %[[T0]] : index
+// CHECK: %[[WC0:.*]] = arith.muli %[[W0]], %[[T0]] : index
+// On one wave (at most 132 blocks), an operand larger than the L2 (50 MiB)
+// is read again by each further column (A, M x K steps x 128 bytes) or row
+// (B) of tiles, at 1830 bytes a cycle.
+// CHECK: %[[AM:.*]] = arith.muli %[[M]], %[[KS]] : index
+// CHECK: %[[AB:.*]] = arith.muli %[[AM]], %c128 : index
+// CHECK: %[[AR:.*]] = arith.subi %{{.*}}, %c1 : index
+// CHECK: %[[AX:.*]] = arith.muli %[[AB]], %[[AR]] : index
+// CHECK: %[[ABIG:.*]] = arith.cmpi ugt, %[[AB]], %c52428800 : index
+// CHECK: %[[AE:.*]] = arith.select %[[ABIG]], %[[AX]], %c0 : index
+// CHECK: %[[BKS:.*]] = arith.muli %[[N]], %[[KS]] : index
+// CHECK: %[[BB:.*]] = arith.muli %[[BKS]], %c128 : index
+// CHECK: %[[BE:.*]] = arith.select %{{.*}}, %{{.*}}, %c0 : index
+// CHECK: %[[RE:.*]] = arith.addi %[[AE]], %[[BE]] : index
+// CHECK: %[[ONE:.*]] = arith.cmpi ult, %[[B0]], %c133 : index
+// CHECK: %[[REC:.*]] = arith.divui %[[RE]], %c1830 : index
+// CHECK: %[[RESEL:.*]] = arith.select %[[ONE]], %[[REC]], %c0 : index
+// CHECK: %[[C0:.*]] = arith.addi %[[WC0]], %[[RESEL]] : index
 // CHECK: %[[X1:.*]] = arith.muli %{{.*}}, %c783 : index
 // CHECK: %[[SC1:.*]] = arith.divui %[[X1]], %c100 : index
 // CHECK: %[[BN1:.*]] = arith.ceildivui %[[N]], %c192 : index
 // CHECK: %[[S1:.*]] = arith.muli %[[KS]], %[[SC1]] : index
 // CHECK: %[[T1:.*]] = arith.addi %[[S1]], %c2000 : index
-// CHECK: %[[C1:.*]] = arith.muli %{{.*}}, %[[T1]] : index
+// CHECK: %[[WC1:.*]] = arith.muli %{{.*}}, %[[T1]] : index
+// CHECK: %[[C1:.*]] = arith.addi %[[WC1]], %{{.*}} : index
 // CHECK: %[[LT1:.*]] = arith.cmpi ult, %[[C1]], %[[C0]] : index
 // CHECK: %[[I1:.*]] = arith.select %[[LT1]], %c1, %c0 : index
 // CHECK: %[[BEST1:.*]] = arith.select %[[LT1]], %[[C1]], %[[C0]] : index
@@ -136,7 +155,8 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[SC2:.*]] = arith.divui %[[X2]], %c100 : index
 // CHECK: %[[S2:.*]] = arith.muli %[[KS]], %[[SC2]] : index
 // CHECK: %[[T2:.*]] = arith.addi %[[S2]], %c2000 : index
-// CHECK: %[[C2:.*]] = arith.muli %{{.*}}, %[[T2]] : index
+// CHECK: %[[WC2:.*]] = arith.muli %{{.*}}, %[[T2]] : index
+// CHECK: %[[C2:.*]] = arith.addi %[[WC2]], %{{.*}} : index
 // CHECK: %[[LT2:.*]] = arith.cmpi ult, %[[C2]], %[[BEST1]] : index
 // CHECK: %[[I2:.*]] = arith.select %[[LT2]], %c2, %[[I1]] : index
 // Two splits of 128x128: K steps per split, the splits that have steps.
@@ -175,5 +195,38 @@ func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}
+
+// -----
+
+// 2048 x 512 x 8192 (128 K steps): 128 blocks of 64x128 take one wave
+// (42960) where the 128x128 tile split in two takes one wave of 64 steps,
+// the reduction and its workspace (48081). A (32 MiB) and B (8 MiB) fit
+// in the L2: the four columns of tiles that read A share it there.
+// CHECK-LABEL: func.func @long_k_in_l2
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 4] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
+// CHECK-NOT: gpu.alloc
+func.func @long_k_in_l2(%a: memref<2048x8192xf16>, %b: memref<8192x512xf16>, %c: memref<2048x512xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<2048x512xf16>)
+  linalg.matmul ins(%a, %b : memref<2048x8192xf16>, memref<8192x512xf16>) outs(%c : memref<2048x512xf16>)
+  return
+}
+
+// -----
+
+// 128 x 8192 x 8192: the same 128 blocks of 64x128, but B (128 MiB) is
+// larger than the L2, and the second row of tiles reads it from memory
+// again: 42960 + 128 MiB / 1830 bytes a cycle (73342). The 128x128 tile
+// has one row of tiles and reads B once: split in two (48081), it wins.
+// CHECK-LABEL: func.func @long_k_past_l2
+// CHECK: gpu.alloc
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [2, 64] : block attributes {croq.consumers = 2 : i64, croq.persistent = false} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+func.func @long_k_past_l2(%a: memref<128x8192xf16>, %b: memref<8192x8192xf16>, %c: memref<128x8192xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<128x8192xf16>)
+  linalg.matmul ins(%a, %b : memref<128x8192xf16>, memref<8192x8192xf16>) outs(%c : memref<128x8192xf16>)
   return
 }

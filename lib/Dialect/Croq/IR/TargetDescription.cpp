@@ -31,6 +31,8 @@ static const TargetDescription kTargets[] = {
         /*mmaFlopsPerCycle=*/4096,
         // 3.35 TB/s at 1830 MHz (an H100 SXM; an H200 moves 4.8 TB/s).
         /*memoryBytesPerCycle=*/1830,
+        // 50 MiB (H100 SXM and H200).
+        /*l2Bytes=*/int64_t(50) << 20,
         // Producers carry the software copy that stands in when a tensor
         // breaks a TMA rule: 40 spilled in every GEMM, 56 a few bytes in
         // some, 64 and 72 made ptxas spill and serialize the consumer of
@@ -62,6 +64,8 @@ static const TargetDescription kTargets[] = {
         /*mmaFlopsPerCycle=*/2048,
         // 1.56 TB/s at 1410 MHz (A100 40GB).
         /*memoryBytesPerCycle=*/1100,
+        // 40 MiB.
+        /*l2Bytes=*/int64_t(40) << 20,
         // No setmaxnreg: roles keep the registers they start with.
         /*producerRegisters=*/0,
         /*maxConsumerRegisters=*/0,

@@ -40,6 +40,9 @@ struct TargetDescription {
   /// Bytes of device memory the whole chip moves per SM clock: the cost
   /// model's time of a split-K reduction.
   int64_t memoryBytesPerCycle;
+  /// Bytes of the L2 cache: the cost model's bound on an operand that the
+  /// blocks of one wave share through it.
+  int64_t l2Bytes;
   /// Registers a warp-specialized producer keeps (setmaxnreg.dec): enough
   /// for its loads and their software-copy fallback.
   int64_t producerRegisters;
