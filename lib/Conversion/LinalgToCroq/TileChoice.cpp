@@ -186,8 +186,8 @@ static Value emitRereadCycles(IndexBuilder &e, Value blocks, Value m, Value n,
   };
   Value rowsOfTiles = e.ceilDiv(e.ceilDiv(m, tile.rows), tile.clusterRows);
   Value colsOfTiles = e.ceilDiv(e.ceilDiv(n, tile.cols), tile.clusterCols);
-  Value bytes = e.mul(e.add(extra(m, colsOfTiles), extra(n, rowsOfTiles)),
-                      copies);
+  Value bytes =
+      e.mul(e.add(extra(m, colsOfTiles), extra(n, rowsOfTiles)), copies);
   Value oneWave = e.less(blocks, e.c(target.multiprocessors + 1));
   return e.select(oneWave, e.div(bytes, e.c(target.memoryBytesPerCycle)),
                   e.c(0));
@@ -209,9 +209,9 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
     Value steps = e.ceilDiv(kSteps, count);
     Value splits = e.ceilDiv(kSteps, steps);
     Value blocks = e.mul(tiles, splits);
-    Value compute = e.add(
-        emitWaveCycles(e, blocks, steps, stepCycles, target),
-        emitRereadCycles(e, blocks, m, n, kSteps, e.c(1), tile, target));
+    Value compute =
+        e.add(emitWaveCycles(e, blocks, steps, stepCycles, target),
+              emitRereadCycles(e, blocks, m, n, kSteps, e.c(1), tile, target));
     // The partial tiles are written and read back once, mostly in L2 (they
     // are a few MiB): counted once at the memory's rate. That matched the
     // split choices measured on an H200 (bench/RESULTS.md); twice
@@ -263,9 +263,9 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
           e.mul(e.roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
                 e.roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
       blocks = e.mul(blocks, batch);
-      cost = e.add(emitWaveCycles(e, blocks, kSteps, stepCycles, target),
-                   emitRereadCycles(e, blocks, m, n, kSteps, batch, tile,
-                                    target));
+      cost =
+          e.add(emitWaveCycles(e, blocks, kSteps, stepCycles, target),
+                emitRereadCycles(e, blocks, m, n, kSteps, batch, tile, target));
       splits = e.c(1);
     }
     if (!best) {
