@@ -46,11 +46,12 @@ log="$fuzz/last-run.log"
 run_start=$(date +%s)
 # -timeout: the largest seeds (the first 8 KiB of linalg_matmul.mlir: six
 # dynamic-shape GEMMs, each with a kernel per block tile, through the whole
-# pipeline under ASan and UBSan) take about 10 s on a 2-core machine; 30 s
-# leaves room for a loaded one and still catches a hang.
+# pipeline under ASan and UBSan) take 10 to 12 s on a 2-core machine; 30 s
+# leaves room for a loaded one and still catches a hang. Slow units are
+# reported (saved as artifacts, which fail the step) past the same bound.
 # shellcheck disable=SC2086 # CROQ_FUZZ_ARGS is a list of flags.
 "$build/bin/croq-fuzz" \
-  -max_total_time="$seconds" -max_len=8192 -timeout=30 -rss_limit_mb=4096 \
+  -max_total_time="$seconds" -max_len=8192 -timeout=30 -report_slow_units=30 -rss_limit_mb=4096 \
   -only_ascii=1 \
   -dict=tools/croq-fuzz/croq.dict \
   -artifact_prefix="$fuzz/artifacts/" -print_final_stats=1 \
