@@ -56,28 +56,24 @@ static void unswitch(scf::ForOp loop, ArrayRef<Value> answers) {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, answer, zero);
     all = all ? arith::AndIOp::create(b, loc, all, usable).getResult() : usable;
   }
-  auto branch = scf::IfOp::create(b, loc, loop.getResultTypes(), all,
-                                  /*withElseRegion=*/true);
-  // The version for tensors TMA takes: every answer is 1.
-  b.setInsertionPointToStart(branch.thenBlock());
-  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
-  IRMapping mapping;
-  for (Value answer : answers)
-    mapping.map(answer, one);
-  Operation *fast = b.clone(*loop, mapping);
-  // An scf.if with results is built without terminators.
-  if (loop->getNumResults() != 0)
-    scf::YieldOp::create(b, loc, fast->getResults());
-  // The loop as it is, for the others.
+  auto branch = scf::IfOp::create(
+      b, loc, all,
+      // The version for tensors TMA takes: every answer is 1.
+      [&](OpBuilder &then, Location at) {
+        Value one = arith::ConstantIntOp::create(then, at, 1, 32);
+        IRMapping mapping;
+        for (Value answer : answers)
+          mapping.map(answer, one);
+        scf::YieldOp::create(then, at,
+                             then.clone(*loop, mapping)->getResults());
+      },
+      // The loop as it is, for the others.
+      [&](OpBuilder &otherwise, Location at) {
+        scf::YieldOp::create(otherwise, at,
+                             otherwise.clone(*loop)->getResults());
+      });
   loop->replaceAllUsesWith(branch.getResults());
-  Block *other = branch.elseBlock();
-  if (loop->getNumResults() == 0) {
-    loop->moveBefore(other->getTerminator());
-    return;
-  }
-  loop->moveBefore(other, other->end());
-  b.setInsertionPointToEnd(other);
-  scf::YieldOp::create(b, loc, loop->getResults());
+  loop->erase();
 }
 
 namespace {
