@@ -10,13 +10,14 @@
 
 // With dynamic shapes the host chooses among the kernels of every tile:
 // 128x256 and 128x192, each alone or in clusters of two blocks that share
-// B (multicast); 128x128 and 64x128, each whole or split (a
+// B (multicast); 128x224 and 128x160 (B's tile N-major: the widths of
+// 64B-swizzle spans); 128x128 and 64x128, each whole or split (a
 // partial-product kernel and a reduction). A forced tile leaves its
 // kernels, a forced tile that is not split (or forced into clusters) one
-// kernel; no clusters leave the 8 kernels without them.
-// CHOSEN-COUNT-10: .entry product_kernel
+// kernel; no clusters leave the 10 kernels without them.
+// CHOSEN-COUNT-12: .entry product_kernel
 // CHOSEN-NOT: .entry
-// ALONE-COUNT-8: .entry product_kernel
+// ALONE-COUNT-10: .entry product_kernel
 // ALONE-NOT: .entry
 // ALONE-NOT: multicast
 // CLUSTERED-COUNT-1: .entry product_kernel
@@ -31,7 +32,7 @@
 // FORCED-NOT: .entry
 // UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128 and 64x128 tiles only, got split-k=4 with a tile of 128x256
 // ONE: error: --croq-gemm-tile takes rows,cols, got 1 numbers
-// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x128 or 64x128 result elements, got 96x128
+// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x224, 128x176, 128x160, 128x144, 128x128 or 64x128 result elements, got 96x128
 func.func @product(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)

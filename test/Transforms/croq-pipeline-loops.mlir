@@ -3,16 +3,16 @@
 // RUN: croq-opt %s --croq-pipeline-loops="stages=1" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=OFF
 
 // The GEMM main loop. Warp-specialized (the default): the loaded tiles
-// become stage arrays, as many as fit next to the 32 KB output tile (5 of
+// become stage arrays, as many as fit next to the 32 KB output tile (6 of
 // 2 x 16 KB), with a full and a ready empty event per stage; warpgroup 0
 // issues the loads asynchronously and triggers full after them, warpgroup
 // 1 runs everything else, waits on full and frees the stage through empty.
 // CHECK-LABEL: func.func @gemm
 // CHECK:       croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [%{{.*}}, %{{.*}}] : block attributes {croq.consumers = 0 : i64} {
-// CHECK-NEXT:    %[[A:.*]] = croq.alloc : !croq.tiles<5 x 128x64xf16, shared, swizzle = 128>
-// CHECK-NEXT:    %[[B:.*]] = croq.alloc : !croq.tiles<5 x 128x64xf16, shared, swizzle = 128>
-// CHECK-NEXT:    %[[FULL:.*]] = croq.event.alloc : !croq.events<5>
-// CHECK-NEXT:    %[[EMPTY:.*]] = croq.event.alloc ready : !croq.events<5>
+// CHECK-NEXT:    %[[A:.*]] = croq.alloc : !croq.tiles<6 x 128x64xf16, shared, swizzle = 128>
+// CHECK-NEXT:    %[[B:.*]] = croq.alloc : !croq.tiles<6 x 128x64xf16, shared, swizzle = 128>
+// CHECK-NEXT:    %[[FULL:.*]] = croq.event.alloc : !croq.events<6>
+// CHECK-NEXT:    %[[EMPTY:.*]] = croq.event.alloc ready : !croq.events<6>
 // CHECK-NEXT:    %[[C:.*]] = croq.alloc : !croq.tile<128x128xf16, shared>
 // CHECK-NEXT:    croq.parallel (%[[WG:.*]]) in [2] : warpgroup {
 // CHECK:           %[[P:.*]] = arith.cmpi eq, %[[WG]], %{{.*}} : index
@@ -20,21 +20,21 @@
 // CHECK:           croq.inthreads async %[[P]] {
 // CHECK-NEXT:        scf.for %[[K:.*]] = %{{.*}} to %[[KT:.*]] step %{{.*}} {
 // CHECK:               %[[S:.*]] = arith.remui %{{.*}}, %{{.*}} : index
-// CHECK-NEXT:          croq.event.wait %[[EMPTY]][%[[S]]] : !croq.events<5>
+// CHECK-NEXT:          croq.event.wait %[[EMPTY]][%[[S]]] : !croq.events<6>
 // CHECK-NEXT:          %[[VA:.*]] = croq.subspan %{{.*}} [128, 64] at [%[[BM]], %[[K]]]
 // CHECK-NEXT:          %[[VB:.*]] = croq.subspan %{{.*}} [128, 64] at [%[[BN]], %[[K]]]
 // CHECK-NEXT:          %[[SA:.*]] = croq.stage %[[A]][%[[S]]]
 // CHECK-NEXT:          %[[FA:.*]] = croq.copy tma async zfill swizzle = 128 %[[VA]] -> %[[SA]]
 // CHECK-NEXT:          %[[SB:.*]] = croq.stage %[[B]][%[[S]]]
 // CHECK-NEXT:          %[[FB:.*]] = croq.copy tma async zfill swizzle = 128 %[[VB]] -> %[[SB]]
-// CHECK-NEXT:          croq.event.trigger %[[FULL]][%[[S]]] after (%[[FA]], %[[FB]]) : !croq.events<5>
+// CHECK-NEXT:          croq.event.trigger %[[FULL]][%[[S]]] after (%[[FA]], %[[FB]]) : !croq.events<6>
 // CHECK-NEXT:        }
 // CHECK-NEXT:      }
 // CHECK-NEXT:      croq.inthreads async %[[Q]] {
 // CHECK:             croq.mma.fill
 // CHECK:             scf.for %{{.*}} = %{{.*}} to %[[KT]] step %{{.*}} iter_args(
 // CHECK:               %[[S2:.*]] = arith.remui %{{.*}}, %{{.*}} : index
-// CHECK-NEXT:          croq.event.wait %[[FULL]][%[[S2]]] : !croq.events<5>
+// CHECK-NEXT:          croq.event.wait %[[FULL]][%[[S2]]] : !croq.events<6>
 // CHECK-NEXT:          %[[RA:.*]] = croq.stage %[[A]][%[[S2]]]
 // CHECK-NEXT:          %[[RB:.*]] = croq.stage %[[B]][%[[S2]]]
 // CHECK-NOT:           croq.copy
@@ -47,7 +47,7 @@
 // CHECK:               scf.if %{{.*}} {
 // CHECK:                 %[[PREV:.*]] = arith.subi
 // CHECK:                 %[[S3:.*]] = arith.remui %[[PREV]], %{{.*}} : index
-// CHECK-NEXT:            croq.event.trigger %[[EMPTY]][%[[S3]]] : !croq.events<5>
+// CHECK-NEXT:            croq.event.trigger %[[EMPTY]][%[[S3]]] : !croq.events<6>
 // CHECK-NEXT:          }
 // CHECK-NEXT:          scf.yield %[[DONE]]
 // CHECK:             %[[R:.*]] = croq.mma.commit %{{.*}} : !croq.acc<128x128xf32>
@@ -204,7 +204,7 @@ func.func @not_pipelined(%src: memref<?x64xf32>, %dst: memref<64xf32>, %n: index
   croq.parallel (%b) in [1] : block {
     %big = croq.alloc : !croq.tile<256x256xf32, shared>
     %t = croq.alloc : !croq.tile<64x256xf32, shared>
-    // expected-warning @+1 {{not pipelined: two stages of the loaded tiles need 133120 bytes of shared memory and 0 are left next to the block's other buffers}}
+    // expected-warning @+1 {{not pipelined: two stages of the loaded tiles need 131072 bytes of shared memory and 0 are left next to the block's other buffers}}
     scf.for %i = %c0 to %n step %c1 {
       %v = croq.subspan %src [64, 256] at [%i, %c0] : memref<?x64xf32> -> !croq.view<64x256xf32>
       croq.copy tma %v -> %t : !croq.view<64x256xf32> -> !croq.tile<64x256xf32, shared>
@@ -287,7 +287,7 @@ func.func @persistent(%lhs: memref<?x?xf16>, %out: memref<?x?xf32>, %tiles: inde
 // CHECK:           croq.copy tma async zfill swizzle = 128
 // CHECK:           croq.copy tma async multicast zfill swizzle = 128
 // CHECK:           croq.event.trigger %{{.*}}[%{{.*}}] after
-// CHECK:           croq.event.trigger %{{.*}}[%{{.*}}] cluster : !croq.events<5>
+// CHECK:           croq.event.trigger %{{.*}}[%{{.*}}] cluster : !croq.events<6>
 // INPLACE-LABEL: func.func @multicast
 // INPLACE:         croq.copy tma async multicast
 // INPLACE:         croq.event.trigger %{{.*}}[%{{.*}}] cluster : !croq.events<3>

@@ -28,15 +28,20 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     for 16-bit floats: each consumer warpgroup reads 64 of its rows, which
     wgmma can take M-major.
 
-    The block tile is 128x256, 128x192, 128x128 or 64x128 result elements (those
-    with room for three stages of operands next to the result tile in the
-    chip's shared memory), chosen by a cost model in SM cycles: the waves
+    The block tile is 128x256, 128x192, 128x224, 128x176, 128x160,
+    128x144, 128x128 or 64x128 result elements (those with room for three
+    stages of operands next to the result tile in the chip's shared memory),
+    chosen by a cost model in SM cycles: the waves
     of blocks the grid takes on the chip's multiprocessors times a block's
     time (its K steps at the tile's measured tensor-core efficiency, plus
     a fixed latency), and, for a grid of one wave, the time to read again
     from memory an operand larger than the L2 (B by each row of tiles
     after the first, A by each column; once per cluster where the blocks
-    of a cluster share it by multicast). For static shapes the pass
+    of a cluster share it by multicast). The widths between 128 and 256
+    fill a wave where those leave multiprocessors idle (1536^3: 11 x 12
+    tiles of 128x144 on 132); they compute more slowly per element, the
+    more so where B is stored K x N, whose tile rows then take a 64B or 32B
+    swizzle: there only 160 and 224 (64B) are candidates. For static shapes the pass
     chooses; for dynamic ones
     it emits the kernels of every candidate and the host code computes the
     costs and launches the cheapest (`scf.index_switch`). `tile-m` and

@@ -11,6 +11,8 @@
 #include "GemmKernel.h"
 #include "IndexBuilder.h"
 
+#include "Croq/Dialect/Croq/Transforms/Layouts.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -41,7 +43,8 @@ static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
       copySourceCanBeSmaller(view, cast<ViewType>(view.getType()).getShape());
   CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, view, tile,
                  /*map=*/Value(), /*usable=*/Value(), zfill,
-                 SwizzleAttr::get(b.getContext(), Swizzle::B128),
+                 SwizzleAttr::get(b.getContext(),
+                                  cast<TileType>(tile.getType()).getSwizzle()),
                  /*box=*/nullptr, /*boxOrigins=*/nullptr, multicast);
   tile = getMatrixTile(b, loc, tile);
   auto tileType = cast<TileType>(tile.getType());
@@ -124,15 +127,19 @@ Value mlir::croq::allocSharedTile(OpBuilder &b, Location loc,
   return AllocOp::create(b, loc, tileType, /*offset=*/nullptr).getResult();
 }
 
-/// The 128B-swizzled shared tile of a matrix tile of `shape` of `spec`'s
-/// operands or result: 1 x `shape` for a batched product, as its TMA copies
-/// move it.
+/// The swizzled shared tile of a matrix tile of `shape` of `spec`'s operands
+/// or result: 1 x `shape` for a batched product, as its TMA copies move it.
+/// Rows of 128-byte multiples get the 128B swizzle; rows of 192 bytes (96
+/// 16-bit columns) the 64B one, whose spans divide them.
 static Value allocMatrixTile(OpBuilder &b, Location loc, const MatmulSpec &spec,
                              ArrayRef<int64_t> shape, Type element) {
   SmallVector<int64_t> tileShape(shape);
   if (spec.batched)
     tileShape.insert(tileShape.begin(), 1);
-  return allocSharedTile(b, loc, tileShape, element, Swizzle::B128);
+  Swizzle swizzle =
+      chooseSwizzle(shape.back() * element.getIntOrFloatBitWidth() / 8,
+                    /*stageBytes=*/0);
+  return allocSharedTile(b, loc, tileShape, element, swizzle);
 }
 
 std::pair<Value, Value>
@@ -185,7 +192,8 @@ void mlir::croq::emitTileStore(OpBuilder &b, Location loc, Value acc,
   CopyOp::create(b, loc, FutureType::get(b.getContext()), CopyEngine::TMA, tile,
                  view,
                  /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-                 SwizzleAttr::get(b.getContext(), Swizzle::B128),
+                 SwizzleAttr::get(b.getContext(),
+                                  cast<TileType>(tile.getType()).getSwizzle()),
                  /*box=*/nullptr, /*boxOrigins=*/nullptr);
 }
 

@@ -345,7 +345,7 @@ struct ConvertLinalgToCroqPass
                               .getIntOrFloatBitWidth() /
                           8;
     FailureOr<SmallVector<TileConfig>> candidates =
-        getTileCandidates(target, resultBytes, tileM, tileN);
+        getTileCandidates(target, resultBytes, spec.bTransposed, tileM, tileN);
     if (failed(candidates))
       return op.emitOpError("convert-linalg-to-croq computes tiles of ")
              << getKnownTileNames() << " result elements, got "

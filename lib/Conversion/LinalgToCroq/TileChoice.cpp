@@ -18,7 +18,7 @@ using namespace mlir;
 using namespace mlir::croq;
 
 static constexpr TileConfig kKnownTiles[] = {
-    {128, 256, 2, true, false, 100},
+    {128, 256, 2, true, false, 100, 100},
     // For problems of about one wave of 128x256 tiles or a wave and a
     // fraction, where a third more blocks fill the chip: 1536^3 and
     // 1000x3000x7000 measured 0.78 and 0.73 of cuBLAS against 0.50 and 0.65
@@ -26,14 +26,27 @@ static constexpr TileConfig kKnownTiles[] = {
     // per element as 128x256 (3000x5000x2000 in clusters: 0.95 against
     // 0.89; 8192x8192x1024: 1.00 against 0.98), a little slower where both
     // fill their waves (4096^3: 0.87 against 0.97, by waves too).
-    {128, 192, 2, true, false, 98},
-    {128, 128, 2, true, true, 90},
+    {128, 192, 2, true, false, 98, 98},
+    // Widths between, for the numbers of tiles that fill a wave where 192
+    // and 256 leave SMs idle (1536^3 with B stored N x K: 11 x 12 tiles of
+    // 128x144 on 132 SMs, 0.91 of cuBLAS against 0.80 with 128x192; H200).
+    // A width that is not a multiple of 64 computes more slowly per element
+    // (TFLOP/s against 128x256 on grids of whole waves, H100,
+    // bench/RESULTS.md): 0.83-0.93 with B's tile K-major, whatever the
+    // width's 128-byte swizzle spans; where B's tile is N-major its rows
+    // take the 64B swizzle (160 and 224 columns: 0.75-0.87) or the 32B one
+    // (144, 176: 0.57-0.60, no candidates).
+    {128, 224, 2, true, false, 91, 85},
+    {128, 176, 2, true, false, 90, 0},
+    {128, 160, 2, true, false, 87, 80},
+    {128, 144, 2, true, false, 86, 0},
+    {128, 128, 2, true, true, 90, 90},
     // Chosen when every tile fits in one or two waves: the tile loop gains
     // nothing there, and measured 0.59 of cuBLAS at 1024^3 against 0.72
     // without it. One wave of it computes about 87% as fast as one of
     // 128x128 (2048x512x8192: 0.89 of cuBLAS; 512x4096x4096 with 128x128:
     // 0.90, the same product size; H200, bench/RESULTS.md).
-    {64, 128, 1, false, true, 80},
+    {64, 128, 1, false, true, 80, 80},
 };
 
 /// Cycles a tile spends besides its K steps: the first loads' latency and
@@ -61,19 +74,25 @@ static constexpr int64_t kClusterPercent = 5;
 /// The cost of a plan that cannot run.
 static constexpr int64_t kNever = int64_t(1) << 60;
 
-/// Shared bytes of an N-stage ring of `bytes`-byte stages, or of one
-/// buffer: with room for 1024-byte alignment.
-static int64_t padded(int64_t bytes) { return bytes + 1024; }
+/// Shared bytes a buffer takes at most, placed at its alignment (1024 bytes
+/// at most) after others: as croq-pipeline-loops counts them.
+static int64_t room(int64_t bytes) { return llvm::alignTo(bytes, 1024); }
+
+/// Shared bytes kept for the kernel's static shared memory (mbarriers).
+static constexpr int64_t kStaticSharedBytes = 1024;
 
 int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
                                      int64_t resultBytes,
                                      const TileConfig &tile) {
-  // A stage of each of the two rings (A and B), each with room for its
-  // 1024-byte alignment, as croq-pipeline-loops counts them.
-  int64_t stage =
-      padded(tile.rows * kStepBytes) + padded(tile.cols * kStepBytes);
-  int64_t result = padded(tile.rows * tile.cols * resultBytes);
-  return (target.sharedMemoryPerBlock - result) / stage;
+  // A ring for each operand (A and B) next to the result tile.
+  int64_t fixed =
+      room(tile.rows * tile.cols * resultBytes) + kStaticSharedBytes;
+  int64_t stages = 0;
+  while (fixed + room((stages + 1) * tile.rows * kStepBytes) +
+             room((stages + 1) * tile.cols * kStepBytes) <=
+         target.sharedMemoryPerBlock)
+    ++stages;
+  return stages;
 }
 
 std::string mlir::croq::getKnownTileNames() {
@@ -90,14 +109,20 @@ std::string mlir::croq::getKnownTileNames() {
 
 FailureOr<SmallVector<TileConfig>>
 mlir::croq::getTileCandidates(const TargetDescription &target,
-                              int64_t resultBytes, int64_t rows, int64_t cols) {
+                              int64_t resultBytes, bool bKMajor, int64_t rows,
+                              int64_t cols) {
   constexpr int64_t kMinStages = 3;
   SmallVector<TileConfig> candidates;
-  for (const TileConfig &tile : kKnownTiles) {
+  for (TileConfig tile : kKnownTiles) {
+    if (!bKMajor)
+      tile.efficiency = tile.nMajorEfficiency;
     if (rows != 0 && (tile.rows != rows || tile.cols != cols))
       continue;
-    if (rows == 0 && getStagesThatFit(target, resultBytes, tile) < kMinStages)
+    if (rows == 0 && (tile.efficiency == 0 ||
+                      getStagesThatFit(target, resultBytes, tile) < kMinStages))
       continue;
+    // A forced tile runs, however slowly its layout computes.
+    tile.efficiency = std::max<int64_t>(tile.efficiency, 1);
     candidates.push_back(tile);
   }
   if (candidates.empty())
@@ -108,7 +133,7 @@ mlir::croq::getTileCandidates(const TargetDescription &target,
 /// Whether the model considers `tile` in clusters of two along M: the
 /// tiles measured faster so where B's rows are not 128-byte multiples.
 static bool mayCluster(const TileConfig &tile) {
-  return tile.rows == 128 && tile.cols >= 192;
+  return tile.rows == 128 && (tile.cols == 192 || tile.cols == 256);
 }
 
 SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,

@@ -30,8 +30,12 @@ struct TileConfig {
   /// Whether the tile's K loop may be split among blocks: for the tiles
   /// that small problems with a long K get.
   bool splittable;
-  /// How well the tile keeps the tensor cores busy, in percent.
+  /// How well the tile keeps the tensor cores busy, in percent, with B's
+  /// tile K-major (B stored N x K) and N-major (B stored K x N; 0: not a
+  /// candidate of the cost model). getTileCandidates sets `efficiency` to
+  /// the one of the product's layout.
   int64_t efficiency;
+  int64_t nMajorEfficiency;
   /// The thread block cluster of the unsplit kernel, in tiles: rows x 1
   /// blocks share the B operand's K steps (multicast), 1 x cols blocks A's.
   int64_t clusterRows = 1;
@@ -62,11 +66,12 @@ std::string getKnownTileNames();
 
 /// The tiles a GEMM writing `resultBytes`-byte elements can have on
 /// `target`, largest first: those with room for three stages of operands
-/// next to the result tile in shared memory. With `rows` and `cols` not 0,
-/// that tile only, or failure if it is not one croq can compute.
+/// next to the result tile in shared memory and an efficiency for B's
+/// layout (`bKMajor`: B stored N x K). With `rows` and `cols` not 0, that
+/// tile only, or failure if it is not one croq can compute.
 FailureOr<SmallVector<TileConfig>>
 getTileCandidates(const TargetDescription &target, int64_t resultBytes,
-                  int64_t rows, int64_t cols);
+                  bool bKMajor, int64_t rows, int64_t cols);
 
 /// The kernels to choose among: each candidate tile whole, and split where
 /// the tile allows it and `splitK` (the pass option) is not 1. The whole

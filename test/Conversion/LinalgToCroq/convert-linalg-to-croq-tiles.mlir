@@ -5,7 +5,8 @@
 // blocks the grid takes on the chip's 132 multiprocessors, times a block's
 // K steps at the tile's cycles per step (1024 for 128x256, 783 for
 // 128x192, 568 for 128x128, 320 for 64x128: 4096 mma operations per cycle
-// at an efficiency of 100, 98, 90 and 80 percent) plus 2000. The shapes
+// at an efficiency of 100, 98, 90 and 80 percent; the widths between are
+// below) plus 2000. The shapes
 // here have enough tiles
 // that no K split pays (convert-linalg-to-croq-splitk.mlir). Clusters are
 // left out (cluster-m=1): convert-linalg-to-croq-cluster.mlir tests their
@@ -67,6 +68,29 @@ func.func @one_wave(%a: memref<1536x1536xf16>, %b: memref<1536x1536xf16>, %c: me
 
 // -----
 
+// The same product with B stored N x K: B's tile is K-major, and the
+// widths between 128 and 256 are candidates at their measured efficiency
+// (128x144: 86 percent, 669 cycles a step). 132 blocks of 128x144 fill the
+// wave (18056) where 96 of 128x192 leave 36 multiprocessors idle (20792);
+// 120 of 128x160 (19640), 108 of 128x176 (20768) and 84 of 128x224
+// (25616) cost more. Its 144 columns of f16 are 288 bytes: the result tile
+// takes the 32B swizzle, B's K-major tile the 128B one.
+// CHECK-LABEL: func.func @one_wave_b_transposed
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [12, 11] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
+// CHECK: croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+// CHECK: croq.alloc : !croq.tile<144x64xf16, shared, swizzle = 128>
+// CHECK: croq.alloc : !croq.tile<128x144xf16, shared, swizzle = 32>
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x144xf32>
+func.func @one_wave_b_transposed(%a: memref<1536x1536xf16>, %b: memref<1536x1536xf16>, %c: memref<1536x1536xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<1536x1536xf16>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<1536x1536xf16>, memref<1536x1536xf16>) outs(%c : memref<1536x1536xf16>)
+  return
+}
+
+// -----
+
 // 512 x 4096 x 4096: 64 blocks of 128x256 (1 wave, 67536), 88 of 128x192
 // (1 wave, 52112), 128 of 128x128 (1 wave, 38352), 256 of 64x128 (2
 // waves, 44960): 128x128.
@@ -99,7 +123,8 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 
 // Dynamic shapes: the host code computes the cost of every kernel, takes
 // the least (the first of equal ones) and launches it. The whole tiles come
-// first: 128x256, 128x192 (783 cycles a step: 98 percent), then 128x128;
+// first: 128x256, 128x192 (783 cycles a step: 98 percent), 128x224,
+// 128x160, then 128x128;
 // then 128x128 with the K loop split, whose cost adds a launch (4000
 // cycles) and the f32 workspace written and read (bytes over 1830 per
 // cycle), tried for 2 to 32 splits with at least 4 K steps each and at
@@ -151,40 +176,54 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[LT1:.*]] = arith.cmpi ult, %[[C1]], %[[C0]] : index
 // CHECK: %[[I1:.*]] = arith.select %[[LT1]], %c1, %c0 : index
 // CHECK: %[[BEST1:.*]] = arith.select %[[LT1]], %[[C1]], %[[C0]] : index
-// CHECK: %[[X2:.*]] = arith.muli %{{.*}}, %c568 : index
-// CHECK: %[[SC2:.*]] = arith.divui %[[X2]], %c100 : index
-// CHECK: %[[S2:.*]] = arith.muli %[[KS]], %[[SC2]] : index
-// CHECK: %[[T2:.*]] = arith.addi %[[S2]], %c2000 : index
-// CHECK: %[[WC2:.*]] = arith.muli %{{.*}}, %[[T2]] : index
-// CHECK: %[[C2:.*]] = arith.addi %[[WC2]], %{{.*}} : index
-// CHECK: %[[LT2:.*]] = arith.cmpi ult, %[[C2]], %[[BEST1]] : index
-// CHECK: %[[I2:.*]] = arith.select %[[LT2]], %c2, %[[I1]] : index
+// Between them, 128x224 and 128x160, whose N-major B tiles take the 64B
+// swizzle (1054 and 800 cycles a step: 85 and 80 percent).
+// CHECK: arith.muli %{{.*}}, %c1054 : index
+// CHECK: arith.ceildivui %[[N]], %c224 : index
+// CHECK: %[[I2:.*]] = arith.select %{{.*}}, %c2, %[[I1]] : index
+// CHECK: arith.muli %{{.*}}, %c800 : index
+// CHECK: arith.ceildivui %[[N]], %c160 : index
+// CHECK: %[[I3:.*]] = arith.select %{{.*}}, %c3, %[[I2]] : index
+// CHECK: %[[X4:.*]] = arith.muli %{{.*}}, %c568 : index
+// CHECK: %[[SC4:.*]] = arith.divui %[[X4]], %c100 : index
+// CHECK: %[[S4:.*]] = arith.muli %[[KS]], %[[SC4]] : index
+// CHECK: %[[T4:.*]] = arith.addi %[[S4]], %c2000 : index
+// CHECK: %[[WC4:.*]] = arith.muli %{{.*}}, %[[T4]] : index
+// CHECK: %[[C4:.*]] = arith.addi %[[WC4]], %{{.*}} : index
+// CHECK: %[[LT4:.*]] = arith.cmpi ult, %[[C4]], %{{.*}} : index
+// CHECK: %[[I4:.*]] = arith.select %[[LT4]], %c4, %[[I3]] : index
 // Two splits of 128x128: K steps per split, the splits that have steps.
 // CHECK: %[[PER:.*]] = arith.ceildivui %[[KS]], %c2 : index
 // CHECK: %[[SPLITS:.*]] = arith.ceildivui %[[KS]], %[[PER]] : index
 // CHECK: arith.cmpi ult, %[[PER]], %c4 : index
 // CHECK: arith.cmpi ugt, %{{.*}}, %c268435456 : index
 // CHECK: arith.ceildivui %[[KS]], %c32 : index
-// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c5, %{{.*}} : index
+// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c7, %{{.*}} : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.alloc : !croq.tile<64x192xf16, shared, swizzle = 128>
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x192xf32>
 // CHECK: case 2 {
+// CHECK: croq.alloc : !croq.tile<64x224xf16, shared, swizzle = 64>
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x224xf32>
+// CHECK: case 3 {
+// CHECK: croq.alloc : !croq.tile<64x160xf16, shared, swizzle = 64>
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x160xf32>
+// CHECK: case 4 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
-// CHECK: case 3 {
+// CHECK: case 5 {
 // CHECK: %[[WS:.*]] = gpu.alloc (%{{.*}}, %{{.*}}) : memref<?x?xf32>
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = false} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
 // CHECK: croq.parallel {{.*}} : block {
 // CHECK: croq.foreach
 // CHECK: gpu.dealloc %[[WS]] : memref<?x?xf32>
-// CHECK: case 4 {
+// CHECK: case 6 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
-// CHECK: case 5 {
+// CHECK: case 7 {
 // CHECK: gpu.alloc
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
 // CHECK: gpu.dealloc

@@ -1,35 +1,48 @@
 // REQUIRES: ptxas
 // RUN: croq-translate --croq-to-ptx %s -o %t.ptx
 // RUN: rm -rf %t.d && split-file %t.ptx %t.d
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_18.ptx -o %t.1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_19.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_20.ptx -o %t.3.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_21.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_22.ptx -o %t.5.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel.ptx -o %t.6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_0.ptx -o %t.7.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_1.ptx -o %t.8.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_2.ptx -o %t.9.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_3.ptx -o %t.10.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_4.ptx -o %t.11.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel.ptx -o %t.12.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_5.ptx -o %t.13.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_6.ptx -o %t.14.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_7.ptx -o %t.15.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_8.ptx -o %t.16.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_9.ptx -o %t.17.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel.ptx -o %t.18.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_13.ptx -o %t.19.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_14.ptx -o %t.20.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_15.ptx -o %t.21.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_16.ptx -o %t.22.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_17.ptx -o %t.23.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_static_f16_kernel.ptx -o %t.24.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel.ptx -o %t.25.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_10.ptx -o %t.26.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_11.ptx -o %t.27.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_12.ptx -o %t.28.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_0.ptx -o %t.1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_1.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_2.ptx -o %t.3.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_3.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_4.ptx -o %t.5.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_5.ptx -o %t.6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_6.ptx -o %t.7.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel.ptx -o %t.8.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_7.ptx -o %t.9.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_8.ptx -o %t.10.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_9.ptx -o %t.11.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_10.ptx -o %t.12.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_11.ptx -o %t.13.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_12.ptx -o %t.14.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_13.ptx -o %t.15.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_14.ptx -o %t.16.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_15.ptx -o %t.17.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel.ptx -o %t.18.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_16.ptx -o %t.19.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_17.ptx -o %t.20.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_18.ptx -o %t.21.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_19.ptx -o %t.22.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel.ptx -o %t.23.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_20.ptx -o %t.24.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_21.ptx -o %t.25.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_22.ptx -o %t.26.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_23.ptx -o %t.27.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_24.ptx -o %t.28.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_25.ptx -o %t.29.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_26.ptx -o %t.30.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_27.ptx -o %t.31.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_28.ptx -o %t.32.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel.ptx -o %t.33.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_29.ptx -o %t.34.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_30.ptx -o %t.35.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_31.ptx -o %t.36.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_32.ptx -o %t.37.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_33.ptx -o %t.38.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_34.ptx -o %t.39.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_35.ptx -o %t.40.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_static_f16_kernel.ptx -o %t.41.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s < %t.d/linalg_bmm_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=STATIC < %t.d/linalg_bmm_static_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=EPILOGUE < %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel.ptx

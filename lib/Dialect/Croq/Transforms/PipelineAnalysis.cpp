@@ -18,16 +18,12 @@ static TileType getTile(AllocOp alloc) {
   return dyn_cast<TileType>(alloc.getResult().getType());
 }
 
-/// Bytes a shared buffer of `type` takes, with room for its alignment (1024
-/// bytes at most, for 128B swizzle).
-int64_t pipeliner::getPaddedSharedBytes(Type type) {
-  constexpr int64_t kMaxAlignment = 1024;
+int64_t pipeliner::getSharedBufferBytes(Type type) {
   if (auto tile = dyn_cast<TileType>(type))
-    return tile.isShared() ? tile.getSizeInBytes() + kMaxAlignment : 0;
+    return tile.isShared() ? tile.getSizeInBytes() : 0;
   if (auto tiles = dyn_cast<TilesType>(type))
     return tiles.getMemorySpace() == MemorySpace::Shared
-               ? tiles.getTileType().getSizeInBytes() * tiles.getNumStages() +
-                     kMaxAlignment
+               ? tiles.getTileType().getSizeInBytes() * tiles.getNumStages()
                : 0;
   return 0;
 }
@@ -204,20 +200,39 @@ int64_t pipeliner::chooseStages(PipelineCandidate &candidate, int64_t option,
     return 1;
   if (option > 1)
     return option;
-  int64_t perStage = 0, other = 0;
+  // croq-plan-shared-memory places the buffers one after the other, each
+  // at its alignment (at most 1024 bytes), from an aligned base: a buffer
+  // rounded up to 1024 bytes is an upper bound on the room it takes.
+  auto room = [](int64_t bytes) {
+    return llvm::alignTo(bytes, kMaxSharedAlignment);
+  };
+  SmallVector<int64_t> stageBytes;
   for (TileLoad &load : candidate.loads)
-    perStage += getPaddedSharedBytes(load.alloc.getResult().getType());
+    stageBytes.push_back(
+        getSharedBufferBytes(load.alloc.getResult().getType()));
+  int64_t other = kStaticSharedReserve;
   candidate.block.walk([&](AllocOp alloc) {
     if (llvm::none_of(candidate.loads,
                       [&](TileLoad &load) { return load.alloc == alloc; }))
-      other += getPaddedSharedBytes(alloc.getResult().getType());
+      other += room(getSharedBufferBytes(alloc.getResult().getType()));
   });
-  int64_t left = std::max<int64_t>(target.sharedMemoryPerBlock - other, 0);
-  int64_t stages = std::min(left / perStage, kMaxAutoStages);
+  auto fits = [&](int64_t count) {
+    int64_t total = other;
+    for (int64_t bytes : stageBytes)
+      total += room(bytes * count);
+    return total <= target.sharedMemoryPerBlock;
+  };
+  int64_t stages = 0;
+  while (stages < kMaxAutoStages && fits(stages + 1))
+    ++stages;
   if (stages < 2) {
-    why = "two stages of the loaded tiles need " +
-          std::to_string(2 * perStage) + " bytes of shared memory and " +
-          std::to_string(left) + " are left next to the block's other buffers";
+    int64_t twoStages = 0;
+    for (int64_t bytes : stageBytes)
+      twoStages += room(2 * bytes);
+    int64_t left = std::max<int64_t>(target.sharedMemoryPerBlock - other, 0);
+    why = "two stages of the loaded tiles need " + std::to_string(twoStages) +
+          " bytes of shared memory and " + std::to_string(left) +
+          " are left next to the block's other buffers";
     return 0;
   }
   return stages;

@@ -54,9 +54,15 @@ struct PipelineCandidate {
   SetVector<Operation *> outerSlice;
 };
 
-/// Bytes a shared buffer of `type` takes, with room for its alignment (1024
-/// bytes at most, for 128B swizzle).
-int64_t getPaddedSharedBytes(Type type);
+/// The largest alignment of a shared buffer (128B swizzle).
+constexpr int64_t kMaxSharedAlignment = 1024;
+
+/// Shared bytes kept for the kernel's static shared memory (its events'
+/// mbarriers), which counts against a block's limit with the dynamic.
+constexpr int64_t kStaticSharedReserve = 1024;
+
+/// Bytes a shared buffer of `type` holds (0 for other types).
+int64_t getSharedBufferBytes(Type type);
 
 /// The synchronous tma loads at the top level of `loop`'s body into shared
 /// tiles allocated in `block`'s body.
