@@ -41,9 +41,9 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     fill a wave where those leave multiprocessors idle (1536^3: 11 x 12
     tiles of 128x144 on 132); they compute more slowly per element, the
     more so where B is stored K x N, whose tile rows then take a 64B or 32B
-    swizzle: there only 160 and 224 (64B) are candidates. For static shapes the pass
-    chooses; for dynamic ones
-    it emits the kernels of every candidate and the host code computes the
+    swizzle: there only 160 and 224 (64B) are candidates. For static shapes
+    the pass chooses; for dynamic ones it emits the kernels of every
+    candidate and the host code computes the
     costs and launches the cheapest (`scf.index_switch`). `tile-m` and
     `tile-n` force a tile. A block of 128 rows carries `croq.consumers =
     2`, for `croq-split-accumulators`; a tile of 128 rows walks

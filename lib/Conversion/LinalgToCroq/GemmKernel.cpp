@@ -30,6 +30,13 @@ Value mlir::croq::getMatrixTile(OpBuilder &b, Location loc, Value tile) {
   return SpanAsOp::create(b, loc, matrix, tile).getResult();
 }
 
+/// The swizzle attribute of a tma copy to or from the shared `tile`: the
+/// tile's own.
+static SwizzleAttr getCopySwizzle(Value tile) {
+  return SwizzleAttr::get(tile.getContext(),
+                          cast<TileType>(tile.getType()).getSwizzle());
+}
+
 /// The shared tile an operand's K step is copied into, and the copy: the
 /// operand's tile of `shape` at `at`, in the matrix `batch` of a batched
 /// operand (`tile` is then 1 x `shape`).
@@ -43,8 +50,7 @@ static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
       copySourceCanBeSmaller(view, cast<ViewType>(view.getType()).getShape());
   CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, view, tile,
                  /*map=*/Value(), /*usable=*/Value(), zfill,
-                 SwizzleAttr::get(b.getContext(),
-                                  cast<TileType>(tile.getType()).getSwizzle()),
+                 getCopySwizzle(tile),
                  /*box=*/nullptr, /*boxOrigins=*/nullptr, multicast);
   tile = getMatrixTile(b, loc, tile);
   auto tileType = cast<TileType>(tile.getType());
@@ -129,8 +135,9 @@ Value mlir::croq::allocSharedTile(OpBuilder &b, Location loc,
 
 /// The swizzled shared tile of a matrix tile of `shape` of `spec`'s operands
 /// or result: 1 x `shape` for a batched product, as its TMA copies move it.
-/// Rows of 128-byte multiples get the 128B swizzle; rows of 192 bytes (96
-/// 16-bit columns) the 64B one, whose spans divide them.
+/// Its rows take the largest swizzle whose span divides them: 128B for
+/// multiples of 128 bytes, 64B for 160 or 224 16-bit columns, 32B for 144
+/// or 176.
 static Value allocMatrixTile(OpBuilder &b, Location loc, const MatmulSpec &spec,
                              ArrayRef<int64_t> shape, Type element) {
   SmallVector<int64_t> tileShape(shape);
@@ -192,8 +199,7 @@ void mlir::croq::emitTileStore(OpBuilder &b, Location loc, Value acc,
   CopyOp::create(b, loc, FutureType::get(b.getContext()), CopyEngine::TMA, tile,
                  view,
                  /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-                 SwizzleAttr::get(b.getContext(),
-                                  cast<TileType>(tile.getType()).getSwizzle()),
+                 getCopySwizzle(tile),
                  /*box=*/nullptr, /*boxOrigins=*/nullptr);
 }
 

@@ -12,7 +12,11 @@
 #include "TileChoice.h"
 #include "IndexBuilder.h"
 
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -74,25 +78,15 @@ static constexpr int64_t kClusterPercent = 5;
 /// The cost of a plan that cannot run.
 static constexpr int64_t kNever = int64_t(1) << 60;
 
-/// Shared bytes a buffer takes at most, placed at its alignment (1024 bytes
-/// at most) after others: as croq-pipeline-loops counts them.
-static int64_t room(int64_t bytes) { return llvm::alignTo(bytes, 1024); }
-
-/// Shared bytes kept for the kernel's static shared memory (mbarriers).
-static constexpr int64_t kStaticSharedBytes = 1024;
-
 int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
                                      int64_t resultBytes,
                                      const TileConfig &tile) {
-  // A ring for each operand (A and B) next to the result tile.
-  int64_t fixed =
-      room(tile.rows * tile.cols * resultBytes) + kStaticSharedBytes;
-  int64_t stages = 0;
-  while (fixed + room((stages + 1) * tile.rows * kStepBytes) +
-             room((stages + 1) * tile.cols * kStepBytes) <=
-         target.sharedMemoryPerBlock)
-    ++stages;
-  return stages;
+  // A ring for each operand (A and B) next to the result tile, as
+  // croq-pipeline-loops counts them (without its cap on stages).
+  return countRingStages(target.sharedMemoryPerBlock,
+                         {tile.rows * tile.cols * resultBytes},
+                         {tile.rows * kStepBytes, tile.cols * kStepBytes},
+                         std::numeric_limits<int64_t>::max());
 }
 
 std::string mlir::croq::getKnownTileNames() {

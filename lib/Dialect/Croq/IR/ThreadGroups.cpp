@@ -35,6 +35,41 @@ int64_t mlir::croq::getSharedAlignment(Swizzle swizzle) {
   return 128;
 }
 
+int64_t mlir::croq::getSharedRoom(int64_t bytes) {
+  int64_t align = getSharedAlignment(Swizzle::B128);
+  if (bytes > std::numeric_limits<int64_t>::max() - align)
+    return std::numeric_limits<int64_t>::max();
+  return llvm::alignTo(bytes, align);
+}
+
+int64_t mlir::croq::countRingStages(int64_t capacity,
+                                    ArrayRef<int64_t> otherBytes,
+                                    ArrayRef<int64_t> stageBytes,
+                                    int64_t maxStages) {
+  // Each term is at most the int64_t maximum; a sum past `capacity` stops
+  // before it could overflow.
+  auto fits = [&](int64_t count) {
+    int64_t total = kStaticSharedBytes;
+    auto add = [&](int64_t bytes) {
+      total = getSharedRoom(bytes) > capacity - total
+                  ? capacity + 1
+                  : total + getSharedRoom(bytes);
+    };
+    for (int64_t bytes : otherBytes)
+      add(bytes);
+    for (int64_t bytes : stageBytes)
+      add(saturatingMul(bytes, count));
+    return total <= capacity;
+  };
+  // Rings of empty stages fit in any number.
+  if (llvm::all_of(stageBytes, [](int64_t bytes) { return bytes == 0; }))
+    return fits(1) ? maxStages : 0;
+  int64_t stages = 0;
+  while (stages < maxStages && fits(stages + 1))
+    ++stages;
+  return stages;
+}
+
 int64_t mlir::croq::saturatingMul(int64_t a, int64_t b) {
   std::optional<int64_t> product = llvm::checkedMul(a, b);
   return product ? *product : std::numeric_limits<int64_t>::max();

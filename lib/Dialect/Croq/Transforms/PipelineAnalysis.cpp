@@ -6,6 +6,8 @@
 
 #include "Pipeliner.h"
 
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
+
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -200,38 +202,27 @@ int64_t pipeliner::chooseStages(PipelineCandidate &candidate, int64_t option,
     return 1;
   if (option > 1)
     return option;
-  // croq-plan-shared-memory places the buffers one after the other, each
-  // at its alignment (at most 1024 bytes), from an aligned base: a buffer
-  // rounded up to 1024 bytes is an upper bound on the room it takes.
-  auto room = [](int64_t bytes) {
-    return llvm::alignTo(bytes, kMaxSharedAlignment);
-  };
-  SmallVector<int64_t> stageBytes;
+  SmallVector<int64_t> stageBytes, otherBytes;
   for (TileLoad &load : candidate.loads)
     stageBytes.push_back(
         getSharedBufferBytes(load.alloc.getResult().getType()));
-  int64_t other = kStaticSharedReserve;
   candidate.block.walk([&](AllocOp alloc) {
     if (llvm::none_of(candidate.loads,
                       [&](TileLoad &load) { return load.alloc == alloc; }))
-      other += room(getSharedBufferBytes(alloc.getResult().getType()));
+      otherBytes.push_back(getSharedBufferBytes(alloc.getResult().getType()));
   });
-  auto fits = [&](int64_t count) {
-    int64_t total = other;
-    for (int64_t bytes : stageBytes)
-      total += room(bytes * count);
-    return total <= target.sharedMemoryPerBlock;
-  };
-  int64_t stages = 0;
-  while (stages < kMaxAutoStages && fits(stages + 1))
-    ++stages;
+  int64_t stages = countRingStages(target.sharedMemoryPerBlock, otherBytes,
+                                   stageBytes, kMaxAutoStages);
   if (stages < 2) {
-    int64_t twoStages = 0;
+    int64_t twoStages = 0, left = target.sharedMemoryPerBlock;
     for (int64_t bytes : stageBytes)
-      twoStages += room(2 * bytes);
-    int64_t left = std::max<int64_t>(target.sharedMemoryPerBlock - other, 0);
+      twoStages += getSharedRoom(2 * bytes);
+    left -= kStaticSharedBytes;
+    for (int64_t bytes : otherBytes)
+      left -= getSharedRoom(bytes);
     why = "two stages of the loaded tiles need " + std::to_string(twoStages) +
-          " bytes of shared memory and " + std::to_string(left) +
+          " bytes of shared memory and " +
+          std::to_string(std::max<int64_t>(left, 0)) +
           " are left next to the block's other buffers";
     return 0;
   }

@@ -54,13 +54,6 @@ struct PipelineCandidate {
   SetVector<Operation *> outerSlice;
 };
 
-/// The largest alignment of a shared buffer (128B swizzle).
-constexpr int64_t kMaxSharedAlignment = 1024;
-
-/// Shared bytes kept for the kernel's static shared memory (its events'
-/// mbarriers), which counts against a block's limit with the dynamic.
-constexpr int64_t kStaticSharedReserve = 1024;
-
 /// Bytes a shared buffer of `type` holds (0 for other types).
 int64_t getSharedBufferBytes(Type type);
 

@@ -40,6 +40,24 @@ int64_t saturatingMul(int64_t a, int64_t b);
 /// swizzle pattern repeats every 8 spans: 1024 bytes for 128B).
 int64_t getSharedAlignment(Swizzle swizzle);
 
+/// Shared bytes a block keeps for its static shared memory (its events'
+/// mbarriers), which counts against the block's limit with the dynamic.
+constexpr int64_t kStaticSharedBytes = 1024;
+
+/// The most shared bytes a buffer of `bytes` takes when
+/// croq-plan-shared-memory places it after others: each buffer goes at its
+/// alignment (at most 1024 bytes, 128B swizzle) from an aligned base, so
+/// one rounded up to 1024 bytes bounds its room.
+int64_t getSharedRoom(int64_t bytes);
+
+/// The most stages, up to `maxStages`, of rings whose stages take
+/// `stageBytes` each that fit in `capacity` bytes of shared memory next to
+/// buffers of `otherBytes` and the static shared memory, counted by
+/// getSharedRoom: what croq-pipeline-loops gives a ring, and the cost
+/// model of convert-linalg-to-croq expects it to give.
+int64_t countRingStages(int64_t capacity, ArrayRef<int64_t> otherBytes,
+                        ArrayRef<int64_t> stageBytes, int64_t maxStages);
+
 /// The number of threads of a block-level region: from its nested warpgroup
 /// and thread regions, or the default. Fails, with an error, if they are
 /// dynamic or more than a block can have.
