@@ -42,24 +42,34 @@ int64_t mlir::croq::getSharedRoom(int64_t bytes) {
   return llvm::alignTo(bytes, align);
 }
 
+int64_t mlir::croq::getSharedBytesLeft(int64_t capacity,
+                                       ArrayRef<int64_t> otherBytes) {
+  int64_t left = capacity - kStaticSharedBytes;
+  for (int64_t bytes : otherBytes) {
+    int64_t room = getSharedRoom(bytes);
+    if (left < 0 || room > left)
+      return -1;
+    left -= room;
+  }
+  return left < 0 ? -1 : left;
+}
+
 int64_t mlir::croq::countRingStages(int64_t capacity,
                                     ArrayRef<int64_t> otherBytes,
                                     ArrayRef<int64_t> stageBytes,
                                     int64_t maxStages) {
-  // Each term is at most the int64_t maximum; a sum past `capacity` stops
-  // before it could overflow.
+  int64_t left = getSharedBytesLeft(capacity, otherBytes);
   auto fits = [&](int64_t count) {
-    int64_t total = kStaticSharedBytes;
-    auto add = [&](int64_t bytes) {
-      total = getSharedRoom(bytes) > capacity - total
-                  ? capacity + 1
-                  : total + getSharedRoom(bytes);
-    };
-    for (int64_t bytes : otherBytes)
-      add(bytes);
-    for (int64_t bytes : stageBytes)
-      add(saturatingMul(bytes, count));
-    return total <= capacity;
+    if (left < 0)
+      return false;
+    int64_t rest = left;
+    for (int64_t bytes : stageBytes) {
+      int64_t room = getSharedRoom(saturatingMul(bytes, count));
+      if (room > rest)
+        return false;
+      rest -= room;
+    }
+    return true;
   };
   // Rings of empty stages fit in any number.
   if (llvm::all_of(stageBytes, [](int64_t bytes) { return bytes == 0; }))

@@ -214,12 +214,10 @@ int64_t pipeliner::chooseStages(PipelineCandidate &candidate, int64_t option,
   int64_t stages = countRingStages(target.sharedMemoryPerBlock, otherBytes,
                                    stageBytes, kMaxAutoStages);
   if (stages < 2) {
-    int64_t twoStages = 0, left = target.sharedMemoryPerBlock;
+    int64_t twoStages = 0;
     for (int64_t bytes : stageBytes)
       twoStages += getSharedRoom(2 * bytes);
-    left -= kStaticSharedBytes;
-    for (int64_t bytes : otherBytes)
-      left -= getSharedRoom(bytes);
+    int64_t left = getSharedBytesLeft(target.sharedMemoryPerBlock, otherBytes);
     why = "two stages of the loaded tiles need " + std::to_string(twoStages) +
           " bytes of shared memory and " +
           std::to_string(std::max<int64_t>(left, 0)) +

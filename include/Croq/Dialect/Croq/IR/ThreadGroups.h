@@ -50,6 +50,10 @@ constexpr int64_t kStaticSharedBytes = 1024;
 /// one rounded up to 1024 bytes bounds its room.
 int64_t getSharedRoom(int64_t bytes);
 
+/// The shared bytes left of `capacity` next to the static shared memory and
+/// buffers of `otherBytes`, counted by getSharedRoom; -1 if they do not fit.
+int64_t getSharedBytesLeft(int64_t capacity, ArrayRef<int64_t> otherBytes);
+
 /// The most stages, up to `maxStages`, of rings whose stages take
 /// `stageBytes` each that fit in `capacity` bytes of shared memory next to
 /// buffers of `otherBytes` and the static shared memory, counted by
