@@ -91,3 +91,57 @@ func.func @f32_store(%acc: !croq.acc<64x64xf32>, %out32: memref<64x64xf32>) {
   croq.mma.store %y -> %out32 : !croq.acc<64x64xf32> -> memref<64x64xf32>
   return
 }
+
+// -----
+
+// A result stored in column parts: each croq.mma.slice of the map's result
+// is stored alone, so every store clamps.
+
+// CHECK-LABEL: func.func @parts(
+// CHECK:       croq.mma.map
+// CHECK-NOT:   arith.maximumf
+// CHECK:       croq.mma.slice %{{.*}}[0]
+// CHECK-NEXT:  croq.mma.store relu
+// CHECK:       croq.mma.slice %{{.*}}[64]
+// CHECK-NEXT:  croq.mma.store relu
+func.func @parts(%acc: !croq.acc<64x128xf32>, %out: !croq.tile<64x64xf16, shared>) {
+  %zero = arith.constant 0.0 : f32
+  %y = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x128xf32> {
+    %r = arith.maximumf %x, %zero : f32
+    croq.yield %r : f32
+  }
+  %left = croq.mma.slice %y[0] : !croq.acc<64x128xf32> -> !croq.acc<64x64xf32>
+  croq.mma.store %left -> %out : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
+  %right = croq.mma.slice %y[64] : !croq.acc<64x128xf32> -> !croq.acc<64x64xf32>
+  croq.mma.store %right -> %out : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
+  return
+}
+
+// -----
+
+// Left alone: a slice whose store converts to f32 cannot clamp, so none of
+// the parts does; a slice read by something other than one store.
+
+// CHECK-LABEL: func.func @parts_not_folded(
+// CHECK-COUNT-2: arith.maximumf
+// CHECK-NOT:   relu
+func.func @parts_not_folded(%acc: !croq.acc<64x128xf32>, %out: !croq.tile<64x64xf16, shared>,
+                            %out32: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %y = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x128xf32> {
+    %r = arith.maximumf %x, %zero : f32
+    croq.yield %r : f32
+  }
+  %left = croq.mma.slice %y[0] : !croq.acc<64x128xf32> -> !croq.acc<64x64xf32>
+  croq.mma.store %left -> %out : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
+  %right = croq.mma.slice %y[64] : !croq.acc<64x128xf32> -> !croq.acc<64x64xf32>
+  croq.mma.store %right -> %out32 : !croq.acc<64x64xf32> -> memref<64x64xf32>
+  %z = croq.mma.map %acc (%row, %col, %x) : !croq.acc<64x128xf32> {
+    %r = arith.maximumf %x, %zero : f32
+    croq.yield %r : f32
+  }
+  %twice = croq.mma.slice %z[0] : !croq.acc<64x128xf32> -> !croq.acc<64x64xf32>
+  croq.mma.store %twice -> %out : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
+  croq.mma.store %twice -> %out : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared>
+  return
+}

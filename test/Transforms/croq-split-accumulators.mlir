@@ -236,6 +236,36 @@ func.func @to_global(%out: memref<128x128xf32>) {
 
 // -----
 
+// A result stored in column parts: croq.mma.slice takes columns of every
+// row, so each consumer slices its own 64 rows and stores them.
+// CHECK-LABEL: func.func @slices
+// CHECK: croq.parallel (%[[WG:.*]]) in [3] : warpgroup {
+// CHECK: %[[C:.*]] = arith.subi %[[WG]], %{{.*}} : index
+// CHECK: %[[ACC:.*]] = croq.mma.fill %{{.*}} : !croq.acc<64x256xf32>
+// CHECK: %[[RIGHT:.*]] = croq.mma.slice %[[ACC]][128] : !croq.acc<64x256xf32> -> !croq.acc<64x128xf32>
+// CHECK: %[[ROWS:.*]] = croq.subspan %{{.*}} [64, 128] at [%[[C]], %{{.*}}] : memref<128x128xf32> -> !croq.view<64x128xf32>
+// CHECK: croq.mma.store %[[RIGHT]] -> %[[ROWS]] : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+func.func @slices(%out: memref<128x128xf32>) {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%bm) in [1] : block attributes {croq.consumers = 2 : i64} {
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x256xf32>
+        %right = croq.mma.slice %init[128] : !croq.acc<128x256xf32> -> !croq.acc<128x128xf32>
+        croq.mma.store %right -> %out : !croq.acc<128x128xf32> -> memref<128x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // A consumer that reduces its accumulator is not split (by default: a
 // warning that says why).
 // CHECK-LABEL: func.func @reduces

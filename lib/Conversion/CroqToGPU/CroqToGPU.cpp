@@ -35,8 +35,8 @@ static StringRef getMissingFeature(Operation *op,
   auto copy = dyn_cast<CopyOp>(op);
   if (copy && copy.getEngine() == CopyEngine::TMA && !target.hasTma)
     return "the tensor memory accelerator";
-  if (isa<MmaOp, MmaLoadOp, MmaCommitOp, MmaWaitOp, MmaStoreOp, MmaConvertOp>(
-          op) &&
+  if (isa<MmaOp, MmaLoadOp, MmaCommitOp, MmaWaitOp, MmaStoreOp, MmaConvertOp,
+          MmaSliceOp>(op) &&
       !target.hasWgmma)
     return "warpgroup mma";
   if (isa<EventWaitOp>(op) && !target.hasMbarrierTryWait)
@@ -127,7 +127,8 @@ static LogicalResult checkLowerable(ModuleOp module,
       return;
     }
     if (isa<MmaFillOp, MmaLoadOp, MmaOp, MmaCommitOp, MmaWaitOp, MmaStoreOp,
-            MmaMapOp, VecMapOp, VecFillOp, MmaReduceOp, MmaConvertOp>(op) &&
+            MmaMapOp, VecMapOp, VecFillOp, MmaReduceOp, MmaConvertOp,
+            MmaSliceOp>(op) &&
         failed(checkMmaLowerable(op))) {
       ok = false;
       return;

@@ -112,6 +112,9 @@ LogicalResult mlir::croq::checkMmaLowerable(Operation *op) {
              << kMaxAccRegisters << " a thread can hold";
     return success();
   }
+  if (auto slice = dyn_cast<MmaSliceOp>(op))
+    return failure(failed(check(slice.getAcc().getType())) ||
+                   failed(check(slice.getResult().getType())));
   if (auto store = dyn_cast<MmaStoreOp>(op))
     return check(store.getAcc().getType());
   if (auto mma = dyn_cast<MmaOp>(op)) {

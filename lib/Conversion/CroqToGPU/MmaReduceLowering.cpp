@@ -212,10 +212,41 @@ struct MmaConvertOpLowering : OpConversionPattern<MmaConvertOp> {
     return success();
   }
 };
+
+/// croq.mma.slice %acc[c]  =>  per 64 rows, registers c / 2 to
+/// (c + W) / 2 - 1 of the accumulator: the registers of column group j
+/// are 4 j to 4 j + 3 (getRegisterOffset), so W columns from c are a run
+/// of W / 2 registers. Nothing moves; the registers are renamed.
+struct MmaSliceOpLowering : OpConversionPattern<MmaSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MmaSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto structType = getAccStructType(op.getResult().getType());
+    if (!structType || !getAccStructType(op.getAcc().getType()))
+      return rewriter.notifyMatchFailure(op, "not in wgmma fragments");
+    int64_t first = op.getColumn() / 2;
+    Value result = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (auto [i, rowsType] : llvm::enumerate(structType.getBody())) {
+      int64_t block = static_cast<int64_t>(i);
+      int64_t registers = cast<LLVM::LLVMStructType>(rowsType).getBody().size();
+      for (int64_t r = 0; r < registers; ++r) {
+        Value value = LLVM::ExtractValueOp::create(
+            rewriter, loc, adaptor.getAcc(),
+            ArrayRef<int64_t>{block, first + r});
+        result = LLVM::InsertValueOp::create(rewriter, loc, result, value,
+                                             ArrayRef<int64_t>{block, r});
+      }
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::croq::populateCroqMmaReduceToGPUPatterns(
     CroqTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<MmaReduceOpLowering, MmaConvertOpLowering>(
+  patterns.add<MmaReduceOpLowering, MmaConvertOpLowering, MmaSliceOpLowering>(
       converter, patterns.getContext());
 }

@@ -233,9 +233,11 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   Value output = spec.getOutput();
   Type result = getElementTypeOrSelf(output.getType());
   auto [aTile, bTile] = allocOperandTiles(b, loc, spec, config);
-  // The result tile is stored by TMA from a 128B-swizzled tile: stores
-  // without bank conflicts, one bulk copy per swizzle span.
-  Value cTile = allocMatrixTile(b, loc, spec, {tileM, tileN}, result);
+  // The result tile is stored by TMA from a swizzled shared tile: stores
+  // without bank conflicts, one bulk copy per swizzle span; in column
+  // parts through a narrower tile where that leaves room for more stages.
+  int64_t partN = config.resultPartCols ? config.resultPartCols : tileN;
+  Value cTile = allocMatrixTile(b, loc, spec, {tileM, partN}, result);
   auto accType = AccType::get(b.getContext(), {tileM, tileN}, b.getF32Type());
   std::optional<EpilogueOperands> epilogue;
   if (spec.epilogue)
@@ -250,5 +252,23 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
     acc = addOutput(b, loc, acc, cView);
   if (spec.epilogue)
     acc = emitEpilogue(b, loc, *spec.epilogue, *epilogue, acc);
-  emitTileStore(b, loc, acc, cTile, cView);
+  if (partN == tileN) {
+    emitTileStore(b, loc, acc, cTile, cView);
+    return;
+  }
+  // Part p is the tile of partN columns at column tile blockN * parts + p
+  // of the output; croq-wait-async-stores makes the second part's store
+  // into the shared tile wait until the first part's copy has read it.
+  int64_t parts = tileN / partN;
+  auto partType =
+      AccType::get(b.getContext(), {tileM, partN}, b.getF32Type());
+  for (int64_t part = 0; part < parts; ++part) {
+    Value slice = MmaSliceOp::create(b, loc, partType, acc,
+                                     b.getI64IntegerAttr(part * partN));
+    Value partView = buildTileView(
+        b, loc, output, {tileM, partN},
+        ValueRange{blockM, e.add(e.mul(blockN, e.c(parts)), e.c(part))},
+        batch);
+    emitTileStore(b, loc, slice, cTile, partView);
+  }
 }

@@ -75,18 +75,50 @@ static constexpr int64_t kSplitCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
 /// 4096^3 and 8192^3, whose rows are multiples of 128 bytes.
 static constexpr int64_t kMisalignedPercent = 15;
 static constexpr int64_t kClusterPercent = 5;
+/// The stages of operands past which a deeper ring gains little: a tile
+/// whose whole result tile leaves fewer stores its result in parts
+/// (128x256 with 3 stages: tensor pipes busy 86% of the time against
+/// cuBLAS's 93% with 4, the consumers waiting for full stages; H100,
+/// bench/RESULTS.md). At 2da1563 tiles split for a ninth stage too, and
+/// the 64x128 tiles of 512^3 and 1024^3 lost 4-5% (H200).
+static constexpr int64_t kEnoughStages = 5;
+/// The most parts a result tile is stored in.
+static constexpr int64_t kMaxResultParts = 2;
 /// The cost of a plan that cannot run.
 static constexpr int64_t kNever = int64_t(1) << 60;
+
+/// A ring for each operand (A and B) next to a shared result tile of
+/// `resultCols` columns, as croq-pipeline-loops counts them (without its
+/// cap on stages).
+static int64_t countStages(const TargetDescription &target,
+                           int64_t resultBytes, const TileConfig &tile,
+                           int64_t resultCols) {
+  return countRingStages(target.sharedMemoryPerBlock,
+                         {tile.rows * resultCols * resultBytes},
+                         {tile.rows * kStepBytes, tile.cols * kStepBytes},
+                         std::numeric_limits<int64_t>::max());
+}
+
+int64_t mlir::croq::getResultPartCols(const TargetDescription &target,
+                                      int64_t resultBytes,
+                                      const TileConfig &tile) {
+  int64_t whole = countStages(target, resultBytes, tile, tile.cols);
+  int64_t half = tile.cols / kMaxResultParts;
+  // Parts of 16-bit results only, which stmatrix stores (pairs of 8-column
+  // groups): those were measured; an f32 result of 128x256 would become a
+  // candidate with 3 stages where 128x128 has 5.
+  if (resultBytes != 2 || whole >= kEnoughStages ||
+      tile.cols % (16 * kMaxResultParts) != 0 ||
+      countStages(target, resultBytes, tile, half) <= whole)
+    return tile.cols;
+  return half;
+}
 
 int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
                                      int64_t resultBytes,
                                      const TileConfig &tile) {
-  // A ring for each operand (A and B) next to the result tile, as
-  // croq-pipeline-loops counts them (without its cap on stages).
-  return countRingStages(target.sharedMemoryPerBlock,
-                         {tile.rows * tile.cols * resultBytes},
-                         {tile.rows * kStepBytes, tile.cols * kStepBytes},
-                         std::numeric_limits<int64_t>::max());
+  return countStages(target, resultBytes, tile,
+                     getResultPartCols(target, resultBytes, tile));
 }
 
 std::string mlir::croq::getKnownTileNames() {
@@ -117,6 +149,7 @@ mlir::croq::getTileCandidates(const TargetDescription &target,
       continue;
     // A forced tile runs, however slowly its layout computes.
     tile.efficiency = std::max<int64_t>(tile.efficiency, 1);
+    tile.resultPartCols = getResultPartCols(target, resultBytes, tile);
     candidates.push_back(tile);
   }
   if (candidates.empty())

@@ -40,6 +40,9 @@ struct TileConfig {
   /// blocks share the B operand's K steps (multicast), 1 x cols blocks A's.
   int64_t clusterRows = 1;
   int64_t clusterCols = 1;
+  /// The columns of each part the result tile is stored in, through a
+  /// shared tile that wide (getResultPartCols; 0: the whole tile at once).
+  int64_t resultPartCols = 0;
 
   int64_t getClusterBlocks() const { return clusterRows * clusterCols; }
 };
@@ -57,9 +60,18 @@ struct GemmVariant {
 constexpr int64_t kStepBytes = 128;
 
 /// The stages of operands of `tile` that fit in `target`'s shared memory
-/// next to its result tile of `resultBytes`-byte elements.
+/// next to its result tile of `resultBytes`-byte elements, or the shared
+/// tile of one part of it (getResultPartCols).
 int64_t getStagesThatFit(const TargetDescription &target, int64_t resultBytes,
                          const TileConfig &tile);
+
+/// The columns of each part the result tile of `tile` is stored in
+/// (croq.mma.slice), through a shared tile of that many columns: half the
+/// tile where the whole one leaves room for fewer than five stages of
+/// operands and half gives more (128x256: four instead of three); else
+/// the whole width.
+int64_t getResultPartCols(const TargetDescription &target,
+                          int64_t resultBytes, const TileConfig &tile);
 
 /// The tiles croq can compute, for diagnostics: "128x256, ..., or 64x128".
 std::string getKnownTileNames();

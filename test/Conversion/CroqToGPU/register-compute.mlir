@@ -222,3 +222,30 @@ func.func @register_operand_zero(%v: memref<32x64xf16>, %out: memref<64x64xf32>)
   }
   return
 }
+
+// croq.mma.slice renames registers: columns [16, 32) of a 64x32
+// accumulator are registers 8 to 15 of its 16 (column group j is
+// registers 4 j to 4 j + 3), registers 0 to 7 of the slice; nothing moves.
+// CHECK-LABEL: func.func @slice_columns
+// CHECK:      nvvm.wgmma.fence.aligned
+// CHECK-NEXT: %[[S:.*]] = llvm.mlir.undef : !llvm.struct<(struct<(f32, f32, f32, f32, f32, f32, f32, f32)>)>
+// CHECK-NEXT: %[[R8:.*]] = llvm.extractvalue %[[ACC:.*]][0, 8] : !llvm.struct<(struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>)>
+// CHECK-NEXT: %[[S0:.*]] = llvm.insertvalue %[[R8]], %[[S]][0, 0]
+// CHECK-NEXT: %[[R9:.*]] = llvm.extractvalue %[[ACC]][0, 9]
+// CHECK-NEXT: llvm.insertvalue %[[R9]], %[[S0]][0, 1]
+// CHECK-COUNT-5: llvm.extractvalue %[[ACC]][0, {{1[0-4]}}]
+// CHECK:      %[[R15:.*]] = llvm.extractvalue %[[ACC]][0, 15]
+// CHECK-NEXT: %[[SLICE:.*]] = llvm.insertvalue %[[R15]], %{{.*}}[0, 7]
+// CHECK:      llvm.extractvalue %[[SLICE]][0, 0]
+// CHECK-NOT:  llvm.extractvalue %[[ACC]]
+func.func @slice_columns(%out: memref<64x16xf32>) {
+  croq.parallel (%b) in [1] : block {
+    croq.parallel (%w) in [1] : warpgroup {
+      %one = arith.constant 1.0 : f32
+      %acc = croq.mma.fill %one : !croq.acc<64x32xf32>
+      %right = croq.mma.slice %acc[16] : !croq.acc<64x32xf32> -> !croq.acc<64x16xf32>
+      croq.mma.store %right -> %out : !croq.acc<64x16xf32> -> memref<64x16xf32>
+    }
+  }
+  return
+}

@@ -15,12 +15,27 @@
 // 4096 x 4096 x 4096 (64 K steps): 512 blocks of 128x256 (4 waves,
 // 270144) against 1024 of 128x128 (8 waves, 306816) and 2048 of 64x128 (16
 // waves, 359680): 128x256, two consumer warpgroups of 64 rows each.
+// Its whole result tile (64 KB) would leave room for 3 stages of operands
+// (48 KB each); stored in two parts of 128 columns through a tile of
+// 32 KB, it leaves room for 4: part p is the output's tile of 128x128 at
+// column tile 2 * %n + p.
 // CHECK-LABEL: func.func @large
-// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 16] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
+// CHECK: croq.parallel (%{{.*}}, %[[N:.*]]) in [32, 16] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
 // CHECK: croq.alloc : !croq.tile<64x256xf16, shared, swizzle = 128>
-// CHECK: croq.alloc : !croq.tile<128x256xf16, shared, swizzle = 128>
+// CHECK: %[[PART:.*]] = croq.alloc : !croq.tile<128x128xf16, shared, swizzle = 128>
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x256xf32>
+// CHECK: %[[ACC:.*]] = scf.for
+// CHECK: %[[LEFT:.*]] = croq.mma.slice %[[ACC]][0] : !croq.acc<128x256xf32> -> !croq.acc<128x128xf32>
+// CHECK: %[[N0:.*]] = arith.muli %[[N]], %c2
+// CHECK: %[[V0:.*]] = croq.subspan %{{.*}} [128, 128] at [%{{.*}}, %[[N0]]]
+// CHECK: croq.mma.store %[[LEFT]] -> %[[PART]]
+// CHECK: croq.copy tma async swizzle = 128 %[[PART]] -> %[[V0]]
+// CHECK: %[[RIGHT:.*]] = croq.mma.slice %[[ACC]][128] : !croq.acc<128x256xf32> -> !croq.acc<128x128xf32>
+// CHECK: %[[N1:.*]] = arith.addi %{{.*}}, %c1
+// CHECK: %[[V1:.*]] = croq.subspan %{{.*}} [128, 128] at [%{{.*}}, %[[N1]]]
+// CHECK: croq.mma.store %[[RIGHT]] -> %[[PART]]
+// CHECK: croq.copy tma async swizzle = 128 %[[PART]] -> %[[V1]]
 // CHECK-NOT: scf.index_switch
 // A forced tile is the only candidate.
 // FORCED-LABEL: func.func @large
@@ -52,13 +67,17 @@ func.func @large_f32(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: m
 
 // 1536 x 1536 x 1536 (24 K steps): 72 blocks of 128x256 (1 wave, 26576)
 // leave 60 multiprocessors idle; 96 of 128x192 (1 wave, 21392) fill more
-// of the chip; 144 of 128x128 take 2 waves (31264): 128x192.
+// of the chip; 144 of 128x128 take 2 waves (31264): 128x192. Its whole
+// result tile would leave room for 4 stages, half of it for 5: two parts
+// of 96 columns (192 bytes: the 64B swizzle).
 // CHECK-LABEL: func.func @one_wave
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [12, 8] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
 // CHECK: croq.alloc : !croq.tile<64x192xf16, shared, swizzle = 128>
-// CHECK: croq.alloc : !croq.tile<128x192xf16, shared, swizzle = 128>
+// CHECK: croq.alloc : !croq.tile<128x96xf16, shared, swizzle = 64>
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x192xf32>
+// CHECK: croq.mma.slice %{{.*}}[0] : !croq.acc<128x192xf32> -> !croq.acc<128x96xf32>
+// CHECK: croq.mma.slice %{{.*}}[96] : !croq.acc<128x192xf32> -> !croq.acc<128x96xf32>
 func.func @one_wave(%a: memref<1536x1536xf16>, %b: memref<1536x1536xf16>, %c: memref<1536x1536xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<1536x1536xf16>)

@@ -2450,3 +2450,60 @@ func.func @box_origin_huge(%v: !croq.view<64x128xf16>, %t: !croq.tile<64x128xf16
   croq.copy tma %v -> %t boxes [64, 64] at [[0, 0], [0, 9223372036854775744]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
   return
 }
+
+// -----
+
+func.func @mma_slice_element(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.slice' op result element type 'i32' differs from the accumulator's 'f32'}}
+  %s = croq.mma.slice %acc[0] : !croq.acc<64x64xf32> -> !croq.acc<64x32xi32>
+  return
+}
+
+// -----
+
+func.func @mma_slice_rows(%acc: !croq.acc<128x64xf32>) {
+  // expected-error @+1 {{'croq.mma.slice' op result has 64 rows, the accumulator 128: a slice takes columns of every row}}
+  %s = croq.mma.slice %acc[0] : !croq.acc<128x64xf32> -> !croq.acc<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @mma_slice_column(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.slice' op column 4 and width 32 must be multiples of 8, the columns of one register group of the accumulator}}
+  %s = croq.mma.slice %acc[4] : !croq.acc<64x64xf32> -> !croq.acc<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @mma_slice_width(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.slice' op column 0 and width 12 must be multiples of 8, the columns of one register group of the accumulator}}
+  %s = croq.mma.slice %acc[0] : !croq.acc<64x64xf32> -> !croq.acc<64x12xf32>
+  return
+}
+
+// -----
+
+func.func @mma_slice_outside(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.slice' op columns [48, 80) are not inside the accumulator's 64}}
+  %s = croq.mma.slice %acc[48] : !croq.acc<64x64xf32> -> !croq.acc<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @mma_slice_negative(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.slice' op columns [-8, 24) are not inside the accumulator's 64}}
+  %s = croq.mma.slice %acc[-8] : !croq.acc<64x64xf32> -> !croq.acc<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @mma_commit_pending_slice(%acc: !croq.acc<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.commit' op result is still being computed (pending = 1); slice it after a croq.mma.commit with pending = 0 or a croq.mma.wait}}
+  %r = croq.mma.commit %acc pending = 1 : !croq.acc<64x64xf32>
+  %s = croq.mma.slice %r[0] : !croq.acc<64x64xf32> -> !croq.acc<64x32xf32>
+  return
+}

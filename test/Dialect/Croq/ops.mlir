@@ -1085,6 +1085,14 @@ func.func @online_softmax_ops(%s: !croq.acc<64x128xf32>, %t: !croq.tile<4x128xf3
   return %n, %c, %p : !croq.vec<64xf32, rows>, !croq.vec<128xf32, cols>, !croq.frag<64x128xf16, registers>
 }
 
+// Columns of an accumulator, for a result stored in parts.
+// CHECK-LABEL: func.func @mma_slice(
+// CHECK: croq.mma.slice %{{.*}}[128] : !croq.acc<128x256xf32> -> !croq.acc<128x128xf32>
+func.func @mma_slice(%c: !croq.acc<128x256xf32>) -> !croq.acc<128x128xf32> {
+  %right = croq.mma.slice %c[128] : !croq.acc<128x256xf32> -> !croq.acc<128x128xf32>
+  return %right : !croq.acc<128x128xf32>
+}
+
 // CHECK-LABEL: func.func @mma_a_in_registers(
 // CHECK: croq.mma row col %{{.*}}, %{{.*}}, %{{.*}} : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
 func.func @mma_a_in_registers(%acc: !croq.acc<64x64xf32>, %p: !croq.frag<64x128xf16, registers>,

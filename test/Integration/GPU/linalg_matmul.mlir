@@ -182,7 +182,7 @@
 // initialized for the cluster and no block leaves before the other.
 // CLUSTER: .entry linalg_mm_f16_kernel
 // CLUSTER: fence.mbarrier_init.release.cluster
-// CLUSTER-NEXT: barrier.cluster.arrive.aligned
+// CLUSTER: barrier.cluster.arrive.aligned
 // CLUSTER: barrier.cluster.wait.aligned
 // CLUSTER: mapa.shared::cluster
 // CLUSTER: mbarrier.arrive.shared::cluster.b64

@@ -165,6 +165,7 @@ LogicalResult MmaCommitOp::verify() {
                         .Case<MmaMapOp>([](auto) { return "map"; })
                         .Case<MmaReduceOp>([](auto) { return "reduce"; })
                         .Case<MmaConvertOp>([](auto) { return "convert"; })
+                        .Case<MmaSliceOp>([](auto) { return "slice"; })
                         .Default([](Operation *) { return StringRef(); });
     if (!use.empty())
       return emitOpError("result is still being computed (pending = ")

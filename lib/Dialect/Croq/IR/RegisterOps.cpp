@@ -269,3 +269,31 @@ LogicalResult MmaConvertOp::verify() {
            << acc.getShape()[0] << "x" << acc.getShape()[1];
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// MmaSliceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaSliceOp::verify() {
+  AccType acc = getAcc().getType();
+  AccType result = getResult().getType();
+  if (result.getElementType() != acc.getElementType())
+    return emitOpError("result element type ")
+           << result.getElementType() << " differs from the accumulator's "
+           << acc.getElementType();
+  if (result.getShape()[0] != acc.getShape()[0])
+    return emitOpError("result has ")
+           << result.getShape()[0] << " rows, the accumulator "
+           << acc.getShape()[0] << ": a slice takes columns of every row";
+  int64_t column = getColumn(), width = result.getShape()[1];
+  if (column % 8 != 0 || width % 8 != 0)
+    return emitOpError("column ")
+           << column << " and width " << width
+           << " must be multiples of 8, the columns of one register group "
+              "of the accumulator";
+  if (column < 0 || column + width > acc.getShape()[1])
+    return emitOpError("columns [")
+           << column << ", " << column + width
+           << ") are not inside the accumulator's " << acc.getShape()[1];
+  return success();
+}

@@ -1,9 +1,10 @@
 //===- FoldStoreRelu.cpp - a map's final ReLU folded into its store -------===//
 //
 // Implements croq-fold-store-relu: a croq.mma.map whose body ends in
-// arith.maximumf(x, +0.0), stored by croq.mma.store into f16 or bf16, yields
-// x instead and the store clamps negative elements in its conversion
-// (cvt.rn.relu), one instruction less per element.
+// arith.maximumf(x, +0.0), stored by croq.mma.store into f16 or bf16 (whole,
+// or in column parts taken by croq.mma.slice), yields x instead and the
+// stores clamp negative elements in their conversion (cvt.rn.relu), one
+// instruction less per element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,20 +24,51 @@ namespace croq {
 using namespace mlir;
 using namespace mlir::croq;
 
+/// Whether `store` converts f32 to f16 or bf16 and does not clamp yet.
+static bool canClamp(MmaStoreOp store) {
+  Type destElement =
+      cast<ShapedType>(store.getDest().getType()).getElementType();
+  return !store.getRelu() &&
+         store.getAcc().getType().getElementType().isF32() &&
+         isa<Float16Type, BFloat16Type>(destElement);
+}
+
+/// The stores of `map`'s result where it is stored and nothing else: by
+/// one croq.mma.store, or in column parts, each croq.mma.slice of it
+/// stored by one. Empty otherwise, or where a store cannot clamp.
+static SmallVector<MmaStoreOp> getOnlyStores(MmaMapOp map) {
+  SmallVector<MmaStoreOp> stores;
+  auto addStoreOf = [&](Value value) {
+    if (!value.hasOneUse())
+      return false;
+    auto store = dyn_cast<MmaStoreOp>(*value.getUsers().begin());
+    if (!store || store.getAcc() != value || !canClamp(store))
+      return false;
+    stores.push_back(store);
+    return true;
+  };
+  Value result = map.getResult();
+  if (result.hasOneUse() && addStoreOf(result))
+    return stores;
+  stores.clear();
+  if (result.use_empty())
+    return stores;
+  for (Operation *user : result.getUsers()) {
+    auto slice = dyn_cast<MmaSliceOp>(user);
+    if (!slice || !addStoreOf(slice.getResult()))
+      return {};
+  }
+  return stores;
+}
+
 /// croq.mma.store (croq.mma.map {... maximumf(x, +0.0)})
 ///   =>  croq.mma.store relu (croq.mma.map {... x})
 /// where the store converts f32 to f16 or bf16, the map's result is used by
-/// the store alone and the maximum's by the map's yield alone.
-static void foldReluIntoStore(MmaStoreOp store) {
-  if (store.getRelu())
-    return;
-  Type destElement =
-      cast<ShapedType>(store.getDest().getType()).getElementType();
-  if (!store.getAcc().getType().getElementType().isF32() ||
-      !isa<Float16Type, BFloat16Type>(destElement))
-    return;
-  auto map = store.getAcc().getDefiningOp<MmaMapOp>();
-  if (!map || !map.getResult().hasOneUse())
+/// the store alone (or by slices each stored alone, every store then
+/// clamping) and the maximum's by the map's yield alone.
+static void foldReluIntoStores(MmaMapOp map) {
+  SmallVector<MmaStoreOp> stores = getOnlyStores(map);
+  if (stores.empty())
     return;
   auto yield = cast<YieldOp>(map.getBody().front().getTerminator());
   auto max = yield.getOperand(0).getDefiningOp<arith::MaximumFOp>();
@@ -51,7 +83,8 @@ static void foldReluIntoStore(MmaStoreOp store) {
     return;
   yield->setOperand(0, kept);
   max.erase();
-  store.setRelu(true);
+  for (MmaStoreOp store : stores)
+    store.setRelu(true);
 }
 
 namespace {
@@ -59,7 +92,7 @@ struct CroqFoldStoreReluPass
     : croq::impl::CroqFoldStoreReluBase<CroqFoldStoreReluPass> {
   void runOnOperation() override {
     // Only the matched ops change: nothing else is folded or removed.
-    getOperation()->walk(foldReluIntoStore);
+    getOperation()->walk(foldReluIntoStores);
   }
 };
 } // namespace

@@ -239,7 +239,8 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
       plan.rowMaps.push_back(map);
     return "";
   }
-  if (isa<MmaFillOp, MmaCommitOp, MmaWaitOp, MmaLoadOp, EventWaitOp,
+  // A slice takes columns of every row: it splits with its accumulator.
+  if (isa<MmaFillOp, MmaCommitOp, MmaWaitOp, MmaLoadOp, MmaSliceOp, EventWaitOp,
           EventTriggerOp, WaitOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
     return "";
   if (touchesAccumulators(op))

@@ -1030,6 +1030,31 @@ def Croq_MmaConvertOp : Croq_Op<"mma.convert", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Croq_MmaSliceOp : Croq_Op<"mma.slice", [Pure]> {
+  let summary = "columns of an accumulator";
+  let description = [{
+    The `croq.mma.slice` op gives columns `[column, column + W)` of an
+    M x N accumulator as an M x W accumulator, W the result's width: the
+    part of a block's result that an epilogue stores through a shared tile
+    narrower than the whole (convert-linalg-to-croq stores a 128x256 result
+    in two parts of 128 columns, which leaves room for one more stage of
+    operands). Each thread keeps its own registers: `column` and W are
+    multiples of 8, the columns of one register group of wgmma's
+    accumulator layout. Like a store, the op needs the accumulator
+    complete.
+
+    Example:
+
+    ```mlir
+    %right = croq.mma.slice %c[128] : !croq.acc<128x256xf32> -> !croq.acc<128x128xf32>
+    ```
+  }];
+  let arguments = (ins Croq_AccType:$acc, I64Attr:$column);
+  let results = (outs Croq_AccType:$result);
+  let assemblyFormat = "$acc `[` $column `]` attr-dict `:` qualified(type($acc)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def Croq_MmaStoreOp : Croq_Op<"mma.store"> {
   let summary = "stores an accumulator into a tile or tensor";
   let description = [{

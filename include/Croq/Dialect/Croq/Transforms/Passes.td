@@ -565,7 +565,9 @@ def CroqFoldStoreRelu : Pass<"croq-fold-store-relu"> {
     maximum from the `croq.mma.map` and marks the store `relu`: one
     instruction less per element on the consumers' critical path.
 
-    It applies where the map's result is used by that store only, the
+    It applies where the map's result is used by that store only (or, for a
+    result stored in column parts, only by `croq.mma.slice` ops each used by
+    one such store, which then all clamp), the
     maximum's result only by the map's `croq.yield`, its other operand is
     the constant +0.0, and the store converts f32 to f16 or bf16. Both forms
     give the same values, NaN included (`arith.maximumf` propagates NaN,
