@@ -97,6 +97,9 @@ for fname in ("linalg_mm_f16", "linalg_mm_acc_f16"):
 clustered = [{"gemm_tile": tile, "gemm_split_k": 1, "gemm_cluster": cluster}
              for tile in ((128, 256), (128, 192), (128, 128), (64, 128))
              for cluster in ((1, 1), (2, 1), (1, 2))]
+# The widths between 128 and 256, alone.
+clustered += [{"gemm_tile": (128, width), "gemm_split_k": 1,
+               "gemm_cluster": (1, 1)} for width in (144, 160, 176, 224)]
 for label, source, configs in (
         ("autotune_mm", "\n".join(functions), croq.DEFAULT_CONFIGS),
         ("tiles_mm", functions[0], [{}, *clustered])):

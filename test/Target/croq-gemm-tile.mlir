@@ -10,14 +10,14 @@
 
 // With dynamic shapes the host chooses among the kernels of every tile:
 // 128x256 and 128x192, each alone or in clusters of two blocks that share
-// B (multicast); 128x224 and 128x160 (B's tile N-major: the widths of
-// 64B-swizzle spans); 128x128 and 64x128, each whole or split (a
-// partial-product kernel and a reduction). A forced tile leaves its
-// kernels, a forced tile that is not split (or forced into clusters) one
-// kernel; no clusters leave the 10 kernels without them.
-// CHOSEN-COUNT-12: .entry product_kernel
+// B (multicast); 128x224, 128x176, 128x160 and 128x144 (B's tile N-major,
+// padded to whole 128-byte spans); 128x128 and 64x128, each whole or
+// split (a partial-product kernel and a reduction). A forced tile leaves
+// its kernels, a forced tile that is not split (or forced into clusters)
+// one kernel; no clusters leave the 12 kernels without them.
+// CHOSEN-COUNT-14: .entry product_kernel
 // CHOSEN-NOT: .entry
-// ALONE-COUNT-10: .entry product_kernel
+// ALONE-COUNT-12: .entry product_kernel
 // ALONE-NOT: .entry
 // ALONE-NOT: multicast
 // CLUSTERED-COUNT-1: .entry product_kernel

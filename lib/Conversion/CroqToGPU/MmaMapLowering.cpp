@@ -104,8 +104,8 @@ struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
   /// registers (a croq.mma, or a loop or branch yielding it on).
   static bool mayFeedWgmma(Value result) {
     return llvm::any_of(result.getUsers(), [](Operation *user) {
-      return !isa<MmaMapOp, MmaReduceOp, MmaStoreOp, MmaConvertOp,
-                   MmaSliceOp>(user);
+      return !isa<MmaMapOp, MmaReduceOp, MmaStoreOp, MmaConvertOp, MmaSliceOp>(
+          user);
     });
   }
 };

@@ -96,8 +96,10 @@ static FailureOr<OperandLayout> getOperandLayout(MmaOp op, Value operand,
 }
 
 /// The layout of operand B of `op`, or an error on it. An MN-major B
-/// operand's N extent must fill its swizzle span, or several (one atom per
-/// span-wide slab, the descriptor's leading byte offset apart).
+/// operand's N extent spans one swizzle span or several (one atom per
+/// span-wide slab, the descriptor's leading byte offset apart); the last
+/// slab may be read in part, where the operand is the first columns of a
+/// tile of whole slabs.
 FailureOr<OperandLayout> mlir::croq::getOperandBLayout(MmaOp op) {
   FailureOr<OperandLayout> layoutB = getOperandLayout(op, op.getB(), "B");
   if (failed(layoutB))
@@ -105,11 +107,16 @@ FailureOr<OperandLayout> mlir::croq::getOperandBLayout(MmaOp op) {
   bool bKMajor = op.getLayoutB() == MmaLayout::Row;
   ArrayRef<int64_t> shapeB = op.getB().getType().getShape();
   int64_t n = bKMajor ? shapeB[0] : shapeB[1];
-  if (!bKMajor && n % layoutB->slabWidth != 0)
+  if (bKMajor || n % layoutB->slabWidth == 0)
+    return layoutB;
+  TileType tile = getOperandTile(op.getB().getDefiningOp<MmaLoadOp>());
+  int64_t tileColumns = tile.getShape().back();
+  if (tileColumns % layoutB->slabWidth != 0 || tileColumns < n)
     return op.emitOpError("an MN-major ('col') B operand needs N (")
            << n << ") to fill its " << layoutB->span
            << "-byte swizzle spans exactly (a multiple of "
-           << layoutB->slabWidth << ")";
+           << layoutB->slabWidth
+           << "), or to be the first columns of a tile of whole spans";
   return layoutB;
 }
 

@@ -232,9 +232,9 @@ struct MmaSliceOpLowering : OpConversionPattern<MmaSliceOp> {
       int64_t block = static_cast<int64_t>(i);
       int64_t registers = cast<LLVM::LLVMStructType>(rowsType).getBody().size();
       for (int64_t r = 0; r < registers; ++r) {
-        Value value = LLVM::ExtractValueOp::create(
-            rewriter, loc, adaptor.getAcc(),
-            ArrayRef<int64_t>{block, first + r});
+        Value value =
+            LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getAcc(),
+                                         ArrayRef<int64_t>{block, first + r});
         result = LLVM::InsertValueOp::create(rewriter, loc, result, value,
                                              ArrayRef<int64_t>{block, r});
       }

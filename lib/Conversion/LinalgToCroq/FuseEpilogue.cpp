@@ -144,19 +144,23 @@ mlir::croq::getEpilogueExtents(const Epilogue &epilogue) {
 
 Value mlir::croq::buildTileView(OpBuilder &b, Location loc, Value tensor,
                                 ArrayRef<int64_t> shape, ValueRange at,
-                                Value batch) {
+                                Value batch, ArrayRef<int64_t> steps) {
   SmallVector<int64_t> viewShape(shape);
+  SmallVector<int64_t> viewSteps(steps);
   SmallVector<Value> viewAt(at);
   if (batch) {
     viewShape.insert(viewShape.begin(), 1);
     viewAt.insert(viewAt.begin(), batch);
+    if (!viewSteps.empty())
+      viewSteps.insert(viewSteps.begin(), 1);
   }
   Type element = getElementTypeOrSelf(tensor.getType());
   auto type = ViewType::get(b.getContext(), viewShape, element,
                             MemorySpace::Global, Swizzle::None);
+  DenseI64ArrayAttr stepAttr =
+      viewSteps.empty() ? nullptr : b.getDenseI64ArrayAttr(viewSteps);
   return SubspanOp::create(b, loc, type, tensor, /*sizes=*/ValueRange{},
-                           viewShape, /*steps=*/ValueRange{},
-                           /*staticSteps=*/nullptr, viewAt)
+                           viewShape, /*steps=*/ValueRange{}, stepAttr, viewAt)
       .getResult();
 }
 

@@ -57,9 +57,11 @@ SmallVector<EpilogueExtent> getEpilogueExtents(const Epilogue &epilogue);
 /// `croq.subspan %tensor [shape] at [at]`: tile `at` of a global tensor, in
 /// tiles of `shape`; with `batch`, that tile of matrix `batch` of a batched
 /// tensor (a 1 x `shape` window).
+/// With `steps`, tile `at` starts at element `at * steps` (a window wider
+/// than the grid's step).
 Value buildTileView(OpBuilder &builder, Location loc, Value tensor,
                     ArrayRef<int64_t> shape, ValueRange at,
-                    Value batch = Value());
+                    Value batch = Value(), ArrayRef<int64_t> steps = {});
 
 /// `croq.read` of element (row, col) of a matrix window (1 x rows x cols
 /// for a batched one, buildTileView's), zero past its edge.

@@ -39,11 +39,16 @@ static SwizzleAttr getCopySwizzle(Value tile) {
 
 /// The shared tile an operand's K step is copied into, and the copy: the
 /// operand's tile of `shape` at `at`, in the matrix `batch` of a batched
-/// operand (`tile` is then 1 x `shape`).
+/// operand (`tile` is then 1 x `shape`). A tile wider than `shape` (an
+/// N-major B tile padded to whole swizzle spans) takes the window of its
+/// own width at the tile's origin, and the mma reads its first columns.
 static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
                          ArrayRef<int64_t> shape, ValueRange at, Value batch,
                          Value tile, bool multicast) {
-  Value view = buildTileView(b, loc, tensor, shape, at, batch);
+  auto tileShape = cast<TileType>(tile.getType()).getShape().take_back(2);
+  bool padded = tileShape != shape;
+  Value view = buildTileView(b, loc, tensor, tileShape, at, batch,
+                             padded ? shape : ArrayRef<int64_t>{});
   // Past the tensor's edge the tile is zero, which adds nothing to the
   // product.
   bool zfill =
@@ -54,9 +59,18 @@ static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
                  /*box=*/nullptr, /*boxOrigins=*/nullptr, multicast);
   tile = getMatrixTile(b, loc, tile);
   auto tileType = cast<TileType>(tile.getType());
-  auto fragType = FragType::get(b.getContext(), tileType.getShape(),
-                                tileType.getElementType(),
-                                /*inRegisters=*/false);
+  if (padded) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    auto used = ViewType::get(b.getContext(), shape, tileType.getElementType(),
+                              MemorySpace::Shared, tileType.getSwizzle());
+    tile = SubspanOp::create(b, loc, used, tile, /*sizes=*/ValueRange{}, shape,
+                             /*steps=*/ValueRange{}, /*staticSteps=*/nullptr,
+                             ValueRange{zero, zero})
+               .getResult();
+  }
+  auto fragType =
+      FragType::get(b.getContext(), shape, tileType.getElementType(),
+                    /*inRegisters=*/false);
   return MmaLoadOp::create(b, loc, fragType, tile).getResult();
 }
 
@@ -98,7 +112,11 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
   Value acc = loop.getRegionIterArgs()[0];
   // The matrix shapes of the tiles (1 x rows x cols for a batched one).
   auto aShape = cast<TileType>(aTile.getType()).getShape().take_back(2);
-  auto bShape = cast<TileType>(bTile.getType()).getShape().take_back(2);
+  // B's shape as the mma reads it: an N-major tile may be wider.
+  int64_t tileK = spec.aTransposed ? aShape[0] : aShape[1];
+  SmallVector<int64_t> bShape = spec.bTransposed
+                                    ? SmallVector<int64_t>{config.cols, tileK}
+                                    : SmallVector<int64_t>{tileK, config.cols};
   Value fa = loadOperand(b, loc, spec.a, aShape,
                          spec.aTransposed ? ValueRange{step, blockM}
                                           : ValueRange{blockM, step},
@@ -161,6 +179,13 @@ mlir::croq::allocOperandTiles(OpBuilder &b, Location loc,
                                     ? SmallVector<int64_t>{config.cols, tileK}
                                     : SmallVector<int64_t>{tileK, config.cols};
   Type element = getElementTypeOrSelf(spec.a.getType());
+  // An N-major B tile whose rows are not whole 128-byte spans is padded to
+  // them: 128B-swizzled slabs of 64 16-bit columns, the last loaded whole
+  // and read in part, where its own width would take the 32B or 64B
+  // swizzle, which wgmma reads far more slowly (bench/RESULTS.md).
+  int64_t spanElements = kStepBytes / (element.getIntOrFloatBitWidth() / 8);
+  if (!spec.bTransposed)
+    bShape[1] = llvm::alignTo(bShape[1], spanElements);
   return {allocMatrixTile(b, loc, spec, aShape, element),
           allocMatrixTile(b, loc, spec, bShape, element)};
 }
@@ -260,15 +285,13 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   // of the output; croq-wait-async-stores makes the second part's store
   // into the shared tile wait until the first part's copy has read it.
   int64_t parts = tileN / partN;
-  auto partType =
-      AccType::get(b.getContext(), {tileM, partN}, b.getF32Type());
+  auto partType = AccType::get(b.getContext(), {tileM, partN}, b.getF32Type());
   for (int64_t part = 0; part < parts; ++part) {
     Value slice = MmaSliceOp::create(b, loc, partType, acc,
                                      b.getI64IntegerAttr(part * partN));
     Value partView = buildTileView(
         b, loc, output, {tileM, partN},
-        ValueRange{blockM, e.add(e.mul(blockN, e.c(parts)), e.c(part))},
-        batch);
+        ValueRange{blockM, e.add(e.mul(blockN, e.c(parts)), e.c(part))}, batch);
     emitTileStore(b, loc, slice, cTile, partView);
   }
 }

@@ -40,10 +40,10 @@ static constexpr TileConfig kKnownTiles[] = {
     // width's 128-byte swizzle spans; where B's tile is N-major its rows
     // take the 64B swizzle (160 and 224 columns: 0.75-0.87) or the 32B one
     // (144, 176: 0.57-0.60, no candidates).
-    {128, 224, 2, true, false, 91, 85},
-    {128, 176, 2, true, false, 90, 0},
-    {128, 160, 2, true, false, 87, 80},
-    {128, 144, 2, true, false, 86, 0},
+    {128, 224, 2, true, false, 91, 90},
+    {128, 176, 2, true, false, 90, 84},
+    {128, 160, 2, true, false, 87, 82},
+    {128, 144, 2, true, false, 86, 75},
     {128, 128, 2, true, true, 90, 90},
     // Chosen when every tile fits in one or two waves: the tile loop gains
     // nothing there, and measured 0.59 of cuBLAS at 1024^3 against 0.72
@@ -90,9 +90,8 @@ static constexpr int64_t kNever = int64_t(1) << 60;
 /// A ring for each operand (A and B) next to a shared result tile of
 /// `resultCols` columns, as croq-pipeline-loops counts them (without its
 /// cap on stages).
-static int64_t countStages(const TargetDescription &target,
-                           int64_t resultBytes, const TileConfig &tile,
-                           int64_t resultCols) {
+static int64_t countStages(const TargetDescription &target, int64_t resultBytes,
+                           const TileConfig &tile, int64_t resultCols) {
   return countRingStages(target.sharedMemoryPerBlock,
                          {tile.rows * resultCols * resultBytes},
                          {tile.rows * kStepBytes, tile.cols * kStepBytes},

@@ -70,8 +70,8 @@ int64_t getStagesThatFit(const TargetDescription &target, int64_t resultBytes,
 /// tile where the whole one leaves room for fewer than five stages of
 /// operands and half gives more (128x256: four instead of three); else
 /// the whole width.
-int64_t getResultPartCols(const TargetDescription &target,
-                          int64_t resultBytes, const TileConfig &tile);
+int64_t getResultPartCols(const TargetDescription &target, int64_t resultBytes,
+                          const TileConfig &tile);
 
 /// The tiles croq can compute, for diagnostics: "128x256, ..., or 64x128".
 std::string getKnownTileNames();
