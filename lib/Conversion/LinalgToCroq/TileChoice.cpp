@@ -37,9 +37,12 @@ static constexpr TileConfig kKnownTiles[] = {
     // A width that is not a multiple of 64 computes more slowly per element
     // (TFLOP/s against 128x256 on grids of whole waves, H100,
     // bench/RESULTS.md): 0.83-0.93 with B's tile K-major, whatever the
-    // width's 128-byte swizzle spans; where B's tile is N-major its rows
-    // take the 64B swizzle (160 and 224 columns: 0.75-0.87) or the 32B one
-    // (144, 176: 0.57-0.60, no candidates).
+    // width's 128-byte swizzle spans. Where B's tile is N-major it is
+    // padded to whole 128-byte spans (its rows would otherwise take the
+    // 64B or 32B swizzle: 0.57-0.87) and loads more than it uses: 0.75
+    // (144) to 0.95 (224) against 128x256 on one wave of 1536 x 1584 x
+    // 2048 (H200, bench_tiles.py), where 1536^3 runs 0.84-0.86 of cuBLAS
+    // with 128x144 or 128x160 against 0.80 with 128x192.
     {128, 224, 2, true, false, 91, 90},
     {128, 176, 2, true, false, 90, 84},
     {128, 160, 2, true, false, 87, 82},
