@@ -92,6 +92,20 @@ static Value addOutput(OpBuilder &b, Location loc, Value acc, Value cView) {
   return map.getResult();
 }
 
+/// The matrix shapes of one K step of A and B of an M x N block tile, as
+/// the mma reads them: K-major or M/N-major as the operands are stored.
+static std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+getOperandShapes(const MatmulSpec &spec, const TileConfig &config) {
+  int64_t tileK = getStepElements(spec);
+  SmallVector<int64_t> aShape = spec.aTransposed
+                                    ? SmallVector<int64_t>{tileK, config.rows}
+                                    : SmallVector<int64_t>{config.rows, tileK};
+  SmallVector<int64_t> bShape = spec.bTransposed
+                                    ? SmallVector<int64_t>{config.cols, tileK}
+                                    : SmallVector<int64_t>{tileK, config.cols};
+  return {aShape, bShape};
+}
+
 /// The K loop of one block: each step copies A's and B's K slices into
 /// shared tiles and multiplies them into the accumulator.
 Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
@@ -110,13 +124,8 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
   if (range.first)
     step = arith::AddIOp::create(b, loc, range.first, step);
   Value acc = loop.getRegionIterArgs()[0];
-  // The matrix shapes of the tiles (1 x rows x cols for a batched one).
-  auto aShape = cast<TileType>(aTile.getType()).getShape().take_back(2);
-  // B's shape as the mma reads it: an N-major tile may be wider.
-  int64_t tileK = spec.aTransposed ? aShape[0] : aShape[1];
-  SmallVector<int64_t> bShape = spec.bTransposed
-                                    ? SmallVector<int64_t>{config.cols, tileK}
-                                    : SmallVector<int64_t>{tileK, config.cols};
+  // The matrix shapes the mma reads (an N-major B tile may be wider).
+  auto [aShape, bShape] = getOperandShapes(spec, config);
   Value fa = loadOperand(b, loc, spec.a, aShape,
                          spec.aTransposed ? ValueRange{step, blockM}
                                           : ValueRange{blockM, step},
@@ -171,21 +180,15 @@ std::pair<Value, Value>
 mlir::croq::allocOperandTiles(OpBuilder &b, Location loc,
                               const MatmulSpec &spec,
                               const TileConfig &config) {
-  int64_t tileK = getStepElements(spec);
-  SmallVector<int64_t> aShape = spec.aTransposed
-                                    ? SmallVector<int64_t>{tileK, config.rows}
-                                    : SmallVector<int64_t>{config.rows, tileK};
-  SmallVector<int64_t> bShape = spec.bTransposed
-                                    ? SmallVector<int64_t>{config.cols, tileK}
-                                    : SmallVector<int64_t>{tileK, config.cols};
-  Type element = getElementTypeOrSelf(spec.a.getType());
-  // An N-major B tile whose rows are not whole 128-byte spans is padded to
-  // them: 128B-swizzled slabs of 64 16-bit columns, the last loaded whole
-  // and read in part, where its own width would take the 32B or 64B
-  // swizzle, which wgmma reads far more slowly (bench/RESULTS.md).
-  int64_t spanElements = kStepBytes / (element.getIntOrFloatBitWidth() / 8);
+  auto [aShape, bShape] = getOperandShapes(spec, config);
+  // An N-major B tile whose rows are not whole 128-byte spans (a K step's
+  // elements) is padded to them: 128B-swizzled slabs of 64 16-bit columns,
+  // the last loaded whole and read in part, where its own width would take
+  // the 32B or 64B swizzle, which wgmma reads far more slowly
+  // (bench/RESULTS.md).
   if (!spec.bTransposed)
-    bShape[1] = llvm::alignTo(bShape[1], spanElements);
+    bShape[1] = llvm::alignTo(bShape[1], getStepElements(spec));
+  Type element = getElementTypeOrSelf(spec.a.getType());
   return {allocMatrixTile(b, loc, spec, aShape, element),
           allocMatrixTile(b, loc, spec, bShape, element)};
 }

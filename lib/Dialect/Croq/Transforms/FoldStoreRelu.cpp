@@ -33,30 +33,30 @@ static bool canClamp(MmaStoreOp store) {
          isa<Float16Type, BFloat16Type>(destElement);
 }
 
+/// The store that is the only use of `value` and can clamp, or null.
+static MmaStoreOp getOnlyStore(Value value) {
+  if (!value.hasOneUse())
+    return {};
+  auto store = dyn_cast<MmaStoreOp>(*value.getUsers().begin());
+  if (!store || store.getAcc() != value || !canClamp(store))
+    return {};
+  return store;
+}
+
 /// The stores of `map`'s result where it is stored and nothing else: by
 /// one croq.mma.store, or in column parts, each croq.mma.slice of it
 /// stored by one. Empty otherwise, or where a store cannot clamp.
 static SmallVector<MmaStoreOp> getOnlyStores(MmaMapOp map) {
-  SmallVector<MmaStoreOp> stores;
-  auto addStoreOf = [&](Value value) {
-    if (!value.hasOneUse())
-      return false;
-    auto store = dyn_cast<MmaStoreOp>(*value.getUsers().begin());
-    if (!store || store.getAcc() != value || !canClamp(store))
-      return false;
-    stores.push_back(store);
-    return true;
-  };
   Value result = map.getResult();
-  if (result.hasOneUse() && addStoreOf(result))
-    return stores;
-  stores.clear();
-  if (result.use_empty())
-    return stores;
+  if (MmaStoreOp store = getOnlyStore(result))
+    return {store};
+  SmallVector<MmaStoreOp> stores;
   for (Operation *user : result.getUsers()) {
     auto slice = dyn_cast<MmaSliceOp>(user);
-    if (!slice || !addStoreOf(slice.getResult()))
+    MmaStoreOp store = slice ? getOnlyStore(slice.getResult()) : MmaStoreOp();
+    if (!store)
       return {};
+    stores.push_back(store);
   }
   return stores;
 }
