@@ -100,6 +100,9 @@ clustered = [{"gemm_tile": tile, "gemm_split_k": 1, "gemm_cluster": cluster}
 # The widths between 128 and 256, alone.
 clustered += [{"gemm_tile": (128, width), "gemm_split_k": 1,
                "gemm_cluster": (1, 1)} for width in (144, 160, 176, 224)]
+# The splittable tiles split in 2, 3, 4 and 6.
+clustered += [{"gemm_tile": tile, "gemm_split_k": splits}
+              for tile in ((128, 128), (64, 128)) for splits in (2, 3, 4, 6)]
 for label, source, configs in (
         ("autotune_mm", "\n".join(functions), croq.DEFAULT_CONFIGS),
         ("tiles_mm", functions[0], [{}, *clustered])):

@@ -1,5 +1,5 @@
 // RUN: croq-translate --croq-to-ptx %s | FileCheck %s --check-prefix=CHOSEN
-// RUN: croq-translate --croq-to-ptx --croq-gemm-tile=64,128 --croq-gemm-split-k=1 %s | FileCheck %s --check-prefix=FORCED
+// RUN: croq-translate --croq-to-ptx --croq-gemm-tile=64,128 --croq-gemm-split-k=1 --croq-gemm-cluster=1,1 %s | FileCheck %s --check-prefix=FORCED
 // RUN: croq-translate --croq-to-ptx --croq-gemm-tile=64,128 %s | FileCheck %s --check-prefix=SPLITTABLE
 // RUN: not croq-translate --croq-to-ptx --croq-gemm-tile=128,256 --croq-gemm-split-k=4 %s 2>&1 | FileCheck %s --check-prefix=UNSPLITTABLE
 // RUN: not croq-translate --croq-to-ptx --croq-gemm-tile=64 %s 2>&1 | FileCheck %s --check-prefix=ONE
@@ -9,13 +9,13 @@
 // RUN: not croq-translate --croq-to-ptx --croq-gemm-cluster=2 %s 2>&1 | FileCheck %s --check-prefix=CLUSTERONE
 
 // With dynamic shapes the host chooses among the kernels of every tile:
-// 128x256 and 128x192, each alone or in clusters of two blocks that share
-// B (multicast); 128x224, 128x176, 128x160 and 128x144 (B's tile N-major,
-// padded to whole 128-byte spans); 128x128 and 64x128, each whole or
-// split (a partial-product kernel and a reduction). A forced tile leaves
-// its kernels, a forced tile that is not split (or forced into clusters)
-// one kernel; no clusters leave the 12 kernels without them.
-// CHOSEN-COUNT-14: .entry product_kernel
+// 128x256, 128x192 and 64x128, each alone or in clusters of two blocks
+// that share B (multicast); 128x224, 128x176, 128x160 and 128x144 (B's
+// tile N-major, padded to whole 128-byte spans); 128x128 and 64x128 split
+// too (a partial-product kernel and a reduction). A forced tile leaves
+// its kernels, a forced tile that is not split, alone (or forced into
+// clusters) one kernel; no clusters leave the 12 kernels without them.
+// CHOSEN-COUNT-15: .entry product_kernel
 // CHOSEN-NOT: .entry
 // ALONE-COUNT-12: .entry product_kernel
 // ALONE-NOT: .entry
@@ -24,7 +24,7 @@
 // CLUSTERED-NOT: .entry
 // CLUSTERED: multicast::cluster
 // CLUSTERONE: error: --croq-gemm-cluster takes m,n, got 1 numbers
-// SPLITTABLE-COUNT-3: .entry product_kernel
+// SPLITTABLE-COUNT-4: .entry product_kernel
 // SPLITTABLE-NOT: .entry
 // FORCED: .entry product_kernel
 // FORCED-NOT: .entry
