@@ -296,10 +296,10 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
     # 128x256 and 128x192 whole, alone and in clusters of two blocks that
     # share B, 128x224, 128x176, 128x160 and 128x144 whole (the widths
     # between, whose B tile, stored K x N, is padded to whole 128-byte
-    # spans), 128x128 whole and split (two kernels), 64x128 whole, alone
-    # and in clusters, and split; with gemm_tile it has those of the tile
-    # asked for, with gemm_split_k=1 the whole ones (alone and, for 128x192
-    # and 64x128, in clusters), with gemm_cluster=(1, 1) none in clusters, and
+    # spans), 128x128 and 64x128 whole, alone and in clusters, and split
+    # (two kernels each); with gemm_tile it has those of the tile asked
+    # for, with gemm_split_k=1 the whole ones (alone and, but for the widths
+    # between, in clusters), with gemm_cluster=(1, 1) none in clusters, and
     # a tile croq cannot compute is croq-translate's error.
     product = gpu_test_function("linalg_matmul", "linalg_mm_f16")
 
@@ -309,7 +309,7 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
                            runtime_dir=stub_runtime_dir, binary="isa",
                            cache=False, **options)
         return art.ptx.read_text().count(".entry ")
-    assert kernels() == 15
+    assert kernels() == 16
     assert kernels(gemm_cluster=(1, 1)) == 12
     assert kernels(gemm_tile=(128, 192), gemm_split_k=1) == 2
     assert kernels(gemm_tile=(64, 128)) == 4
@@ -332,8 +332,8 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
 
 def test_batched_gemm_from_linalg(tools_dir, stub_runtime_dir, tmp_path):
     # A linalg.batch_matmul with dynamic shapes has the kernels of every
-    # whole tile (its K loop is never split: 128x256, 128x192 and 64x128
-    # alone and in clusters, 128x224, 128x176, 128x160, 128x144, 128x128),
+    # whole tile (its K loop is never split: 128x256, 128x192, 128x128 and
+    # 64x128 alone and in clusters, 128x224, 128x176, 128x160, 128x144),
     # takes 3-D tensors,
     # and refuses a forced K split with the pass's reason.
     product = gpu_test_function("linalg_batch_matmul", "linalg_bmm_f16")
@@ -344,7 +344,7 @@ def test_batched_gemm_from_linalg(tools_dir, stub_runtime_dir, tmp_path):
                             runtime_dir=stub_runtime_dir, binary="isa",
                             cache=False, **options)
     art = compile_batched()
-    assert art.ptx.read_text().count(".entry ") == 11
+    assert art.ptx.read_text().count(".entry ") == 12
     args = art.functions()["linalg_bmm_f16"].arguments
     assert [a.shape for a in args] == [(None, None, None)] * 3
     assert [a.written for a in args] == [False, False, True]
@@ -387,7 +387,7 @@ def test_compile_variants_writes_one_module_per_configuration(
                         "variants": ["model", "t64x128s1c1x1", "t64x128s4"]}
     entries = {label: (out / label / "mm.ptx").read_text().count(".entry ")
                for label in manifest["variants"]}
-    assert entries == {"model": 15, "t64x128s1c1x1": 1, "t64x128s4": 2}
+    assert entries == {"model": 16, "t64x128s1c1x1": 1, "t64x128s4": 2}
     # One that does not compile is left out, with its error; none is an
     # error.
     out = croq.compile_variants(

@@ -55,11 +55,13 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     every block of the cluster (`croq.copy ... multicast`). The grid is
     rounded up to whole clusters (blocks past the edge load zeros and store
     nothing), and a persistent kernel walks the tiles a cluster at a time.
-    By default the cost model weighs the 128x192 and 128x256 tiles in such
-    clusters against the same tiles alone: a block that loads all of B's K
-    step takes 15% longer where B's rows are not multiples of 128 bytes (a
-    box row then spans two L2 lines), a block in a cluster 5% longer in any
-    case (measured on an H200). `cluster-m = N` (up to 8) forces clusters
+    By default the cost model weighs the 128x256, 128x192, 128x128 and
+    64x128 tiles in such clusters against the same tiles alone: a block
+    that loads all of B's K step takes 15% longer where B's rows are not
+    multiples of 128 bytes (a box row then spans two L2 lines), a block in
+    a cluster 5% longer in any case (measured on an H200), and a B larger
+    than the L2 is read from memory once per cluster row of tiles instead
+    of once per row. `cluster-m = N` (up to 8) forces clusters
     of N x 1 on every unsplit kernel, `cluster-m = 1` none; `cluster-n = N`
     forces 1 x N, which share A instead. Split kernels are not clustered.
 
@@ -74,7 +76,9 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     result, and `gpu.dealloc` releases the workspace. The cost model adds
     the second launch and the workspace traffic (written and read once, at
     the chip's memory bandwidth) and tries S from 2 to 32 with at least 4
-    K steps per block and at most 256 MiB of workspace; S is a value the
+    K steps per block, at most 256 MiB of workspace and at most one wave
+    of blocks (split grids of several waves measured far slower than
+    counted); S is a value the
     host code computes, so one split kernel per tile serves every shape.
     `split-k = 1` never splits; `split-k = N > 1` forces N splits (fewer
     when K has fewer steps) on the splittable tiles.

@@ -1,11 +1,10 @@
 //===- TileChoice.cpp - block tiles and K splits of linalg GEMMs ----------===//
 //
 // The cost of a kernel is the cycles its waves of blocks take, plus, for a
-// split K loop, the launch of the reduction and the workspace traffic, and,
-// for one wave, the rereads of an operand larger than the L2. The
-// efficiencies are measured ratios on an H100 (bench/RESULTS.md): a 64-row
-// block has one consumer warpgroup and half the operand reuse of a 128-row
-// one.
+// split K loop, the launch of the reduction and the workspace traffic, and
+// the rereads of an operand larger than the L2. The efficiencies are
+// measured ratios on an H100 (bench/RESULTS.md): a 64-row block has one
+// consumer warpgroup and half the operand reuse of a 128-row one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -160,13 +159,16 @@ mlir::croq::getTileCandidates(const TargetDescription &target,
 }
 
 /// Whether the model considers `tile` in clusters of two along M: the
-/// tiles measured faster so where B's rows are not 128-byte multiples, and
-/// the 64-row tile, whose pairs read B once where two rows of tiles would
-/// each read a B larger than the L2 (128x8192x8192: 0.97 of cuBLAS in
-/// clusters against 0.89 with 128x128 split in two; H200, bench_tiles.py).
+/// 128x192 and 128x256 tiles measured faster so where B's rows are not
+/// 128-byte multiples, and the 64x128 and 128x128 tiles where pairs of rows
+/// of tiles read B once instead of twice from memory (128x8192x8192 with
+/// 64x128: 0.99 of cuBLAS against 0.90 with 128x128 split in two;
+/// 192x8192x8192 and 256x8192x8192 with 128x128: 0.83 and 0.94 against
+/// 0.53 and 0.49 with 64x128; 4095x4097x4093: 2.84 against 2.53 with
+/// 128x192 in clusters; H200, bench_tiles.py). The widths between were
+/// not measured in clusters.
 static bool mayCluster(const TileConfig &tile) {
-  return (tile.rows == 128 && (tile.cols == 192 || tile.cols == 256)) ||
-         tile.rows == 64;
+  return tile.cols == 128 || tile.cols == 192 || tile.cols == 256;
 }
 
 SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
@@ -226,12 +228,17 @@ static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
   return e.mul(waves, e.add(e.mul(steps, stepCycles), e.c(kTileCycles)));
 }
 
-/// The cycles an operand larger than the L2 adds to one wave of `blocks`
+/// The cycles an operand larger than the L2 adds to a grid of `blocks`
 /// blocks of `tile`: each row of tiles reads all of B (each column all of
-/// A), and rows that share no cluster read it from memory each, however
-/// close in time (128x8192x8192, two rows of 64x128 blocks: 0.75 of
-/// cuBLAS; in clusters of two along M, which read B once, 0.97; H200). On
-/// several waves the order of the tiles keeps the shared slices in L2.
+/// A). In one wave the rows that share no cluster read it from memory each,
+/// in part only, as they run at once (128x8192x8192, two rows of 64x128
+/// blocks: 0.81 of cuBLAS, in clusters of two along M, which read B once,
+/// 0.99; 256x4096x8192, two rows of such clusters, B of 64 MiB: 0.93;
+/// H200), so half of each read again is counted. A persistent grid of
+/// several waves walks its tiles in an order that keeps the shared slices
+/// in L2; a grid that is not persistent reads the operand once per wave
+/// (384x8192x8192 and 320x8192x4096 in three and two waves of 64x128
+/// blocks: 0.42 and 0.47 of cuBLAS against 0.70 and 0.66 with 128x128).
 /// `copies` is the number of matrices of a batched product.
 static Value emitRereadCycles(IndexBuilder &e, Value blocks, Value m, Value n,
                               Value kSteps, Value copies,
@@ -244,11 +251,19 @@ static Value emitRereadCycles(IndexBuilder &e, Value blocks, Value m, Value n,
   };
   Value rowsOfTiles = e.ceilDiv(e.ceilDiv(m, tile.rows), tile.clusterRows);
   Value colsOfTiles = e.ceilDiv(e.ceilDiv(n, tile.cols), tile.clusterCols);
-  Value bytes =
-      e.mul(e.add(extra(m, colsOfTiles), extra(n, rowsOfTiles)), copies);
   Value oneWave = e.less(blocks, e.c(target.multiprocessors + 1));
-  return e.select(oneWave, e.div(bytes, e.c(target.memoryBytesPerCycle)),
-                  e.c(0));
+  Value sameWave =
+      e.div(e.add(extra(m, colsOfTiles), extra(n, rowsOfTiles)), e.c(2));
+  Value bytes = sameWave;
+  if (!tile.persistent) {
+    Value waves = e.ceilDiv(blocks, target.multiprocessors);
+    Value perWave = e.add(extra(m, e.min(colsOfTiles, waves)),
+                          extra(n, e.min(rowsOfTiles, waves)));
+    bytes = e.select(oneWave, sameWave, perWave);
+  } else {
+    bytes = e.select(oneWave, sameWave, e.c(0));
+  }
+  return e.div(e.mul(bytes, copies), e.c(target.memoryBytesPerCycle));
 }
 
 /// The least cost of `tile` with its K loop split, and the splits.
@@ -281,6 +296,13 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
         e.add(compute, e.add(e.c(kLaunchCycles),
                              e.div(traffic, e.c(target.memoryBytesPerCycle))));
     if (splitK <= 1) {
+      // One wave at most: a split grid of several waves ran far slower
+      // than the model counted (256x4096x8192, 128x128 split in four, two
+      // waves: 0.74 of cuBLAS, where 64x128 in clusters runs at 0.93;
+      // 192x8192x8192, 64x128 split in two, three waves: 0.53 against 0.83
+      // with 128x128 in clusters; H200, bench_tiles.py).
+      Value severalWaves = e.less(e.c(target.multiprocessors), blocks);
+      cost = e.select(severalWaves, e.c(kNever), cost);
       Value tooShort = e.less(steps, e.c(kMinStepsPerSplit));
       Value tooLarge = e.less(e.c(kMaxWorkspaceBytes), workspace);
       cost = e.select(tooShort, e.c(kNever), cost);

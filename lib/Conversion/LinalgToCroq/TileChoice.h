@@ -106,17 +106,19 @@ struct GemmChoice {
 /// of equal costs); everything folds to constants for a static shape.
 ///   cost = waves x (K steps per block x step cycles + tile cycles)
 ///        + for a split: launch cycles + (workspace + result) / bandwidth
-///        + for one wave: rereads of an operand larger than the L2 / bandwidth
+///        + rereads of an operand larger than the L2 / bandwidth
 /// The waves are blocks (tiles x splits, a clustered grid rounded up to
 /// whole clusters; `batch` times that for a batch of products, which has
 /// no split variants) over the multiprocessors; a step takes rows x cols x
 /// K-step x 2 / (mma rate x efficiency), longer where B's rows
 /// (`bRowBytes`) are not 128-byte multiples and the block loads all of B,
 /// and a little longer in a cluster. A split K loop writes f32 partial
-/// tiles that a second kernel reads back and reduces. An operand larger
-/// than the L2 is read from memory once per row (B) or column (A) of tiles
-/// of a one-wave grid, once per cluster of them. `splitK` > 1 forces
-/// that many splits (at most one per K step).
+/// tiles that a second kernel reads back and reduces, in one wave of
+/// blocks. An operand larger than the L2 is read from memory again, half
+/// of it, by each row (B) or column (A) of tiles of a one-wave grid, a
+/// cluster of them counting once, and once per wave by a grid that is not
+/// persistent. `splitK` > 1 forces that many splits (at most one per K
+/// step).
 GemmChoice emitGemmChoice(OpBuilder &builder, Location loc, Value batch,
                           Value m, Value n, Value kSteps, Value bRowBytes,
                           ArrayRef<GemmVariant> variants,

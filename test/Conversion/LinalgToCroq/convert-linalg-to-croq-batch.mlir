@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=128" --canonicalize -split-input-file | FileCheck %s --implicit-check-not=linalg.
+// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=128 cluster-m=1" --canonicalize -split-input-file | FileCheck %s --implicit-check-not=linalg.
 // RUN: croq-opt %s --convert-linalg-to-croq -split-input-file | croq-opt -split-input-file > /dev/null
 
 // linalg.batch_matmul: one grid of the tiles of every matrix, one matrix

@@ -175,8 +175,10 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[T0:.*]] = arith.addi %[[S0]], %c2000 : index
 // CHECK: %[[WC0:.*]] = arith.muli %[[W0]], %[[T0]] : index
 // On one wave (at most 132 blocks), an operand larger than the L2 (50 MiB)
-// is read again by each further column (A, M x K steps x 128 bytes) or row
-// (B) of tiles, at 1830 bytes a cycle.
+// is read again, half of it, by each further column (A, M x K steps x 128
+// bytes) or row (B) of tiles, at 1830 bytes a cycle; 128x256 is
+// persistent, so on several waves it reads nothing again.
+// CHECK: %[[ONE:.*]] = arith.cmpi ult, %[[B0]], %c133 : index
 // CHECK: %[[AM:.*]] = arith.muli %[[M]], %[[KS]] : index
 // CHECK: %[[AB:.*]] = arith.muli %[[AM]], %c128 : index
 // CHECK: %[[AR:.*]] = arith.subi %{{.*}}, %c1 : index
@@ -187,10 +189,10 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[BB:.*]] = arith.muli %[[BKS]], %c128 : index
 // CHECK: %[[BE:.*]] = arith.select %{{.*}}, %{{.*}}, %c0 : index
 // CHECK: %[[RE:.*]] = arith.addi %[[AE]], %[[BE]] : index
-// CHECK: %[[ONE:.*]] = arith.cmpi ult, %[[B0]], %c133 : index
-// CHECK: %[[REC:.*]] = arith.divui %[[RE]], %c1830 : index
-// CHECK: %[[RESEL:.*]] = arith.select %[[ONE]], %[[REC]], %c0 : index
-// CHECK: %[[C0:.*]] = arith.addi %[[WC0]], %[[RESEL]] : index
+// CHECK: %[[HALF:.*]] = arith.divui %[[RE]], %c2 : index
+// CHECK: %[[RESEL:.*]] = arith.select %[[ONE]], %[[HALF]], %c0 : index
+// CHECK: %[[REC:.*]] = arith.divui %[[RESEL]], %c1830 : index
+// CHECK: %[[C0:.*]] = arith.addi %[[WC0]], %[[REC]] : index
 // CHECK: %[[X1:.*]] = arith.muli %{{.*}}, %c783 : index
 // CHECK: %[[SC1:.*]] = arith.divui %[[X1]], %c100 : index
 // CHECK: %[[BN1:.*]] = arith.ceildivui %[[N]], %c192 : index
@@ -224,12 +226,30 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[C6:.*]] = arith.addi %[[WC6]], %{{.*}} : index
 // CHECK: %[[LT6:.*]] = arith.cmpi ult, %[[C6]], %{{.*}} : index
 // CHECK: %[[I6:.*]] = arith.select %[[LT6]], %c6, %[[I5]] : index
-// Two splits of 128x128: K steps per split, the splits that have steps.
+// Two splits of 128x128: K steps per split, the splits that have steps;
+// a split grid of more than one wave (132 blocks) is never chosen.
 // CHECK: %[[PER:.*]] = arith.ceildivui %[[KS]], %c2 : index
 // CHECK: %[[SPLITS:.*]] = arith.ceildivui %[[KS]], %[[PER]] : index
+// CHECK: %[[SBLOCKS:.*]] = arith.muli %{{.*}}, %[[SPLITS]] : index
+// CHECK: %[[SWAVES:.*]] = arith.cmpi ugt, %[[SBLOCKS]], %c132 : index
+// CHECK: arith.select %[[SWAVES]], %c1152921504606846976, %{{.*}} : index
 // CHECK: arith.cmpi ult, %[[PER]], %c4 : index
 // CHECK: arith.cmpi ugt, %{{.*}}, %c268435456 : index
 // CHECK: arith.ceildivui %[[KS]], %c32 : index
+// 64x128 is not persistent: on several waves a B larger than the L2 is
+// read once per wave, at most once per row of tiles.
+// CHECK: arith.muli %{{.*}}, %c320 : index
+// CHECK: arith.ceildivui %{{.*}}, %c132 : index
+// CHECK: %[[ROWS8:.*]] = arith.ceildivui %[[M]], %c64 : index
+// CHECK-NEXT: %[[COLS8:.*]] = arith.ceildivui %[[N]], %c128 : index
+// CHECK-NEXT: %[[ONE8:.*]] = arith.cmpi ult, %{{.*}}, %c133 : index
+// CHECK: %[[SAME8:.*]] = arith.divui %{{.*}}, %c2 : index
+// CHECK-NEXT: %[[WAVES8:.*]] = arith.ceildivui %{{.*}}, %c132 : index
+// CHECK-NEXT: arith.minui %[[COLS8]], %[[WAVES8]] : index
+// CHECK: %[[BREADERS:.*]] = arith.minui %[[ROWS8]], %[[WAVES8]] : index
+// CHECK: arith.subi %[[BREADERS]], %c1 : index
+// CHECK: %[[PER8:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: arith.select %[[ONE8]], %[[SAME8]], %[[PER8]] : index
 // CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c9, %{{.*}} : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {

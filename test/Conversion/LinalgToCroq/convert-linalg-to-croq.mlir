@@ -1,4 +1,4 @@
-// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=128 split-k=1" --canonicalize -split-input-file | FileCheck %s --implicit-check-not=linalg.
+// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=128 split-k=1 cluster-m=1" --canonicalize -split-input-file | FileCheck %s --implicit-check-not=linalg.
 // RUN: croq-opt %s --convert-linalg-to-croq -split-input-file | croq-opt -split-input-file > /dev/null
 
 // The form of the kernels, with the tile fixed to 128x128 and the K loop
