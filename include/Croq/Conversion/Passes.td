@@ -34,14 +34,15 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     chosen by a cost model in SM cycles: the waves
     of blocks the grid takes on the chip's multiprocessors times a block's
     time (its K steps at the tile's measured tensor-core efficiency, plus
-    a fixed latency), and, for a grid of one wave, the time to read again
-    from memory an operand larger than the L2 (B by each row of tiles
-    after the first, A by each column; once per cluster where the blocks
-    of a cluster share it by multicast). The widths between 128 and 256
+    a fixed latency), and the time to read again from memory an operand
+    larger than the L2: in a grid of one wave, half of it by each row of
+    tiles after the first (B) or column (A), once per cluster where the
+    blocks of a cluster share it by multicast; in a grid of several waves
+    that is not persistent, once per wave. The widths between 128 and 256
     fill a wave where those leave multiprocessors idle (1536^3: 11 x 12
     tiles of 128x144 on 132); they compute more slowly per element, the
-    more so where B is stored K x N, whose tile rows then take a 64B or 32B
-    swizzle: there only 160 and 224 (64B) are candidates. For static shapes
+    more so where B is stored K x N, whose tile is then padded to whole
+    128-byte spans (192 or 256 columns loaded). For static shapes
     the pass chooses; for dynamic ones it emits the kernels of every
     candidate and the host code computes the
     costs and launches the cheapest (`scf.index_switch`). `tile-m` and
@@ -496,6 +497,44 @@ def CroqPassTensorMapsByValue
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def CroqPrefetchTensorMaps
+    : Pass<"croq-prefetch-tensor-maps", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Prefetch a kernel's tensor maps at its entry";
+  let description = [{
+    A bulk tensor copy reads its tensor map from the kernel's parameters;
+    the first copy of a block that finds the map uncached waits for it
+    before its own request goes out, a latency every block of a short
+    kernel pays once. This pass makes the first thread of each block
+    (`tid.x == 0`) of every kernel (`llvm.func` with `nvvm.kernel`)
+    prefetch each of the kernel's tensor maps at entry (`prefetch.tensormap`,
+    `nvvm.prefetch tensormap`), as the parameters that
+    `croq-pass-tensor-maps-by-value` made grid-constant byval pointers to
+    128 bytes. A kernel without such parameters is left alone.
+
+    Before:
+
+    ```mlir
+    llvm.func @k(%map: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}) attributes {nvvm.kernel} {
+      ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    llvm.func @k(%map: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}) attributes {nvvm.kernel} {
+      %tid = nvvm.read.ptx.sreg.tid.x : i32
+      %zero = llvm.mlir.constant(0 : i32) : i32
+      %first = llvm.icmp "eq" %tid, %zero : i32
+      nvvm.prefetch tensormap, %map, predicate = %first : !llvm.ptr, i1
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def CroqRegisterReallocatingKernels

@@ -146,8 +146,9 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
   // Tensor maps become grid-constant parameters before the casts that lead
-  // to them are reconciled.
+  // to them are reconciled, prefetched at each kernel's entry.
   pm.addNestedPass<gpu::GPUModuleOp>(croq::createCroqPassTensorMapsByValue());
+  pm.addNestedPass<gpu::GPUModuleOp>(croq::createCroqPrefetchTensorMaps());
   pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(
       croq::createCroqExternDynamicSharedMemory());

@@ -204,9 +204,14 @@
 // tma loads on mbarriers, wgmma on the tiles. The first kernel is the
 // 128x256 tile: a persistent block of a producer and two consumer
 // warpgroups, each running m64n256 on its 64 rows; the result is stored by
-// TMA.
+// TMA. The block's first thread prefetches the three tensor maps (A, B and
+// the result) before the first copy needs them.
 // CHECK: .entry linalg_mm_f16_kernel
 // CHECK: .maxntid 384, 1, 1
+// CHECK: mov.u32 [[TID:%r[0-9]+]], %tid.x;
+// CHECK-NEXT: setp.eq.b32 [[FIRST:%p[0-9]+]], [[TID]], 0;
+// CHECK-COUNT-3: @[[FIRST]] prefetch.tensormap [%rd{{[0-9]+}}];
+// CHECK-NOT: prefetch.tensormap
 // CHECK-DAG: cp.async.bulk.tensor.2d.shared::cluster.global
 // CHECK-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // STORE: cp.async.bulk.tensor.2d.global.shared::cta
