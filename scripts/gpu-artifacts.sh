@@ -123,7 +123,7 @@ cp -r python/croq "$ART/python/"
 find "$ART/python" -name __pycache__ -prune -exec rm -rf {} +
 cp test/Integration/GPU/run_gpu_tests.py "$ART/tests/"
 cp bench/bench_dma.py bench/bench_gemm.py bench/triton_gemm.py bench/bench_call.py bench/bench_linalg.py \
-  bench/bench_compare.py bench/bench_attention.py bench/bench_split_k.py \
+  bench/bench_compare.py bench/bench_attention.py bench/bench_split_k.py bench/bench_tiles.py \
   "$ART/bench/"
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
