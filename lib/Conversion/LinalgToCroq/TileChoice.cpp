@@ -254,15 +254,13 @@ static Value emitRereadCycles(IndexBuilder &e, Value blocks, Value m, Value n,
   Value oneWave = e.less(blocks, e.c(target.multiprocessors + 1));
   Value sameWave =
       e.div(e.add(extra(m, colsOfTiles), extra(n, rowsOfTiles)), e.c(2));
-  Value bytes = sameWave;
+  Value severalWaves = e.c(0);
   if (!tile.persistent) {
     Value waves = e.ceilDiv(blocks, target.multiprocessors);
-    Value perWave = e.add(extra(m, e.min(colsOfTiles, waves)),
-                          extra(n, e.min(rowsOfTiles, waves)));
-    bytes = e.select(oneWave, sameWave, perWave);
-  } else {
-    bytes = e.select(oneWave, sameWave, e.c(0));
+    severalWaves = e.add(extra(m, e.min(colsOfTiles, waves)),
+                         extra(n, e.min(rowsOfTiles, waves)));
   }
+  Value bytes = e.select(oneWave, sameWave, severalWaves);
   return e.div(e.mul(bytes, copies), e.c(target.memoryBytesPerCycle));
 }
 
