@@ -180,6 +180,21 @@ Value mlir::croq::pinRegister(OpBuilder &builder, Location loc, Value value) {
   return asmOp.getResult(0);
 }
 
+Value mlir::croq::buildRegisterStruct(
+    OpBuilder &builder, Location loc, LLVM::LLVMStructType type,
+    function_ref<Value(int64_t block, int64_t reg)> element) {
+  Value result = LLVM::UndefOp::create(builder, loc, type);
+  for (auto [i, rowsType] : llvm::enumerate(type.getBody())) {
+    int64_t block = static_cast<int64_t>(i);
+    int64_t registers = cast<LLVM::LLVMStructType>(rowsType).getBody().size();
+    for (int64_t reg = 0; reg < registers; ++reg)
+      result =
+          LLVM::InsertValueOp::create(builder, loc, result, element(block, reg),
+                                      ArrayRef<int64_t>{block, reg});
+  }
+  return result;
+}
+
 Value mlir::croq::fenceAccumulator(OpBuilder &builder, Location loc,
                                    Value acc) {
   auto type = cast<LLVM::LLVMStructType>(acc.getType());
@@ -377,8 +392,7 @@ mlir::croq::getBufferAccess(ConversionPatternRewriter &rewriter, Location loc,
     return emitError(loc, "cannot resolve the buffer of this access");
   access.storage = access.memref;
   addSwizzledStorage(rewriter, loc, access, root.getType());
-  BufferWindow window =
-      getBufferWindow(rewriter, loc, original, access.memref);
+  BufferWindow window = getBufferWindow(rewriter, loc, original, access.memref);
   access.offsets = std::move(window.offsets);
   access.sizes = std::move(window.sizes);
   access.limits = std::move(window.limits);

@@ -80,6 +80,13 @@ Value pinRegister(OpBuilder &builder, Location loc, Value value);
 /// are written before the fence, and a wgmma after it may read them.
 Value fenceAccumulator(OpBuilder &builder, Location loc, Value acc);
 
+/// A struct of `type` (one struct of registers per 64 rows, as
+/// getAccStructType makes them) whose register `reg` of row block `block`
+/// is `element(block, reg)`, computed and inserted in that order.
+Value buildRegisterStruct(
+    OpBuilder &builder, Location loc, LLVM::LLVMStructType type,
+    function_ref<Value(int64_t block, int64_t reg)> element);
+
 /// The LLVM struct of an accumulator in registers: one struct of N / 2
 /// elements per 64 rows, as wgmma m64nN takes them. Null where
 /// isHeldInWgmmaFragments is false.

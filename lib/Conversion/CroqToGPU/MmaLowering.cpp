@@ -384,9 +384,7 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
         NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::zero);
     bool zeroInit = startsFromZero(op);
     uint64_t bitsA = getDescriptorBits(*layoutA, target);
-    uint64_t bitsB = getDescriptorBits(
-        *layoutB, target,
-        bKMajor ? 1 : llvm::divideCeil(n, layoutB->slabWidth));
+    uint64_t bitsB = getOperandBDescriptorBits(op, *layoutB, target);
     NVVM::MMAIntOverflowAttr satfinite;
 
     Value acc = adaptor.getAcc();
@@ -441,9 +439,7 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
     int64_t n = bKMajor ? shapeB[0] : shapeB[1];
     StringRef type =
         op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
-    uint64_t bitsB = getDescriptorBits(
-        *layoutB, target,
-        bKMajor ? 1 : llvm::divideCeil(n, layoutB->slabWidth));
+    uint64_t bitsB = getOperandBDescriptorBits(op, *layoutB, target);
     bool zeroInit = startsFromZero(op);
     Value acc = adaptor.getAcc();
     for (int64_t kk = 0; kk < k / 16; ++kk) {

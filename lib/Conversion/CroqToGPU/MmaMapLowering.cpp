@@ -62,35 +62,30 @@ struct MmaMapOpLowering : OpConversionPattern<MmaMapOp> {
 
     Block &body = op.getBody().front();
     Value acc = adaptor.getAcc();
-    Value result = LLVM::UndefOp::create(rewriter, loc, structType);
-    for (auto [i, rowsType] : llvm::enumerate(structType.getBody())) {
-      int64_t block = static_cast<int64_t>(i);
-      int64_t registers = cast<LLVM::LLVMStructType>(rowsType).getBody().size();
-      for (int64_t r = 0; r < registers; ++r) {
-        SmallVector<int64_t> position{block, r};
-        RegisterOffset offset = getRegisterOffset(block, r);
-        IRMapping mapping;
-        mapping.map(op.getRow(), arith::AddIOp::create(
-                                     rewriter, loc, origin->row,
-                                     indexConstant(rewriter, loc, offset.row)));
-        mapping.map(
-            op.getColumn(),
-            arith::AddIOp::create(rewriter, loc, origin->column,
-                                  indexConstant(rewriter, loc, offset.column)));
-        mapping.map(op.getElement(),
-                    LLVM::ExtractValueOp::create(rewriter, loc, acc, position));
-        for (auto [n, input] : llvm::enumerate(adaptor.getInputs())) {
-          SmallVector<int64_t> at = position;
-          if (auto vec = dyn_cast<VecType>(op.getInputs()[n].getType()))
-            at = {getVecPosition(vec, block, r)};
-          mapping.map(op.getInputElement(n),
-                      LLVM::ExtractValueOp::create(rewriter, loc, input, at));
-        }
-        Value value = cloneBody(rewriter, body, mapping);
-        result =
-            LLVM::InsertValueOp::create(rewriter, loc, result, value, position);
-      }
-    }
+    Value result = buildRegisterStruct(
+        rewriter, loc, structType, [&](int64_t block, int64_t r) {
+          SmallVector<int64_t> position{block, r};
+          RegisterOffset offset = getRegisterOffset(block, r);
+          IRMapping mapping;
+          mapping.map(
+              op.getRow(),
+              arith::AddIOp::create(rewriter, loc, origin->row,
+                                    indexConstant(rewriter, loc, offset.row)));
+          mapping.map(op.getColumn(),
+                      arith::AddIOp::create(
+                          rewriter, loc, origin->column,
+                          indexConstant(rewriter, loc, offset.column)));
+          mapping.map(op.getElement(), LLVM::ExtractValueOp::create(
+                                           rewriter, loc, acc, position));
+          for (auto [n, input] : llvm::enumerate(adaptor.getInputs())) {
+            SmallVector<int64_t> at = position;
+            if (auto vec = dyn_cast<VecType>(op.getInputs()[n].getType()))
+              at = {getVecPosition(vec, block, r)};
+            mapping.map(op.getInputElement(n),
+                        LLVM::ExtractValueOp::create(rewriter, loc, input, at));
+          }
+          return cloneBody(rewriter, body, mapping);
+        });
     // wgmma reads registers the thread just wrote: pinned, they are
     // written before the fence, not recomputed after it.
     if (mayFeedWgmma(op.getResult()))

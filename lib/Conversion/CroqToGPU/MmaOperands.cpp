@@ -175,6 +175,16 @@ uint64_t mlir::croq::getDescriptorBits(const OperandLayout &layout,
          (getDescriptorMode(layout.swizzle, target) << 62);
 }
 
+uint64_t
+mlir::croq::getOperandBDescriptorBits(MmaOp op, const OperandLayout &layoutB,
+                                      const TargetDescription &target) {
+  if (op.getLayoutB() == MmaLayout::Row)
+    return getDescriptorBits(layoutB, target);
+  int64_t n = op.getB().getType().getShape()[1];
+  return getDescriptorBits(layoutB, target,
+                           llvm::divideCeil(n, layoutB.slabWidth));
+}
+
 /// The descriptor of the operand at byte `offset` from `address`.
 Value mlir::croq::buildDescriptor(OpBuilder &builder, Location loc,
                                   Value address, int64_t offset,

@@ -40,8 +40,10 @@ TileType getOperandTile(MmaLoadOp load);
 std::optional<NVVM::WGMMATypes> getWgmmaType(Type type);
 
 /// The layout of operand B of `op`, or an error on it. An MN-major B
-/// operand's N extent must fill its swizzle span, or several (one atom per
-/// span-wide slab, the descriptor's leading byte offset apart).
+/// operand's N extent spans one swizzle span or several (one atom per
+/// span-wide slab, the descriptor's leading byte offset apart); the last
+/// slab may be read in part, where the operand is the first columns of a
+/// tile of whole slabs.
 FailureOr<OperandLayout> getOperandBLayout(MmaOp op);
 
 /// The layouts of both operands of `op` (A in shared memory), or an error
@@ -54,6 +56,12 @@ FailureOr<std::pair<OperandLayout, OperandLayout>> getOperandLayouts(MmaOp op);
 uint64_t getDescriptorBits(const OperandLayout &layout,
                            const TargetDescription &target,
                            int64_t mnAtoms = 1);
+
+/// getDescriptorBits of operand B of `op`, laid out as `layoutB`: an
+/// MN-major B spans one atom per slab its N columns reach, the last
+/// perhaps in part.
+uint64_t getOperandBDescriptorBits(MmaOp op, const OperandLayout &layoutB,
+                                   const TargetDescription &target);
 
 /// The descriptor of the operand at byte `offset` from `address`.
 Value buildDescriptor(OpBuilder &builder, Location loc, Value address,

@@ -185,28 +185,22 @@ struct MmaConvertOpLowering : OpConversionPattern<MmaConvertOp> {
     Type element = op.getResult().getType().getElementType();
     auto pairF32 = VectorType::get({2}, rewriter.getF32Type());
     auto pair = VectorType::get({2}, element);
-    Value result = LLVM::UndefOp::create(rewriter, loc, fragType);
-    for (auto [i, rowsType] : llvm::enumerate(fragType.getBody())) {
-      int64_t block = static_cast<int64_t>(i);
-      int64_t registers = cast<LLVM::LLVMStructType>(rowsType).getBody().size();
-      for (int64_t k = 0; k < registers; ++k) {
-        Value packed = LLVM::UndefOp::create(rewriter, loc, pairF32);
-        for (int64_t half = 0; half < 2; ++half) {
-          Value value = LLVM::ExtractValueOp::create(
-              rewriter, loc, adaptor.getAcc(),
-              ArrayRef<int64_t>{block, 2 * k + half});
-          packed = LLVM::InsertElementOp::create(
-              rewriter, loc, packed, value,
-              arith::ConstantIntOp::create(rewriter, loc, half, 32));
-        }
-        Value rounded = LLVM::FPTruncOp::create(rewriter, loc, pair, packed);
-        Value bits = LLVM::BitcastOp::create(rewriter, loc,
-                                             rewriter.getI32Type(), rounded);
-        result = LLVM::InsertValueOp::create(rewriter, loc, result,
-                                             pinRegister(rewriter, loc, bits),
-                                             ArrayRef<int64_t>{block, k});
-      }
-    }
+    Value result = buildRegisterStruct(
+        rewriter, loc, fragType, [&](int64_t block, int64_t k) {
+          Value packed = LLVM::UndefOp::create(rewriter, loc, pairF32);
+          for (int64_t half = 0; half < 2; ++half) {
+            Value value = LLVM::ExtractValueOp::create(
+                rewriter, loc, adaptor.getAcc(),
+                ArrayRef<int64_t>{block, 2 * k + half});
+            packed = LLVM::InsertElementOp::create(
+                rewriter, loc, packed, value,
+                arith::ConstantIntOp::create(rewriter, loc, half, 32));
+          }
+          Value rounded = LLVM::FPTruncOp::create(rewriter, loc, pair, packed);
+          Value bits = LLVM::BitcastOp::create(rewriter, loc,
+                                               rewriter.getI32Type(), rounded);
+          return pinRegister(rewriter, loc, bits);
+        });
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     rewriter.replaceOp(op, result);
     return success();
@@ -227,18 +221,12 @@ struct MmaSliceOpLowering : OpConversionPattern<MmaSliceOp> {
     if (!structType || !getAccStructType(op.getAcc().getType()))
       return rewriter.notifyMatchFailure(op, "not in wgmma fragments");
     int64_t first = op.getColumn() / 2;
-    Value result = LLVM::UndefOp::create(rewriter, loc, structType);
-    for (auto [i, rowsType] : llvm::enumerate(structType.getBody())) {
-      int64_t block = static_cast<int64_t>(i);
-      int64_t registers = cast<LLVM::LLVMStructType>(rowsType).getBody().size();
-      for (int64_t r = 0; r < registers; ++r) {
-        Value value =
-            LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getAcc(),
-                                         ArrayRef<int64_t>{block, first + r});
-        result = LLVM::InsertValueOp::create(rewriter, loc, result, value,
-                                             ArrayRef<int64_t>{block, r});
-      }
-    }
+    Value result = buildRegisterStruct(
+        rewriter, loc, structType, [&](int64_t block, int64_t reg) -> Value {
+          return LLVM::ExtractValueOp::create(
+              rewriter, loc, adaptor.getAcc(),
+              ArrayRef<int64_t>{block, first + reg});
+        });
     rewriter.replaceOp(op, result);
     return success();
   }

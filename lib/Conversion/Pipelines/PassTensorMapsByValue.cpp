@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Conversion/Passes.h"
+#include "Croq/Runtime/CroqRuntime.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -22,15 +23,12 @@ namespace croq {
 
 using namespace mlir;
 
-/// Bytes of a tensor map (CUtensorMap).
-static constexpr int64_t kTensorMapBytes = 128;
-
 /// Whether `type` is how a tensor map's bytes reach a kernel.
 static bool isTensorMapValue(Type type) {
   auto vector = dyn_cast<VectorType>(type);
   return vector && vector.getRank() == 1 &&
          vector.getElementType().isInteger(64) &&
-         vector.getNumElements() * 8 == kTensorMapBytes;
+         vector.getNumElements() * 8 == CROQ_RT_TENSOR_MAP_BYTES;
 }
 
 /// Collects the casts that end the cast chains from `value` in a pointer.
@@ -60,8 +58,8 @@ struct CroqPassTensorMapsByValuePass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     auto pointer = LLVM::LLVMPointerType::get(context);
-    auto bytes =
-        LLVM::LLVMArrayType::get(IntegerType::get(context, 8), kTensorMapBytes);
+    auto bytes = LLVM::LLVMArrayType::get(IntegerType::get(context, 8),
+                                          CROQ_RT_TENSOR_MAP_BYTES);
     getOperation().walk([&](LLVM::LLVMFuncOp func) {
       if (!func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()) ||
           func.isExternal())

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Conversion/Passes.h"
+#include "Croq/Runtime/CroqRuntime.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -20,9 +21,6 @@ namespace croq {
 } // namespace mlir
 
 using namespace mlir;
-
-/// Bytes of a tensor map (CUtensorMap).
-static constexpr int64_t kTensorMapBytes = 128;
 
 /// Whether `arg` of kernel `func` is a tensor map passed by value as
 /// croq-pass-tensor-maps-by-value makes it: a grid-constant byval pointer
@@ -38,7 +36,7 @@ static bool isTensorMapParameter(LLVM::LLVMFuncOp func, BlockArgument arg) {
   if (!byval)
     return false;
   auto bytes = dyn_cast<LLVM::LLVMArrayType>(byval.getValue());
-  return bytes && bytes.getNumElements() == kTensorMapBytes &&
+  return bytes && bytes.getNumElements() == CROQ_RT_TENSOR_MAP_BYTES &&
          bytes.getElementType().isInteger(8);
 }
 
