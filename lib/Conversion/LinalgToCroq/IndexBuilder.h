@@ -42,6 +42,9 @@ struct IndexBuilder {
   Value min(Value x, Value y) {
     return b.createOrFold<arith::MinUIOp>(loc, x, y);
   }
+  Value max(Value x, Value y) {
+    return b.createOrFold<arith::MaxUIOp>(loc, x, y);
+  }
   Value ceilDiv(Value x, Value y) {
     return b.createOrFold<arith::CeilDivUIOp>(loc, x, y);
   }

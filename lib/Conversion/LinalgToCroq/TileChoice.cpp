@@ -1,8 +1,10 @@
 //===- TileChoice.cpp - block tiles and K splits of linalg GEMMs ----------===//
 //
-// The cost of a kernel is the cycles its waves of blocks take, plus, for a
-// split K loop, the launch of the reduction and the workspace traffic, and
-// the rereads of an operand larger than the L2. The efficiencies are
+// The cost of a kernel is the longer of the cycles its waves of blocks
+// compute and the cycles its traffic with memory takes (the operands, their
+// rereads where larger than the L2, the result), plus a part of the
+// shorter; for a split K loop, plus the launch of the reduction and the
+// workspace traffic. The efficiencies are
 // measured ratios on an H100 (bench/RESULTS.md): a 64-row block has one
 // consumer warpgroup and half the operand reuse of a 128-row one.
 //
@@ -86,6 +88,12 @@ static constexpr int64_t kClusterPercent = 5;
 static constexpr int64_t kEnoughStages = 5;
 /// The most parts a result tile is stored in.
 static constexpr int64_t kMaxResultParts = 2;
+/// The part of an operand larger than the L2 that the rows of tiles of one
+/// wave read again each: one in kOneWaveRereadParts (emitMemoryCycles).
+static constexpr int64_t kOneWaveRereadParts = 10;
+/// The part of the shorter of a kernel's compute and memory traffic that
+/// does not overlap with the longer, in percent (emitKernelCycles).
+static constexpr int64_t kUnhiddenPercent = 30;
 /// The cost of a plan that cannot run.
 static constexpr int64_t kNever = int64_t(1) << 60;
 
@@ -228,40 +236,63 @@ static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
   return e.mul(waves, e.add(e.mul(steps, stepCycles), e.c(kTileCycles)));
 }
 
-/// The cycles an operand larger than the L2 adds to a grid of `blocks`
-/// blocks of `tile`: each row of tiles reads all of B (each column all of
-/// A). In one wave the rows that share no cluster read it from memory each,
-/// in part only, as they run at once (128x8192x8192, two rows of 64x128
-/// blocks: 0.81 of cuBLAS, in clusters of two along M, which read B once,
-/// 0.99; 256x4096x8192, two rows of such clusters, B of 64 MiB: 0.93;
-/// H200), so half of each read again is counted. A persistent grid of
-/// several waves walks its tiles in an order that keeps the shared slices
-/// in L2; a grid that is not persistent reads the operand once per wave
-/// (384x8192x8192 and 320x8192x4096 in three and two waves of 64x128
-/// blocks: 0.42 and 0.47 of cuBLAS against 0.70 and 0.66 with 128x128).
-/// `copies` is the number of matrices of a batched product.
-static Value emitRereadCycles(IndexBuilder &e, Value blocks, Value m, Value n,
-                              Value kSteps, Value copies,
+/// The cycles the grid's traffic with memory takes: each operand read once,
+/// `writtenBytes` written, and the rereads of an operand larger than the
+/// L2 (each row of tiles reads all of B, each column all of A). In one wave
+/// the rows read it at about the same time and share it in the L2 but for
+/// a tenth of each read again (512x8192x8192 in four rows of 128x256
+/// blocks, B of 128 MiB: 0.99 of cuBLAS; 128x8192x8192 in two rows of
+/// 64x128 blocks: 0.74, in clusters of two along M, which read B once,
+/// 0.97; H200, bench_tiles.py). A persistent grid of several waves walks
+/// its tiles in an order that keeps the shared slices in L2; a grid that is
+/// not persistent reads the operand once per wave (384x8192x8192 and
+/// 320x8192x4096 in three and two waves of 64x128 blocks: 0.43 and 0.47 of
+/// cuBLAS). `copies` is the number of matrices of a batched product.
+static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
+                              Value kSteps, Value copies, Value writtenBytes,
                               const TileConfig &tile,
                               const TargetDescription &target) {
-  auto extra = [&](Value extent, Value readers) {
-    Value bytes = e.mul(e.mul(extent, kSteps), e.c(kStepBytes));
+  // Values are built one statement at a time: the order of a call's
+  // arguments is unspecified, and the IR should not depend on the compiler.
+  Value aBytes = e.mul(e.mul(m, kSteps), e.c(kStepBytes));
+  Value bBytes = e.mul(e.mul(n, kSteps), e.c(kStepBytes));
+  auto extra = [&](Value bytes, Value readers) {
     Value again = e.mul(bytes, e.sub(readers, e.c(1)));
     return e.select(e.less(e.c(target.l2Bytes), bytes), again, e.c(0));
   };
   Value rowsOfTiles = e.ceilDiv(e.ceilDiv(m, tile.rows), tile.clusterRows);
   Value colsOfTiles = e.ceilDiv(e.ceilDiv(n, tile.cols), tile.clusterCols);
   Value oneWave = e.less(blocks, e.c(target.multiprocessors + 1));
-  Value sameWave =
-      e.div(e.add(extra(m, colsOfTiles), extra(n, rowsOfTiles)), e.c(2));
+  Value aAgain = extra(aBytes, colsOfTiles);
+  Value bAgain = extra(bBytes, rowsOfTiles);
+  Value sameWave = e.div(e.add(aAgain, bAgain), e.c(kOneWaveRereadParts));
   Value severalWaves = e.c(0);
   if (!tile.persistent) {
     Value waves = e.ceilDiv(blocks, target.multiprocessors);
-    severalWaves = e.add(extra(m, e.min(colsOfTiles, waves)),
-                         extra(n, e.min(rowsOfTiles, waves)));
+    Value aPerWave = extra(aBytes, e.min(colsOfTiles, waves));
+    Value bPerWave = extra(bBytes, e.min(rowsOfTiles, waves));
+    severalWaves = e.add(aPerWave, bPerWave);
   }
-  Value bytes = e.select(oneWave, sameWave, severalWaves);
+  Value again = e.select(oneWave, sameWave, severalWaves);
+  Value bytes = e.add(e.add(e.add(aBytes, bBytes), writtenBytes), again);
   return e.div(e.mul(bytes, copies), e.c(target.memoryBytesPerCycle));
+}
+
+/// The cycles of a kernel that computes for `compute` cycles and moves
+/// data with memory for `memory`: the longer of the two and 30% of the
+/// shorter, which the longer does not hide. Where B takes longer to read
+/// than any tile computes, the tile that computes faster still runs faster
+/// (128x12288x4096, B of 96 MiB: 128x128 at 0.96 of cuBLAS, 128x192 at
+/// 0.87); where the two are close the kernel runs longer than either
+/// (128x8192x8192 with 128x128 alone: 64 steps of compute about as long as
+/// reading B, 0.80, where split in two, half the steps on 128 blocks, it
+/// runs at 0.88; 256x256x16384 split in 16 ran 2-7% faster than in 12;
+/// H200, bench_tiles.py and bench_linalg.py).
+static Value emitKernelCycles(IndexBuilder &e, Value compute, Value memory) {
+  Value shorter = e.min(compute, memory);
+  Value longer = e.max(compute, memory);
+  Value unhidden = e.div(e.mul(shorter, e.c(kUnhiddenPercent)), e.c(100));
+  return e.add(longer, unhidden);
 }
 
 /// The least cost of `tile` with its K loop split, and the splits.
@@ -280,9 +311,10 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
     Value steps = e.ceilDiv(kSteps, count);
     Value splits = e.ceilDiv(kSteps, steps);
     Value blocks = e.mul(tiles, splits);
-    Value compute =
-        e.add(emitWaveCycles(e, blocks, steps, stepCycles, target),
-              emitRereadCycles(e, blocks, m, n, kSteps, e.c(1), tile, target));
+    Value waveCycles = emitWaveCycles(e, blocks, steps, stepCycles, target);
+    Value memoryCycles =
+        emitMemoryCycles(e, blocks, m, n, kSteps, e.c(1), e.c(0), tile, target);
+    Value compute = emitKernelCycles(e, waveCycles, memoryCycles);
     // The partial tiles are written and read back once, mostly in L2 (they
     // are a few MiB): counted once at the memory's rate. That matched the
     // split choices measured on an H200 (bench/RESULTS.md); twice
@@ -290,9 +322,8 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
     Value workspace =
         e.mul(e.mul(splits, tiles), e.c(tile.rows * tile.cols * 4));
     Value traffic = e.add(workspace, output);
-    Value cost =
-        e.add(compute, e.add(e.c(kLaunchCycles),
-                             e.div(traffic, e.c(target.memoryBytesPerCycle))));
+    Value trafficCycles = e.div(traffic, e.c(target.memoryBytesPerCycle));
+    Value cost = e.add(compute, e.add(e.c(kLaunchCycles), trafficCycles));
     if (splitK <= 1) {
       // One wave at most: a split grid of several waves ran far slower
       // than the model counted (256x4096x8192, 128x128 split in four, two
@@ -341,9 +372,11 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
           e.mul(e.roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
                 e.roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
       blocks = e.mul(blocks, batch);
-      cost =
-          e.add(emitWaveCycles(e, blocks, kSteps, stepCycles, target),
-                emitRereadCycles(e, blocks, m, n, kSteps, batch, tile, target));
+      Value written = e.mul(e.mul(m, n), e.c(resultBytes));
+      Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
+      Value memoryCycles = emitMemoryCycles(e, blocks, m, n, kSteps, batch,
+                                            written, tile, target);
+      cost = emitKernelCycles(e, waveCycles, memoryCycles);
       splits = e.c(1);
     }
     if (!best) {

@@ -170,36 +170,49 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[BM0:.*]] = arith.ceildivui %[[M]], %c128 : index
 // CHECK: %[[BN0:.*]] = arith.ceildivui %[[N]], %c256 : index
 // CHECK: %[[B0:.*]] = arith.muli %[[BM0]], %[[BN0]] : index
+// CHECK: %[[MN:.*]] = arith.muli %[[M]], %[[N]] : index
+// CHECK: %[[WRITTEN:.*]] = arith.muli %[[MN]], %c2 : index
 // CHECK: %[[W0:.*]] = arith.ceildivui %[[B0]], %c132 : index
 // CHECK: %[[S0:.*]] = arith.muli %[[KS]], %[[SC0]] : index
 // CHECK: %[[T0:.*]] = arith.addi %[[S0]], %c2000 : index
 // CHECK: %[[WC0:.*]] = arith.muli %[[W0]], %[[T0]] : index
-// On one wave (at most 132 blocks), an operand larger than the L2 (50 MiB)
-// is read again, half of it, by each further column (A, M x K steps x 128
-// bytes) or row (B) of tiles, at 1830 bytes a cycle; 128x256 is
-// persistent, so on several waves it reads nothing again.
-// CHECK: %[[ONE:.*]] = arith.cmpi ult, %[[B0]], %c133 : index
+// The traffic with memory: A (M x K steps x 128 bytes) and B read once,
+// the result written (M x N x 2 bytes), and, on one wave (at most 132
+// blocks), a tenth of an operand larger than the L2 (50 MiB) read again by
+// each further column (A) or row (B) of tiles; 128x256 is persistent, so on
+// several waves it reads nothing again. At 1830 bytes a cycle.
 // CHECK: %[[AM:.*]] = arith.muli %[[M]], %[[KS]] : index
 // CHECK: %[[AB:.*]] = arith.muli %[[AM]], %c128 : index
+// CHECK: %[[BKS:.*]] = arith.muli %[[N]], %[[KS]] : index
+// CHECK: %[[BB:.*]] = arith.muli %[[BKS]], %c128 : index
+// CHECK: %[[ONE:.*]] = arith.cmpi ult, %[[B0]], %c133 : index
 // CHECK: %[[AR:.*]] = arith.subi %{{.*}}, %c1 : index
 // CHECK: %[[AX:.*]] = arith.muli %[[AB]], %[[AR]] : index
 // CHECK: %[[ABIG:.*]] = arith.cmpi ugt, %[[AB]], %c52428800 : index
 // CHECK: %[[AE:.*]] = arith.select %[[ABIG]], %[[AX]], %c0 : index
-// CHECK: %[[BKS:.*]] = arith.muli %[[N]], %[[KS]] : index
-// CHECK: %[[BB:.*]] = arith.muli %[[BKS]], %c128 : index
 // CHECK: %[[BE:.*]] = arith.select %{{.*}}, %{{.*}}, %c0 : index
 // CHECK: %[[RE:.*]] = arith.addi %[[AE]], %[[BE]] : index
-// CHECK: %[[HALF:.*]] = arith.divui %[[RE]], %c2 : index
-// CHECK: %[[RESEL:.*]] = arith.select %[[ONE]], %[[HALF]], %c0 : index
-// CHECK: %[[REC:.*]] = arith.divui %[[RESEL]], %c1830 : index
-// CHECK: %[[C0:.*]] = arith.addi %[[WC0]], %[[REC]] : index
+// CHECK: %[[TENTH:.*]] = arith.divui %[[RE]], %c10 : index
+// CHECK: %[[RESEL:.*]] = arith.select %[[ONE]], %[[TENTH]], %c0 : index
+// CHECK: %[[READ:.*]] = arith.addi %[[AB]], %[[BB]] : index
+// CHECK: %[[MOVED:.*]] = arith.addi %[[READ]], %[[WRITTEN]] : index
+// CHECK: %[[ALL:.*]] = arith.addi %[[MOVED]], %[[RESEL]] : index
+// CHECK: %[[MEM0:.*]] = arith.divui %[[ALL]], %c1830 : index
+// The kernel takes the longer of its compute and its traffic, and 30% of
+// the shorter.
+// CHECK: %[[SHORT:.*]] = arith.minui %[[WC0]], %[[MEM0]] : index
+// CHECK: %[[LONG:.*]] = arith.maxui %[[WC0]], %[[MEM0]] : index
+// CHECK: %[[PART:.*]] = arith.muli %[[SHORT]], %c30 : index
+// CHECK: %[[UNHID:.*]] = arith.divui %[[PART]], %c100 : index
+// CHECK: %[[C0:.*]] = arith.addi %[[LONG]], %[[UNHID]] : index
 // CHECK: %[[X1:.*]] = arith.muli %{{.*}}, %c783 : index
 // CHECK: %[[SC1:.*]] = arith.divui %[[X1]], %c100 : index
 // CHECK: %[[BN1:.*]] = arith.ceildivui %[[N]], %c192 : index
 // CHECK: %[[S1:.*]] = arith.muli %[[KS]], %[[SC1]] : index
 // CHECK: %[[T1:.*]] = arith.addi %[[S1]], %c2000 : index
 // CHECK: %[[WC1:.*]] = arith.muli %{{.*}}, %[[T1]] : index
-// CHECK: %[[C1:.*]] = arith.addi %[[WC1]], %{{.*}} : index
+// CHECK: %[[L1:.*]] = arith.maxui %[[WC1]], %{{.*}} : index
+// CHECK: %[[C1:.*]] = arith.addi %[[L1]], %{{.*}} : index
 // CHECK: %[[LT1:.*]] = arith.cmpi ult, %[[C1]], %[[C0]] : index
 // CHECK: %[[I1:.*]] = arith.select %[[LT1]], %c1, %c0 : index
 // CHECK: %[[BEST1:.*]] = arith.select %[[LT1]], %[[C1]], %[[C0]] : index
@@ -223,7 +236,8 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[S6:.*]] = arith.muli %[[KS]], %[[SC6]] : index
 // CHECK: %[[T6:.*]] = arith.addi %[[S6]], %c2000 : index
 // CHECK: %[[WC6:.*]] = arith.muli %{{.*}}, %[[T6]] : index
-// CHECK: %[[C6:.*]] = arith.addi %[[WC6]], %{{.*}} : index
+// CHECK: %[[L6:.*]] = arith.maxui %[[WC6]], %{{.*}} : index
+// CHECK: %[[C6:.*]] = arith.addi %[[L6]], %{{.*}} : index
 // CHECK: %[[LT6:.*]] = arith.cmpi ult, %[[C6]], %{{.*}} : index
 // CHECK: %[[I6:.*]] = arith.select %[[LT6]], %c6, %[[I5]] : index
 // Two splits of 128x128: K steps per split, the splits that have steps;
@@ -243,7 +257,7 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[ROWS8:.*]] = arith.ceildivui %[[M]], %c64 : index
 // CHECK-NEXT: %[[COLS8:.*]] = arith.ceildivui %[[N]], %c128 : index
 // CHECK-NEXT: %[[ONE8:.*]] = arith.cmpi ult, %{{.*}}, %c133 : index
-// CHECK: %[[SAME8:.*]] = arith.divui %{{.*}}, %c2 : index
+// CHECK: %[[SAME8:.*]] = arith.divui %{{.*}}, %c10 : index
 // CHECK-NEXT: %[[WAVES8:.*]] = arith.ceildivui %{{.*}}, %c132 : index
 // CHECK-NEXT: arith.minui %[[COLS8]], %[[WAVES8]] : index
 // CHECK: %[[BREADERS:.*]] = arith.minui %[[ROWS8]], %[[WAVES8]] : index
@@ -299,10 +313,12 @@ func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
 
 // -----
 
-// 2048 x 512 x 8192 (128 K steps): 128 blocks of 64x128 take one wave
-// (42960) where the 128x128 tile split in two takes one wave of 64 steps,
-// the reduction and its workspace (48081). A (32 MiB) and B (8 MiB) fit
-// in the L2: the four columns of tiles that read A share it there.
+// 2048 x 512 x 8192 (128 K steps): 128 blocks of 64x128 compute one wave
+// (42960 cycles) and move A (32 MiB), B (8 MiB) and the result (2 MiB) in
+// 24065: 42960 + 30% of 24065 = 50179. The 128x128 tile split in two
+// computes one wave of 64 steps (38352, reads 22919: 45227) and adds the
+// reduction and its workspace (54956). A and B fit in the L2: the four
+// columns of tiles that read A share it there.
 // CHECK-LABEL: func.func @long_k_in_l2
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 4] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK-NOT: gpu.alloc
@@ -316,9 +332,12 @@ func.func @long_k_in_l2(%a: memref<2048x8192xf16>, %b: memref<8192x512xf16>, %c:
 // -----
 
 // 128 x 8192 x 8192: the same 128 blocks of 64x128, but B (128 MiB) is
-// larger than the L2, and the second row of tiles reads it from memory
-// again: 42960 + 128 MiB / 1830 bytes a cycle (73342). The 128x128 tile
-// has one row of tiles and reads B once: split in two (48081), it wins.
+// larger than the L2, and the second row of tiles reads a tenth of it
+// again: the traffic (82969 cycles) is longer than the compute (42960):
+// 82969 + 30% of 42960 = 95857. The 128x128 tile has one row of tiles and
+// reads B once: whole, 64 blocks compute 128 steps (74704) about as long
+// as they read (75634): 98045; split in two, 128 blocks compute 64 steps
+// (38352) while they read (74489), with the reduction: 95723, it wins.
 // CHECK-LABEL: func.func @long_k_past_l2
 // CHECK: gpu.alloc
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [2, 64] : block attributes {croq.consumers = 2 : i64, croq.persistent = false} {
