@@ -31,14 +31,17 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     The block tile is 128x256, 128x192, 128x224, 128x176, 128x160,
     128x144, 128x128 or 64x128 result elements (those with room for three
     stages of operands next to the result tile in the chip's shared memory),
-    chosen by a cost model in SM cycles: the waves
-    of blocks the grid takes on the chip's multiprocessors times a block's
-    time (its K steps at the tile's measured tensor-core efficiency, plus
-    a fixed latency), and the time to read again from memory an operand
-    larger than the L2: in a grid of one wave, half of it by each row of
-    tiles after the first (B) or column (A), once per cluster where the
-    blocks of a cluster share it by multicast; in a grid of several waves
-    that is not persistent, once per wave. The widths between 128 and 256
+    chosen by a cost model in SM cycles: the longer of the compute and
+    the traffic with memory, plus 30% of the shorter. The compute is the
+    waves of blocks the grid takes on the chip's multiprocessors times a
+    block's time (its K steps at the tile's measured tensor-core
+    efficiency, plus a fixed latency); the traffic is A and B read once,
+    the result written, and an operand larger than half the L2 (each of its
+    two partitions keeps a copy) read again: in a
+    grid of one wave, a tenth of it by each row of tiles after the first
+    (B) or column (A), once per cluster where the blocks of a cluster share
+    it by multicast; in a grid of several waves that is not persistent,
+    once per wave. The widths between 128 and 256
     fill a wave where those leave multiprocessors idle (1536^3: 11 x 12
     tiles of 128x144 on 132); they compute more slowly per element, the
     more so where B is stored K x N, whose tile is then padded to whole

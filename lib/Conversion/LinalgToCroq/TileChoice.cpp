@@ -2,7 +2,7 @@
 //
 // The cost of a kernel is the longer of the cycles its waves of blocks
 // compute and the cycles its traffic with memory takes (the operands, their
-// rereads where larger than the L2, the result), plus a part of the
+// rereads where larger than half the L2, the result), plus a part of the
 // shorter; for a split K loop, plus the launch of the reduction and the
 // workspace traffic. The efficiencies are
 // measured ratios on an H100 (bench/RESULTS.md): a 64-row block has one
@@ -88,9 +88,15 @@ static constexpr int64_t kClusterPercent = 5;
 static constexpr int64_t kEnoughStages = 5;
 /// The most parts a result tile is stored in.
 static constexpr int64_t kMaxResultParts = 2;
-/// The part of an operand larger than the L2 that the rows of tiles of one
+/// The part of an operand larger than half the L2 that the rows of tiles of one
 /// wave read again each: one in kOneWaveRereadParts (emitMemoryCycles).
 static constexpr int64_t kOneWaveRereadParts = 10;
+/// The L2's partitions: each keeps the lines that the multiprocessors
+/// attached to it read, so an operand that all of them read has half the
+/// L2 to stay in (3072x1024x8192, A of 48 MiB read by eight columns of
+/// tiles: 64x128 blocks on three waves, not persistent, at 0.72 of cuBLAS,
+/// one wave of 128x256 at 0.81; H200, bench_tiles.py).
+static constexpr int64_t kL2Partitions = 2;
 /// The part of the shorter of a kernel's compute and memory traffic that
 /// does not overlap with the longer, in percent (emitKernelCycles).
 static constexpr int64_t kUnhiddenPercent = 30;
@@ -237,7 +243,7 @@ static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
 }
 
 /// The cycles the grid's traffic with memory takes: each operand read once,
-/// `writtenBytes` written, and the rereads of an operand larger than the
+/// `writtenBytes` written, and the rereads of an operand larger than half the
 /// L2 (each row of tiles reads all of B, each column all of A). In one wave
 /// the rows read it at about the same time and share it in the L2 but for
 /// a tenth of each read again (512x8192x8192 in four rows of 128x256
@@ -258,7 +264,8 @@ static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
   Value bBytes = e.mul(e.mul(n, kSteps), e.c(kStepBytes));
   auto extra = [&](Value bytes, Value readers) {
     Value again = e.mul(bytes, e.sub(readers, e.c(1)));
-    return e.select(e.less(e.c(target.l2Bytes), bytes), again, e.c(0));
+    return e.select(e.less(e.c(target.l2Bytes / kL2Partitions), bytes), again,
+                    e.c(0));
   };
   Value rowsOfTiles = e.ceilDiv(e.ceilDiv(m, tile.rows), tile.clusterRows);
   Value colsOfTiles = e.ceilDiv(e.ceilDiv(n, tile.cols), tile.clusterCols);

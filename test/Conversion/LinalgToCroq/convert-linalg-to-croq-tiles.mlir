@@ -178,9 +178,10 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[WC0:.*]] = arith.muli %[[W0]], %[[T0]] : index
 // The traffic with memory: A (M x K steps x 128 bytes) and B read once,
 // the result written (M x N x 2 bytes), and, on one wave (at most 132
-// blocks), a tenth of an operand larger than the L2 (50 MiB) read again by
-// each further column (A) or row (B) of tiles; 128x256 is persistent, so on
-// several waves it reads nothing again. At 1830 bytes a cycle.
+// blocks), a tenth of an operand larger than half the L2 (25 MiB: each of
+// its two partitions keeps its own copy) read again by each further
+// column (A) or row (B) of tiles; 128x256 is persistent, so on several
+// waves it reads nothing again. At 1830 bytes a cycle.
 // CHECK: %[[AM:.*]] = arith.muli %[[M]], %[[KS]] : index
 // CHECK: %[[AB:.*]] = arith.muli %[[AM]], %c128 : index
 // CHECK: %[[BKS:.*]] = arith.muli %[[N]], %[[KS]] : index
@@ -188,7 +189,7 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[ONE:.*]] = arith.cmpi ult, %[[B0]], %c133 : index
 // CHECK: %[[AR:.*]] = arith.subi %{{.*}}, %c1 : index
 // CHECK: %[[AX:.*]] = arith.muli %[[AB]], %[[AR]] : index
-// CHECK: %[[ABIG:.*]] = arith.cmpi ugt, %[[AB]], %c52428800 : index
+// CHECK: %[[ABIG:.*]] = arith.cmpi ugt, %[[AB]], %c26214400 : index
 // CHECK: %[[AE:.*]] = arith.select %[[ABIG]], %[[AX]], %c0 : index
 // CHECK: %[[BE:.*]] = arith.select %{{.*}}, %{{.*}}, %c0 : index
 // CHECK: %[[RE:.*]] = arith.addi %[[AE]], %[[BE]] : index
@@ -250,7 +251,7 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: arith.cmpi ult, %[[PER]], %c4 : index
 // CHECK: arith.cmpi ugt, %{{.*}}, %c268435456 : index
 // CHECK: arith.ceildivui %[[KS]], %c32 : index
-// 64x128 is not persistent: on several waves a B larger than the L2 is
+// 64x128 is not persistent: on several waves a B larger than half the L2 is
 // read once per wave, at most once per row of tiles.
 // CHECK: arith.muli %{{.*}}, %c320 : index
 // CHECK: arith.ceildivui %{{.*}}, %c132 : index
@@ -314,11 +315,11 @@ func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
 // -----
 
 // 2048 x 512 x 8192 (128 K steps): 128 blocks of 64x128 compute one wave
-// (42960 cycles) and move A (32 MiB), B (8 MiB) and the result (2 MiB) in
-// 24065: 42960 + 30% of 24065 = 50179. The 128x128 tile split in two
-// computes one wave of 64 steps (38352, reads 22919: 45227) and adds the
-// reduction and its workspace (54956). A and B fit in the L2: the four
-// columns of tiles that read A share it there.
+// (42960 cycles) and move A (32 MiB), B (8 MiB), the result (2 MiB) and a
+// tenth of A again for each of the three further columns of tiles (A is
+// larger than half the L2) in 29566: 42960 + 30% of 29566 = 51829. The
+// 128x128 tile split in two computes one wave of 64 steps (38352, reads
+// 28420: 46878) and adds the reduction and its workspace (56607).
 // CHECK-LABEL: func.func @long_k_in_l2
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 4] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK-NOT: gpu.alloc
@@ -332,7 +333,7 @@ func.func @long_k_in_l2(%a: memref<2048x8192xf16>, %b: memref<8192x512xf16>, %c:
 // -----
 
 // 128 x 8192 x 8192: the same 128 blocks of 64x128, but B (128 MiB) is
-// larger than the L2, and the second row of tiles reads a tenth of it
+// larger than half the L2, and the second row of tiles reads a tenth of it
 // again: the traffic (82969 cycles) is longer than the compute (42960):
 // 82969 + 30% of 42960 = 95857. The 128x128 tile has one row of tiles and
 // reads B once: whole, 64 blocks compute 128 steps (74704) about as long
