@@ -302,13 +302,13 @@ static Value emitKernelCycles(IndexBuilder &e, Value compute, Value memory) {
   return e.add(longer, unhidden);
 }
 
-/// The least cost of `tile` with its K loop split, and the splits.
+/// The least cost of `tile` with its K loop split, and the splits. `output`
+/// is the bytes of the result.
 static std::pair<Value, Value>
 emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
               const TileConfig &tile, const TargetDescription &target,
-              int64_t resultBytes, int64_t splitK, Value stepCycles) {
+              Value output, int64_t splitK, Value stepCycles) {
   Value tiles = e.mul(e.ceilDiv(m, tile.rows), e.ceilDiv(n, tile.cols));
-  Value output = e.mul(e.mul(m, n), e.c(resultBytes));
   Value best, bestSplits;
   ArrayRef<int64_t> counts = kSplitCounts;
   if (splitK > 1)
@@ -365,6 +365,8 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
   IndexBuilder e{b, loc};
   Value bMisaligned = b.createOrFold<arith::CmpIOp>(
       loc, arith::CmpIPredicate::ne, e.rem(bRowBytes, e.c(128)), e.c(0));
+  // The bytes of one matrix of the result, which every plan writes.
+  Value output = e.mul(e.mul(m, n), e.c(resultBytes));
   Value best, bestCost, bestSplits;
   for (auto [index, variant] : llvm::enumerate(variants)) {
     const TileConfig &tile = variant.tile;
@@ -372,17 +374,16 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
     Value cost, splits;
     if (variant.split) {
       std::tie(cost, splits) = emitSplitCost(e, m, n, kSteps, tile, target,
-                                             resultBytes, splitK, stepCycles);
+                                             output, splitK, stepCycles);
     } else {
       // A grid in clusters is whole clusters, for each matrix of a batch.
       Value blocks =
           e.mul(e.roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
                 e.roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
       blocks = e.mul(blocks, batch);
-      Value written = e.mul(e.mul(m, n), e.c(resultBytes));
       Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
       Value memoryCycles = emitMemoryCycles(e, blocks, m, n, kSteps, batch,
-                                            written, tile, target);
+                                            output, tile, target);
       cost = emitKernelCycles(e, waveCycles, memoryCycles);
       splits = e.c(1);
     }

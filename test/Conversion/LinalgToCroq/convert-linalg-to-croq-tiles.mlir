@@ -164,14 +164,15 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[BROW:.*]] = arith.muli %[[N]], %c2 : index
 // CHECK: %[[REM:.*]] = arith.remui %[[BROW]], %c128 : index
 // CHECK: %[[MIS:.*]] = arith.cmpi ne, %[[REM]], %c0 : index
+// The result's bytes, which every plan writes, once for all of them.
+// CHECK: %[[MN:.*]] = arith.muli %[[M]], %[[N]] : index
+// CHECK: %[[WRITTEN:.*]] = arith.muli %[[MN]], %c2 : index
 // CHECK: %[[P0:.*]] = arith.select %[[MIS]], %c115, %c100 : index
 // CHECK: %[[X0:.*]] = arith.muli %[[P0]], %c1024 : index
 // CHECK: %[[SC0:.*]] = arith.divui %[[X0]], %c100 : index
 // CHECK: %[[BM0:.*]] = arith.ceildivui %[[M]], %c128 : index
 // CHECK: %[[BN0:.*]] = arith.ceildivui %[[N]], %c256 : index
 // CHECK: %[[B0:.*]] = arith.muli %[[BM0]], %[[BN0]] : index
-// CHECK: %[[MN:.*]] = arith.muli %[[M]], %[[N]] : index
-// CHECK: %[[WRITTEN:.*]] = arith.muli %[[MN]], %c2 : index
 // CHECK: %[[W0:.*]] = arith.ceildivui %[[B0]], %c132 : index
 // CHECK: %[[S0:.*]] = arith.muli %[[KS]], %[[SC0]] : index
 // CHECK: %[[T0:.*]] = arith.addi %[[S0]], %c2000 : index
