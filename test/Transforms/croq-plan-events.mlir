@@ -164,3 +164,57 @@ func.func @cluster_ring(%a: memref<?x?xf16>) {
   }
   return
 }
+
+// -----
+
+// The two versions of a producer loop (croq-unswitch-tma-fallbacks), the
+// first on the warpgroup's first warp (croq-single-warp-producers): both
+// arrive from the warpgroup's first thread, one arrival. A trigger after
+// tma loads that two warpgroups run, each on its own slot, is one arrival
+// on each slot.
+// CHECK-LABEL: func.func @issuing_threads
+// CHECK: %{{.*}} = croq.event.alloc arrivals = 1 : !croq.events<2>
+// CHECK: %{{.*}} = croq.event.alloc arrivals = 1 : !croq.events<2>
+func.func @issuing_threads(%a: memref<?x?xf16>, %ok: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  croq.parallel (%b) in [1] : block {
+    %full = croq.event.alloc : !croq.events<2>
+    %both = croq.event.alloc : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [2] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      croq.inthreads async %producer {
+        scf.if %ok {
+          %tid = croq.thread_index warpgroup
+          %first = arith.cmpi ult, %tid, %c32 : index
+          croq.inthreads async %first {
+            scf.for %k = %c0 to %c8 step %c1 {
+              %s = arith.remui %k, %c2 : index
+              %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+              %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+              %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+              croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+            }
+          }
+        } else {
+          scf.for %k = %c0 to %c8 step %c1 {
+            %s = arith.remui %k, %c2 : index
+            %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+            %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+            %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+            croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+          }
+        }
+      }
+      %v = croq.subspan %a [64, 64] at [%p, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
+      %t = croq.stage %ring[%p] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+      %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+      croq.event.trigger %both[%p] after (%f) : !croq.events<2>
+    }
+  }
+  return
+}

@@ -92,3 +92,39 @@ func.func @no_producer(%a: memref<128x64xf16>, %acc: !croq.acc<64x128xf32>) {
   }
   return
 }
+
+// -----
+
+// The producer's loads on its first warp (croq-single-warp-producers): the
+// role around them sets the registers, for all four of its warps; the
+// region nested in it is not a role of its own.
+// CHECK-LABEL: func.func @producer_on_one_warp
+// CHECK: croq.inthreads async %{{.*}} registers = 56 {
+// CHECK: croq.inthreads async %{{[^ ]*}} {
+// CHECK: croq.inthreads async %{{.*}} registers = 224 {
+func.func @producer_on_one_warp(%a: memref<?x?xf16>, %acc: !croq.acc<64x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  croq.parallel (%b) in [1] : block {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %u = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [3] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      %consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %producer {
+        %tid = croq.thread_index warpgroup
+        %first = arith.cmpi ult, %tid, %c32 : index
+        croq.inthreads async %first {
+          %v = croq.subspan %a [128, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<128x64xf16>
+          croq.copy tma %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+        }
+      }
+      croq.inthreads async %consumer {
+        %fa = croq.mma.load %u : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %fb = croq.mma.load %t : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+        %r = croq.mma row row %acc, %fa, %fb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+      }
+    }
+  }
+  return
+}

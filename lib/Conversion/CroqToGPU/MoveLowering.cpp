@@ -19,6 +19,16 @@
 using namespace mlir;
 using namespace mlir::croq;
 
+/// The executing thread's index in its block, or in its warpgroup.
+static Value emitThreadIndex(OpBuilder &builder, Location loc,
+                             ParallelLevel level) {
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  if (level == ParallelLevel::Warpgroup)
+    tid = arith::RemUIOp::create(builder, loc, tid,
+                                 indexConstant(builder, loc, kWarpgroupSize));
+  return tid;
+}
+
 namespace {
 /// croq.thread_index block  =>  gpu.thread_id x; warpgroup  =>  its
 /// remainder by 128.
@@ -27,12 +37,35 @@ struct ThreadIndexOpLowering : OpConversionPattern<ThreadIndexOp> {
   LogicalResult
   matchAndRewrite(ThreadIndexOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op,
+                       emitThreadIndex(rewriter, op.getLoc(), op.getLevel()));
+    return success();
+  }
+};
+
+/// croq.warp_index block  =>  gpu.thread_id x / 32, shuffled from lane 0
+/// (shfl.sync.idx), so that the compiler sees one value per warp;
+/// warpgroup  =>  the same of its remainder by 128.
+struct WarpIndexOpLowering : OpConversionPattern<WarpIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-    if (op.getLevel() == ParallelLevel::Warpgroup)
-      tid = arith::RemUIOp::create(
-          rewriter, loc, tid, indexConstant(rewriter, loc, kWarpgroupSize));
-    rewriter.replaceOp(op, tid);
+    Value tid = emitThreadIndex(rewriter, loc, op.getLevel());
+    Value warp = arith::DivUIOp::create(
+        rewriter, loc, tid, indexConstant(rewriter, loc, kWarpSize));
+    Type i32 = rewriter.getI32Type();
+    Value warp32 = arith::IndexCastUIOp::create(rewriter, loc, i32, warp);
+    Value all = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
+    Value lane0 = arith::ConstantIntOp::create(rewriter, loc, 0, 32);
+    Value clamp =
+        arith::ConstantIntOp::create(rewriter, loc, kThreadsPerWarp - 1, 32);
+    Value uniform = NVVM::ShflOp::create(rewriter, loc, i32, all, warp32, lane0,
+                                         clamp, NVVM::ShflKind::idx,
+                                         /*return_value_and_is_valid=*/nullptr);
+    rewriter.replaceOpWithNewOp<arith::IndexCastUIOp>(
+        op, rewriter.getIndexType(), uniform);
     return success();
   }
 };
@@ -223,7 +256,7 @@ struct WaitOpLowering : OpConversionPattern<WaitOp> {
 void mlir::croq::populateCroqMoveToGPUPatterns(CroqTypeConverter &converter,
                                                RewritePatternSet &patterns) {
   patterns
-      .add<ThreadIndexOpLowering, BarrierOpLowering,
+      .add<ThreadIndexOpLowering, WarpIndexOpLowering, BarrierOpLowering,
            NamedBarrierOpLowering<NamedBarrierSyncOp>,
            NamedBarrierOpLowering<NamedBarrierArriveOp>, ClusterRankOpLowering,
            ClusterBarrierOpLowering, IsAlignedOpLowering, CopyChunkOpLowering,

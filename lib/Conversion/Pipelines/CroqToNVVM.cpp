@@ -97,6 +97,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCroqHostEntries());
   // Every tma load completes on an event slot.
   pm.addPass(createCroqLowerTmaFutures());
+  // Producer loops that only issue tma loads run on one warp.
+  pm.addPass(createCroqSingleWarpProducers());
   // Plans the kernels' resources, each recorded in the IR.
   CroqPlanSharedMemoryOptions sharedMemory;
   sharedMemory.chip = options.chip;

@@ -2276,6 +2276,14 @@ func.func @thread_index_of_thread() {
 
 // -----
 
+func.func @warp_index_of_thread() {
+  // expected-error @+1 {{'croq.warp_index' op expects a block or a warpgroup, not thread: a thread alone is its own group}}
+  %w = croq.warp_index thread
+  return
+}
+
+// -----
+
 func.func @barrier_of_thread() {
   // expected-error @+1 {{'croq.barrier' op expects a block or a warpgroup, not thread: a thread alone is its own group}}
   croq.barrier thread

@@ -929,6 +929,17 @@ func.func @thread_index_and_barrier_example() -> index {
   return %t : index
 }
 
+// CHECK-LABEL: func.func @warp_index_example(
+func.func @warp_index_example() -> index {
+  // CHECK: %[[W:.*]] = croq.warp_index warpgroup
+  %w = croq.warp_index warpgroup
+  // CHECK: %[[B:.*]] = croq.warp_index block
+  %b = croq.warp_index block
+  // CHECK: arith.addi %[[W]], %[[B]] : index
+  %s = arith.addi %w, %b : index
+  return %s : index
+}
+
 // Two consumer warpgroups take turns (FlashAttention-3's ping-pong): each
 // waits for its turn at its own named barrier and hands it to the other.
 // CHECK-LABEL: func.func @named_barrier_example(

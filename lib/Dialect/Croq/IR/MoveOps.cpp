@@ -87,6 +87,10 @@ LogicalResult ThreadIndexOp::verify() {
   return verifyGroupLevel(*this, getLevel());
 }
 
+LogicalResult WarpIndexOp::verify() {
+  return verifyGroupLevel(*this, getLevel());
+}
+
 LogicalResult BarrierOp::verify() {
   return verifyGroupLevel(*this, getLevel());
 }

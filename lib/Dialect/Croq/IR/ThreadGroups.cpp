@@ -2,7 +2,7 @@
 //
 // Counts the threads of blocks and the warps that run an op (for event
 // arrival counts and register plans), from the static extents of parallel
-// regions and the inthreads conditions evaluated per warpgroup.
+// regions and the inthreads conditions evaluated per warp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,7 +97,8 @@ static FailureOr<int64_t> getStaticVolume(ArrayRef<int64_t> extents) {
   return volume;
 }
 
-FailureOr<int64_t> mlir::croq::getBlockThreadCount(ParallelOp block) {
+/// getBlockThreadCount, with its errors emitted only if `emitErrors`.
+static FailureOr<int64_t> countBlockThreads(ParallelOp block, bool emitErrors) {
   int64_t threads = 0;
   bool failed = false;
   block.walk([&](ParallelOp inner) {
@@ -105,8 +106,9 @@ FailureOr<int64_t> mlir::croq::getBlockThreadCount(ParallelOp block) {
       return;
     FailureOr<int64_t> volume = getStaticVolume(inner.getStaticExtents());
     if (::mlir::failed(volume)) {
-      inner.emitOpError("warpgroup and thread regions need static extents "
-                        "to size the thread block");
+      if (emitErrors)
+        inner.emitOpError("warpgroup and thread regions need static extents "
+                          "to size the thread block");
       failed = true;
       return;
     }
@@ -119,12 +121,19 @@ FailureOr<int64_t> mlir::croq::getBlockThreadCount(ParallelOp block) {
   });
   if (failed)
     return failure();
-  if (threads > kMaxBlockThreads)
+  if (threads > kMaxBlockThreads) {
+    if (!emitErrors)
+      return failure();
     return block.emitOpError("needs ")
            << (threads == std::numeric_limits<int64_t>::max() ? "more than "
                                                               : "")
            << threads << " threads per block; a block has at most 1024";
+  }
   return threads ? threads : kDefaultBlockThreads;
+}
+
+FailureOr<int64_t> mlir::croq::getBlockThreadCount(ParallelOp block) {
+  return countBlockThreads(block, /*emitErrors=*/true);
 }
 
 FailureOr<GroupShape> mlir::croq::getGroupShape(ParallelOp parallel,
@@ -139,18 +148,36 @@ FailureOr<GroupShape> mlir::croq::getGroupShape(ParallelOp parallel,
   return GroupShape{ParallelLevel::Block, *threads};
 }
 
-/// Evaluates an index or i1 value built from constants and the values bound
-/// in `env` with arith ops, or returns std::nullopt.
-static std::optional<int64_t>
-evaluate(Value value, const llvm::DenseMap<Value, int64_t> &env,
-         int depth = 0) {
-  if (auto it = env.find(value); it != env.end())
+namespace {
+/// One thread of a block, as inthreads conditions see it: the indices of
+/// its warpgroup region (bound to their values) and its index in the block.
+struct ThreadPoint {
+  llvm::DenseMap<Value, int64_t> values;
+  int64_t blockThread = 0;
+};
+} // namespace
+
+/// Evaluates an index or i1 value built from constants, the values bound in
+/// `env` and the executing thread's index (croq.thread_index,
+/// croq.warp_index) with arith ops, or returns std::nullopt.
+static std::optional<int64_t> evaluate(Value value, const ThreadPoint &env,
+                                       int depth = 0) {
+  if (auto it = env.values.find(value); it != env.values.end())
     return it->second;
   if (std::optional<int64_t> c = getConstantIntValue(value))
     return *c;
   Operation *def = value.getDefiningOp();
   if (!def || depth > 32)
     return std::nullopt;
+  if (auto index = dyn_cast<ThreadIndexOp>(def))
+    return index.getLevel() == ParallelLevel::Warpgroup
+               ? env.blockThread % kWarpgroupSize
+               : env.blockThread;
+  if (auto warp = dyn_cast<WarpIndexOp>(def))
+    return (warp.getLevel() == ParallelLevel::Warpgroup
+                ? env.blockThread % kWarpgroupSize
+                : env.blockThread) /
+           kThreadsPerWarp;
   auto operand = [&](unsigned i) {
     return evaluate(def->getOperand(i), env, depth + 1);
   };
@@ -212,76 +239,115 @@ evaluate(Value value, const llvm::DenseMap<Value, int64_t> &env,
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// Whether every condition of `guards` holds for group `g` (a linearized
-/// index) of the warpgroup region `warpgroups` (null: the block as one
-/// group); std::nullopt, with `unknown` set to the guard, where a condition
-/// cannot be computed from the warpgroup indices and constants.
-static std::optional<bool> guardsHold(ParallelOp warpgroups, int64_t g,
-                                      ArrayRef<InthreadsOp> guards,
+/// The warps a block's ops may run on: `groups` groups of `groupWarps`
+/// warps each, the warpgroups of `warpgroups` or the block (null) as one.
+struct WarpGrid {
+  ParallelOp warpgroups;
+  int64_t groups = 1;
+  int64_t groupWarps = 0;
+};
+
+/// Whether every condition of `guards` holds for warp `w` of group `g` (a
+/// linearized index) of `grid`; std::nullopt, with `unknown` set to the
+/// guard, where a condition cannot be computed from the warpgroup indices,
+/// the thread index and constants, or differs between the warp's threads.
+static std::optional<bool> guardsHold(const WarpGrid &grid, int64_t g,
+                                      int64_t w, ArrayRef<InthreadsOp> guards,
                                       InthreadsOp &unknown) {
-  llvm::DenseMap<Value, int64_t> env;
-  if (warpgroups) {
+  ThreadPoint env;
+  if (ParallelOp warpgroups = grid.warpgroups) {
     ArrayRef<int64_t> extents = warpgroups.getStaticExtents();
     for (int64_t d = static_cast<int64_t>(extents.size()) - 1, rest = g; d >= 0;
          --d) {
-      env[warpgroups.getInductionVars()[d]] = rest % extents[d];
+      env.values[warpgroups.getInductionVars()[d]] = rest % extents[d];
       rest /= extents[d];
     }
   }
+  int64_t firstThread = (g * grid.groupWarps + w) * kThreadsPerWarp;
   bool runs = true;
   for (InthreadsOp guard : guards) {
-    std::optional<int64_t> holds = evaluate(guard.getCondition(), env);
-    if (!holds) {
-      unknown = guard;
-      return std::nullopt;
+    std::optional<int64_t> warpHolds;
+    for (int64_t lane = 0; lane < kThreadsPerWarp; ++lane) {
+      env.blockThread = firstThread + lane;
+      std::optional<int64_t> holds = evaluate(guard.getCondition(), env);
+      if (!holds || (warpHolds && (*warpHolds != 0) != (*holds != 0))) {
+        unknown = guard;
+        return std::nullopt;
+      }
+      warpHolds = *holds;
     }
-    runs = runs && *holds;
+    runs = runs && *warpHolds;
   }
   return runs;
 }
 
-FailureOr<llvm::BitVector> mlir::croq::getWarpsRunning(Operation *op) {
+/// The warp grid of the innermost group around `op` (a warpgroup region, or
+/// its block) and the inthreads regions between `op` and its block; the
+/// guards include `op` if `withOp`. Fails for a block of unknown size (or
+/// warpgroups of dynamic extents), with an error if `emitErrors`.
+static FailureOr<WarpGrid> getWarpGrid(Operation *op, bool withOp,
+                                       SmallVectorImpl<InthreadsOp> &guards,
+                                       bool emitErrors = true) {
   auto parallel = op->getParentOfType<ParallelOp>();
-  auto block = parallel;
+  ParallelOp block = parallel;
   while (block && block.getLevel() != ParallelLevel::Block)
     block = block->getParentOfType<ParallelOp>();
-  if (!block)
-    return op->emitOpError("must be inside a croq.parallel region");
-  SmallVector<InthreadsOp> guards;
-  for (Operation *p = op->getParentOp(); p != block; p = p->getParentOp())
+  if (!block) {
+    if (emitErrors)
+      op->emitOpError("must be inside a croq.parallel region");
+    return failure();
+  }
+  WarpGrid grid;
+  for (Operation *p = withOp ? op : op->getParentOp(); p != block;
+       p = p->getParentOp()) {
     if (auto inthreads = dyn_cast<InthreadsOp>(p))
       guards.push_back(inthreads);
-
-  FailureOr<int64_t> blockThreads = getBlockThreadCount(block);
+    if (auto region = dyn_cast<ParallelOp>(p);
+        region && region.getLevel() == ParallelLevel::Warpgroup &&
+        !grid.warpgroups)
+      grid.warpgroups = region;
+  }
+  if (grid.warpgroups) {
+    // The block's threads, counted with the extents checked first.
+    if (failed(countBlockThreads(block, emitErrors)))
+      return failure();
+    for (int64_t e : grid.warpgroups.getStaticExtents())
+      grid.groups = saturatingMul(grid.groups, e);
+    grid.groupWarps = kWarpgroupSize / kThreadsPerWarp;
+    return grid;
+  }
+  FailureOr<int64_t> blockThreads = countBlockThreads(block, emitErrors);
   if (failed(blockThreads))
     return failure();
-  int64_t groups = 1, groupSize = *blockThreads;
-  ParallelOp warpgroups;
-  if (parallel.getLevel() == ParallelLevel::Thread)
+  grid.groupWarps = *blockThreads / kThreadsPerWarp;
+  return grid;
+}
+
+FailureOr<llvm::BitVector> mlir::croq::getWarpsRunning(Operation *op) {
+  auto parallel = op->getParentOfType<ParallelOp>();
+  if (parallel && parallel.getLevel() == ParallelLevel::Thread)
     return op->emitOpError("events are triggered by warpgroups or blocks, "
                            "not from thread-level regions: trigger after the "
                            "thread region, in the enclosing group");
-  if (parallel.getLevel() == ParallelLevel::Warpgroup) {
-    warpgroups = parallel;
-    groupSize = kWarpgroupSize;
-    for (int64_t e : parallel.getStaticExtents())
-      groups = saturatingMul(groups, e);
-  }
-  int64_t groupWarps = groupSize / kThreadsPerWarp;
+  SmallVector<InthreadsOp> guards;
+  FailureOr<WarpGrid> grid = getWarpGrid(op, /*withOp=*/false, guards);
+  if (failed(grid))
+    return failure();
   llvm::BitVector running(
-      static_cast<unsigned>(saturatingMul(groups, groupWarps)));
-  for (int64_t g = 0; g < groups; ++g) {
-    InthreadsOp unknown;
-    std::optional<bool> runs = guardsHold(warpgroups, g, guards, unknown);
-    if (!runs)
-      return unknown.emitOpError(
-          "encloses an event trigger, but whether its condition "
-          "holds cannot be computed from the warpgroup indices and "
-          "constants, so the number of arrivals the event expects "
-          "is unknown");
-    if (*runs)
-      running.set(static_cast<unsigned>(g * groupWarps),
-                  static_cast<unsigned>((g + 1) * groupWarps));
+      static_cast<unsigned>(saturatingMul(grid->groups, grid->groupWarps)));
+  for (int64_t g = 0; g < grid->groups; ++g) {
+    for (int64_t w = 0; w < grid->groupWarps; ++w) {
+      InthreadsOp unknown;
+      std::optional<bool> runs = guardsHold(*grid, g, w, guards, unknown);
+      if (!runs)
+        return unknown.emitOpError(
+            "encloses an event trigger, but whether its condition holds "
+            "cannot be computed for each warp from the warpgroup indices, "
+            "the thread index and constants, so the number of arrivals the "
+            "event expects is unknown");
+      if (*runs)
+        running.set(static_cast<unsigned>(g * grid->groupWarps + w));
+    }
   }
   return running;
 }
@@ -293,44 +359,63 @@ FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
   return static_cast<int64_t>(running->count());
 }
 
+FailureOr<llvm::BitVector> mlir::croq::getIssuingWarps(Operation *op) {
+  FailureOr<llvm::BitVector> running = getWarpsRunning(op);
+  if (failed(running))
+    return failure();
+  SmallVector<InthreadsOp> guards;
+  FailureOr<WarpGrid> grid = getWarpGrid(op, /*withOp=*/false, guards);
+  if (failed(grid))
+    return failure();
+  llvm::BitVector issuing(running->size());
+  for (int64_t g = 0; g < grid->groups; ++g) {
+    auto first = static_cast<unsigned>(g * grid->groupWarps);
+    auto end = static_cast<unsigned>(first + grid->groupWarps);
+    if (running->find_first_in(first, end) < 0)
+      continue;
+    if (!running->test(first))
+      return op->emitOpError("is issued by the first thread of its group, "
+                             "which does not run it: run it on the group's "
+                             "first warp");
+    issuing.set(first);
+  }
+  return issuing;
+}
+
 std::optional<WarpgroupsRunning>
 mlir::croq::getWarpgroupsRunning(Operation *op) {
   ParallelOp block = getKernel(op);
   if (!block)
     return std::nullopt;
-  SmallVector<InthreadsOp> guards;
-  ParallelOp warpgroups;
-  for (Operation *p = op; p && p != block; p = p->getParentOp()) {
-    if (auto inthreads = dyn_cast<InthreadsOp>(p))
-      guards.push_back(inthreads);
-    if (auto parallel = dyn_cast<ParallelOp>(p)) {
-      if (parallel.getLevel() == ParallelLevel::Thread)
-        return std::nullopt;
-      if (parallel.getLevel() == ParallelLevel::Warpgroup && !warpgroups)
-        warpgroups = parallel;
-    }
-  }
-  int64_t groups = 1;
-  ArrayRef<int64_t> extents;
-  if (warpgroups) {
-    extents = warpgroups.getStaticExtents();
-    // A block has at most 8 warpgroups; more (or dynamic extents) cannot
-    // be evaluated group by group.
-    for (int64_t e : extents) {
-      if (ShapedType::isDynamic(e) || e < 0)
-        return std::nullopt;
-      groups = saturatingMul(groups, e);
-      if (groups > kMaxBlockThreads / kWarpgroupSize)
-        return std::nullopt;
-    }
-  }
-  WarpgroupsRunning result{warpgroups, {}};
-  for (int64_t g = 0; g < groups; ++g) {
-    InthreadsOp unknown;
-    std::optional<bool> runs = guardsHold(warpgroups, g, guards, unknown);
-    if (!runs)
+  for (Operation *p = op; p && p != block; p = p->getParentOp())
+    if (auto parallel = dyn_cast<ParallelOp>(p);
+        parallel && parallel.getLevel() == ParallelLevel::Thread)
       return std::nullopt;
-    result.running.push_back(*runs);
+  SmallVector<InthreadsOp> guards;
+  FailureOr<WarpGrid> grid =
+      getWarpGrid(op, /*withOp=*/true, guards, /*emitErrors=*/false);
+  if (failed(grid))
+    return std::nullopt;
+  WarpgroupsRunning result{grid->warpgroups, {}};
+  for (int64_t g = 0; g < grid->groups; ++g) {
+    bool groupRuns = false;
+    for (int64_t w = 0; w < grid->groupWarps; ++w) {
+      InthreadsOp unknown;
+      std::optional<bool> runs = guardsHold(*grid, g, w, guards, unknown);
+      if (!runs)
+        return std::nullopt;
+      groupRuns = groupRuns || *runs;
+    }
+    result.running.push_back(groupRuns);
   }
   return result;
+}
+
+bool mlir::croq::isWarpgroupRole(InthreadsOp region) {
+  auto parent = region->getParentOfType<ParallelOp>();
+  if (!region.getAsync() || !parent ||
+      parent.getLevel() != ParallelLevel::Warpgroup)
+    return false;
+  auto outer = region->getParentOfType<InthreadsOp>();
+  return !outer || !parent->isProperAncestor(outer);
 }

@@ -3,9 +3,11 @@
 // Implements croq-plan-events: each croq.event.alloc gets the number of
 // arrivals that complete a phase of its slots (the mbarrier's count),
 // computed from its triggers: a trigger after tma loads is one arrival (the
-// issuing thread, which expects the loads' bytes), a plain trigger one per
-// warp that runs it, each warp counted once however many triggers it runs,
-// and a cluster trigger once in every block of the cluster.
+// issuing thread, the first of its group, which expects the loads' bytes;
+// groups that run one trigger are taken to trigger different slots), a
+// plain trigger one per warp that runs it, each warp or issuing thread
+// counted once however many triggers it runs, and a cluster trigger once in
+// every block of the cluster.
 // Event arrays the lowering cannot take are reported.
 //
 //===----------------------------------------------------------------------===//
@@ -28,8 +30,10 @@ using namespace mlir::croq;
 /// The arrivals that complete a phase of the slots of `alloc`, or an error.
 /// Each warp that triggers the event arrives once per phase, however many
 /// triggers it runs (a loop's and the one after it are different phases),
-/// and so does the issuing thread of each group of warps that triggers it
-/// after tma loads.
+/// and so does each issuing thread (the first of its group) of triggers
+/// after tma loads: triggers that run on different warps of the same
+/// groups (a producer loop on its first warp and its version with software
+/// copies on the whole warpgroup) arrive from the same thread.
 static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
   int64_t slots = alloc.getEvents().getType().getCount();
   if (slots > EventsType::kMaxLoweredSlots)
@@ -59,15 +63,18 @@ static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
                                  "event array; its slots count the "
                                  "arrivals of one kind");
     cluster = static_cast<bool>(trigger.getCluster());
+    if (!trigger.getFutures().empty()) {
+      // The first thread of the group arrives and expects the loads' bytes.
+      FailureOr<llvm::BitVector> issuing = getIssuingWarps(trigger);
+      if (failed(issuing))
+        return failure();
+      if (!llvm::is_contained(tmaIssuers, *issuing))
+        tmaIssuers.push_back(*issuing);
+      continue;
+    }
     FailureOr<llvm::BitVector> warps = getWarpsRunning(trigger);
     if (failed(warps))
       return failure();
-    if (!trigger.getFutures().empty()) {
-      // One thread of the warps arrives and expects the loads' bytes.
-      if (!llvm::is_contained(tmaIssuers, *warps))
-        tmaIssuers.push_back(*warps);
-      continue;
-    }
     if (plainWarps.size() < warps->size())
       plainWarps.resize(warps->size());
     plainWarps |= *warps;

@@ -27,8 +27,8 @@ using namespace mlir::croq;
 /// index arithmetic and control flow): a producer that needs few registers.
 static bool isProducer(InthreadsOp region) {
   WalkResult result = region.getBody().walk([](Operation *op) {
-    if (isa<MmaOp, ForeachOp, TransposeOp, PadOp, ReadOp, WriteOp,
-            CopyChunkOp>(op))
+    if (isa<MmaOp, ForeachOp, TransposeOp, PadOp, ReadOp, WriteOp, CopyChunkOp>(
+            op))
       return WalkResult::interrupt();
     if (auto copy = dyn_cast<CopyOp>(op);
         copy && copy.getEngine() != CopyEngine::TMA)
@@ -60,8 +60,9 @@ static LogicalResult planBlock(ParallelOp block,
                                const TargetDescription &target) {
   SmallVector<InthreadsOp> producers, consumers;
   block.walk([&](InthreadsOp region) {
-    auto parent = region->getParentOfType<ParallelOp>();
-    if (!region.getAsync() || parent.getLevel() != ParallelLevel::Warpgroup)
+    // A region nested in a role (the first warp of a producer,
+    // croq-single-warp-producers) runs with the role's registers.
+    if (!isWarpgroupRole(region))
       return;
     bool hasMma = region.getBody()
                       .walk([](MmaOp) { return WalkResult::interrupt(); })

@@ -101,6 +101,30 @@ def Croq_ThreadIndexOp : Croq_Op<"thread_index", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Croq_WarpIndexOp : Croq_Op<"warp_index", [Pure]> {
+  let summary = "the executing thread's warp's index in its block or warpgroup";
+  let description = [{
+    The `croq.warp_index` op returns the index of the executing thread's warp
+    in its thread block (`block`: 0 to the block's warps - 1) or in its
+    warpgroup (`warpgroup`: 0 to 3): the thread index divided by 32. Every
+    thread of a warp gets the same value, and the lowering lets the
+    compiler know it (lane 0's value, shuffled to the warp): a branch on it
+    keeps the warp together, and what the branch computes stays in
+    registers shared by the warp. `croq-single-warp-producers` runs the
+    loops of producers on the warp of index 0.
+
+    Example:
+
+    ```mlir
+    %w = croq.warp_index warpgroup
+    ```
+  }];
+  let arguments = (ins Croq_ParallelLevel:$level);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$level attr-dict";
+  let hasVerifier = 1;
+}
+
 def Croq_BarrierOp : Croq_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "synchronizes the executing thread's block or warpgroup";
   let description = [{

@@ -79,14 +79,28 @@ struct GroupShape {
 FailureOr<GroupShape> getGroupShape(ParallelOp parallel, bool perThread);
 
 /// The warps of a block that run `op`, one bit per warp of the block
-/// (warp w of warpgroup g is bit 4 g + w): the warps of its block or of the
-/// warpgroups whose enclosing inthreads conditions hold, evaluated for each
-/// warpgroup index. Fails, with an error, where a condition cannot be
-/// evaluated at compile time, or in a thread-level region.
+/// (warp w of warpgroup g is bit 4 g + w): the warps of its block or of its
+/// warpgroups for which the enclosing inthreads conditions hold, evaluated
+/// for each warp from the warpgroup indices and the thread index
+/// (croq.thread_index, where a condition holds for all of a warp's threads
+/// or none). Fails, with an error, where a condition cannot be evaluated
+/// so at compile time, or in a thread-level region.
 FailureOr<llvm::BitVector> getWarpsRunning(Operation *op);
 
 /// The number of warps getWarpsRunning gives.
 FailureOr<int64_t> countWarpsRunning(Operation *op);
+
+/// The first warp of each group (warpgroup, or the block) that runs `op`, in
+/// getWarpsRunning's bits: the warps whose first thread issues a tma copy
+/// or the arrival of a trigger after one. Fails, with an error, where a
+/// group runs `op` but not on its first warp, or where getWarpsRunning
+/// fails.
+FailureOr<llvm::BitVector> getIssuingWarps(Operation *op);
+
+/// Whether `region` is a role of a warp-specialized block: an async
+/// croq.inthreads of a warpgroup region, not nested in another croq.inthreads
+/// of it.
+bool isWarpgroupRole(InthreadsOp region);
 
 /// The warpgroups of a block that run an op.
 struct WarpgroupsRunning {
@@ -99,9 +113,9 @@ struct WarpgroupsRunning {
 };
 
 /// The warpgroups that run `op` (with `op` itself if it is a
-/// croq.inthreads): those for which every enclosing croq.inthreads
-/// condition holds, evaluated for each warpgroup index. std::nullopt where
-/// a condition cannot be computed from the warpgroup indices and constants,
+/// croq.inthreads): those with a warp for which every enclosing
+/// croq.inthreads condition holds, evaluated as getWarpsRunning does.
+/// std::nullopt where a condition cannot be computed so,
 /// where the warpgroup region's extents are dynamic, or inside a
 /// thread-level region.
 std::optional<WarpgroupsRunning> getWarpgroupsRunning(Operation *op);

@@ -391,6 +391,62 @@ def CroqLowerTmaFutures : Pass<"croq-lower-tma-futures"> {
                            "::mlir::gpu::GPUDialect"];
 }
 
+def CroqSingleWarpProducers : Pass<"croq-single-warp-producers"> {
+  let summary = "Run the loops of warp-specialized producers that only issue "
+                "tma loads on one warp";
+  let description = [{
+    In a warp-specialized block the producer role (an `async`
+    `croq.inthreads` of a warpgroup) waits for a ring stage to be free and
+    issues the stage's tma loads, which the warpgroup's first thread issues
+    alone, as it alone arrives on the stage's event expecting their bytes.
+    The role's other threads only wait. Nothing makes them keep up: a
+    warp that falls two phases behind on a slot (its waits suspend it while
+    the ring moves on) waits for a parity the slot has already passed, never
+    reaches the end of the kernel, and its block, or its whole cluster,
+    hangs.
+
+    This pass moves each loop of such a role that only waits on events,
+    issues tma loads without software copies (or with answers known to be
+    non-zero, the version croq-unswitch-tma-fallbacks makes) and computes
+    indices into `croq.inthreads async` on the warpgroup's first warp
+    (`croq.warp_index warpgroup` equal to 0, a value the compiler knows to be
+    the same for all threads of a warp, so the loop's indices stay in the
+    warp's uniform registers). The role's other warps go on
+    to the end of the kernel. A loop with a software copy, a store, a plain
+    or cluster trigger, or results that are used is left to the whole
+    warpgroup, as is anything outside such a loop (the role's register
+    count, set by every warp of the warpgroup, is among it).
+
+    Before:
+
+    ```mlir
+    croq.inthreads async %producer {
+      scf.for %k = %c0 to %n step %c1 {
+        croq.event.wait %empty[%s] : !croq.events<4>
+        %f = croq.copy tma async %v -> %t map %m : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        croq.event.trigger %full[%s] after (%f) : !croq.events<4>
+      }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    croq.inthreads async %producer {
+      %w = croq.warp_index warpgroup
+      %c0 = arith.constant 0 : index
+      %first = arith.cmpi eq, %w, %c0 : index
+      croq.inthreads async %first {
+        scf.for %k = %c0 to %n step %c1 {
+          ...
+        }
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CroqPlanSharedMemory : Pass<"croq-plan-shared-memory"> {
   let summary = "Place each block's shared buffers in its dynamic shared "
                 "memory";

@@ -1,0 +1,227 @@
+// RUN: croq-opt %s --croq-single-warp-producers -split-input-file | FileCheck %s
+// RUN: croq-opt %s --croq-single-warp-producers -split-input-file | croq-opt -split-input-file | FileCheck %s
+
+// A producer loop that waits for free stages and issues tma loads moves
+// onto the warpgroup's first warp; the consumer, which multiplies, stays on
+// its warpgroups.
+// CHECK-LABEL: func.func @ring
+// CHECK: croq.inthreads async %{{.*}} {
+// CHECK-NEXT: %[[WARP:.*]] = croq.warp_index warpgroup
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[WARP]], %[[C0]] : index
+// CHECK-NEXT: croq.inthreads async %[[FIRST]] {
+// CHECK-NEXT: scf.for
+// CHECK: croq.event.wait %{{.*}} : !croq.events<2>
+// CHECK: croq.copy tma async
+// CHECK: croq.event.trigger %{{.*}} after
+// CHECK: croq.inthreads async %{{.*}} {
+// CHECK-NOT: croq.warp_index
+// CHECK: croq.mma
+// CHECK: return
+func.func @ring(%a: memref<?x?xf16>, %acc: !croq.acc<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  croq.parallel (%b) in [1] : block {
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [2] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      %consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %producer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %empty[%s] : !croq.events<2>
+          %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+          %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+        }
+      }
+      croq.inthreads async %consumer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %full[%s] : !croq.events<2>
+          %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %fa = croq.mma.load %t : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %r = croq.mma row row %acc, %fa, %fa : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          croq.event.trigger %empty[%s] : !croq.events<2>
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// The two versions croq-unswitch-tma-fallbacks makes: the one whose
+// answers are 1 moves onto the first warp (the yield that passed its result
+// on passes the initial value, as nothing reads the branch's result); the
+// one with software copies keeps the whole warpgroup.
+// CHECK-LABEL: func.func @unswitched
+// CHECK: %[[INIT:.*]] = arith.constant 5 : index
+// CHECK: scf.if %{{.*}} -> (index) {
+// CHECK: croq.warp_index warpgroup
+// CHECK: croq.inthreads async %{{.*}} {
+// CHECK-NEXT: scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (index) {
+// CHECK: croq.copy tma async {{.*}} if %c1_i32
+// CHECK: scf.yield %[[INIT]] : index
+// CHECK-NEXT: } else {
+// CHECK-NOT: croq.warp_index
+// CHECK: %[[R:.*]] = scf.for
+// CHECK: croq.copy tma async {{.*}} if %arg
+// CHECK: scf.yield %[[R]] : index
+func.func @unswitched(%a: memref<?x?xf16>, %m: !croq.tensor_map, %ok: i32, %all: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %c8 = arith.constant 8 : index
+  croq.parallel (%b) in [1] : block {
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [2] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      croq.inthreads async %producer {
+        %unused = scf.if %all -> (index) {
+          %c1_i32 = arith.constant 1 : i32
+          %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%x = %c5) -> (index) {
+            %s = arith.remui %k, %c2 : index
+            croq.event.wait %empty[%s] : !croq.events<2>
+            %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+            %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+            %f = croq.copy tma async zfill swizzle = 128 %v -> %t map %m if %c1_i32 : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+            croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+            %y = arith.addi %x, %c1 : index
+            scf.yield %y : index
+          }
+          scf.yield %r : index
+        } else {
+          %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%x = %c5) -> (index) {
+            %s = arith.remui %k, %c2 : index
+            croq.event.wait %empty[%s] : !croq.events<2>
+            %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+            %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+            %f = croq.copy tma async zfill swizzle = 128 %v -> %t map %m if %ok : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+            croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+            %y = arith.addi %x, %c1 : index
+            scf.yield %y : index
+          }
+          scf.yield %r : index
+        }
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// Loops that need the warpgroup stay whole: one whose result is read, one
+// that also arrives per warp (a plain trigger), one that copies with dma,
+// and one inside a loop that cannot move (the outer loop would need the
+// waits' phases back on its next iteration).
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT: croq.warp_index
+// CHECK: return
+func.func @kept(%a: memref<?x?xf16>, %g: memref<64x64xf16>) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %out = memref.alloc() : memref<1xindex>
+  croq.parallel (%b) in [1] : block {
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+    %plain = croq.alloc : !croq.tile<64x64xf16, shared>
+    croq.parallel (%p) in [2] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      croq.inthreads async %producer {
+        %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%x = %c0) -> (index) {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %empty[%s] : !croq.events<2>
+          %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+          %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+          scf.yield %k : index
+        }
+        memref.store %r, %out[%c0] : memref<1xindex>
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %empty[%s] : !croq.events<2>
+          %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+          %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+          croq.event.trigger %empty[%s] : !croq.events<2>
+        }
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %empty[%s] : !croq.events<2>
+          croq.copy dma %g -> %plain : memref<64x64xf16> -> !croq.tile<64x64xf16, shared>
+          croq.event.trigger %full[%s] : !croq.events<2>
+        }
+        scf.for %j = %c0 to %c2 step %c1 {
+          croq.copy dma %g -> %plain : memref<64x64xf16> -> !croq.tile<64x64xf16, shared>
+          scf.for %k = %c0 to %c8 step %c1 {
+            %s = arith.remui %k, %c2 : index
+            croq.event.wait %empty[%s] : !croq.events<2>
+            %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+            %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+            %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+            croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+          }
+        }
+      }
+    }
+  }
+  %r = memref.load %out[%c0] : memref<1xindex>
+  return %r : index
+}
+
+// -----
+
+// Outside a warp-specialized role (a block of one group, or a region that
+// is not async) nothing moves.
+// CHECK-LABEL: func.func @no_role
+// CHECK-NOT: croq.warp_index
+// CHECK: return
+func.func @no_role(%a: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  croq.parallel (%b) in [1] : block {
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+    scf.for %k = %c0 to %c8 step %c1 {
+      %s = arith.remui %k, %c2 : index
+      croq.event.wait %empty[%s] : !croq.events<2>
+      %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+      %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+      %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+      croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+    }
+    croq.parallel (%p) in [2] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      croq.inthreads %producer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %empty[%s] : !croq.events<2>
+          %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+          %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+        }
+      }
+    }
+  }
+  return
+}
