@@ -1170,6 +1170,33 @@ def linalg_matmul_tests(s: Suite) -> None:
             case("linalg_mm_nt_e4m3", torch.float8_e4m3fn, torch.float16,
                  shape, nt=True, module=module)
             fused(shape, module=module)
+    cluster_stress(s)
+
+
+def cluster_stress(s: Suite) -> None:
+    """The clustered GEMMs launched 400 times in a row at 4096x4096x512
+    (persistent 128x256 tiles, two or three per block, 8 K steps): a
+    producer warp that only waited on the ring used to fall two phases
+    behind now and then and hang its cluster (about once in a few hundred
+    launches), until croq-single-warp-producers. Each launch's output is
+    poisoned first; the last one is compared with the float64 product."""
+    m, n, k = 4096, 4096, 512
+    if s.skip_gemm(m, n, k):
+        return
+    for module in ("linalg_cluster_m2", "linalg_cluster_n2"):
+        def body(module=module):
+            mod = s.module(module)
+            a = random_operand((k, m), torch.float16)
+            b = random_operand((k, n), torch.float16)
+            out = torch.empty((m, n), device=DEVICE, dtype=torch.float16)
+            for _ in range(400):
+                poison_(out)
+                mod.linalg_mm_tn_f16(a, b, out)
+            torch.cuda.synchronize()
+            return compare_close(out, a.double().t() @ b.double(),
+                                 GEMM_TOLERANCE[torch.float16])
+        s.run(f"{module} linalg_mm_tn_f16 {m}x{n}x{k} x400 (cluster ring "
+              f"phases)", "linalg_mm_tn_f16", body)
 
 
 def linalg_batch_tests(s: Suite) -> None:
