@@ -187,6 +187,52 @@ func.func @kept(%a: memref<?x?xf16>, %g: memref<64x64xf16>) -> index {
 
 // -----
 
+// Two issue loops on the same events: the second needs the phases the
+// first's waits leave, so only the second moves.
+// CHECK-LABEL: func.func @two_loops
+// CHECK: croq.inthreads async %{{[^ ]*}} {
+// CHECK-NEXT: scf.for
+// CHECK-NOT: croq.warp_index
+// CHECK: } {step_one}
+// CHECK-NEXT: croq.warp_index warpgroup
+// CHECK: croq.inthreads async
+// CHECK-NEXT: scf.for
+// CHECK: } {step_two}
+func.func @two_loops(%a: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  croq.parallel (%b) in [1] : block {
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [2] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      croq.inthreads async %producer {
+        scf.for %k = %c0 to %c2 step %c1 {
+          croq.event.wait %empty[%k] : !croq.events<2>
+          %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+          %t = croq.stage %ring[%k] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%k] after (%f) : !croq.events<2>
+        } {step_one}
+        scf.for %k = %c2 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          croq.event.wait %empty[%s] : !croq.events<2>
+          %v = croq.subspan %a [64, 64] at [%c0, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+          %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+        } {step_two}
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // Outside a warp-specialized role (a block of one group, or a region that
 // is not async) nothing moves.
 // CHECK-LABEL: func.func @no_role

@@ -84,12 +84,32 @@ static bool isIssueLoop(scf::ForOp loop) {
   return !result.wasInterrupted() && waits && loads;
 }
 
+/// Whether an op after `loop` in `role` (after it or after an op around it,
+/// not in another branch) waits on an event array the loop waits on: that
+/// wait would need the phases the loop's waits leave, which a
+/// croq.inthreads region cannot hand back (croq-carry-event-phases).
+static bool isWaitedOnAfter(scf::ForOp loop, InthreadsOp role) {
+  llvm::SmallPtrSet<Value, 4> events;
+  loop->walk([&](EventWaitOp wait) { events.insert(wait.getEvents()); });
+  for (Operation *at = loop; at != role; at = at->getParentOp()) {
+    for (Operation *next = at->getNextNode(); next; next = next->getNextNode())
+      if (next->walk([&](EventWaitOp wait) {
+                return events.contains(wait.getEvents())
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted())
+        return true;
+  }
+  return false;
+}
+
 /// Moves `loop` into `croq.inthreads async` on the first warp of its
 /// warpgroup (a croq.warp_index, which the compiler knows to be the same
 /// for the warp's threads: the loop's indices stay in the warp's uniform
 /// registers, where a branch on the thread index spilled them past the
-/// producer's 56 registers). The yields that pass its results on (which nothing
-/// reads) pass its initial values instead.
+/// producer's 56 registers). The yields that pass its results on (which
+/// nothing reads) pass its initial values instead.
 static void runOnFirstWarp(scf::ForOp loop) {
   Location loc = loop.getLoc();
   loop->replaceAllUsesWith(loop.getInitArgs());
@@ -104,13 +124,15 @@ static void runOnFirstWarp(scf::ForOp loop) {
   loop->moveBefore(body, body->end());
 }
 
-/// Runs the issue loops of `block` on one warp, looking into the branches
-/// that hold them. Not into loops: a loop around the narrowed one would
-/// need its waits' phases on the next iteration, which a croq.inthreads
-/// region cannot hand back (croq-carry-event-phases).
-static void narrowIssueLoops(Block &block) {
+/// Runs the issue loops of `block` (in `role`) on one warp, looking into
+/// the branches that hold them. Not into loops: a loop around the narrowed
+/// one would need its waits' phases on the next iteration, which a
+/// croq.inthreads region cannot hand back (croq-carry-event-phases); nor
+/// a loop whose events are waited on after it.
+static void narrowIssueLoops(Block &block, InthreadsOp role) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
-    if (auto loop = dyn_cast<scf::ForOp>(op); loop && isIssueLoop(loop)) {
+    if (auto loop = dyn_cast<scf::ForOp>(op);
+        loop && isIssueLoop(loop) && !isWaitedOnAfter(loop, role)) {
       runOnFirstWarp(loop);
       continue;
     }
@@ -118,7 +140,7 @@ static void narrowIssueLoops(Block &block) {
       continue;
     for (Region &region : op.getRegions())
       for (Block &nested : region)
-        narrowIssueLoops(nested);
+        narrowIssueLoops(nested, role);
   }
 }
 
@@ -133,7 +155,7 @@ struct CroqSingleWarpProducersPass
         roles.push_back(region);
     });
     for (InthreadsOp role : roles)
-      narrowIssueLoops(role.getBody().front());
+      narrowIssueLoops(role.getBody().front(), role);
   }
 };
 } // namespace

@@ -413,7 +413,9 @@ def CroqSingleWarpProducers : Pass<"croq-single-warp-producers"> {
     the same for all threads of a warp, so the loop's indices stay in the
     warp's uniform registers). The role's other warps go on
     to the end of the kernel. A loop with a software copy, a store, a plain
-    or cluster trigger, or results that are used is left to the whole
+    or cluster trigger, or results that are used, a loop inside another
+    loop, and one whose event arrays the role waits on after it (those
+    waits would need the phases the loop leaves) are left to the whole
     warpgroup, as is anything outside such a loop (the role's register
     count, set by every warp of the warpgroup, is among it).
 
