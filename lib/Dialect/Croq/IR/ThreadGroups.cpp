@@ -323,22 +323,25 @@ static FailureOr<WarpGrid> getWarpGrid(Operation *op, bool withOp,
   return grid;
 }
 
-FailureOr<llvm::BitVector> mlir::croq::getWarpsRunning(Operation *op) {
+/// getWarpsRunning, with the grid its bits index.
+static FailureOr<llvm::BitVector> computeWarpsRunning(Operation *op,
+                                                      WarpGrid &grid) {
   auto parallel = op->getParentOfType<ParallelOp>();
   if (parallel && parallel.getLevel() == ParallelLevel::Thread)
     return op->emitOpError("events are triggered by warpgroups or blocks, "
                            "not from thread-level regions: trigger after the "
                            "thread region, in the enclosing group");
   SmallVector<InthreadsOp> guards;
-  FailureOr<WarpGrid> grid = getWarpGrid(op, /*withOp=*/false, guards);
-  if (failed(grid))
+  FailureOr<WarpGrid> found = getWarpGrid(op, /*withOp=*/false, guards);
+  if (failed(found))
     return failure();
+  grid = *found;
   llvm::BitVector running(
-      static_cast<unsigned>(saturatingMul(grid->groups, grid->groupWarps)));
-  for (int64_t g = 0; g < grid->groups; ++g) {
-    for (int64_t w = 0; w < grid->groupWarps; ++w) {
+      static_cast<unsigned>(saturatingMul(grid.groups, grid.groupWarps)));
+  for (int64_t g = 0; g < grid.groups; ++g) {
+    for (int64_t w = 0; w < grid.groupWarps; ++w) {
       InthreadsOp unknown;
-      std::optional<bool> runs = guardsHold(*grid, g, w, guards, unknown);
+      std::optional<bool> runs = guardsHold(grid, g, w, guards, unknown);
       if (!runs)
         return unknown.emitOpError(
             "encloses an event trigger, but whether its condition holds "
@@ -346,10 +349,15 @@ FailureOr<llvm::BitVector> mlir::croq::getWarpsRunning(Operation *op) {
             "the thread index and constants, so the number of arrivals the "
             "event expects is unknown");
       if (*runs)
-        running.set(static_cast<unsigned>(g * grid->groupWarps + w));
+        running.set(static_cast<unsigned>(g * grid.groupWarps + w));
     }
   }
   return running;
+}
+
+FailureOr<llvm::BitVector> mlir::croq::getWarpsRunning(Operation *op) {
+  WarpGrid grid;
+  return computeWarpsRunning(op, grid);
 }
 
 FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
@@ -360,17 +368,14 @@ FailureOr<int64_t> mlir::croq::countWarpsRunning(Operation *op) {
 }
 
 FailureOr<llvm::BitVector> mlir::croq::getIssuingWarps(Operation *op) {
-  FailureOr<llvm::BitVector> running = getWarpsRunning(op);
+  WarpGrid grid;
+  FailureOr<llvm::BitVector> running = computeWarpsRunning(op, grid);
   if (failed(running))
     return failure();
-  SmallVector<InthreadsOp> guards;
-  FailureOr<WarpGrid> grid = getWarpGrid(op, /*withOp=*/false, guards);
-  if (failed(grid))
-    return failure();
   llvm::BitVector issuing(running->size());
-  for (int64_t g = 0; g < grid->groups; ++g) {
-    auto first = static_cast<unsigned>(g * grid->groupWarps);
-    auto end = static_cast<unsigned>(first + grid->groupWarps);
+  for (int64_t g = 0; g < grid.groups; ++g) {
+    auto first = static_cast<unsigned>(g * grid.groupWarps);
+    auto end = static_cast<unsigned>(first + grid.groupWarps);
     if (running->find_first_in(first, end) < 0)
       continue;
     if (!running->test(first))
