@@ -1,0 +1,11 @@
+// Row softmax over the last dim, f32: exp(x - max) / sum.
+func.func @softmax_f32(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %m = tosa.reduce_max %x {axis = 1 : i32} : (tensor<64x256xf32>) -> tensor<64x1xf32>
+  %d = tosa.sub %x, %m : (tensor<64x256xf32>, tensor<64x1xf32>) -> tensor<64x256xf32>
+  %e = tosa.exp %d : (tensor<64x256xf32>) -> tensor<64x256xf32>
+  %s = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<64x256xf32>) -> tensor<64x1xf32>
+  %r = tosa.reciprocal %s : (tensor<64x1xf32>) -> tensor<64x1xf32>
+  %0 = tosa.mul %e, %r, %sh : (tensor<64x256xf32>, tensor<64x1xf32>, tensor<1xi8>) -> tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
+}
