@@ -58,6 +58,12 @@ extern "C" int croqRtRequireEqualExtents(int64_t first, int64_t second,
                 "%lld where the product has %lld; nothing was launched",
                 input, a, b);
     break;
+  case CROQ_RT_EXTENTS_OPERAND:
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "operand %d of a linalg op has an extent of %lld where the "
+                "loop that indexes it has %lld; nothing was launched",
+                input, a, b);
+    break;
   default:
     reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
                 "extents %lld and %lld differ (check %d); nothing was "

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -179,15 +180,15 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
 }
 
 /// Fails, before lowering, when `module` has nothing that becomes a GPU
-/// kernel: no block-level croq.parallel region, no linalg.matmul or
-/// linalg.batch_matmul (convert-linalg-to-croq makes one) and no gpu.launch
-/// or gpu.module. The
+/// kernel: no block-level croq.parallel region, no linalg op or memref.copy
+/// (convert-linalg-to-croq makes kernels of them) and no gpu.launch or
+/// gpu.module. The
 /// error points at the first function, or at the module.
 static LogicalResult checkHasKernel(ModuleOp module) {
   WalkResult found = module.walk([](Operation *op) {
     auto parallel = dyn_cast<croq::ParallelOp>(op);
     if ((parallel && parallel.getLevel() == croq::ParallelLevel::Block) ||
-        isa<linalg::MatmulOp, linalg::BatchMatmulOp, gpu::LaunchOp,
+        isa<linalg::LinalgOp, memref::CopyOp, gpu::LaunchOp,
             gpu::GPUModuleOp, gpu::BinaryOp>(op))
       return WalkResult::interrupt();
     return WalkResult::advance();
@@ -199,7 +200,7 @@ static LogicalResult checkHasKernel(ModuleOp module) {
     anchor = *funcs.begin();
   return anchor->emitError("the module has no GPU kernel to emit: no "
                            "function has a block-level croq.parallel region, "
-                           "linalg.matmul or linalg.batch_matmul");
+                           "a linalg op or a memref.copy");
 }
 
 /// The arguments of `func` that its ops may write: those under a value an

@@ -11,9 +11,51 @@
 include "mlir/Pass/PassBase.td"
 
 def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
-  let summary = "Tile linalg matrix products on memrefs into croq block programs";
+  let summary = "Make croq kernels of the linalg ops of host code";
   let description = [{
-    The entry point for compilers that hand croq `linalg`. Every
+    The entry point for compilers that hand croq `linalg`: whole bufferized
+    functions, as upstream pipelines emit them. The pass first sorts every
+    op of host code (outside croq kernels) by the kernel that computes it,
+    and declines the rest before it changes anything, with an error that
+    names the op and why: convolutions, contractions written as
+    `linalg.generic`, products of other element types, indexing maps that
+    are not loops or constant 0s, bodies with memory effects, host ops that
+    would read or write a device buffer's elements (`memref.load`,
+    `memref.store`), globals other than splat constants, stack buffers, and
+    host code still on tensors.
+
+    Elementwise ops. A `linalg.generic` whose loops are all parallel (and
+    the named ops that generalize to one: `linalg.add`, `linalg.exp`,
+    `linalg.fill`, `linalg.copy`, `linalg.transpose`, `linalg.broadcast`,
+    `linalg.map`, ...; a `memref.copy` becomes a `linalg.copy`) becomes one
+    kernel of 256-thread blocks in which every thread computes a chunk of
+    consecutive elements along the first output's innermost dimension: 16
+    bytes of the widest element read or written along it, read and written
+    as vectors where the row length is a multiple of the chunk and the
+    operands are aligned (`croq.is_aligned`), element by element otherwise
+    and at a row's ragged end. An input indexed without the chunk's loop
+    (a broadcast, through a dropped dimension or a constant 0) is read once
+    per chunk, a transposed one element by element; a splat constant
+    (`memref.get_global`) is folded into the body; `linalg.index` reads the
+    loop indices.
+
+    Reductions. A `linalg.generic` with reduction loops (and `linalg.reduce`)
+    whose outputs are indexed by every parallel loop once becomes one kernel
+    too. Where the first input's innermost dimension is reduced and each
+    output's body combines its element with one associative op (`addf`,
+    `mulf`, `maximumf`, `minimumf`, `maxnumf`, `minnumf`, `addi`, `muli`,
+    signed and unsigned `max`/`min`, `andi`, `ori`) on at most 32 bits, a
+    warp computes each output element: its lanes fold interleaved elements
+    into partials from the op's identity, five butterfly shuffles
+    (`gpu.shuffle xor`) combine them, and lane 0 combines the total with
+    the output's element. Otherwise each thread computes one output
+    element, running the body over the reduction loops in order.
+
+    Where extents are dynamic, the host code checks, before launching, that
+    every operand's extent equals that of the loop that indexes it
+    (`croqRtRequireEqualExtents`, `CROQ_RT_EXTENTS_OPERAND`).
+
+    Products. Every
     `linalg.matmul` and `linalg.batch_matmul` on memrefs outside a croq
     kernel, with f16, bf16,
     f8E4M3FN or f8E5M2 operands of one type and an f16, bf16 or f32 result,
@@ -170,6 +212,42 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
+}
+
+def CroqAllocateOnDevice : Pass<"croq-allocate-on-device", "ModuleOp"> {
+  let summary = "Allocate the buffers of host code in device memory";
+  let description = [{
+    Bufferized host code allocates its temporaries with `memref.alloc`,
+    which the host would serve from its own heap, where no kernel can reach
+    them. This pass makes every `memref.alloc` of host code (outside croq
+    kernels) a `gpu.alloc`, and every `memref.dealloc` a `gpu.dealloc`;
+    `croq-host-entries` then queues both on the call's stream, after the
+    kernels launched before them. A buffer allocated without a release (as
+    one-shot-bufferize leaves them) is released at the end of the block
+    that allocates it, unless it leaves that block (returned or yielded),
+    where its owner releases it.
+
+    Before:
+
+    ```mlir
+    %t = memref.alloc(%n) : memref<?xf32>
+    croq.parallel (%i) in [%g] : block { ... writes %t ... }
+    croq.parallel (%i) in [%g] : block { ... reads %t ... }
+    return
+    ```
+
+    After:
+
+    ```mlir
+    %t = gpu.alloc (%n) : memref<?xf32>
+    croq.parallel (%i) in [%g] : block { ... writes %t ... }
+    croq.parallel (%i) in [%g] : block { ... reads %t ... }
+    gpu.dealloc %t : memref<?xf32>
+    return
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {

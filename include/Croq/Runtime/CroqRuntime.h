@@ -330,6 +330,9 @@ typedef enum croqRtExtentCheck {
   /// An extent of an input of the fused elementwise op (`input` its
   /// operand number) and the product's extent it is read along.
   CROQ_RT_EXTENTS_EPILOGUE_INPUT = 5,
+  /// An extent of an operand of a linalg op without a product (`input` its
+  /// operand number) and the extent of the loop that indexes it.
+  CROQ_RT_EXTENTS_OPERAND = 6,
 } croqRtExtentCheck;
 
 /// The host call of croq's generated code for a linalg product whose

@@ -9,6 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Classify.h"
+#include "Elementwise.h"
+#include "Reduction.h"
+#include "ExtentChecks.h"
 #include "GemmKernel.h"
 #include "IndexBuilder.h"
 
@@ -33,89 +37,6 @@ namespace croq {
 
 using namespace mlir;
 using namespace mlir::croq;
-
-/// Whether `value` is a zero constant.
-static bool isZero(Value value) {
-  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
-}
-
-/// Reads the operand layouts from the indexing maps of `op`: over (m, n, k),
-/// or (b, m, n, k) for a batched product, whose operands are all indexed by
-/// the batch b first.
-static LogicalResult getLayouts(linalg::LinalgOp op, MatmulSpec &spec) {
-  MLIRContext *context = op.getContext();
-  unsigned loops = spec.batched ? 4 : 3;
-  AffineExpr m = getAffineDimExpr(loops - 3, context);
-  AffineExpr n = getAffineDimExpr(loops - 2, context);
-  AffineExpr k = getAffineDimExpr(loops - 1, context);
-  auto map = [&](AffineExpr i, AffineExpr j) {
-    SmallVector<AffineExpr> results{i, j};
-    if (spec.batched)
-      results.insert(results.begin(), getAffineDimExpr(0, context));
-    return AffineMap::get(loops, 0, results, context);
-  };
-  StringRef batch = spec.batched ? "b, " : "";
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (maps.size() != 3 || maps[2] != map(m, n))
-    return op.emitOpError("convert-linalg-to-croq takes a product whose "
-                          "output is indexed (")
-           << batch << "m, n)";
-  if (maps[0] == map(k, m))
-    spec.aTransposed = true;
-  else if (maps[0] != map(m, k))
-    return op.emitOpError("convert-linalg-to-croq takes A indexed (")
-           << batch << "m, k) or (" << batch << "k, m), got "
-           << AffineMapAttr::get(maps[0]);
-  if (maps[1] == map(n, k))
-    spec.bTransposed = true;
-  else if (maps[1] != map(k, n))
-    return op.emitOpError("convert-linalg-to-croq takes B indexed (")
-           << batch << "k, n) or (" << batch << "n, k), got "
-           << AffineMapAttr::get(maps[1]);
-  return success();
-}
-
-/// Checks that croq can compute `op`, and how.
-static FailureOr<MatmulSpec> getSpec(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics())
-    return op.emitOpError("convert-linalg-to-croq takes products on memrefs "
-                          "(bufferize first)");
-  if (op->getParentOfType<ParallelOp>())
-    return op.emitOpError("convert-linalg-to-croq takes products outside "
-                          "croq kernels");
-  MatmulSpec spec;
-  spec.batched = isa<linalg::BatchMatmulOp>(op);
-  spec.a = op.getDpsInputs()[0];
-  spec.b = op.getDpsInputs()[1];
-  spec.c = op.getDpsInits()[0];
-  Type ta = getElementTypeOrSelf(spec.a.getType());
-  Type tb = getElementTypeOrSelf(spec.b.getType());
-  Type tc = getElementTypeOrSelf(spec.c.getType());
-  bool isF8 = isa<Float8E4M3FNType, Float8E5M2Type>(ta);
-  if (ta != tb || !(ta.isF16() || ta.isBF16() || isF8))
-    return op.emitOpError("convert-linalg-to-croq takes f16, bf16, f8E4M3FN "
-                          "or f8E5M2 operands of one type, got ")
-           << ta << " and " << tb;
-  if (!(tc.isF16() || tc.isBF16() || tc.isF32()))
-    return op.emitOpError("convert-linalg-to-croq writes f16, bf16 or f32 "
-                          "results, got ")
-           << tc;
-  if (failed(getLayouts(op, spec)))
-    return failure();
-  // wgmma reads 8-bit operands K-major only: A stored M x K, B N x K.
-  if (isF8 && (spec.aTransposed || !spec.bTransposed))
-    return op.emitOpError("convert-linalg-to-croq takes 8-bit float products "
-                          "with A indexed (m, k) and B indexed (n, k): wgmma "
-                          "reads 8-bit operands K-major only");
-  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-      fill && fill.hasPureBufferSemantics() &&
-      fill.getDpsInits()[0] == spec.c && isZero(fill.getDpsInputs()[0]))
-    spec.zeroFill = fill;
-  // A product into a zeroed temporary may carry its consumer along.
-  if (spec.zeroFill)
-    spec.epilogue = matchEpilogue(op, spec.c);
-  return spec;
-}
 
 /// Emits the kernels of `variant`: `splits` is the number of K splits of a
 /// split one.
@@ -168,22 +89,6 @@ static GemmChoice chooseVariant(OpBuilder &b, Location loc,
           arith::ConstantIndexOp::create(b, loc, splits)};
 }
 
-/// The runtime's check of two extents (croqRtRequireEqualExtents), declared
-/// in `module` on first use.
-static func::FuncOp getExtentCheck(OpBuilder &b, ModuleOp module) {
-  StringRef name = "croqRtRequireEqualExtents";
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto type = b.getFunctionType(
-      {b.getI64Type(), b.getI64Type(), b.getI32Type(), b.getI32Type()},
-      {b.getI32Type()});
-  auto check = func::FuncOp::create(b, module.getLoc(), name, type);
-  check.setPrivate();
-  return check;
-}
-
 /// Checks on the host, before the kernels, that the extents of `op`'s
 /// operands agree where they are dynamic: A's K and B's, the output's rows
 /// and columns and the product's, the batches, the fused generic's inputs.
@@ -195,21 +100,8 @@ static void emitExtentChecks(OpBuilder &b, Location loc, linalg::LinalgOp op,
                              const MatmulSpec &spec,
                              const ProductSizes &sizes) {
   IndexBuilder e{b, loc};
-  func::FuncOp check;
   auto require = [&](Value first, Value second, int kind, int input = 0) {
-    if (getConstantIntValue(first) && getConstantIntValue(second))
-      return;
-    if (!check)
-      check = getExtentCheck(b, op->getParentOfType<ModuleOp>());
-    auto i64 = [&](Value v) {
-      return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
-    };
-    auto i32 = [&](int v) {
-      return arith::ConstantIntOp::create(b, loc, v, 32);
-    };
-    func::CallOp::create(
-        b, loc, check,
-        ValueRange{i64(first), i64(second), i32(kind), i32(input)});
+    requireEqualExtents(b, loc, first, second, kind, input);
   };
   int64_t first = spec.batched ? 1 : 0;
   Value output = spec.getOutput();
@@ -302,20 +194,6 @@ struct ConvertLinalgToCroqPass
                                 "tile-n together");
       return signalPassFailure();
     }
-    SmallVector<std::pair<linalg::LinalgOp, MatmulSpec>> products;
-    bool failedAny = false;
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
-        return;
-      FailureOr<MatmulSpec> spec = getSpec(op);
-      if (failed(spec)) {
-        failedAny = true;
-        return;
-      }
-      products.push_back({op, *spec});
-    });
-    if (failedAny)
-      return signalPassFailure();
     if (splitK < 0) {
       getOperation()->emitError("convert-linalg-to-croq takes split-k >= 0, "
                                 "got ")
@@ -333,9 +211,25 @@ struct ConvertLinalgToCroqPass
           << static_cast<int64_t>(clusterN);
       return signalPassFailure();
     }
-    for (auto &[op, spec] : products)
+    // Every op is sorted, or declined by name, before anything changes.
+    ModuleOp module = getOperation();
+    rewriteHostCopies(module);
+    HostWork work;
+    if (failed(classifyHostCode(module, work)))
+      return signalPassFailure();
+    for (auto &[op, spec] : work.products)
       if (failed(convertProduct(op, spec, **target)))
         return signalPassFailure();
+    for (linalg::GenericOp generic : work.elementwise) {
+      OpBuilder b(generic);
+      emitElementwiseKernel(b, generic);
+      generic.erase();
+    }
+    for (linalg::GenericOp generic : work.reductions) {
+      OpBuilder b(generic);
+      emitReductionKernel(b, generic);
+      generic.erase();
+    }
   }
 
   /// Replaces `op` by its kernels, or says why it cannot.

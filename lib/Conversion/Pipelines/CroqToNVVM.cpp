@@ -10,6 +10,7 @@
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -66,7 +67,20 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   fromLinalg.splitK = options.gemmSplitK;
   fromLinalg.clusterM = options.gemmClusterM;
   fromLinalg.clusterN = options.gemmClusterN;
+  // Tensor input (linalg on tensors, as frontends emit it) becomes buffers
+  // first, function results out-parameters; memref input is left as it is.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   pm.addPass(createConvertLinalgToCroq(fromLinalg));
+  // The temporaries of host code live in device memory.
+  pm.addPass(createCroqAllocateOnDevice());
   // Blocks over 2-D tile grids that ask for it walk their tiles, one block
   // per multiprocessor.
   CroqPersistentBlocksOptions persistent;

@@ -1,7 +1,7 @@
 // RUN: croq-opt %s --convert-linalg-to-croq -split-input-file -verify-diagnostics
 
 func.func @on_tensors(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
-  // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes products on memrefs (bufferize first)}}
+  // expected-error @+1 {{'linalg.matmul' op works on tensors; convert-linalg-to-croq takes host code on memrefs (bufferize first: croq-to-nvvm does, with one-shot-bufferize)}}
   %r = linalg.matmul ins(%a, %b : tensor<128x64xf16>, tensor<64x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %r : tensor<128x128xf32>
 }
@@ -52,7 +52,7 @@ func.func @transposed_output(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memre
 
 func.func @inside_kernel(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   croq.parallel (%i) in [1] : block {
-    // expected-error @+1 {{'linalg.matmul' op convert-linalg-to-croq takes products outside croq kernels}}
+    // expected-error @+1 {{'linalg.matmul' op is inside a croq kernel; convert-linalg-to-croq takes the linalg ops of host code}}
     linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
   }
   return

@@ -73,13 +73,15 @@ func.func @transposed_b_accumulating(%a: memref<256x512xbf16>, %b: memref<384x51
 
 // -----
 
-// A fill of something other than zero stays, and the product accumulates
-// onto it; other linalg ops are not this pass's.
+// A fill of something other than zero is a kernel of its own, and the
+// product accumulates onto it; the copy after is a third kernel.
 // CHECK-LABEL: func.func @nonzero_fill
-// CHECK: linalg.fill ins(%{{.*}} : f32)
+// CHECK-NOT: linalg.
 // CHECK: croq.parallel
 // CHECK: croq.mma.map
-// CHECK: linalg.copy
+// CHECK: croq.parallel
+// CHECK-NOT: linalg.
+// CHECK: return
 func.func @nonzero_fill(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %d: memref<?x?xf32>) {
   %one = arith.constant 1.0 : f32
   linalg.fill ins(%one : f32) outs(%c : memref<?x?xf32>)
@@ -199,14 +201,18 @@ func.func @fused_row_scale_residual(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %s
 // -----
 
 // A temporary that is read again after the generic is not a temporary: the
-// product is stored into it and the generic stays for a later stage.
+// product is stored into it, and the generic and the copy are kernels of
+// their own that read it.
 // CHECK-LABEL: func.func @not_fused
-// CHECK: memref.alloc
+// CHECK: %[[TMP:.*]] = memref.alloc
 // CHECK: croq.parallel
 // CHECK-NOT: croq.mma.map
-// CHECK: linalg.generic
-// CHECK: linalg.yield
-// CHECK: linalg.copy
+// CHECK: croq.mma.store
+// CHECK: croq.parallel
+// CHECK: croq.read %[[TMP]]
+// CHECK: croq.parallel
+// CHECK: croq.read %[[TMP]]
+// CHECK-NOT: linalg.
 func.func @not_fused(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %out: memref<?x?xf32>, %keep: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

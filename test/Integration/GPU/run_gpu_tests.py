@@ -1916,6 +1916,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   stream_tests,
                   slice_tests, torch_op_tests]:
         group(suite)
+    # Elementwise ops and reductions from linalg (linalg_ops_tests.py).
+    sys.path.insert(0, str(here))
+    from linalg_ops_tests import linalg_ops_tests
+    linalg_ops_tests(suite, random_tensor, poisoned, compare_close, misaligned)
 
     counts = {k: sum(r.status == k for r in suite.results)
               for k in ("PASS", "FAIL", "KNOWN")}

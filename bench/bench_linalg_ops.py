@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+# ===- bench_linalg_ops.py - linalg elementwise ops and reductions vs torch -===#
+#
+# Times the kernels croq makes from linalg (test/Integration/GPU/
+# linalg_ops.mlir: add, bias + tanh GELU, transpose, a five-op softmax)
+# against torch's eager kernels on the same tensors, device time with the
+# L2 flushed before each call, the two interleaved, several rounds; prints
+# the median time of each, the bandwidth (bytes read and written once) and
+# the ratio torch / croq with its spread over the rounds.
+#
+#   python3 bench/bench_linalg_ops.py [--artifacts gpu-artifacts] [--json f]
+#
+# ===----------------------------------------------------------------------===#
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+ROUNDS = 7
+FLUSH = torch.empty(512 * 1024 * 1024 // 4, dtype=torch.float32, device="cuda") \
+    if torch.cuda.is_available() else None
+
+
+def device_time(fn) -> float:
+    """Milliseconds of one call, after flushing the L2."""
+    FLUSH.zero_()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end)
+
+
+def bench(name, shape, nbytes, croq_fn, torch_fn, rows):
+    for fn in (croq_fn, torch_fn):  # warm up
+        fn()
+    torch.cuda.synchronize()
+    times = {"croq": [], "torch": []}
+    for r in range(ROUNDS):
+        order = [("croq", croq_fn), ("torch", torch_fn)]
+        if r % 2:
+            order.reverse()
+        for label, fn in order:
+            times[label].append(device_time(fn))
+    c, t = statistics.median(times["croq"]), statistics.median(times["torch"])
+    ratios = [tt / cc for tt, cc in zip(times["torch"], times["croq"])]
+    row = {"op": name, "shape": "x".join(map(str, shape)),
+           "croq_ms": c, "torch_ms": t,
+           "croq_tbs": nbytes / c / 1e9, "torch_tbs": nbytes / t / 1e9,
+           "ratio": statistics.median(ratios),
+           "ratio_min": min(ratios), "ratio_max": max(ratios)}
+    rows.append(row)
+    print(f"{name:14} {row['shape']:>12}  croq {c*1e3:8.1f} us {row['croq_tbs']:5.2f} TB/s"
+          f"  torch {t*1e3:8.1f} us {row['torch_tbs']:5.2f} TB/s"
+          f"  ratio {row['ratio']:.3f} [{row['ratio_min']:.3f}, {row['ratio_max']:.3f}]",
+          flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--artifacts", type=Path,
+                        default=Path(os.environ.get("CROQ_GPU_ARTIFACTS", "gpu-artifacts")))
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.artifacts / "python"))
+    import croq
+    m = croq.load(args.artifacts / "kernels" / "liblinalg_ops.so")
+    rows = []
+    print(f"device: {torch.cuda.get_device_name()}")
+    for shape in [(16384, 4096), (4096, 32000), (65536, 1024), (3000, 5001)]:
+        a = torch.randn(shape, device="cuda", dtype=torch.float16)
+        b = torch.randn(shape, device="cuda", dtype=torch.float16)
+        out = torch.empty_like(a)
+        ref = torch.empty_like(a)
+        n = a.numel() * 2
+        bench("add", shape, 3 * n, lambda: m.add_f16(a, b, out),
+              lambda: torch.add(a, b, out=ref), rows)
+        bias = torch.randn((1, shape[1]), device="cuda", dtype=torch.float16)
+        bench("bias_gelu", shape, 2 * n, lambda: m.bias_gelu_f16(a, bias, out),
+              lambda: F.gelu(a + bias, approximate="tanh"), rows)
+        bench("softmax", shape, 2 * n, lambda: m.softmax_f16(a, out),
+              lambda: torch.softmax(a, dim=1), rows)
+        outt = torch.empty((shape[1], shape[0]), device="cuda", dtype=torch.float16)
+        reft = torch.empty_like(outt)
+        bench("transpose", shape, 2 * n, lambda: m.transpose_f16(a, outt),
+              lambda: reft.copy_(a.t()), rows)
+        del a, b, out, ref, outt, reft
+    if args.json:
+        args.json.write_text(json.dumps({"device": torch.cuda.get_device_name(),
+                                         "rows": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

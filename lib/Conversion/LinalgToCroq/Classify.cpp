@@ -1,0 +1,282 @@
+//===- Classify.cpp - which kernel each op of host code becomes -----------===//
+//
+// Sorts the linalg ops of host code by the kernel that computes them and
+// declines the rest by name, before convert-linalg-to-croq changes
+// anything. Products first: they take the zero fill before them and the
+// elementwise consumer after them into their kernels. Then every other
+// linalg op: the named ones generalized, those whose loops are all parallel
+// to the elementwise kernel. Host ops that would read or write a device
+// buffer's data on the host are declined too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Classify.h"
+#include "Elementwise.h"
+#include "Reduction.h"
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Whether `value` is a zero constant.
+static bool isZero(Value value) {
+  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
+}
+
+/// Reads the operand layouts from the indexing maps of `op`: over (m, n, k),
+/// or (b, m, n, k) for a batched product, whose operands are all indexed by
+/// the batch b first.
+static LogicalResult getLayouts(linalg::LinalgOp op, MatmulSpec &spec) {
+  MLIRContext *context = op.getContext();
+  unsigned loops = spec.batched ? 4 : 3;
+  AffineExpr m = getAffineDimExpr(loops - 3, context);
+  AffineExpr n = getAffineDimExpr(loops - 2, context);
+  AffineExpr k = getAffineDimExpr(loops - 1, context);
+  auto map = [&](AffineExpr i, AffineExpr j) {
+    SmallVector<AffineExpr> results{i, j};
+    if (spec.batched)
+      results.insert(results.begin(), getAffineDimExpr(0, context));
+    return AffineMap::get(loops, 0, results, context);
+  };
+  StringRef batch = spec.batched ? "b, " : "";
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps.size() != 3 || maps[2] != map(m, n))
+    return op.emitOpError("convert-linalg-to-croq takes a product whose "
+                          "output is indexed (")
+           << batch << "m, n)";
+  if (maps[0] == map(k, m))
+    spec.aTransposed = true;
+  else if (maps[0] != map(m, k))
+    return op.emitOpError("convert-linalg-to-croq takes A indexed (")
+           << batch << "m, k) or (" << batch << "k, m), got "
+           << AffineMapAttr::get(maps[0]);
+  if (maps[1] == map(n, k))
+    spec.bTransposed = true;
+  else if (maps[1] != map(k, n))
+    return op.emitOpError("convert-linalg-to-croq takes B indexed (")
+           << batch << "k, n) or (" << batch << "n, k), got "
+           << AffineMapAttr::get(maps[1]);
+  return success();
+}
+
+/// Checks that croq can compute `op`, and how.
+static FailureOr<MatmulSpec> getSpec(linalg::LinalgOp op) {
+  MatmulSpec spec;
+  spec.batched = isa<linalg::BatchMatmulOp>(op);
+  spec.a = op.getDpsInputs()[0];
+  spec.b = op.getDpsInputs()[1];
+  spec.c = op.getDpsInits()[0];
+  Type ta = getElementTypeOrSelf(spec.a.getType());
+  Type tb = getElementTypeOrSelf(spec.b.getType());
+  Type tc = getElementTypeOrSelf(spec.c.getType());
+  bool isF8 = isa<Float8E4M3FNType, Float8E5M2Type>(ta);
+  if (ta != tb || !(ta.isF16() || ta.isBF16() || isF8))
+    return op.emitOpError("convert-linalg-to-croq takes f16, bf16, f8E4M3FN "
+                          "or f8E5M2 operands of one type, got ")
+           << ta << " and " << tb;
+  if (!(tc.isF16() || tc.isBF16() || tc.isF32()))
+    return op.emitOpError("convert-linalg-to-croq writes f16, bf16 or f32 "
+                          "results, got ")
+           << tc;
+  if (failed(getLayouts(op, spec)))
+    return failure();
+  // wgmma reads 8-bit operands K-major only: A stored M x K, B N x K.
+  if (isF8 && (spec.aTransposed || !spec.bTransposed))
+    return op.emitOpError("convert-linalg-to-croq takes 8-bit float products "
+                          "with A indexed (m, k) and B indexed (n, k): wgmma "
+                          "reads 8-bit operands K-major only");
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+      fill && fill.hasPureBufferSemantics() &&
+      fill.getDpsInits()[0] == spec.c && isZero(fill.getDpsInputs()[0]))
+    spec.zeroFill = fill;
+  // A product into a zeroed temporary may carry its consumer along.
+  if (spec.zeroFill)
+    spec.epilogue = matchEpilogue(op, spec.c);
+  return spec;
+}
+
+/// Whether `op` runs on the host: outside every croq kernel and GPU module.
+static bool isHostOp(Operation *op) {
+  return !op->getParentOfType<ParallelOp>() &&
+         !op->getParentOfType<gpu::GPUModuleOp>();
+}
+
+void mlir::croq::rewriteHostCopies(ModuleOp module) {
+  SmallVector<memref::CopyOp> copies;
+  module.walk([&](memref::CopyOp copy) {
+    if (isHostOp(copy))
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies) {
+    OpBuilder b(copy);
+    linalg::CopyOp::create(b, copy.getLoc(), ValueRange{copy.getSource()},
+                           ValueRange{copy.getTarget()});
+    copy.erase();
+  }
+}
+
+/// Whether `op` takes or makes a tensor.
+static bool worksOnTensors(Operation *op) {
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  return llvm::any_of(op->getOperandTypes(), isTensor) ||
+         llvm::any_of(op->getResultTypes(), isTensor);
+}
+
+/// Declines the host op `op` if no kernel computes it and it would touch a
+/// device buffer's data on the host.
+static LogicalResult checkHostOp(Operation *op) {
+  if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+    if (getSplatConstant(get.getResult()))
+      return success();
+    return op->emitOpError("reads a global in host memory, which croq "
+                           "kernels cannot read: pass the constant as an "
+                           "argument (only splat constants are folded into "
+                           "the kernels)");
+  }
+  if (op->getDialect() && op->getDialect()->getNamespace() == "linalg" &&
+      !isa<linalg::LinalgOp>(op))
+    return op->emitOpError("is not a structured linalg op; croq compiles "
+                           "linalg.generic and the structured named ops "
+                           "(decompose it into those first)");
+  if (isa<memref::AllocaOp>(op))
+    return op->emitOpError("allocates on the host's stack, where croq "
+                           "kernels cannot reach it: use memref.alloc");
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects || isa<memref::AllocOp, memref::DeallocOp>(op))
+    return success();
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  for (const MemoryEffects::EffectInstance &effect : instances) {
+    Value value = effect.getValue();
+    if (!value || !isa<MemRefType>(value.getType()) ||
+        !isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()))
+      continue;
+    return op->emitOpError("reads or writes a buffer's elements on the "
+                           "host; croq buffers live in device memory, where "
+                           "only kernels reach them");
+  }
+  return success();
+}
+
+/// Declines `op`, a linalg op no kernel computes, naming why.
+static LogicalResult declineLinalgOp(linalg::LinalgOp op) {
+  if (linalg::isaConvolutionOpInterface(op))
+    return op.emitOpError("is a convolution, which croq does not compile "
+                          "yet");
+  return op.emitOpError("has no croq kernel");
+}
+
+/// Sorts the generalized op `generic` into `work`, or declines it.
+static LogicalResult classifyGeneric(linalg::GenericOp generic,
+                                     HostWork &work) {
+  if (generic.getNumReductionLoops() != 0) {
+    if (linalg::isaContractionOpInterface(generic))
+      return generic.emitOpError(
+          "is a contraction written as a linalg.generic; croq computes "
+          "products written as linalg.matmul or linalg.batch_matmul");
+    std::string reason = getReductionDecline(generic);
+    if (!reason.empty())
+      return generic.emitOpError("cannot be computed as a reduction by croq: ")
+             << reason;
+    work.reductions.push_back(generic);
+    return success();
+  }
+  std::string reason = getElementwiseDecline(generic);
+  if (!reason.empty())
+    return generic.emitOpError("cannot be computed elementwise by croq: ")
+           << reason;
+  work.elementwise.push_back(generic);
+  return success();
+}
+
+LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
+  bool failedAny = false;
+  // Products first, with what they fuse.
+  llvm::SmallPtrSet<Operation *, 8> fused;
+  module.walk([&](linalg::LinalgOp op) {
+    if (op->getParentOfType<ParallelOp>()) {
+      op.emitOpError("is inside a croq kernel; convert-linalg-to-croq takes "
+                     "the linalg ops of host code");
+      failedAny = true;
+      return;
+    }
+    if (!isHostOp(op) || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+      return;
+    if (!op.hasPureBufferSemantics())
+      return; // checkHostOp declines it below.
+    FailureOr<MatmulSpec> spec = getSpec(op);
+    if (failed(spec)) {
+      failedAny = true;
+      return;
+    }
+    if (spec->zeroFill)
+      fused.insert(spec->zeroFill);
+    if (spec->epilogue)
+      fused.insert(spec->epilogue->generic);
+    work.products.push_back({op, *spec});
+  });
+  // The other ops of host code.
+  SmallVector<Operation *> hostOps;
+  module.walk([&](Operation *op) {
+    if (isa<ModuleOp, gpu::GPUModuleOp>(op) || !isHostOp(op))
+      return;
+    if (isa<linalg::LinalgOp>(op) && fused.contains(op))
+      return;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        linalgOp && isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
+        linalgOp.hasPureBufferSemantics())
+      return;
+    // Ops inside a linalg op's body are the linalg op's.
+    if (op->getParentOfType<linalg::LinalgOp>())
+      return;
+    hostOps.push_back(op);
+  });
+  IRRewriter rewriter(module.getContext());
+  // A function on tensors is declined once, at its first op on tensors.
+  llvm::SmallPtrSet<Operation *, 4> onTensors;
+  for (Operation *op : hostOps) {
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    if (func && onTensors.contains(func))
+      continue;
+    if (worksOnTensors(op)) {
+      failedAny = true;
+      op->emitOpError("works on tensors; convert-linalg-to-croq takes host "
+                      "code on memrefs (bufferize first: croq-to-nvvm does, "
+                      "with one-shot-bufferize)");
+      if (func)
+        onTensors.insert(func);
+      continue;
+    }
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics()) {
+      failedAny |= failed(checkHostOp(op));
+      continue;
+    }
+    if (linalg::isaConvolutionOpInterface(linalgOp)) {
+      failedAny |= failed(declineLinalgOp(linalgOp));
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(op);
+    if (!generic) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rewriter, linalgOp);
+      if (failed(generalized)) {
+        failedAny |= failed(declineLinalgOp(linalgOp));
+        continue;
+      }
+      generic = *generalized;
+    }
+    failedAny |= failed(classifyGeneric(generic, work));
+  }
+  return failure(failedAny);
+}

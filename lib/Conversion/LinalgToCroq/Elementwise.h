@@ -1,0 +1,40 @@
+//===- Elementwise.h - elementwise linalg ops as croq kernels ---*- C++ -*-===//
+//
+// What convert-linalg-to-croq emits for a linalg.generic whose loops are
+// all parallel (the named elementwise ops, fills, copies and transposes
+// become such generics first): one croq kernel that computes every element
+// of its outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_LIB_CONVERSION_LINALGTOCROQ_ELEMENTWISE_H
+#define CROQ_LIB_CONVERSION_LINALGTOCROQ_ELEMENTWISE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <string>
+
+namespace mlir {
+namespace croq {
+
+/// Why the elementwise kernel cannot compute `op` (a linalg.generic on
+/// memrefs whose loops are all parallel), or an empty string if it can.
+std::string getElementwiseDecline(linalg::GenericOp op);
+
+/// Emits, before `op`, the croq kernel that computes it: a grid of blocks
+/// of 256 threads, each thread one chunk of consecutive elements along the
+/// loop of the first output's innermost dimension, read and written as
+/// 16-byte vectors where the operands are aligned and element by element
+/// where they are not (or at a row's ragged end). `op` must have passed
+/// getElementwiseDecline; it is not erased.
+void emitElementwiseKernel(OpBuilder &b, linalg::GenericOp op);
+
+/// The element type of the splat constant that `buffer` holds, as a
+/// constant attribute, when it is a memref.get_global of a constant global
+/// whose initial value is a splat; null otherwise.
+TypedAttr getSplatConstant(Value buffer);
+
+} // namespace croq
+} // namespace mlir
+
+#endif // CROQ_LIB_CONVERSION_LINALGTOCROQ_ELEMENTWISE_H

@@ -1,0 +1,449 @@
+//===- Reduction.cpp - linalg reductions as croq kernels ------------------===//
+//
+// One croq kernel per linalg.generic with reduction loops. The output
+// elements (the parallel loops, in the first output's order) are spread
+// over the grid in one of two ways:
+//
+// - By warps, where the first input's innermost dimension is a reduction
+//   loop (a row sum, max or norm) and every output combines its element
+//   with one associative op (`yield addf(f(inputs), out)`): the 32 lanes of
+//   a warp walk the reduction loops interleaved, so that each step reads 32
+//   consecutive elements, each lane folds its elements into a partial from
+//   the op's identity, the partials are combined by five butterfly
+//   shuffles, and lane 0 combines the sum with the output's element.
+//
+// - By threads, otherwise: each thread runs the body over the reduction
+//   loops in order, from the output's element, as linalg defines it; where
+//   the reduced dimensions are outer ones (a column sum), neighbouring
+//   threads read neighbouring elements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reduction.h"
+#include "Elementwise.h"
+#include "ExtentChecks.h"
+#include "IndexBuilder.h"
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Threads of a block of a reduction kernel, and of a warp.
+static constexpr int64_t kThreads = 256;
+static constexpr int64_t kWarp = 32;
+
+/// Whether a loop of iterator type `type` is parallel.
+static bool isParallelLoop(utils::IteratorType type) {
+  return type == utils::IteratorType::parallel;
+}
+
+/// The associative op that combines an output's element in `op`'s body
+/// (`yield c(x, out)` with `out` used by `c` alone), and its kind.
+static std::optional<std::pair<Operation *, arith::AtomicRMWKind>>
+getCombiner(linalg::GenericOp op, OpOperand &init) {
+  BlockArgument out = op.getMatchingBlockArgument(&init);
+  Block &body = op.getRegion().front();
+  unsigned result = init.getOperandNumber() - op.getNumDpsInputs();
+  Operation *combiner = body.getTerminator()->getOperand(result).getDefiningOp();
+  if (!combiner || combiner->getBlock() != &body || !out.hasOneUse() ||
+      combiner->getNumOperands() != 2 ||
+      llvm::count(combiner->getOperands(), out) != 1)
+    return std::nullopt;
+  using Kind = arith::AtomicRMWKind;
+  std::optional<Kind> kind =
+      llvm::TypeSwitch<Operation *, std::optional<Kind>>(combiner)
+          .Case([](arith::AddFOp) { return Kind::addf; })
+          .Case([](arith::MulFOp) { return Kind::mulf; })
+          .Case([](arith::MaximumFOp) { return Kind::maximumf; })
+          .Case([](arith::MinimumFOp) { return Kind::minimumf; })
+          .Case([](arith::MaxNumFOp) { return Kind::maxnumf; })
+          .Case([](arith::MinNumFOp) { return Kind::minnumf; })
+          .Case([](arith::AddIOp) { return Kind::addi; })
+          .Case([](arith::MulIOp) { return Kind::muli; })
+          .Case([](arith::MaxSIOp) { return Kind::maxs; })
+          .Case([](arith::MinSIOp) { return Kind::mins; })
+          .Case([](arith::MaxUIOp) { return Kind::maxu; })
+          .Case([](arith::MinUIOp) { return Kind::minu; })
+          .Case([](arith::AndIOp) { return Kind::andi; })
+          .Case([](arith::OrIOp) { return Kind::ori; })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!kind)
+    return std::nullopt;
+  return std::make_pair(combiner, *kind);
+}
+
+std::string mlir::croq::getReductionDecline(linalg::GenericOp op) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    llvm::SmallBitVector seen(op.getNumLoops());
+    for (AffineExpr result : map.getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(result);
+      auto constant = dyn_cast<AffineConstantExpr>(result);
+      if ((!dim && (!constant || constant.getValue() != 0)) ||
+          (dim && (seen.test(dim.getPosition()) ||
+                   !isParallelLoop(
+                       op.getIteratorTypesArray()[dim.getPosition()])))) {
+        os << "output " << init.getOperandNumber() - op.getNumDpsInputs()
+           << " is indexed by " << map
+           << "; croq takes outputs indexed by each parallel loop once";
+        return reason;
+      }
+      if (dim)
+        seen.set(dim.getPosition());
+    }
+    if (seen.count() != op.getNumParallelLoops()) {
+      os << "output " << init.getOperandNumber() - op.getNumDpsInputs()
+         << " is indexed by " << map
+         << ", which leaves out parallel loops; croq takes outputs indexed by "
+            "each parallel loop once";
+      return reason;
+    }
+  }
+  // Inputs and bodies as the elementwise kernel takes them.
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(input->get().getType()))
+      continue;
+    for (AffineExpr result : op.getMatchingIndexingMap(input).getResults()) {
+      auto constant = dyn_cast<AffineConstantExpr>(result);
+      if (!isa<AffineDimExpr>(result) &&
+          (!constant || constant.getValue() != 0)) {
+        os << "input " << input->getOperandNumber() << " is indexed by "
+           << op.getMatchingIndexingMap(input)
+           << "; croq takes loops and constant 0s as indices";
+        return reason;
+      }
+    }
+  }
+  for (Value operand : op->getOperands())
+    if (isa<MemRefType>(operand.getType()) &&
+        !getElementTypeOrSelf(operand.getType()).isIntOrFloat()) {
+      os << "its operand of type " << operand.getType()
+         << " has elements that are neither integers nor floats";
+      return reason;
+    }
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (isa<linalg::IndexOp>(inner))
+      continue;
+    if (inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner)) {
+      os << "its body's '" << inner.getName()
+         << "' has regions or touches memory; croq computes bodies of pure "
+            "operations";
+      return reason;
+    }
+  }
+  return reason;
+}
+
+namespace {
+/// Emits the body of one thread (or warp) of a reduction kernel.
+struct ReductionEmitter {
+  OpBuilder &b;
+  Location loc;
+  linalg::GenericOp op;
+  /// The value of every loop at the current point.
+  SmallVector<Value> loops;
+
+  /// `operand`'s indices at `loops`.
+  SmallVector<Value> getIndices(OpOperand &operand) {
+    IndexBuilder e{b, loc};
+    SmallVector<Value> indices;
+    for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults()) {
+      auto dim = dyn_cast<AffineDimExpr>(result);
+      indices.push_back(dim ? loops[dim.getPosition()] : e.c(0));
+    }
+    return indices;
+  }
+
+  /// `operand`'s element at `loops` (a scalar operand itself).
+  Value read(OpOperand &operand) {
+    if (TypedAttr splat = getSplatConstant(operand.get()))
+      return arith::ConstantOp::create(b, loc, splat);
+    if (!isa<MemRefType>(operand.get().getType()))
+      return operand.get();
+    return ReadOp::create(b, loc, getElementTypeOrSelf(operand.get().getType()),
+                          operand.get(), getIndices(operand),
+                          /*inBounds=*/true);
+  }
+
+  /// Clones the body at `loops` with the inputs read and the outputs' block
+  /// arguments bound to `accumulators`, leaving out the ops in `skip`;
+  /// returns the mapping.
+  IRMapping cloneBody(ValueRange accumulators,
+                      ArrayRef<Operation *> skip = {}) {
+    IRMapping mapping;
+    Block &body = op.getRegion().front();
+    for (OpOperand *input : op.getDpsInputOperands())
+      mapping.map(op.getMatchingBlockArgument(input), read(*input));
+    for (auto [init, acc] : llvm::zip(op.getDpsInitsMutable(), accumulators))
+      if (acc)
+        mapping.map(op.getMatchingBlockArgument(&init), acc);
+    for (Operation &inner : body.without_terminator()) {
+      if (llvm::is_contained(skip, &inner))
+        continue;
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        mapping.map(index.getResult(), loops[index.getDim()]);
+        continue;
+      }
+      b.clone(inner, mapping);
+    }
+    return mapping;
+  }
+
+  /// Sets the loops of `dims` from `linear`, a position in their row-major
+  /// order with `extents`.
+  void delinearize(Value linear, ArrayRef<unsigned> dims,
+                   ArrayRef<Value> extents) {
+    IndexBuilder e{b, loc};
+    for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) {
+      if (i == 0) {
+        loops[dims[0]] = linear;
+        break;
+      }
+      loops[dims[i]] = e.rem(linear, extents[dims[i]]);
+      linear = e.div(linear, extents[dims[i]]);
+    }
+  }
+
+  /// The output elements at `loops`.
+  SmallVector<Value> readOutputs() {
+    SmallVector<Value> values;
+    for (OpOperand &init : op.getDpsInitsMutable())
+      values.push_back(read(init));
+    return values;
+  }
+
+  void writeOutputs(ValueRange values) {
+    for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), values))
+      WriteOp::create(b, loc, value, init.get(), getIndices(init),
+                      /*inBounds=*/true);
+  }
+
+  /// The body over the reduction loops `dims` (outermost first) in order,
+  /// from `accumulators`; returns the results.
+  SmallVector<Value> emitSequential(ArrayRef<unsigned> dims,
+                                    ArrayRef<Value> extents,
+                                    ValueRange accumulators) {
+    if (dims.empty()) {
+      IRMapping mapping = cloneBody(accumulators);
+      SmallVector<Value> results;
+      for (Value yielded : op.getRegion().front().getTerminator()->getOperands())
+        results.push_back(mapping.lookupOrDefault(yielded));
+      return results;
+    }
+    IndexBuilder e{b, loc};
+    auto loop = scf::ForOp::create(b, loc, e.c(0), extents[dims.front()],
+                                   e.c(1), accumulators);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    loops[dims.front()] = loop.getInductionVar();
+    SmallVector<Value> results =
+        emitSequential(dims.drop_front(), extents, loop.getRegionIterArgs());
+    scf::YieldOp::create(b, loc, results);
+    return SmallVector<Value>(loop.getResults());
+  }
+};
+} // namespace
+
+/// The product of `values`, 1 for none.
+static Value getProduct(IndexBuilder &e, ArrayRef<Value> values) {
+  Value product = e.c(1);
+  for (Value value : values)
+    product = e.mul(product, value);
+  return product;
+}
+
+/// The combiners of every output, or none if one has none.
+static SmallVector<std::pair<Operation *, arith::AtomicRMWKind>>
+getCombiners(linalg::GenericOp op) {
+  SmallVector<std::pair<Operation *, arith::AtomicRMWKind>> combiners;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    // Shuffles move at most 32 bits.
+    auto combiner = getCombiner(op, init);
+    if (!combiner ||
+        op.getMatchingBlockArgument(&init).getType().getIntOrFloatBitWidth() >
+            32)
+      return {};
+    combiners.push_back(*combiner);
+  }
+  return combiners;
+}
+
+/// The warp version's loop of one lane: from the identities, its elements
+/// `lane`, `lane + 32`, ... of the reduction loops folded in.
+static SmallVector<Value>
+emitLanePartials(ReductionEmitter &emitter, ArrayRef<unsigned> dims,
+                 ArrayRef<Value> extents, Value lane,
+                 ArrayRef<std::pair<Operation *, arith::AtomicRMWKind>> combiners) {
+  OpBuilder &b = emitter.b;
+  Location loc = emitter.loc;
+  IndexBuilder e{b, loc};
+  linalg::GenericOp op = emitter.op;
+  SmallVector<Value> identities;
+  for (auto [init, combiner] : llvm::zip(op.getDpsInitsMutable(), combiners))
+    identities.push_back(arith::getIdentityValue(
+        combiner.second, op.getMatchingBlockArgument(&init).getType(), b, loc));
+  SmallVector<Value> dimExtents;
+  for (unsigned dim : dims)
+    dimExtents.push_back(extents[dim]);
+  Value total = getProduct(e, dimExtents);
+  auto loop = scf::ForOp::create(b, loc, lane, total, e.c(kWarp), identities);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  emitter.delinearize(loop.getInductionVar(), dims, extents);
+  SmallVector<Operation *> skip;
+  for (auto &combiner : combiners)
+    skip.push_back(combiner.first);
+  SmallVector<Value> none(op.getNumDpsInits(), Value());
+  IRMapping mapping = emitter.cloneBody(none, skip);
+  SmallVector<Value> partials;
+  for (auto [init, combiner, partial] :
+       llvm::zip(op.getDpsInitsMutable(), combiners, loop.getRegionIterArgs())) {
+    BlockArgument out = op.getMatchingBlockArgument(&init);
+    Operation *c = combiner.first;
+    Value element = c->getOperand(0) == out ? c->getOperand(1) : c->getOperand(0);
+    IRMapping combine;
+    combine.map(out, partial);
+    combine.map(element, mapping.lookupOrDefault(element));
+    partials.push_back(b.clone(*c, combine)->getResult(0));
+  }
+  scf::YieldOp::create(b, loc, partials);
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// Combines `value` across the lanes of a warp with `combiner`.
+static Value emitWarpCombine(OpBuilder &b, Location loc, Value value,
+                             Operation *combiner) {
+  Value width = arith::ConstantIntOp::create(b, loc, kWarp, 32);
+  // Shuffles move 32 bits: narrower values travel zero-extended.
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  for (int64_t offset = kWarp / 2; offset > 0; offset /= 2) {
+    Value distance = arith::ConstantIntOp::create(b, loc, offset, 32);
+    Value moved = value;
+    if (bits < 32) {
+      moved = arith::BitcastOp::create(b, loc, b.getIntegerType(bits), moved);
+      moved = arith::ExtUIOp::create(b, loc, i32, moved);
+    }
+    Value other = gpu::ShuffleOp::create(b, loc, moved, distance, width,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+    if (bits < 32) {
+      other = arith::TruncIOp::create(b, loc, b.getIntegerType(bits), other);
+      other = arith::BitcastOp::create(b, loc, type, other);
+    }
+    IRMapping combine;
+    combine.map(combiner->getOperand(0), value);
+    combine.map(combiner->getOperand(1), other);
+    value = b.clone(*combiner, combine)->getResult(0);
+  }
+  return value;
+}
+
+void mlir::croq::emitReductionKernel(OpBuilder &b, linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  IndexBuilder e{b, loc};
+  SmallVector<Value> extents;
+  for (Range range :
+       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc))
+    extents.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+  requireOperandExtents(b, loc, op, extents);
+  // The parallel loops in the first output's order, the reduction loops in
+  // loop order with the first input's innermost one last.
+  SmallVector<unsigned> parallel, reduction;
+  for (AffineExpr result :
+       op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults())
+    if (auto dim = dyn_cast<AffineDimExpr>(result))
+      parallel.push_back(dim.getPosition());
+  std::optional<unsigned> innermost;
+  if (op.getNumDpsInputs() != 0 &&
+      isa<MemRefType>(op.getDpsInputOperand(0)->get().getType())) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    if (map.getNumResults() != 0)
+      if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+          dim && !isParallelLoop(
+                     op.getIteratorTypesArray()[dim.getPosition()]))
+        innermost = dim.getPosition();
+  }
+  for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
+    if (!isParallelLoop(op.getIteratorTypesArray()[dim]) &&
+        dim != innermost)
+      reduction.push_back(dim);
+  if (innermost)
+    reduction.push_back(*innermost);
+  auto combiners = innermost ? getCombiners(op)
+                             : SmallVector<std::pair<Operation *,
+                                                     arith::AtomicRMWKind>>();
+  // One warp or one thread per output element.
+  int64_t perBlock = combiners.empty() ? kThreads : kThreads / kWarp;
+  SmallVector<Value> parallelExtents;
+  for (unsigned dim : parallel)
+    parallelExtents.push_back(extents[dim]);
+  Value outputs = getProduct(e, parallelExtents);
+  Value grid = e.max(e.ceilDiv(outputs, perBlock), e.c(1));
+
+  SmallVector<Value> dynamicGrid;
+  SmallVector<int64_t> staticGrid;
+  dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{grid}), dynamicGrid,
+                             staticGrid);
+  auto kernel =
+      ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
+                         /*shared_memory=*/nullptr, /*cluster=*/nullptr);
+  OpBuilder::InsertionGuard guard(b);
+  Value blockId = b.createBlock(&kernel.getBody(), {}, {b.getIndexType()}, {loc})
+                      ->getArgument(0);
+  auto threads = ParallelOp::create(
+      b, loc, ValueRange{}, b.getDenseI64ArrayAttr({kThreads}),
+      ParallelLevel::Thread, /*shared_memory=*/nullptr, /*cluster=*/nullptr);
+  Value thread = b.createBlock(&threads.getBody(), {}, {b.getIndexType()}, {loc})
+                     ->getArgument(0);
+  Value worker = combiners.empty() ? thread : e.div(thread, e.c(kWarp));
+  Value output = e.add(e.mul(blockId, e.c(perBlock)), worker);
+  // Uniform over a warp in the warp version: its shuffles need every lane.
+  auto inside = scf::IfOp::create(b, loc, e.less(output, outputs));
+  b.setInsertionPointToStart(inside.thenBlock());
+  ReductionEmitter emitter{b, loc, op, {}};
+  emitter.loops.assign(op.getNumLoops(), Value());
+  emitter.delinearize(output, parallel, extents);
+  if (combiners.empty()) {
+    SmallVector<Value> initial = emitter.readOutputs();
+    emitter.writeOutputs(emitter.emitSequential(reduction, extents, initial));
+    return;
+  }
+  Value lane = e.rem(thread, e.c(kWarp));
+  SmallVector<Value> partials =
+      emitLanePartials(emitter, reduction, extents, lane, combiners);
+  SmallVector<Value> totals;
+  for (auto [partial, combiner] : llvm::zip(partials, combiners))
+    totals.push_back(emitWarpCombine(b, loc, partial, combiner.first));
+  auto first = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, e.c(0)));
+  b.setInsertionPointToStart(first.thenBlock());
+  // The loops of the output's element (the reduction loops are not read).
+  SmallVector<Value> results;
+  for (auto [init, total, combiner] :
+       llvm::zip(op.getDpsInitsMutable(), totals, combiners)) {
+    Value current = emitter.read(init);
+    IRMapping combine;
+    Operation *c = combiner.first;
+    combine.map(c->getOperand(0), current);
+    combine.map(c->getOperand(1), total);
+    results.push_back(b.clone(*c, combine)->getResult(0));
+  }
+  emitter.writeOutputs(results);
+}

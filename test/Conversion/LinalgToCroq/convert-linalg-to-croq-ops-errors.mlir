@@ -1,0 +1,87 @@
+// RUN: croq-opt %s --convert-linalg-to-croq -split-input-file -verify-diagnostics
+
+// Every op no croq kernel computes is declined by name, with the reason,
+// before anything is lowered.
+
+func.func @convolution(%in: memref<1x10x10x8xf16>, %f: memref<16x3x3x8xf16>, %out: memref<1x8x8x16xf32>) {
+  // expected-error @+1 {{'linalg.conv_2d_nhwc_fhwc' op is a convolution, which croq does not compile yet}}
+  linalg.conv_2d_nhwc_fhwc ins(%in, %f : memref<1x10x10x8xf16>, memref<16x3x3x8xf16>) outs(%out : memref<1x8x8x16xf32>)
+  return
+}
+
+// -----
+
+func.func @generic_contraction(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{'linalg.generic' op is a contraction written as a linalg.generic; croq computes products written as linalg.matmul or linalg.batch_matmul}}
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %p = arith.mulf %x, %y : f16
+    %w = arith.extf %p : f16 to f32
+    %s = arith.addf %acc, %w : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+func.func @shifted_map(%a: memref<65xf32>, %b: memref<64xf32>) {
+  // expected-error @+1 {{'linalg.generic' op cannot be computed elementwise by croq: input 0 is indexed by (d0) -> (d0 + 1); croq takes loops and constant 0s as indices}}
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0 + 1)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : memref<65xf32>) outs(%b : memref<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduced_output(%a: memref<64x64xf32>, %b: memref<64xf32>) {
+  // expected-error @+1 {{'linalg.generic' op cannot be computed as a reduction by croq: output 0 is indexed by (d0, d1) -> (d0); croq takes outputs indexed by each parallel loop once}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["reduction", "parallel"]}
+      ins(%a : memref<64x64xf32>) outs(%b : memref<64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+func.func @host_store(%a: memref<64xf32>, %x: f32) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.store' op reads or writes a buffer's elements on the host; croq buffers live in device memory, where only kernels reach them}}
+  memref.store %x, %a[%c0] : memref<64xf32>
+  return
+}
+
+// -----
+
+memref.global "private" constant @table : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+
+func.func @host_table(%out: memref<4xf32>) {
+  // expected-error @+1 {{'memref.get_global' op reads a global in host memory, which croq kernels cannot read: pass the constant as an argument (only splat constants are folded into the kernels)}}
+  %t = memref.get_global @table : memref<4xf32>
+  memref.copy %t, %out : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @stack(%out: memref<4xf32>) {
+  // expected-error @+1 {{'memref.alloca' op allocates on the host's stack, where croq kernels cannot reach it: use memref.alloc}}
+  %t = memref.alloca() : memref<4xf32>
+  memref.copy %t, %out : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @on_tensors(%a: tensor<64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'linalg.exp' op works on tensors; convert-linalg-to-croq takes host code on memrefs (bufferize first: croq-to-nvvm does, with one-shot-bufferize)}}
+  %e = linalg.exp ins(%a : tensor<64xf32>) outs(%a : tensor<64xf32>) -> tensor<64xf32>
+  return %e : tensor<64xf32>
+}

@@ -1,0 +1,150 @@
+// REQUIRES: ptxas
+// RUN: croq-translate --croq-to-ptx %s -o %t.ptx
+// RUN: rm -rf %t.d && split-file %t.ptx %t.d
+// RUN: %ptxas -arch=sm_90a %t.d/bias_gelu_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/add_f32_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/add_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/transpose_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/fill_copy_f32_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/fill_copy_f32_kernel_0.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/row_sum_f32_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/row_sum_f32_kernel_1.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/column_max_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/column_max_f16_kernel_2.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel_3.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel_4.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel_5.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel_6.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel_7.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// PTXAS-NOT: {{.}}
+//
+// Elementwise ops and reductions handed to croq as linalg on memrefs (what
+// a frontend's bufferized functions hold), run on the GPU by
+// run_gpu_tests.py (linalg_ops_tests) against torch in float64.
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (0, d1)>
+#row = affine_map<(d0, d1) -> (d0, 0)>
+#red = affine_map<(d0, d1) -> (d0)>
+
+// out = gelu_tanh(x + bias) in f32, stored as f16; bias broadcast along the
+// rows through a constant-0 map.
+func.func @bias_gelu_f16(%x: memref<?x?xf16>, %bias: memref<1x?xf16>, %out: memref<?x?xf16>) {
+  linalg.generic {indexing_maps = [#id2, #bias, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %bias : memref<?x?xf16>, memref<1x?xf16>) outs(%out : memref<?x?xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %s16 = arith.addf %a, %b : f16
+    %s = arith.extf %s16 : f16 to f32
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %c = arith.constant 0.7978845608 : f32
+    %k = arith.constant 0.044715 : f32
+    %s2 = arith.mulf %s, %s : f32
+    %s3 = arith.mulf %s2, %s : f32
+    %ks3 = arith.mulf %k, %s3 : f32
+    %in = arith.addf %s, %ks3 : f32
+    %cin = arith.mulf %c, %in : f32
+    %t = math.tanh %cin : f32
+    %t1 = arith.addf %one, %t : f32
+    %h = arith.mulf %half, %s : f32
+    %g = arith.mulf %h, %t1 : f32
+    %r = arith.truncf %g : f32 to f16
+    linalg.yield %r : f16
+  }
+  return
+}
+
+// out = a + b (f32, any shape, rank 3).
+func.func @add_f32(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
+  linalg.add ins(%a, %b : memref<?x?x?xf32>, memref<?x?x?xf32>) outs(%out : memref<?x?x?xf32>)
+  return
+}
+
+// out = a + b (f16, 2-d).
+func.func @add_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  linalg.add ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%out : memref<?x?xf16>)
+  return
+}
+
+// out = x^T (f16).
+func.func @transpose_f16(%x: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  linalg.transpose ins(%x : memref<?x?xf16>) outs(%out : memref<?x?xf16>) permutation = [1, 0]
+  return
+}
+
+// out = value everywhere, then copy out into copy (memref.copy).
+func.func @fill_copy_f32(%out: memref<?x?xf32>, %copy: memref<?x?xf32>, %value: f32) {
+  linalg.fill ins(%value : f32) outs(%out : memref<?x?xf32>)
+  memref.copy %out, %copy : memref<?x?xf32> to memref<?x?xf32>
+  return
+}
+
+// Row sums (a warp per row) and column maxima (a thread per column).
+func.func @row_sum_f32(%x: memref<?x?xf32>, %out: memref<?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<?xf32>)
+  linalg.reduce ins(%x : memref<?x?xf32>) outs(%out : memref<?xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+func.func @column_max_f16(%x: memref<?x?xf16>, %out: memref<?xf16>) {
+  %ninf = arith.constant 0xFC00 : f16
+  linalg.fill ins(%ninf : f16) outs(%out : memref<?xf16>)
+  linalg.reduce ins(%x : memref<?x?xf16>) outs(%out : memref<?xf16>) dimensions = [0]
+    (%in: f16, %acc: f16) {
+      %m = arith.maximumf %in, %acc : f16
+      linalg.yield %m : f16
+    }
+  return
+}
+
+// Row softmax of f16 with f32 internals, as upstream's TOSA lowering with
+// elementwise fusion writes it: a max reduction, exp(x - max), a sum
+// reduction, a division, through f32 temporaries in device memory.
+func.func @softmax_f16(%x: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %x, %c0 : memref<?x?xf16>
+  %n = memref.dim %x, %c1 : memref<?x?xf16>
+  %ninf = arith.constant -3.40282347E+38 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = memref.alloc(%m) : memref<?xf32>
+  %sum = memref.alloc(%m) : memref<?xf32>
+  %e = memref.alloc(%m, %n) : memref<?x?xf32>
+  linalg.fill ins(%ninf : f32) outs(%max : memref<?xf32>)
+  linalg.generic {indexing_maps = [#id2, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x?xf16>) outs(%max : memref<?xf32>) {
+  ^bb0(%in: f16, %acc: f32):
+    %w = arith.extf %in : f16 to f32
+    %r = arith.maximumf %w, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #red, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : memref<?x?xf16>, memref<?xf32>) outs(%e : memref<?x?xf32>) {
+  ^bb0(%in: f16, %mx: f32, %o: f32):
+    %w = arith.extf %in : f16 to f32
+    %d = arith.subf %w, %mx : f32
+    %ex = math.exp %d : f32
+    linalg.yield %ex : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%sum : memref<?xf32>)
+  linalg.reduce ins(%e : memref<?x?xf32>) outs(%sum : memref<?xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  linalg.generic {indexing_maps = [#id2, #red, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %sum : memref<?x?xf32>, memref<?xf32>) outs(%out : memref<?x?xf16>) {
+  ^bb0(%ex: f32, %s: f32, %o: f16):
+    %q = arith.divf %ex, %s : f32
+    %h = arith.truncf %q : f32 to f16
+    linalg.yield %h : f16
+  }
+  memref.dealloc %e : memref<?x?xf32>
+  return
+}

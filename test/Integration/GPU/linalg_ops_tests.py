@@ -1,0 +1,119 @@
+# ===- linalg_ops_tests.py - GPU tests of linalg elementwise ops and reductions -===#
+#
+# The kernels of linalg_ops.mlir (elementwise generics with broadcasts,
+# named ops, transposes, fills and copies, row and column reductions, a
+# softmax of five linalg ops) on random inputs with poisoned outputs,
+# compared with torch in float64. run_gpu_tests.py runs them with the
+# other groups.
+#
+# ===----------------------------------------------------------------------===#
+
+import math
+
+import torch
+
+
+def linalg_ops_tests(s, random_tensor, poisoned, compare_close, misaligned):
+    def call(kernel, *args):
+        return getattr(s.module("linalg_ops"), kernel)(*args)
+
+    def gelu(shape, aligned=True):
+        def body():
+            m, n = shape
+            x = random_tensor(shape, torch.float16) if aligned else \
+                misaligned(shape, torch.float16, 1, random_tensor)
+            bias = random_tensor((1, n), torch.float16)
+            out = poisoned(shape, torch.float16)
+            call("bias_gelu_f16", x, bias, out)
+            v = (x.float() + bias.float()).half().double()
+            ref = 0.5 * v * (1 + torch.tanh(0.7978845608 * (v + 0.044715 * v ** 3)))
+            return compare_close(out, ref, 4e-3)
+        s.run(f"linalg_ops bias_gelu_f16 {shape[0]}x{shape[1]}"
+              + ("" if aligned else " misaligned"), "linalg_ops", body)
+
+    for shape in [(1, 1), (7, 13), (128, 256), (1000, 1000), (4096, 4104)]:
+        gelu(shape)
+    gelu((33, 96), aligned=False)
+
+    def add(shape):
+        def body():
+            a, b = random_tensor(shape, torch.float32), random_tensor(shape, torch.float32)
+            out = poisoned(shape, torch.float32)
+            call("add_f32", a, b, out)
+            return compare_close(out, a.double() + b.double(), 1e-6)
+        s.run(f"linalg_ops add_f32 {'x'.join(map(str, shape))}", "linalg_ops", body)
+
+    for shape in [(1, 1, 1), (3, 5, 7), (8, 128, 1024), (2, 1000, 1001)]:
+        add(shape)
+
+    def add16(shape):
+        def body():
+            a, b = random_tensor(shape, torch.float16), random_tensor(shape, torch.float16)
+            out = poisoned(shape, torch.float16)
+            call("add_f16", a, b, out)
+            return compare_close(out, (a.double() + b.double()).half().double(), 0.0)
+        s.run(f"linalg_ops add_f16 {'x'.join(map(str, shape))}", "linalg_ops", body)
+
+    for shape in [(1, 7), (3000, 5001), (64, 64)]:
+        add16(shape)
+
+    def transpose(shape):
+        def body():
+            x = random_tensor(shape, torch.float16)
+            out = poisoned((shape[1], shape[0]), torch.float16)
+            call("transpose_f16", x, out)
+            return compare_close(out, x.t().double(), 0.0)
+        s.run(f"linalg_ops transpose_f16 {shape[0]}x{shape[1]}", "linalg_ops", body)
+
+    for shape in [(1, 9), (64, 32), (1000, 333)]:
+        transpose(shape)
+
+    def fill_copy(shape):
+        def body():
+            out = poisoned(shape, torch.float32)
+            copy = poisoned(shape, torch.float32)
+            call("fill_copy_f32", out, copy, 2.5)
+            ref = torch.full(shape, 2.5, dtype=torch.float64, device=out.device)
+            ok1, e1, d1 = compare_close(out, ref, 0.0)
+            ok2, e2, d2 = compare_close(copy, ref, 0.0)
+            return ok1 and ok2, max(e1, e2), d1 or d2
+        s.run(f"linalg_ops fill_copy_f32 {shape[0]}x{shape[1]}", "linalg_ops", body)
+
+    for shape in [(1, 3), (100, 257)]:
+        fill_copy(shape)
+
+    def row_sum(shape):
+        def body():
+            x = random_tensor(shape, torch.float32)
+            out = poisoned((shape[0],), torch.float32)
+            call("row_sum_f32", x, out)
+            ref = x.double().sum(1)
+            tol = 1e-5 * math.sqrt(shape[1])
+            return compare_close(out, ref, tol)
+        s.run(f"linalg_ops row_sum_f32 {shape[0]}x{shape[1]}", "linalg_ops", body)
+
+    for shape in [(1, 1), (3, 31), (100, 1000), (4096, 4096)]:
+        row_sum(shape)
+
+    def column_max(shape):
+        def body():
+            x = random_tensor(shape, torch.float16)
+            out = poisoned((shape[1],), torch.float16)
+            call("column_max_f16", x, out)
+            return compare_close(out, x.double().amax(0), 0.0)
+        s.run(f"linalg_ops column_max_f16 {shape[0]}x{shape[1]}", "linalg_ops", body)
+
+    for shape in [(1, 1), (77, 300), (1024, 4096)]:
+        column_max(shape)
+
+    def softmax(shape):
+        def body():
+            x = random_tensor(shape, torch.float16)
+            out = poisoned(shape, torch.float16)
+            call("softmax_f16", x, out)
+            ref = torch.softmax(x.double(), dim=1)
+            return compare_close(out, ref, 2e-3)
+        s.run(f"linalg_ops softmax_f16 {shape[0]}x{shape[1]}", "linalg_ops", body)
+
+    for shape in [(1, 1), (5, 77), (256, 1000), (2048, 4096)]:
+        softmax(shape)
