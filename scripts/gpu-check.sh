@@ -54,6 +54,8 @@ cat "$OUT/device.txt" | tee -a "$LOG"
 
 echo "== disassembly and resources" | tee -a "$LOG"
 : > "$OUT/sass.txt"
+# scripts/gpu-artifacts.sh keeps the cubins of these kernels only
+# (SASS_KERNELS there): a kernel added here goes there too.
 for kernel in copy_64x64_kernel copy_64x64_async_kernel copy_f32_kernel \
     gemm_f16_128x256_kernel gemm_f16_128x256_pt_kernel gemm_plain_f16_kernel; do
   cubin="$ART/kernels/cubin/$kernel.cubin"
