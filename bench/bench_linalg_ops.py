@@ -2,7 +2,8 @@
 # ===- bench_linalg_ops.py - linalg elementwise ops and reductions vs torch -===#
 #
 # Times the kernels croq makes from linalg (test/Integration/GPU/
-# linalg_ops.mlir: add, bias + tanh GELU, transpose, a five-op softmax)
+# linalg_ops.mlir: add, bias + tanh GELU, transpose, softmax, layer norm,
+# RMS norm, as upstream's fused linalg writes them)
 # against torch's eager kernels on the same tensors, device time with the
 # L2 flushed before each call, the two interleaved, several rounds; prints
 # the median time of each, the bandwidth (bytes read and written once) and
@@ -87,6 +88,12 @@ def main() -> int:
               lambda: F.gelu(a + bias, approximate="tanh"), rows)
         bench("softmax", shape, 2 * n, lambda: m.softmax_f16(a, out),
               lambda: torch.softmax(a, dim=1), rows)
+        w = torch.randn((shape[1],), device="cuda", dtype=torch.float16)
+        bvec = torch.randn((shape[1],), device="cuda", dtype=torch.float16)
+        bench("layer_norm", shape, 2 * n, lambda: m.layer_norm_f16(a, w, bvec, out),
+              lambda: F.layer_norm(a, (shape[1],), w, bvec, 1e-5), rows)
+        bench("rms_norm", shape, 2 * n, lambda: m.rms_norm_f16(a, w, out),
+              lambda: F.rms_norm(a, (shape[1],), w, 1e-6), rows)
         outt = torch.empty((shape[1], shape[0]), device="cuda", dtype=torch.float16)
         reft = torch.empty_like(outt)
         bench("transpose", shape, 2 * n, lambda: m.transpose_f16(a, outt),

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Compiles, on this machine (no GPU needed), every GPU test kernel
 # (test/Integration/GPU/*.mlir), benchmark kernel (bench/kernels/*.mlir),
-# examples/copy_slices.mlir and examples/flash_attention.mlir with
+# examples/copy_slices.mlir and examples/flash_attention.mlir, and the
+# frontend programs of test/Conversion/LinalgToCroq/Inputs/frontend that
+# test/Integration/GPU/frontend_tests.py runs, with
 # croq.compile, and gathers what the GPU machine needs into gpu-artifacts/:
 #
 #   kernels/   lib<module>.so, <module>.json and <module>.ptxas.txt (ptxas -v:
@@ -136,6 +138,30 @@ for label, source, configs in (
         failed.append(Path(label))
         (out / f"{label}.FAILED.txt").write_text(str(e) + "\n")
         print(f"gpu-artifacts: FAILED {label}:\n{e}", file=sys.stderr)
+# The frontend programs frontend_tests.py runs (the keys of its PROGRAMS),
+# in every variant the corpus compiles (Inputs/frontend/expected.txt), as
+# modules frontend_<program>_<variant>.
+import ast
+tests = ast.parse(Path("test/Integration/GPU/frontend_tests.py").read_text())
+programs = set()
+for node in tests.body:
+    if isinstance(node, ast.Assign) and \
+            getattr(node.targets[0], "id", None) == "PROGRAMS":
+        programs = {key.value for key in node.value.keys}
+corpus = Path("test/Conversion/LinalgToCroq/Inputs/frontend")
+for line in (corpus / "expected.txt").read_text().splitlines():
+    stem = line.split(":")[0][:-len(".mlir")]
+    if not line.endswith(": compiles") or stem.split(".")[0] not in programs:
+        continue
+    name = "frontend_" + stem.replace(".", "_").replace("-", "_")
+    try:
+        croq.compile(corpus / f"{stem}.mlir", out, name=name,
+                     tools_dir="build/bin", runtime_dir="build/lib")
+        print(f"compiled {stem} as {name}")
+    except croq.CompileError as e:
+        failed.append(Path(name))
+        (out / f"{name}.FAILED.txt").write_text(str(e) + "\n")
+        print(f"gpu-artifacts: FAILED {name}:\n{e}", file=sys.stderr)
 if failed:
     print(f"gpu-artifacts: {len(failed)} module(s) did not compile: "
           f"{', '.join(map(str, failed))}", file=sys.stderr)
@@ -174,6 +200,9 @@ find "$ART/python" -name __pycache__ -prune -exec rm -rf {} +
 # The GPU tests' driver with the modules it imports (linalg_ops_tests.py),
 # and every benchmark script.
 cp test/Integration/GPU/*.py "$ART/tests/"
+# Which frontend programs compile (frontend_tests.py reads it beside it).
+cp test/Conversion/LinalgToCroq/Inputs/frontend/expected.txt \
+  "$ART/tests/frontend_expected.txt"
 cp bench/*.py "$ART/bench/"
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)

@@ -37,7 +37,11 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     (a broadcast, through a dropped dimension or a constant 0) is read once
     per chunk, a transposed one element by element; a splat constant
     (`memref.get_global`) is folded into the body; `linalg.index` reads the
-    loop indices.
+    loop indices. Where every operand is a contiguous row-major buffer
+    indexed by the loops in order (or a scalar) and the body does not read
+    the loop indices, the op runs on 1-d views (`memref.collapse_shape`) of
+    its operands: the chunks then run along the whole buffer, and only its
+    last chunk is computed element by element whatever the rows' length.
 
     Reductions. A `linalg.generic` with reduction loops (and `linalg.reduce`)
     whose outputs are indexed by every parallel loop once becomes one kernel
@@ -49,7 +53,28 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     into partials from the op's identity, five butterfly shuffles
     (`gpu.shuffle xor`) combine them, and lane 0 combines the total with
     the output's element. Otherwise each thread computes one output
-    element, running the body over the reduction loops in order.
+    element, running the body over the reduction loops in order. A
+    `linalg.fill` of the output right before the reduction is its starting
+    value, computed by the same kernel.
+
+    Row chains. Consecutive ops over the same rows, the first a reduction
+    along them (a softmax's maximum, sum and division, a norm's sums and
+    normalized row) become one kernel: groups of 32 to 256 threads (about
+    8 elements of a row a thread where the row length is static, 256
+    otherwise) each compute one row, running the ops in order with a block
+    barrier between them. A reduction folds each thread's columns, combines
+    each warp by shuffles and the group's warps through a shared tile
+    (`croq.alloc : !croq.tile<8xT, shared>`), and its first thread writes
+    the row's value; an elementwise op computes the row in vector chunks;
+    an op over per-row values runs on the group's first thread. Only ops
+    without memory effects, allocations and views may lie between the
+    chain's ops, and the buffers the chain writes must be read and written a
+    row at a time (its rows' loops in order, then its columns').
+
+    Contractions written as `linalg.generic` whose body is a product (the
+    output plus the product of the two inputs, each converted to the
+    output's type) and whose operands are indexed as a matmul's become
+    `linalg.matmul` or `linalg.batch_matmul` with the same maps first.
 
     Where extents are dynamic, the host code checks, before launching, that
     every operand's extent equals that of the loop that indexes it
@@ -212,6 +237,61 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
+}
+
+def CroqFuseElementwise : Pass<"croq-fuse-elementwise", "ModuleOp"> {
+  let summary = "Fuse elementwise linalg producers on buffers into their "
+                "consumers";
+  let description = [{
+    Bufferized host code passes the result of one elementwise op to the next
+    through a temporary buffer; on the GPU each op would be a kernel that
+    writes the temporary to memory and one that reads it back. This pass
+    recomputes such a producer inside each of its consumers instead, as
+    upstream's `linalg-fuse-elementwise-ops` does on tensors: a
+    `linalg.generic` whose loops are all parallel, that writes the whole of
+    a temporary (`memref.alloc`, written by nothing else and read only by
+    later `linalg.generic`s of the same block, each reading it once as an
+    input) and does not read it or its loop indices, is cloned into the
+    body of every consumer, which reads the producer's inputs instead (the
+    consumer's map of the temporary composed with the producer's maps).
+    The producer, the temporary and its deallocation are erased. Nothing
+    between the producer and its last consumer may write one of the
+    producer's inputs (or a view of the same buffer). Consumers may be
+    reductions: a softmax's `exp(x - max)` is recomputed in the sum and in
+    the division.
+
+    Before:
+
+    ```mlir
+    %t = memref.alloc(%n) : memref<?xf32>
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+        ins(%x : memref<?xf32>) outs(%t : memref<?xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %e = math.exp %a : f32
+      linalg.yield %e : f32
+    }
+    linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+        ins(%t, %y : memref<?xf32>, memref<?xf32>) outs(%out : memref<?xf32>) {
+    ^bb0(%e: f32, %b: f32, %o: f32):
+      %s = arith.addf %e, %b : f32
+      linalg.yield %s : f32
+    }
+    ```
+
+    After:
+
+    ```mlir
+    linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+        ins(%y, %x : memref<?xf32>, memref<?xf32>) outs(%out : memref<?xf32>) {
+    ^bb0(%b: f32, %a: f32, %o: f32):
+      %e = math.exp %a : f32
+      %s = arith.addf %e, %b : f32
+      linalg.yield %s : f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def CroqAllocateOnDevice : Pass<"croq-allocate-on-device", "ModuleOp"> {

@@ -175,9 +175,17 @@ static LogicalResult declineLinalgOp(linalg::LinalgOp op) {
   return op.emitOpError("has no croq kernel");
 }
 
-/// Sorts the generalized op `generic` into `work`, or declines it.
+/// The generic form of `fill`, which replaces it.
+static linalg::GenericOp generalizeFill(linalg::FillOp fill) {
+  IRRewriter rewriter(fill.getContext());
+  rewriter.setInsertionPoint(fill);
+  return *linalg::generalizeNamedOp(rewriter, fill);
+}
+
+/// Sorts the generalized op `generic` into `work`, or declines it; `start`
+/// is the fill right before it into its output, if any.
 static LogicalResult classifyGeneric(linalg::GenericOp generic,
-                                     HostWork &work) {
+                                     linalg::FillOp start, HostWork &work) {
   if (generic.getNumReductionLoops() != 0) {
     if (linalg::isaContractionOpInterface(generic))
       return generic.emitOpError(
@@ -187,9 +195,11 @@ static LogicalResult classifyGeneric(linalg::GenericOp generic,
     if (!reason.empty())
       return generic.emitOpError("cannot be computed as a reduction by croq: ")
              << reason;
-    work.reductions.push_back(generic);
+    work.reductions.push_back({generic, start});
     return success();
   }
+  if (start) // not a reduction: the fill is a kernel of its own
+    work.elementwise.push_back(generalizeFill(start));
   std::string reason = getElementwiseDecline(generic);
   if (!reason.empty())
     return generic.emitOpError("cannot be computed elementwise by croq: ")
@@ -200,6 +210,9 @@ static LogicalResult classifyGeneric(linalg::GenericOp generic,
 
 LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
   bool failedAny = false;
+  // Contractions written as generics that are plain products become
+  // linalg.matmul or linalg.batch_matmul (SpecializeProducts.cpp).
+  specializeGenericProducts(module);
   // Products first, with what they fuse.
   llvm::SmallPtrSet<Operation *, 8> fused;
   module.walk([&](linalg::LinalgOp op) {
@@ -240,12 +253,31 @@ LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
       return;
     hostOps.push_back(op);
   });
+  // A fill right before a reduction into the same buffer is the
+  // reduction's starting value (one kernel, not two).
+  llvm::DenseMap<Operation *, linalg::FillOp> startingFills;
+  llvm::SmallPtrSet<Operation *, 8> foldedFills;
+  for (Operation *op : hostOps) {
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    auto next = dyn_cast_or_null<linalg::LinalgOp>(op->getNextNode());
+    if (!fill || !fill.hasPureBufferSemantics() || !next ||
+        !next.hasPureBufferSemantics() || next.getNumReductionLoops() == 0 ||
+        next.getNumDpsInits() != 1 ||
+        next.getDpsInits()[0] != fill.getDpsInits()[0] ||
+        fill.getDpsInputs()[0].getType() !=
+            getElementTypeOrSelf(fill.getDpsInits()[0].getType()) ||
+        linalg::isaContractionOpInterface(next) ||
+        linalg::isaConvolutionOpInterface(next) || fused.contains(next))
+      continue;
+    startingFills[next] = fill;
+    foldedFills.insert(fill);
+  }
   IRRewriter rewriter(module.getContext());
   // A function on tensors is declined once, at its first op on tensors.
   llvm::SmallPtrSet<Operation *, 4> onTensors;
   for (Operation *op : hostOps) {
     auto func = op->getParentOfType<FunctionOpInterface>();
-    if (func && onTensors.contains(func))
+    if ((func && onTensors.contains(func)) || foldedFills.contains(op))
       continue;
     if (worksOnTensors(op)) {
       failedAny = true;
@@ -265,6 +297,7 @@ LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
       failedAny |= failed(declineLinalgOp(linalgOp));
       continue;
     }
+    linalg::FillOp start = startingFills.lookup(op);
     auto generic = dyn_cast<linalg::GenericOp>(op);
     if (!generic) {
       rewriter.setInsertionPoint(op);
@@ -276,7 +309,7 @@ LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
       }
       generic = *generalized;
     }
-    failedAny |= failed(classifyGeneric(generic, work));
+    failedAny |= failed(classifyGeneric(generic, start, work));
   }
   return failure(failedAny);
 }

@@ -28,12 +28,19 @@ struct HostWork {
   SmallVector<linalg::GenericOp> elementwise;
   /// Generics with reduction loops (linalg.reduce and the named reductions
   /// generalized).
-  SmallVector<linalg::GenericOp> reductions;
+  /// Each with the fill right before it that gives its outputs their
+  /// starting value (or null), which the kernel computes too.
+  SmallVector<std::pair<linalg::GenericOp, linalg::FillOp>> reductions;
 };
 
 /// Rewrites every memref.copy of host code as a linalg.copy, which then
 /// takes the elementwise path.
 void rewriteHostCopies(ModuleOp module);
+
+/// Rewrites every linalg.generic of host code that is a plain matrix
+/// product (a multiply-add of two operands indexed as a matmul's) as
+/// linalg.matmul or linalg.batch_matmul with the same indexing maps.
+void specializeGenericProducts(ModuleOp module);
 
 /// Sorts the linalg ops of `module`'s host code into `work`: products (with
 /// the fills and consumers they fuse) first, then the rest generalized.

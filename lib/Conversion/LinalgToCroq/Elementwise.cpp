@@ -9,7 +9,7 @@
 //   croq.parallel (%bx) in [cdiv(rows * cdiv(N, V), 256)] : block {
 //     croq.parallel (%t) in [256] : thread {
 //       chunk = bx * 256 + t; row = chunk / cdiv(N, V); col = chunk % .. * V
-//       if (N % V == 0 && every vector operand is aligned) {
+//       if (col + V <= N && every vector operand is aligned) {
 //         vector reads; the body once per lane; vector writes
 //       } else {
 //         for each lane inside the row: element reads, body, element writes
@@ -352,12 +352,13 @@ struct ChunkEmitter {
     }
   }
 
-  /// Whether the chunks can take the vector form: the row length a
-  /// multiple of V and every Vector operand aligned to V elements.
-  Value emitVectorCondition(Value inner) {
+  /// Whether the chunk at `col0` can take the vector form: it lies inside
+  /// its row, and every Vector operand's origin and row strides are
+  /// aligned to V elements.
+  Value emitVectorCondition(Value col0, Value inner) {
     IndexBuilder e{b, loc};
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                     e.rem(inner, e.c(space.vector)), e.c(0));
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                     e.add(col0, e.c(space.vector)), inner);
     for (OpOperand &operand : op->getOpOperands()) {
       if (!isa<MemRefType>(operand.get().getType()) ||
           getAccess(operand.get(), op.getMatchingIndexingMap(&operand),
@@ -381,16 +382,97 @@ static Value getProduct(IndexBuilder &e, ArrayRef<Value> values) {
   return product;
 }
 
+/// `op` over one loop, on 1-d views (memref.collapse_shape) of its
+/// operands, where every operand is a contiguous row-major buffer indexed
+/// by the loops in order (or a scalar), and the body does not read the loop
+/// indices: the chunks then run along the whole buffer, whose rows need not
+/// be multiples of a chunk. Null where `op` is not such an op.
+static linalg::GenericOp buildFlatGeneric(OpBuilder &b, linalg::GenericOp op) {
+  unsigned rank = op.getNumLoops();
+  if (rank < 2 || !op.getRegion().front().getOps<linalg::IndexOp>().empty())
+    return nullptr;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (type ? !map.isIdentity() || !type.getLayout().isIdentity()
+             : map.getNumResults() != 0)
+      return nullptr;
+  }
+  Location loc = op.getLoc();
+  SmallVector<ReassociationIndices> all(1);
+  for (unsigned d = 0; d < rank; ++d)
+    all.front().push_back(d);
+  MLIRContext *context = op.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, context);
+  AffineMap scalar = AffineMap::get(1, 0, context);
+  auto flatten = [&](ValueRange operands, SmallVector<AffineMap> &maps) {
+    SmallVector<Value> flat;
+    for (Value operand : operands) {
+      if (!isa<MemRefType>(operand.getType())) {
+        flat.push_back(operand);
+        maps.push_back(scalar);
+        continue;
+      }
+      flat.push_back(memref::CollapseShapeOp::create(b, loc, operand, all));
+      maps.push_back(identity);
+    }
+    return flat;
+  };
+  SmallVector<AffineMap> maps, outputMaps;
+  SmallVector<Value> inputs = flatten(op.getDpsInputs(), maps);
+  SmallVector<Value> outputs = flatten(op.getDpsInits(), outputMaps);
+  llvm::append_range(maps, outputMaps);
+  auto flat = linalg::GenericOp::create(
+      b, loc, TypeRange{}, inputs, outputs, maps,
+      SmallVector<utils::IteratorType>{utils::IteratorType::parallel});
+  IRMapping mapping;
+  op.getRegion().cloneInto(&flat.getRegion(), mapping);
+  return flat;
+}
+
+/// The chunk at `col0` of `emitter`'s op: as vectors where it lies inside
+/// its row and the operands are aligned, lane by lane otherwise.
+static void emitChunk(ChunkEmitter &emitter, Value col0, Value inner) {
+  OpBuilder &b = emitter.b;
+  const LoopSpace &space = emitter.space;
+  if (!space.order.empty())
+    emitter.loops[space.order.back()] = col0;
+  if (space.vector == 1) {
+    emitter.emitLanes(col0, inner);
+    return;
+  }
+  auto vectorized =
+      scf::IfOp::create(b, emitter.loc, emitter.emitVectorCondition(col0, inner),
+                        /*withElseRegion=*/true);
+  b.setInsertionPointToStart(vectorized.thenBlock());
+  emitter.emitVectors(col0);
+  b.setInsertionPointToStart(vectorized.elseBlock());
+  emitter.emitLanes(col0, inner);
+}
+
+/// emitElementwiseKernel, with the host's extent checks if `checkExtents`.
+static void emitKernel(OpBuilder &b, linalg::GenericOp op, bool checkExtents);
+
 void mlir::croq::emitElementwiseKernel(OpBuilder &b, linalg::GenericOp op) {
+  emitKernel(b, op, /*checkExtents=*/true);
+}
+
+static void emitKernel(OpBuilder &b, linalg::GenericOp op, bool checkExtents) {
   Location loc = op.getLoc();
   IndexBuilder e{b, loc};
-  LoopSpace space = getLoopSpace(op);
   SmallVector<Value> extents;
   for (Range range : cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc))
     extents.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
   // Every operand's extents match the loops that index them, or the call
   // fails before it launches anything.
-  requireOperandExtents(b, loc, op, extents);
+  if (checkExtents)
+    requireOperandExtents(b, loc, op, extents);
+  if (linalg::GenericOp flat = buildFlatGeneric(b, op)) {
+    emitKernel(b, flat, /*checkExtents=*/false);
+    flat.erase();
+    return;
+  }
+  LoopSpace space = getLoopSpace(op);
   // The rows are the loops before the last, in the output's order.
   SmallVector<Value> rowExtents;
   for (unsigned dim : ArrayRef(space.order).drop_back())
@@ -423,8 +505,10 @@ void mlir::croq::emitElementwiseKernel(OpBuilder &b, linalg::GenericOp op) {
   // The chunk's loop indices: the row delinearized over the outer loops.
   ChunkEmitter emitter{b, loc, op, space, {}};
   emitter.loops.assign(extents.size(), Value());
-  Value row = e.div(chunk, chunksPerRow);
-  Value col0 = e.mul(e.rem(chunk, chunksPerRow), e.c(space.vector));
+  // One row: the chunk is the column's.
+  Value row = rowExtents.empty() ? e.c(0) : e.div(chunk, chunksPerRow);
+  Value col0 = e.mul(rowExtents.empty() ? chunk : e.rem(chunk, chunksPerRow),
+                     e.c(space.vector));
   for (int64_t i = static_cast<int64_t>(rowExtents.size()) - 1; i >= 0; --i) {
     unsigned dim = space.order[i];
     if (i == 0) {
@@ -434,16 +518,19 @@ void mlir::croq::emitElementwiseKernel(OpBuilder &b, linalg::GenericOp op) {
     emitter.loops[dim] = e.rem(row, rowExtents[i]);
     row = e.div(row, rowExtents[i]);
   }
-  if (!space.order.empty())
-    emitter.loops[space.order.back()] = col0;
-  if (space.vector == 1) {
-    emitter.emitLanes(col0, inner);
-    return;
-  }
-  auto vectorized = scf::IfOp::create(
-      b, loc, emitter.emitVectorCondition(inner), /*withElseRegion=*/true);
-  b.setInsertionPointToStart(vectorized.thenBlock());
-  emitter.emitVectors(col0);
-  b.setInsertionPointToStart(vectorized.elseBlock());
-  emitter.emitLanes(col0, inner);
+  emitChunk(emitter, col0, inner);
+}
+
+int64_t mlir::croq::getElementwiseChunkWidth(linalg::GenericOp op) {
+  return getLoopSpace(op).vector;
+}
+
+void mlir::croq::emitElementwiseChunk(OpBuilder &b, Location loc,
+                                      linalg::GenericOp op,
+                                      ArrayRef<Value> loops, Value col0,
+                                      Value inner) {
+  LoopSpace space = getLoopSpace(op);
+  ChunkEmitter emitter{b, loc, op, space, llvm::to_vector(loops)};
+  OpBuilder::InsertionGuard guard(b);
+  emitChunk(emitter, col0, inner);
 }

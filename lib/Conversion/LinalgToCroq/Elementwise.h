@@ -29,6 +29,19 @@ std::string getElementwiseDecline(linalg::GenericOp op);
 /// getElementwiseDecline; it is not erased.
 void emitElementwiseKernel(OpBuilder &b, linalg::GenericOp op);
 
+/// The chunk width (V) of `op`'s kernel: 16 bytes of the widest element
+/// read or written as a vector along the first output's innermost loop.
+int64_t getElementwiseChunkWidth(linalg::GenericOp op);
+
+/// Emits where `b` inserts the chunk of V elements of `op` that starts at
+/// `col0` on the loop of the first output's innermost dimension (of extent
+/// `inner`), the other loops at `loops` (one value per loop, the chunk's
+/// ignored): as vectors where the chunk lies inside its row and the
+/// operands are aligned, element by element otherwise. The row kernels of
+/// RowChains.cpp compute their elementwise ops with it.
+void emitElementwiseChunk(OpBuilder &b, Location loc, linalg::GenericOp op,
+                          ArrayRef<Value> loops, Value col0, Value inner);
+
 /// The element type of the splat constant that `buffer` holds, as a
 /// constant attribute, when it is a memref.get_global of a constant global
 /// whose initial value is a splat; null otherwise.

@@ -60,8 +60,14 @@ void mlir::croq::requireOperandExtents(OpBuilder &b, Location loc,
       auto dim = dyn_cast<AffineDimExpr>(result);
       if (!dim)
         continue;
+      // The loop's extent may be this very dimension.
+      Value loopExtent = loopExtents[dim.getPosition()];
+      if (auto same = loopExtent.getDefiningOp<memref::DimOp>();
+          same && same.getSource() == operand.get() &&
+          same.getConstantIndex() == static_cast<int64_t>(i))
+        continue;
       Value extent = b.createOrFold<memref::DimOp>(loc, operand.get(), i);
-      if (extent != loopExtents[dim.getPosition()])
+      if (extent != loopExtent)
         requireEqualExtents(b, loc, extent, loopExtents[dim.getPosition()],
                             CROQ_RT_EXTENTS_OPERAND,
                             operand.getOperandNumber());

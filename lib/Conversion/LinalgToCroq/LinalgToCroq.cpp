@@ -12,6 +12,7 @@
 #include "Classify.h"
 #include "Elementwise.h"
 #include "Reduction.h"
+#include "RowChains.h"
 #include "ExtentChecks.h"
 #include "GemmKernel.h"
 #include "IndexBuilder.h"
@@ -220,15 +221,30 @@ struct ConvertLinalgToCroqPass
     for (auto &[op, spec] : work.products)
       if (failed(convertProduct(op, spec, **target)))
         return signalPassFailure();
+    // Row-wise chains (softmax, norms) take a kernel of a block per row.
+    SmallVector<RowChain> chains;
+    formRowChains(work, chains);
+    for (const RowChain &chain : chains) {
+      OpBuilder b(chain.members.back().op);
+      emitRowChainKernel(b, chain);
+      for (RowMember member : chain.members) {
+        member.op.erase();
+        if (member.start)
+          member.start.erase();
+      }
+    }
     for (linalg::GenericOp generic : work.elementwise) {
       OpBuilder b(generic);
       emitElementwiseKernel(b, generic);
       generic.erase();
     }
-    for (linalg::GenericOp generic : work.reductions) {
+    for (auto [generic, start] : work.reductions) {
       OpBuilder b(generic);
-      emitReductionKernel(b, generic);
+      emitReductionKernel(b, generic,
+                          start ? start.getDpsInputs()[0] : Value());
       generic.erase();
+      if (start)
+        start.erase();
     }
   }
 

@@ -148,128 +148,16 @@ std::string mlir::croq::getReductionDecline(linalg::GenericOp op) {
   return reason;
 }
 
-namespace {
-/// Emits the body of one thread (or warp) of a reduction kernel.
-struct ReductionEmitter {
-  OpBuilder &b;
-  Location loc;
-  linalg::GenericOp op;
-  /// The value of every loop at the current point.
-  SmallVector<Value> loops;
 
-  /// `operand`'s indices at `loops`.
-  SmallVector<Value> getIndices(OpOperand &operand) {
-    IndexBuilder e{b, loc};
-    SmallVector<Value> indices;
-    for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults()) {
-      auto dim = dyn_cast<AffineDimExpr>(result);
-      indices.push_back(dim ? loops[dim.getPosition()] : e.c(0));
-    }
-    return indices;
-  }
-
-  /// `operand`'s element at `loops` (a scalar operand itself).
-  Value read(OpOperand &operand) {
-    if (TypedAttr splat = getSplatConstant(operand.get()))
-      return arith::ConstantOp::create(b, loc, splat);
-    if (!isa<MemRefType>(operand.get().getType()))
-      return operand.get();
-    return ReadOp::create(b, loc, getElementTypeOrSelf(operand.get().getType()),
-                          operand.get(), getIndices(operand),
-                          /*inBounds=*/true);
-  }
-
-  /// Clones the body at `loops` with the inputs read and the outputs' block
-  /// arguments bound to `accumulators`, leaving out the ops in `skip`;
-  /// returns the mapping.
-  IRMapping cloneBody(ValueRange accumulators,
-                      ArrayRef<Operation *> skip = {}) {
-    IRMapping mapping;
-    Block &body = op.getRegion().front();
-    for (OpOperand *input : op.getDpsInputOperands())
-      mapping.map(op.getMatchingBlockArgument(input), read(*input));
-    for (auto [init, acc] : llvm::zip(op.getDpsInitsMutable(), accumulators))
-      if (acc)
-        mapping.map(op.getMatchingBlockArgument(&init), acc);
-    for (Operation &inner : body.without_terminator()) {
-      if (llvm::is_contained(skip, &inner))
-        continue;
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        mapping.map(index.getResult(), loops[index.getDim()]);
-        continue;
-      }
-      b.clone(inner, mapping);
-    }
-    return mapping;
-  }
-
-  /// Sets the loops of `dims` from `linear`, a position in their row-major
-  /// order with `extents`.
-  void delinearize(Value linear, ArrayRef<unsigned> dims,
-                   ArrayRef<Value> extents) {
-    IndexBuilder e{b, loc};
-    for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) {
-      if (i == 0) {
-        loops[dims[0]] = linear;
-        break;
-      }
-      loops[dims[i]] = e.rem(linear, extents[dims[i]]);
-      linear = e.div(linear, extents[dims[i]]);
-    }
-  }
-
-  /// The output elements at `loops`.
-  SmallVector<Value> readOutputs() {
-    SmallVector<Value> values;
-    for (OpOperand &init : op.getDpsInitsMutable())
-      values.push_back(read(init));
-    return values;
-  }
-
-  void writeOutputs(ValueRange values) {
-    for (auto [init, value] : llvm::zip(op.getDpsInitsMutable(), values))
-      WriteOp::create(b, loc, value, init.get(), getIndices(init),
-                      /*inBounds=*/true);
-  }
-
-  /// The body over the reduction loops `dims` (outermost first) in order,
-  /// from `accumulators`; returns the results.
-  SmallVector<Value> emitSequential(ArrayRef<unsigned> dims,
-                                    ArrayRef<Value> extents,
-                                    ValueRange accumulators) {
-    if (dims.empty()) {
-      IRMapping mapping = cloneBody(accumulators);
-      SmallVector<Value> results;
-      for (Value yielded : op.getRegion().front().getTerminator()->getOperands())
-        results.push_back(mapping.lookupOrDefault(yielded));
-      return results;
-    }
-    IndexBuilder e{b, loc};
-    auto loop = scf::ForOp::create(b, loc, e.c(0), extents[dims.front()],
-                                   e.c(1), accumulators);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    loops[dims.front()] = loop.getInductionVar();
-    SmallVector<Value> results =
-        emitSequential(dims.drop_front(), extents, loop.getRegionIterArgs());
-    scf::YieldOp::create(b, loc, results);
-    return SmallVector<Value>(loop.getResults());
-  }
-};
-} // namespace
-
-/// The product of `values`, 1 for none.
-static Value getProduct(IndexBuilder &e, ArrayRef<Value> values) {
+Value mlir::croq::getProduct(IndexBuilder &e, ArrayRef<Value> values) {
   Value product = e.c(1);
   for (Value value : values)
     product = e.mul(product, value);
   return product;
 }
 
-/// The combiners of every output, or none if one has none.
-static SmallVector<std::pair<Operation *, arith::AtomicRMWKind>>
-getCombiners(linalg::GenericOp op) {
-  SmallVector<std::pair<Operation *, arith::AtomicRMWKind>> combiners;
+SmallVector<Combiner> mlir::croq::getCombiners(linalg::GenericOp op) {
+  SmallVector<Combiner> combiners;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     // Shuffles move at most 32 bits.
     auto combiner = getCombiner(op, init);
@@ -287,7 +175,7 @@ getCombiners(linalg::GenericOp op) {
 static SmallVector<Value>
 emitLanePartials(ReductionEmitter &emitter, ArrayRef<unsigned> dims,
                  ArrayRef<Value> extents, Value lane,
-                 ArrayRef<std::pair<Operation *, arith::AtomicRMWKind>> combiners) {
+                 ArrayRef<Combiner> combiners) {
   OpBuilder &b = emitter.b;
   Location loc = emitter.loc;
   IndexBuilder e{b, loc};
@@ -324,9 +212,8 @@ emitLanePartials(ReductionEmitter &emitter, ArrayRef<unsigned> dims,
   return SmallVector<Value>(loop.getResults());
 }
 
-/// Combines `value` across the lanes of a warp with `combiner`.
-static Value emitWarpCombine(OpBuilder &b, Location loc, Value value,
-                             Operation *combiner) {
+Value mlir::croq::emitWarpCombine(OpBuilder &b, Location loc, Value value,
+                                  Operation *combiner) {
   Value width = arith::ConstantIntOp::create(b, loc, kWarp, 32);
   // Shuffles move 32 bits: narrower values travel zero-extended.
   Type type = value.getType();
@@ -354,7 +241,8 @@ static Value emitWarpCombine(OpBuilder &b, Location loc, Value value,
   return value;
 }
 
-void mlir::croq::emitReductionKernel(OpBuilder &b, linalg::GenericOp op) {
+void mlir::croq::emitReductionKernel(OpBuilder &b, linalg::GenericOp op,
+                                     Value start) {
   Location loc = op.getLoc();
   IndexBuilder e{b, loc};
   SmallVector<Value> extents;
@@ -385,9 +273,9 @@ void mlir::croq::emitReductionKernel(OpBuilder &b, linalg::GenericOp op) {
       reduction.push_back(dim);
   if (innermost)
     reduction.push_back(*innermost);
-  auto combiners = innermost ? getCombiners(op)
-                             : SmallVector<std::pair<Operation *,
-                                                     arith::AtomicRMWKind>>();
+  SmallVector<Combiner> combiners;
+  if (innermost)
+    combiners = getCombiners(op);
   // One warp or one thread per output element.
   int64_t perBlock = combiners.empty() ? kThreads : kThreads / kWarp;
   SmallVector<Value> parallelExtents;
@@ -420,7 +308,8 @@ void mlir::croq::emitReductionKernel(OpBuilder &b, linalg::GenericOp op) {
   emitter.loops.assign(op.getNumLoops(), Value());
   emitter.delinearize(output, parallel, extents);
   if (combiners.empty()) {
-    SmallVector<Value> initial = emitter.readOutputs();
+    SmallVector<Value> initial =
+        start ? SmallVector<Value>{start} : emitter.readOutputs();
     emitter.writeOutputs(emitter.emitSequential(reduction, extents, initial));
     return;
   }
@@ -438,7 +327,7 @@ void mlir::croq::emitReductionKernel(OpBuilder &b, linalg::GenericOp op) {
   SmallVector<Value> results;
   for (auto [init, total, combiner] :
        llvm::zip(op.getDpsInitsMutable(), totals, combiners)) {
-    Value current = emitter.read(init);
+    Value current = start ? start : emitter.read(init);
     IRMapping combine;
     Operation *c = combiner.first;
     combine.map(c->getOperand(0), current);

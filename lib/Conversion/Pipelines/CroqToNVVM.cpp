@@ -78,6 +78,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  // Elementwise producers are recomputed in their consumers.
+  pm.addPass(createCroqFuseElementwise());
   pm.addPass(createConvertLinalgToCroq(fromLinalg));
   // The temporaries of host code live in device memory.
   pm.addPass(createCroqAllocateOnDevice());

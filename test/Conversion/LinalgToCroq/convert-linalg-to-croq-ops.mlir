@@ -36,14 +36,19 @@ func.func @bias_tanh(%x: memref<?x?xf16>, %bias: memref<1x?xf16>, %out: memref<?
 
 // Named ops generalize: a fill is a kernel that writes the value, a copy
 // one that reads and writes; a memref.copy becomes a linalg.copy first.
-// Static shapes need no host check.
+// Operands that are contiguous and indexed by the loops in order are seen
+// as one row (memref.collapse_shape), so that the chunks run along the
+// whole buffer. Static shapes need no host check.
 // CHECK-LABEL: func.func @fill_and_copy
 // CHECK-NOT: call
+// CHECK: %[[A:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<64x128xf32> into memref<8192xf32>
 // CHECK: croq.parallel (%{{.*}}) in [8] : block
-// CHECK: croq.write %{{.*}}, %arg0[%{{.*}}, %{{.*}}] in_bounds : memref<64x128xf32> -> vector<4xf32>
+// CHECK: croq.write %{{.*}}, %[[A]][%{{.*}}] in_bounds : memref<8192xf32> -> vector<4xf32>
+// CHECK: %[[A2:.*]] = memref.collapse_shape %arg0
+// CHECK: %[[B:.*]] = memref.collapse_shape %arg1
 // CHECK: croq.parallel (%{{.*}}) in [8] : block
-// CHECK: croq.read %arg0[%{{.*}}, %{{.*}}] in_bounds : memref<64x128xf32> -> vector<4xf32>
-// CHECK: croq.write %{{.*}}, %arg1[%{{.*}}, %{{.*}}] in_bounds : memref<64x128xf32> -> vector<4xf32>
+// CHECK: croq.read %[[A2]][%{{.*}}] in_bounds : memref<8192xf32> -> vector<4xf32>
+// CHECK: croq.write %{{.*}}, %[[B]][%{{.*}}] in_bounds : memref<8192xf32> -> vector<4xf32>
 // CHECK: return
 func.func @fill_and_copy(%a: memref<64x128xf32>, %b: memref<64x128xf32>) {
   %one = arith.constant 1.0 : f32
@@ -108,5 +113,28 @@ func.func @column_max(%x: memref<100x200xf16>, %out: memref<200xf16>) {
       %m = arith.maximumf %in, %acc : f16
       linalg.yield %m : f16
     }
+  return
+}
+
+// -----
+
+// A plain product written as a generic (a frontend's generalized
+// batch_matmul with B stored N x K) takes the GEMM path with its maps: B is
+// read as a `row` operand.
+// CHECK-LABEL: func.func @generic_product
+// CHECK: croq.parallel
+// CHECK: croq.mma row row
+// CHECK: croq.mma.store
+func.func @generic_product(%a: memref<1x128x64xf16>, %b: memref<1x256x64xf16>, %c: memref<1x128x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<1x128x64xf16>, memref<1x256x64xf16>) outs(%c : memref<1x128x256xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }

@@ -202,16 +202,19 @@ func.func @fused_row_scale_residual(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %s
 
 // A temporary that is read again after the generic is not a temporary: the
 // product is stored into it, and the generic and the copy are kernels of
-// their own that read it.
+// their own that read it (as a 1-d view: both are contiguous and indexed
+// in order).
 // CHECK-LABEL: func.func @not_fused
 // CHECK: %[[TMP:.*]] = memref.alloc
 // CHECK: croq.parallel
 // CHECK-NOT: croq.mma.map
 // CHECK: croq.mma.store
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[TMP]]
 // CHECK: croq.parallel
-// CHECK: croq.read %[[TMP]]
+// CHECK: croq.read %[[FLAT]]
+// CHECK: %[[FLAT2:.*]] = memref.collapse_shape %[[TMP]]
 // CHECK: croq.parallel
-// CHECK: croq.read %[[TMP]]
+// CHECK: croq.read %[[FLAT2]]
 // CHECK-NOT: linalg.
 func.func @not_fused(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %out: memref<?x?xf32>, %keep: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index

@@ -8,15 +8,10 @@
 // RUN: %ptxas -arch=sm_90a %t.d/fill_copy_f32_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/fill_copy_f32_kernel_0.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/row_sum_f32_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/row_sum_f32_kernel_1.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/column_max_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/column_max_f16_kernel_2.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel_3.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel_4.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel_5.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel_6.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel_7.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/rms_norm_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/layer_norm_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // PTXAS-NOT: {{.}}
 //
 // Elementwise ops and reductions handed to croq as linalg on memrefs (what
@@ -146,5 +141,98 @@ func.func @softmax_f16(%x: memref<?x?xf16>, %out: memref<?x?xf16>) {
     linalg.yield %h : f16
   }
   memref.dealloc %e : memref<?x?xf32>
+  return
+}
+
+// RMS norm over rows, f16 in and out, f32 inside, as a frontend's fused
+// linalg writes it: a sum of squares per row (from a zero fill), then
+// x * rsqrt(sum / n + eps) * w.
+func.func @rms_norm_f16(%x: memref<?x?xf16>, %w: memref<?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %x, %c0 : memref<?x?xf16>
+  %n = memref.dim %x, %c1 : memref<?x?xf16>
+  %ni = arith.index_cast %n : index to i64
+  %nf = arith.uitofp %ni : i64 to f32
+  %zero = arith.constant 0.0 : f32
+  %eps = arith.constant 1.0e-6 : f32
+  %ss = memref.alloc(%m) : memref<?xf32>
+  linalg.fill ins(%zero : f32) outs(%ss : memref<?xf32>)
+  linalg.generic {indexing_maps = [#id2, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x?xf16>) outs(%ss : memref<?xf32>) {
+  ^bb0(%in: f16, %acc: f32):
+    %v = arith.extf %in : f16 to f32
+    %sq = arith.mulf %v, %v : f32
+    %r = arith.addf %sq, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #red, affine_map<(d0, d1) -> (d1)>, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ss, %w : memref<?x?xf16>, memref<?xf32>, memref<?xf16>) outs(%out : memref<?x?xf16>) {
+  ^bb0(%in: f16, %s: f32, %g: f16, %o: f16):
+    %v = arith.extf %in : f16 to f32
+    %ms = arith.divf %s, %nf : f32
+    %me = arith.addf %ms, %eps : f32
+    %rs = math.rsqrt %me : f32
+    %gf = arith.extf %g : f16 to f32
+    %y = arith.mulf %v, %rs : f32
+    %yg = arith.mulf %y, %gf : f32
+    %h = arith.truncf %yg : f32 to f16
+    linalg.yield %h : f16
+  }
+  memref.dealloc %ss : memref<?xf32>
+  return
+}
+
+// Layer norm over rows (mean, variance of x - mean, scale and shift), f16
+// in and out, f32 inside.
+func.func @layer_norm_f16(%x: memref<?x?xf16>, %g: memref<?xf16>, %b: memref<?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %x, %c0 : memref<?x?xf16>
+  %n = memref.dim %x, %c1 : memref<?x?xf16>
+  %ni = arith.index_cast %n : index to i64
+  %nf = arith.uitofp %ni : i64 to f32
+  %zero = arith.constant 0.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %sum = memref.alloc(%m) : memref<?xf32>
+  %vs = memref.alloc(%m) : memref<?xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<?xf32>)
+  linalg.generic {indexing_maps = [#id2, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x?xf16>) outs(%sum : memref<?xf32>) {
+  ^bb0(%in: f16, %acc: f32):
+    %v = arith.extf %in : f16 to f32
+    %r = arith.addf %v, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%vs : memref<?xf32>)
+  linalg.generic {indexing_maps = [#id2, #red, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %sum : memref<?x?xf16>, memref<?xf32>) outs(%vs : memref<?xf32>) {
+  ^bb0(%in: f16, %s: f32, %acc: f32):
+    %v = arith.extf %in : f16 to f32
+    %mean = arith.divf %s, %nf : f32
+    %c = arith.subf %v, %mean : f32
+    %c2 = arith.mulf %c, %c : f32
+    %r = arith.addf %c2, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #red, #red, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum, %vs, %g, %b : memref<?x?xf16>, memref<?xf32>, memref<?xf32>, memref<?xf16>, memref<?xf16>) outs(%out : memref<?x?xf16>) {
+  ^bb0(%in: f16, %s: f32, %v2: f32, %gg: f16, %bb: f16, %o: f16):
+    %v = arith.extf %in : f16 to f32
+    %mean = arith.divf %s, %nf : f32
+    %c = arith.subf %v, %mean : f32
+    %var = arith.divf %v2, %nf : f32
+    %ve = arith.addf %var, %eps : f32
+    %rs = math.rsqrt %ve : f32
+    %gf = arith.extf %gg : f16 to f32
+    %bf = arith.extf %bb : f16 to f32
+    %y = arith.mulf %c, %rs : f32
+    %yg = arith.mulf %y, %gf : f32
+    %yb = arith.addf %yg, %bf : f32
+    %h = arith.truncf %yb : f32 to f16
+    linalg.yield %h : f16
+  }
+  memref.dealloc %sum : memref<?xf32>
+  memref.dealloc %vs : memref<?xf32>
   return
 }

@@ -117,3 +117,28 @@ def linalg_ops_tests(s, random_tensor, poisoned, compare_close, misaligned):
 
     for shape in [(1, 1), (5, 77), (256, 1000), (2048, 4096)]:
         softmax(shape)
+
+    def norms(shape):
+        def rms():
+            x = random_tensor(shape, torch.float16)
+            w = random_tensor((shape[1],), torch.float16)
+            out = poisoned(shape, torch.float16)
+            call("rms_norm_f16", x, w, out)
+            xd = x.double()
+            ref = xd * torch.rsqrt((xd * xd).mean(1, keepdim=True) + 1e-6) * w.double()
+            return compare_close(out, ref, 4e-3)
+        s.run(f"linalg_ops rms_norm_f16 {shape[0]}x{shape[1]}", "linalg_ops", rms)
+
+        def layer():
+            x = random_tensor(shape, torch.float16)
+            g = random_tensor((shape[1],), torch.float16)
+            b = random_tensor((shape[1],), torch.float16)
+            out = poisoned(shape, torch.float16)
+            call("layer_norm_f16", x, g, b, out)
+            ref = torch.nn.functional.layer_norm(x.double(), (shape[1],), g.double(),
+                                                 b.double(), 1e-5)
+            return compare_close(out, ref, 4e-3)
+        s.run(f"linalg_ops layer_norm_f16 {shape[0]}x{shape[1]}", "linalg_ops", layer)
+
+    for shape in [(1, 1), (3, 100), (512, 4096), (1000, 1023)]:
+        norms(shape)

@@ -1920,6 +1920,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sys.path.insert(0, str(here))
     from linalg_ops_tests import linalg_ops_tests
     linalg_ops_tests(suite, random_tensor, poisoned, compare_close, misaligned)
+    # Whole programs from MLIR's TOSA pipelines (frontend_tests.py).
+    from frontend_tests import frontend_tests
+    frontend_tests(suite, random_tensor, poisoned, compare_close)
 
     counts = {k: sum(r.status == k for r in suite.results)
               for k in ("PASS", "FAIL", "KNOWN")}

@@ -1,0 +1,589 @@
+//===- RowChains.cpp - row-wise chains of linalg ops as one kernel --------===//
+//
+// After croq-fuse-elementwise, a softmax is three ops over the same rows:
+// the row maxima, the sums of exp(x - max), and exp(x - max) / sum; a layer
+// norm the sums, the sums of squared deviations, and the normalized row.
+// One kernel per op reads every row from memory once per op. A chain of
+// such ops becomes one kernel here instead: a block per row runs the ops
+// one after the other, with a barrier between them, so that the per-row
+// values one op writes are there for the next, and the row, read from
+// memory by the first op, is read again from the L2.
+//
+// The ops of a chain are consecutive in host code (only ops without memory
+// effects, allocations and views between them), the first a reduction;
+// every op's loops other than its last are the chain's rows (extents
+// compared as constants or as dimensions of the same buffers; unit loops
+// left out), and its last loop is the chain's columns, or the op has no
+// columns (an op over per-row values). Buffers that an op of the chain
+// writes are read and written by the others a row at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RowChains.h"
+#include "Elementwise.h"
+#include "ExtentChecks.h"
+#include "IndexBuilder.h"
+#include "Reduction.h"
+
+#include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// Threads of a row's block, and of a warp.
+static constexpr int64_t kThreads = 256;
+static constexpr int64_t kWarp = 32;
+
+namespace {
+/// An extent as chains compare them: a constant (no value), or dimension
+/// `dim` of a buffer (-1: the index value itself).
+struct ExtentKey {
+  Value value;
+  int64_t dim;
+  bool operator==(const ExtentKey &other) const {
+    return value == other.value && dim == other.dim;
+  }
+  bool isOne() const { return !value && dim == 1; }
+};
+
+/// The rows and columns of an op of a chain, as keys and loops.
+struct MemberShape {
+  SmallVector<ExtentKey> rows;
+  SmallVector<unsigned> rowLoops;
+  std::optional<ExtentKey> columns;
+};
+} // namespace
+
+static ExtentKey getDimKey(Value buffer, int64_t dim);
+
+/// The key of an index value: a constant, a buffer's dimension, or itself.
+static ExtentKey getKey(Value index) {
+  if (std::optional<int64_t> constant = getConstantIntValue(index))
+    return {Value(), *constant};
+  if (auto dim = index.getDefiningOp<memref::DimOp>())
+    if (std::optional<int64_t> i = dim.getConstantIndex())
+      return getDimKey(dim.getSource(), *i);
+  return {index, -1};
+}
+
+/// The key of dimension `dim` of `buffer`, through the sizes of its
+/// allocation.
+static ExtentKey getDimKey(Value buffer, int64_t dim) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.isDynamicDim(dim))
+    return {Value(), type.getDimSize(dim)};
+  if (auto alloc = buffer.getDefiningOp<memref::AllocOp>())
+    return getKey(alloc.getDynamicSizes()[type.getDynamicDimIndex(dim)]);
+  return {buffer, dim};
+}
+
+/// The key of every loop of `op`, from the first operand it indexes.
+static std::optional<SmallVector<ExtentKey>>
+getLoopKeys(linalg::GenericOp op) {
+  SmallVector<std::optional<ExtentKey>> keys(op.getNumLoops());
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isa<MemRefType>(operand.get().getType()))
+      continue;
+    for (auto [i, result] :
+         llvm::enumerate(op.getMatchingIndexingMap(&operand).getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(result);
+          dim && !keys[dim.getPosition()])
+        keys[dim.getPosition()] = getDimKey(operand.get(), i);
+  }
+  SmallVector<ExtentKey> all;
+  for (std::optional<ExtentKey> key : keys) {
+    if (!key)
+      return std::nullopt;
+    all.push_back(*key);
+  }
+  return all;
+}
+
+/// The shape of `op` as a member of kind `kind`.
+static MemberShape getShape(linalg::GenericOp op, RowMember::Kind kind,
+                            ArrayRef<ExtentKey> keys) {
+  MemberShape shape;
+  unsigned loops = op.getNumLoops();
+  unsigned rowLoops = kind == RowMember::PerRow ? loops : loops - 1;
+  for (unsigned d = 0; d < rowLoops; ++d) {
+    if (keys[d].isOne())
+      continue;
+    shape.rows.push_back(keys[d]);
+    shape.rowLoops.push_back(d);
+  }
+  if (kind != RowMember::PerRow)
+    shape.columns = keys[loops - 1];
+  return shape;
+}
+
+/// Whether `op` can be a reduction of a chain: one reduction loop, its
+/// last, outputs indexed by the other loops in order, combiners.
+static bool isRowReduction(linalg::GenericOp op) {
+  unsigned loops = op.getNumLoops();
+  if (loops < 2 || op.getNumReductionLoops() != 1 ||
+      op.getIteratorTypesArray().back() != utils::IteratorType::reduction ||
+      getCombiners(op).empty())
+    return false;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    int64_t previous = -1;
+    for (AffineExpr result : op.getMatchingIndexingMap(&init).getResults()) {
+      if (auto dim = dyn_cast<AffineDimExpr>(result)) {
+        if (static_cast<int64_t>(dim.getPosition()) <= previous)
+          return false;
+        previous = dim.getPosition();
+      }
+    }
+  }
+  return true;
+}
+
+/// Whether `map`, from an op of `shape`, reads or writes one row: its
+/// loops, unit ones and constant 0s left out, are the row loops in order,
+/// and then the columns' loop where `withColumns`.
+static bool isRowAccess(AffineMap map, const MemberShape &shape,
+                        ArrayRef<ExtentKey> keys, unsigned loops) {
+  SmallVector<unsigned> dims;
+  for (AffineExpr result : map.getResults()) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
+      if (constant.getValue() != 0)
+        return false;
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim)
+      return false;
+    if (!keys[dim.getPosition()].isOne())
+      dims.push_back(dim.getPosition());
+  }
+  SmallVector<unsigned> withColumns(shape.rowLoops);
+  withColumns.push_back(loops - 1);
+  return ArrayRef(dims) == ArrayRef(shape.rowLoops) ||
+         (shape.columns && dims == withColumns);
+}
+
+/// The buffer `value` views, or itself.
+static Value getRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+namespace {
+/// Builds the chains of one block.
+struct ChainBuilder {
+  SmallVectorImpl<RowChain> &chains;
+  RowChain current;
+  MemberShape shape;
+  /// The buffers the chain's ops write.
+  llvm::SmallPtrSet<Value, 8> written;
+
+  void flush() {
+    bool hasReduction = llvm::any_of(current.members, [](RowMember m) {
+      return m.kind == RowMember::Reduction;
+    });
+    if (current.members.size() >= 2 && hasReduction)
+      chains.push_back(current);
+    current.members.clear();
+    written.clear();
+  }
+
+  /// Whether every access of `op` (of `memberShape`) to a buffer the chain
+  /// writes, or that `op` writes, reads or writes one row.
+  bool accessesRows(linalg::GenericOp op, const MemberShape &memberShape,
+                    ArrayRef<ExtentKey> keys) {
+    llvm::SmallPtrSet<Value, 8> all(written.begin(), written.end());
+    for (Value init : op.getDpsInits())
+      all.insert(init);
+    llvm::SmallPtrSet<Value, 8> roots;
+    for (Value value : all)
+      roots.insert(getRoot(value));
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value value = operand.get();
+      if (!isa<MemRefType>(value.getType()))
+        continue;
+      if (!all.contains(value)) {
+        // Another view of a buffer the chain writes.
+        if (roots.contains(getRoot(value)))
+          return false;
+        continue;
+      }
+      if (!isRowAccess(op.getMatchingIndexingMap(&operand), memberShape, keys,
+                       op.getNumLoops()))
+        return false;
+    }
+    return true;
+  }
+
+  /// Adds `op` to the chain, or returns false.
+  bool tryAdd(linalg::GenericOp op, bool isReduction, linalg::FillOp start) {
+    std::optional<SmallVector<ExtentKey>> keys = getLoopKeys(op);
+    if (!keys)
+      return false;
+    std::optional<RowMember::Kind> kind;
+    if (isReduction) {
+      if (!isRowReduction(op))
+        return false;
+      kind = RowMember::Reduction;
+    } else if (current.members.empty()) {
+      return false;
+    } else if (ArrayRef(getShape(op, RowMember::PerRow, *keys).rows) ==
+               ArrayRef(shape.rows)) {
+      kind = RowMember::PerRow;
+    } else {
+      AffineMap first = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      if (first.getNumResults() == 0)
+        return false;
+      auto last = dyn_cast<AffineDimExpr>(first.getResults().back());
+      if (!last || last.getPosition() != op.getNumLoops() - 1)
+        return false;
+      kind = RowMember::Elementwise;
+    }
+    MemberShape memberShape = getShape(op, *kind, *keys);
+    if (current.members.empty()) {
+      shape = memberShape;
+    } else if (ArrayRef(memberShape.rows) != ArrayRef(shape.rows) ||
+               (memberShape.columns &&
+                (!shape.columns || !(*memberShape.columns == *shape.columns)))) {
+      return false;
+    }
+    if (!accessesRows(op, memberShape, *keys))
+      return false;
+    current.members.push_back({op, *kind, start});
+    for (Value init : op.getDpsInits())
+      written.insert(init);
+    return true;
+  }
+};
+} // namespace
+
+/// Whether `op`, between two ops of a chain, may stay where it is while the
+/// chain's kernel runs at the chain's last op.
+static bool canStayBetween(Operation &op) {
+  return isa<memref::AllocOp, linalg::FillOp>(op) || isMemoryEffectFree(&op);
+}
+
+void mlir::croq::formRowChains(HostWork &work,
+                               SmallVectorImpl<RowChain> &chains) {
+  llvm::DenseMap<Operation *, linalg::FillOp> reductions;
+  llvm::SmallPtrSet<Operation *, 16> elementwise, starts;
+  SmallVector<Block *> blocks;
+  for (auto [op, start] : work.reductions) {
+    reductions[op] = start;
+    if (start)
+      starts.insert(start);
+    if (!llvm::is_contained(blocks, op->getBlock()))
+      blocks.push_back(op->getBlock());
+  }
+  for (linalg::GenericOp op : work.elementwise)
+    elementwise.insert(op);
+  size_t first = chains.size();
+  for (Block *block : blocks) {
+    ChainBuilder builder{chains, {}, {}, {}};
+    for (Operation &op : *block) {
+      auto generic = dyn_cast<linalg::GenericOp>(op);
+      bool isReduction = reductions.contains(&op);
+      if (!isReduction && !elementwise.contains(&op)) {
+        // A fill that starts a reduction is the reduction's.
+        if (starts.contains(&op) || canStayBetween(op))
+          continue;
+        builder.flush();
+        continue;
+      }
+      linalg::FillOp start = isReduction ? reductions.lookup(&op) : nullptr;
+      if (builder.tryAdd(generic, isReduction, start))
+        continue;
+      builder.flush();
+      (void)builder.tryAdd(generic, isReduction, start);
+    }
+    builder.flush();
+  }
+  // The chains' ops leave the other lists.
+  llvm::SmallPtrSet<Operation *, 16> chained;
+  for (const RowChain &chain : ArrayRef(chains).drop_front(first))
+    for (RowMember member : chain.members)
+      chained.insert(member.op);
+  llvm::erase_if(work.elementwise,
+                 [&](linalg::GenericOp op) { return chained.contains(op); });
+  llvm::erase_if(work.reductions, [&](auto &entry) {
+    return chained.contains(entry.first);
+  });
+}
+
+namespace {
+/// Emits the ops of a chain for the row of one group of threads. A block of
+/// 256 threads holds 256 / T groups of T threads (T from 32 to 256, a
+/// power of two: about 8 elements of a row per thread), each computing one
+/// row; every group runs every op, rows past the end doing nothing
+/// between the block's barriers.
+struct RowEmitter {
+  OpBuilder &b;
+  Location loc;
+  /// The group's row; whether it is one; the thread's index in its group;
+  /// the group's threads.
+  Value row, valid, thread, groupThreads;
+  /// The thread's warp in the block, the group's first warp, the group's
+  /// warps.
+  Value warp, firstWarp, groupWarps;
+
+  /// The loops of `member` at the group's row: its row loops delinearized,
+  /// its unit loops 0, its columns' loop unset.
+  SmallVector<Value> getRowLoops(RowMember member, ArrayRef<Value> extents) {
+    IndexBuilder e{b, loc};
+    unsigned loops = member.op.getNumLoops();
+    SmallVector<Value> values(loops, e.c(0));
+    SmallVector<ExtentKey> keys = *getLoopKeys(member.op);
+    MemberShape shape = getShape(member.op, member.kind, keys);
+    Value rest = row;
+    for (int64_t i = static_cast<int64_t>(shape.rowLoops.size()) - 1; i >= 0;
+         --i) {
+      unsigned dim = shape.rowLoops[i];
+      if (i == 0) {
+        values[dim] = rest;
+        break;
+      }
+      values[dim] = e.rem(rest, extents[dim]);
+      rest = e.div(rest, extents[dim]);
+    }
+    if (member.kind != RowMember::PerRow)
+      values[loops - 1] = Value();
+    return values;
+  }
+
+  /// An scf.if on `condition` (the group's row exists, by default) whose
+  /// body is where `b` inserts until the guard goes.
+  scf::IfOp openIf(Value condition = Value()) {
+    auto op = scf::IfOp::create(b, loc, condition ? condition : valid);
+    b.setInsertionPointToStart(op.thenBlock());
+    return op;
+  }
+  Value isFirstThread() {
+    IndexBuilder e{b, loc};
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
+                                 e.c(0));
+  }
+
+  void emitReduction(RowMember member, ArrayRef<Value> extents,
+                     ArrayRef<Value> scratch);
+  void emitElementwise(RowMember member, ArrayRef<Value> extents);
+  void emitPerRow(RowMember member, ArrayRef<Value> extents);
+};
+} // namespace
+
+void RowEmitter::emitReduction(RowMember member, ArrayRef<Value> extents,
+                               ArrayRef<Value> scratch) {
+  IndexBuilder e{b, loc};
+  linalg::GenericOp op = member.op;
+  SmallVector<Combiner> combiners = getCombiners(op);
+  ReductionEmitter emitter{b, loc, op, {}};
+  unsigned columns = op.getNumLoops() - 1;
+  {
+    // Each thread's columns folded from the identities; each warp's
+    // partials combined by shuffles into the scratch tiles.
+    OpBuilder::InsertionGuard guard(b);
+    openIf();
+    emitter.loops = getRowLoops(member, extents);
+    SmallVector<Value> identities;
+    for (auto [init, combiner] : llvm::zip(op.getDpsInitsMutable(), combiners))
+      identities.push_back(arith::getIdentityValue(
+          combiner.second, op.getMatchingBlockArgument(&init).getType(), b,
+          loc));
+    auto loop = scf::ForOp::create(b, loc, thread, extents[columns],
+                                   groupThreads, identities);
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(loop.getBody());
+      emitter.loops[columns] = loop.getInductionVar();
+      SmallVector<Operation *> skip;
+      for (const Combiner &combiner : combiners)
+        skip.push_back(combiner.first);
+      SmallVector<Value> none(op.getNumDpsInits(), Value());
+      IRMapping mapping = emitter.cloneBody(none, skip);
+      SmallVector<Value> partials;
+      for (auto [init, combiner, partial] : llvm::zip(
+               op.getDpsInitsMutable(), combiners, loop.getRegionIterArgs())) {
+        BlockArgument out = op.getMatchingBlockArgument(&init);
+        Operation *c = combiner.first;
+        Value element =
+            c->getOperand(0) == out ? c->getOperand(1) : c->getOperand(0);
+        IRMapping combine;
+        combine.map(out, partial);
+        combine.map(element, mapping.lookupOrDefault(element));
+        partials.push_back(b.clone(*c, combine)->getResult(0));
+      }
+      scf::YieldOp::create(b, loc, partials);
+    }
+    SmallVector<Value> warpTotals;
+    for (auto [partial, combiner] : llvm::zip(loop.getResults(), combiners))
+      warpTotals.push_back(emitWarpCombine(b, loc, partial, combiner.first));
+    Value lane = e.rem(thread, e.c(kWarp));
+    openIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
+                                 e.c(0)));
+    for (auto [total, tile] : llvm::zip(warpTotals, scratch))
+      WriteOp::create(b, loc, total, tile, ValueRange{warp}, /*inBounds=*/true);
+  }
+  BarrierOp::create(b, loc, ParallelLevel::Block);
+  // The group's warps' partials, combined by every thread in one order; the
+  // first thread combines the totals with the output's elements.
+  OpBuilder::InsertionGuard guard(b);
+  openIf();
+  emitter.loops = getRowLoops(member, extents);
+  SmallVector<Value> totals;
+  for (auto [tile, combiner] : llvm::zip(scratch, combiners)) {
+    Type type = cast<TileType>(tile.getType()).getElementType();
+    Value first = ReadOp::create(b, loc, type, tile, ValueRange{firstWarp},
+                                 /*inBounds=*/true);
+    auto fold = scf::ForOp::create(b, loc, e.c(1), groupWarps, e.c(1),
+                                   ValueRange{first});
+    {
+      OpBuilder::InsertionGuard inner(b);
+      b.setInsertionPointToStart(fold.getBody());
+      Value other = ReadOp::create(
+          b, loc, type, tile, ValueRange{e.add(firstWarp, fold.getInductionVar())},
+          /*inBounds=*/true);
+      IRMapping combine;
+      combine.map(combiner.first->getOperand(0), fold.getRegionIterArgs()[0]);
+      combine.map(combiner.first->getOperand(1), other);
+      scf::YieldOp::create(b, loc, b.clone(*combiner.first, combine)->getResults());
+    }
+    totals.push_back(fold.getResult(0));
+  }
+  openIf(isFirstThread());
+  SmallVector<Value> results;
+  for (auto [init, total, combiner] :
+       llvm::zip(op.getDpsInitsMutable(), totals, combiners)) {
+    Value current = member.start ? member.start.getDpsInputs()[0]
+                                 : emitter.read(init);
+    IRMapping combine;
+    combine.map(combiner.first->getOperand(0), current);
+    combine.map(combiner.first->getOperand(1), total);
+    results.push_back(b.clone(*combiner.first, combine)->getResult(0));
+  }
+  emitter.writeOutputs(results);
+}
+
+void RowEmitter::emitElementwise(RowMember member, ArrayRef<Value> extents) {
+  IndexBuilder e{b, loc};
+  OpBuilder::InsertionGuard guard(b);
+  openIf();
+  linalg::GenericOp op = member.op;
+  int64_t width = getElementwiseChunkWidth(op);
+  Value columns = extents[op.getNumLoops() - 1];
+  auto loop = scf::ForOp::create(b, loc, e.mul(thread, e.c(width)), columns,
+                                 e.mul(groupThreads, e.c(width)));
+  b.setInsertionPointToStart(loop.getBody());
+  emitElementwiseChunk(b, loc, op, getRowLoops(member, extents),
+                       loop.getInductionVar(), columns);
+}
+
+void RowEmitter::emitPerRow(RowMember member, ArrayRef<Value> extents) {
+  OpBuilder::InsertionGuard guard(b);
+  openIf();
+  openIf(isFirstThread());
+  ReductionEmitter emitter{b, loc, member.op, getRowLoops(member, extents)};
+  emitter.writeOutputs(
+      emitter.emitSequential({}, extents, emitter.readOutputs()));
+}
+
+/// The threads of a row's group for `columns` (about 8 elements a thread):
+/// 32 up to 256 columns, then 64, 128, 256 from 1024; 256 where the columns
+/// are known only at run time (a group size that is a value measured twice
+/// as slow on an H200: its loops' steps are values too).
+static Value getGroupThreads(IndexBuilder &e, Value columns) {
+  std::optional<int64_t> known = getConstantIntValue(columns);
+  int64_t threads = kThreads;
+  for (int64_t t = kThreads / 2; known && t >= kWarp; t /= 2)
+    if (*known <= t * 8)
+      threads = t;
+  return e.c(threads);
+}
+
+void mlir::croq::emitRowChainKernel(OpBuilder &b, const RowChain &chain) {
+  b.setInsertionPoint(RowMember(chain.members.back()).op);
+  Location loc = RowMember(chain.members.front()).op.getLoc();
+  IndexBuilder e{b, loc};
+  // Every op's loop extents on the host, checked against its operands.
+  SmallVector<SmallVector<Value>> extents;
+  for (RowMember member : chain.members) {
+    SmallVector<Value> sizes;
+    for (Range range : cast<linalg::LinalgOp>(member.op.getOperation())
+                           .createLoopRanges(b, loc))
+      sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+    requireOperandExtents(b, loc, member.op, sizes);
+    extents.push_back(sizes);
+  }
+  RowMember first = chain.members.front();
+  MemberShape shape = getShape(first.op, first.kind, *getLoopKeys(first.op));
+  SmallVector<Value> rowExtents;
+  for (unsigned dim : shape.rowLoops)
+    rowExtents.push_back(extents.front()[dim]);
+  Value rows = getProduct(e, rowExtents);
+  Value groupThreads =
+      getGroupThreads(e, extents.front()[first.op.getNumLoops() - 1]);
+  Value groups = e.div(e.c(kThreads), groupThreads);
+  Value grid = e.max(e.ceilDiv(rows, groups), e.c(1));
+  SmallVector<Value> dynamicGrid;
+  SmallVector<int64_t> staticGrid;
+  dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{grid}), dynamicGrid,
+                             staticGrid);
+  auto kernel =
+      ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
+                         /*shared_memory=*/nullptr, /*cluster=*/nullptr);
+  OpBuilder::InsertionGuard guard(b);
+  Value block = b.createBlock(&kernel.getBody(), {}, {b.getIndexType()}, {loc})
+                    ->getArgument(0);
+  // A tile of the warps' partials for each output of each reduction.
+  SmallVector<SmallVector<Value>> scratch;
+  for (RowMember member : chain.members) {
+    SmallVector<Value> tiles;
+    if (member.kind == RowMember::Reduction)
+      for (Value init : member.op.getDpsInits()) {
+        auto type = TileType::get(b.getContext(), {kThreads / kWarp},
+                                  getElementTypeOrSelf(init.getType()),
+                                  MemorySpace::Shared, Swizzle::None);
+        tiles.push_back(
+            AllocOp::create(b, loc, type, /*offset=*/nullptr).getResult());
+      }
+    scratch.push_back(tiles);
+  }
+  auto threads = ParallelOp::create(
+      b, loc, ValueRange{}, b.getDenseI64ArrayAttr({kThreads}),
+      ParallelLevel::Thread, /*shared_memory=*/nullptr, /*cluster=*/nullptr);
+  Value thread = b.createBlock(&threads.getBody(), {}, {b.getIndexType()}, {loc})
+                     ->getArgument(0);
+  Value group = e.div(thread, groupThreads);
+  Value row = e.add(e.mul(block, groups), group);
+  Value groupWarps = e.div(groupThreads, e.c(kWarp));
+  RowEmitter emitter{b,
+                     loc,
+                     row,
+                     e.less(row, rows),
+                     e.rem(thread, groupThreads),
+                     groupThreads,
+                     e.div(thread, e.c(kWarp)),
+                     e.mul(group, groupWarps),
+                     groupWarps};
+  // The barriers are outside the ifs: every thread of the block reaches
+  // them.
+  for (auto [i, member] : llvm::enumerate(chain.members)) {
+    if (i != 0)
+      BarrierOp::create(b, loc, ParallelLevel::Block);
+    switch (member.kind) {
+    case RowMember::Reduction:
+      emitter.emitReduction(member, extents[i], scratch[i]);
+      break;
+    case RowMember::Elementwise:
+      emitter.emitElementwise(member, extents[i]);
+      break;
+    case RowMember::PerRow:
+      emitter.emitPerRow(member, extents[i]);
+      break;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+//===- RowChains.h - row-wise chains of linalg ops as one kernel -*- C++ -*-===//
+//
+// A softmax, a layer norm or an RMS norm reaches croq as a few linalg ops
+// over the same rows: reductions along the rows, elementwise ops over the
+// rows' elements and over per-row values. convert-linalg-to-croq computes
+// such a chain in one kernel of one block per row, which reads a row from
+// memory once and again from the L2, instead of one kernel per op.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_LIB_CONVERSION_LINALGTOCROQ_ROWCHAINS_H
+#define CROQ_LIB_CONVERSION_LINALGTOCROQ_ROWCHAINS_H
+
+#include "Classify.h"
+
+namespace mlir {
+namespace croq {
+
+/// One op of a row chain.
+struct RowMember {
+  enum Kind {
+    /// A reduction along the rows (its last loop), with a combiner.
+    Reduction,
+    /// An elementwise op over the rows' elements (its last loop the
+    /// columns).
+    Elementwise,
+    /// An elementwise op over one value per row.
+    PerRow,
+  };
+  linalg::GenericOp op;
+  Kind kind;
+  /// The fill that gives a reduction its starting value, or null.
+  linalg::FillOp start;
+};
+
+/// Consecutive ops of host code over the same rows and columns, at least
+/// one of them a reduction, whose buffers passed from one to the next are
+/// read and written a row at a time.
+struct RowChain {
+  SmallVector<RowMember> members;
+};
+
+/// Moves the ops of `work` that form row chains (two ops or more, one a
+/// reduction) from its elementwise and reduction lists into `chains`.
+void formRowChains(HostWork &work, SmallVectorImpl<RowChain> &chains);
+
+/// Emits, at the chain's last op, the kernel that computes `chain`: blocks
+/// of 256 threads in groups of 32 to 256 (by the row length), each group
+/// one row, which run the ops in order with a block barrier between them;
+/// a reduction folds each thread's columns, combines the threads' partials
+/// by shuffles and through shared memory, and its first thread writes the
+/// row's value; an elementwise op computes chunks of the row as vectors
+/// where aligned; an op over per-row values runs on the group's first
+/// thread. The ops are not erased.
+void emitRowChainKernel(OpBuilder &b, const RowChain &chain);
+
+} // namespace croq
+} // namespace mlir
+
+#endif // CROQ_LIB_CONVERSION_LINALGTOCROQ_ROWCHAINS_H

@@ -1,0 +1,125 @@
+// RUN: croq-opt %s --croq-fuse-elementwise -split-input-file | FileCheck %s
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// A softmax's exp(x - max), written to a temporary, is recomputed in the
+// sum (a reduction) and in the division; the temporary, its producer and
+// its release are gone. Named ops take part as generics.
+// CHECK-LABEL: func.func @softmax_exp
+// CHECK-NOT: memref.alloc(%{{.*}}, %{{.*}})
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK-SAME: ins(%arg0, %arg1 : memref<?x?xf32>, memref<?xf32>) outs(%arg2 : memref<?xf32>)
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK-SAME: ins(%arg2, %arg0, %arg1 : memref<?xf32>, memref<?x?xf32>, memref<?xf32>) outs(%arg3 : memref<?x?xf32>)
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+func.func @softmax_exp(%x: memref<?x?xf32>, %max: memref<?xf32>, %sum: memref<?xf32>, %out: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %x, %c0 : memref<?x?xf32>
+  %n = memref.dim %x, %c1 : memref<?x?xf32>
+  %e = memref.alloc(%m, %n) : memref<?x?xf32>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : memref<?x?xf32>, memref<?xf32>) outs(%e : memref<?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  }
+  linalg.reduce ins(%e : memref<?x?xf32>) outs(%sum : memref<?xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %sum : memref<?x?xf32>, memref<?xf32>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %q = arith.divf %a, %s : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %e : memref<?x?xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// An op between the producer and its consumer writes the producer's input:
+// recomputing the producer later would read the new values, so nothing is
+// fused.
+// CHECK-LABEL: func.func @input_overwritten
+// CHECK: memref.alloc
+// CHECK: linalg.generic
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}} : memref<4x8xf32>)
+func.func @input_overwritten(%x: memref<4x8xf32>, %out: memref<4x8xf32>) {
+  %t = memref.alloc() : memref<4x8xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<4x8xf32>) outs(%t : memref<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  }
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%x : memref<4x8xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<4x8xf32>) outs(%out : memref<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.sqrt %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+
+// A temporary read through a permuted map: the producer's inputs are read
+// through the composed map; one that is also copied out whole stays.
+// CHECK-LABEL: func.func @transposed_read
+// CHECK-NOT: memref.alloc
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}]
+// CHECK-SAME: ins(%arg0 : memref<8x4xf32>) outs(%arg1 : memref<4x8xf32>)
+// CHECK: math.exp
+// CHECK: math.sqrt
+// CHECK-LABEL: func.func @copied_out
+// CHECK: memref.alloc
+// CHECK: memref.copy
+func.func @transposed_read(%x: memref<8x4xf32>, %out: memref<4x8xf32>) {
+  %t = memref.alloc() : memref<8x4xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x4xf32>) outs(%t : memref<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<8x4xf32>) outs(%out : memref<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.sqrt %a : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+func.func @copied_out(%x: memref<8x4xf32>, %out: memref<8x4xf32>, %keep: memref<8x4xf32>) {
+  %t = memref.alloc() : memref<8x4xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<8x4xf32>) outs(%t : memref<8x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %t, %keep : memref<8x4xf32> to memref<8x4xf32>
+  return
+}

@@ -1,0 +1,108 @@
+# ===- frontend_tests.py - whole frontend programs on the GPU -------------===#
+#
+# The programs of test/Conversion/LinalgToCroq/Inputs/frontend (TOSA
+# functions lowered by MLIR 22's own tosa-to-linalg and bufferization
+# pipelines, in several variants: fused, unit dims folded, specialized,
+# generalized, ...), compiled by croq as they are and run from Python on
+# random inputs with a poisoned output, against torch in float32.
+# scripts/gpu-artifacts.sh compiles every variant that the corpus expects to
+# compile (Inputs/frontend/expected.txt) as module frontend_<program>_<variant>.
+#
+# ===----------------------------------------------------------------------===#
+
+from pathlib import Path
+
+import torch
+
+# Beside this file in gpu-artifacts/tests, in the corpus in the repository.
+HERE = Path(__file__).resolve().parent
+EXPECTED = HERE / "frontend_expected.txt"
+if not EXPECTED.exists():
+    EXPECTED = HERE.parents[1] / "Conversion" / "LinalgToCroq" / "Inputs" / \
+        "frontend" / "expected.txt"
+
+
+def _ln(v, g, b, eps=1e-5):
+    m = v.mean(-1, keepdim=True)
+    c = v - m
+    var = (c * c).mean(-1, keepdim=True)
+    return c * torch.rsqrt(var + eps) * g + b
+
+
+def _gelu(u):
+    return 0.5 * u * (1 + torch.tanh(0.7978845608 * (u + 0.044715 * u ** 3)))
+
+
+def transformer_block(x, g1, b1, wqkv, bqkv, wo, bo, g2, b2, w1, bb1, w2, bb2):
+    ln1 = _ln(x, g1, b1)
+    qkv = ln1 @ wqkv + bqkv
+    q, k, v = (qkv[..., i * 256:(i + 1) * 256].reshape(128, 4, 64).transpose(0, 1)
+               for i in range(3))
+    p = torch.softmax(q @ k.transpose(1, 2) * 0.125, dim=-1)
+    ctx = (p @ v).transpose(0, 1).reshape(1, 128, 256)
+    r1 = x + ctx @ wo + bo
+    u = _ln(r1, g2, b2) @ w1 + bb1
+    return r1 + _gelu(u) @ w2 + bb2
+
+
+def attention(q, k, v):
+    return torch.softmax(q @ k.transpose(1, 2) * 0.125, dim=-1) @ v
+
+
+def mlp(x, w1, b1, w2, b2):
+    return _gelu(x @ w1 + b1) @ w2 + b2
+
+
+#: program -> (argument shapes, dtype, the scale of each argument (weights
+#: scaled by 1/sqrt(fan-in)), reference on float32 arguments, tolerance
+#: relative to max |ref|).
+H = torch.float16
+PROGRAMS = {
+    "transformer_block": (
+        [(1, 128, 256), (1, 1, 256), (1, 1, 256), (1, 256, 768), (1, 1, 768),
+         (1, 256, 256), (1, 1, 256), (1, 1, 256), (1, 1, 256), (1, 256, 1024),
+         (1, 1, 1024), (1, 1024, 256), (1, 1, 256)], H,
+        [1, 1, 0.1, 1 / 16, 0.1, 1 / 16, 0.1, 1, 0.1, 1 / 16, 0.1, 1 / 32, 0.1],
+        transformer_block, 2e-2),
+    "attention": ([(1, 128, 64)] * 3, H, [1, 1, 1], attention, 1e-2),
+    "mlp": ([(1, 128, 256), (1, 256, 512), (1, 1, 512), (1, 512, 256),
+             (1, 1, 256)], H, [1, 1 / 16, 0.1, 1 / 22.6, 0.1], mlp, 2e-2),
+    "layernorm": ([(2, 64, 256), (1, 1, 256), (1, 1, 256)], H, [1, 1, 0.1],
+                  _ln, 1e-2),
+    "rmsnorm": ([(64, 256), (256,)], H, [1, 1],
+                lambda x, w: x * torch.rsqrt((x * x).mean(-1, keepdim=True)
+                                             + 1e-6) * w, 1e-2),
+    "softmax_f16": ([(64, 256)], H, [1], lambda x: torch.softmax(x, -1), 2e-3),
+    "softmax_f32": ([(64, 256)], torch.float32, [1],
+                    lambda x: torch.softmax(x, -1), 1e-5),
+    "ew_chain": ([(64, 128)] * 3, H, [1, 1, 1],
+                 lambda a, b, c: torch.sigmoid(torch.tanh(a * b + c)), 4e-3),
+    "bias_add_3d": ([(2, 32, 128), (128,)], H, [1, 1], lambda x, b: x + b, 2e-3),
+    "reduce_sum_d0": ([(8, 32, 128)], torch.float32, [1],
+                      lambda x: x.sum(0, keepdim=True), 1e-5),
+    "reduce_max_d2": ([(8, 32, 128)], H, [1],
+                      lambda x: x.amax(2, keepdim=True), 0.0),
+}
+
+
+def frontend_tests(s, random_tensor, poisoned, compare_close):
+    expected = EXPECTED.read_text().splitlines()
+    compiled = [line.split(":")[0][:-len(".mlir")] for line in expected
+                if line.endswith(": compiles")]
+    for stem in compiled:
+        program = stem.split(".")[0]
+        if program not in PROGRAMS:
+            continue
+        variant = stem[len(program) + 1:] or "base"
+        module = "frontend_" + stem.replace(".", "_").replace("-", "_")
+        shapes, dtype, scales, ref_fn, tol = PROGRAMS[program]
+
+        def body(module=module, program=program, shapes=shapes, dtype=dtype,
+                 scales=scales, ref_fn=ref_fn, tol=tol):
+            args = [(random_tensor(shape, torch.float32) * scale).to(dtype)
+                    for shape, scale in zip(shapes, scales)]
+            ref = ref_fn(*[a.float() for a in args])
+            out = poisoned(tuple(ref.shape), dtype)
+            getattr(s.module(module), program)(*args, out)
+            return compare_close(out, ref.double(), tol)
+        s.run(f"frontend {program} ({variant})", "frontend", body)
