@@ -87,15 +87,21 @@ struct ReductionEmitter {
                           /*inBounds=*/true);
   }
 
-  /// Clones the body at `loops` with the inputs read and the outputs' block
-  /// arguments bound to `accumulators`, leaving out the ops in `skip`;
-  /// returns the mapping.
+  /// Clones the body at `loops` with the inputs read (or, for the block
+  /// arguments in `given`, those values) and the outputs' block arguments
+  /// bound to `accumulators`, leaving out the ops in `skip`; returns the
+  /// mapping.
   IRMapping cloneBody(ValueRange accumulators,
-                      ArrayRef<Operation *> skip = {}) {
+                      ArrayRef<Operation *> skip = {},
+                      const llvm::DenseMap<Value, Value> &given =
+                          llvm::DenseMap<Value, Value>()) {
     IRMapping mapping;
     Block &body = op.getRegion().front();
-    for (OpOperand *input : op.getDpsInputOperands())
-      mapping.map(op.getMatchingBlockArgument(input), read(*input));
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(input);
+      auto it = given.find(arg);
+      mapping.map(arg, it != given.end() ? it->second : read(*input));
+    }
     for (auto [init, acc] : llvm::zip(op.getDpsInitsMutable(), accumulators))
       if (acc)
         mapping.map(op.getMatchingBlockArgument(&init), acc);

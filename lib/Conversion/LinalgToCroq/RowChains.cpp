@@ -25,12 +25,14 @@
 #include "IndexBuilder.h"
 #include "Reduction.h"
 
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -371,10 +373,166 @@ struct RowEmitter {
 
   void emitReduction(RowMember member, ArrayRef<Value> extents,
                      ArrayRef<Value> scratch);
+  scf::ForOp emitChunkLoop(ReductionEmitter &emitter,
+                           ArrayRef<Combiner> combiners,
+                           ArrayRef<Value> identities, Value columns);
   void emitElementwise(RowMember member, ArrayRef<Value> extents);
   void emitPerRow(RowMember member, ArrayRef<Value> extents);
 };
 } // namespace
+
+/// The inputs of a row reduction that its chunks read as vectors: indexed
+/// by the columns' loop last, with contiguous rows of 1- to 8-byte
+/// elements.
+static SmallVector<OpOperand *> getVectorInputs(linalg::GenericOp op) {
+  SmallVector<OpOperand *> inputs;
+  unsigned columns = op.getNumLoops() - 1;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value value = input->get();
+    AffineMap map = op.getMatchingIndexingMap(input);
+    Type element = getElementTypeOrSelf(value.getType());
+    if (!isa<MemRefType>(value.getType()) || getSplatConstant(value) ||
+        map.getNumResults() == 0 || !element.isIntOrFloat() ||
+        !hasContiguousRows(value))
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    unsigned bits = element.getIntOrFloatBitWidth();
+    if (last && last.getPosition() == columns && bits >= 8 && bits <= 64 &&
+        llvm::isPowerOf2_32(bits))
+      inputs.push_back(input);
+  }
+  return inputs;
+}
+
+/// The elements of a chunk: 16 bytes of the widest vector input (at least
+/// 4 bytes of the narrowest), 1 without vector inputs.
+static int64_t getChunkWidth(ArrayRef<OpOperand *> inputs) {
+  int64_t widest = 0, narrowest = 8;
+  for (OpOperand *input : inputs) {
+    int64_t bytes =
+        getElementTypeOrSelf(input->get().getType()).getIntOrFloatBitWidth() /
+        8;
+    widest = std::max(widest, bytes);
+    narrowest = std::min(narrowest, bytes);
+  }
+  if (widest == 0 || 16 / widest * narrowest < 4)
+    return 1;
+  return 16 / widest;
+}
+
+/// `partials` with each output's element of the body at the emitter's
+/// loops folded in (`given`: block arguments already read), each replaced
+/// by its identity where `inside` is false.
+static SmallVector<Value> foldElement(ReductionEmitter &emitter,
+                                      ArrayRef<Combiner> combiners,
+                                      ValueRange partials,
+                                      ArrayRef<Value> identities,
+                                      const llvm::DenseMap<Value, Value> &given,
+                                      Value inside = Value()) {
+  OpBuilder &b = emitter.b;
+  linalg::GenericOp op = emitter.op;
+  SmallVector<Operation *> skip;
+  for (const Combiner &combiner : combiners)
+    skip.push_back(combiner.first);
+  SmallVector<Value> none(op.getNumDpsInits(), Value());
+  IRMapping mapping = emitter.cloneBody(none, skip, given);
+  SmallVector<Value> folded;
+  for (auto [init, combiner, partial, identity] : llvm::zip(
+           op.getDpsInitsMutable(), combiners, partials, identities)) {
+    BlockArgument out = op.getMatchingBlockArgument(&init);
+    Operation *c = combiner.first;
+    Value element =
+        c->getOperand(0) == out ? c->getOperand(1) : c->getOperand(0);
+    Value value = mapping.lookupOrDefault(element);
+    if (inside)
+      value = arith::SelectOp::create(b, emitter.loc, inside, value, identity);
+    IRMapping combine;
+    combine.map(out, partial);
+    combine.map(element, value);
+    folded.push_back(b.clone(*c, combine)->getResult(0));
+  }
+  return folded;
+}
+
+/// Each thread's columns of a row reduction folded from the identities, a
+/// chunk of V columns a step: read as vectors where the chunk lies inside
+/// the row and the vector inputs are aligned, element by element (clamped
+/// into the row, the identity past it) otherwise.
+scf::ForOp RowEmitter::emitChunkLoop(ReductionEmitter &emitter,
+                                     ArrayRef<Combiner> combiners,
+                                     ArrayRef<Value> identities,
+                                     Value columns) {
+  IndexBuilder e{b, loc};
+  linalg::GenericOp op = emitter.op;
+  unsigned columnLoop = op.getNumLoops() - 1;
+  SmallVector<OpOperand *> vectorInputs = getVectorInputs(op);
+  int64_t width = getChunkWidth(vectorInputs);
+  auto loop = scf::ForOp::create(b, loc, e.mul(thread, e.c(width)), columns,
+                                 e.mul(groupThreads, e.c(width)), identities);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value col0 = loop.getInductionVar();
+  if (width == 1) {
+    emitter.loops[columnLoop] = col0;
+    scf::YieldOp::create(b, loc,
+                         foldElement(emitter, combiners,
+                                     loop.getRegionIterArgs(), identities,
+                                     llvm::DenseMap<Value, Value>()));
+    return loop;
+  }
+  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                       e.add(col0, e.c(width)), columns);
+  for (OpOperand *input : vectorInputs) {
+    int64_t bytes =
+        getElementTypeOrSelf(input->get().getType()).getIntOrFloatBitWidth() /
+        8;
+    inside = b.createOrFold<arith::AndIOp>(
+        loc, inside, IsAlignedOp::create(b, loc, input->get(), bytes * width));
+  }
+  TypeRange types = loop.getResultTypes();
+  auto chunk = scf::IfOp::create(b, loc, types, inside, /*withElse=*/true);
+  {
+    // The chunk as vectors.
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(chunk.thenBlock());
+    emitter.loops[columnLoop] = col0;
+    SmallVector<Value> vectors;
+    for (OpOperand *input : vectorInputs) {
+      Type element = getElementTypeOrSelf(input->get().getType());
+      vectors.push_back(ReadOp::create(b, loc,
+                                       VectorType::get({width}, element),
+                                       input->get(), emitter.getIndices(*input),
+                                       /*inBounds=*/true));
+    }
+    SmallVector<Value> partials(loop.getRegionIterArgs());
+    for (int64_t lane = 0; lane < width; ++lane) {
+      emitter.loops[columnLoop] = e.add(col0, e.c(lane));
+      llvm::DenseMap<Value, Value> given;
+      for (auto [input, vector] : llvm::zip(vectorInputs, vectors))
+        given[op.getMatchingBlockArgument(input)] =
+            vector::ExtractOp::create(b, loc, vector, lane);
+      partials = foldElement(emitter, combiners, partials, identities, given);
+    }
+    scf::YieldOp::create(b, loc, partials);
+  }
+  {
+    // Element by element, at the row's end or where unaligned.
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(chunk.elseBlock());
+    Value last = e.sub(columns, e.c(1));
+    SmallVector<Value> partials(loop.getRegionIterArgs());
+    for (int64_t lane = 0; lane < width; ++lane) {
+      Value col = e.add(col0, e.c(lane));
+      emitter.loops[columnLoop] = e.min(col, last);
+      partials = foldElement(emitter, combiners, partials, identities,
+                             llvm::DenseMap<Value, Value>(),
+                             e.less(col, columns));
+    }
+    scf::YieldOp::create(b, loc, partials);
+  }
+  scf::YieldOp::create(b, loc, chunk.getResults());
+  return loop;
+}
 
 void RowEmitter::emitReduction(RowMember member, ArrayRef<Value> extents,
                                ArrayRef<Value> scratch) {
@@ -394,31 +552,8 @@ void RowEmitter::emitReduction(RowMember member, ArrayRef<Value> extents,
       identities.push_back(arith::getIdentityValue(
           combiner.second, op.getMatchingBlockArgument(&init).getType(), b,
           loc));
-    auto loop = scf::ForOp::create(b, loc, thread, extents[columns],
-                                   groupThreads, identities);
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(loop.getBody());
-      emitter.loops[columns] = loop.getInductionVar();
-      SmallVector<Operation *> skip;
-      for (const Combiner &combiner : combiners)
-        skip.push_back(combiner.first);
-      SmallVector<Value> none(op.getNumDpsInits(), Value());
-      IRMapping mapping = emitter.cloneBody(none, skip);
-      SmallVector<Value> partials;
-      for (auto [init, combiner, partial] : llvm::zip(
-               op.getDpsInitsMutable(), combiners, loop.getRegionIterArgs())) {
-        BlockArgument out = op.getMatchingBlockArgument(&init);
-        Operation *c = combiner.first;
-        Value element =
-            c->getOperand(0) == out ? c->getOperand(1) : c->getOperand(0);
-        IRMapping combine;
-        combine.map(out, partial);
-        combine.map(element, mapping.lookupOrDefault(element));
-        partials.push_back(b.clone(*c, combine)->getResult(0));
-      }
-      scf::YieldOp::create(b, loc, partials);
-    }
+    scf::ForOp loop = emitChunkLoop(emitter, combiners, identities,
+                                    extents[columns]);
     SmallVector<Value> warpTotals;
     for (auto [partial, combiner] : llvm::zip(loop.getResults(), combiners))
       warpTotals.push_back(emitWarpCombine(b, loc, partial, combiner.first));

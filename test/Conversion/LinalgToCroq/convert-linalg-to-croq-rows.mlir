@@ -3,17 +3,21 @@
 // An RMS norm as a frontend's fused linalg writes it (a sum of squares per
 // row from a zero fill, then the normalized row) is one kernel: 1000
 // columns take groups of 128 threads (about 8 elements a thread), two rows
-// a block. The reduction folds each thread's columns, combines each warp
-// by shuffles and the group's four warps through a shared tile, and its
-// first thread writes the row's sum (starting from the fill's 0); after a
-// barrier the elementwise op computes the row in chunks of 8 f16, reading
-// the row's sum.
+// a block. The reduction folds each thread's columns in chunks of 8 f16
+// (one vector read where the chunk is inside the row and aligned, element
+// by element otherwise), combines each warp by shuffles and the group's
+// four warps through a shared tile, and its first thread writes the row's
+// sum (starting from the fill's 0); after a barrier the elementwise op
+// computes the row in chunks of 8 f16, reading the row's sum.
 // CHECK-LABEL: func.func @rms_norm
 // CHECK: croq.parallel (%{{.*}}) in [32] : block {
 // CHECK-NEXT: %[[SCRATCH:.*]] = croq.alloc : !croq.tile<8xf32, shared>
 // CHECK-NEXT: croq.parallel (%[[T:.*]]) in [256] : thread {
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c1000 step %c128
-// CHECK: croq.read %arg0
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c1000 step %c1024
+// CHECK: croq.is_aligned %arg0, 16
+// CHECK: croq.read %arg0[%{{.*}}, %{{.*}}] in_bounds : memref<64x1000xf16> -> vector<8xf16>
+// CHECK: } else {
+// CHECK: croq.read %arg0[%{{.*}}, %{{.*}}] in_bounds : memref<64x1000xf16>{{$}}
 // CHECK-COUNT-5: gpu.shuffle xor
 // CHECK: croq.write %{{.*}}, %[[SCRATCH]][%{{.*}}] in_bounds : !croq.tile<8xf32, shared>
 // CHECK: croq.barrier block
