@@ -14,6 +14,7 @@
 #include "Croq/InitCroq.h"
 #include "Croq/Target/KernelObjects.h"
 
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -203,6 +204,10 @@ static LogicalResult checkHasKernel(ModuleOp module) {
                            "a linalg op or a memref.copy");
 }
 
+/// The attribute buffer-results-to-out-params puts on the out-parameters
+/// that were a function's results.
+static constexpr llvm::StringLiteral kResultAttrName = "bufferize.result";
+
 /// The arguments of `func` that its ops may write: those under a value an
 /// op declares a write effect on (croq's copies, stores and writes declare
 /// theirs per operand), or that an op without declared effects uses.
@@ -243,7 +248,9 @@ static llvm::SmallDenseSet<unsigned> getWrittenArguments(func::FuncOp func) {
 /// strides (-1 for dynamic), offset, whether its layout is the identity
 /// (row-major and contiguous, whatever the strides say: `memref<?x?xf32>`
 /// reports strides [-1, 1] but needs a dense tensor), and whether the
-/// function may write it; for a scalar its type and "scalar": true.
+/// function may write it, and whether it is an out-parameter that was a
+/// result of the function on tensors ("result"); for a scalar its type and
+/// "scalar": true.
 static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
   llvm::json::Array functions;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -290,7 +297,9 @@ static LogicalResult emitSignatures(ModuleOp module, raw_ostream &os) {
           {"shape", std::move(shape)},
           {"strides", std::move(strideList)},
           {"offset", dyn(offset)},
-          {"written", written.contains(index)}});
+          {"written", written.contains(index)},
+          {"result",
+           static_cast<bool>(func.getArgAttr(index, kResultAttrName))}});
     }
     functions.push_back(llvm::json::Object{
         {"name", func.getSymName()}, {"arguments", std::move(arguments)}});
@@ -379,6 +388,32 @@ static LogicalResult emitHost(Operation *op, raw_ostream &os, bool asObject) {
   return success();
 }
 
+/// Bufferizes the functions of `module` that take or return tensors (as
+/// croq-to-nvvm does first), so that their signatures describe the buffers
+/// the host passes: results become out-parameters marked
+/// `bufferize.result`. A module without tensors is left as it is.
+static LogicalResult bufferizeTensorFunctions(ModuleOp module) {
+  auto isTensor = [](Type type) { return isa<TensorType>(type); };
+  bool onTensors = false;
+  for (auto func : module.getOps<func::FuncOp>())
+    onTensors |= llvm::any_of(func.getArgumentTypes(), isTensor) ||
+                 llvm::any_of(func.getResultTypes(), isTensor);
+  if (!onTensors)
+    return success();
+  PassManager pm(module.getContext());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  outParams.addResultAttribute = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  return pm.run(module);
+}
+
 /// Lowers `op` once and writes everything a host needs into
 /// --croq-bundle-dir: `<name>.json` (the signature of the input),
 /// `<name>.ptx`, `cubin/<kernel>.cubin` and `<name>.ptxas.txt` (ptxas run once
@@ -386,7 +421,8 @@ static LogicalResult emitHost(Operation *op, raw_ostream &os, bool asObject) {
 /// (the host code with the kernels embedded). Lists the files on `os`.
 static LogicalResult emitBundle(Operation *op, raw_ostream &os) {
   ModuleOp module = getModule(op);
-  if (!module || failed(checkHasKernel(module)))
+  if (!module || failed(checkHasKernel(module)) ||
+      failed(bufferizeTensorFunctions(module)))
     return failure();
   if (clBundleDir.empty())
     return emitError(module.getLoc(),
@@ -451,7 +487,7 @@ void croq::registerCroqTranslations() {
       "describe the module's entry points (names, memref arguments) as JSON",
       [](Operation *op, raw_ostream &os) -> LogicalResult {
         auto module = getModule(op);
-        if (!module)
+        if (!module || failed(bufferizeTensorFunctions(module)))
           return failure();
         return emitSignatures(module, os);
       },

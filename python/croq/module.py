@@ -168,6 +168,13 @@ class EntryPoint:
         # in one foreign call. Immutable, so shared by all threads.
         self._launcher: Any = None
         self._torch_ops: Dict[str, Any] = {}
+        # The out-parameters that were the function's results (a function
+        # on tensors): trailing, so that a call may leave them out.
+        params = signature.arguments
+        first = len(params)
+        while first > 0 and params[first - 1].result:
+            first -= 1
+        self._results = list(params[first:])
 
     def __repr__(self) -> str:
         return f"<croq entry point {self.signature.describe()}>"
@@ -226,7 +233,41 @@ class EntryPoint:
                     f"cuda:{device}")
         return views
 
-    def __call__(self, *args: Any, **kwargs: Any) -> None:
+    def _allocate_results(self, args: Sequence[Any]) -> List[Any]:
+        """New tensors for the result out-parameters a call left out, on
+        the device of its first tensor argument."""
+        device = next((a.device for a in args
+                       if type(a).__module__.startswith("torch") and
+                       hasattr(a, "device")), None)
+        if device is None:
+            raise ArgumentError(
+                self._results[0].index, self._results[0].name,
+                f"missing; {self.name} returns it, which a call can allocate "
+                f"only next to a torch tensor argument: pass the output")
+        out: List[Any] = []
+        for p in self._results:
+            if any(d is None for d in p.shape):
+                raise ArgumentError(
+                    p.index, p.name,
+                    f"missing; {self.name} returns a result of dynamic shape "
+                    f"{p.describe()}, which the call cannot size: pass the "
+                    f"output tensor")
+        import torch  # only calls that leave results out need torch
+
+        for p in self._results:
+            dtype = getattr(torch, p.element.torch_dtypes[0])
+            out.append(torch.empty(p.shape, dtype=dtype, device=device))
+        return out
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Runs the entry point. A function on tensors (whose results became
+        out-parameters) may be called without them: they are allocated on
+        the arguments' device and returned (one tensor, or a tuple)."""
+        if self._results and not kwargs and \
+                len(args) == len(self.signature.arguments) - len(self._results):
+            results = self._allocate_results(args)
+            self(*args, *results)
+            return results[0] if len(results) == 1 else tuple(results)
         if not kwargs:
             launcher = self._launcher
             if launcher is not None:

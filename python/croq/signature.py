@@ -120,6 +120,10 @@ class MemRefArg:
     name: Optional[str] = None
     written: Optional[bool] = None
     scalar: bool = False
+    #: Whether the argument is an out-parameter that was a result of the
+    #: function on tensors (bufferize.result): a call may leave it out, and
+    #: then gets it allocated and returned.
+    result: bool = False
 
     @property
     def rank(self) -> int:
@@ -217,7 +221,8 @@ def parse_signature(data: Any) -> Dict[str, FunctionSignature]:
             args.append(MemRefArg(i, etype, shape, strides, offset,
                                   None if identity is None else bool(identity),
                                   a.get("name"),
-                                  None if written is None else bool(written)))
+                                  None if written is None else bool(written),
+                                  result=bool(a.get("result", False))))
         result[fname] = FunctionSignature(fname, tuple(args))
     return result
 

@@ -552,3 +552,43 @@ def test_scalar_given_a_tensor(scalars_module):
                        "is a torch.Tensor; the f64 scalar takes an int or a "
                        "float"):
         scalars_module.scaled_add_f32(*args)
+
+
+# ---------------------------------------------------------------------------
+# Functions on tensors
+# ---------------------------------------------------------------------------
+
+TENSOR_ADD = """
+func.func @addt(%a: tensor<64x128xf32>, %b: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %r = linalg.add ins(%a, %b : tensor<64x128xf32>, tensor<64x128xf32>)
+                  outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
+}
+"""
+
+
+def test_tensor_function_result_is_an_out_parameter(tools_dir,
+                                                    stub_runtime_dir,
+                                                    tmp_path):
+    """A function on tensors is bufferized before its signature is taken:
+    its result becomes a last, written out-parameter marked as a result; a
+    call that passes it runs as any other, and one that leaves it out
+    without a torch tensor to put it beside says what to pass."""
+    art = croq.compile(TENSOR_ADD, tmp_path, name="tensors",
+                       tools_dir=tools_dir, runtime_dir=stub_runtime_dir,
+                       binary="isa")
+    m = croq.load(art.directory)
+    args = m.addt.signature.arguments
+    assert len(args) == 3
+    assert [a.result for a in args] == [False, False, True]
+    assert args[2].written and args[2].shape == (64, 128)
+    ptrs = [0x7F0000000000, 0x7F0010000000, 0x7F0020000000]
+    bufs = [croq.Buffer(p, (64, 128), dtype="f32") for p in ptrs]
+    before = last_launch(m).count
+    assert m.addt(*bufs) is None
+    assert last_launch(m).count == before + 1
+    with pytest.raises(croq.ArgumentError, match="addt returns it, which a "
+                       "call can allocate only next to a torch tensor "
+                       "argument: pass the output"):
+        m.addt(*bufs[:2])

@@ -77,6 +77,7 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;
+  outParams.addResultAttribute = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
   // Elementwise producers are recomputed in their consumers.
   pm.addPass(createCroqFuseElementwise());

@@ -12,6 +12,7 @@
 // RUN: %ptxas -arch=sm_90a %t.d/softmax_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/rms_norm_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/layer_norm_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/scale_add_tensor_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // PTXAS-NOT: {{.}}
 //
 // Elementwise ops and reductions handed to croq as linalg on memrefs (what
@@ -235,4 +236,20 @@ func.func @layer_norm_f16(%x: memref<?x?xf16>, %g: memref<?xf16>, %b: memref<?xf
   memref.dealloc %sum : memref<?xf32>
   memref.dealloc %vs : memref<?xf32>
   return
+}
+
+// A function on tensors, as a frontend hands it over: croq bufferizes it,
+// its result becomes an out-parameter, and a Python call that leaves the
+// output out gets it allocated and returned.
+func.func @scale_add_tensor(%a: tensor<256x512xf16>, %b: tensor<256x512xf16>) -> tensor<256x512xf16> {
+  %e = tensor.empty() : tensor<256x512xf16>
+  %r = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<256x512xf16>, tensor<256x512xf16>) outs(%e : tensor<256x512xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %two = arith.constant 2.0 : f16
+    %s = arith.mulf %x, %two : f16
+    %t = arith.addf %s, %y : f16
+    linalg.yield %t : f16
+  } -> tensor<256x512xf16>
+  return %r : tensor<256x512xf16>
 }

@@ -142,3 +142,12 @@ def linalg_ops_tests(s, random_tensor, poisoned, compare_close, misaligned):
 
     for shape in [(1, 1), (3, 100), (512, 4096), (1000, 1023)]:
         norms(shape)
+
+    def tensor_result():
+        a = random_tensor((256, 512), torch.float16)
+        b = random_tensor((256, 512), torch.float16)
+        out = call("scale_add_tensor", a, b)
+        ref = (a.double() * 2 + b.double()).half().double()
+        return compare_close(out, ref, 0.0)
+    s.run("linalg_ops scale_add_tensor (tensors in, a new tensor returned)",
+          "linalg_ops", tensor_result)
