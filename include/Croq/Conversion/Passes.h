@@ -49,8 +49,11 @@ bool isEntryScalarType(Type type);
 struct CroqToNVVMPipelineOptions
     : public PassPipelineOptions<CroqToNVVMPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("GPU architecture to compile for"),
-      llvm::cl::init("sm_90a")};
+      *this, "chip",
+      llvm::cl::desc("GPU architecture to compile for (croq-set-target "
+                     "writes it as the module's croq.target; default: the "
+                     "module's croq.target, else sm_90a)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> features{
       *this, "features", llvm::cl::desc("PTX features (PTX ISA version)"),
       llvm::cl::init("+ptx80")};

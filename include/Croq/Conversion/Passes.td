@@ -186,9 +186,6 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU whose multiprocessors and shared memory the tile choice "
-           "counts with">,
     Option<"tileM", "tile-m", "int64_t", /*default=*/"0",
            "Rows of every block tile (0: chosen by the cost model)">,
     Option<"tileN", "tile-n", "int64_t", /*default=*/"0",
@@ -201,7 +198,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
            "cluster)">,
     Option<"clusterN", "cluster-n", "int64_t", /*default=*/"1",
            "Blocks of a thread block cluster along N, which share A's K "
-           "steps by multicast (1: no cluster)">,
+           "steps by multicast (1: no cluster)">
   ];
   let dependentDialects = [
     "::mlir::croq::CroqDialect",
@@ -301,7 +298,7 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
       `croq.read`/`croq.write` become masked loads and stores.
 
     The features it uses and the wgmma descriptor encoding come from the
-    target description of `chip` (sm_90a, or sm_80, which has neither TMA,
+    target description of the module's `croq.target` (sm_90a, or sm_80, which has neither TMA,
     wgmma nor mbarrier try-wait): a tma copy, an mma op or an event wait on
     a chip without the feature is an error naming it. An op it cannot lower
     gets an error naming it; only `croq.parallel` and `croq.inthreads` are
@@ -331,11 +328,6 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
     }
     ```
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose features (TMA, wgmma, mbarrier "
-           "try-wait) and wgmma descriptor encoding the lowering uses">
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
@@ -365,7 +357,8 @@ def ConvertCroqRegionsToGPU
       barrier of the enclosing group unless `async`; a role with
       `registers = N` (`croq-plan-registers`) first sets its register count
       with `setmaxnreg`: a decrease when N is below what every thread of
-      the block starts with (the register file of `chip` over the block's
+      the block starts with (the register file of the module's `croq.target`
+      over the block's
       threads), an increase otherwise.
 
     Any other croq op left is an error naming `convert-croq-to-gpu`.
@@ -392,10 +385,6 @@ def ConvertCroqRegionsToGPU
     }
     ```
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose register file the roles share">
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
@@ -632,6 +621,40 @@ def CroqRegisterReallocatingKernels
     `.minnctapersm 1`): with `.maxntid`, that fixes the registers each thread
     has at entry, 65536 / threads, from which the roles trade.
   }];
+}
+
+def CroqAttachNVVMTarget : Pass<"croq-attach-nvvm-target", "ModuleOp"> {
+  let summary = "Attach an NVVM target for the module's chip to its GPU "
+                "modules";
+  let description = [{
+    `croq-to-nvvm` compiles each `gpu.module` for the chip the module's
+    `croq.target` names (sm_90a where it names none): this pass adds
+    `#nvvm.target` with that chip, the given PTX features and optimization
+    level to the `targets` of every `gpu.module` directly in the module,
+    which `gpu-module-to-binary` then compiles for. It is upstream's
+    `nvvm-attach-target` with the chip read from the IR rather than from an
+    option, so that the chip is named once.
+
+    Before (in a module with `croq.target = "sm_90a"`):
+
+    ```mlir
+    gpu.module @k_kernel { ... }
+    ```
+
+    After:
+
+    ```mlir
+    gpu.module @k_kernel [#nvvm.target<O = 3, chip = "sm_90a",
+                                       features = "+ptx80">] { ... }
+    ```
+  }];
+  let options = [
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX features (PTX ISA version)">,
+    Option<"optLevel", "opt-level", "int", /*default=*/"3",
+           "optimization level of NVVM codegen">
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def CroqCheckLowering : Pass<"croq-check-lowering", "ModuleOp"> {

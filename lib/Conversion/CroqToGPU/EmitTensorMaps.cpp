@@ -141,14 +141,9 @@ struct CroqEmitTensorMapsPass
   using Base::Base;
 
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](ParallelOp kernel) {
-      if (kernel.getLevel() != ParallelLevel::Block)
-        return WalkResult::advance();
-      if (failed(emitMaps(kernel, stageMisalignedInputs, tmaFallback)))
-        return WalkResult::interrupt();
-      return WalkResult::skip();
-    });
-    if (result.wasInterrupted())
+    if (failed(forEachKernel(getOperation(), [&](ParallelOp kernel) {
+          return emitMaps(kernel, stageMisalignedInputs, tmaFallback);
+        })))
       signalPassFailure();
   }
 };

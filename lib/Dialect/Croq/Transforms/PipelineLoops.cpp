@@ -366,7 +366,7 @@ struct CroqPipelineLoopsPass
 
   void runOnOperation() override {
     FailureOr<const TargetDescription *> target =
-        getTargetDescription(getOperation()->getLoc(), chip);
+        getModuleTarget(getOperation());
     if (failed(target))
       return signalPassFailure();
     // Rings written by hand first: the loops the pass builds rings of have

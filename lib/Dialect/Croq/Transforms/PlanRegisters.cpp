@@ -114,17 +114,11 @@ struct CroqPlanRegistersPass
 
   void runOnOperation() override {
     FailureOr<const TargetDescription *> target =
-        getTargetDescription(getOperation()->getLoc(), chip);
-    if (failed(target))
-      return signalPassFailure();
-    WalkResult result = getOperation()->walk([&](ParallelOp block) {
-      if (block.getLevel() != ParallelLevel::Block)
-        return WalkResult::advance();
-      if (failed(planBlock(block, **target)))
-        return WalkResult::interrupt();
-      return WalkResult::skip();
-    });
-    if (result.wasInterrupted())
+        getModuleTarget(getOperation());
+    if (failed(target) ||
+        failed(forEachKernel(getOperation(), [&](ParallelOp block) {
+          return planBlock(block, **target);
+        })))
       signalPassFailure();
   }
 };

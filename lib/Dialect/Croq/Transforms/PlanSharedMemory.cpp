@@ -100,17 +100,11 @@ struct CroqPlanSharedMemoryPass
 
   void runOnOperation() override {
     FailureOr<const TargetDescription *> target =
-        getTargetDescription(getOperation()->getLoc(), chip);
-    if (failed(target))
-      return signalPassFailure();
-    WalkResult result = getOperation()->walk([&](ParallelOp block) {
-      if (block.getLevel() != ParallelLevel::Block)
-        return WalkResult::advance();
-      if (failed(planBlock(block, (*target)->sharedMemoryPerBlock)))
-        return WalkResult::interrupt();
-      return WalkResult::skip();
-    });
-    if (result.wasInterrupted())
+        getModuleTarget(getOperation());
+    if (failed(target) ||
+        failed(forEachKernel(getOperation(), [&](ParallelOp block) {
+          return planBlock(block, (*target)->sharedMemoryPerBlock);
+        })))
       signalPassFailure();
   }
 };

@@ -36,6 +36,11 @@ constexpr int64_t kNamedBarriers = kHardwareBarriers - kFirstNamedBarrier;
 /// product does not fit.
 int64_t saturatingMul(int64_t a, int64_t b);
 
+/// Calls `fn` on each block-level croq.parallel (each kernel) under `root`,
+/// without looking inside them; stops at the first one `fn` fails on.
+LogicalResult forEachKernel(Operation *root,
+                            function_ref<LogicalResult(ParallelOp)> fn);
+
 /// The alignment, in bytes, a shared buffer of this swizzle needs (TMA's
 /// swizzle pattern repeats every 8 spans: 1024 bytes for 128B).
 int64_t getSharedAlignment(Swizzle swizzle);

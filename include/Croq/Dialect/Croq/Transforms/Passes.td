@@ -10,6 +10,42 @@
 
 include "mlir/Pass/PassBase.td"
 
+def CroqSetTarget : Pass<"croq-set-target", "ModuleOp"> {
+  let summary = "Name the chip the module's kernels compile for";
+  let description = [{
+    The chip croq compiles for is named once, in the IR: the module's
+    `croq.target` attribute, which every pass that needs a limit or a
+    feature of the GPU reads (shared memory, registers, multiprocessors,
+    TMA, wgmma, setmaxnreg, clusters). This pass, the first of
+    `croq-to-nvvm`, writes it: `chip` where given, else sm_90a where the
+    module names no chip yet. A module whose `croq.target` names another
+    chip than `chip` is an error, and so is a chip croq has no target
+    description for. Without the attribute, passes run alone compile for
+    sm_90a.
+
+    Before (`--croq-set-target="chip=sm_80"`):
+
+    ```mlir
+    module {
+      func.func @k(%a: memref<128xf32>) { ... }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module attributes {croq.target = "sm_80"} {
+      func.func @k(%a: memref<128xf32>) { ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "the GPU architecture to compile for (empty: the module's "
+           "croq.target, else sm_90a)">
+  ];
+}
+
 def CroqNormalizeViews : Pass<"croq-normalize-views"> {
   let summary = "Resolve every view to one window of a tensor or tile";
   let description = [{
@@ -134,9 +170,7 @@ def CroqPersistentBlocks : Pass<"croq-persistent-blocks"> {
            "Make every 2-D block grid without a croq.persistent attribute "
            "persistent">,
     Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
-           "Tile rows of a group of the tile order">,
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU whose multiprocessors the grid fills">,
+           "Tile rows of a group of the tile order">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
@@ -268,11 +302,8 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "Stages of every ring (0: as many as fit, at most 8; 1: leave "
            "loops without a croq.stages attribute alone)">,
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose shared-memory capacity bounds the "
-           "stages chosen">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
-           "Issue the loads from a producer warpgroup">,
+           "Issue the loads from a producer warpgroup">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
@@ -344,7 +375,7 @@ def CroqSplitAccumulators : Pass<"croq-split-accumulators"> {
   let options = [
     Option<"consumers", "consumers", "int64_t", /*default=*/"0",
            "Consumer warpgroups of warp-specialized blocks without a "
-           "croq.consumers attribute (0: leave them as they are)">,
+           "croq.consumers attribute (0: leave them as they are)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -459,9 +490,9 @@ def CroqPlanSharedMemory : Pass<"croq-plan-shared-memory"> {
     128-byte swizzle, 512 for 64, 256 for 32, 128 otherwise), records each
     buffer's byte offset on its `croq.alloc` (`offset = N`) and the total
     on the block's `croq.parallel` (`shared_memory = N`), which
-    `convert-croq-to-gpu` and `convert-croq-regions-to-gpu` read. A block that needs more than the shared
-    memory of `chip` (227 KB per block on sm_90a, 163 KB on sm_80) is an
-    error with one note
+    `convert-croq-to-gpu` and `convert-croq-regions-to-gpu` read. A block
+    that needs more than the shared memory of the module's `croq.target`
+    (227 KB per block on sm_90a, 163 KB on sm_80) is an error with one note
     per buffer: its type, its size and its offset. Run it after
     `croq-assign-layouts`, which fixes the layouts.
 
@@ -483,11 +514,6 @@ def CroqPlanSharedMemory : Pass<"croq-plan-shared-memory"> {
     }
     ```
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose shared-memory capacity bounds a "
-           "block">
-  ];
 }
 
 def CroqPlanEvents : Pass<"croq-plan-events"> {
@@ -585,8 +611,8 @@ def CroqPlanRegisters : Pass<"croq-plan-registers"> {
     at most the target's consumer maximum (240). Where the consumers would
     not get more than every thread has at entry (65536 / threads per block),
     neither role changes its count. The numbers come from the target
-    description of `chip`; on a chip without `setmaxnreg` (sm_80) every
-    role keeps the registers it starts with.
+    description of the module's `croq.target`; on a chip without
+    `setmaxnreg` (sm_80) every role keeps the registers it starts with.
 
     Before:
 
@@ -606,10 +632,6 @@ def CroqPlanRegisters : Pass<"croq-plan-registers"> {
     }
     ```
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose register file is shared">
-  ];
 }
 
 def CroqFoldStoreRelu : Pass<"croq-fold-store-relu"> {
