@@ -10,6 +10,9 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "croq-pipeline-loops"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -213,6 +216,15 @@ int64_t pipeliner::chooseStages(PipelineCandidate &candidate, int64_t option,
   });
   int64_t stages = countRingStages(target.sharedMemoryPerBlock, otherBytes,
                                    stageBytes, kMaxAutoStages);
+  LLVM_DEBUG({
+    llvm::dbgs() << "[" DEBUG_TYPE "] " << candidate.loop.getLoc() << ": "
+                 << stages << " stages of";
+    for (int64_t bytes : stageBytes)
+      llvm::dbgs() << " " << bytes;
+    llvm::dbgs() << " bytes fit next to " << otherBytes.size()
+                 << " other buffers in " << target.sharedMemoryPerBlock
+                 << " bytes\n";
+  });
   if (stages < 2) {
     int64_t twoStages = 0;
     for (int64_t bytes : stageBytes)

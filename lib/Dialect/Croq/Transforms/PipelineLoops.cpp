@@ -16,6 +16,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir {
 namespace croq {
@@ -23,6 +24,8 @@ namespace croq {
 #include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
 } // namespace croq
 } // namespace mlir
+
+#define DEBUG_TYPE "croq-pipeline-loops"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -400,6 +403,9 @@ struct CroqPipelineLoopsPass
       if (count == 1)
         continue;
       if (!why.empty()) {
+        LLVM_DEBUG(llvm::dbgs()
+                   << "[" DEBUG_TYPE "] " << candidate.loop.getLoc()
+                   << ": not pipelined: " << why << "\n");
         candidate.loop.emitWarning("not pipelined: ") << why;
         continue;
       }
@@ -413,6 +419,11 @@ struct CroqPipelineLoopsPass
               candidate.loop->getAttrOfType<BoolAttr>(kWarpSpecializeAttrName))
         specialize = attr.getValue();
       specialize = specialize && canWarpSpecialize(candidate);
+      LLVM_DEBUG(llvm::dbgs()
+                 << "[" DEBUG_TYPE "] " << candidate.loop.getLoc()
+                 << ": ring of " << count << " stages, "
+                 << candidate.loads.size() << " loads, "
+                 << (specialize ? "warp-specialized" : "in place") << "\n");
       if (candidate.tileLoop && !specialize) {
         candidate.loop.emitWarning("not pipelined: a loop in a tile loop is "
                                    "pipelined warp-specialized only");

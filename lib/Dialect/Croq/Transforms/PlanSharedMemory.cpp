@@ -12,6 +12,7 @@
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -22,6 +23,8 @@ namespace croq {
 #include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
 } // namespace croq
 } // namespace mlir
+
+#define DEBUG_TYPE "croq-plan-shared-memory"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -67,8 +70,12 @@ static LogicalResult planBlock(ParallelOp block, int64_t capacity) {
     }
     offset = llvm::alignTo(offset, align);
     places.push_back({alloc, bytes, offset});
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << type << ": " << bytes
+                            << " bytes at offset " << offset << "\n");
     offset += bytes;
   });
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << block.getLoc() << ": "
+                          << offset << " of " << capacity << " bytes\n");
   if (offset > capacity) {
     InFlightDiagnostic diag = block.emitOpError("needs ");
     if (offset == std::numeric_limits<int64_t>::max())

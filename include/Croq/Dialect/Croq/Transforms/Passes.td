@@ -876,29 +876,4 @@ def CroqPlanTmaBoxes : Pass<"croq-plan-tma-boxes"> {
   }];
 }
 
-def CroqTestTileLayout : Pass<"croq-test-tile-layout"> {
-  let summary = "Report where each shared tile's 16-byte chunks lie "
-                "(testing)";
-  let description = [{
-    For every `croq.alloc` of a shared tile (or of a stage array: one stage),
-    reports one remark per row of its first eight rows (the outer dimensions
-    flattened): the index of the 16-byte chunk of the tile where each
-    16-byte chunk of that row lies. This is the layout TMA writes, the dma
-    copies and element accesses address and the wgmma descriptors describe
-    (span-wide slabs one after another, row-major within a slab, the
-    swizzle's XOR of chunk and 128-byte line), so a test can hold it against
-    the CUDA swizzle pattern tables. The chunks are computed by evaluating
-    the arith ops the lowerings emit for an element's place; where those
-    disagree with the constant arithmetic the TMA boxes are placed by, the
-    pass fails. The IR is not changed.
-
-    Example, a 4 x 64 f16 tile with 128B swizzle:
-
-    ```
-    remark: row 1: 9 8 11 10 13 12 15 14
-    ```
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
-}
-
 #endif // CROQ_DIALECT_CROQ_TRANSFORMS_PASSES_TD

@@ -1,26 +1,19 @@
 //===- TestTileLayout.cpp - report where shared tiles' chunks lie ---------===//
 //
-// Implements croq-test-tile-layout: a remark per row of each shared tile
-// with the physical 16-byte chunk of each of the row's chunks, from the arith
-// ops SharedTileLayout emits for the lowerings (evaluated here), checked
-// against its constant arithmetic, for tests that hold the layout against
-// the swizzle pattern tables.
+// Implements croq-test-tile-layout, a test pass linked into croq-opt only: a
+// remark per row of each shared tile with the physical 16-byte chunk of each
+// of the row's chunks, from the arith ops SharedTileLayout emits for the
+// lowerings (evaluated here), checked against its constant arithmetic, for
+// tests that hold the layout against the swizzle pattern tables.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
-#include "Croq/Dialect/Croq/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Pass/Pass.h"
 #include "llvm/ADT/TypeSwitch.h"
-
-namespace mlir {
-namespace croq {
-#define GEN_PASS_DEF_CROQTESTTILELAYOUT
-#include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
-} // namespace croq
-} // namespace mlir
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -79,8 +72,27 @@ static std::optional<int64_t> evaluateByteOffset(const SharedTileLayout &layout,
 }
 
 namespace {
+/// For every `croq.alloc` of a shared tile (or of a stage array: one
+/// stage), one remark per row of its first eight rows (the outer dimensions
+/// flattened): the index of the 16-byte chunk of the tile where each 16-byte
+/// chunk of that row lies. This is the layout TMA writes, the dma copies and
+/// element accesses address and the wgmma descriptors describe, so a test
+/// can hold it against the CUDA swizzle pattern tables. The chunks come from
+/// evaluating the arith ops the lowerings emit for an element's place; where
+/// those disagree with the constant arithmetic the TMA boxes are placed by,
+/// the pass fails. The IR is not changed.
 struct CroqTestTileLayoutPass
-    : croq::impl::CroqTestTileLayoutBase<CroqTestTileLayoutPass> {
+    : PassWrapper<CroqTestTileLayoutPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CroqTestTileLayoutPass)
+
+  StringRef getArgument() const final { return "croq-test-tile-layout"; }
+  StringRef getDescription() const final {
+    return "Report where each shared tile's 16-byte chunks lie (testing)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect>();
+  }
+
   void runOnOperation() override {
     bool failed = false;
     getOperation()->walk([&](AllocOp alloc) {
@@ -137,3 +149,13 @@ struct CroqTestTileLayoutPass
   }
 };
 } // namespace
+
+namespace mlir {
+namespace croq {
+namespace test {
+void registerTestTileLayoutPass() {
+  PassRegistration<CroqTestTileLayoutPass>();
+}
+} // namespace test
+} // namespace croq
+} // namespace mlir
