@@ -11,6 +11,7 @@
 #include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/ViewUtils.h"
+#include "Croq/Dialect/Croq/Transforms/HostUtils.h"
 #include "Croq/InitCroq.h"
 #include "Croq/Target/KernelObjects.h"
 

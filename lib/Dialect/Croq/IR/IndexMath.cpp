@@ -1,4 +1,4 @@
-//===- IndexMath.cpp - index arithmetic the croq passes emit -------------===//
+//===- IndexMath.cpp - index arithmetic the croq passes emit --------------===//
 //
 // IndexBuilder's arithmetic on OpFoldResults (the window arithmetic of
 // views), constants, products, comparisons and the distributed loop over a

@@ -98,6 +98,16 @@ mlir::croq::forEachKernel(Operation *root,
   return failure(result.wasInterrupted());
 }
 
+LogicalResult mlir::croq::forEachKernelOfTarget(
+    Operation *root,
+    function_ref<LogicalResult(ParallelOp, const TargetDescription &)> fn) {
+  FailureOr<const TargetDescription *> target = getModuleTarget(root);
+  if (failed(target))
+    return failure();
+  return forEachKernel(root,
+                       [&](ParallelOp block) { return fn(block, **target); });
+}
+
 /// The number of points of a region op with static extents (saturated at
 /// the int64_t maximum), or failure.
 static FailureOr<int64_t> getStaticVolume(ArrayRef<int64_t> extents) {

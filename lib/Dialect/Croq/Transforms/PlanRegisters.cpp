@@ -123,12 +123,7 @@ struct CroqPlanRegistersPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<const TargetDescription *> target =
-        getModuleTarget(getOperation());
-    if (failed(target) ||
-        failed(forEachKernel(getOperation(), [&](ParallelOp block) {
-          return planBlock(block, **target);
-        })))
+    if (failed(forEachKernelOfTarget(getOperation(), planBlock)))
       signalPassFailure();
   }
 };

@@ -51,8 +51,10 @@ static int64_t getSharedBytes(Type type) {
 /// Places the shared buffers of `block` one after the other, each at the
 /// alignment of its layout, in program order; records the offsets on the
 /// allocations and the total on the block. Fails, with an error that lists
-/// the buffers, past `capacity` bytes.
-static LogicalResult planBlock(ParallelOp block, int64_t capacity) {
+/// the buffers, past the shared memory of `target`.
+static LogicalResult planBlock(ParallelOp block,
+                               const TargetDescription &target) {
+  int64_t capacity = target.sharedMemoryPerBlock;
   int64_t offset = 0;
   SmallVector<Place> places;
   block.walk([&](AllocOp alloc) {
@@ -106,12 +108,7 @@ struct CroqPlanSharedMemoryPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<const TargetDescription *> target =
-        getModuleTarget(getOperation());
-    if (failed(target) ||
-        failed(forEachKernel(getOperation(), [&](ParallelOp block) {
-          return planBlock(block, (*target)->sharedMemoryPerBlock);
-        })))
+    if (failed(forEachKernelOfTarget(getOperation(), planBlock)))
       signalPassFailure();
   }
 };

@@ -11,9 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringUtils.h"
-
-#include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
+#include "Croq/Dialect/Croq/Transforms/HostUtils.h"
+#include "Croq/Dialect/Croq/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -21,7 +22,7 @@
 namespace mlir {
 namespace croq {
 #define GEN_PASS_DEF_CROQHOSTENTRIES
-#include "Croq/Conversion/Passes.h.inc"
+#include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
 } // namespace croq
 } // namespace mlir
 
@@ -31,34 +32,6 @@ using namespace mlir::croq;
 static constexpr StringLiteral kCallBegin = "croqRtCallBegin";
 static constexpr StringLiteral kCallEnd = "croqRtCallEnd";
 
-Value mlir::croq::getLaunchStream(Operation *op) {
-  auto func = isa<FunctionOpInterface>(op)
-                  ? cast<FunctionOpInterface>(op)
-                  : op->getParentOfType<FunctionOpInterface>();
-  if (!func || func.isExternal())
-    return {};
-  StringRef name = CroqDialect::StreamAttrHelper::getNameStr();
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    if (func.getArgAttr(i, name))
-      return func.getArgument(i);
-  return {};
-}
-
-Value mlir::croq::getLaunchStreamOrNull(OpBuilder &builder, Location loc,
-                                        Operation *op) {
-  if (Value stream = getLaunchStream(op))
-    return stream;
-  return LLVM::ZeroOp::create(builder, loc,
-                              LLVM::LLVMPointerType::get(builder.getContext()));
-}
-
-Value mlir::croq::getStreamToken(OpBuilder &builder, Location loc,
-                                 Value stream) {
-  Type tokenType = gpu::AsyncTokenType::get(builder.getContext());
-  return UnrealizedConversionCastOp::create(builder, loc, tokenType, stream)
-      .getResult(0);
-}
-
 /// Whether `func` holds a kernel.
 static bool launchesKernels(func::FuncOp func) {
   WalkResult found = func.walk([](ParallelOp op) {
@@ -66,13 +39,6 @@ static bool launchesKernels(func::FuncOp func) {
                                                  : WalkResult::advance();
   });
   return found.wasInterrupted();
-}
-
-bool mlir::croq::isEntryScalarType(Type type) {
-  if (auto integer = dyn_cast<IntegerType>(type))
-    return integer.isSignless() &&
-           llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth());
-  return isa<IndexType, Float32Type, Float64Type>(type);
 }
 
 /// Makes each scalar argument of `func` a pointer to its value, loaded at

@@ -8,16 +8,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringUtils.h"
-
-#include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
+#include "Croq/Dialect/Croq/Transforms/HostUtils.h"
+#include "Croq/Dialect/Croq/Transforms/Passes.h"
 
 #include <map>
 
 namespace mlir {
 namespace croq {
 #define GEN_PASS_DEF_CROQEMITTENSORMAPS
-#include "Croq/Conversion/Passes.h.inc"
+#include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
 } // namespace croq
 } // namespace mlir
 

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CROQ_LIB_DIALECT_CROQ_TRANSFORMS_PIPELINER_H
-#define CROQ_LIB_DIALECT_CROQ_TRANSFORMS_PIPELINER_H
+#ifndef CROQ_LIB_DIALECT_CROQ_TRANSFORMS_PIPELINER_PIPELINER_H
+#define CROQ_LIB_DIALECT_CROQ_TRANSFORMS_PIPELINER_PIPELINER_H
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
@@ -97,4 +97,4 @@ void keepHandWrittenGroupsInFlight(Operation *root);
 } // namespace croq
 } // namespace mlir
 
-#endif // CROQ_LIB_DIALECT_CROQ_TRANSFORMS_PIPELINER_H
+#endif // CROQ_LIB_DIALECT_CROQ_TRANSFORMS_PIPELINER_PIPELINER_H
