@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Conversion/Passes.h"
+#include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Target/KernelObjects.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -170,8 +171,12 @@ static LogicalResult replaceWithCubins(MLIRContext *context,
 }
 
 LogicalResult croq::assembleKernels(ModuleOp module, StringRef ptxas,
-                                    StringRef chip, StringRef cubinDir,
-                                    bool embedCubins, std::string &report) {
+                                    StringRef cubinDir, bool embedCubins,
+                                    std::string &report) {
+  FailureOr<const TargetDescription *> target = getModuleTarget(module);
+  if (failed(target))
+    return failure();
+  StringRef chip = (*target)->chip;
   if (ptxas.empty())
     return emitError(module.getLoc(),
                      "ptxas not found (PATH, $CUDA_HOME/bin, "

@@ -11,6 +11,7 @@
 #include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/ViewUtils.h"
+#include "Croq/Dialect/Croq/Transforms/HostUtils.h"
 #include "Croq/InitCroq.h"
 #include "Croq/Target/KernelObjects.h"
 
@@ -46,8 +47,10 @@
 using namespace mlir;
 
 static llvm::cl::opt<std::string>
-    clChip("croq-chip", llvm::cl::desc("GPU architecture (default sm_90a)"),
-           llvm::cl::init("sm_90a"));
+    clChip("croq-chip",
+           llvm::cl::desc("GPU architecture (default: the module's "
+                          "croq.target, else sm_90a)"),
+           llvm::cl::init(""));
 static llvm::cl::opt<std::string>
     clFeatures("croq-features", llvm::cl::desc("PTX features (default +ptx80)"),
                llvm::cl::init("+ptx80"));
@@ -463,7 +466,7 @@ static LogicalResult emitBundle(Operation *op, raw_ostream &os) {
       return emitError(module.getLoc(), "--croq-ptxas: '")
              << ptxas << "' is not an executable file";
     std::string report;
-    if (failed(croq::assembleKernels(module, ptxas, clChip, pathOf("cubin"),
+    if (failed(croq::assembleKernels(module, ptxas, pathOf("cubin"),
                                      embedCubins, report)) ||
         failed(write(name + ".ptxas.txt", report)))
       return failure();

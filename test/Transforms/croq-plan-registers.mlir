@@ -1,7 +1,7 @@
 // RUN: croq-opt %s --croq-plan-registers -split-input-file | FileCheck %s
 // RUN: croq-opt %s --croq-plan-registers -split-input-file | croq-opt -split-input-file | FileCheck %s
-// RUN: not croq-opt %s --croq-plan-registers=chip=sm_89 -split-input-file 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: croq-opt %s --croq-plan-registers=chip=sm_80 -split-input-file | FileCheck %s --check-prefix=SM80
+// RUN: not croq-opt %s --croq-set-target=chip=sm_89 --croq-plan-registers -split-input-file 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: croq-opt %s --croq-set-target=chip=sm_80 --croq-plan-registers -split-input-file | FileCheck %s --check-prefix=SM80
 
 // CHIP: error: croq has no target description for chip 'sm_89'; known chips: sm_90a, sm_80
 // sm_80 has no setmaxnreg: every role keeps the registers it starts with.

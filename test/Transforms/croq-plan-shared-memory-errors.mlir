@@ -1,5 +1,5 @@
 // RUN: croq-opt %s --croq-plan-shared-memory -split-input-file -verify-diagnostics
-// RUN: not croq-opt %s --croq-plan-shared-memory=chip=sm_70 -split-input-file 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not croq-opt %s --croq-set-target=chip=sm_70 --croq-plan-shared-memory -split-input-file 2>&1 | FileCheck %s --check-prefix=CHIP
 
 // CHIP: error: croq has no target description for chip 'sm_70'; known chips: sm_90a, sm_80
 

@@ -1,7 +1,8 @@
 //===- croq-opt.cpp - croq optimizer driver -------------------------------===//
 //
 // The croq optimizer: MlirOptMain with the croq dialect and passes, plus the
-// upstream dialects and passes the lowering pipeline uses.
+// upstream dialects and passes the lowering pipeline uses, and croq's test
+// passes (test/lib).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,9 +15,18 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir {
+namespace croq {
+namespace test {
+void registerTestTileLayoutPass();
+} // namespace test
+} // namespace croq
+} // namespace mlir
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::croq::registerCroqPasses();
+  mlir::croq::test::registerTestTileLayoutPass();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -8,6 +8,8 @@
 #ifndef CROQ_CONVERSION_PASSES_H
 #define CROQ_CONVERSION_PASSES_H
 
+#include "Croq/Dialect/Croq/Transforms/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -22,25 +24,8 @@
 namespace mlir {
 namespace croq {
 
-/// Where a tma copy carries the software (dma) copy that runs when the
-/// runtime cannot give its tensor a tensor map.
-enum class TmaFallback {
-  /// Where static facts cannot prove that the runtime will give a map.
-  Auto,
-  /// On every tma copy.
-  Always,
-  /// Nowhere: a call whose tensor TMA cannot take fails with the runtime's
-  /// reason.
-  Never,
-};
-
 #define GEN_PASS_DECL
 #include "Croq/Conversion/Passes.h.inc"
-
-/// Whether an entry point (a function that launches kernels) may take an
-/// argument of scalar type `type`: i1, i8, i16, i32, i64, index, f32 or f64.
-/// croq-host-entries passes such arguments by reference.
-bool isEntryScalarType(Type type);
 
 #define GEN_PASS_REGISTRATION
 #include "Croq/Conversion/Passes.h.inc"
@@ -49,8 +34,11 @@ bool isEntryScalarType(Type type);
 struct CroqToNVVMPipelineOptions
     : public PassPipelineOptions<CroqToNVVMPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("GPU architecture to compile for"),
-      llvm::cl::init("sm_90a")};
+      *this, "chip",
+      llvm::cl::desc("GPU architecture to compile for (croq-set-target "
+                     "writes it as the module's croq.target; default: the "
+                     "module's croq.target, else sm_90a)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> features{
       *this, "features", llvm::cl::desc("PTX features (PTX ISA version)"),
       llvm::cl::init("+ptx80")};

@@ -211,9 +211,6 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU whose multiprocessors and shared memory the tile choice "
-           "counts with">,
     Option<"tileM", "tile-m", "int64_t", /*default=*/"0",
            "Rows of every block tile (0: chosen by the cost model)">,
     Option<"tileN", "tile-n", "int64_t", /*default=*/"0",
@@ -226,7 +223,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
            "cluster)">,
     Option<"clusterN", "cluster-n", "int64_t", /*default=*/"1",
            "Blocks of a thread block cluster along N, which share A's K "
-           "steps by multicast (1: no cluster)">,
+           "steps by multicast (1: no cluster)">
   ];
   let dependentDialects = [
     "::mlir::croq::CroqDialect",
@@ -381,7 +378,7 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
       `croq.read`/`croq.write` become masked loads and stores.
 
     The features it uses and the wgmma descriptor encoding come from the
-    target description of `chip` (sm_90a, or sm_80, which has neither TMA,
+    target description of the module's `croq.target` (sm_90a, or sm_80, which has neither TMA,
     wgmma nor mbarrier try-wait): a tma copy, an mma op or an event wait on
     a chip without the feature is an error naming it. An op it cannot lower
     gets an error naming it; only `croq.parallel` and `croq.inthreads` are
@@ -411,11 +408,6 @@ def ConvertCroqToGPU : Pass<"convert-croq-to-gpu", "ModuleOp"> {
     }
     ```
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose features (TMA, wgmma, mbarrier "
-           "try-wait) and wgmma descriptor encoding the lowering uses">
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
@@ -445,7 +437,8 @@ def ConvertCroqRegionsToGPU
       barrier of the enclosing group unless `async`; a role with
       `registers = N` (`croq-plan-registers`) first sets its register count
       with `setmaxnreg`: a decrease when N is below what every thread of
-      the block starts with (the register file of `chip` over the block's
+      the block starts with (the register file of the module's `croq.target`
+      over the block's
       threads), an increase otherwise.
 
     Any other croq op left is an error naming `convert-croq-to-gpu`.
@@ -472,132 +465,11 @@ def ConvertCroqRegionsToGPU
     }
     ```
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose register file the roles share">
-  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect"
   ];
-}
-
-def CroqEmitTensorMaps : Pass<"croq-emit-tensor-maps", "ModuleOp"> {
-  let summary = "Ask the host for the tensor maps of the kernels' tma copies";
-  let description = [{
-    A `tma` copy moves boxes of a global tensor through a tensor map that
-    the host encodes before the kernel starts. Before each kernel this pass
-    emits one `croq.tensor_map` per tensor, box and swizzle the kernel's tma
-    copies move (the box is the one bulk copy moves: a span-wide slab of a
-    tile wider than its swizzle span, dimensions above 256 cut to 256), and
-    gives each copy its map (`map %m`).
-
-    - A tensor the kernel only reads (every use of it or of a view of it in
-      the kernel is the source of a copy, transpose, pad or mma.load, or a
-      `croq.read`) gets a `staged` map, unless
-      `stage-misaligned-inputs=false`: the runtime copies it into an aligned
-      buffer where its address or row strides break a rule of TMA.
-    - `tma-fallback` decides which copies carry the software copy that runs
-      when the runtime cannot give a map (`if %ok`): `always`; `never`;
-      `auto` (the default), where the tensor's static type does not prove
-      the map usable: a staged tensor with static sizes in TMA's ranges and
-      contiguous, non-overlapping rows is proven. A map a copy without the
-      software copy uses is `required`: when the runtime cannot give it,
-      the launch is refused with the rule the tensor broke.
-
-    Before:
-
-    ```mlir
-    croq.parallel (%i) in [16] : block {
-      %v = croq.view %a [64, 64] from [%r, %c0] within [%n, 64] : memref<?x64xf16> -> !croq.view<64x64xf16>
-      croq.copy tma %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-    }
-    ```
-
-    After:
-
-    ```mlir
-    %m, %ok = croq.tensor_map %a box [64, 64] swizzle = 128 staged : memref<?x64xf16>
-    croq.parallel (%i) in [16] : block {
-      ...
-      croq.copy tma %v -> %t map %m if %ok : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-    }
-    ```
-  }];
-  let options = [
-    Option<"tmaFallback", "tma-fallback", "::mlir::croq::TmaFallback",
-           /*default=*/"::mlir::croq::TmaFallback::Auto",
-           "where tma copies carry a software copy for tensors TMA cannot "
-           "take",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::croq::TmaFallback::Auto, "auto",
-                        "where static shapes and strides do not prove TMA "
-                        "usable (default)"),
-             clEnumValN(::mlir::croq::TmaFallback::Always, "always",
-                        "on every tma copy"),
-             clEnumValN(::mlir::croq::TmaFallback::Never, "never",
-                        "nowhere; the call fails when TMA cannot take a "
-                        "tensor"))}]>,
-    Option<"stageMisalignedInputs", "stage-misaligned-inputs", "bool",
-           /*default=*/"true",
-           "tensors a kernel only reads through tma copies are staged into "
-           "aligned buffers by the runtime when TMA cannot describe them, "
-           "instead of taking the software copy">
-  ];
-}
-
-def CroqHostEntries : Pass<"croq-host-entries", "ModuleOp"> {
-  let summary = "Give each function that launches kernels the stream to "
-                "launch on and a status result";
-  let description = [{
-    A function that holds a kernel (a block-level `croq.parallel`) is what
-    the host calls. This pass gives each such function a last argument
-    `%stream: !llvm.ptr {croq.stream}`, the CUDA stream (`CUstream`, null
-    for the default stream) its kernels are launched on and its tensors are
-    staged on, and an `i32` result: 0, or the code of the first runtime
-    error of the call (`croqRtCallBegin` at entry clears it,
-    `croqRtCallEnd` before each return reads it). Nothing in the call waits
-    for the stream: the caller orders its work on the stream, or waits for
-    it. `convert-croq-regions-to-gpu` makes each launch async on the
-    stream, and `convert-croq-to-gpu` passes it to the host calls of staged
-    tensor maps.
-
-    Scalar arguments (i1, i8, i16, i32, i64, index, f32, f64) are passed by
-    reference: each becomes an `!llvm.ptr` to its value (an index as an
-    i64), loaded at the entry. Every argument of an entry point is then a
-    pointer (the C interface passes memrefs as pointers to their
-    descriptors), as `cuLaunchKernel` takes its parameters.
-
-    A function that already returns values, or takes an argument of another
-    type, is an error; one that already has a `croq.stream` argument is left
-    as it is.
-
-    Before:
-
-    ```mlir
-    func.func @scale(%a: memref<?xf32>, %s: f32) {
-      croq.parallel (%i) in [4] : block { ... uses %s ... }
-      return
-    }
-    ```
-
-    After:
-
-    ```mlir
-    func.func @scale(%a: memref<?xf32>, %s_ref: !llvm.ptr,
-                     %stream: !llvm.ptr {croq.stream}) -> i32 {
-      %s = llvm.load %s_ref : !llvm.ptr -> f32
-      call @croqRtCallBegin() : () -> ()
-      croq.parallel (%i) in [4] : block { ... uses %s ... }
-      %status = call @croqRtCallEnd() : () -> i32
-      return %status : i32
-    }
-    ```
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::func::FuncDialect",
-                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def CroqExternDynamicSharedMemory
@@ -712,6 +584,40 @@ def CroqRegisterReallocatingKernels
     `.minnctapersm 1`): with `.maxntid`, that fixes the registers each thread
     has at entry, 65536 / threads, from which the roles trade.
   }];
+}
+
+def CroqAttachNVVMTarget : Pass<"croq-attach-nvvm-target", "ModuleOp"> {
+  let summary = "Attach an NVVM target for the module's chip to its GPU "
+                "modules";
+  let description = [{
+    `croq-to-nvvm` compiles each `gpu.module` for the chip the module's
+    `croq.target` names (sm_90a where it names none): this pass adds
+    `#nvvm.target` with that chip, the given PTX features and optimization
+    level to the `targets` of every `gpu.module` directly in the module,
+    which `gpu-module-to-binary` then compiles for. It is upstream's
+    `nvvm-attach-target` with the chip read from the IR rather than from an
+    option, so that the chip is named once.
+
+    Before (in a module with `croq.target = "sm_90a"`):
+
+    ```mlir
+    gpu.module @k_kernel { ... }
+    ```
+
+    After:
+
+    ```mlir
+    gpu.module @k_kernel [#nvvm.target<O = 3, chip = "sm_90a",
+                                       features = "+ptx80">] { ... }
+    ```
+  }];
+  let options = [
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx80\"",
+           "PTX features (PTX ISA version)">,
+    Option<"optLevel", "opt-level", "int", /*default=*/"3",
+           "optimization level of NVVM codegen">
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def CroqCheckLowering : Pass<"croq-check-lowering", "ModuleOp"> {

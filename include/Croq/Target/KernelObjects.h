@@ -45,7 +45,8 @@ LogicalResult writeFileOrEmitError(Location loc, StringRef path,
 std::string findPtxas(StringRef hint = "");
 
 /// Assembles the PTX object of every `gpu.binary` op of `module` (lowered
-/// with `format=isa`) with `ptxas -v -arch=<chip>`, one process per kernel,
+/// with `format=isa`) with `ptxas -v -arch=<chip>`, the chip the module's
+/// `croq.target` names (getModuleTarget), one process per kernel,
 /// all at once, into `<cubinDir>/<name>.cubin`; with `embedCubins`, each PTX
 /// object is then replaced by its cubin (format `bin`), so that the host
 /// code embeds the cubin instead of JIT-compiling the PTX. `report`
@@ -53,7 +54,7 @@ std::string findPtxas(StringRef hint = "");
 /// order, each after a `== <name> (ptxas -v -arch=<chip>)` line. Fails, with
 /// an error on the binary naming the kernel and quoting ptxas, on the first
 /// kernel (in module order) that ptxas rejects.
-LogicalResult assembleKernels(ModuleOp module, StringRef ptxas, StringRef chip,
+LogicalResult assembleKernels(ModuleOp module, StringRef ptxas,
                               StringRef cubinDir, bool embedCubins,
                               std::string &report);
 

@@ -215,8 +215,7 @@ struct ConvertCroqToGPUPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    FailureOr<const TargetDescription *> chipTarget =
-        getTargetDescription(module.getLoc(), chip);
+    FailureOr<const TargetDescription *> chipTarget = getModuleTarget(module);
     if (failed(chipTarget) || failed(checkLowerable(module, **chipTarget)))
       return signalPassFailure();
 

@@ -18,6 +18,7 @@
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/IR/TileLayout.h"
+#include "Croq/Dialect/Croq/Transforms/HostUtils.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -186,26 +187,6 @@ bool isApproximateKernelExp2(math::Exp2Op op);
 void populateCroqElementToGPUPatterns(CroqTypeConverter &converter,
                                       RewritePatternSet &patterns);
 
-/// The private declaration of the croq runtime function `name` of `type`
-/// in `module`, added by `builder` at the module's start if missing; null,
-/// after an error on the op, where `name` is taken by something else.
-func::FuncOp lookupOrDeclareRuntimeFunction(OpBuilder &builder, ModuleOp module,
-                                            StringRef name, FunctionType type);
-
-/// The stream argument (marked croq.stream by croq-host-entries) of the
-/// function around `op`, or of `op` if it is a function; null if it has
-/// none.
-Value getLaunchStream(Operation *op);
-
-/// getLaunchStream, or a null pointer (the default stream) where the
-/// function has no stream argument.
-Value getLaunchStreamOrNull(OpBuilder &builder, Location loc, Operation *op);
-
-/// `stream` (an !llvm.ptr) as a !gpu.async.token that gpu ops depend on to
-/// be queued on it: the GPU-to-LLVM conversion turns tokens into streams,
-/// and the cast folds away.
-Value getStreamToken(OpBuilder &builder, Location loc, Value stream);
-
 /// A tensor map as the host code holds it before a launch.
 struct HostTensorMap {
   /// The map's 128 bytes (getTensorMapValueType), which the kernel receives
@@ -216,22 +197,12 @@ struct HostTensorMap {
   Value usable;
 };
 
-/// Whether the runtime gives a tensor of `type` a usable tensor map on
-/// every call, as its static sizes and strides prove: contiguous rows, sizes
-/// and strides in TMA's ranges. The address and the row strides' alignment
-/// are facts of the call, so only a `staged` tensor (one the runtime copies
-/// into an aligned buffer where they break a rule) can be proven.
-bool isTmaUsableStatically(MemRefType type, bool staged);
-
 /// Emits, on the host after `usable` (a croqRtTensorMapGet* result), the
 /// call that makes the next launch fail when the map is not usable
 /// (croqRtTensorMapRequire): for kernels without the software copy. Fails
 /// where the runtime function's name is taken.
 LogicalResult emitHostRequire(OpBuilder &builder, Location loc, Operation *at,
                               Value usable);
-
-/// The croqRtElementType of `type`, if tensor maps can hold it.
-std::optional<int> getTensorMapElementType(Type type);
 
 /// The type a tensor map's bytes travel in from the host to the kernel
 /// (vector<16xi64>: 128 bytes, 128-byte aligned in the launch's argument
@@ -253,17 +224,6 @@ FailureOr<HostTensorMap> emitHostTensorMap(OpBuilder &builder, Location loc,
 /// Adds the pattern that lowers croq.tensor_map to these runtime calls.
 void populateCroqTensorMapToHostPatterns(CroqTypeConverter &converter,
                                          RewritePatternSet &patterns);
-
-/// The global tensor a tma copy moves to or from, before views: the source
-/// of the copy's croq.view, or the copy's global operand itself.
-Value getTmaGlobalTensor(CopyOp op);
-
-/// Whether the ops of `kernel` only read the buffer that `tensor` views:
-/// every use inside the kernel of that buffer, or of any view of it taken
-/// inside or outside the kernel, is the source of a copy, transpose, pad or
-/// mma.load, or a croq.read. Other memrefs that alias the buffer are not
-/// seen.
-bool isOnlyReadIn(Operation *kernel, Value tensor);
 
 /// Reports, on the op, why a tma copy cannot be lowered yet (box splitting,
 /// groups smaller than a block), or succeeds.

@@ -290,8 +290,7 @@ struct ConvertCroqRegionsToGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<const TargetDescription *> target =
-        getTargetDescription(module.getLoc(), chip);
+    FailureOr<const TargetDescription *> target = getModuleTarget(module);
     if (failed(target))
       return signalPassFailure();
     // The regions' bodies must be lowered already: their ops choose their

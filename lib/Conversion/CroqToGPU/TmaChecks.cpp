@@ -11,13 +11,6 @@
 using namespace mlir;
 using namespace mlir::croq;
 
-Value mlir::croq::getTmaGlobalTensor(CopyOp op) {
-  bool isLoad = getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;
-  Value global = isLoad ? op.getSource() : op.getDest();
-  auto view = global.getDefiningOp<ViewOp>();
-  return view ? view.getSource() : global;
-}
-
 LogicalResult mlir::croq::checkTmaLowerable(CopyOp op) {
   auto group = op->getParentOfType<ParallelOp>();
   bool isLoad = getMemorySpaceOf(op.getDest().getType()) == MemorySpace::Shared;

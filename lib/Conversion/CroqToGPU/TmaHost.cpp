@@ -33,30 +33,6 @@ static constexpr llvm::StringLiteral kRequire = "croqRtTensorMapRequire";
 static constexpr llvm::StringLiteral kReleaseStaged =
     "croqRtTensorMapReleaseStaged";
 
-std::optional<int> mlir::croq::getTensorMapElementType(Type type) {
-  if (type.isF32())
-    return CROQ_RT_F32;
-  if (type.isF16())
-    return CROQ_RT_F16;
-  if (type.isBF16())
-    return CROQ_RT_BF16;
-  if (type.isF64())
-    return CROQ_RT_F64;
-  if (isa<Float8E4M3FNType>(type))
-    return CROQ_RT_F8E4M3;
-  if (isa<Float8E5M2Type>(type))
-    return CROQ_RT_F8E5M2;
-  if (type.isInteger(8))
-    return CROQ_RT_I8;
-  if (type.isInteger(16))
-    return CROQ_RT_I16;
-  if (type.isInteger(32))
-    return CROQ_RT_I32;
-  if (type.isInteger(64))
-    return CROQ_RT_I64;
-  return std::nullopt;
-}
-
 /// The runtime code of a tile's swizzle.
 static int getRuntimeSwizzle(Swizzle swizzle) {
   switch (swizzle) {
@@ -71,29 +47,6 @@ static int getRuntimeSwizzle(Swizzle swizzle) {
     return CROQ_RT_SWIZZLE_NONE;
   }
   return CROQ_RT_SWIZZLE_NONE;
-}
-
-func::FuncOp mlir::croq::lookupOrDeclareRuntimeFunction(OpBuilder &builder,
-                                                        ModuleOp module,
-                                                        StringRef name,
-                                                        FunctionType type) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name)) {
-    if (existing.getFunctionType() == type)
-      return existing;
-    existing.emitOpError("is croq's runtime function '")
-        << name << "', which has type " << type;
-    return {};
-  }
-  if (Operation *other = module.lookupSymbol(name)) {
-    other->emitOpError("is named '")
-        << name << "', a function of croq's runtime";
-    return {};
-  }
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(module.getBody());
-  auto decl = func::FuncOp::create(builder, module.getLoc(), name, type);
-  decl.setPrivate();
-  return decl;
 }
 
 /// croqRtTensorMapGetStrided: (elementType, rank, address, sizes,
@@ -231,40 +184,6 @@ mlir::croq::emitHostTensorMap(OpBuilder &builder, Location loc, Value tensor,
   return HostTensorMap{map, usable};
 }
 
-bool mlir::croq::isTmaUsableStatically(MemRefType type, bool staged) {
-  // The address, and the alignment of the row strides, are facts of the
-  // call: only staging makes them irrelevant.
-  if (!staged || !type.hasStaticShape() ||
-      !getTensorMapElementType(type.getElementType()))
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
-    return false;
-  ArrayRef<int64_t> sizes = type.getShape();
-  int64_t rank = type.getRank();
-  int64_t eltBytes = getElementSizeInBytes(type.getElementType());
-  // Rows are contiguous (the inner-stride rule, and what staging copies).
-  if (rank == 0 || strides.back() != 1)
-    return false;
-  int64_t rowCopies = 1;
-  for (int64_t d = 0; d < rank; ++d) {
-    // dim-range: every size in [1, 2^32].
-    if (sizes[d] < 1 || sizes[d] > (int64_t(1) << 32))
-      return false;
-    if (d + 1 == rank)
-      continue;
-    // stride-range, and rows that do not overlap (staging copies them).
-    if (strides[d] < sizes[d + 1] * strides[d + 1] ||
-        saturatingMul(strides[d], eltBytes) >= (int64_t(1) << 40))
-      return false;
-    if (d + 2 < rank)
-      rowCopies = saturatingMul(rowCopies, sizes[d]);
-  }
-  return rowCopies <= CROQ_RT_STAGING_MAX_ROW_COPIES;
-}
-
 LogicalResult mlir::croq::emitHostRequire(OpBuilder &builder, Location loc,
                                           Operation *at, Value usable) {
   Type i32 = builder.getI32Type();
@@ -280,34 +199,6 @@ LogicalResult mlir::croq::emitHostRequire(OpBuilder &builder, Location loc,
 VectorType mlir::croq::getTensorMapValueType(MLIRContext *context) {
   return VectorType::get({CROQ_RT_TENSOR_MAP_BYTES / 8},
                          IntegerType::get(context, 64));
-}
-
-/// Whether `use` only reads its value: an operand of a copy, transpose,
-/// pad, mma.load or croq.read other than the one the op writes through.
-static bool isReadingUse(OpOperand &use) {
-  Operation *user = use.getOwner();
-  return isa<CopyOp, TransposeOp, PadOp, MmaLoadOp, ReadOp>(user) &&
-         &use != getWrittenBufferOperand(user);
-}
-
-bool mlir::croq::isOnlyReadIn(Operation *kernel, Value tensor) {
-  SmallVector<Value> worklist = {getUnderlyingBuffer(tensor)};
-  llvm::DenseSet<Value> seen;
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (!seen.insert(value).second)
-      continue;
-    for (OpOperand &use : value.getUses()) {
-      Operation *user = use.getOwner();
-      if (isViewOp(user) || isa<SpanAsOp, ViewLikeOpInterface>(user)) {
-        llvm::append_range(worklist, user->getResults());
-        continue;
-      }
-      if (kernel->isAncestor(user) && !isReadingUse(use))
-        return false;
-    }
-  }
-  return true;
 }
 
 namespace {

@@ -187,7 +187,7 @@ struct ConvertLinalgToCroqPass
 
   void runOnOperation() override {
     FailureOr<const TargetDescription *> target =
-        getTargetDescription(getOperation()->getLoc(), chip);
+        getModuleTarget(getOperation());
     if (failed(target))
       return signalPassFailure();
     if ((tileM == 0) != (tileN == 0)) {

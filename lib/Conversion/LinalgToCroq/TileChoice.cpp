@@ -16,8 +16,12 @@
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/Debug.h"
 
 #include <limits>
+
+#define DEBUG_TYPE "convert-linalg-to-croq"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -356,6 +360,14 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
   return {best, bestSplits};
 }
 
+/// Prints `cycles` for -debug-only: its value where the shape is static.
+static void printCycles(llvm::raw_ostream &os, Value cycles) {
+  if (std::optional<int64_t> value = getConstantIntValue(cycles))
+    os << *value;
+  else
+    os << "(computed on the host)";
+}
+
 GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
                                       Value m, Value n, Value kSteps,
                                       Value bRowBytes,
@@ -387,6 +399,16 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       cost = emitKernelCycles(e, waveCycles, memoryCycles);
       splits = e.c(1);
     }
+    LLVM_DEBUG({
+      llvm::dbgs() << "[" DEBUG_TYPE "] variant " << index << ": tile "
+                   << tile.rows << "x" << tile.cols << ", cluster "
+                   << tile.clusterRows << "x" << tile.clusterCols
+                   << (variant.split ? ", split K" : "") << ": cost ";
+      printCycles(llvm::dbgs(), cost);
+      llvm::dbgs() << " cycles, splits ";
+      printCycles(llvm::dbgs(), splits);
+      llvm::dbgs() << "\n";
+    });
     if (!best) {
       best = e.c(index);
       bestCost = cost;
@@ -398,5 +420,10 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
     bestSplits = e.select(better, splits, bestSplits);
     bestCost = e.select(better, cost, bestCost);
   }
+  LLVM_DEBUG({
+    llvm::dbgs() << "[" DEBUG_TYPE "] chosen variant ";
+    printCycles(llvm::dbgs(), best);
+    llvm::dbgs() << " of " << variants.size() << "\n";
+  });
   return {best, bestSplits};
 }

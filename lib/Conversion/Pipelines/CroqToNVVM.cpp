@@ -54,14 +54,16 @@ std::string croq::findCudaToolkit(StringRef hint) {
 
 void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
                                    const CroqToNVVMPipelineOptions &options) {
+  // The chip is named once, in the IR; every pass after reads it there.
+  CroqSetTargetOptions setTarget;
+  setTarget.chip = options.chip;
+  pm.addPass(createCroqSetTarget(setTarget));
   // croq -> gpu, memref, scf, vector, nvgpu.
   CroqPipelineLoopsOptions pipelining;
   pipelining.stages = options.pipelineStages;
   pipelining.warpSpecialize = options.warpSpecialize;
-  pipelining.chip = options.chip;
   // linalg matrix products become croq kernels.
   ConvertLinalgToCroqOptions fromLinalg;
-  fromLinalg.chip = options.chip;
   fromLinalg.tileM = options.gemmTileM;
   fromLinalg.tileN = options.gemmTileN;
   fromLinalg.splitK = options.gemmSplitK;
@@ -88,7 +90,6 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   // per multiprocessor.
   CroqPersistentBlocksOptions persistent;
   persistent.persistent = options.persistent;
-  persistent.chip = options.chip;
   pm.addPass(createCroqPersistentBlocks(persistent));
   pm.addPass(createCroqPipelineLoops(pipelining));
   // Consumer warpgroups share the accumulators by rows.
@@ -117,21 +118,13 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   // Producer loops that only issue tma loads run on one warp.
   pm.addPass(createCroqSingleWarpProducers());
   // Plans the kernels' resources, each recorded in the IR.
-  CroqPlanSharedMemoryOptions sharedMemory;
-  sharedMemory.chip = options.chip;
-  pm.addPass(createCroqPlanSharedMemory(sharedMemory));
+  pm.addPass(createCroqPlanSharedMemory());
   pm.addPass(createCroqPlanEvents());
-  CroqPlanRegistersOptions registers;
-  registers.chip = options.chip;
-  pm.addPass(createCroqPlanRegisters(registers));
+  pm.addPass(createCroqPlanRegisters());
   // Each thread's phase bits of each event array, as SSA values.
   pm.addPass(createCroqCarryEventPhases());
-  ConvertCroqToGPUOptions toGPU;
-  toGPU.chip = options.chip;
-  pm.addPass(createConvertCroqToGPU(toGPU));
-  ConvertCroqRegionsToGPUOptions regions;
-  regions.chip = options.chip;
-  pm.addPass(createConvertCroqRegionsToGPU(regions));
+  pm.addPass(createConvertCroqToGPU());
+  pm.addPass(createConvertCroqRegionsToGPU());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
@@ -147,11 +140,10 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
+  CroqAttachNVVMTargetOptions target;
   target.features = options.features;
   target.optLevel = options.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createCroqAttachNVVMTarget(target));
   pm.addPass(createLowerAffinePass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());

@@ -1,7 +1,7 @@
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=96 tile-n=128" 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128" 2>&1 | FileCheck %s --check-prefix=ALONE
-// RUN: not croq-opt %s --convert-linalg-to-croq="chip=sm_70" 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256 chip=sm_80" -split-input-file 2>&1 | FileCheck %s --check-prefix=ROOM
+// RUN: not croq-opt %s --croq-set-target=chip=sm_70 --convert-linalg-to-croq 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not croq-opt %s --croq-set-target=chip=sm_80 --convert-linalg-to-croq="tile-m=128 tile-n=256" -split-input-file 2>&1 | FileCheck %s --check-prefix=ROOM
 // RUN: not croq-opt %s --convert-linalg-to-croq="split-k=-2" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not croq-opt %s --convert-linalg-to-croq="split-k=2" -split-input-file 2>&1 | FileCheck %s --check-prefix=BATCH
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256 split-k=4" 2>&1 | FileCheck %s --check-prefix=UNSPLITTABLE

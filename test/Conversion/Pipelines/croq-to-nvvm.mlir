@@ -4,7 +4,9 @@
 // The pipeline without binary: the kernel is an NVVM kernel in a gpu.module
 // targeting sm_90a, its dynamic shared memory an aligned external global;
 // the host function launches it on the stream it takes last, between the
-// runtime's call bracket, and returns the call's status.
+// runtime's call bracket, and returns the call's status. The chip stays
+// named in the IR (croq-set-target).
+// CHECK: module attributes {croq.target = "sm_90a", gpu.container_module}
 // CHECK: llvm.func @add(
 // CHECK-SAME: %[[STREAM:arg[0-9]+]]: !llvm.ptr) -> i32
 // CHECK-SAME: attributes {llvm.emit_c_interface}

@@ -8,8 +8,8 @@
 // RUN: %ptxas -arch=sm_80 %t.d/copy_async_kernel.ptx -o %t.cubin
 // RUN: FileCheck %s < %t.d/copy_async_kernel.ptx
 // RUN: not croq-opt %S/Inputs/hopper-features.mlir --croq-to-nvvm="chip=sm_80 format=none" -split-input-file 2>&1 | FileCheck %s --check-prefix=REFUSED
-// RUN: not croq-opt %S/Inputs/hopper-features.mlir --croq-plan-shared-memory=chip=sm_80 -split-input-file 2>&1 | FileCheck %s --check-prefix=SMEM
-// RUN: croq-opt %S/Inputs/hopper-features.mlir --croq-plan-shared-memory=chip=sm_90a -split-input-file | FileCheck %s --check-prefix=SMEM90
+// RUN: not croq-opt %S/Inputs/hopper-features.mlir --croq-set-target=chip=sm_80 --croq-plan-shared-memory -split-input-file 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: croq-opt %S/Inputs/hopper-features.mlir --croq-set-target=chip=sm_90a --croq-plan-shared-memory -split-input-file | FileCheck %s --check-prefix=SMEM90
 
 // CHECK: .target sm_80
 // CHECK: cp.async.cg.shared.global

@@ -23,7 +23,7 @@ func.func @stages_and_warp_specialize(%n: index) {
 func.func @misspelled(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.for' op carries unknown croq attribute 'croq.stage'; croq reads 'croq.stages', 'croq.warp_specialize', 'croq.consumers' and 'croq.persistent'}}
+  // expected-error @+1 {{'scf.for' op carries unknown croq attribute 'croq.stage'; croq reads 'croq.stages', 'croq.warp_specialize', 'croq.consumers', 'croq.persistent' and 'croq.target'}}
   scf.for %i = %c0 to %n step %c1 {
   } {croq.stage = 4 : i64}
   return
@@ -112,5 +112,30 @@ func.func @stream_misspelled(%s: !llvm.ptr {croq.streams}) {
 
 // expected-error @+1 {{'func.func' op carries 'croq.stream', which applies to function arguments only}}
 func.func @stream_on_an_op() attributes {croq.stream} {
+  return
+}
+
+// -----
+
+// CHECK-LABEL: module attributes {croq.target = "sm_80"}
+module attributes {croq.target = "sm_80"} {
+}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op expects 'croq.target' to name a chip croq knows (sm_90a, sm_80), got 'sm_70'}}
+module attributes {croq.target = "sm_70"} {
+}
+
+// -----
+
+// expected-error @+1 {{'builtin.module' op expects 'croq.target' to be a chip name string, got 90 : i64}}
+module attributes {croq.target = 90} {
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op carries 'croq.target', which applies to builtin.module only}}
+func.func @target_on_function() attributes {croq.target = "sm_90a"} {
   return
 }

@@ -7,6 +7,7 @@
 #include "Croq/Dialect/Croq/IR/CroqDialect.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 #include "Croq/Dialect/Croq/IR/CroqTypes.h"
+#include "Croq/Dialect/Croq/IR/TargetDescription.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -86,14 +87,29 @@ LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
              << name << "' to be true or false, got " << attr.getValue();
     return success();
   }
+  if (name == TargetAttrHelper::getNameStr()) {
+    if (!isa<ModuleOp>(op))
+      return op->emitOpError("carries '")
+             << name << "', which applies to builtin.module only";
+    auto chip = dyn_cast<StringAttr>(attr.getValue());
+    if (!chip)
+      return op->emitOpError("expects '")
+             << name << "' to be a chip name string, got " << attr.getValue();
+    if (!lookupTargetDescription(chip.getValue()))
+      return op->emitOpError("expects '")
+             << name << "' to name a chip croq knows (" << getKnownChips()
+             << "), got '" << chip.getValue() << "'";
+    return success();
+  }
   if (name == StreamAttrHelper::getNameStr())
     return op->emitOpError("carries '")
            << name << "', which applies to function arguments only";
   return op->emitOpError("carries unknown croq attribute '")
          << name << "'; croq reads '" << StagesAttrHelper::getNameStr()
          << "', '" << WarpSpecializeAttrHelper::getNameStr() << "', '"
-         << ConsumersAttrHelper::getNameStr() << "' and '"
-         << PersistentAttrHelper::getNameStr() << "'";
+         << ConsumersAttrHelper::getNameStr() << "', '"
+         << PersistentAttrHelper::getNameStr() << "' and '"
+         << TargetAttrHelper::getNameStr() << "'";
 }
 
 LogicalResult CroqDialect::verifyRegionArgAttribute(Operation *op,

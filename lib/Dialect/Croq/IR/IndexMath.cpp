@@ -1,20 +1,80 @@
-//===- IndexMath.cpp - index arithmetic the croq passes emit
-//---------------===//
+//===- IndexMath.cpp - index arithmetic the croq passes emit --------------===//
 //
-// Constants, products, comparisons and the distributed loop over a group's
-// threads, shared by croq-distribute-copies and the conversion to gpu.
+// IndexBuilder's arithmetic on OpFoldResults (the window arithmetic of
+// views), constants, products, comparisons and the distributed loop over a
+// group's threads.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::croq;
+
+/// `OpTy` on `x` and `y`, their constants materialized.
+template <typename OpTy>
+static OpFoldResult createOnValues(OpBuilder &b, Location loc, OpFoldResult x,
+                                   OpFoldResult y) {
+  return OpTy::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, x),
+                      getValueOrCreateConstantIndexOp(b, loc, y))
+      .getResult();
+}
+
+// Constants fold only where the result fits in int64_t; otherwise the sum
+// or product is left to the (wrapping) index arithmetic of the IR.
+OpFoldResult IndexBuilder::addOfr(OpFoldResult x, OpFoldResult y) {
+  std::optional<int64_t> cx = getConstantIntValue(x);
+  std::optional<int64_t> cy = getConstantIntValue(y);
+  if (cx && cy)
+    if (std::optional<int64_t> sum = llvm::checkedAdd(*cx, *cy))
+      return b.getIndexAttr(*sum);
+  if (cx && *cx == 0)
+    return y;
+  if (cy && *cy == 0)
+    return x;
+  return createOnValues<arith::AddIOp>(b, loc, x, y);
+}
+
+OpFoldResult IndexBuilder::mulOfr(OpFoldResult x, OpFoldResult y) {
+  std::optional<int64_t> cx = getConstantIntValue(x);
+  std::optional<int64_t> cy = getConstantIntValue(y);
+  if (cx && cy)
+    if (std::optional<int64_t> product = llvm::checkedMul(*cx, *cy))
+      return b.getIndexAttr(*product);
+  if ((cx && *cx == 0) || (cy && *cy == 0))
+    return b.getIndexAttr(0);
+  if (cx && *cx == 1)
+    return y;
+  if (cy && *cy == 1)
+    return x;
+  return createOnValues<arith::MulIOp>(b, loc, x, y);
+}
+
+OpFoldResult IndexBuilder::minOfr(OpFoldResult x, OpFoldResult y) {
+  std::optional<int64_t> cx = getConstantIntValue(x);
+  std::optional<int64_t> cy = getConstantIntValue(y);
+  if (cx && cy)
+    return b.getIndexAttr(std::min(*cx, *cy));
+  if (x == y)
+    return x;
+  return createOnValues<arith::MinSIOp>(b, loc, x, y);
+}
+
+OpFoldResult IndexBuilder::ceilDivOfr(OpFoldResult x, OpFoldResult y) {
+  std::optional<int64_t> cx = getConstantIntValue(x);
+  std::optional<int64_t> cy = getConstantIntValue(y);
+  if (cx && cy && *cy > 0)
+    return b.getIndexAttr(llvm::divideCeil(*cx, *cy));
+  if (cy && *cy == 1)
+    return x;
+  return createOnValues<arith::CeilDivUIOp>(b, loc, x, y);
+}
 
 Value mlir::croq::indexConstant(OpBuilder &builder, Location loc,
                                 int64_t value) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
+#include "Croq/Dialect/Croq/IR/CroqDialect.h"
 
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/STLExtras.h"
@@ -104,4 +105,19 @@ mlir::croq::getTargetDescription(Location loc, StringRef chip) {
     return target;
   return emitError(loc) << "croq has no target description for chip '" << chip
                         << "'; known chips: " << getKnownChips();
+}
+
+StringAttr mlir::croq::getModuleChip(Operation *op) {
+  StringRef name = CroqDialect::TargetAttrHelper::getNameStr();
+  for (Operation *holder = op; holder; holder = holder->getParentOp())
+    if (auto chip = holder->getAttrOfType<StringAttr>(name))
+      return chip;
+  return nullptr;
+}
+
+FailureOr<const TargetDescription *>
+mlir::croq::getModuleTarget(Operation *op) {
+  StringAttr chip = getModuleChip(op);
+  return getTargetDescription(op->getLoc(),
+                              chip ? chip.getValue() : StringRef(kDefaultChip));
 }

@@ -85,6 +85,29 @@ int64_t mlir::croq::saturatingMul(int64_t a, int64_t b) {
   return product ? *product : std::numeric_limits<int64_t>::max();
 }
 
+LogicalResult
+mlir::croq::forEachKernel(Operation *root,
+                          function_ref<LogicalResult(ParallelOp)> fn) {
+  WalkResult result = root->walk([&](ParallelOp block) {
+    if (block.getLevel() != ParallelLevel::Block)
+      return WalkResult::advance();
+    if (failed(fn(block)))
+      return WalkResult::interrupt();
+    return WalkResult::skip();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult mlir::croq::forEachKernelOfTarget(
+    Operation *root,
+    function_ref<LogicalResult(ParallelOp, const TargetDescription &)> fn) {
+  FailureOr<const TargetDescription *> target = getModuleTarget(root);
+  if (failed(target))
+    return failure();
+  return forEachKernel(root,
+                       [&](ParallelOp block) { return fn(block, **target); });
+}
+
 /// The number of points of a region op with static extents (saturated at
 /// the int64_t maximum), or failure.
 static FailureOr<int64_t> getStaticVolume(ArrayRef<int64_t> extents) {

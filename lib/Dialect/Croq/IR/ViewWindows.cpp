@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/IndexMath.h"
 #include "Croq/Dialect/Croq/IR/ViewUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,73 +19,6 @@
 
 using namespace mlir;
 using namespace mlir::croq;
-
-//===----------------------------------------------------------------------===//
-// Index arithmetic on OpFoldResults
-//===----------------------------------------------------------------------===//
-
-static Value toValue(OpBuilder &b, Location loc, OpFoldResult ofr) {
-  return getValueOrCreateConstantIndexOp(b, loc, ofr);
-}
-
-// Constants fold only where the result fits in int64_t; otherwise the sum
-// or product is left to the (wrapping) index arithmetic of the IR.
-static OpFoldResult addOfr(OpBuilder &b, Location loc, OpFoldResult x,
-                           OpFoldResult y) {
-  std::optional<int64_t> cx = getConstantIntValue(x);
-  std::optional<int64_t> cy = getConstantIntValue(y);
-  if (cx && cy)
-    if (std::optional<int64_t> sum = llvm::checkedAdd(*cx, *cy))
-      return b.getIndexAttr(*sum);
-  if (cx && *cx == 0)
-    return y;
-  if (cy && *cy == 0)
-    return x;
-  return arith::AddIOp::create(b, loc, toValue(b, loc, x), toValue(b, loc, y))
-      .getResult();
-}
-
-static OpFoldResult mulOfr(OpBuilder &b, Location loc, OpFoldResult x,
-                           OpFoldResult y) {
-  std::optional<int64_t> cx = getConstantIntValue(x);
-  std::optional<int64_t> cy = getConstantIntValue(y);
-  if (cx && cy)
-    if (std::optional<int64_t> product = llvm::checkedMul(*cx, *cy))
-      return b.getIndexAttr(*product);
-  if ((cx && *cx == 0) || (cy && *cy == 0))
-    return b.getIndexAttr(0);
-  if (cx && *cx == 1)
-    return y;
-  if (cy && *cy == 1)
-    return x;
-  return arith::MulIOp::create(b, loc, toValue(b, loc, x), toValue(b, loc, y))
-      .getResult();
-}
-
-static OpFoldResult minOfr(OpBuilder &b, Location loc, OpFoldResult x,
-                           OpFoldResult y) {
-  std::optional<int64_t> cx = getConstantIntValue(x);
-  std::optional<int64_t> cy = getConstantIntValue(y);
-  if (cx && cy)
-    return b.getIndexAttr(std::min(*cx, *cy));
-  if (x == y)
-    return x;
-  return arith::MinSIOp::create(b, loc, toValue(b, loc, x), toValue(b, loc, y))
-      .getResult();
-}
-
-static OpFoldResult ceilDivOfr(OpBuilder &b, Location loc, OpFoldResult x,
-                               OpFoldResult y) {
-  std::optional<int64_t> cx = getConstantIntValue(x);
-  std::optional<int64_t> cy = getConstantIntValue(y);
-  if (cx && cy && *cy > 0)
-    return b.getIndexAttr(llvm::divideCeil(*cx, *cy));
-  if (cy && *cy == 1)
-    return x;
-  return arith::CeilDivUIOp::create(b, loc, toValue(b, loc, x),
-                                    toValue(b, loc, y))
-      .getResult();
-}
 
 //===----------------------------------------------------------------------===//
 // Windows
@@ -142,6 +76,7 @@ mlir::croq::getBufferSizes(OpBuilder &builder, Location loc, Value value) {
 FailureOr<ViewWindow> mlir::croq::getViewWindow(OpBuilder &builder,
                                                 Operation *op) {
   Location loc = op->getLoc();
+  IndexBuilder e{builder, loc};
   ViewWindow window;
   if (auto view = dyn_cast<ViewOp>(op)) {
     window.source = view.getSource();
@@ -155,7 +90,7 @@ FailureOr<ViewWindow> mlir::croq::getViewWindow(OpBuilder &builder,
     window.sizes = subspan.getMixedSizes();
     for (auto [index, step] :
          llvm::zip(subspan.getIndices(), subspan.getMixedSteps()))
-      window.offsets.push_back(mulOfr(builder, loc, index, step));
+      window.offsets.push_back(e.mulOfr(index, step));
     return window;
   }
   auto chunk = dyn_cast<ChunkatOp>(op);
@@ -171,10 +106,10 @@ FailureOr<ViewWindow> mlir::croq::getViewWindow(OpBuilder &builder,
        llvm::enumerate(chunk.getIndexPerDim(), chunk.getMixedCounts())) {
     OpFoldResult size =
         ShapedType::isDynamic(resultShape[dim])
-            ? ceilDivOfr(builder, loc, (*sourceSizes)[dim], count)
+            ? e.ceilDivOfr((*sourceSizes)[dim], count)
             : OpFoldResult(builder.getIndexAttr(resultShape[dim]));
     window.sizes.push_back(size);
-    window.offsets.push_back(index ? mulOfr(builder, loc, index, size)
+    window.offsets.push_back(index ? e.mulOfr(index, size)
                                    : OpFoldResult(builder.getIndexAttr(0)));
   }
   return window;
@@ -183,6 +118,7 @@ FailureOr<ViewWindow> mlir::croq::getViewWindow(OpBuilder &builder,
 ViewWindow mlir::croq::composeWindows(OpBuilder &builder, Location loc,
                                       const ViewWindow &inner,
                                       const ViewWindow &outer) {
+  IndexBuilder e{builder, loc};
   ViewWindow result;
   result.source = inner.source;
   result.sizes = outer.sizes;
@@ -191,14 +127,14 @@ ViewWindow mlir::croq::composeWindows(OpBuilder &builder, Location loc,
   for (size_t dim = 0; dim < outer.sizes.size(); ++dim) {
     OpFoldResult o1 = inner.offsets[dim], s1 = inner.sizes[dim];
     OpFoldResult o2 = outer.offsets[dim], s2 = outer.sizes[dim];
-    result.offsets.push_back(addOfr(builder, loc, o1, o2));
+    result.offsets.push_back(e.addOfr(o1, o2));
     // The outer window may only see what lies inside the inner one.
     OpFoldResult bound;
     if (!inner.bounds.empty())
       bound = inner.bounds[dim];
     if (!outer.bounds.empty()) {
-      OpFoldResult b = addOfr(builder, loc, o1, outer.bounds[dim]);
-      bound = bound ? minOfr(builder, loc, bound, b) : b;
+      OpFoldResult b = e.addOfr(o1, outer.bounds[dim]);
+      bound = bound ? e.minOfr(bound, b) : b;
     }
     std::optional<int64_t> c1 = getConstantIntValue(s1);
     std::optional<int64_t> co2 = getConstantIntValue(o2);
@@ -207,8 +143,8 @@ ViewWindow mlir::croq::composeWindows(OpBuilder &builder, Location loc,
         co2 && c2 ? llvm::checkedAdd(*co2, *c2) : std::nullopt;
     bool staticallyInside = c1 && end && *co2 >= 0 && *end <= *c1;
     if (!staticallyInside) {
-      OpFoldResult b = addOfr(builder, loc, o1, s1);
-      bound = bound ? minOfr(builder, loc, bound, b) : b;
+      OpFoldResult b = e.addOfr(o1, s1);
+      bound = bound ? e.minOfr(bound, b) : b;
       needsBounds = true;
     }
     bounds.push_back(bound);
@@ -280,13 +216,14 @@ Value mlir::croq::buildViewOp(OpBuilder &builder, Location loc, ViewType type,
   SmallVector<OpFoldResult> mixedSizes(window.sizes);
   for (auto [dim, size] : llvm::enumerate(type.getShape()))
     if (ShapedType::isDynamic(size))
-      mixedSizes[dim] = toValue(builder, loc, mixedSizes[dim]);
+      mixedSizes[dim] =
+          getValueOrCreateConstantIndexOp(builder, loc, mixedSizes[dim]);
   // Static offsets must be non-negative; one that folded to a negative
   // constant (a negative coordinate, known only now) stays an operand.
   SmallVector<OpFoldResult> mixedOffsets(window.offsets);
   for (OpFoldResult &offset : mixedOffsets)
     if (std::optional<int64_t> c = getConstantIntValue(offset); c && *c < 0)
-      offset = toValue(builder, loc, offset);
+      offset = getValueOrCreateConstantIndexOp(builder, loc, offset);
   // A constant equal to ShapedType::kDynamic (INT64_MIN) cannot be written
   // in a static list, which reads it as "dynamic": it stays an operand.
   SmallVector<OpFoldResult> mixedBounds(window.bounds);
@@ -294,7 +231,7 @@ Value mlir::croq::buildViewOp(OpBuilder &builder, Location loc, ViewType type,
     for (OpFoldResult &value : *list)
       if (std::optional<int64_t> c = getConstantIntValue(value);
           c && ShapedType::isDynamic(*c))
-        value = toValue(builder, loc, value);
+        value = getValueOrCreateConstantIndexOp(builder, loc, value);
   dispatchIndexOpFoldResults(mixedSizes, sizes, staticSizes);
   dispatchIndexOpFoldResults(mixedOffsets, offsets, staticOffsets);
   dispatchIndexOpFoldResults(mixedBounds, bounds, staticBounds);

@@ -165,7 +165,7 @@ struct CroqPersistentBlocksPass
 
   void runOnOperation() override {
     FailureOr<const TargetDescription *> target =
-        getTargetDescription(getOperation()->getLoc(), chip);
+        getModuleTarget(getOperation());
     if (failed(target))
       return signalPassFailure();
     if (groupRows < 1) {

@@ -13,12 +13,16 @@
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
+#include "llvm/Support/Debug.h"
+
 namespace mlir {
 namespace croq {
 #define GEN_PASS_DEF_CROQPLANREGISTERS
 #include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
 } // namespace croq
 } // namespace mlir
+
+#define DEBUG_TYPE "croq-plan-registers"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -96,6 +100,12 @@ static LogicalResult planBlock(ParallelOp block,
   // producers keep theirs too: freeing registers nobody takes would only
   // make the producers spill (and ptxas ignores such a decrease, C7507).
   int64_t atEntry = target.registerFile / *blockThreads / 8 * 8;
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << block.getLoc() << ": "
+                          << *producerThreads << " producer threads keep "
+                          << target.producerRegisters << ", "
+                          << *consumerThreads << " consumer threads get "
+                          << consumerRegisters << " (" << atEntry
+                          << " at entry)\n");
   if (consumerRegisters <= atEntry)
     return success();
   Builder builder(block.getContext());
@@ -113,18 +123,7 @@ struct CroqPlanRegistersPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<const TargetDescription *> target =
-        getTargetDescription(getOperation()->getLoc(), chip);
-    if (failed(target))
-      return signalPassFailure();
-    WalkResult result = getOperation()->walk([&](ParallelOp block) {
-      if (block.getLevel() != ParallelLevel::Block)
-        return WalkResult::advance();
-      if (failed(planBlock(block, **target)))
-        return WalkResult::interrupt();
-      return WalkResult::skip();
-    });
-    if (result.wasInterrupted())
+    if (failed(forEachKernelOfTarget(getOperation(), planBlock)))
       signalPassFailure();
   }
 };

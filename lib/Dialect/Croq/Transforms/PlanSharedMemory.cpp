@@ -12,6 +12,7 @@
 #include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -22,6 +23,8 @@ namespace croq {
 #include "Croq/Dialect/Croq/Transforms/Passes.h.inc"
 } // namespace croq
 } // namespace mlir
+
+#define DEBUG_TYPE "croq-plan-shared-memory"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -48,8 +51,10 @@ static int64_t getSharedBytes(Type type) {
 /// Places the shared buffers of `block` one after the other, each at the
 /// alignment of its layout, in program order; records the offsets on the
 /// allocations and the total on the block. Fails, with an error that lists
-/// the buffers, past `capacity` bytes.
-static LogicalResult planBlock(ParallelOp block, int64_t capacity) {
+/// the buffers, past the shared memory of `target`.
+static LogicalResult planBlock(ParallelOp block,
+                               const TargetDescription &target) {
+  int64_t capacity = target.sharedMemoryPerBlock;
   int64_t offset = 0;
   SmallVector<Place> places;
   block.walk([&](AllocOp alloc) {
@@ -67,8 +72,12 @@ static LogicalResult planBlock(ParallelOp block, int64_t capacity) {
     }
     offset = llvm::alignTo(offset, align);
     places.push_back({alloc, bytes, offset});
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << type << ": " << bytes
+                            << " bytes at offset " << offset << "\n");
     offset += bytes;
   });
+  LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << block.getLoc() << ": "
+                          << offset << " of " << capacity << " bytes\n");
   if (offset > capacity) {
     InFlightDiagnostic diag = block.emitOpError("needs ");
     if (offset == std::numeric_limits<int64_t>::max())
@@ -99,18 +108,7 @@ struct CroqPlanSharedMemoryPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<const TargetDescription *> target =
-        getTargetDescription(getOperation()->getLoc(), chip);
-    if (failed(target))
-      return signalPassFailure();
-    WalkResult result = getOperation()->walk([&](ParallelOp block) {
-      if (block.getLevel() != ParallelLevel::Block)
-        return WalkResult::advance();
-      if (failed(planBlock(block, (*target)->sharedMemoryPerBlock)))
-        return WalkResult::interrupt();
-      return WalkResult::skip();
-    });
-    if (result.wasInterrupted())
+    if (failed(forEachKernelOfTarget(getOperation(), planBlock)))
       signalPassFailure();
   }
 };

@@ -44,7 +44,11 @@ def Croq_Dialect : Dialect {
     "::mlir::BoolAttr":$persistent,
     // On the !llvm.ptr argument of a function that launches kernels: the
     // stream they are launched on (croq-host-entries).
-    "::mlir::UnitAttr":$stream
+    "::mlir::UnitAttr":$stream,
+    // On a builtin.module: the chip its kernels compile for (croq-set-target
+    // or the user; sm_90a where no module names one). Every pass that needs
+    // a limit or a feature of the GPU reads it (getModuleTarget).
+    "::mlir::StringAttr":$target
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

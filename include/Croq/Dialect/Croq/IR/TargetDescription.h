@@ -2,8 +2,10 @@
 //
 // The facts of a GPU architecture that croq's passes read: shared-memory
 // capacity, the register file and the register counts of warp roles, and
-// the features the lowering may use. Passes that need a limit take a `chip`
-// option and look its description up here; nothing else hard-codes them.
+// the features the lowering may use. The chip is named once in the IR, by
+// the `croq.target` attribute of the module (croq-set-target writes it);
+// passes that need a limit read it through getModuleTarget, and nothing
+// else hard-codes them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 #define CROQ_DIALECT_CROQ_IR_TARGETDESCRIPTION_H
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
 #include <string>
@@ -80,6 +83,15 @@ FailureOr<const TargetDescription *> getTargetDescription(Location loc,
 
 /// The target the pipeline compiles for when none is named.
 constexpr llvm::StringLiteral kDefaultChip = "sm_90a";
+
+/// The chip named by the `croq.target` attribute of the closest op that
+/// holds `op` (or of `op` itself), or null if none names one.
+StringAttr getModuleChip(Operation *op);
+
+/// The target `op` compiles for: the description of the chip its module's
+/// `croq.target` names, or of sm_90a where none is named. Emits an error
+/// naming the known chips if croq has no description of that chip.
+FailureOr<const TargetDescription *> getModuleTarget(Operation *op);
 
 } // namespace croq
 } // namespace mlir

@@ -11,6 +11,7 @@
 #define CROQ_DIALECT_CROQ_IR_THREADGROUPS_H
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/TargetDescription.h"
 #include "llvm/ADT/BitVector.h"
 
 namespace mlir {
@@ -35,6 +36,17 @@ constexpr int64_t kNamedBarriers = kHardwareBarriers - kFirstNamedBarrier;
 /// `a * b` for non-negative `a` and `b`, or the int64_t maximum where the
 /// product does not fit.
 int64_t saturatingMul(int64_t a, int64_t b);
+
+/// Calls `fn` on each block-level croq.parallel (each kernel) under `root`,
+/// without looking inside them; stops at the first one `fn` fails on.
+LogicalResult forEachKernel(Operation *root,
+                            function_ref<LogicalResult(ParallelOp)> fn);
+
+/// forEachKernel with the target `root` compiles for (getModuleTarget):
+/// fails, after the error, where croq has no description of its chip.
+LogicalResult forEachKernelOfTarget(
+    Operation *root,
+    function_ref<LogicalResult(ParallelOp, const TargetDescription &)> fn);
 
 /// The alignment, in bytes, a shared buffer of this swizzle needs (TMA's
 /// swizzle pattern repeats every 8 spans: 1024 bytes for 128B).

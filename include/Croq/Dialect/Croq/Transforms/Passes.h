@@ -9,7 +9,9 @@
 
 #include "Croq/Dialect/Croq/IR/CroqDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -17,6 +19,18 @@
 
 namespace mlir {
 namespace croq {
+
+/// Where a tma copy carries the software (dma) copy that runs when the
+/// runtime cannot give its tensor a tensor map.
+enum class TmaFallback {
+  /// Where static facts cannot prove that the runtime will give a map.
+  Auto,
+  /// On every tma copy.
+  Always,
+  /// Nowhere: a call whose tensor TMA cannot take fails with the runtime's
+  /// reason.
+  Never,
+};
 
 #define GEN_PASS_DECL
 #include "Croq/Dialect/Croq/Transforms/Passes.h.inc"

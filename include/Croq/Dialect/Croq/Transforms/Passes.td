@@ -10,6 +10,42 @@
 
 include "mlir/Pass/PassBase.td"
 
+def CroqSetTarget : Pass<"croq-set-target", "ModuleOp"> {
+  let summary = "Name the chip the module's kernels compile for";
+  let description = [{
+    The chip croq compiles for is named once, in the IR: the module's
+    `croq.target` attribute, which every pass that needs a limit or a
+    feature of the GPU reads (shared memory, registers, multiprocessors,
+    TMA, wgmma, setmaxnreg, clusters). This pass, the first of
+    `croq-to-nvvm`, writes it: `chip` where given, else sm_90a where the
+    module names no chip yet. A module whose `croq.target` names another
+    chip than `chip` is an error, and so is a chip croq has no target
+    description for. Without the attribute, passes run alone compile for
+    sm_90a.
+
+    Before (`--croq-set-target="chip=sm_80"`):
+
+    ```mlir
+    module {
+      func.func @k(%a: memref<128xf32>) { ... }
+    }
+    ```
+
+    After:
+
+    ```mlir
+    module attributes {croq.target = "sm_80"} {
+      func.func @k(%a: memref<128xf32>) { ... }
+    }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "the GPU architecture to compile for (empty: the module's "
+           "croq.target, else sm_90a)">
+  ];
+}
+
 def CroqNormalizeViews : Pass<"croq-normalize-views"> {
   let summary = "Resolve every view to one window of a tensor or tile";
   let description = [{
@@ -134,9 +170,7 @@ def CroqPersistentBlocks : Pass<"croq-persistent-blocks"> {
            "Make every 2-D block grid without a croq.persistent attribute "
            "persistent">,
     Option<"groupRows", "group-rows", "int64_t", /*default=*/"8",
-           "Tile rows of a group of the tile order">,
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU whose multiprocessors the grid fills">,
+           "Tile rows of a group of the tile order">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
@@ -268,11 +302,8 @@ def CroqPipelineLoops : Pass<"croq-pipeline-loops"> {
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "Stages of every ring (0: as many as fit, at most 8; 1: leave "
            "loops without a croq.stages attribute alone)">,
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose shared-memory capacity bounds the "
-           "stages chosen">,
     Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
-           "Issue the loads from a producer warpgroup">,
+           "Issue the loads from a producer warpgroup">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
@@ -344,7 +375,7 @@ def CroqSplitAccumulators : Pass<"croq-split-accumulators"> {
   let options = [
     Option<"consumers", "consumers", "int64_t", /*default=*/"0",
            "Consumer warpgroups of warp-specialized blocks without a "
-           "croq.consumers attribute (0: leave them as they are)">,
+           "croq.consumers attribute (0: leave them as they are)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
@@ -459,9 +490,9 @@ def CroqPlanSharedMemory : Pass<"croq-plan-shared-memory"> {
     128-byte swizzle, 512 for 64, 256 for 32, 128 otherwise), records each
     buffer's byte offset on its `croq.alloc` (`offset = N`) and the total
     on the block's `croq.parallel` (`shared_memory = N`), which
-    `convert-croq-to-gpu` and `convert-croq-regions-to-gpu` read. A block that needs more than the shared
-    memory of `chip` (227 KB per block on sm_90a, 163 KB on sm_80) is an
-    error with one note
+    `convert-croq-to-gpu` and `convert-croq-regions-to-gpu` read. A block
+    that needs more than the shared memory of the module's `croq.target`
+    (227 KB per block on sm_90a, 163 KB on sm_80) is an error with one note
     per buffer: its type, its size and its offset. Run it after
     `croq-assign-layouts`, which fixes the layouts.
 
@@ -483,11 +514,6 @@ def CroqPlanSharedMemory : Pass<"croq-plan-shared-memory"> {
     }
     ```
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose shared-memory capacity bounds a "
-           "block">
-  ];
 }
 
 def CroqPlanEvents : Pass<"croq-plan-events"> {
@@ -585,8 +611,8 @@ def CroqPlanRegisters : Pass<"croq-plan-registers"> {
     at most the target's consumer maximum (240). Where the consumers would
     not get more than every thread has at entry (65536 / threads per block),
     neither role changes its count. The numbers come from the target
-    description of `chip`; on a chip without `setmaxnreg` (sm_80) every
-    role keeps the registers it starts with.
+    description of the module's `croq.target`; on a chip without
+    `setmaxnreg` (sm_80) every role keeps the registers it starts with.
 
     Before:
 
@@ -606,10 +632,6 @@ def CroqPlanRegisters : Pass<"croq-plan-registers"> {
     }
     ```
   }];
-  let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "the GPU architecture whose register file is shared">
-  ];
 }
 
 def CroqFoldStoreRelu : Pass<"croq-fold-store-relu"> {
@@ -854,29 +876,121 @@ def CroqPlanTmaBoxes : Pass<"croq-plan-tma-boxes"> {
   }];
 }
 
-def CroqTestTileLayout : Pass<"croq-test-tile-layout"> {
-  let summary = "Report where each shared tile's 16-byte chunks lie "
-                "(testing)";
+def CroqEmitTensorMaps : Pass<"croq-emit-tensor-maps", "ModuleOp"> {
+  let summary = "Ask the host for the tensor maps of the kernels' tma copies";
   let description = [{
-    For every `croq.alloc` of a shared tile (or of a stage array: one stage),
-    reports one remark per row of its first eight rows (the outer dimensions
-    flattened): the index of the 16-byte chunk of the tile where each
-    16-byte chunk of that row lies. This is the layout TMA writes, the dma
-    copies and element accesses address and the wgmma descriptors describe
-    (span-wide slabs one after another, row-major within a slab, the
-    swizzle's XOR of chunk and 128-byte line), so a test can hold it against
-    the CUDA swizzle pattern tables. The chunks are computed by evaluating
-    the arith ops the lowerings emit for an element's place; where those
-    disagree with the constant arithmetic the TMA boxes are placed by, the
-    pass fails. The IR is not changed.
+    A `tma` copy moves boxes of a global tensor through a tensor map that
+    the host encodes before the kernel starts. Before each kernel this pass
+    emits one `croq.tensor_map` per tensor, box and swizzle the kernel's tma
+    copies move (the box is the one bulk copy moves: a span-wide slab of a
+    tile wider than its swizzle span, dimensions above 256 cut to 256), and
+    gives each copy its map (`map %m`).
 
-    Example, a 4 x 64 f16 tile with 128B swizzle:
+    - A tensor the kernel only reads (every use of it or of a view of it in
+      the kernel is the source of a copy, transpose, pad or mma.load, or a
+      `croq.read`) gets a `staged` map, unless
+      `stage-misaligned-inputs=false`: the runtime copies it into an aligned
+      buffer where its address or row strides break a rule of TMA.
+    - `tma-fallback` decides which copies carry the software copy that runs
+      when the runtime cannot give a map (`if %ok`): `always`; `never`;
+      `auto` (the default), where the tensor's static type does not prove
+      the map usable: a staged tensor with static sizes in TMA's ranges and
+      contiguous, non-overlapping rows is proven. A map a copy without the
+      software copy uses is `required`: when the runtime cannot give it,
+      the launch is refused with the rule the tensor broke.
 
+    Before:
+
+    ```mlir
+    croq.parallel (%i) in [16] : block {
+      %v = croq.view %a [64, 64] from [%r, %c0] within [%n, 64] : memref<?x64xf16> -> !croq.view<64x64xf16>
+      croq.copy tma %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    }
     ```
-    remark: row 1: 9 8 11 10 13 12 15 14
+
+    After:
+
+    ```mlir
+    %m, %ok = croq.tensor_map %a box [64, 64] swizzle = 128 staged : memref<?x64xf16>
+    croq.parallel (%i) in [16] : block {
+      ...
+      croq.copy tma %v -> %t map %m if %ok : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    }
     ```
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"tmaFallback", "tma-fallback", "::mlir::croq::TmaFallback",
+           /*default=*/"::mlir::croq::TmaFallback::Auto",
+           "where tma copies carry a software copy for tensors TMA cannot "
+           "take",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::croq::TmaFallback::Auto, "auto",
+                        "where static shapes and strides do not prove TMA "
+                        "usable (default)"),
+             clEnumValN(::mlir::croq::TmaFallback::Always, "always",
+                        "on every tma copy"),
+             clEnumValN(::mlir::croq::TmaFallback::Never, "never",
+                        "nowhere; the call fails when TMA cannot take a "
+                        "tensor"))}]>,
+    Option<"stageMisalignedInputs", "stage-misaligned-inputs", "bool",
+           /*default=*/"true",
+           "tensors a kernel only reads through tma copies are staged into "
+           "aligned buffers by the runtime when TMA cannot describe them, "
+           "instead of taking the software copy">
+  ];
+}
+
+def CroqHostEntries : Pass<"croq-host-entries", "ModuleOp"> {
+  let summary = "Give each function that launches kernels the stream to "
+                "launch on and a status result";
+  let description = [{
+    A function that holds a kernel (a block-level `croq.parallel`) is what
+    the host calls. This pass gives each such function a last argument
+    `%stream: !llvm.ptr {croq.stream}`, the CUDA stream (`CUstream`, null
+    for the default stream) its kernels are launched on and its tensors are
+    staged on, and an `i32` result: 0, or the code of the first runtime
+    error of the call (`croqRtCallBegin` at entry clears it,
+    `croqRtCallEnd` before each return reads it). Nothing in the call waits
+    for the stream: the caller orders its work on the stream, or waits for
+    it. `convert-croq-regions-to-gpu` makes each launch async on the
+    stream, and `convert-croq-to-gpu` passes it to the host calls of staged
+    tensor maps.
+
+    Scalar arguments (i1, i8, i16, i32, i64, index, f32, f64) are passed by
+    reference: each becomes an `!llvm.ptr` to its value (an index as an
+    i64), loaded at the entry. Every argument of an entry point is then a
+    pointer (the C interface passes memrefs as pointers to their
+    descriptors), as `cuLaunchKernel` takes its parameters.
+
+    A function that already returns values, or takes an argument of another
+    type, is an error; one that already has a `croq.stream` argument is left
+    as it is.
+
+    Before:
+
+    ```mlir
+    func.func @scale(%a: memref<?xf32>, %s: f32) {
+      croq.parallel (%i) in [4] : block { ... uses %s ... }
+      return
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @scale(%a: memref<?xf32>, %s_ref: !llvm.ptr,
+                     %stream: !llvm.ptr {croq.stream}) -> i32 {
+      %s = llvm.load %s_ref : !llvm.ptr -> f32
+      call @croqRtCallBegin() : () -> ()
+      croq.parallel (%i) in [4] : block { ... uses %s ... }
+      %status = call @croqRtCallEnd() : () -> i32
+      return %status : i32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // CROQ_DIALECT_CROQ_TRANSFORMS_PASSES_TD
