@@ -64,6 +64,33 @@ def bench(name, shape, nbytes, croq_fn, torch_fn, rows):
           flush=True)
 
 
+def transformer_block(args, croq, rows):
+    """The transformer block of the frontend corpus (seq 128, hidden 256, 4
+    heads, MLP 1024, f16; TOSA lowered by MLIR's passes, compiled by croq as
+    module frontend_transformer_block) against the same block in torch f16,
+    eager and under torch.compile; device time of one call each."""
+    lib = args.artifacts / "kernels" / "libfrontend_transformer_block.so"
+    if not lib.exists():
+        return
+    sys.path.insert(0, str(args.artifacts / "tests"))
+    import frontend_tests
+    m = croq.load(lib)
+    shapes, _, scales, ref, _ = frontend_tests.PROGRAMS["transformer_block"]
+    xs = [(torch.randn(sh, device="cuda") * sc).half()
+          for sh, sc in zip(shapes, scales)]
+    out = torch.empty((1, 128, 256), device="cuda", dtype=torch.float16)
+    eager = lambda: ref(*xs)
+    bench("block (eager)", (1, 128, 256), 1, lambda: m.transformer_block(*xs, out),
+          eager, rows)
+    try:
+        compiled = torch.compile(ref)
+        compiled(*xs)
+        bench("block (compile)", (1, 128, 256), 1,
+              lambda: m.transformer_block(*xs, out), lambda: compiled(*xs), rows)
+    except Exception as e:  # torch.compile may be unavailable
+        print(f"torch.compile of the block failed: {type(e).__name__}: {e}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--artifacts", type=Path,
@@ -99,6 +126,7 @@ def main() -> int:
         bench("transpose", shape, 2 * n, lambda: m.transpose_f16(a, outt),
               lambda: reft.copy_(a.t()), rows)
         del a, b, out, ref, outt, reft
+    transformer_block(args, croq, rows)
     if args.json:
         args.json.write_text(json.dumps({"device": torch.cuda.get_device_name(),
                                          "rows": rows}, indent=1))
