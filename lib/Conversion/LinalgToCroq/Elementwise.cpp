@@ -77,7 +77,8 @@ TypedAttr mlir::croq::getSplatConstant(Value buffer) {
       get, get.getNameAttr());
   if (!global || !global.getConstant())
     return nullptr;
-  auto value = dyn_cast_or_null<DenseElementsAttr>(global.getConstantInitValue());
+  auto value =
+      dyn_cast_or_null<DenseElementsAttr>(global.getConstantInitValue());
   if (!value || !value.isSplat())
     return nullptr;
   return value.getSplatValue<TypedAttr>();
@@ -245,7 +246,8 @@ struct ChunkEmitter {
 
   /// A value of `type` for a block argument without uses (folded away).
   Value getUnusedValue(Type type) {
-    return arith::ConstantOp::create(b, loc, cast<TypedAttr>(b.getZeroAttr(type)));
+    return arith::ConstantOp::create(b, loc,
+                                     cast<TypedAttr>(b.getZeroAttr(type)));
   }
 
   /// Whether the body reads the current value of `init`.
@@ -258,9 +260,8 @@ struct ChunkEmitter {
     SmallVector<Value> arguments;
     for (OpOperand &operand : op->getOpOperands()) {
       bool isInit = op.isDpsInit(&operand);
-      arguments.push_back(isInit && !readsInit(operand)
-                              ? Value()
-                              : readElement(operand, col));
+      arguments.push_back(
+          isInit && !readsInit(operand) ? Value() : readElement(operand, col));
     }
     // An unread output's block argument has no uses: any value stands for
     // it.
@@ -313,9 +314,9 @@ struct ChunkEmitter {
                           : Access::Broadcast;
       if (access == Access::Vector) {
         Type element = getElementTypeOrSelf(operand.get().getType());
-        Value vector = ReadOp::create(
-            b, loc, VectorType::get({width}, element), operand.get(),
-            getIndices(map, col0), /*inBounds=*/true);
+        Value vector = ReadOp::create(b, loc, VectorType::get({width}, element),
+                                      operand.get(), getIndices(map, col0),
+                                      /*inBounds=*/true);
         for (int64_t lane = 0; lane < width; ++lane)
           values[lane] = vector::ExtractOp::create(b, loc, vector, lane);
       } else if (access == Access::Broadcast) {
@@ -441,9 +442,9 @@ static void emitChunk(ChunkEmitter &emitter, Value col0, Value inner) {
     emitter.emitLanes(col0, inner);
     return;
   }
-  auto vectorized =
-      scf::IfOp::create(b, emitter.loc, emitter.emitVectorCondition(col0, inner),
-                        /*withElseRegion=*/true);
+  auto vectorized = scf::IfOp::create(b, emitter.loc,
+                                      emitter.emitVectorCondition(col0, inner),
+                                      /*withElseRegion=*/true);
   b.setInsertionPointToStart(vectorized.thenBlock());
   emitter.emitVectors(col0);
   b.setInsertionPointToStart(vectorized.elseBlock());
@@ -461,7 +462,8 @@ static void emitKernel(OpBuilder &b, linalg::GenericOp op, bool checkExtents) {
   Location loc = op.getLoc();
   IndexBuilder e{b, loc};
   SmallVector<Value> extents;
-  for (Range range : cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc))
+  for (Range range :
+       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc))
     extents.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
   // Every operand's extents match the loops that index them, or the call
   // fails before it launches anything.
@@ -491,13 +493,15 @@ static void emitKernel(OpBuilder &b, linalg::GenericOp op, bool checkExtents) {
       ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
                          /*shared_memory=*/nullptr, /*cluster=*/nullptr);
   OpBuilder::InsertionGuard guard(b);
-  Value blockId = b.createBlock(&kernel.getBody(), {}, {b.getIndexType()}, {loc})
-                      ->getArgument(0);
+  Value blockId =
+      b.createBlock(&kernel.getBody(), {}, {b.getIndexType()}, {loc})
+          ->getArgument(0);
   auto threads = ParallelOp::create(
       b, loc, ValueRange{}, b.getDenseI64ArrayAttr({kThreads}),
       ParallelLevel::Thread, /*shared_memory=*/nullptr, /*cluster=*/nullptr);
-  Value thread = b.createBlock(&threads.getBody(), {}, {b.getIndexType()}, {loc})
-                     ->getArgument(0);
+  Value thread =
+      b.createBlock(&threads.getBody(), {}, {b.getIndexType()}, {loc})
+          ->getArgument(0);
   Value chunk = e.add(e.mul(blockId, e.c(kThreads)), thread);
   auto inside = scf::IfOp::create(b, loc, e.less(chunk, chunks));
   b.setInsertionPointToStart(inside.thenBlock());

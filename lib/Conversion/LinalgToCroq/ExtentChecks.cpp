@@ -45,8 +45,9 @@ void mlir::croq::requireEqualExtents(OpBuilder &b, Location loc, Value first,
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
   };
   auto i32 = [&](int v) { return arith::ConstantIntOp::create(b, loc, v, 32); };
-  func::CallOp::create(b, loc, check,
-                       ValueRange{i64(first), i64(second), i32(kind), i32(input)});
+  func::CallOp::create(
+      b, loc, check,
+      ValueRange{i64(first), i64(second), i32(kind), i32(input)});
 }
 
 void mlir::croq::requireOperandExtents(OpBuilder &b, Location loc,

@@ -112,10 +112,9 @@ static void fuseInto(linalg::GenericOp producer, linalg::GenericOp consumer) {
     if (input->get() == temporary)
       read = input;
   // Producer loops from the temporary's indices, as the consumer reads it.
-  AffineMap toProducer =
-      inversePermutation(
-          producer.getMatchingIndexingMap(producer.getDpsInitOperand(0)))
-          .compose(consumer.getMatchingIndexingMap(read));
+  AffineMap toProducer = inversePermutation(producer.getMatchingIndexingMap(
+                                                producer.getDpsInitOperand(0)))
+                             .compose(consumer.getMatchingIndexingMap(read));
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   for (OpOperand *input : consumer.getDpsInputOperands()) {
@@ -132,9 +131,9 @@ static void fuseInto(linalg::GenericOp producer, linalg::GenericOp consumer) {
     maps.push_back(consumer.getMatchingIndexingMap(&init));
   OpBuilder b(consumer);
   Location loc = consumer.getLoc();
-  auto fused = linalg::GenericOp::create(
-      b, loc, TypeRange{}, inputs, consumer.getDpsInits(), maps,
-      consumer.getIteratorTypesArray());
+  auto fused = linalg::GenericOp::create(b, loc, TypeRange{}, inputs,
+                                         consumer.getDpsInits(), maps,
+                                         consumer.getIteratorTypesArray());
   // The body: the producer's, then the consumer's on its result.
   Block *body = b.createBlock(&fused.getRegion());
   IRMapping mapping;

@@ -56,7 +56,8 @@ getCombiner(linalg::GenericOp op, OpOperand &init) {
   BlockArgument out = op.getMatchingBlockArgument(&init);
   Block &body = op.getRegion().front();
   unsigned result = init.getOperandNumber() - op.getNumDpsInputs();
-  Operation *combiner = body.getTerminator()->getOperand(result).getDefiningOp();
+  Operation *combiner =
+      body.getTerminator()->getOperand(result).getDefiningOp();
   if (!combiner || combiner->getBlock() != &body || !out.hasOneUse() ||
       combiner->getNumOperands() != 2 ||
       llvm::count(combiner->getOperands(), out) != 1)
@@ -94,9 +95,9 @@ std::string mlir::croq::getReductionDecline(linalg::GenericOp op) {
       auto dim = dyn_cast<AffineDimExpr>(result);
       auto constant = dyn_cast<AffineConstantExpr>(result);
       if ((!dim && (!constant || constant.getValue() != 0)) ||
-          (dim && (seen.test(dim.getPosition()) ||
-                   !isParallelLoop(
-                       op.getIteratorTypesArray()[dim.getPosition()])))) {
+          (dim &&
+           (seen.test(dim.getPosition()) ||
+            !isParallelLoop(op.getIteratorTypesArray()[dim.getPosition()])))) {
         os << "output " << init.getOperandNumber() - op.getNumDpsInputs()
            << " is indexed by " << map
            << "; croq takes outputs indexed by each parallel loop once";
@@ -148,7 +149,6 @@ std::string mlir::croq::getReductionDecline(linalg::GenericOp op) {
   return reason;
 }
 
-
 Value mlir::croq::getProduct(IndexBuilder &e, ArrayRef<Value> values) {
   Value product = e.c(1);
   for (Value value : values)
@@ -172,10 +172,10 @@ SmallVector<Combiner> mlir::croq::getCombiners(linalg::GenericOp op) {
 
 /// The warp version's loop of one lane: from the identities, its elements
 /// `lane`, `lane + 32`, ... of the reduction loops folded in.
-static SmallVector<Value>
-emitLanePartials(ReductionEmitter &emitter, ArrayRef<unsigned> dims,
-                 ArrayRef<Value> extents, Value lane,
-                 ArrayRef<Combiner> combiners) {
+static SmallVector<Value> emitLanePartials(ReductionEmitter &emitter,
+                                           ArrayRef<unsigned> dims,
+                                           ArrayRef<Value> extents, Value lane,
+                                           ArrayRef<Combiner> combiners) {
   OpBuilder &b = emitter.b;
   Location loc = emitter.loc;
   IndexBuilder e{b, loc};
@@ -198,11 +198,12 @@ emitLanePartials(ReductionEmitter &emitter, ArrayRef<unsigned> dims,
   SmallVector<Value> none(op.getNumDpsInits(), Value());
   IRMapping mapping = emitter.cloneBody(none, skip);
   SmallVector<Value> partials;
-  for (auto [init, combiner, partial] :
-       llvm::zip(op.getDpsInitsMutable(), combiners, loop.getRegionIterArgs())) {
+  for (auto [init, combiner, partial] : llvm::zip(
+           op.getDpsInitsMutable(), combiners, loop.getRegionIterArgs())) {
     BlockArgument out = op.getMatchingBlockArgument(&init);
     Operation *c = combiner.first;
-    Value element = c->getOperand(0) == out ? c->getOperand(1) : c->getOperand(0);
+    Value element =
+        c->getOperand(0) == out ? c->getOperand(1) : c->getOperand(0);
     IRMapping combine;
     combine.map(out, partial);
     combine.map(element, mapping.lookupOrDefault(element));
@@ -263,13 +264,11 @@ void mlir::croq::emitReductionKernel(OpBuilder &b, linalg::GenericOp op,
     AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
     if (map.getNumResults() != 0)
       if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
-          dim && !isParallelLoop(
-                     op.getIteratorTypesArray()[dim.getPosition()]))
+          dim && !isParallelLoop(op.getIteratorTypesArray()[dim.getPosition()]))
         innermost = dim.getPosition();
   }
   for (unsigned dim = 0; dim < op.getNumLoops(); ++dim)
-    if (!isParallelLoop(op.getIteratorTypesArray()[dim]) &&
-        dim != innermost)
+    if (!isParallelLoop(op.getIteratorTypesArray()[dim]) && dim != innermost)
       reduction.push_back(dim);
   if (innermost)
     reduction.push_back(*innermost);
@@ -292,13 +291,15 @@ void mlir::croq::emitReductionKernel(OpBuilder &b, linalg::GenericOp op,
       ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
                          /*shared_memory=*/nullptr, /*cluster=*/nullptr);
   OpBuilder::InsertionGuard guard(b);
-  Value blockId = b.createBlock(&kernel.getBody(), {}, {b.getIndexType()}, {loc})
-                      ->getArgument(0);
+  Value blockId =
+      b.createBlock(&kernel.getBody(), {}, {b.getIndexType()}, {loc})
+          ->getArgument(0);
   auto threads = ParallelOp::create(
       b, loc, ValueRange{}, b.getDenseI64ArrayAttr({kThreads}),
       ParallelLevel::Thread, /*shared_memory=*/nullptr, /*cluster=*/nullptr);
-  Value thread = b.createBlock(&threads.getBody(), {}, {b.getIndexType()}, {loc})
-                     ->getArgument(0);
+  Value thread =
+      b.createBlock(&threads.getBody(), {}, {b.getIndexType()}, {loc})
+          ->getArgument(0);
   Value worker = combiners.empty() ? thread : e.div(thread, e.c(kWarp));
   Value output = e.add(e.mul(blockId, e.c(perBlock)), worker);
   // Uniform over a warp in the warp version: its shuffles need every lane.

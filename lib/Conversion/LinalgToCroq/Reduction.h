@@ -91,8 +91,7 @@ struct ReductionEmitter {
   /// arguments in `given`, those values) and the outputs' block arguments
   /// bound to `accumulators`, leaving out the ops in `skip`; returns the
   /// mapping.
-  IRMapping cloneBody(ValueRange accumulators,
-                      ArrayRef<Operation *> skip = {},
+  IRMapping cloneBody(ValueRange accumulators, ArrayRef<Operation *> skip = {},
                       const llvm::DenseMap<Value, Value> &given =
                           llvm::DenseMap<Value, Value>()) {
     IRMapping mapping;
@@ -154,7 +153,8 @@ struct ReductionEmitter {
     if (dims.empty()) {
       IRMapping mapping = cloneBody(accumulators);
       SmallVector<Value> results;
-      for (Value yielded : op.getRegion().front().getTerminator()->getOperands())
+      for (Value yielded :
+           op.getRegion().front().getTerminator()->getOperands())
         results.push_back(mapping.lookupOrDefault(yielded));
       return results;
     }

@@ -3,11 +3,12 @@
 // After croq-fuse-elementwise, a softmax is three ops over the same rows:
 // the row maxima, the sums of exp(x - max), and exp(x - max) / sum; a layer
 // norm the sums, the sums of squared deviations, and the normalized row.
-// One kernel per op reads every row from memory once per op. A chain of
-// such ops becomes one kernel here instead: a block per row runs the ops
-// one after the other, with a barrier between them, so that the per-row
-// values one op writes are there for the next, and the row, read from
-// memory by the first op, is read again from the L2.
+// One kernel per op reads every row from memory once per op. Such ops are
+// gathered here into chains, each of which becomes one kernel instead
+// (RowKernel.cpp): a block per row runs the ops one after the other, with a
+// barrier between them, so that the per-row values one op writes are there
+// for the next, and the row, read from memory by the first op, is read
+// again from the L2.
 //
 // The ops of a chain are consecutive in host code (only ops without memory
 // effects, allocations and views between them), the first a reduction;
@@ -20,48 +21,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "RowChains.h"
-#include "Elementwise.h"
-#include "ExtentChecks.h"
-#include "IndexBuilder.h"
 #include "Reduction.h"
 
-#include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::croq;
-
-/// Threads of a row's block, and of a warp.
-static constexpr int64_t kThreads = 256;
-static constexpr int64_t kWarp = 32;
-
-namespace {
-/// An extent as chains compare them: a constant (no value), or dimension
-/// `dim` of a buffer (-1: the index value itself).
-struct ExtentKey {
-  Value value;
-  int64_t dim;
-  bool operator==(const ExtentKey &other) const {
-    return value == other.value && dim == other.dim;
-  }
-  bool isOne() const { return !value && dim == 1; }
-};
-
-/// The rows and columns of an op of a chain, as keys and loops.
-struct MemberShape {
-  SmallVector<ExtentKey> rows;
-  SmallVector<unsigned> rowLoops;
-  std::optional<ExtentKey> columns;
-};
-} // namespace
 
 static ExtentKey getDimKey(Value buffer, int64_t dim);
 
@@ -87,8 +58,8 @@ static ExtentKey getDimKey(Value buffer, int64_t dim) {
 }
 
 /// The key of every loop of `op`, from the first operand it indexes.
-static std::optional<SmallVector<ExtentKey>>
-getLoopKeys(linalg::GenericOp op) {
+std::optional<SmallVector<ExtentKey>>
+mlir::croq::getLoopKeys(linalg::GenericOp op) {
   SmallVector<std::optional<ExtentKey>> keys(op.getNumLoops());
   for (OpOperand &operand : op->getOpOperands()) {
     if (!isa<MemRefType>(operand.get().getType()))
@@ -109,8 +80,8 @@ getLoopKeys(linalg::GenericOp op) {
 }
 
 /// The shape of `op` as a member of kind `kind`.
-static MemberShape getShape(linalg::GenericOp op, RowMember::Kind kind,
-                            ArrayRef<ExtentKey> keys) {
+MemberShape mlir::croq::getShape(linalg::GenericOp op, RowMember::Kind kind,
+                                 ArrayRef<ExtentKey> keys) {
   MemberShape shape;
   unsigned loops = op.getNumLoops();
   unsigned rowLoops = kind == RowMember::PerRow ? loops : loops - 1;
@@ -252,7 +223,8 @@ struct ChainBuilder {
       shape = memberShape;
     } else if (ArrayRef(memberShape.rows) != ArrayRef(shape.rows) ||
                (memberShape.columns &&
-                (!shape.columns || !(*memberShape.columns == *shape.columns)))) {
+                (!shape.columns ||
+                 !(*memberShape.columns == *shape.columns)))) {
       return false;
     }
     if (!accessesRows(op, memberShape, *keys))
@@ -313,412 +285,6 @@ void mlir::croq::formRowChains(HostWork &work,
       chained.insert(member.op);
   llvm::erase_if(work.elementwise,
                  [&](linalg::GenericOp op) { return chained.contains(op); });
-  llvm::erase_if(work.reductions, [&](auto &entry) {
-    return chained.contains(entry.first);
-  });
-}
-
-namespace {
-/// Emits the ops of a chain for the row of one group of threads. A block of
-/// 256 threads holds 256 / T groups of T threads (T from 32 to 256, a
-/// power of two: about 8 elements of a row per thread), each computing one
-/// row; every group runs every op, rows past the end doing nothing
-/// between the block's barriers.
-struct RowEmitter {
-  OpBuilder &b;
-  Location loc;
-  /// The group's row; whether it is one; the thread's index in its group;
-  /// the group's threads.
-  Value row, valid, thread, groupThreads;
-  /// The thread's warp in the block, the group's first warp, the group's
-  /// warps.
-  Value warp, firstWarp, groupWarps;
-
-  /// The loops of `member` at the group's row: its row loops delinearized,
-  /// its unit loops 0, its columns' loop unset.
-  SmallVector<Value> getRowLoops(RowMember member, ArrayRef<Value> extents) {
-    IndexBuilder e{b, loc};
-    unsigned loops = member.op.getNumLoops();
-    SmallVector<Value> values(loops, e.c(0));
-    SmallVector<ExtentKey> keys = *getLoopKeys(member.op);
-    MemberShape shape = getShape(member.op, member.kind, keys);
-    Value rest = row;
-    for (int64_t i = static_cast<int64_t>(shape.rowLoops.size()) - 1; i >= 0;
-         --i) {
-      unsigned dim = shape.rowLoops[i];
-      if (i == 0) {
-        values[dim] = rest;
-        break;
-      }
-      values[dim] = e.rem(rest, extents[dim]);
-      rest = e.div(rest, extents[dim]);
-    }
-    if (member.kind != RowMember::PerRow)
-      values[loops - 1] = Value();
-    return values;
-  }
-
-  /// An scf.if on `condition` (the group's row exists, by default) whose
-  /// body is where `b` inserts until the guard goes.
-  scf::IfOp openIf(Value condition = Value()) {
-    auto op = scf::IfOp::create(b, loc, condition ? condition : valid);
-    b.setInsertionPointToStart(op.thenBlock());
-    return op;
-  }
-  Value isFirstThread() {
-    IndexBuilder e{b, loc};
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
-                                 e.c(0));
-  }
-
-  void emitReduction(RowMember member, ArrayRef<Value> extents,
-                     ArrayRef<Value> scratch);
-  scf::ForOp emitChunkLoop(ReductionEmitter &emitter,
-                           ArrayRef<Combiner> combiners,
-                           ArrayRef<Value> identities, Value columns);
-  void emitElementwise(RowMember member, ArrayRef<Value> extents);
-  void emitPerRow(RowMember member, ArrayRef<Value> extents);
-};
-} // namespace
-
-/// The inputs of a row reduction that its chunks read as vectors: indexed
-/// by the columns' loop last, with contiguous rows of 1- to 8-byte
-/// elements.
-static SmallVector<OpOperand *> getVectorInputs(linalg::GenericOp op) {
-  SmallVector<OpOperand *> inputs;
-  unsigned columns = op.getNumLoops() - 1;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    Value value = input->get();
-    AffineMap map = op.getMatchingIndexingMap(input);
-    Type element = getElementTypeOrSelf(value.getType());
-    if (!isa<MemRefType>(value.getType()) || getSplatConstant(value) ||
-        map.getNumResults() == 0 || !element.isIntOrFloat() ||
-        !hasContiguousRows(value))
-      continue;
-    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-    unsigned bits = element.getIntOrFloatBitWidth();
-    if (last && last.getPosition() == columns && bits >= 8 && bits <= 64 &&
-        llvm::isPowerOf2_32(bits))
-      inputs.push_back(input);
-  }
-  return inputs;
-}
-
-/// The elements of a chunk: 16 bytes of the widest vector input (at least
-/// 4 bytes of the narrowest), 1 without vector inputs.
-static int64_t getChunkWidth(ArrayRef<OpOperand *> inputs) {
-  int64_t widest = 0, narrowest = 8;
-  for (OpOperand *input : inputs) {
-    int64_t bytes =
-        getElementTypeOrSelf(input->get().getType()).getIntOrFloatBitWidth() /
-        8;
-    widest = std::max(widest, bytes);
-    narrowest = std::min(narrowest, bytes);
-  }
-  if (widest == 0 || 16 / widest * narrowest < 4)
-    return 1;
-  return 16 / widest;
-}
-
-/// `partials` with each output's element of the body at the emitter's
-/// loops folded in (`given`: block arguments already read), each replaced
-/// by its identity where `inside` is false.
-static SmallVector<Value> foldElement(ReductionEmitter &emitter,
-                                      ArrayRef<Combiner> combiners,
-                                      ValueRange partials,
-                                      ArrayRef<Value> identities,
-                                      const llvm::DenseMap<Value, Value> &given,
-                                      Value inside = Value()) {
-  OpBuilder &b = emitter.b;
-  linalg::GenericOp op = emitter.op;
-  SmallVector<Operation *> skip;
-  for (const Combiner &combiner : combiners)
-    skip.push_back(combiner.first);
-  SmallVector<Value> none(op.getNumDpsInits(), Value());
-  IRMapping mapping = emitter.cloneBody(none, skip, given);
-  SmallVector<Value> folded;
-  for (auto [init, combiner, partial, identity] : llvm::zip(
-           op.getDpsInitsMutable(), combiners, partials, identities)) {
-    BlockArgument out = op.getMatchingBlockArgument(&init);
-    Operation *c = combiner.first;
-    Value element =
-        c->getOperand(0) == out ? c->getOperand(1) : c->getOperand(0);
-    Value value = mapping.lookupOrDefault(element);
-    if (inside)
-      value = arith::SelectOp::create(b, emitter.loc, inside, value, identity);
-    IRMapping combine;
-    combine.map(out, partial);
-    combine.map(element, value);
-    folded.push_back(b.clone(*c, combine)->getResult(0));
-  }
-  return folded;
-}
-
-/// Each thread's columns of a row reduction folded from the identities, a
-/// chunk of V columns a step: read as vectors where the chunk lies inside
-/// the row and the vector inputs are aligned, element by element (clamped
-/// into the row, the identity past it) otherwise.
-scf::ForOp RowEmitter::emitChunkLoop(ReductionEmitter &emitter,
-                                     ArrayRef<Combiner> combiners,
-                                     ArrayRef<Value> identities,
-                                     Value columns) {
-  IndexBuilder e{b, loc};
-  linalg::GenericOp op = emitter.op;
-  unsigned columnLoop = op.getNumLoops() - 1;
-  SmallVector<OpOperand *> vectorInputs = getVectorInputs(op);
-  int64_t width = getChunkWidth(vectorInputs);
-  auto loop = scf::ForOp::create(b, loc, e.mul(thread, e.c(width)), columns,
-                                 e.mul(groupThreads, e.c(width)), identities);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  Value col0 = loop.getInductionVar();
-  if (width == 1) {
-    emitter.loops[columnLoop] = col0;
-    scf::YieldOp::create(b, loc,
-                         foldElement(emitter, combiners,
-                                     loop.getRegionIterArgs(), identities,
-                                     llvm::DenseMap<Value, Value>()));
-    return loop;
-  }
-  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                       e.add(col0, e.c(width)), columns);
-  for (OpOperand *input : vectorInputs) {
-    int64_t bytes =
-        getElementTypeOrSelf(input->get().getType()).getIntOrFloatBitWidth() /
-        8;
-    inside = b.createOrFold<arith::AndIOp>(
-        loc, inside, IsAlignedOp::create(b, loc, input->get(), bytes * width));
-  }
-  TypeRange types = loop.getResultTypes();
-  auto chunk = scf::IfOp::create(b, loc, types, inside, /*withElse=*/true);
-  {
-    // The chunk as vectors.
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(chunk.thenBlock());
-    emitter.loops[columnLoop] = col0;
-    SmallVector<Value> vectors;
-    for (OpOperand *input : vectorInputs) {
-      Type element = getElementTypeOrSelf(input->get().getType());
-      vectors.push_back(ReadOp::create(b, loc,
-                                       VectorType::get({width}, element),
-                                       input->get(), emitter.getIndices(*input),
-                                       /*inBounds=*/true));
-    }
-    SmallVector<Value> partials(loop.getRegionIterArgs());
-    for (int64_t lane = 0; lane < width; ++lane) {
-      emitter.loops[columnLoop] = e.add(col0, e.c(lane));
-      llvm::DenseMap<Value, Value> given;
-      for (auto [input, vector] : llvm::zip(vectorInputs, vectors))
-        given[op.getMatchingBlockArgument(input)] =
-            vector::ExtractOp::create(b, loc, vector, lane);
-      partials = foldElement(emitter, combiners, partials, identities, given);
-    }
-    scf::YieldOp::create(b, loc, partials);
-  }
-  {
-    // Element by element, at the row's end or where unaligned.
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(chunk.elseBlock());
-    Value last = e.sub(columns, e.c(1));
-    SmallVector<Value> partials(loop.getRegionIterArgs());
-    for (int64_t lane = 0; lane < width; ++lane) {
-      Value col = e.add(col0, e.c(lane));
-      emitter.loops[columnLoop] = e.min(col, last);
-      partials = foldElement(emitter, combiners, partials, identities,
-                             llvm::DenseMap<Value, Value>(),
-                             e.less(col, columns));
-    }
-    scf::YieldOp::create(b, loc, partials);
-  }
-  scf::YieldOp::create(b, loc, chunk.getResults());
-  return loop;
-}
-
-void RowEmitter::emitReduction(RowMember member, ArrayRef<Value> extents,
-                               ArrayRef<Value> scratch) {
-  IndexBuilder e{b, loc};
-  linalg::GenericOp op = member.op;
-  SmallVector<Combiner> combiners = getCombiners(op);
-  ReductionEmitter emitter{b, loc, op, {}};
-  unsigned columns = op.getNumLoops() - 1;
-  {
-    // Each thread's columns folded from the identities; each warp's
-    // partials combined by shuffles into the scratch tiles.
-    OpBuilder::InsertionGuard guard(b);
-    openIf();
-    emitter.loops = getRowLoops(member, extents);
-    SmallVector<Value> identities;
-    for (auto [init, combiner] : llvm::zip(op.getDpsInitsMutable(), combiners))
-      identities.push_back(arith::getIdentityValue(
-          combiner.second, op.getMatchingBlockArgument(&init).getType(), b,
-          loc));
-    scf::ForOp loop = emitChunkLoop(emitter, combiners, identities,
-                                    extents[columns]);
-    SmallVector<Value> warpTotals;
-    for (auto [partial, combiner] : llvm::zip(loop.getResults(), combiners))
-      warpTotals.push_back(emitWarpCombine(b, loc, partial, combiner.first));
-    Value lane = e.rem(thread, e.c(kWarp));
-    openIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane,
-                                 e.c(0)));
-    for (auto [total, tile] : llvm::zip(warpTotals, scratch))
-      WriteOp::create(b, loc, total, tile, ValueRange{warp}, /*inBounds=*/true);
-  }
-  BarrierOp::create(b, loc, ParallelLevel::Block);
-  // The group's warps' partials, combined by every thread in one order; the
-  // first thread combines the totals with the output's elements.
-  OpBuilder::InsertionGuard guard(b);
-  openIf();
-  emitter.loops = getRowLoops(member, extents);
-  SmallVector<Value> totals;
-  for (auto [tile, combiner] : llvm::zip(scratch, combiners)) {
-    Type type = cast<TileType>(tile.getType()).getElementType();
-    Value first = ReadOp::create(b, loc, type, tile, ValueRange{firstWarp},
-                                 /*inBounds=*/true);
-    auto fold = scf::ForOp::create(b, loc, e.c(1), groupWarps, e.c(1),
-                                   ValueRange{first});
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(fold.getBody());
-      Value other = ReadOp::create(
-          b, loc, type, tile, ValueRange{e.add(firstWarp, fold.getInductionVar())},
-          /*inBounds=*/true);
-      IRMapping combine;
-      combine.map(combiner.first->getOperand(0), fold.getRegionIterArgs()[0]);
-      combine.map(combiner.first->getOperand(1), other);
-      scf::YieldOp::create(b, loc, b.clone(*combiner.first, combine)->getResults());
-    }
-    totals.push_back(fold.getResult(0));
-  }
-  openIf(isFirstThread());
-  SmallVector<Value> results;
-  for (auto [init, total, combiner] :
-       llvm::zip(op.getDpsInitsMutable(), totals, combiners)) {
-    Value current = member.start ? member.start.getDpsInputs()[0]
-                                 : emitter.read(init);
-    IRMapping combine;
-    combine.map(combiner.first->getOperand(0), current);
-    combine.map(combiner.first->getOperand(1), total);
-    results.push_back(b.clone(*combiner.first, combine)->getResult(0));
-  }
-  emitter.writeOutputs(results);
-}
-
-void RowEmitter::emitElementwise(RowMember member, ArrayRef<Value> extents) {
-  IndexBuilder e{b, loc};
-  OpBuilder::InsertionGuard guard(b);
-  openIf();
-  linalg::GenericOp op = member.op;
-  int64_t width = getElementwiseChunkWidth(op);
-  Value columns = extents[op.getNumLoops() - 1];
-  auto loop = scf::ForOp::create(b, loc, e.mul(thread, e.c(width)), columns,
-                                 e.mul(groupThreads, e.c(width)));
-  b.setInsertionPointToStart(loop.getBody());
-  emitElementwiseChunk(b, loc, op, getRowLoops(member, extents),
-                       loop.getInductionVar(), columns);
-}
-
-void RowEmitter::emitPerRow(RowMember member, ArrayRef<Value> extents) {
-  OpBuilder::InsertionGuard guard(b);
-  openIf();
-  openIf(isFirstThread());
-  ReductionEmitter emitter{b, loc, member.op, getRowLoops(member, extents)};
-  emitter.writeOutputs(
-      emitter.emitSequential({}, extents, emitter.readOutputs()));
-}
-
-/// The threads of a row's group for `columns` (about 8 elements a thread):
-/// 32 up to 256 columns, then 64, 128, 256 from 1024; 256 where the columns
-/// are known only at run time (a group size that is a value measured twice
-/// as slow on an H200: its loops' steps are values too).
-static Value getGroupThreads(IndexBuilder &e, Value columns) {
-  std::optional<int64_t> known = getConstantIntValue(columns);
-  int64_t threads = kThreads;
-  for (int64_t t = kThreads / 2; known && t >= kWarp; t /= 2)
-    if (*known <= t * 8)
-      threads = t;
-  return e.c(threads);
-}
-
-void mlir::croq::emitRowChainKernel(OpBuilder &b, const RowChain &chain) {
-  b.setInsertionPoint(RowMember(chain.members.back()).op);
-  Location loc = RowMember(chain.members.front()).op.getLoc();
-  IndexBuilder e{b, loc};
-  // Every op's loop extents on the host, checked against its operands.
-  SmallVector<SmallVector<Value>> extents;
-  for (RowMember member : chain.members) {
-    SmallVector<Value> sizes;
-    for (Range range : cast<linalg::LinalgOp>(member.op.getOperation())
-                           .createLoopRanges(b, loc))
-      sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
-    requireOperandExtents(b, loc, member.op, sizes);
-    extents.push_back(sizes);
-  }
-  RowMember first = chain.members.front();
-  MemberShape shape = getShape(first.op, first.kind, *getLoopKeys(first.op));
-  SmallVector<Value> rowExtents;
-  for (unsigned dim : shape.rowLoops)
-    rowExtents.push_back(extents.front()[dim]);
-  Value rows = getProduct(e, rowExtents);
-  Value groupThreads =
-      getGroupThreads(e, extents.front()[first.op.getNumLoops() - 1]);
-  Value groups = e.div(e.c(kThreads), groupThreads);
-  Value grid = e.max(e.ceilDiv(rows, groups), e.c(1));
-  SmallVector<Value> dynamicGrid;
-  SmallVector<int64_t> staticGrid;
-  dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{grid}), dynamicGrid,
-                             staticGrid);
-  auto kernel =
-      ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
-                         /*shared_memory=*/nullptr, /*cluster=*/nullptr);
-  OpBuilder::InsertionGuard guard(b);
-  Value block = b.createBlock(&kernel.getBody(), {}, {b.getIndexType()}, {loc})
-                    ->getArgument(0);
-  // A tile of the warps' partials for each output of each reduction.
-  SmallVector<SmallVector<Value>> scratch;
-  for (RowMember member : chain.members) {
-    SmallVector<Value> tiles;
-    if (member.kind == RowMember::Reduction)
-      for (Value init : member.op.getDpsInits()) {
-        auto type = TileType::get(b.getContext(), {kThreads / kWarp},
-                                  getElementTypeOrSelf(init.getType()),
-                                  MemorySpace::Shared, Swizzle::None);
-        tiles.push_back(
-            AllocOp::create(b, loc, type, /*offset=*/nullptr).getResult());
-      }
-    scratch.push_back(tiles);
-  }
-  auto threads = ParallelOp::create(
-      b, loc, ValueRange{}, b.getDenseI64ArrayAttr({kThreads}),
-      ParallelLevel::Thread, /*shared_memory=*/nullptr, /*cluster=*/nullptr);
-  Value thread = b.createBlock(&threads.getBody(), {}, {b.getIndexType()}, {loc})
-                     ->getArgument(0);
-  Value group = e.div(thread, groupThreads);
-  Value row = e.add(e.mul(block, groups), group);
-  Value groupWarps = e.div(groupThreads, e.c(kWarp));
-  RowEmitter emitter{b,
-                     loc,
-                     row,
-                     e.less(row, rows),
-                     e.rem(thread, groupThreads),
-                     groupThreads,
-                     e.div(thread, e.c(kWarp)),
-                     e.mul(group, groupWarps),
-                     groupWarps};
-  // The barriers are outside the ifs: every thread of the block reaches
-  // them.
-  for (auto [i, member] : llvm::enumerate(chain.members)) {
-    if (i != 0)
-      BarrierOp::create(b, loc, ParallelLevel::Block);
-    switch (member.kind) {
-    case RowMember::Reduction:
-      emitter.emitReduction(member, extents[i], scratch[i]);
-      break;
-    case RowMember::Elementwise:
-      emitter.emitElementwise(member, extents[i]);
-      break;
-    case RowMember::PerRow:
-      emitter.emitPerRow(member, extents[i]);
-      break;
-    }
-  }
+  llvm::erase_if(work.reductions,
+                 [&](auto &entry) { return chained.contains(entry.first); });
 }

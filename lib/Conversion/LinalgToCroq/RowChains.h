@@ -1,4 +1,5 @@
-//===- RowChains.h - row-wise chains of linalg ops as one kernel -*- C++ -*-===//
+//===- RowChains.h - row-wise chains of linalg ops as one kernel -*- C++
+//-*-===//
 //
 // A softmax, a layer norm or an RMS norm reaches croq as a few linalg ops
 // over the same rows: reductions along the rows, elementwise ops over the
@@ -39,6 +40,33 @@ struct RowMember {
 struct RowChain {
   SmallVector<RowMember> members;
 };
+
+/// An extent as chains compare them: a constant (no value), or dimension
+/// `dim` of a buffer (-1: the index value itself).
+struct ExtentKey {
+  Value value;
+  int64_t dim;
+  bool operator==(const ExtentKey &other) const {
+    return value == other.value && dim == other.dim;
+  }
+  bool isOne() const { return !value && dim == 1; }
+};
+
+/// The rows and columns of an op of a chain, as keys and loops.
+struct MemberShape {
+  SmallVector<ExtentKey> rows;
+  SmallVector<unsigned> rowLoops;
+  std::optional<ExtentKey> columns;
+};
+
+/// The key of every loop of `op`, from the first operand it indexes.
+std::optional<SmallVector<ExtentKey>> getLoopKeys(linalg::GenericOp op);
+
+/// The shape of `op` as a member of kind `kind`: its row loops (all loops
+/// but the last, or all of them for a per-row op) without unit ones, and
+/// its columns.
+MemberShape getShape(linalg::GenericOp op, RowMember::Kind kind,
+                     ArrayRef<ExtentKey> keys);
 
 /// Moves the ops of `work` that form row chains (two ops or more, one a
 /// reduction) from its elementwise and reduction lists into `chains`.

@@ -39,11 +39,10 @@ static bool hasProductBody(linalg::GenericOp op) {
   Type type = out.getType();
   if (!isa<FloatType>(type))
     return false;
-  auto add =
-      body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
     return false;
-  Value other = add.getLhs() == out ? add.getRhs()
+  Value other = add.getLhs() == out   ? add.getRhs()
                 : add.getRhs() == out ? add.getLhs()
                                       : Value();
   auto mul = other ? other.getDefiningOp<arith::MulFOp>() : nullptr;
@@ -90,8 +89,7 @@ void mlir::croq::specializeGenericProducts(ModuleOp module) {
   });
   for (linalg::GenericOp op : products) {
     OpBuilder b(op);
-    NamedAttribute maps(b.getStringAttr("indexing_maps"),
-                        op.getIndexingMaps());
+    NamedAttribute maps(b.getStringAttr("indexing_maps"), op.getIndexingMaps());
     if (op.getNumLoops() == 4)
       linalg::BatchMatmulOp::create(b, op.getLoc(), op.getDpsInputs(),
                                     op.getDpsInits(), {maps});
