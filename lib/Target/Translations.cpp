@@ -15,7 +15,6 @@
 #include "Croq/InitCroq.h"
 #include "Croq/Target/KernelObjects.h"
 
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -404,16 +403,7 @@ static LogicalResult bufferizeTensorFunctions(ModuleOp module) {
   if (!onTensors)
     return success();
   PassManager pm(module.getContext());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  outParams.addResultAttribute = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  croq::addBufferizationPasses(pm);
   return pm.run(module);
 }
 

@@ -126,6 +126,13 @@ struct CroqToNVVMPipelineOptions
                      "tensor"))};
 };
 
+/// Adds the passes that bufferize functions on tensors as croq-to-nvvm does
+/// first (one-shot-bufferize with function boundaries and identity layouts;
+/// results become out-parameters marked `bufferize.result`); a module of
+/// memrefs goes through unchanged. croq-translate runs them before it takes
+/// a module's signature.
+void addBufferizationPasses(OpPassManager &pm);
+
 /// Adds every pass from croq IR to host LLVM IR with embedded GPU binaries.
 void buildCroqToNVVMPipeline(OpPassManager &pm,
                              const CroqToNVVMPipelineOptions &options);

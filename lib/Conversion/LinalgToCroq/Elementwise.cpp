@@ -27,6 +27,7 @@
 #include "Elementwise.h"
 #include "ExtentChecks.h"
 #include "IndexBuilder.h"
+#include "KernelRegions.h"
 
 #include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
@@ -140,18 +141,9 @@ static bool isDimOrZero(AffineExpr result) {
   return constant && constant.getValue() == 0;
 }
 
-std::string mlir::croq::getElementwiseDecline(linalg::GenericOp op) {
+std::string mlir::croq::getInputsAndBodyDecline(linalg::GenericOp op) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
-  for (OpOperand &init : op.getDpsInitsMutable()) {
-    AffineMap map = op.getMatchingIndexingMap(&init);
-    if (!map.isPermutation()) {
-      os << "output " << init.getOperandNumber() - op.getNumDpsInputs()
-         << " is indexed by " << map
-         << ", which is not a permutation of the loops";
-      return reason;
-    }
-  }
   for (OpOperand *input : op.getDpsInputOperands()) {
     if (!isa<MemRefType>(input->get().getType()))
       continue;
@@ -181,6 +173,21 @@ std::string mlir::croq::getElementwiseDecline(linalg::GenericOp op) {
     }
   }
   return reason;
+}
+
+std::string mlir::croq::getElementwiseDecline(linalg::GenericOp op) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (!map.isPermutation()) {
+      os << "output " << init.getOperandNumber() - op.getNumDpsInputs()
+         << " is indexed by " << map
+         << ", which is not a permutation of the loops";
+      return reason;
+    }
+  }
+  return getInputsAndBodyDecline(op);
 }
 
 namespace {
@@ -375,14 +382,6 @@ struct ChunkEmitter {
 };
 } // namespace
 
-/// The product of `values`, 1 for none.
-static Value getProduct(IndexBuilder &e, ArrayRef<Value> values) {
-  Value product = e.c(1);
-  for (Value value : values)
-    product = e.mul(product, value);
-  return product;
-}
-
 /// `op` over one loop, on 1-d views (memref.collapse_shape) of its
 /// operands, where every operand is a contiguous row-major buffer indexed
 /// by the loops in order (or a scalar), and the body does not read the loop
@@ -481,27 +480,10 @@ static void emitKernel(OpBuilder &b, linalg::GenericOp op, bool checkExtents) {
     rowExtents.push_back(extents[dim]);
   Value inner = space.order.empty() ? e.c(1) : extents[space.order.back()];
   Value chunksPerRow = e.ceilDiv(inner, space.vector);
-  Value chunks = e.mul(getProduct(e, rowExtents), chunksPerRow);
-  // An empty output still launches one block, which computes nothing.
-  Value grid = e.max(e.ceilDiv(chunks, kThreads), e.c(1));
-
-  SmallVector<Value> dynamicGrid;
-  SmallVector<int64_t> staticGrid;
-  dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{grid}), dynamicGrid,
-                             staticGrid);
-  auto kernel =
-      ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
-                         /*shared_memory=*/nullptr, /*cluster=*/nullptr);
+  Value chunks = e.mul(e.product(rowExtents), chunksPerRow);
   OpBuilder::InsertionGuard guard(b);
-  Value blockId =
-      b.createBlock(&kernel.getBody(), {}, {b.getIndexType()}, {loc})
-          ->getArgument(0);
-  auto threads = ParallelOp::create(
-      b, loc, ValueRange{}, b.getDenseI64ArrayAttr({kThreads}),
-      ParallelLevel::Thread, /*shared_memory=*/nullptr, /*cluster=*/nullptr);
-  Value thread =
-      b.createBlock(&threads.getBody(), {}, {b.getIndexType()}, {loc})
-          ->getArgument(0);
+  Value blockId = createLinearGrid(b, loc, chunks, e.c(kThreads));
+  Value thread = createThreadRegion(b, loc, kThreads);
   Value chunk = e.add(e.mul(blockId, e.c(kThreads)), thread);
   auto inside = scf::IfOp::create(b, loc, e.less(chunk, chunks));
   b.setInsertionPointToStart(inside.thenBlock());

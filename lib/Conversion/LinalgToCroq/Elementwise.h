@@ -17,6 +17,13 @@
 namespace mlir {
 namespace croq {
 
+/// Why no croq kernel can read the inputs of `op` or compute its body (an
+/// input indexed by other than loops and constant 0s, a buffer of elements
+/// that are neither integers nor floats, a body op with regions or memory
+/// effects), or an empty string; the elementwise and reduction kernels
+/// share these rules.
+std::string getInputsAndBodyDecline(linalg::GenericOp op);
+
 /// Why the elementwise kernel cannot compute `op` (a linalg.generic on
 /// memrefs whose loops are all parallel), or an empty string if it can.
 std::string getElementwiseDecline(linalg::GenericOp op);

@@ -23,6 +23,7 @@
 #include "Elementwise.h"
 #include "ExtentChecks.h"
 #include "IndexBuilder.h"
+#include "KernelRegions.h"
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 
@@ -115,45 +116,7 @@ std::string mlir::croq::getReductionDecline(linalg::GenericOp op) {
     }
   }
   // Inputs and bodies as the elementwise kernel takes them.
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    if (!isa<MemRefType>(input->get().getType()))
-      continue;
-    for (AffineExpr result : op.getMatchingIndexingMap(input).getResults()) {
-      auto constant = dyn_cast<AffineConstantExpr>(result);
-      if (!isa<AffineDimExpr>(result) &&
-          (!constant || constant.getValue() != 0)) {
-        os << "input " << input->getOperandNumber() << " is indexed by "
-           << op.getMatchingIndexingMap(input)
-           << "; croq takes loops and constant 0s as indices";
-        return reason;
-      }
-    }
-  }
-  for (Value operand : op->getOperands())
-    if (isa<MemRefType>(operand.getType()) &&
-        !getElementTypeOrSelf(operand.getType()).isIntOrFloat()) {
-      os << "its operand of type " << operand.getType()
-         << " has elements that are neither integers nor floats";
-      return reason;
-    }
-  for (Operation &inner : op.getRegion().front().without_terminator()) {
-    if (isa<linalg::IndexOp>(inner))
-      continue;
-    if (inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner)) {
-      os << "its body's '" << inner.getName()
-         << "' has regions or touches memory; croq computes bodies of pure "
-            "operations";
-      return reason;
-    }
-  }
-  return reason;
-}
-
-Value mlir::croq::getProduct(IndexBuilder &e, ArrayRef<Value> values) {
-  Value product = e.c(1);
-  for (Value value : values)
-    product = e.mul(product, value);
-  return product;
+  return getInputsAndBodyDecline(op);
 }
 
 SmallVector<Combiner> mlir::croq::getCombiners(linalg::GenericOp op) {
@@ -187,7 +150,7 @@ static SmallVector<Value> emitLanePartials(ReductionEmitter &emitter,
   SmallVector<Value> dimExtents;
   for (unsigned dim : dims)
     dimExtents.push_back(extents[dim]);
-  Value total = getProduct(e, dimExtents);
+  Value total = e.product(dimExtents);
   auto loop = scf::ForOp::create(b, loc, lane, total, e.c(kWarp), identities);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -280,26 +243,10 @@ void mlir::croq::emitReductionKernel(OpBuilder &b, linalg::GenericOp op,
   SmallVector<Value> parallelExtents;
   for (unsigned dim : parallel)
     parallelExtents.push_back(extents[dim]);
-  Value outputs = getProduct(e, parallelExtents);
-  Value grid = e.max(e.ceilDiv(outputs, perBlock), e.c(1));
-
-  SmallVector<Value> dynamicGrid;
-  SmallVector<int64_t> staticGrid;
-  dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{grid}), dynamicGrid,
-                             staticGrid);
-  auto kernel =
-      ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
-                         /*shared_memory=*/nullptr, /*cluster=*/nullptr);
+  Value outputs = e.product(parallelExtents);
   OpBuilder::InsertionGuard guard(b);
-  Value blockId =
-      b.createBlock(&kernel.getBody(), {}, {b.getIndexType()}, {loc})
-          ->getArgument(0);
-  auto threads = ParallelOp::create(
-      b, loc, ValueRange{}, b.getDenseI64ArrayAttr({kThreads}),
-      ParallelLevel::Thread, /*shared_memory=*/nullptr, /*cluster=*/nullptr);
-  Value thread =
-      b.createBlock(&threads.getBody(), {}, {b.getIndexType()}, {loc})
-          ->getArgument(0);
+  Value blockId = createLinearGrid(b, loc, outputs, e.c(perBlock));
+  Value thread = createThreadRegion(b, loc, kThreads);
   Value worker = combiners.empty() ? thread : e.div(thread, e.c(kWarp));
   Value output = e.add(e.mul(blockId, e.c(perBlock)), worker);
   // Uniform over a warp in the warp version: its shuffles need every lane.

@@ -54,9 +54,6 @@ SmallVector<Combiner> getCombiners(linalg::GenericOp op);
 Value emitWarpCombine(OpBuilder &b, Location loc, Value value,
                       Operation *combiner);
 
-/// The product of `values`, 1 for none.
-Value getProduct(IndexBuilder &e, ArrayRef<Value> values);
-
 /// Emits the body of one thread (or warp) of a reduction kernel.
 struct ReductionEmitter {
   OpBuilder &b;

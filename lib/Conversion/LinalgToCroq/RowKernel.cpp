@@ -14,6 +14,7 @@
 #include "Elementwise.h"
 #include "ExtentChecks.h"
 #include "IndexBuilder.h"
+#include "KernelRegions.h"
 #include "Reduction.h"
 #include "RowChains.h"
 
@@ -372,21 +373,12 @@ void mlir::croq::emitRowChainKernel(OpBuilder &b, const RowChain &chain) {
   SmallVector<Value> rowExtents;
   for (unsigned dim : shape.rowLoops)
     rowExtents.push_back(extents.front()[dim]);
-  Value rows = getProduct(e, rowExtents);
+  Value rows = e.product(rowExtents);
   Value groupThreads =
       getGroupThreads(e, extents.front()[first.op.getNumLoops() - 1]);
   Value groups = e.div(e.c(kThreads), groupThreads);
-  Value grid = e.max(e.ceilDiv(rows, groups), e.c(1));
-  SmallVector<Value> dynamicGrid;
-  SmallVector<int64_t> staticGrid;
-  dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{grid}), dynamicGrid,
-                             staticGrid);
-  auto kernel =
-      ParallelOp::create(b, loc, dynamicGrid, staticGrid, ParallelLevel::Block,
-                         /*shared_memory=*/nullptr, /*cluster=*/nullptr);
   OpBuilder::InsertionGuard guard(b);
-  Value block = b.createBlock(&kernel.getBody(), {}, {b.getIndexType()}, {loc})
-                    ->getArgument(0);
+  Value block = createLinearGrid(b, loc, rows, groups);
   // A tile of the warps' partials for each output of each reduction.
   SmallVector<SmallVector<Value>> scratch;
   for (RowMember member : chain.members) {
@@ -401,12 +393,7 @@ void mlir::croq::emitRowChainKernel(OpBuilder &b, const RowChain &chain) {
       }
     scratch.push_back(tiles);
   }
-  auto threads = ParallelOp::create(
-      b, loc, ValueRange{}, b.getDenseI64ArrayAttr({kThreads}),
-      ParallelLevel::Thread, /*shared_memory=*/nullptr, /*cluster=*/nullptr);
-  Value thread =
-      b.createBlock(&threads.getBody(), {}, {b.getIndexType()}, {loc})
-          ->getArgument(0);
+  Value thread = createThreadRegion(b, loc, kThreads);
   Value group = e.div(thread, groupThreads);
   Value row = e.add(e.mul(block, groups), group);
   Value groupWarps = e.div(groupThreads, e.c(kWarp));

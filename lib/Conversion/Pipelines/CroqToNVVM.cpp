@@ -52,6 +52,19 @@ std::string croq::findCudaToolkit(StringRef hint) {
   return "";
 }
 
+void croq::addBufferizationPasses(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  outParams.addResultAttribute = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+}
+
 void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
                                    const CroqToNVVMPipelineOptions &options) {
   // The chip is named once, in the IR; every pass after reads it there.
@@ -71,16 +84,7 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   fromLinalg.clusterN = options.gemmClusterN;
   // Tensor input (linalg on tensors, as frontends emit it) becomes buffers
   // first, function results out-parameters; memref input is left as it is.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  outParams.addResultAttribute = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  addBufferizationPasses(pm);
   // Elementwise producers are recomputed in their consumers.
   pm.addPass(createCroqFuseElementwise());
   pm.addPass(createConvertLinalgToCroq(fromLinalg));

@@ -56,6 +56,13 @@ struct IndexBuilder {
   Value select(Value condition, Value x, Value y) {
     return b.createOrFold<arith::SelectOp>(loc, condition, x, y);
   }
+  /// The product of `values`, 1 for none.
+  Value product(ArrayRef<Value> values) {
+    Value result = c(1);
+    for (Value value : values)
+      result = mul(result, value);
+    return result;
+  }
 
   /// `x + y`.
   OpFoldResult addOfr(OpFoldResult x, OpFoldResult y);
