@@ -155,25 +155,49 @@ static SmallVector<Value> emitLanePartials(ReductionEmitter &emitter,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   emitter.delinearize(loop.getInductionVar(), dims, extents);
+  SmallVector<Value> partials =
+      foldElement(emitter, combiners, loop.getRegionIterArgs(), identities,
+                  llvm::DenseMap<Value, Value>());
+  scf::YieldOp::create(b, loc, partials);
+  return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<Value>
+mlir::croq::foldElement(ReductionEmitter &emitter, ArrayRef<Combiner> combiners,
+                        ValueRange partials, ArrayRef<Value> identities,
+                        const llvm::DenseMap<Value, Value> &given,
+                        Value inside) {
+  OpBuilder &b = emitter.b;
+  linalg::GenericOp op = emitter.op;
   SmallVector<Operation *> skip;
-  for (auto &combiner : combiners)
+  for (const Combiner &combiner : combiners)
     skip.push_back(combiner.first);
   SmallVector<Value> none(op.getNumDpsInits(), Value());
-  IRMapping mapping = emitter.cloneBody(none, skip);
-  SmallVector<Value> partials;
-  for (auto [init, combiner, partial] : llvm::zip(
-           op.getDpsInitsMutable(), combiners, loop.getRegionIterArgs())) {
+  IRMapping mapping = emitter.cloneBody(none, skip, given);
+  SmallVector<Value> folded;
+  for (auto [init, combiner, partial, identity] :
+       llvm::zip(op.getDpsInitsMutable(), combiners, partials, identities)) {
     BlockArgument out = op.getMatchingBlockArgument(&init);
     Operation *c = combiner.first;
     Value element =
         c->getOperand(0) == out ? c->getOperand(1) : c->getOperand(0);
+    Value value = mapping.lookupOrDefault(element);
+    if (inside)
+      value = arith::SelectOp::create(b, emitter.loc, inside, value, identity);
     IRMapping combine;
     combine.map(out, partial);
-    combine.map(element, mapping.lookupOrDefault(element));
-    partials.push_back(b.clone(*c, combine)->getResult(0));
+    combine.map(element, value);
+    folded.push_back(b.clone(*c, combine)->getResult(0));
   }
-  scf::YieldOp::create(b, loc, partials);
-  return SmallVector<Value>(loop.getResults());
+  return folded;
+}
+
+Value mlir::croq::combineValues(OpBuilder &b, Operation *combiner, Value lhs,
+                                Value rhs) {
+  IRMapping combine;
+  combine.map(combiner->getOperand(0), lhs);
+  combine.map(combiner->getOperand(1), rhs);
+  return b.clone(*combiner, combine)->getResult(0);
 }
 
 Value mlir::croq::emitWarpCombine(OpBuilder &b, Location loc, Value value,
@@ -197,10 +221,7 @@ Value mlir::croq::emitWarpCombine(OpBuilder &b, Location loc, Value value,
       other = arith::TruncIOp::create(b, loc, b.getIntegerType(bits), other);
       other = arith::BitcastOp::create(b, loc, type, other);
     }
-    IRMapping combine;
-    combine.map(combiner->getOperand(0), value);
-    combine.map(combiner->getOperand(1), other);
-    value = b.clone(*combiner, combine)->getResult(0);
+    value = combineValues(b, combiner, value, other);
   }
   return value;
 }
@@ -276,11 +297,7 @@ void mlir::croq::emitReductionKernel(OpBuilder &b, linalg::GenericOp op,
   for (auto [init, total, combiner] :
        llvm::zip(op.getDpsInitsMutable(), totals, combiners)) {
     Value current = start ? start : emitter.read(init);
-    IRMapping combine;
-    Operation *c = combiner.first;
-    combine.map(c->getOperand(0), current);
-    combine.map(c->getOperand(1), total);
-    results.push_back(b.clone(*c, combine)->getResult(0));
+    results.push_back(combineValues(b, combiner.first, current, total));
   }
   emitter.writeOutputs(results);
 }

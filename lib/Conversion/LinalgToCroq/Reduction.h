@@ -49,6 +49,10 @@ using Combiner = std::pair<Operation *, arith::AtomicRMWKind>;
 /// shuffles move), or none if one has none.
 SmallVector<Combiner> getCombiners(linalg::GenericOp op);
 
+/// `combiner` (a clone of it) applied to `lhs` and `rhs`, as its first and
+/// second operands.
+Value combineValues(OpBuilder &b, Operation *combiner, Value lhs, Value rhs);
+
 /// Combines `value` across the lanes of a warp with `combiner` (five
 /// butterfly shuffles): every lane gets the result.
 Value emitWarpCombine(OpBuilder &b, Location loc, Value value,
@@ -167,6 +171,15 @@ struct ReductionEmitter {
     return SmallVector<Value>(loop.getResults());
   }
 };
+
+/// `partials` with each output's element of the body at the emitter's loops
+/// folded in by its combiner (`given`: block arguments already read), each
+/// element replaced by its identity where `inside` is false.
+SmallVector<Value> foldElement(ReductionEmitter &emitter,
+                               ArrayRef<Combiner> combiners,
+                               ValueRange partials, ArrayRef<Value> identities,
+                               const llvm::DenseMap<Value, Value> &given,
+                               Value inside = Value());
 
 } // namespace croq
 } // namespace mlir

@@ -135,38 +135,6 @@ static int64_t getChunkWidth(ArrayRef<OpOperand *> inputs) {
   return 16 / widest;
 }
 
-/// `partials` with each output's element of the body at the emitter's
-/// loops folded in (`given`: block arguments already read), each replaced
-/// by its identity where `inside` is false.
-static SmallVector<Value>
-foldElement(ReductionEmitter &emitter, ArrayRef<Combiner> combiners,
-            ValueRange partials, ArrayRef<Value> identities,
-            const llvm::DenseMap<Value, Value> &given, Value inside = Value()) {
-  OpBuilder &b = emitter.b;
-  linalg::GenericOp op = emitter.op;
-  SmallVector<Operation *> skip;
-  for (const Combiner &combiner : combiners)
-    skip.push_back(combiner.first);
-  SmallVector<Value> none(op.getNumDpsInits(), Value());
-  IRMapping mapping = emitter.cloneBody(none, skip, given);
-  SmallVector<Value> folded;
-  for (auto [init, combiner, partial, identity] :
-       llvm::zip(op.getDpsInitsMutable(), combiners, partials, identities)) {
-    BlockArgument out = op.getMatchingBlockArgument(&init);
-    Operation *c = combiner.first;
-    Value element =
-        c->getOperand(0) == out ? c->getOperand(1) : c->getOperand(0);
-    Value value = mapping.lookupOrDefault(element);
-    if (inside)
-      value = arith::SelectOp::create(b, emitter.loc, inside, value, identity);
-    IRMapping combine;
-    combine.map(out, partial);
-    combine.map(element, value);
-    folded.push_back(b.clone(*c, combine)->getResult(0));
-  }
-  return folded;
-}
-
 /// Each thread's columns of a row reduction folded from the identities, a
 /// chunk of V columns a step: read as vectors where the chunk lies inside
 /// the row and the vector inputs are aligned, element by element (clamped
@@ -296,11 +264,9 @@ void RowEmitter::emitReduction(RowMember member, ArrayRef<Value> extents,
           ReadOp::create(b, loc, type, tile,
                          ValueRange{e.add(firstWarp, fold.getInductionVar())},
                          /*inBounds=*/true);
-      IRMapping combine;
-      combine.map(combiner.first->getOperand(0), fold.getRegionIterArgs()[0]);
-      combine.map(combiner.first->getOperand(1), other);
-      scf::YieldOp::create(b, loc,
-                           b.clone(*combiner.first, combine)->getResults());
+      scf::YieldOp::create(
+          b, loc,
+          combineValues(b, combiner.first, fold.getRegionIterArgs()[0], other));
     }
     totals.push_back(fold.getResult(0));
   }
@@ -310,10 +276,7 @@ void RowEmitter::emitReduction(RowMember member, ArrayRef<Value> extents,
        llvm::zip(op.getDpsInitsMutable(), totals, combiners)) {
     Value current =
         member.start ? member.start.getDpsInputs()[0] : emitter.read(init);
-    IRMapping combine;
-    combine.map(combiner.first->getOperand(0), current);
-    combine.map(combiner.first->getOperand(1), total);
-    results.push_back(b.clone(*combiner.first, combine)->getResult(0));
+    results.push_back(combineValues(b, combiner.first, current, total));
   }
   emitter.writeOutputs(results);
 }
