@@ -17,8 +17,9 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     functions, as upstream pipelines emit them. The pass first sorts every
     op of host code (outside croq kernels) by the kernel that computes it,
     and declines the rest before it changes anything, with an error that
-    names the op and why: convolutions, contractions written as
-    `linalg.generic`, products of other element types, indexing maps that
+    names the op and why: convolutions, matrix products written as
+    `linalg.generic` (`croq-specialize-contractions` makes them named
+    products first), products of other element types, indexing maps that
     are not loops or constant 0s, bodies with memory effects, host ops that
     would read or write a device buffer's elements (`memref.load`,
     `memref.store`), globals other than splat constants, stack buffers, and
@@ -71,10 +72,10 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     chain's ops, and the buffers the chain writes must be read and written a
     row at a time (its rows' loops in order, then its columns').
 
-    Contractions written as `linalg.generic` whose body is a product (the
-    output plus the product of the two inputs, each converted to the
-    output's type) and whose operands are indexed as a matmul's become
-    `linalg.matmul` or `linalg.batch_matmul` with the same maps first.
+    Contractions written as `linalg.generic` that are not a batch of
+    matrix products (a matrix-vector or dot product: no column or row loop)
+    are reductions: the reduction kernel computes them, the body's product
+    recomputed per element.
 
     Where extents are dynamic, the host code checks, before launching, that
     every operand's extent equals that of the loop that indexes it
@@ -234,6 +235,99 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect",
   ];
+}
+
+def CroqSpecializeContractions
+    : Pass<"croq-specialize-contractions", "ModuleOp"> {
+  let summary = "Make the contractions of host code named matrix products "
+                "in layouts the GEMM kernel reads";
+  let description = [{
+    Frontends hand croq matrix products in many forms: `linalg.generic`
+    contractions with unit loops (after `linalg-fold-unit-extent-dims` or a
+    reshape), several loops per matrix dimension (heads and sequence as
+    separate loops), permuted operands (a transpose folded into the
+    indexing maps), elementwise producers fused into the body (upstream's
+    `linalg-fuse-elementwise-ops` fuses a bias add and an activation into
+    the next matmul's input), and named contractions such as `linalg.matvec`
+    or `linalg.batch_reduce_matmul`. This pass makes every one that is a
+    batch of matrix products a `linalg.matmul` or `linalg.batch_matmul`,
+    which `convert-linalg-to-croq` compiles into the GEMM kernel.
+
+    A contraction is a batch of matrix products when its body is
+    `out + ext(x * y)` (float or signed integer; x and y computed by pure
+    ops from disjoint sets of inputs, the extension optional) and each loop
+    of extent above 1 is a batch loop (indexing the output and both
+    factors), a row loop (the output and x), a column loop (the output and
+    y), or a reduction loop (both factors, not the output), with at least
+    one row, column and reduction loop. Loops of extent 1 are dropped. Each
+    group of loops becomes one matrix dimension, in the order the output
+    (batch, rows, columns) and the first factor read as it is (reduction)
+    index them.
+
+    An operand that is an input read as it is becomes a
+    `memref.collapse_shape` view of it where its dimensions are the groups'
+    loops in order (rows before or after the reduction, K-major only for
+    the types the tensor cores read K-major: f32 as tf32, 8-bit floats and
+    integers) and its strides merge. Any other factor (computed in the
+    body, permuted, broadcast or strided) is written by an elementwise
+    `linalg.generic` into a new row-major buffer, K-major, which
+    `convert-linalg-to-croq` compiles like every elementwise op. The output
+    is a view where it collapses so; otherwise the product is computed in a
+    new buffer, with the output copied in first (or the fill right before
+    the contraction applied to it) and copied back after. A fill right
+    before the contraction (a `linalg.fill` or a generic that yields a
+    constant) moves onto the view, where `convert-linalg-to-croq` folds a
+    zero into the GEMM. The factors of different types are both converted
+    to the wider.
+
+    Named `linalg.matmul` and `linalg.batch_matmul` of 16-bit operands, and
+    of other operands stored K-major, are left as they are; other named
+    contractions are generalized first. Contractions that are not a batch
+    of matrix products (a matrix-vector product, a dot product) stay: the
+    reduction kernel of `convert-linalg-to-croq` computes them.
+
+    Before (a bias add and ReLU fused into the second matmul's input,
+    after `linalg-fold-unit-extent-dims`):
+
+    ```mlir
+    linalg.generic {
+        indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>,
+                         affine_map<(d0, d1, d2, d3) -> (d3)>,
+                         affine_map<(d0, d1, d2, d3) -> (d3, d2)>,
+                         affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+        ins(%h, %bias, %w : memref<4x128x512xf16>, memref<512xf16>,
+                            memref<512x256xf16>)
+        outs(%out : memref<4x128x256xf32>) {
+    ^bb0(%x: f16, %c: f16, %y: f16, %acc: f32):
+      %s = arith.addf %x, %c : f16
+      %r = arith.maximumf %s, %zero : f16
+      %p = arith.mulf %r, %y : f16
+      %e = arith.extf %p : f16 to f32
+      %sum = arith.addf %acc, %e : f32
+      linalg.yield %sum : f32
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %a = memref.alloc() : memref<4x128x512xf16>
+    linalg.generic {...} ins(%h, %bias : ...) outs(%a : ...) {
+      ... %r = arith.maximumf %s, %zero : f16
+      linalg.yield %r : f16
+    }
+    %a2 = memref.collapse_shape %a [[0, 1], [2]]
+        : memref<4x128x512xf16> into memref<512x512xf16>
+    %out2 = memref.collapse_shape %out [[0, 1], [2]]
+        : memref<4x128x256xf32> into memref<512x256xf32>
+    linalg.matmul ins(%a2, %w : memref<512x512xf16>, memref<512x256xf16>)
+                  outs(%out2 : memref<512x256xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def CroqFuseElementwise : Pass<"croq-fuse-elementwise", "ModuleOp"> {

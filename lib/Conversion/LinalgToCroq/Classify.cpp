@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Classify.h"
+#include "Contractions.h"
 #include "Elementwise.h"
 #include "Reduction.h"
 
@@ -187,10 +188,12 @@ static linalg::GenericOp generalizeFill(linalg::FillOp fill) {
 static LogicalResult classifyGeneric(linalg::GenericOp generic,
                                      linalg::FillOp start, HostWork &work) {
   if (generic.getNumReductionLoops() != 0) {
-    if (linalg::isaContractionOpInterface(generic))
+    if (succeeded(getContractionForm(generic)))
       return generic.emitOpError(
-          "is a contraction written as a linalg.generic; croq computes "
-          "products written as linalg.matmul or linalg.batch_matmul");
+          "is a matrix product written as a linalg.generic; "
+          "croq-specialize-contractions makes it a linalg.matmul or "
+          "linalg.batch_matmul (croq-to-nvvm runs it before "
+          "convert-linalg-to-croq)");
     std::string reason = getReductionDecline(generic);
     if (!reason.empty())
       return generic.emitOpError("cannot be computed as a reduction by croq: ")
@@ -210,9 +213,6 @@ static LogicalResult classifyGeneric(linalg::GenericOp generic,
 
 LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
   bool failedAny = false;
-  // Contractions written as generics that are plain products become
-  // linalg.matmul or linalg.batch_matmul (SpecializeProducts.cpp).
-  specializeGenericProducts(module);
   // Products first, with what they fuse.
   llvm::SmallPtrSet<Operation *, 8> fused;
   module.walk([&](linalg::LinalgOp op) {

@@ -37,10 +37,6 @@ struct HostWork {
 /// takes the elementwise path.
 void rewriteHostCopies(ModuleOp module);
 
-/// Rewrites every linalg.generic of host code that is a plain matrix
-/// product (a multiply-add of two operands indexed as a matmul's) as
-/// linalg.matmul or linalg.batch_matmul with the same indexing maps.
-void specializeGenericProducts(ModuleOp module);
 
 /// Sorts the linalg ops of `module`'s host code into `work`: products (with
 /// the fills and consumers they fuse) first, then the rest generalized.

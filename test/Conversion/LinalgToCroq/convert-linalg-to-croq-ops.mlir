@@ -115,26 +115,3 @@ func.func @column_max(%x: memref<100x200xf16>, %out: memref<200xf16>) {
     }
   return
 }
-
-// -----
-
-// A plain product written as a generic (a frontend's generalized
-// batch_matmul with B stored N x K) takes the GEMM path with its maps: B is
-// read as a `row` operand.
-// CHECK-LABEL: func.func @generic_product
-// CHECK: croq.parallel
-// CHECK: croq.mma row row
-// CHECK: croq.mma.store
-func.func @generic_product(%a: memref<1x128x64xf16>, %b: memref<1x256x64xf16>, %c: memref<1x128x256xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
-                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%a, %b : memref<1x128x64xf16>, memref<1x256x64xf16>) outs(%c : memref<1x128x256xf32>) {
-  ^bb0(%x: f16, %y: f16, %acc: f32):
-    %xf = arith.extf %x : f16 to f32
-    %yf = arith.extf %y : f16 to f32
-    %p = arith.mulf %xf, %yf : f32
-    %s = arith.addf %acc, %p : f32
-    linalg.yield %s : f32
-  }
-  return
-}
