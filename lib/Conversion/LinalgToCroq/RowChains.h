@@ -82,6 +82,36 @@ void formRowChains(HostWork &work, SmallVectorImpl<RowChain> &chains);
 /// thread. The ops are not erased.
 void emitRowChainKernel(OpBuilder &b, const RowChain &chain);
 
+/// Threads of a row chain kernel's blocks.
+constexpr int64_t kRowThreads = 256;
+
+/// The shape of a row chain's kernel that keeps rows in registers: groups
+/// of `groupThreads` threads, each thread `slots` chunks of `width` columns
+/// and one column more.
+struct RegisterRows {
+  int64_t width;
+  int64_t groupThreads;
+  int64_t slots;
+};
+
+/// The chunk width (V) at which `chain` can keep its rows in registers: 16
+/// bytes of the widest element it reads or writes in memory along the
+/// columns; none where it cannot (no such operand, or an elementwise
+/// output without an element per column).
+std::optional<int64_t> getRegisterWidth(const RowChain &chain);
+
+/// Emits where `b` inserts (in the thread region of a kernel of
+/// kRowThreads threads, `block` and `thread` its indices) the ops of
+/// `chain` over rows held in registers, in groups of `shape`: each group
+/// one row of `rows` (groups past the end compute the last row and write
+/// nothing; `rows` must be positive and the columns too). `extents` holds
+/// every member's loop extents, `scratch` every reduction's tiles of warp
+/// partials (one element per warp of the block).
+void emitRegisterRows(OpBuilder &b, Location loc, const RowChain &chain,
+                      ArrayRef<SmallVector<Value>> extents, RegisterRows shape,
+                      Value block, Value thread, Value rows,
+                      ArrayRef<SmallVector<Value>> scratch);
+
 } // namespace croq
 } // namespace mlir
 
