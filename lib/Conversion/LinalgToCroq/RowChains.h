@@ -72,14 +72,13 @@ MemberShape getShape(linalg::GenericOp op, RowMember::Kind kind,
 /// reduction) from its elementwise and reduction lists into `chains`.
 void formRowChains(HostWork &work, SmallVectorImpl<RowChain> &chains);
 
-/// Emits, at the chain's last op, the kernel that computes `chain`: blocks
-/// of 256 threads in groups of 32 to 256 (by the row length), each group
-/// one row, which run the ops in order with a block barrier between them;
-/// a reduction folds each thread's columns, combines the threads' partials
-/// by shuffles and through shared memory, and its first thread writes the
-/// row's value; an elementwise op computes chunks of the row as vectors
-/// where aligned; an op over per-row values runs on the group's first
-/// thread. The ops are not erased.
+/// Emits, at the chain's last op, the kernel that computes `chain`: where
+/// a row fits in registers (up to 32 elements a thread at 256 threads), a
+/// group of threads per row holds it in registers across the ops
+/// (emitRegisterRows); otherwise blocks of 256 threads in groups of 32 to
+/// 256 stream each op's row from memory with a block barrier between the
+/// ops. Where the row length is known only at run time, a kernel of each
+/// form and a host branch choosing one. The ops are not erased.
 void emitRowChainKernel(OpBuilder &b, const RowChain &chain);
 
 /// Threads of a row chain kernel's blocks.

@@ -1,13 +1,15 @@
 //===- RowKernel.cpp - the kernel of a row chain
 //---------------------------===//
 //
-// The kernel of a row chain (RowChains.cpp): blocks of 256 threads in
-// groups of 32 to 256, each group one row, which run the chain's ops in
-// order with a block barrier between them. A reduction folds each
-// thread's columns (16-byte chunks where aligned), combines each warp by
-// shuffles and the group's warps through a shared tile; an elementwise op
-// computes the row in vector chunks; an op over per-row values runs on the
-// group's first thread.
+// The kernels of a row chain (RowChains.cpp): where a row fits, the
+// register form of RowRegisters.cpp; otherwise the streaming form here:
+// blocks of 256 threads in groups of 32 to 256, each group one row, which
+// run the chain's ops in order with a block barrier between them. A
+// reduction folds each thread's columns (16-byte chunks where aligned),
+// combines each warp by shuffles and the group's warps through a shared
+// tile; an elementwise op computes the row in vector chunks; an op over
+// per-row values runs on the group's first thread. Row lengths known only
+// at run time get a kernel per form and a host branch between them.
 //
 //===----------------------------------------------------------------------===//
 
