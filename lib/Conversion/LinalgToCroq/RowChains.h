@@ -72,15 +72,44 @@ MemberShape getShape(linalg::GenericOp op, RowMember::Kind kind,
 /// reduction) from its elementwise and reduction lists into `chains`.
 void formRowChains(HostWork &work, SmallVectorImpl<RowChain> &chains);
 
-/// Emits, at the chain's last op, the kernel that computes `chain`: blocks
-/// of 256 threads in groups of 32 to 256 (by the row length), each group
-/// one row, which run the ops in order with a block barrier between them;
-/// a reduction folds each thread's columns, combines the threads' partials
-/// by shuffles and through shared memory, and its first thread writes the
-/// row's value; an elementwise op computes chunks of the row as vectors
-/// where aligned; an op over per-row values runs on the group's first
-/// thread. The ops are not erased.
+/// Emits, at the chain's last op, the kernel that computes `chain`: where
+/// a row fits in registers (up to 32 elements a thread at 256 threads), a
+/// group of threads per row holds it in registers across the ops
+/// (emitRegisterRows); otherwise blocks of 256 threads in groups of 32 to
+/// 256 stream each op's row from memory with a block barrier between the
+/// ops. Where the row length is known only at run time, a kernel of each
+/// form and a host branch choosing one. The ops are not erased.
 void emitRowChainKernel(OpBuilder &b, const RowChain &chain);
+
+/// Threads of a row chain kernel's blocks.
+constexpr int64_t kRowThreads = 256;
+
+/// The shape of a row chain's kernel that keeps rows in registers: groups
+/// of `groupThreads` threads, each thread `slots` chunks of `width` columns
+/// and one column more.
+struct RegisterRows {
+  int64_t width;
+  int64_t groupThreads;
+  int64_t slots;
+};
+
+/// The chunk width (V) at which `chain` can keep its rows in registers: 16
+/// bytes of the widest element it reads or writes in memory along the
+/// columns; none where it cannot (no such operand, or an elementwise
+/// output without an element per column).
+std::optional<int64_t> getRegisterWidth(const RowChain &chain);
+
+/// Emits where `b` inserts (in the thread region of a kernel of
+/// kRowThreads threads, `block` and `thread` its indices) the ops of
+/// `chain` over rows held in registers, in groups of `shape`: each group
+/// one row of `rows` (groups past the end compute the last row and write
+/// nothing; `rows` must be positive and the columns too). `extents` holds
+/// every member's loop extents, `scratch` every reduction's tiles of warp
+/// partials (one element per warp of the block).
+void emitRegisterRows(OpBuilder &b, Location loc, const RowChain &chain,
+                      ArrayRef<SmallVector<Value>> extents, RegisterRows shape,
+                      Value block, Value thread, Value rows,
+                      ArrayRef<SmallVector<Value>> scratch);
 
 } // namespace croq
 } // namespace mlir

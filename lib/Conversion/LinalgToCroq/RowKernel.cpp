@@ -1,13 +1,15 @@
 //===- RowKernel.cpp - the kernel of a row chain
 //---------------------------===//
 //
-// The kernel of a row chain (RowChains.cpp): blocks of 256 threads in
-// groups of 32 to 256, each group one row, which run the chain's ops in
-// order with a block barrier between them. A reduction folds each
-// thread's columns (16-byte chunks where aligned), combines each warp by
-// shuffles and the group's warps through a shared tile; an elementwise op
-// computes the row in vector chunks; an op over per-row values runs on the
-// group's first thread.
+// The kernels of a row chain (RowChains.cpp): where a row fits, the
+// register form of RowRegisters.cpp; otherwise the streaming form here:
+// blocks of 256 threads in groups of 32 to 256, each group one row, which
+// run the chain's ops in order with a block barrier between them. A
+// reduction folds each thread's columns (16-byte chunks where aligned),
+// combines each warp by shuffles and the group's warps through a shared
+// tile; an elementwise op computes the row in vector chunks; an op over
+// per-row values runs on the group's first thread. Row lengths known only
+// at run time get a kernel per form and a host branch between them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,12 +27,13 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::croq;
 
 /// Threads of a row's block, and of a warp.
-static constexpr int64_t kThreads = 256;
+static constexpr int64_t kThreads = kRowThreads;
 static constexpr int64_t kWarp = 32;
 
 namespace {
@@ -317,46 +320,46 @@ static Value getGroupThreads(IndexBuilder &e, Value columns) {
   return e.c(threads);
 }
 
-void mlir::croq::emitRowChainKernel(OpBuilder &b, const RowChain &chain) {
-  b.setInsertionPoint(RowMember(chain.members.back()).op);
-  Location loc = RowMember(chain.members.front()).op.getLoc();
+/// The register forms of a chain of chunk width `width` over `columns`,
+/// the first whose groups hold a row to be taken: a warp per row up to 32
+/// elements a thread (no block barriers), then groups of 128 and 256
+/// threads with 16 elements a thread (more kept registers and
+/// occupancy: measured faster than 32 on 4096 f16 columns), then 256
+/// threads with 32. For a known row length, only the form taken, with the
+/// slots its rows need.
+static SmallVector<RegisterRows> getRegisterShapes(Value columns,
+                                                   int64_t width) {
+  SmallVector<RegisterRows> shapes;
+  for (auto [threads, elements] : {std::pair<int64_t, int64_t>{kWarp, 32},
+                                   {128, 16},
+                                   {kThreads, 16},
+                                   {kThreads, 32}})
+    shapes.push_back({width, threads, std::max<int64_t>(1, elements / width)});
+  std::optional<int64_t> known = getConstantIntValue(columns);
+  if (!known)
+    return shapes;
+  if (*known == 0)
+    return {};
+  int64_t chunks = *known / width;
+  for (RegisterRows shape : shapes) {
+    if (chunks > shape.groupThreads * shape.slots)
+      continue;
+    shape.slots =
+        std::max<int64_t>(1, llvm::divideCeil(chunks, shape.groupThreads));
+    return {shape};
+  }
+  return {};
+}
+
+/// Emits the streaming form of a chain (rows too long for registers, or of
+/// unknown length): groups of `groupThreads` threads that read each op's
+/// operands from memory, with a block barrier between the ops.
+static void emitStreamingRows(OpBuilder &b, Location loc, const RowChain &chain,
+                              ArrayRef<SmallVector<Value>> extents, Value rows,
+                              Value block, Value thread, Value groupThreads,
+                              ArrayRef<SmallVector<Value>> scratch) {
   IndexBuilder e{b, loc};
-  // Every op's loop extents on the host, checked against its operands.
-  SmallVector<SmallVector<Value>> extents;
-  for (RowMember member : chain.members) {
-    SmallVector<Value> sizes;
-    for (Range range : cast<linalg::LinalgOp>(member.op.getOperation())
-                           .createLoopRanges(b, loc))
-      sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
-    requireOperandExtents(b, loc, member.op, sizes);
-    extents.push_back(sizes);
-  }
-  RowMember first = chain.members.front();
-  MemberShape shape = getShape(first.op, first.kind, *getLoopKeys(first.op));
-  SmallVector<Value> rowExtents;
-  for (unsigned dim : shape.rowLoops)
-    rowExtents.push_back(extents.front()[dim]);
-  Value rows = e.product(rowExtents);
-  Value groupThreads =
-      getGroupThreads(e, extents.front()[first.op.getNumLoops() - 1]);
   Value groups = e.div(e.c(kThreads), groupThreads);
-  OpBuilder::InsertionGuard guard(b);
-  Value block = createLinearGrid(b, loc, rows, groups);
-  // A tile of the warps' partials for each output of each reduction.
-  SmallVector<SmallVector<Value>> scratch;
-  for (RowMember member : chain.members) {
-    SmallVector<Value> tiles;
-    if (member.kind == RowMember::Reduction)
-      for (Value init : member.op.getDpsInits()) {
-        auto type = TileType::get(b.getContext(), {kThreads / kWarp},
-                                  getElementTypeOrSelf(init.getType()),
-                                  MemorySpace::Shared, Swizzle::None);
-        tiles.push_back(
-            AllocOp::create(b, loc, type, /*offset=*/nullptr).getResult());
-      }
-    scratch.push_back(tiles);
-  }
-  Value thread = createThreadRegion(b, loc, kThreads);
   Value group = e.div(thread, groupThreads);
   Value row = e.add(e.mul(block, groups), group);
   Value groupWarps = e.div(groupThreads, e.c(kWarp));
@@ -386,4 +389,96 @@ void mlir::croq::emitRowChainKernel(OpBuilder &b, const RowChain &chain) {
       break;
     }
   }
+}
+
+/// Emits the kernel of `chain` in the register form `shape`, or in the
+/// streaming form where there is none.
+static void emitFormKernel(OpBuilder &b, Location loc, const RowChain &chain,
+                           ArrayRef<SmallVector<Value>> extents, Value rows,
+                           std::optional<RegisterRows> shape) {
+  IndexBuilder e{b, loc};
+  RowMember first = chain.members.front();
+  Value columns = extents.front()[first.op.getNumLoops() - 1];
+  Value groupThreads =
+      shape ? e.c(shape->groupThreads) : getGroupThreads(e, columns);
+  OpBuilder::InsertionGuard guard(b);
+  Value block =
+      createLinearGrid(b, loc, rows, e.div(e.c(kThreads), groupThreads));
+  // A tile of the warps' partials for each output of each reduction.
+  SmallVector<SmallVector<Value>> scratch;
+  for (RowMember member : chain.members) {
+    SmallVector<Value> tiles;
+    if (member.kind == RowMember::Reduction &&
+        (!shape || shape->groupThreads > kWarp))
+      for (Value init : member.op.getDpsInits()) {
+        auto type = TileType::get(b.getContext(), {kThreads / kWarp},
+                                  getElementTypeOrSelf(init.getType()),
+                                  MemorySpace::Shared, Swizzle::None);
+        tiles.push_back(
+            AllocOp::create(b, loc, type, /*offset=*/nullptr).getResult());
+      }
+    scratch.push_back(tiles);
+  }
+  Value thread = createThreadRegion(b, loc, kThreads);
+  if (shape)
+    emitRegisterRows(b, loc, chain, extents, *shape, block, thread, rows,
+                     scratch);
+  else
+    emitStreamingRows(b, loc, chain, extents, rows, block, thread, groupThreads,
+                      scratch);
+}
+
+void mlir::croq::emitRowChainKernel(OpBuilder &b, const RowChain &chain) {
+  b.setInsertionPoint(RowMember(chain.members.back()).op);
+  Location loc = RowMember(chain.members.front()).op.getLoc();
+  IndexBuilder e{b, loc};
+  // Every op's loop extents on the host, checked against its operands.
+  SmallVector<SmallVector<Value>> extents;
+  for (RowMember member : chain.members) {
+    SmallVector<Value> sizes;
+    for (Range range : cast<linalg::LinalgOp>(member.op.getOperation())
+                           .createLoopRanges(b, loc))
+      sizes.push_back(getValueOrCreateConstantIndexOp(b, loc, range.size));
+    requireOperandExtents(b, loc, member.op, sizes);
+    extents.push_back(sizes);
+  }
+  RowMember first = chain.members.front();
+  MemberShape shape = getShape(first.op, first.kind, *getLoopKeys(first.op));
+  SmallVector<Value> rowExtents;
+  for (unsigned dim : shape.rowLoops)
+    rowExtents.push_back(extents.front()[dim]);
+  Value rows = e.product(rowExtents);
+  Value columns = extents.front()[first.op.getNumLoops() - 1];
+  std::optional<int64_t> width = getRegisterWidth(chain);
+  SmallVector<RegisterRows> shapes;
+  if (width)
+    shapes = getRegisterShapes(columns, *width);
+  // A kernel per form, each with the registers it needs; the host launches
+  // the first register form whose groups hold a row (rows and columns
+  // present), else the streaming one.
+  OpBuilder::InsertionGuard guard(b);
+  auto isNonZero = [&](Value value) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value,
+                                         e.c(0));
+  };
+  Value present =
+      b.createOrFold<arith::AndIOp>(loc, isNonZero(rows), isNonZero(columns));
+  for (RegisterRows rowShape : shapes) {
+    Value fits = b.createOrFold<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ule, e.div(columns, e.c(rowShape.width)),
+        e.c(rowShape.groupThreads * rowShape.slots));
+    fits = b.createOrFold<arith::AndIOp>(loc, fits, present);
+    std::optional<int64_t> known = getConstantIntValue(fits);
+    if (known && *known == 0)
+      continue;
+    if (known) {
+      emitFormKernel(b, loc, chain, extents, rows, rowShape);
+      return;
+    }
+    auto choice = scf::IfOp::create(b, loc, fits, /*withElse=*/true);
+    b.setInsertionPoint(choice.thenBlock()->getTerminator());
+    emitFormKernel(b, loc, chain, extents, rows, rowShape);
+    b.setInsertionPoint(choice.elseBlock()->getTerminator());
+  }
+  emitFormKernel(b, loc, chain, extents, rows, std::nullopt);
 }

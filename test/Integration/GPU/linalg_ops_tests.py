@@ -106,17 +106,25 @@ def linalg_ops_tests(s, random_tensor, poisoned, compare_close, misaligned):
     for shape in [(1, 1), (77, 300), (1024, 4096)]:
         column_max(shape)
 
-    def softmax(shape):
+    def softmax(shape, aligned=True):
         def body():
-            x = random_tensor(shape, torch.float16)
+            x = random_tensor(shape, torch.float16) if aligned else \
+                misaligned(shape, torch.float16, 3, random_tensor)
             out = poisoned(shape, torch.float16)
             call("softmax_f16", x, out)
             ref = torch.softmax(x.double(), dim=1)
             return compare_close(out, ref, 2e-3)
-        s.run(f"linalg_ops softmax_f16 {shape[0]}x{shape[1]}", "linalg_ops", body)
+        s.run(f"linalg_ops softmax_f16 {shape[0]}x{shape[1]}"
+              f"{'' if aligned else ' (input misaligned)'}", "linalg_ops", body)
 
-    for shape in [(1, 1), (5, 77), (256, 1000), (2048, 4096)]:
+    # Rows held in registers by groups of 32 to 256 threads (up to 8192
+    # columns), odd rows peeled to their aligned chunks, and longer rows
+    # streamed.
+    for shape in [(1, 1), (5, 77), (256, 1000), (2048, 4096), (1000, 1024),
+                  (300, 5001), (33, 2047), (9, 8192), (20, 9001)]:
         softmax(shape)
+    for shape in [(7, 1024), (30, 5001)]:
+        softmax(shape, aligned=False)
 
     def norms(shape):
         def rms():
@@ -140,7 +148,8 @@ def linalg_ops_tests(s, random_tensor, poisoned, compare_close, misaligned):
             return compare_close(out, ref, 4e-3)
         s.run(f"linalg_ops layer_norm_f16 {shape[0]}x{shape[1]}", "linalg_ops", layer)
 
-    for shape in [(1, 1), (3, 100), (512, 4096), (1000, 1023)]:
+    for shape in [(1, 1), (3, 100), (512, 4096), (1000, 1023), (1000, 1024),
+                  (300, 5001), (20, 9001)]:
         norms(shape)
 
     def tensor_result():
