@@ -380,8 +380,17 @@ def CroqFuseElementwise : Pass<"croq-fuse-elementwise", "ModuleOp"> {
       linalg.yield %s : f32
     }
     ```
+
+    A `linalg.softmax` on buffers (upstream decomposes it on tensors only)
+    is first replaced by the generics of its definition: the maximum over
+    its dimension, `exp(x - max)` into a new buffer, the sum of that, and
+    the quotient into the output; the exponential is then fused into the
+    sum and the quotient, and the row chain of `convert-linalg-to-croq`
+    computes all of it in one kernel.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect"];
 }
 

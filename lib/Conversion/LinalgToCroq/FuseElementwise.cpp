@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DecomposeSoftmax.h"
+
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 
@@ -175,6 +177,14 @@ struct CroqFuseElementwisePass
           !linalg::isaConvolutionOpInterface(op))
         named.push_back(op);
     });
+    // A softmax on buffers takes part as the generics of its definition.
+    SmallVector<linalg::SoftmaxOp> softmaxes;
+    getOperation().walk([&](linalg::SoftmaxOp op) {
+      if (!op->getParentOfType<ParallelOp>())
+        softmaxes.push_back(op);
+    });
+    for (linalg::SoftmaxOp op : softmaxes)
+      (void)decomposeSoftmax(op);
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : named) {
       rewriter.setInsertionPoint(op);

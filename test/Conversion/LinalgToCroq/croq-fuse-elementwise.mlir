@@ -123,3 +123,29 @@ func.func @copied_out(%x: memref<8x4xf32>, %out: memref<8x4xf32>, %keep: memref<
   memref.copy %t, %keep : memref<8x4xf32> to memref<8x4xf32>
   return
 }
+
+// -----
+
+// A linalg.softmax on buffers becomes the generics of its definition: the
+// row maximum, the sum of exp(x - max), and exp(x - max) / sum, the
+// exponential fused into both of its readers (its buffer is gone).
+// CHECK-LABEL: func.func @softmax
+// CHECK-NOT: linalg.softmax
+// CHECK: %[[MAX:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[MAX]] : memref<?xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : memref<?x256xf32>) outs(%[[MAX]] : memref<?xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[SUM:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[SUM]] : memref<?xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0, %[[MAX]] : memref<?x256xf32>, memref<?xf32>) outs(%[[SUM]] : memref<?xf32>)
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[SUM]], %arg0, %[[MAX]] : {{.*}}) outs(%arg1 : memref<?x256xf32>)
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK-NOT: memref.alloc
+func.func @softmax(%x: memref<?x256xf32>, %out: memref<?x256xf32>) {
+  linalg.softmax dimension(1) ins(%x : memref<?x256xf32>) outs(%out : memref<?x256xf32>)
+  return
+}
