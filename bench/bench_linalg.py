@@ -21,11 +21,18 @@ linalg_mm_f16 autotuned (croq.load_autotuned: the fastest of eleven forced
 configurations per shape) against the cost model's choice and cuBLAS.
 A batch table times linalg.batch_matmul (test/Integration/GPU/
 linalg_batch_matmul.mlir) against torch.matmul on the batched tensors.
---tables picks among main, f8, epilogue and batch (default all).
+The tf32 and s8 tables (not in the default set) time linalg.matmul of f32
+operands (tf32 wgmma) and of i8 operands into i32 (s8 wgmma), B stored
+N x K (test/Integration/GPU/linalg_matmul_tf32_s8.mlir), against
+torch.matmul with TF32 allowed and torch._int_mm (B passed as the K x N
+view of the N x K tensor).
+--tables picks among main, f8, epilogue, batch, tf32 and s8 (default the
+first four).
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
-                    [--shapes MxNxK,...] [--tables main,f8,epilogue,batch]
+                    [--shapes MxNxK,...]
+                    [--tables main,f8,epilogue,batch,tf32,s8]
                     [--autotune]
 """
 
@@ -299,6 +306,78 @@ def batch_rows(kernels: Path, rounds: int):
     return head + rows
 
 
+TF32_S8_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (2048, 2048, 2048),
+                  (6144, 6144, 6144), (3000, 5000, 2000), (1000, 3000, 7000),
+                  (512, 4096, 4096), (8192, 8192, 1024), (4095, 4097, 4096),
+                  (16384, 16384, 4096), (256, 256, 16384)]
+
+
+def tf32_s8_rows(kernels: Path, kind: str, shapes, rounds: int):
+    """linalg_mm_nt_tf32 (f32 A [M, K] and B [N, K], f32 out) against
+    torch.matmul with TF32 allowed, or linalg_mm_nt_s8 (i8 A and B, i32
+    out) against torch._int_mm, which takes M > 16 and K and N multiples
+    of 8 (other shapes get croq's time alone)."""
+    import croq
+    path = kernels / "liblinalg_matmul_tf32_s8.so"
+    if not path.exists():
+        return []
+    mod = croq.load(path)
+    tf32 = kind == "tf32"
+    kernel = "linalg_mm_nt_tf32" if tf32 else "linalg_mm_nt_s8"
+    library = "torch.matmul (TF32)" if tf32 else "torch._int_mm"
+    head = ["", f"{kernel} (B stored N x K) against {library}:", "",
+            f"| shape | croq ms | {library} ms | ratio | croq TFLOP/s or "
+            "TOP/s |", "|---|---|---|---|---|"]
+    print("\n".join(head), flush=True)
+    torch.backends.cuda.matmul.allow_tf32 = True
+    fn = getattr(mod, kernel)
+    rows, ratios = [], []
+    for m, n, k in shapes:
+        if tf32:
+            a = torch.randn(m, k, device="cuda")
+            b = torch.randn(n, k, device="cuda")
+            out = torch.full((m, n), float("nan"), device="cuda")
+        else:
+            a = torch.randint(-128, 128, (m, k), device="cuda",
+                              dtype=torch.int8)
+            b = torch.randint(-128, 128, (n, k), device="cuda",
+                              dtype=torch.int8)
+            out = torch.full((m, n), -1, device="cuda", dtype=torch.int32)
+        fn(a, b, out)
+        torch.cuda.synchronize()
+        ref = a.double() @ b.double().t()
+        err = float((out.double() - ref).abs().max() / ref.abs().max())
+        if not err < (2e-3 if tf32 else 1e-12):
+            rows.append(f"| {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
+            print(rows[-1], flush=True)
+            continue
+        croq_call = (lambda: fn(a, b, out), croq_kernels(kernel))
+        bt = b.t()
+        if tf32:
+            lib_call = (lambda: torch.matmul(a, bt), is_library_kernel)
+        elif m > 16 and k % 8 == 0 and n % 8 == 0:
+            lib_call = (lambda: torch._int_mm(a, bt), is_library_kernel)
+        else:
+            lib_call = None
+        calls = {"croq": croq_call}
+        if lib_call is not None:
+            calls["library"] = lib_call
+        times = rotate(calls, rounds)
+        cells = f"{spread(times['croq'])} | - | -"
+        if lib_call is not None:
+            ratio = [x / c for c, x in zip(times["croq"], times["library"])]
+            ratios.append(statistics.median(ratio))
+            cells = (f"{spread(times['croq'])} | {spread(times['library'])} "
+                     f"| {spread(ratio)}")
+        rate = 2.0 * m * n * k / statistics.median(times["croq"]) / 1e9
+        rows.append(f"| {m}x{n}x{k} | {cells} | {rate:.0f} |")
+        print(rows[-1], flush=True)
+    if ratios:
+        rows += ["", geomean_line(kind, ratios)]
+        print(rows[-1], flush=True)
+    return head + rows
+
+
 def triton_call(a, b, nt: bool, dtype):
     """The Triton GEMM at its best configuration for a @ B, with B passed
     N x K as triton_gemm.py takes it (a copy of B when it is stored K x N),
@@ -326,12 +405,16 @@ def main() -> int:
                              "sweep")
     parser.add_argument("--tables", default="main,f8,epilogue,batch",
                         help="which tables to time (comma-separated: main, "
-                             "f8, epilogue, batch; default all)")
+                             "f8, epilogue, batch, tf32, s8; default the "
+                             "first four)")
     args = parser.parse_args()
     tables = set(args.tables.split(","))
     shapes = parse_shapes(args.shapes) if args.shapes else SHAPES
     import croq
-    mod = croq.load(args.artifacts / "kernels" / "liblinalg_matmul.so")
+    # linalg_matmul.mlir's kernels, for the tables that time them.
+    mod = None
+    if tables & {"main", "f8", "epilogue"}:
+        mod = croq.load(args.artifacts / "kernels" / "liblinalg_matmul.so")
     lines = [f"device: {torch.cuda.get_device_name()}; rounds: {args.rounds}; "
              "device ms, median [min-max]; ratio = cuBLAS ms / croq ms"]
     if "main" in tables:
@@ -401,6 +484,11 @@ def main() -> int:
         lines += epilogue_rows(mod, args.rounds)
     if "batch" in tables:
         lines += batch_rows(args.artifacts / "kernels", args.rounds)
+    for kind in ("tf32", "s8"):
+        if kind in tables:
+            lines += tf32_s8_rows(args.artifacts / "kernels", kind,
+                                  parse_shapes(args.shapes) if args.shapes
+                                  else TF32_S8_SHAPES, args.rounds)
     if args.autotune:
         lines += autotune_rows(args.artifacts / "kernels", shapes, args.rounds)
     if args.md:

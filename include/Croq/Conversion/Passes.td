@@ -83,16 +83,20 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
 
     Products. Every
     `linalg.matmul` and `linalg.batch_matmul` on memrefs outside a croq
-    kernel, with f16, bf16,
-    f8E4M3FN or f8E5M2 operands of one type and an f16, bf16 or f32 result,
-    becomes a croq kernel that computes it with f32 accumulation: each block
-    owns a tile of the result and runs a K loop of two `tma` copies (K steps
-    of one 128-byte swizzle span: 64 16-bit or 128 8-bit elements,
-    zero-filled at the edges) and one `croq.mma`,
-    in the plain form that `croq-pipeline-loops` turns into a multi-stage
-    ring. B may be transposed through `indexing_maps` (stored N x K: a `row`
-    operand instead of `col`), and must be for 8-bit floats, which wgmma
-    reads K-major only. A may be transposed (stored K x M: a `col` operand)
+    kernel, with f16, bf16, f8E4M3FN, f8E5M2 or f32 operands of one type
+    and an f16, bf16 or f32 result, or i8 operands and an i32 result,
+    becomes a croq kernel that computes it with f32 accumulation (i32 for
+    i8): each block owns a tile of the result and runs a K loop of two
+    `tma` copies (K steps of one 128-byte swizzle span: 64 16-bit, 128
+    8-bit or 32 32-bit elements, zero-filled at the edges) and one
+    `croq.mma`, in the plain form that `croq-pipeline-loops` turns into a
+    multi-stage ring. f32 operands are multiplied as tf32 (wgmma's f32
+    mode: 10-bit mantissas, an f32 sum), as cuBLAS does with TF32 allowed;
+    i8 operands exactly, by s8 wgmma (the body must sign-extend them,
+    `cast_signed`). B may be transposed through `indexing_maps` (stored
+    N x K: a `row` operand instead of `col`), and must be for 8-bit and f32
+    operands, which wgmma reads K-major only (A indexed (m, k), B (n, k)).
+    A may be transposed (stored K x M: a `col` operand)
     for 16-bit floats: each consumer warpgroup reads 64 of its rows, which
     wgmma can take M-major.
 

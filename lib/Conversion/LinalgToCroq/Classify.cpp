@@ -69,6 +69,45 @@ static LogicalResult getLayouts(linalg::LinalgOp op, MatmulSpec &spec) {
   return success();
 }
 
+/// The name of the wgmma kind that multiplies operands of `type`, as the
+/// diagnostics spell it, or an empty string when croq's GEMM takes none.
+static StringRef getOperandKindName(Type type) {
+  if (type.isF16() || type.isBF16())
+    return "16-bit float";
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return "8-bit float";
+  if (type.isF32())
+    return "tf32";
+  if (type.isInteger(8))
+    return "s8";
+  return "";
+}
+
+/// Whether the result type `tc` fits operands of type `ta`: f16, bf16 or
+/// f32 for floats (the f32 accumulator rounded), i32 for i8 (the s32
+/// accumulator, exact).
+static LogicalResult checkResultType(linalg::LinalgOp op, Type ta, Type tc) {
+  if (ta.isInteger(8)) {
+    if (!tc.isInteger(32))
+      return op.emitOpError("convert-linalg-to-croq writes i32 results of "
+                            "i8 products (s8 wgmma, s32 accumulator), got ")
+             << tc;
+    // wgmma.s8 sign-extends; a body that zero-extends is a u8 product.
+    WalkResult zeroExtends =
+        op->walk([](arith::ExtUIOp) { return WalkResult::interrupt(); });
+    if (zeroExtends.wasInterrupted())
+      return op.emitOpError("convert-linalg-to-croq takes i8 products that "
+                            "sign-extend their operands (cast_signed); this "
+                            "one zero-extends them");
+    return success();
+  }
+  if (!(tc.isF16() || tc.isBF16() || tc.isF32()))
+    return op.emitOpError("convert-linalg-to-croq writes f16, bf16 or f32 "
+                          "results of float products, got ")
+           << tc;
+  return success();
+}
+
 /// Checks that croq can compute `op`, and how.
 static FailureOr<MatmulSpec> getSpec(linalg::LinalgOp op) {
   MatmulSpec spec;
@@ -79,22 +118,24 @@ static FailureOr<MatmulSpec> getSpec(linalg::LinalgOp op) {
   Type ta = getElementTypeOrSelf(spec.a.getType());
   Type tb = getElementTypeOrSelf(spec.b.getType());
   Type tc = getElementTypeOrSelf(spec.c.getType());
-  bool isF8 = isa<Float8E4M3FNType, Float8E5M2Type>(ta);
-  if (ta != tb || !(ta.isF16() || ta.isBF16() || isF8))
-    return op.emitOpError("convert-linalg-to-croq takes f16, bf16, f8E4M3FN "
-                          "or f8E5M2 operands of one type, got ")
+  StringRef kind = getOperandKindName(ta);
+  if (ta != tb || kind.empty())
+    return op.emitOpError("convert-linalg-to-croq takes f16, bf16, f8E4M3FN, "
+                          "f8E5M2, f32 (as tf32) or i8 operands of one type, "
+                          "got ")
            << ta << " and " << tb;
-  if (!(tc.isF16() || tc.isBF16() || tc.isF32()))
-    return op.emitOpError("convert-linalg-to-croq writes f16, bf16 or f32 "
-                          "results, got ")
-           << tc;
-  if (failed(getLayouts(op, spec)))
+  if (failed(checkResultType(op, ta, tc)) || failed(getLayouts(op, spec)))
     return failure();
-  // wgmma reads 8-bit operands K-major only: A stored M x K, B N x K.
-  if (isF8 && (spec.aTransposed || !spec.bTransposed))
-    return op.emitOpError("convert-linalg-to-croq takes 8-bit float products "
-                          "with A indexed (m, k) and B indexed (n, k): wgmma "
-                          "reads 8-bit operands K-major only");
+  // wgmma reads 8-bit and tf32 operands K-major only: A stored M x K, B
+  // N x K.
+  bool kMajorOnly = !(ta.isF16() || ta.isBF16());
+  if (kMajorOnly && (spec.aTransposed || !spec.bTransposed)) {
+    StringRef batch = spec.batched ? "b, " : "";
+    return op.emitOpError("convert-linalg-to-croq takes products of ")
+           << ta << " operands with A indexed (" << batch
+           << "m, k) and B indexed (" << batch << "n, k): wgmma reads " << kind
+           << " operands K-major only";
+  }
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
       fill && fill.hasPureBufferSemantics() &&
       fill.getDpsInits()[0] == spec.c && isZero(fill.getDpsInputs()[0]))

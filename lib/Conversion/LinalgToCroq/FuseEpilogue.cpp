@@ -83,8 +83,19 @@ std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::LinalgOp matmul,
   epilogue.output = init->get();
   Type outputType = getElementTypeOrSelf(epilogue.output.getType());
   if (classify(epilogue.output, generic.getMatchingIndexingMap(init)) !=
-          InputKind::Tile ||
-      !(outputType.isF16() || outputType.isBF16() || outputType.isF32()))
+      InputKind::Tile)
+    return std::nullopt;
+  // The body computes on the accumulator's element and yields the same
+  // type (croq.mma.map): f32 rounded to an f16, bf16 or f32 output by the
+  // store. An i32 product (of i8 operands) is fused only into a consumer
+  // whose output is i32 too; one that converts it (a dequantization to a
+  // float, say) stays an elementwise kernel of its own.
+  Type productType = getElementTypeOrSelf(product.getType());
+  bool fits =
+      isa<IntegerType>(productType)
+          ? outputType == productType
+          : outputType.isF16() || outputType.isBF16() || outputType.isF32();
+  if (!fits)
     return std::nullopt;
   std::optional<unsigned> productInput;
   for (OpOperand *input : generic.getDpsInputOperands()) {

@@ -35,7 +35,8 @@ struct Epilogue {
 /// into a zeroed temporary buffer (`product`, a memref.alloc) that nothing
 /// else uses; the generic's loops are parallel, its output and the product
 /// indexed (m, n), its other inputs indexed (m, n), (n), (m) or scalars; its
-/// body computes without memory and does not read the output. For a
+/// body computes without memory and does not read the output; the output
+/// is f16, bf16 or f32, or i32 for an i32 product. For a
 /// linalg.batch_matmul the loops are (b, m, n), and the output, the product
 /// and the other tiles are indexed (b, m, n).
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul, Value product);
@@ -84,7 +85,8 @@ prepareEpilogueInputs(OpBuilder &builder, Location loc,
                       const Epilogue &epilogue, int64_t rows, int64_t cols,
                       Value blockM, Value blockN, Value batch = Value());
 
-/// The generic's computation of one element: `x` (f32) the product at
+/// The generic's computation of one element: `x` (f32, or i32 for an i32
+/// product) the product at
 /// (row, col) of the tile, the other inputs read from `inputs` there (zero
 /// past their edges). Returns the f32 result, which the store rounds to
 /// the output's type.

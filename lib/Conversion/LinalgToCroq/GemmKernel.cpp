@@ -1,9 +1,9 @@
 //===- GemmKernel.cpp - the block program of a linalg GEMM ----------------===//
 //
 // The croq kernel of one GEMM tile: a K loop of tma copies and one mma per
-// K step, f32 accumulation, the output added where linalg.matmul
-// accumulates, the fused consumer, and the product stored through a
-// swizzled shared tile by an async tma copy. The loop is in the form
+// K step, f32 accumulation (i32 for i8 operands), the output added where
+// linalg.matmul accumulates, the fused consumer, and the product stored through
+// a swizzled shared tile by an async tma copy. The loop is in the form
 // croq-pipeline-loops makes a ring of.
 //
 //===----------------------------------------------------------------------===//
@@ -86,9 +86,7 @@ static Value addOutput(OpBuilder &b, Location loc, Value acc, Value cView) {
   Value x = body.getArgument(2);
   Value c = readTileElement(b, loc, getElementTypeOrSelf(cView.getType()),
                             cView, row, col);
-  if (c.getType() != x.getType())
-    c = arith::ExtFOp::create(b, loc, x.getType(), c);
-  YieldOp::create(b, loc, ValueRange{arith::AddFOp::create(b, loc, x, c)});
+  YieldOp::create(b, loc, ValueRange{addToAccumulator(b, loc, x, c)});
   return map.getResult();
 }
 
@@ -113,7 +111,8 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
                             Value aTile, Value bTile, AccType accType,
                             const TileConfig &config, Value batch) {
   MLIRContext *context = b.getContext();
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(accType.getElementType()));
   Value init = MmaFillOp::create(b, loc, accType, zero);
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
@@ -145,6 +144,24 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
                                    /*pending=*/b.getI64IntegerAttr(0));
   scf::YieldOp::create(b, loc, done);
   return loop.getResult(0);
+}
+
+Type mlir::croq::getAccElementType(const MatmulSpec &spec) {
+  Builder b(spec.a.getContext());
+  Type operand = getElementTypeOrSelf(spec.a.getType());
+  return operand.isInteger(8) ? Type(b.getI32Type()) : Type(b.getF32Type());
+}
+
+Value mlir::croq::addToAccumulator(OpBuilder &b, Location loc, Value x,
+                                   Value c) {
+  if (isa<IntegerType>(x.getType())) {
+    if (c.getType() != x.getType())
+      c = arith::ExtSIOp::create(b, loc, x.getType(), c);
+    return arith::AddIOp::create(b, loc, x, c);
+  }
+  if (c.getType() != x.getType())
+    c = arith::ExtFOp::create(b, loc, x.getType(), c);
+  return arith::AddFOp::create(b, loc, x, c);
 }
 
 int64_t mlir::croq::getStepElements(const MatmulSpec &spec) {
@@ -266,7 +283,8 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   // parts through a narrower tile where that leaves room for more stages.
   int64_t partN = config.resultPartCols ? config.resultPartCols : tileN;
   Value cTile = allocMatrixTile(b, loc, spec, {tileM, partN}, result);
-  auto accType = AccType::get(b.getContext(), {tileM, tileN}, b.getF32Type());
+  Type accElement = getAccElementType(spec);
+  auto accType = AccType::get(b.getContext(), {tileM, tileN}, accElement);
   std::optional<EpilogueOperands> epilogue;
   if (spec.epilogue)
     epilogue = loadEpilogueInputs(b, loc, *spec.epilogue, tileM, tileN, blockM,
@@ -288,7 +306,7 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   // of the output; croq-wait-async-stores makes the second part's store
   // into the shared tile wait until the first part's copy has read it.
   int64_t parts = tileN / partN;
-  auto partType = AccType::get(b.getContext(), {tileM, partN}, b.getF32Type());
+  auto partType = AccType::get(b.getContext(), {tileM, partN}, accElement);
   for (int64_t part = 0; part < parts; ++part) {
     Value slice = MmaSliceOp::create(b, loc, partType, acc,
                                      b.getI64IntegerAttr(part * partN));

@@ -49,6 +49,15 @@ struct KRange {
   Value count;
 };
 
+/// The element type of `spec`'s accumulator: i32 for i8 operands (s8
+/// wgmma), f32 for floats (tf32 for f32 operands).
+Type getAccElementType(const MatmulSpec &spec);
+
+/// `x` + `c`, an accumulator element and an output element (linalg.matmul
+/// accumulates into its output), `c` first widened to `x`'s type: addi on
+/// integers, addf on floats.
+Value addToAccumulator(OpBuilder &builder, Location loc, Value x, Value c);
+
 /// The elements of one K step of `spec`'s operands.
 int64_t getStepElements(const MatmulSpec &spec);
 
@@ -67,10 +76,10 @@ std::pair<Value, Value> allocOperandTiles(OpBuilder &builder, Location loc,
                                           const TileConfig &config);
 
 /// The K loop of one block over `range`: each step copies A's and B's K
-/// slices into `aTile` and `bTile` and multiplies them into an f32
-/// accumulator of `accType`, which it returns. In a cluster of `config`,
-/// the operand the cluster's blocks share is a multicast copy. A batched
-/// product's block reads matrix `batch` of each operand.
+/// slices into `aTile` and `bTile` and multiplies them into an accumulator
+/// of `accType` (getAccElementType), which it returns. In a cluster of
+/// `config`, the operand the cluster's blocks share is a multicast copy. A
+/// batched product's block reads matrix `batch` of each operand.
 Value emitKLoop(OpBuilder &builder, Location loc, const MatmulSpec &spec,
                 Value blockM, Value blockN, const KRange &range, Value aTile,
                 Value bTile, AccType accType, const TileConfig &config,
@@ -98,7 +107,8 @@ void emitBlockProgram(OpBuilder &builder, Location loc, const MatmulSpec &spec,
                       const TileConfig &config, const ProductSizes &sizes);
 
 /// Emits the kernels that compute `spec` in tiles of `config` with the K
-/// loop split `splits` ways: an f32 workspace on the device, a kernel whose
+/// loop split `splits` ways: a workspace of the accumulator's type (f32 or
+/// i32) on the device, a kernel whose
 /// blocks write the partial product of their tile and K range into it, a
 /// kernel that sums the partials (adding the output where linalg.matmul
 /// accumulates, computing the fused consumer) and writes the result, and

@@ -3,10 +3,10 @@
 // A GEMM whose tiles are too few to fill the chip (small M and N, long K)
 // splits each tile's K loop among S blocks:
 //
-//   %ws = gpu.alloc () : memref<(S x Mt) x Nt x f32>    (host, on the stream)
+//   %ws = gpu.alloc () : memref<(S x Mt) x Nt x T>    (host, on the stream)
 //   croq.parallel (%row, %bn) in [S x tilesM, tilesN] : block
 //     split s = row / tilesM, tile (row mod tilesM, bn), K steps
-//     [s x per, min((s + 1) x per, steps)): the K loop, the f32 partial
+//     [s x per, min((s + 1) x per, steps)): the K loop, the partial
 //     stored by TMA at tile (row, bn) of %ws
 //   croq.parallel (%bi, %bj) in [M / 16, N / 32] : block
 //     each thread four columns: the sums of their S partials (16-byte
@@ -14,9 +14,10 @@
 //     the fused consumer, rounded and written
 //   gpu.dealloc %ws
 //
-// Mt and Nt are M and N rounded up to the tile, so every partial tile is
-// whole. The partials are summed in split order: the result does not
-// depend on which block finishes first.
+// T is the accumulator's type: f32, or i32 for i8 operands (whose sums
+// are exact in any order). Mt and Nt are M and N rounded up to the tile,
+// so every partial tile is whole. The partials are summed in split order:
+// the result does not depend on which block finishes first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,20 +37,21 @@ using namespace mlir::croq;
 /// group of four consecutive columns per thread of a 128-thread block.
 static constexpr int64_t kReduceRows = 16;
 static constexpr int64_t kReduceCols = 32;
-/// The columns one thread reads at once: 16 bytes of f32 partials.
+/// The columns one thread reads at once: 16 bytes of f32 or i32 partials.
 static constexpr int64_t kReduceVector = 4;
 /// The splits one loop step of the reduction reads at once.
 static constexpr int64_t kReduceUnroll = 4;
 
-/// The f32 workspace of `rows` x `cols` partial elements, allocated on the
-/// device by the host code (croq-host-entries queues it on the stream).
-static Value allocWorkspace(OpBuilder &b, Location loc, Value rows,
-                            Value cols) {
+/// The workspace of `rows` x `cols` partial elements of type `element`,
+/// allocated on the device by the host code (croq-host-entries queues it
+/// on the stream).
+static Value allocWorkspace(OpBuilder &b, Location loc, Value rows, Value cols,
+                            Type element) {
   SmallVector<Value> dynamicSizes;
   SmallVector<int64_t> shape;
   dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{rows, cols}),
                              dynamicSizes, shape);
-  auto type = MemRefType::get(shape, b.getF32Type());
+  auto type = MemRefType::get(shape, element);
   return gpu::AllocOp::create(b, loc, type, /*asyncToken=*/Type(),
                               /*asyncDependencies=*/ValueRange{}, dynamicSizes,
                               /*symbolOperands=*/ValueRange{},
@@ -80,10 +82,11 @@ static void emitPartialKernel(OpBuilder &b, Location loc,
   Value first = e.mul(split, steps);
   Value count = e.min(steps, e.sub(sizes.kSteps, first));
   auto [aTile, bTile] = allocOperandTiles(b, loc, spec, config);
+  Type accElement = getAccElementType(spec);
   Value partialTile = allocSharedTile(b, loc, {config.rows, config.cols},
-                                      b.getF32Type(), Swizzle::B128);
+                                      accElement, Swizzle::B128);
   auto accType =
-      AccType::get(b.getContext(), {config.rows, config.cols}, b.getF32Type());
+      AccType::get(b.getContext(), {config.rows, config.cols}, accElement);
   // The split kernel's blocks are not launched in clusters.
   TileConfig unclustered = config;
   unclustered.clusterRows = unclustered.clusterCols = 1;
@@ -94,12 +97,19 @@ static void emitPartialKernel(OpBuilder &b, Location loc,
   emitTileStore(b, loc, acc, partialTile, partial);
 }
 
+/// `x` + `y`, vectors of partials: addi on integers, addf on floats.
+static Value addPartials(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<IntegerType>(getElementTypeOrSelf(x.getType())))
+    return arith::AddIOp::create(b, loc, x, y);
+  return arith::AddFOp::create(b, loc, x, y);
+}
+
 /// Adds `parts` as a tree: independent loads, short dependence chains.
 static Value addTree(OpBuilder &b, Location loc, SmallVector<Value> parts) {
   while (parts.size() > 1) {
     SmallVector<Value> next;
     for (size_t p = 0; p + 1 < parts.size(); p += 2)
-      next.push_back(arith::AddFOp::create(b, loc, parts[p], parts[p + 1]));
+      next.push_back(addPartials(b, loc, parts[p], parts[p + 1]));
     if (parts.size() % 2)
       next.push_back(parts.back());
     parts = std::move(next);
@@ -115,9 +125,10 @@ static Value emitPartialSum(OpBuilder &b, Location loc, Value workspace,
                             Value splits, Value partialRows, Value blockI,
                             Value blockJ, Value i, Value j) {
   IndexBuilder e{b, loc};
-  auto vectorType = VectorType::get({kReduceVector}, b.getF32Type());
+  Type element = getElementTypeOrSelf(workspace.getType());
+  auto vectorType = VectorType::get({kReduceVector}, element);
   Value zero = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(vectorType, b.getF32FloatAttr(0.0)));
+      b, loc, DenseElementsAttr::get(vectorType, b.getZeroAttr(element)));
   // Reduction tiles of one split.
   Value tilesPerSplit = e.div(partialRows, e.c(kReduceRows));
   auto read = [&](Value split) -> Value {
@@ -136,16 +147,16 @@ static Value emitPartialSum(OpBuilder &b, Location loc, Value workspace,
     SmallVector<Value> parts;
     for (int64_t u = 0; u < kReduceUnroll; ++u)
       parts.push_back(read(e.add(groups.getInductionVar(), e.c(u))));
-    Value sum = arith::AddFOp::create(b, loc, groups.getRegionIterArgs()[0],
-                                      addTree(b, loc, parts));
+    Value sum = addPartials(b, loc, groups.getRegionIterArgs()[0],
+                            addTree(b, loc, parts));
     scf::YieldOp::create(b, loc, ValueRange{sum});
   }
   auto rest = scf::ForOp::create(b, loc, grouped, splits, e.c(1),
                                  ValueRange{groups.getResult(0)});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(rest.getBody());
-  Value sum = arith::AddFOp::create(b, loc, rest.getRegionIterArgs()[0],
-                                    read(rest.getInductionVar()));
+  Value sum = addPartials(b, loc, rest.getRegionIterArgs()[0],
+                          read(rest.getInductionVar()));
   scf::YieldOp::create(b, loc, ValueRange{sum});
   return rest.getResult(0);
 }
@@ -191,12 +202,11 @@ static void emitReduceKernel(OpBuilder &b, Location loc, const MatmulSpec &spec,
       // linalg.matmul accumulates into its output.
       Value c = ReadOp::create(b, loc, result, outView, ValueRange{i, j},
                                /*inBounds=*/false);
-      if (c.getType() != x.getType())
-        c = arith::ExtFOp::create(b, loc, x.getType(), c);
-      x = arith::AddFOp::create(b, loc, x, c);
+      x = addToAccumulator(b, loc, x, c);
     }
     if (spec.epilogue)
       x = emitEpilogueElement(b, loc, *spec.epilogue, inputs, i, j, x);
+    // An i32 result is the accumulator's type (getSpec).
     if (x.getType() != result)
       x = arith::TruncFOp::create(b, loc, result, x);
     WriteOp::create(b, loc, x, outView, ValueRange{i, j}, /*inBounds=*/false);
@@ -211,7 +221,7 @@ void mlir::croq::emitSplitKernels(OpBuilder &b, Location loc,
   Value rows =
       e.mul(e.mul(splits, e.ceilDiv(sizes.m, config.rows)), e.c(config.rows));
   Value cols = e.roundUp(sizes.n, config.cols);
-  Value workspace = allocWorkspace(b, loc, rows, cols);
+  Value workspace = allocWorkspace(b, loc, rows, cols, getAccElementType(spec));
   emitPartialKernel(b, loc, spec, config, sizes, splits, workspace);
   emitReduceKernel(b, loc, spec, config, sizes, splits, workspace);
   gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(),

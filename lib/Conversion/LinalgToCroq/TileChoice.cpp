@@ -215,8 +215,9 @@ SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
 /// The cycles of one K step of `tile`.
 static int64_t getStepCycles(const TileConfig &tile,
                              const TargetDescription &target) {
-  // A K step is 128 bytes of each operand row: 64 16-bit elements, or 128
-  // 8-bit ones at twice the rate, so the same time.
+  // A K step is 128 bytes of each operand row: 64 16-bit elements, 128
+  // 8-bit ones at twice the rate or 32 tf32 ones at half of it, so the same
+  // time.
   int64_t flops = tile.rows * tile.cols * 64 * 2;
   return flops * 100 / (target.mmaFlopsPerCycle * tile.efficiency);
 }

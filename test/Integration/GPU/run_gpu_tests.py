@@ -1920,6 +1920,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sys.path.insert(0, str(here))
     from linalg_ops_tests import linalg_ops_tests
     linalg_ops_tests(suite, random_tensor, poisoned, compare_close, misaligned)
+    # tf32 and s8 GEMMs from linalg (linalg_tf32_s8_tests.py).
+    from linalg_tf32_s8_tests import linalg_tf32_s8_tests
+    linalg_tf32_s8_tests(suite, random_tensor, poisoned, compare_close, compare)
     # Whole programs from MLIR's TOSA pipelines (frontend_tests.py).
     from frontend_tests import frontend_tests
     frontend_tests(suite, random_tensor, poisoned, compare_close)
