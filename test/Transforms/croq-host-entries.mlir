@@ -62,9 +62,10 @@ func.func @two_returns(%a: memref<?xf32>, %n: index, %skip: i1) {
 // -----
 
 // Device memory the host code allocates around its kernels (a split-K
-// workspace) is allocated and released on the call's stream: after the
-// work queued there before, released after the kernels that use it,
-// without a host synchronization. Managed memory is left as it is.
+// workspace) is allocated, filled (a constant's copy) and released on the
+// call's stream: after the work queued there before, released after the
+// kernels that use it, without a host synchronization. Managed memory is
+// left as it is.
 // CHECK-LABEL: func.func @workspace(
 // CHECK-SAME: %[[NP:.*]]: !llvm.ptr, %[[STREAM:.*]]: !llvm.ptr {croq.stream}) -> i32
 // CHECK: %[[N64:.*]] = llvm.load %[[NP]] : !llvm.ptr -> i64
@@ -72,6 +73,8 @@ func.func @two_returns(%a: memref<?xf32>, %n: index, %skip: i1) {
 // CHECK: %[[T0:.*]] = builtin.unrealized_conversion_cast %[[STREAM]] : !llvm.ptr to !gpu.async.token
 // CHECK: %[[WS:.*]], %{{.*}} = gpu.alloc async [%[[T0]]] (%[[N]]) : memref<?xf32>
 // CHECK: %[[SHARED:.*]] = gpu.alloc  host_shared (%[[N]]) : memref<?xf32>
+// CHECK: %[[TC:.*]] = builtin.unrealized_conversion_cast %[[STREAM]] : !llvm.ptr to !gpu.async.token
+// CHECK: gpu.memcpy async [%[[TC]]] %[[WS]], %[[SHARED]] : memref<?xf32>, memref<?xf32>
 // CHECK: croq.parallel
 // CHECK: croq.subspan %[[WS]]
 // CHECK: %[[T1:.*]] = builtin.unrealized_conversion_cast %[[STREAM]] : !llvm.ptr to !gpu.async.token
@@ -81,6 +84,7 @@ func.func @two_returns(%a: memref<?xf32>, %n: index, %skip: i1) {
 func.func @workspace(%n: index) {
   %ws = gpu.alloc (%n) : memref<?xf32>
   %shared = gpu.alloc host_shared (%n) : memref<?xf32>
+  gpu.memcpy %ws, %shared : memref<?xf32>, memref<?xf32>
   croq.parallel (%i) in [%n] : block {
     %t = croq.alloc : !croq.tile<128xf32, shared>
     %v = croq.subspan %ws [128] at [%i] : memref<?xf32> -> !croq.view<128xf32>

@@ -2,9 +2,12 @@
 //
 // croq-allocate-on-device: the memref.alloc and memref.dealloc of host code
 // become gpu.alloc and gpu.dealloc, and a buffer without a release is
-// released where its block ends.
+// released where its block ends. A global constant the kernels read (not a
+// splat, which they fold) is copied into device memory where it is read.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Elementwise.h"
 
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
@@ -41,12 +44,30 @@ static bool isReleasedOrEscapes(Value buffer) {
   return false;
 }
 
+/// Replaces the host global `global` reads by a device copy of it, made
+/// where it is read and released where its block ends.
+static void copyGlobalToDevice(OpBuilder &b, memref::GetGlobalOp global) {
+  b.setInsertionPointAfter(global);
+  Location loc = global.getLoc();
+  auto device = gpu::AllocOp::create(
+      b, loc, global.getType(), /*asyncToken=*/Type(),
+      /*asyncDependencies=*/ValueRange{}, /*dynamicSizes=*/ValueRange{},
+      /*symbolOperands=*/ValueRange{}, /*hostShared=*/false);
+  global.getResult().replaceAllUsesWith(device.getMemref());
+  gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
+                        device.getMemref(), global.getResult());
+  b.setInsertionPoint(device->getBlock()->getTerminator());
+  gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange{},
+                         device.getMemref());
+}
+
 namespace {
 struct CroqAllocateOnDevicePass
     : croq::impl::CroqAllocateOnDeviceBase<CroqAllocateOnDevicePass> {
   void runOnOperation() override {
     SmallVector<memref::AllocOp> allocs;
     SmallVector<memref::DeallocOp> deallocs;
+    SmallVector<memref::GetGlobalOp> globals;
     getOperation().walk([&](Operation *op) {
       if (op->getParentOfType<ParallelOp>() ||
           op->getParentOfType<gpu::GPUModuleOp>())
@@ -55,8 +76,13 @@ struct CroqAllocateOnDevicePass
         allocs.push_back(alloc);
       if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
         deallocs.push_back(dealloc);
+      if (auto global = dyn_cast<memref::GetGlobalOp>(op);
+          global && !getSplatConstant(global.getResult()))
+        globals.push_back(global);
     });
     OpBuilder b(&getContext());
+    for (memref::GetGlobalOp global : globals)
+      copyGlobalToDevice(b, global);
     for (memref::AllocOp alloc : allocs) {
       b.setInsertionPoint(alloc);
       bool released = isReleasedOrEscapes(alloc.getResult());

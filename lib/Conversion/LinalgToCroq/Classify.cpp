@@ -176,14 +176,10 @@ static bool worksOnTensors(Operation *op) {
 /// Declines the host op `op` if no kernel computes it and it would touch a
 /// device buffer's data on the host.
 static LogicalResult checkHostOp(Operation *op) {
-  if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
-    if (getSplatConstant(get.getResult()))
-      return success();
-    return op->emitOpError("reads a global in host memory, which croq "
-                           "kernels cannot read: pass the constant as an "
-                           "argument (only splat constants are folded into "
-                           "the kernels)");
-  }
+  // A global's splat constant is folded into the kernels that read it;
+  // croq-allocate-on-device copies any other into device memory.
+  if (isa<memref::GetGlobalOp>(op))
+    return success();
   if (op->getDialect() && op->getDialect()->getNamespace() == "linalg" &&
       !isa<linalg::LinalgOp>(op))
     return op->emitOpError("is not a structured linalg op; croq compiles "

@@ -43,11 +43,10 @@ static Value allocReduced(OpBuilder &b, Location loc, Value source,
 /// `reduce`), reading `inputs` (each indexed in full or without `dim`, as
 /// their rank says) into `output`; `body` computes the yielded value from
 /// the block's arguments.
-static void emitGeneric(OpBuilder &b, Location loc, unsigned rank,
-                        unsigned dim, bool reduce, ValueRange inputs,
-                        Value output,
-                        function_ref<Value(OpBuilder &, Location, ValueRange)>
-                            body) {
+static void
+emitGeneric(OpBuilder &b, Location loc, unsigned rank, unsigned dim,
+            bool reduce, ValueRange inputs, Value output,
+            function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
   AffineMap identity = b.getMultiDimIdentityMap(rank);
   AffineMap reduced = identity.dropResult(dim);
   auto mapOf = [&](Value value) {
@@ -75,16 +74,16 @@ static void emitGeneric(OpBuilder &b, Location loc, unsigned rank,
 LogicalResult mlir::croq::decomposeSoftmax(linalg::SoftmaxOp op) {
   Value input = op.getInput(), output = op.getOutput();
   auto type = dyn_cast<MemRefType>(input.getType());
-  auto elementType = type ? dyn_cast<FloatType>(type.getElementType())
-                          : FloatType();
+  auto elementType =
+      type ? dyn_cast<FloatType>(type.getElementType()) : FloatType();
   if (!type || !elementType || !isa<MemRefType>(output.getType()))
     return failure();
   OpBuilder b(op);
   Location loc = op.getLoc();
   unsigned rank = type.getRank(), dim = op.getDimension();
-  auto lowest = b.getFloatAttr(
-      elementType, APFloat::getInf(elementType.getFloatSemantics(),
-                                   /*Negative=*/true));
+  auto lowest = b.getFloatAttr(elementType,
+                               APFloat::getInf(elementType.getFloatSemantics(),
+                                               /*Negative=*/true));
   Value max = allocReduced(b, loc, input, dim, lowest);
   emitGeneric(b, loc, rank, dim, /*reduce=*/true, input, max,
               [](OpBuilder &nb, Location l, ValueRange args) -> Value {

@@ -1,4 +1,5 @@
-//===- DecomposeSoftmax.h - linalg.softmax on buffers as generics -*- C++ -*-===//
+//===- DecomposeSoftmax.h - linalg.softmax on buffers as generics -*- C++
+//-*-===//
 //
 // linalg.softmax on buffers, decomposed into the generics of its
 // definition before croq-fuse-elementwise fuses them.

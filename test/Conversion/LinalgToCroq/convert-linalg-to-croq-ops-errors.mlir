@@ -60,17 +60,6 @@ func.func @host_store(%a: memref<64xf32>, %x: f32) {
 
 // -----
 
-memref.global "private" constant @table : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
-
-func.func @host_table(%out: memref<4xf32>) {
-  // expected-error @+1 {{'memref.get_global' op reads a global in host memory, which croq kernels cannot read: pass the constant as an argument (only splat constants are folded into the kernels)}}
-  %t = memref.get_global @table : memref<4xf32>
-  memref.copy %t, %out : memref<4xf32> to memref<4xf32>
-  return
-}
-
-// -----
-
 func.func @stack(%out: memref<4xf32>) {
   // expected-error @+1 {{'memref.alloca' op allocates on the host's stack, where croq kernels cannot reach it: use memref.alloc}}
   %t = memref.alloca() : memref<4xf32>

@@ -115,3 +115,19 @@ func.func @column_max(%x: memref<100x200xf16>, %out: memref<200xf16>) {
     }
   return
 }
+
+// -----
+
+// A global constant that is not a splat is read by the kernel like any
+// buffer (croq-allocate-on-device copies it into device memory).
+memref.global "private" constant @table : memref<4xf32> = dense<[1.0, 2.0, 3.0, 4.0]>
+// CHECK-LABEL: func.func @host_table
+// CHECK: %[[T:.*]] = memref.get_global @table : memref<4xf32>
+// CHECK: croq.parallel
+// CHECK: croq.read %[[T]]
+// CHECK: croq.write
+func.func @host_table(%out: memref<4xf32>) {
+  %t = memref.get_global @table : memref<4xf32>
+  memref.copy %t, %out : memref<4xf32> to memref<4xf32>
+  return
+}

@@ -58,3 +58,27 @@ func.func @in_kernel() {
   }
   return
 }
+
+// -----
+
+// A global constant the kernels read (not a splat, which they fold) is
+// copied into device memory where it is read, and released at the end of
+// the block; the kernels read the copy.
+memref.global "private" constant @table : memref<8xf16> = dense<[0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5]>
+// CHECK-LABEL: func.func @constant_table
+// CHECK: %[[G:.*]] = memref.get_global @table : memref<8xf16>
+// CHECK-NEXT: %[[D:.*]] = gpu.alloc  () : memref<8xf16>
+// CHECK-NEXT: gpu.memcpy  %[[D]], %[[G]] : memref<8xf16>, memref<8xf16>
+// CHECK: croq.read %[[D]]
+// CHECK: gpu.dealloc  %[[D]] : memref<8xf16>
+// CHECK-NEXT: return
+func.func @constant_table(%out: memref<8xf16>) {
+  %t = memref.get_global @table : memref<8xf16>
+  croq.parallel (%i) in [1] : block {
+    croq.foreach (%k) in [8] {
+      %v = croq.read %t[%k] : memref<8xf16>
+      croq.write %v, %out[%k] : memref<8xf16>
+    }
+  }
+  return
+}

@@ -82,7 +82,24 @@ PROGRAMS = {
                       lambda x: x.sum(0, keepdim=True), 1e-5),
     "reduce_max_d2": ([(8, 32, 128)], H, [1],
                       lambda x: x.amax(2, keepdim=True), 0.0),
+    # x + a constant row of 8 values (a non-splat global, copied to the
+    # device by the call).
+    "const_table": ([(64, 8)], H, [1],
+                    lambda x: x + torch.arange(8, device=x.device) * 0.5,
+                    2e-3),
+    "linalg_softmax": ([(64, 256)], torch.float32, [1],
+                       lambda x: torch.softmax(x, -1), 1e-5),
+    # tf32 on the tensor cores: f32 operands rounded to 10 mantissa bits.
+    "matmul_f32": ([(1, 128, 64), (1, 64, 256)], torch.float32, [1, 1 / 8],
+                   torch.matmul, 2e-3),
+    # Integers in [-100, 100]: the i32 product is exact (and so is its
+    # float32 reference, under 2^24).
+    "matmul_i8": ([(1, 128, 64), (1, 64, 256)], torch.int8, [1, 1],
+                  torch.matmul, 0.0),
 }
+
+#: The result type of the programs whose result is not of their dtype.
+RESULT_DTYPES = {"matmul_i8": torch.int32}
 
 
 def frontend_tests(s, random_tensor, poisoned, compare_close):
@@ -99,10 +116,13 @@ def frontend_tests(s, random_tensor, poisoned, compare_close):
 
         def body(module=module, program=program, shapes=shapes, dtype=dtype,
                  scales=scales, ref_fn=ref_fn, tol=tol):
-            args = [(random_tensor(shape, torch.float32) * scale).to(dtype)
-                    for shape, scale in zip(shapes, scales)]
+            if dtype.is_floating_point:
+                args = [(random_tensor(shape, torch.float32) * scale).to(dtype)
+                        for shape, scale in zip(shapes, scales)]
+            else:
+                args = [random_tensor(shape, dtype) for shape in shapes]
             ref = ref_fn(*[a.float() for a in args])
-            out = poisoned(tuple(ref.shape), dtype)
+            out = poisoned(tuple(ref.shape), RESULT_DTYPES.get(program, dtype))
             getattr(s.module(module), program)(*args, out)
             return compare_close(out, ref.double(), tol)
         s.run(f"frontend {program} ({variant})", "frontend", body)

@@ -123,8 +123,8 @@ static LogicalResult addStreamAndStatus(func::FuncOp func, func::FuncOp begin,
   return success();
 }
 
-/// Makes the synchronous device allocations and releases of `func` async
-/// on its stream: ordered after the work queued there before, and the
+/// Makes the synchronous device allocations, copies and releases of `func`
+/// async on its stream: ordered after the work queued there before, and the
 /// release after the kernels that use the memory.
 static void queueAllocationsOnStream(func::FuncOp func) {
   Value stream = getLaunchStream(func);
@@ -135,6 +135,8 @@ static void queueAllocationsOnStream(func::FuncOp func) {
       ops.push_back(op);
     if (auto dealloc = dyn_cast<gpu::DeallocOp>(op);
         dealloc && !dealloc.getAsyncToken())
+      ops.push_back(op);
+    if (auto copy = dyn_cast<gpu::MemcpyOp>(op); copy && !copy.getAsyncToken())
       ops.push_back(op);
   });
   OpBuilder builder(func.getContext());
@@ -149,6 +151,9 @@ static void queueAllocationsOnStream(func::FuncOp func) {
           ValueRange{token}, alloc.getDynamicSizes(), alloc.getSymbolOperands(),
           /*hostShared=*/false);
       alloc.getMemref().replaceAllUsesWith(queued.getMemref());
+    } else if (auto copy = dyn_cast<gpu::MemcpyOp>(op)) {
+      gpu::MemcpyOp::create(builder, loc, tokenType, ValueRange{token},
+                            copy.getDst(), copy.getSrc());
     } else {
       auto dealloc = cast<gpu::DeallocOp>(op);
       gpu::DeallocOp::create(builder, loc, tokenType, ValueRange{token},
