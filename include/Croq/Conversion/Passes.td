@@ -33,8 +33,12 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     consecutive elements along the first output's innermost dimension: 16
     bytes of the widest element read or written along it, read and written
     as vectors where the row length is a multiple of the chunk and the
-    operands are aligned (`croq.is_aligned`), element by element otherwise
-    and at a row's ragged end. An input indexed without the chunk's loop
+    operands are aligned (`croq.is_aligned`). Otherwise every row is peeled
+    to the first aligned chunk of its first vector output (the misalignment
+    taken from the buffer's address): a thread per full chunk of the row,
+    read and written as vectors (element by element for an operand whose
+    row starts misaligned otherwise), and one per head or tail column. An
+    input indexed without the chunk's loop
     (a broadcast, through a dropped dimension or a constant 0) is read once
     per chunk, a transposed one element by element; a splat constant
     (`memref.get_global`) is folded into the body; `linalg.index` reads the

@@ -4,18 +4,31 @@
 // the order of the first output's dimensions: the last one (its innermost,
 // contiguous dimension) is split in chunks of V elements, V = 16 bytes of
 // the widest element read or written along it, and every thread of a grid
-// of 256-thread blocks computes one chunk:
+// of 256-thread blocks computes one chunk. Where the rows are whole chunks
+// and every vector operand is aligned (croq.is_aligned, the same for every
+// thread), the chunks are taken as they come; otherwise each row is peeled
+// to the first aligned chunk of a reference operand (the first output read
+// as vectors, else the first input; RowPeeling.h), misaligned by p(row)
+// elements from its row's start, and a thread takes a slot of a row:
 //
-//   croq.parallel (%bx) in [cdiv(rows * cdiv(N, V), 256)] : block {
+//   croq.parallel (%bx) in [cdiv(rows * S, 256)] : block {
 //     croq.parallel (%t) in [256] : thread {
-//       chunk = bx * 256 + t; row = chunk / cdiv(N, V); col = chunk % .. * V
-//       if (col + V <= N && every vector operand is aligned) {
+//       if (N % V == 0 && every vector operand is aligned) {
+//         chunk = bx * 256 + t; row = chunk / (N / V); col = chunk % .. * V
 //         vector reads; the body once per lane; vector writes
 //       } else {
-//         for each lane inside the row: element reads, body, element writes
+//         slot = (bx * 256 + t) % S of row (bx * 256 + t) / S
+//         head = (V - p(row)) % V; chunks M = (N - head) / V
+//         if (slot < M) chunk at head + slot * V: vectors for the operands
+//                       misaligned like the reference, elements otherwise
+//         if (slot < edges) one head or tail column, element by element
 //       }
 //     }
 //   }
+//
+// with S = max(cdiv(N, V), min(N, 2 * V - 2)) slots a row: one per chunk
+// and one per edge column, so that consecutive threads take consecutive
+// chunks of a row and a block covers parts of one row or more.
 //
 // An input indexed without the innermost loop (a broadcast along it) is read
 // once per chunk; one indexed by it in another dimension (a transposed
@@ -28,6 +41,7 @@
 #include "ExtentChecks.h"
 #include "IndexBuilder.h"
 #include "KernelRegions.h"
+#include "RowPeeling.h"
 
 #include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
@@ -38,10 +52,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -70,39 +80,13 @@ struct LoopSpace {
 };
 } // namespace
 
-TypedAttr mlir::croq::getSplatConstant(Value buffer) {
-  auto get = buffer.getDefiningOp<memref::GetGlobalOp>();
-  if (!get)
-    return nullptr;
-  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-      get, get.getNameAttr());
-  if (!global || !global.getConstant())
-    return nullptr;
-  auto value =
-      dyn_cast_or_null<DenseElementsAttr>(global.getConstantInitValue());
-  if (!value || !value.isSplat())
-    return nullptr;
-  return value.getSplatValue<TypedAttr>();
-}
-
-/// The byte width of `type`'s elements where a vector access can move them.
-static std::optional<int64_t> getVectorElementBytes(Type type) {
-  Type element = getElementTypeOrSelf(type);
-  if (!element.isIntOrFloat())
-    return std::nullopt;
-  unsigned bits = element.getIntOrFloatBitWidth();
-  if (bits < 8 || bits > 64 || !llvm::isPowerOf2_32(bits))
-    return std::nullopt;
-  return bits / 8;
-}
-
 /// How `operand`, indexed by `map`, is accessed by the chunks of `inner`.
 static Access getAccess(Value operand, AffineMap map, unsigned inner) {
   if (getSplatConstant(operand) || !map.isFunctionOfDim(inner))
     return Access::Broadcast;
   auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
   if (!last || last.getPosition() != inner || !hasContiguousRows(operand) ||
-      !getVectorElementBytes(operand.getType()))
+      !getVectorBytes(operand))
     return Access::Elements;
   return Access::Vector;
 }
@@ -121,7 +105,7 @@ static LoopSpace getLoopSpace(linalg::GenericOp op) {
     if (getAccess(operand.get(), op.getMatchingIndexingMap(&operand), inner) !=
         Access::Vector)
       continue;
-    int64_t bytes = *getVectorElementBytes(operand.get().getType());
+    int64_t bytes = getVectorBytes(operand.get());
     widest = std::max(widest, bytes);
     narrowest = std::min(narrowest, bytes);
   }
@@ -130,64 +114,6 @@ static LoopSpace getLoopSpace(linalg::GenericOp op) {
   if (widest != 0 && 16 / widest * narrowest >= 4)
     space.vector = 16 / widest;
   return space;
-}
-
-/// Whether `result` of an input map is a constant 0 (a unit dimension read
-/// at 0) or a loop.
-static bool isDimOrZero(AffineExpr result) {
-  if (isa<AffineDimExpr>(result))
-    return true;
-  auto constant = dyn_cast<AffineConstantExpr>(result);
-  return constant && constant.getValue() == 0;
-}
-
-std::string mlir::croq::getInputsAndBodyDecline(linalg::GenericOp op) {
-  std::string reason;
-  llvm::raw_string_ostream os(reason);
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    if (!isa<MemRefType>(input->get().getType()))
-      continue;
-    AffineMap map = op.getMatchingIndexingMap(input);
-    if (!llvm::all_of(map.getResults(), isDimOrZero)) {
-      os << "input " << input->getOperandNumber() << " is indexed by " << map
-         << "; croq takes loops and constant 0s as indices";
-      return reason;
-    }
-  }
-  for (Value operand : op->getOperands()) {
-    Type element = getElementTypeOrSelf(operand.getType());
-    if (!element.isIntOrFloat() && isa<MemRefType>(operand.getType())) {
-      os << "its operand of type " << operand.getType()
-         << " has elements that are neither integers nor floats";
-      return reason;
-    }
-  }
-  for (Operation &inner : op.getRegion().front().without_terminator()) {
-    if (isa<linalg::IndexOp>(inner))
-      continue;
-    if (inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner)) {
-      os << "its body's '" << inner.getName()
-         << "' has regions or touches memory; croq computes bodies of pure "
-            "operations";
-      return reason;
-    }
-  }
-  return reason;
-}
-
-std::string mlir::croq::getElementwiseDecline(linalg::GenericOp op) {
-  std::string reason;
-  llvm::raw_string_ostream os(reason);
-  for (OpOperand &init : op.getDpsInitsMutable()) {
-    AffineMap map = op.getMatchingIndexingMap(&init);
-    if (!map.isPermutation()) {
-      os << "output " << init.getOperandNumber() - op.getNumDpsInputs()
-         << " is indexed by " << map
-         << ", which is not a permutation of the loops";
-      return reason;
-    }
-  }
-  return getInputsAndBodyDecline(op);
 }
 
 namespace {
@@ -300,8 +226,70 @@ struct ChunkEmitter {
     }
   }
 
-  /// The chunk as vectors: every Vector operand read or written at once.
-  void emitVectors(Value col0) {
+  /// The V elements of Vector operand `operand` from `col0` as a vector:
+  /// one vector read, or element reads where `aligned` (if given) is false.
+  Value readChunk(OpOperand &operand, Value col0, Value aligned) {
+    IndexBuilder e{b, loc};
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    Type element = getElementTypeOrSelf(operand.get().getType());
+    auto type = VectorType::get({space.vector}, element);
+    auto readVector = [&] {
+      return ReadOp::create(b, loc, type, operand.get(), getIndices(map, col0),
+                            /*inBounds=*/true)
+          .getResult();
+    };
+    if (!aligned)
+      return readVector();
+    auto choice = scf::IfOp::create(b, loc, TypeRange{type}, aligned,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(choice.thenBlock());
+    scf::YieldOp::create(b, loc, readVector());
+    b.setInsertionPointToStart(choice.elseBlock());
+    SmallVector<Value> lanes;
+    for (int64_t lane = 0; lane < space.vector; ++lane)
+      lanes.push_back(readElement(operand, e.add(col0, e.c(lane))));
+    scf::YieldOp::create(
+        b, loc,
+        vector::FromElementsOp::create(b, loc, type, lanes).getResult());
+    return choice.getResult(0);
+  }
+
+  /// Writes `values` (V lanes) to output `init` from `col0`: one vector
+  /// write where it is a Vector operand (and `aligned`, if given, holds),
+  /// element writes otherwise.
+  void writeChunk(OpOperand &init, ArrayRef<Value> values, Value col0,
+                  Value aligned) {
+    IndexBuilder e{b, loc};
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    auto writeElements = [&] {
+      for (auto [lane, value] : llvm::enumerate(values))
+        WriteOp::create(b, loc, value, init.get(),
+                        getIndices(map, e.add(col0, e.c(lane))),
+                        /*inBounds=*/true);
+    };
+    if (getAccess(init.get(), map, space.order.back()) != Access::Vector) {
+      writeElements();
+      return;
+    }
+    OpBuilder::InsertionGuard guard(b);
+    if (aligned) {
+      auto choice = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+      b.setInsertionPointToStart(choice.elseBlock());
+      writeElements();
+      b.setInsertionPointToStart(choice.thenBlock());
+    }
+    auto type = VectorType::get({space.vector}, values.front().getType());
+    Value vector = vector::FromElementsOp::create(b, loc, type, values);
+    WriteOp::create(b, loc, vector, init.get(), getIndices(map, col0),
+                    /*inBounds=*/true);
+  }
+
+  /// The chunk as vectors: every Vector operand read or written at once,
+  /// or, where `aligned` maps its operand number to a false value, element
+  /// by element.
+  void emitVectors(Value col0, const llvm::DenseMap<unsigned, Value> &aligned =
+                                   llvm::DenseMap<unsigned, Value>()) {
     IndexBuilder e{b, loc};
     unsigned inner = space.order.back();
     int64_t width = space.vector;
@@ -320,10 +308,8 @@ struct ChunkEmitter {
                           ? getAccess(operand.get(), map, inner)
                           : Access::Broadcast;
       if (access == Access::Vector) {
-        Type element = getElementTypeOrSelf(operand.get().getType());
-        Value vector = ReadOp::create(b, loc, VectorType::get({width}, element),
-                                      operand.get(), getIndices(map, col0),
-                                      /*inBounds=*/true);
+        Value vector = readChunk(operand, col0,
+                                 aligned.lookup(operand.getOperandNumber()));
         for (int64_t lane = 0; lane < width; ++lane)
           values[lane] = vector::ExtractOp::create(b, loc, vector, lane);
       } else if (access == Access::Broadcast) {
@@ -344,20 +330,8 @@ struct ChunkEmitter {
            llvm::enumerate(computeLane(arguments, e.add(col0, e.c(lane)))))
         results[i].push_back(value);
     }
-    for (auto [init, values] : llvm::zip(op.getDpsInitsMutable(), results)) {
-      AffineMap map = op.getMatchingIndexingMap(&init);
-      if (getAccess(init.get(), map, inner) == Access::Vector) {
-        auto type = VectorType::get({width}, values.front().getType());
-        Value vector = vector::FromElementsOp::create(b, loc, type, values);
-        WriteOp::create(b, loc, vector, init.get(), getIndices(map, col0),
-                        /*inBounds=*/true);
-        continue;
-      }
-      for (int64_t lane = 0; lane < width; ++lane)
-        WriteOp::create(b, loc, values[lane], init.get(),
-                        getIndices(map, e.add(col0, e.c(lane))),
-                        /*inBounds=*/true);
-    }
+    for (auto [init, values] : llvm::zip(op.getDpsInitsMutable(), results))
+      writeChunk(init, values, col0, aligned.lookup(init.getOperandNumber()));
   }
 
   /// Whether the chunk at `col0` can take the vector form: it lies inside
@@ -365,19 +339,72 @@ struct ChunkEmitter {
   /// aligned to V elements.
   Value emitVectorCondition(Value col0, Value inner) {
     IndexBuilder e{b, loc};
-    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                     e.add(col0, e.c(space.vector)), inner);
-    for (OpOperand &operand : op->getOpOperands()) {
-      if (!isa<MemRefType>(operand.get().getType()) ||
-          getAccess(operand.get(), op.getMatchingIndexingMap(&operand),
-                    space.order.back()) != Access::Vector)
-        continue;
-      int64_t bytes = *getVectorElementBytes(operand.get().getType());
-      Value aligned =
-          IsAlignedOp::create(b, loc, operand.get(), bytes * space.vector);
-      ok = b.createOrFold<arith::AndIOp>(loc, ok, aligned);
+    return emitAlignedCondition(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                              e.add(col0, e.c(space.vector)), inner));
+  }
+
+  /// `ok` and, for every Vector operand, whether its origin and row strides
+  /// are aligned to V elements.
+  Value emitAlignedCondition(Value ok) {
+    std::optional<int64_t> known = getConstantIntValue(ok);
+    if (known && *known == 0)
+      return ok;
+    for (OpOperand *operand : getVectorOperands()) {
+      int64_t bytes = getVectorBytes(operand->get());
+      Value isAligned =
+          IsAlignedOp::create(b, loc, operand->get(), bytes * space.vector);
+      ok = b.createOrFold<arith::AndIOp>(loc, ok, isAligned);
     }
     return ok;
+  }
+
+  /// The operands read or written as vectors, outputs last.
+  SmallVector<OpOperand *> getVectorOperands() {
+    SmallVector<OpOperand *> operands;
+    for (OpOperand &operand : op->getOpOperands())
+      if (isa<MemRefType>(operand.get().getType()) &&
+          getAccess(operand.get(), op.getMatchingIndexingMap(&operand),
+                    space.order.back()) == Access::Vector)
+        operands.push_back(&operand);
+    return operands;
+  }
+
+  /// Slot `slot` of a row (its loops set) of `inner` columns, peeled to
+  /// the first aligned chunk of the first Vector output (else input): full
+  /// chunk `slot` as vectors, element by element for the operands whose
+  /// row starts misaligned differently, then edge column `slot` (head or
+  /// tail) alone.
+  void emitPeeledSlot(Value slot, Value inner) {
+    IndexBuilder e{b, loc};
+    SmallVector<OpOperand *> vectors = getVectorOperands();
+    auto misalignment = [&](OpOperand *operand) {
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      return emitMisalignment(b, loc, operand->get(), getIndices(map, e.c(0)),
+                              space.vector);
+    };
+    auto output = llvm::find_if(
+        vectors, [&](OpOperand *operand) { return op.isDpsInit(operand); });
+    OpOperand *reference = output != vectors.end() ? *output : vectors.front();
+    Value shift = misalignment(reference);
+    PeeledRow row = PeeledRow::create(b, loc, shift, inner, space.vector);
+    OpBuilder::InsertionGuard guard(b);
+    auto chunk = scf::IfOp::create(b, loc, e.less(slot, row.chunks));
+    b.setInsertionPointToStart(chunk.thenBlock());
+    llvm::DenseMap<unsigned, Value> aligned;
+    for (OpOperand *operand : vectors)
+      if (operand != reference)
+        aligned[operand->getOperandNumber()] = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq, misalignment(operand), shift);
+    Value col0 = e.add(row.head, e.mul(slot, e.c(space.vector)));
+    loops[space.order.back()] = col0;
+    emitVectors(col0, aligned);
+    b.setInsertionPointAfter(chunk);
+    auto edge = scf::IfOp::create(b, loc, e.less(slot, row.edges));
+    b.setInsertionPointToStart(edge.thenBlock());
+    Value col = row.getEdgeColumn(b, loc, slot);
+    loops[space.order.back()] = col;
+    emitLane(col);
   }
 };
 } // namespace
@@ -450,6 +477,22 @@ static void emitChunk(ChunkEmitter &emitter, Value col0, Value inner) {
   emitter.emitLanes(col0, inner);
 }
 
+/// Sets `emitter`'s loops before the last to row `row` of `rowExtents`
+/// (delinearized, the last extent innermost).
+static void setRowLoops(ChunkEmitter &emitter, Value row,
+                        ArrayRef<Value> rowExtents) {
+  IndexBuilder e{emitter.b, emitter.loc};
+  for (int64_t i = static_cast<int64_t>(rowExtents.size()) - 1; i >= 0; --i) {
+    unsigned dim = emitter.space.order[i];
+    if (i == 0) {
+      emitter.loops[dim] = row;
+      break;
+    }
+    emitter.loops[dim] = e.rem(row, rowExtents[i]);
+    row = e.div(row, rowExtents[i]);
+  }
+}
+
 /// emitElementwiseKernel, with the host's extent checks if `checkExtents`.
 static void emitKernel(OpBuilder &b, linalg::GenericOp op, bool checkExtents);
 
@@ -479,32 +522,64 @@ static void emitKernel(OpBuilder &b, linalg::GenericOp op, bool checkExtents) {
   for (unsigned dim : ArrayRef(space.order).drop_back())
     rowExtents.push_back(extents[dim]);
   Value inner = space.order.empty() ? e.c(1) : extents[space.order.back()];
+  Value rows = e.product(rowExtents);
   Value chunksPerRow = e.ceilDiv(inner, space.vector);
-  Value chunks = e.mul(e.product(rowExtents), chunksPerRow);
+  Value chunks = e.mul(rows, chunksPerRow);
+  // Peeled rows take a slot per full chunk and per edge column (at most
+  // 2 * V - 2 of them, or all of a row shorter than that).
+  bool peel = space.vector > 1;
+  int64_t maxEdges = 2 * space.vector - 2;
+  Value slotsPerRow =
+      peel ? e.max(chunksPerRow, e.min(inner, e.c(maxEdges))) : chunksPerRow;
+  Value slots = e.mul(rows, slotsPerRow);
   OpBuilder::InsertionGuard guard(b);
-  Value blockId = createLinearGrid(b, loc, chunks, e.c(kThreads));
+  Value blockId = createLinearGrid(b, loc, slots, e.c(kThreads));
   Value thread = createThreadRegion(b, loc, kThreads);
   Value chunk = e.add(e.mul(blockId, e.c(kThreads)), thread);
-  auto inside = scf::IfOp::create(b, loc, e.less(chunk, chunks));
-  b.setInsertionPointToStart(inside.thenBlock());
-
-  // The chunk's loop indices: the row delinearized over the outer loops.
   ChunkEmitter emitter{b, loc, op, space, {}};
   emitter.loops.assign(extents.size(), Value());
-  // One row: the chunk is the column's.
-  Value row = rowExtents.empty() ? e.c(0) : e.div(chunk, chunksPerRow);
-  Value col0 = e.mul(rowExtents.empty() ? chunk : e.rem(chunk, chunksPerRow),
-                     e.c(space.vector));
-  for (int64_t i = static_cast<int64_t>(rowExtents.size()) - 1; i >= 0; --i) {
-    unsigned dim = space.order[i];
-    if (i == 0) {
-      emitter.loops[dim] = row;
-      break;
-    }
-    emitter.loops[dim] = e.rem(row, rowExtents[i]);
-    row = e.div(row, rowExtents[i]);
+  // Rows of whole chunks with every Vector operand aligned: the chunks as
+  // they come, V columns a thread.
+  Value whole = b.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::eq, e.rem(inner, e.c(space.vector)), e.c(0));
+  Value aligned = peel ? emitter.emitAlignedCondition(whole) : Value();
+  std::optional<int64_t> known =
+      aligned ? getConstantIntValue(aligned) : std::optional<int64_t>(1);
+  scf::IfOp form;
+  if (!known) {
+    form = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(form.thenBlock());
   }
-  emitChunk(emitter, col0, inner);
+  if (!known || *known) {
+    OpBuilder::InsertionGuard inForm(b);
+    auto inside = scf::IfOp::create(b, loc, e.less(chunk, chunks));
+    b.setInsertionPointToStart(inside.thenBlock());
+    Value col0 = e.mul(rowExtents.empty() ? chunk : e.rem(chunk, chunksPerRow),
+                       e.c(space.vector));
+    if (!rowExtents.empty())
+      setRowLoops(emitter, e.div(chunk, chunksPerRow), rowExtents);
+    // Chunks inside their rows, operands aligned: vectors throughout.
+    if (peel) {
+      emitter.loops[space.order.back()] = col0;
+      emitter.emitVectors(col0);
+    } else {
+      emitChunk(emitter, col0, inner);
+    }
+  }
+  if (known && *known)
+    return;
+  // Otherwise every row peeled to the first aligned chunk of its
+  // reference operand: a thread per slot.
+  if (form)
+    b.setInsertionPointToStart(form.elseBlock());
+  auto inside = scf::IfOp::create(b, loc, e.less(chunk, slots));
+  b.setInsertionPointToStart(inside.thenBlock());
+  if (rowExtents.empty()) {
+    emitter.emitPeeledSlot(chunk, inner);
+    return;
+  }
+  setRowLoops(emitter, e.div(chunk, slotsPerRow), rowExtents);
+  emitter.emitPeeledSlot(e.rem(chunk, slotsPerRow), inner);
 }
 
 int64_t mlir::croq::getElementwiseChunkWidth(linalg::GenericOp op) {

@@ -31,8 +31,11 @@ std::string getElementwiseDecline(linalg::GenericOp op);
 /// Emits, before `op`, the croq kernel that computes it: a grid of blocks
 /// of 256 threads, each thread one chunk of consecutive elements along the
 /// loop of the first output's innermost dimension, read and written as
-/// 16-byte vectors where the operands are aligned and element by element
-/// where they are not (or at a row's ragged end). `op` must have passed
+/// 16-byte vectors: where the rows are whole chunks and the operands are
+/// aligned, the chunks as they come; otherwise every row peeled to its
+/// first aligned chunk (RowPeeling.h), a thread per full chunk and one per
+/// head or tail column, an operand misaligned otherwise than the row's
+/// first vector output read element by element. `op` must have passed
 /// getElementwiseDecline; it is not erased.
 void emitElementwiseKernel(OpBuilder &b, linalg::GenericOp op);
 

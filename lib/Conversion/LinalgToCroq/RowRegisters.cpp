@@ -13,7 +13,8 @@
 //                     the last full chunk (p + M * V + t - p), if any
 //
 // so chunks are read and written as vectors whatever a row's alignment,
-// wherever an operand's row starts as misaligned as the first input's.
+// wherever an operand's row starts as misaligned as the first input's
+// (the split is RowPeeling.h's, shared with the elementwise kernel).
 // Rows and per-row values that the chain writes stay in registers: buffers
 // it only uses itself (device temporaries) are never written, and its ops
 // need no barriers between them. A reduction combines its warps by
@@ -27,6 +28,7 @@
 #include "Elementwise.h"
 #include "IndexBuilder.h"
 #include "Reduction.h"
+#include "RowPeeling.h"
 
 #include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
@@ -40,18 +42,6 @@ using namespace mlir;
 using namespace mlir::croq;
 
 static constexpr int64_t kWarp = 32;
-
-/// The byte width of `value`'s elements where a vector access can move
-/// them, or 0.
-static int64_t getVectorBytes(Value value) {
-  Type element = getElementTypeOrSelf(value.getType());
-  if (!element.isIntOrFloat())
-    return 0;
-  unsigned bits = element.getIntOrFloatBitWidth();
-  if (bits < 8 || bits > 64 || !llvm::isPowerOf2_32(bits))
-    return 0;
-  return bits / 8;
-}
 
 /// Whether `operand` of `op` is read or written along the columns in
 /// vectors: a contiguous buffer whose last index is the columns' loop.
@@ -193,14 +183,7 @@ SmallVector<Value> RegisterRowEmitter::getLoops(RowMember member,
 /// The address of `buffer[indices]` in elements, modulo V.
 Value RegisterRowEmitter::getMisalignment(Value buffer,
                                           ArrayRef<Value> indices) {
-  IndexBuilder e{b, loc};
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-  Value linear = metadata.getOffset();
-  for (auto [index, stride] : llvm::zip(indices, metadata.getStrides()))
-    linear = e.add(linear, e.mul(index, stride));
-  Value first = e.add(e.div(base, e.c(getVectorBytes(buffer))), linear);
-  return e.rem(first, e.c(shape.width));
+  return emitMisalignment(b, loc, buffer, indices, shape.width);
 }
 
 /// `operand`'s indices at `loops`, the columns' loop at `column`.
@@ -246,18 +229,14 @@ void RegisterRowEmitter::setUp(RowMember first, ArrayRef<Value> extents) {
                               getIndices(first.op, *input, loops, e.c(0)));
       break;
     }
-  Value head = e.min(e.rem(e.sub(e.c(width), shift), e.c(width)), columns);
-  Value chunks = e.div(e.sub(columns, head), e.c(width));
+  PeeledRow peeled = PeeledRow::create(b, loc, shift, columns, width);
   for (int64_t k = 0; k < shape.slots; ++k) {
     Value chunk = e.add(thread, e.c(k * shape.groupThreads));
-    slotColumns.push_back(e.add(head, e.mul(chunk, e.c(width))));
-    slotInside.push_back(e.less(chunk, chunks));
+    slotColumns.push_back(e.add(peeled.head, e.mul(chunk, e.c(width))));
+    slotInside.push_back(e.less(chunk, peeled.chunks));
   }
-  Value tail = e.add(head, e.mul(chunks, e.c(width)));
-  Value isHead = e.less(thread, head);
-  edgeColumn = e.select(isHead, thread, e.add(tail, e.sub(thread, head)));
-  Value edges = e.add(head, e.sub(columns, tail));
-  edgeInside = e.less(thread, edges);
+  edgeColumn = peeled.getEdgeColumn(b, loc, thread);
+  edgeInside = e.less(thread, peeled.edges);
 }
 
 /// The row of `operand` (an element per column) at `loops`, packed: a

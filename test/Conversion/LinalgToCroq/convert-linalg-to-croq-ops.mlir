@@ -1,25 +1,68 @@
 // RUN: croq-opt %s --convert-linalg-to-croq -split-input-file | FileCheck %s --implicit-check-not=linalg.
 
 // An elementwise generic with a bias broadcast through a constant-0 map:
-// one kernel of 256-thread blocks, each thread a chunk of 8 f16 columns,
-// read and written as 16-byte vectors when the rows are a multiple of 8
-// and every operand aligned, element by element otherwise; the bias is read
-// at row 0. Dynamic extents are checked on the host before the launch.
+// one kernel of 256-thread blocks, each thread a chunk of 8 f16 columns.
+// Where the rows are whole chunks and every operand is aligned (the same
+// for every thread), the chunks go as they come, all as 16-byte vectors;
+// otherwise each row is peeled to the first aligned chunk of the output
+// (its misalignment from the buffer's address), a thread per slot of
+// max(cdiv(N, 8), min(N, 14)) a row: full chunk `slot` as vectors (inputs
+// misaligned otherwise than the output read element by element), then
+// head or tail column `slot` alone. The bias is read at row 0. Dynamic
+// extents are checked on the host before the launch.
 // CHECK-LABEL: func.func @bias_tanh
 // CHECK: call @croqRtRequireEqualExtents
+// CHECK: %[[CHUNKS:.*]] = arith.ceildivui %[[N:.*]], %c8 : index
+// CHECK: %[[EDGES:.*]] = arith.minui %[[N]], %c14 : index
+// CHECK: %[[SLOTS:.*]] = arith.maxui %[[CHUNKS]], %[[EDGES]] : index
 // CHECK: croq.parallel (%[[BX:.*]]) in [%{{.*}}] : block {
 // CHECK: croq.parallel (%[[T:.*]]) in [256] : thread {
-// CHECK: %[[ALIGNED:.*]] = croq.is_aligned %arg0, 16 : memref<?x?xf16>
-// CHECK: scf.if
+// CHECK: %[[WHOLE:.*]] = arith.remui %[[N]], %{{.*}} : index
+// CHECK: croq.is_aligned %arg0, 16 : memref<?x?xf16>
+// CHECK: croq.is_aligned %arg1, 16 : memref<1x?xf16>
+// CHECK: %[[ALIGNED:.*]] = croq.is_aligned %arg2, 16 : memref<?x?xf16>
+// CHECK: %[[FAST:.*]] = arith.andi %{{.*}}, %[[ALIGNED]] : i1
+// CHECK: scf.if %[[FAST]] {
+// CHECK-NOT: croq.is_aligned
 // CHECK: croq.read %arg0[%[[ROW:.*]], %[[COL:.*]]] in_bounds : memref<?x?xf16> -> vector<8xf16>
 // CHECK: croq.read %arg1[%{{.*}}, %[[COL]]] in_bounds : memref<1x?xf16> -> vector<8xf16>
 // CHECK-COUNT-8: math.tanh
 // CHECK: vector.from_elements
-// CHECK: croq.write %{{.*}}, %arg2[%[[ROW]], %[[COL]]] in_bounds : memref<?x?xf16> -> vector<8xf16>
+// CHECK-NEXT: croq.write %{{.*}}, %arg2[%[[ROW]], %[[COL]]] in_bounds : memref<?x?xf16> -> vector<8xf16>
+// CHECK-NEXT: }
+// CHECK-NEXT: } else {
+// CHECK: %[[PROW:.*]] = arith.divui %{{.*}}, %[[SLOTS]] : index
+// CHECK: %[[SLOT:.*]] = arith.remui %{{.*}}, %[[SLOTS]] : index
+// CHECK: %{{.*}} = memref.extract_strided_metadata %arg2
+// CHECK: memref.extract_aligned_pointer_as_index %arg2
+// CHECK: %[[SHIFT:.*]] = arith.remui %{{.*}}, %c8{{.*}} : index
+// CHECK: %[[HEAD:.*]] = arith.minui %{{.*}}, %[[N]] : index
+// CHECK: %[[M:.*]] = arith.divui %{{.*}}, %c8{{.*}} : index
+// CHECK: %[[TAIL:.*]] = arith.addi %[[HEAD]], %{{.*}} : index
+// CHECK: %[[NEDGES:.*]] = arith.addi %[[HEAD]], %{{.*}} : index
+// CHECK: %[[INCHUNK:.*]] = arith.cmpi ult, %[[SLOT]], %[[M]] : index
+// CHECK: scf.if %[[INCHUNK]] {
+// CHECK: memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[X_OK:.*]] = arith.cmpi eq, %{{.*}}, %[[SHIFT]] : index
+// CHECK: memref.extract_aligned_pointer_as_index %arg1
+// CHECK: %[[B_OK:.*]] = arith.cmpi eq, %{{.*}}, %[[SHIFT]] : index
+// CHECK: %[[PCOL:.*]] = arith.addi %[[HEAD]], %{{.*}} : index
+// CHECK: scf.if %[[X_OK]] -> (vector<8xf16>) {
+// CHECK-NEXT: croq.read %arg0[%[[PROW]], %[[PCOL]]] in_bounds : memref<?x?xf16> -> vector<8xf16>
 // CHECK: } else {
-// CHECK: scf.if
-// CHECK: croq.read %arg0[%[[ROW]], %{{.*}}] in_bounds : memref<?x?xf16>
-// CHECK: croq.write %{{.*}}, %arg2[%[[ROW]], %{{.*}}] in_bounds : memref<?x?xf16>
+// CHECK-COUNT-8: croq.read %arg0[%[[PROW]], %{{.*}}] in_bounds : memref<?x?xf16>{{$}}
+// CHECK: scf.if %[[B_OK]] -> (vector<8xf16>) {
+// CHECK: croq.read %arg1[%{{.*}}, %[[PCOL]]] in_bounds : memref<1x?xf16> -> vector<8xf16>
+// CHECK-COUNT-8: math.tanh
+// CHECK: croq.write %{{.*}}, %arg2[%[[PROW]], %[[PCOL]]] in_bounds : memref<?x?xf16> -> vector<8xf16>
+// CHECK: %[[INEDGE:.*]] = arith.cmpi ult, %[[SLOT]], %[[NEDGES]] : index
+// CHECK: scf.if %[[INEDGE]] {
+// CHECK: %[[ISHEAD:.*]] = arith.cmpi ult, %[[SLOT]], %[[HEAD]] : index
+// CHECK: %[[ECOL:.*]] = arith.select %[[ISHEAD]], %[[SLOT]], %{{.*}} : index
+// CHECK: croq.read %arg0[%[[PROW]], %[[ECOL]]] in_bounds : memref<?x?xf16>{{$}}
+// CHECK: croq.read %arg1[%{{.*}}, %[[ECOL]]] in_bounds : memref<1x?xf16>{{$}}
+// CHECK: math.tanh
+// CHECK: croq.write %{{.*}}, %arg2[%[[PROW]], %[[ECOL]]] in_bounds : memref<?x?xf16>{{$}}
 func.func @bias_tanh(%x: memref<?x?xf16>, %bias: memref<1x?xf16>, %out: memref<?x?xf16>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
                   iterator_types = ["parallel", "parallel"]}
@@ -28,6 +71,36 @@ func.func @bias_tanh(%x: memref<?x?xf16>, %bias: memref<1x?xf16>, %out: memref<?
     %s = arith.addf %a, %b : f16
     %t = math.tanh %s : f16
     linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+// Rows of 2047 f16 elements (not whole chunks): the form of aligned rows
+// folds away, leaving only the peeled rows; a per-row operand (indexed
+// without the columns) is read once per chunk.
+// CHECK-LABEL: func.func @odd_rows_scale
+// CHECK-NOT: call
+// CHECK: croq.parallel (%{{.*}}) in [33] : block {
+// CHECK-NOT: croq.is_aligned
+// CHECK: memref.extract_aligned_pointer_as_index %arg2
+// CHECK: scf.if
+// CHECK: scf.if %{{.*}} -> (vector<8xf16>) {
+// CHECK: croq.read %arg0[%{{.*}}, %{{.*}}] in_bounds : memref<33x2047xf16> -> vector<8xf16>
+// CHECK: croq.read %arg1[%{{.*}}, %c0{{.*}}] in_bounds : memref<33x1xf16>{{$}}
+// CHECK-COUNT-8: arith.mulf
+// CHECK: croq.write %{{.*}}, %arg2[%{{.*}}, %{{.*}}] in_bounds : memref<33x2047xf16> -> vector<8xf16>
+// CHECK: scf.if
+// CHECK: arith.mulf
+// CHECK: croq.write %{{.*}}, %arg2[%{{.*}}, %{{.*}}] in_bounds : memref<33x2047xf16>{{$}}
+func.func @odd_rows_scale(%x: memref<33x2047xf16>, %s: memref<33x1xf16>, %out: memref<33x2047xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s : memref<33x2047xf16>, memref<33x1xf16>) outs(%out : memref<33x2047xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %m = arith.mulf %a, %b : f16
+    linalg.yield %m : f16
   }
   return
 }

@@ -2,6 +2,8 @@
 // RUN: croq-translate --croq-to-ptx %s -o %t.ptx
 // RUN: rm -rf %t.d && split-file %t.ptx %t.d
 // RUN: %ptxas -arch=sm_90a %t.d/bias_gelu_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/bias_relu_f32_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/add_view_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/add_f32_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/add_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/transpose_f16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -35,6 +37,7 @@
 #bias = affine_map<(d0, d1) -> (0, d1)>
 #row = affine_map<(d0, d1) -> (d0, 0)>
 #red = affine_map<(d0, d1) -> (d0)>
+#red1 = affine_map<(d0, d1) -> (d1)>
 
 // out = gelu_tanh(x + bias) in f32, stored as f16; bias broadcast along the
 // rows through a constant-0 map.
@@ -60,6 +63,27 @@ func.func @bias_gelu_f16(%x: memref<?x?xf16>, %bias: memref<1x?xf16>, %out: memr
     %r = arith.truncf %g : f32 to f16
     linalg.yield %r : f16
   }
+  return
+}
+
+// out = max(x + bias, 0) in f32; bias broadcast along the rows through a
+// 1-d map.
+func.func @bias_relu_f32(%x: memref<?x?xf32>, %bias: memref<?xf32>, %out: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [#id2, #red1, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %bias : memref<?x?xf32>, memref<?xf32>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %zero = arith.constant 0.0 : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// out = x + y (f16) where x is a view whose rows start anywhere (a column
+// slice of a wider buffer): every row misaligned its own way.
+func.func @add_view_f16(%x: memref<?x?xf16, strided<[?, 1], offset: ?>>, %y: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  linalg.add ins(%x, %y : memref<?x?xf16, strided<[?, 1], offset: ?>>, memref<?x?xf16>) outs(%out : memref<?x?xf16>)
   return
 }
 

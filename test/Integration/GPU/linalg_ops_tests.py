@@ -31,9 +31,50 @@ def linalg_ops_tests(s, random_tensor, poisoned, compare_close, misaligned):
         s.run(f"linalg_ops bias_gelu_f16 {shape[0]}x{shape[1]}"
               + ("" if aligned else " misaligned"), "linalg_ops", body)
 
-    for shape in [(1, 1), (7, 13), (128, 256), (1000, 1000), (4096, 4104)]:
+    # Rows of whole chunks (the aligned form) and odd rows, rows of 1 to 7
+    # elements, and misaligned inputs (each row peeled to its output's
+    # first aligned chunk).
+    for shape in [(1, 1), (7, 13), (128, 256), (1000, 1000), (4096, 4104),
+                  (3000, 5001), (33, 2047), (5, 1), (9, 2), (4, 3), (6, 7),
+                  (3, 9), (2, 15), (17, 17)]:
         gelu(shape)
-    gelu((33, 96), aligned=False)
+    for shape in [(33, 96), (3000, 5001), (33, 2047), (4, 7)]:
+        gelu(shape, aligned=False)
+
+    def bias_relu(shape, aligned=True):
+        def body():
+            m, n = shape
+            x = random_tensor(shape, torch.float32) if aligned else \
+                misaligned(shape, torch.float32, 1, random_tensor)
+            bias = random_tensor((n,), torch.float32)
+            out = poisoned(shape, torch.float32)
+            call("bias_relu_f32", x, bias, out)
+            ref = torch.relu(x.double() + bias.double())
+            return compare_close(out, ref, 1e-6)
+        s.run(f"linalg_ops bias_relu_f32 {shape[0]}x{shape[1]}"
+              + ("" if aligned else " misaligned"), "linalg_ops", body)
+
+    for shape in [(1, 1), (3, 5), (10, 2), (64, 256), (3000, 5001),
+                  (33, 2047), (7, 3)]:
+        bias_relu(shape)
+    for shape in [(64, 256), (33, 2047), (5, 6)]:
+        bias_relu(shape, aligned=False)
+
+    def add_view(shape, first):
+        def body():
+            m, n = shape
+            wide = random_tensor((m, n + 5), torch.float16)
+            x = wide[:, first:first + n]
+            y = random_tensor(shape, torch.float16)
+            out = poisoned(shape, torch.float16)
+            call("add_view_f16", x, y, out)
+            return compare_close(out, (x.double() + y.double()).half().double(), 0.0)
+        s.run(f"linalg_ops add_view_f16 {shape[0]}x{shape[1]} from column {first}",
+              "linalg_ops", body)
+
+    for shape, first in [((3000, 5001), 1), ((33, 2047), 3), ((128, 256), 0),
+                         ((128, 256), 2), ((7, 5), 4), ((5, 1), 1), ((9, 16), 5)]:
+        add_view(shape, first)
 
     def add(shape):
         def body():
@@ -56,6 +97,19 @@ def linalg_ops_tests(s, random_tensor, poisoned, compare_close, misaligned):
 
     for shape in [(1, 7), (3000, 5001), (64, 64)]:
         add16(shape)
+
+    def add16_misaligned(shape):
+        def body():
+            a = misaligned(shape, torch.float16, 3, random_tensor)
+            b = random_tensor(shape, torch.float16)
+            out = poisoned(shape, torch.float16)
+            call("add_f16", a, b, out)
+            return compare_close(out, (a.double() + b.double()).half().double(), 0.0)
+        s.run(f"linalg_ops add_f16 {'x'.join(map(str, shape))} (a misaligned)",
+              "linalg_ops", body)
+
+    for shape in [(3000, 5001), (2, 3), (64, 64)]:
+        add16_misaligned(shape)
 
     def transpose(shape):
         def body():
