@@ -21,9 +21,12 @@
 #   MANIFEST.txt  commit, date, tools, files
 #
 # The GPU machine takes 64 MiB: the working tree (tracked files and untracked
-# ones git does not ignore) and the carried gpu-artifacts together. The
-# script fails when gpu-artifacts is larger than 64 MiB less the working
-# tree less HEADROOM_MIB (48 MiB where git cannot list the tree). The debug
+# ones git does not ignore) and what is carried together. The script also
+# packs the directory into gpu-artifacts.tar.gz (a quarter of its size: the
+# libraries' cubins compress well), which is what travels; gpu-check.sh and
+# gpu-sanitize.sh unpack it there. The script fails when the packed
+# artifacts are larger than 64 MiB less the working tree less HEADROOM_MIB
+# (48 MiB where git cannot list the tree). The debug
 # files croq.compile also writes (<module>.ptx, <module>.mlir, the cubin of
 # every kernel, and the ptxas reports of the variants) are left out: with
 # them the directory is well over the limit. To keep them, for reading PTX
@@ -31,8 +34,8 @@
 #
 #   CROQ_GPU_DEBUG_FILES=1 ./scripts/gpu-artifacts.sh   # no size limit then
 #
-# Then run scripts/gpu-check.sh on the GPU machine with gpu-artifacts
-# carried there (README, "Running on a GPU").
+# Then run scripts/gpu-check.sh on the GPU machine with gpu-artifacts.tar.gz
+# (or the directory) carried there (README, "Running on a GPU").
 #
 #   ./scripts/gpu-artifacts.sh
 set -euo pipefail
@@ -232,9 +235,11 @@ else
   limit=$(( 48 * MIB ))
   why="48 MiB: the GPU machine takes $DEVICE_MIB MiB with the working tree"
 fi
-size=$(du -sb "$ART" | cut -f1)
-echo "gpu-artifacts: $(( size / 1024 )) KiB in $ART" \
-     "($(find "$ART" -type f | wc -l) files; limit $(( limit / 1024 )) KiB)"
+tar -czf "$ART.tar.gz" "$ART"
+size=$(stat -c %s "$ART.tar.gz")
+echo "gpu-artifacts: $(( $(du -sb "$ART" | cut -f1) / 1024 )) KiB in $ART" \
+     "($(find "$ART" -type f | wc -l) files), packed into $ART.tar.gz:" \
+     "$(( size / 1024 )) KiB (limit $(( limit / 1024 )) KiB)"
 if [ "$size" -gt "$limit" ]; then
   if [ "$DEBUG_FILES" = 1 ]; then
     echo "gpu-artifacts: larger than $(( limit / 1024 )) KiB with the debug" \

@@ -28,6 +28,11 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 ART=${CROQ_GPU_ARTIFACTS:-$PWD/gpu-artifacts}
+# gpu-artifacts.tar.gz (what scripts/gpu-artifacts.sh packs to carry) is
+# unpacked where the directory is missing.
+if [ ! -d "$ART/kernels" ] && [ -f "$ART.tar.gz" ]; then
+  tar -xzf "$ART.tar.gz" -C "$(dirname "$ART")"
+fi
 OUT=${OUT:-$PWD/gpu-out}
 PY=${CROQ_PYTHON:-python3}
 mkdir -p "$OUT"

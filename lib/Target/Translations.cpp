@@ -183,16 +183,17 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
 }
 
 /// Fails, before lowering, when `module` has nothing that becomes a GPU
-/// kernel: no block-level croq.parallel region, no linalg op or memref.copy
-/// (convert-linalg-to-croq makes kernels of them) and no gpu.launch or
+/// kernel: no block-level croq.parallel region, no linalg op (structured, or
+/// a softmax) or memref.copy (convert-linalg-to-croq makes kernels of them)
+/// and no gpu.launch or
 /// gpu.module. The
 /// error points at the first function, or at the module.
 static LogicalResult checkHasKernel(ModuleOp module) {
   WalkResult found = module.walk([](Operation *op) {
     auto parallel = dyn_cast<croq::ParallelOp>(op);
     if ((parallel && parallel.getLevel() == croq::ParallelLevel::Block) ||
-        isa<linalg::LinalgOp, memref::CopyOp, gpu::LaunchOp,
-            gpu::GPUModuleOp, gpu::BinaryOp>(op))
+        isa<linalg::LinalgOp, linalg::SoftmaxOp, memref::CopyOp,
+            gpu::LaunchOp, gpu::GPUModuleOp, gpu::BinaryOp>(op))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
