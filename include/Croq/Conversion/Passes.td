@@ -190,7 +190,10 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     cast): the product is its element, inputs indexed (m, n), (n) or (m)
     are read at the element's row and column, scalars are used as they are.
     The kernel stores into the generic's output, and the temporary, the
-    fill and the generic are gone.
+    fill and the generic are gone. The same holds where the generic updates
+    the product's own buffer in place (bufferization's form of
+    `bias + A B` into a function's result), and for vectors stored with
+    further dimensions of extent 1 (a bias of 1 x 1 x N read `(b, 0, n)`).
 
     Dynamic extents are checked on the host before the kernels: A's K and
     B's, the output's rows and columns and the product's, the batches and

@@ -24,10 +24,33 @@ namespace {
 enum class InputKind { Tile, Columns, Rows, Scalar };
 } // namespace
 
+/// The position among `map`'s results of the one result that indexes a
+/// dimension of `memref` of extent other than 1, where there is exactly
+/// one; none otherwise (or where a constant other than 0, or a constant 0
+/// on a longer dimension, indexes one).
+static std::optional<unsigned> getOnlyVaryingResult(MemRefType memref,
+                                                    AffineMap map) {
+  std::optional<unsigned> varying;
+  for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (memref.getDimSize(position) == 1 &&
+        (!constant || constant.getValue() == 0))
+      continue;
+    if (varying || constant)
+      return std::nullopt;
+    varying = position;
+  }
+  return varying;
+}
+
 /// How `operand`, read through `map`, is indexed; none if not fusable. The
 /// loops are (m, n), or (b, m, n) for a batched product, whose tiles are
-/// indexed (b, m, n) and vectors (n) or (m) (the same for every batch).
-static std::optional<InputKind> classify(Value operand, AffineMap map) {
+/// indexed (b, m, n) and vectors (n) or (m) (the same for every batch). A
+/// vector may be stored with further dimensions of extent 1 (a bias of
+/// 1 x 1 x N, indexed (0, 0, n) or (b, 0, n)); `dim` is then its dimension
+/// that the loop indexes.
+static std::optional<InputKind> classify(Value operand, AffineMap map,
+                                         unsigned *dim = nullptr) {
   MLIRContext *context = map.getContext();
   unsigned loops = map.getNumDims();
   if (loops != 2 && loops != 3)
@@ -41,11 +64,29 @@ static std::optional<InputKind> classify(Value operand, AffineMap map) {
                : std::nullopt;
   if (memref.getRank() == loops && map.isIdentity())
     return InputKind::Tile;
-  if (memref.getRank() == 1 && map == AffineMap::get(loops, 0, {n}, context))
+  std::optional<unsigned> varying = getOnlyVaryingResult(memref, map);
+  if (!varying)
+    return std::nullopt;
+  if (dim)
+    *dim = *varying;
+  if (map.getResult(*varying) == n)
     return InputKind::Columns;
-  if (memref.getRank() == 1 && map == AffineMap::get(loops, 0, {m}, context))
+  if (map.getResult(*varying) == m)
     return InputKind::Rows;
   return std::nullopt;
+}
+
+/// `vector`, a memref of one dimension of extent above 1 (the others of
+/// extent 1), as a memref of that one.
+static Value collapseToVector(OpBuilder &b, Location loc, Value vector) {
+  auto type = cast<MemRefType>(vector.getType());
+  if (type.getRank() == 1)
+    return vector;
+  ReassociationIndices all;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    all.push_back(i);
+  return memref::CollapseShapeOp::create(b, loc, vector,
+                                         ArrayRef<ReassociationIndices>{all});
 }
 
 /// Whether the buffer `product` is a temporary that only the fill, the
@@ -76,11 +117,15 @@ std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::LinalgOp matmul,
     return std::nullopt;
   Epilogue epilogue;
   epilogue.generic = generic;
-  if (!isTemporary(product, matmul, generic, epilogue.deallocs))
-    return std::nullopt;
-  epilogue.temporary = product.getDefiningOp<memref::AllocOp>();
   OpOperand *init = generic.getDpsInitOperand(0);
   epilogue.output = init->get();
+  // The generic writes the product's buffer in place (its final value), or
+  // the product went through a temporary only the generic reads.
+  if (epilogue.output != product) {
+    if (!isTemporary(product, matmul, generic, epilogue.deallocs))
+      return std::nullopt;
+    epilogue.temporary = product.getDefiningOp<memref::AllocOp>();
+  }
   Type outputType = getElementTypeOrSelf(epilogue.output.getType());
   if (classify(epilogue.output, generic.getMatchingIndexingMap(init)) !=
       InputKind::Tile)
@@ -131,7 +176,8 @@ mlir::croq::getEpilogueExtents(const Epilogue &epilogue) {
       continue;
     Value tensor = input->get();
     unsigned operand = input->getOperandNumber();
-    switch (*classify(tensor, generic.getMatchingIndexingMap(input))) {
+    unsigned dim = 0;
+    switch (*classify(tensor, generic.getMatchingIndexingMap(input), &dim)) {
     case InputKind::Tile: {
       // (m, n), or (b, m, n) batched: the product's dimensions from the
       // last.
@@ -141,10 +187,10 @@ mlir::croq::getEpilogueExtents(const Epilogue &epilogue) {
       break;
     }
     case InputKind::Columns:
-      extents.push_back({operand, tensor, 0, 2});
+      extents.push_back({operand, tensor, dim, 2});
       break;
     case InputKind::Rows:
-      extents.push_back({operand, tensor, 0, 1});
+      extents.push_back({operand, tensor, dim, 1});
       break;
     case InputKind::Scalar:
       break;
@@ -198,9 +244,11 @@ SmallVector<EpilogueInput> mlir::croq::prepareEpilogueInputs(
       value = buildTileView(b, loc, value, {rows, cols},
                             ValueRange{blockM, blockN}, batch);
     else if (kind == InputKind::Columns)
-      value = buildTileView(b, loc, value, {cols}, ValueRange{blockN});
+      value = buildTileView(b, loc, collapseToVector(b, loc, value), {cols},
+                            ValueRange{blockN});
     else if (kind == InputKind::Rows)
-      value = buildTileView(b, loc, value, {rows}, ValueRange{blockM});
+      value = buildTileView(b, loc, collapseToVector(b, loc, value), {rows},
+                            ValueRange{blockM});
     inputs.push_back({static_cast<unsigned>(kind), value});
   }
   return inputs;

@@ -23,7 +23,8 @@ struct Epilogue {
   /// Which of the generic's inputs is the product.
   unsigned productInput;
   /// The temporary buffer the product went through, and its deallocations:
-  /// both go away.
+  /// both go away (none where the generic writes the product's buffer in
+  /// place).
   memref::AllocOp temporary;
   SmallVector<Operation *> deallocs;
   /// Where the generic writes.
@@ -32,9 +33,13 @@ struct Epilogue {
 
 /// The elementwise linalg.generic right after `matmul` that reads its
 /// product, if the kernel can compute it in its epilogue: the product went
-/// into a zeroed temporary buffer (`product`, a memref.alloc) that nothing
-/// else uses; the generic's loops are parallel, its output and the product
-/// indexed (m, n), its other inputs indexed (m, n), (n), (m) or scalars; its
+/// into a zeroed buffer (`product`) that is either a temporary
+/// (memref.alloc) nothing else uses or the generic's own output (updated in
+/// place, as bufferization leaves `bias + A B` into a function's result);
+/// the generic's loops are parallel, its output and the product indexed
+/// (m, n), its other inputs indexed (m, n), (n), (m) (vectors possibly
+/// stored with more dimensions of extent 1, indexed by constant 0s) or
+/// scalars; its
 /// body computes without memory and does not read the output; the output
 /// is f16, bf16 or f32, or i32 for an i32 product. For a
 /// linalg.batch_matmul the loops are (b, m, n), and the output, the product

@@ -11,11 +11,11 @@
 
 #include "Classify.h"
 #include "Elementwise.h"
-#include "Reduction.h"
-#include "RowChains.h"
 #include "ExtentChecks.h"
 #include "GemmKernel.h"
 #include "IndexBuilder.h"
+#include "Reduction.h"
+#include "RowChains.h"
 
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Runtime/CroqRuntime.h"
@@ -172,7 +172,7 @@ static void emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
   op->erase();
   if (spec.zeroFill)
     spec.zeroFill.erase();
-  if (spec.epilogue) {
+  if (spec.epilogue && spec.epilogue->temporary) {
     // The temporary held only the product.
     for (Operation *dealloc : spec.epilogue->deallocs)
       dealloc->erase();

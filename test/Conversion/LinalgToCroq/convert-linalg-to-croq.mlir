@@ -162,6 +162,35 @@ func.func @fused_bias_relu(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %bias: memr
 
 // -----
 
+// The consumer updates the product's buffer in place (as bufferization
+// leaves `bias + A B` into a function's result) with a bias stored
+// 1 x 1 x N and read (b, 0, n): the bias add runs in the epilogue, its
+// vector collapsed to N elements, and the kernel stores into the buffer
+// once; no kernel of its own.
+// CHECK-LABEL: func.func @fused_in_place
+// CHECK: croq.parallel
+// CHECK: %[[BIAS:.*]] = memref.collapse_shape %arg2 {{\[}}[0, 1, 2]] : memref<1x1x256xf16> into memref<256xf16>
+// CHECK: croq.subspan %[[BIAS]] [{{[0-9]+}}] at
+// CHECK: croq.mma.map
+// CHECK: arith.addf
+// CHECK: croq.mma.store
+// CHECK-NOT: croq.parallel
+func.func @fused_in_place(%a: memref<1x128x64xf16>, %b: memref<1x64x256xf16>, %bias: memref<1x1x256xf16>, %out: memref<1x128x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%out : memref<1x128x256xf16>)
+  linalg.batch_matmul ins(%a, %b : memref<1x128x64xf16>, memref<1x64x256xf16>) outs(%out : memref<1x128x256xf16>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%out, %bias : memref<1x128x256xf16>, memref<1x1x256xf16>) outs(%out : memref<1x128x256xf16>) {
+  ^bb0(%x: f16, %c: f16, %o: f16):
+    %s = arith.addf %x, %c : f16
+    linalg.yield %s : f16
+  }
+  return
+}
+
+// -----
+
 // An input indexed by the row (a scale per output row) is read into a
 // `rows` vector before the K loop, as one indexed by the column is into a
 // `cols` one; an input indexed like the output is read in the body.
