@@ -198,6 +198,13 @@ static LogicalResult checkHostOp(Operation *op) {
     if (!value || !isa<MemRefType>(value.getType()) ||
         !isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()))
       continue;
+    Type element = cast<MemRefType>(value.getType()).getElementType();
+    if (element.isIndex() || element.isInteger(1))
+      return op->emitOpError(
+          "reads or writes a buffer of pointers or flags on the host, as "
+          "buffer-deallocation-pipeline's ownership-based deallocation does; "
+          "croq releases temporaries itself (croq-allocate-on-device): lower "
+          "without that pipeline");
     return op->emitOpError("reads or writes a buffer's elements on the "
                            "host; croq buffers live in device memory, where "
                            "only kernels reach them");

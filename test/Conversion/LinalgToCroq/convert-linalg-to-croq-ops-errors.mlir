@@ -74,3 +74,15 @@ func.func @on_tensors(%a: tensor<64xf32>) -> tensor<64xf32> {
   %e = linalg.exp ins(%a : tensor<64xf32>) outs(%a : tensor<64xf32>) -> tensor<64xf32>
   return %e : tensor<64xf32>
 }
+
+// -----
+
+// The bookkeeping of buffer-deallocation-pipeline (pointers and ownership
+// flags stored into host buffers) is named as such.
+func.func @ownership(%x: memref<4xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %flags = memref.alloc() : memref<2xi1>
+  // expected-error @+1 {{'memref.store' op reads or writes a buffer of pointers or flags on the host, as buffer-deallocation-pipeline's ownership-based deallocation does; croq releases temporaries itself (croq-allocate-on-device): lower without that pipeline}}
+  memref.store %flag, %flags[%c0] : memref<2xi1>
+  return
+}
