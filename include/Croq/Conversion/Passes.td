@@ -352,16 +352,20 @@ def CroqFuseElementwise : Pass<"croq-fuse-elementwise", "ModuleOp"> {
     recomputes such a producer inside each of its consumers instead, as
     upstream's `linalg-fuse-elementwise-ops` does on tensors: a
     `linalg.generic` whose loops are all parallel, that writes the whole of
-    a temporary (`memref.alloc`, written by nothing else and read only by
-    later `linalg.generic`s of the same block, each reading it once as an
-    input) and does not read it or its loop indices, is cloned into the
-    body of every consumer, which reads the producer's inputs instead (the
-    consumer's map of the temporary composed with the producer's maps).
-    The producer, the temporary and its deallocation are erased. Nothing
-    between the producer and its last consumer may write one of the
-    producer's inputs (or a view of the same buffer). Consumers may be
-    reductions: a softmax's `exp(x - max)` is recomputed in the sum and in
-    the division.
+    a buffer (its output indexed by a permutation of its loops) without
+    reading it or its loop indices, is cloned into the body of every
+    generic that reads the values it wrote, once per read (the consumer's
+    map of the buffer composed with the producer's maps), and erased. Those
+    values must be read only by generics of the same block, reading the
+    buffer itself as inputs, until the buffer is written whole again (by a
+    fill, or by a consumer that updates it in place, as bufferization
+    leaves chains of elementwise ops when no fusion ran before it) or, for
+    a temporary (`memref.alloc` of the block), to the end of the block; a
+    temporary nothing reads any more goes away with its deallocations.
+    Nothing between the producer and its last consumer, that consumer
+    included, may write one of the producer's inputs (or a view of the
+    same buffer). Consumers may be reductions: a softmax's `exp(x - max)`
+    is recomputed in the sum and in the division.
 
     Before:
 

@@ -56,7 +56,37 @@ static bool mayWrite(Operation *op, Value root) {
   return false;
 }
 
-/// The producer `op` can be fused into its consumers: what they are.
+/// Whether `op`, or an op nested in it, uses `root` or a view of it.
+static bool usesBuffer(Operation *op, Value root) {
+  WalkResult found = op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (isa<MemRefType>(operand.getType()) && getRootBuffer(operand) == root)
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// Whether `op` writes the whole of `buffer` without reading what was
+/// there: a fill, or an all-parallel generic whose output `buffer` is
+/// indexed by a permutation of its loops and whose body does not read it.
+static bool overwrites(Operation *op, Value buffer) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getDpsInits()[0] == buffer;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getDpsInits()[0] != buffer || generic.getNumReductionLoops() != 0)
+    return false;
+  OpOperand *init = generic.getDpsInitOperand(0);
+  return generic.getMatchingIndexingMap(init).isPermutation() &&
+         generic.getMatchingBlockArgument(init).use_empty();
+}
+
+/// The producer `op` can be fused into its consumers: what they are. The
+/// values `op` writes into its output buffer X are read, until X is
+/// written whole again or, for a temporary, to the end of its block, only
+/// by generics of the same block that read X itself as inputs (a consumer
+/// may then write X in place).
 static std::optional<SmallVector<linalg::GenericOp>>
 getFusableConsumers(linalg::GenericOp op) {
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
@@ -64,40 +94,56 @@ getFusableConsumers(linalg::GenericOp op) {
       !op.getRegion().front().getOps<linalg::IndexOp>().empty())
     return std::nullopt;
   OpOperand *init = op.getDpsInitOperand(0);
-  Value temporary = init->get();
-  auto alloc = temporary.getDefiningOp<memref::AllocOp>();
-  if (!alloc || alloc->getBlock() != op->getBlock() ||
-      !op.getMatchingIndexingMap(init).isPermutation() ||
+  Value buffer = init->get();
+  if (!op.getMatchingIndexingMap(init).isPermutation() ||
       !op.getMatchingBlockArgument(init).use_empty() ||
-      llvm::is_contained(op.getDpsInputs(), temporary))
+      llvm::is_contained(op.getDpsInputs(), buffer) ||
+      getRootBuffer(buffer) != buffer)
     return std::nullopt;
   for (Operation &inner : op.getRegion().front().without_terminator())
     if (inner.getNumRegions() != 0 || !isMemoryEffectFree(&inner))
       return std::nullopt;
   SmallVector<linalg::GenericOp> consumers;
-  for (OpOperand &use : temporary.getUses()) {
-    Operation *user = use.getOwner();
-    if (user == op || isa<memref::DeallocOp>(user))
+  bool overwritten = false;
+  for (Operation *next = op->getNextNode(); next && !overwritten;
+       next = next->getNextNode()) {
+    if (!usesBuffer(next, buffer))
       continue;
-    auto consumer = dyn_cast<linalg::GenericOp>(user);
-    if (!consumer || consumer->getBlock() != op->getBlock() ||
-        !op->isBeforeInBlock(consumer) || !consumer.isDpsInput(&use) ||
-        llvm::count(consumer->getOperands(), temporary) != 1)
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(next);
+        dealloc && dealloc.getMemref() == buffer)
+      break;
+    overwritten = overwrites(next, buffer);
+    auto consumer = dyn_cast<linalg::GenericOp>(next);
+    if (!consumer || !llvm::is_contained(consumer.getDpsInputs(), buffer)) {
+      if (overwritten)
+        break;
       return std::nullopt;
+    }
+    // It reads X only as inputs (or writes it whole), not through views.
+    for (OpOperand &operand : consumer->getOpOperands())
+      if (operand.get() != buffer && isa<MemRefType>(operand.get().getType()) &&
+          getRootBuffer(operand.get()) == buffer)
+        return std::nullopt;
+    bool writes = llvm::is_contained(consumer.getDpsInits(), buffer);
+    if (writes && !overwrites(consumer, buffer))
+      return std::nullopt;
+    overwritten = writes;
     consumers.push_back(consumer);
   }
-  if (consumers.empty())
+  // A buffer that is not overwritten keeps the producer's values past the
+  // block: only a temporary of the block may lose them.
+  auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+  if (consumers.empty() ||
+      (!overwritten && (!alloc || alloc->getBlock() != op->getBlock())))
     return std::nullopt;
-  // The producer's inputs keep their values until its last consumer.
-  Operation *last = consumers.front();
-  for (linalg::GenericOp consumer : consumers)
-    if (last->isBeforeInBlock(consumer))
-      last = consumer;
+  // The producer's inputs keep their values until its last consumer has
+  // read them (no consumer writes them either).
   SmallVector<Value> roots;
   for (Value input : op.getDpsInputs())
     if (isa<MemRefType>(input.getType()))
       roots.push_back(getRootBuffer(input));
-  for (Operation *between = op->getNextNode(); between != last;
+  Operation *last = consumers.back();
+  for (Operation *between = op->getNextNode(); between != last->getNextNode();
        between = between->getNextNode())
     for (Value root : roots)
       if (mayWrite(between, root))
@@ -106,28 +152,32 @@ getFusableConsumers(linalg::GenericOp op) {
 }
 
 /// Replaces `consumer` by a generic that computes `producer`'s element
-/// instead of reading it from the temporary.
+/// wherever it read it from the producer's output buffer.
 static void fuseInto(linalg::GenericOp producer, linalg::GenericOp consumer) {
-  Value temporary = producer.getDpsInits()[0];
-  OpOperand *read = nullptr;
-  for (OpOperand *input : consumer.getDpsInputOperands())
-    if (input->get() == temporary)
-      read = input;
-  // Producer loops from the temporary's indices, as the consumer reads it.
-  AffineMap toProducer = inversePermutation(producer.getMatchingIndexingMap(
-                                                producer.getDpsInitOperand(0)))
-                             .compose(consumer.getMatchingIndexingMap(read));
+  Value buffer = producer.getDpsInits()[0];
+  AffineMap fromBuffer = inversePermutation(
+      producer.getMatchingIndexingMap(producer.getDpsInitOperand(0)));
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
+  SmallVector<OpOperand *> reads;
   for (OpOperand *input : consumer.getDpsInputOperands()) {
-    if (input == read)
+    if (input->get() == buffer) {
+      reads.push_back(input);
       continue;
+    }
     inputs.push_back(input->get());
     maps.push_back(consumer.getMatchingIndexingMap(input));
   }
-  for (OpOperand *input : producer.getDpsInputOperands()) {
-    inputs.push_back(input->get());
-    maps.push_back(producer.getMatchingIndexingMap(input).compose(toProducer));
+  // The producer's inputs once per read, at the producer's loops from the
+  // buffer's indices as the consumer reads it.
+  for (OpOperand *read : reads) {
+    AffineMap toProducer =
+        fromBuffer.compose(consumer.getMatchingIndexingMap(read));
+    for (OpOperand *input : producer.getDpsInputOperands()) {
+      inputs.push_back(input->get());
+      maps.push_back(
+          producer.getMatchingIndexingMap(input).compose(toProducer));
+    }
   }
   for (OpOperand &init : consumer.getDpsInitsMutable())
     maps.push_back(consumer.getMatchingIndexingMap(&init));
@@ -136,27 +186,32 @@ static void fuseInto(linalg::GenericOp producer, linalg::GenericOp consumer) {
   auto fused = linalg::GenericOp::create(b, loc, TypeRange{}, inputs,
                                          consumer.getDpsInits(), maps,
                                          consumer.getIteratorTypesArray());
-  // The body: the producer's, then the consumer's on its result.
+  // The body: the producer's once per read, then the consumer's on them.
   Block *body = b.createBlock(&fused.getRegion());
   IRMapping mapping;
+  auto addArgument = [&](BlockArgument arg) {
+    mapping.map(arg, body->addArgument(arg.getType(), loc));
+  };
   for (OpOperand *input : consumer.getDpsInputOperands())
-    if (input != read)
-      mapping.map(consumer.getMatchingBlockArgument(input),
-                  body->addArgument(
-                      consumer.getMatchingBlockArgument(input).getType(), loc));
-  for (OpOperand *input : producer.getDpsInputOperands())
-    mapping.map(producer.getMatchingBlockArgument(input),
-                body->addArgument(
-                    producer.getMatchingBlockArgument(input).getType(), loc));
+    if (input->get() != buffer)
+      addArgument(consumer.getMatchingBlockArgument(input));
+  SmallVector<IRMapping> perRead(reads.size());
+  for (IRMapping &readMapping : perRead)
+    for (OpOperand *input : producer.getDpsInputOperands())
+      readMapping.map(
+          producer.getMatchingBlockArgument(input),
+          body->addArgument(producer.getMatchingBlockArgument(input).getType(),
+                            loc));
   for (OpOperand &init : consumer.getDpsInitsMutable())
-    mapping.map(consumer.getMatchingBlockArgument(&init),
-                body->addArgument(
-                    consumer.getMatchingBlockArgument(&init).getType(), loc));
-  for (Operation &inner : producer.getRegion().front().without_terminator())
-    b.clone(inner, mapping);
-  Value element = mapping.lookupOrDefault(
-      producer.getRegion().front().getTerminator()->getOperand(0));
-  mapping.map(consumer.getMatchingBlockArgument(read), element);
+    addArgument(consumer.getMatchingBlockArgument(&init));
+  Block &producerBody = producer.getRegion().front();
+  for (auto [read, readMapping] : llvm::zip(reads, perRead)) {
+    for (Operation &inner : producerBody.without_terminator())
+      b.clone(inner, readMapping);
+    mapping.map(consumer.getMatchingBlockArgument(read),
+                readMapping.lookupOrDefault(
+                    producerBody.getTerminator()->getOperand(0)));
+  }
   for (Operation &inner : consumer.getRegion().front())
     b.clone(inner, mapping);
   consumer.erase();
@@ -208,11 +263,17 @@ struct CroqFuseElementwisePass
                                 << consumers->size() << " consumer(s)\n");
         for (linalg::GenericOp consumer : *consumers)
           fuseInto(producer, consumer);
-        Value temporary = producer.getDpsInits()[0];
+        Value buffer = producer.getDpsInits()[0];
         producer.erase();
-        for (Operation *user : llvm::make_early_inc_range(temporary.getUsers()))
-          user->erase(); // the deallocations
-        temporary.getDefiningOp()->erase();
+        // A temporary that only deallocations use now goes away.
+        auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+        if (alloc && llvm::all_of(buffer.getUsers(), [](Operation *user) {
+              return isa<memref::DeallocOp>(user);
+            })) {
+          for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+            user->erase();
+          alloc.erase();
+        }
         changed = true;
         break;
       }

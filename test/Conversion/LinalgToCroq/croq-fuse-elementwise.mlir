@@ -149,3 +149,75 @@ func.func @softmax(%x: memref<?x256xf32>, %out: memref<?x256xf32>) {
   linalg.softmax dimension(1) ins(%x : memref<?x256xf32>) outs(%out : memref<?x256xf32>)
   return
 }
+
+// -----
+
+// Bufferization reuses buffers in place when fusion did not run first: the
+// producer writes %x, a consumer reads it twice and writes it in place
+// (%x's old values are dead after it). The producer is recomputed once per
+// read and is gone; %x stays, written only by the fused consumer.
+#id1 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @in_place
+// CHECK-COUNT-1: linalg.generic
+// CHECK-SAME: ins(%arg0, %arg0 : memref<64xf32>, memref<64xf32>) outs(%arg1 : memref<64xf32>)
+// CHECK: %[[E1:.*]] = math.exp %{{.*}} : f32
+// CHECK: %[[E2:.*]] = math.exp %{{.*}} : f32
+// CHECK: arith.mulf %[[E1]], %[[E2]] : f32
+// CHECK-NOT: linalg.generic
+func.func @in_place(%a: memref<64xf32>, %x: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%a : memref<64xf32>) outs(%x : memref<64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id1, #id1, #id1], iterator_types = ["parallel"]}
+      ins(%x, %x : memref<64xf32>, memref<64xf32>) outs(%x : memref<64xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %m = arith.mulf %v, %w : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A function argument the producer writes keeps its values past the
+// function: the producer stays when nothing overwrites it.
+#id1 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @kept
+// CHECK-COUNT-2: linalg.generic
+func.func @kept(%a: memref<64xf32>, %x: memref<64xf32>, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%a : memref<64xf32>) outs(%x : memref<64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %v : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A reader that is not a generic (a matrix product) keeps the producer.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @read_by_product
+// CHECK: linalg.generic
+// CHECK: linalg.matmul
+func.func @read_by_product(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %t = memref.alloc() : memref<64x64xf16>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xf16>) outs(%t : memref<64x64xf16>) {
+  ^bb0(%v: f16, %o: f16):
+    %e = math.exp %v : f16
+    linalg.yield %e : f16
+  }
+  linalg.matmul ins(%t, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
