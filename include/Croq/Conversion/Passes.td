@@ -367,6 +367,14 @@ def CroqFuseElementwise : Pass<"croq-fuse-elementwise", "ModuleOp"> {
     same buffer). Consumers may be reductions: a softmax's `exp(x - max)`
     is recomputed in the sum and in the division.
 
+    Bufferization reuses a temporary for a new value once its old one is
+    dead (a softmax's row maxima buffer filled with zeros to hold the row
+    sums). Before fusing, every temporary (a `memref.alloc` whose values do
+    not leave its block) gets a new buffer of the same type at each op
+    that writes it whole after its old value was used: that op writes the
+    new buffer, and every later use of the temporary, or of a view of it,
+    uses the new buffer (or the same view of it).
+
     Before:
 
     ```mlir

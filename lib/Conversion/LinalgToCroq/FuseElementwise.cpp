@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DecomposeSoftmax.h"
+#include "SplitTemporaries.h"
 
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
@@ -245,6 +246,9 @@ struct CroqFuseElementwisePass
       rewriter.setInsertionPoint(op);
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
+    // A temporary bufferization reused for a new value gets a buffer per
+    // value.
+    splitTemporaries(getOperation(), overwrites);
     // Producers in order: a consumer fused first may become a producer.
     bool changed = true;
     while (changed) {

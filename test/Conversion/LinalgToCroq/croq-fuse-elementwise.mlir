@@ -221,3 +221,63 @@ func.func @read_by_product(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: mem
   linalg.matmul ins(%t, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// A temporary that bufferization reused for a new value (the row maxima's
+// buffer filled with zeros for the row sums, as TOSA's softmax lowers
+// without fusion) gets a buffer per value first, so that the exponential
+// (written to %e) fuses into both of its readers: the sum and the
+// division, which reads the sums through a view made before the reuse.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col0 = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func.func @reused
+// CHECK-DAG: %[[MAX:.*]] = memref.alloc() : memref<64xf32>
+// CHECK-DAG: %[[SUM:.*]] = memref.alloc() : memref<64xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[MAX]] : memref<64xf32>)
+// CHECK: linalg.generic {{.*}} outs(%[[MAX]] : memref<64xf32>)
+// CHECK: %[[MAXV:.*]] = memref.expand_shape %[[MAX]]
+// CHECK: %[[SUMV:.*]] = memref.expand_shape %[[SUM]]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[SUM]] : memref<64xf32>)
+// CHECK: linalg.generic {{.*}} ins(%arg0, %[[MAXV]] : {{.*}}) outs(%[[SUM]] : memref<64xf32>)
+// CHECK: math.exp
+// CHECK: linalg.generic {{.*}} ins(%[[SUMV]], %arg0, %[[MAXV]] : {{.*}}) outs(%arg1 : memref<64x256xf32>)
+// CHECK: math.exp
+// CHECK: arith.divf
+// CHECK-NOT: linalg.generic
+func.func @reused(%x: memref<64x256xf32>, %out: memref<64x256xf32>) {
+  %lowest = arith.constant -3.40282347E+38 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = memref.alloc() : memref<64x256xf32>
+  %r = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%lowest : f32) outs(%r : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x256xf32>) outs(%r : memref<64xf32>) {
+  ^bb0(%v: f32, %m: f32):
+    %n = arith.maximumf %v, %m : f32
+    linalg.yield %n : f32
+  }
+  %rv = memref.expand_shape %r [[0, 1]] output_shape [64, 1] : memref<64xf32> into memref<64x1xf32>
+  linalg.generic {indexing_maps = [#id2, #col0, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %rv : memref<64x256xf32>, memref<64x1xf32>) outs(%e : memref<64x256xf32>) {
+  ^bb0(%v: f32, %m: f32, %o: f32):
+    %d = arith.subf %v, %m : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%r : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%e : memref<64x256xf32>) outs(%r : memref<64xf32>) {
+  ^bb0(%v: f32, %s: f32):
+    %n = arith.addf %v, %s : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #col0, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %rv : memref<64x256xf32>, memref<64x1xf32>) outs(%out : memref<64x256xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %q = arith.divf %v, %s : f32
+    linalg.yield %q : f32
+  }
+  return
+}
