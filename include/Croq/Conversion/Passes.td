@@ -367,6 +367,14 @@ def CroqFuseElementwise : Pass<"croq-fuse-elementwise", "ModuleOp"> {
     same buffer). Consumers may be reductions: a softmax's `exp(x - max)`
     is recomputed in the sum and in the division.
 
+    Reshapes that only add or drop dimensions of extent 1
+    (`memref.expand_shape` of a row vector into N x 1, as upstream's fusion
+    leaves reductions) are read through the generics' indexing maps
+    instead (the source's index where the view's dimension of extent above
+    1 is, 0 for a dropped one); loops of extent 1 that then index nothing
+    are dropped, and a fill of such a view right before a generic that now
+    writes its source fills the source.
+
     Bufferization reuses a temporary for a new value once its old one is
     dead (a softmax's row maxima buffer filled with zeros to hold the row
     sums). Before fusing, every temporary (a `memref.alloc` whose values do

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DecomposeSoftmax.h"
+#include "FoldUnitViews.h"
 #include "SplitTemporaries.h"
 
 #include "Croq/Conversion/Passes.h"
@@ -246,8 +247,10 @@ struct CroqFuseElementwisePass
       rewriter.setInsertionPoint(op);
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
-    // A temporary bufferization reused for a new value gets a buffer per
+    // Generics read and write the sources of unit-dimension reshapes, and
+    // a temporary bufferization reused for a new value gets a buffer per
     // value.
+    foldUnitViews(getOperation());
     splitTemporaries(getOperation(), overwrites);
     // Producers in order: a consumer fused first may become a producer.
     bool changed = true;

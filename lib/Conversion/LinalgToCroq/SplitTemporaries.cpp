@@ -67,7 +67,8 @@ findOverwrite(Value buffer, Operation *from,
   for (Operation *op = from->getNextNode(); op; op = op->getNextNode()) {
     if (used && overwrites(op, buffer))
       return op;
-    used |= usesBuffer(op, buffer);
+    // Making a view reads nothing.
+    used |= !isa<ViewLikeOpInterface>(op) && usesBuffer(op, buffer);
   }
   return nullptr;
 }

@@ -228,7 +228,8 @@ func.func @read_by_product(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: mem
 // buffer filled with zeros for the row sums, as TOSA's softmax lowers
 // without fusion) gets a buffer per value first, so that the exponential
 // (written to %e) fuses into both of its readers: the sum and the
-// division, which reads the sums through a view made before the reuse.
+// division, which reads the sums through a view made before the reuse
+// (read through its map: a reshape that adds a dimension of extent 1).
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 #col0 = affine_map<(d0, d1) -> (d0, 0)>
@@ -237,12 +238,10 @@ func.func @read_by_product(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: mem
 // CHECK-DAG: %[[SUM:.*]] = memref.alloc() : memref<64xf32>
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[MAX]] : memref<64xf32>)
 // CHECK: linalg.generic {{.*}} outs(%[[MAX]] : memref<64xf32>)
-// CHECK: %[[MAXV:.*]] = memref.expand_shape %[[MAX]]
-// CHECK: %[[SUMV:.*]] = memref.expand_shape %[[SUM]]
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[SUM]] : memref<64xf32>)
-// CHECK: linalg.generic {{.*}} ins(%arg0, %[[MAXV]] : {{.*}}) outs(%[[SUM]] : memref<64xf32>)
+// CHECK: linalg.generic {{.*}} ins(%arg0, %[[MAX]] : {{.*}}) outs(%[[SUM]] : memref<64xf32>)
 // CHECK: math.exp
-// CHECK: linalg.generic {{.*}} ins(%[[SUMV]], %arg0, %[[MAXV]] : {{.*}}) outs(%arg1 : memref<64x256xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]], %arg0, %[[MAX]] : {{.*}}) outs(%arg1 : memref<64x256xf32>)
 // CHECK: math.exp
 // CHECK: arith.divf
 // CHECK-NOT: linalg.generic
@@ -277,6 +276,43 @@ func.func @reused(%x: memref<64x256xf32>, %out: memref<64x256xf32>) {
       ins(%e, %rv : memref<64x256xf32>, memref<64x1xf32>) outs(%out : memref<64x256xf32>) {
   ^bb0(%v: f32, %s: f32, %o: f32):
     %q = arith.divf %v, %s : f32
+    linalg.yield %q : f32
+  }
+  return
+}
+
+// -----
+
+// Reshapes that only add dimensions of extent 1 (as upstream's fusion
+// leaves a row reduction: 64 x 1 x 256 into 64 x 1) are read through the
+// maps: the reduction reads and writes the buffers themselves, its loop of
+// extent 1 is dropped, the fill before it moves onto the buffer, and the
+// division reads the row sums as a vector.
+#in3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#out3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#bcast = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func.func @unit_views
+// CHECK: %[[S:.*]] = memref.alloc() : memref<64xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[S]] : memref<64xf32>)
+// CHECK-NEXT: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction"]} ins(%arg0 : memref<64x256xf32>) outs(%[[S]] : memref<64xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%arg0, %[[S]] : memref<64x256xf32>, memref<64xf32>) outs(%arg1 : memref<64x256xf32>)
+func.func @unit_views(%x: memref<64x256xf32>, %out: memref<64x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %s = memref.alloc() : memref<64xf32>
+  %sv = memref.expand_shape %s [[0, 1]] output_shape [64, 1] : memref<64xf32> into memref<64x1xf32>
+  linalg.fill ins(%zero : f32) outs(%sv : memref<64x1xf32>)
+  %xv = memref.expand_shape %x [[0, 1], [2]] output_shape [64, 1, 256] : memref<64x256xf32> into memref<64x1x256xf32>
+  linalg.generic {indexing_maps = [#in3, #out3], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%xv : memref<64x1x256xf32>) outs(%sv : memref<64x1xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %n = arith.addf %v, %a : f32
+    linalg.yield %n : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #bcast, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sv : memref<64x256xf32>, memref<64x1xf32>) outs(%out : memref<64x256xf32>) {
+  ^bb0(%v: f32, %t: f32, %o: f32):
+    %q = arith.divf %v, %t : f32
     linalg.yield %q : f32
   }
   return
