@@ -64,29 +64,29 @@ def bench(name, shape, nbytes, croq_fn, torch_fn, rows):
           flush=True)
 
 
-def transformer_block(args, croq, rows):
-    """The transformer block of the frontend corpus (seq 128, hidden 256, 4
-    heads, MLP 1024, f16; TOSA lowered by MLIR's passes, compiled by croq as
-    module frontend_transformer_block) against the same block in torch f16,
+def transformer_block(args, croq, rows, program="transformer_block"):
+    """A transformer block of the frontend corpus (seq 128 or 2048, hidden
+    256, 4 heads, MLP 1024, f16; TOSA lowered by MLIR's passes, compiled by
+    croq as module frontend_<program>) against the same block in torch f16,
     eager and under torch.compile; device time of one call each."""
-    lib = args.artifacts / "kernels" / "libfrontend_transformer_block.so"
+    lib = args.artifacts / "kernels" / f"libfrontend_{program}.so"
     if not lib.exists():
         return
     sys.path.insert(0, str(args.artifacts / "tests"))
     import frontend_tests
     m = croq.load(lib)
-    shapes, _, scales, ref, _ = frontend_tests.PROGRAMS["transformer_block"]
+    shapes, _, scales, ref, _ = frontend_tests.PROGRAMS[program]
     xs = [(torch.randn(sh, device="cuda") * sc).half()
           for sh, sc in zip(shapes, scales)]
-    out = torch.empty((1, 128, 256), device="cuda", dtype=torch.float16)
+    out = torch.empty(shapes[0], device="cuda", dtype=torch.float16)
+    fn = getattr(m, program)
     eager = lambda: ref(*xs)
-    bench("block (eager)", (1, 128, 256), 1, lambda: m.transformer_block(*xs, out),
-          eager, rows)
+    bench("block (eager)", shapes[0], 1, lambda: fn(*xs, out), eager, rows)
     try:
         compiled = torch.compile(ref)
         compiled(*xs)
-        bench("block (compile)", (1, 128, 256), 1,
-              lambda: m.transformer_block(*xs, out), lambda: compiled(*xs), rows)
+        bench("block (compile)", shapes[0], 1, lambda: fn(*xs, out),
+              lambda: compiled(*xs), rows)
     except Exception as e:  # torch.compile may be unavailable
         print(f"torch.compile of the block failed: {type(e).__name__}: {e}")
 
@@ -127,6 +127,7 @@ def main() -> int:
               lambda: reft.copy_(a.t()), rows)
         del a, b, out, ref, outt, reft
     transformer_block(args, croq, rows)
+    transformer_block(args, croq, rows, "transformer_block_s2048")
     if args.json:
         args.json.write_text(json.dumps({"device": torch.cuda.get_device_name(),
                                          "rows": rows}, indent=1))
