@@ -36,10 +36,11 @@ def _gelu(u):
 def transformer_block(x, g1, b1, wqkv, bqkv, wo, bo, g2, b2, w1, bb1, w2, bb2):
     ln1 = _ln(x, g1, b1)
     qkv = ln1 @ wqkv + bqkv
-    q, k, v = (qkv[..., i * 256:(i + 1) * 256].reshape(128, 4, 64).transpose(0, 1)
+    seq = x.shape[1]
+    q, k, v = (qkv[..., i * 256:(i + 1) * 256].reshape(seq, 4, 64).transpose(0, 1)
                for i in range(3))
     p = torch.softmax(q @ k.transpose(1, 2) * 0.125, dim=-1)
-    ctx = (p @ v).transpose(0, 1).reshape(1, 128, 256)
+    ctx = (p @ v).transpose(0, 1).reshape(1, seq, 256)
     r1 = x + ctx @ wo + bo
     u = _ln(r1, g2, b2) @ w1 + bb1
     return r1 + _gelu(u) @ w2 + bb2
