@@ -68,20 +68,20 @@ static AffineMap foldReshape(Operation *view, AffineMap map) {
 }
 
 /// Reads `op`'s operands that are unit-dimension reshapes through their
-/// sources; returns whether it changed `op`.
-static bool foldOperands(linalg::GenericOp op) {
+/// sources (its outputs too where `withInits`); returns whether it changed
+/// `op`.
+static bool foldOperands(linalg::GenericOp op, bool withInits) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<AffineMap> before = maps;
   SmallVector<Value> operands(op->getOperands());
   bool changed = false;
   for (auto [index, operand] : llvm::enumerate(operands)) {
-    Operation *view = operand.getDefiningOp();
-    AffineMap folded = view ? foldReshape(view, maps[index]) : AffineMap();
-    // An output keeps a map the kernels take: each loop once (every loop,
-    // where it was every loop).
     bool isInit = index >= op.getNumDpsInputs();
-    if (!folded ||
-        (isInit && (!folded.isProjectedPermutation() ||
-                    (maps[index].isPermutation() && !folded.isPermutation()))))
+    Operation *view = operand.getDefiningOp();
+    AffineMap folded = view && (withInits || !isInit)
+                           ? foldReshape(view, maps[index])
+                           : AffineMap();
+    if (!folded || (isInit && !folded.isProjectedPermutation()))
       continue;
     maps[index] = folded;
     operands[index] = view->getOperand(0);
@@ -107,10 +107,13 @@ static bool foldOperands(linalg::GenericOp op) {
     iterators = kept;
   }
   // Every loop must still index an operand's dimension, from which its
-  // extent comes.
+  // extent comes, and an output indexed by every loop once still is.
   if (maps.front().getNumDims() == 0 ||
       !inversePermutation(concatAffineMaps(maps, op.getContext())))
     return false;
+  for (unsigned index = op.getNumDpsInputs(); index < maps.size(); ++index)
+    if (before[index].isPermutation() && !maps[index].isPermutation())
+      return false;
   Builder b(op);
   op->setOperands(operands);
   op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
@@ -126,7 +129,8 @@ void mlir::croq::foldUnitViews(ModuleOp module) {
   module.walk([&](linalg::GenericOp op) {
     if (op->getParentOfType<ParallelOp>() || !op.hasPureBufferSemantics())
       return;
-    while (foldOperands(op)) {
+    while (foldOperands(op, /*withInits=*/true) ||
+           foldOperands(op, /*withInits=*/false)) {
     }
   });
   // A fill of a reshape right before a generic that now writes the

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -108,7 +109,11 @@ static bool isTemporary(Value product, Operation *matmul,
 
 std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::LinalgOp matmul,
                                                   Value product) {
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(matmul->getNextNode());
+  // Views made between them (pure) do not count.
+  Operation *next = matmul->getNextNode();
+  while (isa_and_nonnull<ViewLikeOpInterface>(next))
+    next = next->getNextNode();
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(next);
   // The product's loops less K: (m, n), or (b, m, n) batched.
   unsigned loops = matmul.getNumLoops() - 1;
   if (!generic || !generic.hasPureBufferSemantics() ||
