@@ -117,8 +117,7 @@ functions = []
 for fname in ("linalg_mm_f16", "linalg_mm_acc_f16"):
     text = linalg[linalg.index(f"func.func @{fname}("):]
     functions.append(text[:text.index("\n}\n") + 3])
-# bench_tiles.py times every configuration of linalg_mm_f16 alone (the
-# f32-result GEMM leaves out 128x256).
+# bench_tiles.py times every configuration of linalg_mm_f16 alone.
 # tiles_mm has every tile alone and in thread block clusters of two along
 # M (B multicast) and along N (A multicast), and the model's choice.
 clustered = [{"gemm_tile": tile, "gemm_split_k": 1, "gemm_cluster": cluster}

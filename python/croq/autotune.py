@@ -133,8 +133,9 @@ def compile_variants(source_or_path: Union[str, os.PathLike],
             art = compile_module(source_or_path, out / label, name=name,
                                  **options, **config)
         except CompileError as e:
-            # A tile that does not fit one of the module's GEMMs (a 128x256
-            # tile of f32 results): the others are still candidates.
+            # A tile that does not fit one of the module's GEMMs (a 128x224
+            # tile of f32 results on a chip with less shared memory): the
+            # others are still candidates.
             skipped[label] = str(e)
             continue
         labels.append(label)

@@ -90,8 +90,13 @@ static constexpr int64_t kClusterPercent = 5;
 /// bench/RESULTS.md). At 2da1563 tiles split for a ninth stage too, and
 /// the 64x128 tiles of 512^3 and 1024^3 lost 4-5% (H200).
 static constexpr int64_t kEnoughStages = 5;
-/// The most parts a result tile is stored in.
-static constexpr int64_t kMaxResultParts = 2;
+/// The most parts a result tile is stored in: four for a 4-byte result
+/// (128x256 with f32 or i32 elements: 4 stages of operands next to a
+/// 128x64 shared tile, 3 next to a half, 2 next to the whole). In quarters
+/// the tf32 product ran 2-5% faster than in halves on the large shapes
+/// (4096^3: 0.347 against 0.353 ms; 8192^3: 2.90 against 3.05; H200,
+/// bench/RESULTS.md).
+static constexpr int64_t kMaxResultParts = 4;
 /// The part of an operand larger than half the L2 that the rows of tiles of one
 /// wave read again each: one in kOneWaveRereadParts (emitMemoryCycles).
 static constexpr int64_t kOneWaveRereadParts = 10;
@@ -118,19 +123,39 @@ static int64_t countStages(const TargetDescription &target, int64_t resultBytes,
                          std::numeric_limits<int64_t>::max());
 }
 
+/// The fewest columns a part of a result of `resultBytes`-byte elements
+/// may have, 0 for none: 16 for 16-bit results, which stmatrix stores in
+/// pairs of 8-column groups; a 128-byte swizzle span (32 columns) for
+/// 4-byte ones, whose shared tile then keeps the 128B swizzle.
+static int64_t getMinPartCols(int64_t resultBytes) {
+  if (resultBytes == 2)
+    return 16;
+  if (resultBytes == 4)
+    return kStepBytes / resultBytes;
+  return 0;
+}
+
 int64_t mlir::croq::getResultPartCols(const TargetDescription &target,
                                       int64_t resultBytes,
                                       const TileConfig &tile) {
-  int64_t whole = countStages(target, resultBytes, tile, tile.cols);
-  int64_t half = tile.cols / kMaxResultParts;
-  // Parts of 16-bit results only, which stmatrix stores (pairs of 8-column
-  // groups): those were measured; an f32 result of 128x256 would become a
-  // candidate with 3 stages where 128x128 has 5.
-  if (resultBytes != 2 || whole >= kEnoughStages ||
-      tile.cols % (16 * kMaxResultParts) != 0 ||
-      countStages(target, resultBytes, tile, half) <= whole)
-    return tile.cols;
-  return half;
+  int64_t minCols = getMinPartCols(resultBytes);
+  int64_t best = tile.cols;
+  int64_t bestStages = countStages(target, resultBytes, tile, best);
+  if (minCols == 0)
+    return best;
+  // Halve the part while that gives more stages, up to kEnoughStages.
+  for (int64_t parts = 2; parts <= kMaxResultParts; parts *= 2) {
+    int64_t cols = tile.cols / parts;
+    if (bestStages >= kEnoughStages || tile.cols % parts != 0 ||
+        cols % minCols != 0)
+      break;
+    int64_t stages = countStages(target, resultBytes, tile, cols);
+    if (stages <= bestStages)
+      break;
+    best = cols;
+    bestStages = stages;
+  }
+  return best;
 }
 
 int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,

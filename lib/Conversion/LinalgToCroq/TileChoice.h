@@ -66,10 +66,11 @@ int64_t getStagesThatFit(const TargetDescription &target, int64_t resultBytes,
                          const TileConfig &tile);
 
 /// The columns of each part the result tile of `tile` is stored in
-/// (croq.mma.slice), through a shared tile of that many columns: half the
-/// tile where the whole one leaves room for fewer than five stages of
-/// operands and half gives more (128x256: four instead of three); else
-/// the whole width.
+/// (croq.mma.slice), through a shared tile of that many columns: where the
+/// whole one leaves room for fewer than five stages of operands, the tile
+/// halved while that gives more stages, into four parts at most (128x256:
+/// four stages in halves with a 16-bit result, in quarters with a 4-byte
+/// one); else the whole width. 16-bit and 4-byte results only.
 int64_t getResultPartCols(const TargetDescription &target, int64_t resultBytes,
                           const TileConfig &tile);
 

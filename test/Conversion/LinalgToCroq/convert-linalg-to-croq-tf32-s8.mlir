@@ -1,5 +1,6 @@
 // RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=128 split-k=1 cluster-m=1" --canonicalize -split-input-file | FileCheck %s --implicit-check-not=linalg.
 // RUN: croq-opt %s --convert-linalg-to-croq="split-k=4" --canonicalize -split-input-file | FileCheck %s --check-prefix=SPLIT
+// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256 split-k=1 cluster-m=1" --canonicalize -split-input-file | FileCheck %s --check-prefix=PARTS
 // RUN: croq-opt %s --convert-linalg-to-croq -split-input-file | croq-opt -split-input-file > /dev/null
 
 // Products of f32 operands (tf32 wgmma, f32 accumulator) and of i8
@@ -26,6 +27,21 @@
 // CHECK: croq.mma row row %[[P]], %[[FA]], %[[FB]] : !croq.frag<128x32xf32>, !croq.frag<128x32xf32> -> !croq.acc<128x128xf32>
 // CHECK-NOT: croq.mma.map
 // CHECK: croq.mma.store %[[ACC]] -> %[[CS]]
+// A 128x256 tile stores its f32 result in four column parts through a
+// 128x64 shared tile (32 KiB), which leaves room for four stages of
+// operands (the whole 128 KiB tile, for two).
+// PARTS-LABEL: func.func @tf32_zeroed
+// PARTS: %[[CS:.*]] = croq.alloc : !croq.tile<128x64xf32, shared, swizzle = 128>
+// PARTS: %[[ACC:.*]] = scf.for
+// PARTS: %[[P0:.*]] = croq.mma.slice %[[ACC]][0] : !croq.acc<128x256xf32> -> !croq.acc<128x64xf32>
+// PARTS: croq.mma.store %[[P0]] -> %[[CS]]
+// PARTS: croq.copy tma async swizzle = 128 %[[CS]]
+// PARTS: %[[P1:.*]] = croq.mma.slice %[[ACC]][64] : !croq.acc<128x256xf32> -> !croq.acc<128x64xf32>
+// PARTS: croq.mma.store %[[P1]] -> %[[CS]]
+// PARTS: %[[P2:.*]] = croq.mma.slice %[[ACC]][128] : !croq.acc<128x256xf32> -> !croq.acc<128x64xf32>
+// PARTS: croq.mma.store %[[P2]] -> %[[CS]]
+// PARTS: %[[P3:.*]] = croq.mma.slice %[[ACC]][192] : !croq.acc<128x256xf32> -> !croq.acc<128x64xf32>
+// PARTS: croq.mma.store %[[P3]] -> %[[CS]]
 func.func @tf32_zeroed(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
@@ -68,6 +84,10 @@ func.func @tf32_f16_result(%a: memref<256x64xf32>, %b: memref<256x64xf32>, %c: m
 // CHECK: croq.mma row row %[[P]], %[[FA]], %[[FB]] : !croq.frag<128x128xi8>, !croq.frag<128x128xi8> -> !croq.acc<128x128xi32>
 // CHECK-NOT: croq.mma.map
 // CHECK: croq.mma.store %[[ACC]] -> %[[CS]] : !croq.acc<128x128xi32> -> !croq.tile<128x128xi32, shared, swizzle = 128>
+// The same four parts of an i32 result.
+// PARTS-LABEL: func.func @s8_zeroed
+// PARTS: croq.alloc : !croq.tile<128x64xi32, shared, swizzle = 128>
+// PARTS-COUNT-4: croq.mma.slice %{{.*}} : !croq.acc<128x256xi32> -> !croq.acc<128x64xi32>
 func.func @s8_zeroed(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
   %zero = arith.constant 0 : i32
   linalg.fill ins(%zero : i32) outs(%c : memref<?x?xi32>)

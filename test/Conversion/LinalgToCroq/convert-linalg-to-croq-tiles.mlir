@@ -50,12 +50,18 @@ func.func @large(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memre
 
 // -----
 
-// An f32 result tile of 128x256 (128 KB) leaves room for two stages of
-// operands only: the candidates start at 128x192 (704 blocks, 6 waves,
-// 322272), and 128x128 costs less (1024 blocks, 8 waves, 306816).
+// An f32 result tile of 128x256 (128 KB) would leave room for two stages
+// of operands: it is stored in four column parts through a 128x64 shared
+// tile (32 KB), next to four stages, and 128x256 is the cheapest (512
+// blocks, 4 waves).
 // CHECK-LABEL: func.func @large_f32
-// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 32] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
-// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [32, 16] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
+// CHECK: croq.alloc : !croq.tile<128x64xf32, shared, swizzle = 128>
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x256xf32>
+// CHECK: croq.mma.slice %{{.*}}[0] : !croq.acc<128x256xf32> -> !croq.acc<128x64xf32>
+// CHECK: croq.mma.slice %{{.*}}[64] : !croq.acc<128x256xf32> -> !croq.acc<128x64xf32>
+// CHECK: croq.mma.slice %{{.*}}[128] : !croq.acc<128x256xf32> -> !croq.acc<128x64xf32>
+// CHECK: croq.mma.slice %{{.*}}[192] : !croq.acc<128x256xf32> -> !croq.acc<128x64xf32>
 func.func @large_f32(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<4096x4096xf32>)

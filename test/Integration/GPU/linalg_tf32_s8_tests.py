@@ -73,11 +73,13 @@ def linalg_tf32_s8_tests(s, random_tensor, poisoned, compare_close, compare):
     # Whole tiles, edges in every dimension, one wave of 128x192 tiles
     # (1000x3000), split K loops (300x200x2048, 128x1024x8192), a K whose
     # rows are not 16-byte multiples (f32: K = 1001, i8: K = 1001 and 72,
-    # which TMA cannot read in place), and the sizes the benchmark times.
+    # which TMA cannot read in place), the sizes the benchmark times, and
+    # several waves of 128x256 tiles whose 4-byte result is stored in four
+    # column parts (2048x4096x1024).
     for shape in [(128, 128, 64), (256, 384, 512), (1000, 1000, 1000),
                   (129, 264, 72), (300, 200, 2048), (1000, 3000, 1000),
                   (128, 1024, 8192), (257, 129, 1001), (7, 9, 4),
-                  (4095, 4097, 4096)]:
+                  (4095, 4097, 4096), (2048, 4096, 1024)]:
         tf32("linalg_mm_nt_tf32", shape)
         tf32("linalg_mm_nt_tf32_acc", shape, accumulate=True)
     for shape in [(1000, 1000, 1000), (129, 264, 72), (300, 200, 2048)]:
@@ -88,7 +90,8 @@ def linalg_tf32_s8_tests(s, random_tensor, poisoned, compare_close, compare):
                   (7, 9, 16), (4095, 4097, 4096)]:
         s8("linalg_mm_nt_s8", shape)
         s8("linalg_mm_nt_s8_acc", shape, accumulate=True)
-    for shape in [(1000, 1000, 1024), (129, 264, 80), (300, 200, 2048)]:
+    for shape in [(1000, 1000, 1024), (129, 264, 80), (300, 200, 2048),
+                  (2048, 4096, 1024)]:
         s8("linalg_mm_nt_s8_bias_relu", shape, bias=True)
     s8("linalg_mm_splitk_nt_s8", (256, 256, 16384), accumulate=True)
     tf32("linalg_mm_splitk_nt_tf32", (256, 256, 8192))

@@ -1147,6 +1147,16 @@ def linalg_matmul_tests(s: Suite) -> None:
         case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32, shape,
              tn=True, nt=True)
         fused(shape)
+    # Several waves of 128x256 tiles: an f32 result stored in four column
+    # parts (a 128x64 shared tile next to four stages of operands).
+    shape = (2048, 4096, 1024)
+    case("linalg_mm_f16_f32out", torch.float16, torch.float32, shape)
+    case("linalg_mm_acc_f16", torch.float16, torch.float32, shape,
+         accumulate=True)
+    case("linalg_mm_nt_e5m2", torch.float8_e5m2, torch.float32, shape,
+         nt=True)
+    case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32, shape, tn=True,
+         nt=True)
     split_k_static(s)
 
     # The same GEMMs in thread block clusters (linalg_matmul.mlir compiled
