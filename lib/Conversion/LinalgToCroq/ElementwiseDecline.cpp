@@ -62,6 +62,24 @@ std::string mlir::croq::getInputsAndBodyDecline(linalg::GenericOp op) {
       return reason;
     }
   }
+  // Loads, stores and conversions of 8-bit floats have no lowering in
+  // these kernels yet (the GEMM reads them through TMA and the tensor
+  // cores).
+  auto isF8 = [](Type type) {
+    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    return element && element.getWidth() == 8;
+  };
+  auto f8Value = [&](Operation &inner) {
+    return llvm::any_of(inner.getOperandTypes(), isF8) ||
+           llvm::any_of(inner.getResultTypes(), isF8);
+  };
+  if (llvm::any_of(op->getOperandTypes(), isF8) ||
+      llvm::any_of(op.getRegion().front(), f8Value)) {
+    os << "it reads, writes or computes 8-bit floats, which croq's "
+          "elementwise and reduction kernels do not take yet (only matrix "
+          "products read them)";
+    return reason;
+  }
   for (Operation &inner : op.getRegion().front().without_terminator()) {
     if (isa<linalg::IndexOp>(inner))
       continue;

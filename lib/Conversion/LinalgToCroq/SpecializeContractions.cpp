@@ -46,6 +46,9 @@ struct ProductBuilder {
 
   Value getLoopSize(unsigned loop);
   AffineMap renumber(AffineMap map, ArrayRef<unsigned> order);
+  std::optional<SmallVector<ReassociationIndices>>
+  getViewGroups(Value buffer, AffineMap map,
+                ArrayRef<ArrayRef<unsigned>> groups);
   Value view(Value buffer, AffineMap map, ArrayRef<ArrayRef<unsigned>> groups);
   Value collapse(Value buffer, ArrayRef<ArrayRef<unsigned>> groups);
   Value allocate(ArrayRef<ArrayRef<unsigned>> groups, Type element);
@@ -97,8 +100,9 @@ AffineMap ProductBuilder::renumber(AffineMap map, ArrayRef<unsigned> order) {
 /// of one dimension per loop group of `groups`; null where its layout does
 /// not collapse so (the groups' loops out of order, a broadcast dimension,
 /// strides that do not merge).
-Value ProductBuilder::view(Value buffer, AffineMap map,
-                           ArrayRef<ArrayRef<unsigned>> groups) {
+std::optional<SmallVector<ReassociationIndices>>
+ProductBuilder::getViewGroups(Value buffer, AffineMap map,
+                              ArrayRef<ArrayRef<unsigned>> groups) {
   auto type = cast<MemRefType>(buffer.getType());
   SmallVector<unsigned> order = flatten(groups);
   SmallVector<unsigned> groupOf;
@@ -111,25 +115,36 @@ Value ProductBuilder::view(Value buffer, AffineMap map,
     auto dim = dyn_cast<AffineDimExpr>(expr);
     if (!dim || form.unit.test(dim.getPosition())) {
       if (type.getDimSize(position) != 1)
-        return Value();
+        return std::nullopt;
       pending.push_back(position);
       continue;
     }
     if (next == order.size() || order[next] != dim.getPosition())
-      return Value();
+      return std::nullopt;
     ReassociationIndices &group = reassociation[groupOf[next++]];
     llvm::append_range(group, pending);
     pending.clear();
     group.push_back(position);
   }
   if (next != order.size())
-    return Value();
+    return std::nullopt;
   llvm::append_range(reassociation.back(), pending);
-  if (reassociation.size() == static_cast<size_t>(type.getRank()))
-    return buffer;
-  if (!memref::CollapseShapeOp::isGuaranteedCollapsible(type, reassociation))
+  if (reassociation.size() != static_cast<size_t>(type.getRank()) &&
+      !memref::CollapseShapeOp::isGuaranteedCollapsible(type, reassociation))
+    return std::nullopt;
+  return reassociation;
+}
+
+Value ProductBuilder::view(Value buffer, AffineMap map,
+                           ArrayRef<ArrayRef<unsigned>> groups) {
+  std::optional<SmallVector<ReassociationIndices>> reassociation =
+      getViewGroups(buffer, map, groups);
+  if (!reassociation)
     return Value();
-  return memref::CollapseShapeOp::create(b, loc, buffer, reassociation);
+  if (reassociation->size() ==
+      static_cast<size_t>(cast<MemRefType>(buffer.getType()).getRank()))
+    return buffer;
+  return memref::CollapseShapeOp::create(b, loc, buffer, *reassociation);
 }
 
 /// The new row-major `buffer` of one dimension per loop of `groups`,
@@ -326,6 +341,26 @@ static ArrayAttr getProductMaps(Builder &b, bool batched, bool aTransposed,
                                   map(m, n)});
 }
 
+/// Whether `factor` of `op` is an input of `element`s that a view shows
+/// K-major (as the tensor cores read 8-bit floats), `outer` its other
+/// matrix dimension.
+static bool isKMajorInput(ProductBuilder &pb, const ContractionFactor &factor,
+                          ArrayRef<unsigned> outer, Type element) {
+  std::optional<unsigned> input = factor.getPlainInput(pb.op);
+  if (!input || factor.value.getType() != element)
+    return false;
+  SmallVector<ArrayRef<unsigned>> groups;
+  if (!pb.form.batch.empty())
+    groups.push_back(pb.form.batch);
+  groups.push_back(outer);
+  groups.push_back(pb.form.k);
+  OpOperand *operand = pb.op.getDpsInputOperand(*input);
+  return pb
+      .getViewGroups(operand->get(), pb.op.getMatchingIndexingMap(operand),
+                     groups)
+      .has_value();
+}
+
 /// Replaces the contraction `op` of form `form` by a named product.
 static void specialize(linalg::GenericOp op, const ContractionForm &form) {
   auto [fill, fillValue] = getStartFill(op);
@@ -336,6 +371,13 @@ static void specialize(linalg::GenericOp op, const ContractionForm &form) {
   Type ta = form.a.value.getType(), tb = form.b.value.getType();
   Type element =
       ta.getIntOrFloatBitWidth() >= tb.getIntOrFloatBitWidth() ? ta : tb;
+  // 8-bit floats are not copied into temporaries (the elementwise kernels
+  // do not take them): such a product stays as it is, for the GEMM path to
+  // decline.
+  if (isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 8 &&
+      (!isKMajorInput(pb, form.a, form.m, element) ||
+       !isKMajorInput(pb, form.b, form.n, element)))
+    return;
   ProductOperand a = getOperand(pb, form.a, form.m, /*isA=*/true, element);
   ProductOperand bOperand =
       getOperand(pb, form.b, form.n, /*isA=*/false, element);
@@ -384,7 +426,10 @@ static bool isReadAsIs(linalg::LinalgOp op) {
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
     return false;
   Type element = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
-  if (!element.isIntOrFloat() || !needsKMajor(element))
+  // 8-bit floats are not copied into temporaries (the elementwise kernels
+  // do not take them): the GEMM path takes or declines the product.
+  if (!element.isIntOrFloat() || !needsKMajor(element) ||
+      isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 8)
     return true;
   unsigned loops = op.getNumLoops();
   Builder b(op.getContext());

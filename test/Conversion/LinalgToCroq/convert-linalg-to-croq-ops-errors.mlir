@@ -86,3 +86,18 @@ func.func @ownership(%x: memref<4xf32>, %flag: i1) {
   memref.store %flag, %flags[%c0] : memref<2xi1>
   return
 }
+
+// -----
+
+// 8-bit floats are read by matrix products only.
+func.func @f8_elementwise(%q: memref<?x?xf8E4M3FN>, %out: memref<?x?xf32>) {
+  // expected-error @+1 {{'linalg.generic' op cannot be computed elementwise by croq: it reads, writes or computes 8-bit floats, which croq's elementwise and reduction kernels do not take yet (only matrix products read them)}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%q : memref<?x?xf8E4M3FN>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%v: f8E4M3FN, %o: f32):
+    %e = arith.extf %v : f8E4M3FN to f32
+    linalg.yield %e : f32
+  }
+  return
+}

@@ -27,6 +27,10 @@
 // RUN: %ptxas -arch=sm_90a %t.d/layer_norm_f16_kernel_11.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/layer_norm_f16_kernel_12.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/scale_add_tensor_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/mul_relu_bf16_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/max_add_i8_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/dequant_i8_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/row_sum_i32_kernel.ptx -o %t.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // PTXAS-NOT: {{.}}
 //
 // Elementwise ops and reductions handed to croq as linalg on memrefs (what
@@ -288,4 +292,57 @@ func.func @scale_add_tensor(%a: tensor<256x512xf16>, %b: tensor<256x512xf16>) ->
     linalg.yield %t : f16
   } -> tensor<256x512xf16>
   return %r : tensor<256x512xf16>
+}
+
+// The element types elementwise ops and reductions take beyond f16/f32:
+// out = relu(a * b) in bf16.
+func.func @mul_relu_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %out: memref<?x?xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>) outs(%out : memref<?x?xbf16>) {
+  ^bb0(%x: bf16, %y: bf16, %o: bf16):
+    %p = arith.mulf %x, %y : bf16
+    %r = arith.maximumf %p, %zero : bf16
+    linalg.yield %r : bf16
+  }
+  return
+}
+
+// Integers: out = max(a, b) + a (i8), wrapping as i8 arithmetic does.
+func.func @max_add_i8(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %out: memref<?x?xi8>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : memref<?x?xi8>, memref<?x?xi8>) outs(%out : memref<?x?xi8>) {
+  ^bb0(%x: i8, %y: i8, %o: i8):
+    %m = arith.maxsi %x, %y : i8
+    %s = arith.addi %m, %x : i8
+    linalg.yield %s : i8
+  }
+  return
+}
+
+// Dequantization: out = f32(q) * scale[col] (i8 -> f32, per-column scale).
+func.func @dequant_i8(%q: memref<?x?xi8>, %scale: memref<?xf32>, %out: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%q, %scale : memref<?x?xi8>, memref<?xf32>) outs(%out : memref<?x?xf32>) {
+  ^bb0(%x: i8, %s: f32, %o: f32):
+    %f = arith.sitofp %x : i8 to f32
+    %r = arith.mulf %f, %s : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// Row sums of i32 (an integer reduction).
+func.func @row_sum_i32(%x: memref<?x?xi32>, %out: memref<?xi32>) {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%out : memref<?xi32>)
+  linalg.reduce ins(%x : memref<?x?xi32>) outs(%out : memref<?xi32>) dimensions = [1]
+    (%in: i32, %acc: i32) {
+      %s = arith.addi %in, %acc : i32
+      linalg.yield %s : i32
+    }
+  return
 }

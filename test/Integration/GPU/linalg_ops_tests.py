@@ -214,3 +214,46 @@ def linalg_ops_tests(s, random_tensor, poisoned, compare_close, misaligned):
         return compare_close(out, ref, 0.0)
     s.run("linalg_ops scale_add_tensor (tensors in, a new tensor returned)",
           "linalg_ops", tensor_result)
+
+    # Element types beyond f16 and f32.
+    def bf16(shape):
+        def body():
+            a = random_tensor(shape, torch.bfloat16)
+            b = random_tensor(shape, torch.bfloat16)
+            out = poisoned(shape, torch.bfloat16)
+            call("mul_relu_bf16", a, b, out)
+            ref = torch.relu((a.float() * b.float()).bfloat16().float()).double()
+            return compare_close(out, ref, 0.0)
+        s.run(f"linalg_ops mul_relu_bf16 {shape[0]}x{shape[1]}", "linalg_ops",
+              body)
+
+    def int8(shape):
+        def body():
+            a = random_tensor(shape, torch.int8)
+            b = random_tensor(shape, torch.int8)
+            out = poisoned(shape, torch.int8)
+            call("max_add_i8", a, b, out)
+            ref = (torch.maximum(a, b).int() + a.int()).to(torch.int8)
+            return compare_close(out, ref.double(), 0.0)
+        s.run(f"linalg_ops max_add_i8 {shape[0]}x{shape[1]}", "linalg_ops", body)
+
+        def dequant():
+            q = random_tensor(shape, torch.int8)
+            scale = random_tensor((shape[1],), torch.float32)
+            out = poisoned(shape, torch.float32)
+            call("dequant_i8", q, scale, out)
+            return compare_close(out, q.double() * scale.double(), 1e-7)
+        s.run(f"linalg_ops dequant_i8 {shape[0]}x{shape[1]}", "linalg_ops",
+              dequant)
+
+        def row_sum():
+            x = random_tensor(shape, torch.int32)
+            out = poisoned((shape[0],), torch.int32)
+            call("row_sum_i32", x, out)
+            return compare_close(out, x.long().sum(1).double(), 0.0)
+        s.run(f"linalg_ops row_sum_i32 {shape[0]}x{shape[1]}", "linalg_ops",
+              row_sum)
+
+    for shape in [(1, 1), (7, 13), (256, 1024), (3000, 5001), (33, 2047)]:
+        bf16(shape)
+        int8(shape)
