@@ -8,6 +8,7 @@
 
 #include "DecomposeSoftmax.h"
 #include "FoldUnitViews.h"
+#include "HostBuffers.h"
 #include "SplitTemporaries.h"
 
 #include "Croq/Conversion/Passes.h"
@@ -34,13 +35,6 @@ namespace croq {
 using namespace mlir;
 using namespace mlir::croq;
 
-/// The buffer `value` is a view of (through view-like ops), or itself.
-static Value getRootBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
 /// Whether `op` may write the buffer `root` (or a view of it).
 static bool mayWrite(Operation *op, Value root) {
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
@@ -56,32 +50,6 @@ static bool mayWrite(Operation *op, Value root) {
       return true;
   }
   return false;
-}
-
-/// Whether `op`, or an op nested in it, uses `root` or a view of it.
-static bool usesBuffer(Operation *op, Value root) {
-  WalkResult found = op->walk([&](Operation *inner) {
-    for (Value operand : inner->getOperands())
-      if (isa<MemRefType>(operand.getType()) && getRootBuffer(operand) == root)
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return found.wasInterrupted();
-}
-
-/// Whether `op` writes the whole of `buffer` without reading what was
-/// there: a fill, or an all-parallel generic whose output `buffer` is
-/// indexed by a permutation of its loops and whose body does not read it.
-static bool overwrites(Operation *op, Value buffer) {
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return fill.getDpsInits()[0] == buffer;
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInits() != 1 ||
-      generic.getDpsInits()[0] != buffer || generic.getNumReductionLoops() != 0)
-    return false;
-  OpOperand *init = generic.getDpsInitOperand(0);
-  return generic.getMatchingIndexingMap(init).isPermutation() &&
-         generic.getMatchingBlockArgument(init).use_empty();
 }
 
 /// The producer `op` can be fused into its consumers: what they are. The
@@ -114,7 +82,7 @@ getFusableConsumers(linalg::GenericOp op) {
     if (auto dealloc = dyn_cast<memref::DeallocOp>(next);
         dealloc && dealloc.getMemref() == buffer)
       break;
-    overwritten = overwrites(next, buffer);
+    overwritten = overwritesWhole(next, buffer);
     auto consumer = dyn_cast<linalg::GenericOp>(next);
     if (!consumer || !llvm::is_contained(consumer.getDpsInputs(), buffer)) {
       if (overwritten)
@@ -127,7 +95,7 @@ getFusableConsumers(linalg::GenericOp op) {
           getRootBuffer(operand.get()) == buffer)
         return std::nullopt;
     bool writes = llvm::is_contained(consumer.getDpsInits(), buffer);
-    if (writes && !overwrites(consumer, buffer))
+    if (writes && !overwritesWhole(consumer, buffer))
       return std::nullopt;
     overwritten = writes;
     consumers.push_back(consumer);
@@ -251,7 +219,7 @@ struct CroqFuseElementwisePass
     // a temporary bufferization reused for a new value gets a buffer per
     // value.
     foldUnitViews(getOperation());
-    splitTemporaries(getOperation(), overwrites);
+    splitTemporaries(getOperation());
     // Producers in order: a consumer fused first may become a producer.
     bool changed = true;
     while (changed) {

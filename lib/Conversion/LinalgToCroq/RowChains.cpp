@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RowChains.h"
+#include "IndexBuilder.h"
 #include "Reduction.h"
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
@@ -287,4 +288,27 @@ void mlir::croq::formRowChains(HostWork &work,
                  [&](linalg::GenericOp op) { return chained.contains(op); });
   llvm::erase_if(work.reductions,
                  [&](auto &entry) { return chained.contains(entry.first); });
+}
+
+SmallVector<Value> mlir::croq::getRowLoops(OpBuilder &b, Location loc,
+                                           RowMember member, Value row,
+                                           ArrayRef<Value> extents) {
+  IndexBuilder e{b, loc};
+  unsigned loops = member.op.getNumLoops();
+  SmallVector<Value> values(loops, e.c(0));
+  MemberShape shape = getShape(member.op, member.kind, *getLoopKeys(member.op));
+  Value rest = row;
+  for (int64_t i = static_cast<int64_t>(shape.rowLoops.size()) - 1; i >= 0;
+       --i) {
+    unsigned dim = shape.rowLoops[i];
+    if (i == 0) {
+      values[dim] = rest;
+      break;
+    }
+    values[dim] = e.rem(rest, extents[dim]);
+    rest = e.div(rest, extents[dim]);
+  }
+  if (member.kind != RowMember::PerRow)
+    values[loops - 1] = Value();
+  return values;
 }

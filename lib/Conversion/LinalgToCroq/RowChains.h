@@ -68,6 +68,13 @@ std::optional<SmallVector<ExtentKey>> getLoopKeys(linalg::GenericOp op);
 MemberShape getShape(linalg::GenericOp op, RowMember::Kind kind,
                      ArrayRef<ExtentKey> keys);
 
+/// The loops of `member` at the chain's row `row` (the linear index of its
+/// row loops, whose extents are in `extents`, by loop): its row loops
+/// delinearized, its unit loops 0, its columns' loop unset (null) unless
+/// `member` is per-row.
+SmallVector<Value> getRowLoops(OpBuilder &b, Location loc, RowMember member,
+                               Value row, ArrayRef<Value> extents);
+
 /// Moves the ops of `work` that form row chains (two ops or more, one a
 /// reduction) from its elementwise and reduction lists into `chains`.
 void formRowChains(HostWork &work, SmallVectorImpl<RowChain> &chains);

@@ -52,28 +52,9 @@ struct RowEmitter {
   /// warps.
   Value warp, firstWarp, groupWarps;
 
-  /// The loops of `member` at the group's row: its row loops delinearized,
-  /// its unit loops 0, its columns' loop unset.
+  /// The loops of `member` at the group's row (getRowLoops).
   SmallVector<Value> getRowLoops(RowMember member, ArrayRef<Value> extents) {
-    IndexBuilder e{b, loc};
-    unsigned loops = member.op.getNumLoops();
-    SmallVector<Value> values(loops, e.c(0));
-    SmallVector<ExtentKey> keys = *getLoopKeys(member.op);
-    MemberShape shape = getShape(member.op, member.kind, keys);
-    Value rest = row;
-    for (int64_t i = static_cast<int64_t>(shape.rowLoops.size()) - 1; i >= 0;
-         --i) {
-      unsigned dim = shape.rowLoops[i];
-      if (i == 0) {
-        values[dim] = rest;
-        break;
-      }
-      values[dim] = e.rem(rest, extents[dim]);
-      rest = e.div(rest, extents[dim]);
-    }
-    if (member.kind != RowMember::PerRow)
-      values[loops - 1] = Value();
-    return values;
+    return croq::getRowLoops(b, loc, member, row, extents);
   }
 
   /// An scf.if on `condition` (the group's row exists, by default) whose

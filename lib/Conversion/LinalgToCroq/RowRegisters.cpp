@@ -159,25 +159,7 @@ struct RegisterRowEmitter {
 /// The loops of `member` at the group's row, the columns' loop unset.
 SmallVector<Value> RegisterRowEmitter::getLoops(RowMember member,
                                                 ArrayRef<Value> extents) {
-  IndexBuilder e{b, loc};
-  unsigned loops = member.op.getNumLoops();
-  SmallVector<Value> values(loops, e.c(0));
-  MemberShape memberShape =
-      getShape(member.op, member.kind, *getLoopKeys(member.op));
-  Value rest = row;
-  for (int64_t i = static_cast<int64_t>(memberShape.rowLoops.size()) - 1;
-       i >= 0; --i) {
-    unsigned dim = memberShape.rowLoops[i];
-    if (i == 0) {
-      values[dim] = rest;
-      break;
-    }
-    values[dim] = e.rem(rest, extents[dim]);
-    rest = e.div(rest, extents[dim]);
-  }
-  if (member.kind != RowMember::PerRow)
-    values[loops - 1] = Value();
-  return values;
+  return getRowLoops(b, loc, member, row, extents);
 }
 
 /// The address of `buffer[indices]` in elements, modulo V.

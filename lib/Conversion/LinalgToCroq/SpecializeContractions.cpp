@@ -258,6 +258,12 @@ static bool needsKMajor(Type element) {
   return element.getIntOrFloatBitWidth() != 16;
 }
 
+/// Whether `element` is an 8-bit float, which croq reads only in matrix
+/// products: never copied into a temporary here.
+static bool isFloat8(Type element) {
+  return isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 8;
+}
+
 /// The fill right before `op` of its whole output, and its value: a
 /// linalg.fill, or a generic without inputs that yields a value from
 /// outside its body; none if there is none.
@@ -374,9 +380,8 @@ static void specialize(linalg::GenericOp op, const ContractionForm &form) {
   // 8-bit floats are not copied into temporaries (the elementwise kernels
   // do not take them): such a product stays as it is, for the GEMM path to
   // decline.
-  if (isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 8 &&
-      (!isKMajorInput(pb, form.a, form.m, element) ||
-       !isKMajorInput(pb, form.b, form.n, element)))
+  if (isFloat8(element) && (!isKMajorInput(pb, form.a, form.m, element) ||
+                            !isKMajorInput(pb, form.b, form.n, element)))
     return;
   ProductOperand a = getOperand(pb, form.a, form.m, /*isA=*/true, element);
   ProductOperand bOperand =
@@ -428,8 +433,7 @@ static bool isReadAsIs(linalg::LinalgOp op) {
   Type element = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
   // 8-bit floats are not copied into temporaries (the elementwise kernels
   // do not take them): the GEMM path takes or declines the product.
-  if (!element.isIntOrFloat() || !needsKMajor(element) ||
-      isa<FloatType>(element) && element.getIntOrFloatBitWidth() == 8)
+  if (!element.isIntOrFloat() || !needsKMajor(element) || isFloat8(element))
     return true;
   unsigned loops = op.getNumLoops();
   Builder b(op.getContext());

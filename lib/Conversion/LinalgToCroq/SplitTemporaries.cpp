@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SplitTemporaries.h"
+#include "HostBuffers.h"
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
 
@@ -43,29 +44,12 @@ static bool escapes(Value buffer) {
   return false;
 }
 
-/// Whether `op` uses `root` or a view of it, itself or in its regions.
-static bool usesBuffer(Operation *op, Value root) {
-  WalkResult found = op->walk([&](Operation *inner) {
-    for (Value operand : inner->getOperands()) {
-      Value value = operand;
-      while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-        value = view.getViewSource();
-      if (value == root)
-        return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found.wasInterrupted();
-}
-
 /// The first op of `buffer`'s block after `from` that overwrites it whole
-/// (`overwrites`) after its value has been used, or null.
-static Operation *
-findOverwrite(Value buffer, Operation *from,
-              function_ref<bool(Operation *, Value)> overwrites) {
+/// after its value has been used, or null.
+static Operation *findOverwrite(Value buffer, Operation *from) {
   bool used = false;
   for (Operation *op = from->getNextNode(); op; op = op->getNextNode()) {
-    if (used && overwrites(op, buffer))
+    if (used && overwritesWhole(op, buffer))
       return op;
     // Making a view reads nothing.
     used |= !isa<ViewLikeOpInterface>(op) && usesBuffer(op, buffer);
@@ -131,8 +115,7 @@ static Value splitAt(memref::AllocOp alloc, Value buffer,
   return fresh.getResult();
 }
 
-void mlir::croq::splitTemporaries(
-    ModuleOp module, function_ref<bool(Operation *, Value)> overwrites) {
+void mlir::croq::splitTemporaries(ModuleOp module) {
   SmallVector<memref::AllocOp> allocs;
   module.walk([&](memref::AllocOp alloc) {
     if (!alloc->getParentOfType<ParallelOp>() &&
@@ -144,7 +127,7 @@ void mlir::croq::splitTemporaries(
       continue;
     Value buffer = alloc.getResult();
     Operation *from = alloc;
-    while (Operation *overwrite = findOverwrite(buffer, from, overwrites)) {
+    while (Operation *overwrite = findOverwrite(buffer, from)) {
       // A release of the old buffer after the overwrite releases the new
       // one; the old one is released where its block ends
       // (croq-allocate-on-device).

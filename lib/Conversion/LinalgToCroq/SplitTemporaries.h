@@ -15,12 +15,11 @@ namespace croq {
 
 /// For every temporary of `module`'s host code (a memref.alloc whose
 /// values do not leave its block), starts a new buffer of the same type at
-/// each op of the block that `overwrites` (writes it whole without reading
-/// what was there before): the op writes the new buffer, and every later
-/// use of the temporary or of a view of it uses the new buffer or the same
-/// view of it.
-void splitTemporaries(ModuleOp module,
-                      function_ref<bool(Operation *, Value)> overwrites);
+/// each op of the block that writes it whole (overwritesWhole) after its
+/// old value was used: the op writes the new buffer, and every later use
+/// of the temporary or of a view of it uses the new buffer or the same view
+/// of it.
+void splitTemporaries(ModuleOp module);
 
 } // namespace croq
 } // namespace mlir
