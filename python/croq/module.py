@@ -13,6 +13,7 @@ int64 strides[R]}``) and each scalar as a pointer to its value to
 
 from __future__ import annotations
 
+import builtins
 import ctypes
 import json
 import os
@@ -263,6 +264,8 @@ class EntryPoint:
         """Runs the entry point. A function on tensors (whose results became
         out-parameters) may be called without them: they are allocated on
         the arguments' device and returned (one tensor, or a tuple)."""
+        if _tracing():
+            return self._call_traced(args, kwargs)
         if self._results and not kwargs and \
                 len(args) == len(self.signature.arguments) - len(self._results):
             results = self._allocate_results(args)
@@ -291,6 +294,30 @@ class EntryPoint:
                                 handle)
         self._check_status(status)
 
+
+    def _call_traced(self, args: Sequence[Any], kwargs: Dict[str, Any]) -> Any:
+        """The call as torch.compile traces it: through this entry point's
+        custom operator (:meth:`torch_op`), which the graph keeps as one
+        node and runs on the graph's stream (a CUDA graph's too); the
+        results a call leaves out are allocated by the graph."""
+        if "stream" in kwargs and not self._stream_is_argument:
+            raise ArgumentError(
+                None, None, f"{self.name}: stream= cannot be passed inside "
+                f"torch.compile; the call runs on the graph's stream")
+        results: List[Any] = []
+        if self._results and not kwargs and \
+                len(args) == len(self.signature.arguments) - len(self._results):
+            results = self._allocate_results(args)
+            args = tuple(args) + tuple(results)
+        op = self._torch_ops.get(None)
+        if op is None:
+            # Made here only where torch was imported after croq.load:
+            # torch.compile cannot trace the registration.
+            op = self.torch_op()
+        op(*self._bind(args, kwargs))
+        if not results:
+            return None
+        return results[0] if len(results) == 1 else tuple(results)
 
     def torch_op(self, qualname: Optional[str] = None):
         """This entry point as a torch custom operator (``torch.library``),
@@ -323,9 +350,12 @@ class EntryPoint:
             if not n.isidentifier():
                 raise LoadError(f"{self.name}: argument name {n!r} cannot "
                                 f"name a torch operator argument")
-        if qualname is None:
+        default = qualname is None
+        if default and None in self._torch_ops:
+            return self._torch_ops[None]
+        if default:
             module = re.sub(r"\W", "_", Path(self.module.path).name[3:-3])
-            qualname = f"croq::{module}_{self.name}"
+            qualname = _unused_op_name(f"croq::{module}_{self.name}")
         if qualname in self._torch_ops:
             return self._torch_ops[qualname]
         alias = iter("abcdefghijklmnopqrstuvwxyz")
@@ -350,6 +380,9 @@ class EntryPoint:
             schema=schema)
         op.register_fake(lambda *tensors: None)
         self._torch_ops[qualname] = op
+        _OP_NAMES.add(qualname)
+        if default:
+            self._torch_ops[None] = op
         return op
 
     def _check_status(self, status: int) -> None:
@@ -509,6 +542,42 @@ def _torch_tensor_type() -> Optional[type]:
 
 _TENSOR_TYPE: Optional[type] = None
 
+#: torch.compiler.is_compiling once torch is imported (_tracing).
+_IS_COMPILING: Optional[Callable[[], bool]] = None
+
+#: The torch operator names entry points of this process registered: a
+#: module loaded twice gets new names (torch refuses a name twice).
+_OP_NAMES: set = set()
+
+
+def _unused_op_name(name: str) -> str:
+    """`name`, or `name` with a number appended where taken."""
+    candidate, n = name, 1
+    while candidate in _OP_NAMES:
+        n += 1
+        candidate = f"{name}_{n}"
+    return candidate
+
+
+def _find_is_compiling() -> Optional[Callable[[], bool]]:
+    global _IS_COMPILING
+    if _IS_COMPILING is None:
+        compiler = getattr(sys.modules.get("torch"), "compiler", None)
+        _IS_COMPILING = getattr(compiler, "is_compiling", None)
+    return _IS_COMPILING
+
+
+def _tracing() -> bool:
+    """Whether torch.compile is tracing the current call: then it goes
+    through the entry point's custom operator, since Dynamo cannot trace
+    the native launcher. Found once torch is imported; no import here."""
+    is_compiling = _IS_COMPILING
+    if is_compiling is None:
+        is_compiling = _find_is_compiling()
+        if is_compiling is None:
+            return False
+    return is_compiling()
+
 #: Words a torch operator schema cannot use as argument names.
 _TORCH_SCHEMA_WORDS = {"Tensor", "int", "float", "bool", "str", "None",
                        "self", "out"}
@@ -605,6 +674,15 @@ class Module:
             if name.isidentifier() and not hasattr(type(self), name) and \
                     name not in self.__dict__:
                 self.__dict__[name] = entry
+        # With torch imported, each entry point gets its custom operator
+        # now, so that torch.compile can trace a plain call (it cannot
+        # trace the operator's registration).
+        if _find_is_compiling() is not None:
+            for entry in self.functions.values():
+                try:
+                    entry.torch_op()
+                except (LoadError, ValueError, builtins.RuntimeError):
+                    pass  # the traced call reports it
 
     def _clear_error(self) -> None:
         if self._clear is not None:

@@ -592,3 +592,42 @@ def test_tensor_function_result_is_an_out_parameter(tools_dir,
                        "call can allocate only next to a torch tensor "
                        "argument: pass the output"):
         m.addt(*bufs[:2])
+
+
+def test_traced_call_goes_through_the_torch_operator(tiled_add, monkeypatch):
+    """Where torch.compile traces a call (torch.compiler.is_compiling()
+    holds), the entry point calls its custom operator instead of launching:
+    Dynamo cannot trace the native launcher. A stand-in torch records it."""
+    import croq.module as module
+    m = croq.load(tiled_add.directory)
+    calls = []
+    entry = m.tiled_add_f32
+    monkeypatch.setitem(entry._torch_ops, None,
+                        lambda *args: calls.append(args))
+    monkeypatch.setattr(module, "_IS_COMPILING", lambda: True)
+    bufs = [croq.Buffer(0x7F0000000000 + i * 0x10000000, (64, 64),
+                        dtype="f32") for i in range(3)]
+    before = last_launch(m).count
+    assert entry(*bufs) is None
+    assert calls == [tuple(bufs)]
+    assert last_launch(m).count == before
+    with pytest.raises(croq.ArgumentError, match="stream= cannot be passed "
+                       "inside torch.compile"):
+        entry(*bufs, stream=None)
+    monkeypatch.setattr(module, "_IS_COMPILING", lambda: False)
+    entry(*bufs)
+    assert last_launch(m).count == before + 1
+
+
+def test_operator_names_are_unique_in_the_process():
+    """A module loaded twice registers its operators under new names."""
+    from croq.module import _OP_NAMES, _unused_op_name
+    assert _unused_op_name("croq::never_seen") == "croq::never_seen"
+    _OP_NAMES.add("croq::taken_x")
+    try:
+        assert _unused_op_name("croq::taken_x") == "croq::taken_x_2"
+        _OP_NAMES.add("croq::taken_x_2")
+        assert _unused_op_name("croq::taken_x") == "croq::taken_x_3"
+    finally:
+        _OP_NAMES.discard("croq::taken_x")
+        _OP_NAMES.discard("croq::taken_x_2")

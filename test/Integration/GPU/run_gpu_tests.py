@@ -1889,6 +1889,65 @@ def torch_op_tests(s: Suite) -> None:
     s.run("torch: scaled_add_f32 (scalar arguments) as a custom operator in "
           "torch.compile (fullgraph)", "torch_op", scalars)
 
+    def plain_call(x, y):
+        out = torch.empty_like(x)
+        s.module("tiled_add").add_f32(x, y, out)
+        return out * 2 + 1
+
+    def plain():
+        # The plain call, not torch_op(): traced through the entry point's
+        # custom operator, with eager's results.
+        shape = (1000, 1000)
+        a, b = random_tensor(shape, torch.float32), \
+            random_tensor(shape, torch.float32)
+        eager = plain_call(a, b)
+        compiled = torch.compile(plain_call, fullgraph=True)
+        got = compiled(a, b)
+        ok, err, detail = compare(got, eager)
+        if not ok:
+            return ok, err, "compiled vs eager: " + detail
+        return compare(got, (a.double() + b.double()).float() * 2 + 1)
+    s.run("torch: a plain entry-point call inside torch.compile (fullgraph) "
+          "gives eager's results", "torch_op", plain)
+
+    def graphs():
+        # torch.compile's CUDA graphs: replays on new inputs.
+        compiled = torch.compile(plain_call, mode="reduce-overhead",
+                                 fullgraph=True)
+        shape = (517, 300)
+        worst = (True, 0.0, "")
+        for _ in range(5):
+            a, b = random_tensor(shape, torch.float32), \
+                random_tensor(shape, torch.float32)
+            got = compiled(a, b).clone()
+            ok, err, detail = compare(
+                got, (a.double() + b.double()).float() * 2 + 1)
+            if not ok:
+                return ok, err, "replay: " + detail
+            worst = (ok, max(worst[1] or 0.0, err or 0.0), detail)
+        return worst
+    s.run("torch: a plain call in torch.compile(mode='reduce-overhead') "
+          "CUDA graphs, 5 calls on new inputs", "torch_op", graphs)
+
+    def results():
+        # An entry point whose result a call leaves out (a function on
+        # tensors): the traced call allocates it in the graph.
+        entry = s.module("linalg_ops").scale_add_tensor
+        shape = (256, 512)
+        a, b = random_tensor(shape, torch.float16), \
+            random_tensor(shape, torch.float16)
+        eager = entry(a, b)
+
+        def f(x, y):
+            return entry(x, y).float() + 1
+        got = torch.compile(f, fullgraph=True)(a, b)
+        ok, err, detail = compare(got, eager.float() + 1)
+        if not ok:
+            return ok, err, "compiled vs eager: " + detail
+        return compare_close(got, 2 * a.double() + b.double() + 1, 2e-3)
+    s.run("torch: an entry point that returns its result, called inside "
+          "torch.compile (fullgraph)", "torch_op", results)
+
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     here = Path(__file__).resolve().parent
