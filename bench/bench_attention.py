@@ -7,10 +7,11 @@ two candidates interleaved over several rounds; reported as medians with
 the spread of the rounds, in TFLOP/s (4 * B * H * S * S * D flops) and as
 the ratio croq / SDPA of the times. Every shape is checked against SDPA
 before it is timed. Kernels whose name says causal are compared with
-SDPA's is_causal=True and counted at half the flops.
+SDPA's is_causal=True and counted at half the flops. A shape BxHxS/G has G
+key/value heads (grouped-query attention, SDPA's enable_gqa=True).
 
     python3 bench/bench_attention.py --artifacts gpu-artifacts \
-        [--shapes 4x16x4096,1x16x8192] [--rounds 5] [--json out.json]
+        [--shapes 4x16x4096,1x16x8192,4x32x4096/8] [--rounds 5] [--json out.json]
 """
 
 from __future__ import annotations
@@ -40,14 +41,16 @@ def is_sdpa_kernel(name: str) -> bool:
 
 
 def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
-                rounds: int):
+                rounds: int, kv_heads: Optional[int] = None):
     dim = 64 if "d64" in kernel else 128
     dtype = torch.bfloat16 if "bf16" in kernel else torch.float16
+    kv = heads if kv_heads is None else kv_heads
     shape = (batch, heads, seq, dim)
-    q, k, v = (torch.randn(*shape, device="cuda", dtype=dtype)
-               for _ in range(3))
+    q = torch.randn(*shape, device="cuda", dtype=dtype)
+    k, v = (torch.randn(batch, kv, seq, dim, device="cuda", dtype=dtype)
+            for _ in range(2))
     out = torch.full(shape, float("nan"), device="cuda", dtype=dtype)
-    flat = [t.view(batch * heads, seq, dim) for t in (q, k, v, out)]
+    flat = [t.view(-1, seq, dim) for t in (q, k, v, out)]
     scale = 1.0 / math.sqrt(dim)  # SDPA's default
 
     def run_croq():
@@ -64,17 +67,20 @@ def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
     pair_blocks = 131 if grid_q % 2 else 132
     slots = -(-pairs // pair_blocks) * pair_blocks
     snake = 10 * pairs < 9 * slots and \
-        batch * heads * seq * dim * 4 <= 64 << 20
+        batch * kv * seq * dim * 4 <= 64 << 20
     walk = ("snake" if snake else "pairs") if causal else "items"
 
     def run_sdpa():
-        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                              enable_gqa=kv != heads)
 
     run_croq()
     ref = run_sdpa()
     torch.cuda.synchronize()
     err = float((out.float() - ref.float()).abs().max())
-    result = {"kernel": kernel, "shape": f"{batch}x{heads}x{seq}x{dim}",
+    name = f"{batch}x{heads}x{seq}x{dim}" + \
+        ("" if kv == heads else f" kv{kv}")
+    result = {"kernel": kernel, "shape": name,
               "walk": walk, "max_abs_error": err}
     if not err <= (6e-2 if dtype == torch.bfloat16 else 2e-2):
         result["status"] = f"WRONG (max abs error {err:.3g})"
@@ -125,9 +131,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     results = []
     for text in args.shapes.split(","):
+        text, _, groups = text.partition("/")
         batch, heads, seq = (int(x) for x in text.split("x"))
+        kv_heads = int(groups) if groups else None
         for kernel in args.kernels.split(","):
-            r = bench_shape(module, kernel, batch, heads, seq, args.rounds)
+            r = bench_shape(module, kernel, batch, heads, seq, args.rounds,
+                            kv_heads)
             results.append(r)
             if r["status"] != "ok":
                 print(f"{kernel} {r['shape']:>18}  {r['status']}")
@@ -137,6 +146,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                   f"{r['sdpa_tflops']:6.1f}  croq/SDPA {r['ratio']:.3f} "
                   f"({r['ratio_min']:.3f}-{r['ratio_max']:.3f})  "
                   f"err {r['max_abs_error']:.2g}")
+    ratios = [r["ratio"] for r in results if r["status"] == "ok"]
+    if ratios:
+        geomean = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        print(f"croq/SDPA geomean {geomean:.3f} over {len(ratios)} rows, "
+              f"lowest {min(ratios):.3f}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 0 if all(r["status"] == "ok" for r in results) else 1

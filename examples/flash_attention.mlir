@@ -12,6 +12,17 @@
 // taking q, k, v, out and the softmax scale (an f32; SDPA's default is
 // 1 / sqrt(D)). Written by examples/gen/flash_attention.py: edit that.
 //
+// Grouped-query attention (SDPA's enable_gqa) takes K and V with fewer
+// heads than Q: [batch * kv_heads, keys, D], each key/value head serving
+// heads / kv_heads consecutive query heads, so query head bh reads K/V head
+// bh / group (b * H + h over b * H_kv + h / group: the same head when group
+// divides H). The query heads of a group are next to each other in the
+// walk, so their K and V tiles are read from L2 after the first. Before
+// launching, the host code checks that the query heads are a multiple of
+// the key/value heads, that V has K's heads and keys and the output Q's
+// heads and rows (croqRtRequireMultiple, croqRtRequireEqualExtents): the
+// call fails naming the operand, and nothing runs.
+//
 // Each block computes 128 query rows of one head (a work item). A producer
 // warpgroup loads K and V tiles of 128 keys by TMA into two rings of two
 // stages (a K stage is freed as soon as S has been computed from it, a V
@@ -94,6 +105,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+func.func private @croqRtRequireEqualExtents(i64, i64, i32, i32) -> i32
+func.func private @croqRtRequireMultiple(i64, i64, i32) -> i32
+
 // Non-causal, f16, D = 128.
 func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
     %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>, %sm_scale: f32) {
@@ -106,6 +120,38 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call and refuses its launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %v, %c0 : memref<?x?x?xf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %kv_heads : index to i64
+  %operand0 = arith.constant 2 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %v, %c1 : memref<?x?x?xf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %keys : index to i64
+  %operand1 = arith.constant 2 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %out, %c0 : memref<?x?x?xf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %heads : index to i64
+  %operand2 = arith.constant 3 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %out, %c1 : memref<?x?x?xf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %seq : index to i64
+  %operand3 = arith.constant 3 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  // Each K/V head serves %group query heads (1 without grouping); no
+  // division by zero where K has no heads (the check failed then).
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
   %grid_q = arith.ceildivui %seq, %c128 : index
   // At least one key tile, so that no consumer ever waits for a tile the
   // producer does not load.
@@ -145,16 +191,18 @@ func.func @attention_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
+          // The K/V head of query head %bh (grouped-query attention).
+          %bkv = arith.divui %bh, %group : index
           scf.for %j = %c0 to %tiles step %c1 {
             %g = arith.addi %base, %j : index
             %stage = arith.remui %g, %c2 : index
             croq.event.wait %kempty[%stage] : !croq.events<2>
-            %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+            %kv = croq.subspan %k [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
             %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
             %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
             croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
             croq.event.wait %vempty[%stage] : !croq.events<2>
-            %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+            %vv = croq.subspan %v [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
             %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
             %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
             croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -414,6 +462,38 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call and refuses its launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %v, %c0 : memref<?x?x?xbf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %kv_heads : index to i64
+  %operand0 = arith.constant 2 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %v, %c1 : memref<?x?x?xbf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %keys : index to i64
+  %operand1 = arith.constant 2 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %out, %c0 : memref<?x?x?xbf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %heads : index to i64
+  %operand2 = arith.constant 3 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %out, %c1 : memref<?x?x?xbf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %seq : index to i64
+  %operand3 = arith.constant 3 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  // Each K/V head serves %group query heads (1 without grouping); no
+  // division by zero where K has no heads (the check failed then).
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
   %grid_q = arith.ceildivui %seq, %c128 : index
   // At least one key tile, so that no consumer ever waits for a tile the
   // producer does not load.
@@ -453,16 +533,18 @@ func.func @attention_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
+          // The K/V head of query head %bh (grouped-query attention).
+          %bkv = arith.divui %bh, %group : index
           scf.for %j = %c0 to %tiles step %c1 {
             %g = arith.addi %base, %j : index
             %stage = arith.remui %g, %c2 : index
             croq.event.wait %kempty[%stage] : !croq.events<2>
-            %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+            %kv = croq.subspan %k [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
             %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
             %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
             croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
             croq.event.wait %vempty[%stage] : !croq.events<2>
-            %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+            %vv = croq.subspan %v [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
             %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
             %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
             croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -722,6 +804,38 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call and refuses its launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %v, %c0 : memref<?x?x?xf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %kv_heads : index to i64
+  %operand0 = arith.constant 2 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %v, %c1 : memref<?x?x?xf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %keys : index to i64
+  %operand1 = arith.constant 2 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %out, %c0 : memref<?x?x?xf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %heads : index to i64
+  %operand2 = arith.constant 3 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %out, %c1 : memref<?x?x?xf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %seq : index to i64
+  %operand3 = arith.constant 3 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  // Each K/V head serves %group query heads (1 without grouping); no
+  // division by zero where K has no heads (the check failed then).
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
   %grid_q = arith.ceildivui %seq, %c128 : index
   // At least one key tile, so that no consumer ever waits for a tile the
   // producer does not load.
@@ -761,16 +875,18 @@ func.func @attention_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
+          // The K/V head of query head %bh (grouped-query attention).
+          %bkv = arith.divui %bh, %group : index
           scf.for %j = %c0 to %tiles step %c1 {
             %g = arith.addi %base, %j : index
             %stage = arith.remui %g, %c2 : index
             croq.event.wait %kempty[%stage] : !croq.events<2>
-            %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+            %kv = croq.subspan %k [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
             %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
             %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
             croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
             croq.event.wait %vempty[%stage] : !croq.events<2>
-            %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+            %vv = croq.subspan %v [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
             %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
             %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
             croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -1030,6 +1146,38 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call and refuses its launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %v, %c0 : memref<?x?x?xbf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %kv_heads : index to i64
+  %operand0 = arith.constant 2 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %v, %c1 : memref<?x?x?xbf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %keys : index to i64
+  %operand1 = arith.constant 2 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %out, %c0 : memref<?x?x?xbf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %heads : index to i64
+  %operand2 = arith.constant 3 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %out, %c1 : memref<?x?x?xbf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %seq : index to i64
+  %operand3 = arith.constant 3 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  // Each K/V head serves %group query heads (1 without grouping); no
+  // division by zero where K has no heads (the check failed then).
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
   %grid_q = arith.ceildivui %seq, %c128 : index
   // At least one key tile, so that no consumer ever waits for a tile the
   // producer does not load.
@@ -1069,16 +1217,18 @@ func.func @attention_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           %bq = arith.remui %item, %grid_q : index
           %tiles = arith.addi %all_tiles, %c0 : index
           %q_block = arith.muli %bq, %c2 : index
+          // The K/V head of query head %bh (grouped-query attention).
+          %bkv = arith.divui %bh, %group : index
           scf.for %j = %c0 to %tiles step %c1 {
             %g = arith.addi %base, %j : index
             %stage = arith.remui %g, %c2 : index
             croq.event.wait %kempty[%stage] : !croq.events<2>
-            %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+            %kv = croq.subspan %k [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
             %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
             %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
             croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
             croq.event.wait %vempty[%stage] : !croq.events<2>
-            %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+            %vv = croq.subspan %v [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
             %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
             %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
             croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -1339,6 +1489,38 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call and refuses its launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %v, %c0 : memref<?x?x?xf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %kv_heads : index to i64
+  %operand0 = arith.constant 2 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %v, %c1 : memref<?x?x?xf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %keys : index to i64
+  %operand1 = arith.constant 2 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %out, %c0 : memref<?x?x?xf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %heads : index to i64
+  %operand2 = arith.constant 3 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %out, %c1 : memref<?x?x?xf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %seq : index to i64
+  %operand3 = arith.constant 3 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  // Each K/V head serves %group query heads (1 without grouping); no
+  // division by zero where K has no heads (the check failed then).
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
   %grid_q = arith.ceildivui %seq, %c128 : index
   // At least one key tile, so that no consumer ever waits for a tile the
   // producer does not load.
@@ -1375,7 +1557,7 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
   %uneven = arith.cmpi ult, %pairs10, %slots9 : index
   %kv_row = arith.constant 512 : index
   %kv_head = arith.muli %keys, %kv_row : index
-  %kv_bytes = arith.muli %heads, %kv_head : index
+  %kv_bytes = arith.muli %kv_heads, %kv_head : index
   %kv_l2 = arith.constant 67108864 : index
   %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
   %snake = arith.andi %uneven, %fits : i1
@@ -1429,16 +1611,18 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
             %diagonal = arith.addi %bq, %c1 : index
             %tiles = arith.minui %all_tiles, %diagonal : index
             %q_block = arith.muli %bq, %c2 : index
+            // The K/V head of query head %bh (grouped-query attention).
+            %bkv = arith.divui %bh, %group : index
             scf.for %j = %c0 to %tiles step %c1 {
               %g = arith.addi %base, %j : index
               %stage = arith.remui %g, %c2 : index
               croq.event.wait %kempty[%stage] : !croq.events<2>
-              %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+              %kv = croq.subspan %k [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
               %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
               %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
               croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
               croq.event.wait %vempty[%stage] : !croq.events<2>
-              %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+              %vv = croq.subspan %v [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
               %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
               %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
               croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -1758,16 +1942,18 @@ func.func @attention_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
               %diagonal = arith.addi %bq, %c1 : index
               %tiles = arith.minui %all_tiles, %diagonal : index
               %q_block = arith.muli %bq, %c2 : index
+              // The K/V head of query head %bh (grouped-query attention).
+              %bkv = arith.divui %bh, %group : index
               scf.for %j = %c0 to %tiles step %c1 {
                 %g = arith.addi %base, %j : index
                 %stage = arith.remui %g, %c2 : index
                 croq.event.wait %kempty[%stage] : !croq.events<2>
-                %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+                %kv = croq.subspan %k [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
                 %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
                 %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
                 croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
                 croq.event.wait %vempty[%stage] : !croq.events<2>
-                %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+                %vv = croq.subspan %v [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
                 %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xf16, shared, swizzle = 128>
                 %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
                 croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -2062,6 +2248,38 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call and refuses its launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %v, %c0 : memref<?x?x?xbf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %kv_heads : index to i64
+  %operand0 = arith.constant 2 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %v, %c1 : memref<?x?x?xbf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %keys : index to i64
+  %operand1 = arith.constant 2 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %out, %c0 : memref<?x?x?xbf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %heads : index to i64
+  %operand2 = arith.constant 3 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %out, %c1 : memref<?x?x?xbf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %seq : index to i64
+  %operand3 = arith.constant 3 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  // Each K/V head serves %group query heads (1 without grouping); no
+  // division by zero where K has no heads (the check failed then).
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
   %grid_q = arith.ceildivui %seq, %c128 : index
   // At least one key tile, so that no consumer ever waits for a tile the
   // producer does not load.
@@ -2098,7 +2316,7 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %uneven = arith.cmpi ult, %pairs10, %slots9 : index
   %kv_row = arith.constant 512 : index
   %kv_head = arith.muli %keys, %kv_row : index
-  %kv_bytes = arith.muli %heads, %kv_head : index
+  %kv_bytes = arith.muli %kv_heads, %kv_head : index
   %kv_l2 = arith.constant 67108864 : index
   %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
   %snake = arith.andi %uneven, %fits : i1
@@ -2152,16 +2370,18 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %diagonal = arith.addi %bq, %c1 : index
             %tiles = arith.minui %all_tiles, %diagonal : index
             %q_block = arith.muli %bq, %c2 : index
+            // The K/V head of query head %bh (grouped-query attention).
+            %bkv = arith.divui %bh, %group : index
             scf.for %j = %c0 to %tiles step %c1 {
               %g = arith.addi %base, %j : index
               %stage = arith.remui %g, %c2 : index
               croq.event.wait %kempty[%stage] : !croq.events<2>
-              %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+              %kv = croq.subspan %k [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
               %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
               %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
               croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
               croq.event.wait %vempty[%stage] : !croq.events<2>
-              %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+              %vv = croq.subspan %v [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
               %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
               %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
               croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -2481,16 +2701,18 @@ func.func @attention_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
               %diagonal = arith.addi %bq, %c1 : index
               %tiles = arith.minui %all_tiles, %diagonal : index
               %q_block = arith.muli %bq, %c2 : index
+              // The K/V head of query head %bh (grouped-query attention).
+              %bkv = arith.divui %bh, %group : index
               scf.for %j = %c0 to %tiles step %c1 {
                 %g = arith.addi %base, %j : index
                 %stage = arith.remui %g, %c2 : index
                 croq.event.wait %kempty[%stage] : !croq.events<2>
-                %kv = croq.subspan %k [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+                %kv = croq.subspan %k [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
                 %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
                 %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
                 croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
                 croq.event.wait %vempty[%stage] : !croq.events<2>
-                %vv = croq.subspan %v [1, 128, 128] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+                %vv = croq.subspan %v [1, 128, 128] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
                 %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x128xbf16, shared, swizzle = 128>
                 %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
                 croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -2785,6 +3007,38 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call and refuses its launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %v, %c0 : memref<?x?x?xf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %kv_heads : index to i64
+  %operand0 = arith.constant 2 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %v, %c1 : memref<?x?x?xf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %keys : index to i64
+  %operand1 = arith.constant 2 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %out, %c0 : memref<?x?x?xf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %heads : index to i64
+  %operand2 = arith.constant 3 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %out, %c1 : memref<?x?x?xf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %seq : index to i64
+  %operand3 = arith.constant 3 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  // Each K/V head serves %group query heads (1 without grouping); no
+  // division by zero where K has no heads (the check failed then).
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
   %grid_q = arith.ceildivui %seq, %c128 : index
   // At least one key tile, so that no consumer ever waits for a tile the
   // producer does not load.
@@ -2821,7 +3075,7 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   %uneven = arith.cmpi ult, %pairs10, %slots9 : index
   %kv_row = arith.constant 256 : index
   %kv_head = arith.muli %keys, %kv_row : index
-  %kv_bytes = arith.muli %heads, %kv_head : index
+  %kv_bytes = arith.muli %kv_heads, %kv_head : index
   %kv_l2 = arith.constant 67108864 : index
   %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
   %snake = arith.andi %uneven, %fits : i1
@@ -2875,16 +3129,18 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             %diagonal = arith.addi %bq, %c1 : index
             %tiles = arith.minui %all_tiles, %diagonal : index
             %q_block = arith.muli %bq, %c2 : index
+            // The K/V head of query head %bh (grouped-query attention).
+            %bkv = arith.divui %bh, %group : index
             scf.for %j = %c0 to %tiles step %c1 {
               %g = arith.addi %base, %j : index
               %stage = arith.remui %g, %c2 : index
               croq.event.wait %kempty[%stage] : !croq.events<2>
-              %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+              %kv = croq.subspan %k [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
               %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
               %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
               croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
               croq.event.wait %vempty[%stage] : !croq.events<2>
-              %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+              %vv = croq.subspan %v [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
               %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
               %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
               croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -3204,16 +3460,18 @@ func.func @attention_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
               %diagonal = arith.addi %bq, %c1 : index
               %tiles = arith.minui %all_tiles, %diagonal : index
               %q_block = arith.muli %bq, %c2 : index
+              // The K/V head of query head %bh (grouped-query attention).
+              %bkv = arith.divui %bh, %group : index
               scf.for %j = %c0 to %tiles step %c1 {
                 %g = arith.addi %base, %j : index
                 %stage = arith.remui %g, %c2 : index
                 croq.event.wait %kempty[%stage] : !croq.events<2>
-                %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+                %kv = croq.subspan %k [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
                 %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
                 %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
                 croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
                 croq.event.wait %vempty[%stage] : !croq.events<2>
-                %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+                %vv = croq.subspan %v [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
                 %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
                 %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
                 croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -3508,6 +3766,38 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
   %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call and refuses its launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %v, %c0 : memref<?x?x?xbf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %kv_heads : index to i64
+  %operand0 = arith.constant 2 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %v, %c1 : memref<?x?x?xbf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %keys : index to i64
+  %operand1 = arith.constant 2 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %out, %c0 : memref<?x?x?xbf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %heads : index to i64
+  %operand2 = arith.constant 3 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %out, %c1 : memref<?x?x?xbf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %seq : index to i64
+  %operand3 = arith.constant 3 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  // Each K/V head serves %group query heads (1 without grouping); no
+  // division by zero where K has no heads (the check failed then).
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
   %grid_q = arith.ceildivui %seq, %c128 : index
   // At least one key tile, so that no consumer ever waits for a tile the
   // producer does not load.
@@ -3544,7 +3834,7 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   %uneven = arith.cmpi ult, %pairs10, %slots9 : index
   %kv_row = arith.constant 256 : index
   %kv_head = arith.muli %keys, %kv_row : index
-  %kv_bytes = arith.muli %heads, %kv_head : index
+  %kv_bytes = arith.muli %kv_heads, %kv_head : index
   %kv_l2 = arith.constant 67108864 : index
   %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index
   %snake = arith.andi %uneven, %fits : i1
@@ -3598,16 +3888,18 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             %diagonal = arith.addi %bq, %c1 : index
             %tiles = arith.minui %all_tiles, %diagonal : index
             %q_block = arith.muli %bq, %c2 : index
+            // The K/V head of query head %bh (grouped-query attention).
+            %bkv = arith.divui %bh, %group : index
             scf.for %j = %c0 to %tiles step %c1 {
               %g = arith.addi %base, %j : index
               %stage = arith.remui %g, %c2 : index
               croq.event.wait %kempty[%stage] : !croq.events<2>
-              %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+              %kv = croq.subspan %k [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
               %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
               %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
               croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
               croq.event.wait %vempty[%stage] : !croq.events<2>
-              %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+              %vv = croq.subspan %v [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
               %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
               %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
               croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
@@ -3927,16 +4219,18 @@ func.func @attention_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
               %diagonal = arith.addi %bq, %c1 : index
               %tiles = arith.minui %all_tiles, %diagonal : index
               %q_block = arith.muli %bq, %c2 : index
+              // The K/V head of query head %bh (grouped-query attention).
+              %bkv = arith.divui %bh, %group : index
               scf.for %j = %c0 to %tiles step %c1 {
                 %g = arith.addi %base, %j : index
                 %stage = arith.remui %g, %c2 : index
                 croq.event.wait %kempty[%stage] : !croq.events<2>
-                %kv = croq.subspan %k [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+                %kv = croq.subspan %k [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
                 %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
                 %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
                 croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
                 croq.event.wait %vempty[%stage] : !croq.events<2>
-                %vv = croq.subspan %v [1, 128, 64] at [%bh, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+                %vv = croq.subspan %v [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
                 %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
                 %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
                 croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>

@@ -24,6 +24,17 @@ HEADER = """\
 // taking q, k, v, out and the softmax scale (an f32; SDPA's default is
 // 1 / sqrt(D)). Written by examples/gen/flash_attention.py: edit that.
 //
+// Grouped-query attention (SDPA's enable_gqa) takes K and V with fewer
+// heads than Q: [batch * kv_heads, keys, D], each key/value head serving
+// heads / kv_heads consecutive query heads, so query head bh reads K/V head
+// bh / group (b * H + h over b * H_kv + h / group: the same head when group
+// divides H). The query heads of a group are next to each other in the
+// walk, so their K and V tiles are read from L2 after the first. Before
+// launching, the host code checks that the query heads are a multiple of
+// the key/value heads, that V has K's heads and keys and the output Q's
+// heads and rows (croqRtRequireMultiple, croqRtRequireEqualExtents): the
+// call fails naming the operand, and nothing runs.
+//
 // Each block computes 128 query rows of one head (a work item). A producer
 // warpgroup loads K and V tiles of 128 keys by TMA into two rings of two
 // stages (a K stage is freed as soon as S has been computed from it, a V
@@ -105,6 +116,12 @@ HEADER = """\
 //   faster.
 //
 //===----------------------------------------------------------------------===//
+"""
+
+# The runtime's checks the host code calls (CroqRuntime.h).
+DECLARATIONS = """
+func.func private @croqRtRequireEqualExtents(i64, i64, i32, i32) -> i32
+func.func private @croqRtRequireMultiple(i64, i64, i32) -> i32
 """
 
 # log2(e): exp(x) = exp2(x * log2(e)).
@@ -386,17 +403,19 @@ def producer(k):
     I = "        "
     w(f"{I}// %base: the ring position of the item's first key tile.")
     J = open_item(k, I)
+    w(f"{J}// The K/V head of query head %bh (grouped-query attention).")
+    w(f"{J}%bkv = arith.divui %bh, %group : index")
     w(f"{J}scf.for %j = %c0 to %tiles step %c1 {{")
     K = J + "  "
     w(f"{K}%g = arith.addi %base, %j : index")
     w(f"{K}%stage = arith.remui %g, %c2 : index")
     w(f"{K}croq.event.wait %kempty[%stage] : {k.E2}")
-    w(f"{K}%kv = croq.subspan %k [1, 128, {k.D}] at [%bh, %j, %c0] : {k.MR} -> {k.KV}")
+    w(f"{K}%kv = croq.subspan %k [1, 128, {k.D}] at [%bkv, %j, %c0] : {k.MR} -> {k.KV}")
     w(f"{K}%ks = croq.stage %k_s[%stage] : {k.KS}")
     w(f"{K}%fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : {k.KV} -> {k.K3}")
     w(f"{K}croq.event.trigger %kfull[%stage] after (%fk) : {k.E2}")
     w(f"{K}croq.event.wait %vempty[%stage] : {k.E2}")
-    w(f"{K}%vv = croq.subspan %v [1, 128, {k.D}] at [%bh, %j, %c0] : {k.MR} -> {k.KV}")
+    w(f"{K}%vv = croq.subspan %v [1, 128, {k.D}] at [%bkv, %j, %c0] : {k.MR} -> {k.KV}")
     w(f"{K}%vs = croq.stage %v_s[%stage] : {k.KS}")
     w(f"{K}%fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : {k.KV} -> {k.K3}")
     w(f"{K}croq.event.trigger %vfull[%stage] after (%fv) : {k.E2}")
@@ -651,6 +670,35 @@ def last_tile(k, I):
     yield_item(k, I)
 
 
+def host_checks(k):
+    """%kv_heads and %group, after the host checks of the operands'
+    extents."""
+    w = k.w
+    w(f"  %kv_heads = memref.dim %k, %c0 : {k.MR}")
+    w("  // The operands' extents, checked before anything runs: a failed")
+    w("  // check fails the call and refuses its launches.")
+    w("  %check_attention = arith.constant 7 : i32")
+    checks = [("%v", 0, "%kv_heads", 2), ("%v", 1, "%keys", 2),
+              ("%out", 0, "%heads", 3), ("%out", 1, "%seq", 3)]
+    for n, (t, dim, want, operand) in enumerate(checks):
+        w(f"  %x{n} = memref.dim {t}, %c{dim} : {k.MR}")
+        w(f"  %x{n}_i64 = arith.index_cast %x{n} : index to i64")
+        w(f"  %want{n}_i64 = arith.index_cast {want} : index to i64")
+        w(f"  %operand{n} = arith.constant {operand} : i32")
+        w(f"  %ok{n} = func.call @croqRtRequireEqualExtents(%x{n}_i64, "
+          f"%want{n}_i64, %check_attention, %operand{n}) : "
+          f"(i64, i64, i32, i32) -> i32")
+    w("  %heads_i64 = arith.index_cast %heads : index to i64")
+    w("  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64")
+    w("  %check_groups = arith.constant 0 : i32")
+    w("  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, "
+      "%kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32")
+    w("  // Each K/V head serves %group query heads (1 without grouping); no")
+    w("  // division by zero where K has no heads (the check failed then).")
+    w("  %kv_divisor = arith.maxui %kv_heads, %c1 : index")
+    w("  %group = arith.divui %heads, %kv_divisor : index")
+
+
 def kernel(name, T, D, causal):
     """The text of one entry point."""
     k = Kernel(name, T, D, causal)
@@ -666,6 +714,7 @@ def kernel(name, T, D, causal):
     w(f"  %heads = memref.dim %q, %c0 : {k.MR}")
     w(f"  %seq = memref.dim %q, %c1 : {k.MR}")
     w(f"  %keys = memref.dim %k, %c1 : {k.MR}")
+    host_checks(k)
     w("  %grid_q = arith.ceildivui %seq, %c128 : index")
     w("  // At least one key tile, so that no consumer ever waits for a tile the")
     w("  // producer does not load.")
@@ -708,7 +757,7 @@ def kernel(name, T, D, causal):
         w("  %uneven = arith.cmpi ult, %pairs10, %slots9 : index")
         w(f"  %kv_row = arith.constant {k.D * 4} : index")
         w("  %kv_head = arith.muli %keys, %kv_row : index")
-        w("  %kv_bytes = arith.muli %heads, %kv_head : index")
+        w("  %kv_bytes = arith.muli %kv_heads, %kv_head : index")
         w(f"  %kv_l2 = arith.constant {SNAKE_BYTES} : index")
         w("  %fits = arith.cmpi ule, %kv_bytes, %kv_l2 : index")
         w("  %snake = arith.andi %uneven, %fits : i1")
@@ -729,7 +778,7 @@ def kernel(name, T, D, causal):
 
 
 def main():
-    parts = [HEADER]
+    parts = [HEADER + DECLARATIONS]
     for comment, name, T, D, causal in KERNELS:
         parts.append(f"// {comment}\n" + kernel(name, T, D, causal))
     print("\n".join(parts), end="")

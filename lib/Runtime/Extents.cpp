@@ -64,6 +64,17 @@ extern "C" int croqRtRequireEqualExtents(int64_t first, int64_t second,
                 "loop that indexes it has %lld; nothing was launched",
                 input, a, b);
     break;
+  case CROQ_RT_EXTENTS_ATTENTION: {
+    static const char *const names[] = {"Q", "K", "V", "the output"};
+    const char *name = input >= 0 && input < 4 ? names[input] : "an operand";
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "%s of the attention has an extent of %lld where %lld is "
+                "expected (Q, K, V and the output as [batch * heads, rows, "
+                "D]: V's heads and keys are K's, the output's Q's); nothing "
+                "was launched",
+                name, a, b);
+    break;
+  }
   default:
     reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
                 "extents %lld and %lld differ (check %d); nothing was "
@@ -71,6 +82,29 @@ extern "C" int croqRtRequireEqualExtents(int64_t first, int64_t second,
                 a, b, check);
     break;
   }
+  refuseLaunches();
+  return 0;
+}
+
+extern "C" int croqRtRequireMultiple(int64_t value, int64_t divisor,
+                                     int check) {
+  if (divisor > 0 && value % divisor == 0)
+    return 1;
+  const char *api = "croqRtRequireMultiple";
+  auto a = static_cast<long long>(value);
+  auto b = static_cast<long long>(divisor);
+  if (check == CROQ_RT_MULTIPLE_HEAD_GROUPS)
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "the query heads (%lld, batch included) are not a multiple "
+                "of the key and value heads (%lld): grouped-query attention "
+                "gives each key/value head the same number of query heads; "
+                "nothing was launched",
+                a, b);
+  else
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "%lld is not a multiple of %lld (check %d); nothing was "
+                "launched",
+                a, b, check);
   refuseLaunches();
   return 0;
 }

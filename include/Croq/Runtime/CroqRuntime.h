@@ -333,6 +333,11 @@ typedef enum croqRtExtentCheck {
   /// An extent of an operand of a linalg op without a product (`input` its
   /// operand number) and the extent of the loop that indexes it.
   CROQ_RT_EXTENTS_OPERAND = 6,
+  /// An extent of an operand of an attention kernel (`input`: 0 for Q, 1
+  /// K, 2 V, 3 the output; Q, K and V as [batch * heads, rows, D]) and the
+  /// extent the others give it: V's heads and keys are K's, the output's
+  /// heads and rows Q's.
+  CROQ_RT_EXTENTS_ATTENTION = 7,
 } croqRtExtentCheck;
 
 /// The host call of croq's generated code for a linalg product whose
@@ -343,6 +348,22 @@ typedef enum croqRtExtentCheck {
 /// so that the product's kernels do not run on operands that disagree.
 CROQ_RT_EXPORT int croqRtRequireEqualExtents(int64_t first, int64_t second,
                                              int check, int input);
+
+/// What croqRtRequireMultiple checks.
+typedef enum croqRtMultipleCheck {
+  /// The query heads of grouped-query attention and its key/value heads
+  /// (each key/value head serves a group of consecutive query heads).
+  CROQ_RT_MULTIPLE_HEAD_GROUPS = 0,
+} croqRtMultipleCheck;
+
+/// The host call of croq's generated code for an extent that must be a
+/// multiple of another: returns 1 when `divisor` is positive and divides
+/// `value`; otherwise reports CROQ_RT_ERROR_INVALID_ARGUMENT naming both
+/// and what `check` (a croqRtMultipleCheck) requires, returns 0 and refuses
+/// the calling thread's launches until its call ends, as
+/// croqRtRequireEqualExtents does.
+CROQ_RT_EXPORT int croqRtRequireMultiple(int64_t value, int64_t divisor,
+                                         int check);
 
 /// Frees a staging buffer on `stream` (cuMemFreeAsync: after the work
 /// queued there before this call, such as the kernel that reads it); null

@@ -1437,9 +1437,12 @@ def attention_tests(s: Suite) -> None:
             attention(kernel, dtype, rows, keys, dim)
 
     def sdpa(kernel: str, batch: int, heads: int, seq: int, keys: int,
-             scale: Optional[float] = None) -> None:
+             scale: Optional[float] = None,
+             kv_heads: Optional[int] = None) -> None:
         """examples/flash_attention.mlir on [B, H, S, D] tensors, as SDPA
-        (scale None: SDPA's default, 1 / sqrt(D))."""
+        (scale None: SDPA's default, 1 / sqrt(D)); K and V with `kv_heads`
+        heads (grouped-query attention: SDPA's enable_gqa) where given."""
+        kv = heads if kv_heads is None else kv_heads
         dim = 64 if "d64" in kernel else 128
         dtype = torch.bfloat16 if "bf16" in kernel else torch.float16
         softmax_scale = 1 / math.sqrt(dim) if scale is None else scale
@@ -1447,22 +1450,26 @@ def attention_tests(s: Suite) -> None:
         def body():
             mod = s.module("flash_attention")
             q = random_tensor((batch, heads, seq, dim), dtype)
-            k = random_tensor((batch, heads, keys, dim), dtype)
-            v = random_tensor((batch, heads, keys, dim), dtype)
+            k = random_tensor((batch, kv, keys, dim), dtype)
+            v = random_tensor((batch, kv, keys, dim), dtype)
             out = poisoned((batch, heads, seq, dim), dtype)
-            getattr(mod, kernel)(*(t.view(batch * heads, -1, dim)
+            getattr(mod, kernel)(*(t.view(-1, t.shape[2], dim)
                                    for t in (q, k, v, out)), softmax_scale)
-            scores = (q.double() @ k.double().transpose(-1, -2)) * \
-                softmax_scale
+            group = heads // kv
+            k64 = k.double().repeat_interleave(group, dim=1)
+            v64 = v.double().repeat_interleave(group, dim=1)
+            scores = (q.double() @ k64.transpose(-1, -2)) * softmax_scale
             if "causal" in kernel:
                 hidden = torch.ones(seq, keys, dtype=torch.bool,
                                     device=q.device).triu(1)
                 scores = scores.masked_fill(hidden, -math.inf)
-            ref = torch.softmax(scores, dim=-1) @ v.double()
+            ref = torch.softmax(scores, dim=-1) @ v64
             return compare_close(out, ref, tolerance[dtype])
         s.run(f"{kernel} (examples/flash_attention.mlir) "
               f"{batch}x{heads}x{seq}x{keys}x{dim}"
-              + ("" if scale is None else f" scale {scale}"), kernel, body)
+              + ("" if scale is None else f" scale {scale}")
+              + ("" if kv_heads is None else f" GQA {kv_heads} K/V heads"),
+              kernel, body)
 
     # (2, 16, 1000, 1000) and (4, 16, 512, 512) have more work items (128
     # query rows of a head) than the persistent kernels' 132 blocks, so
@@ -1498,6 +1505,40 @@ def attention_tests(s: Suite) -> None:
     sdpa("attention_causal_bf16", 4, 16, 1152, 1152)
     for kernel in ("attention_bf16", "attention_d64_f16"):
         sdpa(kernel, 1, 3, 700, 900, scale=0.02)
+    # Grouped-query attention: 32 query heads on 8 K/V heads, 4 on 1
+    # (multi-query), 6 on 3; both walks of the causal kernels.
+    for kernel in ("attention_f16", "attention_causal_bf16",
+                   "attention_d64_bf16", "attention_causal_d64_f16"):
+        sdpa(kernel, 2, 32, 1000, 1000, kv_heads=8)
+        sdpa(kernel, 3, 4, 300, 500, kv_heads=1)
+        sdpa(kernel, 1, 6, 2048, 2048, kv_heads=3)
+    sdpa("attention_causal_f16", 2, 64, 1024, 1024, kv_heads=8)
+
+    def refused(what: str, q_heads: int, kv_heads: int, v_keys: int,
+                out_rows: int, expect: str) -> None:
+        def body():
+            mod = s.module("flash_attention")
+            q = random_tensor((q_heads, 256, 128), torch.float16)
+            k = random_tensor((kv_heads, 256, 128), torch.float16)
+            v = random_tensor((kv_heads, v_keys, 128), torch.float16)
+            out = poisoned((q_heads, out_rows, 128), torch.float16)
+            try:
+                mod.attention_f16(q, k, v, out, 0.1)
+                torch.cuda.synchronize()
+            except croq.RuntimeError as e:
+                untouched = bool(torch.isnan(out).all())
+                return (expect in str(e) and untouched), None, \
+                    str(e)[:160] + ("" if untouched else " (out written)")
+            return False, None, "no croq.RuntimeError"
+        s.run(f"flash attention refuses {what}", "attention_f16", body)
+    refused("query heads not a multiple of the K/V heads", 12, 5, 256, 256,
+            "the query heads (12, batch included) are not a multiple of the "
+            "key and value heads (5)")
+    refused("V with other keys than K", 4, 4, 200, 256,
+            "V of the attention has an extent of 200 where 256 is expected")
+    refused("an output of other rows than Q", 4, 2, 256, 255,
+            "the output of the attention has an extent of 255 where 256 is "
+            "expected")
 
     def columns(rows: int) -> None:
         def body():

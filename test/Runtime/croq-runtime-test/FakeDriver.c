@@ -231,6 +231,20 @@ static void checkLaunchAfterUnequalExtents(void) {
   croqRtRequireEqualExtents(3, 2, CROQ_RT_EXTENTS_EPILOGUE_INPUT, 2);
   expectStatus("unequal-epilogue-input", croqRtCallEnd());
   croqRtCallBegin();
+  croqRtRequireEqualExtents(7, 8, CROQ_RT_EXTENTS_ATTENTION, 2);
+  expectStatus("unequal-attention-extents", croqRtCallEnd());
+  croqRtCallBegin();
+  printf("multiple: %d\n",
+         croqRtRequireMultiple(32, 8, CROQ_RT_MULTIPLE_HEAD_GROUPS));
+  printf("not a multiple: %d\n",
+         croqRtRequireMultiple(32, 6, CROQ_RT_MULTIPLE_HEAD_GROUPS));
+  mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
+  expectStatus("heads-not-a-multiple", croqRtCallEnd());
+  croqRtCallBegin();
+  printf("divisor 0: %d\n",
+         croqRtRequireMultiple(32, 0, CROQ_RT_MULTIPLE_HEAD_GROUPS));
+  expectStatus("no-key-heads", croqRtCallEnd());
+  croqRtCallBegin();
   mgpuLaunchKernel(kernel, 4, 1, 1, 128, 1, 1, 0, NULL, params, NULL, 1);
   expectStatus("next-call-launches", croqRtCallEnd());
   mgpuModuleUnload(module);
