@@ -301,21 +301,16 @@ func.func @grouped_mm_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>,
             croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xf16, shared, swizzle = 128>
             %half_rows = arith.muli %half, %c64 : index
             %out_row = arith.addi %row, %half_rows : index
-            %out_last = arith.addi %out_row, %c64 : index
-            %whole = arith.cmpi ule, %out_last, %end : index
-            scf.if %whole {
-              // All 64 rows are the group's: one TMA store, left in flight
-              // (the next mma.store into %os waits until it has read it).
-              %tv = croq.view %out [64, 256] from [%out_row, %col] : memref<?x?xf16> -> !croq.view<64x256xf16>
-              %st = croq.copy tma async swizzle = 128 %os -> %tv : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
-            } else {
-              // Rows past the group's end belong to the next group (or lie
-              // past a masked group's count), which a TMA store would
-              // overwrite: the warpgroup's threads store the rows before
-              // `end` (a view bounded by it), 16 bytes a move.
-              %ov = croq.view %out [64, 256] from [%out_row, %col] within [%end, %n] : memref<?x?xf16> -> !croq.view<64x256xf16>
-              croq.copy dma %os -> %ov : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
-            }
+            // Rows past the group's end belong to the next group (or lie
+            // past a masked group's count), which a TMA store (clipped at
+            // the tensor's edge only) would overwrite: the warpgroup's
+            // threads store the rows before `end` (a view bounded by it)
+            // from the shared tile, 16 bytes a move. A TMA store for the
+            // row blocks wholly inside the group, chosen by an scf.if, made
+            // ptxas serialize the wgmma (C7520: a warpgroup.arrive in a
+            // divergent path), so every block is stored this way.
+            %ov = croq.view %out [64, 256] from [%out_row, %col] within [%end, %n] : memref<?x?xf16> -> !croq.view<64x256xf16>
+            croq.copy dma %os -> %ov : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
           }
           scf.yield %g, %ts, %te : index, index, index
         }
@@ -570,21 +565,16 @@ func.func @grouped_mm_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>,
             croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xbf16, shared, swizzle = 128>
             %half_rows = arith.muli %half, %c64 : index
             %out_row = arith.addi %row, %half_rows : index
-            %out_last = arith.addi %out_row, %c64 : index
-            %whole = arith.cmpi ule, %out_last, %end : index
-            scf.if %whole {
-              // All 64 rows are the group's: one TMA store, left in flight
-              // (the next mma.store into %os waits until it has read it).
-              %tv = croq.view %out [64, 256] from [%out_row, %col] : memref<?x?xbf16> -> !croq.view<64x256xbf16>
-              %st = croq.copy tma async swizzle = 128 %os -> %tv : !croq.tile<64x256xbf16, shared, swizzle = 128> -> !croq.view<64x256xbf16>
-            } else {
-              // Rows past the group's end belong to the next group (or lie
-              // past a masked group's count), which a TMA store would
-              // overwrite: the warpgroup's threads store the rows before
-              // `end` (a view bounded by it), 16 bytes a move.
-              %ov = croq.view %out [64, 256] from [%out_row, %col] within [%end, %n] : memref<?x?xbf16> -> !croq.view<64x256xbf16>
-              croq.copy dma %os -> %ov : !croq.tile<64x256xbf16, shared, swizzle = 128> -> !croq.view<64x256xbf16>
-            }
+            // Rows past the group's end belong to the next group (or lie
+            // past a masked group's count), which a TMA store (clipped at
+            // the tensor's edge only) would overwrite: the warpgroup's
+            // threads store the rows before `end` (a view bounded by it)
+            // from the shared tile, 16 bytes a move. A TMA store for the
+            // row blocks wholly inside the group, chosen by an scf.if, made
+            // ptxas serialize the wgmma (C7520: a warpgroup.arrive in a
+            // divergent path), so every block is stored this way.
+            %ov = croq.view %out [64, 256] from [%out_row, %col] within [%end, %n] : memref<?x?xbf16> -> !croq.view<64x256xbf16>
+            croq.copy dma %os -> %ov : !croq.tile<64x256xbf16, shared, swizzle = 128> -> !croq.view<64x256xbf16>
           }
           scf.yield %g, %ts, %te : index, index, index
         }
@@ -821,21 +811,16 @@ func.func @grouped_mm_masked_f16(%a: memref<?x?xf16>, %b: memref<?x?xf16>,
             croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xf16, shared, swizzle = 128>
             %half_rows = arith.muli %half, %c64 : index
             %out_row = arith.addi %row, %half_rows : index
-            %out_last = arith.addi %out_row, %c64 : index
-            %whole = arith.cmpi ule, %out_last, %end : index
-            scf.if %whole {
-              // All 64 rows are the group's: one TMA store, left in flight
-              // (the next mma.store into %os waits until it has read it).
-              %tv = croq.view %out [64, 256] from [%out_row, %col] : memref<?x?xf16> -> !croq.view<64x256xf16>
-              %st = croq.copy tma async swizzle = 128 %os -> %tv : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
-            } else {
-              // Rows past the group's end belong to the next group (or lie
-              // past a masked group's count), which a TMA store would
-              // overwrite: the warpgroup's threads store the rows before
-              // `end` (a view bounded by it), 16 bytes a move.
-              %ov = croq.view %out [64, 256] from [%out_row, %col] within [%end, %n] : memref<?x?xf16> -> !croq.view<64x256xf16>
-              croq.copy dma %os -> %ov : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
-            }
+            // Rows past the group's end belong to the next group (or lie
+            // past a masked group's count), which a TMA store (clipped at
+            // the tensor's edge only) would overwrite: the warpgroup's
+            // threads store the rows before `end` (a view bounded by it)
+            // from the shared tile, 16 bytes a move. A TMA store for the
+            // row blocks wholly inside the group, chosen by an scf.if, made
+            // ptxas serialize the wgmma (C7520: a warpgroup.arrive in a
+            // divergent path), so every block is stored this way.
+            %ov = croq.view %out [64, 256] from [%out_row, %col] within [%end, %n] : memref<?x?xf16> -> !croq.view<64x256xf16>
+            croq.copy dma %os -> %ov : !croq.tile<64x256xf16, shared, swizzle = 128> -> !croq.view<64x256xf16>
           }
           scf.yield %g, %ts, %te : index, index, index
         }
@@ -1072,21 +1057,16 @@ func.func @grouped_mm_masked_bf16(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>,
             croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xbf16, shared, swizzle = 128>
             %half_rows = arith.muli %half, %c64 : index
             %out_row = arith.addi %row, %half_rows : index
-            %out_last = arith.addi %out_row, %c64 : index
-            %whole = arith.cmpi ule, %out_last, %end : index
-            scf.if %whole {
-              // All 64 rows are the group's: one TMA store, left in flight
-              // (the next mma.store into %os waits until it has read it).
-              %tv = croq.view %out [64, 256] from [%out_row, %col] : memref<?x?xbf16> -> !croq.view<64x256xbf16>
-              %st = croq.copy tma async swizzle = 128 %os -> %tv : !croq.tile<64x256xbf16, shared, swizzle = 128> -> !croq.view<64x256xbf16>
-            } else {
-              // Rows past the group's end belong to the next group (or lie
-              // past a masked group's count), which a TMA store would
-              // overwrite: the warpgroup's threads store the rows before
-              // `end` (a view bounded by it), 16 bytes a move.
-              %ov = croq.view %out [64, 256] from [%out_row, %col] within [%end, %n] : memref<?x?xbf16> -> !croq.view<64x256xbf16>
-              croq.copy dma %os -> %ov : !croq.tile<64x256xbf16, shared, swizzle = 128> -> !croq.view<64x256xbf16>
-            }
+            // Rows past the group's end belong to the next group (or lie
+            // past a masked group's count), which a TMA store (clipped at
+            // the tensor's edge only) would overwrite: the warpgroup's
+            // threads store the rows before `end` (a view bounded by it)
+            // from the shared tile, 16 bytes a move. A TMA store for the
+            // row blocks wholly inside the group, chosen by an scf.if, made
+            // ptxas serialize the wgmma (C7520: a warpgroup.arrive in a
+            // divergent path), so every block is stored this way.
+            %ov = croq.view %out [64, 256] from [%out_row, %col] within [%end, %n] : memref<?x?xbf16> -> !croq.view<64x256xbf16>
+            croq.copy dma %os -> %ov : !croq.tile<64x256xbf16, shared, swizzle = 128> -> !croq.view<64x256xbf16>
           }
           scf.yield %g, %ts, %te : index, index, index
         }

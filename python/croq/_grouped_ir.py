@@ -171,21 +171,16 @@ func.func @{name}(%a: memref<?x?x{t}>, %b: memref<?x?x{t}>,
             croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256x{t}, shared, swizzle = 128>
             %half_rows = arith.muli %half, %c64 : index
             %out_row = arith.addi %row, %half_rows : index
-            %out_last = arith.addi %out_row, %c64 : index
-            %whole = arith.cmpi ule, %out_last, %end : index
-            scf.if %whole {{
-              // All 64 rows are the group's: one TMA store, left in flight
-              // (the next mma.store into %os waits until it has read it).
-              %tv = croq.view %out [64, 256] from [%out_row, %col] : memref<?x?x{t}> -> !croq.view<64x256x{t}>
-              %st = croq.copy tma async swizzle = 128 %os -> %tv : !croq.tile<64x256x{t}, shared, swizzle = 128> -> !croq.view<64x256x{t}>
-            }} else {{
-              // Rows past the group's end belong to the next group (or lie
-              // past a masked group's count), which a TMA store would
-              // overwrite: the warpgroup's threads store the rows before
-              // `end` (a view bounded by it), 16 bytes a move.
-              %ov = croq.view %out [64, 256] from [%out_row, %col] within [%end, %n] : memref<?x?x{t}> -> !croq.view<64x256x{t}>
-              croq.copy dma %os -> %ov : !croq.tile<64x256x{t}, shared, swizzle = 128> -> !croq.view<64x256x{t}>
-            }}
+            // Rows past the group's end belong to the next group (or lie
+            // past a masked group's count), which a TMA store (clipped at
+            // the tensor's edge only) would overwrite: the warpgroup's
+            // threads store the rows before `end` (a view bounded by it)
+            // from the shared tile, 16 bytes a move. A TMA store for the
+            // row blocks wholly inside the group, chosen by an scf.if, made
+            // ptxas serialize the wgmma (C7520: a warpgroup.arrive in a
+            // divergent path), so every block is stored this way.
+            %ov = croq.view %out [64, 256] from [%out_row, %col] within [%end, %n] : memref<?x?x{t}> -> !croq.view<64x256x{t}>
+            croq.copy dma %os -> %ov : !croq.tile<64x256x{t}, shared, swizzle = 128> -> !croq.view<64x256x{t}>
           }}
           scf.yield %g, %ts, %te : index, index, index
         }}
