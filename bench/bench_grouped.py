@@ -5,7 +5,8 @@ on mixture-of-experts shapes against a loop of cuBLAS GEMMs, one per expert
 torch's own grouped GEMM (torch._grouped_mm, where the installed torch has
 it and takes the dtype).
 
-Shapes: E experts (8, 64, 256), hidden 7168, intermediate 2048: the
+The weights are [E, N, K] (K-major), or with --b-layout kn [E, K, N]
+(N-major, as torch._grouped_mm takes them). Shapes: E experts (8, 64, 256), hidden 7168, intermediate 2048: the
 up-projection (N = 2048, K = 7168) and the down-projection (N = 7168,
 K = 2048) of T tokens routed to their top-k experts by random logits with
 a per-expert bias (so the groups are uneven; top-8, and top-2 for 8
@@ -21,6 +22,7 @@ between CUDA events. The stream column times one eager call the same way
 
 Usage:
     bench_grouped.py --kernels DIR [--rounds N] [--md FILE] [--tokens T,..]
+                     [--experts E,..] [--b-layout nk|kn]
 """
 
 from __future__ import annotations
@@ -88,6 +90,10 @@ def main() -> int:
     parser.add_argument("--tokens", default="4096,16384")
     parser.add_argument("--experts", default="8,64,256")
     parser.add_argument("--dtype", default="bfloat16")
+    parser.add_argument("--b-layout", choices=["nk", "kn"], default="nk",
+                        help="the experts' weights [G, N, K] (K-major) or "
+                        "[G, K, N] (N-major, passed to croq.grouped_mm as "
+                        "their transpose)")
     args = parser.parse_args()
     croq.grouped.set_kernels(args.kernels)
     dtype = getattr(torch, args.dtype)
@@ -104,7 +110,7 @@ def main() -> int:
                                ("down", HIDDEN, INTERMEDIATE)):
                 rows.append(bench_case(experts, tokens, top_k, sizes, proj,
                                        n, k, dtype, args.rounds,
-                                       has_grouped))
+                                       has_grouped, args.b_layout == "kn"))
     header = ("| E | tokens x top-k | rows min-max | proj | N x K | croq ms "
               "| cuBLAS loop ms | loop / croq | torch._grouped_mm ms "
               "| grouped / croq | croq TFLOP/s | stream ms croq / loop |")
@@ -133,10 +139,14 @@ def main() -> int:
 
 
 def bench_case(experts, tokens, top_k, sizes, proj, n, k, dtype, rounds,
-               has_grouped):
+               has_grouped, n_major):
     m = sum(sizes)
     a = torch.randn(m, k, device="cuda").to(dtype)
-    b = (torch.randn(experts, n, k, device="cuda") / k ** 0.5).to(dtype)
+    if n_major:
+        b = (torch.randn(experts, k, n, device="cuda") / k ** 0.5).to(
+            dtype).transpose(1, 2)
+    else:
+        b = (torch.randn(experts, n, k, device="cuda") / k ** 0.5).to(dtype)
     cum = [0]
     for s in sizes:
         cum.append(cum[-1] + s)

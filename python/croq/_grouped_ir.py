@@ -67,7 +67,7 @@ HEADER = """\
 """
 
 TEMPLATE = """
-func.func @{name}(%a: memref<?x?x{t}>, %b: memref<?x?x{t}>,
+func.func @{name}(%a: memref<?x?x{t}>, %b: {b_type},
 {pad}%{groups_arg}: memref<?xi32>, %out: memref<?x?x{t}>) {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -92,7 +92,7 @@ func.func @{name}(%a: memref<?x?x{t}>, %b: memref<?x?x{t}>,
     %full = croq.event.alloc : !croq.events<3>
     %empty = croq.event.alloc ready : !croq.events<3>
     %a_s = croq.alloc : !croq.tiles<3 x 128x64x{t}, shared, swizzle = 128>
-    %b_s = croq.alloc : !croq.tiles<3 x 256x64x{t}, shared, swizzle = 128>
+    %b_s = croq.alloc : !croq.tiles<3 x {b_tile}x{t}, shared, swizzle = 128>
     %out_s = croq.alloc : !croq.tiles<2 x 64x256x{t}, shared, swizzle = 128>
     croq.parallel (%p) in [3] : warpgroup {{
       %is_producer = arith.cmpi eq, %p, %c0 : index
@@ -107,9 +107,7 @@ func.func @{name}(%a: memref<?x?x{t}>, %b: memref<?x?x{t}>,
             %local = arith.subi %t, %bid : index
             %nth = arith.divui %local, %grid : index
             %base = arith.muli %nth, %k_tiles : index
-            %b_row = arith.muli %g, %n : index
-            %b_first = arith.addi %b_row, %col : index
-            scf.for %iv_k = %c0 to %k_tiles step %c1 {{
+{b_origin}            scf.for %iv_k = %c0 to %k_tiles step %c1 {{
               %s = arith.addi %base, %iv_k : index
               %stage = arith.remui %s, %c3 : index
               croq.event.wait %empty[%stage] : !croq.events<3>
@@ -117,9 +115,9 @@ func.func @{name}(%a: memref<?x?x{t}>, %b: memref<?x?x{t}>,
               %av = croq.view %a [128, 64] from [%row, %kk] : memref<?x?x{t}> -> !croq.view<128x64x{t}>
               %as = croq.stage %a_s[%stage] : !croq.tiles<3 x 128x64x{t}, shared, swizzle = 128>
               %fa = croq.copy tma async zfill swizzle = 128 %av -> %as : !croq.view<128x64x{t}> -> !croq.tile<128x64x{t}, shared, swizzle = 128>
-              %bv = croq.view %b [256, 64] from [%b_first, %kk] : memref<?x?x{t}> -> !croq.view<256x64x{t}>
-              %bs = croq.stage %b_s[%stage] : !croq.tiles<3 x 256x64x{t}, shared, swizzle = 128>
-              %fb = croq.copy tma async zfill swizzle = 128 %bv -> %bs : !croq.view<256x64x{t}> -> !croq.tile<256x64x{t}, shared, swizzle = 128>
+              %bv = croq.view %b [{b_window}] from [{b_from}] : {b_type} -> !croq.view<{b_tile}x{t}>
+              %bs = croq.stage %b_s[%stage] : !croq.tiles<3 x {b_tile}x{t}, shared, swizzle = 128>
+              %fb = croq.copy tma async zfill swizzle = 128 %bv -> %bs : !croq.view<{b_tile}x{t}> -> !croq.tile<{b_tile}x{t}, shared, swizzle = 128>
               croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<3>
             }}
           }}
@@ -146,15 +144,12 @@ func.func @{name}(%a: memref<?x?x{t}>, %b: memref<?x?x{t}>,
               %stage = arith.remui %s, %c3 : index
               croq.event.wait %full[%stage] : !croq.events<3>
               %as = croq.stage %a_s[%stage] : !croq.tiles<3 x 128x64x{t}, shared, swizzle = 128>
-              %bs = croq.stage %b_s[%stage] : !croq.tiles<3 x 256x64x{t}, shared, swizzle = 128>
-              %sum = scf.for %iv_w = %c0 to %cnk step %c1
+              %bs = croq.stage %b_s[%stage] : !croq.tiles<3 x {b_tile}x{t}, shared, swizzle = 128>
+{b_matrix}              %sum = scf.for %iv_w = %c0 to %cnk step %c1
                   iter_args(%part = %acc) -> (!croq.acc<64x256xf32>) {{
                 %ak = croq.subspan %as [64, 16] at [%half, %iv_w] : !croq.tile<128x64x{t}, shared, swizzle = 128> -> !croq.view<64x16x{t}, shared, swizzle = 128>
                 %ma = croq.mma.load %ak : !croq.view<64x16x{t}, shared, swizzle = 128> -> !croq.frag<64x16x{t}>
-                %bk = croq.chunkat %bs[_, %iv_w] of [1, 4] : !croq.tile<256x64x{t}, shared, swizzle = 128> -> !croq.view<256x16x{t}, shared, swizzle = 128>
-                %mb = croq.mma.load %bk : !croq.view<256x16x{t}, shared, swizzle = 128> -> !croq.frag<256x16x{t}>
-                %next = croq.mma row row %part, %ma, %mb : !croq.frag<64x16x{t}>, !croq.frag<256x16x{t}> -> !croq.acc<64x256xf32>
-                scf.yield %next : !croq.acc<64x256xf32>
+{b_step}                scf.yield %next : !croq.acc<64x256xf32>
               }}
               %done = croq.mma.commit %sum pending = 1 : !croq.acc<64x256xf32>
               // The previous iteration's mma, of this tile or of the
@@ -300,10 +295,52 @@ def cursor_advance(masked: bool) -> str:
 {ind}%col = arith.muli %block_n, %c256 : index"""
 
 
-def entry(dtype: str, masked: bool) -> str:
-    name = f"grouped_mm_{'masked_' if masked else ''}{dtype}"
+# b [G, N, K] (K-major, "nk") seen as [G * N, K], or [G, K, N] (N-major,
+# "kn"), a 3-D tensor whose tiles TMA clips at each expert's K edge; the
+# N-major tile is stored as 64-column slabs and read by wgmma transposed.
+B_LAYOUTS = {
+    "nk": dict(
+        b_type="memref<?x?x{t}>", b_tile="256x64", b_window="256, 64",
+        b_from="%b_first, %kk",
+        b_origin=("            %b_row = arith.muli %g, %n : index\n"
+                  "            %b_first = arith.addi %b_row, %col : index\n"),
+        b_matrix="",
+        b_step=(
+            "                %bk = croq.chunkat %bs[_, %iv_w] of [1, 4] : "
+            "!croq.tile<256x64x{t}, shared, swizzle = 128> -> "
+            "!croq.view<256x16x{t}, shared, swizzle = 128>\n"
+            "                %mb = croq.mma.load %bk : !croq.view<256x16x{t}, "
+            "shared, swizzle = 128> -> !croq.frag<256x16x{t}>\n"
+            "                %next = croq.mma row row %part, %ma, %mb : "
+            "!croq.frag<64x16x{t}>, !croq.frag<256x16x{t}> -> "
+            "!croq.acc<64x256xf32>\n")),
+    "kn": dict(
+        b_type="memref<?x?x?x{t}>", b_tile="1x64x256", b_window="1, 64, 256",
+        b_from="%g, %kk, %col", b_origin="",
+        b_matrix=(
+            "              %bm = croq.span_as %bs : !croq.tile<1x64x256x{t}, "
+            "shared, swizzle = 128> -> !croq.tile<64x256x{t}, shared, "
+            "swizzle = 128>\n"),
+        b_step=(
+            "                %bk = croq.chunkat %bm[%iv_w, _] of [4, 1] : "
+            "!croq.tile<64x256x{t}, shared, swizzle = 128> -> "
+            "!croq.view<16x256x{t}, shared, swizzle = 128>\n"
+            "                %mb = croq.mma.load %bk : !croq.view<16x256x{t}, "
+            "shared, swizzle = 128> -> !croq.frag<16x256x{t}>\n"
+            "                %next = croq.mma row col %part, %ma, %mb : "
+            "!croq.frag<64x16x{t}>, !croq.frag<16x256x{t}> -> "
+            "!croq.acc<64x256xf32>\n")),
+}
+
+
+def entry(dtype: str, masked: bool, b_layout: str = "nk") -> str:
+    name = (f"grouped_mm_{'masked_' if masked else ''}"
+            f"{'kn_' if b_layout == 'kn' else ''}{dtype}")
     groups_arg = "counts" if masked else "offsets"
+    b_parts = {key: value.format(t=dtype)
+               for key, value in B_LAYOUTS[b_layout].items()}
     return TEMPLATE.format(
+        **b_parts,
         name=name, t=dtype, groups_arg=groups_arg,
         pad=" " * len(f"func.func @{name}("),
         group_count=MASKED_COUNT if masked else CONTIGUOUS_COUNT,
@@ -316,7 +353,8 @@ def entry(dtype: str, masked: bool) -> str:
 def kernel_text() -> str:
     """The module of all four entry points."""
     parts = [HEADER]
-    for masked in (False, True):
-        for dtype in ("f16", "bf16"):
-            parts.append(entry(dtype, masked))
+    for b_layout in ("nk", "kn"):
+        for masked in (False, True):
+            for dtype in ("f16", "bf16"):
+                parts.append(entry(dtype, masked, b_layout))
     return "".join(parts)

@@ -6,7 +6,8 @@ that group's weights in one persistent launch of the kernels of
 
 - contiguous: ``a`` [M, K] whose rows are grouped by expert, ``offsets``
   [G + 1] (group g's rows are ``offsets[g]`` to ``offsets[g + 1]``) or
-  ``counts`` [G], ``b`` [G, N, K], ``out`` [M, N];
+  ``counts`` [G], ``b`` [G, N, K] (contiguous, or the transpose of a
+  contiguous [G, K, N]), ``out`` [M, N];
 - masked (``masked=True``): ``a`` [G, maxM, K], ``counts`` [G], ``b``
   [G, N, K], ``out`` [G, maxM, N]; only the first ``counts[g]`` rows of each
   group are computed and written, the others are left as they are. The
@@ -108,7 +109,9 @@ def grouped_mm(a: Any, b: Any, offsets: Any = None, *, counts: Any = None,
 
     Args:
         a: [M, K] (contiguous form) or [G, maxM, K] (masked), f16 or bf16.
-        b: [G, N, K], the same dtype, contiguous (K-major weights).
+        b: [G, N, K], the same dtype: contiguous (K-major weights), or the
+            transpose ``w.transpose(1, 2)`` of contiguous [G, K, N] weights
+            ``w`` (N-major), which are read as they are.
         offsets: contiguous form: [G + 1] cumulative row offsets (int32 or
             int64, on a's device); give ``counts`` instead to have them
             computed on the device.
@@ -128,7 +131,19 @@ def grouped_mm(a: Any, b: Any, offsets: Any = None, *, counts: Any = None,
 
     rank = 3 if masked else 2
     _check_tensor(torch, "a", a, rank)
-    _check_tensor(torch, "b", b, 3)
+    if isinstance(b, torch.Tensor) and b.dim() == 3 and \
+            not b.is_contiguous() and b.transpose(1, 2).is_contiguous():
+        # The [G, K, N] weights, passed as their [G, N, K] transpose.
+        n_major = True
+        _check_tensor(torch, "b", b.transpose(1, 2), 3)
+    else:
+        n_major = False
+        if isinstance(b, torch.Tensor) and b.dim() == 3 and \
+                not b.is_contiguous():
+            _fail(f"b [G, N, K] must be contiguous, or the transpose of a "
+                  f"contiguous [G, K, N] tensor; its strides are "
+                  f"{b.stride()}")
+        _check_tensor(torch, "b", b, 3)
     if a.dtype not in (torch.float16, torch.bfloat16):
         _fail(f"a must be float16 or bfloat16, it is {a.dtype}")
     if b.dtype != a.dtype:
@@ -182,12 +197,15 @@ def grouped_mm(a: Any, b: Any, offsets: Any = None, *, counts: Any = None,
             not masked and a.shape[0] >= 2 ** 31:
         _fail("more than 2^31 - 1 rows")
     module = _module()
-    suffix = "f16" if a.dtype == torch.float16 else "bf16"
-    b2 = b.view(groups * n, k)
+    suffix = ("kn_" if n_major else "") + \
+        ("f16" if a.dtype == torch.float16 else "bf16")
+    # K-major weights are read as one [G * N, K] matrix; N-major ones as the
+    # [G, K, N] tensor they are.
+    b_arg = b.transpose(1, 2) if n_major else b.view(groups * n, k)
     if masked:
         fn = getattr(module, f"grouped_mm_masked_{suffix}")
-        fn(a.view(-1, k), b2, counts, out.view(-1, n))
+        fn(a.view(-1, k), b_arg, counts, out.view(-1, n))
     else:
         fn = getattr(module, f"grouped_mm_{suffix}")
-        fn(a, b2, offsets, out)
+        fn(a, b_arg, offsets, out)
     return out

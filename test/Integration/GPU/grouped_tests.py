@@ -83,19 +83,27 @@ def grouped_tests(s, random_tensor, poisoned):
         s.module(MODULE)  # reports a module that did not compile
         croq.grouped.set_kernels(s.kernels / f"lib{MODULE}.so")
 
+    def weights(groups, n, k, dtype, n_major):
+        """b [G, N, K]: contiguous, or the transpose of a contiguous
+        [G, K, N]."""
+        if n_major:
+            return random_tensor((groups, k, n), dtype).transpose(1, 2)
+        return random_tensor((groups, n, k), dtype)
+
     def contiguous(dtype, sizes, n, k, tail=0, index_dtype=torch.int32,
-                   as_counts=False):
+                   as_counts=False, n_major=False):
         groups = len(sizes)
         m = sum(sizes) + tail
         name = (f"{MODULE} contiguous {str(dtype)[6:]} G={groups} "
                 f"M={m} N={n} K={k}" + (f" tail={tail}" if tail else "") +
                 (" counts" if as_counts else "") +
-                (" i64" if index_dtype == torch.int64 else ""))
+                (" i64" if index_dtype == torch.int64 else "") +
+                (" b[G,K,N]" if n_major else ""))
 
         def body():
             use_kernels()
             a = random_tensor((m, k), dtype)
-            b = random_tensor((groups, n, k), dtype)
+            b = weights(groups, n, k, dtype, n_major)
             out = poisoned((m, n), dtype)
             cum = [0]
             for size in sizes:
@@ -111,15 +119,15 @@ def grouped_tests(s, random_tensor, poisoned):
             return _check(out, ref, written, TOLERANCE[dtype])
         s.run(name, "grouped_mm", body)
 
-    def masked(dtype, counts_list, max_m, n, k):
+    def masked(dtype, counts_list, max_m, n, k, n_major=False):
         groups = len(counts_list)
         name = (f"{MODULE} masked {str(dtype)[6:]} G={groups} maxM={max_m} "
-                f"N={n} K={k}")
+                f"N={n} K={k}" + (" b[G,K,N]" if n_major else ""))
 
         def body():
             use_kernels()
             a = random_tensor((groups, max_m, k), dtype)
-            b = random_tensor((groups, n, k), dtype)
+            b = weights(groups, n, k, dtype, n_major)
             out = poisoned((groups, max_m, n), dtype)
             counts = torch.tensor(counts_list, dtype=torch.int32,
                                   device="cuda")
@@ -206,6 +214,16 @@ def grouped_tests(s, random_tensor, poisoned):
         masked(dtype, [17] * 256, 64, 256, 128)
         masked(dtype, [200], 200, 600, 320)
         masked(dtype, random_sizes(32, 32 * 100, zeros=5), 400, 512, 256)
+        # N-major weights ([G, K, N]): K off the 64-row tile (each expert's
+        # K edge), N off the 256-column tile.
+        contiguous(dtype, [0, 1, 127, 128, 129, 300, 0, 64], 256, 128,
+                   n_major=True)
+        contiguous(dtype, [5, 0, 200, 77, 0, 0, 512, 3], 200, 200,
+                   n_major=True)
+        contiguous(dtype, random_sizes(256, 8192, zeros=40), 512, 72,
+                   n_major=True)
+        masked(dtype, [0, 1, 127, 128, 129, 300, 0, 64], 300, 264, 136,
+               n_major=True)
     # A DeepSeek-like down projection (N = 7168, K = 2048) on 64 experts.
     contiguous(torch.bfloat16, random_sizes(64, 4096), 7168, 2048)
     graph(torch.bfloat16, 16, 256, 512, 256, replays=4)
@@ -221,6 +239,7 @@ def grouped_tests(s, random_tensor, poisoned):
     a, b, off = tensors()
     refused("f32", lambda: croq.grouped_mm(a.float(), b.float(), off))
     refused("mixed dtypes", lambda: croq.grouped_mm(a, b.bfloat16(), off))
+    refused("b strided", lambda: croq.grouped_mm(a, b[:, ::2], off))
     refused("a transposed", lambda: croq.grouped_mm(
         a.t().contiguous().t(), b, off))
     refused("offsets on the host", lambda: croq.grouped_mm(a, b, off.cpu()))
