@@ -1,6 +1,7 @@
 """The croq IR of the grouped GEMMs (:func:`croq.grouped_mm`).
 
-One template, four entry points (f16 / bf16, contiguous / masked); the
+One template, eight entry points (f16 / bf16, contiguous / masked, K-major
+/ N-major weights); the
 kernel's design is in :data:`HEADER`. examples/gen/grouped_matmul.py prints
 :func:`kernel_text` into examples/grouped_matmul.mlir, and
 test/Examples/grouped-matmul-generated.test checks the two agree.
@@ -25,6 +26,8 @@ HEADER = """\
 //     is left untouched. Every size of the launch is fixed by the shapes,
 //     so a call can be captured in a CUDA graph and replayed with other
 //     counts.
+//   grouped_mm_kn_{f16,bf16}, grouped_mm_masked_kn_{f16,bf16}: the same
+//     with b [G, K, N] (N-major weights, 3-D).
 //
 // Offsets and counts are read on the device and clamped to the tensor (a
 // group's rows end at or after they start and at or before M; a count at
@@ -54,14 +57,26 @@ HEADER = """\
 //
 // Stores: a TMA store clips only at the tensor's edge, so a tile whose rows
 // run past its group's end would overwrite the next group's rows. Each
-// consumer therefore stores its 64x256 half from registers through a view
-// bounded by the group's end row (croq.view ... within [end, N]), which
-// croq.mma.store masks element by element. (The rows are stored in pairs
-// of columns, 4 bytes a store, where a TMA store moves the tile in bulk;
-// bench/RESULTS.md has what that costs against cuBLAS.)
+// consumer therefore writes its 64x256 half into a swizzled shared tile
+// (stmatrix) and copies it out by the warpgroup's threads through a view
+// bounded by the group's end row (croq.copy dma ... within [end, N]): 16-byte
+// moves, tested once for the whole block and element by element only in a
+// group's last block. Measured on an H200 (bench/RESULTS.md): stores from
+// registers through the same view were 1.26-1.36x slower on the down
+// projections; a TMA store (wrong at the boundaries, timed only) 2-8%
+// faster; a TMA store for whole blocks behind an scf.if made ptxas
+// serialize the wgmma (C7520), and a TMA store aimed past the tensor for
+// boundary blocks plus a dma copy bounded to nothing for whole ones
+// (branch-free) was 0-7% slower than the dma copy alone.
 //
-// Not covered: f8 block-scaled grouped GEMMs; b as [G, K, N] (N-major);
-// the wrapper is croq.grouped_mm (python/croq/grouped.py).
+// Weights: b [G, N, K] (K-major) is read as one [G * N, K] matrix (its
+// tile may run into the next expert's rows when N is not a multiple of
+// 256: those feed columns past N, not stored); the *_kn_* entry points take
+// b [G, K, N] (N-major) as the 3-D tensor it is, so TMA zero-fills past
+// each expert's K, and wgmma reads the tile transposed.
+//
+// Not covered: f8 block-scaled grouped GEMMs. The wrapper is
+// croq.grouped_mm (python/croq/grouped.py); docs/grouped-gemm.md.
 //
 //===----------------------------------------------------------------------===//
 """
