@@ -6,7 +6,8 @@ torch's own grouped GEMM (torch._grouped_mm, where the installed torch has
 it and takes the dtype).
 
 The weights are [E, N, K] (K-major), or with --b-layout kn [E, K, N]
-(N-major, as torch._grouped_mm takes them). Shapes: E experts (8, 64, 256), hidden 7168, intermediate 2048: the
+(N-major, as torch._grouped_mm takes them). Shapes: E experts (8, 64,
+256), hidden 7168, intermediate 2048: the
 up-projection (N = 2048, K = 7168) and the down-projection (N = 7168,
 K = 2048) of T tokens routed to their top-k experts by random logits with
 a per-expert bias (so the groups are uneven; top-8, and top-2 for 8
@@ -153,7 +154,6 @@ def bench_case(experts, tokens, top_k, sizes, proj, n, k, dtype, rounds,
     offsets = torch.tensor(cum, dtype=torch.int32, device="cuda")
     out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
     out_loop = torch.empty_like(out)
-    out_grouped = torch.empty_like(out)
     groups = [(g, cum[g], cum[g + 1]) for g in range(experts)
               if cum[g + 1] > cum[g]]
 

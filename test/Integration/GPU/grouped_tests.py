@@ -1,4 +1,4 @@
-# ===- grouped_tests.py - GPU tests of the grouped GEMMs (croq.grouped_mm) -===#
+# ===- grouped_tests.py - GPU tests of croq.grouped_mm -------------------===#
 #
 # The kernels of examples/grouped_matmul.mlir, called through
 # croq.grouped_mm on random inputs (no zeros) with poisoned (NaN) outputs,
@@ -183,7 +183,8 @@ def grouped_tests(s, random_tensor, poisoned):
             except ValueError as e:
                 if "croq.grouped_mm" in str(e):
                     return True, 0.0, ""
-                return False, 0.0, f"ValueError without the function's name: {e}"
+                return False, 0.0, (f"ValueError without the function's "
+                                    f"name: {e}")
             return False, 0.0, "accepted"
         s.run(f"{MODULE} refuses {what}", "grouped_mm", body)
 
