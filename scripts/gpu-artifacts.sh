@@ -71,7 +71,8 @@ mkdir -p "$ART/kernels" "$ART/python" "$ART/tests" "$ART/bench"
 # examples/copy_slices.mlir and examples/flash_attention.mlir too: the GPU tests
 # and benchmarks call them.
 PYTHONPATH=python "$PYTHON" - "$ART/kernels" test/Integration/GPU/*.mlir \
-    bench/kernels/*.mlir examples/copy_slices.mlir examples/flash_attention.mlir <<'PY'
+    bench/kernels/*.mlir examples/copy_slices.mlir examples/flash_attention.mlir \
+    examples/grouped_matmul.mlir <<'PY'
 """Compiles each kernel file into the artifact directory; a failure is
 written to <module>.FAILED.txt and the others go on."""
 import sys

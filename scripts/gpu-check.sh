@@ -11,7 +11,8 @@
 # 3. runs the GPU end-to-end tests (run_gpu_tests.py);
 # 4. runs the dma benchmarks against torch (bench_dma.py) and the GEMM
 #    benchmarks against cuBLAS and Triton (bench_gemm.py); attention
-#    against torch's SDPA (bench_attention.py);
+#    against torch's SDPA (bench_attention.py); grouped GEMMs against a
+#    cuBLAS loop and torch._grouped_mm (bench_grouped.py);
 # 5. prints a summary table last: each test with PASS/FAIL and its max
 #    error, each benchmark with its GB/s and its ratio to torch.
 #
@@ -101,6 +102,11 @@ gemm_rc=${PIPESTATUS[0]}
 "$PY" "$ART/bench/bench_attention.py" --artifacts "$ART" \
   --json "$OUT/bench_attention.json" 2>&1 | tee -a "$LOG"
 attention_rc=${PIPESTATUS[0]}
+# Grouped GEMMs (croq.grouped_mm) against a cuBLAS loop and torch._grouped_mm.
+"$PY" "$ART/bench/bench_grouped.py" \
+  --kernels "$ART/kernels/libgrouped_matmul.so" \
+  --md "$OUT/bench_grouped.md" 2>&1 | tee -a "$LOG"
+grouped_rc=${PIPESTATUS[0]}
 
 echo "== summary" | tee -a "$LOG"
 "$PY" - "$OUT/tests.json" "$OUT/bench.json" "$sass_line" <<'PY' 2>&1 | tee -a "$LOG"
@@ -156,5 +162,5 @@ if counts is not None:
 PY
 
 cat "$OUT/bench_gemm.md" 2>/dev/null | tee -a "$LOG"
-echo "gpu-check: tests exit $tests_rc, bench exit $bench_rc, gemm bench exit $gemm_rc, attention bench exit $attention_rc; outputs in $OUT" | tee -a "$LOG"
-[ "$tests_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ] && [ "$gemm_rc" -eq 0 ] && [ "$attention_rc" -eq 0 ]
+echo "gpu-check: tests exit $tests_rc, bench exit $bench_rc, gemm bench exit $gemm_rc, attention bench exit $attention_rc, grouped bench exit $grouped_rc; outputs in $OUT" | tee -a "$LOG"
+[ "$tests_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ] && [ "$gemm_rc" -eq 0 ] && [ "$attention_rc" -eq 0 ] && [ "$grouped_rc" -eq 0 ]

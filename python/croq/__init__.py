@@ -21,6 +21,8 @@ from .arguments import ArgumentView, Buffer
 from .autotune import (DEFAULT_CONFIGS, AutotunedEntryPoint, AutotunedModule,
                        autotune, compile_variants, load_autotuned)
 from .compiler import Artifact, compile
+from .grouped import compile_kernels as compile_grouped_kernels
+from .grouped import grouped_mm
 from .errors import (ArgumentError, CompileError, CroqError,
                      CroqRuntimeError, LoadError, RuntimeError)
 from .module import EntryPoint, Module, load
@@ -34,6 +36,7 @@ __all__ = [
     "AutotunedModule", "Buffer", "CompileError", "CroqError",
     "CroqRuntimeError", "DEFAULT_CONFIGS", "ELEMENT_TYPES", "EntryPoint",
     "FunctionSignature", "LoadError", "MemRefArg", "Module", "RuntimeError",
-    "autotune", "call_path", "compile", "compile_variants", "element_type",
+    "autotune", "call_path", "compile", "compile_grouped_kernels",
+    "compile_variants", "element_type", "grouped_mm",
     "load", "load_autotuned", "parse_signature",
 ]

@@ -2033,6 +2033,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # tf32 and s8 GEMMs from linalg (linalg_tf32_s8_tests.py).
     from linalg_tf32_s8_tests import linalg_tf32_s8_tests
     linalg_tf32_s8_tests(suite, random_tensor, poisoned, compare_close, compare)
+    # Grouped GEMMs through croq.grouped_mm (grouped_tests.py).
+    from grouped_tests import grouped_tests
+    grouped_tests(suite, random_tensor, poisoned)
     # Whole programs from MLIR's TOSA pipelines (frontend_tests.py).
     from frontend_tests import frontend_tests
     frontend_tests(suite, random_tensor, poisoned, compare_close)
