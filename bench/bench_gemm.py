@@ -13,8 +13,8 @@ Per shape and element type:
   call (a 256 MiB fill, left out of the sum), median over 20 calls; the
   same for croq, for cuBLAS (``torch.matmul(a, b.t())`` with b given as
   [N, K]; ``torch._scaled_mm`` for f8) and for Triton (the persistent
-  TMA-descriptor GEMM of triton_gemm.py, the best of a few tile
-  configurations, chosen by triton.testing.do_bench once per shape and
+  TMA-descriptor GEMM of triton_gemm.py, the best of its tile
+  configurations, chosen by triton_gemm.choose_config once per shape and
   element type). croq's device time includes the device copies that stage
   misaligned inputs (rows of 4093 f16 are not 16-byte aligned, so the
   runtime copies A and B into padded buffers before the launch; zero on
@@ -199,9 +199,10 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
         return row
     key = (shape, dtype)
     if key not in TRITON_CACHE:
-        # The configuration is chosen by do_bench; the best one is then
-        # timed on the device like croq and cuBLAS.
-        call, note = fastest_triton_matmul(a, b, time_call)
+        # triton_gemm.py chooses the configuration (events, L2 flushed,
+        # interleaved rounds); the best one is then timed on the device
+        # like croq and cuBLAS.
+        call, note = fastest_triton_matmul(a, b)
         device_ms = time_device(call, is_library_kernel) \
             if call is not None else None
         TRITON_CACHE[key] = (device_ms, note)
