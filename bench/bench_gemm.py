@@ -132,6 +132,52 @@ def time_device(fn, match, iters: int = 20) -> Optional[float]:
     return statistics.median(calls) if calls else None
 
 
+def time_interleaved(calls, rounds: int, iters: int = 20):
+    """Device times of each call (name: (function, kernel match)), per
+    round the median of `iters` calls: one profiler session a round, the
+    calls interleaved call by call (L2 flushed before each) in an order
+    rotated every round. A round whose events do not split into one group
+    per call (a call that fills or sets memory itself) is timed call by
+    call with time_device instead."""
+    from torch.profiler import ProfilerActivity, profile
+    names = list(calls)
+    for f, _ in calls.values():
+        f()
+    torch.cuda.synchronize()
+    times = {name: [] for name in names}
+    for r in range(rounds):
+        shift = r % len(names)
+        order = names[shift:] + names[:shift]
+        sequence = order * iters
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for name in sequence:
+                flush_l2()
+                calls[name][0]()
+            torch.cuda.synchronize()
+        events = sorted((e for e in prof.events()
+                         if str(getattr(e, "device_type", "")).endswith(
+                             "CUDA")), key=lambda e: e.time_range.start)
+        # Each flush opens the group of the call after it.
+        groups = []
+        for event in events:
+            if is_flush(event.name):
+                groups.append(0.0)
+            elif groups and len(groups) <= len(sequence) and \
+                    calls[sequence[len(groups) - 1]][1](event.name):
+                groups[-1] += event.time_range.elapsed_us() / 1e3
+        if len(groups) != len(sequence):
+            for name in order:
+                t = time_device(*calls[name])
+                if t is not None:
+                    times[name].append(t)
+            continue
+        for name in order:
+            own = [t for n, t in zip(sequence, groups) if n == name and t > 0]
+            if own:
+                times[name].append(statistics.median(own))
+    return times
+
+
 def is_flush(name: str) -> bool:
     """The flush's fill, whether torch runs it as a kernel or a memset."""
     return FLUSH_KERNEL in name or "Memset" in name

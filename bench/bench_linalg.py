@@ -2,16 +2,31 @@
 """Times GEMMs that croq compiles from linalg (test/Integration/GPU/
 linalg_matmul.mlir: linalg.fill + linalg.matmul, made a croq kernel by
 convert-linalg-to-croq and pipelined by croq-pipeline-loops) against
-cuBLAS (torch.matmul on the same operands) in one process. Each shape is
-checked first (random inputs, poisoned output, against a float32 product);
-then each round times croq and cuBLAS in a rotated order, each as the median
-device time of 20 calls with L2 flushed (bench_gemm.time_device). The table
-gives the median and spread (min-max over rounds) of each time and of
-cuBLAS ms / croq ms. The Triton GEMM of triton_gemm.py (persistent, TMA
-descriptors), at its best of a few configurations per shape (chosen by
-do_bench), is timed in the same rotation on the same operands (B passed
-N x K; A as a row-major copy where croq's kernel reads it stored K x M),
-the peer to beat; --no-triton leaves it out. A second table times the GEMM with a fused epilogue
+cuBLAS (torch.matmul on the same operands) and the Triton GEMM of
+triton_gemm.py in one process.
+
+The main table: each shape is checked first (random inputs, poisoned
+output, against a float32 product; a shape croq declines or gets wrong is
+listed and the table goes on). The Triton GEMM (TMA descriptors,
+persistent or one program per tile) reads the operands as croq does (B
+stored K x N or N x K, A stored K x M) and runs at the configuration
+triton_gemm.choose_config picks for the shape (17 configurations timed
+with L2 flushed, interleaved, best median), the peer to beat; an operand
+TMA cannot describe as stored is copied in Triton's call, and timed, as
+croq's staging copies are. Then each round is one profiler session in
+which croq, cuBLAS and Triton are called in turn, call by call, with L2
+flushed before each call, 20 calls each, the order rotated every round;
+each time is the median of the round's calls (device time of the call's
+kernels and copies). Rows give cuBLAS's ms and the speed ratios per round
+(cuBLAS ms / croq ms, cuBLAS ms / Triton ms, Triton ms / croq ms), median
+[min-max] over rounds, then geomeans, and the rows below 0.9 of cuBLAS or
+behind Triton. --no-triton leaves Triton out; --shapes times a subset.
+The sweep covers squares, model layers, decode-like M of 1 to 64 and
+partial or single waves of 128x256 tiles on 132 multiprocessors
+(333x4096x4096, 576x8192x8192, 320x12288x4096, ...).
+
+Other tables: "triton" checks triton_gemm.choose_config against
+triton.autotune over the same configurations. A fused-epilogue table
 (linalg_mm_bias_relu_f16: relu(A B + bias) in the kernel's epilogue)
 against the same GEMM without it and against torch's matmul followed by
 the bias and relu. An f8 table times linalg_mm_nt_e4m3 against cuBLAS's
@@ -26,13 +41,13 @@ operands (tf32 wgmma) and of i8 operands into i32 (s8 wgmma), B stored
 N x K (test/Integration/GPU/linalg_matmul_tf32_s8.mlir), against
 torch.matmul with TF32 allowed and torch._int_mm (B passed as the K x N
 view of the N x K tensor).
---tables picks among main, f8, epilogue, batch, tf32 and s8 (default the
-first four).
+--tables picks among main, f8, epilogue, batch, tf32, s8 and triton
+(default the first four).
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
                     [--shapes MxNxK,...]
-                    [--tables main,f8,epilogue,batch,tf32,s8]
+                    [--tables main,f8,epilogue,batch,tf32,s8,triton]
                     [--autotune]
 """
 
@@ -47,9 +62,9 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_gemm import (flush_l2, is_flush,  # noqa: E402
-                        is_library_kernel, is_library_kernel_or_elementwise,
-                        time_device)
+from bench_gemm import (is_library_kernel,  # noqa: E402
+                        is_library_kernel_or_elementwise, time_device,
+                        time_interleaved)
 
 SHAPES = [(512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048),
           (4096, 4096, 4096), (6144, 6144, 6144), (8192, 8192, 8192),
@@ -386,52 +401,6 @@ def tf32_s8_rows(kernels: Path, kind: str, shapes, rounds: int):
     return head + rows
 
 
-def time_interleaved(calls, rounds: int, iters: int = 20):
-    """Device times of each call (name: (function, kernel match)), per
-    round the median of `iters` calls: one profiler session a round, the
-    calls interleaved call by call (L2 flushed before each) in an order
-    rotated every round. A round whose events do not split into one group
-    per call (a call that fills or sets memory itself) is timed call by
-    call with time_device instead."""
-    from torch.profiler import ProfilerActivity, profile
-    names = list(calls)
-    for f, _ in calls.values():
-        f()
-    torch.cuda.synchronize()
-    times = {name: [] for name in names}
-    for r in range(rounds):
-        shift = r % len(names)
-        order = names[shift:] + names[:shift]
-        sequence = order * iters
-        with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            for name in sequence:
-                flush_l2()
-                calls[name][0]()
-            torch.cuda.synchronize()
-        events = sorted((e for e in prof.events()
-                         if str(getattr(e, "device_type", "")).endswith(
-                             "CUDA")), key=lambda e: e.time_range.start)
-        # Each flush opens the group of the call after it.
-        groups = []
-        for event in events:
-            if is_flush(event.name):
-                groups.append(0.0)
-            elif groups and len(groups) <= len(sequence) and \
-                    calls[sequence[len(groups) - 1]][1](event.name):
-                groups[-1] += event.time_range.elapsed_us() / 1e3
-        if len(groups) != len(sequence):
-            for name in order:
-                t = time_device(*calls[name])
-                if t is not None:
-                    times[name].append(t)
-            continue
-        for name in order:
-            own = [t for n, t in zip(sequence, groups) if n == name and t > 0]
-            if own:
-                times[name].append(statistics.median(own))
-    return times
-
-
 def per_round(num, den):
     """Per round: num ms / den ms."""
     return [x / y for x, y in zip(num, den)]
@@ -447,6 +416,9 @@ def main_rows(mod, shapes, rounds: int, with_triton: bool):
             "|---|---|---|---|---|---|---|---|"]
     print("\n".join(head), flush=True)
     rows, summary = [], {"croq": [], "triton": [], "peer": []}
+    # The rows whose operands TMA reads as stored (Triton copies none, and
+    # croq stages none): the rows to compare runs by.
+    aligned = {"croq": [], "triton": [], "peer": []}
     below = []
     for kernel, dtype, nt, tn in KERNELS:
         fn = getattr(mod, kernel)
@@ -509,6 +481,10 @@ def main_rows(mod, shapes, rounds: int, with_triton: bool):
                 summary["triton"].append(statistics.median(tri))
                 summary["peer"].append(statistics.median(peer))
                 cells = [spread(tri) + " ", spread(peer) + " "]
+                if "copied" not in config:
+                    for key, values in (("croq", croq_ratio),
+                                        ("triton", tri), ("peer", peer)):
+                        aligned[key].append(statistics.median(values))
                 if statistics.median(peer) < 0.97:
                     below.append(f"{kernel} {shape}: behind Triton "
                                  f"({statistics.median(peer):.3f})")
@@ -527,6 +503,13 @@ def main_rows(mod, shapes, rounds: int, with_triton: bool):
                        ("peer", "croq vs Triton")):
         if summary[key]:
             tail.append(geomean_line(label, summary[key]))
+    if aligned["croq"]:
+        tail += ["", "On the rows whose operands TMA reads as stored (no "
+                 "copy for Triton):"]
+        for key, label in (("croq", "croq vs cuBLAS"),
+                           ("triton", "Triton vs cuBLAS"),
+                           ("peer", "croq vs Triton")):
+            tail.append(geomean_line(label, aligned[key]))
     tail += ["", "Rows below 0.9 of cuBLAS, behind Triton by more than 3%, "
              "or not run:", ""] + [f"- {line}" for line in below or ["none"]]
     print("\n".join(tail), flush=True)
