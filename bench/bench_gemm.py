@@ -13,8 +13,8 @@ Per shape and element type:
   call (a 256 MiB fill, left out of the sum), median over 20 calls; the
   same for croq, for cuBLAS (``torch.matmul(a, b.t())`` with b given as
   [N, K]; ``torch._scaled_mm`` for f8) and for Triton (the persistent
-  TMA-descriptor GEMM of triton_gemm.py, the best of a few tile
-  configurations, chosen by triton.testing.do_bench once per shape and
+  TMA-descriptor GEMM of triton_gemm.py, the best of its tile
+  configurations, chosen by triton_gemm.choose_config once per shape and
   element type). croq's device time includes the device copies that stage
   misaligned inputs (rows of 4093 f16 are not 16-byte aligned, so the
   runtime copies A and B into padded buffers before the launch; zero on
@@ -132,6 +132,52 @@ def time_device(fn, match, iters: int = 20) -> Optional[float]:
     return statistics.median(calls) if calls else None
 
 
+def time_interleaved(calls, rounds: int, iters: int = 20):
+    """Device times of each call (name: (function, kernel match)), per
+    round the median of `iters` calls: one profiler session a round, the
+    calls interleaved call by call (L2 flushed before each) in an order
+    rotated every round. A round whose events do not split into one group
+    per call (a call that fills or sets memory itself) is timed call by
+    call with time_device instead."""
+    from torch.profiler import ProfilerActivity, profile
+    names = list(calls)
+    for f, _ in calls.values():
+        f()
+    torch.cuda.synchronize()
+    times = {name: [] for name in names}
+    for r in range(rounds):
+        shift = r % len(names)
+        order = names[shift:] + names[:shift]
+        sequence = order * iters
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for name in sequence:
+                flush_l2()
+                calls[name][0]()
+            torch.cuda.synchronize()
+        events = sorted((e for e in prof.events()
+                         if str(getattr(e, "device_type", "")).endswith(
+                             "CUDA")), key=lambda e: e.time_range.start)
+        # Each flush opens the group of the call after it.
+        groups = []
+        for event in events:
+            if is_flush(event.name):
+                groups.append(0.0)
+            elif groups and len(groups) <= len(sequence) and \
+                    calls[sequence[len(groups) - 1]][1](event.name):
+                groups[-1] += event.time_range.elapsed_us() / 1e3
+        if len(groups) != len(sequence):
+            for name in order:
+                t = time_device(*calls[name])
+                if t is not None:
+                    times[name].append(t)
+            continue
+        for name in order:
+            own = [t for n, t in zip(sequence, groups) if n == name and t > 0]
+            if own:
+                times[name].append(statistics.median(own))
+    return times
+
+
 def is_flush(name: str) -> bool:
     """The flush's fill, whether torch runs it as a kernel or a memset."""
     return FLUSH_KERNEL in name or "Memset" in name
@@ -199,9 +245,10 @@ def bench_one(module, kernel: str, dtype: torch.dtype,
         return row
     key = (shape, dtype)
     if key not in TRITON_CACHE:
-        # The configuration is chosen by do_bench; the best one is then
-        # timed on the device like croq and cuBLAS.
-        call, note = fastest_triton_matmul(a, b, time_call)
+        # triton_gemm.py chooses the configuration (events, L2 flushed,
+        # interleaved rounds); the best one is then timed on the device
+        # like croq and cuBLAS.
+        call, note = fastest_triton_matmul(a, b)
         device_ms = time_device(call, is_library_kernel) \
             if call is not None else None
         TRITON_CACHE[key] = (device_ms, note)

@@ -2,16 +2,31 @@
 """Times GEMMs that croq compiles from linalg (test/Integration/GPU/
 linalg_matmul.mlir: linalg.fill + linalg.matmul, made a croq kernel by
 convert-linalg-to-croq and pipelined by croq-pipeline-loops) against
-cuBLAS (torch.matmul on the same operands) in one process. Each shape is
-checked first (random inputs, poisoned output, against a float32 product);
-then each round times croq and cuBLAS in a rotated order, each as the median
-device time of 20 calls with L2 flushed (bench_gemm.time_device). The table
-gives the median and spread (min-max over rounds) of each time and of
-cuBLAS ms / croq ms. The Triton GEMM of triton_gemm.py (persistent, TMA
-descriptors), at its best of a few configurations per shape (chosen by
-do_bench), is timed in the same rotation on the same operands (B passed
-N x K; A as a row-major copy where croq's kernel reads it stored K x M),
-the peer to beat; --no-triton leaves it out. A second table times the GEMM with a fused epilogue
+cuBLAS (torch.matmul on the same operands) and the Triton GEMM of
+triton_gemm.py in one process.
+
+The main table: each shape is checked first (random inputs, poisoned
+output, against a float32 product; a shape croq declines or gets wrong is
+listed and the table goes on). The Triton GEMM (TMA descriptors,
+persistent or one program per tile) reads the operands as croq does (B
+stored K x N or N x K, A stored K x M) and runs at the configuration
+triton_gemm.choose_config picks for the shape (17 configurations timed
+with L2 flushed, interleaved, best median), the peer to beat; an operand
+TMA cannot describe as stored is copied in Triton's call, and timed, as
+croq's staging copies are. Then each round is one profiler session in
+which croq, cuBLAS and Triton are called in turn, call by call, with L2
+flushed before each call, 20 calls each, the order rotated every round;
+each time is the median of the round's calls (device time of the call's
+kernels and copies). Rows give cuBLAS's ms and the speed ratios per round
+(cuBLAS ms / croq ms, cuBLAS ms / Triton ms, Triton ms / croq ms), median
+[min-max] over rounds, then geomeans, and the rows below 0.9 of cuBLAS or
+behind Triton. --no-triton leaves Triton out; --shapes times a subset.
+The sweep covers squares, model layers, decode-like M of 1 to 64 and
+partial or single waves of 128x256 tiles on 132 multiprocessors
+(333x4096x4096, 576x8192x8192, 320x12288x4096, ...).
+
+Other tables: "triton" checks triton_gemm.choose_config against
+triton.autotune over the same configurations. A fused-epilogue table
 (linalg_mm_bias_relu_f16: relu(A B + bias) in the kernel's epilogue)
 against the same GEMM without it and against torch's matmul followed by
 the bias and relu. An f8 table times linalg_mm_nt_e4m3 against cuBLAS's
@@ -26,13 +41,13 @@ operands (tf32 wgmma) and of i8 operands into i32 (s8 wgmma), B stored
 N x K (test/Integration/GPU/linalg_matmul_tf32_s8.mlir), against
 torch.matmul with TF32 allowed and torch._int_mm (B passed as the K x N
 view of the N x K tensor).
---tables picks among main, f8, epilogue, batch, tf32 and s8 (default the
-first four).
+--tables picks among main, f8, epilogue, batch, tf32, s8 and triton
+(default the first four).
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
                     [--shapes MxNxK,...]
-                    [--tables main,f8,epilogue,batch,tf32,s8]
+                    [--tables main,f8,epilogue,batch,tf32,s8,triton]
                     [--autotune]
 """
 
@@ -41,14 +56,15 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from pathlib import Path
 
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gemm import (is_library_kernel,  # noqa: E402
-                        is_library_kernel_or_elementwise, time_device)
-from triton_gemm import fastest_triton_matmul  # noqa: E402
+                        is_library_kernel_or_elementwise, time_device,
+                        time_interleaved)
 
 SHAPES = [(512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048),
           (4096, 4096, 4096), (6144, 6144, 6144), (8192, 8192, 8192),
@@ -56,7 +72,14 @@ SHAPES = [(512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048),
           (4095, 4097, 4093), (512, 4096, 4096), (128, 8192, 8192),
           (256, 16384, 4096), (256, 256, 16384), (1000, 3000, 7000),
           (16384, 16384, 16384), (1536, 1536, 1536), (64, 4096, 8192),
-          (2048, 512, 8192), (768, 768, 12288)]
+          (2048, 512, 8192), (768, 768, 12288),
+          # Partial and single waves of 128x256 (or 128x128) tiles on 132
+          # multiprocessors, decode-like M of 1 to 64, and model layers.
+          (333, 4096, 4096), (576, 8192, 8192), (320, 12288, 4096),
+          (128, 4096, 4096), (1, 8192, 8192), (16, 8192, 8192),
+          (64, 14336, 4096), (256, 4096, 8192), (512, 11008, 4096),
+          (2560, 2560, 2560), (4000, 4000, 4000), (4096, 11008, 4096),
+          (2048, 14336, 4096)]
 # (kernel, type, B stored N x K, A stored K x M)
 KERNELS = [("linalg_mm_f16", torch.float16, False, False),
            ("linalg_mm_nt_bf16", torch.bfloat16, True, False),
@@ -378,17 +401,181 @@ def tf32_s8_rows(kernels: Path, kind: str, shapes, rounds: int):
     return head + rows
 
 
-def triton_call(a, b, nt: bool, dtype):
-    """The Triton GEMM at its best configuration for a @ B, with B passed
-    N x K as triton_gemm.py takes it (a copy of B when it is stored K x N),
-    and the configuration; None and why when none runs."""
-    from bench_gemm import time_call
-    bt = b if nt else b.t().contiguous()
-    call, note = fastest_triton_matmul(a, bt, time_call)
-    if call is None:
-        # Why none ran, shortened: every configuration fails alike.
-        note = "none ran: " + note.split("; ")[0].split(": ", 1)[-1]
-    return call, note
+def per_round(num, den):
+    """Per round: num ms / den ms."""
+    return [x / y for x, y in zip(num, den)]
+
+
+def main_rows(mod, shapes, rounds: int, with_triton: bool):
+    """The main table: croq's GEMMs (KERNELS) against cuBLAS and the Triton
+    GEMM at its best (triton_gemm.best_call on the operands as croq reads
+    them), interleaved; ratios are speeds (other ms / this ms)."""
+    from triton_gemm import best_call
+    head = ["", "| kernel | shape | cuBLAS ms | croq vs cuBLAS | "
+            "Triton vs cuBLAS | croq vs Triton | croq ms | Triton config |",
+            "|---|---|---|---|---|---|---|---|"]
+    print("\n".join(head), flush=True)
+    rows, summary = [], {"croq": [], "triton": [], "peer": []}
+    # The rows whose operands TMA reads as stored (Triton copies none, and
+    # croq stages none): the rows to compare runs by.
+    aligned = {"croq": [], "triton": [], "peer": []}
+    below = []
+    for kernel, dtype, nt, tn in KERNELS:
+        fn = getattr(mod, kernel)
+        for m, n, k in shapes:
+            shape = f"{m}x{n}x{k}"
+            started = time.time()
+            # A stored K x M is passed as stored; a is its M x K view, which
+            # cuBLAS takes as a transposed operand (and Triton reads in
+            # place); b_view is B as K x N.
+            a_stored = torch.randn(k, m, device="cuda").to(dtype) if tn \
+                else torch.randn(m, k, device="cuda").to(dtype)
+            a = a_stored.t() if tn else a_stored
+            b = torch.randn(n, k, device="cuda").to(dtype) if nt else \
+                torch.randn(k, n, device="cuda").to(dtype)
+            b_view = b.t() if nt else b
+            out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+            ref = a.float() @ b_view.float()
+            why = None
+            try:
+                fn(a_stored, b, out)
+                torch.cuda.synchronize()
+                err = relative_error(out, ref)
+                if not err < 2e-2:
+                    why = f"WRONG (rel err {err:.3g})"
+            except Exception as e:  # a shape croq declines
+                why = f"declined: {str(e).splitlines()[0][:80]}"
+            if why is not None:
+                rows.append(f"| {kernel} | {shape} | {why} |")
+                below.append(f"{kernel} {shape}: {why}")
+                print(rows[-1], flush=True)
+                continue
+            calls = {"croq": (lambda: fn(a_stored, b, out),
+                              croq_kernels(kernel)),
+                     "cublas": (lambda: torch.matmul(a, b_view),
+                                is_library_kernel)}
+            config = "not run"
+            if with_triton:
+                t_out = torch.empty_like(out)
+                call, config = best_call(a, b_view, t_out, ref=ref)
+                if call is not None:
+                    # Its kernel and, where TMA cannot describe an operand
+                    # as stored, the copy that stages it (as croq's time
+                    # has its staging copies).
+                    calls["triton"] = (call, is_library_kernel)
+                else:
+                    config = "none ran: " + \
+                        config.split("; ")[0].split(": ", 1)[-1][:60]
+            del ref
+            times = rotate_checked(calls, rounds)
+            if times is None:
+                rows.append(f"| {kernel} | {shape} | no profile |")
+                print(rows[-1], flush=True)
+                continue
+            croq_ratio = per_round(times["cublas"], times["croq"])
+            summary["croq"].append(statistics.median(croq_ratio))
+            cells = ["- ", "- "]
+            if times.get("triton"):
+                tri = per_round(times["cublas"], times["triton"])
+                peer = per_round(times["triton"], times["croq"])
+                summary["triton"].append(statistics.median(tri))
+                summary["peer"].append(statistics.median(peer))
+                cells = [spread(tri) + " ", spread(peer) + " "]
+                if "copied" not in config:
+                    for key, values in (("croq", croq_ratio),
+                                        ("triton", tri), ("peer", peer)):
+                        aligned[key].append(statistics.median(values))
+                if statistics.median(peer) < 0.97:
+                    below.append(f"{kernel} {shape}: behind Triton "
+                                 f"({statistics.median(peer):.3f})")
+            if statistics.median(croq_ratio) < 0.9:
+                below.append(f"{kernel} {shape}: "
+                             f"{statistics.median(croq_ratio):.3f} of cuBLAS")
+            rows.append(f"| {kernel} | {shape} | {spread(times['cublas'])} | "
+                        f"{spread(croq_ratio)} | {cells[0]}| {cells[1]}| "
+                        f"{spread(times['croq'])} | {config} |")
+            print(rows[-1], flush=True)
+            print(f"  ({time.time() - started:.1f} s)", file=sys.stderr,
+                  flush=True)
+    tail = [""]
+    for key, label in (("croq", "croq vs cuBLAS"),
+                       ("triton", "Triton vs cuBLAS"),
+                       ("peer", "croq vs Triton")):
+        if summary[key]:
+            tail.append(geomean_line(label, summary[key]))
+    if aligned["croq"]:
+        tail += ["", "On the rows whose operands TMA reads as stored (no "
+                 "copy for Triton):"]
+        for key, label in (("croq", "croq vs cuBLAS"),
+                           ("triton", "Triton vs cuBLAS"),
+                           ("peer", "croq vs Triton")):
+            tail.append(geomean_line(label, aligned[key]))
+    tail += ["", "Rows below 0.9 of cuBLAS, behind Triton by more than 3%, "
+             "or not run:", ""] + [f"- {line}" for line in below or ["none"]]
+    print("\n".join(tail), flush=True)
+    return head + rows + tail
+
+
+def rotate_checked(calls, rounds: int):
+    """time_interleaved's times, or None when a call got no time."""
+    times = time_interleaved(calls, rounds)
+    if not times["croq"] or not times["cublas"]:
+        return None
+    if "triton" in times and len(times["triton"]) != len(times["croq"]):
+        times.pop("triton")
+    n = min(len(times["croq"]), len(times["cublas"]))
+    return {name: t[:n] for name, t in times.items()}
+
+
+TRITON_CHECK_SHAPES = [(333, 4096, 4096), (1024, 1024, 1024),
+                       (4096, 4096, 4096), (64, 14336, 4096)]
+
+
+def triton_check_rows(shapes, rounds: int):
+    """triton_gemm.choose_config against triton.autotune over the same
+    configurations (f16, B stored K x N as linalg_mm_f16 reads it): each
+    chooses, then both choices are timed interleaved on the device."""
+    from triton_gemm import autotuned_matmul, choose_config, make_call, \
+        operands
+    head = ["", "triton_gemm.choose_config against triton.autotune (same "
+            "configurations, f16, B stored K x N):", "",
+            "| shape | chosen | autotune's | chosen ms | autotune's ms | "
+            "autotune's ms / chosen ms | choose s | autotune s |",
+            "|---|---|---|---|---|---|---|---|"]
+    print("\n".join(head), flush=True)
+    rows = []
+    for m, n, k in shapes:
+        a = torch.randn(m, k, device="cuda").half()
+        b = torch.randn(k, n, device="cuda").half()
+        out = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        t0 = time.time()
+        config, note = choose_config(a, b, out)
+        t1 = time.time()
+        tuned_out = torch.full_like(out, float("nan"))
+        tuned, chosen = autotuned_matmul(a, b, tuned_out)
+        tuned()
+        torch.cuda.synchronize()
+        t2 = time.time()
+        err = relative_error(tuned_out, a.float() @ b.float())
+        theirs = chosen()
+        if config is None or theirs is None or not err < 2e-2:
+            rows.append(f"| {m}x{n}x{k} | {note} | {theirs} (err {err:.3g}) "
+                        "|")
+            print(rows[-1], flush=True)
+            continue
+        a_stored, a_km, b_stored, b_kn, _ = operands(a, b)
+        match = lambda e: "tma_matmul" in e  # noqa: E731
+        calls = {"chosen": (make_call(a_stored, a_km, b_stored, b_kn, out,
+                                      config), match),
+                 "autotune": (make_call(a_stored, a_km, b_stored, b_kn, out,
+                                        theirs), match)}
+        times = time_interleaved(calls, rounds)
+        rel = per_round(times["autotune"], times["chosen"])
+        rows.append(f"| {m}x{n}x{k} | {config} | {theirs} | "
+                    f"{spread(times['chosen'])} | {spread(times['autotune'])} "
+                    f"| {spread(rel)} | {t1 - t0:.1f} | {t2 - t1:.1f} |")
+        print(rows[-1], flush=True)
+    return head + rows
 
 
 def main() -> int:
@@ -405,8 +592,8 @@ def main() -> int:
                              "sweep")
     parser.add_argument("--tables", default="main,f8,epilogue,batch",
                         help="which tables to time (comma-separated: main, "
-                             "f8, epilogue, batch, tf32, s8; default the "
-                             "first four)")
+                             "f8, epilogue, batch, tf32, s8, triton; default "
+                             "the first four)")
     args = parser.parse_args()
     tables = set(args.tables.split(","))
     shapes = parse_shapes(args.shapes) if args.shapes else SHAPES
@@ -416,68 +603,14 @@ def main() -> int:
     if tables & {"main", "f8", "epilogue"}:
         mod = croq.load(args.artifacts / "kernels" / "liblinalg_matmul.so")
     lines = [f"device: {torch.cuda.get_device_name()}; rounds: {args.rounds}; "
-             "device ms, median [min-max]; ratio = cuBLAS ms / croq ms"]
-    if "main" in tables:
-        lines += ["", "| kernel | shape | croq ms | cuBLAS ms | ratio | "
-                  "Triton ms | croq vs Triton | Triton config |",
-                  "|---|---|---|---|---|---|---|---|"]
+             "device ms, median [min-max] over rounds; ratios are speeds "
+             "(cuBLAS ms / croq ms and so on), per round"]
     print("\n".join(lines), flush=True)
-    ratios, triton_ratios = [], []
-    for kernel, dtype, nt, tn in (KERNELS if "main" in tables else []):
-        fn = getattr(mod, kernel)
-        for m, n, k in shapes:
-            # A stored K x M is passed as stored; a is its M x K view, which
-            # cuBLAS takes as a transposed operand.
-            a_stored = torch.randn(k, m, device="cuda").to(dtype) if tn \
-                else torch.randn(m, k, device="cuda").to(dtype)
-            a = a_stored.t() if tn else a_stored
-            b = torch.randn(n, k, device="cuda").to(dtype) if nt else \
-                torch.randn(k, n, device="cuda").to(dtype)
-            out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
-            fn(a_stored, b, out)
-            torch.cuda.synchronize()
-            ref = a.float() @ (b.float().t() if nt else b.float())
-            err = relative_error(out, ref)
-            if not err < 2e-2:
-                print(f"| {kernel} | {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
-                return 1
-            cub = (lambda: torch.matmul(a, b.t())) if nt else \
-                (lambda: torch.matmul(a, b))
-            calls = {"croq": (lambda: fn(a_stored, b, out),
-                              croq_kernels(kernel)),
-                     "cublas": (cub, is_library_kernel)}
-            config = "not run"
-            if not args.no_triton:
-                call, config = triton_call(a.contiguous(), b, nt, dtype)
-                if call is not None:
-                    calls["triton"] = (call, lambda e: "tma_matmul" in e)
-            times = rotate(calls, args.rounds)
-            ratio = [c / x for x, c in zip(times["croq"], times["cublas"])]
-            ratios.append(statistics.median(ratio))
-            peer = "- | - "
-            if times.get("triton"):
-                ahead = [t / c for c, t in zip(times["croq"],
-                                               times["triton"])]
-                peer = f"{spread(times['triton'])} | {spread(ahead)} "
-                triton_ratios.append(statistics.median(
-                    [c / t for t, c in zip(times["triton"],
-                                           times["cublas"])]))
-            row = (f"| {kernel} | {m}x{n}x{k} | {spread(times['croq'])} | "
-                   f"{spread(times['cublas'])} | {spread(ratio)} | {peer}| "
-                   f"{config} |")
-            lines.append(row)
-            print(row, flush=True)
-    if ratios:
-        geo = statistics.geometric_mean(ratios)
-        lines += ["", f"geomean ratio over {len(ratios)} rows: {geo:.3f}; "
-                  f"lowest {min(ratios):.3f}"]
-        print("\n".join(lines[-2:]))
-    if triton_ratios:
-        lines.append(f"Triton, cuBLAS ms / Triton ms: geomean over "
-                     f"{len(triton_ratios)} rows "
-                     f"{statistics.geometric_mean(triton_ratios):.3f}; "
-                     f"lowest {min(triton_ratios):.3f}")
-        print(lines[-1])
+    if "main" in tables:
+        lines += main_rows(mod, shapes, args.rounds, not args.no_triton)
+    if "triton" in tables:
+        lines += triton_check_rows(parse_shapes(args.shapes) if args.shapes
+                                   else TRITON_CHECK_SHAPES, args.rounds)
     if "f8" in tables:
         lines += f8_rows(mod, shapes, args.rounds)
     if "epilogue" in tables:
@@ -493,7 +626,7 @@ def main() -> int:
         lines += autotune_rows(args.artifacts / "kernels", shapes, args.rounds)
     if args.md:
         args.md.write_text("\n".join(lines) + "\n")
-    return 0
+    return 1 if any("WRONG" in line for line in lines) else 0
 
 
 if __name__ == "__main__":
