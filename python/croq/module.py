@@ -13,7 +13,6 @@ int64 strides[R]}``) and each scalar as a pointer to its value to
 
 from __future__ import annotations
 
-import builtins
 import ctypes
 import json
 import os
@@ -168,7 +167,10 @@ class EntryPoint:
         # cache (_native): it repeats that call on tensors of the same key
         # in one foreign call. Immutable, so shared by all threads.
         self._launcher: Any = None
-        self._torch_ops: Dict[str, Any] = {}
+        self._torch_ops: Dict[Optional[str], Any] = {}
+        # This entry point's number in croq::call (_traced_op).
+        self._traced_id = len(_TRACED_ENTRIES)
+        _TRACED_ENTRIES.append(self)
         # The out-parameters that were the function's results (a function
         # on tensors): trailing, so that a call may leave them out.
         params = signature.arguments
@@ -296,10 +298,10 @@ class EntryPoint:
 
 
     def _call_traced(self, args: Sequence[Any], kwargs: Dict[str, Any]) -> Any:
-        """The call as torch.compile traces it: through this entry point's
-        custom operator (:meth:`torch_op`), which the graph keeps as one
-        node and runs on the graph's stream (a CUDA graph's too); the
-        results a call leaves out are allocated by the graph."""
+        """The call as torch.compile traces it: through croq's one traced
+        operator (``croq::call``, :func:`_traced_op`), which the graph keeps
+        as one node and runs on the graph's stream (a CUDA graph's too);
+        the results a call leaves out are allocated by the graph."""
         if "stream" in kwargs and not self._stream_is_argument:
             raise ArgumentError(
                 None, None, f"{self.name}: stream= cannot be passed inside "
@@ -309,15 +311,43 @@ class EntryPoint:
                 len(args) == len(self.signature.arguments) - len(self._results):
             results = self._allocate_results(args)
             args = tuple(args) + tuple(results)
-        op = self._torch_ops.get(None)
-        if op is None:
-            # Made here only where torch was imported after croq.load:
-            # torch.compile cannot trace the registration.
-            op = self.torch_op()
-        op(*self._bind(args, kwargs))
+        written: List[Any] = []
+        read: List[Any] = []
+        ints: List[Any] = []
+        floats: List[Any] = []
+        for p, value in zip(self.signature.arguments,
+                            self._bind(args, kwargs)):
+            if p.scalar:
+                if p.element_type in _FLOAT_SCALARS:
+                    floats.append(value)
+                else:
+                    ints.append(int(value))
+            elif p.written is False:
+                read.append(value)
+            else:
+                written.append(value)
+        _traced_op()(self._traced_id, written, read, ints, floats)
         if not results:
             return None
         return results[0] if len(results) == 1 else tuple(results)
+
+    def _run_traced(self, written: Sequence[Any], read: Sequence[Any],
+                    ints: Sequence[int], floats: Sequence[float]) -> None:
+        """The call croq::call makes when its graph runs: the arguments
+        in the signature's order again."""
+        groups = [iter(written), iter(read), iter(ints), iter(floats)]
+        args: List[Any] = []
+        for p in self.signature.arguments:
+            if not p.scalar:
+                args.append(next(groups[1] if p.written is False
+                                 else groups[0]))
+            elif p.element_type in _FLOAT_SCALARS:
+                args.append(next(groups[3]))
+            elif p.element_type == "i1":
+                args.append(bool(next(groups[2])))
+            else:
+                args.append(next(groups[2]))
+        self(*args)
 
     def torch_op(self, qualname: Optional[str] = None):
         """This entry point as a torch custom operator (``torch.library``),
@@ -567,6 +597,42 @@ def _find_is_compiling() -> Optional[Callable[[], bool]]:
     return _IS_COMPILING
 
 
+#: Scalar element types passed to croq::call as floats (the others as ints).
+_FLOAT_SCALARS = ("f16", "bf16", "f32", "f64")
+
+#: The entry points croq::call runs, by number (EntryPoint._traced_id).
+#: Entry points stay alive with their module's library, which is never
+#: unloaded.
+_TRACED_ENTRIES: List["EntryPoint"] = []
+
+#: croq::call, once registered (_traced_op).
+_TRACED_OP: Any = None
+
+
+def _traced_op() -> Any:
+    """The one torch custom operator through which torch.compile's graphs
+    call croq entry points: ``croq::call(int entry, Tensor(a!)[] written,
+    Tensor[] read, int[] ints, float[] floats)``, the entry point by number
+    and its arguments by kind. One registration a process (the first costs
+    torch's custom-operator machinery); its fake implementation does
+    nothing."""
+    global _TRACED_OP
+    if _TRACED_OP is None:
+        import torch
+
+        def run(entry, written, read, ints, floats):
+            _TRACED_ENTRIES[entry]._run_traced(written, read, ints, floats)
+        name = _unused_op_name("croq::call")
+        op = torch.library.custom_op(
+            name, run, mutates_args=("written",),
+            schema="(int entry, Tensor(a!)[] written, Tensor[] read, "
+                   "int[] ints, float[] floats) -> ()")
+        op.register_fake(lambda *args: None)
+        _OP_NAMES.add(name)
+        _TRACED_OP = op
+    return _TRACED_OP
+
+
 def _tracing() -> bool:
     """Whether torch.compile is tracing the current call: then it goes
     through the entry point's custom operator, since Dynamo cannot trace
@@ -674,15 +740,11 @@ class Module:
             if name.isidentifier() and not hasattr(type(self), name) and \
                     name not in self.__dict__:
                 self.__dict__[name] = entry
-        # With torch imported, each entry point gets its custom operator
-        # now, so that torch.compile can trace a plain call (it cannot
-        # trace the operator's registration).
+        # With torch imported, croq's traced operator is registered now
+        # (once a process), so that torch.compile can trace a plain call:
+        # it cannot trace the registration.
         if _find_is_compiling() is not None:
-            for entry in self.functions.values():
-                try:
-                    entry.torch_op()
-                except (LoadError, ValueError, builtins.RuntimeError):
-                    pass  # the traced call reports it
+            _traced_op()
 
     def _clear_error(self) -> None:
         if self._clear is not None:

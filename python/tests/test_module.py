@@ -596,27 +596,35 @@ def test_tensor_function_result_is_an_out_parameter(tools_dir,
 
 def test_traced_call_goes_through_the_torch_operator(tiled_add, monkeypatch):
     """Where torch.compile traces a call (torch.compiler.is_compiling()
-    holds), the entry point calls its custom operator instead of launching:
-    Dynamo cannot trace the native launcher. A stand-in torch records it."""
+    holds), the entry point calls croq's traced operator (croq::call) with
+    its number and its arguments by kind instead of launching: Dynamo
+    cannot trace the native launcher. When the graph runs, the operator
+    puts the arguments back in order and launches. A recorder stands in
+    for the operator (no torch here)."""
     import croq.module as module
     m = croq.load(tiled_add.directory)
     calls = []
     entry = m.tiled_add_f32
-    monkeypatch.setitem(entry._torch_ops, None,
+    monkeypatch.setattr(module, "_TRACED_OP",
                         lambda *args: calls.append(args))
     monkeypatch.setattr(module, "_IS_COMPILING", lambda: True)
     bufs = [croq.Buffer(0x7F0000000000 + i * 0x10000000, (64, 64),
                         dtype="f32") for i in range(3)]
     before = last_launch(m).count
     assert entry(*bufs) is None
-    assert calls == [tuple(bufs)]
     assert last_launch(m).count == before
+    assert len(calls) == 1
+    number, written, read, ints, floats = calls[0]
+    assert module._TRACED_ENTRIES[number] is entry
+    assert read == bufs[:2] and written == bufs[2:] and not ints \
+        and not floats
     with pytest.raises(croq.ArgumentError, match="stream= cannot be passed "
                        "inside torch.compile"):
         entry(*bufs, stream=None)
     monkeypatch.setattr(module, "_IS_COMPILING", lambda: False)
-    entry(*bufs)
+    entry._run_traced(written, read, ints, floats)
     assert last_launch(m).count == before + 1
+    assert tuple(last_launch(m).grid) == (2, 2, 1)
 
 
 def test_operator_names_are_unique_in_the_process():
