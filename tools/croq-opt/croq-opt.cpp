@@ -7,6 +7,4 @@
 
 #include "../CroqToolMains.h"
 
-int main(int argc, char **argv) {
-  return mlir::croq::croqOptMain(argc, argv);
-}
+int main(int argc, char **argv) { return mlir::croq::croqOptMain(argc, argv); }
