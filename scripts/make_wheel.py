@@ -198,22 +198,24 @@ def build(build_dir: Path, out_dir: Path, staging: Path) -> Path:
         for arcname, path in files:
             data = path.read_bytes()
             zi = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))
+            # Regular file bits too: pip makes a file executable only when
+            # its mode says regular file with an x bit.
             executable = os.access(path, os.X_OK) and arcname in binaries
-            zi.external_attr = (0o755 if executable else 0o644) << 16
+            zi.external_attr = (0o100755 if executable else 0o100644) << 16
             zi.compress_type = zipfile.ZIP_DEFLATED
             whl.writestr(zi, data)
             record.append(_record_line(arcname, data))
         for arcname, text in meta.items():
             data = text.encode()
             zi = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))
-            zi.external_attr = 0o644 << 16
+            zi.external_attr = 0o100644 << 16
             zi.compress_type = zipfile.ZIP_DEFLATED
             whl.writestr(zi, data)
             record.append(_record_line(arcname, data))
         record.append(f"{dist_info}/RECORD,,")
         zi = zipfile.ZipInfo(f"{dist_info}/RECORD",
                              date_time=(2020, 1, 1, 0, 0, 0))
-        zi.external_attr = 0o644 << 16
+        zi.external_attr = 0o100644 << 16
         zi.compress_type = zipfile.ZIP_DEFLATED
         whl.writestr(zi, "\n".join(record) + "\n")
     return wheel_path

@@ -57,8 +57,10 @@ def check_environment(croq) -> Path:
     check(Path(sys.prefix).resolve() in package.parents,
           f"croq imported from {package}, not from the venv {sys.prefix}")
     check(not os.environ.get("PYTHONPATH"), "PYTHONPATH is set")
-    for name in ("clang-22", "clang", "croq-opt-22", "mlir-opt",
-                 "mlir-opt-22"):
+    # (Debian's clang-14, which clang-format-14 brings, may stay: croq
+    # links with clang 22 or the system cc, never another clang.)
+    for name in ("clang-22", "clang++-22", "mlir-opt", "mlir-opt-22",
+                 "llvm-config-22"):
         check(shutil.which(name) is None, f"{name} is on PATH")
     check(not Path("/usr/lib/llvm-22/bin/clang").exists(),
           "/usr/lib/llvm-22 is reachable")
