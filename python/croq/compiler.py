@@ -299,6 +299,8 @@ def _run(command: Sequence[Union[str, Path]], *, stdout_path: Optional[Path],
     standard error (some MLIR passes report errors and exit 0), raises."""
     args = [str(c) for c in command]
     tool = Path(args[0]).name
+    if tool == MULTI_CALL_TOOL and len(args) > 1:
+        tool = f"croq-{args[1]}"  # croq-tool translate: croq-translate
     try:
         if stdout_path is not None:
             with open(stdout_path, "wb") as out:

@@ -116,6 +116,15 @@ def main() -> None:
         croq, tiled_add, work / "tiled_add", "tiled_add")
     check_artifact(art4, 2)
 
+    # Bad input: the tool's diagnostic, named as croq-translate.
+    try:
+        croq.compile("func.func @broken() {\n", work / "broken",
+                     name="broken")
+        fail("broken IR compiled")
+    except croq.CompileError as e:
+        check(e.tool == "croq-translate" and "error" in str(e),
+              f"broken IR: {e.tool}: {e}")
+
     # Loading runs the library's constructors, which load the cubins
     # through the runtime: without a GPU the runtime's driver error, not a
     # loader error, is the expected end.
