@@ -6,14 +6,21 @@
         k.mlir    # k.json, k.ptx, cubin/, k.ptxas.txt, k.o; runs ptxas
     clang-22 -shared k.o -o libk.so -L. -lCroqRuntime -Wl,-rpath,$ORIGIN
 
-and puts ``libk.so``, ``k.json``, ``k.ptx`` and a copy of
-``libCroqRuntime.so`` in one directory, the artifact, which
-:func:`croq.load` loads (on the GPU machine, which needs no MLIR).
+and puts ``libk.so``, ``k.json``, ``k.ptx``, ``k.build.json`` (which tools
+made it) and a copy of ``libCroqRuntime.so`` in one directory, the
+artifact, which :func:`croq.load` loads (on the GPU machine, which needs no
+MLIR).
+
+The tools come from a build tree, or from the wheel (scripts/build-wheel.sh),
+which carries ``croq/bin/croq-tool`` (croq-opt and croq-translate in one
+executable, MLIR and LLVM linked in) and ``croq/lib/libCroqRuntime.so``.
+Without clang-22 the system C compiler (``cc``) links the host object.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -36,6 +43,11 @@ if TYPE_CHECKING:
 RUNTIME_LIBRARY = "libCroqRuntime.so"
 
 _REPO_ROOT = Path(__file__).resolve().parents[2]
+
+#: The multi-call compiler the wheel bundles: ``croq-tool translate ...``
+#: runs croq-translate, ``croq-tool opt ...`` croq-opt.
+MULTI_CALL_TOOL = "croq-tool"
+_PACKAGED_TOOL = Path(__file__).resolve().parent / "bin" / MULTI_CALL_TOOL
 
 
 @dataclass
@@ -85,7 +97,9 @@ def _is_executable(path: Path) -> bool:
 def find_croq_translate(tools_dir: Optional[Union[str, os.PathLike]] = None
                         ) -> Path:
     """Finds ``croq-translate``: in ``tools_dir``, in ``$CROQ_TOOLS_DIR``, in
-    the repository's ``build/bin``, or on ``PATH``.
+    the installed package (the wheel's ``croq/bin/croq-tool``), in the
+    repository's ``build/bin``, or on ``PATH``. The path may be the
+    multi-call ``croq-tool``; :func:`translate_command` runs either.
 
     Raises:
         CompileError: it is in none of them.
@@ -96,6 +110,7 @@ def find_croq_translate(tools_dir: Optional[Union[str, os.PathLike]] = None
     elif os.environ.get("CROQ_TOOLS_DIR"):
         candidates.append(Path(os.environ["CROQ_TOOLS_DIR"]) / "croq-translate")
     else:
+        candidates.append(_PACKAGED_TOOL)
         candidates.append(_REPO_ROOT / "build" / "bin" / "croq-translate")
         found = shutil.which("croq-translate")
         if found:
@@ -108,6 +123,14 @@ def find_croq_translate(tools_dir: Optional[Union[str, os.PathLike]] = None
         f"croq-translate not found (looked at {where}); build croq "
         f"(./scripts/setup.sh) or pass tools_dir= or set CROQ_TOOLS_DIR",
         tool="croq-translate")
+
+
+def translate_command(translate: Path) -> List[str]:
+    """The command line prefix that runs croq-translate at ``translate``
+    (``croq-tool translate`` for the multi-call tool)."""
+    if translate.name == MULTI_CALL_TOOL:
+        return [str(translate), "translate"]
+    return [str(translate)]
 
 
 def find_runtime(runtime_dir: Optional[Union[str, os.PathLike]] = None,
@@ -159,17 +182,114 @@ def find_clang() -> Path:
                        "CROQ_CLANG", tool="clang-22")
 
 
-def find_ptxas() -> Optional[Path]:
-    """Finds ``ptxas``: on ``PATH``, in ``$CUDA_HOME/bin``, or in
-    ``/usr/local/cuda/bin``; None when there is none."""
+def find_linker() -> Path:
+    """Finds the compiler driver that links the host object into the
+    library: ``$CROQ_CLANG``, clang 22 (see :func:`find_clang`), else the
+    system C compiler, ``$CC``, ``cc`` or ``gcc`` on ``PATH`` (the GPU
+    machine has gcc, not LLVM). The object is position-independent ELF
+    calling the runtime's C functions only, so any of them links it.
+
+    Raises:
+        CompileError: none of them exists.
+    """
+    try:
+        return find_clang()
+    except CompileError:
+        pass
+    for name in [os.environ.get("CC"), "cc", "gcc"]:
+        found = shutil.which(name) if name else None
+        if found:
+            return Path(found)
+    raise CompileError("no linker: neither clang-22 ($CROQ_CLANG, PATH, "
+                       "/usr/lib/llvm-22/bin/clang) nor a C compiler ($CC, "
+                       "cc, gcc on PATH) was found; install gcc",
+                       tool="cc")
+
+
+def _ptxas_candidates() -> List[Tuple[Path, str]]:
+    """Where ptxas may be, in the order :func:`find_ptxas` tries them, each
+    with the name of its origin (which the artifact's build.json records)."""
+    candidates: List[Tuple[Path, str]] = []
+    if os.environ.get("CROQ_PTXAS"):
+        candidates.append((Path(os.environ["CROQ_PTXAS"]), "CROQ_PTXAS"))
+    if os.environ.get("CUDA_HOME"):
+        candidates.append((Path(os.environ["CUDA_HOME"]) / "bin" / "ptxas",
+                           "CUDA_HOME"))
     found = shutil.which("ptxas")
     if found:
-        return Path(found)
-    roots = [os.environ.get("CUDA_HOME"), "/usr/local/cuda"]
-    for root in roots:
-        if root and _is_executable(Path(root) / "bin" / "ptxas"):
-            return Path(root) / "bin" / "ptxas"
+        candidates.append((Path(found), "PATH"))
+    candidates.append((Path("/usr/local/cuda/bin/ptxas"), "/usr/local/cuda"))
+    # The ptxas the Python wheels ship, found without importing them:
+    # Triton's (triton/backends/nvidia/bin) and NVIDIA's nvidia-cuda-nvcc
+    # (nvidia/cuda_nvcc/bin for CUDA 12, nvidia/cu13/bin for CUDA 13).
+    for package, relatives, origin in [
+            ("triton", ["backends/nvidia/bin/ptxas"], "triton"),
+            ("nvidia", ["cu13/bin/ptxas", "cuda_nvcc/bin/ptxas"],
+             "nvidia-cuda-nvcc")]:
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            spec = None
+        for root in (spec.submodule_search_locations or []) if spec else []:
+            for relative in relatives:
+                candidates.append((Path(root) / relative, origin))
+    return candidates
+
+
+def find_ptxas() -> Optional[Path]:
+    """Finds ``ptxas``: ``$CROQ_PTXAS``, ``$CUDA_HOME/bin``, ``PATH``,
+    ``/usr/local/cuda/bin``, then the one Triton's wheel ships
+    (``triton/backends/nvidia/bin``) or the ``nvidia-cuda-nvcc`` wheel's;
+    None when there is none."""
+    for path, _ in _ptxas_candidates():
+        if _is_executable(path):
+            return path
     return None
+
+
+def ptxas_origin(ptxas: Path) -> str:
+    """Where :func:`find_ptxas` found ``ptxas`` (``CUDA_HOME``, ``PATH``,
+    ``triton``, ...), or ``given`` for a path it would not find."""
+    for path, origin in _ptxas_candidates():
+        if path == ptxas:
+            return origin
+    return "given"
+
+
+def _tool_version(command: Sequence[Union[str, Path]]) -> str:
+    """The line of ``command``'s output that names a release (``ptxas
+    --version``: ``Cuda compilation tools, release 13.0, V13.0.88``), else
+    its last line, or ``unknown``."""
+    try:
+        proc = subprocess.run([str(c) for c in command],
+                              stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    lines = [ln.strip() for ln in proc.stdout.decode(errors="replace")
+             .splitlines() if ln.strip()]
+    releases = [ln for ln in lines if "release" in ln]
+    return (releases or lines or ["unknown"])[-1]
+
+
+def _write_build_info(path: Path, *, translate: Path, linker: Path,
+                      ptxas: Optional[Path], binary: str,
+                      options: Sequence[str]) -> None:
+    """Writes ``<name>.build.json``: the tools that made the artifact (which
+    croq-translate, linker and ptxas, and where ptxas came from)."""
+    from . import __version__
+    info = {
+        "croq_version": __version__,
+        "croq_translate": str(translate),
+        "linker": str(linker),
+        "binary": binary,
+        "options": list(options),
+        "ptxas": str(ptxas) if ptxas is not None else None,
+        "ptxas_origin": ptxas_origin(ptxas) if ptxas is not None else None,
+        "ptxas_version": (_tool_version([ptxas, "--version"])
+                          if ptxas is not None else None),
+    }
+    path.write_text(json.dumps(info, indent=2) + "\n")
 
 
 def _run(command: Sequence[Union[str, Path]], *, stdout_path: Optional[Path],
@@ -179,6 +299,8 @@ def _run(command: Sequence[Union[str, Path]], *, stdout_path: Optional[Path],
     standard error (some MLIR passes report errors and exit 0), raises."""
     args = [str(c) for c in command]
     tool = Path(args[0]).name
+    if tool == MULTI_CALL_TOOL and len(args) > 1:
+        tool = f"croq-{args[1]}"  # croq-tool translate: croq-translate
     try:
         if stdout_path is not None:
             with open(stdout_path, "wb") as out:
@@ -282,7 +404,7 @@ def _artifact_files(directory: Path, name: str) -> List[str]:
     cubins of its kernels (``cubin/<kernel>.cubin``, one per kernel the PTX
     names), not the files of other modules compiled into the directory."""
     files = [f"lib{name}.so", f"{name}.json", f"{name}.ptx", f"{name}.mlir",
-             f"{name}.ptxas.txt", RUNTIME_LIBRARY]
+             f"{name}.ptxas.txt", f"{name}.build.json", RUNTIME_LIBRARY]
     ptx = directory / f"{name}.ptx"
     if ptx.is_file():
         for line in ptx.read_text().splitlines():
@@ -382,7 +504,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
         cache: the compile cache: True for :func:`default_cache_dir`, a
             directory, or False for none. An entry is keyed by the IR text,
             the module name, the options, and the path, size and time of
-            croq-translate, the runtime, clang and ptxas; a hit copies the
+            croq-translate, the runtime, the linker and ptxas; a hit copies the
             files into ``out_dir`` without running any tool.
 
     Returns:
@@ -404,7 +526,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                            tool="croq")
     translate = find_croq_translate(tools_dir)
     runtime = find_runtime(runtime_dir, translate)
-    clang = find_clang()
+    linker = find_linker()
     ptxas = find_ptxas()
     if binary == "bin" and ptxas is None:
         raise CompileError("ptxas not found (PATH, $CUDA_HOME/bin, "
@@ -439,7 +561,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     if cache is not False:
         cache_root = default_cache_dir() if cache is True else Path(cache)
         key = _cache_key(text, name, [*options, f"binary={binary}"],
-                         [translate, runtime, clang,
+                         [translate, runtime, linker,
                           ptxas if binary == "bin" else None])
     directory = Path(out_dir) if out_dir is not None else Path(
         tempfile.mkdtemp(prefix=f"croq-{name}-"))
@@ -458,7 +580,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     # One croq-translate run lowers the module once and writes the
     # signature, the PTX, the cubins (ptxas once per kernel, all at once),
     # ptxas's report and the host object with the kernels embedded.
-    bundle = [translate, "--croq-to-bundle", *options,
+    bundle = [*translate_command(translate), "--croq-to-bundle", *options,
               f"--croq-binary-format={binary}", f"--croq-bundle-dir={directory}",
               f"--croq-bundle-name={name}"]
     if ptxas is not None:
@@ -474,9 +596,12 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     if runtime.resolve() != runtime_copy.resolve():
         shutil.copy2(runtime, runtime_copy)
     library = directory / f"lib{name}.so"
-    _run([clang, "-shared", obj, "-o", library, f"-L{directory}",
+    _run([linker, "-shared", obj, "-o", library, f"-L{directory}",
           "-lCroqRuntime", "-Wl,-rpath,$ORIGIN"], stdout_path=None, env=env)
     obj.unlink()
+    _write_build_info(directory / f"{name}.build.json", translate=translate,
+                      linker=linker, ptxas=ptxas if binary == "bin" else None,
+                      binary=binary, options=options)
     artifact = _artifact_in(directory, name, cached=False)
     if cache_root is not None:
         _store_in_cache(cache_root, key, artifact)

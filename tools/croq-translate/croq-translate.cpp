@@ -1,20 +1,12 @@
 //===- croq-translate.cpp - croq translation driver -----------------------===//
 //
-// The croq translator: croq IR to PTX, cubin and host LLVM IR, plus the
-// upstream translations (MLIR to LLVM IR and back).
+// The croq-translate executable of the shared build; its body is
+// croqTranslateMain (CroqTranslateMain.cpp), which croq-tool also runs.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Croq/InitCroq.h"
-#include "Croq/Target/Translations.h"
-
-#include "mlir/InitAllTranslations.h"
-#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
-#include "mlir/Tools/mlir-translate/Translation.h"
+#include "../CroqToolMains.h"
 
 int main(int argc, char **argv) {
-  mlir::registerAllTranslations();
-  mlir::croq::registerCroqTranslations();
-  return mlir::failed(
-      mlir::mlirTranslateMain(argc, argv, "croq translation driver\n"));
+  return mlir::croq::croqTranslateMain(argc, argv);
 }

@@ -32,6 +32,8 @@ fails the check (teach this script how to check it):
   cmake --build build [--target T]   T is a target some CMake file defines;
   cmake --install build ...          accepted;
   .../lit [-v] PATH...               each build/test/X exists as test/X;
+  python3 -m pip install WHEEL       WHEEL is build-wheel/dist/croq-*.whl,
+                                     the wheel scripts/build-wheel.sh builds;
   python3 PATH ...                   PATH exists.
 The first ```sh block is the quick start: .ci/run must run each of its
 commands as a step (`run_step <name> <command>`).
@@ -328,6 +330,16 @@ def check_shell(root, page, lines, tools, work):
                 if not source.exists():
                     fail(page, number, f"{path}: {source} does not exist")
             print(f"lit: {command}")
+            continue
+        if (re.fullmatch(r"python3?(\.\d+)?", program) and
+                words[1:4] == ["-m", "pip", "install"]):
+            wheels = [w for w in words[4:] if not w.startswith("-")]
+            if not wheels or not all(
+                    fnmatch.fnmatch(w, "build-wheel/dist/croq-*.whl")
+                    for w in wheels):
+                fail(page, number, f"`{command}` installs something other "
+                     f"than the wheel scripts/build-wheel.sh builds")
+            print(f"pip: {command}")
             continue
         if re.fullmatch(r"python3?(\.\d+)?", program) and len(words) > 1:
             if not (root / words[1]).exists():
