@@ -235,7 +235,10 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
            "cluster)">,
     Option<"clusterN", "cluster-n", "int64_t", /*default=*/"1",
            "Blocks of a thread block cluster along N, which share A's K "
-           "steps by multicast (1: no cluster)">
+           "steps by multicast (1: no cluster)">,
+    Option<"streamK", "stream-k", "int64_t", /*default=*/"0",
+           "Stream-K form of GEMMs (0: chosen by the cost model, 1: never, "
+           "2: always, on the tiles that have it)">
   ];
   let dependentDialects = [
     "::mlir::croq::CroqDialect",
