@@ -459,7 +459,7 @@ def waves_rows(kernels: Path, rounds: int, shapes):
             for r in range(rounds):
                 shift = r % len(order)
                 for name in order[shift:] + order[:shift]:
-                    times[name].append(time_events(calls[name][0]))
+                    times[name].append(time_events(calls[name]))
             cells = [spread(times["cublas"])]
             for label in ("croq", "nosk", "forced"):
                 if label not in times:

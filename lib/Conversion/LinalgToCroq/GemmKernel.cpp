@@ -293,13 +293,16 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   Value acc =
       emitKLoop(b, loc, spec, blockM, blockN, KRange{Value(), sizes.kSteps},
                 aTile, bTile, accType, config, batch);
-  if (!spec.zeroFill) {
-    Value cView = buildTileView(b, loc, output, {tileM, tileN},
-                                ValueRange{blockM, blockN}, batch);
+  Value cView = buildTileView(b, loc, output, {tileM, tileN},
+                              ValueRange{blockM, blockN}, batch);
+  if (!spec.zeroFill)
     acc = addOutput(b, loc, acc, cView);
-  }
   if (spec.epilogue)
     acc = emitEpilogue(b, loc, *spec.epilogue, *epilogue, acc);
+  if (partN == tileN) {
+    emitTileStore(b, loc, acc, cTile, cView);
+    return;
+  }
   emitTileStoreInParts(b, loc, acc, config, partN, cTile, output, blockM,
                        blockN, batch);
 }

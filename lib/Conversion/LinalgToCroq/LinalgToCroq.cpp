@@ -294,6 +294,9 @@ struct ConvertLinalgToCroqPass
              << static_cast<int64_t>(splitK);
     int64_t productSplitK = spec.batched ? 1 : static_cast<int64_t>(splitK);
     // The matrices of a batch fill the grid: no stream-K form either.
+    if (spec.batched && streamK == 2)
+      return op.emitOpError("convert-linalg-to-croq has no stream-K form "
+                            "of a batched product, got stream-k=2");
     int64_t productStreamK = spec.batched ? 1 : static_cast<int64_t>(streamK);
     SmallVector<GemmVariant> variants = getGemmVariants(
         *candidates, productSplitK, productStreamK, clusterM, clusterN);

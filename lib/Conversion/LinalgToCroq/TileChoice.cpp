@@ -435,9 +435,10 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
 /// loops, then one range of K steps per block, which pays a tile's fixed
 /// cycles for each tile it meets; the product's traffic with memory as for
 /// a wave of persistent blocks; the reduction's launch and the partials,
-/// written and read back once at the memory's rate as for a split K loop,
-/// and one more launch where whole waves come first. Never where every
-/// tile is in the whole waves or the workspace exceeds kMaxWorkspaceBytes.
+/// counted once at the memory's rate as for a split K loop, and the
+/// launch of the ranges' kernel after the whole waves'. Never without a
+/// whole wave, where every tile is in the whole waves or where the
+/// workspace exceeds kMaxWorkspaceBytes.
 static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
                              const TileConfig &tile,
                              const TargetDescription &target, Value output,
@@ -460,8 +461,16 @@ static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
   Value workspace = e.mul(partials, e.c(tile.rows * tile.cols * 4));
   cost = e.add(cost, e.add(e.c(kLaunchCycles),
                            e.div(workspace, e.c(target.memoryBytesPerCycle))));
-  Value twoGemms = e.less(e.c(0), plan.wholeCols);
-  cost = e.add(cost, e.select(twoGemms, e.c(kLaunchCycles), e.c(0)));
+  cost = e.add(cost, e.c(kLaunchCycles));
+  // Only after a whole wave: with every tile in the ranges (no whole
+  // wave), the form measured 0.53-0.90 of the best whole tiles' speed on
+  // the 15 shapes of bench_linalg.py's waves table (333x4096x4096 0.63,
+  // 1536^3 0.63, 1000x3000x7000 0.61; H200, bench/RESULTS.md), far below
+  // what this count of its partials' traffic gives; after one (576 x 8192
+  // x 8192 and 320 x 12288 x 4096, 30 and 12 tiles in the ranges) it ran
+  // 1.12-1.21x faster than any whole variant.
+  Value noWholeWave = e.less(plan.wholeCols, e.c(1));
+  cost = e.select(noWholeWave, e.c(kNever), cost);
   Value allWhole = e.less(plan.skCols, e.c(1));
   Value tooLarge =
       e.less(e.c(kMaxWorkspaceBytes), e.mul(e.mul(plan.slots, plan.skTiles),

@@ -84,7 +84,7 @@ func.func @partial_wave(%a: memref<576x8192xf16>, %b: memref<8192x8192xf16>, %c:
 // FORCED: %[[ANY:.*]] = arith.cmpi ugt, %[[WHOLE]], %c0 : index
 // FORCED: scf.if %[[ANY]] {
 // FORCED: croq.parallel (%{{.*}}, %{{.*}}) in [%{{.*}}, %[[WHOLE]]] : block attributes {croq.consumers = 2 : i64, croq.persistent = true}
-// FORCED: croq.subspan %arg1 [64, 256] at
+// FORCED: croq.subspan %arg1 [64, 192] at
 // FORCED: }
 // FORCED: %[[WS:.*]] = gpu.alloc (%{{.*}}, %{{.*}}) : memref<?x?xf32>
 // FORCED: croq.parallel (%{{.*}}) in [%{{.*}}] : block attributes {croq.consumers = 2 : i64, croq.persistent = false}

@@ -286,11 +286,11 @@ func.func @persistent(%lhs: memref<?x?xf16>, %out: memref<?x?xf32>, %tiles: inde
 // tiles of any lengths.
 // CHECK-LABEL: func.func @bounds_per_tile
 // CHECK:         croq.inthreads async %{{.*}} {
-// CHECK-NEXT:      %{{.*}} = scf.for %[[PT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PB:.*]] = %{{.*}}) -> (index) {
+// CHECK:           %{{.*}} = scf.for %[[PT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PB:.*]] = %{{.*}}) -> (index) {
 // CHECK-NEXT:        %[[PHI:.*]] = arith.addi %[[PT]], %{{.*}} : index
 // CHECK-NEXT:        scf.for %[[PK:.*]] = %{{.*}} to %[[PHI]] step %{{.*}} {
 // CHECK:               %[[PG:.*]] = arith.addi %[[PB]], %{{.*}} : index
-// CHECK-NEXT:          %[[PS:.*]] = arith.remui %[[PG]], %{{.*}} : index
+// CHECK:               %[[PS:.*]] = arith.remui %[[PG]], %{{.*}} : index
 // CHECK-NEXT:          croq.event.wait %{{.*}}[%[[PS]]] : !croq.events<3>
 // CHECK:             }
 // CHECK:             %[[PC:.*]] = arith.select
@@ -300,7 +300,7 @@ func.func @persistent(%lhs: memref<?x?xf16>, %out: memref<?x?xf32>, %tiles: inde
 // CHECK:           scf.for %[[CT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[CB:.*]] = %{{.*}}) -> (index) {
 // CHECK:             scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
 // CHECK:               %[[CG:.*]] = arith.addi %[[CB]], %{{.*}} : index
-// CHECK-NEXT:          %[[CS:.*]] = arith.remui %[[CG]], %{{.*}} : index
+// CHECK:               %[[CS:.*]] = arith.remui %[[CG]], %{{.*}} : index
 // CHECK-NEXT:          croq.event.wait %{{.*}}[%[[CS]]] : !croq.events<3>
 // CHECK:             croq.mma.store
 // CHECK:             %[[CNEXT:.*]] = arith.addi %[[CB]], %{{.*}} : index
