@@ -235,7 +235,8 @@ SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
                        streamK != 1 && mayStreamK(tile);
     if (streamK == 2) {
       if (streamKForm)
-        variants.push_back({tile, GemmForm::StreamK});
+        variants.push_back(
+            {tile, GemmForm::StreamK, /*withoutWholeWave=*/true});
       continue;
     }
     if (splitK <= 1) {
@@ -437,12 +438,13 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
 /// a wave of persistent blocks; the reduction's launch and the partials,
 /// counted once at the memory's rate as for a split K loop, and the
 /// launch of the ranges' kernel after the whole waves'. Never without a
-/// whole wave, where every tile is in the whole waves or where the
-/// workspace exceeds kMaxWorkspaceBytes.
+/// whole wave (unless `variant` allows it), where every tile is in the
+/// whole waves or where the workspace exceeds kMaxWorkspaceBytes.
 static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
-                             const TileConfig &tile,
+                             const GemmVariant &variant,
                              const TargetDescription &target, Value output,
                              Value stepCycles) {
+  const TileConfig &tile = variant.tile;
   StreamKPlan plan =
       planStreamK(e.b, e.loc, m, n, kSteps, tile, target.multiprocessors);
   Value wholeTiles = e.mul(plan.wholeCols, plan.tilesM);
@@ -469,8 +471,10 @@ static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
   // what this count of its partials' traffic gives; after one (576 x 8192
   // x 8192 and 320 x 12288 x 4096, 30 and 12 tiles in the ranges) it ran
   // 1.12-1.21x faster than any whole variant.
-  Value noWholeWave = e.less(plan.wholeCols, e.c(1));
-  cost = e.select(noWholeWave, e.c(kNever), cost);
+  if (!variant.withoutWholeWave) {
+    Value noWholeWave = e.less(plan.wholeCols, e.c(1));
+    cost = e.select(noWholeWave, e.c(kNever), cost);
+  }
   Value allWhole = e.less(plan.skCols, e.c(1));
   Value tooLarge =
       e.less(e.c(kMaxWorkspaceBytes), e.mul(e.mul(plan.slots, plan.skTiles),
@@ -507,7 +511,8 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       std::tie(cost, splits) = emitSplitCost(e, m, n, kSteps, tile, target,
                                              output, splitK, stepCycles);
     } else if (variant.form == GemmForm::StreamK) {
-      cost = emitStreamKCost(e, m, n, kSteps, tile, target, output, stepCycles);
+      cost =
+          emitStreamKCost(e, m, n, kSteps, variant, target, output, stepCycles);
       splits = e.c(1);
     } else {
       // A grid in clusters is whole clusters, for each matrix of a batch.

@@ -68,6 +68,9 @@ enum class GemmForm {
 struct GemmVariant {
   TileConfig tile;
   GemmForm form;
+  /// For the stream-K form: whether the model may take it without a whole
+  /// wave before the ranges (stream-k=2 forces the form on every shape).
+  bool withoutWholeWave = false;
 };
 
 /// The decomposition of a stream-K GEMM (GemmForm::StreamK) of `tiles` =
