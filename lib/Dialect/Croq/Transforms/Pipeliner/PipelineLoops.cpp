@@ -203,6 +203,7 @@ void RingBuilder::carryConsumerBase() {
       c.tileLoop.replaceWithAdditionalYields(
           rewriter, ValueRange{zero}, /*replaceInitOperandUsesInLoop=*/false,
           yieldBase);
+  assert(succeeded(carried) && "scf.for always takes more iteration values");
   c.tileLoop = cast<scf::ForOp>(carried->getOperation());
   consumerBase = c.tileLoop.getRegionIterArgs().back();
 }
