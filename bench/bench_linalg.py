@@ -41,13 +41,16 @@ operands (tf32 wgmma) and of i8 operands into i32 (s8 wgmma), B stored
 N x K (test/Integration/GPU/linalg_matmul_tf32_s8.mlir), against
 torch.matmul with TF32 allowed and torch._int_mm (B passed as the K x N
 view of the N x K tensor).
---tables picks among main, f8, epilogue, batch, tf32, s8 and triton
+A waves table (not in the default set) times grids of part of a wave
+(WAVE_SHAPES) by CUDA events around each call, with and without the
+stream-K form (kernels/linalg_matmul_nosk compiled with gemm_stream_k=1).
+--tables picks among main, f8, epilogue, batch, tf32, s8, triton and waves
 (default the first four).
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
                     [--shapes MxNxK,...]
-                    [--tables main,f8,epilogue,batch,tf32,s8,triton]
+                    [--tables main,f8,epilogue,batch,tf32,s8,triton,waves]
                     [--autotune]
 """
 
@@ -80,6 +83,15 @@ SHAPES = [(512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048),
           (64, 14336, 4096), (256, 4096, 8192), (512, 11008, 4096),
           (2560, 2560, 2560), (4000, 4000, 4000), (4096, 11008, 4096),
           (2048, 14336, 4096)]
+# Grids that fill part of a wave (or a wave and a part) of 132 SMs, where
+# the stream-K form spreads the last wave's K steps: the shapes of issue 43
+# and others not tuned for (M of 1-640 with large N and K, one-wave and
+# many-wave shapes).
+WAVE_SHAPES = [(333, 4096, 4096), (576, 8192, 8192), (320, 12288, 4096),
+               (128, 4096, 4096), (2560, 2560, 2560), (4000, 4000, 4000),
+               (200, 8192, 8192), (640, 5120, 5120), (1000, 7168, 2048),
+               (64, 14336, 4096), (16, 8192, 8192), (1, 8192, 8192),
+               (77, 5000, 3000), (1536, 1536, 1536), (1000, 3000, 7000)]
 # (kernel, type, B stored N x K, A stored K x M)
 KERNELS = [("linalg_mm_f16", torch.float16, False, False),
            ("linalg_mm_nt_bf16", torch.bfloat16, True, False),
@@ -578,6 +590,94 @@ def triton_check_rows(shapes, rounds: int):
     return head + rows
 
 
+def time_events(fn, iters: int = 20) -> float:
+    """Median milliseconds from before a call's first kernel to after its
+    last (CUDA events around the call, L2 flushed before each): the gaps
+    between a multi-kernel call's launches count, which the profiler's
+    kernel times (time_device) leave out."""
+    from bench_gemm import flush_l2
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        flush_l2()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def waves_rows(kernels: Path, rounds: int, shapes):
+    """linalg_mm_f16 and linalg_mm_nt_bf16 on grids of part of a wave:
+    the cost model's choice (with the stream-K form) and the same module
+    compiled without it (kernels/linalg_matmul_nosk, gemm_stream_k=1) and
+    with it forced (linalg_streamk, gemm_stream_k=2) against cuBLAS, interleaved, each call timed by CUDA events around it
+    (the launch gaps of the stream-K form's kernels counted)."""
+    import croq
+    mod = croq.load(kernels / "liblinalg_matmul.so")
+    nosk_path = kernels / "linalg_matmul_nosk" / "liblinalg_matmul.so"
+    nosk = croq.load(nosk_path) if nosk_path.exists() else None
+    sk_path = kernels / "liblinalg_streamk.so"
+    forced = croq.load(sk_path) if sk_path.exists() else None
+    lines = ["", "Waves (event-timed ms, median [min-max] over rounds; ratio "
+             "= cuBLAS ms / croq ms):", "",
+             "| kernel | shape | cuBLAS ms | croq ms | ratio | "
+             "without stream-K | ratio | stream-K forced | ratio |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    print("\n".join(lines), flush=True)
+    ratios = []
+    for kernel, dtype, nt in (("linalg_mm_f16", torch.float16, False),
+                              ("linalg_mm_nt_bf16", torch.bfloat16, True)):
+        for m, n, k in shapes:
+            a = torch.randn(m, k, device="cuda").to(dtype)
+            b = torch.randn(n, k, device="cuda").to(dtype) if nt else \
+                torch.randn(k, n, device="cuda").to(dtype)
+            ref = a.float() @ (b.float().t() if nt else b.float())
+            calls = {"cublas": (lambda a=a, b=b: torch.matmul(
+                a, b.t() if nt else b))}
+            for label, module in (("croq", mod), ("nosk", nosk),
+                                  ("forced", forced)):
+                if module is None:
+                    continue
+                fn = getattr(module, kernel)
+                out = torch.full((m, n), float("nan"), device="cuda",
+                                 dtype=dtype)
+                fn(a, b, out)
+                torch.cuda.synchronize()
+                err = relative_error(out, ref)
+                if not err < 2e-2:
+                    print(f"| {kernel} | {m}x{n}x{k} | {label} WRONG (rel "
+                          f"err {err:.3g}) |", flush=True)
+                    return lines
+                calls[label] = (lambda fn=fn, o=out: fn(a, b, o))
+            times = {name: [] for name in calls}
+            order = list(calls)
+            for r in range(rounds):
+                shift = r % len(order)
+                for name in order[shift:] + order[:shift]:
+                    times[name].append(time_events(calls[name]))
+            cells = [spread(times["cublas"])]
+            for label in ("croq", "nosk", "forced"):
+                if label not in times:
+                    cells += ["-", "-"]
+                    continue
+                ratio = [c / x for x, c in zip(times[label], times["cublas"])]
+                if label == "croq":
+                    ratios.append(statistics.median(ratio))
+                cells += [spread(times[label]), spread(ratio)]
+            row = f"| {kernel} | {m}x{n}x{k} | " + " | ".join(cells) + " |"
+            lines.append(row)
+            print(row, flush=True)
+    if ratios:
+        lines += ["", geomean_line("waves (model's choice)", ratios)]
+        print(lines[-1], flush=True)
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--artifacts", type=Path, required=True)
@@ -592,7 +692,7 @@ def main() -> int:
                              "sweep")
     parser.add_argument("--tables", default="main,f8,epilogue,batch",
                         help="which tables to time (comma-separated: main, "
-                             "f8, epilogue, batch, tf32, s8, triton; default "
+                             "f8, epilogue, batch, tf32, s8, triton, waves; default "
                              "the first four)")
     args = parser.parse_args()
     tables = set(args.tables.split(","))
@@ -617,6 +717,10 @@ def main() -> int:
         lines += epilogue_rows(mod, args.rounds)
     if "batch" in tables:
         lines += batch_rows(args.artifacts / "kernels", args.rounds)
+    if "waves" in tables:
+        lines += waves_rows(args.artifacts / "kernels", args.rounds,
+                            parse_shapes(args.shapes) if args.shapes
+                            else WAVE_SHAPES)
     for kind in ("tf32", "s8"):
         if kind in tables:
             lines += tf32_s8_rows(args.artifacts / "kernels", kind,

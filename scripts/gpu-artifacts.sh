@@ -111,6 +111,15 @@ for path in map(Path, sys.argv[2:]):
                          tools_dir="build/bin", runtime_dir="build/lib",
                          gemm_cluster=cluster)
             print(f"compiled {path} as linalg_cluster_{label}")
+        # The stream-K form wherever a tile has it (the GPU tests), and
+        # the cost model's choice without it (bench_linalg.py's waves
+        # table).
+        croq.compile(path, out, name="linalg_streamk", tools_dir="build/bin",
+                     runtime_dir="build/lib", gemm_stream_k=2)
+        print(f"compiled {path} as linalg_streamk")
+        croq.compile(path, out / "linalg_matmul_nosk", tools_dir="build/bin",
+                     runtime_dir="build/lib", gemm_stream_k=1)
+        print(f"compiled {path} into linalg_matmul_nosk")
 # The autotune variants of two GEMMs from linalg (zero-filled f16 and
 # accumulating f32): the GPU tests tune them per shape.
 linalg = Path("test/Integration/GPU/linalg_matmul.mlir").read_text()

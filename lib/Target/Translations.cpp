@@ -80,6 +80,12 @@ static llvm::cl::opt<int64_t> clGemmSplitK(
     llvm::cl::desc("K splits of GEMMs from linalg (0, the default: chosen "
                    "by the cost model; 1: none)"),
     llvm::cl::init(0));
+static llvm::cl::opt<int64_t> clGemmStreamK(
+    "croq-gemm-stream-k",
+    llvm::cl::desc("stream-K form of GEMMs from linalg (0, the default: "
+                   "chosen by the cost model; 1: never; 2: always, on the "
+                   "tiles that have it)"),
+    llvm::cl::init(0));
 static llvm::cl::opt<int64_t> clConsumers(
     "croq-consumers",
     llvm::cl::desc("consumer warpgroups of warp-specialized blocks without "
@@ -176,6 +182,7 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
                       options.gemmClusterM, options.gemmClusterN)))
     return failure();
   options.gemmSplitK = clGemmSplitK;
+  options.gemmStreamK = clGemmStreamK;
   options.consumers = clConsumers;
   options.persistent = clPersistent;
   croq::buildCroqToNVVMPipeline(pm, options);
@@ -192,8 +199,8 @@ static LogicalResult checkHasKernel(ModuleOp module) {
   WalkResult found = module.walk([](Operation *op) {
     auto parallel = dyn_cast<croq::ParallelOp>(op);
     if ((parallel && parallel.getLevel() == croq::ParallelLevel::Block) ||
-        isa<linalg::LinalgOp, linalg::SoftmaxOp, memref::CopyOp,
-            gpu::LaunchOp, gpu::GPUModuleOp, gpu::BinaryOp>(op))
+        isa<linalg::LinalgOp, linalg::SoftmaxOp, memref::CopyOp, gpu::LaunchOp,
+            gpu::GPUModuleOp, gpu::BinaryOp>(op))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });

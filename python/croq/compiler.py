@@ -461,6 +461,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             tma_fallback: str = "auto",
             gemm_tile: Optional[Tuple[int, int]] = None,
             gemm_split_k: int = 0,
+            gemm_stream_k: int = 0,
             gemm_cluster: Optional[Tuple[int, int]] = None,
             cache: Union[bool, str, os.PathLike] = True) -> Artifact:
     """Compiles croq IR into an artifact directory.
@@ -493,6 +494,11 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             reduced by a second kernel through an f32 workspace on the
             call's stream), 1 never splits, N > 1 forces N splits (of the
             128x128 and 64x128 tiles).
+        gemm_stream_k: the stream-K form of those GEMMs (whole waves of
+            tiles, then the K steps of the tiles left spread evenly over
+            a wave of blocks, their partials reduced by a further kernel):
+            0 (the default) lets the cost model choose, 1 never, 2 always
+            (on the 128-row tiles of widths of whole 32-column groups).
         gemm_cluster: ``(m, n)``, the thread block cluster of those GEMMs'
             unsplit kernels: ``(2, 1)`` puts two blocks of one tile column
             in a cluster, which load B's K steps once between them by TMA
@@ -548,6 +554,11 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                            f"{gemm_split_k!r}", tool="croq")
     if gemm_split_k:
         options.append(f"--croq-gemm-split-k={gemm_split_k}")
+    if gemm_stream_k not in (0, 1, 2):
+        raise CompileError("gemm_stream_k must be 0, 1 or 2, got "
+                           f"{gemm_stream_k!r}", tool="croq")
+    if gemm_stream_k:
+        options.append(f"--croq-gemm-stream-k={gemm_stream_k}")
     if gemm_cluster is not None:
         if len(gemm_cluster) != 2 or not all(isinstance(d, int) and d > 0
                                              for d in gemm_cluster):

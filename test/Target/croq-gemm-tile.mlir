@@ -7,15 +7,19 @@
 // RUN: croq-translate --croq-to-ptx --croq-gemm-cluster=1,1 %s | FileCheck %s --check-prefix=ALONE
 // RUN: croq-translate --croq-to-ptx --croq-gemm-tile=128,192 --croq-gemm-cluster=2,1 %s | FileCheck %s --check-prefix=CLUSTERED
 // RUN: not croq-translate --croq-to-ptx --croq-gemm-cluster=2 %s 2>&1 | FileCheck %s --check-prefix=CLUSTERONE
+// RUN: croq-translate --croq-to-ptx --croq-gemm-tile=128,192 --croq-gemm-stream-k=2 %s | FileCheck %s --check-prefix=STREAMK
 
 // With dynamic shapes the host chooses among the kernels of every tile:
 // 128x256, 128x192, 128x128 and 64x128, each alone or in clusters of two
 // blocks that share B (multicast); 128x224, 128x176, 128x160 and 128x144
 // (B's tile N-major, padded to whole 128-byte spans); 128x128 and 64x128
-// split too (a partial-product kernel and a reduction). A forced tile leaves
-// its kernels, a forced tile that is not split, alone (or forced into
-// clusters) one kernel; no clusters leave the 12 kernels without them.
-// CHOSEN-COUNT-16: .entry product_kernel
+// split too (a partial-product kernel and a reduction); 128x256, 128x192,
+// 128x224, 128x160 and 128x128 in stream-K form too (the whole waves, the
+// blocks' ranges of K steps and the reduction). A forced tile leaves its kernels, a forced
+// tile that is not split, alone (or forced into clusters) one kernel; no
+// clusters leave the 12 kernels without them (and without the stream-K
+// form, which the model chooses with its clusters).
+// CHOSEN-COUNT-31: .entry product_kernel
 // CHOSEN-NOT: .entry
 // ALONE-COUNT-12: .entry product_kernel
 // ALONE-NOT: .entry
@@ -24,6 +28,8 @@
 // CLUSTERED-NOT: .entry
 // CLUSTERED: multicast::cluster
 // CLUSTERONE: error: --croq-gemm-cluster takes m,n, got 1 numbers
+// STREAMK-COUNT-3: .entry product_kernel
+// STREAMK-NOT: .entry
 // SPLITTABLE-COUNT-4: .entry product_kernel
 // SPLITTABLE-NOT: .entry
 // FORCED: .entry product_kernel

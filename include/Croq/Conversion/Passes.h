@@ -89,6 +89,12 @@ struct CroqToNVVMPipelineOptions
       llvm::cl::desc("blocks of the thread block clusters of GEMMs from "
                      "linalg along N, sharing A by multicast (1: none)"),
       llvm::cl::init(1)};
+  PassOptions::Option<int64_t> gemmStreamK{
+      *this, "gemm-stream-k",
+      llvm::cl::desc("stream-K form of GEMMs from linalg (0: chosen by the "
+                     "cost model; 1: never; 2: always, on the tiles that "
+                     "have it)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("make every 2-D block grid without a croq.persistent "

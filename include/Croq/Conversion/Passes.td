@@ -163,6 +163,25 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     `split-k = 1` never splits; `split-k = N > 1` forces N splits (fewer
     when K has fewer steps) on the splittable tiles.
 
+    Stream-K. When the tiles make a whole wave and part of another (576 x
+    8192 x 8192 in 128x256 tiles: 160 tiles on 132 SMs), the 128-row tiles
+    of whole 32-column groups may take the stream-K form: the whole waves
+    of tiles, as whole columns of tiles, in the persistent kernel, then
+    the K steps of the tiles left (numbered down their columns) spread in
+    contiguous ranges over one wave of blocks, each block storing the f32
+    partial of every tile its range meets into that tile's slot of a
+    workspace (`gpu.alloc`), and the split-K reduction summing each
+    element's slots in order (so the result does not depend on timing),
+    with the output added and the consumer fused. The K loop of a range
+    block changes its trip count from tile to tile: croq-pipeline-loops
+    counts its ring in a value the tile loops carry. The cost model counts
+    both kernels' waves, the tiles each range meets, the partials' traffic
+    and the launches, and takes the form only after a whole wave (with
+    every tile in the ranges it measured slower than the whole tiles).
+    `stream-k = 1` never takes it, `stream-k = 2` always (on the tiles
+    that have it; an error with a forced 64-row tile, forced splits or
+    clusters, or for a batched product).
+
     `linalg.matmul` accumulates into its output. When the op right before it
     fills the output with zero (`linalg.fill`), the fill is dropped and the
     kernel stores the product; otherwise the epilogue adds the output's
@@ -235,7 +254,10 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
            "cluster)">,
     Option<"clusterN", "cluster-n", "int64_t", /*default=*/"1",
            "Blocks of a thread block cluster along N, which share A's K "
-           "steps by multicast (1: no cluster)">
+           "steps by multicast (1: no cluster)">,
+    Option<"streamK", "stream-k", "int64_t", /*default=*/"0",
+           "Stream-K form of GEMMs (0: chosen by the cost model, 1: never, "
+           "2: always, on the tiles that have it)">
   ];
   let dependentDialects = [
     "::mlir::croq::CroqDialect",

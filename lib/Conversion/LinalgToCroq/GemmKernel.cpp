@@ -251,14 +251,15 @@ void mlir::croq::emitTileStore(OpBuilder &b, Location loc, Value acc,
 void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
                                   const MatmulSpec &spec,
                                   const TileConfig &config,
-                                  const ProductSizes &sizes) {
+                                  const ProductSizes &sizes, Value tileCols) {
   IndexBuilder e{b, loc};
   int64_t tileM = config.rows, tileN = config.cols;
   // A grid in clusters covers whole clusters: the blocks past the edge
   // load zeros and store nothing (TMA clips), but share their operand
   // slices with the cluster.
   Value matrixGridM = e.roundUp(e.ceilDiv(sizes.m, tileM), config.clusterRows);
-  Value gridN = e.roundUp(e.ceilDiv(sizes.n, tileN), config.clusterCols);
+  Value gridN = e.roundUp(tileCols ? tileCols : e.ceilDiv(sizes.n, tileN),
+                          config.clusterCols);
   // A batched product's grid has the rows of tiles of every matrix, one
   // matrix after another.
   Value gridM = spec.batched ? e.mul(sizes.batch, matrixGridM) : matrixGridM;
@@ -302,17 +303,36 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
     emitTileStore(b, loc, acc, cTile, cView);
     return;
   }
-  // Part p is the tile of partN columns at column tile blockN * parts + p
-  // of the output; croq-wait-async-stores makes the second part's store
+  emitTileStoreInParts(b, loc, acc, config, partN, cTile, output, blockM,
+                       blockN, batch);
+}
+
+void mlir::croq::emitTileStoreInParts(OpBuilder &b, Location loc, Value acc,
+                                      const TileConfig &config,
+                                      int64_t partCols, Value tile,
+                                      Value tensor, Value row, Value col,
+                                      Value batch) {
+  IndexBuilder e{b, loc};
+  int64_t tileM = config.rows, tileN = config.cols;
+  if (partCols == tileN) {
+    Value view = buildTileView(b, loc, tensor, {tileM, tileN},
+                               ValueRange{row, col}, batch);
+    emitTileStore(b, loc, acc, tile, view);
+    return;
+  }
+  // Part p is the tile of partCols columns at column tile col * parts + p
+  // of the tensor; croq-wait-async-stores makes the second part's store
   // into the shared tile wait until the first part's copy has read it.
-  int64_t parts = tileN / partN;
-  auto partType = AccType::get(b.getContext(), {tileM, partN}, accElement);
+  int64_t parts = tileN / partCols;
+  auto accType = cast<AccType>(acc.getType());
+  auto partType =
+      AccType::get(b.getContext(), {tileM, partCols}, accType.getElementType());
   for (int64_t part = 0; part < parts; ++part) {
     Value slice = MmaSliceOp::create(b, loc, partType, acc,
-                                     b.getI64IntegerAttr(part * partN));
+                                     b.getI64IntegerAttr(part * partCols));
     Value partView = buildTileView(
-        b, loc, output, {tileM, partN},
-        ValueRange{blockM, e.add(e.mul(blockN, e.c(parts)), e.c(part))}, batch);
-    emitTileStore(b, loc, slice, cTile, partView);
+        b, loc, tensor, {tileM, partCols},
+        ValueRange{row, e.add(e.mul(col, e.c(parts)), e.c(part))}, batch);
+    emitTileStore(b, loc, slice, tile, partView);
   }
 }

@@ -102,9 +102,62 @@ void emitTileStore(OpBuilder &builder, Location loc, Value acc, Value tile,
                    Value view);
 
 /// Emits the croq kernel that computes `spec` in tiles of `config`, each
-/// block with the whole K loop.
+/// block with the whole K loop: every tile, or where `tileCols` is given,
+/// the tiles of the first `tileCols` columns of tiles.
 void emitBlockProgram(OpBuilder &builder, Location loc, const MatmulSpec &spec,
-                      const TileConfig &config, const ProductSizes &sizes);
+                      const TileConfig &config, const ProductSizes &sizes,
+                      Value tileCols = Value());
+
+/// The element tile of one block of the reduction of partials: 16 x 32
+/// elements, one group of four consecutive columns per thread of a
+/// 128-thread block.
+constexpr int64_t kReduceRows = 16;
+constexpr int64_t kReduceCols = 32;
+
+/// The workspace of `rows` x `cols` partial elements of type `element`,
+/// allocated on the device by the host code (croq-host-entries queues it
+/// on the stream).
+Value allocWorkspace(OpBuilder &builder, Location loc, Value rows, Value cols,
+                     Type element);
+
+/// Where the reduction of partial tiles finds them: `workspace` holds
+/// slots of `partialRows` rows one under another, the elements of output
+/// column group (of kReduceCols columns) `firstColumnGroup` + j in its
+/// column group j (null: 0); the reduction covers `columnGroups` groups,
+/// and `countPartials` gives the number of slots that hold partials of
+/// reduction block (i, j), in the kernel.
+struct PartialLayout {
+  Value workspace;
+  Value partialRows;
+  Value firstColumnGroup;
+  Value columnGroups;
+  function_ref<Value(OpBuilder &, Location, Value, Value)> countPartials;
+};
+
+/// Emits the kernel that sums, in slot order, the partials of each result
+/// element laid out as `layout` says, adds the output where linalg.matmul
+/// accumulates, computes the fused consumer and writes the result.
+void emitPartialReduction(OpBuilder &builder, Location loc,
+                          const MatmulSpec &spec, const ProductSizes &sizes,
+                          const PartialLayout &layout);
+
+/// Stores the accumulator `acc` of a `config` tile into the global `view`
+/// (tiles of the tile's shape, or of `partCols` columns where narrower,
+/// `acc` sliced) at tile (`row`, `col`) through the shared `tile` (1 x
+/// rows x cols for a batched product).
+void emitTileStoreInParts(OpBuilder &builder, Location loc, Value acc,
+                          const TileConfig &config, int64_t partCols,
+                          Value tile, Value tensor, Value row, Value col,
+                          Value batch = Value());
+
+/// Emits the kernels that compute `spec` in stream-K form in tiles of
+/// `config` on `multiprocessors` SMs (planStreamK): the whole waves by
+/// emitBlockProgram, a kernel whose blocks store the partials of their
+/// ranges of K steps in a workspace on the device, the reduction, and the
+/// workspace's release.
+void emitStreamKKernels(OpBuilder &builder, Location loc,
+                        const MatmulSpec &spec, const TileConfig &config,
+                        const ProductSizes &sizes, int64_t multiprocessors);
 
 /// Emits the kernels that compute `spec` in tiles of `config` with the K
 /// loop split `splits` ways: a workspace of the accumulator's type (f32 or

@@ -43,11 +43,19 @@ using namespace mlir::croq;
 /// split one.
 static void emitVariant(OpBuilder &b, Location loc, const MatmulSpec &spec,
                         const GemmVariant &variant, const ProductSizes &sizes,
-                        Value splits) {
-  if (variant.split)
-    emitSplitKernels(b, loc, spec, variant.tile, sizes, splits);
-  else
+                        Value splits, const TargetDescription &target) {
+  switch (variant.form) {
+  case GemmForm::Whole:
     emitBlockProgram(b, loc, spec, variant.tile, sizes);
+    return;
+  case GemmForm::SplitK:
+    emitSplitKernels(b, loc, spec, variant.tile, sizes, splits);
+    return;
+  case GemmForm::StreamK:
+    emitStreamKKernels(b, loc, spec, variant.tile, sizes,
+                       target.multiprocessors);
+    return;
+  }
 }
 
 /// The cost model's choice for `spec`, built in a scratch block when the
@@ -150,7 +158,7 @@ static void emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
   GemmChoice choice = chooseVariant(b, loc, sizes, bRowBytes, variants, target,
                                     resultBytes, splitK);
   if (std::optional<int64_t> chosen = getConstantIntValue(choice.variant)) {
-    emitVariant(b, loc, spec, variants[*chosen], sizes, choice.splits);
+    emitVariant(b, loc, spec, variants[*chosen], sizes, choice.splits, target);
   } else {
     SmallVector<int64_t> cases;
     for (int64_t i = 1, e = variants.size(); i < e; ++i)
@@ -160,7 +168,7 @@ static void emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
     auto emitCase = [&](Region &region, const GemmVariant &variant) {
       OpBuilder::InsertionGuard guard(b);
       b.createBlock(&region);
-      emitVariant(b, loc, spec, variant, sizes, choice.splits);
+      emitVariant(b, loc, spec, variant, sizes, choice.splits, target);
       scf::YieldOp::create(b, loc);
     };
     emitCase(dispatch.getDefaultRegion(), variants[0]);
@@ -199,6 +207,12 @@ struct ConvertLinalgToCroqPass
       getOperation()->emitError("convert-linalg-to-croq takes split-k >= 0, "
                                 "got ")
           << static_cast<int64_t>(splitK);
+      return signalPassFailure();
+    }
+    if (streamK < 0 || streamK > 2) {
+      getOperation()->emitError("convert-linalg-to-croq takes stream-k of 0 "
+                                "(chosen), 1 (never) or 2 (always), got ")
+          << static_cast<int64_t>(streamK);
       return signalPassFailure();
     }
     if (clusterM < 0 || clusterN < 1 ||
@@ -279,8 +293,22 @@ struct ConvertLinalgToCroqPass
                             "loop of a batched product, got split-k=")
              << static_cast<int64_t>(splitK);
     int64_t productSplitK = spec.batched ? 1 : static_cast<int64_t>(splitK);
-    SmallVector<GemmVariant> variants =
-        getGemmVariants(*candidates, productSplitK, clusterM, clusterN);
+    // The matrices of a batch fill the grid: no stream-K form either.
+    if (spec.batched && streamK == 2)
+      return op.emitOpError("convert-linalg-to-croq has no stream-K form "
+                            "of a batched product, got stream-k=2");
+    int64_t productStreamK = spec.batched ? 1 : static_cast<int64_t>(streamK);
+    SmallVector<GemmVariant> variants = getGemmVariants(
+        *candidates, productSplitK, productStreamK, clusterM, clusterN);
+    if (productStreamK == 2 && variants.empty())
+      return op.emitOpError("convert-linalg-to-croq has the stream-K form "
+                            "for 128-row tiles of whole 32-column groups "
+                            "only, without forced splits or clusters; got "
+                            "a tile of ")
+             << candidates->front().rows << "x" << candidates->front().cols
+             << ", split-k=" << productSplitK
+             << ", cluster-m=" << static_cast<int64_t>(clusterM)
+             << ", cluster-n=" << static_cast<int64_t>(clusterN);
     if (variants.empty())
       return op.emitOpError("convert-linalg-to-croq splits the K loop of "
                             "128x128 and 64x128 tiles only, got split-k=")

@@ -33,20 +33,13 @@
 using namespace mlir;
 using namespace mlir::croq;
 
-/// The element tile of one block of the reduction: 16 x 32 elements, one
-/// group of four consecutive columns per thread of a 128-thread block.
-static constexpr int64_t kReduceRows = 16;
-static constexpr int64_t kReduceCols = 32;
 /// The columns one thread reads at once: 16 bytes of f32 or i32 partials.
 static constexpr int64_t kReduceVector = 4;
 /// The splits one loop step of the reduction reads at once.
 static constexpr int64_t kReduceUnroll = 4;
 
-/// The workspace of `rows` x `cols` partial elements of type `element`,
-/// allocated on the device by the host code (croq-host-entries queues it
-/// on the stream).
-static Value allocWorkspace(OpBuilder &b, Location loc, Value rows, Value cols,
-                            Type element) {
+Value mlir::croq::allocWorkspace(OpBuilder &b, Location loc, Value rows,
+                                 Value cols, Type element) {
   SmallVector<Value> dynamicSizes;
   SmallVector<int64_t> shape;
   dispatchIndexOpFoldResults(getAsOpFoldResult(ValueRange{rows, cols}),
@@ -161,20 +154,23 @@ static Value emitPartialSum(OpBuilder &b, Location loc, Value workspace,
   return rest.getResult(0);
 }
 
-/// The kernel that sums the partials of each result element and writes
-/// the result.
-static void emitReduceKernel(OpBuilder &b, Location loc, const MatmulSpec &spec,
-                             const TileConfig &config,
-                             const ProductSizes &sizes, Value splits,
-                             Value workspace) {
+void mlir::croq::emitPartialReduction(OpBuilder &b, Location loc,
+                                      const MatmulSpec &spec,
+                                      const ProductSizes &sizes,
+                                      const PartialLayout &layout) {
   IndexBuilder e{b, loc};
-  Value partialRows = e.roundUp(sizes.m, config.rows);
   Value gridI = e.ceilDiv(sizes.m, kReduceRows);
-  Value gridJ = e.ceilDiv(sizes.n, kReduceCols);
   OpBuilder::InsertionGuard guard(b);
-  ParallelOp kernel = createBlockGrid(b, loc, ValueRange{gridI, gridJ});
+  ParallelOp kernel =
+      createBlockGrid(b, loc, ValueRange{gridI, layout.columnGroups});
   Value blockI = kernel.getBody().front().getArgument(0);
-  Value blockJ = kernel.getBody().front().getArgument(1);
+  Value localJ = kernel.getBody().front().getArgument(1);
+  Value splits = layout.countPartials(b, loc, blockI, localJ);
+  Value blockJ = localJ;
+  if (layout.firstColumnGroup)
+    blockJ = e.add(layout.firstColumnGroup, localJ);
+  Value workspace = layout.workspace;
+  Value partialRows = layout.partialRows;
   Value output = spec.getOutput();
   Type result = getElementTypeOrSelf(output.getType());
   Value outView = buildTileView(b, loc, output, {kReduceRows, kReduceCols},
@@ -192,7 +188,7 @@ static void emitReduceKernel(OpBuilder &b, Location loc, const MatmulSpec &spec,
   Value i = body.getArgument(0);
   Value first = e.mul(body.getArgument(1), e.c(kReduceVector));
   Value sums = emitPartialSum(b, loc, workspace, splits, partialRows, blockI,
-                              blockJ, i, first);
+                              localJ, i, first);
   // Each element on its own from here: the output, the consumer's inputs
   // and the writes may be unaligned or past the edge.
   for (int64_t lane = 0; lane < kReduceVector; ++lane) {
@@ -223,7 +219,13 @@ void mlir::croq::emitSplitKernels(OpBuilder &b, Location loc,
   Value cols = e.roundUp(sizes.n, config.cols);
   Value workspace = allocWorkspace(b, loc, rows, cols, getAccElementType(spec));
   emitPartialKernel(b, loc, spec, config, sizes, splits, workspace);
-  emitReduceKernel(b, loc, spec, config, sizes, splits, workspace);
+  PartialLayout layout;
+  layout.workspace = workspace;
+  layout.partialRows = e.roundUp(sizes.m, config.rows);
+  layout.columnGroups = e.ceilDiv(sizes.n, kReduceCols);
+  auto everySplit = [&](OpBuilder &, Location, Value, Value) { return splits; };
+  layout.countPartials = everySplit;
+  emitPartialReduction(b, loc, spec, sizes, layout);
   gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(),
                          /*asyncDependencies=*/ValueRange{}, workspace);
 }

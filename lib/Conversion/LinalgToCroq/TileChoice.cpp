@@ -70,6 +70,8 @@ static constexpr int64_t kLaunchCycles = 4000;
 /// The fewest K steps a block of a split K loop takes: fewer leave its
 /// pipeline mostly empty.
 static constexpr int64_t kMinStepsPerSplit = 4;
+/// The fewest K steps a block of a stream-K grid takes (planStreamK).
+static constexpr int64_t kMinStreamKSteps = 8;
 /// The most f32 workspace a split K loop may use (256 MiB).
 static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
 /// The numbers of splits the cost model tries.
@@ -194,6 +196,7 @@ mlir::croq::getTileCandidates(const TargetDescription &target,
     // A forced tile runs, however slowly its layout computes.
     tile.efficiency = std::max<int64_t>(tile.efficiency, 1);
     tile.resultPartCols = getResultPartCols(target, resultBytes, tile);
+    tile.partialPartCols = getResultPartCols(target, /*resultBytes=*/4, tile);
     candidates.push_back(tile);
   }
   if (candidates.empty())
@@ -214,27 +217,70 @@ static bool mayCluster(const TileConfig &tile) {
   return tile.cols == 128 || tile.cols == 192 || tile.cols == 256;
 }
 
+/// Whether the model considers `tile` in stream-K form: the 128-row tiles
+/// whose width is whole 32-column groups of the reduction kernel (SplitK.cpp),
+/// so that each group's partials belong to one tile.
+static bool mayStreamK(const TileConfig &tile) {
+  return tile.rows == 128 && tile.cols % 32 == 0;
+}
+
 SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
                                                      int64_t splitK,
+                                                     int64_t streamK,
                                                      int64_t clusterM,
                                                      int64_t clusterN) {
   SmallVector<GemmVariant> variants;
   for (const TileConfig &tile : tiles) {
+    bool streamKForm = splitK == 0 && clusterM == 0 && clusterN == 1 &&
+                       streamK != 1 && mayStreamK(tile);
+    if (streamK == 2) {
+      if (streamKForm)
+        variants.push_back(
+            {tile, GemmForm::StreamK, /*withoutWholeWave=*/true});
+      continue;
+    }
     if (splitK <= 1) {
       TileConfig whole = tile;
       whole.clusterRows = std::max<int64_t>(clusterM, 1);
       whole.clusterCols = clusterN;
-      variants.push_back({whole, false});
+      variants.push_back({whole, GemmForm::Whole});
       if (clusterM == 0 && clusterN == 1 && mayCluster(tile)) {
         TileConfig clustered = tile;
         clustered.clusterRows = 2;
-        variants.push_back({clustered, false});
+        variants.push_back({clustered, GemmForm::Whole});
       }
     }
     if (splitK != 1 && tile.splittable)
-      variants.push_back({tile, true});
+      variants.push_back({tile, GemmForm::SplitK});
+    if (streamKForm)
+      variants.push_back({tile, GemmForm::StreamK});
   }
   return variants;
+}
+
+StreamKPlan mlir::croq::planStreamK(OpBuilder &b, Location loc, Value m,
+                                    Value n, Value kSteps,
+                                    const TileConfig &tile,
+                                    int64_t multiprocessors) {
+  IndexBuilder e{b, loc};
+  StreamKPlan plan;
+  plan.tilesM = e.ceilDiv(m, tile.rows);
+  plan.tilesN = e.ceilDiv(n, tile.cols);
+  Value tiles = e.mul(plan.tilesM, plan.tilesN);
+  // The whole waves, as whole columns of tiles: at most as many tiles (an
+  // empty product, M of 0, divides by 1 here, not by 0).
+  Value wholeWaves = e.div(tiles, e.c(multiprocessors));
+  Value wholeTiles = e.mul(wholeWaves, e.c(multiprocessors));
+  plan.wholeCols = e.div(wholeTiles, e.max(plan.tilesM, e.c(1)));
+  plan.skCols = e.sub(plan.tilesN, plan.wholeCols);
+  plan.skTiles = e.mul(plan.skCols, plan.tilesM);
+  plan.iterations = e.mul(plan.skTiles, kSteps);
+  plan.perBlock =
+      e.max(e.ceilDiv(plan.iterations, multiprocessors), e.c(kMinStreamKSteps));
+  plan.blocks = e.ceilDiv(plan.iterations, plan.perBlock);
+  // A tile's kSteps steps meet at most (kSteps - 1) / perBlock + 2 ranges.
+  plan.slots = e.add(e.div(e.sub(kSteps, e.c(1)), plan.perBlock), e.c(2));
+  return plan;
 }
 
 /// The cycles of one K step of `tile`.
@@ -386,6 +432,57 @@ emitSplitCost(IndexBuilder &e, Value m, Value n, Value kSteps,
   return {best, bestSplits};
 }
 
+/// The cost of `tile` in stream-K form (planStreamK): the whole waves' K
+/// loops, then one range of K steps per block, which pays a tile's fixed
+/// cycles for each tile it meets; the product's traffic with memory as for
+/// a wave of persistent blocks; the reduction's launch and the partials,
+/// counted once at the memory's rate as for a split K loop, and the
+/// launch of the ranges' kernel after the whole waves'. Never without a
+/// whole wave (unless `variant` allows it), where every tile is in the
+/// whole waves or where the workspace exceeds kMaxWorkspaceBytes.
+static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
+                             const GemmVariant &variant,
+                             const TargetDescription &target, Value output,
+                             Value stepCycles) {
+  const TileConfig &tile = variant.tile;
+  StreamKPlan plan =
+      planStreamK(e.b, e.loc, m, n, kSteps, tile, target.multiprocessors);
+  Value wholeTiles = e.mul(plan.wholeCols, plan.tilesM);
+  Value wholeCycles = emitWaveCycles(e, wholeTiles, kSteps, stepCycles, target);
+  Value met = e.add(e.ceilDiv(plan.perBlock, kSteps), e.c(1));
+  Value rangeCycles =
+      e.add(e.mul(plan.perBlock, stepCycles), e.mul(met, e.c(kTileCycles)));
+  Value compute = e.add(wholeCycles, rangeCycles);
+  Value tiles = e.mul(plan.tilesM, plan.tilesN);
+  Value grid = e.min(tiles, e.c(target.multiprocessors));
+  Value memoryCycles =
+      emitMemoryCycles(e, grid, m, n, kSteps, e.c(1), output, tile, target);
+  Value cost = emitKernelCycles(e, compute, memoryCycles);
+  // A range boundary inside a tile adds one partial to the tiles' own.
+  Value partials = e.add(plan.skTiles, e.sub(plan.blocks, e.c(1)));
+  Value workspace = e.mul(partials, e.c(tile.rows * tile.cols * 4));
+  cost = e.add(cost, e.add(e.c(kLaunchCycles),
+                           e.div(workspace, e.c(target.memoryBytesPerCycle))));
+  cost = e.add(cost, e.c(kLaunchCycles));
+  // Only after a whole wave: with every tile in the ranges (no whole
+  // wave), the form measured 0.53-0.90 of the best whole tiles' speed on
+  // the 15 shapes of bench_linalg.py's waves table (333x4096x4096 0.63,
+  // 1536^3 0.63, 1000x3000x7000 0.61; H200, bench/RESULTS.md), far below
+  // what this count of its partials' traffic gives; after one (576 x 8192
+  // x 8192 and 320 x 12288 x 4096, 30 and 12 tiles in the ranges) it ran
+  // 1.12-1.21x faster than any whole variant.
+  if (!variant.withoutWholeWave) {
+    Value noWholeWave = e.less(plan.wholeCols, e.c(1));
+    cost = e.select(noWholeWave, e.c(kNever), cost);
+  }
+  Value allWhole = e.less(plan.skCols, e.c(1));
+  Value tooLarge =
+      e.less(e.c(kMaxWorkspaceBytes), e.mul(e.mul(plan.slots, plan.skTiles),
+                                            e.c(tile.rows * tile.cols * 4)));
+  cost = e.select(allWhole, e.c(kNever), cost);
+  return e.select(tooLarge, e.c(kNever), cost);
+}
+
 /// Prints `cycles` for -debug-only: its value where the shape is static.
 static void printCycles(llvm::raw_ostream &os, Value cycles) {
   if (std::optional<int64_t> value = getConstantIntValue(cycles))
@@ -410,9 +507,13 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
     const TileConfig &tile = variant.tile;
     Value stepCycles = emitStepCycles(e, tile, target, bMisaligned);
     Value cost, splits;
-    if (variant.split) {
+    if (variant.form == GemmForm::SplitK) {
       std::tie(cost, splits) = emitSplitCost(e, m, n, kSteps, tile, target,
                                              output, splitK, stepCycles);
+    } else if (variant.form == GemmForm::StreamK) {
+      cost =
+          emitStreamKCost(e, m, n, kSteps, variant, target, output, stepCycles);
+      splits = e.c(1);
     } else {
       // A grid in clusters is whole clusters, for each matrix of a batch.
       Value blocks =
@@ -429,7 +530,10 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       llvm::dbgs() << "[" DEBUG_TYPE "] variant " << index << ": tile "
                    << tile.rows << "x" << tile.cols << ", cluster "
                    << tile.clusterRows << "x" << tile.clusterCols
-                   << (variant.split ? ", split K" : "") << ": cost ";
+                   << (variant.form == GemmForm::SplitK    ? ", split K"
+                       : variant.form == GemmForm::StreamK ? ", stream-K"
+                                                           : "")
+                   << ": cost ";
       printCycles(llvm::dbgs(), cost);
       llvm::dbgs() << " cycles, splits ";
       printCycles(llvm::dbgs(), splits);

@@ -43,17 +43,57 @@ struct TileConfig {
   /// The columns of each part the result tile is stored in, through a
   /// shared tile that wide (getResultPartCols; 0: the whole tile at once).
   int64_t resultPartCols = 0;
+  /// The same for the f32 or i32 partial tiles of a split or stream-K K
+  /// loop (getResultPartCols with 4-byte elements).
+  int64_t partialPartCols = 0;
 
   int64_t getClusterBlocks() const { return clusterRows * clusterCols; }
 };
 
-/// A kernel convert-linalg-to-croq can emit for a GEMM: a tile, with its
-/// K loop whole or split (the number of splits is then a value the host
-/// code computes).
+/// How the blocks of a GEMM share its K loops.
+enum class GemmForm {
+  /// Each block computes whole tiles.
+  Whole,
+  /// Each tile's K loop is split among S blocks (S a value the host code
+  /// computes), their partials reduced by a second kernel (SplitK.cpp).
+  SplitK,
+  /// Whole waves of tiles computed whole; the K steps of the tiles left
+  /// spread evenly over one wave of blocks, their partials reduced by a
+  /// further kernel (StreamK.cpp).
+  StreamK,
+};
+
+/// A kernel convert-linalg-to-croq can emit for a GEMM: a tile and the
+/// form of its K loops.
 struct GemmVariant {
   TileConfig tile;
-  bool split;
+  GemmForm form;
+  /// For the stream-K form: whether the model may take it without a whole
+  /// wave before the ranges (stream-k=2 forces the form on every shape).
+  bool withoutWholeWave = false;
 };
+
+/// The decomposition of a stream-K GEMM (GemmForm::StreamK) of `tiles` =
+/// tilesM x tilesN tiles of `kSteps` K steps each, as index values. The
+/// first `wholeCols` columns of tiles are computed whole, by a persistent
+/// grid, in at most the whole waves of the grid; the other `skCols`
+/// columns' tiles, numbered down their columns first (t = column x tilesM +
+/// row), form an iteration space of `iterations` = skTiles x kSteps K
+/// steps that `blocks` blocks take in contiguous ranges of `perBlock`
+/// steps (the last fewer). A tile's K steps are then shared by at most
+/// `slots` blocks, each of which stores its partial in its own slot of the
+/// workspace.
+struct StreamKPlan {
+  Value tilesM, tilesN, wholeCols, skCols, skTiles;
+  Value iterations, perBlock, blocks, slots;
+};
+
+/// The stream-K plan of an M x N product with `kSteps` K steps in tiles of
+/// `tile` on `multiprocessors` SMs. Each block takes at least
+/// kMinStreamKSteps steps.
+StreamKPlan planStreamK(OpBuilder &builder, Location loc, Value m, Value n,
+                        Value kSteps, const TileConfig &tile,
+                        int64_t multiprocessors);
 
 /// The bytes one K step of a tile loads: one 128-byte swizzle span of
 /// each operand row.
@@ -86,14 +126,18 @@ FailureOr<SmallVector<TileConfig>>
 getTileCandidates(const TargetDescription &target, int64_t resultBytes,
                   bool bKMajor, int64_t rows, int64_t cols);
 
-/// The kernels to choose among: each candidate tile whole, and split where
-/// the tile allows it and `splitK` (the pass option) is not 1. The whole
-/// ones are launched in clusters of `clusterM` x `clusterN` blocks; with
-/// `clusterM` = 0 (the model's choice) they are not, and the 128x192 and
-/// 128x256 tiles are also candidates in clusters of 2 x 1.
+/// The kernels to choose among: each candidate tile whole, split where
+/// the tile allows it and `splitK` (the pass option) is not 1, and in
+/// stream-K form where it has 128 rows and whole 32-column groups and
+/// neither the splits nor the clusters are forced (`splitK` and
+/// `clusterM` 0, `clusterN` 1); `streamK` (the pass option) 1 leaves the
+/// stream-K form out, 2 the others. The whole ones are launched in
+/// clusters of `clusterM` x `clusterN` blocks; with `clusterM` = 0 (the
+/// model's choice) they are not, and the 128x192 and 128x256 tiles are
+/// also candidates in clusters of 2 x 1.
 SmallVector<GemmVariant> getGemmVariants(ArrayRef<TileConfig> tiles,
-                                         int64_t splitK, int64_t clusterM,
-                                         int64_t clusterN);
+                                         int64_t splitK, int64_t streamK,
+                                         int64_t clusterM, int64_t clusterN);
 
 /// The choice among `variants` for an M x N result with `kSteps` K steps:
 /// the index of the variant and, for a split one, the number of splits

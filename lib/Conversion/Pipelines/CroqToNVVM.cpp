@@ -80,6 +80,7 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   fromLinalg.tileM = options.gemmTileM;
   fromLinalg.tileN = options.gemmTileN;
   fromLinalg.splitK = options.gemmSplitK;
+  fromLinalg.streamK = options.gemmStreamK;
   fromLinalg.clusterM = options.gemmClusterM;
   fromLinalg.clusterN = options.gemmClusterN;
   // Tensor input (linalg on tensors, as frontends emit it) becomes buffers

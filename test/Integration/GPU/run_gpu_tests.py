@@ -252,7 +252,8 @@ class Suite:
         return self.modules[name]
 
     def run(self, name: str, kernel: str, body: Callable[[], Tuple[bool, float, str]]) -> None:
-        if self.select and self.select not in name:
+        if self.select and not any(part in name
+                                   for part in self.select.split("|")):
             return
         if kernel in KNOWN_ISSUES:
             self.results.append(Result(name, "KNOWN", None, KNOWN_ISSUES[kernel]))
@@ -1158,6 +1159,33 @@ def linalg_matmul_tests(s: Suite) -> None:
     case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32, shape, tn=True,
          nt=True)
     split_k_static(s)
+    # Grids of part of a wave, where the cost model may take the stream-K
+    # form, and the stream-K form forced (linalg_streamk, gemm_stream_k=2)
+    # on those and on shapes of whole waves, edges in every dimension and a
+    # single tile.
+    for shape in [(333, 4096, 4096), (77, 5000, 3000), (1, 4096, 4096),
+                  (4000, 4000, 4000)]:
+        case("linalg_mm_f16", torch.float16, torch.float16, shape)
+        case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True)
+    for shape in [(333, 4096, 4096), (77, 5000, 3000), (1, 4096, 4096),
+                  (4000, 4000, 4000), (129, 264, 72), (1000, 3000, 1000),
+                  (576, 8192, 1024)]:
+        module = "linalg_streamk"
+        case("linalg_mm_f16", torch.float16, torch.float16, shape,
+             module=module)
+        case("linalg_mm_f16_f32out", torch.float16, torch.float32, shape,
+             module=module)
+        case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True, module=module)
+        case("linalg_mm_acc_f16", torch.float16, torch.float32, shape,
+             accumulate=True, module=module)
+        case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
+             tn=True, module=module)
+        case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32, shape,
+             tn=True, nt=True, module=module)
+        fused(shape, module=module)
+    stream_k_repeat(s)
 
     # The same GEMMs in thread block clusters (linalg_matmul.mlir compiled
     # with gemm_cluster (2, 1): B multicast, and (1, 2): A multicast):
@@ -1181,6 +1209,36 @@ def linalg_matmul_tests(s: Suite) -> None:
                  shape, nt=True, module=module)
             fused(shape, module=module)
     cluster_stress(s)
+
+
+def stream_k_repeat(s: Suite) -> None:
+    """The stream-K form (linalg_streamk) launched 50 times on the same
+    operands at 333x4096x4096 (ranges of 24 K steps over two or three
+    tiles' slots): the partials are summed in slot order, so every launch's
+    output must be bitwise the first's, and the first close to the float64
+    product. A race between a slot's store and the reduction would move
+    it."""
+    m, n, k = 333, 4096, 4096
+    if s.skip_gemm(m, n, k):
+        return
+
+    def body():
+        mod = s.module("linalg_streamk")
+        a = random_operand((m, k), torch.float16)
+        b = random_operand((k, n), torch.float16)
+        first = poisoned((m, n), torch.float16)
+        mod.linalg_mm_f16(a, b, first)
+        out = torch.empty_like(first)
+        for _ in range(50):
+            poison_(out)
+            mod.linalg_mm_f16(a, b, out)
+            torch.cuda.synchronize()
+            if not torch.equal(out, first):
+                return False, math.inf, "a launch's output differs from the first's"
+        return compare_close(first, a.double() @ b.double(),
+                             GEMM_TOLERANCE[torch.float16])
+    s.run(f"linalg_streamk linalg_mm_f16 {m}x{n}x{k} x50 (same bits)",
+          "linalg_mm_f16", body)
 
 
 def cluster_stress(s: Suite) -> None:
@@ -2000,7 +2058,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                              "this script is in, or $CROQ_GPU_ARTIFACTS)")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("-k", dest="select", help="run tests whose name "
-                        "contains this")
+                        "contains this (or one of several separated by "
+                        "'|')")
     parser.add_argument("--max-gemm", type=int, default=None,
                         help="skip GEMM tests with more than this many "
                         "multiply-adds (M*N*K), for sanitizer runs")

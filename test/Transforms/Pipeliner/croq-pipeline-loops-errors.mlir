@@ -59,25 +59,3 @@ func.func @persistent_in_place(%lhs: memref<?x?xf16>, %tiles: index, %grid: inde
   }
   return
 }
-
-// -----
-
-// Every tile must run the same number of iterations: the ring counts them
-// across tiles.
-func.func @bounds_per_tile(%lhs: memref<?x?xf16>, %tiles: index, %grid: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  croq.parallel (%bid) in [%grid] : block {
-    %a_s = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
-    scf.for %t = %bid to %tiles step %grid {
-      %kt = arith.addi %t, %c1 : index
-      // expected-warning @+1 {{not pipelined: the loop's bounds change from tile to tile}}
-      scf.for %k = %c0 to %kt step %c1 {
-        %a = croq.subspan %lhs [64, 64] at [%t, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
-        croq.copy tma swizzle = 128 %a -> %a_s : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-        %fa = croq.mma.load %a_s : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
-      } {croq.stages = 3 : i64}
-    }
-  }
-  return
-}

@@ -279,6 +279,61 @@ func.func @persistent(%lhs: memref<?x?xf16>, %out: memref<?x?xf32>, %tiles: inde
 
 // -----
 
+// A K loop whose bounds change from tile to tile (a stream-K block's
+// ranges: tile t runs steps [0, t + 1)): the producer computes the bounds
+// again in its own tile loop, and both tile loops carry the iterations of
+// the tiles before, g = base + k, so that stages and phases run on across
+// tiles of any lengths.
+// CHECK-LABEL: func.func @bounds_per_tile
+// CHECK:         croq.inthreads async %{{.*}} {
+// CHECK:           %{{.*}} = scf.for %[[PT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PB:.*]] = %{{.*}}) -> (index) {
+// CHECK-NEXT:        %[[PHI:.*]] = arith.addi %[[PT]], %{{.*}} : index
+// CHECK-NEXT:        scf.for %[[PK:.*]] = %{{.*}} to %[[PHI]] step %{{.*}} {
+// CHECK:               %[[PG:.*]] = arith.addi %[[PB]], %{{.*}} : index
+// CHECK:               %[[PS:.*]] = arith.remui %[[PG]], %{{.*}} : index
+// CHECK-NEXT:          croq.event.wait %{{.*}}[%[[PS]]] : !croq.events<3>
+// CHECK:             }
+// CHECK:             %[[PC:.*]] = arith.select
+// CHECK-NEXT:        %[[PNEXT:.*]] = arith.addi %[[PB]], %[[PC]] : index
+// CHECK-NEXT:        scf.yield %[[PNEXT]] : index
+// CHECK:         croq.inthreads async %{{.*}} {
+// CHECK:           scf.for %[[CT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[CB:.*]] = %{{.*}}) -> (index) {
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// CHECK:               %[[CG:.*]] = arith.addi %[[CB]], %{{.*}} : index
+// CHECK:               %[[CS:.*]] = arith.remui %[[CG]], %{{.*}} : index
+// CHECK-NEXT:          croq.event.wait %{{.*}}[%[[CS]]] : !croq.events<3>
+// CHECK:             croq.mma.store
+// CHECK:             %[[CNEXT:.*]] = arith.addi %[[CB]], %{{.*}} : index
+// CHECK-NEXT:        scf.yield %[[CNEXT]] : index
+// INPLACE-LABEL: func.func @bounds_per_tile
+// INPLACE-NOT: croq.event
+// OFF-LABEL: func.func @bounds_per_tile
+func.func @bounds_per_tile(%lhs: memref<?x?xf16>, %out: memref<?x?xf32>, %tiles: index, %grid: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  croq.parallel (%bid) in [%grid] : block {
+    %a_s = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    scf.for %t = %bid to %tiles step %grid {
+      %hi = arith.addi %t, %c1 : index
+      %zero = arith.constant 0.0 : f32
+      %init = croq.mma.fill %zero : !croq.acc<64x64xf32>
+      %r = scf.for %k = %c0 to %hi step %c1 iter_args(%acc = %init) -> (!croq.acc<64x64xf32>) {
+        %a = croq.subspan %lhs [64, 64] at [%t, %k] : memref<?x?xf16> -> !croq.view<64x64xf16>
+        croq.copy tma swizzle = 128 %a -> %a_s : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %fa = croq.mma.load %a_s : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %p = croq.mma row row %acc, %fa, %fa : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+        %d = croq.mma.commit %p : !croq.acc<64x64xf32>
+        scf.yield %d : !croq.acc<64x64xf32>
+      } {croq.stages = 3 : i64}
+      %ov = croq.subspan %out [64, 64] at [%t, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+      croq.mma.store %r -> %ov : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+    }
+  }
+  return
+}
+
+// -----
+
 // In a cluster of 2 x 1 that multicasts B, the ring stays as it is but a
 // stage is freed in both blocks: the consumer's release is a cluster
 // trigger, warp-specialized or in place.

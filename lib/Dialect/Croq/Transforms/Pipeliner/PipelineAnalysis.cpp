@@ -149,13 +149,14 @@ std::string pipeliner::analyze(PipelineCandidate &candidate) {
   SmallVector<Value> bounds = {loop.getLowerBound(), loop.getUpperBound(),
                                loop.getStep()};
   if (scf::ForOp tiles = candidate.tileLoop) {
-    // The ring counts iterations across tiles: every tile runs the same
-    // number of them.
+    // The ring counts iterations across tiles: as n x count where every
+    // tile runs the same number of them, else in a value the tile loops
+    // carry (the bounds computed again by the producer, as the views).
     for (Value bound : bounds)
       if (Operation *def = bound.getDefiningOp();
           def && def->getBlock() == tileBody &&
           !matchPattern(bound, m_Constant()))
-        return "the loop's bounds change from tile to tile";
+        candidate.varyingBounds = true;
     if (tiles.getNumResults() != 0)
       return "the tile loop carries values";
     llvm::append_range(bounds,

@@ -56,7 +56,10 @@ private:
   /// the tiles of a tile loop whose induction value is `tileIv`; the
   /// loop's bounds looked up in `mapping`.
   Value getIteration(OpBuilder &b, Value iv, const IRMapping &mapping,
-                     Value tileIv);
+                     Value tileIv, Value base = Value());
+  /// Where the loop's bounds change from tile to tile: makes the consumer's
+  /// tile loop carry the iterations of the tiles before (consumerBase).
+  void carryConsumerBase();
   /// The stage of iteration `t`.
   Value getStage(OpBuilder &b, Value t);
   /// Waits until `stage` is free, issues the loads of the iteration whose
@@ -89,6 +92,9 @@ private:
   Value full, empty;
   /// The consumer loop's iteration number, set by consumeInLoop.
   Value consumerIteration;
+  /// The iterations of the consumer's tiles before the current one, where
+  /// the loop's bounds change from tile to tile (carryConsumerBase).
+  Value consumerBase;
 };
 } // namespace
 
@@ -125,7 +131,8 @@ static Value getTripCount(OpBuilder &b, Location loc, Value lb, Value ub,
 }
 
 Value RingBuilder::getIteration(OpBuilder &b, Value iv,
-                                const IRMapping &mapping, Value tileIv) {
+                                const IRMapping &mapping, Value tileIv,
+                                Value base) {
   scf::ForOp loop = c.loop;
   Value lb = mapping.lookupOrDefault(loop.getLowerBound());
   Value step = mapping.lookupOrDefault(loop.getStep());
@@ -133,6 +140,8 @@ Value RingBuilder::getIteration(OpBuilder &b, Value iv,
   Value k = arith::DivUIOp::create(b, loc, offset, step);
   if (!c.tileLoop)
     return k;
+  if (base)
+    return arith::AddIOp::create(b, loc, base, k);
   // Iteration k of the n-th tile of the block: n * count + k, where every
   // tile runs `count` iterations.
   scf::ForOp tiles = c.tileLoop;
@@ -178,12 +187,34 @@ UnitAttr RingBuilder::getReleaseScope() {
   return nullptr;
 }
 
+void RingBuilder::carryConsumerBase() {
+  IRRewriter rewriter(c.tileLoop.getContext());
+  rewriter.setInsertionPoint(c.tileLoop);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  scf::ForOp loop = c.loop;
+  auto yieldBase = [&](OpBuilder &b, Location yieldLoc,
+                       ArrayRef<BlockArgument> args) -> SmallVector<Value> {
+    Value none = arith::ConstantIndexOp::create(b, yieldLoc, 0);
+    Value count = getTripCount(b, yieldLoc, loop.getLowerBound(),
+                               loop.getUpperBound(), loop.getStep(), none);
+    return {arith::AddIOp::create(b, yieldLoc, args[0], count)};
+  };
+  FailureOr<LoopLikeOpInterface> carried =
+      c.tileLoop.replaceWithAdditionalYields(
+          rewriter, ValueRange{zero}, /*replaceInitOperandUsesInLoop=*/false,
+          yieldBase);
+  assert(succeeded(carried) && "scf.for always takes more iteration values");
+  c.tileLoop = cast<scf::ForOp>(carried->getOperation());
+  consumerBase = c.tileLoop.getRegionIterArgs().back();
+}
+
 void RingBuilder::consumeInLoop(OpBuilder &b) {
   scf::ForOp loop = c.loop;
   Block *body = loop.getBody();
   b.setInsertionPointToStart(body);
   Value t = getIteration(b, loop.getInductionVar(), IRMapping(),
-                         c.tileLoop ? c.tileLoop.getInductionVar() : Value());
+                         c.tileLoop ? c.tileLoop.getInductionVar() : Value(),
+                         consumerBase);
   consumerIteration = t;
   Value stage = getStage(b, t);
   EventWaitOp::create(b, loc, full, stage);
@@ -320,24 +351,40 @@ void RingBuilder::rewriteWarpSpecialized() {
     OpBuilder pb(b.getContext());
     pb.setInsertionPoint(b.getInsertionBlock(), b.getInsertionPoint());
     IRMapping mapping;
-    Value tileIv;
+    Value tileIv, base;
+    scf::ForOp producerTiles;
     if (scf::ForOp tiles = c.tileLoop) {
-      auto producerTiles =
+      // Where the bounds change from tile to tile, the producer's tile
+      // loop carries the iterations of the tiles before, as the
+      // consumer's does.
+      SmallVector<Value> carried;
+      if (c.varyingBounds)
+        carried.push_back(arith::ConstantIndexOp::create(pb, loc, 0));
+      producerTiles =
           scf::ForOp::create(pb, loc, tiles.getLowerBound(),
-                             tiles.getUpperBound(), tiles.getStep());
+                             tiles.getUpperBound(), tiles.getStep(), carried);
       tileIv = producerTiles.getInductionVar();
+      if (c.varyingBounds)
+        base = producerTiles.getRegionIterArgs()[0];
       mapping.map(tiles.getInductionVar(), tileIv);
       pb.setInsertionPointToStart(producerTiles.getBody());
       for (Operation *op : c.tileSlice)
         pb.clone(*op, mapping);
     }
-    auto producerLoop = scf::ForOp::create(
-        pb, loc, mapping.lookupOrDefault(loop.getLowerBound()),
-        mapping.lookupOrDefault(loop.getUpperBound()),
-        mapping.lookupOrDefault(loop.getStep()));
+    Value lb = mapping.lookupOrDefault(loop.getLowerBound());
+    Value ub = mapping.lookupOrDefault(loop.getUpperBound());
+    Value step = mapping.lookupOrDefault(loop.getStep());
+    auto producerLoop = scf::ForOp::create(pb, loc, lb, ub, step);
+    if (base) {
+      pb.setInsertionPointAfter(producerLoop);
+      Value zero = arith::ConstantIndexOp::create(pb, loc, 0);
+      Value count = getTripCount(pb, loc, lb, ub, step, zero);
+      scf::YieldOp::create(
+          pb, loc, ValueRange{arith::AddIOp::create(pb, loc, base, count)});
+    }
     pb.setInsertionPointToStart(producerLoop.getBody());
     Value iv = producerLoop.getInductionVar();
-    emitLoads(pb, iv, getStage(pb, getIteration(pb, iv, mapping, tileIv)),
+    emitLoads(pb, iv, getStage(pb, getIteration(pb, iv, mapping, tileIv, base)),
               mapping);
   }
 
@@ -355,6 +402,8 @@ void RingBuilder::rewrite(bool warpSpecialize) {
   allocateRing();
   c.loop->removeAttr(kStagesAttrName);
   c.loop->removeAttr(kWarpSpecializeAttrName);
+  if (c.tileLoop && c.varyingBounds)
+    carryConsumerBase();
   if (warpSpecialize)
     rewriteWarpSpecialized();
   else
@@ -375,7 +424,7 @@ struct CroqPipelineLoopsPass
     // Rings written by hand first: the loops the pass builds rings of have
     // tma loads of their own, which those consumer loops have not.
     keepHandWrittenGroupsInFlight(getOperation());
-    SmallVector<PipelineCandidate> candidates;
+    SmallVector<PipelineCandidate, 0> candidates;
     getOperation()->walk([&](scf::ForOp loop) {
       // Directly in a block, or in the tile loop of a persistent block.
       auto tileLoop = dyn_cast<scf::ForOp>(loop->getParentOp());

@@ -44,6 +44,10 @@ struct PipelineCandidate {
   /// directly in the block.
   scf::ForOp tileLoop;
   SmallVector<TileLoad> loads;
+  /// Whether `loop`'s bounds are computed in the tile loop, so that its
+  /// trip count may change from tile to tile (a stream-K block's ranges):
+  /// the ring then counts iterations in a value the tile loops carry.
+  bool varyingBounds = false;
   /// The ops of the loop body the loads' views are computed from, in order.
   SmallVector<Operation *> loadSlice;
   /// The ops of the tile loop's body before `loop` that the load views use,
