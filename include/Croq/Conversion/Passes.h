@@ -89,6 +89,12 @@ struct CroqToNVVMPipelineOptions
       llvm::cl::desc("blocks of the thread block clusters of GEMMs from "
                      "linalg along N, sharing A by multicast (1: none)"),
       llvm::cl::init(1)};
+  PassOptions::Option<int64_t> gemmF8PromoteSteps{
+      *this, "gemm-f8-promote-steps",
+      llvm::cl::desc("K steps an 8-bit float GEMM from linalg accumulates "
+                     "in wgmma before adding into its f32 accumulator (0: "
+                     "never; convert-linalg-to-croq's default: 1)"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("make every 2-D block grid without a croq.persistent "

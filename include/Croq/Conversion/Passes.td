@@ -235,7 +235,12 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
            "cluster)">,
     Option<"clusterN", "cluster-n", "int64_t", /*default=*/"1",
            "Blocks of a thread block cluster along N, which share A's K "
-           "steps by multicast (1: no cluster)">
+           "steps by multicast (1: no cluster)">,
+    Option<"f8PromoteSteps", "f8-promote-steps", "int64_t",
+           /*default=*/"1",
+           "K steps (128 elements each) an 8-bit float product accumulates "
+           "in wgmma's partial sum before adding it into its f32 main "
+           "accumulator (0: wgmma accumulates the whole K loop)">
   ];
   let dependentDialects = [
     "::mlir::croq::CroqDialect",
