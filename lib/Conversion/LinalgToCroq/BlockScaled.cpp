@@ -104,6 +104,9 @@ FailureOr<MatmulSpec> mlir::croq::getBlockScaledSpec(linalg::GenericOp op) {
     return decline("its loops are not (parallel, parallel, reduction)");
   if (op.getNumDpsInputs() != 4 || op.getNumDpsInits() != 1)
     return decline("it does not have four inputs and one output");
+  Type tc = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  if (!tc.isF32())
+    return decline("the output must be f32, got ") << tc;
   FailureOr<std::pair<ScaledFactor, ScaledFactor>> factors = matchBody(op);
   if (failed(factors))
     return decline("its body does not compute that");
@@ -142,9 +145,6 @@ FailureOr<MatmulSpec> mlir::croq::getBlockScaledSpec(linalg::GenericOp op) {
   if (ta != tb)
     return decline("A and B must have one 8-bit float type, got ")
            << ta << " and " << tb;
-  Type tc = getElementTypeOrSelf(spec.c.getType());
-  if (!tc.isF32())
-    return decline("the output must be f32, got ") << tc;
   if (map(m, n) != op.getIndexingMapsArray().back())
     return decline("the output must be indexed (m, n)");
   // Static extents are compared here, dynamic ones on the host before the

@@ -3,6 +3,7 @@
 // RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=128 split-k=1 cluster-m=1 f8-promote-steps=0" --canonicalize -split-input-file | FileCheck %s --check-prefix=NONE
 // RUN: croq-opt %s --convert-linalg-to-croq -split-input-file | FileCheck %s --check-prefix=CHOSEN
 // RUN: croq-opt %s --convert-linalg-to-croq="split-k=3" --canonicalize -split-input-file | FileCheck %s --check-prefix=SPLIT
+// RUN: croq-opt %s --croq-specialize-contractions -split-input-file | FileCheck %s --check-prefix=SPECIALIZE
 
 // 8-bit float products: wgmma accumulates each K step (128 elements) into a
 // partial sum, which is added into the f32 main accumulator every
@@ -123,6 +124,13 @@ func.func @e4m3(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?
 // SPLIT-LABEL: func.func @block_scaled
 // SPLIT: croq.vec.map
 // SPLIT: croq.mma.map
+// croq-specialize-contractions leaves the block-scaled product to
+// convert-linalg-to-croq: no copy of its 8-bit operands.
+// SPECIALIZE-LABEL: func.func @block_scaled
+// SPECIALIZE-NOT: memref.alloc
+// SPECIALIZE: linalg.generic
+// SPECIALIZE-SAME: ins(%arg0, %arg1, %arg2, %arg3 :
+// SPECIALIZE-NOT: memref.alloc
 #a = affine_map<(m, n, k) -> (m, k)>
 #sa = affine_map<(m, n, k) -> (m, k floordiv 128)>
 #b = affine_map<(m, n, k) -> (n, k)>
