@@ -378,6 +378,28 @@ func.func @linalg_mm_nt_e4m3(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>,
   return
 }
 
+// A block-scaled e4m3 product (DeepSeek-V3's recipe, as a frontend writes
+// the dequantized contraction): A's f32 scales per row and 128 elements of
+// K, B's per 128 x 128 block, an f32 result (convert-linalg-to-croq applies
+// the scales to each K step's partial sum).
+func.func @linalg_block_scaled_e4m3(%a: memref<?x?xf8E4M3FN>, %sa: memref<?x?xf32>, %b: memref<?x?xf8E4M3FN>, %sb: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (m, k floordiv 128)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (n floordiv 128, k floordiv 128)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %sa, %b, %sb : memref<?x?xf8E4M3FN>, memref<?x?xf32>, memref<?x?xf8E4M3FN>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f8E4M3FN, %xs: f32, %y: f8E4M3FN, %ys: f32, %acc: f32):
+    %xf = arith.extf %x : f8E4M3FN to f32
+    %xd = arith.mulf %xf, %xs : f32
+    %yf = arith.extf %y : f8E4M3FN to f32
+    %yd = arith.mulf %yf, %ys : f32
+    %p = arith.mulf %xd, %yd : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
 func.func @linalg_mm_nt_e5m2(%a: memref<?x?xf8E5M2>, %b: memref<?x?xf8E5M2>, %c: memref<?x?xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
