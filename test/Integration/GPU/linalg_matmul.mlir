@@ -124,68 +124,71 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_112.ptx -o %t.120.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_113.ptx -o %t.121.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_114.ptx -o %t.122.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_115.ptx -o %t.123.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_116.ptx -o %t.124.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_117.ptx -o %t.125.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel.ptx -o %t.126.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_118.ptx -o %t.127.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_119.ptx -o %t.128.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_120.ptx -o %t.129.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_121.ptx -o %t.130.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_122.ptx -o %t.131.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_123.ptx -o %t.132.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_124.ptx -o %t.133.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_125.ptx -o %t.134.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_126.ptx -o %t.135.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_127.ptx -o %t.136.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_128.ptx -o %t.137.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_129.ptx -o %t.138.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_130.ptx -o %t.139.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_131.ptx -o %t.140.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel.ptx -o %t.141.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_132.ptx -o %t.142.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_133.ptx -o %t.143.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_134.ptx -o %t.144.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_135.ptx -o %t.145.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_136.ptx -o %t.146.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_137.ptx -o %t.147.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_138.ptx -o %t.148.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_139.ptx -o %t.149.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_140.ptx -o %t.150.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_141.ptx -o %t.151.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_142.ptx -o %t.152.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_143.ptx -o %t.153.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_144.ptx -o %t.154.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_145.ptx -o %t.155.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_146.ptx -o %t.156.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel.ptx -o %t.157.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_147.ptx -o %t.158.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_148.ptx -o %t.159.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_149.ptx -o %t.160.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_150.ptx -o %t.161.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_151.ptx -o %t.162.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_152.ptx -o %t.163.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_153.ptx -o %t.164.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_154.ptx -o %t.165.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_155.ptx -o %t.166.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_156.ptx -o %t.167.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_157.ptx -o %t.168.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_158.ptx -o %t.169.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_159.ptx -o %t.170.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_160.ptx -o %t.171.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel.ptx -o %t.172.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel_161.ptx -o %t.173.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel.ptx -o %t.174.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel_162.ptx -o %t.175.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel.ptx -o %t.176.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel_163.ptx -o %t.177.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel.ptx -o %t.123.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_115.ptx -o %t.124.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_116.ptx -o %t.125.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_117.ptx -o %t.126.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_118.ptx -o %t.127.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_119.ptx -o %t.128.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_120.ptx -o %t.129.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_121.ptx -o %t.130.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel.ptx -o %t.131.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_122.ptx -o %t.132.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_123.ptx -o %t.133.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_124.ptx -o %t.134.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_125.ptx -o %t.135.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_126.ptx -o %t.136.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_127.ptx -o %t.137.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_128.ptx -o %t.138.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_129.ptx -o %t.139.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_130.ptx -o %t.140.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_131.ptx -o %t.141.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_132.ptx -o %t.142.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_133.ptx -o %t.143.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel.ptx -o %t.144.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_134.ptx -o %t.145.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_135.ptx -o %t.146.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_136.ptx -o %t.147.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_137.ptx -o %t.148.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_138.ptx -o %t.149.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_139.ptx -o %t.150.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_140.ptx -o %t.151.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_141.ptx -o %t.152.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_142.ptx -o %t.153.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_143.ptx -o %t.154.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_144.ptx -o %t.155.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_145.ptx -o %t.156.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_146.ptx -o %t.157.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_147.ptx -o %t.158.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_148.ptx -o %t.159.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel.ptx -o %t.160.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_149.ptx -o %t.161.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_150.ptx -o %t.162.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_151.ptx -o %t.163.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_152.ptx -o %t.164.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_153.ptx -o %t.165.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_154.ptx -o %t.166.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_155.ptx -o %t.167.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_156.ptx -o %t.168.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_157.ptx -o %t.169.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_158.ptx -o %t.170.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_159.ptx -o %t.171.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_160.ptx -o %t.172.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_161.ptx -o %t.173.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_162.ptx -o %t.174.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel.ptx -o %t.175.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel_163.ptx -o %t.176.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel.ptx -o %t.177.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel_164.ptx -o %t.178.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel.ptx -o %t.179.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel_165.ptx -o %t.180.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s --check-prefix=F8 < %t.d/linalg_mm_nt_e4m3_kernel.ptx
 // RUN: FileCheck %s < %t.d/linalg_mm_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=STORE < %t.d/linalg_mm_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=CLUSTER < %t.d/linalg_mm_f16_kernel_14.ptx
 // RUN: FileCheck %s --check-prefix=SMALL < %t.d/linalg_mm_f16_kernel_25.ptx
 // RUN: FileCheck %s --check-prefix=PARTIAL < %t.d/linalg_mm_splitk_f16_kernel.ptx
-// RUN: FileCheck %s --check-prefix=REDUCE < %t.d/linalg_mm_splitk_f16_kernel_161.ptx
+// RUN: FileCheck %s --check-prefix=REDUCE < %t.d/linalg_mm_splitk_f16_kernel_163.ptx
 // The bias + relu epilogue adds in f32 and leaves the clamp to the
 // conversion to f16 (croq-fold-store-relu).
 // RUN: FileCheck %s --check-prefix=RELU < %t.d/linalg_mm_bias_relu_f16_kernel.ptx
@@ -253,7 +256,13 @@
 // REDUCE-COUNT-16: ld.global.v4.b32
 // REDUCE: st.global.b16
 
-// F8: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+// The first f8 variant is 128x192 (two f32 accumulators of 64x256 would
+// not fit in a consumer's registers): each K step's four k32 mma start
+// from zeros (the first's scale-d 0), complete, and are added into the
+// f32 sums.
+// F8-COUNT-4: wgmma.mma_async.sync.aligned.m64n192k32.f32.e4m3.e4m3
+// F8: wgmma.wait_group.sync.aligned 0;
+// F8-COUNT-96: add.rn.f32
 
 // C[M, N] = A[M, K] * B[K, N], f32 result.
 func.func @linalg_mm_f16_f32out(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
