@@ -392,7 +392,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                           ("gemm_bf16_128x256_p", torch.bfloat16),
                           ("gemm_f16_128x256_pt", torch.float16),
                           ("gemm_bf16_128x256_pt", torch.bfloat16),
-                          ("gemm_e4m3_128x256_p", torch.float8_e4m3fn),
+                          ("gemm_e4m3_128x128_p", torch.float8_e4m3fn),
                           ("gemm_e4m3_128x256_pt", torch.float8_e4m3fn),
                           ("gemm_plain_f16", torch.float16),
                           ("gemm_plain_pt_f16", torch.float16)]:

@@ -30,8 +30,12 @@ triton.autotune over the same configurations. A fused-epilogue table
 (linalg_mm_bias_relu_f16: relu(A B + bias) in the kernel's epilogue)
 against the same GEMM without it and against torch's matmul followed by
 the bias and relu. An f8 table times linalg_mm_nt_e4m3 against cuBLAS's
-f8 GEMM (torch._scaled_mm, unit scales, f16 out) on the sweep's shapes
-whose extents are multiples of 16. With --autotune a further table times
+f8 GEMM (torch._scaled_mm, tensor-wise unit scales with an f16 out, and
+row-wise scales with a bf16 out) on the sweep's shapes whose extents are
+multiples of 16, with both results' errors against the float64 product.
+A block_scaled table (not in the default set) times
+linalg_block_scaled_e4m3 (A scaled per row and 128 of K, B per 128 x 128
+block, f32 out) against torch._scaled_mm with row-wise scales. With --autotune a further table times
 linalg_mm_f16 autotuned (croq.load_autotuned: the fastest of eleven forced
 configurations per shape) against the cost model's choice and cuBLAS.
 A batch table times linalg.batch_matmul (test/Integration/GPU/
@@ -44,13 +48,13 @@ view of the N x K tensor).
 A waves table (not in the default set) times grids of part of a wave
 (WAVE_SHAPES) by CUDA events around each call, with and without the
 stream-K form (kernels/linalg_matmul_nosk compiled with gemm_stream_k=1).
---tables picks among main, f8, epilogue, batch, tf32, s8, triton and waves
-(default the first four).
+--tables picks among main, f8, block_scaled, epilogue, batch, tf32, s8,
+triton and waves (default main, f8, epilogue and batch).
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
                     [--shapes MxNxK,...]
-                    [--tables main,f8,epilogue,batch,tf32,s8,triton,waves]
+                    [--tables main,f8,block_scaled,epilogue,batch,tf32,s8,triton,waves]
                     [--autotune]
 """
 
@@ -245,13 +249,26 @@ def epilogue_rows(mod, rounds: int):
     return head + rows
 
 
+def f8_errors(out, ref):
+    """max |out - ref| / max |ref| and the relative Frobenius error."""
+    d = out.double() - ref
+    return (float(d.abs().max() / ref.abs().max()),
+            float(d.norm() / ref.norm()))
+
+
 def f8_rows(mod, shapes, rounds: int):
-    """linalg_mm_nt_e4m3 (e4m3 A [M, K] and B [N, K], f16 out) against
-    cuBLAS's f8 GEMM, torch._scaled_mm with unit scales and an f16 out,
-    on the shapes whose extents are multiples of 16 (which it needs)."""
-    head = ["", "f8 (e4m3, B stored N x K, f16 out) against torch._scaled_mm:",
-            "", "| shape | croq ms | _scaled_mm ms | ratio |",
-            "|---|---|---|---|"]
+    """linalg_mm_nt_e4m3 (e4m3 A [M, K] and B [N, K], f16 out; partial sums
+    promoted into f32 every K step) against cuBLAS's f8 GEMM,
+    torch._scaled_mm, with tensor-wise unit scales (f16 out) and row-wise
+    scales (bf16 out), on the shapes whose extents are multiples of 16
+    (which it needs); the errors of croq's and _scaled_mm's f16 results
+    against the float64 product of the same operands."""
+    head = ["", "f8 (e4m3, B stored N x K, f16 out) against torch._scaled_mm "
+            "(tensor-wise scales, f16 out; row-wise, bf16 out); errors: max "
+            "abs err / max |ref|, relative Frobenius, vs float64:",
+            "", "| shape | croq err | _scaled_mm err | croq ms | "
+            "_scaled_mm ms | ratio | row-wise ms | ratio |",
+            "|---|---|---|---|---|---|---|---|"]
     print("\n".join(head), flush=True)
     rows, ratios = [], []
     one = torch.ones((), device="cuda", dtype=torch.float32)
@@ -264,24 +281,92 @@ def f8_rows(mod, shapes, rounds: int):
         out = torch.full((m, n), float("nan"), device="cuda",
                          dtype=torch.float16)
         mod.linalg_mm_nt_e4m3(a, b, out)
-        ref = a.float() @ b.float().t()
-        err = relative_error(out, ref)
-        # wgmma's accumulator is narrower than f32 for 8-bit products
-        # (bench/RESULTS.md, 31619fb): the error grows with K.
-        if not err < 2e-2:
-            print(f"| {m}x{n}x{k} | WRONG (rel err {err:.3g}) |")
+        ref = a.double() @ b.double().t()
+        err = f8_errors(out, ref)
+        ours = torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one,
+                                out_dtype=torch.float16)
+        theirs = f8_errors(ours, ref)
+        if not err[0] < 2e-3:
+            print(f"| {m}x{n}x{k} | WRONG (rel err {err[0]:.3g}) |")
             continue
-        cells, ratio = croq_vs_library(
-            (lambda: mod.linalg_mm_nt_e4m3(a, b, out),
-             croq_kernels("linalg_mm_nt_e4m3")),
-            (lambda: torch._scaled_mm(
+        ra = torch.ones(m, 1, device="cuda")
+        rb = torch.ones(1, n, device="cuda")
+        times = rotate({
+            "croq": (lambda: mod.linalg_mm_nt_e4m3(a, b, out),
+                     croq_kernels("linalg_mm_nt_e4m3")),
+            "tensor": (lambda: torch._scaled_mm(
                 a, b.t(), scale_a=one, scale_b=one, out_dtype=torch.float16),
-             is_library_kernel), rounds)
-        ratios.append(ratio)
-        rows.append(f"| {m}x{n}x{k} | {cells} |")
+                is_library_kernel),
+            "row": (lambda: torch._scaled_mm(
+                a, b.t(), scale_a=ra, scale_b=rb, out_dtype=torch.bfloat16),
+                is_library_kernel)}, rounds)
+        ratio = [x / c for c, x in zip(times["croq"], times["tensor"])]
+        row_ratio = [x / c for c, x in zip(times["croq"], times["row"])]
+        ratios.append(statistics.median(ratio))
+        rows.append(f"| {m}x{n}x{k} | {err[0]:.2e} / {err[1]:.2e} | "
+                    f"{theirs[0]:.2e} / {theirs[1]:.2e} | "
+                    f"{spread(times['croq'])} | {spread(times['tensor'])} | "
+                    f"{spread(ratio)} | {spread(times['row'])} | "
+                    f"{spread(row_ratio)} |")
         print(rows[-1], flush=True)
     if ratios:
         rows += ["", geomean_line("f8", ratios)]
+        print(rows[-1], flush=True)
+    return head + rows
+
+
+BLOCK_SCALED_SHAPES = [(4096, 4096, 4096), (2048, 7168, 4096),
+                       (4096, 2048, 7168), (8192, 8192, 8192),
+                       (1000, 3000, 4000)]
+
+
+def block_scaled_rows(mod, rounds: int):
+    """linalg_block_scaled_e4m3 (DeepSeek-V3's block scales: A per row and
+    128 of K, B per 128 x 128 block; f32 out) against torch._scaled_mm with
+    the finest scales it takes, row-wise (bf16 out): TFLOP/s, and the error
+    against the float64 product of the dequantized operands."""
+    head = ["", "block-scaled e4m3 (f32 out) against torch._scaled_mm with "
+            "row-wise scales (bf16 out):", "",
+            "| shape | err (max / Frobenius) | croq ms | croq TFLOP/s | "
+            "_scaled_mm ms | _scaled_mm TFLOP/s | ratio |",
+            "|---|---|---|---|---|---|---|"]
+    print("\n".join(head), flush=True)
+    rows = []
+    f8 = torch.float8_e4m3fn
+    for m, n, k in BLOCK_SCALED_SHAPES:
+        a = torch.randn(m, k, device="cuda").clamp(-4, 4).to(f8)
+        b = torch.randn(n, k, device="cuda").clamp(-4, 4).to(f8)
+        kb, nb = -(-k // 128), -(-n // 128)
+        sa = torch.rand(m, kb, device="cuda") * 2 + 0.01
+        sb = torch.rand(nb, kb, device="cuda") * 2 + 0.01
+        out = torch.full((m, n), float("nan"), device="cuda")
+        mod.linalg_block_scaled_e4m3(a, sa, b, sb, out)
+        sa_k = sa.double().repeat_interleave(128, 1)[:, :k]
+        sb_nk = sb.double().repeat_interleave(128, 0)[:n] \
+            .repeat_interleave(128, 1)[:, :k]
+        err = f8_errors(out, (a.double() * sa_k) @ (b.double() * sb_nk).t())
+        if not err[0] < 1e-3:
+            print(f"| {m}x{n}x{k} | WRONG (rel err {err[0]:.3g}) |")
+            continue
+        row = "| {}x{}x{} | {:.2e} / {:.2e} | ".format(m, n, k, *err)
+        if k % 16 or n % 16:
+            rows.append(row + "- | - | - | - | - |")
+            continue
+        ra = torch.rand(m, 1, device="cuda") + 0.5
+        rb = torch.rand(1, n, device="cuda") + 0.5
+        times = rotate({
+            "croq": (lambda: mod.linalg_block_scaled_e4m3(a, sa, b, sb, out),
+                     croq_kernels("linalg_block_scaled_e4m3")),
+            "row": (lambda: torch._scaled_mm(
+                a, b.t(), scale_a=ra, scale_b=rb, out_dtype=torch.bfloat16),
+                is_library_kernel)}, rounds)
+        flop = 2.0 * m * n * k
+        ratio = [x / c for c, x in zip(times["croq"], times["row"])]
+        rows.append(row + f"{spread(times['croq'])} | "
+                    f"{flop / statistics.median(times['croq']) / 1e9:.0f} | "
+                    f"{spread(times['row'])} | "
+                    f"{flop / statistics.median(times['row']) / 1e9:.0f} | "
+                    f"{spread(ratio)} |")
         print(rows[-1], flush=True)
     return head + rows
 
@@ -692,15 +777,16 @@ def main() -> int:
                              "sweep")
     parser.add_argument("--tables", default="main,f8,epilogue,batch",
                         help="which tables to time (comma-separated: main, "
-                             "f8, epilogue, batch, tf32, s8, triton, waves; default "
-                             "the first four)")
+                             "f8, block_scaled, epilogue, batch, tf32, s8, "
+                             "triton, waves; default main, f8, epilogue, "
+                             "batch)")
     args = parser.parse_args()
     tables = set(args.tables.split(","))
     shapes = parse_shapes(args.shapes) if args.shapes else SHAPES
     import croq
     # linalg_matmul.mlir's kernels, for the tables that time them.
     mod = None
-    if tables & {"main", "f8", "epilogue"}:
+    if tables & {"main", "f8", "epilogue", "block_scaled"}:
         mod = croq.load(args.artifacts / "kernels" / "liblinalg_matmul.so")
     lines = [f"device: {torch.cuda.get_device_name()}; rounds: {args.rounds}; "
              "device ms, median [min-max] over rounds; ratios are speeds "
@@ -713,6 +799,8 @@ def main() -> int:
                                    else TRITON_CHECK_SHAPES, args.rounds)
     if "f8" in tables:
         lines += f8_rows(mod, shapes, args.rounds)
+    if "block_scaled" in tables:
+        lines += block_scaled_rows(mod, args.rounds)
     if "epilogue" in tables:
         lines += epilogue_rows(mod, args.rounds)
     if "batch" in tables:

@@ -75,6 +75,12 @@ static llvm::cl::list<int64_t> clGemmCluster(
                    "by TMA multicast (default: chosen by the cost model; "
                    "1,1: none)"),
     llvm::cl::CommaSeparated);
+static llvm::cl::opt<int64_t> clGemmF8PromoteSteps(
+    "croq-gemm-f8-promote-steps",
+    llvm::cl::desc("K steps an 8-bit float GEMM from linalg accumulates in "
+                   "wgmma before adding into its f32 accumulator (0: never; "
+                   "default 1)"),
+    llvm::cl::init(1));
 static llvm::cl::opt<int64_t> clGemmSplitK(
     "croq-gemm-split-k",
     llvm::cl::desc("K splits of GEMMs from linalg (0, the default: chosen "
@@ -183,6 +189,7 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
     return failure();
   options.gemmSplitK = clGemmSplitK;
   options.gemmStreamK = clGemmStreamK;
+  options.gemmF8PromoteSteps = clGemmF8PromoteSteps;
   options.consumers = clConsumers;
   options.persistent = clPersistent;
   croq::buildCroqToNVVMPipeline(pm, options);

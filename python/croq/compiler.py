@@ -463,6 +463,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             gemm_split_k: int = 0,
             gemm_stream_k: int = 0,
             gemm_cluster: Optional[Tuple[int, int]] = None,
+            gemm_f8_promote_steps: Optional[int] = None,
             cache: Union[bool, str, os.PathLike] = True) -> Artifact:
     """Compiles croq IR into an artifact directory.
 
@@ -507,6 +508,10 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             (the default) lets the cost model choose (clusters of 2 x 1
             for the 128x192 and 128x256 tiles where B's rows are not
             multiples of 128 bytes).
+        gemm_f8_promote_steps: the K steps (128 elements each) an 8-bit
+            float GEMM accumulates in wgmma's partial sum before adding it
+            into its f32 accumulator; 0 never adds (wgmma accumulates the
+            whole K loop, less accurately). None: the compiler's default.
         cache: the compile cache: True for :func:`default_cache_dir`, a
             directory, or False for none. An entry is keyed by the IR text,
             the module name, the options, and the path, size and time of
@@ -566,6 +571,14 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                                f"{gemm_cluster!r}", tool="croq")
         options.append(
             f"--croq-gemm-cluster={gemm_cluster[0]},{gemm_cluster[1]}")
+
+    if gemm_f8_promote_steps is not None:
+        if not isinstance(gemm_f8_promote_steps, int) or \
+                gemm_f8_promote_steps < 0:
+            raise CompileError("gemm_f8_promote_steps must be an int >= 0, "
+                               f"got {gemm_f8_promote_steps!r}", tool="croq")
+        options.append(
+            f"--croq-gemm-f8-promote-steps={gemm_f8_promote_steps}")
 
     cache_root: Optional[Path] = None
     key = ""

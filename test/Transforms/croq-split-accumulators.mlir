@@ -371,6 +371,54 @@ func.func @row_vector(%scale: memref<128xf32>, %out: memref<128x128xf32>) {
 
 // -----
 
+// A vector per row that a loop carries (a block-scaled GEMM's scales, read
+// a step ahead) splits with the rows: the loop's argument and result too.
+// CHECK-LABEL: func.func @carried_row_vector
+// CHECK: %[[FIRST:.*]] = croq.vec.map %{{.*}} : !croq.vec<64xf32, rows> {
+// CHECK: %[[R:.*]]:2 = scf.for %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[S:.*]] = %[[FIRST]]) -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>) {
+// CHECK: %[[NEXT:.*]] = croq.vec.map %{{.*}} : !croq.vec<64xf32, rows> {
+// CHECK: %[[Y:.*]] = croq.mma.map %[[ACC]], %[[S]] (%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+// CHECK: scf.yield %[[Y]], %[[NEXT]] : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>
+// CHECK: croq.mma.store %[[R]]#0
+func.func @carried_row_vector(%scale: memref<128x8xf32>, %out: memref<128x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  croq.parallel (%bm) in [1] : block attributes {croq.consumers = 2 : i64} {
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        %r = croq.vec.fill %zero : !croq.vec<128xf32, rows>
+        %v = croq.vec.map %r (%i, %e) : !croq.vec<128xf32, rows> {
+          %x = croq.read %scale[%i, %c0] : memref<128x8xf32>
+          croq.yield %x : f32
+        }
+        %res:2 = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %init, %s = %v) -> (!croq.acc<128x128xf32>, !croq.vec<128xf32, rows>) {
+          %k1 = arith.addi %k, %c1 : index
+          %n = croq.vec.map %r (%i, %e) : !croq.vec<128xf32, rows> {
+            %x = croq.read %scale[%i, %k1] : memref<128x8xf32>
+            croq.yield %x : f32
+          }
+          %y = croq.mma.map %acc, %s (%row, %col, %x, %b) : !croq.acc<128x128xf32>, !croq.vec<128xf32, rows> {
+            %t = arith.addf %x, %b : f32
+            croq.yield %t : f32
+          }
+          scf.yield %y, %n : !croq.acc<128x128xf32>, !croq.vec<128xf32, rows>
+        }
+        croq.mma.store %res#0 -> %out : !croq.acc<128x128xf32> -> memref<128x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
 // A block that is not warp-specialized has nothing to split: its
 // croq.consumers attribute is dropped with a warning.
 // CHECK-LABEL: func.func @not_specialized

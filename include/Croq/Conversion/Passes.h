@@ -95,6 +95,12 @@ struct CroqToNVVMPipelineOptions
                      "cost model; 1: never; 2: always, on the tiles that "
                      "have it)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> gemmF8PromoteSteps{
+      *this, "gemm-f8-promote-steps",
+      llvm::cl::desc("K steps an 8-bit float GEMM from linalg accumulates "
+                     "in wgmma before adding into its f32 accumulator (0: "
+                     "never; convert-linalg-to-croq's default: 1)"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("make every 2-D block grid without a croq.persistent "

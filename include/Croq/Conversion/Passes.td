@@ -182,6 +182,40 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     that have it; an error with a forced 64-row tile, forced splits or
     clusters, or for a batched product).
 
+    8-bit floats. wgmma's accumulator keeps fewer mantissa bits than f32
+    for 8-bit products, so an 8-bit float product accumulates each K step
+    (128 elements, four k32 wgmma) into a partial sum, from zeros (wgmma's
+    scale-d = 0), and adds it into the f32 main accumulator in registers
+    (`croq.mma.map`) every `f8-promote-steps` steps and after the last
+    (default 1, as cuBLAS's `torch._scaled_mm`; 0: wgmma accumulates the
+    whole K loop). Measured on an H200 (bench/RESULTS.md): max error over
+    max |reference| 1.4e-4 to 1.7e-4 up to K = 16384 with an f32 result,
+    the same as `torch._scaled_mm`, against 2.5e-4 to 3.0e-4 every 2
+    steps, 5.0e-4 to 6.1e-4 every 4, and 4.0e-3 to 1.0e-2 without
+    promotion; every 2 or 4 steps also ran slower than every step. Two
+    accumulators in a consumer's registers leave tiles of at most 192
+    columns (the cost model keeps those; a forced wider tile is declined).
+
+    Block-scaled 8-bit floats (DeepSeek-V3's recipe). A `linalg.generic`
+    over (m, n, k) = (parallel, parallel, reduction) with inputs A (an
+    8-bit float, indexed (m, k)), B (the same type, indexed (n, k)) and
+    f32 scales `sa` indexed (m, k floordiv 128) and `sb` indexed
+    (n floordiv 128, k floordiv 128), in any order, and an f32 output
+    indexed (m, n), whose body is
+    `out + (extf(a) * sa) * (extf(b) * sb)` (the multiplications' operands
+    either way round), is the product of the dequantized operands: each K
+    step's partial product is scaled by `sa[row, step] * sb[blockN, step]`
+    as it is added into the f32 accumulator (one fma per element), the
+    scales read a step ahead. K need not be a multiple of 128 (the last
+    group is partial); the scales must be M x ceil(K / 128) and
+    ceil(N / 128) x ceil(K / 128) (checked statically, or on the host
+    before the kernels). The tile is 128 columns (one block of B's scales):
+    128x128 or 64x128, split or in clusters as the cost model chooses. A
+    generic with an 8-bit float input, a reduction loop and a `floordiv`
+    map that is not this form is declined, naming what differs (scale
+    maps, body, types, extents). `croq.block_scaled` (Python) writes the
+    form for given shapes and calls it on torch tensors.
+
     `linalg.matmul` accumulates into its output. When the op right before it
     fills the output with zero (`linalg.fill`), the fill is dropped and the
     kernel stores the product; otherwise the epilogue adds the output's
@@ -258,6 +292,11 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     Option<"streamK", "stream-k", "int64_t", /*default=*/"0",
            "Stream-K form of GEMMs (0: chosen by the cost model, 1: never, "
            "2: always, on the tiles that have it)">
+    Option<"f8PromoteSteps", "f8-promote-steps", "int64_t",
+           /*default=*/"1",
+           "K steps (128 elements each) an 8-bit float product accumulates "
+           "in wgmma's partial sum before adding it into its f32 main "
+           "accumulator (0: wgmma accumulates the whole K loop)">
   ];
   let dependentDialects = [
     "::mlir::croq::CroqDialect",

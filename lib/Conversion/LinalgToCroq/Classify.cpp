@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Classify.h"
+#include "BlockScaled.h"
 #include "Contractions.h"
 #include "Elementwise.h"
 #include "Reduction.h"
@@ -108,6 +109,18 @@ static LogicalResult checkResultType(linalg::LinalgOp op, Type ta, Type tc) {
   return success();
 }
 
+/// Takes the zero fill of the product `op`'s output right before it, and
+/// then its elementwise consumer, into `spec`.
+static void addFusedOps(linalg::LinalgOp op, MatmulSpec &spec) {
+  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+      fill && fill.hasPureBufferSemantics() &&
+      fill.getDpsInits()[0] == spec.c && isZero(fill.getDpsInputs()[0]))
+    spec.zeroFill = fill;
+  // A product into a zeroed temporary may carry its consumer along.
+  if (spec.zeroFill)
+    spec.epilogue = matchEpilogue(op, spec.c);
+}
+
 /// Checks that croq can compute `op`, and how.
 static FailureOr<MatmulSpec> getSpec(linalg::LinalgOp op) {
   MatmulSpec spec;
@@ -136,13 +149,7 @@ static FailureOr<MatmulSpec> getSpec(linalg::LinalgOp op) {
            << "m, k) and B indexed (" << batch << "n, k): wgmma reads " << kind
            << " operands K-major only";
   }
-  if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-      fill && fill.hasPureBufferSemantics() &&
-      fill.getDpsInits()[0] == spec.c && isZero(fill.getDpsInputs()[0]))
-    spec.zeroFill = fill;
-  // A product into a zeroed temporary may carry its consumer along.
-  if (spec.zeroFill)
-    spec.epilogue = matchEpilogue(op, spec.c);
+  addFusedOps(op, spec);
   return spec;
 }
 
@@ -259,6 +266,8 @@ LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
   bool failedAny = false;
   // Products first, with what they fuse.
   llvm::SmallPtrSet<Operation *, 8> fused;
+  // The block-scaled products (generics), taken or declined here.
+  llvm::SmallPtrSet<Operation *, 4> products;
   module.walk([&](linalg::LinalgOp op) {
     if (op->getParentOfType<ParallelOp>()) {
       op.emitOpError("is inside a croq kernel; convert-linalg-to-croq takes "
@@ -266,15 +275,23 @@ LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
       failedAny = true;
       return;
     }
-    if (!isHostOp(op) || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    bool blockScaled = generic && isBlockScaledCandidate(generic);
+    if (!isHostOp(op) ||
+        !(blockScaled || isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)))
       return;
     if (!op.hasPureBufferSemantics())
       return; // checkHostOp declines it below.
-    FailureOr<MatmulSpec> spec = getSpec(op);
+    FailureOr<MatmulSpec> spec =
+        blockScaled ? getBlockScaledSpec(generic) : getSpec(op);
+    if (blockScaled)
+      products.insert(op);
     if (failed(spec)) {
       failedAny = true;
       return;
     }
+    if (blockScaled)
+      addFusedOps(op, *spec);
     if (spec->zeroFill)
       fused.insert(spec->zeroFill);
     if (spec->epilogue)
@@ -286,7 +303,8 @@ LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
   module.walk([&](Operation *op) {
     if (isa<ModuleOp, gpu::GPUModuleOp>(op) || !isHostOp(op))
       return;
-    if (isa<linalg::LinalgOp>(op) && fused.contains(op))
+    if (isa<linalg::LinalgOp>(op) &&
+        (fused.contains(op) || products.contains(op)))
       return;
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
         linalgOp && isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&

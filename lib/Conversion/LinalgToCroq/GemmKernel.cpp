@@ -14,6 +14,7 @@
 #include "Croq/Dialect/Croq/Transforms/Layouts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -104,25 +105,128 @@ getOperandShapes(const MatmulSpec &spec, const TileConfig &config) {
   return {aShape, bShape};
 }
 
+/// The product of A's rows and B's columns of K step `step`, scaled, as a
+/// rows vector: sa[row, step] * sb[blockN, step] for each row of the block
+/// (a block-scaled product's tile is 128 columns, one block of B's
+/// scales).
+static Value loadStepScales(OpBuilder &b, Location loc, const MatmulSpec &spec,
+                            Value blockM, Value blockN, Value step,
+                            int64_t rows) {
+  Type f32 = b.getF32Type();
+  Value sbView =
+      buildTileView(b, loc, spec.bScales, {1, 1}, ValueRange{blockN, step});
+  Value zeroIndex = arith::ConstantIndexOp::create(b, loc, 0);
+  // The view's columns count in scales: one column at `step`.
+  Value saView =
+      buildTileView(b, loc, spec.aScales, {rows, 1}, ValueRange{blockM, step});
+  auto type = VecType::get(b.getContext(), rows, f32, AccAxis::Rows);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(f32));
+  auto map = VecMapOp::create(b, loc, VecFillOp::create(b, loc, type, zero));
+  Block &body = map.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body);
+  Value sa =
+      readTileElement(b, loc, f32, saView, body.getArgument(0), zeroIndex);
+  // Read in the body, where croq-split-accumulators shares it among the
+  // consumers; the unrolled body's reads of it are one load.
+  Value sb = readTileElement(b, loc, f32, sbView, zeroIndex, zeroIndex);
+  YieldOp::create(b, loc, ValueRange{arith::MulFOp::create(b, loc, sa, sb)});
+  return map.getResult();
+}
+
+/// `main` + `partial` (times the rows vector `scales` where not null), in
+/// registers: the promotion of a partial sum into the main accumulator.
+static Value addPartial(OpBuilder &b, Location loc, Value main, Value partial,
+                        Value scales) {
+  SmallVector<Value> inputs{partial};
+  if (scales)
+    inputs.push_back(scales);
+  auto map = MmaMapOp::create(b, loc, main, inputs);
+  Block &body = map.getBody().front();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&body);
+  Value x = map.getElement(), p = map.getInputElement(0);
+  // One fma per element for a scaled partial: arith's mulf and addf stay
+  // two rounded instructions in PTX.
+  Value sum = scales ? math::FmaOp::create(b, loc, p, map.getInputElement(1), x)
+                           .getResult()
+                     : arith::AddFOp::create(b, loc, x, p).getResult();
+  YieldOp::create(b, loc, ValueRange{sum});
+  return map.getResult();
+}
+
+/// The values a K loop with partials of `promote` > 1 steps yields: the
+/// main accumulator `main` and the partial `partial` (complete), the
+/// partial added into the main accumulator and zeroed after every
+/// `promote` steps of `loop` and after its last.
+static SmallVector<Value> emitGroupPromotion(OpBuilder &b, Location loc,
+                                             scf::ForOp loop, Value main,
+                                             Value partial, int64_t promote,
+                                             Value count) {
+  IndexBuilder e{b, loc};
+  Type accType = main.getType();
+  Value next = e.add(loop.getInductionVar(), e.c(1));
+  Value groupEnd = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         e.rem(next, e.c(promote)), e.c(0));
+  Value last =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, count);
+  Value now = arith::OrIOp::create(b, loc, groupEnd, last);
+  auto ifPromote = scf::IfOp::create(b, loc, TypeRange{accType, accType}, now,
+                                     /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifPromote.getThenRegion().front());
+  Value sum = addPartial(b, loc, main, partial, Value());
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(cast<AccType>(accType).getElementType()));
+  Value fresh = MmaFillOp::create(b, loc, accType, zero);
+  scf::YieldOp::create(b, loc, ValueRange{sum, fresh});
+  b.setInsertionPointToStart(&ifPromote.getElseRegion().front());
+  scf::YieldOp::create(b, loc, ValueRange{main, partial});
+  return SmallVector<Value>(ifPromote.getResults());
+}
+
 /// The K loop of one block: each step copies A's and B's K slices into
-/// shared tiles and multiplies them into the accumulator.
+/// shared tiles and multiplies them into the accumulator. With
+/// `spec.promoteSteps` (8-bit floats), wgmma accumulates into a partial
+/// accumulator that is added into the f32 main one every promoteSteps K
+/// steps and at the loop's last: wgmma's f8 accumulation keeps fewer
+/// mantissa bits than f32, and its error grows with K (bench/RESULTS.md),
+/// as cuBLAS and DeepGEMM promote too. A partial of one K step (the
+/// default, and every block-scaled product) starts each step from zeros
+/// (wgmma's scale-d = 0, no register writes) and is added once its group
+/// completes; a longer one is added and zeroed in a branch.
+///
+/// Carried into the next step and added there, after that step's mma is
+/// issued, the partial ran slower (0.71-0.89 of torch._scaled_mm against
+/// 0.83-0.95; H200): ptxas waits for the in-flight group where the loop
+/// copies it into the carried registers.
 Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
                             Value blockM, Value blockN, const KRange &range,
                             Value aTile, Value bTile, AccType accType,
                             const TileConfig &config, Value batch) {
   MLIRContext *context = b.getContext();
+  int64_t promote = spec.aScales ? 1 : spec.promoteSteps;
   Value zero = arith::ConstantOp::create(
       b, loc, b.getZeroAttr(accType.getElementType()));
-  Value init = MmaFillOp::create(b, loc, accType, zero);
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, c0, range.count, c1, ValueRange{init});
+  SmallVector<Value> inits{MmaFillOp::create(b, loc, accType, zero)};
+  if (promote > 1)
+    inits.push_back(MmaFillOp::create(b, loc, accType, zero));
+  // A block-scaled product reads each step's scales one step ahead, so
+  // that their latency is hidden behind a step's mma.
+  if (spec.aScales)
+    inits.push_back(loadStepScales(b, loc, spec, blockM, blockN,
+                                   range.first ? range.first : c0,
+                                   config.rows));
+  auto loop = scf::ForOp::create(b, loc, c0, range.count, c1, inits);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value step = loop.getInductionVar();
   if (range.first)
     step = arith::AddIOp::create(b, loc, range.first, step);
-  Value acc = loop.getRegionIterArgs()[0];
+  ValueRange carried = loop.getRegionIterArgs();
+  Value acc = carried[0];
   // The matrix shapes the mma reads (an N-major B tile may be wider).
   auto [aShape, bShape] = getOperandShapes(spec, config);
   Value fa = loadOperand(b, loc, spec.a, aShape,
@@ -133,16 +237,34 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
                          spec.bTransposed ? ValueRange{blockN, step}
                                           : ValueRange{step, blockN},
                          batch, bTile, /*multicast=*/config.clusterRows > 1);
+  Value nextScales;
+  if (spec.aScales)
+    nextScales =
+        loadStepScales(b, loc, spec, blockM, blockN,
+                       arith::AddIOp::create(b, loc, step, c1), config.rows);
   auto layout = [&](bool row) {
     return MmaLayoutAttr::get(context, row ? MmaLayout::Row : MmaLayout::Col);
   };
+  Value into = acc;
+  if (promote == 1)
+    into = MmaFillOp::create(b, loc, accType, zero);
+  else if (promote > 1)
+    into = carried[1];
   Value product = MmaOp::create(b, loc, accType, layout(!spec.aTransposed),
-                                layout(spec.bTransposed), acc, fa, fb);
+                                layout(spec.bTransposed), into, fa, fb);
   // The tiles are copied again in the next step only after the mma that
   // reads them has completed.
   Value done = MmaCommitOp::create(b, loc, accType, product,
                                    /*pending=*/b.getI64IntegerAttr(0));
-  scf::YieldOp::create(b, loc, done);
+  SmallVector<Value> results{done};
+  if (promote == 1)
+    results = {
+        addPartial(b, loc, acc, done, spec.aScales ? carried[1] : Value())};
+  else if (promote > 1)
+    results = emitGroupPromotion(b, loc, loop, acc, done, promote, range.count);
+  if (nextScales)
+    results.push_back(nextScales);
+  scf::YieldOp::create(b, loc, results);
   return loop.getResult(0);
 }
 

@@ -31,6 +31,17 @@ struct MatmulSpec {
   linalg::FillOp zeroFill;
   /// The elementwise consumer computed in the epilogue, if any.
   std::optional<Epilogue> epilogue;
+  /// The K steps of an 8-bit float product whose partial sums wgmma
+  /// accumulates before they are added into the f32 main accumulator (0:
+  /// wgmma accumulates the whole K loop). wgmma's f8 accumulator keeps
+  /// fewer mantissa bits than f32 (GemmKernel.cpp).
+  int64_t promoteSteps = 0;
+  /// The f32 scales of a block-scaled 8-bit float product (null for
+  /// others): A's per row and 128-element group of K (M x ceil(K / 128)),
+  /// B's per 128 x 128 block (ceil(N / 128) x ceil(K / 128)), applied to
+  /// each K step's partial product as it is added into the main
+  /// accumulator (every K step is promoted).
+  Value aScales, bScales;
 
   /// Where the kernels write: the consumer's output when there is one.
   Value getOutput() const { return epilogue ? epilogue->output : c; }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockScaled.h"
 #include "Classify.h"
 #include "Elementwise.h"
 #include "ExtentChecks.h"
@@ -122,6 +123,22 @@ static void emitExtentChecks(OpBuilder &b, Location loc, linalg::LinalgOp op,
     require(sizes.batch, e.dim(spec.b, 0), CROQ_RT_EXTENTS_BATCH);
     require(sizes.batch, e.dim(output, 0), CROQ_RT_EXTENTS_BATCH_OUTPUT);
   }
+  if (spec.aScales) {
+    // A's scales are M x ceil(K / 128), B's ceil(N / 128) x ceil(K / 128).
+    auto operand = [&](Value scales) {
+      return static_cast<int>(
+          llvm::find_if(op->getOpOperands(), [&](OpOperand &o) {
+            return o.get() == scales;
+          })->getOperandNumber());
+    };
+    Value kBlocks = e.ceilDiv(sizes.k, kScaleBlock);
+    int a = operand(spec.aScales), b = operand(spec.bScales);
+    require(e.dim(spec.aScales, 0), sizes.m, CROQ_RT_EXTENTS_OPERAND, a);
+    require(e.dim(spec.aScales, 1), kBlocks, CROQ_RT_EXTENTS_OPERAND, a);
+    require(e.dim(spec.bScales, 0), e.ceilDiv(sizes.n, kScaleBlock),
+            CROQ_RT_EXTENTS_OPERAND, b);
+    require(e.dim(spec.bScales, 1), kBlocks, CROQ_RT_EXTENTS_OPERAND, b);
+  }
   if (!spec.epilogue)
     return;
   Value productExtents[] = {sizes.batch, sizes.m, sizes.n};
@@ -186,6 +203,42 @@ static void emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
       dealloc->erase();
     spec.epilogue->temporary.erase();
   }
+}
+
+/// The most columns of a tile whose consumer warpgroups hold two f32
+/// accumulators of 64 rows each (main and partial): 2 x 96 registers of
+/// 128x192 fit next to the addresses in a consumer's 232, 2 x 128 of
+/// 128x256 do not.
+static constexpr int64_t kMaxPromotedCols = 192;
+
+/// Keeps the tiles of `candidates` a product with promoted partial sums
+/// can take (kMaxPromotedCols; a block-scaled one, whose tile takes one
+/// block of B's scales, 128 columns), or declines a forced tile that is
+/// not one.
+static LogicalResult keepPromotedTiles(linalg::LinalgOp op,
+                                       const MatmulSpec &spec,
+                                       SmallVector<TileConfig> &candidates) {
+  if (spec.promoteSteps == 0 && !spec.aScales)
+    return success();
+  auto fits = [&](const TileConfig &tile) {
+    return spec.aScales ? tile.cols == 128 : tile.cols <= kMaxPromotedCols;
+  };
+  TileConfig first = candidates.front();
+  llvm::erase_if(candidates,
+                 [&](const TileConfig &tile) { return !fits(tile); });
+  if (!candidates.empty())
+    return success();
+  if (spec.aScales)
+    return op.emitOpError("convert-linalg-to-croq computes block-scaled "
+                          "products in tiles of 128 columns (one block of "
+                          "B's scales), got ")
+           << first.rows << "x" << first.cols;
+  return op.emitOpError("convert-linalg-to-croq computes 8-bit float "
+                        "products with promoted partial sums in tiles of at "
+                        "most ")
+         << kMaxPromotedCols << " columns (two f32 accumulators in "
+         << "registers), got " << first.rows << "x" << first.cols
+         << " (f8-promote-steps=0 takes it)";
 }
 
 namespace {
@@ -268,6 +321,13 @@ struct ConvertLinalgToCroqPass
     int64_t resultBytes = getElementTypeOrSelf(spec.getOutput().getType())
                               .getIntOrFloatBitWidth() /
                           8;
+    if (f8PromoteSteps < 0)
+      return op.emitOpError("convert-linalg-to-croq takes f8-promote-steps "
+                            ">= 0, got ")
+             << static_cast<int64_t>(f8PromoteSteps);
+    if (isa<Float8E4M3FNType, Float8E5M2Type>(
+            getElementTypeOrSelf(spec.a.getType())))
+      spec.promoteSteps = f8PromoteSteps;
     FailureOr<SmallVector<TileConfig>> candidates =
         getTileCandidates(target, resultBytes, spec.bTransposed, tileM, tileN);
     if (failed(candidates))
@@ -275,6 +335,8 @@ struct ConvertLinalgToCroqPass
              << getKnownTileNames() << " result elements, got "
              << static_cast<int64_t>(tileM) << "x"
              << static_cast<int64_t>(tileN);
+    if (failed(keepPromotedTiles(op, spec, *candidates)))
+      return failure();
     // A forced tile must leave room for a ring of two stages.
     if (tileM != 0) {
       const TileConfig &tile = candidates->front();

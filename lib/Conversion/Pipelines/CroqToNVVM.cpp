@@ -83,6 +83,7 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   fromLinalg.streamK = options.gemmStreamK;
   fromLinalg.clusterM = options.gemmClusterM;
   fromLinalg.clusterN = options.gemmClusterN;
+  fromLinalg.f8PromoteSteps = options.gemmF8PromoteSteps;
   // Tensor input (linalg on tensors, as frontends emit it) becomes buffers
   // first, function results out-parameters; memref input is left as it is.
   addBufferizationPasses(pm);

@@ -45,10 +45,10 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_37.ptx -o %t.41.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_38.ptx -o %t.42.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_39.ptx -o %t.43.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_40.ptx -o %t.44.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_41.ptx -o %t.45.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_42.ptx -o %t.46.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel.ptx -o %t.47.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel.ptx -o %t.44.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_40.ptx -o %t.45.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_41.ptx -o %t.46.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_42.ptx -o %t.47.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_43.ptx -o %t.48.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_44.ptx -o %t.49.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_45.ptx -o %t.50.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -57,10 +57,7 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_48.ptx -o %t.53.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_49.ptx -o %t.54.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_50.ptx -o %t.55.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_51.ptx -o %t.56.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_52.ptx -o %t.57.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_53.ptx -o %t.58.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_static_f16_kernel.ptx -o %t.59.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_static_f16_kernel.ptx -o %t.56.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s < %t.d/linalg_bmm_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=STATIC < %t.d/linalg_bmm_static_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=EPILOGUE < %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel.ptx

@@ -1401,19 +1401,22 @@ func.func @matmul_persistent_bf16(%lhs: memref<?x?xbf16>, %rhs: memref<?x?xbf16>
   return
 }
 
-// The persistent kernel on f8E4M3FN operands (K tiles of 128, wgmma k32), f32
-// accumulation, f16 output.
+// The persistent kernel on f8E4M3FN operands (K tiles of 128, wgmma k32),
+// 128x128 tiles in a ring of 5 stages, f16 output: each K step's partial
+// sum is added into the f32 accumulator once complete (two 64x128 f32
+// accumulators per consumer; two of 64x256 would not fit in registers), as
+// cuBLAS promotes: wgmma's f8 accumulator keeps fewer mantissa bits.
 func.func @matmul_persistent_e4m3(%lhs: memref<?x?xf8E4M3FN>, %rhs: memref<?x?xf8E4M3FN>,
                   %output: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 128 : index
-  %cnk = arith.constant 4 : index
   %cbm = arith.constant 128 : index
-  %cbn = arith.constant 256 : index
+  %cbn = arith.constant 128 : index
   %csm = arith.constant 132 : index
   %m = memref.dim %lhs, %c0 : memref<?x?xf8E4M3FN>
   %k = memref.dim %lhs, %c1 : memref<?x?xf8E4M3FN>
@@ -1425,11 +1428,11 @@ func.func @matmul_persistent_e4m3(%lhs: memref<?x?xf8E4M3FN>, %rhs: memref<?x?xf
   %k_tiles = arith.ceildivui %k, %c64 : index
   %in_group = arith.muli %tiles_n, %c8 : index
   croq.parallel (%bid) in [%grid] : block {
-    %full = croq.event.alloc : !croq.events<3>
-    %empty = croq.event.alloc ready : !croq.events<3>
-    %lhs_s = croq.alloc : !croq.tiles<3 x 128x128xf8E4M3FN, shared, swizzle = 128>
-    %rhs_s = croq.alloc : !croq.tiles<3 x 256x128xf8E4M3FN, shared, swizzle = 128>
-    %out_s = croq.alloc : !croq.tiles<2 x 64x256xf16, shared>
+    %full = croq.event.alloc : !croq.events<5>
+    %empty = croq.event.alloc ready : !croq.events<5>
+    %lhs_s = croq.alloc : !croq.tiles<5 x 128x128xf8E4M3FN, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tiles<5 x 128x128xf8E4M3FN, shared, swizzle = 128>
+    %out_s = croq.alloc : !croq.tiles<2 x 64x128xf16, shared>
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
@@ -1448,21 +1451,21 @@ func.func @matmul_persistent_e4m3(%lhs: memref<?x?xf8E4M3FN>, %rhs: memref<?x?xf
           %base = arith.muli %nth, %k_tiles : index
           scf.for %iv_k = %c0 to %k_tiles step %c1 {
             %g = arith.addi %base, %iv_k : index
-            %stage = arith.remui %g, %c3 : index
-            croq.event.wait %empty[%stage] : !croq.events<3>
+            %stage = arith.remui %g, %c5 : index
+            croq.event.wait %empty[%stage] : !croq.events<5>
             %a = croq.subspan %lhs [128, 128] at [%block_m, %iv_k] : memref<?x?xf8E4M3FN> -> !croq.view<128x128xf8E4M3FN>
-            %as = croq.stage %lhs_s[%stage] : !croq.tiles<3 x 128x128xf8E4M3FN, shared, swizzle = 128>
+            %as = croq.stage %lhs_s[%stage] : !croq.tiles<5 x 128x128xf8E4M3FN, shared, swizzle = 128>
             %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x128xf8E4M3FN> -> !croq.tile<128x128xf8E4M3FN, shared, swizzle = 128>
-            %b = croq.subspan %rhs [256, 128] at [%block_n, %iv_k] : memref<?x?xf8E4M3FN> -> !croq.view<256x128xf8E4M3FN>
-            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<3 x 256x128xf8E4M3FN, shared, swizzle = 128>
-            %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<256x128xf8E4M3FN> -> !croq.tile<256x128xf8E4M3FN, shared, swizzle = 128>
-            croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<3>
+            %b = croq.subspan %rhs [128, 128] at [%block_n, %iv_k] : memref<?x?xf8E4M3FN> -> !croq.view<128x128xf8E4M3FN>
+            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<5 x 128x128xf8E4M3FN, shared, swizzle = 128>
+            %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<128x128xf8E4M3FN> -> !croq.tile<128x128xf8E4M3FN, shared, swizzle = 128>
+            croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<5>
           }
         }
       }
       croq.inthreads async %is_consumer {
         %half = arith.subi %p, %c1 : index
-        %os = croq.stage %out_s[%half] : !croq.tiles<2 x 64x256xf16, shared>
+        %os = croq.stage %out_s[%half] : !croq.tiles<2 x 64x128xf16, shared>
         scf.for %t = %bid to %tiles step %grid {
           %group = arith.divui %t, %in_group : index
           %first_m = arith.muli %group, %c8 : index
@@ -1478,38 +1481,33 @@ func.func @matmul_persistent_e4m3(%lhs: memref<?x?xf8E4M3FN>, %rhs: memref<?x?xf
           %block_m2 = arith.muli %block_m, %c2 : index
           %row_block = arith.addi %block_m2, %half : index
           %zero = arith.constant 0.0 : f32
-          %mc0 = croq.mma.fill %zero : !croq.acc<64x256xf32>
-          %mc_pending = scf.for %iv_k = %c0 to %k_tiles step %c1
-              iter_args(%acc = %mc0) -> (!croq.acc<64x256xf32>) {
+          %mc0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+              iter_args(%acc = %mc0) -> (!croq.acc<64x128xf32>) {
             %g = arith.addi %base, %iv_k : index
-            %stage = arith.remui %g, %c3 : index
-            croq.event.wait %full[%stage] : !croq.events<3>
-            %as = croq.stage %lhs_s[%stage] : !croq.tiles<3 x 128x128xf8E4M3FN, shared, swizzle = 128>
-            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<3 x 256x128xf8E4M3FN, shared, swizzle = 128>
-            %sum = scf.for %iv_warp = %c0 to %cnk step %c1
-                iter_args(%part = %acc) -> (!croq.acc<64x256xf32>) {
-              %ak = croq.subspan %as [64, 32] at [%half, %iv_warp] : !croq.tile<128x128xf8E4M3FN, shared, swizzle = 128> -> !croq.view<64x32xf8E4M3FN, shared, swizzle = 128>
-              %ma = croq.mma.load %ak : !croq.view<64x32xf8E4M3FN, shared, swizzle = 128> -> !croq.frag<64x32xf8E4M3FN>
-              %bk = croq.chunkat %bs[_, %iv_warp] of [1, 4] : !croq.tile<256x128xf8E4M3FN, shared, swizzle = 128> -> !croq.view<256x32xf8E4M3FN, shared, swizzle = 128>
-              %mb = croq.mma.load %bk : !croq.view<256x32xf8E4M3FN, shared, swizzle = 128> -> !croq.frag<256x32xf8E4M3FN>
-              %next = croq.mma row row %part, %ma, %mb : !croq.frag<64x32xf8E4M3FN>, !croq.frag<256x32xf8E4M3FN> -> !croq.acc<64x256xf32>
-              scf.yield %next : !croq.acc<64x256xf32>
+            %stage = arith.remui %g, %c5 : index
+            croq.event.wait %full[%stage] : !croq.events<5>
+            %as = croq.stage %lhs_s[%stage] : !croq.tiles<5 x 128x128xf8E4M3FN, shared, swizzle = 128>
+            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<5 x 128x128xf8E4M3FN, shared, swizzle = 128>
+            %ak = croq.subspan %as [64, 128] at [%half, %c0] : !croq.tile<128x128xf8E4M3FN, shared, swizzle = 128> -> !croq.view<64x128xf8E4M3FN, shared, swizzle = 128>
+            %ma = croq.mma.load %ak : !croq.view<64x128xf8E4M3FN, shared, swizzle = 128> -> !croq.frag<64x128xf8E4M3FN>
+            %mb = croq.mma.load %bs : !croq.tile<128x128xf8E4M3FN, shared, swizzle = 128> -> !croq.frag<128x128xf8E4M3FN>
+            // The K step's partial sum, from zeros (wgmma's scale-d = 0),
+            // added into the f32 accumulator once complete: wgmma's f8
+            // accumulator keeps fewer mantissa bits than f32.
+            %fresh = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %part = croq.mma row row %fresh, %ma, %mb : !croq.frag<64x128xf8E4M3FN>, !croq.frag<128x128xf8E4M3FN> -> !croq.acc<64x128xf32>
+            %done = croq.mma.commit %part : !croq.acc<64x128xf32>
+            croq.event.trigger %empty[%stage] : !croq.events<5>
+            %sum = croq.mma.map %acc, %done (%r, %c, %x, %y) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32> {
+              %s = arith.addf %x, %y : f32
+              croq.yield %s : f32
             }
-            %done = croq.mma.commit %sum pending = 1 : !croq.acc<64x256xf32>
-            // The mma of the previous iteration, of this tile or of the
-            // block's previous one, has completed: free its stage.
-            %has_prev = arith.cmpi ugt, %g, %c0 : index
-            scf.if %has_prev {
-              %prev_g = arith.subi %g, %c1 : index
-              %prev = arith.remui %prev_g, %c3 : index
-              croq.event.trigger %empty[%prev] : !croq.events<3>
-            }
-            scf.yield %done : !croq.acc<64x256xf32>
+            scf.yield %sum : !croq.acc<64x128xf32>
           }
-          %mc = croq.mma.commit %mc_pending : !croq.acc<64x256xf32>
-          croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xf16, shared>
-          %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xf16> -> !croq.view<64x256xf16>
-          croq.copy dma %os -> %out_tile : !croq.tile<64x256xf16, shared> -> !croq.view<64x256xf16>
+          croq.mma.store %mc -> %os : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+          %out_tile = croq.subspan %output [64, 128] at [%row_block, %block_n] : memref<?x?xf16> -> !croq.view<64x128xf16>
+          croq.copy dma %os -> %out_tile : !croq.tile<64x128xf16, shared> -> !croq.view<64x128xf16>
         }
       }
     }
@@ -1517,19 +1515,18 @@ func.func @matmul_persistent_e4m3(%lhs: memref<?x?xf8E4M3FN>, %rhs: memref<?x?xf
   return
 }
 
-// The persistent kernel on f8E5M2 operands (K tiles of 128, wgmma k32), f32
-// accumulation, f16 output.
+// The persistent kernel on f8E5M2 operands, as @matmul_persistent_e4m3.
 func.func @matmul_persistent_e5m2(%lhs: memref<?x?xf8E5M2>, %rhs: memref<?x?xf8E5M2>,
                   %output: memref<?x?xf16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 128 : index
-  %cnk = arith.constant 4 : index
   %cbm = arith.constant 128 : index
-  %cbn = arith.constant 256 : index
+  %cbn = arith.constant 128 : index
   %csm = arith.constant 132 : index
   %m = memref.dim %lhs, %c0 : memref<?x?xf8E5M2>
   %k = memref.dim %lhs, %c1 : memref<?x?xf8E5M2>
@@ -1541,11 +1538,11 @@ func.func @matmul_persistent_e5m2(%lhs: memref<?x?xf8E5M2>, %rhs: memref<?x?xf8E
   %k_tiles = arith.ceildivui %k, %c64 : index
   %in_group = arith.muli %tiles_n, %c8 : index
   croq.parallel (%bid) in [%grid] : block {
-    %full = croq.event.alloc : !croq.events<3>
-    %empty = croq.event.alloc ready : !croq.events<3>
-    %lhs_s = croq.alloc : !croq.tiles<3 x 128x128xf8E5M2, shared, swizzle = 128>
-    %rhs_s = croq.alloc : !croq.tiles<3 x 256x128xf8E5M2, shared, swizzle = 128>
-    %out_s = croq.alloc : !croq.tiles<2 x 64x256xf16, shared>
+    %full = croq.event.alloc : !croq.events<5>
+    %empty = croq.event.alloc ready : !croq.events<5>
+    %lhs_s = croq.alloc : !croq.tiles<5 x 128x128xf8E5M2, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tiles<5 x 128x128xf8E5M2, shared, swizzle = 128>
+    %out_s = croq.alloc : !croq.tiles<2 x 64x128xf16, shared>
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
@@ -1564,21 +1561,21 @@ func.func @matmul_persistent_e5m2(%lhs: memref<?x?xf8E5M2>, %rhs: memref<?x?xf8E
           %base = arith.muli %nth, %k_tiles : index
           scf.for %iv_k = %c0 to %k_tiles step %c1 {
             %g = arith.addi %base, %iv_k : index
-            %stage = arith.remui %g, %c3 : index
-            croq.event.wait %empty[%stage] : !croq.events<3>
+            %stage = arith.remui %g, %c5 : index
+            croq.event.wait %empty[%stage] : !croq.events<5>
             %a = croq.subspan %lhs [128, 128] at [%block_m, %iv_k] : memref<?x?xf8E5M2> -> !croq.view<128x128xf8E5M2>
-            %as = croq.stage %lhs_s[%stage] : !croq.tiles<3 x 128x128xf8E5M2, shared, swizzle = 128>
+            %as = croq.stage %lhs_s[%stage] : !croq.tiles<5 x 128x128xf8E5M2, shared, swizzle = 128>
             %fa = croq.copy tma async zfill swizzle = 128 %a -> %as : !croq.view<128x128xf8E5M2> -> !croq.tile<128x128xf8E5M2, shared, swizzle = 128>
-            %b = croq.subspan %rhs [256, 128] at [%block_n, %iv_k] : memref<?x?xf8E5M2> -> !croq.view<256x128xf8E5M2>
-            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<3 x 256x128xf8E5M2, shared, swizzle = 128>
-            %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<256x128xf8E5M2> -> !croq.tile<256x128xf8E5M2, shared, swizzle = 128>
-            croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<3>
+            %b = croq.subspan %rhs [128, 128] at [%block_n, %iv_k] : memref<?x?xf8E5M2> -> !croq.view<128x128xf8E5M2>
+            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<5 x 128x128xf8E5M2, shared, swizzle = 128>
+            %fb = croq.copy tma async zfill swizzle = 128 %b -> %bs : !croq.view<128x128xf8E5M2> -> !croq.tile<128x128xf8E5M2, shared, swizzle = 128>
+            croq.event.trigger %full[%stage] after (%fa, %fb) : !croq.events<5>
           }
         }
       }
       croq.inthreads async %is_consumer {
         %half = arith.subi %p, %c1 : index
-        %os = croq.stage %out_s[%half] : !croq.tiles<2 x 64x256xf16, shared>
+        %os = croq.stage %out_s[%half] : !croq.tiles<2 x 64x128xf16, shared>
         scf.for %t = %bid to %tiles step %grid {
           %group = arith.divui %t, %in_group : index
           %first_m = arith.muli %group, %c8 : index
@@ -1594,38 +1591,33 @@ func.func @matmul_persistent_e5m2(%lhs: memref<?x?xf8E5M2>, %rhs: memref<?x?xf8E
           %block_m2 = arith.muli %block_m, %c2 : index
           %row_block = arith.addi %block_m2, %half : index
           %zero = arith.constant 0.0 : f32
-          %mc0 = croq.mma.fill %zero : !croq.acc<64x256xf32>
-          %mc_pending = scf.for %iv_k = %c0 to %k_tiles step %c1
-              iter_args(%acc = %mc0) -> (!croq.acc<64x256xf32>) {
+          %mc0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+              iter_args(%acc = %mc0) -> (!croq.acc<64x128xf32>) {
             %g = arith.addi %base, %iv_k : index
-            %stage = arith.remui %g, %c3 : index
-            croq.event.wait %full[%stage] : !croq.events<3>
-            %as = croq.stage %lhs_s[%stage] : !croq.tiles<3 x 128x128xf8E5M2, shared, swizzle = 128>
-            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<3 x 256x128xf8E5M2, shared, swizzle = 128>
-            %sum = scf.for %iv_warp = %c0 to %cnk step %c1
-                iter_args(%part = %acc) -> (!croq.acc<64x256xf32>) {
-              %ak = croq.subspan %as [64, 32] at [%half, %iv_warp] : !croq.tile<128x128xf8E5M2, shared, swizzle = 128> -> !croq.view<64x32xf8E5M2, shared, swizzle = 128>
-              %ma = croq.mma.load %ak : !croq.view<64x32xf8E5M2, shared, swizzle = 128> -> !croq.frag<64x32xf8E5M2>
-              %bk = croq.chunkat %bs[_, %iv_warp] of [1, 4] : !croq.tile<256x128xf8E5M2, shared, swizzle = 128> -> !croq.view<256x32xf8E5M2, shared, swizzle = 128>
-              %mb = croq.mma.load %bk : !croq.view<256x32xf8E5M2, shared, swizzle = 128> -> !croq.frag<256x32xf8E5M2>
-              %next = croq.mma row row %part, %ma, %mb : !croq.frag<64x32xf8E5M2>, !croq.frag<256x32xf8E5M2> -> !croq.acc<64x256xf32>
-              scf.yield %next : !croq.acc<64x256xf32>
+            %stage = arith.remui %g, %c5 : index
+            croq.event.wait %full[%stage] : !croq.events<5>
+            %as = croq.stage %lhs_s[%stage] : !croq.tiles<5 x 128x128xf8E5M2, shared, swizzle = 128>
+            %bs = croq.stage %rhs_s[%stage] : !croq.tiles<5 x 128x128xf8E5M2, shared, swizzle = 128>
+            %ak = croq.subspan %as [64, 128] at [%half, %c0] : !croq.tile<128x128xf8E5M2, shared, swizzle = 128> -> !croq.view<64x128xf8E5M2, shared, swizzle = 128>
+            %ma = croq.mma.load %ak : !croq.view<64x128xf8E5M2, shared, swizzle = 128> -> !croq.frag<64x128xf8E5M2>
+            %mb = croq.mma.load %bs : !croq.tile<128x128xf8E5M2, shared, swizzle = 128> -> !croq.frag<128x128xf8E5M2>
+            // The K step's partial sum, from zeros (wgmma's scale-d = 0),
+            // added into the f32 accumulator once complete: wgmma's f8
+            // accumulator keeps fewer mantissa bits than f32.
+            %fresh = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %part = croq.mma row row %fresh, %ma, %mb : !croq.frag<64x128xf8E5M2>, !croq.frag<128x128xf8E5M2> -> !croq.acc<64x128xf32>
+            %done = croq.mma.commit %part : !croq.acc<64x128xf32>
+            croq.event.trigger %empty[%stage] : !croq.events<5>
+            %sum = croq.mma.map %acc, %done (%r, %c, %x, %y) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32> {
+              %s = arith.addf %x, %y : f32
+              croq.yield %s : f32
             }
-            %done = croq.mma.commit %sum pending = 1 : !croq.acc<64x256xf32>
-            // The mma of the previous iteration, of this tile or of the
-            // block's previous one, has completed: free its stage.
-            %has_prev = arith.cmpi ugt, %g, %c0 : index
-            scf.if %has_prev {
-              %prev_g = arith.subi %g, %c1 : index
-              %prev = arith.remui %prev_g, %c3 : index
-              croq.event.trigger %empty[%prev] : !croq.events<3>
-            }
-            scf.yield %done : !croq.acc<64x256xf32>
+            scf.yield %sum : !croq.acc<64x128xf32>
           }
-          %mc = croq.mma.commit %mc_pending : !croq.acc<64x256xf32>
-          croq.mma.store %mc -> %os : !croq.acc<64x256xf32> -> !croq.tile<64x256xf16, shared>
-          %out_tile = croq.subspan %output [64, 256] at [%row_block, %block_n] : memref<?x?xf16> -> !croq.view<64x256xf16>
-          croq.copy dma %os -> %out_tile : !croq.tile<64x256xf16, shared> -> !croq.view<64x256xf16>
+          croq.mma.store %mc -> %os : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+          %out_tile = croq.subspan %output [64, 128] at [%row_block, %block_n] : memref<?x?xf16> -> !croq.view<64x128xf16>
+          croq.copy dma %os -> %out_tile : !croq.tile<64x128xf16, shared> -> !croq.view<64x128xf16>
         }
       }
     }

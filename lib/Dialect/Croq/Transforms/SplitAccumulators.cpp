@@ -239,6 +239,18 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
       plan.rowMaps.push_back(map);
     return "";
   }
+  // Vectors per row that loops carry (a block-scaled GEMM's scales, read a
+  // step ahead) and branches yield split with the rows too.
+  if (isa<scf::ForOp, scf::IfOp>(op)) {
+    SmallVector<Value> values(op->getResults());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(values, block.getArguments());
+    for (Value value : values)
+      if (isa<VecType>(value.getType()) && !isColumnVector(value.getType()))
+        if (std::string why = recordRowVector(value, count, plan); !why.empty())
+          return why;
+  }
   // A slice takes columns of every row: it splits with its accumulator.
   if (isa<MmaFillOp, MmaCommitOp, MmaWaitOp, MmaLoadOp, MmaSliceOp, EventWaitOp,
           EventTriggerOp, WaitOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op))
