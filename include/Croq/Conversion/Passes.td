@@ -291,7 +291,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
            "steps by multicast (1: no cluster)">,
     Option<"streamK", "stream-k", "int64_t", /*default=*/"0",
            "Stream-K form of GEMMs (0: chosen by the cost model, 1: never, "
-           "2: always, on the tiles that have it)">
+           "2: always, on the tiles that have it)">,
     Option<"f8PromoteSteps", "f8-promote-steps", "int64_t",
            /*default=*/"1",
            "K steps (128 elements each) an 8-bit float product accumulates "
