@@ -180,7 +180,8 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     every tile in the ranges it measured slower than the whole tiles).
     `stream-k = 1` never takes it, `stream-k = 2` always (on the tiles
     that have it; an error with a forced 64-row tile, forced splits or
-    clusters, or for a batched product).
+    clusters, or for a batched product). 8-bit float products take no
+    stream-K form, forced or not (not measured with promoted sums).
 
     8-bit floats. wgmma's accumulator keeps fewer mantissa bits than f32
     for 8-bit products, so an 8-bit float product accumulates each K step

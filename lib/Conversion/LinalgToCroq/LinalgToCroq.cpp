@@ -355,16 +355,15 @@ struct ConvertLinalgToCroqPass
                             "loop of a batched product, got split-k=")
              << static_cast<int64_t>(splitK);
     int64_t productSplitK = spec.batched ? 1 : static_cast<int64_t>(splitK);
-    // The matrices of a batch fill the grid: no stream-K form either. Nor
-    // for 8-bit floats: the form's ranges with promoted (or block-scaled)
-    // partial sums were neither measured nor run on a GPU.
+    // The matrices of a batch fill the grid: no stream-K form either.
+    if (spec.batched && streamK == 2)
+      return op.emitOpError("convert-linalg-to-croq has no stream-K form "
+                            "of a batched product, got stream-k=2");
+    // Nor do 8-bit float products take it, forced or not: its ranges with
+    // promoted (or block-scaled) partial sums were neither measured nor
+    // run on a GPU.
     bool eightBit = isa<Float8E4M3FNType, Float8E5M2Type>(
         getElementTypeOrSelf(spec.a.getType()));
-    if ((spec.batched || eightBit) && streamK == 2)
-      return op.emitOpError("convert-linalg-to-croq has no stream-K form ")
-             << (spec.batched ? "of a batched product"
-                              : "of an 8-bit float product")
-             << ", got stream-k=2";
     int64_t productStreamK =
         spec.batched || eightBit ? 1 : static_cast<int64_t>(streamK);
     SmallVector<GemmVariant> variants = getGemmVariants(

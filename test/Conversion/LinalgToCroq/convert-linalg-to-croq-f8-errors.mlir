@@ -1,7 +1,6 @@
 // RUN: croq-opt %s --convert-linalg-to-croq -split-input-file -verify-diagnostics
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256" -split-input-file 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: not croq-opt %s --convert-linalg-to-croq="f8-promote-steps=-1" -split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE
-// RUN: not croq-opt %s --convert-linalg-to-croq="stream-k=2" -split-input-file 2>&1 | FileCheck %s --check-prefix=STREAMK
 
 // Block-scaled 8-bit float products that convert-linalg-to-croq declines,
 // by name: other scale maps, bodies, types and extents. A 128x256 tile
@@ -10,9 +9,6 @@
 // TILE: error: 'linalg.matmul' op convert-linalg-to-croq computes 8-bit float products with promoted partial sums in tiles of at most 192 columns (two f32 accumulators in registers), got 128x256 (f8-promote-steps=0 takes it)
 // TILE: error: 'linalg.generic' op convert-linalg-to-croq computes block-scaled products in tiles of 128 columns (one block of B's scales), got 128x256
 // NEGATIVE: error: 'linalg.matmul' op convert-linalg-to-croq takes f8-promote-steps >= 0, got -1
-// The stream-K form is not built for 8-bit floats (its ranges with promoted
-// partial sums were not measured).
-// STREAMK: error: 'linalg.matmul' op convert-linalg-to-croq has no stream-K form of an 8-bit float product, got stream-k=2
 
 
 func.func @f8_wide_tile(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x?xf16>) {

@@ -97,3 +97,16 @@ func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
   return
 }
+
+// -----
+
+// 8-bit float products take no stream-K form, forced or not (its ranges
+// with promoted partial sums were not measured): no workspace.
+// FORCED-LABEL: func.func @f8_no_stream_k
+// FORCED-NOT: gpu.alloc
+// FORCED: return
+func.func @f8_no_stream_k(%a: memref<576x8192xf8E4M3FN>, %b: memref<8192x8192xf8E4M3FN>, %c: memref<576x8192xf16>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<576x8192xf8E4M3FN>, memref<8192x8192xf8E4M3FN>) outs(%c : memref<576x8192xf16>)
+  return
+}
