@@ -102,6 +102,28 @@ def flush_l2() -> None:
     _FLUSH[0].zero_()
 
 
+def time_events(fn, iters: int = 20, warmup: bool = False) -> float:
+    """Median milliseconds from before a call's first kernel to after its
+    last: CUDA events around each call, L2 flushed before each. The gaps
+    between a multi-kernel call's launches count, which the profiler's
+    kernel times (time_device) leave out. `warmup` makes one untimed call
+    first."""
+    if warmup:
+        fn()
+        torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        flush_l2()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
 def time_device(fn, match, iters: int = 20) -> Optional[float]:
     """Median milliseconds per call of ``fn`` spent in the GPU kernels and
     copies that ``match`` accepts (by name), L2 flushed before each call;

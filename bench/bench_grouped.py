@@ -36,7 +36,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_gemm import flush_l2  # noqa: E402
+from bench_gemm import time_events  # noqa: E402
 
 import croq  # noqa: E402
 import croq.grouped  # noqa: E402
@@ -61,21 +61,6 @@ def graph_of(fn):
         fn()
     torch.cuda.synchronize()
     return graph
-
-
-def event_ms(fn, iters: int = 10) -> float:
-    """Median stream time of one call between CUDA events, L2 flushed."""
-    times = []
-    for _ in range(iters):
-        flush_l2()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
 
 
 def spread(values) -> str:
@@ -207,8 +192,8 @@ def bench_case(experts, tokens, top_k, sizes, proj, n, k, dtype, rounds,
     for r in range(rounds):
         order = methods[r % len(methods):] + methods[:r % len(methods)]
         for name, fn in order:
-            times[name].append(event_ms(graphs[name].replay, 20))
-            stream[name].append(event_ms(fn))
+            times[name].append(time_events(graphs[name].replay, 20))
+            stream[name].append(time_events(fn, 10))
     med = {name: statistics.median(v) for name, v in times.items()}
     ratios = [lo / c for lo, c in zip(times["loop"], times["croq"])]
     flops = 2.0 * m * n * k

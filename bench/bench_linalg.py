@@ -71,7 +71,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_gemm import (is_library_kernel,  # noqa: E402
                         is_library_kernel_or_elementwise, time_device,
-                        time_interleaved)
+                        time_events, time_interleaved)
 
 SHAPES = [(512, 512, 512), (1024, 1024, 1024), (2048, 2048, 2048),
           (4096, 4096, 4096), (6144, 6144, 6144), (8192, 8192, 8192),
@@ -675,27 +675,6 @@ def triton_check_rows(shapes, rounds: int):
     return head + rows
 
 
-def time_events(fn, iters: int = 20) -> float:
-    """Median milliseconds from before a call's first kernel to after its
-    last (CUDA events around the call, L2 flushed before each): the gaps
-    between a multi-kernel call's launches count, which the profiler's
-    kernel times (time_device) leave out."""
-    from bench_gemm import flush_l2
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(iters):
-        flush_l2()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
-
-
 def waves_rows(kernels: Path, rounds: int, shapes):
     """linalg_mm_f16 and linalg_mm_nt_bf16 on grids of part of a wave:
     the cost model's choice (with the stream-K form) and the same module
@@ -744,7 +723,7 @@ def waves_rows(kernels: Path, rounds: int, shapes):
             for r in range(rounds):
                 shift = r % len(order)
                 for name in order[shift:] + order[:shift]:
-                    times[name].append(time_events(calls[name]))
+                    times[name].append(time_events(calls[name], warmup=True))
             cells = [spread(times["cublas"])]
             for label in ("croq", "nosk", "forced"):
                 if label not in times:

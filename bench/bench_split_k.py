@@ -22,27 +22,12 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_gemm import flush_l2, is_library_kernel, time_device  # noqa: E402
+from bench_gemm import is_library_kernel, time_device, time_events  # noqa: E402
 from bench_linalg import checked_f16_product, croq_kernels  # noqa: E402
 
 SHAPES = [(256, 256, 16384), (128, 1024, 8192), (300, 200, 2048),
           (2048, 512, 8192), (128, 8192, 8192), (768, 768, 12288),
           (64, 4096, 8192)]
-
-
-def time_events(fn, iters: int = 20) -> float:
-    """Median ms between events recorded around one call."""
-    times = []
-    for _ in range(iters):
-        flush_l2()
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
 
 
 def spread(values) -> str:
