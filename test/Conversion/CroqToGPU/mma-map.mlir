@@ -6,21 +6,7 @@
 // per thread: register r = 4 j + q holds row 16 w + l / 4 + 8 (q / 2) and
 // column 8 j + 2 (l % 4) + q % 2 (warp w, lane l).
 
-// CHECK-LABEL: func.func @vec_store_rows
-// CHECK:      %[[W:.*]] = arith.cmpi eq, %{{.*}}, %c0
-// CHECK:      %[[R0:.*]] = arith.addi %[[ROW:.*]], %c0
-// CHECK:      arith.cmpi ult
-// CHECK:      llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
-// CHECK:      arith.andi %[[W]]
-// CHECK:      scf.if
-// CHECK-NEXT:   memref.store
-// CHECK:      arith.addi %[[ROW]], %c8
-// CHECK:      llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
-// CHECK:      arith.andi %[[W]]
-// CHECK:      scf.if
-// CHECK-NEXT:   memref.store
-// CHECK-NOT:  memref.store
-func.func @map
+// CHECK-LABEL: func.func @map
 // CHECK:      %[[TID:.*]] = gpu.thread_id x
 // CHECK:      %[[WARP:.*]] = arith.divui %[[TID]], %c32
 // CHECK:      %[[LANE:.*]] = arith.remui %[[TID]], %c32
@@ -77,21 +63,7 @@ func.func @map(%bias: memref<16xf32>, %out: memref<64x16xf32>) {
 }
 
 // Two 64-row blocks: the second block's registers are rows 64 further.
-// CHECK-LABEL: func.func @vec_store_rows
-// CHECK:      %[[W:.*]] = arith.cmpi eq, %{{.*}}, %c0
-// CHECK:      %[[R0:.*]] = arith.addi %[[ROW:.*]], %c0
-// CHECK:      arith.cmpi ult
-// CHECK:      llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
-// CHECK:      arith.andi %[[W]]
-// CHECK:      scf.if
-// CHECK-NEXT:   memref.store
-// CHECK:      arith.addi %[[ROW]], %c8
-// CHECK:      llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
-// CHECK:      arith.andi %[[W]]
-// CHECK:      scf.if
-// CHECK-NEXT:   memref.store
-// CHECK-NOT:  memref.store
-func.func @map_two_blocks
+// CHECK-LABEL: func.func @map_two_blocks
 // CHECK:      %[[ROW0:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK:      llvm.extractvalue %{{.*}}[0, 0]
 // CHECK:      arith.addi %[[ROW0]], %c64
@@ -115,21 +87,7 @@ func.func @map_two_blocks(%out: memref<128x8xf32>) {
 // An f32 exp2 that may be approximate (fastmath<afn>) becomes
 // ex2.approx.ftz.f32, one instruction; an exact one stays math.exp2 (for
 // the NVVM lowering, which keeps denormal results).
-// CHECK-LABEL: func.func @vec_store_rows
-// CHECK:      %[[W:.*]] = arith.cmpi eq, %{{.*}}, %c0
-// CHECK:      %[[R0:.*]] = arith.addi %[[ROW:.*]], %c0
-// CHECK:      arith.cmpi ult
-// CHECK:      llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
-// CHECK:      arith.andi %[[W]]
-// CHECK:      scf.if
-// CHECK-NEXT:   memref.store
-// CHECK:      arith.addi %[[ROW]], %c8
-// CHECK:      llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
-// CHECK:      arith.andi %[[W]]
-// CHECK:      scf.if
-// CHECK-NEXT:   memref.store
-// CHECK-NOT:  memref.store
-func.func @map_exp2
+// CHECK-LABEL: func.func @map_exp2
 // CHECK-COUNT-32: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%{{.*}}) : (f32) -> f32
 // CHECK-NOT:      llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-COUNT-32: math.exp2 %{{.*}} : f32
@@ -165,18 +123,6 @@ func.func @map_exp2(%out: memref<64x64xf32>) {
 // CHECK:      arith.addi %[[ROW]], %c8
 // CHECK:      llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
 // CHECK:      arith.andi %[[W]]
-// CHECK:      scf.if
-// CHECK-NEXT:   memref.store
-// CHECK-NOT:  memref.store
-func.func @vec_store_rows
-// CHECK:      %[[W:.*]] = arith.cmpi eq, %[[COL:.*]], %c0
-// CHECK:      %[[R0:.*]] = arith.addi %[[ROW:.*]], %c0
-// CHECK:      arith.cmpi slt
-// CHECK:      llvm.extractvalue %{{.*}}[0]
-// CHECK:      scf.if
-// CHECK-NEXT:   memref.store
-// CHECK:      arith.addi %[[ROW]], %c8
-// CHECK:      llvm.extractvalue %{{.*}}[1]
 // CHECK:      scf.if
 // CHECK-NEXT:   memref.store
 // CHECK-NOT:  memref.store
