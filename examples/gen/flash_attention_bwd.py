@@ -215,7 +215,8 @@ def dq_kernel(T, D, causal):
     w(f"    %o: {k.MR}, %do: {k.MR}, %lse: {k.ML}, %delta: {k.ML},")
     w(f"    %dq: {k.MR}, %sm_scale: f32) {{")
     constants(k)
-    host_checks(k, [("%k", K, "kv"), ("%v", V, "kv"), ("%o", OUT, "q"),
+    host_checks(k, [("%q", Q, "q"), ("%k", K, "kv"), ("%v", V, "kv"),
+                    ("%o", OUT, "q"),
                     ("%do", DO, "q"), ("%lse", LSE, "rows"),
                     ("%delta", DELTA, "rows"), ("%dq", DQ, "q")])
     w("  %grid_q = arith.ceildivui %seq, %c128 : index")
@@ -379,7 +380,8 @@ def dkdv_kernel(T, D, causal):
     w(f"    %do: {k.MR}, %lse: {k.ML}, %delta: {k.ML}, %dk: {k.MR},")
     w(f"    %dv: {k.MR}, %sm_scale: f32) {{")
     constants(k)
-    host_checks(k, [("%k", K, "kv"), ("%v", V, "kv"), ("%do", DO, "q"),
+    host_checks(k, [("%q", Q, "q"), ("%k", K, "kv"), ("%v", V, "kv"),
+                    ("%do", DO, "q"),
                     ("%lse", LSE, "rows"), ("%delta", DELTA, "rows"),
                     ("%dk", DK, "kv"), ("%dv", DV, "kv")])
     w("  %grid_k = arith.ceildivui %keys, %c128 : index")

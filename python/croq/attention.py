@@ -27,39 +27,40 @@ _DTYPES = {"float16": "f16", "bfloat16": "bf16"}
 
 
 def _suffix(dtype: Any, dim: int, causal: bool) -> str:
+    """The entry points' suffix for q's element type and head dimension
+    (_check has declined the others)."""
     name = str(dtype).replace("torch.", "")
-    if name not in _DTYPES:
-        raise ArgumentError(f"attention: q is {name}; the kernels take "
-                            f"float16 or bfloat16")
-    if dim not in (64, 128):
-        raise ArgumentError(f"attention: head dimension {dim}; the kernels "
-                            f"take 64 or 128")
     return ("_causal" if causal else "") + ("_d64" if dim == 64 else "") + \
         "_" + _DTYPES[name]
 
 
 def _check(q: Any, k: Any, v: Any) -> None:
-    """Declines, naming the operand, what the kernels cannot take."""
-    for name, t in (("q", q), ("k", k), ("v", v)):
+    """Declines, naming the operand (q, k, v: arguments 0 to 2), what the
+    kernels cannot take."""
+    def refuse(index: int, rule: str) -> None:
+        raise ArgumentError(index, "qkv"[index], rule)
+
+    for index, t in enumerate((q, k, v)):
         if t.dim() != 4:
-            raise ArgumentError(f"attention: {name} has {t.dim()} "
-                                f"dimensions; expected [batch, heads, rows, "
-                                f"D]")
+            refuse(index, f"has {t.dim()} dimensions; attention takes "
+                   f"[batch, heads, rows, D]")
         if t.dtype != q.dtype:
-            raise ArgumentError(f"attention: {name} is {t.dtype}, q "
-                                f"{q.dtype}")
+            refuse(index, f"is {t.dtype}, q {q.dtype}")
         if t.shape[3] != q.shape[3]:
-            raise ArgumentError(f"attention: {name} has head dimension "
-                                f"{t.shape[3]}, q {q.shape[3]}")
-    if k.shape != v.shape:
-        raise ArgumentError(f"attention: v has shape {tuple(v.shape)}, k "
-                            f"{tuple(k.shape)}")
+            refuse(index, f"has head dimension {t.shape[3]}, q "
+                   f"{q.shape[3]}")
+    if str(q.dtype).replace("torch.", "") not in _DTYPES:
+        refuse(0, f"is {q.dtype}; the kernels take float16 or bfloat16")
+    if q.shape[3] not in (64, 128):
+        refuse(0, f"has head dimension {q.shape[3]}; the kernels take 64 "
+               f"or 128")
+    if v.shape != k.shape:
+        refuse(2, f"has shape {tuple(v.shape)}, k {tuple(k.shape)}")
     if k.shape[0] != q.shape[0]:
-        raise ArgumentError(f"attention: k has batch {k.shape[0]}, q "
-                            f"{q.shape[0]}")
+        refuse(1, f"has batch {k.shape[0]}, q {q.shape[0]}")
     if k.shape[1] == 0 or q.shape[1] % k.shape[1] != 0:
-        raise ArgumentError(f"attention: q's {q.shape[1]} heads are not a "
-                            f"multiple of k's {k.shape[1]}")
+        refuse(1, f"has {k.shape[1]} heads: q's {q.shape[1]} heads are not "
+               f"a multiple of them")
 
 
 def _flat(t: Any) -> Any:
