@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Attention forward: croq's examples/flash_attention.mlir against torch's
-scaled_dot_product_attention on the same GPU, in one run.
+scaled_dot_product_attention on the same GPU, in one run (with --backward,
+the backward of examples/flash_attention_bwd.mlir against SDPA's).
 
 Device time per call with L2 flushed before each call (torch profiler), the
 two candidates interleaved over several rounds; reported as medians with
@@ -12,6 +13,8 @@ key/value heads (grouped-query attention, SDPA's enable_gqa=True).
 
     python3 bench/bench_attention.py --artifacts gpu-artifacts \
         [--shapes 4x16x4096,1x16x8192,4x32x4096/8] [--rounds 5] [--json out.json]
+    python3 bench/bench_attention.py --artifacts gpu-artifacts --backward \
+        --module flash_attention_bwd --kernels f16,causal_f16,d64_bf16
 """
 
 from __future__ import annotations
@@ -112,6 +115,86 @@ def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
     return result
 
 
+def bench_backward(module, config: str, batch: int, heads: int, seq: int,
+                   rounds: int, kv_heads: Optional[int] = None):
+    """The backward of examples/flash_attention_bwd.mlir (its dQ kernel,
+    then its dK/dV kernel, from the training forward's output and
+    log-sum-exp) against SDPA's backward (torch.autograd.grad of its
+    output) on the same tensors, counted at 2.5 times the forward's
+    flops. `config` is an entry point suffix: f16, causal_d64_bf16, ..."""
+    dim = 64 if "d64" in config else 128
+    dtype = torch.bfloat16 if "bf16" in config else torch.float16
+    causal = "causal" in config
+    kv = heads if kv_heads is None else kv_heads
+    q = torch.randn(batch, heads, seq, dim, device="cuda", dtype=dtype)
+    k, v = (torch.randn(batch, kv, seq, dim, device="cuda", dtype=dtype)
+            for _ in range(2))
+    dout = torch.randn_like(q)
+    scale = 1.0 / math.sqrt(dim)
+    flat = [t.reshape(-1, seq, dim) for t in (q, k, v, dout)]
+    out = torch.empty_like(flat[0])
+    lse = torch.empty(batch * heads, seq, device="cuda", dtype=torch.float32)
+    getattr(module, "attention_lse_" + config)(*flat[:3], out, lse, scale)
+    delta = torch.empty_like(lse)
+    dq = torch.full_like(flat[0], float("nan"))
+    dk = torch.full_like(flat[1], float("nan"))
+    dv = torch.full_like(flat[2], float("nan"))
+
+    def run_croq():
+        getattr(module, "attention_bwd_dq_" + config)(
+            *flat[:3], out, flat[3], lse, delta, dq, scale)
+        getattr(module, "attention_bwd_dkdv_" + config)(
+            *flat[:3], flat[3], lse, delta, dk, dv, scale)
+
+    qr, kr, vr = (t.detach().requires_grad_() for t in (q, k, v))
+    ref_out = F.scaled_dot_product_attention(qr, kr, vr, is_causal=causal,
+                                             enable_gqa=kv != heads)
+
+    def run_sdpa():
+        return torch.autograd.grad(ref_out, (qr, kr, vr), dout,
+                                   retain_graph=True)
+
+    run_croq()
+    ref = run_sdpa()
+    torch.cuda.synchronize()
+
+    def rel(a, b):
+        return float((a.float() - b.float()).norm() / b.float().norm())
+    err = max(rel(dq.view_as(q), ref[0]), rel(dk.view_as(k), ref[1]),
+              rel(dv.view_as(v), ref[2]))
+    name = f"{batch}x{heads}x{seq}x{dim}" + \
+        ("" if kv == heads else f" kv{kv}")
+    result = {"kernel": "bwd_" + config, "shape": name, "walk": "bwd",
+              "max_abs_error": err}
+    if not err <= (4e-2 if dtype == torch.bfloat16 else 1e-2):
+        result["status"] = f"WRONG (relative error {err:.3g})"
+        return result
+    croq_ms: List[float] = []
+    sdpa_ms: List[float] = []
+    for r in range(rounds):
+        order = [(run_croq, croq_ms,
+                  lambda n: n.startswith("attention_bwd_")),
+                 (run_sdpa, sdpa_ms, is_sdpa_kernel)]
+        if r % 2:
+            order.reverse()
+        for fn, sink, match in order:
+            ms = time_device(fn, match)
+            if ms is not None:
+                sink.append(ms)
+    flops = 2.5 * 4.0 * batch * heads * seq * seq * dim / \
+        (2 if causal else 1)
+    ratios = [s / c for c, s in zip(croq_ms, sdpa_ms)]
+    result.update(
+        status="ok",
+        croq_ms=statistics.median(croq_ms),
+        sdpa_ms=statistics.median(sdpa_ms),
+        croq_tflops=flops / statistics.median(croq_ms) / 1e9,
+        sdpa_tflops=flops / statistics.median(sdpa_ms) / 1e9,
+        ratio=statistics.median(ratios),
+        ratio_min=min(ratios), ratio_max=max(ratios))
+    return result
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--artifacts", type=Path, required=True)
@@ -125,6 +208,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         "attention_bf16,attention_causal_bf16,"
                         "attention_d64_f16,attention_causal_d64_f16",
                         help="entry points of examples/flash_attention.mlir")
+    parser.add_argument("--backward", action="store_true",
+                        help="time the backward of flash_attention_bwd "
+                        "(--module flash_attention_bwd; --kernels are "
+                        "configurations: f16,causal_f16,d64_bf16,...)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     module = croq.load(args.artifacts / "kernels" / f"lib{args.module}.so")
@@ -135,8 +222,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         batch, heads, seq = (int(x) for x in text.split("x"))
         kv_heads = int(groups) if groups else None
         for kernel in args.kernels.split(","):
-            r = bench_shape(module, kernel, batch, heads, seq, args.rounds,
-                            kv_heads)
+            bench = bench_backward if args.backward else bench_shape
+            r = bench(module, kernel, batch, heads, seq, args.rounds,
+                      kv_heads)
             results.append(r)
             if r["status"] != "ok":
                 print(f"{kernel} {r['shape']:>18}  {r['status']}")

@@ -68,10 +68,12 @@ export PATH="$PATH:/usr/local/cuda/bin"
 rm -rf "$ART"
 mkdir -p "$ART/kernels" "$ART/python" "$ART/tests" "$ART/bench"
 
-# examples/copy_slices.mlir and examples/flash_attention.mlir too: the GPU tests
+# examples/copy_slices.mlir, examples/flash_attention.mlir and
+# examples/flash_attention_bwd.mlir too: the GPU tests
 # and benchmarks call them.
 PYTHONPATH=python "$PYTHON" - "$ART/kernels" test/Integration/GPU/*.mlir \
     bench/kernels/*.mlir examples/copy_slices.mlir examples/flash_attention.mlir \
+    examples/flash_attention_bwd.mlir \
     examples/grouped_matmul.mlir <<'PY'
 """Compiles each kernel file into the artifact directory; a failure is
 written to <module>.FAILED.txt and the others go on."""

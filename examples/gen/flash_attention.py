@@ -155,8 +155,11 @@ class Kernel:
     work items of the block program being written (`schedule`: "items" in
     order, "pairs" or "snake" for causal attention), and its lines."""
 
-    def __init__(self, name, T, D, causal):
+    def __init__(self, name, T, D, causal, lse=False):
         self.name = name
+        # Whether the entry point also writes each query row's log-sum-exp
+        # (examples/gen/flash_attention_bwd.py's training forward).
+        self.lse = lse
         self.D = D
         self.causal = causal
         self.Q3 = f"!croq.tile<1x64x{D}x{T}, shared, swizzle = 128>"
@@ -661,6 +664,8 @@ def last_tile(k, I):
     w(f"{I}  %y = arith.mulf %x, %r : f32")
     w(f"{I}  croq.yield %y : f32")
     w(f"{I}}}")
+    if k.lse:
+        lse_store(k, I)
     w(f"{I}// Stored by TMA, which leaves out rows past the sequence's end; the")
     w(f"{I}// next item's croq.mma.store into the tile waits until it is read.")
     w(f"{I}croq.mma.store %o -> %o2 : {k.OA} -> {k.Q2}")
@@ -668,6 +673,22 @@ def last_tile(k, I):
     w(f"{I}%stored = croq.copy tma async swizzle = 128 %ot -> %ov : {k.Q3} -> {k.QV}")
     w(f"{I}%next = arith.addi %base, %tiles : index")
     yield_item(k, I)
+
+
+def lse_store(k, I):
+    """Each row's log-sum-exp of scale * S (natural log, as SDPA's): with
+    m = max * scale' and l the row sum of exp2(S scale' - m), it is
+    (m + log2(l)) ln 2. Rows past the sequence's end are dropped."""
+    w = k.w
+    w(f"{I}// The row's log-sum-exp for the backward: (m + log2 l) ln 2.")
+    w(f"{I}%lse_rows = croq.vec.map %res#1, %res#2 (%i, %a, %b) : {k.VEC}, {k.VEC} {{")
+    w(f"{I}  %lg = math.log2 %b : f32")
+    w(f"{I}  %sum = arith.addf %a, %lg : f32")
+    w(f"{I}  %nat = arith.mulf %sum, %ln2 : f32")
+    w(f"{I}  croq.yield %nat : f32")
+    w(f"{I}}}")
+    w(f"{I}%lse_v = croq.subspan %lse [1, 64] at [%bh, %row_block] : memref<?x?xf32> -> !croq.view<1x64xf32>")
+    w(f"{I}croq.vec.store %lse_rows -> %lse_v : {k.VEC} -> !croq.view<1x64xf32>")
 
 
 def host_checks(k):
@@ -680,8 +701,11 @@ def host_checks(k):
     w("  %check_attention = arith.constant 7 : i32")
     checks = [("%v", 0, "%kv_heads", 2), ("%v", 1, "%keys", 2),
               ("%out", 0, "%heads", 3), ("%out", 1, "%seq", 3)]
+    if k.lse:
+        checks += [("%lse", 0, "%heads", 4), ("%lse", 1, "%seq", 4)]
     for n, (t, dim, want, operand) in enumerate(checks):
-        w(f"  %x{n} = memref.dim {t}, %c{dim} : {k.MR}")
+        mr = "memref<?x?xf32>" if t == "%lse" else k.MR
+        w(f"  %x{n} = memref.dim {t}, %c{dim} : {mr}")
         w(f"  %x{n}_i64 = arith.index_cast %x{n} : index to i64")
         w(f"  %want{n}_i64 = arith.index_cast {want} : index to i64")
         w(f"  %operand{n} = arith.constant {operand} : i32")
@@ -699,12 +723,17 @@ def host_checks(k):
     w("  %group = arith.divui %heads, %kv_divisor : index")
 
 
-def kernel(name, T, D, causal):
-    """The text of one entry point."""
-    k = Kernel(name, T, D, causal)
+def kernel(name, T, D, causal, lse=False):
+    """The text of one entry point; with `lse`, it takes a memref<?x?xf32>
+    after the output and writes each query row's log-sum-exp there."""
+    k = Kernel(name, T, D, causal, lse)
     w = k.w
     w(f"func.func @{name}(%q: {k.MR}, %k: {k.MR},")
-    w(f"    %v: {k.MR}, %out: {k.MR}, %sm_scale: f32) {{")
+    if lse:
+        w(f"    %v: {k.MR}, %out: {k.MR}, %lse: memref<?x?xf32>,")
+        w("    %sm_scale: f32) {")
+    else:
+        w(f"    %v: {k.MR}, %out: {k.MR}, %sm_scale: f32) {{")
     w("  %c0 = arith.constant 0 : index")
     w("  %c1 = arith.constant 1 : index")
     w("  %c2 = arith.constant 2 : index")
@@ -728,6 +757,8 @@ def kernel(name, T, D, causal):
     w("  // exp(x * sm_scale) = exp2(x * scale).")
     w(f"  %log2e = arith.constant {LOG2E} : f32")
     w("  %scale = arith.mulf %sm_scale, %log2e : f32")
+    if lse:
+        w("  %ln2 = arith.constant 0.693147181 : f32")
     w("  // Work items: 128 query rows of one head; one block per SM walks them.")
     w("  %singles = arith.muli %heads, %grid_q : index")
     if k.causal:

@@ -65,13 +65,16 @@ extern "C" int croqRtRequireEqualExtents(int64_t first, int64_t second,
                 input, a, b);
     break;
   case CROQ_RT_EXTENTS_ATTENTION: {
-    static const char *const names[] = {"Q", "K", "V", "the output"};
-    const char *name = input >= 0 && input < 4 ? names[input] : "an operand";
+    static const char *const names[] = {
+        "Q",  "K",  "V",  "the output", "the log-sum-exp",
+        "dO", "dQ", "dK", "dV",         "delta"};
+    const char *name = input >= 0 && input < 10 ? names[input] : "an operand";
     reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
                 "%s of the attention has an extent of %lld where %lld is "
-                "expected (Q, K, V and the output as [batch * heads, rows, "
-                "D]: V's heads and keys are K's, the output's Q's); nothing "
-                "was launched",
+                "expected (Q, K, V, the output, dO and the gradients as "
+                "[batch * heads, rows, D]: V's, dK's and dV's heads and keys "
+                "are K's, the others' Q's; the log-sum-exp and delta as "
+                "[batch * heads, rows]); nothing was launched",
                 name, a, b);
     break;
   }

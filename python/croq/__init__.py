@@ -16,6 +16,7 @@ returns at once, as a torch operation does. Arguments are checked against the en
 call raises :class:`croq.RuntimeError` with the runtime's message.
 """
 
+from . import attention
 from ._native import call_path
 from .arguments import ArgumentView, Buffer
 from .autotune import (DEFAULT_CONFIGS, AutotunedEntryPoint, AutotunedModule,

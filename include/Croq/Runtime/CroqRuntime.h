@@ -334,9 +334,11 @@ typedef enum croqRtExtentCheck {
   /// operand number) and the extent of the loop that indexes it.
   CROQ_RT_EXTENTS_OPERAND = 6,
   /// An extent of an operand of an attention kernel (`input`: 0 for Q, 1
-  /// K, 2 V, 3 the output; Q, K and V as [batch * heads, rows, D]) and the
-  /// extent the others give it: V's heads and keys are K's, the output's
-  /// heads and rows Q's.
+  /// K, 2 V, 3 the output, 4 the log-sum-exp, 5 dO, 6 dQ, 7 dK, 8 dV,
+  /// 9 delta; tensors as [batch * heads, rows, D], the log-sum-exp and
+  /// delta as [batch * heads, rows]) and the extent the others give it:
+  /// V's, dK's and dV's heads and keys are K's, the others' heads and rows
+  /// Q's.
   CROQ_RT_EXTENTS_ATTENTION = 7,
 } croqRtExtentCheck;
 

@@ -1,9 +1,10 @@
 //===- MmaMapLowering.cpp - computation on accumulators in registers ------===//
 //
-// Lowers croq.mma.map, croq.vec.map and croq.vec.fill: each thread of the
-// warpgroup runs the body once per element it holds, with the element's row and
-// column (or index) and the matching elements of the other inputs, and the
-// yielded values make its new registers. Nothing moves through memory.
+// Lowers croq.mma.map, croq.vec.map, croq.vec.fill and croq.vec.store: each
+// thread of the warpgroup runs the body once per element it holds, with the
+// element's row and column (or index) and the matching elements of the other
+// inputs, and the yielded values make its new registers. Nothing moves through
+// memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -140,6 +143,61 @@ struct VecMapOpLowering : OpConversionPattern<VecMapOp> {
     return success();
   }
 };
+/// croq.vec.store %v -> %dest  =>  per element a thread holds: if the
+/// thread is the element's writer (column origin 0 for a row, row origin 0
+/// for a column) and the element lies inside the tensor, memref.store at
+/// the view's origin + (0, .., 0, index).
+struct VecStoreOpLowering : OpConversionPattern<VecStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(VecStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    VecType type = op.getVec().getType();
+    auto structType = getVecStructType(type);
+    if (!structType)
+      return rewriter.notifyMatchFailure(op, "vector not in registers");
+    if (!isa<LLVM::LLVMStructType>(adaptor.getVec().getType()))
+      return rewriter.notifyMatchFailure(op, "input not in registers");
+    FailureOr<FragmentOrigin> origin = getThreadOrigin(rewriter, op);
+    if (failed(origin))
+      return failure();
+    FailureOr<BufferAccess> access =
+        getBufferAccess(rewriter, loc, op.getDest());
+    if (failed(access))
+      return failure();
+    Value zero = indexConstant(rewriter, loc, 0);
+    Value across =
+        type.getAxis() == AccAxis::Rows ? origin->column : origin->row;
+    Value writer = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, across, zero);
+    int64_t rank = access->rank();
+    for (int64_t e = 0, count = structType.getBody().size(); e < count; ++e) {
+      SmallVector<Value> coords(rank, zero);
+      coords.back() = getVecIndex(rewriter, loc, type, *origin, e);
+      SmallVector<Value> conditions{writer};
+      if (!access->limits.empty())
+        for (int64_t d = 0; d < rank; ++d)
+          conditions.push_back(
+              lessThan(rewriter, loc,
+                       arith::AddIOp::create(rewriter, loc, access->offsets[d],
+                                             coords[d]),
+                       access->limits[d]));
+      SmallVector<Value> indices =
+          getElementIndices(rewriter, loc, *access, coords);
+      Value value =
+          LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getVec(), e);
+      OpBuilder::InsertionGuard guard(rewriter);
+      auto ifWriter = scf::IfOp::create(
+          rewriter, loc, allOf(rewriter, loc, conditions), false);
+      rewriter.setInsertionPointToStart(ifWriter.thenBlock());
+      memref::StoreOp::create(rewriter, loc, value, access->storage, indices);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// croq.vec.fill %v  =>  the vector struct with every element %v.
 struct VecFillOpLowering : OpConversionPattern<VecFillOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -162,6 +220,6 @@ struct VecFillOpLowering : OpConversionPattern<VecFillOp> {
 
 void mlir::croq::populateCroqMmaMapToGPUPatterns(CroqTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<MmaMapOpLowering, VecMapOpLowering, VecFillOpLowering>(
-      converter, patterns.getContext());
+  patterns.add<MmaMapOpLowering, VecMapOpLowering, VecFillOpLowering,
+               VecStoreOpLowering>(converter, patterns.getContext());
 }

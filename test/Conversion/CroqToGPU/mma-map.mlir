@@ -108,3 +108,32 @@ func.func @map_exp2(%out: memref<64x64xf32>) {
   }
   return
 }
+
+// croq.vec.store: a rows vector of 64 is two elements a thread (rows r and
+// r + 8 from its fragment origin), written by the quad's first lane
+// (column origin 0) where the row lies inside the tensor.
+// CHECK-LABEL: func.func @vec_store_rows
+// CHECK:      %[[W:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK:      %[[R0:.*]] = arith.addi %[[ROW:.*]], %c0
+// CHECK:      arith.cmpi ult
+// CHECK:      llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32, f32)>
+// CHECK:      arith.andi %[[W]]
+// CHECK:      scf.if
+// CHECK-NEXT:   memref.store
+// CHECK:      arith.addi %[[ROW]], %c8
+// CHECK:      llvm.extractvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
+// CHECK:      arith.andi %[[W]]
+// CHECK:      scf.if
+// CHECK-NEXT:   memref.store
+// CHECK-NOT:  memref.store
+func.func @vec_store_rows(%out: memref<?x?xf32>, %r: index) {
+  croq.parallel (%b) in [1] : block {
+    %one = arith.constant 1.0 : f32
+    %acc = croq.mma.fill %one : !croq.acc<64x16xf32>
+    %m = croq.mma.reduce max %acc : !croq.acc<64x16xf32> -> !croq.vec<64xf32, rows>
+    %c0 = arith.constant 0 : index
+    %v = croq.subspan %out [1, 64] at [%c0, %r] : memref<?x?xf32> -> !croq.view<1x64xf32>
+    croq.vec.store %m -> %v : !croq.vec<64xf32, rows> -> !croq.view<1x64xf32>
+  }
+  return
+}

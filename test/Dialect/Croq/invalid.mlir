@@ -2037,6 +2037,22 @@ func.func @vec_map_writes(%a: !croq.vec<64xf32, rows>, %m: memref<64xf32>) {
 
 // -----
 
+func.func @vec_store_element_type(%a: !croq.vec<64xf32, rows>, %m: memref<64xf16>) {
+  // expected-error @+1 {{'croq.vec.store' op destination element type 'f16' differs from the vector's 'f32'}}
+  croq.vec.store %a -> %m : !croq.vec<64xf32, rows> -> memref<64xf16>
+  return
+}
+
+// -----
+
+func.func @vec_store_shape(%a: !croq.vec<64xf32, rows>, %m: memref<2x64xf32>) {
+  // expected-error @+1 {{'croq.vec.store' op destination must be 1 x .. x 1 x 64 (the vector's elements along its innermost dimension), got 'memref<2x64xf32>'}}
+  croq.vec.store %a -> %m : !croq.vec<64xf32, rows> -> memref<2x64xf32>
+  return
+}
+
+// -----
+
 func.func @vec_fill_type(%x: f16) {
   // expected-error @+1 {{'croq.vec.fill' op failed to verify that value matches the vector element type}}
   %v = "croq.vec.fill"(%x) : (f16) -> !croq.vec<64xf32, rows>

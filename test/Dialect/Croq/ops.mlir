@@ -1127,6 +1127,16 @@ func.func @register_op_examples(%s: !croq.acc<64x128xf32>, %acc: !croq.acc<64x12
   return
 }
 
+// CHECK-LABEL: func.func @vec_store_example(
+// CHECK: croq.vec.store %{{.*}} -> %{{.*}} : !croq.vec<64xf32, rows> -> !croq.view<1x64xf32>
+// CHECK: croq.vec.store %{{.*}} -> %{{.*}} : !croq.vec<128xf32, cols> -> memref<128xf32>
+func.func @vec_store_example(%lse: !croq.vec<64xf32, rows>, %out: !croq.view<1x64xf32>,
+                             %c: !croq.vec<128xf32, cols>, %m: memref<128xf32>) {
+  croq.vec.store %lse -> %out : !croq.vec<64xf32, rows> -> !croq.view<1x64xf32>
+  croq.vec.store %c -> %m : !croq.vec<128xf32, cols> -> memref<128xf32>
+  return
+}
+
 func.func @vec_map_example(%ninf: f32, %t: !croq.vec<64xf32, rows>) {
   %m = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
   %n = croq.vec.map %m, %t (%i, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {

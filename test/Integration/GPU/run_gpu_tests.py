@@ -2148,6 +2148,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # tf32 and s8 GEMMs from linalg (linalg_tf32_s8_tests.py).
     from linalg_tf32_s8_tests import linalg_tf32_s8_tests
     linalg_tf32_s8_tests(suite, random_tensor, poisoned, compare_close, compare)
+    # The attention backward (attention_bwd_tests.py).
+    from attention_bwd_tests import attention_bwd_tests
+    attention_bwd_tests(suite, random_tensor, poisoned)
     # Grouped GEMMs through croq.grouped_mm (grouped_tests.py).
     from grouped_tests import grouped_tests
     grouped_tests(suite, random_tensor, poisoned)

@@ -202,6 +202,26 @@ LogicalResult VecMapOp::verifyRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// VecStoreOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult VecStoreOp::verify() {
+  VecType vec = getVec().getType();
+  auto dest = cast<ShapedType>(getDest().getType());
+  if (dest.getElementType() != vec.getElementType())
+    return emitOpError("destination element type ")
+           << dest.getElementType() << " differs from the vector's "
+           << vec.getElementType();
+  ArrayRef<int64_t> shape = dest.getShape();
+  if (shape.empty() || shape.back() != vec.getSize() ||
+      llvm::any_of(shape.drop_back(), [](int64_t d) { return d != 1; }))
+    return emitOpError("destination must be 1 x .. x 1 x ")
+           << vec.getSize() << " (the vector's elements along its innermost "
+           << "dimension), got " << dest;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // MmaReduceOp
 //===----------------------------------------------------------------------===//
 

@@ -956,6 +956,29 @@ def Croq_VecMapOp : Croq_Op<"vec.map", [SingleBlock,
   }];
 }
 
+def Croq_VecStoreOp : Croq_Op<"vec.store"> {
+  let summary = "stores an accumulator vector to a tile, view or tensor";
+  let description = [{
+    The `croq.vec.store` op writes the N elements of a `!croq.vec` (one
+    value per row or per column of an accumulator) to `dest`, whose
+    dimensions are all 1 but the innermost, N: the log-sum-exp of each
+    query row that an attention forward saves for its backward. Every
+    element is written once, by one of the threads that hold it (the first
+    lane of the row's quad, or the thread of row 0 for a column). Writes
+    past the edge of a view's tensor are dropped, as `croq.write`'s.
+
+    Example:
+
+    ```mlir
+    croq.vec.store %lse -> %out : !croq.vec<64xf32, rows> -> !croq.view<1x64xf32>
+    ```
+  }];
+  let arguments = (ins Croq_VecType:$vec,
+                       Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest);
+  let assemblyFormat = "$vec `->` $dest attr-dict `:` qualified(type($vec)) `->` qualified(type($dest))";
+  let hasVerifier = 1;
+}
+
 def Croq_YieldOp : Croq_Op<"yield", [Pure, Terminator,
     ParentOneOf<["MmaMapOp", "VecMapOp"]>]> {
   let summary = "yields the new value of an accumulator or vector element";

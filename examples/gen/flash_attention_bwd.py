@@ -1,0 +1,552 @@
+#!/usr/bin/env python3
+"""Writes examples/flash_attention_bwd.mlir, the attention backward.
+
+For each element type (f16, bf16), head dimension (128, 64) and causality,
+three entry points: the forward that also saves each query row's
+log-sum-exp (flash_attention.py's kernel with `lse`), the dQ kernel and the
+dK/dV kernel. test/Examples/flash-attention-bwd-generated.test checks that
+the example is this script's output. Run it after editing:
+
+    python3 examples/gen/flash_attention_bwd.py > examples/flash_attention_bwd.mlir
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import flash_attention as fwd  # noqa: E402
+
+HEADER = """\
+//===- flash_attention_bwd.mlir - attention backward on SDPA's tensors ---===//
+//
+// The gradients of out = softmax(scale * q k^T) v (examples/
+// flash_attention.mlir) on tensors laid out as SDPA takes them, passed as
+// [batch * heads, rows, D] views (K, V, dK and dV with the key/value heads
+// of grouped-query attention), f16 or bf16, D = 128 or 64, causal or not.
+// Written by examples/gen/flash_attention_bwd.py: edit that. Three entry
+// points a configuration ({f16,bf16}, _d64 for D = 64, _causal):
+//
+//   attention_lse_*    the forward of flash_attention.mlir that also writes
+//                      each query row's log-sum-exp of scale * S (natural
+//                      log, f32, [batch * heads, rows]) after the output;
+//   attention_bwd_dq_* dQ, and delta = rowsum(dO * O) for the next kernel;
+//   attention_bwd_dkdv_* dK and dV, from delta.
+//
+// Deterministic: every gradient element is summed by one warpgroup in a
+// fixed order, with no atomics. dQ is a kernel of its own rather than
+// accumulated by the dK/dV blocks (which would need atomics, or an
+// ordered accumulation between blocks): it recomputes S and dP, so the
+// backward does 7 products of a query tile and a key tile where an
+// atomic dQ does 5.
+//
+// attention_bwd_dq: a block takes 128 query rows of a head, the two
+// consumer warpgroups 64 rows each; a producer warpgroup loads K and V
+// tiles of 128 keys by TMA into rings of two stages. A consumer first
+// computes delta = rowsum(dO * O) of its rows as the diagonal of dO O^T
+// (one 64x64 product) and writes it, then for each key tile j:
+//
+//   S = Q K_j^T, dP = dO V_j^T            (two products, committed apart)
+//   P = exp2(S * scale' - lse')           (scale' = scale log2 e, lse' =
+//                                          lse log2 e; masked keys -inf)
+//   dS = P * (dP - delta)                 (per row)
+//   dQ += dS K_j                          (dS in registers as wgmma's A)
+//
+// and stores dQ * scale.
+//
+// attention_bwd_dkdv: a block takes 128 keys of a key/value head, the two
+// consumers 64 keys each, with their K and V rows as wgmma A operands in
+// shared memory; the producer loads tiles of 64 query rows of Q and dO (of
+// every query head of the group: their sums are the K/V head's gradients)
+// into a ring of two stages. For each query tile i, with the products
+// transposed so that the keys are the accumulator's rows:
+//
+//   S^T = K Q_i^T, dP^T = V dO_i^T
+//   P^T = exp2(S^T * scale' - lse'_i)     (lse per column)
+//   dV += P^T dO_i                        (P^T in registers as A)
+//   dS^T = P^T * (dP^T - delta_i)         (delta per column)
+//   dK += dS^T Q_i
+//
+// and stores dK * scale and dV. Causal: key tile kb is seen by query rows
+// from 128 kb on, so its loop starts at query tile 2 kb, and only the two
+// query tiles that cross the diagonal are masked (key > query: P = 0).
+// Rows past a sequence's end are zero-filled by the loads (their P and dS
+// terms vanish with dO and Q's zero rows) and left out of the stores.
+//
+// Before launching, the host code checks every operand's extents against
+// Q's and K's (the call fails naming the operand, and nothing runs).
+//
+//===----------------------------------------------------------------------===//
+"""
+
+DECLARATIONS = """
+func.func private @croqRtRequireEqualExtents(i64, i64, i32, i32) -> i32
+func.func private @croqRtRequireMultiple(i64, i64, i32) -> i32
+"""
+
+# Operand numbers of the attention extent check (CroqRuntime.h,
+# CROQ_RT_EXTENTS_ATTENTION).
+Q, K, V, OUT, LSE, DO, DQ, DK, DV, DELTA = range(10)
+
+CONFIGS = [("f16", 128, False), ("bf16", 128, False), ("f16", 64, False),
+           ("bf16", 64, False), ("f16", 128, True), ("bf16", 128, True),
+           ("f16", 64, True), ("bf16", 64, True)]
+
+
+def suffix(T, D, causal):
+    return ("_causal" if causal else "") + ("_d64" if D == 64 else "") + \
+        f"_{T}"
+
+
+class Writer:
+    """One entry point being written: element type T, head dimension D,
+    causality, the croq types it uses and its lines."""
+
+    def __init__(self, T, D, causal):
+        self.T, self.D, self.causal = T, D, causal
+        self.MR = f"memref<?x?x?x{T}>"
+        self.ML = "memref<?x?xf32>"
+        self.R3 = f"!croq.tile<1x64x{D}x{T}, shared, swizzle = 128>"
+        self.R2 = f"!croq.tile<64x{D}x{T}, shared, swizzle = 128>"
+        self.RS = f"!croq.tiles<2 x 1x64x{D}x{T}, shared, swizzle = 128>"
+        self.K3 = f"!croq.tile<1x128x{D}x{T}, shared, swizzle = 128>"
+        self.K2 = f"!croq.tile<128x{D}x{T}, shared, swizzle = 128>"
+        self.KS = f"!croq.tiles<2 x 1x128x{D}x{T}, shared, swizzle = 128>"
+        self.RV = f"!croq.view<1x64x{D}x{T}>"
+        self.KV = f"!croq.view<1x128x{D}x{T}>"
+        self.RF = f"!croq.frag<64x{D}x{T}>"
+        self.KF = f"!croq.frag<128x{D}x{T}>"
+        self.LV = "!croq.view<1x64xf32>"
+        self.E1 = "!croq.events<1>"
+        self.E2 = "!croq.events<2>"
+        self.lines = []
+
+    def w(self, line):
+        self.lines.append(line)
+
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+
+def constants(k):
+    w = k.w
+    for c in (0, 1, 2, 64, 128):
+        w(f"  %c{c} = arith.constant {c} : index")
+    w(f"  %cD = arith.constant {k.D} : index")
+
+
+def check(k, n, tensor, dim, want, operand, mr):
+    """The runtime check that dimension `dim` of `tensor` is `want`."""
+    w = k.w
+    w(f"  %x{n} = memref.dim {tensor}, %c{dim} : {mr}")
+    w(f"  %x{n}_i64 = arith.index_cast %x{n} : index to i64")
+    w(f"  %want{n}_i64 = arith.index_cast {want} : index to i64")
+    w(f"  %operand{n} = arith.constant {operand} : i32")
+    w(f"  %ok{n} = func.call @croqRtRequireEqualExtents(%x{n}_i64, "
+      f"%want{n}_i64, %check_attention, %operand{n}) : "
+      f"(i64, i64, i32, i32) -> i32")
+
+
+def host_checks(k, operands):
+    """Checks the extents of `operands` (name, operand number, kind: "q"
+    for [heads, seq, D], "kv" for [kv_heads, keys, D], "rows" for [heads,
+    seq] f32) and defines %group."""
+    w = k.w
+    w(f"  %heads = memref.dim %q, %c0 : {k.MR}")
+    w(f"  %seq = memref.dim %q, %c1 : {k.MR}")
+    w(f"  %kv_heads = memref.dim %k, %c0 : {k.MR}")
+    w(f"  %keys = memref.dim %k, %c1 : {k.MR}")
+    w("  // The operands' extents, checked before anything runs: a failed")
+    w("  // check fails the call, naming the operand, and refuses its")
+    w("  // launches.")
+    w("  %check_attention = arith.constant 7 : i32")
+    n = 0
+    for name, operand, kind in operands:
+        if kind == "rows":
+            wants = [(0, "%heads"), (1, "%seq")]
+            mr = k.ML
+        else:
+            wants = [(0, "%heads" if kind == "q" else "%kv_heads"),
+                     (1, "%seq" if kind == "q" else "%keys"), (2, "%cD")]
+            mr = k.MR
+        for dim, want in wants:
+            check(k, n, name, dim, want, operand, mr)
+            n += 1
+    w("  %heads_i64 = arith.index_cast %heads : index to i64")
+    w("  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64")
+    w("  %check_groups = arith.constant 0 : i32")
+    w("  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, "
+      "%kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32")
+    w("  %kv_divisor = arith.maxui %kv_heads, %c1 : index")
+    w("  %group = arith.divui %heads, %kv_divisor : index")
+    w(f"  %log2e = arith.constant {fwd.LOG2E} : f32")
+    w("  %scale = arith.mulf %sm_scale, %log2e : f32")
+
+
+def read_vec(k, I, name, tensor, bh, tile, axis):
+    """%name: a vector of 64 f32 (rows or cols) read from `tensor` [bh,
+    64 tile ..], times log2 e when name is the log-sum-exp; zero past the
+    end."""
+    w = k.w
+    vec = f"!croq.vec<64xf32, {axis}>"
+    w(f"{I}%{name}_v = croq.subspan {tensor} [1, 64] at [{bh}, {tile}] : {k.ML} -> {k.LV}")
+    w(f"{I}%{name}_0 = croq.vec.fill %zero : {vec}")
+    w(f"{I}%{name} = croq.vec.map %{name}_0 (%ix, %a) : {vec} {{")
+    w(f"{I}  %x = croq.read %{name}_v[%c0, %ix] : {k.LV}")
+    if name.startswith("lse"):
+        w(f"{I}  %y = arith.mulf %x, %log2e : f32")
+        w(f"{I}  croq.yield %y : f32")
+    else:
+        w(f"{I}  croq.yield %x : f32")
+    w(f"{I}}}")
+
+
+# ---------------------------------------------------------------- dQ
+
+
+def dq_kernel(T, D, causal):
+    k = Writer(T, D, causal)
+    w = k.w
+    SA = "!croq.acc<64x128xf32>"
+    OA = f"!croq.acc<64x{D}xf32>"
+    PF = f"!croq.frag<64x128x{T}, registers>"
+    VEC = "!croq.vec<64xf32, rows>"
+    name = "attention_bwd_dq" + suffix(T, D, causal)
+    w(f"func.func @{name}(%q: {k.MR}, %k: {k.MR}, %v: {k.MR},")
+    w(f"    %o: {k.MR}, %do: {k.MR}, %lse: {k.ML}, %delta: {k.ML},")
+    w(f"    %dq: {k.MR}, %sm_scale: f32) {{")
+    constants(k)
+    host_checks(k, [("%q", Q, "q"), ("%k", K, "kv"), ("%v", V, "kv"),
+                    ("%o", OUT, "q"),
+                    ("%do", DO, "q"), ("%lse", LSE, "rows"),
+                    ("%delta", DELTA, "rows"), ("%dq", DQ, "q")])
+    w("  %grid_q = arith.ceildivui %seq, %c128 : index")
+    w("  %key_tiles = arith.ceildivui %keys, %c128 : index")
+    w("  %all_tiles = arith.maxui %key_tiles, %c1 : index")
+    w("  %key_tail = arith.remui %keys, %c128 : index")
+    w("  %ragged = arith.cmpi ne, %key_tail, %c0 : index")
+    w("  // One block for 128 query rows of a head.")
+    w("  %items = arith.muli %heads, %grid_q : index")
+    w("  croq.parallel (%bid) in [%items] : block {")
+    w(f"    %rready = croq.event.alloc : {k.E2}")
+    w(f"    %kfull = croq.event.alloc : {k.E2}")
+    w(f"    %kempty = croq.event.alloc ready : {k.E2}")
+    w(f"    %vfull = croq.event.alloc : {k.E2}")
+    w(f"    %vempty = croq.event.alloc ready : {k.E2}")
+    w(f"    %q_s = croq.alloc : {k.RS}")
+    w(f"    %do_s = croq.alloc : {k.RS}")
+    w(f"    %o_s = croq.alloc : {k.RS}")
+    w(f"    %k_s = croq.alloc : {k.KS}")
+    w(f"    %v_s = croq.alloc : {k.KS}")
+    if causal:
+        w("    // Longest items first: query block grid_q - 1 - bid / heads.")
+        w("    %level = arith.divui %bid, %heads : index")
+        w("    %bh = arith.remui %bid, %heads : index")
+        w("    %last_q = arith.subi %grid_q, %c1 : index")
+        w("    %bq = arith.subi %last_q, %level : index")
+        w("    %diagonal = arith.addi %bq, %c1 : index")
+        w("    %tiles = arith.minui %all_tiles, %diagonal : index")
+    else:
+        w("    %bh = arith.divui %bid, %grid_q : index")
+        w("    %bq = arith.remui %bid, %grid_q : index")
+        w("    %tiles = arith.addi %all_tiles, %c0 : index")
+    w("    %last = arith.subi %tiles, %c1 : index")
+    w("    croq.parallel (%p) in [3] : warpgroup {")
+    w("      %is_producer = arith.cmpi eq, %p, %c0 : index")
+    w("      %is_consumer = arith.cmpi ne, %p, %c0 : index")
+    # Producer: K and V tiles.
+    w("      croq.inthreads async %is_producer {")
+    w("        %bkv = arith.divui %bh, %group : index")
+    w("        scf.for %j = %c0 to %tiles step %c1 {")
+    w("          %stage = arith.remui %j, %c2 : index")
+    for ring, src, full, empty in (("k", "%k", "%kfull", "%kempty"),
+                                   ("v", "%v", "%vfull", "%vempty")):
+        w(f"          croq.event.wait {empty}[%stage] : {k.E2}")
+        w(f"          %{ring}v = croq.subspan {src} [1, 128, {D}] at [%bkv, %j, %c0] : {k.MR} -> {k.KV}")
+        w(f"          %{ring}s = croq.stage %{ring}_s[%stage] : {k.KS}")
+        w(f"          %f{ring} = croq.copy tma async zfill swizzle = 128 %{ring}v -> %{ring}s : {k.KV} -> {k.K3}")
+        w(f"          croq.event.trigger {full}[%stage] after (%f{ring}) : {k.E2}")
+    w("        }")
+    w("      }")
+    # Consumers.
+    w("      croq.inthreads async %is_consumer {")
+    I = "        "
+    w(f"{I}%half = arith.subi %p, %c1 : index")
+    w(f"{I}%zero = arith.constant 0.0 : f32")
+    w(f"{I}%ninf = arith.constant 0xFF800000 : f32")
+    w(f"{I}%c7_i32 = arith.constant 7 : i32")
+    w(f"{I}%cm8_i32 = arith.constant -8 : i32")
+    w(f"{I}%q2x = arith.muli %bq, %c2 : index")
+    w(f"{I}%row_block = arith.addi %q2x, %half : index")
+    futures = []
+    for t, src in (("q", "%q"), ("do", "%do"), ("o", "%o")):
+        w(f"{I}%{t}v = croq.subspan {src} [1, 64, {D}] at [%bh, %row_block, %c0] : {k.MR} -> {k.RV}")
+        w(f"{I}%{t}t = croq.stage %{t}_s[%half] : {k.RS}")
+        w(f"{I}%f{t} = croq.copy tma async zfill swizzle = 128 %{t}v -> %{t}t : {k.RV} -> {k.R3}")
+        futures.append(f"%f{t}")
+    w(f"{I}croq.event.trigger %rready[%half] after ({', '.join(futures)}) : {k.E2}")
+    w(f"{I}croq.event.wait %rready[%half] : {k.E2}")
+    for t in ("q", "do", "o"):
+        w(f"{I}%{t}2 = croq.span_as %{t}t : {k.R3} -> {k.R2}")
+        w(f"{I}%{t}a = croq.mma.load %{t}2 : {k.R2} -> {k.RF}")
+    w(f"{I}// delta = rowsum(dO * O): the diagonal of dO O^T.")
+    w(f"{I}%dd0 = croq.mma.fill %zero : !croq.acc<64x64xf32>")
+    w(f"{I}%dd1 = croq.mma row row %dd0, %doa, %oa : {k.RF}, {k.RF} -> !croq.acc<64x64xf32>")
+    w(f"{I}%dd = croq.mma.commit %dd1 : !croq.acc<64x64xf32>")
+    w(f"{I}%ddiag = croq.mma.map %dd (%row, %col, %x) : !croq.acc<64x64xf32> {{")
+    w(f"{I}  %on = arith.cmpi eq, %row, %col : index")
+    w(f"{I}  %y = arith.select %on, %x, %zero : f32")
+    w(f"{I}  croq.yield %y : f32")
+    w(f"{I}}}")
+    w(f"{I}%dlt = croq.mma.reduce sum %ddiag : !croq.acc<64x64xf32> -> {VEC}")
+    w(f"{I}%dlt_v = croq.subspan %delta [1, 64] at [%bh, %row_block] : {k.ML} -> {k.LV}")
+    w(f"{I}croq.vec.store %dlt -> %dlt_v : {VEC} -> {k.LV}")
+    read_vec(k, I, "lse2", "%lse", "%bh", "%row_block", "rows")
+    w(f"{I}%nlse = croq.vec.map %lse2 (%i, %a) : {VEC} {{")
+    w(f"{I}  %n = arith.negf %a : f32")
+    w(f"{I}  croq.yield %n : f32")
+    w(f"{I}}}")
+    if causal:
+        w(f"{I}%q_base = arith.muli %row_block, %c64 : index")
+        w(f"{I}%q_end = arith.addi %q_base, %c1 : index")
+    w(f"{I}%dq0 = croq.mma.fill %zero : {OA}")
+    w(f"{I}%dqr = scf.for %j = %c0 to %tiles step %c1 iter_args(%acc = %dq0) -> ({OA}) {{")
+    J = I + "  "
+    w(f"{J}%stage = arith.remui %j, %c2 : index")
+    w(f"{J}croq.event.wait %kfull[%stage] : {k.E2}")
+    w(f"{J}croq.event.wait %vfull[%stage] : {k.E2}")
+    w(f"{J}%kt = croq.stage %k_s[%stage] : {k.KS}")
+    w(f"{J}%k2 = croq.span_as %kt : {k.K3} -> {k.K2}")
+    w(f"{J}%kb = croq.mma.load %k2 : {k.K2} -> {k.KF}")
+    w(f"{J}%vt = croq.stage %v_s[%stage] : {k.KS}")
+    w(f"{J}%v2 = croq.span_as %vt : {k.K3} -> {k.K2}")
+    w(f"{J}%vb = croq.mma.load %v2 : {k.K2} -> {k.KF}")
+    w(f"{J}%sz = croq.mma.fill %zero : {SA}")
+    w(f"{J}%s1 = croq.mma row row %sz, %qa, %kb : {k.RF}, {k.KF} -> {SA}")
+    w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
+    w(f"{J}%dp1 = croq.mma row row %sz, %doa, %vb : {k.RF}, {k.KF} -> {SA}")
+    w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
+    w(f"{J}%s = croq.mma.wait %sc pending = 1 : {SA}")
+    # The forward's mask: -inf past the keys' end or the diagonal.
+    fk = fwd.Kernel("", T, D, causal)
+    fk.indent = ""
+    fwd.mask(fk, J, "%s", "%j", "t")
+    k.lines += fk.lines
+    w(f"{J}%pm = croq.mma.map %t, %nlse (%row, %col, %x, %nl) : {SA}, {VEC} {{")
+    w(f"{J}  %d = math.fma %x, %scale, %nl : f32")
+    w(f"{J}  %e = math.exp2 %d fastmath<afn> : f32")
+    w(f"{J}  croq.yield %e : f32")
+    w(f"{J}}}")
+    w(f"{J}%dp = croq.mma.wait %dpc : {SA}")
+    w(f"{J}croq.event.trigger %vempty[%stage] : {k.E2}")
+    w(f"{J}%ds = croq.mma.map %pm, %dp, %dlt (%row, %col, %x, %y, %dl) : {SA}, {SA}, {VEC} {{")
+    w(f"{J}  %d = arith.subf %y, %dl : f32")
+    w(f"{J}  %g = arith.mulf %x, %d : f32")
+    w(f"{J}  croq.yield %g : f32")
+    w(f"{J}}}")
+    w(f"{J}%dsf = croq.mma.convert %ds : {SA} -> {PF}")
+    w(f"{J}%dq1 = croq.mma row col %acc, %dsf, %kb : {PF}, {k.KF} -> {OA}")
+    w(f"{J}%dqc = croq.mma.commit %dq1 : {OA}")
+    w(f"{J}croq.event.trigger %kempty[%stage] : {k.E2}")
+    w(f"{J}scf.yield %dqc : {OA}")
+    w(f"{I}}}")
+    w(f"{I}%dqs = croq.mma.map %dqr (%row, %col, %x) : {OA} {{")
+    w(f"{I}  %y = arith.mulf %x, %sm_scale : f32")
+    w(f"{I}  croq.yield %y : f32")
+    w(f"{I}}}")
+    w(f"{I}%dqv = croq.subspan %dq [1, 64, {D}] at [%bh, %row_block, %c0] : {k.MR} -> {k.RV}")
+    w(f"{I}// Through the consumer's O tile (read only for delta), by TMA.")
+    w(f"{I}croq.mma.store %dqs -> %o2 : {OA} -> {k.R2}")
+    w(f"{I}%dq_stored = croq.copy tma async swizzle = 128 %ot -> %dqv : {k.R3} -> {k.RV}")
+    w("      }")
+    w("    }")
+    w("  }")
+    w("  return")
+    w("}")
+    return k.text()
+
+
+# ---------------------------------------------------------------- dK, dV
+
+
+def dkdv_kernel(T, D, causal):
+    k = Writer(T, D, causal)
+    w = k.w
+    SA = "!croq.acc<64x64xf32>"
+    OA = f"!croq.acc<64x{D}xf32>"
+    PF = f"!croq.frag<64x64x{T}, registers>"
+    VEC = "!croq.vec<64xf32, cols>"
+    name = "attention_bwd_dkdv" + suffix(T, D, causal)
+    w(f"func.func @{name}(%q: {k.MR}, %k: {k.MR}, %v: {k.MR},")
+    w(f"    %do: {k.MR}, %lse: {k.ML}, %delta: {k.ML}, %dk: {k.MR},")
+    w(f"    %dv: {k.MR}, %sm_scale: f32) {{")
+    constants(k)
+    host_checks(k, [("%q", Q, "q"), ("%k", K, "kv"), ("%v", V, "kv"),
+                    ("%do", DO, "q"),
+                    ("%lse", LSE, "rows"), ("%delta", DELTA, "rows"),
+                    ("%dk", DK, "kv"), ("%dv", DV, "kv")])
+    w("  %grid_k = arith.ceildivui %keys, %c128 : index")
+    w("  %q_tiles = arith.ceildivui %seq, %c64 : index")
+    w("  // One block for 128 keys of a key/value head; causal, the key tiles")
+    w("  // with the most query tiles (the first) first.")
+    w("  %items = arith.muli %kv_heads, %grid_k : index")
+    w("  croq.parallel (%bid) in [%items] : block {")
+    w(f"    %kvready = croq.event.alloc : {k.E1}")
+    w(f"    %rfull = croq.event.alloc : {k.E2}")
+    w(f"    %rempty = croq.event.alloc ready : {k.E2}")
+    w(f"    %k_s = croq.alloc : {k.RS}")
+    w(f"    %v_s = croq.alloc : {k.RS}")
+    w(f"    %q_s = croq.alloc : {k.RS}")
+    w(f"    %do_s = croq.alloc : {k.RS}")
+    w("    %kb = arith.divui %bid, %kv_heads : index")
+    w("    %bkv = arith.remui %bid, %kv_heads : index")
+    if causal:
+        w("    // Query rows from 128 kb on see the tile's keys.")
+        w("    %first_q = arith.muli %kb, %c2 : index")
+        w("    %start = arith.minui %first_q, %q_tiles : index")
+    else:
+        w("    %start = arith.addi %c0, %c0 : index")
+    w("    %per_head = arith.subi %q_tiles, %start : index")
+    w("    %steps = arith.muli %per_head, %group : index")
+    w("    %head0 = arith.muli %bkv, %group : index")
+    w("    croq.parallel (%p) in [3] : warpgroup {")
+    w("      %is_producer = arith.cmpi eq, %p, %c0 : index")
+    w("      %is_consumer = arith.cmpi ne, %p, %c0 : index")
+    w("      croq.inthreads async %is_producer {")
+    I = "        "
+    w(f"{I}// The block's keys and values, 64 rows a consumer.")
+    futures = []
+    for t, src in (("k", "%k"), ("v", "%v")):
+        for h in (0, 1):
+            w(f"{I}%{t}r{h} = arith.addi %kb, %kb : index")
+            w(f"{I}%{t}row{h} = arith.addi %{t}r{h}, %c{h} : index")
+            w(f"{I}%{t}v{h} = croq.subspan {src} [1, 64, {D}] at [%bkv, %{t}row{h}, %c0] : {k.MR} -> {k.RV}")
+            w(f"{I}%{t}t{h} = croq.stage %{t}_s[%c{h}] : {k.RS}")
+            w(f"{I}%f{t}{h} = croq.copy tma async zfill swizzle = 128 %{t}v{h} -> %{t}t{h} : {k.RV} -> {k.R3}")
+            futures.append(f"%f{t}{h}")
+    w(f"{I}croq.event.trigger %kvready[%c0] after ({', '.join(futures)}) : {k.E1}")
+    w(f"{I}scf.for %t = %c0 to %steps step %c1 {{")
+    J = I + "  "
+    w(f"{J}%g = arith.divui %t, %per_head : index")
+    w(f"{J}%ti = arith.remui %t, %per_head : index")
+    w(f"{J}%i = arith.addi %start, %ti : index")
+    w(f"{J}%bh = arith.addi %head0, %g : index")
+    w(f"{J}%stage = arith.remui %t, %c2 : index")
+    w(f"{J}croq.event.wait %rempty[%stage] : {k.E2}")
+    futures = []
+    for t, src in (("q", "%q"), ("do", "%do")):
+        w(f"{J}%{t}v = croq.subspan {src} [1, 64, {D}] at [%bh, %i, %c0] : {k.MR} -> {k.RV}")
+        w(f"{J}%{t}t = croq.stage %{t}_s[%stage] : {k.RS}")
+        w(f"{J}%f{t} = croq.copy tma async zfill swizzle = 128 %{t}v -> %{t}t : {k.RV} -> {k.R3}")
+        futures.append(f"%f{t}")
+    w(f"{J}croq.event.trigger %rfull[%stage] after ({', '.join(futures)}) : {k.E2}")
+    w(f"{I}}}")
+    w("      }")
+    w("      croq.inthreads async %is_consumer {")
+    w(f"{I}%half = arith.subi %p, %c1 : index")
+    w(f"{I}%zero = arith.constant 0.0 : f32")
+    w(f"{I}%ninf = arith.constant 0xFF800000 : f32")
+    w(f"{I}croq.event.wait %kvready[%c0] : {k.E1}")
+    for t in ("k", "v"):
+        w(f"{I}%{t}t = croq.stage %{t}_s[%half] : {k.RS}")
+        w(f"{I}%{t}2 = croq.span_as %{t}t : {k.R3} -> {k.R2}")
+        w(f"{I}%{t}a = croq.mma.load %{t}2 : {k.R2} -> {k.RF}")
+    w(f"{I}%kr = arith.addi %kb, %kb : index")
+    w(f"{I}%key_block = arith.addi %kr, %half : index")
+    w(f"{I}%key_base = arith.muli %key_block, %c64 : index")
+    w(f"{I}%acc0 = croq.mma.fill %zero : {OA}")
+    w(f"{I}%res:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%dva = %acc0, %dka = %acc0) -> ({OA}, {OA}) {{")
+    w(f"{J}%g = arith.divui %t, %per_head : index")
+    w(f"{J}%ti = arith.remui %t, %per_head : index")
+    w(f"{J}%i = arith.addi %start, %ti : index")
+    w(f"{J}%bh = arith.addi %head0, %g : index")
+    w(f"{J}%stage = arith.remui %t, %c2 : index")
+    w(f"{J}croq.event.wait %rfull[%stage] : {k.E2}")
+    for t in ("q", "do"):
+        w(f"{J}%{t}t = croq.stage %{t}_s[%stage] : {k.RS}")
+        w(f"{J}%{t}2 = croq.span_as %{t}t : {k.R3} -> {k.R2}")
+        w(f"{J}%{t}b = croq.mma.load %{t}2 : {k.R2} -> {k.RF}")
+    w(f"{J}%sz = croq.mma.fill %zero : {SA}")
+    w(f"{J}%s1 = croq.mma row row %sz, %ka, %qb : {k.RF}, {k.RF} -> {SA}")
+    w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
+    w(f"{J}%dp1 = croq.mma row row %sz, %va, %dob : {k.RF}, {k.RF} -> {SA}")
+    w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
+    read_vec(k, J, "lse2", "%lse", "%bh", "%i", "cols")
+    w(f"{J}%st = croq.mma.wait %sc pending = 1 : {SA}")
+    if causal:
+        w(f"{J}// Only the query tiles that cross the diagonal are masked:")
+        w(f"{J}// query q sees key r where q >= r.")
+        w(f"{J}%q_base = arith.muli %i, %c64 : index")
+        w(f"{J}%q_top = arith.addi %q_base, %c64 : index")
+        w(f"{J}%key_top = arith.addi %key_base, %c64 : index")
+        w(f"{J}%under = arith.cmpi ult, %q_base, %key_top : index")
+        w(f"{J}%needs_mask = arith.andi %under, %under : i1")
+        w(f"{J}%sm = scf.if %needs_mask -> ({SA}) {{")
+        w(f"{J}  %masked = croq.mma.map %st (%row, %col, %x) : {SA} {{")
+        w(f"{J}    %key = arith.addi %key_base, %row : index")
+        w(f"{J}    %query = arith.addi %q_base, %col : index")
+        w(f"{J}    %seen = arith.cmpi ule, %key, %query : index")
+        w(f"{J}    %r = arith.select %seen, %x, %ninf : f32")
+        w(f"{J}    croq.yield %r : f32")
+        w(f"{J}  }}")
+        w(f"{J}  scf.yield %masked : {SA}")
+        w(f"{J}}} else {{")
+        w(f"{J}  scf.yield %st : {SA}")
+        w(f"{J}}}")
+        sm = "%sm"
+    else:
+        sm = "%st"
+    w(f"{J}%pt = croq.mma.map {sm}, %lse2 (%row, %col, %x, %l) : {SA}, {VEC} {{")
+    w(f"{J}  %nl = arith.negf %l : f32")
+    w(f"{J}  %d = math.fma %x, %scale, %nl : f32")
+    w(f"{J}  %e = math.exp2 %d fastmath<afn> : f32")
+    w(f"{J}  croq.yield %e : f32")
+    w(f"{J}}}")
+    w(f"{J}%ptf = croq.mma.convert %pt : {SA} -> {PF}")
+    w(f"{J}%dv1 = croq.mma row col %dva, %ptf, %dob : {PF}, {k.RF} -> {OA}")
+    w(f"{J}%dvc = croq.mma.commit %dv1 pending = 1 : {OA}")
+    read_vec(k, J, "dlt", "%delta", "%bh", "%i", "cols")
+    w(f"{J}%dpt = croq.mma.wait %dpc pending = 1 : {SA}")
+    w(f"{J}%dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : {SA}, {SA}, {VEC} {{")
+    w(f"{J}  %d = arith.subf %y, %dl : f32")
+    w(f"{J}  %gr = arith.mulf %x, %d : f32")
+    w(f"{J}  croq.yield %gr : f32")
+    w(f"{J}}}")
+    w(f"{J}%dsf = croq.mma.convert %dst : {SA} -> {PF}")
+    w(f"{J}%dk1 = croq.mma row col %dka, %dsf, %qb : {PF}, {k.RF} -> {OA}")
+    w(f"{J}%dkc = croq.mma.commit %dk1 : {OA}")
+    w(f"{J}%dvw = croq.mma.wait %dvc : {OA}")
+    w(f"{J}croq.event.trigger %rempty[%stage] : {k.E2}")
+    w(f"{J}scf.yield %dvw, %dkc : {OA}, {OA}")
+    w(f"{I}}}")
+    w(f"{I}%dks = croq.mma.map %res#1 (%row, %col, %x) : {OA} {{")
+    w(f"{I}  %y = arith.mulf %x, %sm_scale : f32")
+    w(f"{I}  croq.yield %y : f32")
+    w(f"{I}}}")
+    w(f"{I}// Through the consumer's K and V tiles, by TMA.")
+    for t, acc, tile in (("dk", "%dks", "k"), ("dv", "%res#0", "v")):
+        w(f"{I}%{t}v = croq.subspan %{t} [1, 64, {D}] at [%bkv, %key_block, %c0] : {k.MR} -> {k.RV}")
+        w(f"{I}croq.mma.store {acc} -> %{tile}2 : {OA} -> {k.R2}")
+        w(f"{I}%{t}_stored = croq.copy tma async swizzle = 128 %{tile}t -> %{t}v : {k.R3} -> {k.RV}")
+    w("      }")
+    w("    }")
+    w("  }")
+    w("  return")
+    w("}")
+    return k.text()
+
+
+def main():
+    parts = [HEADER + DECLARATIONS]
+    for T, D, causal in CONFIGS:
+        s = suffix(T, D, causal)
+        parts.append(f"// The training forward{s}: flash_attention.mlir's, "
+                     "and the log-sum-exp.\n"
+                     + fwd.kernel("attention_lse" + s, T, D, causal,
+                                  lse=True))
+        parts.append(f"// dQ and delta{s}.\n" + dq_kernel(T, D, causal))
+        parts.append(f"// dK and dV{s}.\n" + dkdv_kernel(T, D, causal))
+    print("\n".join(parts), end="")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""Attention with a backward pass, on the kernels of
+examples/flash_attention_bwd.mlir.
+
+Compile the example here and load it where the GPU is::
+
+    croq.compile("examples/flash_attention_bwd.mlir", "out/fa_bwd")
+    fa = croq.attention.Attention(croq.load("out/fa_bwd"))
+    out = fa(q, k, v, causal=True)         # [B, H, S, D], as SDPA takes them
+    out.float().sum().backward()           # q.grad, k.grad, v.grad
+
+``Attention.__call__`` is a ``torch.autograd.Function``: the forward saves
+each query row's log-sum-exp, the backward runs the dQ kernel (which also
+writes delta = rowsum(dO * O)) and then the dK/dV kernel. Both are
+deterministic: the same inputs give the same gradients, bit for bit. K and
+V may have fewer heads than Q (grouped-query attention); their gradients
+are summed over the query heads of each group. The kernels are called
+through their torch custom operators (``EntryPoint.torch_op``), so the
+function also runs inside ``torch.compile``.
+"""
+
+import math
+from typing import Any, Optional
+
+from .errors import ArgumentError
+
+_DTYPES = {"float16": "f16", "bfloat16": "bf16"}
+
+
+def _suffix(dtype: Any, dim: int, causal: bool) -> str:
+    """The entry points' suffix for q's element type and head dimension
+    (_check has declined the others)."""
+    name = str(dtype).replace("torch.", "")
+    return ("_causal" if causal else "") + ("_d64" if dim == 64 else "") + \
+        "_" + _DTYPES[name]
+
+
+def _check(q: Any, k: Any, v: Any) -> None:
+    """Declines, naming the operand (q, k, v: arguments 0 to 2), what the
+    kernels cannot take."""
+    def refuse(index: int, rule: str) -> None:
+        raise ArgumentError(index, "qkv"[index], rule)
+
+    for index, t in enumerate((q, k, v)):
+        if t.dim() != 4:
+            refuse(index, f"has {t.dim()} dimensions; attention takes "
+                   f"[batch, heads, rows, D]")
+        if t.dtype != q.dtype:
+            refuse(index, f"is {t.dtype}, q {q.dtype}")
+        if t.shape[3] != q.shape[3]:
+            refuse(index, f"has head dimension {t.shape[3]}, q "
+                   f"{q.shape[3]}")
+    if str(q.dtype).replace("torch.", "") not in _DTYPES:
+        refuse(0, f"is {q.dtype}; the kernels take float16 or bfloat16")
+    if q.shape[3] not in (64, 128):
+        refuse(0, f"has head dimension {q.shape[3]}; the kernels take 64 "
+               f"or 128")
+    if v.shape != k.shape:
+        refuse(2, f"has shape {tuple(v.shape)}, k {tuple(k.shape)}")
+    if k.shape[0] != q.shape[0]:
+        refuse(1, f"has batch {k.shape[0]}, q {q.shape[0]}")
+    if k.shape[1] == 0 or q.shape[1] % k.shape[1] != 0:
+        refuse(1, f"has {k.shape[1]} heads: q's {q.shape[1]} heads are not "
+               f"a multiple of them")
+
+
+def _flat(t: Any) -> Any:
+    """[B, H, S, D] as the kernels' [B * H, S, D], contiguous."""
+    return t.contiguous().view(-1, t.shape[2], t.shape[3])
+
+
+class Attention:
+    """softmax(scale * q k^T) v with gradients, on a loaded
+    flash_attention_bwd module."""
+
+    def __init__(self, module: Any):
+        self.module = module
+        self._ops: dict = {}
+        self._function = _make_function(self)
+
+    def op(self, name: str) -> Any:
+        """The torch custom operator of entry point `name`."""
+        if name not in self._ops:
+            self._ops[name] = getattr(self.module, name).torch_op()
+        return self._ops[name]
+
+    def __call__(self, q: Any, k: Any, v: Any, causal: bool = False,
+                 scale: Optional[float] = None) -> Any:
+        _check(q, k, v)
+        if scale is None:
+            scale = 1 / math.sqrt(q.shape[3])
+        return self._function.apply(q, k, v, causal, float(scale))
+
+    def forward(self, q: Any, k: Any, v: Any, causal: bool,
+                scale: float) -> Any:
+        """out and the log-sum-exp ([B * H, S] f32)."""
+        import torch
+        s = _suffix(q.dtype, q.shape[3], causal)
+        out = torch.empty_like(q)
+        lse = torch.empty(q.shape[0] * q.shape[1], q.shape[2],
+                          dtype=torch.float32, device=q.device)
+        self.op("attention_lse" + s)(_flat(q), _flat(k), _flat(v),
+                                     out.view(-1, q.shape[2], q.shape[3]),
+                                     lse, scale)
+        return out, lse
+
+    def backward(self, q: Any, k: Any, v: Any, out: Any, lse: Any,
+                 dout: Any, causal: bool, scale: float) -> Any:
+        """dq, dk, dv."""
+        import torch
+        s = _suffix(q.dtype, q.shape[3], causal)
+        fq, fk, fv, fo, fdo = (_flat(t) for t in (q, k, v, out, dout))
+        dq = torch.empty_like(fq)
+        dk = torch.empty_like(fk)
+        dv = torch.empty_like(fv)
+        delta = torch.empty_like(lse)
+        self.op("attention_bwd_dq" + s)(fq, fk, fv, fo, fdo, lse, delta, dq,
+                                        scale)
+        self.op("attention_bwd_dkdv" + s)(fq, fk, fv, fdo, lse, delta, dk,
+                                          dv, scale)
+        return dq.view_as(q), dk.view_as(k), dv.view_as(v)
+
+
+def _make_function(attention: Attention) -> Any:
+    import torch
+
+    class AttentionFunction(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, q: Any, k: Any, v: Any, causal: bool,
+                    scale: float) -> Any:
+            out, lse = attention.forward(q, k, v, causal, scale)
+            ctx.save_for_backward(q, k, v, out, lse)
+            ctx.causal = causal
+            ctx.scale = scale
+            return out
+
+        @staticmethod
+        def backward(ctx: Any, dout: Any) -> Any:
+            q, k, v, out, lse = ctx.saved_tensors
+            dq, dk, dv = attention.backward(q, k, v, out, lse, dout,
+                                            ctx.causal, ctx.scale)
+            return dq, dk, dv, None, None
+
+    return AttentionFunction

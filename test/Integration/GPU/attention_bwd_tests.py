@@ -1,0 +1,196 @@
+"""GPU tests of examples/flash_attention_bwd.mlir (run_gpu_tests.py calls
+attention_bwd_tests): the training forward's output and log-sum-exp, and
+the backward's dQ, dK and dV against SDPA's in float32 on the same inputs
+(upcast), on random inputs with every output poisoned (NaN) first; that
+two runs give the same gradients bit for bit (the kernels are
+deterministic); the autograd function (croq.attention.Attention) through
+loss.backward(); and the host checks that decline bad extents by operand
+name."""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Tuple
+
+import torch
+import torch.nn.functional as F
+
+import croq
+
+#: ||got - ref|| / ||ref|| allowed, by element type: the gradients go
+#: through P and dS rounded to the element type (SDPA's own f16 and bf16
+#: gradients show errors of the same order; each row prints both).
+TOLERANCE = {torch.float16: 1e-2, torch.bfloat16: 4e-2}
+
+
+def rel_err(got: torch.Tensor, ref: torch.Tensor) -> float:
+    """||got - ref|| / ||ref||, with ||ref|| taken as at least 0.01 per
+    element (RMS): with one key, dQ and dK vanish (dS = P (dP - delta) = 0
+    exactly), and the float32 reference is rounding noise of ~1e-7 that no
+    low-precision result matches relatively (SDPA's own f16 gradients
+    measured 0.4 to 6 there). NaN (an unwritten element) is infinite."""
+    got, ref = got.detach().double(), ref.detach().double()
+    if torch.isnan(got).any():
+        return math.inf
+    floor = 0.01 * math.sqrt(ref.numel())
+    return float((got - ref).norm() / max(float(ref.norm()), floor))
+
+
+def suffix(dtype: torch.dtype, dim: int, causal: bool) -> str:
+    return ("_causal" if causal else "") + ("_d64" if dim == 64 else "") + \
+        ("_bf16" if dtype == torch.bfloat16 else "_f16")
+
+
+def reference(q, k, v, dout, causal, scale):
+    """SDPA's output, log-sum-exp and gradients in float32, and its
+    gradients in the inputs' type (for comparison)."""
+    gqa = q.shape[1] != k.shape[1]
+
+    def run(dtype):
+        qq, kk, vv = (t.detach().to(dtype).requires_grad_() for t in (q, k, v))
+        out = F.scaled_dot_product_attention(qq, kk, vv, is_causal=causal,
+                                             scale=scale, enable_gqa=gqa)
+        grads = torch.autograd.grad(out, (qq, kk, vv), dout.to(dtype))
+        return out, grads
+    out32, grads32 = run(torch.float32)
+    _, grads_low = run(q.dtype)
+    group = q.shape[1] // k.shape[1]
+    kk = k.float().repeat_interleave(group, dim=1)
+    s = (q.float() @ kk.transpose(-1, -2)) * scale
+    if causal:
+        hidden = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool,
+                            device=q.device).triu(1)
+        s = s.masked_fill(hidden, -math.inf)
+    lse = torch.logsumexp(s, dim=-1)
+    return out32, lse, grads32, grads_low
+
+
+def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
+                        ) -> None:
+    def case(dtype, dim, causal, batch, heads, kv, seq, keys=None,
+             scale=None):
+        keys = seq if keys is None else keys
+        sfx = suffix(dtype, dim, causal)
+        sc = 1 / math.sqrt(dim) if scale is None else scale
+
+        def body() -> Tuple[bool, float, str]:
+            mod = s.module("flash_attention_bwd")
+            q = random_tensor((batch, heads, seq, dim), dtype)
+            k = random_tensor((batch, kv, keys, dim), dtype)
+            v = random_tensor((batch, kv, keys, dim), dtype)
+            dout = random_tensor((batch, heads, seq, dim), dtype)
+            fl = [t.view(-1, t.shape[2], dim) for t in (q, k, v, dout)]
+            out = poisoned((batch * heads, seq, dim), dtype)
+            lse = poisoned((batch * heads, seq), torch.float32)
+            getattr(mod, "attention_lse" + sfx)(fl[0], fl[1], fl[2], out,
+                                                lse, sc)
+            grads = []
+            for _ in range(2):  # twice: the same bits both times
+                delta = poisoned((batch * heads, seq), torch.float32)
+                dq = poisoned((batch * heads, seq, dim), dtype)
+                dk = poisoned((batch * kv, keys, dim), dtype)
+                dv = poisoned((batch * kv, keys, dim), dtype)
+                getattr(mod, "attention_bwd_dq" + sfx)(
+                    fl[0], fl[1], fl[2], out, fl[3], lse, delta, dq, sc)
+                getattr(mod, "attention_bwd_dkdv" + sfx)(
+                    fl[0], fl[1], fl[2], fl[3], lse, delta, dk, dv, sc)
+                grads.append((dq, dk, dv))
+            torch.cuda.synchronize()
+            out32, lse32, g32, glow = reference(q, k, v, dout, causal, sc)
+            errs = {"out": rel_err(out.view_as(q), out32),
+                    "lse": rel_err(lse.view(batch, heads, seq), lse32)}
+            for n, got, ref, low in zip(("dq", "dk", "dv"), grads[0], g32,
+                                        glow):
+                errs[n] = rel_err(got.view_as(ref), ref)
+                errs[n + "(sdpa)"] = rel_err(low, ref)
+            same = all(torch.equal(a, b) for a, b in zip(*grads))
+            worst = max(v for n, v in errs.items() if "sdpa" not in n)
+            detail = " ".join(f"{n} {e:.2g}" for n, e in errs.items())
+            ok = worst <= TOLERANCE[dtype] and same
+            if not same:
+                detail += "; two runs differ"
+            return ok, worst, detail
+        s.run(f"attention backward{sfx} {batch}x{heads}/{kv}x{seq}"
+              f"x{keys}" + ("" if scale is None else f" scale {scale}"),
+              "attention_bwd_dq" + sfx, body)
+
+    for dtype in (torch.float16, torch.bfloat16):
+        for dim in (128, 64):
+            for causal in (False, True):
+                for seq in (1, 77, 129, 1000):
+                    case(dtype, dim, causal, 2, 2, 2, seq)
+                case(dtype, dim, causal, 1, 8, 2, 513)  # GQA, group 4
+    for causal in (False, True):
+        case(torch.float16, 128, causal, 1, 2, 2, 4097)
+        case(torch.bfloat16, 64, causal, 1, 4, 1, 4097)
+        case(torch.float16, 64, causal, 2, 4, 4, 300, keys=200)
+        case(torch.bfloat16, 128, causal, 1, 4, 2, 200, keys=300,
+             scale=0.3)
+
+    def autograd(dtype, dim, causal, kv):
+        def body():
+            mod = s.module("flash_attention_bwd")
+            fa = croq.attention.Attention(mod)
+            q, k, v = (random_tensor((2, 4 if t == "q" else kv, 333, dim),
+                                     dtype).requires_grad_()
+                       for t in ("q", "k", "v"))
+            dout = random_tensor((2, 4, 333, dim), dtype)
+            out = fa(q, k, v, causal=causal)
+            (out.float() * dout.float()).sum().backward()
+            _, _, g32, _ = reference(q, k, v, dout, causal, 1 / math.sqrt(dim))
+            errs = [rel_err(t.grad, r) for t, r in zip((q, k, v), g32)]
+            return max(errs) <= TOLERANCE[dtype], max(errs), \
+                "dq dk dv " + " ".join(f"{e:.2g}" for e in errs)
+        s.run(f"attention backward autograd {dtype} D{dim} causal {causal} "
+              f"kv {kv}", "attention_bwd_dq" + suffix(dtype, dim, causal),
+              body)
+
+    autograd(torch.float16, 128, False, 4)
+    autograd(torch.bfloat16, 64, True, 1)
+
+    def refused(what, expect, call):
+        def body():
+            try:
+                call(s.module("flash_attention_bwd"))
+            except (croq.CroqError, RuntimeError) as e:
+                torch.cuda.synchronize()
+                return expect in str(e), 0.0, str(e)[:160]
+            return False, 0.0, "not refused"
+        s.run(f"attention backward refuses {what}", "attention_bwd_dq_f16",
+              body)
+
+    def bad_delta(mod):
+        q = random_tensor((2, 256, 128), torch.float16)
+        lse = poisoned((2, 256), torch.float32)
+        delta = poisoned((2, 255), torch.float32)
+        mod.attention_bwd_dq_f16(q, q, q, q, q, lse, delta,
+                                 poisoned((2, 256, 128), torch.float16), 0.1)
+
+    def bad_dv(mod):
+        q = random_tensor((4, 256, 128), torch.float16)
+        k = random_tensor((2, 256, 128), torch.float16)
+        lse = poisoned((4, 256), torch.float32)
+        mod.attention_bwd_dkdv_f16(q, k, k, q, lse, lse,
+                                   poisoned((2, 256, 128), torch.float16),
+                                   poisoned((3, 256, 128), torch.float16),
+                                   0.1)
+
+    def bad_d(mod):
+        q = random_tensor((2, 256, 64), torch.float16)
+        lse = poisoned((2, 256), torch.float32)
+        mod.attention_bwd_dq_f16(q, q, q, q, q, lse, lse,
+                                 poisoned((2, 256, 64), torch.float16), 0.1)
+
+    def bad_heads(mod):
+        fa = croq.attention.Attention(mod)
+        q = random_tensor((1, 6, 64, 128), torch.float16)
+        k = random_tensor((1, 4, 64, 128), torch.float16)
+        fa(q, k, k)
+
+    refused("delta with 255 rows for 256", "delta of the attention", bad_delta)
+    refused("dV with 3 heads for K's 2", "dV of the attention", bad_dv)
+    refused("D = 64 to a D = 128 entry point", "Q of the attention", bad_d)
+    refused("6 query heads on 4 K/V heads", "not a multiple", bad_heads)
+    refused("a 3-d q", "[batch, heads, rows, D]",
+            lambda mod: croq.attention.Attention(mod)(
+                *(random_tensor((4, 64, 128), torch.float16),) * 3))
