@@ -38,14 +38,25 @@
 // most SMs idle. Here the query heads of one key/value head and their
 // queries are the rows of one wgmma tile (64 rows; rows past group * nq
 // are zero-filled by the Q load and ignored), so that K and V are read
-// once per group, and the keys are split (FlashDecoding): a block owns one
-// (sequence, key/value head, split of the keys, 64 rows) and streams its
-// split's key tiles of 128 keys. A producer warpgroup loads K and V tiles by
-// TMA into rings of three stages; one consumer warpgroup computes
-// S = Q K^T, the online softmax in registers (row maxima and sums across
-// the lanes of quads, croq.mma.reduce) and O += P V with P in registers
-// (croq.mma.convert). Each split writes its O, normalized, in f32 and its
-// log-sum-exp (base 2); a second kernel merges the splits of each row:
+// once per group, and the keys are split (FlashDecoding): a work item is
+// one (sequence, key/value head, split of the keys, 64 rows), which
+// streams its split's key tiles of 128 keys.
+//
+// The kernel is persistent: one block an SM (132, an H100 or H200) walks
+// the work items. A producer warpgroup loads each item's Q rows into a
+// ring of two slots and its K and V tiles into rings of three stages
+// (five at D = 64), by TMA; the rings run on across items, so that the
+// next item's first tiles load while this one ends (one item a block, the
+// first measured run had each block wait for its Q and first tiles with
+// nothing else on the SM: 0.84 of SDPA at 64 x 32/8 x 2048, bench/
+// RESULTS.md). One consumer warpgroup computes S = Q K^T, the online
+// softmax in registers (row maxima and sums across the lanes of quads,
+// croq.mma.reduce) and O += P V with P in registers (croq.mma.convert).
+// With one split, the consumer writes the output itself (O / l through
+// its Q slot, whose products are done, and a TMA store that leaves the
+// rows past the last out). With several, each split writes its O,
+// normalized, in f32 and its log-sum-exp (base 2), and a second kernel
+// merges the splits of each row, in one pass over them, four at a time:
 //
 //   out = sum_s 2^(lse_s - L) O_s / sum_s 2^(lse_s - L),  L = max_s lse_s
 //
@@ -53,20 +64,19 @@
 // lse = -inf, which weighs nothing; a sequence with no keys at all gets
 // zeros.
 //
-// The number of splits: the grid should fill whole waves of blocks on the
-// 132 SMs (one block an SM at D = 128, whose rings take 208 KiB of shared
-// memory; two at D = 64), since a decode step's time is the cache's bytes
-// over the bandwidth of the SMs that stream it. For each count s of 1 to
-// the key tiles (and the workspace's room), the splits that take
-// ceil(tiles / s) tiles each fill waves to
+// The number of splits: the work items should fill whole waves of the 132
+// blocks, since a decode step's time is the cache's bytes over the
+// bandwidth of the SMs that stream it. For each count s of 1 to the key
+// tiles (and the workspace's room), the splits that take ceil(tiles / s)
+// tiles each fill waves to
 //
-//   efficiency(s) = blocks / (ceil(blocks / wave) * wave)
+//   efficiency(s) = items / (ceil(items / 132) * 132)
 //
 // and the entry point takes the smallest s within 85% of the best one:
-// fewer splits mean fewer partial outputs to merge and longer streams a
-// block. (8 sequences x 8 K/V heads x 8192 keys: 64 items, 2 splits, 128
-// blocks; 64 x 8 x 2048: 512 items, 1 split; FlashAttention-2's
-// num_splits_heuristic takes the same 85%.) See bench/RESULTS.md for the
+// fewer splits mean fewer partial outputs to merge and longer streams an
+// item. (8 sequences x 8 K/V heads x 8192 keys: 64 items a split, 2
+// splits, 128 items; 64 x 8 x 2048: 512 items, 1 split; FlashAttention-2's
+// num_splits_heuristic takes the same 85%.) bench/RESULTS.md has the
 // measured bandwidth.
 //
 // Paged caches: a key tile of 128 keys lies in one page (the page size
@@ -93,9 +103,11 @@ func.func @decode_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %c0_i32 = arith.constant 0 : i32
   %items = memref.dim %q, %c0 : memref<?x?x?xf16>
   %rows = memref.dim %q, %c1 : memref<?x?x?xf16>
@@ -192,7 +204,7 @@ func.func @decode_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?
   %room1 = arith.maxui %ws_room, %c1 : index
   %max_splits = arith.minui %tiles, %room1 : index
   %units = arith.muli %items, %row_tiles : index
-  // Blocks that run at once: 132 SMs, 1 block(s) each.
+  // Work items that run at once: one a block, one block an SM.
   %wave = arith.constant 132 : index
   %c1000 = arith.constant 1000 : index
   %percent = arith.constant 85 : index
@@ -235,53 +247,72 @@ func.func @decode_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
-  %item_splits = arith.muli %units, %splits : index
-  // Blocks in the order (item, split, row tile): the row tiles of a
-  // split read the same K and V tiles from L2.
-  croq.parallel (%bid) in [%item_splits] : block {
+  %work = arith.muli %units, %splits : index
+  %grid = arith.minui %work, %c132 : index
+  // One split: the output is written from the kernel, and there is
+  // nothing to merge.
+  %single = arith.cmpi eq, %splits, %c1 : index
+  croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<3>
     %kempty = croq.event.alloc ready : !croq.events<3>
     %vfull = croq.event.alloc : !croq.events<3>
     %vempty = croq.event.alloc ready : !croq.events<3>
-    %qready = croq.event.alloc : !croq.events<1>
-    %q_s = croq.alloc : !croq.tile<1x64x128xf16, shared, swizzle = 128>
+    %qfull = croq.event.alloc : !croq.events<2>
+    %qempty = croq.event.alloc ready : !croq.events<2>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
-    %rt = arith.remui %bid, %row_tiles : index
-    %item_split = arith.divui %bid, %row_tiles : index
-    %split = arith.remui %item_split, %splits : index
-    %item = arith.divui %item_split, %splits : index
-    %kv_divisor = arith.maxui %kv_heads, %c1 : index
-    %seq = arith.divui %item, %kv_divisor : index
-    %kvh = arith.remui %item, %kv_divisor : index
-    // The sequence's keys, within 0 and the cache's capacity.
-    %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
-    %len_pos = arith.maxsi %len32, %c0_i32 : i32
-    %len_raw = arith.index_castui %len_pos : i32 to index
-    %len = arith.minui %len_raw, %capacity : index
-    %seq_tiles = arith.ceildivui %len, %c128 : index
-    %t0 = arith.muli %split, %per_split : index
-    %t_end = arith.addi %t0, %per_split : index
-    %t_cut = arith.minui %t_end, %seq_tiles : index
-    %t1 = arith.maxui %t_cut, %t0 : index
-    %count = arith.subi %t1, %t0 : index
     croq.parallel (%p) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        scf.for %i = %c0 to %count step %c1 {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kempty[%stage] : !croq.events<3>
-          %kv = croq.subspan %k [1, 128, 128] at [%item, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
-          croq.event.wait %vempty[%stage] : !croq.events<3>
-          %vv = croq.subspan %v [1, 128, 128] at [%item, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          // The rows: the query heads of the K/V head and their queries,
+          // zero-filled past the last.
+          croq.event.wait %qempty[%slot] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+          %qs = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qs : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+          croq.event.trigger %qfull[%slot] after (%fq) : !croq.events<2>
+          scf.for %i = %c0 to %count step %c1 {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c3 : index
+            croq.event.wait %kempty[%stage] : !croq.events<3>
+            %kv = croq.subspan %k [1, 128, 128] at [%item, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+            %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
+            %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
+            croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
+            croq.event.wait %vempty[%stage] : !croq.events<3>
+            %vv = croq.subspan %v [1, 128, 128] at [%item, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+            %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
+            %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
+            croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+          }
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
       }
       croq.inthreads async %is_consumer {
@@ -290,128 +321,164 @@ func.func @decode_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?
         %one = arith.constant 1.0 : f32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
-        // The rows: the query heads of the K/V head and their queries,
-        // zero-filled past the last.
-        %qv = croq.subspan %q [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-        %fq = croq.copy tma async zfill swizzle = 128 %qv -> %q_s : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq) : !croq.events<1>
-        croq.event.wait %qready[%c0] : !croq.events<1>
-        %q2 = croq.span_as %q_s : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
-        %last_tile = arith.subi %seq_tiles, %c1 : index
-        %key_tail = arith.remui %len, %c128 : index
-        %ragged = arith.cmpi ne, %key_tail, %c0 : index
-        %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
-        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
-        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
-        %res:3 = scf.for %i = %c0 to %count step %c1
-            iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kfull[%stage] : !croq.events<3>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<3>
-          // Only the sequence's last tile has keys past its end.
-          %is_last = arith.cmpi eq, %j, %last_tile : index
-          %needs_mask = arith.andi %is_last, %ragged : i1
-          %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
-            %limit = arith.index_cast %key_tail : index to i32
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              // col < limit as col & -8 < limit - (col & 7).
-              %col32 = arith.index_castui %col : index to i32
-              %col_lo = arith.andi %col32, %c7_i32 : i32
-              %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
-              %inside = arith.cmpi slt, %col_hi, %room : i32
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          croq.event.wait %qfull[%slot] : !croq.events<2>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+          %last_tile = arith.subi %seq_tiles, %c1 : index
+          %key_tail = arith.remui %len, %c128 : index
+          %ragged = arith.cmpi ne, %key_tail, %c0 : index
+          %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+          %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+          %res:3 = scf.for %i = %c0 to %count step %c1
+              iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c3 : index
+            croq.event.wait %kfull[%stage] : !croq.events<3>
+            %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
+            %k2 = croq.span_as %kt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+            %kb = croq.mma.load %k2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+            %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+            %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage] : !croq.events<3>
+            // Only the sequence's last tile has keys past its end.
+            %is_last = arith.cmpi eq, %j, %last_tile : index
+            %needs_mask = arith.andi %is_last, %ragged : i1
+            %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
+              %limit = arith.index_cast %key_tail : index to i32
+              %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                // col < limit as col & -8 < limit - (col & 7).
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %b, %scale : f32
+              %x = arith.maximumf %a, %y : f32
+              croq.yield %x : f32
+            }
+            %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.negf %a : f32
+              croq.yield %x : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
+            %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %d = arith.subf %a, %b : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = math.fma %a, %b, %c : f32
+              croq.yield %y : f32
+            }
+            %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+            %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %a : f32
+              croq.yield %y : f32
+            }
+            croq.event.wait %vfull[%stage] : !croq.events<3>
+            %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+            %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+            croq.event.trigger %vempty[%stage] : !croq.events<3>
+            scf.yield %oc, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
+          %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
+            %any = arith.cmpf ogt, %a, %zero : f32
+            %rcp = arith.divf %one, %a : f32
+            %x = arith.select %any, %rcp, %zero : f32
             croq.yield %x : f32
           }
-          %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
-            %x = arith.negf %a : f32
-            croq.yield %x : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
-          %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
-          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+          %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          croq.event.wait %vfull[%stage] : !croq.events<3>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
-          %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-          %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<3>
-          scf.yield %oc, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+          scf.if %single {
+            croq.mma.store %on -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+            // The slot is loaded again once the store has read it.
+            croq.wait_stores read
+          } else {
+            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %lg = math.log2 %b : f32
+              %y = arith.addf %a, %lg : f32
+              croq.yield %y : f32
+            }
+            // The log-sum-exp broadcast over 8 columns (an accumulator's
+            // narrowest form).
+            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+              croq.yield %a : f32
+            }
+            %wtile_s = arith.muli %split, %row_tiles : index
+            %wtile_is = arith.muli %item, %row_tiles : index
+            %wtile_i = arith.muli %wtile_is, %splits : index
+            %wtile_b = arith.addi %wtile_i, %wtile_s : index
+            %wtile = arith.addi %wtile_b, %rt : index
+            %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+            croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
+          }
+          croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
-        %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
-          %any = arith.cmpf ogt, %a, %zero : f32
-          %rcp = arith.divf %one, %a : f32
-          %x = arith.select %any, %rcp, %zero : f32
-          croq.yield %x : f32
-        }
-        %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.mulf %x, %a : f32
-          croq.yield %y : f32
-        }
-        %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-          %lg = math.log2 %b : f32
-          %y = arith.addf %a, %lg : f32
-          croq.yield %y : f32
-        }
-        // The log-sum-exp broadcast over 8 columns (an accumulator's
-        // narrowest form).
-        %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-        %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-          croq.yield %a : f32
-        }
-        %wtile_s = arith.muli %split, %row_tiles : index
-        %wtile_is = arith.muli %item, %row_tiles : index
-        %wtile_i = arith.muli %wtile_is, %splits : index
-        %wtile_b = arith.addi %wtile_i, %wtile_s : index
-        %wtile = arith.addi %wtile_b, %rt : index
-        %ov = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
-        croq.mma.store %on -> %ov : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
-        %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-        croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
       }
     }
   }
   // The merge: a block per (item, 64 rows), a thread a column of
   // 2 rows at a time; out = sum_s 2^(lse_s - L) O_s /
-  // sum_s 2^(lse_s - L), L = max_s lse_s.
+  // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
+  // splits, 4 at a time (their loads in flight together), the sums
+  // rescaled when L grows.
+  %multi = arith.cmpi ugt, %splits, %c1 : index
+  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -423,42 +490,100 @@ func.func @decode_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?
       %here = arith.minui %left, %c64 : index
       %item_tile = arith.muli %item, %row_tiles : index
       %first_tile = arith.muli %item_tile, %splits : index
+      %last_split = arith.subi %splits, %c1 : index
       scf.for %r = %lane_row to %here step %c2 {
         %row = arith.addi %row0, %r : index
-        %big = scf.for %s = %c0 to %splits step %c1 iter_args(%mx = %ninf) -> (f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %y = arith.maximumf %mx, %x : f32
-          scf.yield %y : f32
+        %sums:3 = scf.for %sb = %c0 to %splits step %c4
+            iter_args(%mx = %ninf, %acc = %zero, %wsum = %zero) -> (f32, f32, f32) {
+          %c_u0 = arith.constant 0 : index
+          %s_raw0 = arith.addi %sb, %c_u0 : index
+          %in0 = arith.cmpi ult, %s_raw0, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s0 = arith.minui %s_raw0, %last_split : index
+          %split_tile0 = arith.muli %s0, %row_tiles : index
+          %tile00 = arith.addi %first_tile, %split_tile0 : index
+          %tile0 = arith.addi %tile00, %rt : index
+          %wbase0 = arith.muli %tile0, %c64 : index
+          %wrow0 = arith.addi %wbase0, %r : index
+          %x_raw0 = croq.read %lse[%wrow0, %c0] : memref<?x?xf32>
+          %x0 = arith.select %in0, %x_raw0, %ninf : f32
+          %o0 = croq.read %o_part[%wrow0, %col] : memref<?x?xf32>
+          %c_u1 = arith.constant 1 : index
+          %s_raw1 = arith.addi %sb, %c_u1 : index
+          %in1 = arith.cmpi ult, %s_raw1, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s1 = arith.minui %s_raw1, %last_split : index
+          %split_tile1 = arith.muli %s1, %row_tiles : index
+          %tile01 = arith.addi %first_tile, %split_tile1 : index
+          %tile1 = arith.addi %tile01, %rt : index
+          %wbase1 = arith.muli %tile1, %c64 : index
+          %wrow1 = arith.addi %wbase1, %r : index
+          %x_raw1 = croq.read %lse[%wrow1, %c0] : memref<?x?xf32>
+          %x1 = arith.select %in1, %x_raw1, %ninf : f32
+          %o1 = croq.read %o_part[%wrow1, %col] : memref<?x?xf32>
+          %c_u2 = arith.constant 2 : index
+          %s_raw2 = arith.addi %sb, %c_u2 : index
+          %in2 = arith.cmpi ult, %s_raw2, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s2 = arith.minui %s_raw2, %last_split : index
+          %split_tile2 = arith.muli %s2, %row_tiles : index
+          %tile02 = arith.addi %first_tile, %split_tile2 : index
+          %tile2 = arith.addi %tile02, %rt : index
+          %wbase2 = arith.muli %tile2, %c64 : index
+          %wrow2 = arith.addi %wbase2, %r : index
+          %x_raw2 = croq.read %lse[%wrow2, %c0] : memref<?x?xf32>
+          %x2 = arith.select %in2, %x_raw2, %ninf : f32
+          %o2 = croq.read %o_part[%wrow2, %col] : memref<?x?xf32>
+          %c_u3 = arith.constant 3 : index
+          %s_raw3 = arith.addi %sb, %c_u3 : index
+          %in3 = arith.cmpi ult, %s_raw3, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s3 = arith.minui %s_raw3, %last_split : index
+          %split_tile3 = arith.muli %s3, %row_tiles : index
+          %tile03 = arith.addi %first_tile, %split_tile3 : index
+          %tile3 = arith.addi %tile03, %rt : index
+          %wbase3 = arith.muli %tile3, %c64 : index
+          %wrow3 = arith.addi %wbase3, %r : index
+          %x_raw3 = croq.read %lse[%wrow3, %c0] : memref<?x?xf32>
+          %x3 = arith.select %in3, %x_raw3, %ninf : f32
+          %o3 = croq.read %o_part[%wrow3, %col] : memref<?x?xf32>
+          %mx0 = arith.maximumf %mx, %x0 : f32
+          %mx1 = arith.maximumf %mx0, %x1 : f32
+          %mx2 = arith.maximumf %mx1, %x2 : f32
+          %mx3 = arith.maximumf %mx2, %x3 : f32
+          // No keys so far: L = 0, so that every weight is 2^-inf = 0.
+          %none = arith.cmpf oeq, %mx3, %ninf : f32
+          %safe = arith.select %none, %zero, %mx3 : f32
+          %dk = arith.subf %mx, %safe : f32
+          %keep = math.exp2 %dk fastmath<afn> : f32
+          %acc_k = arith.mulf %acc, %keep : f32
+          %wsum_k = arith.mulf %wsum, %keep : f32
+          %d0 = arith.subf %x0, %safe : f32
+          %wt0 = math.exp2 %d0 fastmath<afn> : f32
+          %acc0 = math.fma %wt0, %o0, %acc_k : f32
+          %wsum0 = arith.addf %wsum_k, %wt0 : f32
+          %d1 = arith.subf %x1, %safe : f32
+          %wt1 = math.exp2 %d1 fastmath<afn> : f32
+          %acc1 = math.fma %wt1, %o1, %acc0 : f32
+          %wsum1 = arith.addf %wsum0, %wt1 : f32
+          %d2 = arith.subf %x2, %safe : f32
+          %wt2 = math.exp2 %d2 fastmath<afn> : f32
+          %acc2 = math.fma %wt2, %o2, %acc1 : f32
+          %wsum2 = arith.addf %wsum1, %wt2 : f32
+          %d3 = arith.subf %x3, %safe : f32
+          %wt3 = math.exp2 %d3 fastmath<afn> : f32
+          %acc3 = math.fma %wt3, %o3, %acc2 : f32
+          %wsum3 = arith.addf %wsum2, %wt3 : f32
+          scf.yield %mx3, %acc3, %wsum3 : f32, f32, f32
         }
-        // No keys at all: L = 0, so that every weight is 2^-inf = 0.
-        %empty = arith.cmpf oeq, %big, %ninf : f32
-        %lmax = arith.select %empty, %zero, %big : f32
-        %sums:2 = scf.for %s = %c0 to %splits step %c1 iter_args(%acc = %zero, %wsum = %zero) -> (f32, f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %d = arith.subf %x, %lmax : f32
-          %wt = math.exp2 %d fastmath<afn> : f32
-          %o = croq.read %o_part[%wrow, %col] : memref<?x?xf32>
-          %a = math.fma %wt, %o, %acc : f32
-          %ws = arith.addf %wsum, %wt : f32
-          scf.yield %a, %ws : f32, f32
-        }
-        %any = arith.cmpf ogt, %sums#1, %zero : f32
-        %quot = arith.divf %sums#0, %sums#1 : f32
+        %any = arith.cmpf ogt, %sums#2, %zero : f32
+        %quot = arith.divf %sums#1, %sums#2 : f32
         %val = arith.select %any, %quot, %zero : f32
         %y = arith.truncf %val : f32 to f16
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xf16>
       }
     }
+  }
   }
   return
 }
@@ -471,9 +596,11 @@ func.func @decode_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memre
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %c0_i32 = arith.constant 0 : i32
   %items = memref.dim %q, %c0 : memref<?x?x?xbf16>
   %rows = memref.dim %q, %c1 : memref<?x?x?xbf16>
@@ -570,7 +697,7 @@ func.func @decode_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memre
   %room1 = arith.maxui %ws_room, %c1 : index
   %max_splits = arith.minui %tiles, %room1 : index
   %units = arith.muli %items, %row_tiles : index
-  // Blocks that run at once: 132 SMs, 1 block(s) each.
+  // Work items that run at once: one a block, one block an SM.
   %wave = arith.constant 132 : index
   %c1000 = arith.constant 1000 : index
   %percent = arith.constant 85 : index
@@ -613,53 +740,72 @@ func.func @decode_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memre
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
-  %item_splits = arith.muli %units, %splits : index
-  // Blocks in the order (item, split, row tile): the row tiles of a
-  // split read the same K and V tiles from L2.
-  croq.parallel (%bid) in [%item_splits] : block {
+  %work = arith.muli %units, %splits : index
+  %grid = arith.minui %work, %c132 : index
+  // One split: the output is written from the kernel, and there is
+  // nothing to merge.
+  %single = arith.cmpi eq, %splits, %c1 : index
+  croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<3>
     %kempty = croq.event.alloc ready : !croq.events<3>
     %vfull = croq.event.alloc : !croq.events<3>
     %vempty = croq.event.alloc ready : !croq.events<3>
-    %qready = croq.event.alloc : !croq.events<1>
-    %q_s = croq.alloc : !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+    %qfull = croq.event.alloc : !croq.events<2>
+    %qempty = croq.event.alloc ready : !croq.events<2>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
-    %rt = arith.remui %bid, %row_tiles : index
-    %item_split = arith.divui %bid, %row_tiles : index
-    %split = arith.remui %item_split, %splits : index
-    %item = arith.divui %item_split, %splits : index
-    %kv_divisor = arith.maxui %kv_heads, %c1 : index
-    %seq = arith.divui %item, %kv_divisor : index
-    %kvh = arith.remui %item, %kv_divisor : index
-    // The sequence's keys, within 0 and the cache's capacity.
-    %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
-    %len_pos = arith.maxsi %len32, %c0_i32 : i32
-    %len_raw = arith.index_castui %len_pos : i32 to index
-    %len = arith.minui %len_raw, %capacity : index
-    %seq_tiles = arith.ceildivui %len, %c128 : index
-    %t0 = arith.muli %split, %per_split : index
-    %t_end = arith.addi %t0, %per_split : index
-    %t_cut = arith.minui %t_end, %seq_tiles : index
-    %t1 = arith.maxui %t_cut, %t0 : index
-    %count = arith.subi %t1, %t0 : index
     croq.parallel (%p) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        scf.for %i = %c0 to %count step %c1 {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kempty[%stage] : !croq.events<3>
-          %kv = croq.subspan %k [1, 128, 128] at [%item, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
-          croq.event.wait %vempty[%stage] : !croq.events<3>
-          %vv = croq.subspan %v [1, 128, 128] at [%item, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          // The rows: the query heads of the K/V head and their queries,
+          // zero-filled past the last.
+          croq.event.wait %qempty[%slot] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+          %qs = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qs : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+          croq.event.trigger %qfull[%slot] after (%fq) : !croq.events<2>
+          scf.for %i = %c0 to %count step %c1 {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c3 : index
+            croq.event.wait %kempty[%stage] : !croq.events<3>
+            %kv = croq.subspan %k [1, 128, 128] at [%item, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+            %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
+            %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
+            croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
+            croq.event.wait %vempty[%stage] : !croq.events<3>
+            %vv = croq.subspan %v [1, 128, 128] at [%item, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+            %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
+            %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
+            croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+          }
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
       }
       croq.inthreads async %is_consumer {
@@ -668,128 +814,164 @@ func.func @decode_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memre
         %one = arith.constant 1.0 : f32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
-        // The rows: the query heads of the K/V head and their queries,
-        // zero-filled past the last.
-        %qv = croq.subspan %q [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-        %fq = croq.copy tma async zfill swizzle = 128 %qv -> %q_s : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq) : !croq.events<1>
-        croq.event.wait %qready[%c0] : !croq.events<1>
-        %q2 = croq.span_as %q_s : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
-        %last_tile = arith.subi %seq_tiles, %c1 : index
-        %key_tail = arith.remui %len, %c128 : index
-        %ragged = arith.cmpi ne, %key_tail, %c0 : index
-        %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
-        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
-        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
-        %res:3 = scf.for %i = %c0 to %count step %c1
-            iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kfull[%stage] : !croq.events<3>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<3>
-          // Only the sequence's last tile has keys past its end.
-          %is_last = arith.cmpi eq, %j, %last_tile : index
-          %needs_mask = arith.andi %is_last, %ragged : i1
-          %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
-            %limit = arith.index_cast %key_tail : index to i32
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              // col < limit as col & -8 < limit - (col & 7).
-              %col32 = arith.index_castui %col : index to i32
-              %col_lo = arith.andi %col32, %c7_i32 : i32
-              %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
-              %inside = arith.cmpi slt, %col_hi, %room : i32
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          croq.event.wait %qfull[%slot] : !croq.events<2>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+          %last_tile = arith.subi %seq_tiles, %c1 : index
+          %key_tail = arith.remui %len, %c128 : index
+          %ragged = arith.cmpi ne, %key_tail, %c0 : index
+          %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+          %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+          %res:3 = scf.for %i = %c0 to %count step %c1
+              iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c3 : index
+            croq.event.wait %kfull[%stage] : !croq.events<3>
+            %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
+            %k2 = croq.span_as %kt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+            %kb = croq.mma.load %k2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+            %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+            %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage] : !croq.events<3>
+            // Only the sequence's last tile has keys past its end.
+            %is_last = arith.cmpi eq, %j, %last_tile : index
+            %needs_mask = arith.andi %is_last, %ragged : i1
+            %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
+              %limit = arith.index_cast %key_tail : index to i32
+              %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                // col < limit as col & -8 < limit - (col & 7).
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %b, %scale : f32
+              %x = arith.maximumf %a, %y : f32
+              croq.yield %x : f32
+            }
+            %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.negf %a : f32
+              croq.yield %x : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
+            %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %d = arith.subf %a, %b : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = math.fma %a, %b, %c : f32
+              croq.yield %y : f32
+            }
+            %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+            %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %a : f32
+              croq.yield %y : f32
+            }
+            croq.event.wait %vfull[%stage] : !croq.events<3>
+            %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+            %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+            croq.event.trigger %vempty[%stage] : !croq.events<3>
+            scf.yield %oc, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
+          %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
+            %any = arith.cmpf ogt, %a, %zero : f32
+            %rcp = arith.divf %one, %a : f32
+            %x = arith.select %any, %rcp, %zero : f32
             croq.yield %x : f32
           }
-          %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
-            %x = arith.negf %a : f32
-            croq.yield %x : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
-          %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
-          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+          %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          croq.event.wait %vfull[%stage] : !croq.events<3>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
-          %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-          %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<3>
-          scf.yield %oc, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+          scf.if %single {
+            croq.mma.store %on -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
+            // The slot is loaded again once the store has read it.
+            croq.wait_stores read
+          } else {
+            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %lg = math.log2 %b : f32
+              %y = arith.addf %a, %lg : f32
+              croq.yield %y : f32
+            }
+            // The log-sum-exp broadcast over 8 columns (an accumulator's
+            // narrowest form).
+            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+              croq.yield %a : f32
+            }
+            %wtile_s = arith.muli %split, %row_tiles : index
+            %wtile_is = arith.muli %item, %row_tiles : index
+            %wtile_i = arith.muli %wtile_is, %splits : index
+            %wtile_b = arith.addi %wtile_i, %wtile_s : index
+            %wtile = arith.addi %wtile_b, %rt : index
+            %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+            croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
+          }
+          croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
-        %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
-          %any = arith.cmpf ogt, %a, %zero : f32
-          %rcp = arith.divf %one, %a : f32
-          %x = arith.select %any, %rcp, %zero : f32
-          croq.yield %x : f32
-        }
-        %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.mulf %x, %a : f32
-          croq.yield %y : f32
-        }
-        %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-          %lg = math.log2 %b : f32
-          %y = arith.addf %a, %lg : f32
-          croq.yield %y : f32
-        }
-        // The log-sum-exp broadcast over 8 columns (an accumulator's
-        // narrowest form).
-        %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-        %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-          croq.yield %a : f32
-        }
-        %wtile_s = arith.muli %split, %row_tiles : index
-        %wtile_is = arith.muli %item, %row_tiles : index
-        %wtile_i = arith.muli %wtile_is, %splits : index
-        %wtile_b = arith.addi %wtile_i, %wtile_s : index
-        %wtile = arith.addi %wtile_b, %rt : index
-        %ov = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
-        croq.mma.store %on -> %ov : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
-        %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-        croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
       }
     }
   }
   // The merge: a block per (item, 64 rows), a thread a column of
   // 2 rows at a time; out = sum_s 2^(lse_s - L) O_s /
-  // sum_s 2^(lse_s - L), L = max_s lse_s.
+  // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
+  // splits, 4 at a time (their loads in flight together), the sums
+  // rescaled when L grows.
+  %multi = arith.cmpi ugt, %splits, %c1 : index
+  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -801,42 +983,100 @@ func.func @decode_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memre
       %here = arith.minui %left, %c64 : index
       %item_tile = arith.muli %item, %row_tiles : index
       %first_tile = arith.muli %item_tile, %splits : index
+      %last_split = arith.subi %splits, %c1 : index
       scf.for %r = %lane_row to %here step %c2 {
         %row = arith.addi %row0, %r : index
-        %big = scf.for %s = %c0 to %splits step %c1 iter_args(%mx = %ninf) -> (f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %y = arith.maximumf %mx, %x : f32
-          scf.yield %y : f32
+        %sums:3 = scf.for %sb = %c0 to %splits step %c4
+            iter_args(%mx = %ninf, %acc = %zero, %wsum = %zero) -> (f32, f32, f32) {
+          %c_u0 = arith.constant 0 : index
+          %s_raw0 = arith.addi %sb, %c_u0 : index
+          %in0 = arith.cmpi ult, %s_raw0, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s0 = arith.minui %s_raw0, %last_split : index
+          %split_tile0 = arith.muli %s0, %row_tiles : index
+          %tile00 = arith.addi %first_tile, %split_tile0 : index
+          %tile0 = arith.addi %tile00, %rt : index
+          %wbase0 = arith.muli %tile0, %c64 : index
+          %wrow0 = arith.addi %wbase0, %r : index
+          %x_raw0 = croq.read %lse[%wrow0, %c0] : memref<?x?xf32>
+          %x0 = arith.select %in0, %x_raw0, %ninf : f32
+          %o0 = croq.read %o_part[%wrow0, %col] : memref<?x?xf32>
+          %c_u1 = arith.constant 1 : index
+          %s_raw1 = arith.addi %sb, %c_u1 : index
+          %in1 = arith.cmpi ult, %s_raw1, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s1 = arith.minui %s_raw1, %last_split : index
+          %split_tile1 = arith.muli %s1, %row_tiles : index
+          %tile01 = arith.addi %first_tile, %split_tile1 : index
+          %tile1 = arith.addi %tile01, %rt : index
+          %wbase1 = arith.muli %tile1, %c64 : index
+          %wrow1 = arith.addi %wbase1, %r : index
+          %x_raw1 = croq.read %lse[%wrow1, %c0] : memref<?x?xf32>
+          %x1 = arith.select %in1, %x_raw1, %ninf : f32
+          %o1 = croq.read %o_part[%wrow1, %col] : memref<?x?xf32>
+          %c_u2 = arith.constant 2 : index
+          %s_raw2 = arith.addi %sb, %c_u2 : index
+          %in2 = arith.cmpi ult, %s_raw2, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s2 = arith.minui %s_raw2, %last_split : index
+          %split_tile2 = arith.muli %s2, %row_tiles : index
+          %tile02 = arith.addi %first_tile, %split_tile2 : index
+          %tile2 = arith.addi %tile02, %rt : index
+          %wbase2 = arith.muli %tile2, %c64 : index
+          %wrow2 = arith.addi %wbase2, %r : index
+          %x_raw2 = croq.read %lse[%wrow2, %c0] : memref<?x?xf32>
+          %x2 = arith.select %in2, %x_raw2, %ninf : f32
+          %o2 = croq.read %o_part[%wrow2, %col] : memref<?x?xf32>
+          %c_u3 = arith.constant 3 : index
+          %s_raw3 = arith.addi %sb, %c_u3 : index
+          %in3 = arith.cmpi ult, %s_raw3, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s3 = arith.minui %s_raw3, %last_split : index
+          %split_tile3 = arith.muli %s3, %row_tiles : index
+          %tile03 = arith.addi %first_tile, %split_tile3 : index
+          %tile3 = arith.addi %tile03, %rt : index
+          %wbase3 = arith.muli %tile3, %c64 : index
+          %wrow3 = arith.addi %wbase3, %r : index
+          %x_raw3 = croq.read %lse[%wrow3, %c0] : memref<?x?xf32>
+          %x3 = arith.select %in3, %x_raw3, %ninf : f32
+          %o3 = croq.read %o_part[%wrow3, %col] : memref<?x?xf32>
+          %mx0 = arith.maximumf %mx, %x0 : f32
+          %mx1 = arith.maximumf %mx0, %x1 : f32
+          %mx2 = arith.maximumf %mx1, %x2 : f32
+          %mx3 = arith.maximumf %mx2, %x3 : f32
+          // No keys so far: L = 0, so that every weight is 2^-inf = 0.
+          %none = arith.cmpf oeq, %mx3, %ninf : f32
+          %safe = arith.select %none, %zero, %mx3 : f32
+          %dk = arith.subf %mx, %safe : f32
+          %keep = math.exp2 %dk fastmath<afn> : f32
+          %acc_k = arith.mulf %acc, %keep : f32
+          %wsum_k = arith.mulf %wsum, %keep : f32
+          %d0 = arith.subf %x0, %safe : f32
+          %wt0 = math.exp2 %d0 fastmath<afn> : f32
+          %acc0 = math.fma %wt0, %o0, %acc_k : f32
+          %wsum0 = arith.addf %wsum_k, %wt0 : f32
+          %d1 = arith.subf %x1, %safe : f32
+          %wt1 = math.exp2 %d1 fastmath<afn> : f32
+          %acc1 = math.fma %wt1, %o1, %acc0 : f32
+          %wsum1 = arith.addf %wsum0, %wt1 : f32
+          %d2 = arith.subf %x2, %safe : f32
+          %wt2 = math.exp2 %d2 fastmath<afn> : f32
+          %acc2 = math.fma %wt2, %o2, %acc1 : f32
+          %wsum2 = arith.addf %wsum1, %wt2 : f32
+          %d3 = arith.subf %x3, %safe : f32
+          %wt3 = math.exp2 %d3 fastmath<afn> : f32
+          %acc3 = math.fma %wt3, %o3, %acc2 : f32
+          %wsum3 = arith.addf %wsum2, %wt3 : f32
+          scf.yield %mx3, %acc3, %wsum3 : f32, f32, f32
         }
-        // No keys at all: L = 0, so that every weight is 2^-inf = 0.
-        %empty = arith.cmpf oeq, %big, %ninf : f32
-        %lmax = arith.select %empty, %zero, %big : f32
-        %sums:2 = scf.for %s = %c0 to %splits step %c1 iter_args(%acc = %zero, %wsum = %zero) -> (f32, f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %d = arith.subf %x, %lmax : f32
-          %wt = math.exp2 %d fastmath<afn> : f32
-          %o = croq.read %o_part[%wrow, %col] : memref<?x?xf32>
-          %a = math.fma %wt, %o, %acc : f32
-          %ws = arith.addf %wsum, %wt : f32
-          scf.yield %a, %ws : f32, f32
-        }
-        %any = arith.cmpf ogt, %sums#1, %zero : f32
-        %quot = arith.divf %sums#0, %sums#1 : f32
+        %any = arith.cmpf ogt, %sums#2, %zero : f32
+        %quot = arith.divf %sums#1, %sums#2 : f32
         %val = arith.select %any, %quot, %zero : f32
         %y = arith.truncf %val : f32 to bf16
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xbf16>
       }
     }
+  }
   }
   return
 }
@@ -848,11 +1088,12 @@ func.func @decode_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memr
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %c0_i32 = arith.constant 0 : i32
   %items = memref.dim %q, %c0 : memref<?x?x?xf16>
   %rows = memref.dim %q, %c1 : memref<?x?x?xf16>
@@ -949,8 +1190,8 @@ func.func @decode_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memr
   %room1 = arith.maxui %ws_room, %c1 : index
   %max_splits = arith.minui %tiles, %room1 : index
   %units = arith.muli %items, %row_tiles : index
-  // Blocks that run at once: 132 SMs, 2 block(s) each.
-  %wave = arith.constant 264 : index
+  // Work items that run at once: one a block, one block an SM.
+  %wave = arith.constant 132 : index
   %c1000 = arith.constant 1000 : index
   %percent = arith.constant 85 : index
   %c100 = arith.constant 100 : index
@@ -992,53 +1233,72 @@ func.func @decode_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memr
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
-  %item_splits = arith.muli %units, %splits : index
-  // Blocks in the order (item, split, row tile): the row tiles of a
-  // split read the same K and V tiles from L2.
-  croq.parallel (%bid) in [%item_splits] : block {
-    %kfull = croq.event.alloc : !croq.events<3>
-    %kempty = croq.event.alloc ready : !croq.events<3>
-    %vfull = croq.event.alloc : !croq.events<3>
-    %vempty = croq.event.alloc ready : !croq.events<3>
-    %qready = croq.event.alloc : !croq.events<1>
-    %q_s = croq.alloc : !croq.tile<1x64x64xf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-    %rt = arith.remui %bid, %row_tiles : index
-    %item_split = arith.divui %bid, %row_tiles : index
-    %split = arith.remui %item_split, %splits : index
-    %item = arith.divui %item_split, %splits : index
-    %kv_divisor = arith.maxui %kv_heads, %c1 : index
-    %seq = arith.divui %item, %kv_divisor : index
-    %kvh = arith.remui %item, %kv_divisor : index
-    // The sequence's keys, within 0 and the cache's capacity.
-    %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
-    %len_pos = arith.maxsi %len32, %c0_i32 : i32
-    %len_raw = arith.index_castui %len_pos : i32 to index
-    %len = arith.minui %len_raw, %capacity : index
-    %seq_tiles = arith.ceildivui %len, %c128 : index
-    %t0 = arith.muli %split, %per_split : index
-    %t_end = arith.addi %t0, %per_split : index
-    %t_cut = arith.minui %t_end, %seq_tiles : index
-    %t1 = arith.maxui %t_cut, %t0 : index
-    %count = arith.subi %t1, %t0 : index
+  %work = arith.muli %units, %splits : index
+  %grid = arith.minui %work, %c132 : index
+  // One split: the output is written from the kernel, and there is
+  // nothing to merge.
+  %single = arith.cmpi eq, %splits, %c1 : index
+  croq.parallel (%bid) in [%grid] : block {
+    %kfull = croq.event.alloc : !croq.events<5>
+    %kempty = croq.event.alloc ready : !croq.events<5>
+    %vfull = croq.event.alloc : !croq.events<5>
+    %vempty = croq.event.alloc ready : !croq.events<5>
+    %qfull = croq.event.alloc : !croq.events<2>
+    %qempty = croq.event.alloc ready : !croq.events<2>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %k_s = croq.alloc : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
     croq.parallel (%p) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        scf.for %i = %c0 to %count step %c1 {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kempty[%stage] : !croq.events<3>
-          %kv = croq.subspan %k [1, 128, 64] at [%item, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
-          croq.event.wait %vempty[%stage] : !croq.events<3>
-          %vv = croq.subspan %v [1, 128, 64] at [%item, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          // The rows: the query heads of the K/V head and their queries,
+          // zero-filled past the last.
+          croq.event.wait %qempty[%slot] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+          %qs = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qs : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %qfull[%slot] after (%fq) : !croq.events<2>
+          scf.for %i = %c0 to %count step %c1 {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c5 : index
+            croq.event.wait %kempty[%stage] : !croq.events<5>
+            %kv = croq.subspan %k [1, 128, 64] at [%item, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+            %ks = croq.stage %k_s[%stage] : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
+            %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+            croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<5>
+            croq.event.wait %vempty[%stage] : !croq.events<5>
+            %vv = croq.subspan %v [1, 128, 64] at [%item, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+            %vs = croq.stage %v_s[%stage] : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
+            %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+            croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<5>
+          }
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
       }
       croq.inthreads async %is_consumer {
@@ -1047,128 +1307,164 @@ func.func @decode_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memr
         %one = arith.constant 1.0 : f32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
-        // The rows: the query heads of the K/V head and their queries,
-        // zero-filled past the last.
-        %qv = croq.subspan %q [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-        %fq = croq.copy tma async zfill swizzle = 128 %qv -> %q_s : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq) : !croq.events<1>
-        croq.event.wait %qready[%c0] : !croq.events<1>
-        %q2 = croq.span_as %q_s : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
-        %last_tile = arith.subi %seq_tiles, %c1 : index
-        %key_tail = arith.remui %len, %c128 : index
-        %ragged = arith.cmpi ne, %key_tail, %c0 : index
-        %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
-        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
-        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
-        %res:3 = scf.for %i = %c0 to %count step %c1
-            iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kfull[%stage] : !croq.events<3>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
-          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<3>
-          // Only the sequence's last tile has keys past its end.
-          %is_last = arith.cmpi eq, %j, %last_tile : index
-          %needs_mask = arith.andi %is_last, %ragged : i1
-          %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
-            %limit = arith.index_cast %key_tail : index to i32
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              // col < limit as col & -8 < limit - (col & 7).
-              %col32 = arith.index_castui %col : index to i32
-              %col_lo = arith.andi %col32, %c7_i32 : i32
-              %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
-              %inside = arith.cmpi slt, %col_hi, %room : i32
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          croq.event.wait %qfull[%slot] : !croq.events<2>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %last_tile = arith.subi %seq_tiles, %c1 : index
+          %key_tail = arith.remui %len, %c128 : index
+          %ragged = arith.cmpi ne, %key_tail, %c0 : index
+          %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+          %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+          %res:3 = scf.for %i = %c0 to %count step %c1
+              iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c5 : index
+            croq.event.wait %kfull[%stage] : !croq.events<5>
+            %kt = croq.stage %k_s[%stage] : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
+            %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+            %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+            %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+            %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage] : !croq.events<5>
+            // Only the sequence's last tile has keys past its end.
+            %is_last = arith.cmpi eq, %j, %last_tile : index
+            %needs_mask = arith.andi %is_last, %ragged : i1
+            %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
+              %limit = arith.index_cast %key_tail : index to i32
+              %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                // col < limit as col & -8 < limit - (col & 7).
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %b, %scale : f32
+              %x = arith.maximumf %a, %y : f32
+              croq.yield %x : f32
+            }
+            %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.negf %a : f32
+              croq.yield %x : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
+            %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %d = arith.subf %a, %b : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = math.fma %a, %b, %c : f32
+              croq.yield %y : f32
+            }
+            %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+            %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %a : f32
+              croq.yield %y : f32
+            }
+            croq.event.wait %vfull[%stage] : !croq.events<5>
+            %vt = croq.stage %v_s[%stage] : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+            %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+            croq.event.trigger %vempty[%stage] : !croq.events<5>
+            scf.yield %oc, %mn, %ln : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
+          %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
+            %any = arith.cmpf ogt, %a, %zero : f32
+            %rcp = arith.divf %one, %a : f32
+            %x = arith.select %any, %rcp, %zero : f32
             croq.yield %x : f32
           }
-          %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
-            %x = arith.negf %a : f32
-            croq.yield %x : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
-          %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
-          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+          %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          croq.event.wait %vfull[%stage] : !croq.events<3>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-          %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
-          %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<3>
-          scf.yield %oc, %mn, %ln : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+          scf.if %single {
+            croq.mma.store %on -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
+            // The slot is loaded again once the store has read it.
+            croq.wait_stores read
+          } else {
+            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %lg = math.log2 %b : f32
+              %y = arith.addf %a, %lg : f32
+              croq.yield %y : f32
+            }
+            // The log-sum-exp broadcast over 8 columns (an accumulator's
+            // narrowest form).
+            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+              croq.yield %a : f32
+            }
+            %wtile_s = arith.muli %split, %row_tiles : index
+            %wtile_is = arith.muli %item, %row_tiles : index
+            %wtile_i = arith.muli %wtile_is, %splits : index
+            %wtile_b = arith.addi %wtile_i, %wtile_s : index
+            %wtile = arith.addi %wtile_b, %rt : index
+            %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+            croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
+          }
+          croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
-        %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
-          %any = arith.cmpf ogt, %a, %zero : f32
-          %rcp = arith.divf %one, %a : f32
-          %x = arith.select %any, %rcp, %zero : f32
-          croq.yield %x : f32
-        }
-        %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.mulf %x, %a : f32
-          croq.yield %y : f32
-        }
-        %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-          %lg = math.log2 %b : f32
-          %y = arith.addf %a, %lg : f32
-          croq.yield %y : f32
-        }
-        // The log-sum-exp broadcast over 8 columns (an accumulator's
-        // narrowest form).
-        %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-        %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-          croq.yield %a : f32
-        }
-        %wtile_s = arith.muli %split, %row_tiles : index
-        %wtile_is = arith.muli %item, %row_tiles : index
-        %wtile_i = arith.muli %wtile_is, %splits : index
-        %wtile_b = arith.addi %wtile_i, %wtile_s : index
-        %wtile = arith.addi %wtile_b, %rt : index
-        %ov = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
-        croq.mma.store %on -> %ov : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
-        %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-        croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
       }
     }
   }
   // The merge: a block per (item, 64 rows), a thread a column of
   // 4 rows at a time; out = sum_s 2^(lse_s - L) O_s /
-  // sum_s 2^(lse_s - L), L = max_s lse_s.
+  // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
+  // splits, 4 at a time (their loads in flight together), the sums
+  // rescaled when L grows.
+  %multi = arith.cmpi ugt, %splits, %c1 : index
+  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -1180,42 +1476,100 @@ func.func @decode_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memr
       %here = arith.minui %left, %c64 : index
       %item_tile = arith.muli %item, %row_tiles : index
       %first_tile = arith.muli %item_tile, %splits : index
+      %last_split = arith.subi %splits, %c1 : index
       scf.for %r = %lane_row to %here step %c4 {
         %row = arith.addi %row0, %r : index
-        %big = scf.for %s = %c0 to %splits step %c1 iter_args(%mx = %ninf) -> (f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %y = arith.maximumf %mx, %x : f32
-          scf.yield %y : f32
+        %sums:3 = scf.for %sb = %c0 to %splits step %c4
+            iter_args(%mx = %ninf, %acc = %zero, %wsum = %zero) -> (f32, f32, f32) {
+          %c_u0 = arith.constant 0 : index
+          %s_raw0 = arith.addi %sb, %c_u0 : index
+          %in0 = arith.cmpi ult, %s_raw0, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s0 = arith.minui %s_raw0, %last_split : index
+          %split_tile0 = arith.muli %s0, %row_tiles : index
+          %tile00 = arith.addi %first_tile, %split_tile0 : index
+          %tile0 = arith.addi %tile00, %rt : index
+          %wbase0 = arith.muli %tile0, %c64 : index
+          %wrow0 = arith.addi %wbase0, %r : index
+          %x_raw0 = croq.read %lse[%wrow0, %c0] : memref<?x?xf32>
+          %x0 = arith.select %in0, %x_raw0, %ninf : f32
+          %o0 = croq.read %o_part[%wrow0, %col] : memref<?x?xf32>
+          %c_u1 = arith.constant 1 : index
+          %s_raw1 = arith.addi %sb, %c_u1 : index
+          %in1 = arith.cmpi ult, %s_raw1, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s1 = arith.minui %s_raw1, %last_split : index
+          %split_tile1 = arith.muli %s1, %row_tiles : index
+          %tile01 = arith.addi %first_tile, %split_tile1 : index
+          %tile1 = arith.addi %tile01, %rt : index
+          %wbase1 = arith.muli %tile1, %c64 : index
+          %wrow1 = arith.addi %wbase1, %r : index
+          %x_raw1 = croq.read %lse[%wrow1, %c0] : memref<?x?xf32>
+          %x1 = arith.select %in1, %x_raw1, %ninf : f32
+          %o1 = croq.read %o_part[%wrow1, %col] : memref<?x?xf32>
+          %c_u2 = arith.constant 2 : index
+          %s_raw2 = arith.addi %sb, %c_u2 : index
+          %in2 = arith.cmpi ult, %s_raw2, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s2 = arith.minui %s_raw2, %last_split : index
+          %split_tile2 = arith.muli %s2, %row_tiles : index
+          %tile02 = arith.addi %first_tile, %split_tile2 : index
+          %tile2 = arith.addi %tile02, %rt : index
+          %wbase2 = arith.muli %tile2, %c64 : index
+          %wrow2 = arith.addi %wbase2, %r : index
+          %x_raw2 = croq.read %lse[%wrow2, %c0] : memref<?x?xf32>
+          %x2 = arith.select %in2, %x_raw2, %ninf : f32
+          %o2 = croq.read %o_part[%wrow2, %col] : memref<?x?xf32>
+          %c_u3 = arith.constant 3 : index
+          %s_raw3 = arith.addi %sb, %c_u3 : index
+          %in3 = arith.cmpi ult, %s_raw3, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s3 = arith.minui %s_raw3, %last_split : index
+          %split_tile3 = arith.muli %s3, %row_tiles : index
+          %tile03 = arith.addi %first_tile, %split_tile3 : index
+          %tile3 = arith.addi %tile03, %rt : index
+          %wbase3 = arith.muli %tile3, %c64 : index
+          %wrow3 = arith.addi %wbase3, %r : index
+          %x_raw3 = croq.read %lse[%wrow3, %c0] : memref<?x?xf32>
+          %x3 = arith.select %in3, %x_raw3, %ninf : f32
+          %o3 = croq.read %o_part[%wrow3, %col] : memref<?x?xf32>
+          %mx0 = arith.maximumf %mx, %x0 : f32
+          %mx1 = arith.maximumf %mx0, %x1 : f32
+          %mx2 = arith.maximumf %mx1, %x2 : f32
+          %mx3 = arith.maximumf %mx2, %x3 : f32
+          // No keys so far: L = 0, so that every weight is 2^-inf = 0.
+          %none = arith.cmpf oeq, %mx3, %ninf : f32
+          %safe = arith.select %none, %zero, %mx3 : f32
+          %dk = arith.subf %mx, %safe : f32
+          %keep = math.exp2 %dk fastmath<afn> : f32
+          %acc_k = arith.mulf %acc, %keep : f32
+          %wsum_k = arith.mulf %wsum, %keep : f32
+          %d0 = arith.subf %x0, %safe : f32
+          %wt0 = math.exp2 %d0 fastmath<afn> : f32
+          %acc0 = math.fma %wt0, %o0, %acc_k : f32
+          %wsum0 = arith.addf %wsum_k, %wt0 : f32
+          %d1 = arith.subf %x1, %safe : f32
+          %wt1 = math.exp2 %d1 fastmath<afn> : f32
+          %acc1 = math.fma %wt1, %o1, %acc0 : f32
+          %wsum1 = arith.addf %wsum0, %wt1 : f32
+          %d2 = arith.subf %x2, %safe : f32
+          %wt2 = math.exp2 %d2 fastmath<afn> : f32
+          %acc2 = math.fma %wt2, %o2, %acc1 : f32
+          %wsum2 = arith.addf %wsum1, %wt2 : f32
+          %d3 = arith.subf %x3, %safe : f32
+          %wt3 = math.exp2 %d3 fastmath<afn> : f32
+          %acc3 = math.fma %wt3, %o3, %acc2 : f32
+          %wsum3 = arith.addf %wsum2, %wt3 : f32
+          scf.yield %mx3, %acc3, %wsum3 : f32, f32, f32
         }
-        // No keys at all: L = 0, so that every weight is 2^-inf = 0.
-        %empty = arith.cmpf oeq, %big, %ninf : f32
-        %lmax = arith.select %empty, %zero, %big : f32
-        %sums:2 = scf.for %s = %c0 to %splits step %c1 iter_args(%acc = %zero, %wsum = %zero) -> (f32, f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %d = arith.subf %x, %lmax : f32
-          %wt = math.exp2 %d fastmath<afn> : f32
-          %o = croq.read %o_part[%wrow, %col] : memref<?x?xf32>
-          %a = math.fma %wt, %o, %acc : f32
-          %ws = arith.addf %wsum, %wt : f32
-          scf.yield %a, %ws : f32, f32
-        }
-        %any = arith.cmpf ogt, %sums#1, %zero : f32
-        %quot = arith.divf %sums#0, %sums#1 : f32
+        %any = arith.cmpf ogt, %sums#2, %zero : f32
+        %quot = arith.divf %sums#1, %sums#2 : f32
         %val = arith.select %any, %quot, %zero : f32
         %y = arith.truncf %val : f32 to f16
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xf16>
       }
     }
+  }
   }
   return
 }
@@ -1227,11 +1581,12 @@ func.func @decode_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: m
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %c0_i32 = arith.constant 0 : i32
   %items = memref.dim %q, %c0 : memref<?x?x?xbf16>
   %rows = memref.dim %q, %c1 : memref<?x?x?xbf16>
@@ -1328,8 +1683,8 @@ func.func @decode_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: m
   %room1 = arith.maxui %ws_room, %c1 : index
   %max_splits = arith.minui %tiles, %room1 : index
   %units = arith.muli %items, %row_tiles : index
-  // Blocks that run at once: 132 SMs, 2 block(s) each.
-  %wave = arith.constant 264 : index
+  // Work items that run at once: one a block, one block an SM.
+  %wave = arith.constant 132 : index
   %c1000 = arith.constant 1000 : index
   %percent = arith.constant 85 : index
   %c100 = arith.constant 100 : index
@@ -1371,53 +1726,72 @@ func.func @decode_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: m
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
-  %item_splits = arith.muli %units, %splits : index
-  // Blocks in the order (item, split, row tile): the row tiles of a
-  // split read the same K and V tiles from L2.
-  croq.parallel (%bid) in [%item_splits] : block {
-    %kfull = croq.event.alloc : !croq.events<3>
-    %kempty = croq.event.alloc ready : !croq.events<3>
-    %vfull = croq.event.alloc : !croq.events<3>
-    %vempty = croq.event.alloc ready : !croq.events<3>
-    %qready = croq.event.alloc : !croq.events<1>
-    %q_s = croq.alloc : !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-    %rt = arith.remui %bid, %row_tiles : index
-    %item_split = arith.divui %bid, %row_tiles : index
-    %split = arith.remui %item_split, %splits : index
-    %item = arith.divui %item_split, %splits : index
-    %kv_divisor = arith.maxui %kv_heads, %c1 : index
-    %seq = arith.divui %item, %kv_divisor : index
-    %kvh = arith.remui %item, %kv_divisor : index
-    // The sequence's keys, within 0 and the cache's capacity.
-    %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
-    %len_pos = arith.maxsi %len32, %c0_i32 : i32
-    %len_raw = arith.index_castui %len_pos : i32 to index
-    %len = arith.minui %len_raw, %capacity : index
-    %seq_tiles = arith.ceildivui %len, %c128 : index
-    %t0 = arith.muli %split, %per_split : index
-    %t_end = arith.addi %t0, %per_split : index
-    %t_cut = arith.minui %t_end, %seq_tiles : index
-    %t1 = arith.maxui %t_cut, %t0 : index
-    %count = arith.subi %t1, %t0 : index
+  %work = arith.muli %units, %splits : index
+  %grid = arith.minui %work, %c132 : index
+  // One split: the output is written from the kernel, and there is
+  // nothing to merge.
+  %single = arith.cmpi eq, %splits, %c1 : index
+  croq.parallel (%bid) in [%grid] : block {
+    %kfull = croq.event.alloc : !croq.events<5>
+    %kempty = croq.event.alloc ready : !croq.events<5>
+    %vfull = croq.event.alloc : !croq.events<5>
+    %vempty = croq.event.alloc ready : !croq.events<5>
+    %qfull = croq.event.alloc : !croq.events<2>
+    %qempty = croq.event.alloc ready : !croq.events<2>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %k_s = croq.alloc : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
     croq.parallel (%p) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        scf.for %i = %c0 to %count step %c1 {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kempty[%stage] : !croq.events<3>
-          %kv = croq.subspan %k [1, 128, 64] at [%item, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
-          croq.event.wait %vempty[%stage] : !croq.events<3>
-          %vv = croq.subspan %v [1, 128, 64] at [%item, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          // The rows: the query heads of the K/V head and their queries,
+          // zero-filled past the last.
+          croq.event.wait %qempty[%slot] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+          %qs = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qs : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+          croq.event.trigger %qfull[%slot] after (%fq) : !croq.events<2>
+          scf.for %i = %c0 to %count step %c1 {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c5 : index
+            croq.event.wait %kempty[%stage] : !croq.events<5>
+            %kv = croq.subspan %k [1, 128, 64] at [%item, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+            %ks = croq.stage %k_s[%stage] : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
+            %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+            croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<5>
+            croq.event.wait %vempty[%stage] : !croq.events<5>
+            %vv = croq.subspan %v [1, 128, 64] at [%item, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+            %vs = croq.stage %v_s[%stage] : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
+            %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+            croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<5>
+          }
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
       }
       croq.inthreads async %is_consumer {
@@ -1426,128 +1800,164 @@ func.func @decode_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: m
         %one = arith.constant 1.0 : f32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
-        // The rows: the query heads of the K/V head and their queries,
-        // zero-filled past the last.
-        %qv = croq.subspan %q [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-        %fq = croq.copy tma async zfill swizzle = 128 %qv -> %q_s : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq) : !croq.events<1>
-        croq.event.wait %qready[%c0] : !croq.events<1>
-        %q2 = croq.span_as %q_s : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
-        %last_tile = arith.subi %seq_tiles, %c1 : index
-        %key_tail = arith.remui %len, %c128 : index
-        %ragged = arith.cmpi ne, %key_tail, %c0 : index
-        %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
-        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
-        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
-        %res:3 = scf.for %i = %c0 to %count step %c1
-            iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kfull[%stage] : !croq.events<3>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
-          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<3>
-          // Only the sequence's last tile has keys past its end.
-          %is_last = arith.cmpi eq, %j, %last_tile : index
-          %needs_mask = arith.andi %is_last, %ragged : i1
-          %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
-            %limit = arith.index_cast %key_tail : index to i32
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              // col < limit as col & -8 < limit - (col & 7).
-              %col32 = arith.index_castui %col : index to i32
-              %col_lo = arith.andi %col32, %c7_i32 : i32
-              %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
-              %inside = arith.cmpi slt, %col_hi, %room : i32
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          croq.event.wait %qfull[%slot] : !croq.events<2>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %qa = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %last_tile = arith.subi %seq_tiles, %c1 : index
+          %key_tail = arith.remui %len, %c128 : index
+          %ragged = arith.cmpi ne, %key_tail, %c0 : index
+          %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+          %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+          %res:3 = scf.for %i = %c0 to %count step %c1
+              iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c5 : index
+            croq.event.wait %kfull[%stage] : !croq.events<5>
+            %kt = croq.stage %k_s[%stage] : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
+            %k2 = croq.span_as %kt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+            %kb = croq.mma.load %k2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+            %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
+            %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage] : !croq.events<5>
+            // Only the sequence's last tile has keys past its end.
+            %is_last = arith.cmpi eq, %j, %last_tile : index
+            %needs_mask = arith.andi %is_last, %ragged : i1
+            %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
+              %limit = arith.index_cast %key_tail : index to i32
+              %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                // col < limit as col & -8 < limit - (col & 7).
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %b, %scale : f32
+              %x = arith.maximumf %a, %y : f32
+              croq.yield %x : f32
+            }
+            %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.negf %a : f32
+              croq.yield %x : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
+            %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %d = arith.subf %a, %b : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = math.fma %a, %b, %c : f32
+              croq.yield %y : f32
+            }
+            %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+            %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %a : f32
+              croq.yield %y : f32
+            }
+            croq.event.wait %vfull[%stage] : !croq.events<5>
+            %vt = croq.stage %v_s[%stage] : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+            %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+            croq.event.trigger %vempty[%stage] : !croq.events<5>
+            scf.yield %oc, %mn, %ln : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
+          %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
+            %any = arith.cmpf ogt, %a, %zero : f32
+            %rcp = arith.divf %one, %a : f32
+            %x = arith.select %any, %rcp, %zero : f32
             croq.yield %x : f32
           }
-          %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
-            %x = arith.negf %a : f32
-            croq.yield %x : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
-          %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
-          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+          %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          croq.event.wait %vfull[%stage] : !croq.events<3>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-          %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
-          %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<3>
-          scf.yield %oc, %mn, %ln : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+          scf.if %single {
+            croq.mma.store %on -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
+            // The slot is loaded again once the store has read it.
+            croq.wait_stores read
+          } else {
+            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %lg = math.log2 %b : f32
+              %y = arith.addf %a, %lg : f32
+              croq.yield %y : f32
+            }
+            // The log-sum-exp broadcast over 8 columns (an accumulator's
+            // narrowest form).
+            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+              croq.yield %a : f32
+            }
+            %wtile_s = arith.muli %split, %row_tiles : index
+            %wtile_is = arith.muli %item, %row_tiles : index
+            %wtile_i = arith.muli %wtile_is, %splits : index
+            %wtile_b = arith.addi %wtile_i, %wtile_s : index
+            %wtile = arith.addi %wtile_b, %rt : index
+            %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+            croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
+          }
+          croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
-        %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
-          %any = arith.cmpf ogt, %a, %zero : f32
-          %rcp = arith.divf %one, %a : f32
-          %x = arith.select %any, %rcp, %zero : f32
-          croq.yield %x : f32
-        }
-        %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.mulf %x, %a : f32
-          croq.yield %y : f32
-        }
-        %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-          %lg = math.log2 %b : f32
-          %y = arith.addf %a, %lg : f32
-          croq.yield %y : f32
-        }
-        // The log-sum-exp broadcast over 8 columns (an accumulator's
-        // narrowest form).
-        %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-        %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-          croq.yield %a : f32
-        }
-        %wtile_s = arith.muli %split, %row_tiles : index
-        %wtile_is = arith.muli %item, %row_tiles : index
-        %wtile_i = arith.muli %wtile_is, %splits : index
-        %wtile_b = arith.addi %wtile_i, %wtile_s : index
-        %wtile = arith.addi %wtile_b, %rt : index
-        %ov = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
-        croq.mma.store %on -> %ov : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
-        %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-        croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
       }
     }
   }
   // The merge: a block per (item, 64 rows), a thread a column of
   // 4 rows at a time; out = sum_s 2^(lse_s - L) O_s /
-  // sum_s 2^(lse_s - L), L = max_s lse_s.
+  // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
+  // splits, 4 at a time (their loads in flight together), the sums
+  // rescaled when L grows.
+  %multi = arith.cmpi ugt, %splits, %c1 : index
+  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -1559,42 +1969,100 @@ func.func @decode_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: m
       %here = arith.minui %left, %c64 : index
       %item_tile = arith.muli %item, %row_tiles : index
       %first_tile = arith.muli %item_tile, %splits : index
+      %last_split = arith.subi %splits, %c1 : index
       scf.for %r = %lane_row to %here step %c4 {
         %row = arith.addi %row0, %r : index
-        %big = scf.for %s = %c0 to %splits step %c1 iter_args(%mx = %ninf) -> (f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %y = arith.maximumf %mx, %x : f32
-          scf.yield %y : f32
+        %sums:3 = scf.for %sb = %c0 to %splits step %c4
+            iter_args(%mx = %ninf, %acc = %zero, %wsum = %zero) -> (f32, f32, f32) {
+          %c_u0 = arith.constant 0 : index
+          %s_raw0 = arith.addi %sb, %c_u0 : index
+          %in0 = arith.cmpi ult, %s_raw0, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s0 = arith.minui %s_raw0, %last_split : index
+          %split_tile0 = arith.muli %s0, %row_tiles : index
+          %tile00 = arith.addi %first_tile, %split_tile0 : index
+          %tile0 = arith.addi %tile00, %rt : index
+          %wbase0 = arith.muli %tile0, %c64 : index
+          %wrow0 = arith.addi %wbase0, %r : index
+          %x_raw0 = croq.read %lse[%wrow0, %c0] : memref<?x?xf32>
+          %x0 = arith.select %in0, %x_raw0, %ninf : f32
+          %o0 = croq.read %o_part[%wrow0, %col] : memref<?x?xf32>
+          %c_u1 = arith.constant 1 : index
+          %s_raw1 = arith.addi %sb, %c_u1 : index
+          %in1 = arith.cmpi ult, %s_raw1, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s1 = arith.minui %s_raw1, %last_split : index
+          %split_tile1 = arith.muli %s1, %row_tiles : index
+          %tile01 = arith.addi %first_tile, %split_tile1 : index
+          %tile1 = arith.addi %tile01, %rt : index
+          %wbase1 = arith.muli %tile1, %c64 : index
+          %wrow1 = arith.addi %wbase1, %r : index
+          %x_raw1 = croq.read %lse[%wrow1, %c0] : memref<?x?xf32>
+          %x1 = arith.select %in1, %x_raw1, %ninf : f32
+          %o1 = croq.read %o_part[%wrow1, %col] : memref<?x?xf32>
+          %c_u2 = arith.constant 2 : index
+          %s_raw2 = arith.addi %sb, %c_u2 : index
+          %in2 = arith.cmpi ult, %s_raw2, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s2 = arith.minui %s_raw2, %last_split : index
+          %split_tile2 = arith.muli %s2, %row_tiles : index
+          %tile02 = arith.addi %first_tile, %split_tile2 : index
+          %tile2 = arith.addi %tile02, %rt : index
+          %wbase2 = arith.muli %tile2, %c64 : index
+          %wrow2 = arith.addi %wbase2, %r : index
+          %x_raw2 = croq.read %lse[%wrow2, %c0] : memref<?x?xf32>
+          %x2 = arith.select %in2, %x_raw2, %ninf : f32
+          %o2 = croq.read %o_part[%wrow2, %col] : memref<?x?xf32>
+          %c_u3 = arith.constant 3 : index
+          %s_raw3 = arith.addi %sb, %c_u3 : index
+          %in3 = arith.cmpi ult, %s_raw3, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s3 = arith.minui %s_raw3, %last_split : index
+          %split_tile3 = arith.muli %s3, %row_tiles : index
+          %tile03 = arith.addi %first_tile, %split_tile3 : index
+          %tile3 = arith.addi %tile03, %rt : index
+          %wbase3 = arith.muli %tile3, %c64 : index
+          %wrow3 = arith.addi %wbase3, %r : index
+          %x_raw3 = croq.read %lse[%wrow3, %c0] : memref<?x?xf32>
+          %x3 = arith.select %in3, %x_raw3, %ninf : f32
+          %o3 = croq.read %o_part[%wrow3, %col] : memref<?x?xf32>
+          %mx0 = arith.maximumf %mx, %x0 : f32
+          %mx1 = arith.maximumf %mx0, %x1 : f32
+          %mx2 = arith.maximumf %mx1, %x2 : f32
+          %mx3 = arith.maximumf %mx2, %x3 : f32
+          // No keys so far: L = 0, so that every weight is 2^-inf = 0.
+          %none = arith.cmpf oeq, %mx3, %ninf : f32
+          %safe = arith.select %none, %zero, %mx3 : f32
+          %dk = arith.subf %mx, %safe : f32
+          %keep = math.exp2 %dk fastmath<afn> : f32
+          %acc_k = arith.mulf %acc, %keep : f32
+          %wsum_k = arith.mulf %wsum, %keep : f32
+          %d0 = arith.subf %x0, %safe : f32
+          %wt0 = math.exp2 %d0 fastmath<afn> : f32
+          %acc0 = math.fma %wt0, %o0, %acc_k : f32
+          %wsum0 = arith.addf %wsum_k, %wt0 : f32
+          %d1 = arith.subf %x1, %safe : f32
+          %wt1 = math.exp2 %d1 fastmath<afn> : f32
+          %acc1 = math.fma %wt1, %o1, %acc0 : f32
+          %wsum1 = arith.addf %wsum0, %wt1 : f32
+          %d2 = arith.subf %x2, %safe : f32
+          %wt2 = math.exp2 %d2 fastmath<afn> : f32
+          %acc2 = math.fma %wt2, %o2, %acc1 : f32
+          %wsum2 = arith.addf %wsum1, %wt2 : f32
+          %d3 = arith.subf %x3, %safe : f32
+          %wt3 = math.exp2 %d3 fastmath<afn> : f32
+          %acc3 = math.fma %wt3, %o3, %acc2 : f32
+          %wsum3 = arith.addf %wsum2, %wt3 : f32
+          scf.yield %mx3, %acc3, %wsum3 : f32, f32, f32
         }
-        // No keys at all: L = 0, so that every weight is 2^-inf = 0.
-        %empty = arith.cmpf oeq, %big, %ninf : f32
-        %lmax = arith.select %empty, %zero, %big : f32
-        %sums:2 = scf.for %s = %c0 to %splits step %c1 iter_args(%acc = %zero, %wsum = %zero) -> (f32, f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %d = arith.subf %x, %lmax : f32
-          %wt = math.exp2 %d fastmath<afn> : f32
-          %o = croq.read %o_part[%wrow, %col] : memref<?x?xf32>
-          %a = math.fma %wt, %o, %acc : f32
-          %ws = arith.addf %wsum, %wt : f32
-          scf.yield %a, %ws : f32, f32
-        }
-        %any = arith.cmpf ogt, %sums#1, %zero : f32
-        %quot = arith.divf %sums#0, %sums#1 : f32
+        %any = arith.cmpf ogt, %sums#2, %zero : f32
+        %quot = arith.divf %sums#1, %sums#2 : f32
         %val = arith.select %any, %quot, %zero : f32
         %y = arith.truncf %val : f32 to bf16
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xbf16>
       }
     }
+  }
   }
   return
 }
@@ -1607,9 +2075,11 @@ func.func @decode_paged_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: me
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %c0_i32 = arith.constant 0 : i32
   %items = memref.dim %q, %c0 : memref<?x?x?xf16>
   %rows = memref.dim %q, %c1 : memref<?x?x?xf16>
@@ -1721,7 +2191,7 @@ func.func @decode_paged_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: me
   %room1 = arith.maxui %ws_room, %c1 : index
   %max_splits = arith.minui %tiles, %room1 : index
   %units = arith.muli %items, %row_tiles : index
-  // Blocks that run at once: 132 SMs, 1 block(s) each.
+  // Work items that run at once: one a block, one block an SM.
   %wave = arith.constant 132 : index
   %c1000 = arith.constant 1000 : index
   %percent = arith.constant 85 : index
@@ -1764,59 +2234,78 @@ func.func @decode_paged_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: me
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
-  %item_splits = arith.muli %units, %splits : index
-  // Blocks in the order (item, split, row tile): the row tiles of a
-  // split read the same K and V tiles from L2.
-  croq.parallel (%bid) in [%item_splits] : block {
+  %work = arith.muli %units, %splits : index
+  %grid = arith.minui %work, %c132 : index
+  // One split: the output is written from the kernel, and there is
+  // nothing to merge.
+  %single = arith.cmpi eq, %splits, %c1 : index
+  croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<3>
     %kempty = croq.event.alloc ready : !croq.events<3>
     %vfull = croq.event.alloc : !croq.events<3>
     %vempty = croq.event.alloc ready : !croq.events<3>
-    %qready = croq.event.alloc : !croq.events<1>
-    %q_s = croq.alloc : !croq.tile<1x64x128xf16, shared, swizzle = 128>
+    %qfull = croq.event.alloc : !croq.events<2>
+    %qempty = croq.event.alloc ready : !croq.events<2>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
-    %rt = arith.remui %bid, %row_tiles : index
-    %item_split = arith.divui %bid, %row_tiles : index
-    %split = arith.remui %item_split, %splits : index
-    %item = arith.divui %item_split, %splits : index
-    %kv_divisor = arith.maxui %kv_heads, %c1 : index
-    %seq = arith.divui %item, %kv_divisor : index
-    %kvh = arith.remui %item, %kv_divisor : index
-    // The sequence's keys, within 0 and the cache's capacity.
-    %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
-    %len_pos = arith.maxsi %len32, %c0_i32 : i32
-    %len_raw = arith.index_castui %len_pos : i32 to index
-    %len = arith.minui %len_raw, %capacity : index
-    %seq_tiles = arith.ceildivui %len, %c128 : index
-    %t0 = arith.muli %split, %per_split : index
-    %t_end = arith.addi %t0, %per_split : index
-    %t_cut = arith.minui %t_end, %seq_tiles : index
-    %t1 = arith.maxui %t_cut, %t0 : index
-    %count = arith.subi %t1, %t0 : index
     croq.parallel (%p) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        scf.for %i = %c0 to %count step %c1 {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          // Tile j of the sequence: page table[seq, j / tiles a page],
-          // tile j % (tiles a page) in it.
-          %page_index = arith.divui %j, %page_divisor : index
-          %in_page = arith.remui %j, %page_divisor : index
-          %page32 = croq.read %table[%seq, %page_index] : memref<?x?xi32> -> i32
-          %page_id = arith.index_castui %page32 : i32 to index
-          croq.event.wait %kempty[%stage] : !croq.events<3>
-          %kv = croq.subspan %k [1, 128, 128] at [%page_id, %in_page, %kvh] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
-          croq.event.wait %vempty[%stage] : !croq.events<3>
-          %vv = croq.subspan %v [1, 128, 128] at [%page_id, %in_page, %kvh] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          // The rows: the query heads of the K/V head and their queries,
+          // zero-filled past the last.
+          croq.event.wait %qempty[%slot] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+          %qs = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qs : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+          croq.event.trigger %qfull[%slot] after (%fq) : !croq.events<2>
+          scf.for %i = %c0 to %count step %c1 {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c3 : index
+            // Tile j of the sequence: page table[seq, j / tiles a page],
+            // tile j % (tiles a page) in it.
+            %page_index = arith.divui %j, %page_divisor : index
+            %in_page = arith.remui %j, %page_divisor : index
+            %page32 = croq.read %table[%seq, %page_index] : memref<?x?xi32> -> i32
+            %page_id = arith.index_castui %page32 : i32 to index
+            croq.event.wait %kempty[%stage] : !croq.events<3>
+            %kv = croq.subspan %k [1, 128, 128] at [%page_id, %in_page, %kvh] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+            %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
+            %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
+            croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
+            croq.event.wait %vempty[%stage] : !croq.events<3>
+            %vv = croq.subspan %v [1, 128, 128] at [%page_id, %in_page, %kvh] : memref<?x?x?xf16> -> !croq.view<1x128x128xf16>
+            %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
+            %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xf16> -> !croq.tile<1x128x128xf16, shared, swizzle = 128>
+            croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+          }
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
       }
       croq.inthreads async %is_consumer {
@@ -1825,128 +2314,164 @@ func.func @decode_paged_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: me
         %one = arith.constant 1.0 : f32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
-        // The rows: the query heads of the K/V head and their queries,
-        // zero-filled past the last.
-        %qv = croq.subspan %q [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-        %fq = croq.copy tma async zfill swizzle = 128 %qv -> %q_s : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq) : !croq.events<1>
-        croq.event.wait %qready[%c0] : !croq.events<1>
-        %q2 = croq.span_as %q_s : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
-        %last_tile = arith.subi %seq_tiles, %c1 : index
-        %key_tail = arith.remui %len, %c128 : index
-        %ragged = arith.cmpi ne, %key_tail, %c0 : index
-        %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
-        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
-        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
-        %res:3 = scf.for %i = %c0 to %count step %c1
-            iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kfull[%stage] : !croq.events<3>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<3>
-          // Only the sequence's last tile has keys past its end.
-          %is_last = arith.cmpi eq, %j, %last_tile : index
-          %needs_mask = arith.andi %is_last, %ragged : i1
-          %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
-            %limit = arith.index_cast %key_tail : index to i32
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              // col < limit as col & -8 < limit - (col & 7).
-              %col32 = arith.index_castui %col : index to i32
-              %col_lo = arith.andi %col32, %c7_i32 : i32
-              %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
-              %inside = arith.cmpi slt, %col_hi, %room : i32
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          croq.event.wait %qfull[%slot] : !croq.events<2>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %qa = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+          %last_tile = arith.subi %seq_tiles, %c1 : index
+          %key_tail = arith.remui %len, %c128 : index
+          %ragged = arith.cmpi ne, %key_tail, %c0 : index
+          %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+          %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+          %res:3 = scf.for %i = %c0 to %count step %c1
+              iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c3 : index
+            croq.event.wait %kfull[%stage] : !croq.events<3>
+            %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
+            %k2 = croq.span_as %kt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+            %kb = croq.mma.load %k2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+            %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xf16>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+            %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage] : !croq.events<3>
+            // Only the sequence's last tile has keys past its end.
+            %is_last = arith.cmpi eq, %j, %last_tile : index
+            %needs_mask = arith.andi %is_last, %ragged : i1
+            %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
+              %limit = arith.index_cast %key_tail : index to i32
+              %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                // col < limit as col & -8 < limit - (col & 7).
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %b, %scale : f32
+              %x = arith.maximumf %a, %y : f32
+              croq.yield %x : f32
+            }
+            %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.negf %a : f32
+              croq.yield %x : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
+            %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %d = arith.subf %a, %b : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = math.fma %a, %b, %c : f32
+              croq.yield %y : f32
+            }
+            %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+            %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %a : f32
+              croq.yield %y : f32
+            }
+            croq.event.wait %vfull[%stage] : !croq.events<3>
+            %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
+            %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+            croq.event.trigger %vempty[%stage] : !croq.events<3>
+            scf.yield %oc, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
+          %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
+            %any = arith.cmpf ogt, %a, %zero : f32
+            %rcp = arith.divf %one, %a : f32
+            %x = arith.select %any, %rcp, %zero : f32
             croq.yield %x : f32
           }
-          %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
-            %x = arith.negf %a : f32
-            croq.yield %x : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
-          %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
-          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+          %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          croq.event.wait %vfull[%stage] : !croq.events<3>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x128xf16, shared, swizzle = 128> -> !croq.tile<128x128xf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x128xf16, shared, swizzle = 128> -> !croq.frag<128x128xf16>
-          %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x128xf16> -> !croq.acc<64x128xf32>
-          %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<3>
-          scf.yield %oc, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+          scf.if %single {
+            croq.mma.store %on -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+            // The slot is loaded again once the store has read it.
+            croq.wait_stores read
+          } else {
+            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %lg = math.log2 %b : f32
+              %y = arith.addf %a, %lg : f32
+              croq.yield %y : f32
+            }
+            // The log-sum-exp broadcast over 8 columns (an accumulator's
+            // narrowest form).
+            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+              croq.yield %a : f32
+            }
+            %wtile_s = arith.muli %split, %row_tiles : index
+            %wtile_is = arith.muli %item, %row_tiles : index
+            %wtile_i = arith.muli %wtile_is, %splits : index
+            %wtile_b = arith.addi %wtile_i, %wtile_s : index
+            %wtile = arith.addi %wtile_b, %rt : index
+            %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+            croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
+          }
+          croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
-        %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
-          %any = arith.cmpf ogt, %a, %zero : f32
-          %rcp = arith.divf %one, %a : f32
-          %x = arith.select %any, %rcp, %zero : f32
-          croq.yield %x : f32
-        }
-        %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.mulf %x, %a : f32
-          croq.yield %y : f32
-        }
-        %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-          %lg = math.log2 %b : f32
-          %y = arith.addf %a, %lg : f32
-          croq.yield %y : f32
-        }
-        // The log-sum-exp broadcast over 8 columns (an accumulator's
-        // narrowest form).
-        %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-        %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-          croq.yield %a : f32
-        }
-        %wtile_s = arith.muli %split, %row_tiles : index
-        %wtile_is = arith.muli %item, %row_tiles : index
-        %wtile_i = arith.muli %wtile_is, %splits : index
-        %wtile_b = arith.addi %wtile_i, %wtile_s : index
-        %wtile = arith.addi %wtile_b, %rt : index
-        %ov = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
-        croq.mma.store %on -> %ov : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
-        %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-        croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
       }
     }
   }
   // The merge: a block per (item, 64 rows), a thread a column of
   // 2 rows at a time; out = sum_s 2^(lse_s - L) O_s /
-  // sum_s 2^(lse_s - L), L = max_s lse_s.
+  // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
+  // splits, 4 at a time (their loads in flight together), the sums
+  // rescaled when L grows.
+  %multi = arith.cmpi ugt, %splits, %c1 : index
+  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -1958,42 +2483,100 @@ func.func @decode_paged_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: me
       %here = arith.minui %left, %c64 : index
       %item_tile = arith.muli %item, %row_tiles : index
       %first_tile = arith.muli %item_tile, %splits : index
+      %last_split = arith.subi %splits, %c1 : index
       scf.for %r = %lane_row to %here step %c2 {
         %row = arith.addi %row0, %r : index
-        %big = scf.for %s = %c0 to %splits step %c1 iter_args(%mx = %ninf) -> (f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %y = arith.maximumf %mx, %x : f32
-          scf.yield %y : f32
+        %sums:3 = scf.for %sb = %c0 to %splits step %c4
+            iter_args(%mx = %ninf, %acc = %zero, %wsum = %zero) -> (f32, f32, f32) {
+          %c_u0 = arith.constant 0 : index
+          %s_raw0 = arith.addi %sb, %c_u0 : index
+          %in0 = arith.cmpi ult, %s_raw0, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s0 = arith.minui %s_raw0, %last_split : index
+          %split_tile0 = arith.muli %s0, %row_tiles : index
+          %tile00 = arith.addi %first_tile, %split_tile0 : index
+          %tile0 = arith.addi %tile00, %rt : index
+          %wbase0 = arith.muli %tile0, %c64 : index
+          %wrow0 = arith.addi %wbase0, %r : index
+          %x_raw0 = croq.read %lse[%wrow0, %c0] : memref<?x?xf32>
+          %x0 = arith.select %in0, %x_raw0, %ninf : f32
+          %o0 = croq.read %o_part[%wrow0, %col] : memref<?x?xf32>
+          %c_u1 = arith.constant 1 : index
+          %s_raw1 = arith.addi %sb, %c_u1 : index
+          %in1 = arith.cmpi ult, %s_raw1, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s1 = arith.minui %s_raw1, %last_split : index
+          %split_tile1 = arith.muli %s1, %row_tiles : index
+          %tile01 = arith.addi %first_tile, %split_tile1 : index
+          %tile1 = arith.addi %tile01, %rt : index
+          %wbase1 = arith.muli %tile1, %c64 : index
+          %wrow1 = arith.addi %wbase1, %r : index
+          %x_raw1 = croq.read %lse[%wrow1, %c0] : memref<?x?xf32>
+          %x1 = arith.select %in1, %x_raw1, %ninf : f32
+          %o1 = croq.read %o_part[%wrow1, %col] : memref<?x?xf32>
+          %c_u2 = arith.constant 2 : index
+          %s_raw2 = arith.addi %sb, %c_u2 : index
+          %in2 = arith.cmpi ult, %s_raw2, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s2 = arith.minui %s_raw2, %last_split : index
+          %split_tile2 = arith.muli %s2, %row_tiles : index
+          %tile02 = arith.addi %first_tile, %split_tile2 : index
+          %tile2 = arith.addi %tile02, %rt : index
+          %wbase2 = arith.muli %tile2, %c64 : index
+          %wrow2 = arith.addi %wbase2, %r : index
+          %x_raw2 = croq.read %lse[%wrow2, %c0] : memref<?x?xf32>
+          %x2 = arith.select %in2, %x_raw2, %ninf : f32
+          %o2 = croq.read %o_part[%wrow2, %col] : memref<?x?xf32>
+          %c_u3 = arith.constant 3 : index
+          %s_raw3 = arith.addi %sb, %c_u3 : index
+          %in3 = arith.cmpi ult, %s_raw3, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s3 = arith.minui %s_raw3, %last_split : index
+          %split_tile3 = arith.muli %s3, %row_tiles : index
+          %tile03 = arith.addi %first_tile, %split_tile3 : index
+          %tile3 = arith.addi %tile03, %rt : index
+          %wbase3 = arith.muli %tile3, %c64 : index
+          %wrow3 = arith.addi %wbase3, %r : index
+          %x_raw3 = croq.read %lse[%wrow3, %c0] : memref<?x?xf32>
+          %x3 = arith.select %in3, %x_raw3, %ninf : f32
+          %o3 = croq.read %o_part[%wrow3, %col] : memref<?x?xf32>
+          %mx0 = arith.maximumf %mx, %x0 : f32
+          %mx1 = arith.maximumf %mx0, %x1 : f32
+          %mx2 = arith.maximumf %mx1, %x2 : f32
+          %mx3 = arith.maximumf %mx2, %x3 : f32
+          // No keys so far: L = 0, so that every weight is 2^-inf = 0.
+          %none = arith.cmpf oeq, %mx3, %ninf : f32
+          %safe = arith.select %none, %zero, %mx3 : f32
+          %dk = arith.subf %mx, %safe : f32
+          %keep = math.exp2 %dk fastmath<afn> : f32
+          %acc_k = arith.mulf %acc, %keep : f32
+          %wsum_k = arith.mulf %wsum, %keep : f32
+          %d0 = arith.subf %x0, %safe : f32
+          %wt0 = math.exp2 %d0 fastmath<afn> : f32
+          %acc0 = math.fma %wt0, %o0, %acc_k : f32
+          %wsum0 = arith.addf %wsum_k, %wt0 : f32
+          %d1 = arith.subf %x1, %safe : f32
+          %wt1 = math.exp2 %d1 fastmath<afn> : f32
+          %acc1 = math.fma %wt1, %o1, %acc0 : f32
+          %wsum1 = arith.addf %wsum0, %wt1 : f32
+          %d2 = arith.subf %x2, %safe : f32
+          %wt2 = math.exp2 %d2 fastmath<afn> : f32
+          %acc2 = math.fma %wt2, %o2, %acc1 : f32
+          %wsum2 = arith.addf %wsum1, %wt2 : f32
+          %d3 = arith.subf %x3, %safe : f32
+          %wt3 = math.exp2 %d3 fastmath<afn> : f32
+          %acc3 = math.fma %wt3, %o3, %acc2 : f32
+          %wsum3 = arith.addf %wsum2, %wt3 : f32
+          scf.yield %mx3, %acc3, %wsum3 : f32, f32, f32
         }
-        // No keys at all: L = 0, so that every weight is 2^-inf = 0.
-        %empty = arith.cmpf oeq, %big, %ninf : f32
-        %lmax = arith.select %empty, %zero, %big : f32
-        %sums:2 = scf.for %s = %c0 to %splits step %c1 iter_args(%acc = %zero, %wsum = %zero) -> (f32, f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %d = arith.subf %x, %lmax : f32
-          %wt = math.exp2 %d fastmath<afn> : f32
-          %o = croq.read %o_part[%wrow, %col] : memref<?x?xf32>
-          %a = math.fma %wt, %o, %acc : f32
-          %ws = arith.addf %wsum, %wt : f32
-          scf.yield %a, %ws : f32, f32
-        }
-        %any = arith.cmpf ogt, %sums#1, %zero : f32
-        %quot = arith.divf %sums#0, %sums#1 : f32
+        %any = arith.cmpf ogt, %sums#2, %zero : f32
+        %quot = arith.divf %sums#1, %sums#2 : f32
         %val = arith.select %any, %quot, %zero : f32
         %y = arith.truncf %val : f32 to f16
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xf16>
       }
     }
+  }
   }
   return
 }
@@ -2006,9 +2589,11 @@ func.func @decode_paged_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v:
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %c0_i32 = arith.constant 0 : i32
   %items = memref.dim %q, %c0 : memref<?x?x?xbf16>
   %rows = memref.dim %q, %c1 : memref<?x?x?xbf16>
@@ -2120,7 +2705,7 @@ func.func @decode_paged_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v:
   %room1 = arith.maxui %ws_room, %c1 : index
   %max_splits = arith.minui %tiles, %room1 : index
   %units = arith.muli %items, %row_tiles : index
-  // Blocks that run at once: 132 SMs, 1 block(s) each.
+  // Work items that run at once: one a block, one block an SM.
   %wave = arith.constant 132 : index
   %c1000 = arith.constant 1000 : index
   %percent = arith.constant 85 : index
@@ -2163,59 +2748,78 @@ func.func @decode_paged_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v:
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
-  %item_splits = arith.muli %units, %splits : index
-  // Blocks in the order (item, split, row tile): the row tiles of a
-  // split read the same K and V tiles from L2.
-  croq.parallel (%bid) in [%item_splits] : block {
+  %work = arith.muli %units, %splits : index
+  %grid = arith.minui %work, %c132 : index
+  // One split: the output is written from the kernel, and there is
+  // nothing to merge.
+  %single = arith.cmpi eq, %splits, %c1 : index
+  croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<3>
     %kempty = croq.event.alloc ready : !croq.events<3>
     %vfull = croq.event.alloc : !croq.events<3>
     %vempty = croq.event.alloc ready : !croq.events<3>
-    %qready = croq.event.alloc : !croq.events<1>
-    %q_s = croq.alloc : !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+    %qfull = croq.event.alloc : !croq.events<2>
+    %qempty = croq.event.alloc ready : !croq.events<2>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %k_s = croq.alloc : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
-    %rt = arith.remui %bid, %row_tiles : index
-    %item_split = arith.divui %bid, %row_tiles : index
-    %split = arith.remui %item_split, %splits : index
-    %item = arith.divui %item_split, %splits : index
-    %kv_divisor = arith.maxui %kv_heads, %c1 : index
-    %seq = arith.divui %item, %kv_divisor : index
-    %kvh = arith.remui %item, %kv_divisor : index
-    // The sequence's keys, within 0 and the cache's capacity.
-    %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
-    %len_pos = arith.maxsi %len32, %c0_i32 : i32
-    %len_raw = arith.index_castui %len_pos : i32 to index
-    %len = arith.minui %len_raw, %capacity : index
-    %seq_tiles = arith.ceildivui %len, %c128 : index
-    %t0 = arith.muli %split, %per_split : index
-    %t_end = arith.addi %t0, %per_split : index
-    %t_cut = arith.minui %t_end, %seq_tiles : index
-    %t1 = arith.maxui %t_cut, %t0 : index
-    %count = arith.subi %t1, %t0 : index
     croq.parallel (%p) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        scf.for %i = %c0 to %count step %c1 {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          // Tile j of the sequence: page table[seq, j / tiles a page],
-          // tile j % (tiles a page) in it.
-          %page_index = arith.divui %j, %page_divisor : index
-          %in_page = arith.remui %j, %page_divisor : index
-          %page32 = croq.read %table[%seq, %page_index] : memref<?x?xi32> -> i32
-          %page_id = arith.index_castui %page32 : i32 to index
-          croq.event.wait %kempty[%stage] : !croq.events<3>
-          %kv = croq.subspan %k [1, 128, 128] at [%page_id, %in_page, %kvh] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
-          croq.event.wait %vempty[%stage] : !croq.events<3>
-          %vv = croq.subspan %v [1, 128, 128] at [%page_id, %in_page, %kvh] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          // The rows: the query heads of the K/V head and their queries,
+          // zero-filled past the last.
+          croq.event.wait %qempty[%slot] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+          %qs = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qs : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+          croq.event.trigger %qfull[%slot] after (%fq) : !croq.events<2>
+          scf.for %i = %c0 to %count step %c1 {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c3 : index
+            // Tile j of the sequence: page table[seq, j / tiles a page],
+            // tile j % (tiles a page) in it.
+            %page_index = arith.divui %j, %page_divisor : index
+            %in_page = arith.remui %j, %page_divisor : index
+            %page32 = croq.read %table[%seq, %page_index] : memref<?x?xi32> -> i32
+            %page_id = arith.index_castui %page32 : i32 to index
+            croq.event.wait %kempty[%stage] : !croq.events<3>
+            %kv = croq.subspan %k [1, 128, 128] at [%page_id, %in_page, %kvh] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+            %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
+            %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
+            croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
+            croq.event.wait %vempty[%stage] : !croq.events<3>
+            %vv = croq.subspan %v [1, 128, 128] at [%page_id, %in_page, %kvh] : memref<?x?x?xbf16> -> !croq.view<1x128x128xbf16>
+            %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
+            %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x128xbf16> -> !croq.tile<1x128x128xbf16, shared, swizzle = 128>
+            croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+          }
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
       }
       croq.inthreads async %is_consumer {
@@ -2224,128 +2828,164 @@ func.func @decode_paged_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v:
         %one = arith.constant 1.0 : f32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
-        // The rows: the query heads of the K/V head and their queries,
-        // zero-filled past the last.
-        %qv = croq.subspan %q [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-        %fq = croq.copy tma async zfill swizzle = 128 %qv -> %q_s : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq) : !croq.events<1>
-        croq.event.wait %qready[%c0] : !croq.events<1>
-        %q2 = croq.span_as %q_s : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
-        %last_tile = arith.subi %seq_tiles, %c1 : index
-        %key_tail = arith.remui %len, %c128 : index
-        %ragged = arith.cmpi ne, %key_tail, %c0 : index
-        %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
-        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
-        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
-        %res:3 = scf.for %i = %c0 to %count step %c1
-            iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kfull[%stage] : !croq.events<3>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<3>
-          // Only the sequence's last tile has keys past its end.
-          %is_last = arith.cmpi eq, %j, %last_tile : index
-          %needs_mask = arith.andi %is_last, %ragged : i1
-          %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
-            %limit = arith.index_cast %key_tail : index to i32
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              // col < limit as col & -8 < limit - (col & 7).
-              %col32 = arith.index_castui %col : index to i32
-              %col_lo = arith.andi %col32, %c7_i32 : i32
-              %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
-              %inside = arith.cmpi slt, %col_hi, %room : i32
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          croq.event.wait %qfull[%slot] : !croq.events<2>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %qa = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+          %last_tile = arith.subi %seq_tiles, %c1 : index
+          %key_tail = arith.remui %len, %c128 : index
+          %ragged = arith.cmpi ne, %key_tail, %c0 : index
+          %o0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+          %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+          %res:3 = scf.for %i = %c0 to %count step %c1
+              iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c3 : index
+            croq.event.wait %kfull[%stage] : !croq.events<3>
+            %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
+            %k2 = croq.span_as %kt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+            %kb = croq.mma.load %k2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+            %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x128xbf16>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+            %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage] : !croq.events<3>
+            // Only the sequence's last tile has keys past its end.
+            %is_last = arith.cmpi eq, %j, %last_tile : index
+            %needs_mask = arith.andi %is_last, %ragged : i1
+            %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
+              %limit = arith.index_cast %key_tail : index to i32
+              %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                // col < limit as col & -8 < limit - (col & 7).
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %b, %scale : f32
+              %x = arith.maximumf %a, %y : f32
+              croq.yield %x : f32
+            }
+            %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.negf %a : f32
+              croq.yield %x : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
+            %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %d = arith.subf %a, %b : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = math.fma %a, %b, %c : f32
+              croq.yield %y : f32
+            }
+            %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+            %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %a : f32
+              croq.yield %y : f32
+            }
+            croq.event.wait %vfull[%stage] : !croq.events<3>
+            %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
+            %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
+            croq.event.trigger %vempty[%stage] : !croq.events<3>
+            scf.yield %oc, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
+          %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
+            %any = arith.cmpf ogt, %a, %zero : f32
+            %rcp = arith.divf %one, %a : f32
+            %x = arith.select %any, %rcp, %zero : f32
             croq.yield %x : f32
           }
-          %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
-            %x = arith.negf %a : f32
-            croq.yield %x : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
-          %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
-          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+          %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          croq.event.wait %vfull[%stage] : !croq.events<3>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x128xbf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x128xbf16, shared, swizzle = 128> -> !croq.tile<128x128xbf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x128xbf16, shared, swizzle = 128> -> !croq.frag<128x128xbf16>
-          %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x128xbf16> -> !croq.acc<64x128xf32>
-          %oc = croq.mma.commit %o1 : !croq.acc<64x128xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<3>
-          scf.yield %oc, %mn, %ln : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+          scf.if %single {
+            croq.mma.store %on -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
+            // The slot is loaded again once the store has read it.
+            croq.wait_stores read
+          } else {
+            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %lg = math.log2 %b : f32
+              %y = arith.addf %a, %lg : f32
+              croq.yield %y : f32
+            }
+            // The log-sum-exp broadcast over 8 columns (an accumulator's
+            // narrowest form).
+            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+              croq.yield %a : f32
+            }
+            %wtile_s = arith.muli %split, %row_tiles : index
+            %wtile_is = arith.muli %item, %row_tiles : index
+            %wtile_i = arith.muli %wtile_is, %splits : index
+            %wtile_b = arith.addi %wtile_i, %wtile_s : index
+            %wtile = arith.addi %wtile_b, %rt : index
+            %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+            croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
+          }
+          croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
-        %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
-          %any = arith.cmpf ogt, %a, %zero : f32
-          %rcp = arith.divf %one, %a : f32
-          %x = arith.select %any, %rcp, %zero : f32
-          croq.yield %x : f32
-        }
-        %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.mulf %x, %a : f32
-          croq.yield %y : f32
-        }
-        %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-          %lg = math.log2 %b : f32
-          %y = arith.addf %a, %lg : f32
-          croq.yield %y : f32
-        }
-        // The log-sum-exp broadcast over 8 columns (an accumulator's
-        // narrowest form).
-        %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-        %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-          croq.yield %a : f32
-        }
-        %wtile_s = arith.muli %split, %row_tiles : index
-        %wtile_is = arith.muli %item, %row_tiles : index
-        %wtile_i = arith.muli %wtile_is, %splits : index
-        %wtile_b = arith.addi %wtile_i, %wtile_s : index
-        %wtile = arith.addi %wtile_b, %rt : index
-        %ov = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
-        croq.mma.store %on -> %ov : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
-        %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-        croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
       }
     }
   }
   // The merge: a block per (item, 64 rows), a thread a column of
   // 2 rows at a time; out = sum_s 2^(lse_s - L) O_s /
-  // sum_s 2^(lse_s - L), L = max_s lse_s.
+  // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
+  // splits, 4 at a time (their loads in flight together), the sums
+  // rescaled when L grows.
+  %multi = arith.cmpi ugt, %splits, %c1 : index
+  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -2357,42 +2997,100 @@ func.func @decode_paged_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v:
       %here = arith.minui %left, %c64 : index
       %item_tile = arith.muli %item, %row_tiles : index
       %first_tile = arith.muli %item_tile, %splits : index
+      %last_split = arith.subi %splits, %c1 : index
       scf.for %r = %lane_row to %here step %c2 {
         %row = arith.addi %row0, %r : index
-        %big = scf.for %s = %c0 to %splits step %c1 iter_args(%mx = %ninf) -> (f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %y = arith.maximumf %mx, %x : f32
-          scf.yield %y : f32
+        %sums:3 = scf.for %sb = %c0 to %splits step %c4
+            iter_args(%mx = %ninf, %acc = %zero, %wsum = %zero) -> (f32, f32, f32) {
+          %c_u0 = arith.constant 0 : index
+          %s_raw0 = arith.addi %sb, %c_u0 : index
+          %in0 = arith.cmpi ult, %s_raw0, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s0 = arith.minui %s_raw0, %last_split : index
+          %split_tile0 = arith.muli %s0, %row_tiles : index
+          %tile00 = arith.addi %first_tile, %split_tile0 : index
+          %tile0 = arith.addi %tile00, %rt : index
+          %wbase0 = arith.muli %tile0, %c64 : index
+          %wrow0 = arith.addi %wbase0, %r : index
+          %x_raw0 = croq.read %lse[%wrow0, %c0] : memref<?x?xf32>
+          %x0 = arith.select %in0, %x_raw0, %ninf : f32
+          %o0 = croq.read %o_part[%wrow0, %col] : memref<?x?xf32>
+          %c_u1 = arith.constant 1 : index
+          %s_raw1 = arith.addi %sb, %c_u1 : index
+          %in1 = arith.cmpi ult, %s_raw1, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s1 = arith.minui %s_raw1, %last_split : index
+          %split_tile1 = arith.muli %s1, %row_tiles : index
+          %tile01 = arith.addi %first_tile, %split_tile1 : index
+          %tile1 = arith.addi %tile01, %rt : index
+          %wbase1 = arith.muli %tile1, %c64 : index
+          %wrow1 = arith.addi %wbase1, %r : index
+          %x_raw1 = croq.read %lse[%wrow1, %c0] : memref<?x?xf32>
+          %x1 = arith.select %in1, %x_raw1, %ninf : f32
+          %o1 = croq.read %o_part[%wrow1, %col] : memref<?x?xf32>
+          %c_u2 = arith.constant 2 : index
+          %s_raw2 = arith.addi %sb, %c_u2 : index
+          %in2 = arith.cmpi ult, %s_raw2, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s2 = arith.minui %s_raw2, %last_split : index
+          %split_tile2 = arith.muli %s2, %row_tiles : index
+          %tile02 = arith.addi %first_tile, %split_tile2 : index
+          %tile2 = arith.addi %tile02, %rt : index
+          %wbase2 = arith.muli %tile2, %c64 : index
+          %wrow2 = arith.addi %wbase2, %r : index
+          %x_raw2 = croq.read %lse[%wrow2, %c0] : memref<?x?xf32>
+          %x2 = arith.select %in2, %x_raw2, %ninf : f32
+          %o2 = croq.read %o_part[%wrow2, %col] : memref<?x?xf32>
+          %c_u3 = arith.constant 3 : index
+          %s_raw3 = arith.addi %sb, %c_u3 : index
+          %in3 = arith.cmpi ult, %s_raw3, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s3 = arith.minui %s_raw3, %last_split : index
+          %split_tile3 = arith.muli %s3, %row_tiles : index
+          %tile03 = arith.addi %first_tile, %split_tile3 : index
+          %tile3 = arith.addi %tile03, %rt : index
+          %wbase3 = arith.muli %tile3, %c64 : index
+          %wrow3 = arith.addi %wbase3, %r : index
+          %x_raw3 = croq.read %lse[%wrow3, %c0] : memref<?x?xf32>
+          %x3 = arith.select %in3, %x_raw3, %ninf : f32
+          %o3 = croq.read %o_part[%wrow3, %col] : memref<?x?xf32>
+          %mx0 = arith.maximumf %mx, %x0 : f32
+          %mx1 = arith.maximumf %mx0, %x1 : f32
+          %mx2 = arith.maximumf %mx1, %x2 : f32
+          %mx3 = arith.maximumf %mx2, %x3 : f32
+          // No keys so far: L = 0, so that every weight is 2^-inf = 0.
+          %none = arith.cmpf oeq, %mx3, %ninf : f32
+          %safe = arith.select %none, %zero, %mx3 : f32
+          %dk = arith.subf %mx, %safe : f32
+          %keep = math.exp2 %dk fastmath<afn> : f32
+          %acc_k = arith.mulf %acc, %keep : f32
+          %wsum_k = arith.mulf %wsum, %keep : f32
+          %d0 = arith.subf %x0, %safe : f32
+          %wt0 = math.exp2 %d0 fastmath<afn> : f32
+          %acc0 = math.fma %wt0, %o0, %acc_k : f32
+          %wsum0 = arith.addf %wsum_k, %wt0 : f32
+          %d1 = arith.subf %x1, %safe : f32
+          %wt1 = math.exp2 %d1 fastmath<afn> : f32
+          %acc1 = math.fma %wt1, %o1, %acc0 : f32
+          %wsum1 = arith.addf %wsum0, %wt1 : f32
+          %d2 = arith.subf %x2, %safe : f32
+          %wt2 = math.exp2 %d2 fastmath<afn> : f32
+          %acc2 = math.fma %wt2, %o2, %acc1 : f32
+          %wsum2 = arith.addf %wsum1, %wt2 : f32
+          %d3 = arith.subf %x3, %safe : f32
+          %wt3 = math.exp2 %d3 fastmath<afn> : f32
+          %acc3 = math.fma %wt3, %o3, %acc2 : f32
+          %wsum3 = arith.addf %wsum2, %wt3 : f32
+          scf.yield %mx3, %acc3, %wsum3 : f32, f32, f32
         }
-        // No keys at all: L = 0, so that every weight is 2^-inf = 0.
-        %empty = arith.cmpf oeq, %big, %ninf : f32
-        %lmax = arith.select %empty, %zero, %big : f32
-        %sums:2 = scf.for %s = %c0 to %splits step %c1 iter_args(%acc = %zero, %wsum = %zero) -> (f32, f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %d = arith.subf %x, %lmax : f32
-          %wt = math.exp2 %d fastmath<afn> : f32
-          %o = croq.read %o_part[%wrow, %col] : memref<?x?xf32>
-          %a = math.fma %wt, %o, %acc : f32
-          %ws = arith.addf %wsum, %wt : f32
-          scf.yield %a, %ws : f32, f32
-        }
-        %any = arith.cmpf ogt, %sums#1, %zero : f32
-        %quot = arith.divf %sums#0, %sums#1 : f32
+        %any = arith.cmpf ogt, %sums#2, %zero : f32
+        %quot = arith.divf %sums#1, %sums#2 : f32
         %val = arith.select %any, %quot, %zero : f32
         %y = arith.truncf %val : f32 to bf16
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xbf16>
       }
     }
+  }
   }
   return
 }
@@ -2404,11 +3102,12 @@ func.func @decode_paged_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %c0_i32 = arith.constant 0 : i32
   %items = memref.dim %q, %c0 : memref<?x?x?xf16>
   %rows = memref.dim %q, %c1 : memref<?x?x?xf16>
@@ -2520,8 +3219,8 @@ func.func @decode_paged_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
   %room1 = arith.maxui %ws_room, %c1 : index
   %max_splits = arith.minui %tiles, %room1 : index
   %units = arith.muli %items, %row_tiles : index
-  // Blocks that run at once: 132 SMs, 2 block(s) each.
-  %wave = arith.constant 264 : index
+  // Work items that run at once: one a block, one block an SM.
+  %wave = arith.constant 132 : index
   %c1000 = arith.constant 1000 : index
   %percent = arith.constant 85 : index
   %c100 = arith.constant 100 : index
@@ -2563,59 +3262,78 @@ func.func @decode_paged_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
-  %item_splits = arith.muli %units, %splits : index
-  // Blocks in the order (item, split, row tile): the row tiles of a
-  // split read the same K and V tiles from L2.
-  croq.parallel (%bid) in [%item_splits] : block {
-    %kfull = croq.event.alloc : !croq.events<3>
-    %kempty = croq.event.alloc ready : !croq.events<3>
-    %vfull = croq.event.alloc : !croq.events<3>
-    %vempty = croq.event.alloc ready : !croq.events<3>
-    %qready = croq.event.alloc : !croq.events<1>
-    %q_s = croq.alloc : !croq.tile<1x64x64xf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-    %rt = arith.remui %bid, %row_tiles : index
-    %item_split = arith.divui %bid, %row_tiles : index
-    %split = arith.remui %item_split, %splits : index
-    %item = arith.divui %item_split, %splits : index
-    %kv_divisor = arith.maxui %kv_heads, %c1 : index
-    %seq = arith.divui %item, %kv_divisor : index
-    %kvh = arith.remui %item, %kv_divisor : index
-    // The sequence's keys, within 0 and the cache's capacity.
-    %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
-    %len_pos = arith.maxsi %len32, %c0_i32 : i32
-    %len_raw = arith.index_castui %len_pos : i32 to index
-    %len = arith.minui %len_raw, %capacity : index
-    %seq_tiles = arith.ceildivui %len, %c128 : index
-    %t0 = arith.muli %split, %per_split : index
-    %t_end = arith.addi %t0, %per_split : index
-    %t_cut = arith.minui %t_end, %seq_tiles : index
-    %t1 = arith.maxui %t_cut, %t0 : index
-    %count = arith.subi %t1, %t0 : index
+  %work = arith.muli %units, %splits : index
+  %grid = arith.minui %work, %c132 : index
+  // One split: the output is written from the kernel, and there is
+  // nothing to merge.
+  %single = arith.cmpi eq, %splits, %c1 : index
+  croq.parallel (%bid) in [%grid] : block {
+    %kfull = croq.event.alloc : !croq.events<5>
+    %kempty = croq.event.alloc ready : !croq.events<5>
+    %vfull = croq.event.alloc : !croq.events<5>
+    %vempty = croq.event.alloc ready : !croq.events<5>
+    %qfull = croq.event.alloc : !croq.events<2>
+    %qempty = croq.event.alloc ready : !croq.events<2>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %k_s = croq.alloc : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
     croq.parallel (%p) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        scf.for %i = %c0 to %count step %c1 {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          // Tile j of the sequence: page table[seq, j / tiles a page],
-          // tile j % (tiles a page) in it.
-          %page_index = arith.divui %j, %page_divisor : index
-          %in_page = arith.remui %j, %page_divisor : index
-          %page32 = croq.read %table[%seq, %page_index] : memref<?x?xi32> -> i32
-          %page_id = arith.index_castui %page32 : i32 to index
-          croq.event.wait %kempty[%stage] : !croq.events<3>
-          %kv = croq.subspan %k [1, 128, 64] at [%page_id, %in_page, %kvh] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
-          croq.event.wait %vempty[%stage] : !croq.events<3>
-          %vv = croq.subspan %v [1, 128, 64] at [%page_id, %in_page, %kvh] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          // The rows: the query heads of the K/V head and their queries,
+          // zero-filled past the last.
+          croq.event.wait %qempty[%slot] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+          %qs = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qs : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %qfull[%slot] after (%fq) : !croq.events<2>
+          scf.for %i = %c0 to %count step %c1 {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c5 : index
+            // Tile j of the sequence: page table[seq, j / tiles a page],
+            // tile j % (tiles a page) in it.
+            %page_index = arith.divui %j, %page_divisor : index
+            %in_page = arith.remui %j, %page_divisor : index
+            %page32 = croq.read %table[%seq, %page_index] : memref<?x?xi32> -> i32
+            %page_id = arith.index_castui %page32 : i32 to index
+            croq.event.wait %kempty[%stage] : !croq.events<5>
+            %kv = croq.subspan %k [1, 128, 64] at [%page_id, %in_page, %kvh] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+            %ks = croq.stage %k_s[%stage] : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
+            %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+            croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<5>
+            croq.event.wait %vempty[%stage] : !croq.events<5>
+            %vv = croq.subspan %v [1, 128, 64] at [%page_id, %in_page, %kvh] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+            %vs = croq.stage %v_s[%stage] : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
+            %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+            croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<5>
+          }
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
       }
       croq.inthreads async %is_consumer {
@@ -2624,128 +3342,164 @@ func.func @decode_paged_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
         %one = arith.constant 1.0 : f32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
-        // The rows: the query heads of the K/V head and their queries,
-        // zero-filled past the last.
-        %qv = croq.subspan %q [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-        %fq = croq.copy tma async zfill swizzle = 128 %qv -> %q_s : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq) : !croq.events<1>
-        croq.event.wait %qready[%c0] : !croq.events<1>
-        %q2 = croq.span_as %q_s : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
-        %last_tile = arith.subi %seq_tiles, %c1 : index
-        %key_tail = arith.remui %len, %c128 : index
-        %ragged = arith.cmpi ne, %key_tail, %c0 : index
-        %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
-        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
-        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
-        %res:3 = scf.for %i = %c0 to %count step %c1
-            iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kfull[%stage] : !croq.events<3>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
-          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<3>
-          // Only the sequence's last tile has keys past its end.
-          %is_last = arith.cmpi eq, %j, %last_tile : index
-          %needs_mask = arith.andi %is_last, %ragged : i1
-          %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
-            %limit = arith.index_cast %key_tail : index to i32
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              // col < limit as col & -8 < limit - (col & 7).
-              %col32 = arith.index_castui %col : index to i32
-              %col_lo = arith.andi %col32, %c7_i32 : i32
-              %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
-              %inside = arith.cmpi slt, %col_hi, %room : i32
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          croq.event.wait %qfull[%slot] : !croq.events<2>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %qa = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %last_tile = arith.subi %seq_tiles, %c1 : index
+          %key_tail = arith.remui %len, %c128 : index
+          %ragged = arith.cmpi ne, %key_tail, %c0 : index
+          %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+          %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+          %res:3 = scf.for %i = %c0 to %count step %c1
+              iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c5 : index
+            croq.event.wait %kfull[%stage] : !croq.events<5>
+            %kt = croq.stage %k_s[%stage] : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
+            %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+            %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+            %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+            %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage] : !croq.events<5>
+            // Only the sequence's last tile has keys past its end.
+            %is_last = arith.cmpi eq, %j, %last_tile : index
+            %needs_mask = arith.andi %is_last, %ragged : i1
+            %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
+              %limit = arith.index_cast %key_tail : index to i32
+              %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                // col < limit as col & -8 < limit - (col & 7).
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %b, %scale : f32
+              %x = arith.maximumf %a, %y : f32
+              croq.yield %x : f32
+            }
+            %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.negf %a : f32
+              croq.yield %x : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
+            %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %d = arith.subf %a, %b : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = math.fma %a, %b, %c : f32
+              croq.yield %y : f32
+            }
+            %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+            %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %a : f32
+              croq.yield %y : f32
+            }
+            croq.event.wait %vfull[%stage] : !croq.events<5>
+            %vt = croq.stage %v_s[%stage] : !croq.tiles<5 x 1x128x64xf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+            %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+            croq.event.trigger %vempty[%stage] : !croq.events<5>
+            scf.yield %oc, %mn, %ln : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
+          %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
+            %any = arith.cmpf ogt, %a, %zero : f32
+            %rcp = arith.divf %one, %a : f32
+            %x = arith.select %any, %rcp, %zero : f32
             croq.yield %x : f32
           }
-          %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
-            %x = arith.negf %a : f32
-            croq.yield %x : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
-          %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
-          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+          %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          croq.event.wait %vfull[%stage] : !croq.events<3>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-          %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
-          %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<3>
-          scf.yield %oc, %mn, %ln : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+          scf.if %single {
+            croq.mma.store %on -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
+            // The slot is loaded again once the store has read it.
+            croq.wait_stores read
+          } else {
+            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %lg = math.log2 %b : f32
+              %y = arith.addf %a, %lg : f32
+              croq.yield %y : f32
+            }
+            // The log-sum-exp broadcast over 8 columns (an accumulator's
+            // narrowest form).
+            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+              croq.yield %a : f32
+            }
+            %wtile_s = arith.muli %split, %row_tiles : index
+            %wtile_is = arith.muli %item, %row_tiles : index
+            %wtile_i = arith.muli %wtile_is, %splits : index
+            %wtile_b = arith.addi %wtile_i, %wtile_s : index
+            %wtile = arith.addi %wtile_b, %rt : index
+            %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+            croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
+          }
+          croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
-        %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
-          %any = arith.cmpf ogt, %a, %zero : f32
-          %rcp = arith.divf %one, %a : f32
-          %x = arith.select %any, %rcp, %zero : f32
-          croq.yield %x : f32
-        }
-        %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.mulf %x, %a : f32
-          croq.yield %y : f32
-        }
-        %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-          %lg = math.log2 %b : f32
-          %y = arith.addf %a, %lg : f32
-          croq.yield %y : f32
-        }
-        // The log-sum-exp broadcast over 8 columns (an accumulator's
-        // narrowest form).
-        %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-        %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-          croq.yield %a : f32
-        }
-        %wtile_s = arith.muli %split, %row_tiles : index
-        %wtile_is = arith.muli %item, %row_tiles : index
-        %wtile_i = arith.muli %wtile_is, %splits : index
-        %wtile_b = arith.addi %wtile_i, %wtile_s : index
-        %wtile = arith.addi %wtile_b, %rt : index
-        %ov = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
-        croq.mma.store %on -> %ov : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
-        %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-        croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
       }
     }
   }
   // The merge: a block per (item, 64 rows), a thread a column of
   // 4 rows at a time; out = sum_s 2^(lse_s - L) O_s /
-  // sum_s 2^(lse_s - L), L = max_s lse_s.
+  // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
+  // splits, 4 at a time (their loads in flight together), the sums
+  // rescaled when L grows.
+  %multi = arith.cmpi ugt, %splits, %c1 : index
+  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -2757,42 +3511,100 @@ func.func @decode_paged_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
       %here = arith.minui %left, %c64 : index
       %item_tile = arith.muli %item, %row_tiles : index
       %first_tile = arith.muli %item_tile, %splits : index
+      %last_split = arith.subi %splits, %c1 : index
       scf.for %r = %lane_row to %here step %c4 {
         %row = arith.addi %row0, %r : index
-        %big = scf.for %s = %c0 to %splits step %c1 iter_args(%mx = %ninf) -> (f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %y = arith.maximumf %mx, %x : f32
-          scf.yield %y : f32
+        %sums:3 = scf.for %sb = %c0 to %splits step %c4
+            iter_args(%mx = %ninf, %acc = %zero, %wsum = %zero) -> (f32, f32, f32) {
+          %c_u0 = arith.constant 0 : index
+          %s_raw0 = arith.addi %sb, %c_u0 : index
+          %in0 = arith.cmpi ult, %s_raw0, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s0 = arith.minui %s_raw0, %last_split : index
+          %split_tile0 = arith.muli %s0, %row_tiles : index
+          %tile00 = arith.addi %first_tile, %split_tile0 : index
+          %tile0 = arith.addi %tile00, %rt : index
+          %wbase0 = arith.muli %tile0, %c64 : index
+          %wrow0 = arith.addi %wbase0, %r : index
+          %x_raw0 = croq.read %lse[%wrow0, %c0] : memref<?x?xf32>
+          %x0 = arith.select %in0, %x_raw0, %ninf : f32
+          %o0 = croq.read %o_part[%wrow0, %col] : memref<?x?xf32>
+          %c_u1 = arith.constant 1 : index
+          %s_raw1 = arith.addi %sb, %c_u1 : index
+          %in1 = arith.cmpi ult, %s_raw1, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s1 = arith.minui %s_raw1, %last_split : index
+          %split_tile1 = arith.muli %s1, %row_tiles : index
+          %tile01 = arith.addi %first_tile, %split_tile1 : index
+          %tile1 = arith.addi %tile01, %rt : index
+          %wbase1 = arith.muli %tile1, %c64 : index
+          %wrow1 = arith.addi %wbase1, %r : index
+          %x_raw1 = croq.read %lse[%wrow1, %c0] : memref<?x?xf32>
+          %x1 = arith.select %in1, %x_raw1, %ninf : f32
+          %o1 = croq.read %o_part[%wrow1, %col] : memref<?x?xf32>
+          %c_u2 = arith.constant 2 : index
+          %s_raw2 = arith.addi %sb, %c_u2 : index
+          %in2 = arith.cmpi ult, %s_raw2, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s2 = arith.minui %s_raw2, %last_split : index
+          %split_tile2 = arith.muli %s2, %row_tiles : index
+          %tile02 = arith.addi %first_tile, %split_tile2 : index
+          %tile2 = arith.addi %tile02, %rt : index
+          %wbase2 = arith.muli %tile2, %c64 : index
+          %wrow2 = arith.addi %wbase2, %r : index
+          %x_raw2 = croq.read %lse[%wrow2, %c0] : memref<?x?xf32>
+          %x2 = arith.select %in2, %x_raw2, %ninf : f32
+          %o2 = croq.read %o_part[%wrow2, %col] : memref<?x?xf32>
+          %c_u3 = arith.constant 3 : index
+          %s_raw3 = arith.addi %sb, %c_u3 : index
+          %in3 = arith.cmpi ult, %s_raw3, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s3 = arith.minui %s_raw3, %last_split : index
+          %split_tile3 = arith.muli %s3, %row_tiles : index
+          %tile03 = arith.addi %first_tile, %split_tile3 : index
+          %tile3 = arith.addi %tile03, %rt : index
+          %wbase3 = arith.muli %tile3, %c64 : index
+          %wrow3 = arith.addi %wbase3, %r : index
+          %x_raw3 = croq.read %lse[%wrow3, %c0] : memref<?x?xf32>
+          %x3 = arith.select %in3, %x_raw3, %ninf : f32
+          %o3 = croq.read %o_part[%wrow3, %col] : memref<?x?xf32>
+          %mx0 = arith.maximumf %mx, %x0 : f32
+          %mx1 = arith.maximumf %mx0, %x1 : f32
+          %mx2 = arith.maximumf %mx1, %x2 : f32
+          %mx3 = arith.maximumf %mx2, %x3 : f32
+          // No keys so far: L = 0, so that every weight is 2^-inf = 0.
+          %none = arith.cmpf oeq, %mx3, %ninf : f32
+          %safe = arith.select %none, %zero, %mx3 : f32
+          %dk = arith.subf %mx, %safe : f32
+          %keep = math.exp2 %dk fastmath<afn> : f32
+          %acc_k = arith.mulf %acc, %keep : f32
+          %wsum_k = arith.mulf %wsum, %keep : f32
+          %d0 = arith.subf %x0, %safe : f32
+          %wt0 = math.exp2 %d0 fastmath<afn> : f32
+          %acc0 = math.fma %wt0, %o0, %acc_k : f32
+          %wsum0 = arith.addf %wsum_k, %wt0 : f32
+          %d1 = arith.subf %x1, %safe : f32
+          %wt1 = math.exp2 %d1 fastmath<afn> : f32
+          %acc1 = math.fma %wt1, %o1, %acc0 : f32
+          %wsum1 = arith.addf %wsum0, %wt1 : f32
+          %d2 = arith.subf %x2, %safe : f32
+          %wt2 = math.exp2 %d2 fastmath<afn> : f32
+          %acc2 = math.fma %wt2, %o2, %acc1 : f32
+          %wsum2 = arith.addf %wsum1, %wt2 : f32
+          %d3 = arith.subf %x3, %safe : f32
+          %wt3 = math.exp2 %d3 fastmath<afn> : f32
+          %acc3 = math.fma %wt3, %o3, %acc2 : f32
+          %wsum3 = arith.addf %wsum2, %wt3 : f32
+          scf.yield %mx3, %acc3, %wsum3 : f32, f32, f32
         }
-        // No keys at all: L = 0, so that every weight is 2^-inf = 0.
-        %empty = arith.cmpf oeq, %big, %ninf : f32
-        %lmax = arith.select %empty, %zero, %big : f32
-        %sums:2 = scf.for %s = %c0 to %splits step %c1 iter_args(%acc = %zero, %wsum = %zero) -> (f32, f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %d = arith.subf %x, %lmax : f32
-          %wt = math.exp2 %d fastmath<afn> : f32
-          %o = croq.read %o_part[%wrow, %col] : memref<?x?xf32>
-          %a = math.fma %wt, %o, %acc : f32
-          %ws = arith.addf %wsum, %wt : f32
-          scf.yield %a, %ws : f32, f32
-        }
-        %any = arith.cmpf ogt, %sums#1, %zero : f32
-        %quot = arith.divf %sums#0, %sums#1 : f32
+        %any = arith.cmpf ogt, %sums#2, %zero : f32
+        %quot = arith.divf %sums#1, %sums#2 : f32
         %val = arith.select %any, %quot, %zero : f32
         %y = arith.truncf %val : f32 to f16
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xf16>
       }
     }
+  }
   }
   return
 }
@@ -2804,11 +3616,12 @@ func.func @decode_paged_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
   %c8 = arith.constant 8 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
+  %c132 = arith.constant 132 : index
   %c0_i32 = arith.constant 0 : i32
   %items = memref.dim %q, %c0 : memref<?x?x?xbf16>
   %rows = memref.dim %q, %c1 : memref<?x?x?xbf16>
@@ -2920,8 +3733,8 @@ func.func @decode_paged_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %room1 = arith.maxui %ws_room, %c1 : index
   %max_splits = arith.minui %tiles, %room1 : index
   %units = arith.muli %items, %row_tiles : index
-  // Blocks that run at once: 132 SMs, 2 block(s) each.
-  %wave = arith.constant 264 : index
+  // Work items that run at once: one a block, one block an SM.
+  %wave = arith.constant 132 : index
   %c1000 = arith.constant 1000 : index
   %percent = arith.constant 85 : index
   %c100 = arith.constant 100 : index
@@ -2963,59 +3776,78 @@ func.func @decode_paged_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   // exp(x * sm_scale) = exp2(x * scale).
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
-  %item_splits = arith.muli %units, %splits : index
-  // Blocks in the order (item, split, row tile): the row tiles of a
-  // split read the same K and V tiles from L2.
-  croq.parallel (%bid) in [%item_splits] : block {
-    %kfull = croq.event.alloc : !croq.events<3>
-    %kempty = croq.event.alloc ready : !croq.events<3>
-    %vfull = croq.event.alloc : !croq.events<3>
-    %vempty = croq.event.alloc ready : !croq.events<3>
-    %qready = croq.event.alloc : !croq.events<1>
-    %q_s = croq.alloc : !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-    %rt = arith.remui %bid, %row_tiles : index
-    %item_split = arith.divui %bid, %row_tiles : index
-    %split = arith.remui %item_split, %splits : index
-    %item = arith.divui %item_split, %splits : index
-    %kv_divisor = arith.maxui %kv_heads, %c1 : index
-    %seq = arith.divui %item, %kv_divisor : index
-    %kvh = arith.remui %item, %kv_divisor : index
-    // The sequence's keys, within 0 and the cache's capacity.
-    %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
-    %len_pos = arith.maxsi %len32, %c0_i32 : i32
-    %len_raw = arith.index_castui %len_pos : i32 to index
-    %len = arith.minui %len_raw, %capacity : index
-    %seq_tiles = arith.ceildivui %len, %c128 : index
-    %t0 = arith.muli %split, %per_split : index
-    %t_end = arith.addi %t0, %per_split : index
-    %t_cut = arith.minui %t_end, %seq_tiles : index
-    %t1 = arith.maxui %t_cut, %t0 : index
-    %count = arith.subi %t1, %t0 : index
+  %work = arith.muli %units, %splits : index
+  %grid = arith.minui %work, %c132 : index
+  // One split: the output is written from the kernel, and there is
+  // nothing to merge.
+  %single = arith.cmpi eq, %splits, %c1 : index
+  croq.parallel (%bid) in [%grid] : block {
+    %kfull = croq.event.alloc : !croq.events<5>
+    %kempty = croq.event.alloc ready : !croq.events<5>
+    %vfull = croq.event.alloc : !croq.events<5>
+    %vempty = croq.event.alloc ready : !croq.events<5>
+    %qfull = croq.event.alloc : !croq.events<2>
+    %qempty = croq.event.alloc ready : !croq.events<2>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %k_s = croq.alloc : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
     croq.parallel (%p) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
       croq.inthreads async %is_producer {
-        scf.for %i = %c0 to %count step %c1 {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          // Tile j of the sequence: page table[seq, j / tiles a page],
-          // tile j % (tiles a page) in it.
-          %page_index = arith.divui %j, %page_divisor : index
-          %in_page = arith.remui %j, %page_divisor : index
-          %page32 = croq.read %table[%seq, %page_index] : memref<?x?xi32> -> i32
-          %page_id = arith.index_castui %page32 : i32 to index
-          croq.event.wait %kempty[%stage] : !croq.events<3>
-          %kv = croq.subspan %k [1, 128, 64] at [%page_id, %in_page, %kvh] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-          %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
-          croq.event.wait %vempty[%stage] : !croq.events<3>
-          %vv = croq.subspan %v [1, 128, 64] at [%page_id, %in_page, %kvh] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-          %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          // The rows: the query heads of the K/V head and their queries,
+          // zero-filled past the last.
+          croq.event.wait %qempty[%slot] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+          %qs = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qs : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+          croq.event.trigger %qfull[%slot] after (%fq) : !croq.events<2>
+          scf.for %i = %c0 to %count step %c1 {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c5 : index
+            // Tile j of the sequence: page table[seq, j / tiles a page],
+            // tile j % (tiles a page) in it.
+            %page_index = arith.divui %j, %page_divisor : index
+            %in_page = arith.remui %j, %page_divisor : index
+            %page32 = croq.read %table[%seq, %page_index] : memref<?x?xi32> -> i32
+            %page_id = arith.index_castui %page32 : i32 to index
+            croq.event.wait %kempty[%stage] : !croq.events<5>
+            %kv = croq.subspan %k [1, 128, 64] at [%page_id, %in_page, %kvh] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+            %ks = croq.stage %k_s[%stage] : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
+            %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+            croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<5>
+            croq.event.wait %vempty[%stage] : !croq.events<5>
+            %vv = croq.subspan %v [1, 128, 64] at [%page_id, %in_page, %kvh] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+            %vs = croq.stage %v_s[%stage] : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
+            %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+            croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<5>
+          }
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
       }
       croq.inthreads async %is_consumer {
@@ -3024,128 +3856,164 @@ func.func @decode_paged_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         %one = arith.constant 1.0 : f32
         %c7_i32 = arith.constant 7 : i32
         %cm8_i32 = arith.constant -8 : i32
-        // The rows: the query heads of the K/V head and their queries,
-        // zero-filled past the last.
-        %qv = croq.subspan %q [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-        %fq = croq.copy tma async zfill swizzle = 128 %qv -> %q_s : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-        croq.event.trigger %qready[%c0] after (%fq) : !croq.events<1>
-        croq.event.wait %qready[%c0] : !croq.events<1>
-        %q2 = croq.span_as %q_s : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-        %qa = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
-        %last_tile = arith.subi %seq_tiles, %c1 : index
-        %key_tail = arith.remui %len, %c128 : index
-        %ragged = arith.cmpi ne, %key_tail, %c0 : index
-        %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
-        %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
-        %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
-        %res:3 = scf.for %i = %c0 to %count step %c1
-            iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
-          %j = arith.addi %t0, %i : index
-          %stage = arith.remui %i, %c3 : index
-          croq.event.wait %kfull[%stage] : !croq.events<3>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-          %k2 = croq.span_as %kt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
-          %kb = croq.mma.load %k2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
-          %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
-          %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<3>
-          // Only the sequence's last tile has keys past its end.
-          %is_last = arith.cmpi eq, %j, %last_tile : index
-          %needs_mask = arith.andi %is_last, %ragged : i1
-          %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
-            %limit = arith.index_cast %key_tail : index to i32
-            %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
-              // col < limit as col & -8 < limit - (col & 7).
-              %col32 = arith.index_castui %col : index to i32
-              %col_lo = arith.andi %col32, %c7_i32 : i32
-              %col_hi = arith.andi %col32, %cm8_i32 : i32
-              %room = arith.subi %limit, %col_lo : i32
-              %inside = arith.cmpi slt, %col_hi, %room : i32
-              %r = arith.select %inside, %x, %ninf : f32
-              croq.yield %r : f32
+        scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {
+          // Work items in the order (item, split, row tile): the row tiles
+          // of a split read the same K and V tiles from L2.
+          %rt = arith.remui %w, %row_tiles : index
+          %item_split = arith.divui %w, %row_tiles : index
+          %split = arith.remui %item_split, %splits : index
+          %item = arith.divui %item_split, %splits : index
+          %kv_divisor = arith.maxui %kv_heads, %c1 : index
+          %seq = arith.divui %item, %kv_divisor : index
+          %kvh = arith.remui %item, %kv_divisor : index
+          // The sequence's keys, within 0 and the cache's capacity.
+          %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32
+          %len_pos = arith.maxsi %len32, %c0_i32 : i32
+          %len_raw = arith.index_castui %len_pos : i32 to index
+          %len = arith.minui %len_raw, %capacity : index
+          %seq_tiles = arith.ceildivui %len, %c128 : index
+          %t0 = arith.muli %split, %per_split : index
+          %t_end = arith.addi %t0, %per_split : index
+          %t_cut = arith.minui %t_end, %seq_tiles : index
+          %t1 = arith.maxui %t_cut, %t0 : index
+          %count = arith.subi %t1, %t0 : index
+          %slot = arith.remui %n, %c2 : index
+          croq.event.wait %qfull[%slot] : !croq.events<2>
+          %qt = croq.stage %q_s[%slot] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %qa = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %last_tile = arith.subi %seq_tiles, %c1 : index
+          %key_tail = arith.remui %len, %c128 : index
+          %ragged = arith.cmpi ne, %key_tail, %c0 : index
+          %o0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %m0 = croq.vec.fill %ninf : !croq.vec<64xf32, rows>
+          %l0 = croq.vec.fill %zero : !croq.vec<64xf32, rows>
+          %res:3 = scf.for %i = %c0 to %count step %c1
+              iter_args(%o = %o0, %m = %m0, %l = %l0) -> (!croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>) {
+            %j = arith.addi %t0, %i : index
+            %g = arith.addi %base, %i : index
+            %stage = arith.remui %g, %c5 : index
+            croq.event.wait %kfull[%stage] : !croq.events<5>
+            %kt = croq.stage %k_s[%stage] : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
+            %k2 = croq.span_as %kt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+            %kb = croq.mma.load %k2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+            %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+            %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
+            %s = croq.mma.commit %s1 : !croq.acc<64x128xf32>
+            croq.event.trigger %kempty[%stage] : !croq.events<5>
+            // Only the sequence's last tile has keys past its end.
+            %is_last = arith.cmpi eq, %j, %last_tile : index
+            %needs_mask = arith.andi %is_last, %ragged : i1
+            %t = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
+              %limit = arith.index_cast %key_tail : index to i32
+              %masked = croq.mma.map %s (%row, %col, %x) : !croq.acc<64x128xf32> {
+                // col < limit as col & -8 < limit - (col & 7).
+                %col32 = arith.index_castui %col : index to i32
+                %col_lo = arith.andi %col32, %c7_i32 : i32
+                %col_hi = arith.andi %col32, %cm8_i32 : i32
+                %room = arith.subi %limit, %col_lo : i32
+                %inside = arith.cmpi slt, %col_hi, %room : i32
+                %r = arith.select %inside, %x, %ninf : f32
+                croq.yield %r : f32
+              }
+              scf.yield %masked : !croq.acc<64x128xf32>
+            } else {
+              scf.yield %s : !croq.acc<64x128xf32>
             }
-            scf.yield %masked : !croq.acc<64x128xf32>
-          } else {
-            scf.yield %s : !croq.acc<64x128xf32>
+            %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %b, %scale : f32
+              %x = arith.maximumf %a, %y : f32
+              croq.yield %x : f32
+            }
+            %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
+              %x = arith.negf %a : f32
+              croq.yield %x : f32
+            }
+            // P = exp2(S * scale - m): one fma and one ex2 an element.
+            %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
+              %d = math.fma %x, %scale, %nm : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
+            // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
+            %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %d = arith.subf %a, %b : f32
+              %e = math.exp2 %d fastmath<afn> : f32
+              croq.yield %e : f32
+            }
+            %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %y = math.fma %a, %b, %c : f32
+              croq.yield %y : f32
+            }
+            %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+            %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+              %y = arith.mulf %x, %a : f32
+              croq.yield %y : f32
+            }
+            croq.event.wait %vfull[%stage] : !croq.events<5>
+            %vt = croq.stage %v_s[%stage] : !croq.tiles<5 x 1x128x64xbf16, shared, swizzle = 128>
+            %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+            %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+            %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
+            %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
+            croq.event.trigger %vempty[%stage] : !croq.events<5>
+            scf.yield %oc, %mn, %ln : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
           }
-          %mt = croq.mma.reduce max %t : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          %mn = croq.vec.map %m, %mt (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = arith.mulf %b, %scale : f32
-            %x = arith.maximumf %a, %y : f32
+          %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
+            %any = arith.cmpf ogt, %a, %zero : f32
+            %rcp = arith.divf %one, %a : f32
+            %x = arith.select %any, %rcp, %zero : f32
             croq.yield %x : f32
           }
-          %mn_neg = croq.vec.map %mn (%r, %a) : !croq.vec<64xf32, rows> {
-            %x = arith.negf %a : f32
-            croq.yield %x : f32
-          }
-          // P = exp2(S * scale - m): one fma and one ex2 an element.
-          %pm = croq.mma.map %t, %mn_neg (%row, %col, %x, %nm) : !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
-            %d = math.fma %x, %scale, %nm : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ls = croq.mma.reduce sum %pm : !croq.acc<64x128xf32> -> !croq.vec<64xf32, rows>
-          // The first tile's alpha is exp2(-inf) = 0 (every tile has a key).
-          %alpha = croq.vec.map %m, %mn (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %d = arith.subf %a, %b : f32
-            %e = math.exp2 %d fastmath<afn> : f32
-            croq.yield %e : f32
-          }
-          %ln = croq.vec.map %l, %alpha, %ls (%r, %a, %b, %c) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-            %y = math.fma %a, %b, %c : f32
-            croq.yield %y : f32
-          }
-          %pf = croq.mma.convert %pm : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
-          %os = croq.mma.map %o, %alpha (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
+          %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          croq.event.wait %vfull[%stage] : !croq.events<3>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-          %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
-          %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-          %o1 = croq.mma row col %os, %pf, %vb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
-          %oc = croq.mma.commit %o1 : !croq.acc<64x64xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<3>
-          scf.yield %oc, %mn, %ln : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows>
+          scf.if %single {
+            croq.mma.store %on -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+            %ov = croq.subspan %out [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
+            // The slot is loaded again once the store has read it.
+            croq.wait_stores read
+          } else {
+            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+              %lg = math.log2 %b : f32
+              %y = arith.addf %a, %lg : f32
+              croq.yield %y : f32
+            }
+            // The log-sum-exp broadcast over 8 columns (an accumulator's
+            // narrowest form).
+            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+              croq.yield %a : f32
+            }
+            %wtile_s = arith.muli %split, %row_tiles : index
+            %wtile_is = arith.muli %item, %row_tiles : index
+            %wtile_i = arith.muli %wtile_is, %splits : index
+            %wtile_b = arith.addi %wtile_i, %wtile_s : index
+            %wtile = arith.addi %wtile_b, %rt : index
+            %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+            croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
+          }
+          croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %base_n = arith.addi %base, %count : index
+          %n_n = arith.addi %n, %c1 : index
+          scf.yield %base_n, %n_n : index, index
         }
-        %inv = croq.vec.map %res#2 (%r, %a) : !croq.vec<64xf32, rows> {
-          %any = arith.cmpf ogt, %a, %zero : f32
-          %rcp = arith.divf %one, %a : f32
-          %x = arith.select %any, %rcp, %zero : f32
-          croq.yield %x : f32
-        }
-        %on = croq.mma.map %res#0, %inv (%row, %col, %x, %a) : !croq.acc<64x64xf32>, !croq.vec<64xf32, rows> {
-          %y = arith.mulf %x, %a : f32
-          croq.yield %y : f32
-        }
-        %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-          %lg = math.log2 %b : f32
-          %y = arith.addf %a, %lg : f32
-          croq.yield %y : f32
-        }
-        // The log-sum-exp broadcast over 8 columns (an accumulator's
-        // narrowest form).
-        %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-        %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-          croq.yield %a : f32
-        }
-        %wtile_s = arith.muli %split, %row_tiles : index
-        %wtile_is = arith.muli %item, %row_tiles : index
-        %wtile_i = arith.muli %wtile_is, %splits : index
-        %wtile_b = arith.addi %wtile_i, %wtile_s : index
-        %wtile = arith.addi %wtile_b, %rt : index
-        %ov = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
-        croq.mma.store %on -> %ov : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
-        %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-        croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
       }
     }
   }
   // The merge: a block per (item, 64 rows), a thread a column of
   // 4 rows at a time; out = sum_s 2^(lse_s - L) O_s /
-  // sum_s 2^(lse_s - L), L = max_s lse_s.
+  // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
+  // splits, 4 at a time (their loads in flight together), the sums
+  // rescaled when L grows.
+  %multi = arith.cmpi ugt, %splits, %c1 : index
+  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -3157,42 +4025,100 @@ func.func @decode_paged_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
       %here = arith.minui %left, %c64 : index
       %item_tile = arith.muli %item, %row_tiles : index
       %first_tile = arith.muli %item_tile, %splits : index
+      %last_split = arith.subi %splits, %c1 : index
       scf.for %r = %lane_row to %here step %c4 {
         %row = arith.addi %row0, %r : index
-        %big = scf.for %s = %c0 to %splits step %c1 iter_args(%mx = %ninf) -> (f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %y = arith.maximumf %mx, %x : f32
-          scf.yield %y : f32
+        %sums:3 = scf.for %sb = %c0 to %splits step %c4
+            iter_args(%mx = %ninf, %acc = %zero, %wsum = %zero) -> (f32, f32, f32) {
+          %c_u0 = arith.constant 0 : index
+          %s_raw0 = arith.addi %sb, %c_u0 : index
+          %in0 = arith.cmpi ult, %s_raw0, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s0 = arith.minui %s_raw0, %last_split : index
+          %split_tile0 = arith.muli %s0, %row_tiles : index
+          %tile00 = arith.addi %first_tile, %split_tile0 : index
+          %tile0 = arith.addi %tile00, %rt : index
+          %wbase0 = arith.muli %tile0, %c64 : index
+          %wrow0 = arith.addi %wbase0, %r : index
+          %x_raw0 = croq.read %lse[%wrow0, %c0] : memref<?x?xf32>
+          %x0 = arith.select %in0, %x_raw0, %ninf : f32
+          %o0 = croq.read %o_part[%wrow0, %col] : memref<?x?xf32>
+          %c_u1 = arith.constant 1 : index
+          %s_raw1 = arith.addi %sb, %c_u1 : index
+          %in1 = arith.cmpi ult, %s_raw1, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s1 = arith.minui %s_raw1, %last_split : index
+          %split_tile1 = arith.muli %s1, %row_tiles : index
+          %tile01 = arith.addi %first_tile, %split_tile1 : index
+          %tile1 = arith.addi %tile01, %rt : index
+          %wbase1 = arith.muli %tile1, %c64 : index
+          %wrow1 = arith.addi %wbase1, %r : index
+          %x_raw1 = croq.read %lse[%wrow1, %c0] : memref<?x?xf32>
+          %x1 = arith.select %in1, %x_raw1, %ninf : f32
+          %o1 = croq.read %o_part[%wrow1, %col] : memref<?x?xf32>
+          %c_u2 = arith.constant 2 : index
+          %s_raw2 = arith.addi %sb, %c_u2 : index
+          %in2 = arith.cmpi ult, %s_raw2, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s2 = arith.minui %s_raw2, %last_split : index
+          %split_tile2 = arith.muli %s2, %row_tiles : index
+          %tile02 = arith.addi %first_tile, %split_tile2 : index
+          %tile2 = arith.addi %tile02, %rt : index
+          %wbase2 = arith.muli %tile2, %c64 : index
+          %wrow2 = arith.addi %wbase2, %r : index
+          %x_raw2 = croq.read %lse[%wrow2, %c0] : memref<?x?xf32>
+          %x2 = arith.select %in2, %x_raw2, %ninf : f32
+          %o2 = croq.read %o_part[%wrow2, %col] : memref<?x?xf32>
+          %c_u3 = arith.constant 3 : index
+          %s_raw3 = arith.addi %sb, %c_u3 : index
+          %in3 = arith.cmpi ult, %s_raw3, %splits : index
+          // Past the last split: the last one again, weighing nothing.
+          %s3 = arith.minui %s_raw3, %last_split : index
+          %split_tile3 = arith.muli %s3, %row_tiles : index
+          %tile03 = arith.addi %first_tile, %split_tile3 : index
+          %tile3 = arith.addi %tile03, %rt : index
+          %wbase3 = arith.muli %tile3, %c64 : index
+          %wrow3 = arith.addi %wbase3, %r : index
+          %x_raw3 = croq.read %lse[%wrow3, %c0] : memref<?x?xf32>
+          %x3 = arith.select %in3, %x_raw3, %ninf : f32
+          %o3 = croq.read %o_part[%wrow3, %col] : memref<?x?xf32>
+          %mx0 = arith.maximumf %mx, %x0 : f32
+          %mx1 = arith.maximumf %mx0, %x1 : f32
+          %mx2 = arith.maximumf %mx1, %x2 : f32
+          %mx3 = arith.maximumf %mx2, %x3 : f32
+          // No keys so far: L = 0, so that every weight is 2^-inf = 0.
+          %none = arith.cmpf oeq, %mx3, %ninf : f32
+          %safe = arith.select %none, %zero, %mx3 : f32
+          %dk = arith.subf %mx, %safe : f32
+          %keep = math.exp2 %dk fastmath<afn> : f32
+          %acc_k = arith.mulf %acc, %keep : f32
+          %wsum_k = arith.mulf %wsum, %keep : f32
+          %d0 = arith.subf %x0, %safe : f32
+          %wt0 = math.exp2 %d0 fastmath<afn> : f32
+          %acc0 = math.fma %wt0, %o0, %acc_k : f32
+          %wsum0 = arith.addf %wsum_k, %wt0 : f32
+          %d1 = arith.subf %x1, %safe : f32
+          %wt1 = math.exp2 %d1 fastmath<afn> : f32
+          %acc1 = math.fma %wt1, %o1, %acc0 : f32
+          %wsum1 = arith.addf %wsum0, %wt1 : f32
+          %d2 = arith.subf %x2, %safe : f32
+          %wt2 = math.exp2 %d2 fastmath<afn> : f32
+          %acc2 = math.fma %wt2, %o2, %acc1 : f32
+          %wsum2 = arith.addf %wsum1, %wt2 : f32
+          %d3 = arith.subf %x3, %safe : f32
+          %wt3 = math.exp2 %d3 fastmath<afn> : f32
+          %acc3 = math.fma %wt3, %o3, %acc2 : f32
+          %wsum3 = arith.addf %wsum2, %wt3 : f32
+          scf.yield %mx3, %acc3, %wsum3 : f32, f32, f32
         }
-        // No keys at all: L = 0, so that every weight is 2^-inf = 0.
-        %empty = arith.cmpf oeq, %big, %ninf : f32
-        %lmax = arith.select %empty, %zero, %big : f32
-        %sums:2 = scf.for %s = %c0 to %splits step %c1 iter_args(%acc = %zero, %wsum = %zero) -> (f32, f32) {
-          %split_tile = arith.muli %s, %row_tiles : index
-          %tile0 = arith.addi %first_tile, %split_tile : index
-          %tile = arith.addi %tile0, %rt : index
-          %wbase = arith.muli %tile, %c64 : index
-          %wrow = arith.addi %wbase, %r : index
-          %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>
-          %d = arith.subf %x, %lmax : f32
-          %wt = math.exp2 %d fastmath<afn> : f32
-          %o = croq.read %o_part[%wrow, %col] : memref<?x?xf32>
-          %a = math.fma %wt, %o, %acc : f32
-          %ws = arith.addf %wsum, %wt : f32
-          scf.yield %a, %ws : f32, f32
-        }
-        %any = arith.cmpf ogt, %sums#1, %zero : f32
-        %quot = arith.divf %sums#0, %sums#1 : f32
+        %any = arith.cmpf ogt, %sums#2, %zero : f32
+        %quot = arith.divf %sums#1, %sums#2 : f32
         %val = arith.select %any, %quot, %zero : f32
         %y = arith.truncf %val : f32 to bf16
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xbf16>
       }
     }
+  }
   }
   return
 }

@@ -50,14 +50,25 @@ HEADER = """\
 // most SMs idle. Here the query heads of one key/value head and their
 // queries are the rows of one wgmma tile (64 rows; rows past group * nq
 // are zero-filled by the Q load and ignored), so that K and V are read
-// once per group, and the keys are split (FlashDecoding): a block owns one
-// (sequence, key/value head, split of the keys, 64 rows) and streams its
-// split's key tiles of 128 keys. A producer warpgroup loads K and V tiles by
-// TMA into rings of three stages; one consumer warpgroup computes
-// S = Q K^T, the online softmax in registers (row maxima and sums across
-// the lanes of quads, croq.mma.reduce) and O += P V with P in registers
-// (croq.mma.convert). Each split writes its O, normalized, in f32 and its
-// log-sum-exp (base 2); a second kernel merges the splits of each row:
+// once per group, and the keys are split (FlashDecoding): a work item is
+// one (sequence, key/value head, split of the keys, 64 rows), which
+// streams its split's key tiles of 128 keys.
+//
+// The kernel is persistent: one block an SM (132, an H100 or H200) walks
+// the work items. A producer warpgroup loads each item's Q rows into a
+// ring of two slots and its K and V tiles into rings of three stages
+// (five at D = 64), by TMA; the rings run on across items, so that the
+// next item's first tiles load while this one ends (one item a block, the
+// first measured run had each block wait for its Q and first tiles with
+// nothing else on the SM: 0.84 of SDPA at 64 x 32/8 x 2048, bench/
+// RESULTS.md). One consumer warpgroup computes S = Q K^T, the online
+// softmax in registers (row maxima and sums across the lanes of quads,
+// croq.mma.reduce) and O += P V with P in registers (croq.mma.convert).
+// With one split, the consumer writes the output itself (O / l through
+// its Q slot, whose products are done, and a TMA store that leaves the
+// rows past the last out). With several, each split writes its O,
+// normalized, in f32 and its log-sum-exp (base 2), and a second kernel
+// merges the splits of each row, in one pass over them, four at a time:
 //
 //   out = sum_s 2^(lse_s - L) O_s / sum_s 2^(lse_s - L),  L = max_s lse_s
 //
@@ -65,20 +76,19 @@ HEADER = """\
 // lse = -inf, which weighs nothing; a sequence with no keys at all gets
 // zeros.
 //
-// The number of splits: the grid should fill whole waves of blocks on the
-// 132 SMs (one block an SM at D = 128, whose rings take 208 KiB of shared
-// memory; two at D = 64), since a decode step's time is the cache's bytes
-// over the bandwidth of the SMs that stream it. For each count s of 1 to
-// the key tiles (and the workspace's room), the splits that take
-// ceil(tiles / s) tiles each fill waves to
+// The number of splits: the work items should fill whole waves of the 132
+// blocks, since a decode step's time is the cache's bytes over the
+// bandwidth of the SMs that stream it. For each count s of 1 to the key
+// tiles (and the workspace's room), the splits that take ceil(tiles / s)
+// tiles each fill waves to
 //
-//   efficiency(s) = blocks / (ceil(blocks / wave) * wave)
+//   efficiency(s) = items / (ceil(items / 132) * 132)
 //
 // and the entry point takes the smallest s within 85% of the best one:
-// fewer splits mean fewer partial outputs to merge and longer streams a
-// block. (8 sequences x 8 K/V heads x 8192 keys: 64 items, 2 splits, 128
-// blocks; 64 x 8 x 2048: 512 items, 1 split; FlashAttention-2's
-// num_splits_heuristic takes the same 85%.) See bench/RESULTS.md for the
+// fewer splits mean fewer partial outputs to merge and longer streams an
+// item. (8 sequences x 8 K/V heads x 8192 keys: 64 items a split, 2
+// splits, 128 items; 64 x 8 x 2048: 512 items, 1 split; FlashAttention-2's
+// num_splits_heuristic takes the same 85%.) bench/RESULTS.md has the
 // measured bandwidth.
 //
 // Paged caches: a key tile of 128 keys lies in one page (the page size
@@ -113,8 +123,14 @@ MULTIPLE_SEQUENCES = 2
 MULTIPLE_HEAD_DIM = 3
 # The SMs of an H100 or H200.
 SMS = 132
-# Stages of the K and V rings.
-STAGES = 3
+# Stages of the K and V rings by head dimension: as many as fit beside the
+# two Q slots in the 227 KiB of shared memory a block may take (D = 128:
+# 3 x 64 KiB + 32 KiB; D = 64: 5 x 32 KiB + 16 KiB; one block an SM, which
+# the kernels' registers allow anyway: 134 to 168 a thread, ptxas -v).
+STAGES = {128: 3, 64: 5}
+# Splits of a row merged a step of the merging kernel (their loads in
+# flight together).
+MERGE_UNROLL = 4
 # Splits within this fraction (in percent) of the best wave efficiency.
 EFFICIENCY_PERCENT = 85
 # Threads of a block of the merging kernel.
@@ -148,7 +164,9 @@ class Kernel:
         self.QV = f"!croq.view<1x64x{D}x{T}>"
         self.K3 = f"!croq.tile<1x128x{D}x{T}, shared, swizzle = 128>"
         self.K2 = f"!croq.tile<128x{D}x{T}, shared, swizzle = 128>"
-        self.KS = f"!croq.tiles<{STAGES} x 1x128x{D}x{T}, shared, swizzle = 128>"
+        self.stages = STAGES[D]
+        self.QS = f"!croq.tiles<2 x 1x64x{D}x{T}, shared, swizzle = 128>"
+        self.KS = f"!croq.tiles<{self.stages} x 1x128x{D}x{T}, shared, swizzle = 128>"
         self.KV = f"!croq.view<1x128x{D}x{T}>"
         self.QF = f"!croq.frag<64x{D}x{T}>"
         self.KF = f"!croq.frag<128x{D}x{T}>"
@@ -157,8 +175,8 @@ class Kernel:
         self.OA = f"!croq.acc<64x{D}xf32>"
         self.LA = "!croq.acc<64x8xf32>"
         self.VEC = "!croq.vec<64xf32, rows>"
-        self.E = f"!croq.events<{STAGES}>"
-        self.E1 = "!croq.events<1>"
+        self.E = f"!croq.events<{self.stages}>"
+        self.E2 = "!croq.events<2>"
         self.OV = f"!croq.view<64x{D}xf32>"
         self.LV = "!croq.view<64x8xf32>"
         self.lines = []
@@ -260,7 +278,7 @@ def host(k):
 def splits(k):
     """%splits and %per_split: the split count of the header's rule."""
     w = k.w
-    wave = SMS * (1 if k.D == 128 else 2)
+    wave = SMS
     w("  // At least one key tile a split, so that every block has a")
     w("  // sequence's worth of work to bound; no more splits than tiles or")
     w("  // than the workspace holds.")
@@ -269,7 +287,7 @@ def splits(k):
     w("  %room1 = arith.maxui %ws_room, %c1 : index")
     w("  %max_splits = arith.minui %tiles, %room1 : index")
     w("  %units = arith.muli %items, %row_tiles : index")
-    w(f"  // Blocks that run at once: {SMS} SMs, {wave // SMS} block(s) each.")
+    w(f"  // Work items that run at once: one a block, one block an SM.")
     w(f"  %wave = arith.constant {wave} : index")
     w("  %c1000 = arith.constant 1000 : index")
     w(f"  %percent = arith.constant {EFFICIENCY_PERCENT} : index")
@@ -312,41 +330,27 @@ def efficiency(k, I, s, p):
 
 
 def split_kernel(k):
-    """The kernel of the splits: one block a (item, split, 64 rows)."""
+    """The kernel of the splits: one block an SM walks the work items
+    (item, split, 64 rows)."""
     w = k.w
     w("  // exp(x * sm_scale) = exp2(x * scale).")
     w(f"  %log2e = arith.constant {LOG2E} : f32")
     w("  %scale = arith.mulf %sm_scale, %log2e : f32")
-    w("  %item_splits = arith.muli %units, %splits : index")
-    w("  // Blocks in the order (item, split, row tile): the row tiles of a")
-    w("  // split read the same K and V tiles from L2.")
-    w("  croq.parallel (%bid) in [%item_splits] : block {")
+    w("  %work = arith.muli %units, %splits : index")
+    w(f"  %grid = arith.minui %work, %c{SMS} : index")
+    w("  // One split: the output is written from the kernel, and there is")
+    w("  // nothing to merge.")
+    w("  %single = arith.cmpi eq, %splits, %c1 : index")
+    w("  croq.parallel (%bid) in [%grid] : block {")
     w(f"    %kfull = croq.event.alloc : {k.E}")
     w(f"    %kempty = croq.event.alloc ready : {k.E}")
     w(f"    %vfull = croq.event.alloc : {k.E}")
     w(f"    %vempty = croq.event.alloc ready : {k.E}")
-    w(f"    %qready = croq.event.alloc : {k.E1}")
-    w(f"    %q_s = croq.alloc : {k.Q3}")
+    w(f"    %qfull = croq.event.alloc : {k.E2}")
+    w(f"    %qempty = croq.event.alloc ready : {k.E2}")
+    w(f"    %q_s = croq.alloc : {k.QS}")
     w(f"    %k_s = croq.alloc : {k.KS}")
     w(f"    %v_s = croq.alloc : {k.KS}")
-    w("    %rt = arith.remui %bid, %row_tiles : index")
-    w("    %item_split = arith.divui %bid, %row_tiles : index")
-    w("    %split = arith.remui %item_split, %splits : index")
-    w("    %item = arith.divui %item_split, %splits : index")
-    w("    %kv_divisor = arith.maxui %kv_heads, %c1 : index")
-    w("    %seq = arith.divui %item, %kv_divisor : index")
-    w("    %kvh = arith.remui %item, %kv_divisor : index")
-    w("    // The sequence's keys, within 0 and the cache's capacity.")
-    w("    %len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32")
-    w("    %len_pos = arith.maxsi %len32, %c0_i32 : i32")
-    w("    %len_raw = arith.index_castui %len_pos : i32 to index")
-    w("    %len = arith.minui %len_raw, %capacity : index")
-    w("    %seq_tiles = arith.ceildivui %len, %c128 : index")
-    w("    %t0 = arith.muli %split, %per_split : index")
-    w("    %t_end = arith.addi %t0, %per_split : index")
-    w("    %t_cut = arith.minui %t_end, %seq_tiles : index")
-    w("    %t1 = arith.maxui %t_cut, %t0 : index")
-    w("    %count = arith.subi %t1, %t0 : index")
     w("    croq.parallel (%p) in [2] : warpgroup {")
     w("      %is_producer = arith.cmpi eq, %p, %c0 : index")
     w("      %is_consumer = arith.cmpi ne, %p, %c0 : index")
@@ -356,45 +360,99 @@ def split_kernel(k):
     w("  }")
 
 
+def open_work(k, I):
+    """Opens the loop over the block's work items at indentation I, with the
+    ring position of the item's first key tile (%base) and the item's
+    number in the block's walk (%n, whose parity is its Q slot); writes the
+    item's coordinates and key tiles %t0 to %t0 + %count. Returns the
+    body's indentation."""
+    w = k.w
+    w(f"{I}scf.for %w = %bid to %work step %grid iter_args(%base = %c0, %n = %c0) -> (index, index) {{")
+    J = I + "  "
+    w(f"{J}// Work items in the order (item, split, row tile): the row tiles")
+    w(f"{J}// of a split read the same K and V tiles from L2.")
+    w(f"{J}%rt = arith.remui %w, %row_tiles : index")
+    w(f"{J}%item_split = arith.divui %w, %row_tiles : index")
+    w(f"{J}%split = arith.remui %item_split, %splits : index")
+    w(f"{J}%item = arith.divui %item_split, %splits : index")
+    w(f"{J}%kv_divisor = arith.maxui %kv_heads, %c1 : index")
+    w(f"{J}%seq = arith.divui %item, %kv_divisor : index")
+    w(f"{J}%kvh = arith.remui %item, %kv_divisor : index")
+    w(f"{J}// The sequence's keys, within 0 and the cache's capacity.")
+    w(f"{J}%len32 = croq.read %seqlens[%seq] : memref<?xi32> -> i32")
+    w(f"{J}%len_pos = arith.maxsi %len32, %c0_i32 : i32")
+    w(f"{J}%len_raw = arith.index_castui %len_pos : i32 to index")
+    w(f"{J}%len = arith.minui %len_raw, %capacity : index")
+    w(f"{J}%seq_tiles = arith.ceildivui %len, %c128 : index")
+    w(f"{J}%t0 = arith.muli %split, %per_split : index")
+    w(f"{J}%t_end = arith.addi %t0, %per_split : index")
+    w(f"{J}%t_cut = arith.minui %t_end, %seq_tiles : index")
+    w(f"{J}%t1 = arith.maxui %t_cut, %t0 : index")
+    w(f"{J}%count = arith.subi %t1, %t0 : index")
+    w(f"{J}%slot = arith.remui %n, %c2 : index")
+    return J
+
+
+def close_work(k, I):
+    """Ends the body opened by open_work at indentation I."""
+    w = k.w
+    J = I + "  "
+    w(f"{J}%base_n = arith.addi %base, %count : index")
+    w(f"{J}%n_n = arith.addi %n, %c1 : index")
+    w(f"{J}scf.yield %base_n, %n_n : index, index")
+    w(f"{I}}}")
+
+
 def producer(k):
-    """The producer warpgroup: the split's K and V tiles by TMA."""
+    """The producer warpgroup: each work item's Q rows into the Q ring and
+    its split's K and V tiles into theirs, by TMA; the rings run on across
+    items, so that the next item's loads overlap this one's end."""
     w = k.w
     D = k.D
     w("      croq.inthreads async %is_producer {")
     I = "        "
-    w(f"{I}scf.for %i = %c0 to %count step %c1 {{")
-    J = I + "  "
-    w(f"{J}%j = arith.addi %t0, %i : index")
-    w(f"{J}%stage = arith.remui %i, %c{STAGES} : index")
+    J = open_work(k, I)
+    w(f"{J}// The rows: the query heads of the K/V head and their queries,")
+    w(f"{J}// zero-filled past the last.")
+    w(f"{J}croq.event.wait %qempty[%slot] : {k.E2}")
+    w(f"{J}%qv = croq.subspan %q [1, 64, {D}] at [%item, %rt, %c0] : {k.MR} -> {k.QV}")
+    w(f"{J}%qs = croq.stage %q_s[%slot] : {k.QS}")
+    w(f"{J}%fq = croq.copy tma async zfill swizzle = 128 %qv -> %qs : {k.QV} -> {k.Q3}")
+    w(f"{J}croq.event.trigger %qfull[%slot] after (%fq) : {k.E2}")
+    w(f"{J}scf.for %i = %c0 to %count step %c1 {{")
+    K = J + "  "
+    w(f"{K}%j = arith.addi %t0, %i : index")
+    w(f"{K}%g = arith.addi %base, %i : index")
+    w(f"{K}%stage = arith.remui %g, %c{k.stages} : index")
     if k.paged:
-        w(f"{J}// Tile j of the sequence: page table[seq, j / tiles a page],")
-        w(f"{J}// tile j % (tiles a page) in it.")
-        w(f"{J}%page_index = arith.divui %j, %page_divisor : index")
-        w(f"{J}%in_page = arith.remui %j, %page_divisor : index")
-        w(f"{J}%page32 = croq.read %table[%seq, %page_index] : memref<?x?xi32> -> i32")
-        w(f"{J}%page_id = arith.index_castui %page32 : i32 to index")
+        w(f"{K}// Tile j of the sequence: page table[seq, j / tiles a page],")
+        w(f"{K}// tile j % (tiles a page) in it.")
+        w(f"{K}%page_index = arith.divui %j, %page_divisor : index")
+        w(f"{K}%in_page = arith.remui %j, %page_divisor : index")
+        w(f"{K}%page32 = croq.read %table[%seq, %page_index] : memref<?x?xi32> -> i32")
+        w(f"{K}%page_id = arith.index_castui %page32 : i32 to index")
         at = "%page_id, %in_page, %kvh"
     else:
         at = "%item, %j, %c0"
-    w(f"{J}croq.event.wait %kempty[%stage] : {k.E}")
-    w(f"{J}%kv = croq.subspan %k [1, 128, {D}] at [{at}] : {k.MR} -> {k.KV}")
-    w(f"{J}%ks = croq.stage %k_s[%stage] : {k.KS}")
-    w(f"{J}%fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : {k.KV} -> {k.K3}")
-    w(f"{J}croq.event.trigger %kfull[%stage] after (%fk) : {k.E}")
-    w(f"{J}croq.event.wait %vempty[%stage] : {k.E}")
-    w(f"{J}%vv = croq.subspan %v [1, 128, {D}] at [{at}] : {k.MR} -> {k.KV}")
-    w(f"{J}%vs = croq.stage %v_s[%stage] : {k.KS}")
-    w(f"{J}%fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : {k.KV} -> {k.K3}")
-    w(f"{J}croq.event.trigger %vfull[%stage] after (%fv) : {k.E}")
-    w(f"{I}}}")
+    w(f"{K}croq.event.wait %kempty[%stage] : {k.E}")
+    w(f"{K}%kv = croq.subspan %k [1, 128, {D}] at [{at}] : {k.MR} -> {k.KV}")
+    w(f"{K}%ks = croq.stage %k_s[%stage] : {k.KS}")
+    w(f"{K}%fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : {k.KV} -> {k.K3}")
+    w(f"{K}croq.event.trigger %kfull[%stage] after (%fk) : {k.E}")
+    w(f"{K}croq.event.wait %vempty[%stage] : {k.E}")
+    w(f"{K}%vv = croq.subspan %v [1, 128, {D}] at [{at}] : {k.MR} -> {k.KV}")
+    w(f"{K}%vs = croq.stage %v_s[%stage] : {k.KS}")
+    w(f"{K}%fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : {k.KV} -> {k.K3}")
+    w(f"{K}croq.event.trigger %vfull[%stage] after (%fv) : {k.E}")
+    w(f"{J}}}")
+    close_work(k, I)
     w("      }")
 
 
 def consumer(k):
-    """The consumer warpgroup: its 64 rows against the split's tiles, then
-    the split's O and log-sum-exp."""
+    """The consumer warpgroup: for each work item its 64 rows against the
+    split's tiles, then the output, or the split's O and log-sum-exp."""
     w = k.w
-    D = k.D
     w("      croq.inthreads async %is_consumer {")
     I = "        "
     w(f"{I}%zero = arith.constant 0.0 : f32")
@@ -402,25 +460,32 @@ def consumer(k):
     w(f"{I}%one = arith.constant 1.0 : f32")
     w(f"{I}%c7_i32 = arith.constant 7 : i32")
     w(f"{I}%cm8_i32 = arith.constant -8 : i32")
-    w(f"{I}// The rows: the query heads of the K/V head and their queries,")
-    w(f"{I}// zero-filled past the last.")
-    w(f"{I}%qv = croq.subspan %q [1, 64, {D}] at [%item, %rt, %c0] : {k.MR} -> {k.QV}")
-    w(f"{I}%fq = croq.copy tma async zfill swizzle = 128 %qv -> %q_s : {k.QV} -> {k.Q3}")
-    w(f"{I}croq.event.trigger %qready[%c0] after (%fq) : {k.E1}")
-    w(f"{I}croq.event.wait %qready[%c0] : {k.E1}")
-    w(f"{I}%q2 = croq.span_as %q_s : {k.Q3} -> {k.Q2}")
-    w(f"{I}%qa = croq.mma.load %q2 : {k.Q2} -> {k.QF}")
-    w(f"{I}%last_tile = arith.subi %seq_tiles, %c1 : index")
-    w(f"{I}%key_tail = arith.remui %len, %c128 : index")
-    w(f"{I}%ragged = arith.cmpi ne, %key_tail, %c0 : index")
-    w(f"{I}%o0 = croq.mma.fill %zero : {k.OA}")
-    w(f"{I}%m0 = croq.vec.fill %ninf : {k.VEC}")
-    w(f"{I}%l0 = croq.vec.fill %zero : {k.VEC}")
-    w(f"{I}%res:3 = scf.for %i = %c0 to %count step %c1")
-    w(f"{I}    iter_args(%o = %o0, %m = %m0, %l = %l0) -> ({k.OA}, {k.VEC}, {k.VEC}) {{")
-    J = I + "  "
+    J = open_work(k, I)
+    w(f"{J}croq.event.wait %qfull[%slot] : {k.E2}")
+    w(f"{J}%qt = croq.stage %q_s[%slot] : {k.QS}")
+    w(f"{J}%q2 = croq.span_as %qt : {k.Q3} -> {k.Q2}")
+    w(f"{J}%qa = croq.mma.load %q2 : {k.Q2} -> {k.QF}")
+    w(f"{J}%last_tile = arith.subi %seq_tiles, %c1 : index")
+    w(f"{J}%key_tail = arith.remui %len, %c128 : index")
+    w(f"{J}%ragged = arith.cmpi ne, %key_tail, %c0 : index")
+    w(f"{J}%o0 = croq.mma.fill %zero : {k.OA}")
+    w(f"{J}%m0 = croq.vec.fill %ninf : {k.VEC}")
+    w(f"{J}%l0 = croq.vec.fill %zero : {k.VEC}")
+    w(f"{J}%res:3 = scf.for %i = %c0 to %count step %c1")
+    w(f"{J}    iter_args(%o = %o0, %m = %m0, %l = %l0) -> ({k.OA}, {k.VEC}, {k.VEC}) {{")
+    key_tile(k, J + "  ")
+    w(f"{J}}}")
+    store_split(k, J)
+    close_work(k, I)
+    w("      }")
+
+
+def key_tile(k, J):
+    """One key tile of the consumer's loop: S, the online softmax, P V."""
+    w = k.w
     w(f"{J}%j = arith.addi %t0, %i : index")
-    w(f"{J}%stage = arith.remui %i, %c{STAGES} : index")
+    w(f"{J}%g = arith.addi %base, %i : index")
+    w(f"{J}%stage = arith.remui %g, %c{k.stages} : index")
     w(f"{J}croq.event.wait %kfull[%stage] : {k.E}")
     w(f"{J}%kt = croq.stage %k_s[%stage] : {k.KS}")
     w(f"{J}%k2 = croq.span_as %kt : {k.K3} -> {k.K2}")
@@ -470,9 +535,6 @@ def consumer(k):
     w(f"{J}%oc = croq.mma.commit %o1 : {k.OA}")
     w(f"{J}croq.event.trigger %vempty[%stage] : {k.E}")
     w(f"{J}scf.yield %oc, %mn, %ln : {k.OA}, {k.VEC}, {k.VEC}")
-    w(f"{I}}}")
-    store_split(k, I)
-    w("      }")
 
 
 def mask(k, J):
@@ -502,8 +564,11 @@ def mask(k, J):
 
 
 def store_split(k, I):
-    """The split's O / l (0 without keys) and lse = m + log2(l) (-inf
-    without keys) into the workspace."""
+    """The item's O / l (0 without keys): with one split the output, through
+    the item's Q slot (its products are done) and a TMA store that leaves
+    rows past the last out; otherwise the split's O and its log-sum-exp
+    m + log2(l) (-inf without keys) into the workspace. Then the Q slot is
+    free for the producer."""
     w = k.w
     w(f"{I}%inv = croq.vec.map %res#2 (%r, %a) : {k.VEC} {{")
     w(f"{I}  %any = arith.cmpf ogt, %a, %zero : f32")
@@ -515,36 +580,51 @@ def store_split(k, I):
     w(f"{I}  %y = arith.mulf %x, %a : f32")
     w(f"{I}  croq.yield %y : f32")
     w(f"{I}}}")
-    w(f"{I}%lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : {k.VEC}, {k.VEC} {{")
-    w(f"{I}  %lg = math.log2 %b : f32")
-    w(f"{I}  %y = arith.addf %a, %lg : f32")
-    w(f"{I}  croq.yield %y : f32")
+    w(f"{I}scf.if %single {{")
+    J = I + "  "
+    w(f"{J}croq.mma.store %on -> %q2 : {k.OA} -> {k.Q2}")
+    w(f"{J}%ov = croq.subspan %out [1, 64, {k.D}] at [%item, %rt, %c0] : {k.MR} -> {k.QV}")
+    w(f"{J}%stored = croq.copy tma async swizzle = 128 %qt -> %ov : {k.Q3} -> {k.QV}")
+    w(f"{J}// The slot is loaded again once the store has read it.")
+    w(f"{J}croq.wait_stores read")
+    w(f"{I}}} else {{")
+    w(f"{J}%lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : {k.VEC}, {k.VEC} {{")
+    w(f"{J}  %lg = math.log2 %b : f32")
+    w(f"{J}  %y = arith.addf %a, %lg : f32")
+    w(f"{J}  croq.yield %y : f32")
+    w(f"{J}}}")
+    w(f"{J}// The log-sum-exp broadcast over 8 columns (an accumulator's")
+    w(f"{J}// narrowest form).")
+    w(f"{J}%lz = croq.mma.fill %zero : {k.LA}")
+    w(f"{J}%lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : {k.LA}, {k.VEC} {{")
+    w(f"{J}  croq.yield %a : f32")
+    w(f"{J}}}")
+    w(f"{J}%wtile_s = arith.muli %split, %row_tiles : index")
+    w(f"{J}%wtile_is = arith.muli %item, %row_tiles : index")
+    w(f"{J}%wtile_i = arith.muli %wtile_is, %splits : index")
+    w(f"{J}%wtile_b = arith.addi %wtile_i, %wtile_s : index")
+    w(f"{J}%wtile = arith.addi %wtile_b, %rt : index")
+    w(f"{J}%wv = croq.subspan %o_part [64, {k.D}] at [%wtile, %c0] : memref<?x?xf32> -> {k.OV}")
+    w(f"{J}croq.mma.store %on -> %wv : {k.OA} -> {k.OV}")
+    w(f"{J}%lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> {k.LV}")
+    w(f"{J}croq.mma.store %lb -> %lv : {k.LA} -> {k.LV}")
     w(f"{I}}}")
-    w(f"{I}// The log-sum-exp broadcast over 8 columns (an accumulator's")
-    w(f"{I}// narrowest form).")
-    w(f"{I}%lz = croq.mma.fill %zero : {k.LA}")
-    w(f"{I}%lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : {k.LA}, {k.VEC} {{")
-    w(f"{I}  croq.yield %a : f32")
-    w(f"{I}}}")
-    w(f"{I}%wtile_s = arith.muli %split, %row_tiles : index")
-    w(f"{I}%wtile_is = arith.muli %item, %row_tiles : index")
-    w(f"{I}%wtile_i = arith.muli %wtile_is, %splits : index")
-    w(f"{I}%wtile_b = arith.addi %wtile_i, %wtile_s : index")
-    w(f"{I}%wtile = arith.addi %wtile_b, %rt : index")
-    w(f"{I}%ov = croq.subspan %o_part [64, {k.D}] at [%wtile, %c0] : memref<?x?xf32> -> {k.OV}")
-    w(f"{I}croq.mma.store %on -> %ov : {k.OA} -> {k.OV}")
-    w(f"{I}%lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> {k.LV}")
-    w(f"{I}croq.mma.store %lb -> %lv : {k.LA} -> {k.LV}")
+    w(f"{I}croq.event.trigger %qempty[%slot] : {k.E2}")
 
 
 def combine_kernel(k):
-    """The merge of the splits of each row."""
+    """The merge of the splits of each row (where there are several)."""
     w = k.w
     D = k.D
     per_pass = COMBINE_THREADS // D
+    U = MERGE_UNROLL
     w("  // The merge: a block per (item, 64 rows), a thread a column of")
     w(f"  // {per_pass} rows at a time; out = sum_s 2^(lse_s - L) O_s /")
-    w("  // sum_s 2^(lse_s - L), L = max_s lse_s.")
+    w("  // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the")
+    w(f"  // splits, {U} at a time (their loads in flight together), the sums")
+    w("  // rescaled when L grows.")
+    w("  %multi = arith.cmpi ugt, %splits, %c1 : index")
+    w("  scf.if %multi {")
     w("  croq.parallel (%item, %rt) in [%items, %row_tiles] : block {")
     w(f"    croq.parallel (%t) in [{COMBINE_THREADS}] : thread {{")
     I = "      "
@@ -557,46 +637,62 @@ def combine_kernel(k):
     w(f"{I}%here = arith.minui %left, %c64 : index")
     w(f"{I}%item_tile = arith.muli %item, %row_tiles : index")
     w(f"{I}%first_tile = arith.muli %item_tile, %splits : index")
+    w(f"{I}%last_split = arith.subi %splits, %c1 : index")
     w(f"{I}scf.for %r = %lane_row to %here step %c{per_pass} {{")
     J = I + "  "
     w(f"{J}%row = arith.addi %row0, %r : index")
-    w(f"{J}%big = scf.for %s = %c0 to %splits step %c1 iter_args(%mx = %ninf) -> (f32) {{")
-    workspace_row(k, J + "  ")
-    w(f"{J}  %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>")
-    w(f"{J}  %y = arith.maximumf %mx, %x : f32")
-    w(f"{J}  scf.yield %y : f32")
+    w(f"{J}%sums:3 = scf.for %sb = %c0 to %splits step %c{U}")
+    w(f"{J}    iter_args(%mx = %ninf, %acc = %zero, %wsum = %zero) -> (f32, f32, f32) {{")
+    K = J + "  "
+    for u in range(U):
+        w(f"{K}%c_u{u} = arith.constant {u} : index")
+        w(f"{K}%s_raw{u} = arith.addi %sb, %c_u{u} : index")
+        w(f"{K}%in{u} = arith.cmpi ult, %s_raw{u}, %splits : index")
+        w(f"{K}// Past the last split: the last one again, weighing nothing.")
+        w(f"{K}%s{u} = arith.minui %s_raw{u}, %last_split : index")
+        workspace_row(k, K, f"%s{u}", str(u))
+        w(f"{K}%x_raw{u} = croq.read %lse[%wrow{u}, %c0] : memref<?x?xf32>")
+        w(f"{K}%x{u} = arith.select %in{u}, %x_raw{u}, %ninf : f32")
+        w(f"{K}%o{u} = croq.read %o_part[%wrow{u}, %col] : memref<?x?xf32>")
+    prev = "%mx"
+    for u in range(U):
+        w(f"{K}%mx{u} = arith.maximumf {prev}, %x{u} : f32")
+        prev = f"%mx{u}"
+    w(f"{K}// No keys so far: L = 0, so that every weight is 2^-inf = 0.")
+    w(f"{K}%none = arith.cmpf oeq, {prev}, %ninf : f32")
+    w(f"{K}%safe = arith.select %none, %zero, {prev} : f32")
+    w(f"{K}%dk = arith.subf %mx, %safe : f32")
+    w(f"{K}%keep = math.exp2 %dk fastmath<afn> : f32")
+    w(f"{K}%acc_k = arith.mulf %acc, %keep : f32")
+    w(f"{K}%wsum_k = arith.mulf %wsum, %keep : f32")
+    acc, wsum = "%acc_k", "%wsum_k"
+    for u in range(U):
+        w(f"{K}%d{u} = arith.subf %x{u}, %safe : f32")
+        w(f"{K}%wt{u} = math.exp2 %d{u} fastmath<afn> : f32")
+        w(f"{K}%acc{u} = math.fma %wt{u}, %o{u}, {acc} : f32")
+        w(f"{K}%wsum{u} = arith.addf {wsum}, %wt{u} : f32")
+        acc, wsum = f"%acc{u}", f"%wsum{u}"
+    w(f"{K}scf.yield {prev}, {acc}, {wsum} : f32, f32, f32")
     w(f"{J}}}")
-    w(f"{J}// No keys at all: L = 0, so that every weight is 2^-inf = 0.")
-    w(f"{J}%empty = arith.cmpf oeq, %big, %ninf : f32")
-    w(f"{J}%lmax = arith.select %empty, %zero, %big : f32")
-    w(f"{J}%sums:2 = scf.for %s = %c0 to %splits step %c1 iter_args(%acc = %zero, %wsum = %zero) -> (f32, f32) {{")
-    workspace_row(k, J + "  ")
-    w(f"{J}  %x = croq.read %lse[%wrow, %c0] : memref<?x?xf32>")
-    w(f"{J}  %d = arith.subf %x, %lmax : f32")
-    w(f"{J}  %wt = math.exp2 %d fastmath<afn> : f32")
-    w(f"{J}  %o = croq.read %o_part[%wrow, %col] : memref<?x?xf32>")
-    w(f"{J}  %a = math.fma %wt, %o, %acc : f32")
-    w(f"{J}  %ws = arith.addf %wsum, %wt : f32")
-    w(f"{J}  scf.yield %a, %ws : f32, f32")
-    w(f"{J}}}")
-    w(f"{J}%any = arith.cmpf ogt, %sums#1, %zero : f32")
-    w(f"{J}%quot = arith.divf %sums#0, %sums#1 : f32")
+    w(f"{J}%any = arith.cmpf ogt, %sums#2, %zero : f32")
+    w(f"{J}%quot = arith.divf %sums#1, %sums#2 : f32")
     w(f"{J}%val = arith.select %any, %quot, %zero : f32")
     w(f"{J}%y = arith.truncf %val : f32 to {k.T}")
     w(f"{J}croq.write %y, %out[%item, %row, %col] : {k.MR}")
     w(f"{I}}}")
     w("    }")
     w("  }")
+    w("  }")
 
 
-def workspace_row(k, I):
-    """%wrow: the workspace row of row %r of row tile %rt of split %s."""
+def workspace_row(k, I, split, p):
+    """%wrow{p}: the workspace row of row %r of row tile %rt of `split`."""
     w = k.w
-    w(f"{I}%split_tile = arith.muli %s, %row_tiles : index")
-    w(f"{I}%tile0 = arith.addi %first_tile, %split_tile : index")
-    w(f"{I}%tile = arith.addi %tile0, %rt : index")
-    w(f"{I}%wbase = arith.muli %tile, %c64 : index")
-    w(f"{I}%wrow = arith.addi %wbase, %r : index")
+    w(f"{I}%split_tile{p} = arith.muli {split}, %row_tiles : index")
+    w(f"{I}%tile0{p} = arith.addi %first_tile, %split_tile{p} : index")
+    w(f"{I}%tile{p} = arith.addi %tile0{p}, %rt : index")
+    w(f"{I}%wbase{p} = arith.muli %tile{p}, %c64 : index")
+    w(f"{I}%wrow{p} = arith.addi %wbase{p}, %r : index")
 
 
 def kernel(name, T, D, paged):
@@ -607,7 +703,8 @@ def kernel(name, T, D, paged):
     w(f"func.func @{name}(%q: {k.MR}, %k: {k.MR}, %v: {k.MR},{table}")
     w(f"    %seqlens: memref<?xi32>, %out: {k.MR}, %o_part: memref<?x?xf32>,")
     w("    %lse: memref<?x?xf32>, %sm_scale: f32) {")
-    for c in sorted({0, 1, 2, STAGES, 8, 64, 128, COMBINE_THREADS // D}):
+    for c in sorted({0, 1, 2, STAGES[D], MERGE_UNROLL, 8, 64, 128, SMS,
+                     COMBINE_THREADS // D}):
         w(f"  %c{c} = arith.constant {c} : index")
     w("  %c0_i32 = arith.constant 0 : i32")
     host(k)

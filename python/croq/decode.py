@@ -70,7 +70,7 @@ def workspace_splits(items: int, row_tiles: int, key_tiles: int,
     """The most splits the workspace is made for: the kernels take at most
     one split a key tile, and the split rule (examples/gen/flash_decode.py)
     looks for whole waves of blocks; four waves of blocks bound it."""
-    wave = SMS * (1 if dim == 128 else 2)
+    wave = SMS
     units = max(items * row_tiles, 1)
     return max(1, min(key_tiles, -(-4 * wave // units)))
 
