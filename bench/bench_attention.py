@@ -18,8 +18,9 @@ through croq.decode.flash_decode against SDPA on the same tensors (q
 [B, Hq, nq, D], the cache [B, Hkv, S, D], enable_gqa), reported as the
 bandwidth on the cache (the bytes of K and V over the device time, in
 TB/s) and the ratio croq / SDPA. A shape BxHq/HkvxS[xnq][:d64][:bf16]
-[:pN] (pN: the cache in pages of N keys for croq, the same keys contiguous
-for SDPA):
+[:pN][:sN] (pN: the cache in pages of N keys for croq, the same keys
+contiguous for SDPA; sN: at most N splits of the keys, to measure the
+split rule):
 
     python3 bench/bench_attention.py --artifacts gpu-artifacts --decode \
         --shapes 8x32/8x8192,64x32/8x2048:p256
@@ -142,12 +143,14 @@ def bench_decode_shape(module, text: str, rounds: int):
     dim = 64 if "d64" in opts else 128
     dtype = torch.bfloat16 if "bf16" in opts else torch.float16
     page = next((int(o[1:]) for o in opts if o.startswith("p")), None)
+    max_splits = next((int(o[1:]) for o in opts if o.startswith("s")), None)
     q = torch.randn(batch, heads, queries, dim, device="cuda", dtype=dtype)
     k, v = (torch.randn(batch, kv, seq, dim, device="cuda", dtype=dtype)
             for _ in range(2))
     out = torch.full_like(q, float("nan"))
     lens = torch.full((batch,), seq, dtype=torch.int32, device="cuda")
-    args = dict(cache_seqlens=lens, out=out, module=module)
+    args = dict(cache_seqlens=lens, out=out, module=module,
+                max_splits=max_splits)
     if page is not None:
         per = -(-seq // page)
         pad = per * page - seq

@@ -77,9 +77,11 @@ def workspace_splits(items: int, row_tiles: int, key_tiles: int,
 
 def flash_decode(q, k, v, *, cache_seqlens=None, block_table=None,
                  softmax_scale: Optional[float] = None, out=None,
-                 module: Any = None):
+                 module: Any = None, max_splits: Optional[int] = None):
     """Attention of ``q`` on the cache ``k``, ``v`` (see the module's
-    docstring); returns ``out``."""
+    docstring); returns ``out``. ``max_splits`` bounds the splits of the
+    keys (the workspace's room; the kernels' rule picks within it), for
+    measuring the rule."""
     import torch
     paged = block_table is not None
     for name, t in (("q", q), ("k", k), ("v", v)):
@@ -130,6 +132,8 @@ def flash_decode(q, k, v, *, cache_seqlens=None, block_table=None,
     row_tiles = -(-rows // 64)
     key_tiles = max(1, -(-capacity // KEY_TILE))
     splits = workspace_splits(items, row_tiles, key_tiles, dim)
+    if max_splits is not None:
+        splits = max(1, min(splits, max_splits))
     ws_rows = splits * items * row_tiles * 64
     o_part = torch.empty(ws_rows, dim, dtype=torch.float32, device=q.device)
     lse = torch.empty(ws_rows, 8, dtype=torch.float32, device=q.device)
