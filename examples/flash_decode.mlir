@@ -49,14 +49,14 @@
 // next item's first tiles load while this one ends (one item a block, the
 // first measured run had each block wait for its Q and first tiles with
 // nothing else on the SM: 0.84 of SDPA at 64 x 32/8 x 2048, bench/
-// RESULTS.md). One consumer warpgroup computes S = Q K^T, the online
+// RESULTS.md). The producer's loops run on its first warp
+// (croq-single-warp-producers: they only read lengths and block table
+// entries, wait and issue loads). One consumer warpgroup computes S = Q K^T, the online
 // softmax in registers (row maxima and sums across the lanes of quads,
 // croq.mma.reduce) and O += P V with P in registers (croq.mma.convert).
-// With one split, the consumer writes the output itself (O / l through
-// its Q slot, whose products are done, and a TMA store that leaves the
-// rows past the last out). With several, each split writes its O,
-// normalized, in f32 and its log-sum-exp (base 2), and a second kernel
-// merges the splits of each row, in one pass over them, four at a time:
+// Each split writes its O, normalized, in f32 and its log-sum-exp (base
+// 2), and a second kernel merges the splits of each row, in one pass over
+// them, four at a time (their loads in flight together):
 //
 //   out = sum_s 2^(lse_s - L) O_s / sum_s 2^(lse_s - L),  L = max_s lse_s
 //
@@ -249,9 +249,6 @@ func.func @decode_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?
   %scale = arith.mulf %sm_scale, %log2e : f32
   %work = arith.muli %units, %splits : index
   %grid = arith.minui %work, %c132 : index
-  // One split: the output is written from the kernel, and there is
-  // nothing to merge.
-  %single = arith.cmpi eq, %splits, %c1 : index
   croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<3>
     %kempty = croq.event.alloc ready : !croq.events<3>
@@ -436,35 +433,27 @@ func.func @decode_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          scf.if %single {
-            croq.mma.store %on -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-            %ov = croq.subspan %out [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
-            // The slot is loaded again once the store has read it.
-            croq.wait_stores read
-          } else {
-            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-              %lg = math.log2 %b : f32
-              %y = arith.addf %a, %lg : f32
-              croq.yield %y : f32
-            }
-            // The log-sum-exp broadcast over 8 columns (an accumulator's
-            // narrowest form).
-            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-              croq.yield %a : f32
-            }
-            %wtile_s = arith.muli %split, %row_tiles : index
-            %wtile_is = arith.muli %item, %row_tiles : index
-            %wtile_i = arith.muli %wtile_is, %splits : index
-            %wtile_b = arith.addi %wtile_i, %wtile_s : index
-            %wtile = arith.addi %wtile_b, %rt : index
-            %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
-            croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
-            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
-          }
           croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %lg = math.log2 %b : f32
+            %y = arith.addf %a, %lg : f32
+            croq.yield %y : f32
+          }
+          // The log-sum-exp broadcast over 8 columns (an accumulator's
+          // narrowest form).
+          %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+          %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+            croq.yield %a : f32
+          }
+          %wtile_s = arith.muli %split, %row_tiles : index
+          %wtile_is = arith.muli %item, %row_tiles : index
+          %wtile_i = arith.muli %wtile_is, %splits : index
+          %wtile_b = arith.addi %wtile_i, %wtile_s : index
+          %wtile = arith.addi %wtile_b, %rt : index
+          %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+          croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+          %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+          croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
           %base_n = arith.addi %base, %count : index
           %n_n = arith.addi %n, %c1 : index
           scf.yield %base_n, %n_n : index, index
@@ -477,8 +466,6 @@ func.func @decode_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?
   // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
   // splits, 4 at a time (their loads in flight together), the sums
   // rescaled when L grows.
-  %multi = arith.cmpi ugt, %splits, %c1 : index
-  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -583,7 +570,6 @@ func.func @decode_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xf16>
       }
     }
-  }
   }
   return
 }
@@ -742,9 +728,6 @@ func.func @decode_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memre
   %scale = arith.mulf %sm_scale, %log2e : f32
   %work = arith.muli %units, %splits : index
   %grid = arith.minui %work, %c132 : index
-  // One split: the output is written from the kernel, and there is
-  // nothing to merge.
-  %single = arith.cmpi eq, %splits, %c1 : index
   croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<3>
     %kempty = croq.event.alloc ready : !croq.events<3>
@@ -929,35 +912,27 @@ func.func @decode_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memre
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          scf.if %single {
-            croq.mma.store %on -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-            %ov = croq.subspan %out [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
-            // The slot is loaded again once the store has read it.
-            croq.wait_stores read
-          } else {
-            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-              %lg = math.log2 %b : f32
-              %y = arith.addf %a, %lg : f32
-              croq.yield %y : f32
-            }
-            // The log-sum-exp broadcast over 8 columns (an accumulator's
-            // narrowest form).
-            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-              croq.yield %a : f32
-            }
-            %wtile_s = arith.muli %split, %row_tiles : index
-            %wtile_is = arith.muli %item, %row_tiles : index
-            %wtile_i = arith.muli %wtile_is, %splits : index
-            %wtile_b = arith.addi %wtile_i, %wtile_s : index
-            %wtile = arith.addi %wtile_b, %rt : index
-            %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
-            croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
-            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
-          }
           croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %lg = math.log2 %b : f32
+            %y = arith.addf %a, %lg : f32
+            croq.yield %y : f32
+          }
+          // The log-sum-exp broadcast over 8 columns (an accumulator's
+          // narrowest form).
+          %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+          %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+            croq.yield %a : f32
+          }
+          %wtile_s = arith.muli %split, %row_tiles : index
+          %wtile_is = arith.muli %item, %row_tiles : index
+          %wtile_i = arith.muli %wtile_is, %splits : index
+          %wtile_b = arith.addi %wtile_i, %wtile_s : index
+          %wtile = arith.addi %wtile_b, %rt : index
+          %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+          croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+          %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+          croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
           %base_n = arith.addi %base, %count : index
           %n_n = arith.addi %n, %c1 : index
           scf.yield %base_n, %n_n : index, index
@@ -970,8 +945,6 @@ func.func @decode_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memre
   // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
   // splits, 4 at a time (their loads in flight together), the sums
   // rescaled when L grows.
-  %multi = arith.cmpi ugt, %splits, %c1 : index
-  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -1076,7 +1049,6 @@ func.func @decode_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memre
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xbf16>
       }
     }
-  }
   }
   return
 }
@@ -1235,9 +1207,6 @@ func.func @decode_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memr
   %scale = arith.mulf %sm_scale, %log2e : f32
   %work = arith.muli %units, %splits : index
   %grid = arith.minui %work, %c132 : index
-  // One split: the output is written from the kernel, and there is
-  // nothing to merge.
-  %single = arith.cmpi eq, %splits, %c1 : index
   croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<5>
     %kempty = croq.event.alloc ready : !croq.events<5>
@@ -1422,35 +1391,27 @@ func.func @decode_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memr
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          scf.if %single {
-            croq.mma.store %on -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-            %ov = croq.subspan %out [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
-            // The slot is loaded again once the store has read it.
-            croq.wait_stores read
-          } else {
-            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-              %lg = math.log2 %b : f32
-              %y = arith.addf %a, %lg : f32
-              croq.yield %y : f32
-            }
-            // The log-sum-exp broadcast over 8 columns (an accumulator's
-            // narrowest form).
-            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-              croq.yield %a : f32
-            }
-            %wtile_s = arith.muli %split, %row_tiles : index
-            %wtile_is = arith.muli %item, %row_tiles : index
-            %wtile_i = arith.muli %wtile_is, %splits : index
-            %wtile_b = arith.addi %wtile_i, %wtile_s : index
-            %wtile = arith.addi %wtile_b, %rt : index
-            %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
-            croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
-            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
-          }
           croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %lg = math.log2 %b : f32
+            %y = arith.addf %a, %lg : f32
+            croq.yield %y : f32
+          }
+          // The log-sum-exp broadcast over 8 columns (an accumulator's
+          // narrowest form).
+          %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+          %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+            croq.yield %a : f32
+          }
+          %wtile_s = arith.muli %split, %row_tiles : index
+          %wtile_is = arith.muli %item, %row_tiles : index
+          %wtile_i = arith.muli %wtile_is, %splits : index
+          %wtile_b = arith.addi %wtile_i, %wtile_s : index
+          %wtile = arith.addi %wtile_b, %rt : index
+          %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+          croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+          %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+          croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
           %base_n = arith.addi %base, %count : index
           %n_n = arith.addi %n, %c1 : index
           scf.yield %base_n, %n_n : index, index
@@ -1463,8 +1424,6 @@ func.func @decode_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memr
   // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
   // splits, 4 at a time (their loads in flight together), the sums
   // rescaled when L grows.
-  %multi = arith.cmpi ugt, %splits, %c1 : index
-  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -1569,7 +1528,6 @@ func.func @decode_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memr
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xf16>
       }
     }
-  }
   }
   return
 }
@@ -1728,9 +1686,6 @@ func.func @decode_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: m
   %scale = arith.mulf %sm_scale, %log2e : f32
   %work = arith.muli %units, %splits : index
   %grid = arith.minui %work, %c132 : index
-  // One split: the output is written from the kernel, and there is
-  // nothing to merge.
-  %single = arith.cmpi eq, %splits, %c1 : index
   croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<5>
     %kempty = croq.event.alloc ready : !croq.events<5>
@@ -1915,35 +1870,27 @@ func.func @decode_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: m
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          scf.if %single {
-            croq.mma.store %on -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-            %ov = croq.subspan %out [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
-            // The slot is loaded again once the store has read it.
-            croq.wait_stores read
-          } else {
-            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-              %lg = math.log2 %b : f32
-              %y = arith.addf %a, %lg : f32
-              croq.yield %y : f32
-            }
-            // The log-sum-exp broadcast over 8 columns (an accumulator's
-            // narrowest form).
-            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-              croq.yield %a : f32
-            }
-            %wtile_s = arith.muli %split, %row_tiles : index
-            %wtile_is = arith.muli %item, %row_tiles : index
-            %wtile_i = arith.muli %wtile_is, %splits : index
-            %wtile_b = arith.addi %wtile_i, %wtile_s : index
-            %wtile = arith.addi %wtile_b, %rt : index
-            %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
-            croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
-            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
-          }
           croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %lg = math.log2 %b : f32
+            %y = arith.addf %a, %lg : f32
+            croq.yield %y : f32
+          }
+          // The log-sum-exp broadcast over 8 columns (an accumulator's
+          // narrowest form).
+          %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+          %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+            croq.yield %a : f32
+          }
+          %wtile_s = arith.muli %split, %row_tiles : index
+          %wtile_is = arith.muli %item, %row_tiles : index
+          %wtile_i = arith.muli %wtile_is, %splits : index
+          %wtile_b = arith.addi %wtile_i, %wtile_s : index
+          %wtile = arith.addi %wtile_b, %rt : index
+          %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+          croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+          %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+          croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
           %base_n = arith.addi %base, %count : index
           %n_n = arith.addi %n, %c1 : index
           scf.yield %base_n, %n_n : index, index
@@ -1956,8 +1903,6 @@ func.func @decode_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: m
   // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
   // splits, 4 at a time (their loads in flight together), the sums
   // rescaled when L grows.
-  %multi = arith.cmpi ugt, %splits, %c1 : index
-  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -2062,7 +2007,6 @@ func.func @decode_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: m
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xbf16>
       }
     }
-  }
   }
   return
 }
@@ -2236,9 +2180,6 @@ func.func @decode_paged_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: me
   %scale = arith.mulf %sm_scale, %log2e : f32
   %work = arith.muli %units, %splits : index
   %grid = arith.minui %work, %c132 : index
-  // One split: the output is written from the kernel, and there is
-  // nothing to merge.
-  %single = arith.cmpi eq, %splits, %c1 : index
   croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<3>
     %kempty = croq.event.alloc ready : !croq.events<3>
@@ -2429,35 +2370,27 @@ func.func @decode_paged_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: me
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          scf.if %single {
-            croq.mma.store %on -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
-            %ov = croq.subspan %out [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
-            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
-            // The slot is loaded again once the store has read it.
-            croq.wait_stores read
-          } else {
-            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-              %lg = math.log2 %b : f32
-              %y = arith.addf %a, %lg : f32
-              croq.yield %y : f32
-            }
-            // The log-sum-exp broadcast over 8 columns (an accumulator's
-            // narrowest form).
-            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-              croq.yield %a : f32
-            }
-            %wtile_s = arith.muli %split, %row_tiles : index
-            %wtile_is = arith.muli %item, %row_tiles : index
-            %wtile_i = arith.muli %wtile_is, %splits : index
-            %wtile_b = arith.addi %wtile_i, %wtile_s : index
-            %wtile = arith.addi %wtile_b, %rt : index
-            %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
-            croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
-            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
-          }
           croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %lg = math.log2 %b : f32
+            %y = arith.addf %a, %lg : f32
+            croq.yield %y : f32
+          }
+          // The log-sum-exp broadcast over 8 columns (an accumulator's
+          // narrowest form).
+          %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+          %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+            croq.yield %a : f32
+          }
+          %wtile_s = arith.muli %split, %row_tiles : index
+          %wtile_is = arith.muli %item, %row_tiles : index
+          %wtile_i = arith.muli %wtile_is, %splits : index
+          %wtile_b = arith.addi %wtile_i, %wtile_s : index
+          %wtile = arith.addi %wtile_b, %rt : index
+          %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+          croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+          %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+          croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
           %base_n = arith.addi %base, %count : index
           %n_n = arith.addi %n, %c1 : index
           scf.yield %base_n, %n_n : index, index
@@ -2470,8 +2403,6 @@ func.func @decode_paged_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: me
   // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
   // splits, 4 at a time (their loads in flight together), the sums
   // rescaled when L grows.
-  %multi = arith.cmpi ugt, %splits, %c1 : index
-  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -2576,7 +2507,6 @@ func.func @decode_paged_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: me
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xf16>
       }
     }
-  }
   }
   return
 }
@@ -2750,9 +2680,6 @@ func.func @decode_paged_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v:
   %scale = arith.mulf %sm_scale, %log2e : f32
   %work = arith.muli %units, %splits : index
   %grid = arith.minui %work, %c132 : index
-  // One split: the output is written from the kernel, and there is
-  // nothing to merge.
-  %single = arith.cmpi eq, %splits, %c1 : index
   croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<3>
     %kempty = croq.event.alloc ready : !croq.events<3>
@@ -2943,35 +2870,27 @@ func.func @decode_paged_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v:
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          scf.if %single {
-            croq.mma.store %on -> %q2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
-            %ov = croq.subspan %out [1, 64, 128] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
-            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
-            // The slot is loaded again once the store has read it.
-            croq.wait_stores read
-          } else {
-            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-              %lg = math.log2 %b : f32
-              %y = arith.addf %a, %lg : f32
-              croq.yield %y : f32
-            }
-            // The log-sum-exp broadcast over 8 columns (an accumulator's
-            // narrowest form).
-            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-              croq.yield %a : f32
-            }
-            %wtile_s = arith.muli %split, %row_tiles : index
-            %wtile_is = arith.muli %item, %row_tiles : index
-            %wtile_i = arith.muli %wtile_is, %splits : index
-            %wtile_b = arith.addi %wtile_i, %wtile_s : index
-            %wtile = arith.addi %wtile_b, %rt : index
-            %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
-            croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
-            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
-          }
           croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %lg = math.log2 %b : f32
+            %y = arith.addf %a, %lg : f32
+            croq.yield %y : f32
+          }
+          // The log-sum-exp broadcast over 8 columns (an accumulator's
+          // narrowest form).
+          %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+          %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+            croq.yield %a : f32
+          }
+          %wtile_s = arith.muli %split, %row_tiles : index
+          %wtile_is = arith.muli %item, %row_tiles : index
+          %wtile_i = arith.muli %wtile_is, %splits : index
+          %wtile_b = arith.addi %wtile_i, %wtile_s : index
+          %wtile = arith.addi %wtile_b, %rt : index
+          %wv = croq.subspan %o_part [64, 128] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+          croq.mma.store %on -> %wv : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+          %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+          croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
           %base_n = arith.addi %base, %count : index
           %n_n = arith.addi %n, %c1 : index
           scf.yield %base_n, %n_n : index, index
@@ -2984,8 +2903,6 @@ func.func @decode_paged_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v:
   // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
   // splits, 4 at a time (their loads in flight together), the sums
   // rescaled when L grows.
-  %multi = arith.cmpi ugt, %splits, %c1 : index
-  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -3090,7 +3007,6 @@ func.func @decode_paged_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v:
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xbf16>
       }
     }
-  }
   }
   return
 }
@@ -3264,9 +3180,6 @@ func.func @decode_paged_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
   %scale = arith.mulf %sm_scale, %log2e : f32
   %work = arith.muli %units, %splits : index
   %grid = arith.minui %work, %c132 : index
-  // One split: the output is written from the kernel, and there is
-  // nothing to merge.
-  %single = arith.cmpi eq, %splits, %c1 : index
   croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<5>
     %kempty = croq.event.alloc ready : !croq.events<5>
@@ -3457,35 +3370,27 @@ func.func @decode_paged_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          scf.if %single {
-            croq.mma.store %on -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-            %ov = croq.subspan %out [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
-            // The slot is loaded again once the store has read it.
-            croq.wait_stores read
-          } else {
-            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-              %lg = math.log2 %b : f32
-              %y = arith.addf %a, %lg : f32
-              croq.yield %y : f32
-            }
-            // The log-sum-exp broadcast over 8 columns (an accumulator's
-            // narrowest form).
-            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-              croq.yield %a : f32
-            }
-            %wtile_s = arith.muli %split, %row_tiles : index
-            %wtile_is = arith.muli %item, %row_tiles : index
-            %wtile_i = arith.muli %wtile_is, %splits : index
-            %wtile_b = arith.addi %wtile_i, %wtile_s : index
-            %wtile = arith.addi %wtile_b, %rt : index
-            %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
-            croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
-            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
-          }
           croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %lg = math.log2 %b : f32
+            %y = arith.addf %a, %lg : f32
+            croq.yield %y : f32
+          }
+          // The log-sum-exp broadcast over 8 columns (an accumulator's
+          // narrowest form).
+          %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+          %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+            croq.yield %a : f32
+          }
+          %wtile_s = arith.muli %split, %row_tiles : index
+          %wtile_is = arith.muli %item, %row_tiles : index
+          %wtile_i = arith.muli %wtile_is, %splits : index
+          %wtile_b = arith.addi %wtile_i, %wtile_s : index
+          %wtile = arith.addi %wtile_b, %rt : index
+          %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+          croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+          %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+          croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
           %base_n = arith.addi %base, %count : index
           %n_n = arith.addi %n, %c1 : index
           scf.yield %base_n, %n_n : index, index
@@ -3498,8 +3403,6 @@ func.func @decode_paged_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
   // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
   // splits, 4 at a time (their loads in flight together), the sums
   // rescaled when L grows.
-  %multi = arith.cmpi ugt, %splits, %c1 : index
-  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -3604,7 +3507,6 @@ func.func @decode_paged_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xf16>
       }
     }
-  }
   }
   return
 }
@@ -3778,9 +3680,6 @@ func.func @decode_paged_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   %scale = arith.mulf %sm_scale, %log2e : f32
   %work = arith.muli %units, %splits : index
   %grid = arith.minui %work, %c132 : index
-  // One split: the output is written from the kernel, and there is
-  // nothing to merge.
-  %single = arith.cmpi eq, %splits, %c1 : index
   croq.parallel (%bid) in [%grid] : block {
     %kfull = croq.event.alloc : !croq.events<5>
     %kempty = croq.event.alloc ready : !croq.events<5>
@@ -3971,35 +3870,27 @@ func.func @decode_paged_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
             %y = arith.mulf %x, %a : f32
             croq.yield %y : f32
           }
-          scf.if %single {
-            croq.mma.store %on -> %q2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-            %ov = croq.subspan %out [1, 64, 64] at [%item, %rt, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-            %stored = croq.copy tma async swizzle = 128 %qt -> %ov : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
-            // The slot is loaded again once the store has read it.
-            croq.wait_stores read
-          } else {
-            %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
-              %lg = math.log2 %b : f32
-              %y = arith.addf %a, %lg : f32
-              croq.yield %y : f32
-            }
-            // The log-sum-exp broadcast over 8 columns (an accumulator's
-            // narrowest form).
-            %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
-            %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
-              croq.yield %a : f32
-            }
-            %wtile_s = arith.muli %split, %row_tiles : index
-            %wtile_is = arith.muli %item, %row_tiles : index
-            %wtile_i = arith.muli %wtile_is, %splits : index
-            %wtile_b = arith.addi %wtile_i, %wtile_s : index
-            %wtile = arith.addi %wtile_b, %rt : index
-            %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
-            croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
-            %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
-            croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
-          }
           croq.event.trigger %qempty[%slot] : !croq.events<2>
+          %lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : !croq.vec<64xf32, rows>, !croq.vec<64xf32, rows> {
+            %lg = math.log2 %b : f32
+            %y = arith.addf %a, %lg : f32
+            croq.yield %y : f32
+          }
+          // The log-sum-exp broadcast over 8 columns (an accumulator's
+          // narrowest form).
+          %lz = croq.mma.fill %zero : !croq.acc<64x8xf32>
+          %lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : !croq.acc<64x8xf32>, !croq.vec<64xf32, rows> {
+            croq.yield %a : f32
+          }
+          %wtile_s = arith.muli %split, %row_tiles : index
+          %wtile_is = arith.muli %item, %row_tiles : index
+          %wtile_i = arith.muli %wtile_is, %splits : index
+          %wtile_b = arith.addi %wtile_i, %wtile_s : index
+          %wtile = arith.addi %wtile_b, %rt : index
+          %wv = croq.subspan %o_part [64, 64] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+          croq.mma.store %on -> %wv : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+          %lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> !croq.view<64x8xf32>
+          croq.mma.store %lb -> %lv : !croq.acc<64x8xf32> -> !croq.view<64x8xf32>
           %base_n = arith.addi %base, %count : index
           %n_n = arith.addi %n, %c1 : index
           scf.yield %base_n, %n_n : index, index
@@ -4012,8 +3903,6 @@ func.func @decode_paged_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
   // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the
   // splits, 4 at a time (their loads in flight together), the sums
   // rescaled when L grows.
-  %multi = arith.cmpi ugt, %splits, %c1 : index
-  scf.if %multi {
   croq.parallel (%item, %rt) in [%items, %row_tiles] : block {
     croq.parallel (%t) in [256] : thread {
       %zero = arith.constant 0.0 : f32
@@ -4118,7 +4007,6 @@ func.func @decode_paged_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
         croq.write %y, %out[%item, %row, %col] : memref<?x?x?xbf16>
       }
     }
-  }
   }
   return
 }

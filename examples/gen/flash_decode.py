@@ -61,14 +61,14 @@ HEADER = """\
 // next item's first tiles load while this one ends (one item a block, the
 // first measured run had each block wait for its Q and first tiles with
 // nothing else on the SM: 0.84 of SDPA at 64 x 32/8 x 2048, bench/
-// RESULTS.md). One consumer warpgroup computes S = Q K^T, the online
+// RESULTS.md). The producer's loops run on its first warp
+// (croq-single-warp-producers: they only read lengths and block table
+// entries, wait and issue loads). One consumer warpgroup computes S = Q K^T, the online
 // softmax in registers (row maxima and sums across the lanes of quads,
 // croq.mma.reduce) and O += P V with P in registers (croq.mma.convert).
-// With one split, the consumer writes the output itself (O / l through
-// its Q slot, whose products are done, and a TMA store that leaves the
-// rows past the last out). With several, each split writes its O,
-// normalized, in f32 and its log-sum-exp (base 2), and a second kernel
-// merges the splits of each row, in one pass over them, four at a time:
+// Each split writes its O, normalized, in f32 and its log-sum-exp (base
+// 2), and a second kernel merges the splits of each row, in one pass over
+// them, four at a time (their loads in flight together):
 //
 //   out = sum_s 2^(lse_s - L) O_s / sum_s 2^(lse_s - L),  L = max_s lse_s
 //
@@ -338,9 +338,6 @@ def split_kernel(k):
     w("  %scale = arith.mulf %sm_scale, %log2e : f32")
     w("  %work = arith.muli %units, %splits : index")
     w(f"  %grid = arith.minui %work, %c{SMS} : index")
-    w("  // One split: the output is written from the kernel, and there is")
-    w("  // nothing to merge.")
-    w("  %single = arith.cmpi eq, %splits, %c1 : index")
     w("  croq.parallel (%bid) in [%grid] : block {")
     w(f"    %kfull = croq.event.alloc : {k.E}")
     w(f"    %kempty = croq.event.alloc ready : {k.E}")
@@ -564,11 +561,9 @@ def mask(k, J):
 
 
 def store_split(k, I):
-    """The item's O / l (0 without keys): with one split the output, through
-    the item's Q slot (its products are done) and a TMA store that leaves
-    rows past the last out; otherwise the split's O and its log-sum-exp
-    m + log2(l) (-inf without keys) into the workspace. Then the Q slot is
-    free for the producer."""
+    """The split's O / l (0 without keys) and its log-sum-exp m + log2(l)
+    (-inf without keys) into the workspace; then the item's Q slot is free
+    for the producer (its products are done)."""
     w = k.w
     w(f"{I}%inv = croq.vec.map %res#2 (%r, %a) : {k.VEC} {{")
     w(f"{I}  %any = arith.cmpf ogt, %a, %zero : f32")
@@ -580,40 +575,31 @@ def store_split(k, I):
     w(f"{I}  %y = arith.mulf %x, %a : f32")
     w(f"{I}  croq.yield %y : f32")
     w(f"{I}}}")
-    w(f"{I}scf.if %single {{")
-    J = I + "  "
-    w(f"{J}croq.mma.store %on -> %q2 : {k.OA} -> {k.Q2}")
-    w(f"{J}%ov = croq.subspan %out [1, 64, {k.D}] at [%item, %rt, %c0] : {k.MR} -> {k.QV}")
-    w(f"{J}%stored = croq.copy tma async swizzle = 128 %qt -> %ov : {k.Q3} -> {k.QV}")
-    w(f"{J}// The slot is loaded again once the store has read it.")
-    w(f"{J}croq.wait_stores read")
-    w(f"{I}}} else {{")
-    w(f"{J}%lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : {k.VEC}, {k.VEC} {{")
-    w(f"{J}  %lg = math.log2 %b : f32")
-    w(f"{J}  %y = arith.addf %a, %lg : f32")
-    w(f"{J}  croq.yield %y : f32")
-    w(f"{J}}}")
-    w(f"{J}// The log-sum-exp broadcast over 8 columns (an accumulator's")
-    w(f"{J}// narrowest form).")
-    w(f"{J}%lz = croq.mma.fill %zero : {k.LA}")
-    w(f"{J}%lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : {k.LA}, {k.VEC} {{")
-    w(f"{J}  croq.yield %a : f32")
-    w(f"{J}}}")
-    w(f"{J}%wtile_s = arith.muli %split, %row_tiles : index")
-    w(f"{J}%wtile_is = arith.muli %item, %row_tiles : index")
-    w(f"{J}%wtile_i = arith.muli %wtile_is, %splits : index")
-    w(f"{J}%wtile_b = arith.addi %wtile_i, %wtile_s : index")
-    w(f"{J}%wtile = arith.addi %wtile_b, %rt : index")
-    w(f"{J}%wv = croq.subspan %o_part [64, {k.D}] at [%wtile, %c0] : memref<?x?xf32> -> {k.OV}")
-    w(f"{J}croq.mma.store %on -> %wv : {k.OA} -> {k.OV}")
-    w(f"{J}%lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> {k.LV}")
-    w(f"{J}croq.mma.store %lb -> %lv : {k.LA} -> {k.LV}")
-    w(f"{I}}}")
     w(f"{I}croq.event.trigger %qempty[%slot] : {k.E2}")
+    w(f"{I}%lse2 = croq.vec.map %res#1, %res#2 (%r, %a, %b) : {k.VEC}, {k.VEC} {{")
+    w(f"{I}  %lg = math.log2 %b : f32")
+    w(f"{I}  %y = arith.addf %a, %lg : f32")
+    w(f"{I}  croq.yield %y : f32")
+    w(f"{I}}}")
+    w(f"{I}// The log-sum-exp broadcast over 8 columns (an accumulator's")
+    w(f"{I}// narrowest form).")
+    w(f"{I}%lz = croq.mma.fill %zero : {k.LA}")
+    w(f"{I}%lb = croq.mma.map %lz, %lse2 (%row, %col, %x, %a) : {k.LA}, {k.VEC} {{")
+    w(f"{I}  croq.yield %a : f32")
+    w(f"{I}}}")
+    w(f"{I}%wtile_s = arith.muli %split, %row_tiles : index")
+    w(f"{I}%wtile_is = arith.muli %item, %row_tiles : index")
+    w(f"{I}%wtile_i = arith.muli %wtile_is, %splits : index")
+    w(f"{I}%wtile_b = arith.addi %wtile_i, %wtile_s : index")
+    w(f"{I}%wtile = arith.addi %wtile_b, %rt : index")
+    w(f"{I}%wv = croq.subspan %o_part [64, {k.D}] at [%wtile, %c0] : memref<?x?xf32> -> {k.OV}")
+    w(f"{I}croq.mma.store %on -> %wv : {k.OA} -> {k.OV}")
+    w(f"{I}%lv = croq.subspan %lse [64, 8] at [%wtile, %c0] : memref<?x?xf32> -> {k.LV}")
+    w(f"{I}croq.mma.store %lb -> %lv : {k.LA} -> {k.LV}")
 
 
 def combine_kernel(k):
-    """The merge of the splits of each row (where there are several)."""
+    """The merge of the splits of each row."""
     w = k.w
     D = k.D
     per_pass = COMBINE_THREADS // D
@@ -623,8 +609,6 @@ def combine_kernel(k):
     w("  // sum_s 2^(lse_s - L), L = max_s lse_s, in one pass over the")
     w(f"  // splits, {U} at a time (their loads in flight together), the sums")
     w("  // rescaled when L grows.")
-    w("  %multi = arith.cmpi ugt, %splits, %c1 : index")
-    w("  scf.if %multi {")
     w("  croq.parallel (%item, %rt) in [%items, %row_tiles] : block {")
     w(f"    croq.parallel (%t) in [{COMBINE_THREADS}] : thread {{")
     I = "      "
@@ -681,7 +665,6 @@ def combine_kernel(k):
     w(f"{J}croq.write %y, %out[%item, %row, %col] : {k.MR}")
     w(f"{I}}}")
     w("    }")
-    w("  }")
     w("  }")
 
 
