@@ -133,6 +133,12 @@ def decode_tests(s, random_tensor, poisoned) -> None:
     case(torch.float16, 128, 3, 8, 8, 1, 8192, page=128,
          lengths=[8191, 4097, 77])
     case(torch.bfloat16, 128, 8, 32, 4, 1, 1024, page=128)
+    # More work items than the 132 blocks of the persistent kernel: each
+    # block walks several, the rings running on across them.
+    case(torch.float16, 128, 32, 32, 8, 1, 1024, page=128,
+         lengths=[(37 * i) % 1024 + 1 for i in range(32)])
+    case(torch.bfloat16, 64, 48, 16, 4, 2, 512, page=256,
+         lengths=[(101 * i) % 512 for i in range(48)])
 
     def refused(what, expect, call):
         def body():
