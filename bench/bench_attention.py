@@ -15,6 +15,18 @@ key/value heads (grouped-query attention, SDPA's enable_gqa=True).
         [--shapes 4x16x4096,1x16x8192,4x32x4096/8] [--rounds 5] [--json out.json]
     python3 bench/bench_attention.py --artifacts gpu-artifacts --backward \
         --module flash_attention_bwd --kernels f16,causal_f16,d64_bf16
+
+With --decode, decoding attention instead: examples/flash_decode.mlir
+through croq.decode.flash_decode against SDPA on the same tensors (q
+[B, Hq, nq, D], the cache [B, Hkv, S, D], enable_gqa), reported as the
+bandwidth on the cache (the bytes of K and V over the device time, in
+TB/s) and the ratio croq / SDPA. A shape BxHq/HkvxS[xnq][:d64][:bf16]
+[:pN][:sN] (pN: the cache in pages of N keys for croq, the same keys
+contiguous for SDPA; sN: at most N splits of the keys, to measure the
+split rule):
+
+    python3 bench/bench_attention.py --artifacts gpu-artifacts --decode \
+        --shapes 8x32/8x8192,64x32/8x2048:p256
 """
 
 from __future__ import annotations
@@ -195,11 +207,119 @@ def bench_backward(module, config: str, batch: int, heads: int, seq: int,
     return result
 
 
+DECODE_SHAPES = ("8x32/8x8192,64x32/8x2048,8x32/8x8192:p256,"
+                 "64x32/8x2048:p128,1x32/8x32768,16x32/8x4096:bf16,"
+                 "32x64/8x1500,4x32/4x16384:d64,8x28/4x3000x4,"
+                 "128x32/8x1024:p256,2x16/16x8192")
+
+
+def bench_decode_shape(module, text: str, rounds: int):
+    """One decode shape of --decode (see the docstring)."""
+    from croq.decode import flash_decode
+    parts = text.split(":")
+    head, opts = parts[0], parts[1:]
+    batch_heads, kv_keys = head.split("/")
+    batch, heads = (int(x) for x in batch_heads.split("x"))
+    kv_fields = [int(x) for x in kv_keys.split("x")]
+    kv, seq = kv_fields[0], kv_fields[1]
+    queries = kv_fields[2] if len(kv_fields) > 2 else 1
+    dim = 64 if "d64" in opts else 128
+    dtype = torch.bfloat16 if "bf16" in opts else torch.float16
+    page = next((int(o[1:]) for o in opts if o.startswith("p")), None)
+    max_splits = next((int(o[1:]) for o in opts if o.startswith("s")), None)
+    q = torch.randn(batch, heads, queries, dim, device="cuda", dtype=dtype)
+    k, v = (torch.randn(batch, kv, seq, dim, device="cuda", dtype=dtype)
+            for _ in range(2))
+    out = torch.full_like(q, float("nan"))
+    lens = torch.full((batch,), seq, dtype=torch.int32, device="cuda")
+    args = dict(cache_seqlens=lens, out=out, module=module,
+                max_splits=max_splits)
+    if page is not None:
+        per = -(-seq // page)
+        pad = per * page - seq
+        kp, vp = (torch.nn.functional.pad(t, (0, 0, 0, pad)) for t in (k, v))
+        order = torch.randperm(batch * per, device="cuda")
+        table = order.view(batch, per).to(torch.int32)
+
+        def pages(t):
+            blocks = t.view(batch, kv, per, page, dim).permute(
+                0, 2, 3, 1, 4).reshape(batch * per, page, kv, dim)
+            paged = torch.empty_like(blocks)
+            paged[order] = blocks
+            return paged
+        ck, cv = pages(kp), pages(vp)
+        args["block_table"] = table
+    else:
+        ck, cv = k, v
+
+    def run_croq():
+        flash_decode(q, ck, cv, **args)
+
+    def run_sdpa():
+        return F.scaled_dot_product_attention(q, k, v, enable_gqa=kv != heads)
+
+    run_croq()
+    ref = run_sdpa()
+    torch.cuda.synchronize()
+    err = float((out.float() - ref.float()).abs().max())
+    result = {"shape": text, "max_abs_error": err}
+    if not err <= (3e-2 if dtype == torch.bfloat16 else 5e-3):
+        result["status"] = f"WRONG (max abs error {err:.3g})"
+        return result
+    croq_ms: List[float] = []
+    sdpa_ms: List[float] = []
+    for r in range(rounds):
+        order_ = [(run_croq, croq_ms, lambda n: n.startswith("decode_")),
+                  (run_sdpa, sdpa_ms, is_sdpa_kernel)]
+        if r % 2:
+            order_.reverse()
+        for fn, sink, match in order_:
+            ms = time_device(fn, match)
+            if ms is not None:
+                sink.append(ms)
+    cache_bytes = 2 * batch * kv * seq * dim * q.element_size()
+    ratios = [s_ / c for c, s_ in zip(croq_ms, sdpa_ms)]
+    result.update(
+        status="ok", croq_us=1e3 * statistics.median(croq_ms),
+        sdpa_us=1e3 * statistics.median(sdpa_ms),
+        croq_tbs=cache_bytes / statistics.median(croq_ms) / 1e9,
+        sdpa_tbs=cache_bytes / statistics.median(sdpa_ms) / 1e9,
+        ratio=statistics.median(ratios), ratio_min=min(ratios),
+        ratio_max=max(ratios))
+    return result
+
+
+def main_decode(args) -> int:
+    module = croq.load(args.artifacts / "kernels" / "libflash_decode.so")
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    results = []
+    for text in (args.shapes or DECODE_SHAPES).split(","):
+        r = bench_decode_shape(module, text, args.rounds)
+        results.append(r)
+        if r["status"] != "ok":
+            print(f"{text:>22}  {r['status']}")
+            continue
+        print(f"{text:>22}  croq {r['croq_us']:8.1f} us {r['croq_tbs']:5.2f} "
+              f"TB/s  SDPA {r['sdpa_us']:8.1f} us {r['sdpa_tbs']:5.2f} TB/s  "
+              f"croq/SDPA {r['ratio']:.3f} ({r['ratio_min']:.3f}-"
+              f"{r['ratio_max']:.3f})  err {r['max_abs_error']:.2g}",
+              flush=True)
+    ratios = [r["ratio"] for r in results if r["status"] == "ok"]
+    if ratios:
+        geomean = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        print(f"croq/SDPA geomean {geomean:.3f} over {len(ratios)} rows, "
+              f"lowest {min(ratios):.3f}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0 if all(r["status"] == "ok" for r in results) else 1
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--artifacts", type=Path, required=True)
-    parser.add_argument("--shapes", default="4x16x4096,1x16x8192,8x16x2048,"
-                        "16x16x1024,4x16x3000")
+    parser.add_argument("--shapes", default=None,
+                        help="default: 4x16x4096,1x16x8192,8x16x2048,"
+                        "16x16x1024,4x16x3000 (--decode: DECODE_SHAPES)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--module", default="flash_attention",
                         help="the kernel module in <artifacts>/kernels")
@@ -213,11 +333,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         "(--module flash_attention_bwd; --kernels are "
                         "configurations: f16,causal_f16,d64_bf16,...)")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--decode", action="store_true",
+                        help="decoding attention (examples/flash_decode.mlir)")
     args = parser.parse_args(argv)
+    if args.decode:
+        return main_decode(args)
     module = croq.load(args.artifacts / "kernels" / f"lib{args.module}.so")
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     results = []
-    for text in args.shapes.split(","):
+    for text in (args.shapes or "4x16x4096,1x16x8192,8x16x2048,16x16x1024,"
+                 "4x16x3000").split(","):
         text, _, groups = text.partition("/")
         batch, heads, seq = (int(x) for x in text.split("x"))
         kv_heads = int(groups) if groups else None

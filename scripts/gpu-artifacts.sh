@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles, on this machine (no GPU needed), every GPU test kernel
 # (test/Integration/GPU/*.mlir), benchmark kernel (bench/kernels/*.mlir),
-# examples/copy_slices.mlir and examples/flash_attention.mlir, and the
+# examples/copy_slices.mlir, examples/flash_attention.mlir and
+# examples/flash_decode.mlir, and the
 # frontend programs of test/Conversion/LinalgToCroq/Inputs/frontend that
 # test/Integration/GPU/frontend_tests.py runs, with
 # croq.compile, and gathers what the GPU machine needs into gpu-artifacts/:
@@ -68,12 +69,12 @@ export PATH="$PATH:/usr/local/cuda/bin"
 rm -rf "$ART"
 mkdir -p "$ART/kernels" "$ART/python" "$ART/tests" "$ART/bench"
 
-# examples/copy_slices.mlir, examples/flash_attention.mlir and
-# examples/flash_attention_bwd.mlir too: the GPU tests
-# and benchmarks call them.
+# examples/copy_slices.mlir, flash_attention.mlir, flash_attention_bwd.mlir,
+# flash_decode.mlir and grouped_matmul.mlir too: the GPU tests and
+# benchmarks call them.
 PYTHONPATH=python "$PYTHON" - "$ART/kernels" test/Integration/GPU/*.mlir \
     bench/kernels/*.mlir examples/copy_slices.mlir examples/flash_attention.mlir \
-    examples/flash_attention_bwd.mlir \
+    examples/flash_attention_bwd.mlir examples/flash_decode.mlir \
     examples/grouped_matmul.mlir <<'PY'
 """Compiles each kernel file into the artifact directory; a failure is
 written to <module>.FAILED.txt and the others go on."""

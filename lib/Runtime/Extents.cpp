@@ -78,6 +78,21 @@ extern "C" int croqRtRequireEqualExtents(int64_t first, int64_t second,
                 name, a, b);
     break;
   }
+  case CROQ_RT_EXTENTS_DECODE: {
+    static const char *const names[] = {
+        "Q", "the K cache", "the V cache", "the output", "cache_seqlens",
+        "the block table", "the split workspace", "the log-sum-exp workspace"};
+    const char *name = input >= 0 && input < 8 ? names[input] : "an operand";
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "%s of the decoding attention has an extent of %lld where "
+                "%lld is expected (Q and the output as [batch * kv_heads, "
+                "group * queries, D], the cache as [batch * kv_heads, keys, "
+                "D] or paged as [pages, page_size, kv_heads * D], "
+                "cache_seqlens as [batch], the block table as [batch, "
+                "pages]); nothing was launched",
+                name, a, b);
+    break;
+  }
   default:
     reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
                 "extents %lld and %lld differ (check %d); nothing was "
@@ -102,6 +117,24 @@ extern "C" int croqRtRequireMultiple(int64_t value, int64_t divisor,
                 "of the key and value heads (%lld): grouped-query attention "
                 "gives each key/value head the same number of query heads; "
                 "nothing was launched",
+                a, b);
+  else if (check == CROQ_RT_MULTIPLE_PAGE_SIZE)
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "the page size of the KV cache (%lld keys) is not a multiple "
+                "of the decoding attention's key tile (%lld keys); nothing "
+                "was launched",
+                a, b);
+  else if (check == CROQ_RT_MULTIPLE_DECODE_SEQUENCES)
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "Q's first extent (%lld, batch * kv_heads) is not a multiple "
+                "of the sequences (%lld, cache_seqlens' extent); nothing was "
+                "launched",
+                a, b);
+  else if (check == CROQ_RT_MULTIPLE_HEAD_DIM)
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "the paged KV cache's rows (%lld elements, kv_heads * D) are "
+                "not a multiple of the head dimension (%lld); nothing was "
+                "launched",
                 a, b);
   else
     reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,

@@ -22,6 +22,7 @@ from .arguments import ArgumentView, Buffer
 from .autotune import (DEFAULT_CONFIGS, AutotunedEntryPoint, AutotunedModule,
                        autotune, compile_variants, load_autotuned)
 from .compiler import Artifact, compile
+from .decode import flash_decode
 from .grouped import compile_kernels as compile_grouped_kernels
 from .grouped import grouped_mm
 from .errors import (ArgumentError, CompileError, CroqError,
@@ -38,6 +39,6 @@ __all__ = [
     "CroqRuntimeError", "DEFAULT_CONFIGS", "ELEMENT_TYPES", "EntryPoint",
     "FunctionSignature", "LoadError", "MemRefArg", "Module", "RuntimeError",
     "autotune", "call_path", "compile", "compile_grouped_kernels",
-    "compile_variants", "element_type", "grouped_mm",
+    "compile_variants", "element_type", "flash_decode", "grouped_mm",
     "load", "load_autotuned", "parse_signature",
 ]

@@ -271,3 +271,80 @@ func.func @no_role(%a: memref<?x?xf16>) {
   }
   return
 }
+
+// -----
+
+// A loop whose indices come from elements of global tensors it reads (a
+// paged cache's block table, a sequence's length) moves too: each thread's
+// read is its own. A loop that reads a shared tile stays on the warpgroup.
+// CHECK-LABEL: func.func @table
+// CHECK: croq.warp_index warpgroup
+// CHECK: croq.inthreads async %{{.*}} {
+// CHECK-NEXT: scf.for
+// CHECK: croq.read %{{.*}}[%{{.*}}] : memref<?xi32>
+// CHECK: scf.for
+// CHECK: croq.read %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xi32>
+// CHECK: croq.copy tma async
+// CHECK-LABEL: func.func @shared_read
+// CHECK-NOT: croq.warp_index
+// CHECK: return
+func.func @table(%a: memref<?x?xf16>, %lens: memref<?xi32>, %table: memref<?x?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  croq.parallel (%b) in [1] : block {
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [2] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      croq.inthreads async %producer {
+        scf.for %item = %c0 to %c4 step %c1 {
+          %len32 = croq.read %lens[%item] : memref<?xi32> -> i32
+          %len = arith.index_castui %len32 : i32 to index
+          scf.for %k = %c0 to %len step %c1 {
+            %s = arith.remui %k, %c2 : index
+            %page32 = croq.read %table[%item, %k] : memref<?x?xi32> -> i32
+            %page = arith.index_castui %page32 : i32 to index
+            croq.event.wait %empty[%s] : !croq.events<2>
+            %v = croq.subspan %a [64, 64] at [%page, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
+            %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+            %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+            croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+          }
+        }
+      }
+    }
+  }
+  return
+}
+
+func.func @shared_read(%a: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  croq.parallel (%b) in [1] : block {
+    %full = croq.event.alloc : !croq.events<2>
+    %empty = croq.event.alloc ready : !croq.events<2>
+    %ring = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+    %idx = croq.alloc : !croq.tile<8xi32, shared>
+    croq.parallel (%p) in [2] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      croq.inthreads async %producer {
+        scf.for %k = %c0 to %c8 step %c1 {
+          %s = arith.remui %k, %c2 : index
+          %row32 = croq.read %idx[%k] : !croq.tile<8xi32, shared>
+          %row = arith.index_castui %row32 : i32 to index
+          croq.event.wait %empty[%s] : !croq.events<2>
+          %v = croq.subspan %a [64, 64] at [%row, %c0] : memref<?x?xf16> -> !croq.view<64x64xf16>
+          %t = croq.stage %ring[%s] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+          %f = croq.copy tma async zfill swizzle = 128 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %full[%s] after (%f) : !croq.events<2>
+        }
+      }
+    }
+  }
+  return
+}

@@ -340,6 +340,11 @@ typedef enum croqRtExtentCheck {
   /// V's, dK's and dV's heads and keys are K's, the others' heads and rows
   /// Q's.
   CROQ_RT_EXTENTS_ATTENTION = 7,
+  /// An extent of an operand of a decoding attention kernel (`input`: 0 Q,
+  /// 1 the K cache, 2 the V cache, 3 the output, 4 cache_seqlens, 5 the
+  /// block table, 6 the split workspace, 7 the log-sum-exp workspace) and
+  /// the extent the others give it.
+  CROQ_RT_EXTENTS_DECODE = 8,
 } croqRtExtentCheck;
 
 /// The host call of croq's generated code for a linalg product whose
@@ -356,6 +361,14 @@ typedef enum croqRtMultipleCheck {
   /// The query heads of grouped-query attention and its key/value heads
   /// (each key/value head serves a group of consecutive query heads).
   CROQ_RT_MULTIPLE_HEAD_GROUPS = 0,
+  /// The keys of a page of a paged KV cache and the key tile of the
+  /// decoding attention kernels (a tile never spans two pages).
+  CROQ_RT_MULTIPLE_PAGE_SIZE = 1,
+  /// The rows of a decoding attention's Q (batch * kv_heads) and the
+  /// sequences (cache_seqlens' extent).
+  CROQ_RT_MULTIPLE_DECODE_SEQUENCES = 2,
+  /// The columns of a paged KV cache (kv_heads * D) and the head dimension.
+  CROQ_RT_MULTIPLE_HEAD_DIM = 3,
 } croqRtMultipleCheck;
 
 /// The host call of croq's generated code for an extent that must be a

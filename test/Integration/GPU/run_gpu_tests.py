@@ -2154,6 +2154,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # Grouped GEMMs through croq.grouped_mm (grouped_tests.py).
     from grouped_tests import grouped_tests
     grouped_tests(suite, random_tensor, poisoned)
+    # Decoding attention through croq.decode.flash_decode (decode_tests.py).
+    from decode_tests import decode_tests
+    decode_tests(suite, random_tensor, poisoned)
     # Whole programs from MLIR's TOSA pipelines (frontend_tests.py).
     from frontend_tests import frontend_tests
     frontend_tests(suite, random_tensor, poisoned, compare_close)

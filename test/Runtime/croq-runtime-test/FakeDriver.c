@@ -234,6 +234,18 @@ static void checkLaunchAfterUnequalExtents(void) {
   croqRtRequireEqualExtents(7, 8, CROQ_RT_EXTENTS_ATTENTION, 2);
   expectStatus("unequal-attention-extents", croqRtCallEnd());
   croqRtCallBegin();
+  croqRtRequireEqualExtents(3, 2, CROQ_RT_EXTENTS_DECODE, 5);
+  expectStatus("unequal-decode-extents", croqRtCallEnd());
+  croqRtCallBegin();
+  croqRtRequireMultiple(64, 128, CROQ_RT_MULTIPLE_PAGE_SIZE);
+  expectStatus("page-size", croqRtCallEnd());
+  croqRtCallBegin();
+  croqRtRequireMultiple(6, 4, CROQ_RT_MULTIPLE_DECODE_SEQUENCES);
+  expectStatus("decode-sequences", croqRtCallEnd());
+  croqRtCallBegin();
+  croqRtRequireMultiple(200, 128, CROQ_RT_MULTIPLE_HEAD_DIM);
+  expectStatus("paged-head-dim", croqRtCallEnd());
+  croqRtCallBegin();
   printf("multiple: %d\n",
          croqRtRequireMultiple(32, 8, CROQ_RT_MULTIPLE_HEAD_GROUPS));
   printf("not a multiple: %d\n",

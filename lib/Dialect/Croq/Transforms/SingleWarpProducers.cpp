@@ -1,8 +1,9 @@
 //===- SingleWarpProducers.cpp - producer loops on one warp ---------------===//
 //
 // Implements croq-single-warp-producers: a loop of a warp-specialized
-// producer role that only waits on events and issues tma loads runs on the
-// first warp of its warpgroup. The loads and the arrivals that expect their
+// producer role that only waits on events and issues tma loads (with
+// indices that may come from global tensors it reads, such as a paged
+// cache's block table) runs on the first warp of its warpgroup. The loads and the arrivals that expect their
 // bytes come from the group's first thread either way; the other warps
 // would only wait, and nothing keeps a warp that only waits within a phase
 // of the ring: one that falls two phases behind on a slot waits for a
@@ -54,8 +55,9 @@ static bool isDead(Value value) {
 }
 
 /// Whether `loop` waits on events and issues tma loads (completing on event
-/// slots) and does nothing else but compute indices and branch: nothing in
-/// it needs the warpgroup's other warps, and nothing reads its results.
+/// slots) and does nothing else but compute indices (also from elements of
+/// global tensors it reads) and branch: nothing in it needs the
+/// warpgroup's other warps, and nothing reads its results.
 static bool isIssueLoop(scf::ForOp loop) {
   if (!llvm::all_of(loop->getResults(), isDead))
     return false;
@@ -77,6 +79,14 @@ static bool isIssueLoop(scf::ForOp loop) {
       loads = true;
       return WalkResult::advance();
     }
+    // A read of a global tensor (a block table entry, a sequence's length
+    // that the loop's indices depend on) is each thread's own load: the
+    // first warp reads what it needs.
+    if (auto read = dyn_cast<ReadOp>(op))
+      return getMemorySpaceOf(read.getSource().getType()) ==
+                     MemorySpace::Global
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
     if (op->getNumRegions() == 0 && isMemoryEffectFree(op))
       return WalkResult::advance();
     return WalkResult::interrupt();
