@@ -106,19 +106,23 @@ LogicalResult Matcher::matchOperandsBefore(linalg::LinalgOp product,
     written.push_back(shape.b);
     chain.k = transpose.getInput();
   }
-  // Q, or Q scaled by a constant into a temporary.
+  // Q, or Q scaled by a constant into a temporary: the factor joins the
+  // softmax scale. (Q computed otherwise is an input like any other.)
   chain.q = shape.a;
   if (isTemporary(getViewRoot(shape.a))) {
     auto scaled = dyn_cast_or_null<linalg::GenericOp>(
         getLastUserBefore(product, getViewRoot(shape.a)));
     std::optional<ScaledInput> s =
         scaled ? matchScaledCopy(scaled, shape.a) : std::nullopt;
-    if (!s)
-      return fail("Q is computed by an op other than a scale");
-    take(scaled);
-    written.push_back(shape.a);
-    chain.q = s->input;
-    qScale = s->factor;
+    llvm::SetVector<Operation *> users;
+    users.insert(scaled);
+    users.insert(product);
+    if (s && onlyUsedBy(getViewRoot(shape.a), users)) {
+      take(scaled);
+      written.push_back(shape.a);
+      chain.q = s->input;
+      qScale = s->factor;
+    }
   }
   return success();
 }
