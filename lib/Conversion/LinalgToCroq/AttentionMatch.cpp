@@ -44,13 +44,17 @@ private:
   LogicalResult matchOperandsBefore(linalg::LinalgOp product,
                                     const Product &shape);
   LogicalResult step(Operation *op);
-  LogicalResult stepFill(linalg::FillOp fill);
+  LogicalResult stepFill(Operation *op, const FillValue &fill);
+  LogicalResult stepOutput(Operation *op);
   LogicalResult stepReduction(linalg::LinalgOp op);
   LogicalResult stepElementwise(linalg::GenericOp op);
   LogicalResult stepScoreOp(linalg::GenericOp op, unsigned input,
                             ArrayRef<int64_t> roles);
   LogicalResult stepSecondProduct(linalg::LinalgOp op);
+  LogicalResult stepNormalizingProduct(linalg::GenericOp op);
+  void takeSecondProduct(Operation *op, Value v, Value out);
   LogicalResult finish();
+  void setOutput(Value out);
 
   /// The kind of what `value`'s buffer holds, if the chain tracks it.
   Kind *kindOf(Value value) {
@@ -87,12 +91,10 @@ LogicalResult Matcher::matchOperandsBefore(linalg::LinalgOp product,
   // The scores start from zeros.
   Value scores = shape.c;
   Operation *init = getLastUserBefore(product, getViewRoot(scores));
-  auto fill = dyn_cast_or_null<linalg::FillOp>(init);
-  std::optional<double> zero =
-      fill ? getConstantFloat(fill.getInputs()[0]) : std::nullopt;
-  if (!zero || *zero != 0.0 || fill.getOutputs()[0] != scores)
+  std::optional<FillValue> fill = init ? getFillValue(init) : std::nullopt;
+  if (!fill || fill->value != 0.0 || fill->buffer != scores)
     return fail("the scores are not zero-filled right before Q K^T");
-  take(fill);
+  take(init);
   // K read by rows, or transposed into a temporary first.
   chain.k = shape.b;
   if (!shape.bByRows) {
@@ -148,16 +150,15 @@ LogicalResult Matcher::matchFirstProduct(linalg::LinalgOp product) {
   return success();
 }
 
-LogicalResult Matcher::stepFill(linalg::FillOp fill) {
-  std::optional<double> value = getConstantFloat(fill.getInputs()[0]);
-  Value root = getViewRoot(fill.getOutputs()[0]);
-  if (!value || (*value != 0.0 && *value > -3.4e38)) {
+LogicalResult Matcher::stepFill(Operation *op, const FillValue &fill) {
+  Value root = getViewRoot(fill.buffer);
+  if (fill.value != 0.0 && fill.value > -3.4e38) {
     if (kindOf(root))
       return fail("a fill of a chain buffer with another value than 0 or "
                   "the lowest float");
     return success();
   }
-  set(root, Kind{*value == 0.0 ? Tag::Zero : Tag::Lowest, 0, fill});
+  set(root, Kind{fill.value == 0.0 ? Tag::Zero : Tag::Lowest, 0, op});
   return success();
 }
 
@@ -288,31 +289,103 @@ LogicalResult Matcher::stepElementwise(linalg::GenericOp op) {
 LogicalResult Matcher::stepSecondProduct(linalg::LinalgOp op) {
   FailureOr<Product> shape = analyzeProduct(op);
   Kind *p = kindOf(shape->a);
-  if (!p || p->tag != Tag::Prob || p->steps != chain.steps.size() ||
-      shape->a != getViewRoot(shape->a))
+  if (!p || p->tag != Tag::Prob || p->steps != chain.steps.size())
     return fail("the second product does not read the probabilities");
   Kind *init = kindOf(shape->c);
-  if (!init || init->tag != Tag::Zero || shape->c != getViewRoot(shape->c))
+  if (!init || init->tag != Tag::Zero)
     return fail("the second product's output is not zero-filled before");
   if (shape->bByRows)
     return fail("V is read transposed");
-  chain.elementType = getElementTypeOrSelf(shape->a.getType());
-  chain.v = shape->b;
   takeFill(init);
+  takeSecondProduct(op, shape->b, shape->c);
+  return success();
+}
+
+void Matcher::takeSecondProduct(Operation *op, Value v, Value out) {
+  chain.elementType = getElementTypeOrSelf(v.getType());
+  chain.v = v;
   take(op);
-  productOut = shape->c;
-  set(shape->c, Kind{Tag::Out});
-  if (getElementTypeOrSelf(productOut.getType()) == chain.elementType &&
-      !isTemporary(productOut)) {
-    chain.out = productOut;
-    done = true;
+  productOut = out;
+  written.push_back(out);
+  set(out, Kind{Tag::Out});
+  setOutput(out);
+}
+
+/// The second product with the softmax's quotient computed in its body
+/// (upstream's elementwise fusion puts it there): inputs e, the row sums
+/// (or their reciprocals) and V; out += norm(e, s) * V over the keys.
+LogicalResult Matcher::stepNormalizingProduct(linalg::GenericOp op) {
+  std::optional<unsigned> eInput, rowInput, vInput;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    Kind *kind = kindOf(operand->get());
+    unsigned i = operand->getOperandNumber();
+    if (!kind)
+      vInput = i;
+    else if (kind->tag == Tag::Exp)
+      eInput = i;
+    else if (kind->tag == Tag::Sum || kind->tag == Tag::Recip)
+      rowInput = i;
   }
+  Kind *init = kindOf(op.getDpsInits()[0]);
+  if (!eInput || !rowInput || !vInput || !init || init->tag != Tag::Zero ||
+      op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1)
+    return fail("an op of three inputs on the chain's buffers that is not "
+                "the normalized product with V");
+  Kind *e = kindOf(op.getDpsInputs()[*eInput]);
+  Kind *row = kindOf(op.getDpsInputs()[*rowInput]);
+  FailureOr<SmallVector<int64_t>> roles = getLoopRoles(
+      op, {op.getDpsInputOperand(*eInput)}, {op.getDpsInputOperand(*rowInput)},
+      scoreShape, /*freeLoops=*/1);
+  if (failed(roles) || e->steps != chain.steps.size() ||
+      row->steps != e->steps || !reducesKeys(op, *roles, scoreShape.size() - 1))
+    return fail("the normalized product with V does not reduce the keys of "
+                "the probabilities");
+  Value v = op.getDpsInputs()[*vInput], out = op.getDpsInits()[0];
+  int64_t keyDim = scoreShape.size() - 1;
+  if (!isProductOperand(op, *vInput, *roles, keyDim, keyDim - 1) ||
+      !isProductOperand(op, op.getNumDpsInputs(), *roles, keyDim - 1,
+                        keyDim - 1))
+    return fail("V or the output of the normalized product is indexed "
+                "otherwise than [batch..., keys or rows, D]");
+  BodyValues body(op, *eInput, *rowInput);
+  if (!body.isNormalizedProduct(*vInput, row->tag == Tag::Recip))
+    return fail("the normalized product's body is not out + norm(e, s) * v");
+  takeFill(init);
+  takeSecondProduct(op, v, out);
+  return success();
+}
+
+void Matcher::setOutput(Value out) {
+  chain.out = out;
+  done = getElementTypeOrSelf(out.getType()) == chain.elementType &&
+         !isTemporary(getViewRoot(out));
+}
+
+LogicalResult Matcher::stepOutput(Operation *op) {
+  // After the second product, only its conversion to the operands' type
+  // and copies into the function's buffer.
+  Value from;
+  if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+    if (getViewRoot(copy.getSource()) == getViewRoot(chain.out) &&
+        copy.getSource().getType() == copy.getTarget().getType())
+      from = copy.getTarget();
+  } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+    if (isConversionOf(generic, chain.out))
+      from = generic.getDpsInits()[0];
+  }
+  if (!from)
+    return fail("the second product's output is read by an op other than "
+                "a conversion to the operands' type or a copy");
+  take(op);
+  written.push_back(from);
+  set(from, Kind{Tag::Out});
+  setOutput(from);
   return success();
 }
 
 LogicalResult Matcher::step(Operation *op) {
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return stepFill(fill);
+  if (std::optional<FillValue> fill = getFillValue(op))
+    return stepFill(op, *fill);
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   bool touches = llvm::any_of(op->getOperands(),
                               [&](Value v) { return kindOf(v) != nullptr; });
@@ -322,23 +395,16 @@ LogicalResult Matcher::step(Operation *op) {
     return success();
   if (isViewOrAllocation(op))
     return success();
+  if (productOut)
+    return stepOutput(op);
   if (!linalgOp || !linalgOp.hasPureBufferSemantics())
     return fail("an op other than a linalg op on buffers uses the chain's "
                 "buffers");
-  if (productOut) {
-    // After the second product only a conversion of its output follows.
-    auto generic = dyn_cast<linalg::GenericOp>(op);
-    if (!generic || !isConversionOf(generic, productOut))
-      return fail("the second product's output is read by an op other than "
-                  "a conversion to the operands' type");
-    take(op);
-    chain.out = generic.getDpsInits()[0];
-    done = true;
-    return success();
-  }
   if (linalg::isaContractionOpInterface(linalgOp) &&
       succeeded(analyzeProduct(linalgOp)))
     return stepSecondProduct(linalgOp);
+  if (linalgOp.getNumDpsInputs() == 3 && isa<linalg::GenericOp>(op))
+    return stepNormalizingProduct(cast<linalg::GenericOp>(op));
   if (linalgOp.getNumReductionLoops() != 0)
     return stepReduction(linalgOp);
   if (auto generic = dyn_cast<linalg::GenericOp>(op))

@@ -79,6 +79,26 @@ std::optional<double> attention::getConstantFloat(Value value) {
   return std::nullopt;
 }
 
+std::optional<FillValue> attention::getFillValue(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    std::optional<double> value = getConstantFloat(fill.getInputs()[0]);
+    if (!value || !fill.hasPureBufferSemantics())
+      return std::nullopt;
+    return FillValue{*value, fill.getOutputs()[0]};
+  }
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 0 ||
+      generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() != 0 ||
+      !generic.hasPureBufferSemantics() ||
+      !generic.getIndexingMapsArray()[0].isPermutation())
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  std::optional<double> value = getConstantFloat(yield.getOperand(0));
+  if (!value)
+    return std::nullopt;
+  return FillValue{*value, generic.getDpsInits()[0]};
+}
+
 bool attention::isSplatConstant(Value buffer) {
   return static_cast<bool>(getSplatConstant(buffer));
 }
@@ -210,8 +230,8 @@ getOperandRoles(linalg::LinalgOp op, OpOperand *operand,
 
 FailureOr<SmallVector<int64_t>>
 attention::getLoopRoles(linalg::LinalgOp op, ArrayRef<OpOperand *> full,
-                        ArrayRef<OpOperand *> rows,
-                        ArrayRef<int64_t> scoreShape) {
+                        ArrayRef<OpOperand *> rows, ArrayRef<int64_t> scoreShape,
+                        unsigned freeLoops) {
   SmallVector<int64_t> roles(op.getNumLoops(), -1);
   auto assign = [&](OpOperand *operand, ArrayRef<int64_t> shape) {
     FailureOr<SmallVector<std::pair<unsigned, int64_t>>> pairs =
@@ -233,13 +253,39 @@ attention::getLoopRoles(linalg::LinalgOp op, ArrayRef<OpOperand *> full,
       return failure();
   // Every dimension walked by one loop; the other loops of extent 1.
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned free = 0;
   for (auto [loop, role] : llvm::enumerate(roles)) {
-    if (role == -1 && ranges[loop] != 1)
+    if (role == -1 && ranges[loop] != 1 && ++free > freeLoops)
       return failure();
     if (role != -1 && llvm::count(roles, role) != 1)
       return failure();
   }
   return roles;
+}
+
+bool attention::isProductOperand(linalg::LinalgOp op, unsigned n,
+                                 ArrayRef<int64_t> roles, int64_t middle,
+                                 int64_t batch) {
+  auto type = dyn_cast<MemRefType>(op->getOperand(n).getType());
+  AffineMap map = op.getIndexingMapsArray()[n];
+  if (!type || map.getNumResults() != unsigned(batch + 2))
+    return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (auto [i, result] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim)
+      return false;
+    int64_t role = roles[dim.getPosition()];
+    int64_t i64 = i;
+    bool ok = i64 < batch ? role == i64 || (role == -1 &&
+                                            ranges[dim.getPosition()] == 1 &&
+                                            type.getDimSize(i) == 1)
+              : i64 == batch ? role == middle
+                             : role == -1 && ranges[dim.getPosition()] != 1;
+    if (!ok)
+      return false;
+  }
+  return true;
 }
 
 bool attention::reducesKeys(linalg::LinalgOp op, ArrayRef<int64_t> roles,
@@ -351,6 +397,30 @@ bool BodyValues::isReciprocalOfRow(Value v) const {
   return rowArg && isOneOver(v, rowArg);
 }
 
+/// `v` without extensions.
+static Value stripExtension(Value v) {
+  while (auto ext = v ? v.getDefiningOp<arith::ExtFOp>() : nullptr)
+    v = ext.getIn();
+  return v;
+}
+
+bool BodyValues::isNormalizedProduct(unsigned vInput,
+                                     bool rowIsReciprocal) const {
+  Value out = op.getBody()->getArgument(op.getNumDpsInputs());
+  Value vArg = op.getBody()->getArgument(vInput);
+  auto add = yielded() ? yielded().getDefiningOp<arith::AddFOp>() : nullptr;
+  if (!add)
+    return false;
+  Value product = add.getLhs() == out ? add.getRhs() : add.getLhs();
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul || (add.getLhs() != out && add.getRhs() != out))
+    return false;
+  Value p = stripExtension(mul.getLhs()), v = stripExtension(mul.getRhs());
+  if (p == vArg)
+    std::swap(p, v);
+  return v == vArg && isNormalized(stripTruncation(p), rowIsReciprocal);
+}
+
 Value BodyValues::stripTruncation(Value v) const {
   if (auto trunc = v ? v.getDefiningOp<arith::TruncFOp>() : nullptr)
     return trunc.getIn();
@@ -391,42 +461,72 @@ static arith::CmpIPredicate swapOperands(arith::CmpIPredicate pred) {
   }
 }
 
-/// Whether `step` keeps the scores of keys up to the row's own index and
-/// masks the others with the lowest float.
-static bool isCausalMask(const ScoreStep &step, int64_t rowDim) {
+/// The factor by which `value` multiplies `x` (a multiplication or
+/// division by a constant), 1 for `x` itself.
+static std::optional<double> getFactorOf(const BodyValues &body, Value value,
+                                         Value x) {
+  if (value == x)
+    return 1.0;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumOperands() != 2)
+    return std::nullopt;
+  Value lhs = def->getOperand(0), c = def->getOperand(1);
+  if (isa<arith::MulFOp>(def) && c == x)
+    std::swap(lhs, c);
+  std::optional<double> factor = body.constant(c);
+  if (lhs != x || !factor || *factor == 0.0)
+    return std::nullopt;
+  if (isa<arith::MulFOp>(def))
+    return *factor;
+  if (isa<arith::DivFOp>(def))
+    return 1.0 / *factor;
+  return std::nullopt;
+}
+
+/// Where `step` keeps the scores of keys up to the row's own index (times
+/// a constant factor, returned) and masks the others with the lowest
+/// float.
+static std::optional<double> matchCausalMask(const ScoreStep &step,
+                                             int64_t rowDim) {
   linalg::GenericOp op = step.op;
   BodyValues body(op, step.scoreInput, std::nullopt);
   auto select = body.yielded() ? body.yielded().getDefiningOp<arith::SelectOp>()
                                : nullptr;
   if (!select)
-    return false;
+    return std::nullopt;
   Value kept = select.getTrueValue(), masked = select.getFalseValue();
-  bool keepIfTrue = kept == body.element();
-  if (!keepIfTrue)
-    std::swap(kept, masked);
   std::optional<double> low = body.constant(masked);
+  bool keepIfTrue = low && isLowest(*low);
+  if (!keepIfTrue) {
+    std::swap(kept, masked);
+    low = body.constant(masked);
+  }
+  std::optional<double> factor = getFactorOf(body, kept, body.element());
   auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
-  if (kept != body.element() || !low || !isLowest(*low) || !cmp)
-    return false;
+  if (!factor || !low || !isLowest(*low) || !cmp)
+    return std::nullopt;
   std::optional<unsigned> lhs = getIndexLoop(cmp.getLhs()),
                           rhs = getIndexLoop(cmp.getRhs());
   if (!lhs || !rhs)
-    return false;
+    return std::nullopt;
   // As "keep where key P row".
   arith::CmpIPredicate pred = cmp.getPredicate();
   int64_t lhsRole = step.roles[*lhs], rhsRole = step.roles[*rhs];
   if (lhsRole == rowDim && rhsRole == rowDim + 1)
     pred = swapOperands(pred);
   else if (lhsRole != rowDim + 1 || rhsRole != rowDim)
-    return false;
+    return std::nullopt;
   if (!keepIfTrue)
     pred = arith::invertPredicate(pred);
-  // The body computes nothing but the mask.
+  // The body computes nothing but the mask (and the factor).
   for (Operation &inner : op.getBody()->without_terminator())
     if (!isa<linalg::IndexOp, arith::IndexCastOp, arith::CmpIOp,
-             arith::SelectOp, arith::ConstantOp>(inner))
-      return false;
-  return pred == arith::CmpIPredicate::sle || pred == arith::CmpIPredicate::ule;
+             arith::SelectOp, arith::ConstantOp>(inner) &&
+        inner.getResult(0) != kept)
+      return std::nullopt;
+  if (pred != arith::CmpIPredicate::sle && pred != arith::CmpIPredicate::ule)
+    return std::nullopt;
+  return factor;
 }
 
 /// The factor of a step that multiplies (or divides) the scores by a
@@ -456,10 +556,17 @@ static std::optional<double> getScaleFactor(const ScoreStep &step) {
 void attention::takeMaskAndScale(AttentionChain &chain, double qScale) {
   int64_t rowDim = chain.batchShape.size();
   auto &steps = chain.steps;
-  if (!steps.empty() && isCausalMask(steps.back(), rowDim)) {
+  std::optional<double> last =
+      steps.empty() ? std::nullopt : matchCausalMask(steps.back(), rowDim);
+  std::optional<double> first =
+      steps.size() == 2 ? matchCausalMask(steps.front(), rowDim)
+                        : std::nullopt;
+  if (last && (*last == 1.0 || steps.size() == 1)) {
+    // The mask last (a factor in the same op only where nothing precedes).
     chain.causal = true;
     steps.pop_back();
-  } else if (steps.size() == 2 && isCausalMask(steps.front(), rowDim)) {
+    qScale *= *last;
+  } else if (first && *first == 1.0) {
     // A mask before a positive scale: the masked scores stay the lowest.
     std::optional<double> factor = getScaleFactor(steps.back());
     if (factor && *factor > 0) {

@@ -44,6 +44,14 @@ bool onlyUsedBy(Value root, const llvm::SetVector<Operation *> &ops);
 /// The float value of a constant scalar, if it is one.
 std::optional<double> getConstantFloat(Value value);
 
+/// What a fill writes: a linalg.fill of a constant, or a generic without
+/// inputs that yields one.
+struct FillValue {
+  double value;
+  Value buffer;
+};
+std::optional<FillValue> getFillValue(Operation *op);
+
 /// Whether `buffer` is a splat constant global.
 bool isSplatConstant(Value buffer);
 
@@ -73,10 +81,19 @@ std::optional<ScaledInput> matchScaledCopy(linalg::GenericOp op, Value out);
 /// walks (-1: extent 1), from its operands that hold scores (`full`) or
 /// row values (`rows`, [batch..., rows]); failure where an operand is
 /// indexed otherwise than elementwise through those dimensions.
-FailureOr<SmallVector<int64_t>> getLoopRoles(linalg::LinalgOp op,
-                                             ArrayRef<OpOperand *> full,
-                                             ArrayRef<OpOperand *> rows,
-                                             ArrayRef<int64_t> scoreShape);
+/// `freeLoops` loops of extent above 1 may walk none of them (D, in the
+/// second product).
+FailureOr<SmallVector<int64_t>>
+getLoopRoles(linalg::LinalgOp op, ArrayRef<OpOperand *> full,
+             ArrayRef<OpOperand *> rows, ArrayRef<int64_t> scoreShape,
+             unsigned freeLoops = 0);
+
+/// Whether operand `n` of `op` is indexed by the batch loops (roles below
+/// `batch`, or loops of extent 1 where the operand's extent is 1), then
+/// the loop of role `middle`, then the one free loop (role -1, extent
+/// above 1): V or the output of the second product.
+bool isProductOperand(linalg::LinalgOp op, unsigned n, ArrayRef<int64_t> roles,
+                      int64_t middle, int64_t batch);
 
 /// Whether the one reduction loop of `op` walks the keys (`keyDim`).
 bool reducesKeys(linalg::LinalgOp op, ArrayRef<int64_t> roles,
@@ -107,6 +124,9 @@ public:
   bool isNormalized(Value v, bool rowIsReciprocal) const;
   /// 1 / s.
   bool isReciprocalOfRow(Value v) const;
+  /// out + norm(e, s) * v (isNormalized; extensions and a truncation of
+  /// the quotient allowed), v the body argument of input `vInput`.
+  bool isNormalizedProduct(unsigned vInput, bool rowIsReciprocal) const;
   /// v without a truncf.
   Value stripTruncation(Value v) const;
   /// The value of a constant (or splat-constant input) of the body.
