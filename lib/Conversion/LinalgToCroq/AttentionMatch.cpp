@@ -54,6 +54,7 @@ private:
   LogicalResult stepNormalizingProduct(linalg::GenericOp op);
   void takeSecondProduct(Operation *op, Value v, Value out);
   LogicalResult finish();
+  void foldQScale();
   void setOutput(Value out);
 
   /// The kind of what `value`'s buffer holds, if the chain tracks it.
@@ -80,6 +81,9 @@ private:
   SmallVector<Value> read;
   /// The factor Q was scaled by before the product.
   double qScale = 1.0;
+  /// A scale of Q into the buffer the first product reads, and its input.
+  std::pair<linalg::GenericOp, ScaledInput> pendingQScale{nullptr,
+                                                           ScaledInput{}};
   Value productOut;
   bool done = false;
 };
@@ -108,25 +112,38 @@ LogicalResult Matcher::matchOperandsBefore(linalg::LinalgOp product,
     written.push_back(shape.b);
     chain.k = transpose.getInput();
   }
-  // Q, or Q scaled by a constant into a temporary: the factor joins the
-  // softmax scale. (Q computed otherwise is an input like any other.)
+  // Q, or Q scaled by a constant into a buffer first: the factor joins
+  // the softmax scale where nothing else reads that buffer (a temporary,
+  // or the output, which bufferization reuses for it and the kernel then
+  // overwrites: finish() decides). Q computed otherwise is an input like
+  // any other.
   chain.q = shape.a;
-  if (isTemporary(getViewRoot(shape.a))) {
-    auto scaled = dyn_cast_or_null<linalg::GenericOp>(
-        getLastUserBefore(product, getViewRoot(shape.a)));
-    std::optional<ScaledInput> s =
-        scaled ? matchScaledCopy(scaled, shape.a) : std::nullopt;
-    llvm::SetVector<Operation *> users;
-    users.insert(scaled);
-    users.insert(product);
-    if (s && onlyUsedBy(getViewRoot(shape.a), users)) {
-      take(scaled);
-      written.push_back(shape.a);
-      chain.q = s->input;
-      qScale = s->factor;
-    }
-  }
+  Value root = getViewRoot(shape.a);
+  auto scaled =
+      dyn_cast_or_null<linalg::GenericOp>(getLastUserBefore(product, root));
+  std::optional<ScaledInput> s =
+      scaled ? matchScaledCopy(scaled, shape.a) : std::nullopt;
+  if (s && getViewRoot(s->input) != root)
+    pendingQScale = {scaled, *s};
   return success();
+}
+
+/// Folds the scale of Q found before the first product (see
+/// matchOperandsBefore) where only the chain reads its buffer.
+void Matcher::foldQScale() {
+  if (!pendingQScale.first)
+    return;
+  Value root = getViewRoot(chain.q);
+  llvm::SetVector<Operation *> users(chain.ops.begin(), chain.ops.end());
+  users.insert(pendingQScale.first);
+  bool isOutput = root == getViewRoot(chain.out);
+  if (!(isTemporary(root) || isOutput) || !onlyUsedBy(root, users))
+    return;
+  take(pendingQScale.first);
+  if (!isOutput)
+    written.push_back(chain.q);
+  chain.q = pendingQScale.second.input;
+  qScale = pendingQScale.second.factor;
 }
 
 LogicalResult Matcher::matchFirstProduct(linalg::LinalgOp product) {
@@ -428,6 +445,7 @@ FailureOr<AttentionChain> Matcher::run(linalg::LinalgOp product) {
 }
 
 LogicalResult Matcher::finish() {
+  foldQScale();
   // Q, K, V and the output: the kernel's [batch..., rows, D] row-major
   // buffers of one 16-bit type and a head dimension of 64 or 128.
   for (Value operand : {chain.q, chain.k, chain.v, chain.out}) {
@@ -451,6 +469,12 @@ LogicalResult Matcher::finish() {
   if (chain.batchShape.size() > 1 &&
       llvm::any_of(chain.batchShape, ShapedType::isDynamic))
     return fail("several batch dimensions, one of them dynamic");
+  // The kernel reads Q, K and V while it writes the output.
+  SmallVector<Value> inputs{chain.q, chain.k, chain.v};
+  inputs.append(read);
+  for (Value operand : inputs)
+    if (getViewRoot(operand) == getViewRoot(chain.out))
+      return fail("the output buffer holds one of the chain's inputs");
   takeMaskAndScale(chain, qScale);
   SmallVector<Operation *> ordered(chain.ops.begin(), chain.ops.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) {
