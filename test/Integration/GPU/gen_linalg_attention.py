@@ -175,6 +175,23 @@ def main():
     print("// croq-fuse-linalg-attention makes each chain the flash kernel but the")
     print("// one with D = 96, which compiles as separate kernels.")
     print("// RUN: croq-opt --croq-fuse-linalg-attention=remarks %s -o /dev/null 2>&1 | FileCheck %s")
+    print("// The fused kernels assemble (ptxas) and are the flash kernel: wgmma")
+    print("// from registers for P V, the score op on the accumulator.")
+    print("// REQUIRES: ptxas")
+    print("// RUN: croq-translate --croq-to-ptx %s -o %t.ptx")
+    print("// RUN: rm -rf %t.d && split-file %t.ptx %t.d")
+    for i, kernel in enumerate(["plain_bf16_d64", "causal_f16_d128",
+                                "bias_bf16_d128", "softcap_f16_d128",
+                                "alibi_f16_d128"]):
+        print(f"// RUN: %ptxas -arch=sm_90a %t.d/{kernel}_kernel.ptx -o %t.{i}.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s")
+    print("// RUN: FileCheck %s --check-prefix=SOFTCAP < %t.d/softcap_f16_d128_kernel.ptx")
+    print("// PTXAS-NOT: warning")
+    print("// PTXAS-NOT: error")
+    print("// SOFTCAP-LABEL: .entry softcap_f16_d128_kernel")
+    print("// SOFTCAP: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16")
+    # math.tanh lowers to exponentials: twice the plain kernel's ex2.
+    print("// SOFTCAP: ex2.approx")
+    print("// SOFTCAP: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}")
     for op, T, D in FUNCTIONS:
         if D == 96:
             print("// CHECK: remark: not fused as attention: a head dimension other than 64 or 128")

@@ -5,6 +5,23 @@
 // croq-fuse-linalg-attention makes each chain the flash kernel but the
 // one with D = 96, which compiles as separate kernels.
 // RUN: croq-opt --croq-fuse-linalg-attention=remarks %s -o /dev/null 2>&1 | FileCheck %s
+// The fused kernels assemble (ptxas) and are the flash kernel: wgmma
+// from registers for P V, the score op on the accumulator.
+// REQUIRES: ptxas
+// RUN: croq-translate --croq-to-ptx %s -o %t.ptx
+// RUN: rm -rf %t.d && split-file %t.ptx %t.d
+// RUN: %ptxas -arch=sm_90a %t.d/plain_bf16_d64_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/causal_f16_d128_kernel.ptx -o %t.1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/bias_bf16_d128_kernel.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/softcap_f16_d128_kernel.ptx -o %t.3.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/alibi_f16_d128_kernel.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: FileCheck %s --check-prefix=SOFTCAP < %t.d/softcap_f16_d128_kernel.ptx
+// PTXAS-NOT: warning
+// PTXAS-NOT: error
+// SOFTCAP-LABEL: .entry softcap_f16_d128_kernel
+// SOFTCAP: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// SOFTCAP: ex2.approx
+// SOFTCAP: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}
 // CHECK: remark: fused as attention with 0 op(s) on the scores
 // CHECK: remark: fused as attention with 0 op(s) on the scores
 // CHECK: remark: fused as attention with 0 op(s) on the scores
