@@ -45,8 +45,8 @@ static Value asKernelOperand(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   int64_t rank = type.getRank();
   if (rank == 2) {
-    auto expanded = MemRefType::get(
-        {1, type.getDimSize(0), type.getDimSize(1)}, type.getElementType());
+    auto expanded = MemRefType::get({1, type.getDimSize(0), type.getDimSize(1)},
+                                    type.getElementType());
     buffer = memref::ExpandShapeOp::create(
         b, loc, expanded, buffer, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
   } else if (rank > 3) {
@@ -84,8 +84,7 @@ namespace {
 class HookBuilder {
 public:
   HookBuilder(MmaMapOp hook, const AttentionChain &chain)
-      : hook(hook), chain(chain),
-        b(hook.getBody().front().getTerminator()) {
+      : hook(hook), chain(chain), b(hook.getBody().front().getTerminator()) {
     auto it = hook.getBody().front().begin();
     row = it->getResult(0);
     key = (++it)->getResult(0);

@@ -23,7 +23,18 @@ namespace {
 
 /// What a buffer holds at a point of the chain. `steps` counts the ops on
 /// the scores that the value is computed from.
-enum class Tag { Zero, Lowest, Scores, Max, Shifted, Exp, Sum, Recip, Prob, Out };
+enum class Tag {
+  Zero,
+  Lowest,
+  Scores,
+  Max,
+  Shifted,
+  Exp,
+  Sum,
+  Recip,
+  Prob,
+  Out
+};
 struct Kind {
   Tag tag;
   unsigned steps = 0;
@@ -83,7 +94,7 @@ private:
   double qScale = 1.0;
   /// A scale of Q into the buffer the first product reads, and its input.
   std::pair<linalg::GenericOp, ScaledInput> pendingQScale{nullptr,
-                                                           ScaledInput{}};
+                                                          ScaledInput{}};
   Value productOut;
   bool done = false;
 };
@@ -477,9 +488,8 @@ LogicalResult Matcher::finish() {
       return fail("the output buffer holds one of the chain's inputs");
   takeMaskAndScale(chain, qScale);
   SmallVector<Operation *> ordered(chain.ops.begin(), chain.ops.end());
-  llvm::sort(ordered, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   chain.ops = llvm::SetVector<Operation *>(ordered.begin(), ordered.end());
   for (Operation *op : ordered)
     if (op->getBlock() != ordered.front()->getBlock())

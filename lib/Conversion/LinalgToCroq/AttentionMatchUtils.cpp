@@ -60,7 +60,8 @@ bool attention::isReadOnlyOf(Operation *op, Value root) {
   });
 }
 
-bool attention::onlyUsedBy(Value root, const llvm::SetVector<Operation *> &ops) {
+bool attention::onlyUsedBy(Value root,
+                           const llvm::SetVector<Operation *> &ops) {
   for (Operation *user : root.getUsers()) {
     if (ops.contains(user) || isa<memref::DeallocOp>(user))
       continue;
@@ -230,8 +231,8 @@ getOperandRoles(linalg::LinalgOp op, OpOperand *operand,
 
 FailureOr<SmallVector<int64_t>>
 attention::getLoopRoles(linalg::LinalgOp op, ArrayRef<OpOperand *> full,
-                        ArrayRef<OpOperand *> rows, ArrayRef<int64_t> scoreShape,
-                        unsigned freeLoops) {
+                        ArrayRef<OpOperand *> rows,
+                        ArrayRef<int64_t> scoreShape, unsigned freeLoops) {
   SmallVector<int64_t> roles(op.getNumLoops(), -1);
   auto assign = [&](OpOperand *operand, ArrayRef<int64_t> shape) {
     FailureOr<SmallVector<std::pair<unsigned, int64_t>>> pairs =
@@ -277,9 +278,9 @@ bool attention::isProductOperand(linalg::LinalgOp op, unsigned n,
       return false;
     int64_t role = roles[dim.getPosition()];
     int64_t i64 = i;
-    bool ok = i64 < batch ? role == i64 || (role == -1 &&
-                                            ranges[dim.getPosition()] == 1 &&
-                                            type.getDimSize(i) == 1)
+    bool ok = i64 < batch ? role == i64 ||
+                                (role == -1 && ranges[dim.getPosition()] == 1 &&
+                                 type.getDimSize(i) == 1)
               : i64 == batch ? role == middle
                              : role == -1 && ranges[dim.getPosition()] != 1;
     if (!ok)
@@ -295,8 +296,7 @@ bool attention::reducesKeys(linalg::LinalgOp op, ArrayRef<int64_t> roles,
   return reductions.size() == 1 && roles[reductions[0]] == keyDim;
 }
 
-std::optional<ReductionKind>
-attention::getReductionKind(linalg::LinalgOp op) {
+std::optional<ReductionKind> attention::getReductionKind(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   if (yield.getNumOperands() != 1 || body->getNumArguments() != 2)
@@ -559,8 +559,7 @@ void attention::takeMaskAndScale(AttentionChain &chain, double qScale) {
   std::optional<double> last =
       steps.empty() ? std::nullopt : matchCausalMask(steps.back(), rowDim);
   std::optional<double> first =
-      steps.size() == 2 ? matchCausalMask(steps.front(), rowDim)
-                        : std::nullopt;
+      steps.size() == 2 ? matchCausalMask(steps.front(), rowDim) : std::nullopt;
   if (last && (*last == 1.0 || steps.size() == 1)) {
     // The mask last (a factor in the same op only where nothing precedes).
     chain.causal = true;

@@ -83,10 +83,11 @@ std::optional<ScaledInput> matchScaledCopy(linalg::GenericOp op, Value out);
 /// indexed otherwise than elementwise through those dimensions.
 /// `freeLoops` loops of extent above 1 may walk none of them (D, in the
 /// second product).
-FailureOr<SmallVector<int64_t>>
-getLoopRoles(linalg::LinalgOp op, ArrayRef<OpOperand *> full,
-             ArrayRef<OpOperand *> rows, ArrayRef<int64_t> scoreShape,
-             unsigned freeLoops = 0);
+FailureOr<SmallVector<int64_t>> getLoopRoles(linalg::LinalgOp op,
+                                             ArrayRef<OpOperand *> full,
+                                             ArrayRef<OpOperand *> rows,
+                                             ArrayRef<int64_t> scoreShape,
+                                             unsigned freeLoops = 0);
 
 /// Whether operand `n` of `op` is indexed by the batch loops (roles below
 /// `batch`, or loops of extent 1 where the operand's extent is 1), then
@@ -96,8 +97,7 @@ bool isProductOperand(linalg::LinalgOp op, unsigned n, ArrayRef<int64_t> roles,
                       int64_t middle, int64_t batch);
 
 /// Whether the one reduction loop of `op` walks the keys (`keyDim`).
-bool reducesKeys(linalg::LinalgOp op, ArrayRef<int64_t> roles,
-                 int64_t keyDim);
+bool reducesKeys(linalg::LinalgOp op, ArrayRef<int64_t> roles, int64_t keyDim);
 
 enum class ReductionKind { Max, Sum };
 /// The combiner of a reduction's body: max or sum of input and output.
