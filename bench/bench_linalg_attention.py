@@ -46,6 +46,8 @@ CASES = [
 
 
 def spread(values):
+    if not values:
+        return "n/a"
     return (f"{statistics.median(values):.3f} "
             f"[{min(values):.3f}-{max(values):.3f}]")
 
@@ -85,7 +87,7 @@ def run_case(linalg, example, fn, kernel, shape, rounds):
     linalg_call()
     example_call()
     ref = F.scaled_dot_product_attention(q4.float(), k4.float(), v4.float(),
-                                         is_causal=causal).view_as(q)
+                                         is_causal=causal).reshape(q.shape)
     err_e = float((out_e.float() - ref).abs().max())
     err_l = float((out_l.float() - ref).abs().max()) \
         if op in ("plain", "causal") else float("nan")
@@ -97,7 +99,8 @@ def run_case(linalg, example, fn, kernel, shape, rounds):
     }, rounds)
     ratio = [e / l for l, e in zip(times["linalg"], times["example"])]
     flops = 4 * b * h * s * s * dim * (0.5 if causal else 1.0)
-    tflops = flops / (statistics.median(times["linalg"]) * 1e-3) / 1e12
+    tflops = flops / (statistics.median(times["linalg"]) * 1e-3) / 1e12 \
+        if times["linalg"] else float("nan")
     return (f"| {fn} | {kernel} | {b}x{h}x{s} | {spread(times['linalg'])} | "
             f"{spread(times['example'])} | {spread(times['sdpa'])} | "
             f"{spread(ratio)} | {tflops:.0f} | {err_l:.2g} / {err_e:.2g} |")

@@ -140,6 +140,8 @@ PROGRAMS = {
 
 #: The result type of the programs whose result is not of their dtype.
 RESULT_DTYPES = {"matmul_i8": torch.int32}
+#: The arguments whose type is not the program's dtype (by position).
+ARG_DTYPES = {"attention_heads_mask": {3: torch.float32}}
 
 
 def frontend_tests(s, random_tensor, poisoned, compare_close):
@@ -157,8 +159,10 @@ def frontend_tests(s, random_tensor, poisoned, compare_close):
         def body(module=module, program=program, shapes=shapes, dtype=dtype,
                  scales=scales, ref_fn=ref_fn, tol=tol):
             if dtype.is_floating_point:
-                args = [(random_tensor(shape, torch.float32) * scale).to(dtype)
-                        for shape, scale in zip(shapes, scales)]
+                types = ARG_DTYPES.get(program, {})
+                args = [(random_tensor(shape, torch.float32) * scale)
+                        .to(types.get(i, dtype))
+                        for i, (shape, scale) in enumerate(zip(shapes, scales))]
             else:
                 args = [random_tensor(shape, dtype) for shape in shapes]
             ref = ref_fn(*[a.float() for a in args])
