@@ -35,6 +35,11 @@ struct AttentionChain {
   /// The operands as the function holds them: [batch..., rows, D],
   /// row-major, one element type (f16 or bf16); `out` in that type too.
   Value q, k, v, out;
+  /// Where K^T is a transpose of a buffer of another layout (heads and
+  /// keys interleaved, as a reshape of a QKV projection leaves them): that
+  /// transpose; `k` is then its K^T output, and the kernel reads K from a
+  /// new buffer the transpose fills permuted to [batch..., keys, D].
+  linalg::TransposeOp kTranspose;
   Type elementType;
   int64_t headDim = 0;
   /// The extents of the scores' batch dimensions (dynamic only where

@@ -207,6 +207,24 @@ static void eraseChain(AttentionChain &chain) {
   }
 }
 
+/// K for the kernel where K^T was transposed from another layout: a new
+/// buffer, [batch..., keys, D], that a transpose of the same source fills
+/// where the old one ran (the old one goes with the chain).
+static Value materializeK(AttentionChain &chain) {
+  linalg::TransposeOp old = chain.kTranspose;
+  auto kt = cast<MemRefType>(old.getInit().getType());
+  SmallVector<int64_t> shape(kt.getShape());
+  std::swap(shape.end()[-1], shape.end()[-2]);
+  SmallVector<int64_t> permutation(old.getPermutation());
+  std::swap(permutation.end()[-1], permutation.end()[-2]);
+  OpBuilder b(old);
+  Value k = memref::AllocOp::create(
+      b, old.getLoc(), MemRefType::get(shape, kt.getElementType()),
+      b.getI64IntegerAttr(64));
+  linalg::TransposeOp::create(b, old.getLoc(), old.getInput(), k, permutation);
+  return k;
+}
+
 LogicalResult croq::emitAttentionKernel(AttentionChain &chain,
                                         std::string &why) {
   Operation *last = chain.ops.back();
@@ -232,6 +250,8 @@ LogicalResult croq::emitAttentionKernel(AttentionChain &chain,
     if (!module.lookupSymbol(func.getSymName()))
       OpBuilder::atBlockBegin(module.getBody()).clone(*func);
   }
+  if (chain.kTranspose)
+    chain.k = materializeK(chain);
   OpBuilder b(last);
   Location loc = last->getLoc();
   IRMapping map;

@@ -116,12 +116,19 @@ LogicalResult Matcher::matchOperandsBefore(linalg::LinalgOp product,
     auto transpose = dyn_cast_or_null<linalg::TransposeOp>(
         getLastUserBefore(product, shape.b));
     if (!transpose || transpose.getInit() != shape.b ||
-        !isSwapOfLastTwo(transpose.getPermutation()))
-      return fail("K^T is not a linalg.transpose of K's last two dimensions "
-                  "nor read through the product's indexing maps");
+        !transpose.hasPureBufferSemantics())
+      return fail("K^T is neither a linalg.transpose nor read through the "
+                  "product's indexing maps");
     take(transpose);
     written.push_back(shape.b);
-    chain.k = transpose.getInput();
+    if (isSwapOfLastTwo(transpose.getPermutation())) {
+      chain.k = transpose.getInput();
+    } else {
+      // Transposed otherwise (from [keys, heads, D]): the kernel's K is
+      // written by the same transpose, permuted (emitAttentionKernel).
+      chain.kTranspose = transpose;
+      read.push_back(transpose.getInput());
+    }
   }
   // Q, or Q scaled by a constant into a buffer first: the factor joins
   // the softmax scale where nothing else reads that buffer (a temporary,
@@ -401,9 +408,16 @@ LogicalResult Matcher::stepOutput(Operation *op) {
     if (isConversionOf(generic, chain.out))
       from = generic.getDpsInits()[0];
   }
-  if (!from)
+  if (!from) {
+    // A temporary of the operands' type that the program reads on: the
+    // chain's output.
+    if (getElementTypeOrSelf(chain.out.getType()) == chain.elementType) {
+      done = true;
+      return success();
+    }
     return fail("the second product's output is read by an op other than "
                 "a conversion to the operands' type or a copy");
+  }
   take(op);
   written.push_back(from);
   set(from, Kind{Tag::Out});
@@ -459,8 +473,20 @@ LogicalResult Matcher::finish() {
   foldQScale();
   // Q, K, V and the output: the kernel's [batch..., rows, D] row-major
   // buffers of one 16-bit type and a head dimension of 64 or 128.
-  for (Value operand : {chain.q, chain.k, chain.v, chain.out}) {
-    auto type = cast<MemRefType>(operand.getType());
+  auto kType = cast<MemRefType>(chain.k.getType());
+  if (chain.kTranspose) {
+    // The buffer the kernel reads K from: K^T's shape, its last two
+    // dimensions swapped.
+    SmallVector<int64_t> shape(kType.getShape());
+    if (shape.size() < 2 || !kType.hasStaticShape())
+      return fail("K^T transposed from another layout with dynamic extents");
+    std::swap(shape.end()[-1], shape.end()[-2]);
+    kType = MemRefType::get(shape, kType.getElementType());
+  }
+  for (MemRefType type :
+       {cast<MemRefType>(chain.q.getType()), kType,
+        cast<MemRefType>(chain.v.getType()),
+        cast<MemRefType>(chain.out.getType())}) {
     if (type.getElementType() != chain.elementType ||
         !type.getLayout().isIdentity() ||
         type.getRank() != int64_t(scoreShape.size()))
@@ -471,8 +497,9 @@ LogicalResult Matcher::finish() {
     return fail("the operands are not f16 or bf16");
   auto qType = cast<MemRefType>(chain.q.getType());
   chain.headDim = qType.getShape().back();
-  for (Value operand : {chain.k, chain.v, chain.out})
-    if (cast<MemRefType>(operand.getType()).getShape().back() != chain.headDim)
+  for (MemRefType type : {kType, cast<MemRefType>(chain.v.getType()),
+                          cast<MemRefType>(chain.out.getType())})
+    if (type.getShape().back() != chain.headDim)
       return fail("Q, K, V and the output differ in head dimension");
   if (chain.headDim != 64 && chain.headDim != 128)
     return fail("a head dimension other than 64 or 128");
@@ -480,8 +507,11 @@ LogicalResult Matcher::finish() {
   if (chain.batchShape.size() > 1 &&
       llvm::any_of(chain.batchShape, ShapedType::isDynamic))
     return fail("several batch dimensions, one of them dynamic");
-  // The kernel reads Q, K and V while it writes the output.
-  SmallVector<Value> inputs{chain.q, chain.k, chain.v};
+  // The kernel reads K and V while it writes the output. It may write
+  // over Q (bufferization reuses Q's buffer for the output): each work
+  // item's query rows are loaded (by TMA, into shared memory) by the one
+  // block that computes the item, before it stores the item's output.
+  SmallVector<Value> inputs{chain.k, chain.v};
   inputs.append(read);
   for (Value operand : inputs)
     if (getViewRoot(operand) == getViewRoot(chain.out))
@@ -494,7 +524,9 @@ LogicalResult Matcher::finish() {
   for (Operation *op : ordered)
     if (op->getBlock() != ordered.front()->getBlock())
       return fail("the chain's ops are not in one block");
-  read.append({chain.q, chain.k, chain.v});
+  read.append({chain.q, chain.v});
+  if (!chain.kTranspose)
+    read.push_back(chain.k);
   written.push_back(chain.out);
   // What the chain computes in temporaries nothing else may read.
   for (Value buffer : written) {
@@ -509,21 +541,30 @@ LogicalResult Matcher::finish() {
     if (!llvm::is_contained(chain.temporaries, root.getDefiningOp()))
       chain.temporaries.push_back(root.getDefiningOp());
   }
-  // The kernel runs where the chain's last op was: the ops between its
-  // first and last op that are not its own may not write what it reads,
-  // nor touch what it writes.
-  SmallVector<Value> roots;
-  for (Value buffer : llvm::concat<Value>(read, written))
-    roots.push_back(getViewRoot(buffer));
+  // The kernel runs where the chain's last op was. The ops between its
+  // first and last op that are not its own may not touch what it computes,
+  // nor write what it reads after the chain's last read of it.
+  DenseSet<Value> computed;
+  for (Value buffer : written)
+    computed.insert(getViewRoot(buffer));
+  DenseMap<Value, Operation *> lastRead;
+  for (Value buffer : read)
+    lastRead[getViewRoot(buffer)] = nullptr;
+  for (Operation *op : chain.ops)
+    for (Value operand : op->getOperands())
+      if (lastRead.count(getViewRoot(operand)))
+        lastRead[getViewRoot(operand)] = op;
   Operation *first = chain.ops.front(), *last = chain.ops.back();
   for (Operation *op = first; op != last; op = op->getNextNode()) {
     if (chain.ops.contains(op) || isViewOrAllocation(op))
       continue;
-    for (Value root : roots)
-      if (usesBuffer(op, root) &&
-          (!isReadOnlyOf(op, root) || llvm::is_contained(written, root)))
-        return fail("an op between the chain's ops writes a buffer it reads "
-                    "or uses one it computes");
+    for (Value root : computed)
+      if (usesBuffer(op, root))
+        return fail("an op between the chain's ops uses a buffer it computes");
+    for (auto [root, reader] : lastRead)
+      if (reader && reader->isBeforeInBlock(op) && usesBuffer(op, root) &&
+          !isReadOnlyOf(op, root))
+        return fail("an op between the chain's ops writes a buffer it reads");
   }
   return success();
 }
