@@ -329,8 +329,11 @@ def CroqFuseLinalgAttention
     - the scores S = Q K^T into a zero-filled f32 temporary: a
       `linalg.batch_matmul`, `linalg.matmul` or contraction `linalg.generic`
       with any number of batch loops, K read transposed through its indexing
-      map or first transposed into a temporary by `linalg.transpose`; Q may
-      have been multiplied or divided by a constant into a temporary first;
+      map or first transposed into a temporary by `linalg.transpose` (from
+      K, or from another layout of static extents: the kernel's K is then a
+      new buffer the same transpose fills, permuted); Q may have been
+      multiplied or divided by a constant into a temporary (or the output
+      buffer, which bufferization reuses for it) first;
     - any number of elementwise generics on the scores (in place or into new
       temporaries), reading constants, `linalg.index` and other buffers
       (a bias, an additive mask) through loops and zeros: a scale, a mask,
@@ -345,14 +348,19 @@ def CroqFuseLinalgAttention
       a reciprocal computed into a row buffer; reductions as `linalg.reduce`
       or generics, over reshapes that add unit dimensions;
     - a conversion of the probabilities to the operands' type, then their
-      product with V (read by rows) into a zero-filled buffer, converted to
-      the operands' type if it was computed in f32.
+      product with V (read by rows) into a zero-filled buffer (the
+      quotient may be computed in that product's body), converted to the
+      operands' type if it was computed in f32, and copied into the
+      function's buffer if it was computed in a temporary.
 
     Q, K, V and the output are row-major buffers of f16 or bf16 with head
     dimension 64 or 128, [batch..., rows, D] (several batch dimensions need
     static extents); the temporaries are allocations used by the chain
-    only. Any other chain stays as it is (`remarks` says why), and
-    `convert-linalg-to-croq` compiles it op by op.
+    only; the output may be Q's buffer (each work item's query rows are
+    loaded by the block that computes the item before it stores the
+    item's output), not K's, V's or a bias's. Any other chain stays as it
+    is (`remarks` says why), and `convert-linalg-to-croq` compiles it op by
+    op. docs/linalg-attention.md lists the forms taken and not taken.
   }];
   let options = [
     Option<"remarks", "remarks", "bool", /*default=*/"false",

@@ -13,7 +13,9 @@
 #include "AttentionChain.h"
 #include "AttentionMatchUtils.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -455,13 +457,36 @@ LogicalResult Matcher::step(Operation *op) {
               op->getName().getStringRef() + ")");
 }
 
+/// `op` as a generic where it is a named elementwise op on buffers
+/// (`linalg.exp`, `linalg.sub`, ... as linalg-specialize-generic-ops writes
+/// them), which convert-linalg-to-croq would generalize too; `op`
+/// otherwise.
+static Operation *generalizeElementwise(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+      isa<linalg::GenericOp, linalg::FillOp, linalg::TransposeOp,
+          linalg::BroadcastOp, linalg::CopyOp, linalg::ReduceOp>(op) ||
+      linalgOp.getNumReductionLoops() != 0 ||
+      linalg::isaContractionOpInterface(linalgOp))
+    return op;
+  IRRewriter rewriter(op->getContext());
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::GenericOp> generic =
+      linalg::generalizeNamedOp(rewriter, linalgOp);
+  return succeeded(generic) ? generic->getOperation() : op;
+}
+
 FailureOr<AttentionChain> Matcher::run(linalg::LinalgOp product) {
   if (failed(matchFirstProduct(product)))
     return failure();
   for (Operation *op = product->getNextNode(); op && !done;
-       op = op->getNextNode())
+       op = op->getNextNode()) {
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value v) { return kindOf(v) != nullptr; }))
+      op = generalizeElementwise(op);
     if (failed(step(op)))
       return failure();
+  }
   if (!done)
     return fail("no second product of the probabilities and V");
   if (failed(finish()))
