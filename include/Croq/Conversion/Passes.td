@@ -311,6 +311,69 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
   ];
 }
 
+def CroqFuseLinalgAttention
+    : Pass<"croq-fuse-linalg-attention", "ModuleOp"> {
+  let summary = "Make attention written in linalg one flash-attention kernel";
+  let description = [{
+    Finds out = softmax(ops(Q K^T)) V in bufferized host code, as upstream
+    lowerings of TOSA or torch emit it, and replaces the whole chain by the
+    flash-attention kernel of examples/flash_attention.mlir (warp-specialized,
+    K and V tiles loaded by TMA into rings, wgmma, the online softmax in
+    registers), with the ops on the scores between the first product and
+    the softmax computed in the kernel, on the scores of each key tile in
+    registers, before the mask of keys past the end.
+
+    The chain, op by op in program order (other ops may lie between as long
+    as they leave the chain's buffers alone):
+
+    - the scores S = Q K^T into a zero-filled f32 temporary: a
+      `linalg.batch_matmul`, `linalg.matmul` or contraction `linalg.generic`
+      with any number of batch loops, K read transposed through its indexing
+      map or first transposed into a temporary by `linalg.transpose` (from
+      K, or from another layout of static extents: the kernel's K is then a
+      new buffer the same transpose fills, permuted); Q may have been
+      multiplied or divided by a constant into a temporary (or the output
+      buffer, which bufferization reuses for it) first;
+    - any number of elementwise generics on the scores (in place or into new
+      temporaries), reading constants, `linalg.index` and other buffers
+      (a bias, an additive mask) through loops and zeros: a scale, a mask,
+      ALiBi, a soft cap. A select of the lowest float where the key index
+      is above the query index, last (or first, before a positive scale),
+      makes the kernel causal (key tiles past the diagonal are skipped);
+      a lone multiplication or division by a constant is the kernel's
+      softmax scale; the rest runs in the kernel;
+    - the softmax: the maximum over the keys (from -inf or -FLT_MAX),
+      x - max and exp (one generic or two), the sum (from 0), and the
+      quotient as a division, a multiplication by 1/sum in the body, or by
+      a reciprocal computed into a row buffer; reductions as `linalg.reduce`
+      or generics, over reshapes that add unit dimensions;
+    - a conversion of the probabilities to the operands' type, then their
+      product with V (read by rows) into a zero-filled buffer (the
+      quotient may be computed in that product's body), converted to the
+      operands' type if it was computed in f32, and copied into the
+      function's buffer if it was computed in a temporary.
+
+    Q, K, V and the output are row-major buffers of f16 or bf16 with head
+    dimension 64 or 128, [batch..., rows, D] (several batch dimensions need
+    static extents); the temporaries are allocations used by the chain
+    only; the output may be Q's buffer (each work item's query rows are
+    loaded by the block that computes the item before it stores the
+    item's output), not K's, V's or a bias's. Any other chain stays as it
+    is (`remarks` says why), and `convert-linalg-to-croq` compiles it op by
+    op. docs/linalg-attention.md lists the forms taken and not taken.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Remark on every product: fused, or why not">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::croq::CroqDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def CroqSpecializeContractions
     : Pass<"croq-specialize-contractions", "ModuleOp"> {
   let summary = "Make the contractions of host code named matrix products "

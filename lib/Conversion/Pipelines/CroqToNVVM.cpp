@@ -87,6 +87,8 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   // Tensor input (linalg on tensors, as frontends emit it) becomes buffers
   // first, function results out-parameters; memref input is left as it is.
   addBufferizationPasses(pm);
+  // Attention chains (matmul, softmax, matmul) become the flash kernel.
+  pm.addPass(createCroqFuseLinalgAttention());
   // Contractions become named products in layouts the GEMM kernel reads.
   pm.addPass(createCroqSpecializeContractions());
   // Elementwise producers are recomputed in their consumers.

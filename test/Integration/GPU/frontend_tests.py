@@ -50,6 +50,20 @@ def attention(q, k, v):
     return torch.softmax(q @ k.transpose(1, 2) * 0.125, dim=-1) @ v
 
 
+def _causal(s):
+    rows, keys = s.shape[-2:]
+    hidden = torch.ones(rows, keys, dtype=torch.bool, device=s.device).triu(1)
+    return s.masked_fill(hidden, float("-inf"))
+
+
+def _alibi(s):
+    heads, rows, keys = s.shape
+    h = torch.arange(heads, device=s.device).view(-1, 1, 1)
+    i = torch.arange(rows, device=s.device).view(1, -1, 1)
+    j = torch.arange(keys, device=s.device).view(1, 1, -1)
+    return s - torch.exp2(-(h + 1.0)) * (i - j)
+
+
 def mlp(x, w1, b1, w2, b2):
     return _gelu(x @ w1 + b1) @ w2 + b2
 
@@ -72,6 +86,25 @@ PROGRAMS = {
         [1, 1, 0.1, 1 / 16, 0.1, 1 / 16, 0.1, 1, 0.1, 1 / 16, 0.1, 1 / 32, 0.1],
         transformer_block, 2e-2),
     "attention": ([(1, 128, 64)] * 3, H, [1, 1, 1], attention, 1e-2),
+    # The attention programs croq-fuse-linalg-attention makes the flash
+    # kernel (in the variants it takes; the others run op by op).
+    "attention_heads_mask": (
+        [(8, 256, 64)] * 3 + [(1, 256, 256)], H, [1, 1, 1, 1],
+        lambda q, k, v, m: torch.softmax(q @ k.transpose(1, 2) * 0.125 + m,
+                                         dim=-1) @ v, 1e-2),
+    "attention_softcap": (
+        [(4, 256, 128)] * 3, torch.bfloat16, [1, 1, 1],
+        lambda q, k, v: torch.softmax(
+            50 * torch.tanh((q * 0.08838834764) @ k.transpose(1, 2) * 0.02),
+            dim=-1) @ v, 3e-2),
+    "attention_bhsd_causal": (
+        [(2, 4, 256, 64)] * 3, H, [1, 1, 1],
+        lambda q, k, v: torch.softmax(_causal(q @ k.transpose(-1, -2) / 8),
+                                      dim=-1) @ v, 1e-2),
+    "attention_alibi": (
+        [(8, 256, 128)] * 3, H, [1, 1, 1],
+        lambda q, k, v: torch.softmax(
+            _alibi(q @ k.transpose(1, 2) * 0.08838834764), dim=-1) @ v, 1e-2),
     "mlp": ([(1, 128, 256), (1, 256, 512), (1, 1, 512), (1, 512, 256),
              (1, 1, 256)], H, [1, 1 / 16, 0.1, 1 / 22.6, 0.1], mlp, 2e-2),
     "layernorm": ([(2, 64, 256), (1, 1, 256), (1, 1, 256)], H, [1, 1, 0.1],
@@ -107,6 +140,8 @@ PROGRAMS = {
 
 #: The result type of the programs whose result is not of their dtype.
 RESULT_DTYPES = {"matmul_i8": torch.int32}
+#: The arguments whose type is not the program's dtype (by position).
+ARG_DTYPES = {"attention_heads_mask": {3: torch.float32}}
 
 
 def frontend_tests(s, random_tensor, poisoned, compare_close):
@@ -124,8 +159,10 @@ def frontend_tests(s, random_tensor, poisoned, compare_close):
         def body(module=module, program=program, shapes=shapes, dtype=dtype,
                  scales=scales, ref_fn=ref_fn, tol=tol):
             if dtype.is_floating_point:
-                args = [(random_tensor(shape, torch.float32) * scale).to(dtype)
-                        for shape, scale in zip(shapes, scales)]
+                types = ARG_DTYPES.get(program, {})
+                args = [(random_tensor(shape, torch.float32) * scale)
+                        .to(types.get(i, dtype))
+                        for i, (shape, scale) in enumerate(zip(shapes, scales))]
             else:
                 args = [random_tensor(shape, dtype) for shape in shapes]
             ref = ref_fn(*[a.float() for a in args])

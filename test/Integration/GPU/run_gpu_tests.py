@@ -2157,6 +2157,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # Decoding attention through croq.decode.flash_decode (decode_tests.py).
     from decode_tests import decode_tests
     decode_tests(suite, random_tensor, poisoned)
+    # Attention written in linalg, fused into the flash kernel
+    # (linalg_attention_tests.py).
+    from linalg_attention_tests import linalg_attention_tests
+    linalg_attention_tests(suite, random_tensor, poisoned, compare_close)
     # Whole programs from MLIR's TOSA pipelines (frontend_tests.py).
     from frontend_tests import frontend_tests
     frontend_tests(suite, random_tensor, poisoned, compare_close)
