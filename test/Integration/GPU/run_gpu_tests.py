@@ -2148,6 +2148,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # tf32 and s8 GEMMs from linalg (linalg_tf32_s8_tests.py).
     from linalg_tf32_s8_tests import linalg_tf32_s8_tests
     linalg_tf32_s8_tests(suite, random_tensor, poisoned, compare_close, compare)
+    # TMA loads in im2col mode against torch's unfold (im2col_tests.py).
+    from im2col_tests import im2col_tests
+    im2col_tests(suite, random_tensor, poisoned, compare)
     # Grouped GEMMs through croq.grouped_mm (grouped_tests.py).
     from grouped_tests import grouped_tests
     grouped_tests(suite, random_tensor, poisoned)

@@ -1,0 +1,150 @@
+// REQUIRES: ptxas
+// RUN: croq-translate --croq-to-ptx %s -o %t.ptx
+// RUN: rm -rf %t.d && split-file %t.ptx %t.d
+// RUN: %ptxas -arch=sm_90a %t.d/im2col_s2d2_kernel.ptx -o %t.0.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/im2col_asym_kernel.ptx -o %t.1.cubin
+// RUN: FileCheck %s < %t.d/im2col_s2d2_kernel.ptx
+
+// The load is one bulk tensor copy in im2col mode: four coordinates (C, W,
+// H, N) and two 16-bit offsets, completing on the mbarrier that expects the
+// tile's 8192 bytes; the tile goes out by a tiled tma store.
+// CHECK: cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}], {%rs{{[0-9]+}}, %rs{{[0-9]+}}};
+// CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, 8192;
+// CHECK: cp.async.bulk.tensor.2d.global.shared::cta
+
+//===- im2col.mlir - GPU test: TMA loads in im2col mode -------------------===//
+//
+// Each block loads one 64-pixel x 64-channel column of the im2col matrix of
+// an N x H x W x C f16 tensor (one filter tap of a 3x3 convolution, one
+// block of 64 output positions, one block of 64 channels) into a swizzled
+// shared tile by one im2col TMA load, and stores it (tiled TMA) as rows
+// tap * Mpad + position of the output, Mpad = the positions rounded up to
+// 64. run_gpu_tests.py compares them with torch's unfold of the NCHW view;
+// positions past the last image must read zero.
+//
+//===----------------------------------------------------------------------===//
+
+// Padding 2, stride 2, dilation 2 along H and W.
+func.func @im2col_s2d2(%x: memref<?x?x?x?xf16>, %out: memref<?x?xf16>) {
+  %m = croq.im2col_map %x pixels 64 channels 64 lower [-2, -2] upper [-2, -2] strides [2, 2] swizzle = 128 : memref<?x?x?x?xf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c9 = arith.constant 9 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %x, %c0 : memref<?x?x?x?xf16>
+  %h = memref.dim %x, %c1 : memref<?x?x?x?xf16>
+  %w = memref.dim %x, %c2 : memref<?x?x?x?xf16>
+  %ch = memref.dim %x, %c3 : memref<?x?x?x?xf16>
+  // Output extents: (H + 4 - 2 * 2 - 1) / 2 + 1 rows and
+  // (W + 4 - 2 * 2 - 1) / 2 + 1 columns.
+  %hspan = arith.constant -1 : index
+  %wspan = arith.constant -1 : index
+  %sh = arith.constant 2 : index
+  %sw = arith.constant 2 : index
+  %ph = arith.addi %h, %hspan : index
+  %ph1 = arith.divui %ph, %sh : index
+  %p = arith.addi %ph1, %c1 : index
+  %qw = arith.addi %w, %wspan : index
+  %qw1 = arith.divui %qw, %sw : index
+  %q = arith.addi %qw1, %c1 : index
+  %l = arith.muli %p, %q : index
+  %pixels = arith.muli %n, %l : index
+  %tiles = arith.ceildivui %pixels, %c64 : index
+  %cblocks = arith.ceildivui %ch, %c64 : index
+  croq.parallel (%mt, %rs, %cb) in [%tiles, %c9, %cblocks] : block {
+    // The column's first output position (image, row, column) and its
+    // input pixel: the position times the strides, less the padding.
+    %m0 = arith.muli %mt, %c64 : index
+    %img = arith.divui %m0, %l : index
+    %rem = arith.remui %m0, %l : index
+    %orow = arith.divui %rem, %q : index
+    %ocol = arith.remui %rem, %q : index
+    %padh = arith.constant 2 : index
+    %padw = arith.constant 2 : index
+    %hs = arith.muli %orow, %sh : index
+    %hy = arith.subi %hs, %padh : index
+    %ws = arith.muli %ocol, %sw : index
+    %wx = arith.subi %ws, %padw : index
+    %cc = arith.muli %cb, %c64 : index
+    // The filter tap (r, s) of this block, times the dilations.
+    %r = arith.divui %rs, %c3 : index
+    %s = arith.remui %rs, %c3 : index
+    %dh = arith.constant 2 : index
+    %dw = arith.constant 2 : index
+    %offh = arith.muli %r, %dh : index
+    %offw = arith.muli %s, %dw : index
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %f = croq.im2col async %x[%img, %hy, %wx, %cc] offsets [%offh, %offw] -> %t map %m : memref<?x?x?x?xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.wait %f
+    %rowblock0 = arith.muli %rs, %tiles : index
+    %rowblock = arith.addi %rowblock0, %mt : index
+    %dst = croq.subspan %out [64, 64] at [%rowblock, %cb] : memref<?x?xf16> -> !croq.view<64x64xf16>
+    croq.copy tma %t -> %dst : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x64xf16>
+  }
+  return
+}
+
+// Padding (1, 2), stride (2, 1), dilation (1, 2): H and W differ, so the
+// corners, strides and offsets must each reach their own dimension.
+func.func @im2col_asym(%x: memref<?x?x?x?xf16>, %out: memref<?x?xf16>) {
+  %m = croq.im2col_map %x pixels 64 channels 64 lower [-1, -2] upper [-1, -2] strides [2, 1] swizzle = 128 : memref<?x?x?x?xf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c9 = arith.constant 9 : index
+  %c64 = arith.constant 64 : index
+  %n = memref.dim %x, %c0 : memref<?x?x?x?xf16>
+  %h = memref.dim %x, %c1 : memref<?x?x?x?xf16>
+  %w = memref.dim %x, %c2 : memref<?x?x?x?xf16>
+  %ch = memref.dim %x, %c3 : memref<?x?x?x?xf16>
+  // Output extents: (H + 2 - 1 * 2 - 1) / 2 + 1 rows and
+  // (W + 4 - 2 * 2 - 1) / 1 + 1 columns.
+  %hspan = arith.constant -1 : index
+  %wspan = arith.constant -1 : index
+  %sh = arith.constant 2 : index
+  %sw = arith.constant 1 : index
+  %ph = arith.addi %h, %hspan : index
+  %ph1 = arith.divui %ph, %sh : index
+  %p = arith.addi %ph1, %c1 : index
+  %qw = arith.addi %w, %wspan : index
+  %qw1 = arith.divui %qw, %sw : index
+  %q = arith.addi %qw1, %c1 : index
+  %l = arith.muli %p, %q : index
+  %pixels = arith.muli %n, %l : index
+  %tiles = arith.ceildivui %pixels, %c64 : index
+  %cblocks = arith.ceildivui %ch, %c64 : index
+  croq.parallel (%mt, %rs, %cb) in [%tiles, %c9, %cblocks] : block {
+    // The column's first output position (image, row, column) and its
+    // input pixel: the position times the strides, less the padding.
+    %m0 = arith.muli %mt, %c64 : index
+    %img = arith.divui %m0, %l : index
+    %rem = arith.remui %m0, %l : index
+    %orow = arith.divui %rem, %q : index
+    %ocol = arith.remui %rem, %q : index
+    %padh = arith.constant 1 : index
+    %padw = arith.constant 2 : index
+    %hs = arith.muli %orow, %sh : index
+    %hy = arith.subi %hs, %padh : index
+    %ws = arith.muli %ocol, %sw : index
+    %wx = arith.subi %ws, %padw : index
+    %cc = arith.muli %cb, %c64 : index
+    // The filter tap (r, s) of this block, times the dilations.
+    %r = arith.divui %rs, %c3 : index
+    %s = arith.remui %rs, %c3 : index
+    %dh = arith.constant 1 : index
+    %dw = arith.constant 2 : index
+    %offh = arith.muli %r, %dh : index
+    %offw = arith.muli %s, %dw : index
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %f = croq.im2col async %x[%img, %hy, %wx, %cc] offsets [%offh, %offw] -> %t map %m : memref<?x?x?x?xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.wait %f
+    %rowblock0 = arith.muli %rs, %tiles : index
+    %rowblock = arith.addi %rowblock0, %mt : index
+    %dst = croq.subspan %out [64, 64] at [%rowblock, %cb] : memref<?x?xf16> -> !croq.view<64x64xf16>
+    croq.copy tma %t -> %dst : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x64xf16>
+  }
+  return
+}

@@ -1,0 +1,79 @@
+"""GPU tests of TMA loads in im2col mode (im2col.mlir), run by
+run_gpu_tests.py.
+
+Each kernel loads, for every tap of a 3x3 filter and every block of 64
+output positions and 64 channels, one column of the im2col matrix of an
+N x H x W x C f16 tensor by one im2col TMA load, and stores it as rows
+tap * Mpad + position (Mpad: the positions rounded up to 64) of a poisoned
+output. The reference is torch's unfold of the NCHW view with the same
+padding, stride and dilation; it is compared exactly (a load moves values).
+Positions past the last image must read zero (TMA's fill for coordinates
+past N).
+"""
+
+import math
+from typing import Callable, Tuple
+
+import torch
+
+#: The kernels of im2col.mlir and their (padding, stride, dilation), as
+#: (H, W) pairs; the filter is 3x3 and each load 64 pixels x 64 channels.
+KERNELS = {
+    "im2col_s2d2": ((2, 2), (2, 2), (2, 2)),
+    "im2col_asym": ((1, 2), (2, 1), (1, 2)),
+}
+TILE = 64
+TAPS = 9
+
+
+def reference(x: torch.Tensor, padding, stride, dilation) -> torch.Tensor:
+    """The im2col matrix of NHWC `x` as the kernels write it:
+    [tap, position, channel], position = (n, output row, output column)."""
+    n, h, w, c = x.shape
+    cols = torch.nn.functional.unfold(
+        x.permute(0, 3, 1, 2).float(), kernel_size=3, dilation=dilation,
+        padding=padding, stride=stride)  # [N, C * 9, L], channel-major
+    positions = cols.shape[2]
+    cols = cols.view(n, c, TAPS, positions).permute(2, 0, 3, 1)
+    return cols.reshape(TAPS, n * positions, c).to(x.dtype)
+
+
+def im2col_tests(s, random_tensor: Callable, poisoned: Callable,
+                 compare: Callable) -> None:
+    def case(kernel: str, shape: Tuple[int, int, int, int]) -> None:
+        padding, stride, dilation = KERNELS[kernel]
+
+        def run():
+            m = s.module("im2col")
+            x = random_tensor(shape, torch.float16)
+            ref = reference(x, padding, stride, dilation)
+            positions = ref.shape[1]
+            mpad = math.ceil(positions / TILE) * TILE
+            cpad = math.ceil(shape[3] / TILE) * TILE
+            out = poisoned((TAPS * mpad, cpad), torch.float16)
+            getattr(m, kernel)(x, out)
+            got = out.view(TAPS, mpad, cpad)
+            return got, ref, positions
+
+        def body():
+            got, ref, positions = run()
+            return compare(got[:, :positions, :shape[3]].contiguous(), ref)
+
+        def past_the_end():
+            # Positions past the last image, and channels past C, read zero.
+            got, ref, positions = run()
+            tail = torch.cat([got[:, positions:, :].reshape(-1),
+                              got[:, :, ref.shape[2]:].reshape(-1)])
+            return compare(tail, torch.zeros_like(tail))
+
+        name = "x".join(str(d) for d in shape)
+        s.run(f"{kernel} {name} (im2col TMA load vs torch unfold)", kernel,
+              body)
+        s.run(f"{kernel} {name} (positions past the end read zero)", kernel,
+              past_the_end)
+
+    # Odd H and W, positions that do not fill the last column of 64, two
+    # blocks of channels, and a channel count that is not a multiple of 64.
+    for kernel in KERNELS:
+        for shape in [(2, 13, 11, 64), (3, 17, 9, 128), (1, 5, 7, 96)]:
+            case(kernel, shape)
