@@ -6,10 +6,12 @@
 // RUN: FileCheck %s < %t.d/im2col_s2d2_kernel.ptx
 
 // The load is one bulk tensor copy in im2col mode: four coordinates (C, W,
-// H, N) and two 16-bit offsets, completing on the mbarrier that expects the
-// tile's 8192 bytes; the tile goes out by a tiled tma store.
-// CHECK: cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}], {%rs{{[0-9]+}}, %rs{{[0-9]+}}};
-// CHECK: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, 8192;
+// H, N) and two 16-bit offsets, completing on the block's mbarrier, which
+// then expects its bytes; the tile goes out by a tiled tma store.
+// CHECK: mbarrier.init.shared.b64
+// CHECK: cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [{{.*}}], {%rs{{[0-9]+}}, %rs{{[0-9]+}}};
+// CHECK: mbarrier.arrive.expect_tx.shared.b64
+// CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta
 
 //===- im2col.mlir - GPU test: TMA loads in im2col mode -------------------===//
