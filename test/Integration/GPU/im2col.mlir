@@ -3,7 +3,10 @@
 // RUN: rm -rf %t.d && split-file %t.ptx %t.d
 // RUN: %ptxas -arch=sm_90a %t.d/im2col_s2d2_kernel.ptx -o %t.0.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/im2col_asym_kernel.ptx -o %t.1.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/conv3x3_p1s1_f16_kernel.ptx -o %t.2.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/conv3x3_p1s2_f16_kernel.ptx -o %t.3.cubin
 // RUN: FileCheck %s < %t.d/im2col_s2d2_kernel.ptx
+// RUN: FileCheck %s --check-prefix=CONV < %t.d/conv3x3_p1s1_f16_kernel.ptx
 
 // The load is one bulk tensor copy in im2col mode: four coordinates (C, W,
 // H, N) and two 16-bit offsets, completing on the block's mbarrier, which
@@ -14,6 +17,12 @@
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta
 
+// The implicit GEMM: per K step, one im2col load of A and one tiled load of
+// B, then wgmma.
+// CONV-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.im2col
+// CONV-DAG: cp.async.bulk.tensor.2d.shared::cluster.global
+// CONV-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+
 //===- im2col.mlir - GPU test: TMA loads in im2col mode -------------------===//
 //
 // Each block loads one 64-pixel x 64-channel column of the im2col matrix of
@@ -23,6 +32,12 @@
 // tap * Mpad + position of the output, Mpad = the positions rounded up to
 // 64. run_gpu_tests.py compares them with torch's unfold of the NCHW view;
 // positions past the last image must read zero.
+//
+// @conv3x3_p1s*_f16: 3x3 convolutions (padding 1, stride 1 or 2) as
+// unpipelined implicit GEMMs on wgmma: output position x filter tiles of
+// 128 x 128, K over the taps and blocks of 64 channels (C a multiple of
+// 64); A is the im2col column of the tap, B the filters as an
+// F x (3 * 3 * C) matrix; f32 accumulation, f16 out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,6 +162,164 @@ func.func @im2col_asym(%x: memref<?x?x?x?xf16>, %out: memref<?x?xf16>) {
     %rowblock = arith.addi %rowblock0, %mt : index
     %dst = croq.subspan %out [64, 64] at [%rowblock, %cb] : memref<?x?xf16> -> !croq.view<64x64xf16>
     croq.copy tma %t -> %dst : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x64xf16>
+  }
+  return
+}
+
+// 3x3, padding 1, stride 1 (a ResNet layer).
+func.func @conv3x3_p1s1_f16(%x: memref<?x?x?x?xf16>, %w: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %m = croq.im2col_map %x pixels 128 channels 64 lower [-1, -1] upper [-1, -1] strides [1, 1] swizzle = 128 : memref<?x?x?x?xf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = memref.dim %x, %c0 : memref<?x?x?x?xf16>
+  %h = memref.dim %x, %c1 : memref<?x?x?x?xf16>
+  %wd = memref.dim %x, %c2 : memref<?x?x?x?xf16>
+  %ch = memref.dim %x, %c3 : memref<?x?x?x?xf16>
+  %f = memref.dim %w, %c0 : memref<?x?xf16>
+  // Output extents (H + 2 - 3) / 1 + 1 and (W + 2 - 3) / 1 + 1.
+  %span = arith.constant -1 : index
+  %s = arith.constant 1 : index
+  %ph = arith.addi %h, %span : index
+  %ph1 = arith.divui %ph, %s : index
+  %p = arith.addi %ph1, %c1 : index
+  %qw = arith.addi %wd, %span : index
+  %qw1 = arith.divui %qw, %s : index
+  %q = arith.addi %qw1, %c1 : index
+  %l = arith.muli %p, %q : index
+  %pixels = arith.muli %n, %l : index
+  %grid_m = arith.ceildivui %pixels, %c128 : index
+  %grid_n = arith.ceildivui %f, %c128 : index
+  // K runs over the taps (r, s), then blocks of 64 channels (C % 64 == 0).
+  %cblocks = arith.divui %ch, %c64 : index
+  %c9 = arith.constant 9 : index
+  %k_tiles = arith.muli %cblocks, %c9 : index
+  %padv = arith.constant 1 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %lhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x128xf16, shared>
+    // The block's first output position and its input pixel.
+    %m0 = arith.muli %block_m, %c128 : index
+    %img = arith.divui %m0, %l : index
+    %rem = arith.remui %m0, %l : index
+    %orow = arith.divui %rem, %q : index
+    %ocol = arith.remui %rem, %q : index
+    %hs = arith.muli %orow, %s : index
+    %hy = arith.subi %hs, %padv : index
+    %ws = arith.muli %ocol, %s : index
+    %wx = arith.subi %ws, %padv : index
+    %zero = arith.constant 0.0 : f32
+    %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+        iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+      %tap = arith.divui %iv_k, %cblocks : index
+      %cb = arith.remui %iv_k, %cblocks : index
+      %r = arith.divui %tap, %c3 : index
+      %t = arith.remui %tap, %c3 : index
+      %cc = arith.muli %cb, %c64 : index
+      croq.im2col %x[%img, %hy, %wx, %cc] offsets [%r, %t] -> %lhs_s map %m : memref<?x?x?x?xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %b = croq.subspan %w [128, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %b -> %rhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+          iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+        %ak = croq.chunkat %lhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %bk = croq.chunkat %rhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %mb = croq.mma.load %bk : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<128x16xf16> -> !croq.acc<128x128xf32>
+        scf.yield %next : !croq.acc<128x128xf32>
+      }
+      %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+      scf.yield %done : !croq.acc<128x128xf32>
+    } {croq.stages = 1 : i64}
+    croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
+    %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
+    croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+  }
+  return
+}
+
+// 3x3, padding 1, stride 2 (a downsampling layer).
+func.func @conv3x3_p1s2_f16(%x: memref<?x?x?x?xf16>, %w: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %m = croq.im2col_map %x pixels 128 channels 64 lower [-1, -1] upper [-1, -1] strides [2, 2] swizzle = 128 : memref<?x?x?x?xf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = memref.dim %x, %c0 : memref<?x?x?x?xf16>
+  %h = memref.dim %x, %c1 : memref<?x?x?x?xf16>
+  %wd = memref.dim %x, %c2 : memref<?x?x?x?xf16>
+  %ch = memref.dim %x, %c3 : memref<?x?x?x?xf16>
+  %f = memref.dim %w, %c0 : memref<?x?xf16>
+  // Output extents (H + 2 - 3) / 2 + 1 and (W + 2 - 3) / 2 + 1.
+  %span = arith.constant -1 : index
+  %s = arith.constant 2 : index
+  %ph = arith.addi %h, %span : index
+  %ph1 = arith.divui %ph, %s : index
+  %p = arith.addi %ph1, %c1 : index
+  %qw = arith.addi %wd, %span : index
+  %qw1 = arith.divui %qw, %s : index
+  %q = arith.addi %qw1, %c1 : index
+  %l = arith.muli %p, %q : index
+  %pixels = arith.muli %n, %l : index
+  %grid_m = arith.ceildivui %pixels, %c128 : index
+  %grid_n = arith.ceildivui %f, %c128 : index
+  // K runs over the taps (r, s), then blocks of 64 channels (C % 64 == 0).
+  %cblocks = arith.divui %ch, %c64 : index
+  %c9 = arith.constant 9 : index
+  %k_tiles = arith.muli %cblocks, %c9 : index
+  %padv = arith.constant 1 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %lhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x128xf16, shared>
+    // The block's first output position and its input pixel.
+    %m0 = arith.muli %block_m, %c128 : index
+    %img = arith.divui %m0, %l : index
+    %rem = arith.remui %m0, %l : index
+    %orow = arith.divui %rem, %q : index
+    %ocol = arith.remui %rem, %q : index
+    %hs = arith.muli %orow, %s : index
+    %hy = arith.subi %hs, %padv : index
+    %ws = arith.muli %ocol, %s : index
+    %wx = arith.subi %ws, %padv : index
+    %zero = arith.constant 0.0 : f32
+    %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+        iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+      %tap = arith.divui %iv_k, %cblocks : index
+      %cb = arith.remui %iv_k, %cblocks : index
+      %r = arith.divui %tap, %c3 : index
+      %t = arith.remui %tap, %c3 : index
+      %cc = arith.muli %cb, %c64 : index
+      croq.im2col %x[%img, %hy, %wx, %cc] offsets [%r, %t] -> %lhs_s map %m : memref<?x?x?x?xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %b = croq.subspan %w [128, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %b -> %rhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+          iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+        %ak = croq.chunkat %lhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %bk = croq.chunkat %rhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %mb = croq.mma.load %bk : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<128x16xf16> -> !croq.acc<128x128xf32>
+        scf.yield %next : !croq.acc<128x128xf32>
+      }
+      %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+      scf.yield %done : !croq.acc<128x128xf32>
+    } {croq.stages = 1 : i64}
+    croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
+    %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
+    croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
   }
   return
 }

@@ -9,6 +9,11 @@ output. The reference is torch's unfold of the NCHW view with the same
 padding, stride and dilation; it is compared exactly (a load moves values).
 Positions past the last image must read zero (TMA's fill for coordinates
 past N).
+
+The conv3x3_p1s* kernels are 3x3 convolutions (padding 1, stride 1 or 2)
+as unpipelined implicit GEMMs on wgmma whose A operand comes from im2col
+loads: compared with torch's conv2d in float64 within the f16 GEMM
+tolerance.
 """
 
 import math
@@ -38,8 +43,19 @@ def reference(x: torch.Tensor, padding, stride, dilation) -> torch.Tensor:
     return cols.reshape(TAPS, n * positions, c).to(x.dtype)
 
 
+def conv_reference(x: torch.Tensor, w: torch.Tensor,
+                   stride: int) -> torch.Tensor:
+    """conv2d of NHWC `x` with FHWC `w`, padding 1, as [N * P * Q, F] in
+    float64."""
+    out = torch.nn.functional.conv2d(
+        x.permute(0, 3, 1, 2).double(), w.permute(0, 3, 1, 2).double(),
+        padding=1, stride=stride)
+    return out.permute(0, 2, 3, 1).reshape(-1, w.shape[0])
+
+
 def im2col_tests(s, random_tensor: Callable, poisoned: Callable,
-                 compare: Callable) -> None:
+                 compare: Callable, compare_close: Callable,
+                 tolerance: float) -> None:
     def case(kernel: str, shape: Tuple[int, int, int, int]) -> None:
         padding, stride, dilation = KERNELS[kernel]
 
@@ -77,3 +93,25 @@ def im2col_tests(s, random_tensor: Callable, poisoned: Callable,
     for kernel in KERNELS:
         for shape in [(2, 13, 11, 64), (3, 17, 9, 128), (1, 5, 7, 96)]:
             case(kernel, shape)
+
+    def conv(stride: int, n: int, h: int, w: int, c: int, f: int) -> None:
+        kernel = f"conv3x3_p1s{stride}_f16"
+
+        def body():
+            m = s.module("im2col")
+            x = random_tensor((n, h, w, c), torch.float16)
+            filters = random_tensor((f, 3, 3, c), torch.float16)
+            ref = conv_reference(x, filters, stride)
+            out = poisoned(tuple(ref.shape), torch.float16)
+            getattr(m, kernel)(x, filters.reshape(f, 9 * c), out)
+            return compare_close(out, ref, tolerance)
+
+        s.run(f"{kernel} {n}x{h}x{w}x{c} * {f}x3x3x{c} (implicit GEMM, "
+              f"im2col TMA A)", kernel, body)
+
+    # Odd sizes, positions and filters that do not fill the last tiles, and
+    # the 8x58x58x64 input of issue 42 with 128 filters (padding 1 here).
+    for stride in (1, 2):
+        conv(stride, 2, 13, 11, 64, 96)
+        conv(stride, 3, 9, 17, 128, 200)
+        conv(stride, 8, 58, 58, 64, 128)
