@@ -28,13 +28,12 @@ static const char *formatList(char *buffer, std::size_t size, const T *values,
                               uint32_t count) {
   int used = std::snprintf(buffer, size, "[");
   for (uint32_t i = 0; values && i < count && used < int(size); ++i)
-    used += std::is_signed_v<T>
-                ? std::snprintf(buffer + used, size - used, "%s%lld",
-                                i ? ", " : "",
-                                static_cast<long long>(values[i]))
-                : std::snprintf(buffer + used, size - used, "%s%llu",
-                                i ? ", " : "",
-                                static_cast<unsigned long long>(values[i]));
+    used +=
+        std::is_signed_v<T>
+            ? std::snprintf(buffer + used, size - used, "%s%lld", i ? ", " : "",
+                            static_cast<long long>(values[i]))
+            : std::snprintf(buffer + used, size - used, "%s%llu", i ? ", " : "",
+                            static_cast<unsigned long long>(values[i]));
   if (used < int(size))
     std::snprintf(buffer + used, size - used, "]");
   return buffer;
@@ -77,10 +76,9 @@ static int encodeIm2colTensorMap(const char *api, void *map,
     elementStrides[i] = p.elementStrides[i];
   cu::Result r = cuda->cuTensorMapEncodeIm2col(
       map, getElementTypeInfo(p.elementType)->driverType, p.rank,
-      const_cast<void *>(p.globalAddress), p.globalDims, strides,
-      p.lowerCorner, p.upperCorner, p.channelsPerPixel, p.pixelsPerColumn,
-      elementStrides, cu::kTensorMapInterleaveNone, p.swizzle, p.l2Promotion,
-      p.oobFill);
+      const_cast<void *>(p.globalAddress), p.globalDims, strides, p.lowerCorner,
+      p.upperCorner, p.channelsPerPixel, p.pixelsPerColumn, elementStrides,
+      cu::kTensorMapInterleaveNone, p.swizzle, p.l2Promotion, p.oobFill);
   if (r != cu::kSuccess) {
     char dims[128], strideList[128], lower[64], upper[64], steps[64];
     return reportDriverError(

@@ -50,7 +50,8 @@ static bool getIm2colMap(int elementType, uint32_t rank, const void *address,
   // Channels and images are stepped one by one; the spatial dimensions by
   // the convolution's strides. Corners and steps come outermost first.
   uint32_t elementStrides[kMaxTensorMapRank] = {1, 1, 1, 1, 1};
-  int32_t lowerCorner[kMaxTensorMapRank - 2], upperCorner[kMaxTensorMapRank - 2];
+  int32_t lowerCorner[kMaxTensorMapRank - 2],
+      upperCorner[kMaxTensorMapRank - 2];
   for (uint32_t i = 0; i < rank; ++i)
     dims[i] = toUnsigned(sizes[rank - 1 - i]);
   for (uint32_t i = 0; i + 1 < rank; ++i)
@@ -92,12 +93,13 @@ static bool getIm2colMap(int elementType, uint32_t rank, const void *address,
   return true;
 }
 
-extern "C" int croqRtTensorMapGetIm2col(
-    int elementType, uint32_t rank, const void *globalAddress,
-    const int64_t *sizes, const int64_t *byteStrides,
-    const int32_t *lowerCorner, const int32_t *upperCorner,
-    const int64_t *strides, uint32_t channels, uint32_t pixels, int swizzle,
-    const void **tensorMap) {
+extern "C" int
+croqRtTensorMapGetIm2col(int elementType, uint32_t rank,
+                         const void *globalAddress, const int64_t *sizes,
+                         const int64_t *byteStrides, const int32_t *lowerCorner,
+                         const int32_t *upperCorner, const int64_t *strides,
+                         uint32_t channels, uint32_t pixels, int swizzle,
+                         const void **tensorMap) {
   if (!tensorMap) {
     reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, "croqRtTensorMapGetIm2col",
                 "tensorMap must not be null");

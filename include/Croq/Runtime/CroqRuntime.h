@@ -336,12 +336,13 @@ CROQ_RT_EXPORT int croqRtTensorMapRequire(int usable);
 /// `*tensorMap` at 128 zero bytes and remembers the rule
 /// (croqRtTensorMapFallbackReason); croqRtTensorMapRequireIm2col then
 /// refuses the launch.
-CROQ_RT_EXPORT int croqRtTensorMapGetIm2col(
-    int elementType, uint32_t rank, const void *globalAddress,
-    const int64_t *sizes, const int64_t *byteStrides,
-    const int32_t *lowerCorner, const int32_t *upperCorner,
-    const int64_t *strides, uint32_t channels, uint32_t pixels, int swizzle,
-    const void **tensorMap);
+CROQ_RT_EXPORT int
+croqRtTensorMapGetIm2col(int elementType, uint32_t rank,
+                         const void *globalAddress, const int64_t *sizes,
+                         const int64_t *byteStrides, const int32_t *lowerCorner,
+                         const int32_t *upperCorner, const int64_t *strides,
+                         uint32_t channels, uint32_t pixels, int swizzle,
+                         const void **tensorMap);
 
 /// The host call of croq's generated code after croqRtTensorMapGetIm2col:
 /// returns `usable`; when it is 0 the thread's next launch is refused with

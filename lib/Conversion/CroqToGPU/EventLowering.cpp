@@ -93,8 +93,8 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
       for (Value future : op.getFutures()) {
         // An im2col load fills its whole tile (zeros in the padding).
         if (auto load = future.getDefiningOp<Im2colOp>()) {
-          Value size = indexConstant(
-              rewriter, loc, load.getDest().getType().getSizeInBytes());
+          Value size = indexConstant(rewriter, loc,
+                                     load.getDest().getType().getSizeInBytes());
           bytes = bytes ? arith::AddIOp::create(rewriter, loc, bytes, size)
                               .getResult()
                         : size;

@@ -24,8 +24,7 @@ using namespace mlir::croq;
 
 /// A shared-memory pointer (address space 3) to the byte at `address`, an
 /// index holding a shared-window address.
-static Value getSharedPointer(OpBuilder &builder, Location loc,
-                              Value address) {
+static Value getSharedPointer(OpBuilder &builder, Location loc, Value address) {
   auto sharedPtr = LLVM::LLVMPointerType::get(
       builder.getContext(),
       static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared));
@@ -48,8 +47,8 @@ static Value getSlotPointer(OpBuilder &builder, Location loc, Value events,
   Value slots =
       UnrealizedConversionCastOp::create(builder, loc, memrefType, events)
           .getResult(0);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
-                                                              slots);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, slots);
   Value at = arith::AddIOp::create(
       builder, loc, base,
       arith::MulIOp::create(builder, loc, index,
@@ -69,8 +68,8 @@ static FailureOr<Value> getTilePointer(OpBuilder &builder, Location loc,
   auto bytesType = MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
                                    nullptr, workgroup);
   Value smem = gpu::DynamicSharedMemoryOp::create(builder, loc, bytesType);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(builder, loc,
-                                                              smem);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, smem);
   return getSharedPointer(builder, loc,
                           arith::AddIOp::create(builder, loc, base, *offset));
 }
@@ -110,23 +109,21 @@ struct Im2colOpLowering : OpConversionPattern<Im2colOp> {
                             "allocation placed by croq-plan-shared-memory, "
                             "or a stage of one");
     // The map's bytes seen as the descriptor pointer the load reads.
-    Value map = UnrealizedConversionCastOp::create(
-                    rewriter, loc,
-                    LLVM::LLVMPointerType::get(rewriter.getContext()),
-                    adaptor.getMap())
-                    .getResult(0);
-    Value barrier =
-        getSlotPointer(rewriter, loc, rewriter.getRemappedValue(
-                                          trigger.getEvents()),
-                       rewriter.getRemappedValue(trigger.getIndex()));
+    Value map =
+        UnrealizedConversionCastOp::create(
+            rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
+            adaptor.getMap())
+            .getResult(0);
+    Value barrier = getSlotPointer(
+        rewriter, loc, rewriter.getRemappedValue(trigger.getEvents()),
+        rewriter.getRemappedValue(trigger.getIndex()));
     SmallVector<Value> coords =
         toOperands(rewriter, loc, adaptor.getCoords(), 32);
     SmallVector<Value> offsets =
         toOperands(rewriter, loc, adaptor.getOffsets(), 16);
-    Value first =
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                              group->threadIndex, indexConstant(rewriter, loc,
-                                                                0));
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        group->threadIndex,
+                                        indexConstant(rewriter, loc, 0));
     auto ifFirst = scf::IfOp::create(rewriter, loc, first,
                                      /*withElseRegion=*/false);
     {

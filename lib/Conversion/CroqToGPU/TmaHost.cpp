@@ -208,8 +208,7 @@ VectorType mlir::croq::getTensorMapValueType(MLIRContext *context) {
 /// A new array of `count` values of `type` in the entry block of
 /// `function`, so that a launch in a loop does not grow the stack.
 static Value emitArray(OpBuilder &builder, Location loc,
-                       FunctionOpInterface function, Type type,
-                       int64_t count) {
+                       FunctionOpInterface function, Type type, int64_t count) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(&function.getFunctionBody().front());
   return LLVM::AllocaOp::create(
@@ -233,9 +232,8 @@ static Value emitConstantArray(OpBuilder &builder, Location loc,
   return array;
 }
 
-FailureOr<Value> mlir::croq::emitHostIm2colMap(OpBuilder &builder,
-                                               Location loc, Im2colMapOp op,
-                                               Value tensor) {
+FailureOr<Value> mlir::croq::emitHostIm2colMap(OpBuilder &builder, Location loc,
+                                               Im2colMapOp op, Value tensor) {
   auto memrefType = cast<MemRefType>(tensor.getType());
   std::optional<int> elementCode =
       getTensorMapElementType(memrefType.getElementType());
@@ -263,8 +261,7 @@ FailureOr<Value> mlir::croq::emitHostIm2colMap(OpBuilder &builder,
       LLVM::StoreOp::create(builder, loc, toI64(builder, loc, value), at);
     };
     store(sizes, metadata.getSizes()[d]);
-    store(strides, arith::MulIOp::create(builder, loc,
-                                         metadata.getStrides()[d],
+    store(strides, arith::MulIOp::create(builder, loc, metadata.getStrides()[d],
                                          elementBytes));
   }
   SmallVector<int64_t> lower(op.getLower().begin(), op.getLower().end());
@@ -291,18 +288,19 @@ FailureOr<Value> mlir::croq::emitHostIm2colMap(OpBuilder &builder,
   auto i32Constant = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(builder, loc, value, 32);
   };
-  SmallVector<Value> arguments = {i32Constant(*elementCode),
-                                  i32Constant(rank),
-                                  address,
-                                  sizes,
-                                  strides,
-                                  lowerArray,
-                                  upperArray,
-                                  stepArray,
-                                  i32Constant(op.getChannels()),
-                                  i32Constant(op.getPixels()),
-                                  i32Constant(getRuntimeSwizzle(op.getSwizzle())),
-                                  slot};
+  SmallVector<Value> arguments = {
+      i32Constant(*elementCode),
+      i32Constant(rank),
+      address,
+      sizes,
+      strides,
+      lowerArray,
+      upperArray,
+      stepArray,
+      i32Constant(op.getChannels()),
+      i32Constant(op.getPixels()),
+      i32Constant(getRuntimeSwizzle(op.getSwizzle())),
+      slot};
   Value usable =
       func::CallOp::create(builder, loc, getMap, arguments).getResult(0);
   // An im2col load has no software copy: a map the runtime cannot make

@@ -44,7 +44,7 @@ static nvgpu::TensorMapSwizzleKind getTensorMapSwizzle(Swizzle swizzle) {
 }
 
 FailureOr<Value> mlir::croq::getSharedTileByteOffset(OpBuilder &builder,
-                                                    Location loc, Value tile) {
+                                                     Location loc, Value tile) {
   Operation *def = tile.getDefiningOp();
   if (auto alloc = dyn_cast_or_null<AllocOp>(def)) {
     std::optional<int64_t> offset = alloc.getOffset();
@@ -53,7 +53,8 @@ FailureOr<Value> mlir::croq::getSharedTileByteOffset(OpBuilder &builder,
     return indexConstant(builder, loc, *offset);
   }
   if (auto stage = dyn_cast_or_null<StageOp>(def)) {
-    FailureOr<Value> base = getSharedTileByteOffset(builder, loc, stage.getTiles());
+    FailureOr<Value> base =
+        getSharedTileByteOffset(builder, loc, stage.getTiles());
     if (failed(base))
       return failure();
     int64_t bytes = stage.getResult().getType().getSizeInBytes();

@@ -52,7 +52,8 @@ int main(void) {
   static alignas(128) uint16_t out[256 * 64];
   MemRef4D memrefX = {x, x, 0, {2, 5, 7, 64}, {5 * 7 * 64, 7 * 64, 64, 1}};
   MemRef2D memrefOut = {out, out, 0, {256, 64}, {64, 1}};
-  report("first launch", _mlir_ciface_load_im2col(&memrefX, &memrefOut, stream));
+  report("first launch",
+         _mlir_ciface_load_im2col(&memrefX, &memrefOut, stream));
   report("second launch",
          _mlir_ciface_load_im2col(&memrefX, &memrefOut, stream));
   MemRef4D shifted = memrefX;

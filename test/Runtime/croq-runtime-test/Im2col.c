@@ -52,8 +52,8 @@ static void initNhwc(Im2colCase *c) {
 static void get(const char *name, const Im2colCase *c) {
   const void *map = NULL;
   int usable = croqRtTensorMapGetIm2col(
-      c->elementType, c->rank, c->address, c->sizes, c->byteStrides,
-      c->lower, c->upper, c->steps, c->channels, c->pixels, c->swizzle, &map);
+      c->elementType, c->rank, c->address, c->sizes, c->byteStrides, c->lower,
+      c->upper, c->steps, c->channels, c->pixels, c->swizzle, &map);
   unsigned char first = map ? *(const unsigned char *)map : 0;
   printf("== %s\n%s, map byte 0x%02x, reason '%s'\n", name,
          usable ? "usable" : "refused", first,

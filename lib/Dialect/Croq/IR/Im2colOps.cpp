@@ -111,7 +111,9 @@ EventTriggerOp Im2colOp::getTrigger() {
   return dyn_cast<EventTriggerOp>(*future.getUsers().begin());
 }
 
-Im2colMapOp Im2colOp::getMapOp() { return getMap().getDefiningOp<Im2colMapOp>(); }
+Im2colMapOp Im2colOp::getMapOp() {
+  return getMap().getDefiningOp<Im2colMapOp>();
+}
 
 /// Checks the load against the map that made its tensor map, where it is
 /// visible: the same tensor, a tile of its pixels x channels and swizzle.
@@ -131,8 +133,7 @@ static LogicalResult verifyAgainstMap(Im2colOp op, TileType tile) {
            << shape[1];
   if (tile.getSwizzle() != map.getSwizzle())
     return op.emitOpError("expected the tile's swizzle (")
-           << stringifySwizzleValue(tile.getSwizzle())
-           << ") to be the map's ("
+           << stringifySwizzleValue(tile.getSwizzle()) << ") to be the map's ("
            << stringifySwizzleValue(map.getSwizzle()) << ")";
   return success();
 }

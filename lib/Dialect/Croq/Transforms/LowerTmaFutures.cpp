@@ -33,12 +33,11 @@ static bool isMulticast(Im2colOp) { return false; }
 
 /// `copy` issued async.
 static CopyOp createAsync(OpBuilder &builder, CopyOp copy) {
-  return CopyOp::create(builder, copy.getLoc(),
-                        FutureType::get(copy.getContext()),
-                        copy.getEngineAttr(), copy.getSource(), copy.getDest(),
-                        copy.getMap(), copy.getUsable(), copy.getZfillAttr(),
-                        copy.getSwizzleAttr(), copy.getBoxAttr(),
-                        copy.getBoxOriginsAttr(), copy.getMulticastAttr());
+  return CopyOp::create(
+      builder, copy.getLoc(), FutureType::get(copy.getContext()),
+      copy.getEngineAttr(), copy.getSource(), copy.getDest(), copy.getMap(),
+      copy.getUsable(), copy.getZfillAttr(), copy.getSwizzleAttr(),
+      copy.getBoxAttr(), copy.getBoxOriginsAttr(), copy.getMulticastAttr());
 }
 
 /// `load` issued async.
@@ -63,8 +62,7 @@ static Im2colOp createAsync(OpBuilder &builder, Im2colOp load) {
 /// multicast load, which writes the tiles of the whole cluster).
 ///
 /// An im2col load (croq.im2col) is rewritten the same way.
-template <typename LoadOp>
-static LogicalResult lowerTmaFuture(LoadOp copy) {
+template <typename LoadOp> static LogicalResult lowerTmaFuture(LoadOp copy) {
   Location loc = copy.getLoc();
   Operation *op = copy;
   auto group = op->getParentOfType<ParallelOp>();
