@@ -5,7 +5,10 @@
 // RUN: %ptxas -arch=sm_90a %t.d/im2col_asym_kernel.ptx -o %t.1.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/conv3x3_p1s1_f16_kernel.ptx -o %t.2.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/conv3x3_p1s2_f16_kernel.ptx -o %t.3.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/im2col_nwc_kernel.ptx -o %t.4.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/im2col_ndhwc_kernel.ptx -o %t.5.cubin
 // RUN: FileCheck %s < %t.d/im2col_s2d2_kernel.ptx
+// RUN: FileCheck %s --check-prefix=RANK5 < %t.d/im2col_ndhwc_kernel.ptx
 // RUN: FileCheck %s --check-prefix=CONV < %t.d/conv3x3_p1s1_f16_kernel.ptx
 
 // The load is one bulk tensor copy in im2col mode: four coordinates (C, W,
@@ -16,6 +19,9 @@
 // CHECK: mbarrier.arrive.expect_tx.shared.b64
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta
+
+// Rank 5: five coordinates and three offsets.
+// RANK5: cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [{{.*}}], {%rs{{[0-9]+}}, %rs{{[0-9]+}}, %rs{{[0-9]+}}};
 
 // The implicit GEMM: per K step, one im2col load of A and one tiled load of
 // B, then wgmma.
@@ -320,6 +326,143 @@ func.func @conv3x3_p1s2_f16(%x: memref<?x?x?x?xf16>, %w: memref<?x?xf16>,
     croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
     %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
     croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+  }
+  return
+}
+
+// Rank 3 (N, W, C): padding 2, stride 2, dilation 2; 3 taps.
+func.func @im2col_nwc(%x: memref<?x?x?xf16>, %out: memref<?x?xf16>) {
+  %m = croq.im2col_map %x pixels 64 channels 64 lower [-2] upper [-2] strides [2] swizzle = 128 : memref<?x?x?xf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %ctaps = arith.constant 3 : index
+  %cd0 = arith.constant 0 : index
+  %dim0 = memref.dim %x, %cd0 : memref<?x?x?xf16>
+  %cd1 = arith.constant 1 : index
+  %dim1 = memref.dim %x, %cd1 : memref<?x?x?xf16>
+  %cd2 = arith.constant 2 : index
+  %dim2 = memref.dim %x, %cd2 : memref<?x?x?xf16>
+  %l0 = arith.constant 1 : index
+  %span0 = arith.constant -1 : index
+  %st0 = arith.constant 2 : index
+  %e0a = arith.addi %dim1, %span0 : index
+  %e0b = arith.divui %e0a, %st0 : index
+  %o0 = arith.addi %e0b, %c1 : index
+  %l1 = arith.muli %l0, %o0 : index
+  %pixels = arith.muli %dim0, %l1 : index
+  %tiles = arith.ceildivui %pixels, %c64 : index
+  %cblocks = arith.ceildivui %dim2, %c64 : index
+  croq.parallel (%mt, %tap, %cb) in [%tiles, %ctaps, %cblocks] : block {
+    %m0 = arith.muli %mt, %c64 : index
+    %img = arith.divui %m0, %l1 : index
+    %r1 = arith.remui %m0, %l1 : index
+    %oc0 = arith.addi %r1, %c0 : index
+    %pad0 = arith.constant 2 : index
+    %sc0 = arith.muli %oc0, %st0 : index
+    %px0 = arith.subi %sc0, %pad0 : index
+    %tdiv0 = arith.constant 1 : index
+    %t0 = arith.divui %tap, %tdiv0 : index
+    %trem0 = arith.remui %tap, %tdiv0 : index
+    %dil0 = arith.constant 2 : index
+    %off0 = arith.muli %t0, %dil0 : index
+    %cc = arith.muli %cb, %c64 : index
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %f = croq.im2col async %x[%img, %px0, %cc] offsets [%off0] -> %t map %m : memref<?x?x?xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.wait %f
+    %rowblock0 = arith.muli %tap, %tiles : index
+    %rowblock = arith.addi %rowblock0, %mt : index
+    %dst = croq.subspan %out [64, 64] at [%rowblock, %cb] : memref<?x?xf16> -> !croq.view<64x64xf16>
+    croq.copy tma %t -> %dst : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x64xf16>
+  }
+  return
+}
+
+// Rank 5 (N, D, H, W, C): padding (1, 0, 1), stride (1, 2, 1), dilation
+// (1, 1, 2); 27 taps. D, H and W differ in each, so each list must reach its
+// own dimension.
+func.func @im2col_ndhwc(%x: memref<?x?x?x?x?xf16>, %out: memref<?x?xf16>) {
+  %m = croq.im2col_map %x pixels 64 channels 64 lower [-1, 0, -1] upper [-1, -2, -3] strides [1, 2, 1] swizzle = 128 : memref<?x?x?x?x?xf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %ctaps = arith.constant 27 : index
+  %cd0 = arith.constant 0 : index
+  %dim0 = memref.dim %x, %cd0 : memref<?x?x?x?x?xf16>
+  %cd1 = arith.constant 1 : index
+  %dim1 = memref.dim %x, %cd1 : memref<?x?x?x?x?xf16>
+  %cd2 = arith.constant 2 : index
+  %dim2 = memref.dim %x, %cd2 : memref<?x?x?x?x?xf16>
+  %cd3 = arith.constant 3 : index
+  %dim3 = memref.dim %x, %cd3 : memref<?x?x?x?x?xf16>
+  %cd4 = arith.constant 4 : index
+  %dim4 = memref.dim %x, %cd4 : memref<?x?x?x?x?xf16>
+  %l0 = arith.constant 1 : index
+  %span0 = arith.constant -1 : index
+  %st0 = arith.constant 1 : index
+  %e0a = arith.addi %dim1, %span0 : index
+  %e0b = arith.divui %e0a, %st0 : index
+  %o0 = arith.addi %e0b, %c1 : index
+  %l1 = arith.muli %l0, %o0 : index
+  %span1 = arith.constant -3 : index
+  %st1 = arith.constant 2 : index
+  %e1a = arith.addi %dim2, %span1 : index
+  %e1b = arith.divui %e1a, %st1 : index
+  %o1 = arith.addi %e1b, %c1 : index
+  %l2 = arith.muli %l1, %o1 : index
+  %span2 = arith.constant -3 : index
+  %st2 = arith.constant 1 : index
+  %e2a = arith.addi %dim3, %span2 : index
+  %e2b = arith.divui %e2a, %st2 : index
+  %o2 = arith.addi %e2b, %c1 : index
+  %l3 = arith.muli %l2, %o2 : index
+  %pixels = arith.muli %dim0, %l3 : index
+  %tiles = arith.ceildivui %pixels, %c64 : index
+  %cblocks = arith.ceildivui %dim4, %c64 : index
+  croq.parallel (%mt, %tap, %cb) in [%tiles, %ctaps, %cblocks] : block {
+    %m0 = arith.muli %mt, %c64 : index
+    %img = arith.divui %m0, %l3 : index
+    %r3 = arith.remui %m0, %l3 : index
+    %in0_2 = arith.muli %o1, %o2 : index
+    %oc0 = arith.divui %r3, %in0_2 : index
+    %rem0 = arith.remui %r3, %in0_2 : index
+    %pad0 = arith.constant 1 : index
+    %sc0 = arith.muli %oc0, %st0 : index
+    %px0 = arith.subi %sc0, %pad0 : index
+    %oc1 = arith.divui %rem0, %o2 : index
+    %rem1 = arith.remui %rem0, %o2 : index
+    %pad1 = arith.constant 0 : index
+    %sc1 = arith.muli %oc1, %st1 : index
+    %px1 = arith.subi %sc1, %pad1 : index
+    %oc2 = arith.addi %rem1, %c0 : index
+    %pad2 = arith.constant 1 : index
+    %sc2 = arith.muli %oc2, %st2 : index
+    %px2 = arith.subi %sc2, %pad2 : index
+    %tdiv0 = arith.constant 9 : index
+    %t0 = arith.divui %tap, %tdiv0 : index
+    %trem0 = arith.remui %tap, %tdiv0 : index
+    %dil0 = arith.constant 1 : index
+    %off0 = arith.muli %t0, %dil0 : index
+    %tdiv1 = arith.constant 3 : index
+    %t1 = arith.divui %trem0, %tdiv1 : index
+    %trem1 = arith.remui %trem0, %tdiv1 : index
+    %dil1 = arith.constant 1 : index
+    %off1 = arith.muli %t1, %dil1 : index
+    %tdiv2 = arith.constant 1 : index
+    %t2 = arith.divui %trem1, %tdiv2 : index
+    %trem2 = arith.remui %trem1, %tdiv2 : index
+    %dil2 = arith.constant 2 : index
+    %off2 = arith.muli %t2, %dil2 : index
+    %cc = arith.muli %cb, %c64 : index
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %f = croq.im2col async %x[%img, %px0, %px1, %px2, %cc] offsets [%off0, %off1, %off2] -> %t map %m : memref<?x?x?x?x?xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.wait %f
+    %rowblock0 = arith.muli %tap, %tiles : index
+    %rowblock = arith.addi %rowblock0, %mt : index
+    %dst = croq.subspan %out [64, 64] at [%rowblock, %cb] : memref<?x?xf16> -> !croq.view<64x64xf16>
+    croq.copy tma %t -> %dst : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x64xf16>
   }
   return
 }

@@ -16,8 +16,9 @@ loads: compared with torch's conv2d in float64 within the f16 GEMM
 tolerance.
 """
 
+import itertools
 import math
-from typing import Callable, Tuple
+from typing import Callable, Sequence, Tuple
 
 import torch
 
@@ -41,6 +42,37 @@ def reference(x: torch.Tensor, padding, stride, dilation) -> torch.Tensor:
     positions = cols.shape[2]
     cols = cols.view(n, c, TAPS, positions).permute(2, 0, 3, 1)
     return cols.reshape(TAPS, n * positions, c).to(x.dtype)
+
+
+#: The kernels of other ranks: (padding, stride, dilation) per spatial
+#: dimension, outermost first.
+KERNELS_ND = {
+    "im2col_nwc": ((2,), (2,), (2,)),
+    "im2col_ndhwc": ((1, 0, 1), (1, 2, 1), (1, 1, 2)),
+}
+
+
+def reference_nd(x: torch.Tensor, padding: Sequence[int],
+                 stride: Sequence[int], dilation: Sequence[int]
+                 ) -> torch.Tensor:
+    """The im2col matrix of channels-last `x` (any number of spatial
+    dimensions, 3-tap filters) by slicing a zero-padded copy, as
+    [tap, position, channel], taps in row-major order."""
+    spatial = x.shape[1:-1]
+    pad = []
+    for p in reversed(padding):
+        pad += [p, p]
+    xp = torch.nn.functional.pad(x, [0, 0] + pad)
+    extents = [(size + 2 * p - d * 2 - 1) // s + 1
+               for size, p, s, d in zip(spatial, padding, stride, dilation)]
+    columns = []
+    for tap in itertools.product(range(3), repeat=len(spatial)):
+        index = [slice(None)]
+        for t, e, s, d in zip(tap, extents, stride, dilation):
+            index.append(slice(t * d, t * d + (e - 1) * s + 1, s))
+        index.append(slice(None))
+        columns.append(xp[tuple(index)].reshape(-1, x.shape[-1]))
+    return torch.stack(columns)
 
 
 def conv_reference(x: torch.Tensor, w: torch.Tensor,
@@ -93,6 +125,31 @@ def im2col_tests(s, random_tensor: Callable, poisoned: Callable,
     for kernel in KERNELS:
         for shape in [(2, 13, 11, 64), (3, 17, 9, 128), (1, 5, 7, 96)]:
             case(kernel, shape)
+
+    def case_nd(kernel: str, shape: Tuple[int, ...]) -> None:
+        padding, stride, dilation = KERNELS_ND[kernel]
+
+        def body():
+            m = s.module("im2col")
+            x = random_tensor(shape, torch.float16)
+            ref = reference_nd(x, padding, stride, dilation)
+            taps, positions = ref.shape[0], ref.shape[1]
+            mpad = math.ceil(positions / TILE) * TILE
+            cpad = math.ceil(shape[-1] / TILE) * TILE
+            out = poisoned((taps * mpad, cpad), torch.float16)
+            getattr(m, kernel)(x, out)
+            got = out.view(taps, mpad, cpad)
+            return compare(got[:, :positions, :shape[-1]].contiguous(), ref)
+
+        name = "x".join(str(d) for d in shape)
+        s.run(f"{kernel} {name} (im2col TMA load vs sliced padded copy)",
+              kernel, body)
+
+    # Rank 3 (a 1-d convolution's NWC input) and rank 5 (NDHWC).
+    for shape in [(3, 37, 64), (2, 100, 96)]:
+        case_nd("im2col_nwc", shape)
+    for shape in [(2, 5, 7, 9, 64), (1, 4, 6, 5, 128)]:
+        case_nd("im2col_ndhwc", shape)
 
     def conv(stride: int, n: int, h: int, w: int, c: int, f: int) -> None:
         kernel = f"conv3x3_p1s{stride}_f16"
