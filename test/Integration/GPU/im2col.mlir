@@ -7,8 +7,10 @@
 // RUN: %ptxas -arch=sm_90a %t.d/conv3x3_p1s2_f16_kernel.ptx -o %t.3.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/im2col_nwc_kernel.ptx -o %t.4.cubin
 // RUN: %ptxas -arch=sm_90a %t.d/im2col_ndhwc_kernel.ptx -o %t.5.cubin
+// RUN: %ptxas -arch=sm_90a %t.d/conv3x3_p1s1_pipelined_f16_kernel.ptx -o %t.6.cubin
 // RUN: FileCheck %s < %t.d/im2col_s2d2_kernel.ptx
 // RUN: FileCheck %s --check-prefix=RANK5 < %t.d/im2col_ndhwc_kernel.ptx
+// RUN: FileCheck %s --check-prefix=PIPE < %t.d/conv3x3_p1s1_pipelined_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=CONV < %t.d/conv3x3_p1s1_f16_kernel.ptx
 
 // The load is one bulk tensor copy in im2col mode: four coordinates (C, W,
@@ -22,6 +24,13 @@
 
 // Rank 5: five coordinates and three offsets.
 // RANK5: cp.async.bulk.tensor.5d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [{{.*}}], {%rs{{[0-9]+}}, %rs{{[0-9]+}}, %rs{{[0-9]+}}};
+
+// The pipelined implicit GEMM: producer and consumer warpgroups with their
+// register budgets, the im2col load in the producer.
+// PIPE: .maxntid 384, 1, 1
+// PIPE-DAG: setmaxnreg.dec.sync.aligned.u32
+// PIPE-DAG: setmaxnreg.inc.sync.aligned.u32
+// PIPE-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.im2col
 
 // The implicit GEMM: per K step, one im2col load of A and one tiled load of
 // B, then wgmma.
@@ -466,3 +475,80 @@ func.func @im2col_ndhwc(%x: memref<?x?x?x?x?xf16>, %out: memref<?x?xf16>) {
   }
   return
 }
+
+// 3x3, padding 1, stride 1 with 64 channels, left to croq-pipeline-loops: a
+// producer warpgroup issues the im2col and filter loads into rings of
+// stages. K is the 9 taps (one 64-channel block each), so that the loads'
+// coordinates are computed from the iteration by divisions by constants,
+// which the pipeliner clones into the producer.
+func.func @conv3x3_p1s1_pipelined_f16(%x: memref<?x?x?x64xf16>, %w: memref<?x?xf16>,
+                  %output: memref<?x?xf16>) {
+  %m = croq.im2col_map %x pixels 128 channels 64 lower [-1, -1] upper [-1, -1] strides [1, 1] swizzle = 128 : memref<?x?x?x64xf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %n = memref.dim %x, %c0 : memref<?x?x?x64xf16>
+  %h = memref.dim %x, %c1 : memref<?x?x?x64xf16>
+  %wd = memref.dim %x, %c2 : memref<?x?x?x64xf16>
+  %f = memref.dim %w, %c0 : memref<?x?xf16>
+  // Output extents (H + 2 - 3) / 1 + 1 and (W + 2 - 3) / 1 + 1.
+  %span = arith.constant -1 : index
+  %s = arith.constant 1 : index
+  %ph = arith.addi %h, %span : index
+  %ph1 = arith.divui %ph, %s : index
+  %p = arith.addi %ph1, %c1 : index
+  %qw = arith.addi %wd, %span : index
+  %qw1 = arith.divui %qw, %s : index
+  %q = arith.addi %qw1, %c1 : index
+  %l = arith.muli %p, %q : index
+  %pixels = arith.muli %n, %l : index
+  %grid_m = arith.ceildivui %pixels, %c128 : index
+  %grid_n = arith.ceildivui %f, %c128 : index
+  %k_tiles = arith.constant 9 : index
+  %padv = arith.constant 1 : index
+  croq.parallel (%block_m, %block_n) in [%grid_m, %grid_n] : block {
+    %lhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %rhs_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %output_s = croq.alloc : !croq.tile<128x128xf16, shared>
+    // The block's first output position and its input pixel.
+    %m0 = arith.muli %block_m, %c128 : index
+    %img = arith.divui %m0, %l : index
+    %rem = arith.remui %m0, %l : index
+    %orow = arith.divui %rem, %q : index
+    %ocol = arith.remui %rem, %q : index
+    %hs = arith.muli %orow, %s : index
+    %hy = arith.subi %hs, %padv : index
+    %ws = arith.muli %ocol, %s : index
+    %wx = arith.subi %ws, %padv : index
+    %zero = arith.constant 0.0 : f32
+    %mc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    %mc = scf.for %iv_k = %c0 to %k_tiles step %c1
+        iter_args(%acc = %mc0) -> (!croq.acc<128x128xf32>) {
+      %r = arith.divui %iv_k, %c3 : index
+      %t = arith.remui %iv_k, %c3 : index
+      croq.im2col %x[%img, %hy, %wx, %c0] offsets [%r, %t] -> %lhs_s map %m : memref<?x?x?x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %b = croq.subspan %w [128, 64] at [%block_n, %iv_k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %b -> %rhs_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %sum = scf.for %iv_warp = %c0 to %c4 step %c1
+          iter_args(%part = %acc) -> (!croq.acc<128x128xf32>) {
+        %ak = croq.chunkat %lhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %bk = croq.chunkat %rhs_s[_, %iv_warp] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %mb = croq.mma.load %bk : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<128x16xf16> -> !croq.acc<128x128xf32>
+        scf.yield %next : !croq.acc<128x128xf32>
+      }
+      %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+      scf.yield %done : !croq.acc<128x128xf32>
+    }
+    croq.mma.store %mc -> %output_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
+    %out_tile = croq.subspan %output [128, 128] at [%block_m, %block_n] : memref<?x?xf16> -> !croq.view<128x128xf16>
+    croq.copy dma %output_s -> %out_tile : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+  }
+  return
+}
+

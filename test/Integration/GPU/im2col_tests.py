@@ -11,8 +11,8 @@ Positions past the last image must read zero (TMA's fill for coordinates
 past N).
 
 The conv3x3_p1s* kernels are 3x3 convolutions (padding 1, stride 1 or 2)
-as unpipelined implicit GEMMs on wgmma whose A operand comes from im2col
-loads: compared with torch's conv2d in float64 within the f16 GEMM
+as implicit GEMMs on wgmma whose A operand comes from im2col loads
+(unpipelined, and one with 64 channels pipelined by croq-pipeline-loops): compared with torch's conv2d in float64 within the f16 GEMM
 tolerance.
 """
 
@@ -151,8 +151,10 @@ def im2col_tests(s, random_tensor: Callable, poisoned: Callable,
     for shape in [(2, 5, 7, 9, 64), (1, 4, 6, 5, 128)]:
         case_nd("im2col_ndhwc", shape)
 
-    def conv(stride: int, n: int, h: int, w: int, c: int, f: int) -> None:
-        kernel = f"conv3x3_p1s{stride}_f16"
+    def conv(stride: int, n: int, h: int, w: int, c: int, f: int,
+             pipelined: bool = False) -> None:
+        kernel = (f"conv3x3_p1s{stride}_pipelined_f16" if pipelined
+                  else f"conv3x3_p1s{stride}_f16")
 
         def body():
             m = s.module("im2col")
@@ -163,8 +165,9 @@ def im2col_tests(s, random_tensor: Callable, poisoned: Callable,
             getattr(m, kernel)(x, filters.reshape(f, 9 * c), out)
             return compare_close(out, ref, tolerance)
 
-        s.run(f"{kernel} {n}x{h}x{w}x{c} * {f}x3x3x{c} (implicit GEMM, "
-              f"im2col TMA A)", kernel, body)
+        how = "pipelined" if pipelined else "unpipelined"
+        s.run(f"{kernel} {n}x{h}x{w}x{c} * {f}x3x3x{c} ({how} implicit "
+              f"GEMM, im2col TMA A)", kernel, body)
 
     # Odd sizes, positions and filters that do not fill the last tiles, and
     # the 8x58x58x64 input of issue 42 with 128 filters (padding 1 here).
@@ -172,3 +175,8 @@ def im2col_tests(s, random_tensor: Callable, poisoned: Callable,
         conv(stride, 2, 13, 11, 64, 96)
         conv(stride, 3, 9, 17, 128, 200)
         conv(stride, 8, 58, 58, 64, 128)
+    # The pipelined kernel (croq-pipeline-loops: producer warpgroup, rings of
+    # stages) takes 64 channels.
+    conv(1, 2, 13, 11, 64, 96, pipelined=True)
+    conv(1, 3, 9, 17, 64, 200, pipelined=True)
+    conv(1, 8, 58, 58, 64, 128, pipelined=True)

@@ -77,6 +77,11 @@ static bool isIssueLoop(scf::ForOp loop) {
       loads = true;
       return WalkResult::advance();
     }
+    // An im2col load is always a bulk load (it has no software copy).
+    if (isa<Im2colOp>(op)) {
+      loads = true;
+      return WalkResult::advance();
+    }
     if (op->getNumRegions() == 0 && isMemoryEffectFree(op))
       return WalkResult::advance();
     return WalkResult::interrupt();
