@@ -175,11 +175,11 @@ void RingBuilder::emitLoads(OpBuilder &b, Value iv, Value stage,
         return llvm::map_to_vector(
             values, [&](Value v) { return mapping.lookupOrDefault(v); });
       };
-      auto async = Im2colOp::create(
-          b, im2col.getLoc(), futureType,
-          mapping.lookupOrDefault(im2col.getTensor()), dest,
-          lookup(im2col.getCoords()), lookup(im2col.getOffsets()),
-          mapping.lookupOrDefault(im2col.getMap()));
+      auto async = Im2colOp::create(b, im2col.getLoc(), futureType,
+                                    mapping.lookupOrDefault(im2col.getTensor()),
+                                    dest, lookup(im2col.getCoords()),
+                                    lookup(im2col.getOffsets()),
+                                    mapping.lookupOrDefault(im2col.getMap()));
       futures.push_back(async.getFuture());
       continue;
     }
