@@ -179,7 +179,11 @@ struct LaunchConfig {
   X(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled",                          \
     (void *, int, std::uint32_t, void *, const std::uint64_t *,                \
      const std::uint64_t *, const std::uint32_t *, const std::uint32_t *, int, \
-     int, int, int))
+     int, int, int))                                                           \
+  X(cuTensorMapEncodeIm2col, "cuTensorMapEncodeIm2col",                        \
+    (void *, int, std::uint32_t, void *, const std::uint64_t *,                \
+     const std::uint64_t *, const int *, const int *, std::uint32_t,           \
+     std::uint32_t, const std::uint32_t *, int, int, int, int))
 
 // The driver functions' types: cuInitFn and so on. (Pasting keeps the names
 // clear of <cuda.h>'s macros, such as cuMemAlloc -> cuMemAlloc_v2.)

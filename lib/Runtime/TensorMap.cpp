@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <type_traits>
 
 using namespace croq::rt;
 
@@ -27,8 +28,12 @@ static const char *formatList(char *buffer, std::size_t size, const T *values,
                               uint32_t count) {
   int used = std::snprintf(buffer, size, "[");
   for (uint32_t i = 0; values && i < count && used < int(size); ++i)
-    used += std::snprintf(buffer + used, size - used, "%s%llu", i ? ", " : "",
-                          static_cast<unsigned long long>(values[i]));
+    used +=
+        std::is_signed_v<T>
+            ? std::snprintf(buffer + used, size - used, "%s%lld", i ? ", " : "",
+                            static_cast<long long>(values[i]))
+            : std::snprintf(buffer + used, size - used, "%s%llu", i ? ", " : "",
+                            static_cast<unsigned long long>(values[i]));
   if (used < int(size))
     std::snprintf(buffer + used, size - used, "]");
   return buffer;
@@ -53,8 +58,51 @@ static int reportEncodeFailure(cu::Result result, const char *api,
       p.l2Promotion, p.oobFill);
 }
 
+/// Encodes validated im2col `p` with cuTensorMapEncodeIm2col.
+static int encodeIm2colTensorMap(const char *api, void *map,
+                                 const TensorMapParams &p) {
+  if (testEncoder.load())
+    return reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                       "the test tensor-map encoder encodes tiled maps only, "
+                       "not im2col maps");
+  const cu::DriverApi *cuda = ensureContext(api);
+  if (!cuda)
+    return driverFailureStatus();
+  uint64_t strides[kMaxTensorMapRank] = {};
+  uint32_t elementStrides[kMaxTensorMapRank] = {1, 1, 1, 1, 1};
+  for (uint32_t i = 0; i + 1 < p.rank; ++i)
+    strides[i] = p.globalStrides[i];
+  for (uint32_t i = 0; p.elementStrides && i < p.rank; ++i)
+    elementStrides[i] = p.elementStrides[i];
+  cu::Result r = cuda->cuTensorMapEncodeIm2col(
+      map, getElementTypeInfo(p.elementType)->driverType, p.rank,
+      const_cast<void *>(p.globalAddress), p.globalDims, strides, p.lowerCorner,
+      p.upperCorner, p.channelsPerPixel, p.pixelsPerColumn, elementStrides,
+      cu::kTensorMapInterleaveNone, p.swizzle, p.l2Promotion, p.oobFill);
+  if (r != cu::kSuccess) {
+    char dims[128], strideList[128], lower[64], upper[64], steps[64];
+    return reportDriverError(
+        r, api, "cuTensorMapEncodeIm2col",
+        "elementType=%s, rank=%u, globalAddress=%p, globalDims=%s, "
+        "globalStrides=%s, lowerCorner=%s, upperCorner=%s, "
+        "channelsPerPixel=%u, pixelsPerColumn=%u, elementStrides=%s, "
+        "swizzle=%d",
+        getElementTypeInfo(p.elementType)->name, p.rank, p.globalAddress,
+        formatList(dims, sizeof(dims), p.globalDims, p.rank),
+        formatList(strideList, sizeof(strideList), strides, p.rank - 1),
+        formatList(lower, sizeof(lower), p.lowerCorner, p.rank - 2),
+        formatList(upper, sizeof(upper), p.upperCorner, p.rank - 2),
+        p.channelsPerPixel, p.pixelsPerColumn,
+        formatList(steps, sizeof(steps), elementStrides, p.rank), p.swizzle);
+  }
+  ++encodeCount;
+  return CROQ_RT_SUCCESS;
+}
+
 int croq::rt::encodeTensorMap(const char *api, void *map,
                               const TensorMapParams &p) {
+  if (p.im2col)
+    return encodeIm2colTensorMap(api, map, p);
   if (croqRtTensorMapEncoder encoder = testEncoder.load()) {
     int status = encoder(map, p.elementType, p.rank, p.globalAddress,
                          p.globalDims, p.globalStrides, p.boxDims,

@@ -30,6 +30,14 @@ struct TensorMapParams {
   int swizzle;
   int l2Promotion;
   int oobFill;
+  /// Im2col mode (cuTensorMapEncodeIm2col): boxDims is unused; the box is
+  /// the corners below (rank - 2 each, innermost spatial dimension first),
+  /// and each load moves pixelsPerColumn x channelsPerPixel elements.
+  bool im2col = false;
+  const int32_t *lowerCorner = nullptr;
+  const int32_t *upperCorner = nullptr;
+  uint32_t channelsPerPixel = 0;
+  uint32_t pixelsPerColumn = 0;
 };
 
 /// Facts about a croqRtElementType.
@@ -62,8 +70,14 @@ struct TensorMapRuleViolation {
 bool checkTensorMap(const TensorMapParams &params,
                     TensorMapRuleViolation &violation);
 
+/// Checks every rule of cuTensorMapEncodeIm2col (without interleave) on
+/// `params` (im2col set); as checkTensorMap.
+bool checkIm2colTensorMap(const TensorMapParams &params,
+                          TensorMapRuleViolation &violation);
+
 /// Checks every rule of cuTensorMapEncodeTiled (without interleave) on
-/// `params`; reports the first one broken as `api` and returns
+/// `params`, or of cuTensorMapEncodeIm2col for an im2col map; reports the
+/// first one broken as `api` and returns
 /// CROQ_RT_ERROR_INVALID_ARGUMENT, else CROQ_RT_SUCCESS.
 int validateTensorMap(const char *api, const TensorMapParams &params);
 

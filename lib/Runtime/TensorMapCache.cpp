@@ -40,6 +40,14 @@ struct CacheKey {
   int32_t swizzle;
   int32_t l2Promotion;
   int32_t oobFill;
+  /// Im2col maps: the corners (innermost spatial dimension first), channels
+  /// per pixel and pixels per column; zero for tiled maps.
+  int32_t lowerCorner[kMaxTensorMapRank - 2];
+  int32_t upperCorner[kMaxTensorMapRank - 2];
+  uint32_t channelsPerPixel;
+  uint32_t pixelsPerColumn;
+  int32_t im2col;
+  int32_t unused;
 
   bool operator==(const CacheKey &other) const {
     return std::memcmp(this, &other, sizeof(CacheKey)) == 0;
@@ -102,7 +110,7 @@ static CacheKey makeKey(const TensorMapParams &p) {
   key.address = reinterpret_cast<uintptr_t>(p.globalAddress);
   for (uint32_t i = 0; i < p.rank; ++i) {
     key.dims[i] = p.globalDims[i];
-    key.box[i] = p.boxDims[i];
+    key.box[i] = p.boxDims ? p.boxDims[i] : 0;
     key.elementStrides[i] = p.elementStrides ? p.elementStrides[i] : 1;
   }
   for (uint32_t i = 0; i + 1 < p.rank; ++i)
@@ -113,6 +121,15 @@ static CacheKey makeKey(const TensorMapParams &p) {
   key.swizzle = p.swizzle;
   key.l2Promotion = p.l2Promotion;
   key.oobFill = p.oobFill;
+  if (p.im2col) {
+    key.im2col = 1;
+    for (uint32_t i = 0; i + 2 < p.rank; ++i) {
+      key.lowerCorner[i] = p.lowerCorner[i];
+      key.upperCorner[i] = p.upperCorner[i];
+    }
+    key.channelsPerPixel = p.channelsPerPixel;
+    key.pixelsPerColumn = p.pixelsPerColumn;
+  }
   return key;
 }
 

@@ -129,7 +129,7 @@ static bool checkScalars(const TensorMapParams &p, TensorMapRuleViolation &v) {
   if (!p.globalStrides && p.rank > 1)
     return broken(v, "null-strides",
                   "globalStrides must not be null when rank is %u", p.rank);
-  if (!p.boxDims)
+  if (!p.boxDims && !p.im2col)
     return broken(v, "null-box", "boxDims must not be null");
   return true;
 }
@@ -182,9 +182,96 @@ bool croq::rt::checkTensorMap(const TensorMapParams &p,
   return true;
 }
 
+/// The bound of an im2col box corner for a tensor of `rank`: corners lie in
+/// [-bound, bound - 1].
+static int32_t cornerBound(uint32_t rank) {
+  return rank == 3 ? (1 << 15) : rank == 4 ? (1 << 7) : (1 << 4);
+}
+
+bool croq::rt::checkIm2colTensorMap(const TensorMapParams &p,
+                                    TensorMapRuleViolation &v) {
+  if (p.rank < 3 || p.rank > kMaxTensorMapRank)
+    return broken(v, "rank",
+                  "an im2col map needs rank 3 to 5 (C, spatial dimensions, "
+                  "N), got %u",
+                  p.rank);
+  if (!checkScalars(p, v))
+    return false;
+  if (!p.lowerCorner || !p.upperCorner)
+    return broken(v, "null-corners",
+                  "pixelBoxLowerCorner and pixelBoxUpperCorner must not be "
+                  "null");
+  // Dimensions, strides and element strides follow the tiled rules.
+  for (uint32_t i = 0; i < p.rank; ++i)
+    if (p.globalDims[i] < 1 || p.globalDims[i] > (uint64_t(1) << 32))
+      return broken(v, "dim-range",
+                    "globalDims[%u] must be in [1, 2^32], got %llu", i,
+                    static_cast<unsigned long long>(p.globalDims[i]));
+  for (uint32_t i = 0; i + 1 < p.rank; ++i) {
+    unsigned long long stride = p.globalStrides[i];
+    if (stride % 16 != 0)
+      return broken(v, "stride-alignment",
+                    "globalStrides[%u] must be a multiple of 16 bytes, got "
+                    "%llu",
+                    i, stride);
+    if (stride >= (1ull << 40))
+      return broken(v, "stride-range",
+                    "globalStrides[%u] must be less than 2^40 bytes, got %llu",
+                    i, stride);
+  }
+  int32_t bound = cornerBound(p.rank);
+  for (uint32_t i = 0; i + 2 < p.rank; ++i) {
+    int32_t corners[2] = {p.lowerCorner[i], p.upperCorner[i]};
+    for (int32_t corner : corners)
+      if (corner < -bound || corner > bound - 1)
+        return broken(v, "corner-range",
+                      "pixel box corners of a rank-%u map must be in [%d, "
+                      "%d], got %d (spatial dimension %u, innermost first)",
+                      p.rank, -bound, bound - 1, corner, i);
+    // The box runs from the lower corner to the last pixel plus the upper
+    // corner.
+    long long extent = static_cast<long long>(p.globalDims[i + 1]) +
+                       p.upperCorner[i] - p.lowerCorner[i];
+    if (extent < 1)
+      return broken(v, "empty-box",
+                    "the pixel box must hold a pixel: spatial dimension %u "
+                    "(innermost first) has %llu pixels + upper %d - lower %d "
+                    "= %lld",
+                    i, static_cast<unsigned long long>(p.globalDims[i + 1]),
+                    p.upperCorner[i], p.lowerCorner[i], extent);
+  }
+  if (p.channelsPerPixel < 1 || p.channelsPerPixel > 256)
+    return broken(v, "channels-range",
+                  "channelsPerPixel must be in [1, 256], got %u",
+                  p.channelsPerPixel);
+  if (p.pixelsPerColumn < 1 || p.pixelsPerColumn > 1024)
+    return broken(v, "pixels-range",
+                  "pixelsPerColumn must be in [1, 1024], got %u",
+                  p.pixelsPerColumn);
+  unsigned elementBytes = getElementTypeInfo(p.elementType)->bytes;
+  unsigned rowBytes = p.channelsPerPixel * elementBytes;
+  if (rowBytes % 16 != 0)
+    return broken(v, "channels-bytes",
+                  "channelsPerPixel * element size must be a multiple of 16 "
+                  "bytes, got %u * %u = %u bytes",
+                  p.channelsPerPixel, elementBytes, rowBytes);
+  if (unsigned span = swizzleSpan(p.swizzle); span && rowBytes > span)
+    return broken(v, "channels-swizzle-span",
+                  "channelsPerPixel * element size must be at most the "
+                  "%u-byte swizzle span, got %u * %u = %u bytes",
+                  span, p.channelsPerPixel, elementBytes, rowBytes);
+  for (uint32_t i = 0; p.elementStrides && i < p.rank; ++i)
+    if (p.elementStrides[i] < 1 || p.elementStrides[i] > 8)
+      return broken(v, "element-stride-range",
+                    "elementStrides[%u] must be in [1, 8], got %u", i,
+                    p.elementStrides[i]);
+  return true;
+}
+
 int croq::rt::validateTensorMap(const char *api, const TensorMapParams &p) {
   TensorMapRuleViolation violation;
-  if (checkTensorMap(p, violation))
+  if (p.im2col ? checkIm2colTensorMap(p, violation)
+               : checkTensorMap(p, violation))
     return CROQ_RT_SUCCESS;
   return reportError(kInvalid, api, "%s", violation.message);
 }

@@ -480,6 +480,50 @@ FAKE_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value,
 
 /*===-- Tensor maps -------------------------------------------------------===*/
 
+/* Appends "name=[v0,v1,...]" for `count` signed values. */
+static int appendInts(char *text, size_t size, int used, const char *name,
+                      const int *values, uint32_t count) {
+  used += snprintf(text + used, size - used, " %s=[", name);
+  for (uint32_t i = 0; i < count; ++i)
+    used += snprintf(text + used, size - used, "%s%d", i ? "," : "",
+                     values[i]);
+  return used + snprintf(text + used, size - used, "]");
+}
+
+FAKE_EXPORT CUresult cuTensorMapEncodeIm2col(
+    void *map, int dataType, uint32_t rank, void *address,
+    const uint64_t *dims, const uint64_t *strides, const int *lower,
+    const int *upper, uint32_t channels, uint32_t pixels,
+    const uint32_t *elementStrides, int interleave, int swizzle, int l2,
+    int oobFill) {
+  char text[768];
+  int used = snprintf(text, sizeof(text), "type=%d rank=%u address=%p dims=[",
+                      dataType, rank, address);
+  for (uint32_t i = 0; i < rank; ++i)
+    used += snprintf(text + used, sizeof(text) - used, "%s%llu", i ? "," : "",
+                     (unsigned long long)dims[i]);
+  used += snprintf(text + used, sizeof(text) - used, "] strides=[");
+  for (uint32_t i = 0; i + 1 < rank; ++i)
+    used += snprintf(text + used, sizeof(text) - used, "%s%llu", i ? "," : "",
+                     (unsigned long long)strides[i]);
+  used += snprintf(text + used, sizeof(text) - used, "]");
+  used = appendInts(text, sizeof(text), used, "lower", lower, rank - 2);
+  used = appendInts(text, sizeof(text), used, "upper", upper, rank - 2);
+  used += snprintf(text + used, sizeof(text) - used,
+                   " channels=%u pixels=%u elementStrides=[", channels, pixels);
+  for (uint32_t i = 0; i < rank; ++i)
+    used += snprintf(text + used, sizeof(text) - used, "%s%u", i ? "," : "",
+                     elementStrides[i]);
+  snprintf(text + used, sizeof(text) - used,
+           "] interleave=%d swizzle=%d l2=%d oob=%d", interleave, swizzle, l2,
+           oobFill);
+  LOG("cuTensorMapEncodeIm2col(%s)", text);
+  if ((uintptr_t)map % 64 != 0)
+    return 1;
+  memset(map, 0xcd, 128);
+  return injected("cuTensorMapEncodeIm2col");
+}
+
 FAKE_EXPORT CUresult cuTensorMapEncodeTiled(
     void *map, int dataType, uint32_t rank, void *address,
     const uint64_t *dims, const uint64_t *strides, const uint32_t *box,

@@ -100,3 +100,38 @@ func.func @multicast(%a: memref<256x64xf16>) {
   }
   return
 }
+
+// -----
+
+// An im2col load is lowered as a tma load: a synchronous one gets its own
+// one-slot event array, a barrier, an async issue, the trigger and the
+// wait; an async one's croq.wait becomes the wait on its slot.
+// CHECK-LABEL: func.func @im2col_loads
+// CHECK:      croq.parallel
+// CHECK-NEXT:   %[[E2:.*]] = croq.event.alloc : !croq.events<1>
+// CHECK-NEXT:   %[[E1:.*]] = croq.event.alloc : !croq.events<1>
+// CHECK:        gpu.barrier
+// CHECK-NEXT:   %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:   %[[F:.*]] = croq.im2col async %{{.*}} offsets [%{{.*}}, %{{.*}}] -> %[[T:.*]] map %{{.*}} :
+// CHECK-NEXT:   croq.event.trigger %[[E1]][%[[C0]]] after (%[[F]]) : !croq.events<1>
+// CHECK-NEXT:   croq.event.wait %[[E1]][%[[C0]]] : !croq.events<1>
+// CHECK-NEXT:   croq.read %[[T]]
+// CHECK:        gpu.barrier
+// CHECK-NEXT:   %[[C0B:.*]] = arith.constant 0 : index
+// CHECK-NEXT:   %[[G:.*]] = croq.im2col async
+// CHECK-NEXT:   croq.event.trigger %[[E2]][%[[C0B]]] after (%[[G]]) : !croq.events<1>
+// CHECK-NEXT:   arith.addi
+// CHECK-NEXT:   %[[C0C:.*]] = arith.constant 0 : index
+// CHECK-NEXT:   croq.event.wait %[[E2]][%[[C0C]]] : !croq.events<1>
+func.func @im2col_loads(%x: memref<?x?x?x?xf16>, %m: !croq.tensor_map<im2col>, %n: index) {
+  croq.parallel (%i) in [%n] : block {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %c0 = arith.constant 0 : index
+    croq.im2col %x[%i, %c0, %c0, %c0] offsets [%c0, %c0] -> %t map %m : memref<?x?x?x?xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+    %y = croq.read %t[%c0, %c0] : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %f = croq.im2col async %x[%i, %c0, %c0, %c0] offsets [%c0, %c0] -> %t map %m : memref<?x?x?x?xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+    %k = arith.addi %i, %i : index
+    croq.wait %f
+  }
+  return
+}

@@ -313,6 +313,42 @@ CROQ_RT_EXPORT int croqRtTensorMapGetStaged(
 /// the tensor broke (croqRtTensorMapFallbackReason) in its error.
 CROQ_RT_EXPORT int croqRtTensorMapRequire(int usable);
 
+/// The host call of croq's generated code for a croq.im2col_map before a
+/// kernel with im2col loads: points `*tensorMap` at the cached im2col
+/// tensor map (cuTensorMapEncodeIm2col; encoded once per parameters) of the
+/// tensor and returns 1; the kernel receives the map's 128 bytes by value.
+///
+/// The tensor is channels-last, of rank 3 to 5 (N, spatial dimensions, C),
+/// described in memref order, outermost dimension first:
+///   sizes[rank], byteStrides[rank]   as for croqRtTensorMapGetStrided
+///   lowerCorner[rank - 2]            the bounding box's lower corner,
+///   upperCorner[rank - 2]            its upper corner (relative to the last
+///                                    pixel), and
+///   strides[rank - 2]                the traversal strides (1 to 8), one
+///                                    per spatial dimension, outermost first
+///   channels, pixels                 channels per pixel (at most 256) and
+///                                    pixels per column (at most 1024)
+/// with L2 promotion none and zero fill. When the tensor or the parameters
+/// break a rule of cuTensorMapEncodeIm2col (the rules of
+/// croqRtTensorMapGetStrided, and rank, corner-range, empty-box,
+/// element-stride-range, channels-range, pixels-range, channels-bytes,
+/// channels-swizzle-span) or the encoding fails, it returns 0, points
+/// `*tensorMap` at 128 zero bytes and remembers the rule
+/// (croqRtTensorMapFallbackReason); croqRtTensorMapRequireIm2col then
+/// refuses the launch.
+CROQ_RT_EXPORT int
+croqRtTensorMapGetIm2col(int elementType, uint32_t rank,
+                         const void *globalAddress, const int64_t *sizes,
+                         const int64_t *byteStrides, const int32_t *lowerCorner,
+                         const int32_t *upperCorner, const int64_t *strides,
+                         uint32_t channels, uint32_t pixels, int swizzle,
+                         const void **tensorMap);
+
+/// The host call of croq's generated code after croqRtTensorMapGetIm2col:
+/// returns `usable`; when it is 0 the thread's next launch is refused with
+/// the rule the tensor broke (im2col loads have no software copy).
+CROQ_RT_EXPORT int croqRtTensorMapRequireIm2col(int usable);
+
 /// What croqRtRequireEqualExtents compares: the extents a linalg product's
 /// operands must share (croq's generated host code checks those that are
 /// dynamic before it launches the product's kernels).

@@ -126,6 +126,12 @@ static LogicalResult checkLowerable(ModuleOp module,
       ok = false;
       return;
     }
+    if (auto load = dyn_cast<Im2colOp>(op); load && !load.getTrigger()) {
+      load.emitOpError("completes on no event: run croq-lower-tma-futures "
+                       "first");
+      ok = false;
+      return;
+    }
     if (isa<MmaFillOp, MmaLoadOp, MmaOp, MmaCommitOp, MmaWaitOp, MmaStoreOp,
             MmaMapOp, VecMapOp, VecFillOp, MmaReduceOp, MmaConvertOp,
             MmaSliceOp>(op) &&
@@ -143,7 +149,7 @@ static LogicalResult checkLowerable(ModuleOp module,
       }
     bool isKernel = isa<ParallelOp>(op) &&
                     cast<ParallelOp>(op).getLevel() == ParallelLevel::Block;
-    if (!isKernel && !isViewOp(op) && !isa<TensorMapOp>(op) &&
+    if (!isKernel && !isViewOp(op) && !isa<TensorMapOp, Im2colMapOp>(op) &&
         !op->getParentOfType<ParallelOp>()) {
       op->emitOpError("must be inside a croq.parallel region to be lowered "
                       "to a GPU kernel");
@@ -161,6 +167,7 @@ void mlir::croq::populateCroqDataToGPUConversionPatterns(
 void mlir::croq::populateCroqTmaToGPUConversionPatterns(
     CroqTypeConverter &converter, RewritePatternSet &patterns) {
   populateCroqTmaToGPUPatterns(converter, patterns);
+  populateCroqIm2colToGPUPatterns(converter, patterns);
   populateCroqTensorMapToHostPatterns(converter, patterns);
 }
 

@@ -91,6 +91,15 @@ struct EventTriggerOpLowering : OpConversionPattern<EventTriggerOp> {
       Value zero = indexConstant(rewriter, loc, 0);
       Value bytes;
       for (Value future : op.getFutures()) {
+        // An im2col load fills its whole tile (zeros in the padding).
+        if (auto load = future.getDefiningOp<Im2colOp>()) {
+          Value size = indexConstant(rewriter, loc,
+                                     load.getDest().getType().getSizeInBytes());
+          bytes = bytes ? arith::AddIOp::create(rewriter, loc, bytes, size)
+                              .getResult()
+                        : size;
+          continue;
+        }
         auto copy = future.getDefiningOp<CopyOp>();
         Value size = indexConstant(
             rewriter, loc,

@@ -225,6 +225,22 @@ FailureOr<HostTensorMap> emitHostTensorMap(OpBuilder &builder, Location loc,
 void populateCroqTensorMapToHostPatterns(CroqTypeConverter &converter,
                                          RewritePatternSet &patterns);
 
+/// Emits, on the host, the code that asks the runtime for the im2col tensor
+/// map that `op` describes (croqRtTensorMapGetIm2col) and refuses the next
+/// launch when it cannot be made (croqRtTensorMapRequire); returns the map's
+/// bytes. Fails as emitHostTensorMap.
+FailureOr<Value> emitHostIm2colMap(OpBuilder &builder, Location loc,
+                                   Im2colMapOp op, Value tensor);
+
+/// The byte offset of shared tile `tile` in its block's dynamic shared
+/// memory: a planned allocation, or a stage of one; fails for any other.
+FailureOr<Value> getSharedTileByteOffset(OpBuilder &builder, Location loc,
+                                         Value tile);
+
+/// Adds the pattern that lowers croq.im2col loads.
+void populateCroqIm2colToGPUPatterns(CroqTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
 /// Reports, on the op, why a tma copy cannot be lowered yet (box splitting,
 /// groups smaller than a block), or succeeds.
 LogicalResult checkTmaLowerable(CopyOp op);

@@ -6,7 +6,8 @@
 // its cached 128-byte tensor map; the map's bytes are then loaded so that
 // the kernel receives them by value. For a tensor the kernel only reads, the
 // call is croqRtTensorMapGetStaged, which may copy a misaligned tensor into
-// an aligned buffer, released by a call after the launch.
+// an aligned buffer, released by a call after the launch. An im2col map
+// (croq.im2col_map) is asked of croqRtTensorMapGetIm2col and required.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,9 @@ using namespace mlir::croq;
 static constexpr llvm::StringLiteral kGetStrided = "croqRtTensorMapGetStrided";
 static constexpr llvm::StringLiteral kGetStaged = "croqRtTensorMapGetStaged";
 static constexpr llvm::StringLiteral kRequire = "croqRtTensorMapRequire";
+static constexpr llvm::StringLiteral kGetIm2col = "croqRtTensorMapGetIm2col";
+static constexpr llvm::StringLiteral kRequireIm2col =
+    "croqRtTensorMapRequireIm2col";
 static constexpr llvm::StringLiteral kReleaseStaged =
     "croqRtTensorMapReleaseStaged";
 
@@ -201,6 +205,118 @@ VectorType mlir::croq::getTensorMapValueType(MLIRContext *context) {
                          IntegerType::get(context, 64));
 }
 
+/// A new array of `count` values of `type` in the entry block of
+/// `function`, so that a launch in a loop does not grow the stack.
+static Value emitArray(OpBuilder &builder, Location loc,
+                       FunctionOpInterface function, Type type, int64_t count) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&function.getFunctionBody().front());
+  return LLVM::AllocaOp::create(
+      builder, loc, LLVM::LLVMPointerType::get(builder.getContext()), type,
+      i64Constant(builder, loc, std::max<int64_t>(count, 1)));
+}
+
+/// Stores `values` as constants of `type` into a new array (emitArray).
+static Value emitConstantArray(OpBuilder &builder, Location loc,
+                               FunctionOpInterface function, Type type,
+                               ArrayRef<int64_t> values) {
+  Type ptr = LLVM::LLVMPointerType::get(builder.getContext());
+  Value array = emitArray(builder, loc, function, type, values.size());
+  for (auto [i, value] : llvm::enumerate(values)) {
+    Value at = LLVM::GEPOp::create(builder, loc, ptr, type, array,
+                                   ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    Value constant = LLVM::ConstantOp::create(
+        builder, loc, type, builder.getIntegerAttr(type, value));
+    LLVM::StoreOp::create(builder, loc, constant, at);
+  }
+  return array;
+}
+
+FailureOr<Value> mlir::croq::emitHostIm2colMap(OpBuilder &builder, Location loc,
+                                               Im2colMapOp op, Value tensor) {
+  auto memrefType = cast<MemRefType>(tensor.getType());
+  std::optional<int> elementCode =
+      getTensorMapElementType(memrefType.getElementType());
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  if (!elementCode || !function || function.isExternal())
+    return failure();
+  MLIRContext *context = builder.getContext();
+  Type ptr = LLVM::LLVMPointerType::get(context);
+  Type i32 = builder.getI32Type();
+  Type i64 = builder.getI64Type();
+  int64_t rank = memrefType.getRank();
+  int64_t eltBytes = getElementSizeInBytes(memrefType.getElementType());
+
+  // The tensor's sizes and byte strides, outermost first, as for tiled maps.
+  Value sizes = emitArray(builder, loc, function, i64, rank);
+  Value strides = emitArray(builder, loc, function, i64, rank);
+  Value slot = emitArray(builder, loc, function, ptr, 1);
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, tensor);
+  Value elementBytes = indexConstant(builder, loc, eltBytes);
+  for (int64_t d = 0; d < rank; ++d) {
+    auto store = [&](Value array, Value value) {
+      Value at = LLVM::GEPOp::create(builder, loc, ptr, i64, array,
+                                     ArrayRef<LLVM::GEPArg>{int32_t(d)});
+      LLVM::StoreOp::create(builder, loc, toI64(builder, loc, value), at);
+    };
+    store(sizes, metadata.getSizes()[d]);
+    store(strides, arith::MulIOp::create(builder, loc, metadata.getStrides()[d],
+                                         elementBytes));
+  }
+  SmallVector<int64_t> lower(op.getLower().begin(), op.getLower().end());
+  SmallVector<int64_t> upper(op.getUpper().begin(), op.getUpper().end());
+  Value lowerArray = emitConstantArray(builder, loc, function, i32, lower);
+  Value upperArray = emitConstantArray(builder, loc, function, i32, upper);
+  Value stepArray =
+      emitConstantArray(builder, loc, function, i64, op.getStrides());
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, tensor);
+  Value start = arith::AddIOp::create(
+      builder, loc, aligned,
+      arith::MulIOp::create(builder, loc, metadata.getOffset(), elementBytes));
+  Value address =
+      LLVM::IntToPtrOp::create(builder, loc, ptr, toI64(builder, loc, start));
+
+  auto module = function->getParentOfType<ModuleOp>();
+  func::FuncOp getMap = lookupOrDeclareRuntimeFunction(
+      builder, module, kGetIm2col,
+      builder.getFunctionType(
+          {i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, ptr}, {i32}));
+  if (!getMap)
+    return failure();
+  auto i32Constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(builder, loc, value, 32);
+  };
+  SmallVector<Value> arguments = {
+      i32Constant(*elementCode),
+      i32Constant(rank),
+      address,
+      sizes,
+      strides,
+      lowerArray,
+      upperArray,
+      stepArray,
+      i32Constant(op.getChannels()),
+      i32Constant(op.getPixels()),
+      i32Constant(getRuntimeSwizzle(op.getSwizzle())),
+      slot};
+  Value usable =
+      func::CallOp::create(builder, loc, getMap, arguments).getResult(0);
+  // An im2col load has no software copy: a map the runtime cannot make
+  // refuses the launch, naming the rule.
+  func::FuncOp require = lookupOrDeclareRuntimeFunction(
+      builder, module, kRequireIm2col, builder.getFunctionType({i32}, {i32}));
+  if (!require)
+    return failure();
+  func::CallOp::create(builder, loc, require, ValueRange{usable});
+  Value mapPointer = LLVM::LoadOp::create(builder, loc, ptr, slot);
+  return LLVM::LoadOp::create(builder, loc, getTensorMapValueType(context),
+                              mapPointer,
+                              /*alignment=*/CROQ_RT_TENSOR_MAP_ALIGN)
+      .getResult();
+}
+
 namespace {
 /// croq.tensor_map %t box [...] swizzle = S [staged] [required]  =>  the
 /// host calls of emitHostTensorMap (with the staging buffer released after
@@ -230,9 +346,29 @@ struct TensorMapOpLowering : OpConversionPattern<TensorMapOp> {
     return success();
   }
 };
+
+/// croq.im2col_map %t pixels P channels C lower [...] upper [...] strides
+/// [...] swizzle = S  =>  croqRtTensorMapGetIm2col(...) then
+/// croqRtTensorMapRequire on its answer; the map's bytes.
+struct Im2colMapOpLowering : OpConversionPattern<Im2colMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Im2colMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<Value> map =
+        emitHostIm2colMap(rewriter, op.getLoc(), op, adaptor.getTensor());
+    if (failed(map))
+      return op.emitOpError("cannot be asked for here: the tensor's element "
+                            "type needs a tensor-map encoding and the op a "
+                            "function body");
+    rewriter.replaceOp(op, *map);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::croq::populateCroqTensorMapToHostPatterns(
     CroqTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<TensorMapOpLowering>(converter, patterns.getContext());
+  patterns.add<TensorMapOpLowering, Im2colMapOpLowering>(converter,
+                                                         patterns.getContext());
 }

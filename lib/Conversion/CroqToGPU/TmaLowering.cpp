@@ -43,10 +43,8 @@ static nvgpu::TensorMapSwizzleKind getTensorMapSwizzle(Swizzle swizzle) {
   return nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE;
 }
 
-/// The byte offset of shared tile `tile` in its block's dynamic shared
-/// memory: a planned allocation, or a stage of one.
-static FailureOr<Value> getSharedByteOffset(OpBuilder &builder, Location loc,
-                                            Value tile) {
+FailureOr<Value> mlir::croq::getSharedTileByteOffset(OpBuilder &builder,
+                                                     Location loc, Value tile) {
   Operation *def = tile.getDefiningOp();
   if (auto alloc = dyn_cast_or_null<AllocOp>(def)) {
     std::optional<int64_t> offset = alloc.getOffset();
@@ -55,7 +53,8 @@ static FailureOr<Value> getSharedByteOffset(OpBuilder &builder, Location loc,
     return indexConstant(builder, loc, *offset);
   }
   if (auto stage = dyn_cast_or_null<StageOp>(def)) {
-    FailureOr<Value> base = getSharedByteOffset(builder, loc, stage.getTiles());
+    FailureOr<Value> base =
+        getSharedTileByteOffset(builder, loc, stage.getTiles());
     if (failed(base))
       return failure();
     int64_t bytes = stage.getResult().getType().getSizeInBytes();
@@ -190,7 +189,7 @@ struct TmaLowering {
           arith::ConstantIntOp::create(rewriter, loc, 0, 32));
 
     // The tile as the plain memref the bulk copy addresses.
-    FailureOr<Value> offset = getSharedByteOffset(rewriter, loc, tile);
+    FailureOr<Value> offset = getSharedTileByteOffset(rewriter, loc, tile);
     if (failed(offset))
       return op.emitOpError("the shared tile of a tma copy must be an "
                             "allocation placed by croq-plan-shared-memory, "

@@ -1156,3 +1156,37 @@ func.func @mma_map_integer_with_attrs(%acc: !croq.acc<64x8xi32>) -> !croq.acc<64
   }
   return %r : !croq.acc<64x8xi32>
 }
+
+// CHECK-LABEL: func.func @im2col_types(
+// CHECK-SAME: !croq.tensor_map,
+// CHECK-SAME: !croq.tensor_map<im2col>
+func.func @im2col_types(%a: !croq.tensor_map,
+                        %b: !croq.tensor_map<im2col>) {
+  return
+}
+
+// CHECK-LABEL: func.func @im2col_map_example(
+// CHECK: %[[M:.*]] = croq.im2col_map %{{.*}} pixels 128 channels 64 lower [-1, -1] upper [-1, -1] strides [1, 1] swizzle = 128 : memref<?x?x?x?xf16>
+// CHECK: croq.im2col_map %{{.*}} pixels 256 channels 32 lower [-300] upper [200] strides [3] swizzle = none : memref<4x1000x32xbf16>
+// CHECK: croq.im2col_map %{{.*}} pixels 64 channels 8 lower [-1, -2, -3] upper [1, 2, 3] strides [1, 2, 8] swizzle = 32 : memref<?x?x?x?x?xf32>
+// CHECK: croq.parallel
+// CHECK: %{{.*}} = croq.im2col async %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets [%{{.*}}, %{{.*}}] -> %{{.*}} map %[[M]] : memref<?x?x?x?xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+// CHECK: croq.im2col %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] offsets [%{{.*}}] -> %{{.*}} map %{{.*}} : memref<4x1000x32xbf16> -> !croq.tile<256x32xbf16, shared>
+func.func @im2col_map_example(%x: memref<?x?x?x?xf16>, %y: memref<4x1000x32xbf16>,
+                              %z: memref<?x?x?x?x?xf32>) {
+  %m = croq.im2col_map %x pixels 128 channels 64 lower [-1, -1] upper [-1, -1] strides [1, 1] swizzle = 128 : memref<?x?x?x?xf16>
+  %m1 = croq.im2col_map %y pixels 256 channels 32 lower [-300] upper [200] strides [3] swizzle = none : memref<4x1000x32xbf16>
+  %m2 = croq.im2col_map %z pixels 64 channels 8 lower [-1, -2, -3] upper [1, 2, 3] strides [1, 2, 8] swizzle = 32 : memref<?x?x?x?x?xf32>
+  croq.parallel (%n, %h) in [8, 16] : block {
+    %w = arith.constant -1 : index
+    %c = arith.constant 0 : index
+    %r = arith.constant 2 : index
+    %s = arith.constant 1 : index
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %f = croq.im2col async %x[%n, %h, %w, %c] offsets [%r, %s] -> %t map %m : memref<?x?x?x?xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+    croq.wait %f
+    %u = croq.alloc : !croq.tile<256x32xbf16, shared>
+    croq.im2col %y[%n, %w, %c] offsets [%r] -> %u map %m1 : memref<4x1000x32xbf16> -> !croq.tile<256x32xbf16, shared>
+  }
+  return
+}

@@ -2151,6 +2151,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # The attention backward (attention_bwd_tests.py).
     from attention_bwd_tests import attention_bwd_tests
     attention_bwd_tests(suite, random_tensor, poisoned)
+    # TMA loads in im2col mode against torch's unfold (im2col_tests.py).
+    from im2col_tests import im2col_tests
+    im2col_tests(suite, random_tensor, poisoned, compare, compare_close,
+                 GEMM_TOLERANCE[torch.float16])
     # Grouped GEMMs through croq.grouped_mm (grouped_tests.py).
     from grouped_tests import grouped_tests
     grouped_tests(suite, random_tensor, poisoned)

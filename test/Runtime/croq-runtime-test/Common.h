@@ -76,5 +76,6 @@ int runFakeDriver(void);
 int runInit(void);
 int runStrided(void);
 int runStaged(void);
+int runIm2col(void);
 
 #endif /* CROQ_TEST_RUNTIME_COMMON_H */

@@ -86,7 +86,7 @@ int main(int argc, char **argv) {
       {"validation", runValidation}, {"cache", runCache},
       {"no-driver", runNoDriver},    {"fake-driver", runFakeDriver},
       {"init", runInit},             {"strided", runStrided},
-      {"staged", runStaged},
+      {"staged", runStaged},         {"im2col", runIm2col},
   };
   if (argc == 2) {
     for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); ++i) {
@@ -99,6 +99,6 @@ int main(int argc, char **argv) {
   }
   fprintf(stderr,
           "usage: croq-runtime-test "
-          "validation|cache|no-driver|fake-driver|init|strided|staged\n");
+          "validation|cache|no-driver|fake-driver|init|strided|staged|im2col\n");
   return 2;
 }

@@ -373,3 +373,61 @@ func.func @multicast(%lhs: memref<?x?xf16>, %rhs: memref<?x?xf16>,
   }
   return
 }
+
+// -----
+
+// An implicit GEMM whose A tile comes from an im2col load: the load is
+// pipelined like a tiled one (its coordinates and tap offsets computed again
+// in the producer from the iteration), into a stage of the A ring.
+// CHECK-LABEL: func.func @implicit_gemm
+// CHECK:       %[[MAP:.*]] = croq.im2col_map
+// CHECK:         %[[A:.*]] = croq.alloc : !croq.tiles<{{[0-9]+}} x 128x64xf16, shared, swizzle = 128>
+// CHECK:           croq.inthreads async %{{.*}} {
+// CHECK-NEXT:        scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:               %[[S:.*]] = arith.remui %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:          croq.event.wait %{{.*}}[%[[S]]]
+// CHECK-NEXT:          %[[R:.*]] = arith.divui %[[K]], %{{.*}} : index
+// CHECK-NEXT:          %[[T:.*]] = arith.remui %[[K]], %{{.*}} : index
+// CHECK:               %[[SA:.*]] = croq.stage %[[A]][%[[S]]]
+// CHECK-NEXT:          %[[FA:.*]] = croq.im2col async %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] offsets [%[[R]], %[[T]]] -> %[[SA]] map %[[MAP]]
+// CHECK:               croq.event.trigger %{{.*}}[%[[S]]] after (%[[FA]], %{{.*}})
+// CHECK:           croq.inthreads async %{{.*}} {
+// CHECK-NOT:         croq.im2col
+// CHECK:             croq.mma.commit
+// OFF-LABEL: func.func @implicit_gemm
+// OFF: croq.im2col %
+func.func @implicit_gemm(%x: memref<?x?x?x?xf16>, %w: memref<?x?xf16>, %out: memref<?x?xf16>, %gm: index, %gn: index, %kt: index) {
+  %m = croq.im2col_map %x pixels 128 channels 64 lower [-1, -1] upper [-1, -1] strides [1, 1] swizzle = 128 : memref<?x?x?x?xf16>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  croq.parallel (%bm, %bn) in [%gm, %gn] : block {
+    %a_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %b_s = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %c_s = croq.alloc : !croq.tile<128x128xf16, shared>
+    %zero = arith.constant 0.0 : f32
+    %acc0 = croq.mma.fill %zero : !croq.acc<128x128xf32>
+    %acc = scf.for %k = %c0 to %kt step %c1 iter_args(%c = %acc0) -> (!croq.acc<128x128xf32>) {
+      %r = arith.divui %k, %c3 : index
+      %t = arith.remui %k, %c3 : index
+      croq.im2col %x[%bm, %c0, %c0, %c0] offsets [%r, %t] -> %a_s map %m : memref<?x?x?x?xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %b = croq.subspan %w [128, 64] at [%bn, %k] : memref<?x?xf16> -> !croq.view<128x64xf16>
+      croq.copy tma zfill swizzle = 128 %b -> %b_s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      %sum = scf.for %kk = %c0 to %c4 step %c1 iter_args(%part = %c) -> (!croq.acc<128x128xf32>) {
+        %ak = croq.chunkat %a_s[_, %kk] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %ma = croq.mma.load %ak : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %bk = croq.chunkat %b_s[_, %kk] of [1, 4] : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.view<128x16xf16, shared, swizzle = 128>
+        %mb = croq.mma.load %bk : !croq.view<128x16xf16, shared, swizzle = 128> -> !croq.frag<128x16xf16>
+        %next = croq.mma row row %part, %ma, %mb : !croq.frag<128x16xf16>, !croq.frag<128x16xf16> -> !croq.acc<128x128xf32>
+        scf.yield %next : !croq.acc<128x128xf32>
+      }
+      %done = croq.mma.commit %sum : !croq.acc<128x128xf32>
+      scf.yield %done : !croq.acc<128x128xf32>
+    }
+    croq.mma.store %acc -> %c_s : !croq.acc<128x128xf32> -> !croq.tile<128x128xf16, shared>
+    %o = croq.subspan %out [128, 128] at [%bm, %bn] : memref<?x?xf16> -> !croq.view<128x128xf16>
+    croq.copy dma %c_s -> %o : !croq.tile<128x128xf16, shared> -> !croq.view<128x128xf16>
+  }
+  return
+}

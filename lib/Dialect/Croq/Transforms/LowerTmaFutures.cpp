@@ -28,6 +28,26 @@ namespace croq {
 using namespace mlir;
 using namespace mlir::croq;
 
+static bool isMulticast(CopyOp copy) { return copy.getMulticast(); }
+static bool isMulticast(Im2colOp) { return false; }
+
+/// `copy` issued async.
+static CopyOp createAsync(OpBuilder &builder, CopyOp copy) {
+  return CopyOp::create(
+      builder, copy.getLoc(), FutureType::get(copy.getContext()),
+      copy.getEngineAttr(), copy.getSource(), copy.getDest(), copy.getMap(),
+      copy.getUsable(), copy.getZfillAttr(), copy.getSwizzleAttr(),
+      copy.getBoxAttr(), copy.getBoxOriginsAttr(), copy.getMulticastAttr());
+}
+
+/// `load` issued async.
+static Im2colOp createAsync(OpBuilder &builder, Im2colOp load) {
+  return Im2colOp::create(builder, load.getLoc(),
+                          FutureType::get(load.getContext()), load.getTensor(),
+                          load.getDest(), load.getCoords(), load.getOffsets(),
+                          load.getMap());
+}
+
 /// Rewrites the tma load `copy`, which triggers no event, into an async
 /// load on a one-slot event array of its own:
 ///
@@ -40,9 +60,12 @@ using namespace mlir::croq;
 /// the load keeps the block's earlier readers of the tile ahead of the
 /// engine's writes, as a synchronous copy promises (a cluster barrier for a
 /// multicast load, which writes the tiles of the whole cluster).
-static LogicalResult lowerTmaFuture(CopyOp copy) {
+///
+/// An im2col load (croq.im2col) is rewritten the same way.
+template <typename LoadOp> static LogicalResult lowerTmaFuture(LoadOp copy) {
   Location loc = copy.getLoc();
-  auto group = copy->getParentOfType<ParallelOp>();
+  Operation *op = copy;
+  auto group = op->getParentOfType<ParallelOp>();
   if (!group || group.getLevel() != ParallelLevel::Block)
     return copy.emitOpError(
         "tma loads that trigger no event are lowered for block-level groups "
@@ -71,16 +94,12 @@ static LogicalResult lowerTmaFuture(CopyOp copy) {
   builder.setInsertionPoint(copy);
   // A multicast load writes every block of the cluster: all of them are
   // done with the tile before any issues its share.
-  if (copy.getMulticast())
+  if (isMulticast(copy))
     ClusterBarrierOp::create(builder, loc);
   else
     gpu::BarrierOp::create(builder, loc);
   Value slot = arith::ConstantIndexOp::create(builder, loc, 0);
-  auto load = CopyOp::create(
-      builder, loc, FutureType::get(context), copy.getEngineAttr(),
-      copy.getSource(), copy.getDest(), copy.getMap(), copy.getUsable(),
-      copy.getZfillAttr(), copy.getSwizzleAttr(), copy.getBoxAttr(),
-      copy.getBoxOriginsAttr(), copy.getMulticastAttr());
+  auto load = createAsync(builder, copy);
   EventTriggerOp::create(builder, loc, events, slot,
                          ValueRange{load.getFuture()}, /*cluster=*/nullptr);
   if (!copy.isAsync()) {
@@ -106,6 +125,14 @@ struct CroqLowerTmaFuturesPass
     });
     for (CopyOp copy : loads)
       if (failed(lowerTmaFuture(copy)))
+        return signalPassFailure();
+    SmallVector<Im2colOp> im2colLoads;
+    getOperation()->walk([&](Im2colOp load) {
+      if (!load.getTrigger())
+        im2colLoads.push_back(load);
+    });
+    for (Im2colOp load : im2colLoads)
+      if (failed(lowerTmaFuture(load)))
         return signalPassFailure();
   }
 };

@@ -53,6 +53,8 @@ static FailureOr<int64_t> countArrivals(EventAllocOp alloc) {
                                "be lowered");
     for (Value future : trigger.getFutures()) {
       auto copy = future.getDefiningOp<CopyOp>();
+      if (future.getDefiningOp<Im2colOp>())
+        continue;
       if (!copy || copy.getEngine() != CopyEngine::TMA)
         return trigger.emitOpError("is lowered after tma loads only; wait "
                                    "for a dma copy with croq.wait before "

@@ -79,6 +79,11 @@ static bool isIssueLoop(scf::ForOp loop) {
       loads = true;
       return WalkResult::advance();
     }
+    // An im2col load is always a bulk load (it has no software copy).
+    if (isa<Im2colOp>(op)) {
+      loads = true;
+      return WalkResult::advance();
+    }
     // A read of a global tensor (a block table entry, a sequence's length
     // that the loop's indices depend on) is each thread's own load: the
     // first warp reads what it needs.

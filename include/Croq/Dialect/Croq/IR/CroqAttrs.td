@@ -1,7 +1,7 @@
 //===- CroqAttrs.td - croq enums and attributes ------------*- tablegen -*-===//
 //
 // Enumerations used by croq types and ops: memory spaces, swizzle layouts,
-// copy engines, parallel levels, mma operand layouts, accumulator axes and
+// copy engines, tensor map modes, parallel levels, mma operand layouts, accumulator axes and
 // reductions.
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +33,13 @@ def Croq_Swizzle : I32EnumAttr<"Swizzle", "shared-memory swizzle layout", [
 def Croq_CopyEngine : I32EnumAttr<"CopyEngine", "copy engine", [
     I32EnumAttrCase<"DMA", 0, "dma">,
     I32EnumAttrCase<"TMA", 1, "tma">
+  ]> {
+  let cppNamespace = "::mlir::croq";
+}
+
+def Croq_TensorMapMode : I32EnumAttr<"TensorMapMode", "tensor map mode", [
+    I32EnumAttrCase<"Tiled", 0, "tiled">,
+    I32EnumAttrCase<"Im2col", 1, "im2col">
   ]> {
   let cppNamespace = "::mlir::croq";
 }

@@ -392,7 +392,7 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
   let arguments = (ins Croq_CopyEngine:$engine,
                        Arg<Croq_AnyBuffer, "read", [MemRead]>:$source,
                        Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest,
-                       Optional<Croq_TensorMapType>:$map,
+                       Optional<Croq_TiledTensorMap>:$map,
                        Optional<I32>:$usable,
                        UnitAttr:$zfill,
                        OptionalAttr<Croq_Swizzle>:$swizzle,
@@ -450,7 +450,7 @@ def Croq_TensorMapOp : Croq_Op<"tensor_map",
   let arguments = (ins Arg<AnyMemRef, "read when staged", [MemRead]>:$tensor,
                        DenseI64ArrayAttr:$box, Croq_Swizzle:$swizzle,
                        UnitAttr:$staged, UnitAttr:$required);
-  let results = (outs Croq_TensorMapType:$map, I32:$usable);
+  let results = (outs Croq_TiledTensorMap:$map, I32:$usable);
   let assemblyFormat = [{
     $tensor `box` $box `` custom<OptionalSwizzle>($swizzle) (`staged` $staged^)?
     (`required` $required^)? attr-dict `:` qualified(type($tensor))
@@ -1140,5 +1140,6 @@ def Croq_ForeachOp : Croq_Op<"foreach", [SingleBlock, NoTerminator,
 }
 
 include "Croq/Dialect/Croq/IR/CroqMoveOps.td"
+include "Croq/Dialect/Croq/IR/CroqIm2colOps.td"
 
 #endif // CROQ_DIALECT_CROQ_IR_CROQOPS_TD

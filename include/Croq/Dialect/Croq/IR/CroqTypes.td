@@ -133,14 +133,41 @@ def Croq_TensorMapType : Croq_Type<"TensorMap", "tensor_map"> {
     the kernel that uses it; the kernel's `tma` copies take it as an
     operand.
 
+    `!croq.tensor_map<im2col>` is a map in im2col mode, made by
+    `croq.im2col_map` and read by `croq.im2col` loads: it moves columns of
+    pixels (the patches of a convolution) rather than boxes.
+
     Example:
 
     ```mlir
     !croq.tensor_map
+    !croq.tensor_map<im2col>
     ```
   }];
-  let builderCall = "$_builder.getType<::mlir::croq::TensorMapType>()";
+  let parameters = (ins DefaultValuedParameter<"TensorMapMode",
+                                               "TensorMapMode::Tiled">:$mode);
+  let assemblyFormat = "(`<` $mode^ `>`)?";
 }
+
+/// A tensor map in tiled mode (`croq.tensor_map`, `tma` copies).
+def Croq_TiledTensorMap : Type<
+    And<[CPred<"::llvm::isa<::mlir::croq::TensorMapType>($_self)">,
+         CPred<"::llvm::cast<::mlir::croq::TensorMapType>($_self).getMode() "
+               "== ::mlir::croq::TensorMapMode::Tiled">]>,
+    "a tiled TMA tensor map (!croq.tensor_map)",
+    "::mlir::croq::TensorMapType">,
+    BuildableType<"::mlir::croq::TensorMapType::get($_builder.getContext(), "
+                  "::mlir::croq::TensorMapMode::Tiled)">;
+
+/// A tensor map in im2col mode (`croq.im2col_map`, `croq.im2col` loads).
+def Croq_Im2colTensorMap : Type<
+    And<[CPred<"::llvm::isa<::mlir::croq::TensorMapType>($_self)">,
+         CPred<"::llvm::cast<::mlir::croq::TensorMapType>($_self).getMode() "
+               "== ::mlir::croq::TensorMapMode::Im2col">]>,
+    "an im2col TMA tensor map (!croq.tensor_map<im2col>)",
+    "::mlir::croq::TensorMapType">,
+    BuildableType<"::mlir::croq::TensorMapType::get($_builder.getContext(), "
+                  "::mlir::croq::TensorMapMode::Im2col)">;
 
 def Croq_EventsType : Croq_Type<"Events", "events"> {
   let summary = "an array of shared-memory events";

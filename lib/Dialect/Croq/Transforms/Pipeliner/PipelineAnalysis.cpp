@@ -38,16 +38,26 @@ int64_t pipeliner::getSharedBufferBytes(Type type) {
 SmallVector<TileLoad> pipeliner::findTileLoads(ParallelOp block,
                                                scf::ForOp loop) {
   SmallVector<TileLoad> loads;
-  for (auto copy : loop.getBody()->getOps<CopyOp>()) {
-    if (copy.getEngine() != CopyEngine::TMA || copy.isAsync())
+  for (Operation &op : loop.getBody()->getOperations()) {
+    Value dest;
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (copy.getEngine() != CopyEngine::TMA || copy.isAsync())
+        continue;
+      dest = copy.getDest();
+    } else if (auto load = dyn_cast<Im2colOp>(op)) {
+      if (load.isAsync())
+        continue;
+      dest = load.getDest();
+    } else {
       continue;
-    auto alloc = copy.getDest().getDefiningOp<AllocOp>();
+    }
+    auto alloc = dest.getDefiningOp<AllocOp>();
     if (!alloc || alloc->getBlock() != &block.getBody().front())
       continue;
     TileType tile = getTile(alloc);
     if (!tile || !tile.isShared())
       continue;
-    loads.push_back({copy, alloc});
+    loads.push_back({&op, alloc});
   }
   return loads;
 }
@@ -74,6 +84,9 @@ std::string pipeliner::analyze(PipelineCandidate &candidate) {
       if (auto copy = dyn_cast<CopyOp>(user);
           copy && copy.getDest() == load.alloc.getResult())
         return "a loaded tile is written by another copy in the loop";
+      if (auto other = dyn_cast<Im2colOp>(user);
+          other && other.getDest() == load.alloc.getResult())
+        return "a loaded tile is written by another copy in the loop";
     }
   }
 
@@ -95,8 +108,12 @@ std::string pipeliner::analyze(PipelineCandidate &candidate) {
   // variable and values defined before the loop.
   SetVector<Operation *> inLoop;
   SmallVector<Value> worklist;
+  // (An im2col load's coordinates and offsets; its tensor and map come
+  // from the host.)
   for (TileLoad &load : candidate.loads)
-    worklist.push_back(load.copy.getSource());
+    for (Value operand : load.copy->getOperands())
+      if (operand != load.alloc.getResult())
+        worklist.push_back(operand);
   Block *tileBody = candidate.tileLoop ? candidate.tileLoop.getBody() : nullptr;
   SetVector<Operation *> inTile;
   auto addOuter = [&](Value value) -> bool {

@@ -84,7 +84,8 @@ static std::optional<HandWrittenRing> matchHandWrittenRing(scf::ForOp loop) {
   HandWrittenRing ring{loop, nullptr, empty, commit, {}};
   bool other = false;
   body->walk([&](Operation *op) {
-    if (isa<CopyOp, MmaWaitOp>(op) || (isa<MmaCommitOp>(op) && op != commit))
+    if (isa<CopyOp, Im2colOp, MmaWaitOp>(op) ||
+        (isa<MmaCommitOp>(op) && op != commit))
       other = true;
     if (auto wait = dyn_cast<EventWaitOp>(op)) {
       if (ring.full || op->getBlock() != body)

@@ -168,10 +168,24 @@ void RingBuilder::emitLoads(OpBuilder &b, Value iv, Value stage,
     b.clone(*op, mapping);
   SmallVector<Value> futures;
   for (auto [load, ring] : llvm::zip_equal(c.loads, stageArrays)) {
-    CopyOp copy = load.copy;
-    Value dest = StageOp::create(b, copy.getLoc(), ring, stage);
+    Value dest = StageOp::create(b, load.copy->getLoc(), ring, stage);
+    auto futureType = FutureType::get(b.getContext());
+    if (auto im2col = dyn_cast<Im2colOp>(load.copy)) {
+      auto lookup = [&](ValueRange values) {
+        return llvm::map_to_vector(
+            values, [&](Value v) { return mapping.lookupOrDefault(v); });
+      };
+      auto async = Im2colOp::create(b, im2col.getLoc(), futureType,
+                                    mapping.lookupOrDefault(im2col.getTensor()),
+                                    dest, lookup(im2col.getCoords()),
+                                    lookup(im2col.getOffsets()),
+                                    mapping.lookupOrDefault(im2col.getMap()));
+      futures.push_back(async.getFuture());
+      continue;
+    }
+    auto copy = cast<CopyOp>(load.copy);
     auto async = CopyOp::create(
-        b, copy.getLoc(), FutureType::get(b.getContext()), copy.getEngineAttr(),
+        b, copy.getLoc(), futureType, copy.getEngineAttr(),
         mapping.lookupOrDefault(copy.getSource()), dest, /*map=*/Value(),
         /*usable=*/Value(), copy.getZfillAttr(), copy.getSwizzleAttr(),
         copy.getBoxAttr(), copy.getBoxOriginsAttr(), copy.getMulticastAttr());
@@ -182,7 +196,7 @@ void RingBuilder::emitLoads(OpBuilder &b, Value iv, Value stage,
 
 UnitAttr RingBuilder::getReleaseScope() {
   for (TileLoad &load : c.loads)
-    if (load.copy.getMulticast())
+    if (auto copy = dyn_cast<CopyOp>(load.copy); copy && copy.getMulticast())
       return builder.getUnitAttr();
   return nullptr;
 }

@@ -29,9 +29,10 @@ constexpr int64_t kMaxAutoStages = 8;
 /// The loop attribute that fixes a loop's stage count.
 constexpr llvm::StringLiteral kStagesAttrName = "croq.stages";
 
-/// A synchronous tma load of the loop into a shared tile of the block.
+/// A synchronous tma load of the loop into a shared tile of the block: a
+/// `croq.copy tma` or a `croq.im2col`.
 struct TileLoad {
-  CopyOp copy;
+  Operation *copy;
   AllocOp alloc;
 };
 
