@@ -49,11 +49,12 @@ extern "C" int croqRtRequireVariant(int64_t product, int64_t chosen,
 
 extern "C" void croqRtReportVariant(int64_t product, int64_t products,
                                     int64_t chosen) {
-  if (product < 0 || product >= products)
+  if (product < -1 || product >= products)
     return;
   if (static_cast<int64_t>(reported.size()) < products)
     reported.resize(products, -1);
-  reported[product] = chosen;
+  if (product >= 0)
+    reported[product] = chosen;
 }
 
 extern "C" int64_t croqRtGetReportedVariants(int64_t *variants,

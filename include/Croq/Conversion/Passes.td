@@ -271,7 +271,8 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     variant of every product, the default). `classify` emits no kernel at
     all: each such product reports its choice
     (`croqRtReportVariant(p, products, chosen)`, which
-    `croqRtGetReportedVariants` reads after the call), every other op that
+    `croqRtGetReportedVariants` reads after the call; each function first
+    reports the count alone, as product -1), every other op that
     would become a kernel is dropped with the temporaries only it used, and
     the functions stay entry points (`croq.entry`): the classifier
     `croq.jit` calls to find a call's shape class before it compiles that

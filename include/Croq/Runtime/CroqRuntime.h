@@ -378,7 +378,10 @@ CROQ_RT_EXPORT int croqRtRequireVariant(int64_t product, int64_t chosen,
 /// The host call of croq's classifier (convert-linalg-to-croq's
 /// `classify`): records, for the calling thread, that product `product` of
 /// the module's `products` whose variant the host code chooses chose
-/// variant `chosen`. croqRtCallBegin forgets what the thread recorded.
+/// variant `chosen`; product -1 records the count only (each function of
+/// the classifier does at its start, so that a call that reaches no product
+/// still tells how many the module has). croqRtCallBegin forgets what the
+/// thread recorded.
 CROQ_RT_EXPORT void croqRtReportVariant(int64_t product, int64_t products,
                                         int64_t chosen);
 

@@ -268,12 +268,23 @@ static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
 
 /// The classifier's reports: each product whose variant the host code
 /// chooses tells the runtime its choice, right after computing it, with
-/// the count of such products.
-static void emitReports(const HostChoices &choices) {
+/// the count of such products; each public function of `module` the count
+/// alone at its start, so that a call that reaches no product (another
+/// function's) still tells it.
+static void emitReports(ModuleOp module, const HostChoices &choices) {
   for (auto [product, choice] : llvm::enumerate(choices.choices)) {
     OpBuilder b(choice.getContext());
     b.setInsertionPointAfterValue(choice);
     reportVariant(b, choice.getLoc(), product, choices.count, choice);
+  }
+  if (choices.count == 0)
+    return;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal() || !func.isPublic())
+      continue;
+    auto b = OpBuilder::atBlockBegin(&func.getBody().front());
+    Value none = arith::ConstantIndexOp::create(b, func.getLoc(), -1);
+    reportVariant(b, func.getLoc(), -1, choices.count, none);
   }
 }
 
@@ -418,7 +429,7 @@ struct ConvertLinalgToCroqPass
     if (classify) {
       // The classifier launches nothing: the other ops that would become
       // kernels are dropped.
-      emitReports(choices);
+      emitReports(module, choices);
       for (linalg::GenericOp generic : work.elementwise)
         generic.erase();
       for (auto [generic, start] : work.reductions) {

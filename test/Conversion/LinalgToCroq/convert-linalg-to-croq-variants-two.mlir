@@ -30,6 +30,7 @@
 // used.
 // CLASSIFY-LABEL: func.func @two_products
 // CLASSIFY-SAME: attributes {croq.entry}
+// CLASSIFY: call @croqRtReportVariant(%c-1_i64{{.*}}, %c2_i64{{.*}}, %{{.*}})
 // CLASSIFY: call @croqRtReportVariant(%c0_i64{{.*}}, %c2_i64{{.*}}, %{{.*}})
 // CLASSIFY: call @croqRtReportVariant(%c1_i64{{.*}}, %c2_i64{{.*}}, %{{.*}})
 // CLASSIFY-NOT: memref.alloc
@@ -54,5 +55,19 @@ func.func @two_products(%a: memref<?x?xf16>, %b: memref<?x?xf16>,
   linalg.exp ins(%x : memref<?xf32>) outs(%tmp : memref<?xf32>)
   linalg.add ins(%tmp, %x : memref<?xf32>, memref<?xf32>) outs(%y : memref<?xf32>)
   memref.dealloc %tmp : memref<?xf32>
+  return
+}
+
+// A function without products reports the module's count all the same, so
+// that its caller knows not to compile the other functions' variants.
+// CLASSIFY-LABEL: func.func @no_products
+// CLASSIFY-SAME: attributes {croq.entry}
+// CLASSIFY: call @croqRtReportVariant(%c-1_i64{{.*}}, %c2_i64{{.*}}, %{{.*}})
+// CLASSIFY-NOT: croq.parallel
+// CLASSIFY: return
+// TWO-LABEL: func.func @no_products
+// TWO: croq.parallel {{.*}} : block
+func.func @no_products(%x: memref<?xf32>, %y: memref<?xf32>) {
+  linalg.exp ins(%x : memref<?xf32>) outs(%y : memref<?xf32>)
   return
 }

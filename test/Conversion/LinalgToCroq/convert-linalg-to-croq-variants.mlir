@@ -34,8 +34,11 @@
 // CLASSIFY-DAG: func.func private @croqRtReportVariant(i64, i64, i64)
 // CLASSIFY-LABEL: func.func @gemm
 // CLASSIFY-SAME: attributes {croq.entry}
+// First the count of products alone (product -1), then the choice.
+// CLASSIFY: %[[COUNTONLY:.*]] = arith.index_cast %{{.*}} : index to i64
+// CLASSIFY-NEXT: call @croqRtReportVariant(%c-1_i64, %c1_i64, %[[COUNTONLY]]) : (i64, i64, i64) -> ()
 // CLASSIFY: call @croqRtRequireEqualExtents
-// CLASSIFY: call @croqRtReportVariant(%c0_i64, %c1_i64, %{{.*}}) : (i64, i64, i64) -> ()
+// CLASSIFY: call @croqRtReportVariant(%c0_i64, %c1_i64{{.*}}, %{{.*}}) : (i64, i64, i64) -> ()
 // CLASSIFY-NEXT: return
 // CLASSIFY-NOT: croq.parallel
 // CLASSIFY-NOT: linalg.
