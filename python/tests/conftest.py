@@ -15,17 +15,29 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 PYTHON_DIR = TESTS.parent
 REPO = PYTHON_DIR.parent
-sys.path.insert(0, str(PYTHON_DIR))
+#: CROQ_TEST_WHEEL=1: the tests run against the croq package installed from
+#: the wheel (scripts/ci-wheel.sh), with the compiler and runtime it
+#: carries, instead of python/ and the build tree's tools.
+WHEEL = os.environ.get("CROQ_TEST_WHEEL") == "1"
+if not WHEEL:
+    sys.path.insert(0, str(PYTHON_DIR))
 
 import croq  # noqa: E402
 from croq.compiler import find_clang, find_ptxas  # noqa: E402
 
+if WHEEL and PYTHON_DIR in Path(croq.__file__).resolve().parents:
+    raise ImportError(f"CROQ_TEST_WHEEL=1 but croq comes from {PYTHON_DIR}, "
+                      f"not an installed wheel: run from outside the tree")
+
 BUILD = Path(os.environ.get("CROQ_BUILD_DIR", REPO / "build"))
-TOOLS = BUILD / "bin"
+TOOLS = Path(croq.__file__).resolve().parent / "bin" if WHEEL else \
+    BUILD / "bin"
+#: The real runtime the package calls: the wheel's, or the build tree's.
+RUNTIME_DIR = TOOLS.parent / "lib" if WHEEL else BUILD / "lib"
 
 
 def _have_translate() -> bool:
-    return (TOOLS / "croq-translate").is_file()
+    return (TOOLS / ("croq-tool" if WHEEL else "croq-translate")).is_file()
 
 
 needs_translate = pytest.mark.skipif(
@@ -39,7 +51,8 @@ needs_ptxas = pytest.mark.skipif(find_ptxas() is None,
 def tools_dir() -> Path:
     if not _have_translate():
         pytest.skip(f"croq-translate is not built in {TOOLS}")
-    return TOOLS
+    # The wheel's croq-tool is found by croq.compile itself (tools_dir None).
+    return None if WHEEL else TOOLS
 
 
 @pytest.fixture(scope="session")
