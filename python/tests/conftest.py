@@ -30,14 +30,17 @@ if WHEEL and PYTHON_DIR in Path(croq.__file__).resolve().parents:
                       f"not an installed wheel: run from outside the tree")
 
 BUILD = Path(os.environ.get("CROQ_BUILD_DIR", REPO / "build"))
-TOOLS = Path(croq.__file__).resolve().parent / "bin" if WHEEL else \
-    BUILD / "bin"
+#: The tools: the build tree's, or the croq-opt and croq-translate scripts
+#: the wheel installs beside the environment's python (they run the
+#: package's croq-tool).
+TOOLS = Path(sys.executable).parent if WHEEL else BUILD / "bin"
 #: The real runtime the package calls: the wheel's, or the build tree's.
-RUNTIME_DIR = TOOLS.parent / "lib" if WHEEL else BUILD / "lib"
+RUNTIME_DIR = Path(croq.__file__).resolve().parent / "lib" if WHEEL else \
+    BUILD / "lib"
 
 
 def _have_translate() -> bool:
-    return (TOOLS / ("croq-tool" if WHEEL else "croq-translate")).is_file()
+    return (TOOLS / "croq-translate").is_file()
 
 
 needs_translate = pytest.mark.skipif(
@@ -51,8 +54,7 @@ needs_ptxas = pytest.mark.skipif(find_ptxas() is None,
 def tools_dir() -> Path:
     if not _have_translate():
         pytest.skip(f"croq-translate is not built in {TOOLS}")
-    # The wheel's croq-tool is found by croq.compile itself (tools_dir None).
-    return None if WHEEL else TOOLS
+    return TOOLS
 
 
 @pytest.fixture(scope="session")
