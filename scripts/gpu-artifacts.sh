@@ -45,8 +45,10 @@
 #   CROQ_TOOLS_FROM=wheel CROQ_PYTHON=venv/bin/python ./scripts/gpu-artifacts.sh
 #
 # compiles the same artifacts with the installed package's tools, CROQ_JOBS
-# modules at a time (default: the machine's cores), and neither packs them
-# nor checks their size (they need not travel).
+# modules at a time (default: the machine's cores), neither packs them nor
+# checks their size (they need not travel), and leaves gpu-artifacts/python
+# empty: scripts/gpu-check.sh, run with CROQ_PYTHON=venv/bin/python, then
+# imports the installed package (jit_tests.py compiles with it there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -260,8 +262,13 @@ if [ "$DEBUG_FILES" != 1 ]; then
   done
 fi
 
-cp -r python/croq "$ART/python/"
-find "$ART/python" -name __pycache__ -prune -exec rm -rf {} +
+# The package the GPU scripts import (PYTHONPATH=gpu-artifacts/python); with
+# the wheel's tools none, so that they import the installed package, whose
+# compiler croq.jit's tests compile with there.
+if [ "$TOOLS_FROM" = build ]; then
+  cp -r python/croq "$ART/python/"
+  find "$ART/python" -name __pycache__ -prune -exec rm -rf {} +
+fi
 # The GPU tests' driver with the modules it imports (linalg_ops_tests.py),
 # and every benchmark script.
 cp test/Integration/GPU/*.py "$ART/tests/"
