@@ -52,19 +52,19 @@ MAX_PRODUCTS = 64
 MAX_SHAPES = 4096
 
 
+def _key_part(value: Any) -> Hashable:
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        return shape  # torch.Size and croq.Buffer's tuple: hashable
+    return value if isinstance(value, int) else None
+
+
 def _shape_key(args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> Hashable:
     """What decides a call's shape class: each tensor's shape and each
     integer scalar's value (an index may size a view), in order."""
-    def part(value: Any) -> Hashable:
-        shape = getattr(value, "shape", None)
-        if shape is not None:
-            return tuple(shape)
-        if isinstance(value, int):
-            return value
-        return None
-    key = tuple(part(a) for a in args)
+    key = tuple([_key_part(a) for a in args])
     if kwargs:
-        key += tuple((k, part(v)) for k, v in sorted(kwargs.items())
+        key += tuple((k, _key_part(v)) for k, v in sorted(kwargs.items())
                      if k != "stream")
     return key
 
