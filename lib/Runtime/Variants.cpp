@@ -61,8 +61,7 @@ extern "C" int64_t croqRtGetReportedVariants(int64_t *variants,
                                              int64_t capacity) {
   auto count = static_cast<int64_t>(reported.size());
   if (variants)
-    std::copy_n(reported.begin(), std::min(count, std::max<int64_t>(
-                                                      capacity, 0)),
-                variants);
+    std::copy_n(reported.begin(),
+                std::min(count, std::max<int64_t>(capacity, 0)), variants);
   return count;
 }

@@ -478,9 +478,8 @@ static LogicalResult emitBundle(Operation *op, raw_ostream &os) {
     return failure();
   text.clear();
   // The classifier (--croq-gemm-classify) has host code only.
-  if (!clGemmClassify &&
-      failed(croq::writeKernelObjects(module, croq::KernelObjectKind::PTX,
-                                      textOs)))
+  if (!clGemmClassify && failed(croq::writeKernelObjects(
+                             module, croq::KernelObjectKind::PTX, textOs)))
     return failure();
   if (failed(write(name + ".ptx", text)))
     return failure();

@@ -37,18 +37,18 @@ static func::FuncOp getRuntimeFunction(OpBuilder &b, StringRef name,
 }
 
 static func::FuncOp getExtentCheck(OpBuilder &b) {
-  return getRuntimeFunction(
-      b, "croqRtRequireEqualExtents",
-      b.getFunctionType(
-          {b.getI64Type(), b.getI64Type(), b.getI32Type(), b.getI32Type()},
-          {b.getI32Type()}));
+  return getRuntimeFunction(b, "croqRtRequireEqualExtents",
+                            b.getFunctionType({b.getI64Type(), b.getI64Type(),
+                                               b.getI32Type(), b.getI32Type()},
+                                              {b.getI32Type()}));
 }
 
 void mlir::croq::requireVariant(OpBuilder &b, Location loc, int64_t product,
                                 Value chosen, int64_t compiled) {
   Type i64 = b.getI64Type();
-  func::FuncOp require = getRuntimeFunction(
-      b, "croqRtRequireVariant", b.getFunctionType({i64, i64, i64}, {b.getI32Type()}));
+  func::FuncOp require =
+      getRuntimeFunction(b, "croqRtRequireVariant",
+                         b.getFunctionType({i64, i64, i64}, {b.getI32Type()}));
   func::CallOp::create(
       b, loc, require,
       ValueRange{arith::ConstantIntOp::create(b, loc, product, 64),

@@ -167,13 +167,11 @@ struct HostChoices {
 /// host, as `choices` says: a dispatch among all `variants`, the one of a
 /// shape class after the check that the call's extents chose it, or no
 /// kernel (the classifier's report is emitted after, by emitReports).
-static LogicalResult emitHostChoice(OpBuilder &b, Location loc,
-                                    linalg::LinalgOp op, const MatmulSpec &spec,
-                                    ArrayRef<GemmVariant> variants,
-                                    const ProductSizes &sizes,
-                                    const GemmChoice &choice,
-                                    const TargetDescription &target,
-                                    HostChoices &choices) {
+static LogicalResult
+emitHostChoice(OpBuilder &b, Location loc, linalg::LinalgOp op,
+               const MatmulSpec &spec, ArrayRef<GemmVariant> variants,
+               const ProductSizes &sizes, const GemmChoice &choice,
+               const TargetDescription &target, HostChoices &choices) {
   int64_t product = choices.count++;
   choices.last = loc;
   if (choices.classify) {
@@ -183,9 +181,8 @@ static LogicalResult emitHostChoice(OpBuilder &b, Location loc,
   if (!choices.variants.empty()) {
     if (product >= static_cast<int64_t>(choices.variants.size()))
       return op.emitOpError("convert-linalg-to-croq: variants lists ")
-             << choices.variants.size()
-             << " products, but this is product " << product
-             << " whose variant the host code chooses";
+             << choices.variants.size() << " products, but this is product "
+             << product << " whose variant the host code chooses";
     int64_t compiled = choices.variants[product];
     if (compiled < -1 || compiled >= static_cast<int64_t>(variants.size()))
       return op.emitOpError("convert-linalg-to-croq: variants gives product ")
@@ -201,8 +198,8 @@ static LogicalResult emitHostChoice(OpBuilder &b, Location loc,
   SmallVector<int64_t> cases;
   for (int64_t i = 1, e = variants.size(); i < e; ++i)
     cases.push_back(i);
-  auto dispatch = scf::IndexSwitchOp::create(b, loc, TypeRange{}, choice.variant,
-                                             cases, cases.size());
+  auto dispatch = scf::IndexSwitchOp::create(
+      b, loc, TypeRange{}, choice.variant, cases, cases.size());
   auto emitCase = [&](Region &region, const GemmVariant &variant) {
     OpBuilder::InsertionGuard guard(b);
     b.createBlock(&region);
