@@ -178,3 +178,20 @@ def test_traced_call_needs_compile_all(gemm, monkeypatch):
     fresh = croq.JitModule(GEMM, name="gemm", **gemm._options)
     with pytest.raises(croq.CompileError, match="compile_all"):
         fresh.function("gemm")(*operands(256, 256, 256))
+
+
+def test_croq_ir_module_compiles_whole(options, tmp_path):
+    """croq IR has no product whose variant the host code chooses: its
+    classifier (the hand-written kernels dropped) reports none, and the
+    module is compiled whole, once."""
+    from conftest import REPO
+    text = (REPO / "examples" / "tiled_add.mlir").read_text()
+    module = croq.jit(text, name="tiled_add", directory=tmp_path, **options)
+    args = [croq.Buffer(0x7F0000000000 + i * 0x1000000, (100, 200),
+                        dtype="f32") for i in range(3)]
+    assert module.tiled_add_f32.shape_class(*args) == ()
+    assert kernels(module.compiled["classify"]) == 0
+    module.tiled_add_f32(*args)
+    entry = module.tiled_add_f32.entry_for(*args)
+    assert last_launch(entry.module).grid[:2] == [7, 4]
+    assert set(module.compiled) == {"classify", "all"}
