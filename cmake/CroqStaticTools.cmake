@@ -3,8 +3,8 @@
 # CROQ_STATIC_TOOLS: croq-tool (tools/croq-tool) links MLIR and LLVM from
 # their static archives (Debian's libMLIR*.a, libLLVM*.a) instead of
 # libMLIR.so and libLLVM.so, so that it runs where no LLVM is installed (the
-# wheel, scripts/build-wheel.sh). Sets CROQ_MLIR_LIBS to the static MLIR
-# targets.
+# wheel, scripts/build-wheel.sh; or CROQ_WHEEL_TOOL, next to the shared
+# tools). Sets CROQ_MLIR_STATIC_LIBS to the static MLIR targets.
 #
 # Debian builds MLIR's archives against the LLVM dylib: their exported
 # targets name `LLVM` (libLLVM.so) among their link dependencies. That entry
@@ -110,11 +110,11 @@ endforeach()
 # shared library besides LLVM, themselves or through what they link (the
 # JIT's execution engine and its C API, the runners, whatever links
 # libMLIR.so itself).
-set(CROQ_MLIR_LIBS)
+set(CROQ_MLIR_STATIC_LIBS)
 foreach(lib ${mlir_static_libs})
   croq_needs_shared(${lib} needs_shared)
   if(NOT lib MATCHES "Test" AND NOT needs_shared)
-    list(APPEND CROQ_MLIR_LIBS ${lib})
+    list(APPEND CROQ_MLIR_STATIC_LIBS ${lib})
   endif()
 endforeach()
 message(STATUS "croq: static tools, ${CMAKE_CURRENT_LIST_FILE}")

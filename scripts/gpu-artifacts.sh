@@ -39,10 +39,29 @@
 # (or the directory) carried there (README, "Running on a GPU").
 #
 #   ./scripts/gpu-artifacts.sh
+#
+# On the GPU machine itself, with the wheel installed (no MLIR, no build
+# tree; gcc links the host code, the CUDA toolkit's ptxas assembles):
+#
+#   CROQ_TOOLS_FROM=wheel CROQ_PYTHON=venv/bin/python ./scripts/gpu-artifacts.sh
+#
+# compiles the same artifacts with the installed package's tools, CROQ_JOBS
+# modules at a time (default: the machine's cores), neither packs them nor
+# checks their size (they need not travel), and leaves gpu-artifacts/python
+# empty: scripts/gpu-check.sh, run with CROQ_PYTHON=venv/bin/python, then
+# imports the installed package (jit_tests.py compiles with it there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PYTHON=${CROQ_PYTHON:-/usr/bin/python3}
+TOOLS_FROM=${CROQ_TOOLS_FROM:-build}
+case "$TOOLS_FROM" in
+  build) JOBS=${CROQ_JOBS:-1} ;;
+  wheel) JOBS=${CROQ_JOBS:-$(nproc)} ;;
+  *) echo "gpu-artifacts: CROQ_TOOLS_FROM is build or wheel, got" \
+          "'$TOOLS_FROM'" >&2
+     exit 1 ;;
+esac
 ART=gpu-artifacts
 MIB=$((1024 * 1024))
 DEVICE_MIB=64
@@ -53,76 +72,115 @@ DEBUG_FILES=${CROQ_GPU_DEBUG_FILES:-0}
 SASS_KERNELS=(copy_64x64_kernel copy_64x64_async_kernel copy_f32_kernel
   gemm_f16_128x256_kernel gemm_f16_128x256_pt_kernel gemm_plain_f16_kernel)
 
-if [ -f build/build.ninja ]; then
-  cmake --build build
+if [ "$TOOLS_FROM" = wheel ]; then
+  # The installed package, not the tree's python/: its croq/bin/croq-tool
+  # and croq/lib/libCroqRuntime.so.
+  runtime=$(cd / && "$PYTHON" -c 'import croq.compiler as c; print(c.find_runtime(translate=c.find_croq_translate()))') || {
+    echo "gpu-artifacts: $PYTHON has no croq wheel installed (pip install" \
+         "croq-*.whl)" >&2
+    exit 1
+  }
+  echo "gpu-artifacts: the wheel's tools ($runtime), $JOBS jobs"
+  PACKAGE_PATH=
 else
-  CROQ_SKIP_APT=1 ./scripts/setup.sh
-fi
-if [ ! -f build/lib/libCroqRuntime.so ]; then
-  echo "gpu-artifacts: build/lib/libCroqRuntime.so is missing; the runtime" \
-       "(target CroqRuntime, lib/Runtime) must be built first" >&2
-  exit 1
+  if [ -f build/build.ninja ]; then
+    cmake --build build
+  else
+    CROQ_SKIP_APT=1 ./scripts/setup.sh
+  fi
+  if [ ! -f build/lib/libCroqRuntime.so ]; then
+    echo "gpu-artifacts: build/lib/libCroqRuntime.so is missing; the" \
+         "runtime (target CroqRuntime, lib/Runtime) must be built first" >&2
+    exit 1
+  fi
+  runtime=build/lib/libCroqRuntime.so
+  PACKAGE_PATH=python
 fi
 # ptxas assembles the cubins; croq.compile also looks in /usr/local/cuda/bin.
 export PATH="$PATH:/usr/local/cuda/bin"
 
 rm -rf "$ART"
 mkdir -p "$ART/kernels" "$ART/python" "$ART/tests" "$ART/bench"
+# Every module links against this one copy (runtime_dir below), so that
+# modules compiled at once never copy it over one another.
+cp "$runtime" "$ART/kernels/libCroqRuntime.so"
 
 # examples/copy_slices.mlir, flash_attention.mlir, flash_attention_bwd.mlir,
 # flash_decode.mlir and grouped_matmul.mlir too: the GPU tests and
 # benchmarks call them.
-PYTHONPATH=python "$PYTHON" - "$ART/kernels" test/Integration/GPU/*.mlir \
+PYTHONPATH=$PACKAGE_PATH CROQ_GPU_JOBS=$JOBS CROQ_GPU_TOOLS_FROM=$TOOLS_FROM \
+    "$PYTHON" - "$ART/kernels" test/Integration/GPU/*.mlir \
     bench/kernels/*.mlir examples/copy_slices.mlir examples/flash_attention.mlir \
     examples/flash_attention_bwd.mlir examples/flash_decode.mlir \
     examples/grouped_matmul.mlir <<'PY'
 """Compiles each kernel file into the artifact directory; a failure is
-written to <module>.FAILED.txt and the others go on."""
+written to <module>.FAILED.txt and the others go on. CROQ_GPU_JOBS
+modules at a time (each croq.compile runs its tools as processes)."""
+import ast
+import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import croq
 
 out = Path(sys.argv[1])
+# The tools: the build tree's, or the installed wheel's (croq.compile finds
+# them); the runtime: the one copy in the output.
+TOOLS = dict(runtime_dir=out)
+if os.environ["CROQ_GPU_TOOLS_FROM"] == "build":
+    TOOLS["tools_dir"] = "build/bin"
 failed = []
-for path in map(Path, sys.argv[2:]):
+
+
+def attempt(label, compile_it):
+    """Runs `compile_it`; a CompileError is written to <label>.FAILED.txt
+    (and a success removes an old one)."""
     try:
-        art = croq.compile(path, out, tools_dir="build/bin",
-                           runtime_dir="build/lib")
+        compile_it()
     except croq.CompileError as e:
-        failed.append(path)
-        (out / f"{path.stem}.FAILED.txt").write_text(str(e) + "\n")
-        print(f"gpu-artifacts: FAILED {path}:\n{e}", file=sys.stderr)
-        continue
+        failed.append(label)
+        (out / f"{label}.FAILED.txt").write_text(str(e) + "\n")
+        print(f"gpu-artifacts: FAILED {label}:\n{e}", file=sys.stderr)
+        return False
     # A module that failed in an earlier build of this directory and
     # compiles now has no failure left on record.
-    (out / f"{path.stem}.FAILED.txt").unlink(missing_ok=True)
-    print(f"compiled {path}: {', '.join(art.functions())}")
+    (out / f"{label}.FAILED.txt").unlink(missing_ok=True)
+    return True
+
+
+def compile_file(path):
+    def main():
+        art = croq.compile(path, out, **TOOLS)
+        print(f"compiled {path}: {', '.join(art.functions())}")
+    if not attempt(path.stem, main):
+        return
     if path.stem == "tma":
         # The tma copies without their software copy (tma-fallback=never):
         # the GPU tests check that a tensor TMA cannot take fails the call.
-        art = croq.compile(path, out, name="tma_nofallback",
-                           tools_dir="build/bin", runtime_dir="build/lib",
-                           tma_fallback="never")
+        croq.compile(path, out, name="tma_nofallback", **TOOLS,
+                     tma_fallback="never")
         print(f"compiled {path} as tma_nofallback")
     if path.stem == "linalg_matmul":
         # The GEMMs from linalg in thread block clusters that share B (2, 1)
         # or A (1, 2) by TMA multicast.
         for cluster in ((2, 1), (1, 2)):
             label = "m2" if cluster == (2, 1) else "n2"
-            croq.compile(path, out, name=f"linalg_cluster_{label}",
-                         tools_dir="build/bin", runtime_dir="build/lib",
+            croq.compile(path, out, name=f"linalg_cluster_{label}", **TOOLS,
                          gemm_cluster=cluster)
             print(f"compiled {path} as linalg_cluster_{label}")
         # The stream-K form wherever a tile has it (the GPU tests), and
         # the cost model's choice without it (bench_linalg.py's waves
         # table).
-        croq.compile(path, out, name="linalg_streamk", tools_dir="build/bin",
-                     runtime_dir="build/lib", gemm_stream_k=2)
+        croq.compile(path, out, name="linalg_streamk", **TOOLS,
+                     gemm_stream_k=2)
         print(f"compiled {path} as linalg_streamk")
-        croq.compile(path, out / "linalg_matmul_nosk", tools_dir="build/bin",
-                     runtime_dir="build/lib", gemm_stream_k=1)
+        croq.compile(path, out / "linalg_matmul_nosk", **TOOLS,
+                     gemm_stream_k=1)
         print(f"compiled {path} into linalg_matmul_nosk")
+
+
+jobs = [lambda path=path: compile_file(path) for path in map(Path, sys.argv[2:])]
 # The autotune variants of two GEMMs from linalg (zero-filled f16 and
 # accumulating f32): the GPU tests tune them per shape.
 linalg = Path("test/Integration/GPU/linalg_matmul.mlir").read_text()
@@ -145,18 +203,15 @@ clustered += [{"gemm_tile": tile, "gemm_split_k": splits}
 for label, source, configs in (
         ("autotune_mm", "\n".join(functions), croq.DEFAULT_CONFIGS),
         ("tiles_mm", functions[0], [{}, *clustered])):
-    try:
+    def variants(label=label, source=source, configs=configs):
         croq.compile_variants(source, out / label, configs, name=label,
-                              tools_dir="build/bin", runtime_dir="build/lib")
+                              **TOOLS)
         print(f"compiled the variants of {label}")
-    except croq.CompileError as e:
-        failed.append(Path(label))
-        (out / f"{label}.FAILED.txt").write_text(str(e) + "\n")
-        print(f"gpu-artifacts: FAILED {label}:\n{e}", file=sys.stderr)
+    jobs.append(lambda label=label, variants=variants:
+                attempt(label, variants))
 # The frontend programs frontend_tests.py runs (the keys of its PROGRAMS),
 # in every variant the corpus compiles (Inputs/frontend/expected.txt), as
 # modules frontend_<program>_<variant>.
-import ast
 tests = ast.parse(Path("test/Integration/GPU/frontend_tests.py").read_text())
 programs = set()
 for node in tests.body:
@@ -169,14 +224,14 @@ for line in (corpus / "expected.txt").read_text().splitlines():
     if not line.endswith(": compiles") or stem.split(".")[0] not in programs:
         continue
     name = "frontend_" + stem.replace(".", "_").replace("-", "_")
-    try:
-        croq.compile(corpus / f"{stem}.mlir", out, name=name,
-                     tools_dir="build/bin", runtime_dir="build/lib")
+
+    def program(stem=stem, name=name):
+        croq.compile(corpus / f"{stem}.mlir", out, name=name, **TOOLS)
         print(f"compiled {stem} as {name}")
-    except croq.CompileError as e:
-        failed.append(Path(name))
-        (out / f"{name}.FAILED.txt").write_text(str(e) + "\n")
-        print(f"gpu-artifacts: FAILED {name}:\n{e}", file=sys.stderr)
+    jobs.append(lambda name=name, program=program: attempt(name, program))
+with ThreadPoolExecutor(max_workers=int(os.environ["CROQ_GPU_JOBS"])) as pool:
+    for job in [pool.submit(job) for job in jobs]:
+        job.result()
 if failed:
     print(f"gpu-artifacts: {len(failed)} module(s) did not compile: "
           f"{', '.join(map(str, failed))}", file=sys.stderr)
@@ -210,8 +265,13 @@ if [ "$DEBUG_FILES" != 1 ]; then
   done
 fi
 
-cp -r python/croq "$ART/python/"
-find "$ART/python" -name __pycache__ -prune -exec rm -rf {} +
+# The package the GPU scripts import (PYTHONPATH=gpu-artifacts/python); with
+# the wheel's tools none, so that they import the installed package, whose
+# compiler croq.jit's tests compile with there.
+if [ "$TOOLS_FROM" = build ]; then
+  cp -r python/croq "$ART/python/"
+  find "$ART/python" -name __pycache__ -prune -exec rm -rf {} +
+fi
 # The GPU tests' driver with the modules it imports (linalg_ops_tests.py),
 # and every benchmark script.
 cp test/Integration/GPU/*.py "$ART/tests/"
@@ -233,6 +293,13 @@ fi
   echo "files:"
   (cd "$ART" && find . -type f ! -name MANIFEST.txt -printf '  %p %s\n' | sort)
 } > "$ART/MANIFEST.txt"
+
+if [ "$TOOLS_FROM" = wheel ]; then
+  # Compiled where they run: nothing to pack or to fit.
+  echo "gpu-artifacts: $(( $(du -sb "$ART" | cut -f1) / 1024 )) KiB in $ART" \
+       "($(find "$ART" -type f | wc -l) files), compiled with the wheel"
+  exit 0
+fi
 
 # What travels besides gpu-artifacts: the working tree.
 # (A tracked file deleted in the tree has no size: stat skips it.)

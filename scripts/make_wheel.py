@@ -193,8 +193,10 @@ def build(build_dir: Path, out_dir: Path, staging: Path) -> Path:
         f"{dist_info}/top_level.txt": "croq\n",
     }
     record = []
+    # Level 6: 48.2 MiB in 5.5 s of CPU for croq-tool's 169 MiB; level 9
+    # saves 0.3 MiB for 17 s (measured on the build machine).
     with zipfile.ZipFile(wheel_path, "w", zipfile.ZIP_DEFLATED,
-                         compresslevel=9) as whl:
+                         compresslevel=6) as whl:
         for arcname, path in files:
             data = path.read_bytes()
             zi = zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0))

@@ -114,6 +114,7 @@ extern "C" void croqRtClearLastError(void) { lastError.clear(); }
 extern "C" void croqRtCallBegin(void) {
   callStatus = CROQ_RT_SUCCESS;
   refused = false;
+  forgetReportedVariants();
 }
 
 extern "C" int croqRtCallEnd(void) {

@@ -49,6 +49,10 @@ void refuseLaunches();
 /// Whether the calling thread's launches are refused.
 bool launchesRefused();
 
+/// Forgets the variants the calling thread recorded
+/// (croqRtReportVariant): a call begins.
+void forgetReportedVariants();
+
 /// The calling thread's last error message.
 std::string lastErrorMessage();
 

@@ -92,6 +92,19 @@ static llvm::cl::opt<int64_t> clGemmStreamK(
                    "chosen by the cost model; 1: never; 2: always, on the "
                    "tiles that have it)"),
     llvm::cl::init(0));
+static llvm::cl::list<int64_t> clGemmVariants(
+    "croq-gemm-variants",
+    llvm::cl::desc("for each GEMM from linalg whose variant the host code "
+                   "chooses (dynamic extents, in program order): the one "
+                   "variant to compile, -1 for none (default: every "
+                   "variant)"),
+    llvm::cl::CommaSeparated);
+static llvm::cl::opt<bool> clGemmClassify(
+    "croq-gemm-classify",
+    llvm::cl::desc("compile the classifier: no kernel; the GEMMs from linalg "
+                   "whose variant the host code chooses report their "
+                   "choice to the runtime (croqRtGetReportedVariants)"),
+    llvm::cl::init(false));
 static llvm::cl::opt<int64_t> clConsumers(
     "croq-consumers",
     llvm::cl::desc("consumer warpgroups of warp-specialized blocks without "
@@ -190,6 +203,9 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
   options.gemmSplitK = clGemmSplitK;
   options.gemmStreamK = clGemmStreamK;
   options.gemmF8PromoteSteps = clGemmF8PromoteSteps;
+  options.gemmVariants =
+      SmallVector<int64_t>(clGemmVariants.begin(), clGemmVariants.end());
+  options.gemmClassify = clGemmClassify;
   options.consumers = clConsumers;
   options.persistent = clPersistent;
   croq::buildCroqToNVVMPipeline(pm, options);
@@ -426,7 +442,9 @@ static LogicalResult bufferizeTensorFunctions(ModuleOp module) {
 /// --croq-bundle-dir: `<name>.json` (the signature of the input),
 /// `<name>.ptx`, `cubin/<kernel>.cubin` and `<name>.ptxas.txt` (ptxas run once
 /// per kernel; for format isa only with --croq-ptxas), and `<name>.o`
-/// (the host code with the kernels embedded). Lists the files on `os`.
+/// (the host code with the kernels embedded). Lists the files on `os`. The
+/// classifier (--croq-gemm-classify) has no kernel: its PTX is empty and
+/// ptxas does not run.
 static LogicalResult emitBundle(Operation *op, raw_ostream &os) {
   ModuleOp module = getModule(op);
   if (!module || failed(checkHasKernel(module)) ||
@@ -459,13 +477,15 @@ static LogicalResult emitBundle(Operation *op, raw_ostream &os) {
       failed(write(name + ".json", text)) || failed(runPipeline(module, "isa")))
     return failure();
   text.clear();
-  if (failed(croq::writeKernelObjects(module, croq::KernelObjectKind::PTX,
-                                      textOs)) ||
-      failed(write(name + ".ptx", text)))
+  // The classifier (--croq-gemm-classify) has host code only.
+  if (!clGemmClassify && failed(croq::writeKernelObjects(
+                             module, croq::KernelObjectKind::PTX, textOs)))
+    return failure();
+  if (failed(write(name + ".ptx", text)))
     return failure();
 
   bool embedCubins = clHostFormat == "bin";
-  if (embedCubins || !clPtxas.empty()) {
+  if (!clGemmClassify && (embedCubins || !clPtxas.empty())) {
     std::string ptxas = croq::findPtxas(clPtxas);
     if (!clPtxas.empty() && !llvm::sys::fs::can_execute(ptxas))
       return emitError(module.getLoc(), "--croq-ptxas: '")

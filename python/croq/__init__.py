@@ -27,6 +27,7 @@ from .grouped import compile_kernels as compile_grouped_kernels
 from .grouped import grouped_mm
 from .errors import (ArgumentError, CompileError, CroqError,
                      CroqRuntimeError, LoadError, RuntimeError)
+from .jit import JitFunction, JitModule, jit
 from .module import EntryPoint, Module, load
 from .signature import (ELEMENT_TYPES, FunctionSignature, MemRefArg,
                         element_type, parse_signature)
@@ -37,8 +38,9 @@ __all__ = [
     "ArgumentError", "ArgumentView", "Artifact", "AutotunedEntryPoint",
     "AutotunedModule", "Buffer", "CompileError", "CroqError",
     "CroqRuntimeError", "DEFAULT_CONFIGS", "ELEMENT_TYPES", "EntryPoint",
-    "FunctionSignature", "LoadError", "MemRefArg", "Module", "RuntimeError",
+    "FunctionSignature", "JitFunction", "JitModule", "LoadError", "MemRefArg",
+    "Module", "RuntimeError",
     "autotune", "call_path", "compile", "compile_grouped_kernels",
-    "compile_variants", "element_type", "flash_decode", "grouped_mm",
+    "compile_variants", "element_type", "flash_decode", "grouped_mm", "jit",
     "load", "load_autotuned", "parse_signature",
 ]

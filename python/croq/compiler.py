@@ -464,6 +464,8 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             gemm_stream_k: int = 0,
             gemm_cluster: Optional[Tuple[int, int]] = None,
             gemm_f8_promote_steps: Optional[int] = None,
+            gemm_variants: Optional[Sequence[int]] = None,
+            gemm_classify: bool = False,
             cache: Union[bool, str, os.PathLike] = True) -> Artifact:
     """Compiles croq IR into an artifact directory.
 
@@ -512,6 +514,15 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             float GEMM accumulates in wgmma's partial sum before adding it
             into its f32 accumulator; 0 never adds (wgmma accumulates the
             whole K loop, less accurately). None: the compiler's default.
+        gemm_variants: compile on first call (:func:`croq.jit`): for each
+            GEMM from linalg whose variant the host code chooses by shape
+            (dynamic extents; in program order), the one variant to compile
+            (the cost model's choice for one shape class), or -1 for none;
+            a call whose shape chose another fails, naming both. None (the
+            default) compiles every variant.
+        gemm_classify: compile the classifier instead: no kernel; a call
+            records each such GEMM's choice in the runtime
+            (``croqRtGetReportedVariants``). ptxas is not needed.
         cache: the compile cache: True for :func:`default_cache_dir`, a
             directory, or False for none. An entry is keyed by the IR text,
             the module name, the options, and the path, size and time of
@@ -538,8 +549,9 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
     translate = find_croq_translate(tools_dir)
     runtime = find_runtime(runtime_dir, translate)
     linker = find_linker()
-    ptxas = find_ptxas()
-    if binary == "bin" and ptxas is None:
+    # The classifier has no kernel for ptxas to assemble.
+    ptxas = None if gemm_classify else find_ptxas()
+    if binary == "bin" and ptxas is None and not gemm_classify:
         raise CompileError("ptxas not found (PATH, $CUDA_HOME/bin, "
                            "/usr/local/cuda/bin); it assembles the cubin. "
                            "Install the CUDA toolkit or use binary='isa'",
@@ -579,6 +591,22 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                                f"got {gemm_f8_promote_steps!r}", tool="croq")
         options.append(
             f"--croq-gemm-f8-promote-steps={gemm_f8_promote_steps}")
+
+    if gemm_variants is not None:
+        variants = list(gemm_variants)
+        if not variants or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= -1
+                for v in variants):
+            raise CompileError("gemm_variants must be a non-empty sequence "
+                               "of ints >= -1 (a variant, or -1 for none), "
+                               f"got {gemm_variants!r}", tool="croq")
+        options.append("--croq-gemm-variants=" +
+                       ",".join(str(v) for v in variants))
+    if gemm_classify:
+        if gemm_variants is not None:
+            raise CompileError("gemm_classify and gemm_variants exclude each "
+                               "other", tool="croq")
+        options.append("--croq-gemm-classify")
 
     cache_root: Optional[Path] = None
     key = ""

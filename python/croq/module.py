@@ -105,6 +105,17 @@ class _Runtime:
 
 def _load_runtime(path: Path) -> ctypes.CDLL:
     if _Runtime.library is None:
+        # A runtime some library of the process already loaded (its
+        # DT_NEEDED libCroqRuntime.so) is the one its kernels call: opened
+        # by its SONAME, not loaded a second time from another copy's path.
+        try:
+            _Runtime.library = ctypes.CDLL(
+                RUNTIME_LIBRARY,
+                mode=ctypes.RTLD_GLOBAL | getattr(os, "RTLD_NOLOAD", 4))
+            _Runtime.path = path
+            return _Runtime.library
+        except OSError:
+            pass
         try:
             _Runtime.library = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
         except OSError as e:

@@ -15,13 +15,28 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 PYTHON_DIR = TESTS.parent
 REPO = PYTHON_DIR.parent
-sys.path.insert(0, str(PYTHON_DIR))
+#: CROQ_TEST_WHEEL=1: the tests run against the croq package installed from
+#: the wheel (scripts/ci-wheel.sh), with the compiler and runtime it
+#: carries, instead of python/ and the build tree's tools.
+WHEEL = os.environ.get("CROQ_TEST_WHEEL") == "1"
+if not WHEEL:
+    sys.path.insert(0, str(PYTHON_DIR))
 
 import croq  # noqa: E402
 from croq.compiler import find_clang, find_ptxas  # noqa: E402
 
+if WHEEL and PYTHON_DIR in Path(croq.__file__).resolve().parents:
+    raise ImportError(f"CROQ_TEST_WHEEL=1 but croq comes from {PYTHON_DIR}, "
+                      f"not an installed wheel: run from outside the tree")
+
 BUILD = Path(os.environ.get("CROQ_BUILD_DIR", REPO / "build"))
-TOOLS = BUILD / "bin"
+#: The tools: the build tree's, or the croq-opt and croq-translate scripts
+#: the wheel installs beside the environment's python (they run the
+#: package's croq-tool).
+TOOLS = Path(sys.executable).parent if WHEEL else BUILD / "bin"
+#: The real runtime the package calls: the wheel's, or the build tree's.
+RUNTIME_DIR = Path(croq.__file__).resolve().parent / "lib" if WHEEL else \
+    BUILD / "lib"
 
 
 def _have_translate() -> bool:

@@ -40,10 +40,17 @@ static int shouldFail(const char *step) {
 
 const char *croqRtGetLastError(void) { return lastError; }
 void croqRtClearLastError(void) { lastError[0] = 0; }
-void croqRtCallBegin(void) { callStatus = 0; }
+static __thread int refused;
+static __thread int64_t reportedCount;
+void croqRtCallBegin(void) {
+  callStatus = 0;
+  refused = 0;
+  reportedCount = 0;
+}
 int croqRtCallEnd(void) {
   int status = callStatus;
   callStatus = 0;
+  refused = 0;
   return status;
 }
 int croqRtGetDevice(int *device) {
@@ -52,6 +59,96 @@ int croqRtGetDevice(int *device) {
 }
 
 void croqStubLastLaunch(CroqStubLaunch *out) { *out = lastLaunch; }
+
+/* The host calls of GEMMs from linalg with dynamic extents: the checks of
+   the extents and of a specialization's variant (which refuse the call's
+   launches when they fail, as the real runtime does), the classifier's
+   reports, and usable tensor maps of zeros. */
+static __thread int64_t reported[64];
+
+static int refuse(void) {
+  refused = 1;
+  if (!callStatus)
+    callStatus = 1; /* CROQ_RT_ERROR_INVALID_ARGUMENT */
+  return 0;
+}
+
+int croqRtRequireEqualExtents(int64_t first, int64_t second, int check,
+                              int input) {
+  (void)input;
+  if (first == second)
+    return 1;
+  snprintf(lastError, sizeof(lastError),
+           "croqRtRequireEqualExtents: extents %lld and %lld differ (check "
+           "%d); nothing was launched (stub)",
+           (long long)first, (long long)second, check);
+  return refuse();
+}
+
+int croqRtRequireVariant(int64_t product, int64_t chosen, int64_t compiled) {
+  if (chosen == compiled)
+    return 1;
+  snprintf(lastError, sizeof(lastError),
+           "croqRtRequireVariant: product %lld was compiled for variant %lld "
+           "only; the cost model chose variant %lld (stub)",
+           (long long)product, (long long)compiled, (long long)chosen);
+  return refuse();
+}
+
+void croqRtReportVariant(int64_t product, int64_t products, int64_t chosen) {
+  if (product < -1 || product >= products || products > 64)
+    return;
+  for (int64_t i = reportedCount; i < products; ++i)
+    reported[i] = -1;
+  if (reportedCount < products)
+    reportedCount = products;
+  if (product >= 0)
+    reported[product] = chosen;
+}
+
+int64_t croqRtGetReportedVariants(int64_t *variants, int64_t capacity) {
+  for (int64_t i = 0; variants && i < reportedCount && i < capacity; ++i)
+    variants[i] = reported[i];
+  return reportedCount;
+}
+
+static const unsigned char zeroMap[128] __attribute__((aligned(128)));
+
+int croqRtTensorMapGetStrided(int elementType, uint32_t rank,
+                              const void *address, const int64_t *sizes,
+                              const int64_t *byteStrides,
+                              const int64_t *boxDims, int swizzle,
+                              const void **tensorMap) {
+  (void)elementType, (void)rank, (void)address, (void)sizes;
+  (void)byteStrides, (void)boxDims, (void)swizzle;
+  *tensorMap = zeroMap;
+  return 1;
+}
+
+int croqRtTensorMapGetStaged(int elementType, uint32_t rank,
+                             const void *address, const int64_t *sizes,
+                             const int64_t *byteStrides, const int64_t *boxDims,
+                             int swizzle, void *stream, const void **tensorMap,
+                             void **staging) {
+  (void)stream;
+  *staging = 0;
+  return croqRtTensorMapGetStrided(elementType, rank, address, sizes,
+                                   byteStrides, boxDims, swizzle, tensorMap);
+}
+
+int croqRtTensorMapRequire(int usable) { return usable; }
+
+/* A split or stream-K GEMM's workspace: an address nothing reads. */
+void *mgpuMemAlloc(uint64_t bytes, void *stream, _Bool hostShared) {
+  (void)bytes, (void)stream, (void)hostShared;
+  return (void *)(uintptr_t)0x7C0000000000ull;
+}
+
+void mgpuMemFree(void *pointer, void *stream) { (void)pointer, (void)stream; }
+
+void croqRtTensorMapReleaseStaged(void *staging, void *stream) {
+  (void)staging, (void)stream;
+}
 
 void *mgpuModuleLoad(void *data, size_t size) {
   (void)data;
@@ -87,6 +184,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       void **params, void **extra, size_t paramsCount) {
   (void)function;
   (void)extra;
+  if (refused)
+    return;
   if (shouldFail("launch")) {
     snprintf(lastError, sizeof(lastError),
              "mgpuLaunchKernel: cuLaunchKernel(grid %ldx%ldx%ld) failed: "

@@ -15,9 +15,9 @@ import pytest
 
 import croq
 
-from conftest import BUILD, PYTHON_DIR, REPO
+from conftest import BUILD, PYTHON_DIR, REPO, RUNTIME_DIR, WHEEL
 
-RUNTIME = BUILD / "lib" / "libCroqRuntime.so"
+RUNTIME = RUNTIME_DIR / "libCroqRuntime.so"
 FAKE_CUDA = BUILD / "lib" / "libcroq-fake-cuda.so"
 
 pytestmark = pytest.mark.skipif(
@@ -26,7 +26,8 @@ pytestmark = pytest.mark.skipif(
 
 CALL = """
 import sys
-sys.path.insert(0, {python!r})
+if {python!r}:
+    sys.path.insert(0, {python!r})
 import croq
 try:
     m = croq.load({artifact!r})
@@ -58,7 +59,7 @@ def run(artifact, libcuda, fail=None):
     env.pop("CROQ_FAKE_CUDA_FAIL", None)
     if fail:
         env["CROQ_FAKE_CUDA_FAIL"] = fail
-    script = CALL.format(python=str(PYTHON_DIR),
+    script = CALL.format(python="" if WHEEL else str(PYTHON_DIR),
                          artifact=str(artifact.directory))
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(script)],
                           capture_output=True, text=True, env=env,

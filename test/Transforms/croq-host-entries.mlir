@@ -125,3 +125,18 @@ func.func @scalars(%a: memref<?xf32>, %s: f32, %n: index, %flag: i1) {
   }
   return
 }
+
+// -----
+
+// A function marked croq.entry launches no kernel but is an entry point all
+// the same (convert-linalg-to-croq's classifier): the stream, the status and
+// the C interface; the mark is dropped.
+// CHECK-LABEL: func.func @classifier(
+// CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: !llvm.ptr {croq.stream}) -> i32
+// CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK-NEXT: call @croqRtCallBegin() : () -> ()
+// CHECK-NEXT: %[[STATUS:.*]] = call @croqRtCallEnd() : () -> i32
+// CHECK-NEXT: return %[[STATUS]] : i32
+func.func @classifier(%a: memref<?xf32>) attributes {croq.entry} {
+  return
+}

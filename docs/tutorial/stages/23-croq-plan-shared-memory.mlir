@@ -4,7 +4,7 @@
 module attributes {croq.target = "sm_90a"} {
   func.func private @croqRtCallEnd() -> i32
   func.func private @croqRtCallBegin()
-  func.func @tiled_add_2d(%arg0: memref<64x128xi32>, %arg1: memref<64x128xi32>, %arg2: memref<64x128xi32>, %arg3: !llvm.ptr {croq.stream}) -> i32 {
+  func.func @tiled_add_2d(%arg0: memref<64x128xi32>, %arg1: memref<64x128xi32>, %arg2: memref<64x128xi32>, %arg3: !llvm.ptr {croq.stream}) -> i32 attributes {llvm.emit_c_interface} {
     call @croqRtCallBegin() : () -> ()
     croq.parallel (%arg4, %arg5) in [4, 8] : block attributes {shared_memory = 2048 : i64} {
       %c16 = arith.constant 16 : index

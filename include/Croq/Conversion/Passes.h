@@ -101,6 +101,18 @@ struct CroqToNVVMPipelineOptions
                      "in wgmma before adding into its f32 accumulator (0: "
                      "never; convert-linalg-to-croq's default: 1)"),
       llvm::cl::init(1)};
+  PassOptions::ListOption<int64_t> gemmVariants{
+      *this, "gemm-variants",
+      llvm::cl::desc("for each GEMM from linalg whose variant the host code "
+                     "chooses (dynamic extents): the one variant to compile "
+                     "(a shape class), -1 for none (default: every "
+                     "variant)")};
+  PassOptions::Option<bool> gemmClassify{
+      *this, "gemm-classify",
+      llvm::cl::desc("compile no kernel: the GEMMs from linalg whose variant "
+                     "the host code chooses report their choice to the "
+                     "runtime (the classifier of compile on first call)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("make every 2-D block grid without a croq.persistent "

@@ -255,6 +255,39 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     (`croqRtRequireEqualExtents`) and launches nothing; kernels on operands
     that disagree would read past an edge as zeros and be silently wrong.
 
+    Compile on first call. A product of dynamic extents with more than one
+    variant (tile, cluster, split or stream-K form) gets the kernels of
+    every variant and host code that chooses among them per call; those
+    are the products "whose variant the host code chooses", numbered from 0
+    in the order of the module's functions and their ops. `variants`
+    restricts each of them to one variant, the cost model's choice for one
+    shape class: entry p is the variant of product p (its index in the
+    order the cost model weighs them, which `-debug-only=
+    convert-linalg-to-croq` prints), or -1 for none. The host code still computes
+    the choice and, before the product's kernels, calls
+    `croqRtRequireVariant(p, chosen, compiled)`, which fails the call
+    (naming both and launching nothing after) where the shape chose
+    another variant. The list has one entry per such product, or none (every
+    variant of every product, the default). `classify` emits no kernel at
+    all: each such product reports its choice
+    (`croqRtReportVariant(p, products, chosen)`, which
+    `croqRtGetReportedVariants` reads after the call; each function first
+    reports the count alone, as product -1), every other op that
+    would become a kernel is dropped with the temporaries only it used, and
+    the functions stay entry points (`croq.entry`): the classifier
+    `croq.jit` calls to find a call's shape class before it compiles that
+    class's kernels alone.
+
+    Specialized to variant 3 (`variants=3`):
+
+    ```mlir
+    %v = ... the cost model's choice, an index ...
+    %chosen = arith.index_cast %v : index to i64
+    %ok = call @croqRtRequireVariant(%c0_i64, %chosen, %c3_i64)
+        : (i64, i64, i64) -> i32
+    croq.parallel ... the kernels of variant 3 ...
+    ```
+
     A product this pass cannot take (tensors instead of memrefs,
     other element types, other indexing maps, inside a croq kernel) is an
     error that says why: nothing later in croq lowers linalg.
@@ -297,7 +330,15 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
            /*default=*/"1",
            "K steps (128 elements each) an 8-bit float product accumulates "
            "in wgmma's partial sum before adding it into its f32 main "
-           "accumulator (0: wgmma accumulates the whole K loop)">
+           "accumulator (0: wgmma accumulates the whole K loop)">,
+    ListOption<"variants", "variants", "int64_t",
+               "For each product whose variant the host code chooses (in "
+               "program order): the one variant to emit, or -1 for none "
+               "(empty: every variant)">,
+    Option<"classify", "classify", "bool", /*default=*/"false",
+           "Emit no kernel: each product whose variant the host code "
+           "chooses reports its choice to the runtime, other kernels are "
+           "dropped, the functions stay entry points">
   ];
   let dependentDialects = [
     "::mlir::croq::CroqDialect",

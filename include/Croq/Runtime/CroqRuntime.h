@@ -416,6 +416,33 @@ typedef enum croqRtMultipleCheck {
 CROQ_RT_EXPORT int croqRtRequireMultiple(int64_t value, int64_t divisor,
                                          int check);
 
+/// The host call of croq's generated code for a linalg product of dynamic
+/// extents compiled for one variant only (convert-linalg-to-croq's
+/// `variants`): returns 1 when the cost model's choice for the call's
+/// extents, `chosen`, is the variant `compiled`; otherwise (also for
+/// `compiled` -1: no variant) reports CROQ_RT_ERROR_INVALID_ARGUMENT naming
+/// product `product` and both variants, returns 0 and refuses the calling
+/// thread's launches until its call ends, as croqRtRequireEqualExtents does.
+CROQ_RT_EXPORT int croqRtRequireVariant(int64_t product, int64_t chosen,
+                                        int64_t compiled);
+
+/// The host call of croq's classifier (convert-linalg-to-croq's
+/// `classify`): records, for the calling thread, that product `product` of
+/// the module's `products` whose variant the host code chooses chose
+/// variant `chosen`; product -1 records the count only (each function of
+/// the classifier does at its start, so that a call that reaches no product
+/// still tells how many the module has). croqRtCallBegin forgets what the
+/// thread recorded.
+CROQ_RT_EXPORT void croqRtReportVariant(int64_t product, int64_t products,
+                                        int64_t chosen);
+
+/// Copies the variants the calling thread recorded since its last
+/// croqRtCallBegin (croqRtReportVariant), by product, into `variants` (at
+/// most `capacity`; -1 for a product the call did not reach) and returns
+/// the number of products, 0 when nothing was recorded.
+CROQ_RT_EXPORT int64_t croqRtGetReportedVariants(int64_t *variants,
+                                                 int64_t capacity);
+
 /// Frees a staging buffer on `stream` (cuMemFreeAsync: after the work
 /// queued there before this call, such as the kernel that reads it); null
 /// does nothing.

@@ -2,7 +2,8 @@
 //
 // Operands whose extents disagree would make a kernel read or write past
 // an operand's edge; the runtime fails the call instead, naming the
-// extents, and launches nothing.
+// extents, and launches nothing. A product compiled for one variant checks
+// the cost model's choice the same way; a classifier reports it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,27 +21,58 @@ using namespace mlir;
 using namespace mlir::croq;
 
 /// The runtime's check of two extents, declared in `module` on first use.
-static func::FuncOp getExtentCheck(OpBuilder &b, ModuleOp module) {
-  StringRef name = "croqRtRequireEqualExtents";
+/// The declaration of runtime function `name` of `type` in the module of
+/// `b`'s insertion point, added at its start where missing.
+static func::FuncOp getRuntimeFunction(OpBuilder &b, StringRef name,
+                                       FunctionType type) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
-  auto type = b.getFunctionType(
-      {b.getI64Type(), b.getI64Type(), b.getI32Type(), b.getI32Type()},
-      {b.getI32Type()});
-  auto check = func::FuncOp::create(b, module.getLoc(), name, type);
-  check.setPrivate();
-  return check;
+  auto function = func::FuncOp::create(b, module.getLoc(), name, type);
+  function.setPrivate();
+  return function;
+}
+
+static func::FuncOp getExtentCheck(OpBuilder &b) {
+  return getRuntimeFunction(b, "croqRtRequireEqualExtents",
+                            b.getFunctionType({b.getI64Type(), b.getI64Type(),
+                                               b.getI32Type(), b.getI32Type()},
+                                              {b.getI32Type()}));
+}
+
+void mlir::croq::requireVariant(OpBuilder &b, Location loc, int64_t product,
+                                Value chosen, int64_t compiled) {
+  Type i64 = b.getI64Type();
+  func::FuncOp require =
+      getRuntimeFunction(b, "croqRtRequireVariant",
+                         b.getFunctionType({i64, i64, i64}, {b.getI32Type()}));
+  func::CallOp::create(
+      b, loc, require,
+      ValueRange{arith::ConstantIntOp::create(b, loc, product, 64),
+                 arith::IndexCastOp::create(b, loc, i64, chosen),
+                 arith::ConstantIntOp::create(b, loc, compiled, 64)});
+}
+
+void mlir::croq::reportVariant(OpBuilder &b, Location loc, int64_t product,
+                               int64_t products, Value chosen) {
+  Type i64 = b.getI64Type();
+  func::FuncOp report = getRuntimeFunction(
+      b, "croqRtReportVariant", b.getFunctionType({i64, i64, i64}, {}));
+  func::CallOp::create(
+      b, loc, report,
+      ValueRange{arith::ConstantIntOp::create(b, loc, product, 64),
+                 arith::ConstantIntOp::create(b, loc, products, 64),
+                 arith::IndexCastOp::create(b, loc, i64, chosen)});
 }
 
 void mlir::croq::requireEqualExtents(OpBuilder &b, Location loc, Value first,
                                      Value second, int kind, int input) {
   if (getConstantIntValue(first) && getConstantIntValue(second))
     return;
-  auto module =
-      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-  func::FuncOp check = getExtentCheck(b, module);
+  func::FuncOp check = getExtentCheck(b);
   auto i64 = [&](Value v) {
     return arith::IndexCastOp::create(b, loc, b.getI64Type(), v);
   };

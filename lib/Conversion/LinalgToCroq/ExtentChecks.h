@@ -1,8 +1,10 @@
 //===- ExtentChecks.h - host checks of dynamic extents ----------*- C++ -*-===//
 //
-// The runtime check (croqRtRequireEqualExtents) that the host code of a
+// The runtime checks (croqRtRequireEqualExtents) that the host code of a
 // kernel from linalg makes before it launches, where two extents that must
-// agree are known only at run time.
+// agree are known only at run time, and the calls by which a product
+// compiled for one variant checks the cost model's choice
+// (croqRtRequireVariant) or a classifier reports it (croqRtReportVariant).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +27,18 @@ void requireEqualExtents(OpBuilder &b, Location loc, Value first, Value second,
 
 /// Emits requireEqualExtents for every dimension of every memref operand of
 /// `op` that a loop indexes, against that loop's extent in `loopExtents`.
+/// Emits `croqRtRequireVariant(product, chosen, compiled)`: the call fails
+/// where the cost model's choice `chosen` (an index) is not the variant a
+/// specialization was compiled with (`compiled`, -1 for none).
+void requireVariant(OpBuilder &b, Location loc, int64_t product, Value chosen,
+                    int64_t compiled);
+
+/// Emits `croqRtReportVariant(product, products, chosen)`: the classifier
+/// records the cost model's choice `chosen` (an index) for the runtime's
+/// caller.
+void reportVariant(OpBuilder &b, Location loc, int64_t product,
+                   int64_t products, Value chosen);
+
 void requireOperandExtents(OpBuilder &b, Location loc, linalg::LinalgOp op,
                            ArrayRef<Value> loopExtents);
 

@@ -147,13 +147,80 @@ static void emitExtentChecks(OpBuilder &b, Location loc, linalg::LinalgOp op,
             CROQ_RT_EXTENTS_EPILOGUE_INPUT, extent.operand);
 }
 
+/// What the pass emits for the products whose variant the host code
+/// chooses (dynamic extents, several variants): every variant and the
+/// dispatch among them, the variant of one shape class each (`variants`),
+/// or the report of the choice (`classify`).
+struct HostChoices {
+  ArrayRef<int64_t> variants;
+  bool classify = false;
+  /// The products seen so far whose variant the host code chooses, and
+  /// where the last one was.
+  int64_t count = 0;
+  std::optional<Location> last;
+  /// For `classify`: each such product's choice, reported once the count
+  /// is known (emitReports).
+  SmallVector<Value> choices;
+};
+
+/// Emits the kernels of the variant of `spec` that `choice` chooses on the
+/// host, as `choices` says: a dispatch among all `variants`, the one of a
+/// shape class after the check that the call's extents chose it, or no
+/// kernel (the classifier's report is emitted after, by emitReports).
+static LogicalResult
+emitHostChoice(OpBuilder &b, Location loc, linalg::LinalgOp op,
+               const MatmulSpec &spec, ArrayRef<GemmVariant> variants,
+               const ProductSizes &sizes, const GemmChoice &choice,
+               const TargetDescription &target, HostChoices &choices) {
+  int64_t product = choices.count++;
+  choices.last = loc;
+  if (choices.classify) {
+    choices.choices.push_back(choice.variant);
+    return success();
+  }
+  if (!choices.variants.empty()) {
+    if (product >= static_cast<int64_t>(choices.variants.size()))
+      return op.emitOpError("convert-linalg-to-croq: variants lists ")
+             << choices.variants.size() << " products, but this is product "
+             << product << " whose variant the host code chooses";
+    int64_t compiled = choices.variants[product];
+    if (compiled < -1 || compiled >= static_cast<int64_t>(variants.size()))
+      return op.emitOpError("convert-linalg-to-croq: variants gives product ")
+             << product << " variant " << compiled << "; it has "
+             << variants.size() << " (0 to " << variants.size() - 1
+             << ", or -1 for none)";
+    requireVariant(b, loc, product, choice.variant, compiled);
+    if (compiled >= 0)
+      emitVariant(b, loc, spec, variants[compiled], sizes, choice.splits,
+                  target);
+    return success();
+  }
+  SmallVector<int64_t> cases;
+  for (int64_t i = 1, e = variants.size(); i < e; ++i)
+    cases.push_back(i);
+  auto dispatch = scf::IndexSwitchOp::create(
+      b, loc, TypeRange{}, choice.variant, cases, cases.size());
+  auto emitCase = [&](Region &region, const GemmVariant &variant) {
+    OpBuilder::InsertionGuard guard(b);
+    b.createBlock(&region);
+    emitVariant(b, loc, spec, variant, sizes, choice.splits, target);
+    scf::YieldOp::create(b, loc);
+  };
+  emitCase(dispatch.getDefaultRegion(), variants[0]);
+  for (auto [i, region] : llvm::enumerate(dispatch.getCaseRegions()))
+    emitCase(region, variants[i + 1]);
+  return success();
+}
+
 /// Replaces `op` by the croq kernels that compute it: those of the variant
 /// of least cost, chosen here for a static shape and by the host code (one
-/// set of kernels per variant) for a dynamic one.
-static void emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
-                       ArrayRef<GemmVariant> variants,
-                       const TargetDescription &target, int64_t resultBytes,
-                       int64_t splitK) {
+/// set of kernels per variant, or those `choices` keeps) for a dynamic one.
+/// A classifier keeps none.
+static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
+                                ArrayRef<GemmVariant> variants,
+                                const TargetDescription &target,
+                                int64_t resultBytes, int64_t splitK,
+                                HostChoices &choices) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   // Static sizes fold to constants, and a static grid to static extents.
@@ -175,22 +242,12 @@ static void emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
   GemmChoice choice = chooseVariant(b, loc, sizes, bRowBytes, variants, target,
                                     resultBytes, splitK);
   if (std::optional<int64_t> chosen = getConstantIntValue(choice.variant)) {
-    emitVariant(b, loc, spec, variants[*chosen], sizes, choice.splits, target);
-  } else {
-    SmallVector<int64_t> cases;
-    for (int64_t i = 1, e = variants.size(); i < e; ++i)
-      cases.push_back(i);
-    auto dispatch = scf::IndexSwitchOp::create(
-        b, loc, TypeRange{}, choice.variant, cases, cases.size());
-    auto emitCase = [&](Region &region, const GemmVariant &variant) {
-      OpBuilder::InsertionGuard guard(b);
-      b.createBlock(&region);
-      emitVariant(b, loc, spec, variant, sizes, choice.splits, target);
-      scf::YieldOp::create(b, loc);
-    };
-    emitCase(dispatch.getDefaultRegion(), variants[0]);
-    for (auto [i, region] : llvm::enumerate(dispatch.getCaseRegions()))
-      emitCase(region, variants[i + 1]);
+    if (!choices.classify)
+      emitVariant(b, loc, spec, variants[*chosen], sizes, choice.splits,
+                  target);
+  } else if (failed(emitHostChoice(b, loc, op, spec, variants, sizes, choice,
+                                   target, choices))) {
+    return failure();
   }
   if (spec.epilogue)
     spec.epilogue->generic.erase();
@@ -203,6 +260,73 @@ static void emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
       dealloc->erase();
     spec.epilogue->temporary.erase();
   }
+  return success();
+}
+
+/// The classifier's reports: each product whose variant the host code
+/// chooses tells the runtime its choice, right after computing it, with
+/// the count of such products; each public function of `module` the count
+/// alone at its start, so that a call that reaches no product (another
+/// function's) still tells it.
+static void emitReports(ModuleOp module, const HostChoices &choices) {
+  for (auto [product, choice] : llvm::enumerate(choices.choices)) {
+    OpBuilder b(choice.getContext());
+    b.setInsertionPointAfterValue(choice);
+    reportVariant(b, choice.getLoc(), product, choices.count, choice);
+  }
+  if (choices.count == 0)
+    return;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal() || !func.isPublic())
+      continue;
+    auto b = OpBuilder::atBlockBegin(&func.getBody().front());
+    Value none = arith::ConstantIndexOp::create(b, func.getLoc(), -1);
+    reportVariant(b, func.getLoc(), -1, choices.count, none);
+  }
+}
+
+/// Drops what the classifier no longer uses: the ops without effects left
+/// unused (views, extents, the cost model of static products) and the
+/// temporaries (memref.alloc) only released, so that a call of the
+/// classifier allocates nothing on the device.
+static void dropUnusedHostOps(ModuleOp module) {
+  auto releasedOnly = [](Operation *op) {
+    return isa<memref::AllocOp>(op) &&
+           llvm::all_of(op->getUsers(), llvm::IsaPred<memref::DeallocOp>);
+  };
+  // One at a time: erasing an op may leave its operands' producers unused.
+  while (true) {
+    Operation *unused = nullptr;
+    module.walk([&](Operation *op) {
+      if (!isOpTriviallyDead(op) && !releasedOnly(op))
+        return WalkResult::advance();
+      unused = op;
+      return WalkResult::interrupt();
+    });
+    if (!unused)
+      return;
+    for (Operation *user : llvm::make_early_inc_range(unused->getUsers()))
+      user->erase();
+    unused->erase();
+  }
+}
+
+/// Makes `module` a classifier: its kernels (croq.parallel regions written
+/// by hand) are dropped, and its public functions stay entry points.
+static void keepOnlyHostCode(ModuleOp module) {
+  SmallVector<ParallelOp> kernels;
+  module.walk([&](ParallelOp op) {
+    if (op.getLevel() == ParallelLevel::Block)
+      kernels.push_back(op);
+    return WalkResult::skip();
+  });
+  for (ParallelOp kernel : kernels)
+    kernel.erase();
+  dropUnusedHostOps(module);
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && func.isPublic())
+      func->setAttr(CroqDialect::EntryAttrHelper::getNameStr(),
+                    UnitAttr::get(func.getContext()));
 }
 
 /// The most columns of a tile whose consumer warpgroups hold two f32
@@ -285,9 +409,34 @@ struct ConvertLinalgToCroqPass
     HostWork work;
     if (failed(classifyHostCode(module, work)))
       return signalPassFailure();
+    HostChoices choices{variants, classify};
     for (auto &[op, spec] : work.products)
-      if (failed(convertProduct(op, spec, **target)))
+      if (failed(convertProduct(op, spec, **target, choices)))
         return signalPassFailure();
+    if (!variants.empty() &&
+        static_cast<int64_t>(variants.size()) != choices.count) {
+      // At the last such product (erased by now): the module's location
+      // would print the whole module with the error.
+      mlir::emitError(choices.last.value_or(module.getLoc()),
+                      "convert-linalg-to-croq: variants lists ")
+          << variants.size() << " products; the module has " << choices.count
+          << " whose variant the host code chooses";
+      return signalPassFailure();
+    }
+    if (classify) {
+      // The classifier launches nothing: the other ops that would become
+      // kernels are dropped.
+      emitReports(module, choices);
+      for (linalg::GenericOp generic : work.elementwise)
+        generic.erase();
+      for (auto [generic, start] : work.reductions) {
+        generic.erase();
+        if (start)
+          start.erase();
+      }
+      keepOnlyHostCode(module);
+      return;
+    }
     // Row-wise chains (softmax, norms) take a kernel of a block per row.
     SmallVector<RowChain> chains;
     formRowChains(work, chains);
@@ -317,7 +466,8 @@ struct ConvertLinalgToCroqPass
 
   /// Replaces `op` by its kernels, or says why it cannot.
   LogicalResult convertProduct(linalg::LinalgOp op, MatmulSpec &spec,
-                               const TargetDescription &target) {
+                               const TargetDescription &target,
+                               HostChoices &choices) {
     int64_t resultBytes = getElementTypeOrSelf(spec.getOutput().getType())
                               .getIntOrFloatBitWidth() /
                           8;
@@ -382,8 +532,8 @@ struct ConvertLinalgToCroqPass
                             "128x128 and 64x128 tiles only, got split-k=")
              << productSplitK << " with a tile of " << candidates->front().rows
              << "x" << candidates->front().cols;
-    emitKernel(op, spec, variants, target, resultBytes, productSplitK);
-    return success();
+    return emitKernel(op, spec, variants, target, resultBytes, productSplitK,
+                      choices);
   }
 };
 } // namespace

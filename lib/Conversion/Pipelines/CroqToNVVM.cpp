@@ -84,6 +84,9 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   fromLinalg.clusterM = options.gemmClusterM;
   fromLinalg.clusterN = options.gemmClusterN;
   fromLinalg.f8PromoteSteps = options.gemmF8PromoteSteps;
+  fromLinalg.variants.assign(options.gemmVariants.begin(),
+                             options.gemmVariants.end());
+  fromLinalg.classify = options.gemmClassify;
   // Tensor input (linalg on tensors, as frontends emit it) becomes buffers
   // first, function results out-parameters; memref input is left as it is.
   addBufferizationPasses(pm);

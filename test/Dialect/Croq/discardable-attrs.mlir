@@ -23,7 +23,7 @@ func.func @stages_and_warp_specialize(%n: index) {
 func.func @misspelled(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{'scf.for' op carries unknown croq attribute 'croq.stage'; croq reads 'croq.stages', 'croq.warp_specialize', 'croq.consumers', 'croq.persistent' and 'croq.target'}}
+  // expected-error @+1 {{'scf.for' op carries unknown croq attribute 'croq.stage'; croq reads 'croq.stages', 'croq.warp_specialize', 'croq.consumers', 'croq.persistent', 'croq.entry' and 'croq.target'}}
   scf.for %i = %c0 to %n step %c1 {
   } {croq.stage = 4 : i64}
   return
@@ -137,5 +137,30 @@ module attributes {croq.target = 90} {
 
 // expected-error @+1 {{'func.func' op carries 'croq.target', which applies to builtin.module only}}
 func.func @target_on_function() attributes {croq.target = "sm_90a"} {
+  return
+}
+
+// -----
+
+// A function that launches no kernel is an entry point all the same
+// (convert-linalg-to-croq's classifier).
+// CHECK-LABEL: func @entry_without_kernel
+// CHECK-SAME: attributes {croq.entry}
+func.func @entry_without_kernel() attributes {croq.entry} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op expects 'croq.entry' to be a unit attribute, got true}}
+func.func @entry_not_unit() attributes {croq.entry = true} {
+  return
+}
+
+// -----
+
+func.func @entry_not_on_func() {
+  // expected-error @+1 {{'arith.constant' op carries 'croq.entry', which applies to func.func only}}
+  %c0 = arith.constant {croq.entry} 0 : index
   return
 }

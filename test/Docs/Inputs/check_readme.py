@@ -32,15 +32,18 @@ fails the check (teach this script how to check it):
   cmake --build build [--target T]   T is a target some CMake file defines;
   cmake --install build ...          accepted;
   .../lit [-v] PATH...               each build/test/X exists as test/X;
-  python3 -m pip install WHEEL       WHEEL is build-wheel/dist/croq-*.whl,
-                                     the wheel scripts/build-wheel.sh builds;
+  python3 -m pip install WHEEL       WHEEL is build-wheel/dist/croq-*.whl or
+                                     build/dist/croq-*.whl,
+                                     the wheel scripts/build-wheel.sh or
+                                     scripts/ci-wheel.sh builds;
   python3 PATH ...                   PATH exists.
 The first ```sh block is the quick start: .ci/run must run each of its
 commands as a step (`run_step <name> <command>`).
 
 python: the page's ```python blocks run, in WORK, as one program:
 croq.compile really compiles (with the tools in DIR and the runtime in
---runtime), `torch` is a stand-in that accepts anything, and croq.load
+--runtime; croq.jit compiles the classifier of its text), `torch` is a
+stand-in that accepts anything, and croq.load
 returns a stand-in that reads the artifact's signature and fails on an entry
 point the artifact lacks or a call with the wrong number of arguments. Every
 `croq.NAME` the blocks use must be in croq.__all__.
@@ -335,10 +338,12 @@ def check_shell(root, page, lines, tools, work):
                 words[1:4] == ["-m", "pip", "install"]):
             wheels = [w for w in words[4:] if not w.startswith("-")]
             if not wheels or not all(
-                    fnmatch.fnmatch(w, "build-wheel/dist/croq-*.whl")
+                    fnmatch.fnmatch(w, "build-wheel/dist/croq-*.whl") or
+                    fnmatch.fnmatch(w, "build/dist/croq-*.whl")
                     for w in wheels):
                 fail(page, number, f"`{command}` installs something other "
-                     f"than the wheel scripts/build-wheel.sh builds")
+                     f"than the wheel scripts/build-wheel.sh or "
+                     f"scripts/ci-wheel.sh builds")
             print(f"pip: {command}")
             continue
         if re.fullmatch(r"python3?(\.\d+)?", program) and len(words) > 1:
@@ -399,6 +404,21 @@ class SignatureModule:
         return call
 
 
+class JitStandIn:
+    """A stand-in for croq.jit's module: the text's classifier compiles for
+    real (the entry points come from its signature), calls are counted."""
+
+    def __init__(self, croq, text, options):
+        import tempfile
+        artifact = croq.compile(text, tempfile.mkdtemp(dir="."),
+                                gemm_classify=True, **options)
+        print(f"jit: classifier of {', '.join(artifact.functions())}")
+        self.module = SignatureModule(croq, artifact.directory)
+
+    def __getattr__(self, name):
+        return getattr(self.module, name)
+
+
 def check_python(root, page, lines, tools, runtime, work):
     make_work_dir(root, tools, work)
     blocks = list(fenced_blocks(lines, "python"))
@@ -417,6 +437,7 @@ def check_python(root, page, lines, tools, runtime, work):
                          f"croq.__all__")
     sys.modules["torch"] = Anything()
     croq.load = lambda path: SignatureModule(croq, path)
+    croq.jit = lambda text, **options: JitStandIn(croq, text, options)
     os.chdir(work)
     for start, body in blocks:
         code = compile("\n" * (start - 1) + "\n".join(body), str(page), "exec")

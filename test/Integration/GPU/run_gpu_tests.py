@@ -2168,6 +2168,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # Whole programs from MLIR's TOSA pipelines (frontend_tests.py).
     from frontend_tests import frontend_tests
     frontend_tests(suite, random_tensor, poisoned, compare_close)
+    # Compile on first call, where croq's tools are (jit_tests.py).
+    from jit_tests import jit_tests
+    jit_tests(suite, random_tensor, poisoned, compare_close)
 
     counts = {k: sum(r.status == k for r in suite.results)
               for k in ("PASS", "FAIL", "KNOWN")}

@@ -9,6 +9,7 @@
 #include "Croq/Dialect/Croq/IR/CroqTypes.h"
 #include "Croq/Dialect/Croq/IR/TargetDescription.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -101,6 +102,15 @@ LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
              << "), got '" << chip.getValue() << "'";
     return success();
   }
+  if (name == EntryAttrHelper::getNameStr()) {
+    if (!isa<func::FuncOp>(op))
+      return op->emitOpError("carries '")
+             << name << "', which applies to func.func only";
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitOpError("expects '")
+             << name << "' to be a unit attribute, got " << attr.getValue();
+    return success();
+  }
   if (name == StreamAttrHelper::getNameStr())
     return op->emitOpError("carries '")
            << name << "', which applies to function arguments only";
@@ -108,7 +118,8 @@ LogicalResult CroqDialect::verifyOperationAttribute(Operation *op,
          << name << "'; croq reads '" << StagesAttrHelper::getNameStr()
          << "', '" << WarpSpecializeAttrHelper::getNameStr() << "', '"
          << ConsumersAttrHelper::getNameStr() << "', '"
-         << PersistentAttrHelper::getNameStr() << "' and '"
+         << PersistentAttrHelper::getNameStr() << "', '"
+         << EntryAttrHelper::getNameStr() << "' and '"
          << TargetAttrHelper::getNameStr() << "'";
 }
 

@@ -32,8 +32,11 @@ using namespace mlir::croq;
 static constexpr StringLiteral kCallBegin = "croqRtCallBegin";
 static constexpr StringLiteral kCallEnd = "croqRtCallEnd";
 
-/// Whether `func` holds a kernel.
-static bool launchesKernels(func::FuncOp func) {
+/// Whether `func` is an entry point: it holds a kernel, or is marked
+/// croq.entry (a classifier, which launches none).
+static bool isEntryPoint(func::FuncOp func) {
+  if (func->hasAttr(CroqDialect::EntryAttrHelper::getNameStr()))
+    return true;
   WalkResult found = func.walk([](ParallelOp op) {
     return op.getLevel() == ParallelLevel::Block ? WalkResult::interrupt()
                                                  : WalkResult::advance();
@@ -170,7 +173,7 @@ struct CroqHostEntriesPass
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> entries;
     for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal() && launchesKernels(func))
+      if (!func.isExternal() && isEntryPoint(func))
         entries.push_back(func);
     if (entries.empty())
       return;
@@ -186,6 +189,10 @@ struct CroqHostEntriesPass
     for (func::FuncOp func : entries) {
       if (failed(addStreamAndStatus(func, begin, end)))
         return signalPassFailure();
+      // Hosts call it through its C interface (_mlir_ciface_<name>).
+      func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    UnitAttr::get(context));
+      func->removeAttr(CroqDialect::EntryAttrHelper::getNameStr());
       queueAllocationsOnStream(func);
     }
   }

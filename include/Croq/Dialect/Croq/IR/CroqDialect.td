@@ -45,6 +45,11 @@ def Croq_Dialect : Dialect {
     // On the !llvm.ptr argument of a function that launches kernels: the
     // stream they are launched on (croq-host-entries).
     "::mlir::UnitAttr":$stream,
+    // On a func.func that launches no kernel: an entry point all the same
+    // (croq-host-entries gives it the stream and the status). The
+    // classifier convert-linalg-to-croq makes (its `classify` option)
+    // launches nothing and is called like the module it classifies.
+    "::mlir::UnitAttr":$entry,
     // On a builtin.module: the chip its kernels compile for (croq-set-target
     // or the user; sm_90a where no module names one). Every pass that needs
     // a limit or a feature of the GPU reads it (getModuleTarget).

@@ -944,8 +944,11 @@ def CroqHostEntries : Pass<"croq-host-entries", "ModuleOp"> {
   let summary = "Give each function that launches kernels the stream to "
                 "launch on and a status result";
   let description = [{
-    A function that holds a kernel (a block-level `croq.parallel`) is what
-    the host calls. This pass gives each such function a last argument
+    A function that holds a kernel (a block-level `croq.parallel`), or is
+    marked `croq.entry` (a classifier that launches none, made by
+    `convert-linalg-to-croq`'s `classify` option), is what the host calls,
+    through its C interface (`llvm.emit_c_interface`, which the pass sets;
+    `croq.entry` is dropped). This pass gives each such function a last argument
     `%stream: !llvm.ptr {croq.stream}`, the CUDA stream (`CUstream`, null
     for the default stream) its kernels are launched on and its tensors are
     staged on, and an `i32` result: 0, or the code of the first runtime
