@@ -118,6 +118,7 @@ written to <module>.FAILED.txt and the others go on. CROQ_GPU_JOBS
 modules at a time (each croq.compile runs its tools as processes)."""
 import ast
 import os
+import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -226,12 +227,31 @@ for line in (corpus / "expected.txt").read_text().splitlines():
     name = "frontend_" + stem.replace(".", "_").replace("-", "_")
 
     def program(stem=stem, name=name):
-        croq.compile(corpus / f"{stem}.mlir", out, name=name, **TOOLS)
+        # The variants of one program share its kernels' names, and
+        # croq-translate writes each kernel's cubin as cubin/<kernel>.cubin
+        # in the output before embedding it: two variants compiled at once
+        # into one directory ran ptxas on one file from two processes
+        # (ptxas failed with status 255, or a library embedded the other
+        # variant's cubin and its launch failed; H200, 16 jobs). So each
+        # compiles in a directory of its own, and only its uniquely named
+        # files move into the output.
+        stage = out / ".stage" / name
+        shutil.rmtree(stage, ignore_errors=True)
+        try:
+            croq.compile(corpus / f"{stem}.mlir", stage, name=name, **TOOLS)
+            for file in (f"lib{name}.so", f"{name}.json", f"{name}.ptx",
+                         f"{name}.mlir", f"{name}.ptxas.txt",
+                         f"{name}.build.json"):
+                if (stage / file).is_file():
+                    os.replace(stage / file, out / file)
+        finally:
+            shutil.rmtree(stage, ignore_errors=True)
         print(f"compiled {stem} as {name}")
     jobs.append(lambda name=name, program=program: attempt(name, program))
 with ThreadPoolExecutor(max_workers=int(os.environ["CROQ_GPU_JOBS"])) as pool:
     for job in [pool.submit(job) for job in jobs]:
         job.result()
+shutil.rmtree(out / ".stage", ignore_errors=True)
 if failed:
     print(f"gpu-artifacts: {len(failed)} module(s) did not compile: "
           f"{', '.join(map(str, failed))}", file=sys.stderr)
