@@ -34,10 +34,9 @@ def test_every_gpu_test_kernel_is_run():
     kernels = functions(sorted(GPU_TESTS.glob("*.mlir")))
     assert len(kernels) >= 25
     # run_gpu_tests.py and the groups it imports (linalg_ops_tests.py,
-    # linalg_tf32_s8_tests.py).
+    # im2col_tests.py, linalg_attention_tests.py, ...).
     driver = DRIVER.read_text() + "".join(
-        (GPU_TESTS / name).read_text()
-        for name in ("linalg_ops_tests.py", "linalg_tf32_s8_tests.py"))
+        path.read_text() for path in sorted(GPU_TESTS.glob("*_tests.py")))
     missing = [f"{k} ({f})" for k, f in kernels.items()
                if f'"{k}"' not in driver]
     assert not missing, f"kernels the GPU driver never runs: {missing}"

@@ -153,8 +153,9 @@ def im2col_tests(s, random_tensor: Callable, poisoned: Callable,
 
     def conv(stride: int, n: int, h: int, w: int, c: int, f: int,
              pipelined: bool = False) -> None:
-        kernel = (f"conv3x3_p1s{stride}_pipelined_f16" if pipelined
-                  else f"conv3x3_p1s{stride}_f16")
+        kernel = {(1, False): "conv3x3_p1s1_f16",
+                  (2, False): "conv3x3_p1s2_f16",
+                  (1, True): "conv3x3_p1s1_pipelined_f16"}[stride, pipelined]
 
         def body():
             m = s.module("im2col")

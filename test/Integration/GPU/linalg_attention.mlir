@@ -10,11 +10,49 @@
 // REQUIRES: ptxas
 // RUN: croq-translate --croq-to-ptx %s -o %t.ptx
 // RUN: rm -rf %t.d && split-file %t.ptx %t.d
-// RUN: %ptxas -arch=sm_90a %t.d/plain_bf16_d64_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/causal_f16_d128_kernel.ptx -o %t.1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/bias_bf16_d128_kernel.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/softcap_f16_d128_kernel.ptx -o %t.3.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/alibi_f16_d128_kernel.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d64_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_bf16_d64_kernel.ptx -o %t.1.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d128_kernel.ptx -o %t.2.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_bf16_d128_kernel.ptx -o %t.3.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/causal_f16_d128_kernel.ptx -o %t.4.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/causal_f16_d128_kernel_0.ptx -o %t.5.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/causal_bf16_d64_kernel.ptx -o %t.6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/causal_bf16_d64_kernel_1.ptx -o %t.7.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/bias_f16_d64_kernel.ptx -o %t.8.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/bias_bf16_d128_kernel.ptx -o %t.9.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/softcap_f16_d128_kernel.ptx -o %t.10.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/softcap_bf16_d64_kernel.ptx -o %t.11.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/alibi_f16_d128_kernel.ptx -o %t.12.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel.ptx -o %t.13.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_2.ptx -o %t.14.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_3.ptx -o %t.15.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_4.ptx -o %t.16.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_5.ptx -o %t.17.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_6.ptx -o %t.18.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_7.ptx -o %t.19.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_8.ptx -o %t.20.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_9.ptx -o %t.21.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_10.ptx -o %t.22.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_11.ptx -o %t.23.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_12.ptx -o %t.24.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_13.ptx -o %t.25.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_14.ptx -o %t.26.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_15.ptx -o %t.27.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_16.ptx -o %t.28.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_17.ptx -o %t.29.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_18.ptx -o %t.30.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_19.ptx -o %t.31.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_20.ptx -o %t.32.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_21.ptx -o %t.33.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_22.ptx -o %t.34.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_23.ptx -o %t.35.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_24.ptx -o %t.36.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_25.ptx -o %t.37.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_26.ptx -o %t.38.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_27.ptx -o %t.39.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_28.ptx -o %t.40.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_29.ptx -o %t.41.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d96_kernel_30.ptx -o %t.42.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s --check-prefix=SOFTCAP < %t.d/softcap_f16_d128_kernel.ptx
 // PTXAS-NOT: warning
 // PTXAS-NOT: error
