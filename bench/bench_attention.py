@@ -55,6 +55,42 @@ def is_sdpa_kernel(name: str) -> bool:
         not name.startswith("Memcpy")
 
 
+def interleaved(run_croq, croq_match, run_sdpa, rounds: int):
+    """Device times (ms) of croq's and SDPA's calls, one of each per round,
+    the order alternating between rounds."""
+    croq_ms: List[float] = []
+    sdpa_ms: List[float] = []
+    for r in range(rounds):
+        order = [(run_croq, croq_ms, croq_match),
+                 (run_sdpa, sdpa_ms, is_sdpa_kernel)]
+        if r % 2:
+            order.reverse()
+        for fn, sink, match in order:
+            ms = time_device(fn, match)
+            if ms is not None:
+                sink.append(ms)
+    return croq_ms, sdpa_ms
+
+
+def ratios_of(croq_ms, sdpa_ms) -> dict:
+    """SDPA ms / croq ms per round: the median and the spread."""
+    ratios = [s / c for c, s in zip(croq_ms, sdpa_ms)]
+    return dict(ratio=statistics.median(ratios), ratio_min=min(ratios),
+                ratio_max=max(ratios))
+
+
+def with_tflops(result: dict, croq_ms, sdpa_ms, flops: float) -> dict:
+    """`result` with status ok, the median times, TFLOP/s and ratios."""
+    result.update(
+        status="ok",
+        croq_ms=statistics.median(croq_ms),
+        sdpa_ms=statistics.median(sdpa_ms),
+        croq_tflops=flops / statistics.median(croq_ms) / 1e9,
+        sdpa_tflops=flops / statistics.median(sdpa_ms) / 1e9,
+        **ratios_of(croq_ms, sdpa_ms))
+    return result
+
+
 def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
                 rounds: int, kv_heads: Optional[int] = None):
     dim = 64 if "d64" in kernel else 128
@@ -100,31 +136,13 @@ def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
     if not err <= (6e-2 if dtype == torch.bfloat16 else 2e-2):
         result["status"] = f"WRONG (max abs error {err:.3g})"
         return result
-    croq_ms: List[float] = []
-    sdpa_ms: List[float] = []
-    for r in range(rounds):
-        order = [(run_croq, croq_ms,
-                  lambda n: n.startswith(kernel + "_kernel")),
-                 (run_sdpa, sdpa_ms, is_sdpa_kernel)]
-        if r % 2:
-            order.reverse()
-        for fn, sink, match in order:
-            ms = time_device(fn, match)
-            if ms is not None:
-                sink.append(ms)
+    croq_ms, sdpa_ms = interleaved(
+        run_croq, lambda n: n.startswith(kernel + "_kernel"), run_sdpa,
+        rounds)
     # Causal attention computes half the scores (the convention of
     # FlashAttention's and torch's figures).
     flops = 4.0 * batch * heads * seq * seq * dim / (2 if causal else 1)
-    ratios = [s / c for c, s in zip(croq_ms, sdpa_ms)]
-    result.update(
-        status="ok",
-        croq_ms=statistics.median(croq_ms),
-        sdpa_ms=statistics.median(sdpa_ms),
-        croq_tflops=flops / statistics.median(croq_ms) / 1e9,
-        sdpa_tflops=flops / statistics.median(sdpa_ms) / 1e9,
-        ratio=statistics.median(ratios),
-        ratio_min=min(ratios), ratio_max=max(ratios))
-    return result
+    return with_tflops(result, croq_ms, sdpa_ms, flops)
 
 
 def bench_backward(module, config: str, batch: int, heads: int, seq: int,
@@ -181,30 +199,11 @@ def bench_backward(module, config: str, batch: int, heads: int, seq: int,
     if not err <= (4e-2 if dtype == torch.bfloat16 else 1e-2):
         result["status"] = f"WRONG (relative error {err:.3g})"
         return result
-    croq_ms: List[float] = []
-    sdpa_ms: List[float] = []
-    for r in range(rounds):
-        order = [(run_croq, croq_ms,
-                  lambda n: n.startswith("attention_bwd_")),
-                 (run_sdpa, sdpa_ms, is_sdpa_kernel)]
-        if r % 2:
-            order.reverse()
-        for fn, sink, match in order:
-            ms = time_device(fn, match)
-            if ms is not None:
-                sink.append(ms)
+    croq_ms, sdpa_ms = interleaved(
+        run_croq, lambda n: n.startswith("attention_bwd_"), run_sdpa, rounds)
     flops = 2.5 * 4.0 * batch * heads * seq * seq * dim / \
         (2 if causal else 1)
-    ratios = [s / c for c, s in zip(croq_ms, sdpa_ms)]
-    result.update(
-        status="ok",
-        croq_ms=statistics.median(croq_ms),
-        sdpa_ms=statistics.median(sdpa_ms),
-        croq_tflops=flops / statistics.median(croq_ms) / 1e9,
-        sdpa_tflops=flops / statistics.median(sdpa_ms) / 1e9,
-        ratio=statistics.median(ratios),
-        ratio_min=min(ratios), ratio_max=max(ratios))
-    return result
+    return with_tflops(result, croq_ms, sdpa_ms, flops)
 
 
 DECODE_SHAPES = ("8x32/8x8192,64x32/8x2048,8x32/8x8192:p256,"
@@ -266,26 +265,15 @@ def bench_decode_shape(module, text: str, rounds: int):
     if not err <= (3e-2 if dtype == torch.bfloat16 else 5e-3):
         result["status"] = f"WRONG (max abs error {err:.3g})"
         return result
-    croq_ms: List[float] = []
-    sdpa_ms: List[float] = []
-    for r in range(rounds):
-        order_ = [(run_croq, croq_ms, lambda n: n.startswith("decode_")),
-                  (run_sdpa, sdpa_ms, is_sdpa_kernel)]
-        if r % 2:
-            order_.reverse()
-        for fn, sink, match in order_:
-            ms = time_device(fn, match)
-            if ms is not None:
-                sink.append(ms)
+    croq_ms, sdpa_ms = interleaved(
+        run_croq, lambda n: n.startswith("decode_"), run_sdpa, rounds)
     cache_bytes = 2 * batch * kv * seq * dim * q.element_size()
-    ratios = [s_ / c for c, s_ in zip(croq_ms, sdpa_ms)]
     result.update(
         status="ok", croq_us=1e3 * statistics.median(croq_ms),
         sdpa_us=1e3 * statistics.median(sdpa_ms),
         croq_tbs=cache_bytes / statistics.median(croq_ms) / 1e9,
         sdpa_tbs=cache_bytes / statistics.median(sdpa_ms) / 1e9,
-        ratio=statistics.median(ratios), ratio_min=min(ratios),
-        ratio_max=max(ratios))
+        **ratios_of(croq_ms, sdpa_ms))
     return result
 
 
