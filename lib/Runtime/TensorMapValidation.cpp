@@ -134,10 +134,10 @@ static bool checkScalars(const TensorMapParams &p, TensorMapRuleViolation &v) {
   return true;
 }
 
-bool croq::rt::checkTensorMap(const TensorMapParams &p,
-                              TensorMapRuleViolation &v) {
-  if (!checkScalars(p, v))
-    return false;
+/// The rules of the tensor's extents and byte strides, the same in the
+/// tiled and the im2col mode.
+static bool checkDimsAndStrides(const TensorMapParams &p,
+                                TensorMapRuleViolation &v) {
   for (uint32_t i = 0; i < p.rank; ++i) {
     if (p.globalDims[i] < 1 || p.globalDims[i] > (uint64_t(1) << 32))
       return broken(v, "dim-range",
@@ -156,6 +156,27 @@ bool croq::rt::checkTensorMap(const TensorMapParams &p,
                     "globalStrides[%u] must be less than 2^40 bytes, got %llu",
                     i, stride);
   }
+  return true;
+}
+
+/// The rule of the element strides (optional), the same in both modes.
+static bool checkElementStrides(const TensorMapParams &p,
+                                TensorMapRuleViolation &v) {
+  for (uint32_t i = 0; p.elementStrides && i < p.rank; ++i) {
+    if (p.elementStrides[i] < 1 || p.elementStrides[i] > 8)
+      return broken(v, "element-stride-range",
+                    "elementStrides[%u] must be in [1, 8], got %u", i,
+                    p.elementStrides[i]);
+  }
+  return true;
+}
+
+bool croq::rt::checkTensorMap(const TensorMapParams &p,
+                              TensorMapRuleViolation &v) {
+  if (!checkScalars(p, v))
+    return false;
+  if (!checkDimsAndStrides(p, v))
+    return false;
   for (uint32_t i = 0; i < p.rank; ++i) {
     if (p.boxDims[i] < 1 || p.boxDims[i] > 256)
       return broken(v, "box-range", "boxDims[%u] must be in [1, 256], got %u",
@@ -173,12 +194,8 @@ bool croq::rt::checkTensorMap(const TensorMapParams &p,
                   "boxDims[0] * element size must be at most the %u-byte "
                   "swizzle span, got %u * %u = %u bytes",
                   span, p.boxDims[0], elementBytes, innerBytes);
-  for (uint32_t i = 0; p.elementStrides && i < p.rank; ++i) {
-    if (p.elementStrides[i] < 1 || p.elementStrides[i] > 8)
-      return broken(v, "element-stride-range",
-                    "elementStrides[%u] must be in [1, 8], got %u", i,
-                    p.elementStrides[i]);
-  }
+  if (!checkElementStrides(p, v))
+    return false;
   return true;
 }
 
@@ -202,23 +219,8 @@ bool croq::rt::checkIm2colTensorMap(const TensorMapParams &p,
                   "pixelBoxLowerCorner and pixelBoxUpperCorner must not be "
                   "null");
   // Dimensions, strides and element strides follow the tiled rules.
-  for (uint32_t i = 0; i < p.rank; ++i)
-    if (p.globalDims[i] < 1 || p.globalDims[i] > (uint64_t(1) << 32))
-      return broken(v, "dim-range",
-                    "globalDims[%u] must be in [1, 2^32], got %llu", i,
-                    static_cast<unsigned long long>(p.globalDims[i]));
-  for (uint32_t i = 0; i + 1 < p.rank; ++i) {
-    unsigned long long stride = p.globalStrides[i];
-    if (stride % 16 != 0)
-      return broken(v, "stride-alignment",
-                    "globalStrides[%u] must be a multiple of 16 bytes, got "
-                    "%llu",
-                    i, stride);
-    if (stride >= (1ull << 40))
-      return broken(v, "stride-range",
-                    "globalStrides[%u] must be less than 2^40 bytes, got %llu",
-                    i, stride);
-  }
+  if (!checkDimsAndStrides(p, v))
+    return false;
   int32_t bound = cornerBound(p.rank);
   for (uint32_t i = 0; i + 2 < p.rank; ++i) {
     int32_t corners[2] = {p.lowerCorner[i], p.upperCorner[i]};
@@ -260,11 +262,8 @@ bool croq::rt::checkIm2colTensorMap(const TensorMapParams &p,
                   "channelsPerPixel * element size must be at most the "
                   "%u-byte swizzle span, got %u * %u = %u bytes",
                   span, p.channelsPerPixel, elementBytes, rowBytes);
-  for (uint32_t i = 0; p.elementStrides && i < p.rank; ++i)
-    if (p.elementStrides[i] < 1 || p.elementStrides[i] > 8)
-      return broken(v, "element-stride-range",
-                    "elementStrides[%u] must be in [1, 8], got %u", i,
-                    p.elementStrides[i]);
+  if (!checkElementStrides(p, v))
+    return false;
   return true;
 }
 
