@@ -49,11 +49,13 @@ inline void registerCroqDialects(DialectRegistry &registry) {
 
 /// Registers every croq pass and pipeline with the global pass registry:
 /// the croq-to-croq transforms (croq-normalize-views, ...), the conversions
-/// (convert-croq-to-gpu, ...) and the croq-to-nvvm pipeline. Call it once:
+/// (convert-croq-to-gpu, ...) and the croq-to-gpu and croq-to-nvvm
+/// pipelines. Call it once:
 /// MLIR treats a second registration of a pipeline as a fatal error.
 inline void registerCroqPasses() {
   registerCroqTransformsPasses();
   registerCroqConversionPasses();
+  registerCroqToGPUPipeline();
   registerCroqToNVVMPipeline();
 }
 

@@ -158,7 +158,14 @@ struct CroqToNVVMPipelineOptions
 /// a module's signature.
 void addBufferizationPasses(OpPassManager &pm);
 
-/// Adds every pass from croq IR to host LLVM IR with embedded GPU binaries.
+/// Adds croq's own passes, the first part of croq-to-nvvm: from croq IR (or
+/// linalg) to gpu.launch regions over the gpu, nvgpu, memref, scf and vector
+/// dialects, before any upstream conversion to NVVM or LLVM.
+void buildCroqToGPUPipeline(OpPassManager &pm,
+                            const CroqToNVVMPipelineOptions &options);
+
+/// Adds every pass from croq IR to host LLVM IR with embedded GPU binaries:
+/// buildCroqToGPUPipeline's, then the upstream conversions.
 void buildCroqToNVVMPipeline(OpPassManager &pm,
                              const CroqToNVVMPipelineOptions &options);
 
@@ -177,6 +184,9 @@ std::string findCudaToolkit(StringRef hint = "");
 
 /// Registers the croq-to-nvvm pipeline; it rejects unknown formats.
 void registerCroqToNVVMPipeline();
+
+/// Registers the croq-to-gpu pipeline (buildCroqToGPUPipeline).
+void registerCroqToGPUPipeline();
 
 } // namespace croq
 } // namespace mlir

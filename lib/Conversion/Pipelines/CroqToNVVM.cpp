@@ -65,8 +65,8 @@ void croq::addBufferizationPasses(OpPassManager &pm) {
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
 }
 
-void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
-                                   const CroqToNVVMPipelineOptions &options) {
+void croq::buildCroqToGPUPipeline(OpPassManager &pm,
+                                  const CroqToNVVMPipelineOptions &options) {
   // The chip is named once, in the IR; every pass after reads it there.
   CroqSetTargetOptions setTarget;
   setTarget.chip = options.chip;
@@ -138,6 +138,11 @@ void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCroqCarryEventPhases());
   pm.addPass(createConvertCroqToGPU());
   pm.addPass(createConvertCroqRegionsToGPU());
+}
+
+void croq::buildCroqToNVVMPipeline(OpPassManager &pm,
+                                   const CroqToNVVMPipelineOptions &options) {
+  buildCroqToGPUPipeline(pm, options);
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
@@ -201,6 +206,27 @@ bool croq::isCroqToNVVMFormat(StringRef format) {
   return llvm::is_contained({"none", "isa", "assembly", "bin", "binary",
                              "fatbin", "fatbinary", "llvm", "offloading"},
                             format);
+}
+
+void croq::registerCroqToGPUPipeline() {
+  registerPassPipeline(
+      "croq-to-gpu",
+      "Run croq's own passes only: croq IR (or linalg) to gpu.launch regions "
+      "over the gpu, nvgpu, memref, scf and vector dialects, where "
+      "croq-to-nvvm goes on with the upstream conversions. Takes "
+      "croq-to-nvvm's options; features, opt-level, format and toolkit have "
+      "no effect here",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CroqToNVVMPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        buildCroqToGPUPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(CroqToNVVMPipelineOptions());
+      });
 }
 
 void croq::registerCroqToNVVMPipeline() {

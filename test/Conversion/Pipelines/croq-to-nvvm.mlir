@@ -1,5 +1,6 @@
 // RUN: croq-opt %s --croq-to-nvvm="format=none" | FileCheck %s --implicit-check-not=croq.
 // RUN: croq-opt %s --croq-to-nvvm | FileCheck %s --check-prefix=ISA
+// RUN: croq-opt %s --croq-to-gpu | FileCheck %s --check-prefix=GPU --implicit-check-not=croq.
 
 // The pipeline without binary: the kernel is an NVVM kernel in a gpu.module
 // targeting sm_90a, its dynamic shared memory an aligned external global;
@@ -21,6 +22,20 @@
 // CHECK: llvm.func @add_kernel(
 // CHECK-SAME: nvvm.kernel
 // CHECK: nvvm.barrier0
+
+// croq-to-gpu stops after croq's own passes: the block is a gpu.launch on
+// the stream the host function takes, not yet outlined, nothing lowered to
+// NVVM or LLVM; the chip is named in the IR as above.
+// GPU: module attributes {croq.target = "sm_90a"}
+// GPU: func.func @add(
+// GPU-SAME: %[[GSTREAM:arg[0-9]+]]: !llvm.ptr) -> i32
+// GPU: call @croqRtCallBegin()
+// GPU: %[[TOKEN:.*]] = builtin.unrealized_conversion_cast %[[GSTREAM]] : !llvm.ptr to !gpu.async.token
+// GPU: gpu.launch async [%[[TOKEN]]]
+// GPU: gpu.dynamic_shared_memory
+// GPU: gpu.barrier
+// GPU-NOT: gpu.module
+// GPU-NOT: llvm.func
 
 // With the default format the GPU module becomes PTX.
 // ISA: gpu.binary @add_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, properties = {{.*}}, assembly = "

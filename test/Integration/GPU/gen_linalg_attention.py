@@ -178,6 +178,8 @@ def main():
     print("// The fused kernels assemble (ptxas) and are the flash kernel: wgmma")
     print("// from registers for P V, the score op on the accumulator.")
     print("// REQUIRES: ptxas")
+    print("// UNSUPPORTED: sanitizers")
+    print("// (under sanitizers: croq's passes on this input in sanitized-inputs.test)")
     print("// RUN: croq-translate --croq-to-ptx %s -o %t.ptx")
     print("// RUN: rm -rf %t.d && split-file %t.ptx %t.d")
     for i, kernel in enumerate(["plain_bf16_d64", "causal_f16_d128",

@@ -8,6 +8,8 @@
 // The fused kernels assemble (ptxas) and are the flash kernel: wgmma
 // from registers for P V, the score op on the accumulator.
 // REQUIRES: ptxas
+// UNSUPPORTED: sanitizers
+// (under sanitizers: croq's passes on this input in sanitized-inputs.test)
 // RUN: croq-translate --croq-to-ptx %s -o %t.ptx
 // RUN: rm -rf %t.d && split-file %t.ptx %t.d
 // RUN: %ptxas -arch=sm_90a %t.d/plain_f16_d64_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s

@@ -1,4 +1,6 @@
 // REQUIRES: ptxas
+// UNSUPPORTED: sanitizers
+// (under sanitizers: croq's passes on this input in sanitized-inputs.test)
 // RUN: croq-translate --croq-to-ptx %s -o %t.ptx
 // RUN: rm -rf %t.d && split-file %t.ptx %t.d
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_f32out_kernel.ptx -o %t.0.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s

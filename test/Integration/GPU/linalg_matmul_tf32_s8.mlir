@@ -1,4 +1,6 @@
 // REQUIRES: ptxas
+// UNSUPPORTED: sanitizers
+// (under sanitizers: croq's passes on this input in sanitized-inputs.test)
 // RUN: croq-translate --croq-to-ptx %s -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: rm -rf %t.d && split-file %t.ptx %t.d
