@@ -105,3 +105,16 @@ function(croq_link_glibc_228 target kind)
   endif()
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${stub_files})
 endfunction()
+
+# Runs what the layer stands in for, linked like croq-tool (ci-wheel.sh and
+# build-wheel.sh run it; lib/GlibcCompat/GlibcCompatCheck.cpp).
+add_executable(croq-glibc-compat-check
+  ${PROJECT_SOURCE_DIR}/lib/GlibcCompat/GlibcCompatCheck.cpp)
+target_compile_options(croq-glibc-compat-check PRIVATE -fexceptions -frtti)
+# dlopen is in libdl on 2.28: the stubs reject the link without it.
+target_link_libraries(croq-glibc-compat-check PRIVATE ${CMAKE_DL_LIBS})
+target_link_options(croq-glibc-compat-check PRIVATE
+  -static-libstdc++ -static-libgcc)
+set_target_properties(croq-glibc-compat-check PROPERTIES
+  EXCLUDE_FROM_ALL ON RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+croq_link_glibc_228(croq-glibc-compat-check EXECUTABLE)

@@ -134,6 +134,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         binaries = {}
         for f in args.files:
+            if not f.is_file():
+                sys.exit(f"glibc_check: {f} is missing")
             if f.suffix != ".whl":
                 binaries[str(f)] = f
                 continue
@@ -154,9 +156,18 @@ def main() -> int:
                 for symbol, version, lib, _ in sorted(imports(path)):
                     if version:
                         print(f"{name}: {symbol}@{version} {lib}")
-            problems += check(name, path, limit, lists)
-            print(f"glibc_check: {name}: imports checked against glibc "
-                  f"{limit[0]}.{limit[1]} and glibc 2.28's symbol lists")
+            found = check(name, path, limit, lists)
+            problems += found
+            glibc = [(version_of(v), v, s, lib)
+                     for s, v, lib, _ in imports(path)
+                     if v and v.startswith("GLIBC_")]
+            newest = max(glibc, default=None)
+            print(f"glibc_check: {name}: {len(glibc)} glibc imports, newest "
+                  + (f"{newest[2]}@{newest[1]} ({newest[3]})" if newest
+                     else "none")
+                  + (f"; {len(found)} problems" if found else
+                     f"; all in glibc 2.28's lists, none past "
+                     f"{limit[0]}.{limit[1]}"))
     for p in problems:
         print(f"glibc_check: {p}", file=sys.stderr)
     return 1 if problems else 0

@@ -56,11 +56,17 @@ CROQ_COMPAT struct mallinfo2 mallinfo2(void) {
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
   struct mallinfo Old = mallinfo();
 #pragma GCC diagnostic pop
-  struct mallinfo2 New = {
-      (unsigned)Old.arena,   (unsigned)Old.ordblks,  (unsigned)Old.smblks,
-      (unsigned)Old.hblks,   (unsigned)Old.hblkhd,   (unsigned)Old.usmblks,
-      (unsigned)Old.fsmblks, (unsigned)Old.uordblks, (unsigned)Old.fordblks,
-      (unsigned)Old.keepcost};
+  struct mallinfo2 New;
+  New.arena = (unsigned)Old.arena;
+  New.ordblks = (unsigned)Old.ordblks;
+  New.smblks = (unsigned)Old.smblks;
+  New.hblks = (unsigned)Old.hblks;
+  New.hblkhd = (unsigned)Old.hblkhd;
+  New.usmblks = (unsigned)Old.usmblks;
+  New.fsmblks = (unsigned)Old.fsmblks;
+  New.uordblks = (unsigned)Old.uordblks;
+  New.fordblks = (unsigned)Old.fordblks;
+  New.keepcost = (unsigned)Old.keepcost;
   return New;
 }
 

@@ -26,9 +26,9 @@ extern InitFn __init_array_start[] __attribute__((visibility("hidden")));
 extern InitFn __init_array_end[] __attribute__((visibility("hidden")));
 extern void _init(void) __attribute__((weak));
 
-int __real___libc_start_main(MainFn Main, int Argc, char **Argv,
-                             InitFn Init, void (*Fini)(void),
-                             void (*RtldFini)(void), void *StackEnd);
+int __real___libc_start_main(MainFn Main, int Argc, char **Argv, InitFn Init,
+                             void (*Fini)(void), void (*RtldFini)(void),
+                             void *StackEnd);
 
 // What glibc 2.34's call_init does for a dynamic executable: DT_INIT, then
 // DT_INIT_ARRAY in order.
@@ -44,6 +44,6 @@ __wrap___libc_start_main(MainFn Main, int Argc, char **Argv, InitFn Init,
                          void (*Fini)(void), void (*RtldFini)(void),
                          void *StackEnd) {
   // A crt1 from before 2.34 passes its own init (__libc_csu_init); keep it.
-  return __real___libc_start_main(Main, Argc, Argv, Init ? Init : runInit,
-                                  Fini, RtldFini, StackEnd);
+  return __real___libc_start_main(Main, Argc, Argv, Init ? Init : runInit, Fini,
+                                  RtldFini, StackEnd);
 }
