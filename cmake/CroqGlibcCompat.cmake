@@ -59,7 +59,7 @@ foreach(entry ${croq_glibc_libs})
     COMMAND ${CMAKE_COMMAND} -E make_directory ${CROQ_GLIBC_STUB_DIR}
     COMMAND ${Python3_EXECUTABLE} ${make_stubs} ${abilists}/${lib}.abilist
       ${stem}.s ${stem}.map
-    COMMAND ${CMAKE_C_COMPILER} -nostdlib -shared -fuse-ld=lld
+    COMMAND ${CMAKE_C_COMPILER} -nostdlib -shared
       -Wl,-soname,${soname} -Wl,--version-script,${stem}.map ${stem}.s
       -o ${out}
     ${link_cmd}
