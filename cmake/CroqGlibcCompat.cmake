@@ -15,8 +15,9 @@
 # would name libc.so.6, and ld.so before 2.30 fails a lookup that reaches
 # the named library without finding the symbol there (elf/dl-lookup.c,
 # do_lookup_x; 2.30's commit f0b2132b35, BZ #24741, lifted that). Naming
-# libpthread.so.0, as the stubs do, works on both: 2.30+ finds the
-# symbol in libc.so.6 by version name, whatever the library named.
+# libpthread.so.0, as the stubs do, works on every version: 2.30+ matches
+# by version name whatever the library named, and 2.34+ finds the symbol
+# in libc.so.6.
 #
 # croq_link_glibc_228(target EXECUTABLE|SHARED) links a target so; only the
 # wheel's binaries use it (CROQ_STATIC_TOOLS, CROQ_WHEEL_TOOL), on x86_64.
