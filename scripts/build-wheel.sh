@@ -4,14 +4,15 @@
 # runtime linked in statically) and libCroqRuntime.so, installable offline
 # with `pip install` where no LLVM is (the GPU machine).
 #
-#   ./scripts/build-wheel.sh          # -> build-wheel/dist/croq-<version>-py3-none-manylinux_2_<N>_x86_64.whl
+#   ./scripts/build-wheel.sh          # -> build-wheel/dist/croq-<version>-py3-none-manylinux_2_28_x86_64.whl
 #   CROQ_WHEEL_BUILD_DIR=dir ./scripts/build-wheel.sh
 #
 # Its own build directory (Release, CROQ_STATIC_TOOLS=ON), next to ./build,
 # which stays the shared build the tests and CI use. Needs what setup.sh
 # installs (the static MLIR/LLVM archives come with libmlir-22-dev and
-# llvm-22-dev). Then scripts/test-wheel.sh installs the wheel into a fresh
-# venv and compiles with it alone. Each step prints its time.
+# llvm-22-dev). The binaries link against glibc 2.28 stubs and run on glibc
+# 2.28 and newer (cmake/CroqGlibcCompat.cmake). Then scripts/test-wheel.sh
+# installs the wheel into a fresh venv and compiles with it alone. Each step prints its time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,7 +36,10 @@ step configure cmake -S . -B "$BUILD" -G Ninja \
   -DCMAKE_CXX_COMPILER=clang++-22 \
   -DLLVM_USE_LINKER=lld \
   -DCROQ_STATIC_TOOLS=ON
-step build cmake --build "$BUILD" --target croq-opt croq-translate CroqRuntime
+step build cmake --build "$BUILD" --target croq-opt croq-translate CroqRuntime \
+  croq-glibc-compat-check
+# What the glibc 2.28 layer stands in for (cmake/CroqGlibcCompat.cmake).
+step compat "$BUILD/bin/croq-glibc-compat-check"
 step pack "$PYTHON" scripts/make_wheel.py --build-dir "$BUILD" \
   --out-dir "$BUILD/dist"
 ls -la "$BUILD"/dist/*.whl

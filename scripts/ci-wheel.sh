@@ -11,7 +11,10 @@
 #      (scripts/build-wheel.sh: the same executable, 15 minutes on this
 #      2-core machine); the runtime gets the static C++ runtime too;
 #   2. scripts/make_wheel.py packs it into build/dist (the platform tag
-#      from what the binaries need, checked);
+#      from what the binaries need, checked; every glibc import checked
+#      against glibc 2.28's, scripts/glibc_check.py), after
+#      croq-glibc-compat-check ran what the glibc 2.28 layer replaces
+#      (cmake/CroqGlibcCompat.cmake);
 #   3. a fresh venv installs it offline, and python/tests run from outside
 #      the tree against the installed package (CROQ_TEST_WHEEL=1: the
 #      wheel's croq-tool and runtime, not python/ and build/bin);
@@ -40,7 +43,10 @@ step() {
 }
 
 step configure cmake -S . -B build -DCROQ_WHEEL_TOOL=ON >/dev/null
-step link cmake --build build --target croq-tool CroqRuntime
+step link cmake --build build --target croq-tool CroqRuntime \
+  croq-glibc-compat-check
+# What lib/GlibcCompat stands in for (glibc 2.28 compatibility), run here.
+step compat ./build/bin/croq-glibc-compat-check
 rm -rf build/dist
 step pack "$PYTHON" scripts/make_wheel.py --build-dir build --out-dir build/dist
 wheel=$(ls build/dist/croq-*.whl)

@@ -12,8 +12,11 @@ network and no wheel package.
 
 The platform tag is computed, not assumed: manylinux_2_<N>_x86_64 where
 GLIBC_2.<N> is the newest glibc symbol version any bundled binary requires
-(``objdump -p``, the version references). --check-only prints what the
-binaries need and fails if it breaks a rule of elf_requirements().
+(``objdump -p``, the version references), and at least 2.28, the glibc
+whose symbol lists scripts/glibc_check.py checks every import against
+(the binaries link against glibc 2.28 stubs, cmake/CroqGlibcCompat.cmake).
+Packing fails where that check does. --check-only prints what the binaries
+need and fails if it breaks a rule of check_requirements().
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "scripts"))
+import glibc_check  # noqa: E402
 
 #: The shared libraries the bundled binaries may need: glibc's, and the
 #: compression libraries LLVM's Support library calls (zlib, zstd), which
@@ -92,10 +97,22 @@ def check_requirements(reqs: Dict[str, Dict[str, object]]) -> List[str]:
 
 
 def platform_tag(reqs: Dict[str, Dict[str, object]]) -> str:
-    """manylinux_2_<N>_x86_64 for the newest GLIBC_2.<N> required."""
+    """manylinux_2_<N>_x86_64 for the newest GLIBC_2.<N> required, and no
+    older than the glibc the imports are checked against (2.28)."""
     newest = max((tuple(int(x) for x in str(r["glibc_max"]).split("."))
-                  for r in reqs.values() if r["glibc_max"]), default=(2, 17))
+                  for r in reqs.values() if r["glibc_max"]),
+                 default=glibc_check.FLOOR)
+    newest = max(newest[:2], glibc_check.FLOOR)
     return f"manylinux_{newest[0]}_{newest[1]}_x86_64"
+
+
+def check_glibc(binaries: Dict[str, Path], tag: str) -> List[str]:
+    """Every glibc import of every binary, against the tag and glibc
+    2.28's symbol lists (scripts/glibc_check.py)."""
+    lists = glibc_check.glibc_228()
+    limit = glibc_check.tag_glibc(tag)
+    return [p for name, path in binaries.items()
+            for p in glibc_check.check(name, path, limit, lists)]
 
 
 def _record_line(arcname: str, data: bytes) -> str:
@@ -163,6 +180,10 @@ def build(build_dir: Path, out_dir: Path, staging: Path) -> Path:
         sys.exit("make_wheel: the binaries need what the wheel cannot "
                  "promise:\n  " + "\n  ".join(problems))
     tag = platform_tag(reqs)
+    problems = check_glibc(binaries, tag)
+    if problems:
+        sys.exit(f"make_wheel: the binaries import what {tag} does not "
+                 "promise:\n  " + "\n  ".join(problems))
     base = _package_version()
     commit = _git("rev-parse", "--short=10", "HEAD")
     dirty = _git("status", "--porcelain", "--untracked-files=no")
@@ -236,7 +257,8 @@ def main() -> int:
         reqs = {str(p): elf_requirements(p) for p in args.check_only}
         print(json.dumps({"platform_tag": platform_tag(reqs),
                           "binaries": reqs}, indent=2))
-        problems = check_requirements(reqs)
+        problems = check_requirements(reqs) + check_glibc(
+            {str(p): p for p in args.check_only}, platform_tag(reqs))
         for p in problems:
             print(f"make_wheel: {p}", file=sys.stderr)
         return 1 if problems else 0

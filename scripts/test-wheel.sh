@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs the croq wheel into a fresh virtual environment and compiles with
+# Checks the glibc symbols the croq wheel's binaries import
+# (scripts/glibc_check.py: against the tag and glibc 2.28's symbol lists),
+# then installs it into a fresh virtual environment and compiles with
 # it alone: python/tests/wheel_smoke.py (a static and a dynamic-shape GEMM
 # from linalg text, examples/tiled_add.mlir from croq IR; artifacts checked
 # and loaded; timings printed as JSON), run from a scratch directory with a
@@ -19,6 +21,11 @@ if [ -z "$wheel" ] || [ ! -f "$wheel" ]; then
 fi
 wheel=$(realpath "$wheel")
 PYTHON=${CROQ_PYTHON:-/usr/bin/python3}
+
+# Every glibc symbol each bundled binary imports: no newer than the tag
+# says, and defined by glibc 2.28 at that version in that library (--list
+# prints them all).
+"$PYTHON" scripts/glibc_check.py "$wheel"
 
 work=$(mktemp -d /tmp/croq-wheel-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
