@@ -22,7 +22,7 @@ namespace croq {
 struct HostWork {
   /// Matrix products (linalg.matmul, linalg.batch_matmul) and what they
   /// fuse.
-  SmallVector<std::pair<linalg::LinalgOp, MatmulSpec>> products;
+  SmallVector<std::pair<linalg::LinalgOp, MatmulSpec>, 0> products;
   /// Generics whose loops are all parallel (named elementwise ops, fills,
   /// copies and transposes generalized).
   SmallVector<linalg::GenericOp> elementwise;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmKernel.h"
+#include "Convolution.h"
 #include "IndexBuilder.h"
 
 #include "Croq/Dialect/Croq/Transforms/Layouts.h"
@@ -219,6 +220,12 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
     inits.push_back(loadStepScales(b, loc, spec, blockM, blockN,
                                    range.first ? range.first : c0,
                                    config.rows));
+  // A convolution's im2col column starts at the pixel of the block's first
+  // output position, the same for every K step.
+  bool im2col = spec.conv && !spec.conv->plain;
+  SmallVector<Value> im2colStart;
+  if (im2col)
+    im2colStart = getIm2colStart(b, loc, *spec.conv, blockM, config.rows);
   auto loop = scf::ForOp::create(b, loc, c0, range.count, c1, inits);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -229,10 +236,13 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
   Value acc = carried[0];
   // The matrix shapes the mma reads (an N-major B tile may be wider).
   auto [aShape, bShape] = getOperandShapes(spec, config);
-  Value fa = loadOperand(b, loc, spec.a, aShape,
-                         spec.aTransposed ? ValueRange{step, blockM}
-                                          : ValueRange{blockM, step},
-                         batch, aTile, /*multicast=*/config.clusterCols > 1);
+  Value fa =
+      im2col
+          ? loadIm2colOperand(b, loc, *spec.conv, im2colStart, step, aTile)
+          : loadOperand(b, loc, spec.a, aShape,
+                        spec.aTransposed ? ValueRange{step, blockM}
+                                         : ValueRange{blockM, step},
+                        batch, aTile, /*multicast=*/config.clusterCols > 1);
   Value fb = loadOperand(b, loc, spec.b, bShape,
                          spec.bTransposed ? ValueRange{blockN, step}
                                           : ValueRange{step, blockN},
@@ -371,10 +381,15 @@ void mlir::croq::emitTileStore(OpBuilder &b, Location loc, Value acc,
 }
 
 void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
-                                  const MatmulSpec &spec,
+                                  const MatmulSpec &gemm,
                                   const TileConfig &config,
                                   const ProductSizes &sizes, Value tileCols) {
   IndexBuilder e{b, loc};
+  // A convolution's im2col loads read columns of the tile's rows through
+  // the input's im2col map, made on the host.
+  MatmulSpec spec = gemm;
+  if (spec.conv && !spec.conv->plain)
+    spec.conv->map = createIm2colMap(b, loc, *spec.conv, config.rows);
   int64_t tileM = config.rows, tileN = config.cols;
   // A grid in clusters covers whole clusters: the blocks past the edge
   // load zeros and store nothing (TMA clips), but share their operand
