@@ -102,7 +102,14 @@ def main() -> int:
           "[min-max] | cuDNN TFLOP/s | cuDNN ms median [min-max] | ratio |")
     print("|---|---|---|---|---|---|---|")
     rows, ratios = [], []
-    for k in BENCH:
+    # The functions of bench/kernels/conv.mlir, named as they are there.
+    names = ("r50_64_56_3x3", "r50_256_28_3x3", "r50_512_14_3x3",
+             "r50_128_112_1x1", "issue_64_58_3x3", "unet_320_64_3x3",
+             "unet_640_32_3x3", "r50_128_56_3x3_s2",
+             "r50_256_28_3x3_bias_relu")
+    specs = {k.name: k for k in BENCH}
+    assert set(names) == set(specs), "conv.mlir is not gen_linalg_conv.py's"
+    for k in (specs[name] for name in names):
         row = layer(module, k, args.rounds)
         rows.append(row)
         if not row["ok"]:

@@ -51,12 +51,23 @@ SmallVector<Value> getIm2colStart(OpBuilder &builder, Location loc,
                                   const ConvolutionSpec &conv, Value blockM,
                                   int64_t rows);
 
-/// The im2col load of K step `step` (tap `step / (C / 64)`, channel block
-/// `step % (C / 64)`) of the column starting at `start` into the shared
+/// The im2col load of K step `step` (tap `step / ceil(C / 64)`, channel
+/// block `step % ceil(C / 64)`; channels past C read zero) of the column starting at `start` into the shared
 /// `tile`, and the fragment the mma reads from it.
 Value loadIm2colOperand(OpBuilder &builder, Location loc,
                         const ConvolutionSpec &conv, ArrayRef<Value> start,
                         Value step, Value tile);
+
+/// Whether the convolution's channels are whole K steps (a multiple of 64):
+/// K step k then starts at column 64 k of the filters' matrix.
+bool hasWholeChannelSteps(const ConvolutionSpec &conv);
+
+/// The filters' K column where K step `step` starts: tap `step / blocks`
+/// times C plus 64 times its channel block (`blocks` = ceil(C / 64)). The
+/// last block of a tap reads the next tap's first columns too, where A's
+/// im2col load reads zeros (channels past C): they add nothing.
+Value getFilterColumn(OpBuilder &builder, Location loc,
+                      const ConvolutionSpec &conv, Value step);
 
 /// Erases the padded copy folded into the im2col map, once the
 /// convolution that read it is gone.

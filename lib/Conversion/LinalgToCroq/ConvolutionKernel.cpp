@@ -100,7 +100,7 @@ ProductSizes mlir::croq::prepareConvolution(OpBuilder &b, Location loc,
   }
   spec.a = conv.input;
   sizes.kSteps = e.c(conv.filterRows * conv.filterCols *
-                     (conv.channels / kStepChannels));
+                     llvm::divideCeil(conv.channels, kStepChannels));
   return sizes;
 }
 
@@ -145,7 +145,7 @@ Value mlir::croq::loadIm2colOperand(OpBuilder &b, Location loc,
   IndexBuilder e{b, loc};
   // Divisions by constants: croq-pipeline-loops recomputes them in the
   // producer.
-  Value blocks = e.c(conv.channels / kStepChannels);
+  Value blocks = e.c(llvm::divideCeil(conv.channels, kStepChannels));
   Value tap = e.div(step, blocks);
   Value channel = e.mul(e.rem(step, blocks), e.c(kStepChannels));
   Value tapRow = e.div(tap, e.c(conv.filterCols));
@@ -162,4 +162,17 @@ Value mlir::croq::loadIm2colOperand(OpBuilder &b, Location loc,
       FragType::get(b.getContext(), tileType.getShape(),
                     tileType.getElementType(), /*inRegisters=*/false);
   return MmaLoadOp::create(b, loc, fragType, matrix).getResult();
+}
+
+bool mlir::croq::hasWholeChannelSteps(const ConvolutionSpec &conv) {
+  return conv.channels % kStepChannels == 0;
+}
+
+Value mlir::croq::getFilterColumn(OpBuilder &b, Location loc,
+                                  const ConvolutionSpec &conv, Value step) {
+  IndexBuilder e{b, loc};
+  Value blocks = e.c(llvm::divideCeil(conv.channels, kStepChannels));
+  Value tap = e.div(step, blocks);
+  Value channel = e.mul(e.rem(step, blocks), e.c(kStepChannels));
+  return e.add(e.mul(tap, e.c(conv.channels)), channel);
 }

@@ -18,10 +18,6 @@
 using namespace mlir;
 using namespace mlir::croq;
 
-/// The channels of one K step: one 128-byte swizzle span of 16-bit
-/// elements, what one im2col load moves per pixel.
-static constexpr int64_t kStepChannels = 64;
-
 /// The corners of a rank-4 im2col map range over [-128, 127] (the
 /// hardware's 8-bit fields).
 static constexpr int64_t kMinCorner = -128;
@@ -205,11 +201,11 @@ static LogicalResult checkIm2col(linalg::LinalgOp op,
       return op.emitOpError("convert-linalg-to-croq takes convolution "
                             "strides of 1 to 8 (the im2col map's), got [")
              << conv.strides[0] << ", " << conv.strides[1] << "]";
-  if (conv.channels % kStepChannels != 0)
+  // TMA steps through pixels of 16-byte multiples.
+  if (conv.channels % 8 != 0)
     return op.emitOpError("convert-linalg-to-croq takes convolutions whose "
-                          "input channels are a multiple of ")
-           << kStepChannels
-           << " (one im2col load of 128 bytes per K step), got C = "
+                          "input channels are a multiple of 8 (16-byte "
+                          "pixels for the im2col map), got C = ")
            << conv.channels;
   int64_t lower[2] = {-conv.padLow[0], -conv.padLow[1]};
   int64_t upper[2] = {getUpperCorner(conv, 0), getUpperCorner(conv, 1)};

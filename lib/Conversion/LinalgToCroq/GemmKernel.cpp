@@ -44,13 +44,17 @@ static SwizzleAttr getCopySwizzle(Value tile) {
 /// operand (`tile` is then 1 x `shape`). A tile wider than `shape` (an
 /// N-major B tile padded to whole swizzle spans) takes the window of its
 /// own width at the tile's origin, and the mma reads its first columns.
+/// With `steps`, tile `at` starts at element `at * steps` (a convolution's
+/// filters, whose K steps start at element columns, not whole tiles).
 static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
                          ArrayRef<int64_t> shape, ValueRange at, Value batch,
-                         Value tile, bool multicast) {
+                         Value tile, bool multicast,
+                         ArrayRef<int64_t> steps = {}) {
   auto tileShape = cast<TileType>(tile.getType()).getShape().take_back(2);
   bool padded = tileShape != shape;
-  Value view = buildTileView(b, loc, tensor, tileShape, at, batch,
-                             padded ? shape : ArrayRef<int64_t>{});
+  if (steps.empty() && padded)
+    steps = shape;
+  Value view = buildTileView(b, loc, tensor, tileShape, at, batch, steps);
   // Past the tensor's edge the tile is zero, which adds nothing to the
   // product.
   bool zfill =
@@ -243,10 +247,20 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
                         spec.aTransposed ? ValueRange{step, blockM}
                                          : ValueRange{blockM, step},
                         batch, aTile, /*multicast=*/config.clusterCols > 1);
+  // A convolution whose channels are not whole K steps reads its filters
+  // from the element column of the step's tap and channel block.
+  Value bStep = step;
+  SmallVector<int64_t> bSteps;
+  if (im2col && !hasWholeChannelSteps(*spec.conv)) {
+    bStep = getFilterColumn(b, loc, *spec.conv, step);
+    bSteps = spec.bTransposed ? SmallVector<int64_t>{bShape[0], 1}
+                              : SmallVector<int64_t>{1, bShape[1]};
+  }
   Value fb = loadOperand(b, loc, spec.b, bShape,
-                         spec.bTransposed ? ValueRange{blockN, step}
-                                          : ValueRange{step, blockN},
-                         batch, bTile, /*multicast=*/config.clusterRows > 1);
+                         spec.bTransposed ? ValueRange{blockN, bStep}
+                                          : ValueRange{bStep, blockN},
+                         batch, bTile, /*multicast=*/config.clusterRows > 1,
+                         bSteps);
   Value nextScales;
   if (spec.aScales)
     nextScales =

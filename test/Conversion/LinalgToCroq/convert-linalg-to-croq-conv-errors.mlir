@@ -3,9 +3,9 @@
 // Every convolution convert-linalg-to-croq does not compute is declined by
 // name, with the rule, before anything is lowered.
 
-func.func @channels_not_64(%x: memref<1x10x10x32xf16>, %w: memref<16x3x3x32xf16>, %out: memref<1x8x8x16xf32>) {
-  // expected-error @+1 {{'linalg.conv_2d_nhwc_fhwc' op convert-linalg-to-croq takes convolutions whose input channels are a multiple of 64 (one im2col load of 128 bytes per K step), got C = 32}}
-  linalg.conv_2d_nhwc_fhwc ins(%x, %w : memref<1x10x10x32xf16>, memref<16x3x3x32xf16>) outs(%out : memref<1x8x8x16xf32>)
+func.func @channels_not_8(%x: memref<1x10x10x12xf16>, %w: memref<16x3x3x12xf16>, %out: memref<1x8x8x16xf32>) {
+  // expected-error @+1 {{'linalg.conv_2d_nhwc_fhwc' op convert-linalg-to-croq takes convolutions whose input channels are a multiple of 8 (16-byte pixels for the im2col map), got C = 12}}
+  linalg.conv_2d_nhwc_fhwc ins(%x, %w : memref<1x10x10x12xf16>, memref<16x3x3x12xf16>) outs(%out : memref<1x8x8x16xf32>)
   return
 }
 

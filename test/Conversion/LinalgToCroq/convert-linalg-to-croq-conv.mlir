@@ -193,3 +193,30 @@ func.func @bias_relu(%x: memref<1x10x10x64xf16>, %w: memref<64x3x3x64xf16>, %bia
   memref.dealloc %t : memref<1x8x8x64xf16>
   return
 }
+
+// -----
+
+// 96 channels: two K steps per tap, the second reading channels 64 to 127
+// (past C: zeros); B's K step starts at the element column tap * 96 +
+// block * 64, not at a whole tile.
+// CHECK-LABEL: func.func @channels_96
+// CHECK: %[[B:.*]] = memref.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : memref<64x3x3x96xf16> into memref<64x864xf16>
+// CHECK: scf.for %[[K:.*]] = %c0 to %c18 step %c1
+// CHECK: %[[TAP:.*]] = arith.divui %[[K]], %c2
+// CHECK: %[[BLK:.*]] = arith.remui %[[K]], %c2
+// CHECK: %[[CH:.*]] = arith.muli %[[BLK]], %c64
+// CHECK: croq.im2col %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %[[CH]]]
+// CHECK: %[[TAP2:.*]] = arith.divui %[[K]], %c2
+// CHECK: %[[BLK2:.*]] = arith.remui %[[K]], %c2
+// CHECK: %[[CH2:.*]] = arith.muli %[[BLK2]], %c64
+// CHECK: %[[TAPCOL:.*]] = arith.muli %[[TAP2]], %c96
+// CHECK: %[[COL:.*]] = arith.addi %[[TAPCOL]], %[[CH2]]
+// CHECK: croq.subspan %[[B]] [128, 64] step [128, 1] at [%{{.*}}, %[[COL]]]
+
+func.func @channels_96(%x: memref<1x10x10x96xf16>, %w: memref<64x3x3x96xf16>, %out: memref<1x8x8x64xf16>) {
+  %z = arith.constant 0.0 : f16
+  linalg.fill ins(%z : f16) outs(%out : memref<1x8x8x64xf16>)
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x10x10x96xf16>, memref<64x3x3x96xf16>) outs(%out : memref<1x8x8x64xf16>)
+  return
+}

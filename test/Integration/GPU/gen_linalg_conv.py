@@ -61,6 +61,11 @@ TESTS = [
          bias_relu=True),
     Conv("conv_bf16_f32", 1, 10, 10, 64, 64, pad=(1, 1, 1, 1), dtype="bf16",
          out="f32"),
+    # Channels that are not whole K steps of 64: the last block of each tap
+    # reads zeros past C (A) against the next tap's filters (B).
+    Conv("conv_c32_f32", 1, 16, 16, 32, 64, pad=(1, 1, 1, 1), out="f32"),
+    Conv("conv_c96_hwcf_f16", 2, 9, 7, 96, 136, pad=(1, 1, 1, 1),
+         hwcf=True),
 ]
 
 #: The benchmark layers (ResNet-50 and U-Net), padding 1 for 3x3.

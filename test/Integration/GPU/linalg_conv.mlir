@@ -10,6 +10,8 @@
 // RUN: %ptxas -arch=sm_90a %t.d/conv_1x1_f16_kernel.ptx -o %t.6.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/conv_bias_relu_f16_kernel.ptx -o %t.7.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/conv_bf16_f32_kernel.ptx -o %t.8.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/conv_c32_f32_kernel.ptx -o %t.9.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/conv_c96_hwcf_f16_kernel.ptx -o %t.10.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s --check-prefix=ISSUE < %t.d/conv_issue_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=PLAIN < %t.d/conv_1x1_f16_kernel.ptx
 
@@ -165,5 +167,33 @@ func.func @conv_bf16_f32(%x: memref<1x10x10x64xbf16>, %w: memref<64x3x3x64xbf16>
   linalg.conv_2d_nhwc_fhwc {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
     ins(%padded, %w : memref<1x12x12x64xbf16>, memref<64x3x3x64xbf16>) outs(%out : memref<1x10x10x64xf32>)
   memref.dealloc %padded : memref<1x12x12x64xbf16>
+  return
+}
+
+func.func @conv_c32_f32(%x: memref<1x16x16x32xf16>, %w: memref<64x3x3x32xf16>, %out: memref<1x16x16x64xf32>) {
+  %zx = arith.constant 0.0 : f16
+  %zo = arith.constant 0.0 : f32
+  %padded = memref.alloc() : memref<1x18x18x32xf16>
+  linalg.fill ins(%zx : f16) outs(%padded : memref<1x18x18x32xf16>)
+  %interior = memref.subview %padded[0, 1, 1, 0] [1, 16, 16, 32] [1, 1, 1, 1] : memref<1x18x18x32xf16> to memref<1x16x16x32xf16, strided<[10368, 576, 32, 1], offset: 608>>
+  memref.copy %x, %interior : memref<1x16x16x32xf16> to memref<1x16x16x32xf16, strided<[10368, 576, 32, 1], offset: 608>>
+  linalg.fill ins(%zo : f32) outs(%out : memref<1x16x16x64xf32>)
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
+    ins(%padded, %w : memref<1x18x18x32xf16>, memref<64x3x3x32xf16>) outs(%out : memref<1x16x16x64xf32>)
+  memref.dealloc %padded : memref<1x18x18x32xf16>
+  return
+}
+
+func.func @conv_c96_hwcf_f16(%x: memref<2x9x7x96xf16>, %w: memref<3x3x96x136xf16>, %out: memref<2x9x7x136xf16>) {
+  %zx = arith.constant 0.0 : f16
+  %zo = arith.constant 0.0 : f16
+  %padded = memref.alloc() : memref<2x11x9x96xf16>
+  linalg.fill ins(%zx : f16) outs(%padded : memref<2x11x9x96xf16>)
+  %interior = memref.subview %padded[0, 1, 1, 0] [2, 9, 7, 96] [1, 1, 1, 1] : memref<2x11x9x96xf16> to memref<2x9x7x96xf16, strided<[9504, 864, 96, 1], offset: 960>>
+  memref.copy %x, %interior : memref<2x9x7x96xf16> to memref<2x9x7x96xf16, strided<[9504, 864, 96, 1], offset: 960>>
+  linalg.fill ins(%zo : f16) outs(%out : memref<2x9x7x136xf16>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
+    ins(%padded, %w : memref<2x11x9x96xf16>, memref<3x3x96x136xf16>) outs(%out : memref<2x9x7x136xf16>)
+  memref.dealloc %padded : memref<2x11x9x96xf16>
   return
 }
