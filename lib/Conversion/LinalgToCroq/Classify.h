@@ -37,7 +37,6 @@ struct HostWork {
 /// takes the elementwise path.
 void rewriteHostCopies(ModuleOp module);
 
-
 /// Sorts the linalg ops of `module`'s host code into `work`: products (with
 /// the fills and consumers they fuse) first, then the rest generalized.
 /// Every op that no kernel computes, and every host op that would touch a

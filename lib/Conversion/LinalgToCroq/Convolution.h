@@ -52,8 +52,9 @@ SmallVector<Value> getIm2colStart(OpBuilder &builder, Location loc,
                                   int64_t rows);
 
 /// The im2col load of K step `step` (tap `step / ceil(C / 64)`, channel
-/// block `step % ceil(C / 64)`; channels past C read zero) of the column starting at `start` into the shared
-/// `tile`, and the fragment the mma reads from it.
+/// block `step % ceil(C / 64)`; channels past C read zero) of the column
+/// starting at `start` into the shared `tile`, and the fragment the mma reads
+/// from it.
 Value loadIm2colOperand(OpBuilder &builder, Location loc,
                         const ConvolutionSpec &conv, ArrayRef<Value> start,
                         Value step, Value tile);

@@ -117,8 +117,8 @@ Value mlir::croq::createIm2colMap(OpBuilder &b, Location loc,
                     (extent - 1));
   }
   return Im2colMapOp::create(
-      b, loc, TensorMapType::get(b.getContext(), TensorMapMode::Im2col), conv.input, pixels,
-      kStepChannels, lower, upper,
+      b, loc, TensorMapType::get(b.getContext(), TensorMapMode::Im2col),
+      conv.input, pixels, kStepChannels, lower, upper,
       ArrayRef<int64_t>{conv.strides[0], conv.strides[1]}, Swizzle::B128);
 }
 
@@ -154,8 +154,8 @@ Value mlir::croq::loadIm2colOperand(OpBuilder &b, Location loc,
   coords.push_back(channel);
   SmallVector<Value> offsets{e.mul(tapRow, e.c(conv.dilations[0])),
                              e.mul(tapCol, e.c(conv.dilations[1]))};
-  Im2colOp::create(b, loc, /*future=*/Type(), conv.input, tile, coords,
-                   offsets, conv.map);
+  Im2colOp::create(b, loc, /*future=*/Type(), conv.input, tile, coords, offsets,
+                   conv.map);
   Value matrix = getMatrixTile(b, loc, tile);
   auto tileType = cast<TileType>(matrix.getType());
   auto fragType =

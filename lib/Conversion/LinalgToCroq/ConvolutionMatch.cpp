@@ -52,8 +52,7 @@ static bool isZeroFillOf(Operation *op, Value buffer) {
     if (!isa<linalg::IndexOp>(inner))
       return false;
   Operation *yield = body.getTerminator();
-  return yield->getNumOperands() == 1 &&
-         isZeroConstant(yield->getOperand(0));
+  return yield->getNumOperands() == 1 && isZeroConstant(yield->getOperand(0));
 }
 
 /// Folds a padded copy of the input into `conv`: the input is a buffer
@@ -97,8 +96,8 @@ static void foldPaddedCopy(Operation *op, ConvolutionSpec &conv) {
       linalgCopy && linalgCopy.hasPureBufferSemantics() &&
       linalgCopy.getDpsInits()[0] == interior)
     source = linalgCopy.getDpsInputs()[0];
-  auto sourceType = dyn_cast_or_null<MemRefType>(
-      source ? source.getType() : Type());
+  auto sourceType =
+      dyn_cast_or_null<MemRefType>(source ? source.getType() : Type());
   if (!sourceType || !sourceType.hasStaticShape() ||
       !sourceType.getLayout().isIdentity() ||
       copy->getBlock() != op->getBlock() || !fill->isBeforeInBlock(copy) ||
@@ -108,7 +107,8 @@ static void foldPaddedCopy(Operation *op, ConvolutionSpec &conv) {
   ArrayRef<int64_t> strides = interior.getStaticStrides();
   auto padded = cast<MemRefType>(conv.input.getType());
   if (ShapedType::isDynamicShape(offsets) || offsets[0] != 0 ||
-      offsets[3] != 0 || llvm::any_of(strides, [](int64_t s) { return s != 1; }) ||
+      offsets[3] != 0 ||
+      llvm::any_of(strides, [](int64_t s) { return s != 1; }) ||
       interior.getType().getShape() != sourceType.getShape() ||
       sourceType.getDimSize(0) != padded.getDimSize(0) ||
       sourceType.getDimSize(3) != padded.getDimSize(3))
@@ -251,8 +251,7 @@ static bool isEpilogueOperand(Value operand, AffineMap map) {
       continue;
     }
     auto constant = dyn_cast<AffineConstantExpr>(expr);
-    if (!constant || constant.getValue() != 0 ||
-        type.getDimSize(position) != 1)
+    if (!constant || constant.getValue() != 0 || type.getDimSize(position) != 1)
       return false;
   }
   return varying == 1;
@@ -294,8 +293,7 @@ static std::optional<Epilogue> matchConvolutionEpilogue(linalg::LinalgOp op,
   if (!(outputType.isF16() || outputType.isBF16() || outputType.isF32()) ||
       !isa<MemRefType>(epilogue.output.getType()) ||
       cast<MemRefType>(epilogue.output.getType()).getRank() != 4 ||
-      !isEpilogueOperand(epilogue.output,
-                         generic.getMatchingIndexingMap(init)))
+      !isEpilogueOperand(epilogue.output, generic.getMatchingIndexingMap(init)))
     return std::nullopt;
   std::optional<unsigned> productInput;
   for (OpOperand *input : generic.getDpsInputOperands()) {
@@ -356,8 +354,7 @@ FailureOr<MatmulSpec> mlir::croq::getConvolutionSpec(linalg::LinalgOp op) {
   spec.bTransposed = conv.filtersFirst;
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
       fill && fill.hasPureBufferSemantics() &&
-      fill.getDpsInits()[0] == spec.c &&
-      isZeroConstant(fill.getDpsInputs()[0]))
+      fill.getDpsInits()[0] == spec.c && isZeroConstant(fill.getDpsInputs()[0]))
     spec.zeroFill = fill;
   if (spec.zeroFill)
     spec.epilogue = matchConvolutionEpilogue(op, spec.c);

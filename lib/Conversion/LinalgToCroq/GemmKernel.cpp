@@ -241,12 +241,11 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
   // The matrix shapes the mma reads (an N-major B tile may be wider).
   auto [aShape, bShape] = getOperandShapes(spec, config);
   Value fa =
-      im2col
-          ? loadIm2colOperand(b, loc, *spec.conv, im2colStart, step, aTile)
-          : loadOperand(b, loc, spec.a, aShape,
-                        spec.aTransposed ? ValueRange{step, blockM}
-                                         : ValueRange{blockM, step},
-                        batch, aTile, /*multicast=*/config.clusterCols > 1);
+      im2col ? loadIm2colOperand(b, loc, *spec.conv, im2colStart, step, aTile)
+             : loadOperand(b, loc, spec.a, aShape,
+                           spec.aTransposed ? ValueRange{step, blockM}
+                                            : ValueRange{blockM, step},
+                           batch, aTile, /*multicast=*/config.clusterCols > 1);
   // A convolution whose channels are not whole K steps reads its filters
   // from the element column of the step's tap and channel block.
   Value bStep = step;
@@ -256,11 +255,10 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
     bSteps = spec.bTransposed ? SmallVector<int64_t>{bShape[0], 1}
                               : SmallVector<int64_t>{1, bShape[1]};
   }
-  Value fb = loadOperand(b, loc, spec.b, bShape,
-                         spec.bTransposed ? ValueRange{blockN, bStep}
-                                          : ValueRange{bStep, blockN},
-                         batch, bTile, /*multicast=*/config.clusterRows > 1,
-                         bSteps);
+  Value fb = loadOperand(
+      b, loc, spec.b, bShape,
+      spec.bTransposed ? ValueRange{blockN, bStep} : ValueRange{bStep, blockN},
+      batch, bTile, /*multicast=*/config.clusterRows > 1, bSteps);
   Value nextScales;
   if (spec.aScales)
     nextScales =

@@ -381,8 +381,9 @@ static LogicalResult keepPromotedTiles(linalg::LinalgOp op,
 /// Keeps the variants an implicit GEMM takes: whole K loops (its split
 /// and stream-K forms are not built), A not multicast (im2col loads have
 /// no multicast); declines forced options that leave none.
-static LogicalResult keepConvolutionVariants(linalg::LinalgOp op,
-                                             SmallVector<GemmVariant> &variants) {
+static LogicalResult
+keepConvolutionVariants(linalg::LinalgOp op,
+                        SmallVector<GemmVariant> &variants) {
   llvm::erase_if(variants, [](const GemmVariant &variant) {
     return variant.form != GemmForm::Whole || variant.tile.clusterCols > 1;
   });
