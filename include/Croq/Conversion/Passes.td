@@ -268,10 +268,13 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     after a zero-filled convolution (bias indexed (f), residual, relu,
     silu, casts) is computed in the epilogue as over (N P Q) x F. The tile
     is the cost model's, among the whole (unsplit, A not multicast)
-    variants. Declined by name: channels or filters not a multiple of 8,
-    strides outside 1 to 8, im2col corners outside [-128, 127], other
-    element types, dynamic shapes, strided buffers, NCHW and depthwise
-    convolutions and the other convolution ops.
+    variants. A `linalg.conv_2d_nchw_fchw` on static, contiguous buffers
+    becomes the NHWC form between `linalg.transpose`s (input and filters
+    into channels-last temporaries, the output back), elementwise kernels
+    of their own. Declined by name: channels or filters not a multiple of
+    8, strides outside 1 to 8, im2col corners outside [-128, 127], other
+    element types, dynamic shapes, strided buffers, depthwise convolutions
+    and the other convolution ops.
 
     Dynamic extents are checked on the host before the kernels: A's K and
     B's, the output's rows and columns and the product's, the batches and

@@ -229,11 +229,13 @@ static LogicalResult declineLinalgOp(linalg::LinalgOp op) {
     return op.emitOpError("is a depthwise convolution, which croq does not "
                           "compile (no reduction over channels for wgmma; "
                           "a CUDA-core kernel is not built)");
-  if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNchwFchwQOp,
-          linalg::Conv2DNgchwFgchwOp>(op))
-    return op.emitOpError("is an NCHW convolution; croq computes NHWC ones "
-                          "(linalg.conv_2d_nhwc_fhwc, conv_2d_nhwc_hwcf): "
-                          "the layout change is not built");
+  if (isa<linalg::Conv2DNchwFchwOp>(op))
+    return op.emitOpError("is an NCHW convolution croq does not compile: it "
+                          "takes those on static, contiguous buffers "
+                          "(through NHWC copies)");
+  if (isa<linalg::Conv2DNchwFchwQOp, linalg::Conv2DNgchwFgchwOp>(op))
+    return op.emitOpError("is a quantized or grouped NCHW convolution, which "
+                          "croq does not compile");
   if (linalg::isaConvolutionOpInterface(op))
     return op.emitOpError("is a convolution croq does not compile: it "
                           "computes linalg.conv_2d_nhwc_fhwc and "

@@ -16,6 +16,7 @@
 #include "GemmKernel.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
 
 namespace mlir {
 namespace croq {
@@ -23,6 +24,11 @@ namespace croq {
 /// Whether `op` is a convolution convert-linalg-to-croq computes as a GEMM
 /// (or declines by its rules): conv_2d_nhwc_fhwc or conv_2d_nhwc_hwcf.
 bool isGemmConvolution(Operation *op);
+
+/// Rewrites every linalg.conv_2d_nchw_fchw of host code on static,
+/// contiguous memrefs as a conv_2d_nhwc_fhwc between transposes
+/// (ConvolutionLayout.cpp); the others are declined by name.
+void rewriteNchwConvolutions(ModuleOp module);
 
 /// Checks that croq can compute the convolution `op` (on memrefs), and
 /// how: its geometry, a padded copy of its input to fold into the im2col

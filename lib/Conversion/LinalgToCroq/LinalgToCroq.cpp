@@ -435,6 +435,8 @@ struct ConvertLinalgToCroqPass
     // Every op is sorted, or declined by name, before anything changes.
     ModuleOp module = getOperation();
     rewriteHostCopies(module);
+    // NCHW convolutions become NHWC ones between transposes.
+    rewriteNchwConvolutions(module);
     HostWork work;
     if (failed(classifyHostCode(module, work)))
       return signalPassFailure();

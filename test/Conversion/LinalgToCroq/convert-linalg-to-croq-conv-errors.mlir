@@ -102,9 +102,18 @@ func.func @strided_input(%x: memref<1x10x10x64xf16, strided<[12800, 1280, 128, 1
 
 // -----
 
-func.func @nchw(%x: memref<1x64x10x10xf16>, %w: memref<64x64x3x3xf16>, %out: memref<1x64x8x8xf32>) {
-  // expected-error @+1 {{'linalg.conv_2d_nchw_fchw' op is an NCHW convolution; croq computes NHWC ones (linalg.conv_2d_nhwc_fhwc, conv_2d_nhwc_hwcf): the layout change is not built}}
-  linalg.conv_2d_nchw_fchw ins(%x, %w : memref<1x64x10x10xf16>, memref<64x64x3x3xf16>) outs(%out : memref<1x64x8x8xf32>)
+func.func @nchw_dynamic(%x: memref<?x64x10x10xf16>, %w: memref<64x64x3x3xf16>, %out: memref<?x64x8x8xf32>) {
+  // expected-error @+1 {{'linalg.conv_2d_nchw_fchw' op is an NCHW convolution croq does not compile: it takes those on static, contiguous buffers (through NHWC copies)}}
+  linalg.conv_2d_nchw_fchw ins(%x, %w : memref<?x64x10x10xf16>, memref<64x64x3x3xf16>) outs(%out : memref<?x64x8x8xf32>)
+  return
+}
+
+// -----
+
+// Taken through NHWC copies, where the NHWC rules apply: C = 12.
+func.func @nchw_channels(%x: memref<1x12x10x10xf16>, %w: memref<64x12x3x3xf16>, %out: memref<1x64x8x8xf32>) {
+  // expected-error @+1 {{'linalg.conv_2d_nhwc_fhwc' op convert-linalg-to-croq takes convolutions whose input channels are a multiple of 8 (16-byte pixels for the im2col map), got C = 12}}
+  linalg.conv_2d_nchw_fchw ins(%x, %w : memref<1x12x10x10xf16>, memref<64x12x3x3xf16>) outs(%out : memref<1x64x8x8xf32>)
   return
 }
 

@@ -220,3 +220,30 @@ func.func @channels_96(%x: memref<1x10x10x96xf16>, %w: memref<64x3x3x96xf16>, %o
     ins(%x, %w : memref<1x10x10x96xf16>, memref<64x3x3x96xf16>) outs(%out : memref<1x8x8x64xf16>)
   return
 }
+
+// -----
+
+// NCHW: the input and filters transposed into NHWC and FHWC temporaries,
+// the implicit GEMM into a zero-filled NHWC temporary (the NCHW zero fill
+// moved to it), the output transposed back: three elementwise kernels
+// around the GEMM.
+// CHECK-LABEL: func.func @nchw
+// CHECK: %[[X:.*]] = memref.alloc() : memref<1x10x10x64xf16>
+// CHECK: croq.parallel
+// CHECK: %[[W:.*]] = memref.alloc() : memref<64x3x3x64xf16>
+// CHECK: croq.parallel
+// CHECK: %[[Y:.*]] = memref.alloc() : memref<1x8x8x64xf32>
+// CHECK: croq.im2col_map %[[X]] pixels 128 channels 64 lower [0, 0] upper [-2, -2]
+// CHECK: croq.parallel
+// CHECK: croq.im2col %[[X]]
+// CHECK: croq.parallel
+// CHECK-DAG: memref.dealloc %[[X]]
+// CHECK-DAG: memref.dealloc %[[W]]
+// CHECK-DAG: memref.dealloc %[[Y]]
+
+func.func @nchw(%x: memref<1x64x10x10xf16>, %w: memref<64x64x3x3xf16>, %out: memref<1x64x8x8xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%out : memref<1x64x8x8xf32>)
+  linalg.conv_2d_nchw_fchw ins(%x, %w : memref<1x64x10x10xf16>, memref<64x64x3x3xf16>) outs(%out : memref<1x64x8x8xf32>)
+  return
+}

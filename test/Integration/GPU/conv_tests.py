@@ -17,6 +17,12 @@ from gen_linalg_conv import TESTS
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
 
 
+def nchw_reference(k, x, w):
+    """conv2d of NCHW `x` with FCHW `w` in float64, NCHW."""
+    return torch.nn.functional.conv2d(x.double(), w.double(),
+                                      stride=k.stride, dilation=k.dilation)
+
+
 def conv_reference(k, x, w, bias=None):
     """conv2d of NHWC `x` with filters `w` (FHWC, or HWCF for an hwcf
     convolution) in float64, NHWC, the padding of `k` (top, bottom, left,
@@ -40,10 +46,17 @@ def conv_tests(s, random_tensor, poisoned, compare_close, tolerances):
     def case(k):
         def body():
             dtype, out_type = DTYPES[k.dtype], DTYPES[k.out]
+            p, q = k.output()
+            if k.nchw:
+                x = random_tensor((k.n, k.c, k.h, k.w), dtype)
+                w = random_tensor((k.f, k.c, k.r, k.s), dtype)
+                out = poisoned((k.n, k.f, p, q), out_type)
+                getattr(s.module("linalg_conv"), k.name)(x, w, out)
+                return compare_close(out, nchw_reference(k, x, w),
+                                     tolerances[dtype])
             x = random_tensor((k.n, k.h, k.w, k.c), dtype)
             wshape = (k.r, k.s, k.c, k.f) if k.hwcf else (k.f, k.r, k.s, k.c)
             w = random_tensor(wshape, dtype)
-            p, q = k.output()
             out = poisoned((k.n, p, q, k.f), out_type)
             args = [x, w]
             bias = None
@@ -55,6 +68,8 @@ def conv_tests(s, random_tensor, poisoned, compare_close, tolerances):
             return compare_close(out, ref, tolerances[dtype])
         form = ("1x1 plain GEMM" if k.r == k.s == 1 and k.stride == (1, 1)
                 else "implicit GEMM, im2col TMA A")
+        if k.nchw:
+            form += ", NCHW through NHWC copies"
         s.run(f"linalg_conv {k.name} {k.n}x{k.h}x{k.w}x{k.c} * {k.f} "
               f"{k.r}x{k.s} pad {k.pad} stride {k.stride} dilation "
               f"{k.dilation} ({form})", k.name, body)
@@ -63,7 +78,7 @@ def conv_tests(s, random_tensor, poisoned, compare_close, tolerances):
     names = ("conv_issue_f16", "conv_pad1_odd_f16", "conv_hwcf_f32",
              "conv_stride2_f16", "conv_dilation2_f16", "conv_5x3_asym_f16",
              "conv_1x1_f16", "conv_bias_relu_f16", "conv_bf16_f32",
-             "conv_c32_f32", "conv_c96_hwcf_f16")
+             "conv_c32_f32", "conv_c96_hwcf_f16", "conv_nchw_f16")
     specs = {k.name: k for k in TESTS}
     assert set(names) == set(specs), "linalg_conv.mlir is not gen_linalg_conv.py's"
     for name in names:

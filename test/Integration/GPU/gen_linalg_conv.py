@@ -27,6 +27,8 @@ class Conv:
     dtype: str = "f16"
     out: str = "f16"
     bias_relu: bool = False
+    #: linalg.conv_2d_nchw_fchw on NCHW input and output, FCHW filters.
+    nchw: bool = False
 
     def padded(self):
         return (self.h + self.pad[0] + self.pad[1],
@@ -66,6 +68,8 @@ TESTS = [
     Conv("conv_c32_f32", 1, 16, 16, 32, 64, pad=(1, 1, 1, 1), out="f32"),
     Conv("conv_c96_hwcf_f16", 2, 9, 7, 96, 136, pad=(1, 1, 1, 1),
          hwcf=True),
+    # NCHW, through NHWC copies.
+    Conv("conv_nchw_f16", 2, 11, 9, 64, 72, nchw=True),
 ]
 
 #: The benchmark layers (ResNet-50 and U-Net), padding 1 for 3x3.
@@ -91,6 +95,8 @@ def memref(shape, dtype, layout=""):
 def emit(k: Conv) -> str:
     p, q = k.output()
     hp, wp = k.padded()
+    if k.nchw:
+        return emit_nchw(k)
     xt = memref((k.n, k.h, k.w, k.c), k.dtype)
     wshape = (k.r, k.s, k.c, k.f) if k.hwcf else (k.f, k.r, k.s, k.c)
     wt = memref(wshape, k.dtype)
@@ -150,6 +156,24 @@ def emit(k: Conv) -> str:
         lines.append(f"  memref.dealloc %padded : {xt}")
     lines += ["  return", "}"]
     return "\n".join(lines)
+
+
+def emit_nchw(k: Conv) -> str:
+    """A linalg.conv_2d_nchw_fchw into a zeroed output (no padding)."""
+    p, q = k.output()
+    xt = memref((k.n, k.c, k.h, k.w), k.dtype)
+    wt = memref((k.f, k.c, k.r, k.s), k.dtype)
+    ot = memref((k.n, k.f, p, q), k.out)
+    return "\n".join([
+        f"func.func @{k.name}(%x: {xt}, %w: {wt}, %out: {ot}) {{",
+        f"  %zo = arith.constant 0.0 : {k.out}",
+        f"  linalg.fill ins(%zo : {k.out}) outs(%out : {ot})",
+        f"  linalg.conv_2d_nchw_fchw {{dilations = dense<[{k.dilation[0]}, "
+        f"{k.dilation[1]}]> : tensor<2xi64>, strides = dense<[{k.stride[0]}, "
+        f"{k.stride[1]}]> : tensor<2xi64>}}",
+        f"    ins(%x, %w : {xt}, {wt}) outs(%out : {ot})",
+        "  return",
+        "}"])
 
 
 HEADER = """\

@@ -12,6 +12,10 @@
 // RUN: %ptxas -arch=sm_90a %t.d/conv_bf16_f32_kernel.ptx -o %t.8.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/conv_c32_f32_kernel.ptx -o %t.9.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/conv_c96_hwcf_f16_kernel.ptx -o %t.10.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/conv_nchw_f16_kernel.ptx -o %t.11.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/conv_nchw_f16_kernel_0.ptx -o %t.12.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/conv_nchw_f16_kernel_1.ptx -o %t.13.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/conv_nchw_f16_kernel_2.ptx -o %t.14.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s --check-prefix=ISSUE < %t.d/conv_issue_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=PLAIN < %t.d/conv_1x1_f16_kernel.ptx
 
@@ -195,5 +199,13 @@ func.func @conv_c96_hwcf_f16(%x: memref<2x9x7x96xf16>, %w: memref<3x3x96x136xf16
   linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
     ins(%padded, %w : memref<2x11x9x96xf16>, memref<3x3x96x136xf16>) outs(%out : memref<2x9x7x136xf16>)
   memref.dealloc %padded : memref<2x11x9x96xf16>
+  return
+}
+
+func.func @conv_nchw_f16(%x: memref<2x64x11x9xf16>, %w: memref<72x64x3x3xf16>, %out: memref<2x72x9x7xf16>) {
+  %zo = arith.constant 0.0 : f16
+  linalg.fill ins(%zo : f16) outs(%out : memref<2x72x9x7xf16>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<[1, 1]> : tensor<2xi64>, strides = dense<[1, 1]> : tensor<2xi64>}
+    ins(%x, %w : memref<2x64x11x9xf16>, memref<72x64x3x3xf16>) outs(%out : memref<2x72x9x7xf16>)
   return
 }
