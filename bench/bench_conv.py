@@ -13,8 +13,13 @@ median over rounds and its [min-max]. TFLOP/s = 2 N P Q F R S C / time;
 ratio = croq TFLOP/s / cuDNN TFLOP/s. The croq time includes every kernel
 of the call (the padding is folded into the im2col map: no copy).
 
+With --also MODULE... the same functions compiled otherwise (a forced
+tile: croq.compile(..., name=MODULE, gemm_tile=...)) are timed in the same
+interleaved rounds, each row then giving their medians too.
+
 Usage:
     bench_conv.py [--artifacts DIR] [--rounds N] [--json FILE]
+                  [--also MODULE ...]
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ def flops(k) -> float:
     return 2.0 * k.n * p * q * k.f * k.r * k.s * k.c
 
 
-def layer(module, k, rounds: int):
+def layer(module, k, rounds: int, others=()):
     x = torch.randn(k.n, k.h, k.w, k.c, device="cuda", dtype=torch.float16)
     w = torch.randn(k.f, k.r, k.s, k.c, device="cuda",
                     dtype=torch.float16) / math.sqrt(k.r * k.s * k.c)
@@ -75,11 +80,15 @@ def layer(module, k, rounds: int):
            f"{k.r}x{k.s} s{k.stride[0]} p{k.pad[0]}", "ok": ok, "err": err}
     if not ok:
         return row
-    times = time_interleaved({
+    calls = {
         "croq": (lambda: fn(*args), lambda name: True),
         "cudnn": (cudnn, lambda name: True),
-    }, rounds)
-    for name in ("croq", "cudnn"):
+    }
+    for other_name, other in others:
+        other_fn = getattr(other, k.name)
+        calls[other_name] = (lambda f=other_fn: f(*args), lambda name: True)
+    times = time_interleaved(calls, rounds)
+    for name in calls:
         t = times[name]
         row[name] = {"median_ms": statistics.median(t), "min_ms": min(t),
                      "max_ms": max(t),
@@ -93,9 +102,13 @@ def main() -> int:
     parser.add_argument("--artifacts", type=Path, default=HERE.parent)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--also", nargs="*", default=[],
+                        help="further modules of the same functions to time")
     args = parser.parse_args()
     torch.backends.cudnn.benchmark = True
     module = croq.load(args.artifacts / "kernels" / "libconv.so")
+    others = [(name, croq.load(args.artifacts / "kernels" / f"lib{name}.so"))
+              for name in args.also]
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"cuDNN {torch.backends.cudnn.version()}")
     print("| layer | N C H W -> F, filter | croq TFLOP/s | croq ms median "
@@ -110,7 +123,7 @@ def main() -> int:
     specs = {k.name: k for k in BENCH}
     assert set(names) == set(specs), "conv.mlir is not gen_linalg_conv.py's"
     for k in (specs[name] for name in names):
-        row = layer(module, k, args.rounds)
+        row = layer(module, k, args.rounds, others)
         rows.append(row)
         if not row["ok"]:
             print(f"| {k.name} | {row['shape']} | WRONG (err {row['err']:.3g})"
@@ -121,7 +134,10 @@ def main() -> int:
         print(f"| {k.name} | {row['shape']} | {c['tflops']:.0f} | "
               f"{c['median_ms']:.4f} [{c['min_ms']:.4f}-{c['max_ms']:.4f}] | "
               f"{d['tflops']:.0f} | {d['median_ms']:.4f} "
-              f"[{d['min_ms']:.4f}-{d['max_ms']:.4f}] | {row['ratio']:.2f} |",
+              f"[{d['min_ms']:.4f}-{d['max_ms']:.4f}] | {row['ratio']:.2f} |"
+              + "".join(f" {name}: {row[name]['tflops']:.0f} TFLOP/s "
+                        f"{row[name]['median_ms']:.4f} ms |"
+                        for name, _ in others),
               flush=True)
     if ratios:
         geomean = math.exp(sum(map(math.log, ratios)) / len(ratios))
