@@ -12,13 +12,14 @@
 # 4. runs the dma benchmarks against torch (bench_dma.py) and the GEMM
 #    benchmarks against cuBLAS and Triton (bench_gemm.py); attention
 #    against torch's SDPA (bench_attention.py); grouped GEMMs against a
-#    cuBLAS loop and torch._grouped_mm (bench_grouped.py);
+#    cuBLAS loop and torch._grouped_mm (bench_grouped.py); convolutions
+#    from linalg against cuDNN (bench_conv.py);
 # 5. prints a summary table last: each test with PASS/FAIL and its max
 #    error, each benchmark with its GB/s and its ratio to torch.
 #
-# Everything goes to ${OUT:-./gpu-out} (9 files): device.txt, sass.txt,
+# Everything goes to ${OUT:-./gpu-out} (10 files): device.txt, sass.txt,
 # resources.txt, gpu-check.log, tests.json, bench.md, bench.json,
-# bench_gemm.md, bench_gemm.json. CROQ_GEMM_QUICK=1 benchmarks the GEMMs
+# bench_gemm.md, bench_gemm.json, bench_conv.json. CROQ_GEMM_QUICK=1 benchmarks the GEMMs
 # at 4096^3 only; CROQ_GEMM_KERNELS=a,b only those kernels. On a machine
 # whose Triton cache is cold, compiling Triton's configurations takes most
 # of the GEMM benchmark's time (seen: 9 minutes for 51 rows, against under
@@ -107,6 +108,10 @@ attention_rc=${PIPESTATUS[0]}
   --kernels "$ART/kernels/libgrouped_matmul.so" \
   --md "$OUT/bench_grouped.md" 2>&1 | tee -a "$LOG"
 grouped_rc=${PIPESTATUS[0]}
+# Convolutions from linalg (implicit GEMMs, im2col loads) against cuDNN.
+"$PY" "$ART/bench/bench_conv.py" --artifacts "$ART" \
+  --json "$OUT/bench_conv.json" 2>&1 | tee -a "$LOG"
+conv_rc=${PIPESTATUS[0]}
 
 echo "== summary" | tee -a "$LOG"
 "$PY" - "$OUT/tests.json" "$OUT/bench.json" "$sass_line" <<'PY' 2>&1 | tee -a "$LOG"
@@ -162,5 +167,5 @@ if counts is not None:
 PY
 
 cat "$OUT/bench_gemm.md" 2>/dev/null | tee -a "$LOG"
-echo "gpu-check: tests exit $tests_rc, bench exit $bench_rc, gemm bench exit $gemm_rc, attention bench exit $attention_rc, grouped bench exit $grouped_rc; outputs in $OUT" | tee -a "$LOG"
-[ "$tests_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ] && [ "$gemm_rc" -eq 0 ] && [ "$attention_rc" -eq 0 ] && [ "$grouped_rc" -eq 0 ]
+echo "gpu-check: tests exit $tests_rc, bench exit $bench_rc, gemm bench exit $gemm_rc, attention bench exit $attention_rc, grouped bench exit $grouped_rc, conv bench exit $conv_rc; outputs in $OUT" | tee -a "$LOG"
+[ "$tests_rc" -eq 0 ] && [ "$bench_rc" -eq 0 ] && [ "$gemm_rc" -eq 0 ] && [ "$attention_rc" -eq 0 ] && [ "$grouped_rc" -eq 0 ] && [ "$conv_rc" -eq 0 ]

@@ -17,7 +17,8 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     functions, as upstream pipelines emit them. The pass first sorts every
     op of host code (outside croq kernels) by the kernel that computes it,
     and declines the rest before it changes anything, with an error that
-    names the op and why: convolutions, matrix products written as
+    names the op and why: convolutions it does not take (below), matrix
+    products written as
     `linalg.generic` (`croq-specialize-contractions` makes them named
     products first), products of other element types, indexing maps that
     are not loops or constant 0s, bodies with memory effects, host ops that
@@ -248,6 +249,32 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     the product's own buffer in place (bufferization's form of
     `bias + A B` into a function's result), and for vectors stored with
     further dimensions of extent 1 (a bias of 1 x 1 x N read `(b, 0, n)`).
+
+    Convolutions. `linalg.conv_2d_nhwc_fhwc` and `linalg.conv_2d_nhwc_hwcf`
+    on memrefs of static shapes and identity layouts, with f16 or bf16
+    inputs and filters and an f32 or input-typed output, are implicit GEMMs
+    on the product's kernel (docs/convolution.md): M = N P Q output
+    positions, N = F filters, K = R S C (taps outer, blocks of 64 channels
+    inner). A is loaded by one `croq.im2col` per K step from the input's
+    `croq.im2col_map` (made on the host, the column the tile's rows), the
+    column starting at the pixel of the block's first output position; B
+    is the filters seen as F x (R S C) (fhwc) or (R S C) x F (hwcf), loaded
+    by a tiled `tma` copy; the output is written as (N P Q) x F. A padded
+    copy of the input (a zero-filled buffer with the input copied into its
+    interior, as one-shot-bufferize makes a `tensor.pad`) is folded into
+    the map's corners: the unpadded input is read, the padded buffer never
+    made. A 1x1 convolution of stride 1 without padding is a plain GEMM of
+    the input seen as (N H W) x C. An elementwise generic over (n, p, q, f)
+    after a zero-filled convolution (bias indexed (f), residual, relu,
+    silu, casts) is computed in the epilogue as over (N P Q) x F. The tile
+    is the cost model's, among the whole (unsplit, A not multicast)
+    variants. A `linalg.conv_2d_nchw_fchw` on static, contiguous buffers
+    becomes the NHWC form between `linalg.transpose`s (input and filters
+    into channels-last temporaries, the output back), elementwise kernels
+    of their own. Declined by name: channels or filters not a multiple of
+    8, strides outside 1 to 8, im2col corners outside [-128, 127], other
+    element types, dynamic shapes, strided buffers, depthwise convolutions
+    and the other convolution ops.
 
     Dynamic extents are checked on the host before the kernels: A's K and
     B's, the output's rows and columns and the product's, the batches and

@@ -13,6 +13,7 @@
 #include "Classify.h"
 #include "BlockScaled.h"
 #include "Contractions.h"
+#include "Convolution.h"
 #include "Elementwise.h"
 #include "Reduction.h"
 
@@ -221,9 +222,24 @@ static LogicalResult checkHostOp(Operation *op) {
 
 /// Declines `op`, a linalg op no kernel computes, naming why.
 static LogicalResult declineLinalgOp(linalg::LinalgOp op) {
+  if (isa<linalg::DepthwiseConv1DNwcWcOp, linalg::DepthwiseConv2DNhwcHwcOp,
+          linalg::DepthwiseConv2DNhwcHwcmOp, linalg::DepthwiseConv3DNdhwcDhwcOp,
+          linalg::DepthwiseConv2DNhwcHwcQOp,
+          linalg::DepthwiseConv2DNhwcHwcmQOp>(op))
+    return op.emitOpError("is a depthwise convolution, which croq does not "
+                          "compile (no reduction over channels for wgmma; "
+                          "a CUDA-core kernel is not built)");
+  if (isa<linalg::Conv2DNchwFchwOp>(op))
+    return op.emitOpError("is an NCHW convolution croq does not compile: it "
+                          "takes those on static, contiguous buffers "
+                          "(through NHWC copies)");
+  if (isa<linalg::Conv2DNchwFchwQOp, linalg::Conv2DNgchwFgchwOp>(op))
+    return op.emitOpError("is a quantized or grouped NCHW convolution, which "
+                          "croq does not compile");
   if (linalg::isaConvolutionOpInterface(op))
-    return op.emitOpError("is a convolution, which croq does not compile "
-                          "yet");
+    return op.emitOpError("is a convolution croq does not compile: it "
+                          "computes linalg.conv_2d_nhwc_fhwc and "
+                          "conv_2d_nhwc_hwcf (f16 or bf16) as implicit GEMMs");
   return op.emitOpError("has no croq kernel");
 }
 
@@ -277,14 +293,16 @@ LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
     }
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
     bool blockScaled = generic && isBlockScaledCandidate(generic);
-    if (!isHostOp(op) ||
-        !(blockScaled || isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)))
+    bool convolution = isGemmConvolution(op);
+    if (!isHostOp(op) || !(blockScaled || convolution ||
+                           isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op)))
       return;
     if (!op.hasPureBufferSemantics())
       return; // checkHostOp declines it below.
-    FailureOr<MatmulSpec> spec =
-        blockScaled ? getBlockScaledSpec(generic) : getSpec(op);
-    if (blockScaled)
+    FailureOr<MatmulSpec> spec = blockScaled   ? getBlockScaledSpec(generic)
+                                 : convolution ? getConvolutionSpec(op)
+                                               : getSpec(op);
+    if (blockScaled || convolution)
       products.insert(op);
     if (failed(spec)) {
       failedAny = true;
@@ -296,6 +314,11 @@ LogicalResult mlir::croq::classifyHostCode(ModuleOp module, HostWork &work) {
       fused.insert(spec->zeroFill);
     if (spec->epilogue)
       fused.insert(spec->epilogue->generic);
+    // The padded copy folded into an im2col map is never made.
+    if (spec->conv)
+      for (Operation *copyOp : spec->conv->paddedCopy)
+        if (isa<linalg::LinalgOp>(copyOp))
+          fused.insert(copyOp);
     work.products.push_back({op, *spec});
   });
   // The other ops of host code.

@@ -22,7 +22,7 @@ namespace croq {
 struct HostWork {
   /// Matrix products (linalg.matmul, linalg.batch_matmul) and what they
   /// fuse.
-  SmallVector<std::pair<linalg::LinalgOp, MatmulSpec>> products;
+  SmallVector<std::pair<linalg::LinalgOp, MatmulSpec>, 0> products;
   /// Generics whose loops are all parallel (named elementwise ops, fills,
   /// copies and transposes generalized).
   SmallVector<linalg::GenericOp> elementwise;
@@ -36,7 +36,6 @@ struct HostWork {
 /// Rewrites every memref.copy of host code as a linalg.copy, which then
 /// takes the elementwise path.
 void rewriteHostCopies(ModuleOp module);
-
 
 /// Sorts the linalg ops of `module`'s host code into `work`: products (with
 /// the fills and consumers they fuse) first, then the rest generalized.

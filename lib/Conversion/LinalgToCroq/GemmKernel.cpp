@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmKernel.h"
+#include "Convolution.h"
 #include "IndexBuilder.h"
 
 #include "Croq/Dialect/Croq/Transforms/Layouts.h"
@@ -43,13 +44,17 @@ static SwizzleAttr getCopySwizzle(Value tile) {
 /// operand (`tile` is then 1 x `shape`). A tile wider than `shape` (an
 /// N-major B tile padded to whole swizzle spans) takes the window of its
 /// own width at the tile's origin, and the mma reads its first columns.
+/// With `steps`, tile `at` starts at element `at * steps` (a convolution's
+/// filters, whose K steps start at element columns, not whole tiles).
 static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
                          ArrayRef<int64_t> shape, ValueRange at, Value batch,
-                         Value tile, bool multicast) {
+                         Value tile, bool multicast,
+                         ArrayRef<int64_t> steps = {}) {
   auto tileShape = cast<TileType>(tile.getType()).getShape().take_back(2);
   bool padded = tileShape != shape;
-  Value view = buildTileView(b, loc, tensor, tileShape, at, batch,
-                             padded ? shape : ArrayRef<int64_t>{});
+  if (steps.empty() && padded)
+    steps = shape;
+  Value view = buildTileView(b, loc, tensor, tileShape, at, batch, steps);
   // Past the tensor's edge the tile is zero, which adds nothing to the
   // product.
   bool zfill =
@@ -219,6 +224,12 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
     inits.push_back(loadStepScales(b, loc, spec, blockM, blockN,
                                    range.first ? range.first : c0,
                                    config.rows));
+  // A convolution's im2col column starts at the pixel of the block's first
+  // output position, the same for every K step.
+  bool im2col = spec.conv && !spec.conv->plain;
+  SmallVector<Value> im2colStart;
+  if (im2col)
+    im2colStart = getIm2colStart(b, loc, *spec.conv, blockM, config.rows);
   auto loop = scf::ForOp::create(b, loc, c0, range.count, c1, inits);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
@@ -229,14 +240,25 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
   Value acc = carried[0];
   // The matrix shapes the mma reads (an N-major B tile may be wider).
   auto [aShape, bShape] = getOperandShapes(spec, config);
-  Value fa = loadOperand(b, loc, spec.a, aShape,
-                         spec.aTransposed ? ValueRange{step, blockM}
-                                          : ValueRange{blockM, step},
-                         batch, aTile, /*multicast=*/config.clusterCols > 1);
-  Value fb = loadOperand(b, loc, spec.b, bShape,
-                         spec.bTransposed ? ValueRange{blockN, step}
-                                          : ValueRange{step, blockN},
-                         batch, bTile, /*multicast=*/config.clusterRows > 1);
+  Value fa =
+      im2col ? loadIm2colOperand(b, loc, *spec.conv, im2colStart, step, aTile)
+             : loadOperand(b, loc, spec.a, aShape,
+                           spec.aTransposed ? ValueRange{step, blockM}
+                                            : ValueRange{blockM, step},
+                           batch, aTile, /*multicast=*/config.clusterCols > 1);
+  // A convolution whose channels are not whole K steps reads its filters
+  // from the element column of the step's tap and channel block.
+  Value bStep = step;
+  SmallVector<int64_t> bSteps;
+  if (im2col && !hasWholeChannelSteps(*spec.conv)) {
+    bStep = getFilterColumn(b, loc, *spec.conv, step);
+    bSteps = spec.bTransposed ? SmallVector<int64_t>{bShape[0], 1}
+                              : SmallVector<int64_t>{1, bShape[1]};
+  }
+  Value fb = loadOperand(
+      b, loc, spec.b, bShape,
+      spec.bTransposed ? ValueRange{blockN, bStep} : ValueRange{bStep, blockN},
+      batch, bTile, /*multicast=*/config.clusterRows > 1, bSteps);
   Value nextScales;
   if (spec.aScales)
     nextScales =
@@ -371,10 +393,15 @@ void mlir::croq::emitTileStore(OpBuilder &b, Location loc, Value acc,
 }
 
 void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
-                                  const MatmulSpec &spec,
+                                  const MatmulSpec &gemm,
                                   const TileConfig &config,
                                   const ProductSizes &sizes, Value tileCols) {
   IndexBuilder e{b, loc};
+  // A convolution's im2col loads read columns of the tile's rows through
+  // the input's im2col map, made on the host.
+  MatmulSpec spec = gemm;
+  if (spec.conv && !spec.conv->plain)
+    spec.conv->map = createIm2colMap(b, loc, *spec.conv, config.rows);
   int64_t tileM = config.rows, tileN = config.cols;
   // A grid in clusters covers whole clusters: the blocks past the edge
   // load zeros and store nothing (TMA clips), but share their operand

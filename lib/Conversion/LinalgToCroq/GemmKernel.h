@@ -17,6 +17,34 @@
 namespace mlir {
 namespace croq {
 
+/// A 2-d convolution (linalg.conv_2d_nhwc_fhwc or conv_2d_nhwc_hwcf) as
+/// the GEMM computes it (ConvolutionMatch.cpp, ConvolutionKernel.cpp): M =
+/// N P Q output positions, N = F filters, K = R S C with the tap outer and
+/// the channels inner. The extents are static.
+struct ConvolutionSpec {
+  /// The convolution's operands as linalg has them (4-d); `input` is the
+  /// unpadded source where a padded copy is folded into the im2col map.
+  Value input, filter, output;
+  /// Whether the filters are F x R x S x C (fhwc) rather than R x S x C x F.
+  bool filtersFirst = true;
+  int64_t batch = 0, height = 0, width = 0, channels = 0;
+  int64_t filters = 0, filterRows = 0, filterCols = 0;
+  int64_t outRows = 0, outCols = 0;
+  int64_t strides[2] = {1, 1}, dilations[2] = {1, 1};
+  /// The zero padding before the first row and column of `input`.
+  int64_t padLow[2] = {0, 0};
+  /// Whether it is a plain GEMM: 1x1 filters, stride 1, no padding (the
+  /// NHWC input seen as (N H W) x C); otherwise A is loaded by im2col.
+  bool plain = false;
+  /// The padded copy folded into the map (its buffer, the zero fill, the
+  /// view of its interior, the copy, the deallocations), erased with the
+  /// convolution: the padded buffer is never written.
+  SmallVector<Operation *> paddedCopy;
+  /// The input's im2col map (croq.im2col_map on the host), made when the
+  /// kernel is emitted.
+  Value map;
+};
+
 /// A linalg.matmul or linalg.batch_matmul as the croq GEMM sees it.
 struct MatmulSpec {
   Value a, b, c;
@@ -42,6 +70,9 @@ struct MatmulSpec {
   /// each K step's partial product as it is added into the main
   /// accumulator (every K step is promoted).
   Value aScales, bScales;
+  /// A convolution's geometry: A is then its N x H x W x C input, read by
+  /// im2col loads unless the convolution is a plain GEMM.
+  std::optional<ConvolutionSpec> conv;
 
   /// Where the kernels write: the consumer's output when there is one.
   Value getOutput() const { return epilogue ? epilogue->output : c; }

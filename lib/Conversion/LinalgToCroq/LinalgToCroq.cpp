@@ -11,6 +11,7 @@
 
 #include "BlockScaled.h"
 #include "Classify.h"
+#include "Convolution.h"
 #include "Elementwise.h"
 #include "ExtentChecks.h"
 #include "GemmKernel.h"
@@ -228,11 +229,16 @@ static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
   // A batched operand's matrix dimensions follow the batch's.
   int64_t first = spec.batched ? 1 : 0;
   ProductSizes sizes;
-  sizes.m = e.dim(spec.a, first + (spec.aTransposed ? 1 : 0));
-  sizes.k = e.dim(spec.a, first + (spec.aTransposed ? 0 : 1));
-  sizes.n = e.dim(spec.b, first + (spec.bTransposed ? 0 : 1));
-  sizes.batch = spec.batched ? e.dim(spec.a, 0) : e.c(1);
-  sizes.kSteps = e.ceilDiv(sizes.k, getStepElements(spec));
+  if (spec.conv) {
+    // The convolution's operands seen as matrices, its extents constants.
+    sizes = prepareConvolution(b, loc, spec);
+  } else {
+    sizes.m = e.dim(spec.a, first + (spec.aTransposed ? 1 : 0));
+    sizes.k = e.dim(spec.a, first + (spec.aTransposed ? 0 : 1));
+    sizes.n = e.dim(spec.b, first + (spec.bTransposed ? 0 : 1));
+    sizes.batch = spec.batched ? e.dim(spec.a, 0) : e.c(1);
+    sizes.kSteps = e.ceilDiv(sizes.k, getStepElements(spec));
+  }
   // The bytes of B's stored rows: N elements, or K where B is N x K.
   int64_t elementBytes =
       getElementTypeOrSelf(spec.b.getType()).getIntOrFloatBitWidth() / 8;
@@ -254,10 +260,17 @@ static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
   op->erase();
   if (spec.zeroFill)
     spec.zeroFill.erase();
+  if (spec.conv)
+    erasePaddedCopy(*spec.conv);
   if (spec.epilogue && spec.epilogue->temporary) {
-    // The temporary held only the product.
+    // The temporary held only the product; a convolution's views of it
+    // are left unused.
     for (Operation *dealloc : spec.epilogue->deallocs)
       dealloc->erase();
+    for (Operation *user :
+         llvm::make_early_inc_range(spec.epilogue->temporary->getUsers()))
+      if (isa<memref::CollapseShapeOp>(user) && user->use_empty())
+        user->erase();
     spec.epilogue->temporary.erase();
   }
   return success();
@@ -365,6 +378,22 @@ static LogicalResult keepPromotedTiles(linalg::LinalgOp op,
          << " (f8-promote-steps=0 takes it)";
 }
 
+/// Keeps the variants an implicit GEMM takes: whole K loops (its split
+/// and stream-K forms are not built), A not multicast (im2col loads have
+/// no multicast); declines forced options that leave none.
+static LogicalResult
+keepConvolutionVariants(linalg::LinalgOp op,
+                        SmallVector<GemmVariant> &variants) {
+  llvm::erase_if(variants, [](const GemmVariant &variant) {
+    return variant.form != GemmForm::Whole || variant.tile.clusterCols > 1;
+  });
+  if (!variants.empty())
+    return success();
+  return op.emitOpError("convert-linalg-to-croq computes convolutions with "
+                        "whole K loops (no split-k or stream-k) and without "
+                        "clusters along N (im2col loads are not multicast)");
+}
+
 namespace {
 struct ConvertLinalgToCroqPass
     : croq::impl::ConvertLinalgToCroqBase<ConvertLinalgToCroqPass> {
@@ -406,6 +435,8 @@ struct ConvertLinalgToCroqPass
     // Every op is sorted, or declined by name, before anything changes.
     ModuleOp module = getOperation();
     rewriteHostCopies(module);
+    // NCHW convolutions become NHWC ones between transposes.
+    rewriteNchwConvolutions(module);
     HostWork work;
     if (failed(classifyHostCode(module, work)))
       return signalPassFailure();
@@ -518,6 +549,9 @@ struct ConvertLinalgToCroqPass
         spec.batched || eightBit ? 1 : static_cast<int64_t>(streamK);
     SmallVector<GemmVariant> variants = getGemmVariants(
         *candidates, productSplitK, productStreamK, clusterM, clusterN);
+    if (spec.conv && !spec.conv->plain &&
+        failed(keepConvolutionVariants(op, variants)))
+      return failure();
     if (productStreamK == 2 && variants.empty())
       return op.emitOpError("convert-linalg-to-croq has the stream-K form "
                             "for 128-row tiles of whole 32-column groups "

@@ -64,6 +64,13 @@ def _alibi(s):
     return s - torch.exp2(-(h + 1.0)) * (i - j)
 
 
+def conv3x3_nhwc(x, w, b):
+    """tosa.conv2d of NHWC `x` with FHWC `w`, padding 1, plus `b`: NHWC."""
+    y = torch.nn.functional.conv2d(x.permute(0, 3, 1, 2),
+                                   w.permute(0, 3, 1, 2), b, padding=1)
+    return y.permute(0, 2, 3, 1)
+
+
 def mlp(x, w1, b1, w2, b2):
     return _gelu(x @ w1 + b1) @ w2 + b2
 
@@ -107,6 +114,10 @@ PROGRAMS = {
             _alibi(q @ k.transpose(1, 2) * 0.08838834764), dim=-1) @ v, 1e-2),
     "mlp": ([(1, 128, 256), (1, 256, 512), (1, 1, 512), (1, 512, 256),
              (1, 1, 256)], H, [1, 1 / 16, 0.1, 1 / 22.6, 0.1], mlp, 2e-2),
+    # A convolution with the bias as the f32 accumulator's initial value:
+    # an implicit GEMM (im2col loads, the padding folded, 32 channels).
+    "conv3x3_nhwc": ([(1, 16, 16, 32), (64, 3, 3, 32), (64,)], H,
+                     [1, 1 / 17, 0.1], conv3x3_nhwc, 2e-3),
     "layernorm": ([(2, 64, 256), (1, 1, 256), (1, 1, 256)], H, [1, 1, 0.1],
                   _ln, 1e-2),
     "rmsnorm": ([(64, 256), (256,)], H, [1, 1],

@@ -2155,6 +2155,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from im2col_tests import im2col_tests
     im2col_tests(suite, random_tensor, poisoned, compare, compare_close,
                  GEMM_TOLERANCE[torch.float16])
+    # linalg convolutions as implicit GEMMs against torch's conv2d
+    # (conv_tests.py).
+    from conv_tests import conv_tests
+    conv_tests(suite, random_tensor, poisoned, compare_close, GEMM_TOLERANCE)
     # Grouped GEMMs through croq.grouped_mm (grouped_tests.py).
     from grouped_tests import grouped_tests
     grouped_tests(suite, random_tensor, poisoned)
