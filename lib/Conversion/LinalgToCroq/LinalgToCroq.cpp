@@ -56,6 +56,10 @@ static void emitVariant(OpBuilder &b, Location loc, const MatmulSpec &spec,
     emitStreamKKernels(b, loc, spec, variant.tile, sizes,
                        target.multiprocessors);
     return;
+  case GemmForm::ClusterSplitK:
+    emitClusterSplitProgram(b, loc, spec, variant.tile, sizes,
+                            variant.clusterSplits);
+    return;
   }
 }
 
@@ -392,6 +396,22 @@ struct ConvertLinalgToCroqPass
           << static_cast<int64_t>(streamK);
       return signalPassFailure();
     }
+    if (clusterK < 0 || clusterK > ParallelOp::kMaxClusterBlocks) {
+      getOperation()->emitError("convert-linalg-to-croq takes cluster-k of 0 "
+                                "(chosen), 1 (never) or the blocks of a "
+                                "cluster that split the K loop, at most ")
+          << ParallelOp::kMaxClusterBlocks << ", got "
+          << static_cast<int64_t>(clusterK);
+      return signalPassFailure();
+    }
+    if (clusterK > 1 && (splitK != 0 || streamK == 2 || clusterM > 1 ||
+                         clusterN > 1)) {
+      getOperation()->emitError("convert-linalg-to-croq: cluster-k=")
+          << static_cast<int64_t>(clusterK)
+          << " splits the K loop in clusters of its own; it takes no "
+             "split-k, stream-k=2, cluster-m or cluster-n";
+      return signalPassFailure();
+    }
     if (clusterM < 0 || clusterN < 1 ||
         clusterM * clusterN > ParallelOp::kMaxClusterBlocks ||
         (clusterM > 1 && clusterN > 1)) {
@@ -516,8 +536,36 @@ struct ConvertLinalgToCroqPass
         getElementTypeOrSelf(spec.a.getType()));
     int64_t productStreamK =
         spec.batched || eightBit ? 1 : static_cast<int64_t>(streamK);
-    SmallVector<GemmVariant> variants = getGemmVariants(
-        *candidates, productSplitK, productStreamK, clusterM, clusterN);
+    // Nor the K loop split in clusters, for the same reasons.
+    if ((spec.batched || eightBit) && clusterK > 1)
+      return op.emitOpError("convert-linalg-to-croq splits the K loop in "
+                            "clusters of 16-bit, tf32 and s8 products that "
+                            "are not batched, got cluster-k=")
+             << static_cast<int64_t>(clusterK);
+    int64_t productClusterK =
+        spec.batched || eightBit ? 1 : static_cast<int64_t>(clusterK);
+    SmallVector<GemmVariant> variants =
+        getGemmVariants(*candidates, productSplitK, productStreamK, clusterM,
+                        clusterN, productClusterK);
+    if (productClusterK > 1) {
+      if (variants.empty())
+        return op.emitOpError("convert-linalg-to-croq splits the K loop in "
+                              "clusters for 128x128 and 64x128 tiles only, "
+                              "got a tile of ")
+               << candidates->front().rows << "x" << candidates->front().cols;
+      const TileConfig &tile = variants.front().tile;
+      if (int64_t stages =
+              getClusterSplitStages(target, resultBytes, tile, clusterK);
+          stages < 2)
+        return op.emitOpError("convert-linalg-to-croq: a ")
+               << tile.rows << "x" << tile.cols << " tile with its K loop "
+               << "split in clusters of " << static_cast<int64_t>(clusterK)
+               << " leaves shared memory for "
+               << std::max<int64_t>(stages, 0)
+               << " of the 2 operand stages a pipeline needs next to its "
+                  "scratch tile on "
+               << target.chip;
+    }
     if (productStreamK == 2 && variants.empty())
       return op.emitOpError("convert-linalg-to-croq has the stream-K form "
                             "for 128-row tiles of whole 32-column groups "

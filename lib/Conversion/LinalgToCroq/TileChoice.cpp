@@ -74,6 +74,14 @@ static constexpr int64_t kMinStepsPerSplit = 4;
 static constexpr int64_t kMinStreamKSteps = 8;
 /// The most f32 workspace a split K loop may use (256 MiB).
 static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
+/// The blocks of a cluster whose K loop is split that the cost model
+/// tries (ClusterSplitK.cpp).
+static constexpr int64_t kClusterSplitCounts[] = {2, 4};
+/// Cycles the cluster's first block spends summing the others' partial
+/// accumulators (a 64x128 f32 fragment is 32 KiB a peer, stored into its
+/// shared memory through the cluster's network and read back): counted
+/// as a third of a tile's fixed cycles per peer.
+static constexpr int64_t kClusterSumCycles = kTileCycles / 3;
 /// The numbers of splits the cost model tries.
 static constexpr int64_t kSplitCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
 /// How much longer a K step takes when B's rows are not 128-byte multiples
@@ -160,6 +168,18 @@ int64_t mlir::croq::getResultPartCols(const TargetDescription &target,
   return best;
 }
 
+int64_t mlir::croq::getClusterSplitStages(const TargetDescription &target,
+                                          int64_t resultBytes,
+                                          const TileConfig &tile,
+                                          int64_t splits) {
+  int64_t resultCols = getResultPartCols(target, resultBytes, tile);
+  return countRingStages(target.sharedMemoryPerBlock,
+                         {tile.rows * resultCols * resultBytes,
+                          (splits - 1) * tile.rows * tile.cols * 4},
+                         {tile.rows * kStepBytes, tile.cols * kStepBytes},
+                         std::numeric_limits<int64_t>::max());
+}
+
 int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
                                      int64_t resultBytes,
                                      const TileConfig &tile) {
@@ -228,9 +248,26 @@ SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
                                                      int64_t splitK,
                                                      int64_t streamK,
                                                      int64_t clusterM,
-                                                     int64_t clusterN) {
+                                                     int64_t clusterN,
+                                                     int64_t clusterK) {
   SmallVector<GemmVariant> variants;
+  auto clusterSplit = [&](const TileConfig &tile, int64_t splits) {
+    GemmVariant variant{tile, GemmForm::ClusterSplitK};
+    variant.clusterSplits = splits;
+    variants.push_back(variant);
+  };
+  if (clusterK > 1) {
+    for (const TileConfig &tile : tiles)
+      if (tile.splittable)
+        clusterSplit(tile, clusterK);
+    return variants;
+  }
+  bool clusterSplitForm = clusterK == 0 && splitK == 0 && streamK != 2 &&
+                          clusterM == 0 && clusterN == 1;
   for (const TileConfig &tile : tiles) {
+    if (clusterSplitForm && tile.splittable)
+      for (int64_t splits : kClusterSplitCounts)
+        clusterSplit(tile, splits);
     bool streamKForm = splitK == 0 && clusterM == 0 && clusterN == 1 &&
                        streamK != 1 && mayStreamK(tile);
     if (streamK == 2) {
@@ -483,6 +520,39 @@ static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
   return e.select(tooLarge, e.c(kNever), cost);
 }
 
+/// The cost of `variant`'s tile with its K loop split among the S blocks
+/// of a cluster: S x tiles blocks of ceil(K steps / S) steps, the sum of
+/// the S - 1 peers' partials in the first block, the product's traffic
+/// with memory; no workspace and no second launch. Never past one wave of
+/// blocks (a split grid of several waves ran far slower than counted:
+/// emitSplitCost), with fewer than kMinStepsPerSplit steps a block, or
+/// with fewer than three stages of operands next to the scratch tile.
+static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
+                                  Value kSteps, const GemmVariant &variant,
+                                  const TargetDescription &target,
+                                  int64_t resultBytes, Value output,
+                                  Value stepCycles) {
+  const TileConfig &tile = variant.tile;
+  int64_t splits = variant.clusterSplits;
+  Value tiles = e.mul(e.ceilDiv(m, tile.rows), e.ceilDiv(n, tile.cols));
+  Value blocks = e.mul(tiles, e.c(splits));
+  Value steps = e.ceilDiv(kSteps, splits);
+  Value waveCycles = emitWaveCycles(e, blocks, steps, stepCycles, target);
+  Value compute =
+      e.add(waveCycles, e.c((splits - 1) * kClusterSumCycles));
+  Value memoryCycles =
+      emitMemoryCycles(e, blocks, m, n, kSteps, e.c(1), output, tile, target);
+  Value cost = emitKernelCycles(e, compute, memoryCycles);
+  Value severalWaves = e.less(e.c(target.multiprocessors), blocks);
+  Value tooShort = e.less(steps, e.c(kMinStepsPerSplit));
+  cost = e.select(severalWaves, e.c(kNever), cost);
+  cost = e.select(tooShort, e.c(kNever), cost);
+  constexpr int64_t kMinStages = 3;
+  if (getClusterSplitStages(target, resultBytes, tile, splits) < kMinStages)
+    return e.c(kNever);
+  return cost;
+}
+
 /// Prints `cycles` for -debug-only: its value where the shape is static.
 static void printCycles(llvm::raw_ostream &os, Value cycles) {
   if (std::optional<int64_t> value = getConstantIntValue(cycles))
@@ -514,6 +584,10 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       cost =
           emitStreamKCost(e, m, n, kSteps, variant, target, output, stepCycles);
       splits = e.c(1);
+    } else if (variant.form == GemmForm::ClusterSplitK) {
+      cost = emitClusterSplitCost(e, m, n, kSteps, variant, target,
+                                  resultBytes, output, stepCycles);
+      splits = e.c(variant.clusterSplits);
     } else {
       // A grid in clusters is whole clusters, for each matrix of a batch.
       Value blocks =
@@ -532,7 +606,9 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
                    << tile.clusterRows << "x" << tile.clusterCols
                    << (variant.form == GemmForm::SplitK    ? ", split K"
                        : variant.form == GemmForm::StreamK ? ", stream-K"
-                                                           : "")
+                       : variant.form == GemmForm::ClusterSplitK
+                           ? ", K split in the cluster"
+                           : "")
                    << ": cost ";
       printCycles(llvm::dbgs(), cost);
       llvm::dbgs() << " cycles, splits ";
