@@ -547,25 +547,22 @@ struct ConvertLinalgToCroqPass
     SmallVector<GemmVariant> variants =
         getGemmVariants(*candidates, productSplitK, productStreamK, clusterM,
                         clusterN, productClusterK);
-    if (productClusterK > 1) {
-      if (variants.empty())
-        return op.emitOpError("convert-linalg-to-croq splits the K loop in "
-                              "clusters for 128x128 and 64x128 tiles only, "
-                              "got a tile of ")
-               << candidates->front().rows << "x" << candidates->front().cols;
-      const TileConfig &tile = variants.front().tile;
-      if (int64_t stages =
-              getClusterSplitStages(target, resultBytes, tile, clusterK);
-          stages < 2)
-        return op.emitOpError("convert-linalg-to-croq: a ")
-               << tile.rows << "x" << tile.cols << " tile with its K loop "
-               << "split in clusters of " << static_cast<int64_t>(clusterK)
-               << " leaves shared memory for "
-               << std::max<int64_t>(stages, 0)
-               << " of the 2 operand stages a pipeline needs next to its "
-                  "scratch tile on "
-               << target.chip;
-    }
+    // The K loop split in clusters where its scratch tile leaves room for
+    // a ring: three stages for the model, two where forced.
+    int64_t minStages = productClusterK > 1 ? 2 : 3;
+    llvm::erase_if(variants, [&](const GemmVariant &variant) {
+      return variant.form == GemmForm::ClusterSplitK &&
+             getClusterSplitStages(target, resultBytes, variant.tile,
+                                   variant.clusterSplits) < minStages;
+    });
+    if (productClusterK > 1 && variants.empty())
+      return op.emitOpError("convert-linalg-to-croq splits the K loop in "
+                            "clusters of ")
+             << productClusterK
+             << " blocks for 128x128 and 64x128 tiles whose scratch tile "
+                "leaves shared memory for two stages of operands, got a "
+                "tile of "
+             << candidates->front().rows << "x" << candidates->front().cols;
     if (productStreamK == 2 && variants.empty())
       return op.emitOpError("convert-linalg-to-croq has the stream-K form "
                             "for 128-row tiles of whole 32-column groups "

@@ -262,12 +262,7 @@ SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
         clusterSplit(tile, clusterK);
     return variants;
   }
-  bool clusterSplitForm = clusterK == 0 && splitK == 0 && streamK != 2 &&
-                          clusterM == 0 && clusterN == 1;
   for (const TileConfig &tile : tiles) {
-    if (clusterSplitForm && tile.splittable)
-      for (int64_t splits : kClusterSplitCounts)
-        clusterSplit(tile, splits);
     bool streamKForm = splitK == 0 && clusterM == 0 && clusterN == 1 &&
                        streamK != 1 && mayStreamK(tile);
     if (streamK == 2) {
@@ -292,6 +287,15 @@ SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
     if (streamKForm)
       variants.push_back({tile, GemmForm::StreamK});
   }
+  // Last, so that the other variants keep their numbers (the shape
+  // classes of compile on first call).
+  bool clusterSplitForm = clusterK == 0 && splitK == 0 && streamK != 2 &&
+                          clusterM == 0 && clusterN == 1;
+  if (clusterSplitForm)
+    for (const TileConfig &tile : tiles)
+      if (tile.splittable)
+        for (int64_t splits : kClusterSplitCounts)
+          clusterSplit(tile, splits);
   return variants;
 }
 
