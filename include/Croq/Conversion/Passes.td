@@ -184,9 +184,9 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     stream-K form, forced or not (not measured with promoted sums).
 
     K split in a cluster. Where whole tiles leave most of a wave idle
-    (128 x 4096 x 4096 in 64x128 tiles: 64 blocks on 132 SMs), the 128x128
-    and 64x128 tiles may split each tile's K loop among the S blocks (2 or
-    4) of a thread block cluster along the grid's first dimension (S x
+    (128 x 4096 x 4096 in 64x128 tiles: 64 blocks on 132 SMs), a tile may
+    split its K loop among the S blocks of a thread block cluster along
+    the grid's first dimension (S x
     tiles blocks, cluster [S, 1]): each block runs its part of the K steps
     ([s K / S, (s + 1) K / S)) into its own accumulator, and
     `croq.mma.cluster_sum` sums them in the cluster's first block through
@@ -194,11 +194,14 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     slots of its scratch tile, (S - 1) x the accumulator, and arrive on a
     cluster-scope mbarrier), which alone adds the output, computes the
     fused consumer and stores the tile: no workspace, no second kernel.
-    The cost model counts S x tiles blocks of K / S steps and the sum,
-    within one wave, at least 4 K steps a block and 3 stages of operands
-    next to the scratch tile; the split-K and stream-K forms stay
-    candidates. `cluster-k = 1` never takes the form, `cluster-k = S > 1`
-    always, in clusters of S (an error with forced splits, stream-K or
+    The cost model considers the 64x128 tile in clusters of 2 (the 128x128
+    tile in clusters of 2 and every tile in clusters of 4 measured slower
+    than main's choice on an H200, bench/RESULTS.md), counting 2 x tiles
+    blocks of K / 2 steps and the sum, within one wave, at least 4 K steps
+    a block and 3 stages of operands next to the scratch tile; the split-K
+    and stream-K forms stay candidates. `cluster-k = 1` never takes the
+    form, `cluster-k = S > 1` always, on the 128x128 and 64x128 tiles, in
+    clusters of S (an error with forced splits, stream-K or
     clusters, a tile other than 128x128 and 64x128, a batched or 8-bit
     float product, or too little shared memory next to the scratch).
 

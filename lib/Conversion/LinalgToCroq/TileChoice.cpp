@@ -75,8 +75,15 @@ static constexpr int64_t kMinStreamKSteps = 8;
 /// The most f32 workspace a split K loop may use (256 MiB).
 static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
 /// The blocks of a cluster whose K loop is split that the cost model
-/// tries (ClusterSplitK.cpp).
-static constexpr int64_t kClusterSplitCounts[] = {2, 4};
+/// tries (ClusterSplitK.cpp), on 64-row tiles only. Measured on an H200
+/// (cuBLAS ms / croq ms, bench/RESULTS.md): 64x128 in clusters of 2 ran
+/// 0.80-0.95 where main's whole tiles ran 0.78-1.01 (1x8192x8192 0.950
+/// against 0.885, 128x4096x4096 with B stored N x K 0.820 against 0.779,
+/// 16x8192x8192 with B stored N x K 0.893 against 0.915); 128x128 in
+/// clusters of 2 lost at 256x4096x8192 (0.874 against 0.950), and every
+/// tile in clusters of 4 lost everywhere (0.25-0.78).
+static constexpr int64_t kClusterSplitCounts[] = {2};
+static constexpr int64_t kClusterSplitRows = 64;
 /// Cycles the cluster's first block spends summing the others' partial
 /// accumulators (a 64x128 f32 fragment is 32 KiB a peer, stored into its
 /// shared memory through the cluster's network and read back): counted
@@ -293,7 +300,7 @@ SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
                           clusterM == 0 && clusterN == 1;
   if (clusterSplitForm)
     for (const TileConfig &tile : tiles)
-      if (tile.splittable)
+      if (tile.splittable && tile.rows == kClusterSplitRows)
         for (int64_t splits : kClusterSplitCounts)
           clusterSplit(tile, splits);
   return variants;

@@ -142,10 +142,11 @@ getTileCandidates(const TargetDescription &target, int64_t resultBytes,
 /// stream-K form out, 2 the others. The whole ones are launched in
 /// clusters of `clusterM` x `clusterN` blocks; with `clusterM` = 0 (the
 /// model's choice) they are not, and the 128x192 and 128x256 tiles are
-/// also candidates in clusters of 2 x 1. The splittable tiles are also
-/// candidates with their K loop split in clusters of 2 and 4 blocks
+/// also candidates in clusters of 2 x 1. The 64x128 tile is also a
+/// candidate with its K loop split in clusters of 2 blocks
 /// (GemmForm::ClusterSplitK) where nothing else is forced; `clusterK` (the
-/// pass option) 1 leaves them out, S > 1 takes only them, with S blocks.
+/// pass option) 1 leaves it out, S > 1 takes only the splittable tiles
+/// (128x128 and 64x128) in that form, with S blocks.
 SmallVector<GemmVariant> getGemmVariants(ArrayRef<TileConfig> tiles,
                                          int64_t splitK, int64_t streamK,
                                          int64_t clusterM, int64_t clusterN,

@@ -103,3 +103,19 @@ func.func @bias_relu(%a: memref<1x8192xf16>, %b: memref<8192x8192xf16>, %bias: m
   memref.dealloc %tmp : memref<1x8192xf32>
   return
 }
+
+// -----
+
+// 256 x 4096 x 8192: 4 x 32 = 128 tiles of 64x128 fill about a wave; in
+// clusters of two they would be two waves, and the 128x128 tile in
+// clusters of two is no candidate of the model (measured slower than the
+// whole tiles there): no split.
+// CHECK-LABEL: func.func @near_wave
+// CHECK-NOT: cluster_sum
+// CHECK: return
+func.func @near_wave(%a: memref<256x8192xf16>, %b: memref<8192x4096xf16>, %c: memref<256x4096xf16>) {
+  %z = arith.constant 0.0 : f16
+  linalg.fill ins(%z : f16) outs(%c : memref<256x4096xf16>)
+  linalg.matmul ins(%a, %b : memref<256x8192xf16>, memref<8192x4096xf16>) outs(%c : memref<256x4096xf16>)
+  return
+}
