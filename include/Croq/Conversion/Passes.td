@@ -202,8 +202,9 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     and stream-K forms stay candidates. `cluster-k = 1` never takes the
     form, `cluster-k = S > 1` always, on the 128x128 and 64x128 tiles, in
     clusters of S (an error with forced splits, stream-K or
-    clusters, a tile other than 128x128 and 64x128, a batched or 8-bit
-    float product, or too little shared memory next to the scratch).
+    clusters, a tile other than 128x128 and 64x128, a batched product, or
+    too little shared memory next to the scratch); 8-bit float products
+    take no such split, forced or not (not measured with promoted sums).
 
     8-bit floats. wgmma's accumulator keeps fewer mantissa bits than f32
     for 8-bit products, so an 8-bit float product accumulates each K step

@@ -39,9 +39,8 @@ static Value getBarrierAddress(OpBuilder &b, Location loc, Value group) {
   auto memrefType = MemRefType::get(
       {1}, b.getI64Type(), nullptr,
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup));
-  Value slots =
-      UnrealizedConversionCastOp::create(b, loc, memrefType, group).getResult(
-          0);
+  Value slots = UnrealizedConversionCastOp::create(b, loc, memrefType, group)
+                    .getResult(0);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, slots);
   return arith::IndexCastUIOp::create(b, loc, b.getI64Type(), base);
 }
@@ -60,9 +59,8 @@ static Value createClusterBarrier(ConversionPatternRewriter &rewriter,
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup), 1);
   Value group = nvgpu::MBarrierCreateOp::create(rewriter, loc, type);
   Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-  Value first =
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, tid,
-                            indexConstant(rewriter, loc, 0));
+  Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                      tid, indexConstant(rewriter, loc, 0));
   nvgpu::MBarrierInitOp::create(rewriter, loc, group,
                                 indexConstant(rewriter, loc, arrivals),
                                 indexConstant(rewriter, loc, 0), first);
@@ -72,10 +70,10 @@ static Value createClusterBarrier(ConversionPatternRewriter &rewriter,
 }
 
 /// `address` (an i64) + `bytes` as a pointer of address space `space`.
-static Value getPointer(OpBuilder &b, Location loc, Value address,
-                        Value bytes, NVVM::NVVMMemorySpace space) {
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(),
-                                            static_cast<unsigned>(space));
+static Value getPointer(OpBuilder &b, Location loc, Value address, Value bytes,
+                        NVVM::NVVMMemorySpace space) {
+  auto ptrType =
+      LLVM::LLVMPointerType::get(b.getContext(), static_cast<unsigned>(space));
   Value sum = arith::AddIOp::create(b, loc, address, bytes);
   return LLVM::IntToPtrOp::create(b, loc, ptrType, sum);
 }
@@ -132,8 +130,7 @@ struct MmaClusterSumOpLowering : OpConversionPattern<MmaClusterSumOp> {
     FailureOr<Value> scratch = getScratchAddress(rewriter, loc, op);
     if (failed(scratch))
       return failure();
-    Value rank =
-        NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
+    Value rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
     Value leader = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq, rank,
         arith::ConstantIntOp::create(rewriter, loc, 0, 32));
@@ -143,8 +140,8 @@ struct MmaClusterSumOpLowering : OpConversionPattern<MmaClusterSumOp> {
     Value own = arith::MulIOp::create(
         rewriter, loc, thread,
         arith::ConstantIntOp::create(rewriter, loc, 16, 64));
-    auto branch = scf::IfOp::create(rewriter, loc, TypeRange{frag.type},
-                                    leader, /*withElse=*/true);
+    auto branch = scf::IfOp::create(rewriter, loc, TypeRange{frag.type}, leader,
+                                    /*withElse=*/true);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
@@ -172,9 +169,8 @@ struct MmaClusterSumOpLowering : OpConversionPattern<MmaClusterSumOp> {
     Value linear = metadata.getOffset();
     for (auto [offset, stride] :
          llvm::zip(access->offsets, metadata.getStrides()))
-      linear = arith::AddIOp::create(b, loc, linear,
-                                     arith::MulIOp::create(b, loc, offset,
-                                                           stride));
+      linear = arith::AddIOp::create(
+          b, loc, linear, arith::MulIOp::create(b, loc, offset, stride));
     Value base =
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, access->memref);
     Value address = arith::AddIOp::create(
@@ -226,8 +222,8 @@ struct MmaClusterSumOpLowering : OpConversionPattern<MmaClusterSumOp> {
       for (int64_t chunk = 0; chunk < chunks; ++chunk) {
         Value offset = arith::ConstantIntOp::create(
             b, loc, getChunkOffset(frag, slot, chunk), 64);
-        Value ptr = getPointer(b, loc, base, offset,
-                               NVVM::NVVMMemorySpace::Shared);
+        Value ptr =
+            getPointer(b, loc, base, offset, NVVM::NVVMMemorySpace::Shared);
         Value values = LLVM::LoadOp::create(b, loc, chunkType, ptr,
                                             /*alignment=*/16);
         for (int64_t q = 0; q < kChunkRegisters; ++q) {
@@ -280,15 +276,15 @@ struct MmaClusterSumOpLowering : OpConversionPattern<MmaClusterSumOp> {
         values = LLVM::InsertElementOp::create(
             b, loc, values, x, arith::ConstantIntOp::create(b, loc, q, 32));
       }
-      Value ptr = LLVM::GEPOp::create(
-          b, loc, clusterPtr, b.getI8Type(), remote,
-          ArrayRef<LLVM::GEPArg>{
-              static_cast<int32_t>(getChunkOffset(frag, 0, chunk))});
+      Value ptr =
+          LLVM::GEPOp::create(b, loc, clusterPtr, b.getI8Type(), remote,
+                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(
+                                  getChunkOffset(frag, 0, chunk))});
       LLVM::StoreOp::create(b, loc, values, ptr, /*alignment=*/16);
     }
     Value remoteBarrier = NVVM::MapaOp::create(
-        b, loc, clusterPtr, LLVM::IntToPtrOp::create(b, loc, sharedPtr, barrier),
-        zero);
+        b, loc, clusterPtr,
+        LLVM::IntToPtrOp::create(b, loc, sharedPtr, barrier), zero);
     NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), remoteBarrier,
                                    /*count=*/Value(),
                                    NVVM::MemScopeKind::CLUSTER,

@@ -51,8 +51,7 @@ void mlir::croq::emitClusterSplitProgram(OpBuilder &b, Location loc,
   // Part s takes steps [s x K / S, (s + 1) x K / S): none is empty where
   // K has S steps or more.
   Value first = e.div(e.mul(part, sizes.kSteps), e.c(splits));
-  Value end =
-      e.div(e.mul(e.add(part, e.c(1)), sizes.kSteps), e.c(splits));
+  Value end = e.div(e.mul(e.add(part, e.c(1)), sizes.kSteps), e.c(splits));
   Value count = e.sub(end, first);
   auto [aTile, bTile] = allocOperandTiles(b, loc, spec, config);
   Value cTile = allocResultTile(b, loc, spec, config);
@@ -75,8 +74,8 @@ void mlir::croq::emitClusterSplitProgram(OpBuilder &b, Location loc,
   Value acc = emitKLoop(b, loc, spec, blockM, blockN, KRange{first, count},
                         aTile, bTile, accType, unclustered);
   acc = MmaClusterSumOp::create(b, loc, accType, acc, slots);
-  Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part,
-                                       e.c(0));
+  Value leader =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part, e.c(0));
   auto ifLeader = scf::IfOp::create(b, loc, leader, /*withElse=*/false);
   b.setInsertionPointToStart(ifLeader.thenBlock());
   emitTileResult(b, loc, spec, config, acc, cTile,

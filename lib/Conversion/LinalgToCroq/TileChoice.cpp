@@ -251,12 +251,10 @@ static bool mayStreamK(const TileConfig &tile) {
   return tile.rows == 128 && tile.cols % 32 == 0;
 }
 
-SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
-                                                     int64_t splitK,
-                                                     int64_t streamK,
-                                                     int64_t clusterM,
-                                                     int64_t clusterN,
-                                                     int64_t clusterK) {
+SmallVector<GemmVariant>
+mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles, int64_t splitK,
+                            int64_t streamK, int64_t clusterM, int64_t clusterN,
+                            int64_t clusterK) {
   SmallVector<GemmVariant> variants;
   auto clusterSplit = [&](const TileConfig &tile, int64_t splits) {
     GemmVariant variant{tile, GemmForm::ClusterSplitK};
@@ -549,8 +547,7 @@ static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
   Value blocks = e.mul(tiles, e.c(splits));
   Value steps = e.ceilDiv(kSteps, splits);
   Value waveCycles = emitWaveCycles(e, blocks, steps, stepCycles, target);
-  Value compute =
-      e.add(waveCycles, e.c((splits - 1) * kClusterSumCycles));
+  Value compute = e.add(waveCycles, e.c((splits - 1) * kClusterSumCycles));
   Value memoryCycles =
       emitMemoryCycles(e, blocks, m, n, kSteps, e.c(1), output, tile, target);
   Value cost = emitKernelCycles(e, compute, memoryCycles);
@@ -596,8 +593,8 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
           emitStreamKCost(e, m, n, kSteps, variant, target, output, stepCycles);
       splits = e.c(1);
     } else if (variant.form == GemmForm::ClusterSplitK) {
-      cost = emitClusterSplitCost(e, m, n, kSteps, variant, target,
-                                  resultBytes, output, stepCycles);
+      cost = emitClusterSplitCost(e, m, n, kSteps, variant, target, resultBytes,
+                                  output, stepCycles);
       splits = e.c(variant.clusterSplits);
     } else {
       // A grid in clusters is whole clusters, for each matrix of a batch.

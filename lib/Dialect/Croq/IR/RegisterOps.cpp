@@ -351,8 +351,7 @@ LogicalResult MmaClusterSumOp::verify() {
   if (getMemorySpaceOf(scratchType) != MemorySpace::Shared ||
       getSwizzleOf(scratchType) != Swizzle::None ||
       shaped.getElementType() != element ||
-      shaped.getShape() != ArrayRef<int64_t>{rows, acc.getShape()[1]})
-  {
+      shaped.getShape() != ArrayRef<int64_t>{rows, acc.getShape()[1]}) {
     std::string expected;
     llvm::raw_string_ostream os(expected);
     os << rows << "x" << acc.getShape()[1] << "x" << element;
