@@ -179,6 +179,12 @@ def compile_file(path):
         croq.compile(path, out / "linalg_matmul_nosk", **TOOLS,
                      gemm_stream_k=1)
         print(f"compiled {path} into linalg_matmul_nosk")
+        # The K loop split among the blocks of clusters of 2 and 4, summed
+        # through distributed shared memory (the GPU tests).
+        for blocks in (2, 4):
+            croq.compile(path, out, name=f"linalg_clusterk{blocks}", **TOOLS,
+                         gemm_cluster_k=blocks)
+            print(f"compiled {path} as linalg_clusterk{blocks}")
 
 
 jobs = [lambda path=path: compile_file(path) for path in map(Path, sys.argv[2:])]

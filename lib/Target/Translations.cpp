@@ -92,6 +92,12 @@ static llvm::cl::opt<int64_t> clGemmStreamK(
                    "chosen by the cost model; 1: never; 2: always, on the "
                    "tiles that have it)"),
     llvm::cl::init(0));
+static llvm::cl::opt<int64_t> clGemmClusterK(
+    "croq-gemm-cluster-k",
+    llvm::cl::desc("K loops of GEMMs from linalg split among the blocks of "
+                   "a thread block cluster (0, the default: chosen by the "
+                   "cost model; 1: never; S > 1: always, in clusters of S)"),
+    llvm::cl::init(0));
 static llvm::cl::list<int64_t> clGemmVariants(
     "croq-gemm-variants",
     llvm::cl::desc("for each GEMM from linalg whose variant the host code "
@@ -202,6 +208,7 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
     return failure();
   options.gemmSplitK = clGemmSplitK;
   options.gemmStreamK = clGemmStreamK;
+  options.gemmClusterK = clGemmClusterK;
   options.gemmF8PromoteSteps = clGemmF8PromoteSteps;
   options.gemmVariants =
       SmallVector<int64_t>(clGemmVariants.begin(), clGemmVariants.end());

@@ -462,6 +462,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             gemm_tile: Optional[Tuple[int, int]] = None,
             gemm_split_k: int = 0,
             gemm_stream_k: int = 0,
+            gemm_cluster_k: int = 0,
             gemm_cluster: Optional[Tuple[int, int]] = None,
             gemm_f8_promote_steps: Optional[int] = None,
             gemm_variants: Optional[Sequence[int]] = None,
@@ -502,6 +503,11 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             a wave of blocks, their partials reduced by a further kernel):
             0 (the default) lets the cost model choose, 1 never, 2 always
             (on the 128-row tiles of widths of whole 32-column groups).
+        gemm_cluster_k: the K loop of each tile split among the blocks of
+            a thread block cluster and summed in its first block through
+            distributed shared memory (no workspace, one kernel): 0 (the
+            default) lets the cost model choose, 1 never, S > 1 always, in
+            clusters of S blocks (of the 128x128 and 64x128 tiles).
         gemm_cluster: ``(m, n)``, the thread block cluster of those GEMMs'
             unsplit kernels: ``(2, 1)`` puts two blocks of one tile column
             in a cluster, which load B's K steps once between them by TMA
@@ -576,6 +582,11 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                            f"{gemm_stream_k!r}", tool="croq")
     if gemm_stream_k:
         options.append(f"--croq-gemm-stream-k={gemm_stream_k}")
+    if not isinstance(gemm_cluster_k, int) or gemm_cluster_k < 0:
+        raise CompileError("gemm_cluster_k must be an int >= 0, got "
+                           f"{gemm_cluster_k!r}", tool="croq")
+    if gemm_cluster_k:
+        options.append(f"--croq-gemm-cluster-k={gemm_cluster_k}")
     if gemm_cluster is not None:
         if len(gemm_cluster) != 2 or not all(isinstance(d, int) and d > 0
                                              for d in gemm_cluster):

@@ -15,11 +15,12 @@
 // (B's tile N-major, padded to whole 128-byte spans); 128x128 and 64x128
 // split too (a partial-product kernel and a reduction); 128x256, 128x192,
 // 128x224, 128x160 and 128x128 in stream-K form too (the whole waves, the
-// blocks' ranges of K steps and the reduction). A forced tile leaves its kernels, a forced
+// blocks' ranges of K steps and the reduction); 64x128 with its K loop
+// split in clusters of 2 blocks. A forced tile leaves its kernels, a forced
 // tile that is not split, alone (or forced into clusters) one kernel; no
 // clusters leave the 12 kernels without them (and without the stream-K
 // form, which the model chooses with its clusters).
-// CHOSEN-COUNT-31: .entry product_kernel
+// CHOSEN-COUNT-32: .entry product_kernel
 // CHOSEN-NOT: .entry
 // ALONE-COUNT-12: .entry product_kernel
 // ALONE-NOT: .entry
@@ -30,7 +31,7 @@
 // CLUSTERONE: error: --croq-gemm-cluster takes m,n, got 1 numbers
 // STREAMK-COUNT-3: .entry product_kernel
 // STREAMK-NOT: .entry
-// SPLITTABLE-COUNT-4: .entry product_kernel
+// SPLITTABLE-COUNT-5: .entry product_kernel
 // SPLITTABLE-NOT: .entry
 // FORCED: .entry product_kernel
 // FORCED-NOT: .entry

@@ -95,6 +95,12 @@ struct CroqToNVVMPipelineOptions
                      "cost model; 1: never; 2: always, on the tiles that "
                      "have it)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> gemmClusterK{
+      *this, "gemm-cluster-k",
+      llvm::cl::desc("K loops of GEMMs from linalg split among the blocks "
+                     "of a thread block cluster (0: chosen by the cost "
+                     "model; 1: never; S > 1: always, in clusters of S)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> gemmF8PromoteSteps{
       *this, "gemm-f8-promote-steps",
       llvm::cl::desc("K steps an 8-bit float GEMM from linalg accumulates "

@@ -184,6 +184,29 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     clusters, or for a batched product). 8-bit float products take no
     stream-K form, forced or not (not measured with promoted sums).
 
+    K split in a cluster. Where whole tiles leave most of a wave idle
+    (128 x 4096 x 4096 in 64x128 tiles: 64 blocks on 132 SMs), a tile may
+    split its K loop among the S blocks of a thread block cluster along
+    the grid's first dimension (S x
+    tiles blocks, cluster [S, 1]): each block runs its part of the K steps
+    ([s K / S, (s + 1) K / S)) into its own accumulator, and
+    `croq.mma.cluster_sum` sums them in the cluster's first block through
+    distributed shared memory (the others store their fragments into
+    slots of its scratch tile, (S - 1) x the accumulator, and arrive on a
+    cluster-scope mbarrier), which alone adds the output, computes the
+    fused consumer and stores the tile: no workspace, no second kernel.
+    The cost model considers the 64x128 tile in clusters of 2 (the 128x128
+    tile in clusters of 2 and every tile in clusters of 4 measured slower
+    than main's choice on an H200, bench/RESULTS.md), counting 2 x tiles
+    blocks of K / 2 steps and the sum, within one wave, at least 4 K steps
+    a block and 3 stages of operands next to the scratch tile; the split-K
+    and stream-K forms stay candidates. `cluster-k = 1` never takes the
+    form, `cluster-k = S > 1` always, on the 128x128 and 64x128 tiles, in
+    clusters of S (an error with forced splits, stream-K or
+    clusters, a tile other than 128x128 and 64x128, a batched product, or
+    too little shared memory next to the scratch); 8-bit float products
+    take no such split, forced or not (not measured with promoted sums).
+
     8-bit floats. wgmma's accumulator keeps fewer mantissa bits than f32
     for 8-bit products, so an 8-bit float product accumulates each K step
     (128 elements, four k32 wgmma) into a partial sum, from zeros (wgmma's
@@ -353,6 +376,11 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     Option<"streamK", "stream-k", "int64_t", /*default=*/"0",
            "Stream-K form of GEMMs (0: chosen by the cost model, 1: never, "
            "2: always, on the tiles that have it)">,
+    Option<"clusterK", "cluster-k", "int64_t", /*default=*/"0",
+           "K loops split among the blocks of a thread block cluster, "
+           "summed through distributed shared memory (0: chosen by the "
+           "cost model, 1: never, S > 1: always, in clusters of S blocks, "
+           "on the 128x128 and 64x128 tiles)">,
     Option<"f8PromoteSteps", "f8-promote-steps", "int64_t",
            /*default=*/"1",
            "K steps (128 elements each) an 8-bit float product accumulates "

@@ -42,7 +42,7 @@ static StringRef getMissingFeature(Operation *op,
   if (isa<EventWaitOp>(op) && !target.hasMbarrierTryWait)
     return "mbarrier try-wait on a phase parity";
   auto parallel = dyn_cast<ParallelOp>(op);
-  if ((isa<ClusterRankOp, ClusterBarrierOp>(op) ||
+  if ((isa<ClusterRankOp, ClusterBarrierOp, MmaClusterSumOp>(op) ||
        (parallel && parallel.getCluster())) &&
       !target.hasClusters)
     return "thread block clusters";

@@ -306,6 +306,11 @@ void populateCroqMmaMapToGPUPatterns(CroqTypeConverter &converter,
 void populateCroqMmaReduceToGPUPatterns(CroqTypeConverter &converter,
                                         RewritePatternSet &patterns);
 
+/// Adds the pattern that lowers croq.mma.cluster_sum (distributed shared
+/// memory and a cluster-scope mbarrier).
+void populateCroqClusterSumToGPUPatterns(CroqTypeConverter &converter,
+                                         RewritePatternSet &patterns);
+
 /// Adds the patterns that lower mma ops to wgmma.
 void populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
                                   const TargetDescription &target,

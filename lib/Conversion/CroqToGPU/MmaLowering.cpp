@@ -515,4 +515,5 @@ void mlir::croq::populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
   populateCroqMmaStoreToGPUPatterns(converter, patterns);
   populateCroqMmaMapToGPUPatterns(converter, patterns);
   populateCroqMmaReduceToGPUPatterns(converter, patterns);
+  populateCroqClusterSumToGPUPatterns(converter, patterns);
 }

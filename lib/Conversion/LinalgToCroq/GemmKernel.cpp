@@ -425,14 +425,8 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
     batch = e.div(blockM, matrixGridM);
     blockM = e.rem(blockM, matrixGridM);
   }
-  Value output = spec.getOutput();
-  Type result = getElementTypeOrSelf(output.getType());
   auto [aTile, bTile] = allocOperandTiles(b, loc, spec, config);
-  // The result tile is stored by TMA from a swizzled shared tile: stores
-  // without bank conflicts, one bulk copy per swizzle span; in column
-  // parts through a narrower tile where that leaves room for more stages.
-  int64_t partN = config.resultPartCols ? config.resultPartCols : tileN;
-  Value cTile = allocMatrixTile(b, loc, spec, {tileM, partN}, result);
+  Value cTile = allocResultTile(b, loc, spec, config);
   Type accElement = getAccElementType(spec);
   auto accType = AccType::get(b.getContext(), {tileM, tileN}, accElement);
   std::optional<EpilogueOperands> epilogue;
@@ -442,6 +436,26 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   Value acc =
       emitKLoop(b, loc, spec, blockM, blockN, KRange{Value(), sizes.kSteps},
                 aTile, bTile, accType, config, batch);
+  emitTileResult(b, loc, spec, config, acc, cTile,
+                 epilogue ? &*epilogue : nullptr, blockM, blockN, batch);
+}
+
+Value mlir::croq::allocResultTile(OpBuilder &b, Location loc,
+                                  const MatmulSpec &spec,
+                                  const TileConfig &config) {
+  int64_t partN = config.resultPartCols ? config.resultPartCols : config.cols;
+  Type result = getElementTypeOrSelf(spec.getOutput().getType());
+  return allocMatrixTile(b, loc, spec, {config.rows, partN}, result);
+}
+
+void mlir::croq::emitTileResult(OpBuilder &b, Location loc,
+                                const MatmulSpec &spec,
+                                const TileConfig &config, Value acc,
+                                Value cTile, const EpilogueOperands *epilogue,
+                                Value blockM, Value blockN, Value batch) {
+  int64_t tileM = config.rows, tileN = config.cols;
+  int64_t partN = config.resultPartCols ? config.resultPartCols : tileN;
+  Value output = spec.getOutput();
   Value cView = buildTileView(b, loc, output, {tileM, tileN},
                               ValueRange{blockM, blockN}, batch);
   if (!spec.zeroFill)

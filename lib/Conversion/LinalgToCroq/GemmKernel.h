@@ -143,6 +143,30 @@ void setGemmAttributes(ParallelOp kernel, const TileConfig &config,
 void emitTileStore(OpBuilder &builder, Location loc, Value acc, Value tile,
                    Value view);
 
+/// The shared tile the result of a `config` tile is stored through by
+/// TMA: swizzled (stores without bank conflicts, one bulk copy per swizzle
+/// span), in column parts through a narrower tile where that leaves room
+/// for more stages (TileConfig::resultPartCols).
+Value allocResultTile(OpBuilder &builder, Location loc, const MatmulSpec &spec,
+                      const TileConfig &config);
+
+/// The end of a tile's block program: the complete accumulator `acc` of
+/// tile (`blockM`, `blockN`), plus the output where linalg.matmul
+/// accumulates, through the fused consumer (its inputs `epilogue`, loaded
+/// by loadEpilogueInputs; null without one), stored through `cTile`
+/// (allocResultTile).
+void emitTileResult(OpBuilder &builder, Location loc, const MatmulSpec &spec,
+                    const TileConfig &config, Value acc, Value cTile,
+                    const EpilogueOperands *epilogue, Value blockM,
+                    Value blockN, Value batch = Value());
+
+/// Emits the kernel of `spec` in tiles of `config` with each tile's K loop
+/// split among the `splits` blocks of a thread block cluster
+/// (ClusterSplitK.cpp).
+void emitClusterSplitProgram(OpBuilder &builder, Location loc,
+                             const MatmulSpec &spec, const TileConfig &config,
+                             const ProductSizes &sizes, int64_t splits);
+
 /// Emits the croq kernel that computes `spec` in tiles of `config`, each
 /// block with the whole K loop: every tile, or where `tileCols` is given,
 /// the tiles of the first `tileCols` columns of tiles.

@@ -57,6 +57,10 @@ static void emitVariant(OpBuilder &b, Location loc, const MatmulSpec &spec,
     emitStreamKKernels(b, loc, spec, variant.tile, sizes,
                        target.multiprocessors);
     return;
+  case GemmForm::ClusterSplitK:
+    emitClusterSplitProgram(b, loc, spec, variant.tile, sizes,
+                            variant.clusterSplits);
+    return;
   }
 }
 
@@ -421,6 +425,22 @@ struct ConvertLinalgToCroqPass
           << static_cast<int64_t>(streamK);
       return signalPassFailure();
     }
+    if (clusterK < 0 || clusterK > ParallelOp::kMaxClusterBlocks) {
+      getOperation()->emitError("convert-linalg-to-croq takes cluster-k of 0 "
+                                "(chosen), 1 (never) or the blocks of a "
+                                "cluster that split the K loop, at most ")
+          << ParallelOp::kMaxClusterBlocks << ", got "
+          << static_cast<int64_t>(clusterK);
+      return signalPassFailure();
+    }
+    if (clusterK > 1 &&
+        (splitK != 0 || streamK == 2 || clusterM > 1 || clusterN > 1)) {
+      getOperation()->emitError("convert-linalg-to-croq: cluster-k=")
+          << static_cast<int64_t>(clusterK)
+          << " splits the K loop in clusters of its own; it takes no "
+             "split-k, stream-k=2, cluster-m or cluster-n";
+      return signalPassFailure();
+    }
     if (clusterM < 0 || clusterN < 1 ||
         clusterM * clusterN > ParallelOp::kMaxClusterBlocks ||
         (clusterM > 1 && clusterN > 1)) {
@@ -547,8 +567,34 @@ struct ConvertLinalgToCroqPass
         getElementTypeOrSelf(spec.a.getType()));
     int64_t productStreamK =
         spec.batched || eightBit ? 1 : static_cast<int64_t>(streamK);
-    SmallVector<GemmVariant> variants = getGemmVariants(
-        *candidates, productSplitK, productStreamK, clusterM, clusterN);
+    // Nor is the K loop of either split in clusters (8-bit float
+    // products: not measured with promoted sums), forced or not.
+    if (spec.batched && clusterK > 1)
+      return op.emitOpError("convert-linalg-to-croq does not split the K "
+                            "loop of a batched product, got cluster-k=")
+             << static_cast<int64_t>(clusterK);
+    int64_t productClusterK =
+        spec.batched || eightBit ? 1 : static_cast<int64_t>(clusterK);
+    SmallVector<GemmVariant> variants =
+        getGemmVariants(*candidates, productSplitK, productStreamK, clusterM,
+                        clusterN, productClusterK);
+    // The K loop split in clusters where its scratch tile leaves room for
+    // a ring: three stages for the model, two where forced.
+    int64_t minStages = productClusterK > 1 ? 2 : 3;
+    llvm::erase_if(variants, [&](const GemmVariant &variant) {
+      return variant.form == GemmForm::ClusterSplitK &&
+             getClusterSplitStages(target, resultBytes, variant.tile,
+                                   variant.clusterSplits) < minStages;
+    });
+    if (productClusterK > 1 && variants.empty())
+      return op.emitOpError("convert-linalg-to-croq splits the K loop in "
+                            "clusters of ")
+             << productClusterK
+             << " blocks for 128x128 and 64x128 tiles whose scratch tile "
+                "leaves shared memory for two stages of operands, got a "
+                "tile of "
+             << candidates->front().rows << "x" << candidates->front().cols;
+    // Implicit GEMMs take whole K loops only.
     if (spec.conv && !spec.conv->plain &&
         failed(keepConvolutionVariants(op, variants)))
       return failure();

@@ -74,6 +74,21 @@ static constexpr int64_t kMinStepsPerSplit = 4;
 static constexpr int64_t kMinStreamKSteps = 8;
 /// The most f32 workspace a split K loop may use (256 MiB).
 static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
+/// The blocks of a cluster whose K loop is split that the cost model
+/// tries (ClusterSplitK.cpp), on 64-row tiles only. Measured on an H200
+/// (cuBLAS ms / croq ms, bench/RESULTS.md): 64x128 in clusters of 2 ran
+/// 0.80-0.95 where main's whole tiles ran 0.78-1.01 (1x8192x8192 0.950
+/// against 0.885, 128x4096x4096 with B stored N x K 0.820 against 0.779,
+/// 16x8192x8192 with B stored N x K 0.893 against 0.915); 128x128 in
+/// clusters of 2 lost at 256x4096x8192 (0.874 against 0.950), and every
+/// tile in clusters of 4 lost everywhere (0.25-0.78).
+static constexpr int64_t kClusterSplitCounts[] = {2};
+static constexpr int64_t kClusterSplitRows = 64;
+/// Cycles the cluster's first block spends summing the others' partial
+/// accumulators (a 64x128 f32 fragment is 32 KiB a peer, stored into its
+/// shared memory through the cluster's network and read back): counted
+/// as a third of a tile's fixed cycles per peer.
+static constexpr int64_t kClusterSumCycles = kTileCycles / 3;
 /// The numbers of splits the cost model tries.
 static constexpr int64_t kSplitCounts[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
 /// How much longer a K step takes when B's rows are not 128-byte multiples
@@ -160,6 +175,18 @@ int64_t mlir::croq::getResultPartCols(const TargetDescription &target,
   return best;
 }
 
+int64_t mlir::croq::getClusterSplitStages(const TargetDescription &target,
+                                          int64_t resultBytes,
+                                          const TileConfig &tile,
+                                          int64_t splits) {
+  int64_t resultCols = getResultPartCols(target, resultBytes, tile);
+  return countRingStages(target.sharedMemoryPerBlock,
+                         {tile.rows * resultCols * resultBytes,
+                          (splits - 1) * tile.rows * tile.cols * 4},
+                         {tile.rows * kStepBytes, tile.cols * kStepBytes},
+                         std::numeric_limits<int64_t>::max());
+}
+
 int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
                                      int64_t resultBytes,
                                      const TileConfig &tile) {
@@ -224,12 +251,22 @@ static bool mayStreamK(const TileConfig &tile) {
   return tile.rows == 128 && tile.cols % 32 == 0;
 }
 
-SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
-                                                     int64_t splitK,
-                                                     int64_t streamK,
-                                                     int64_t clusterM,
-                                                     int64_t clusterN) {
+SmallVector<GemmVariant>
+mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles, int64_t splitK,
+                            int64_t streamK, int64_t clusterM, int64_t clusterN,
+                            int64_t clusterK) {
   SmallVector<GemmVariant> variants;
+  auto clusterSplit = [&](const TileConfig &tile, int64_t splits) {
+    GemmVariant variant{tile, GemmForm::ClusterSplitK};
+    variant.clusterSplits = splits;
+    variants.push_back(variant);
+  };
+  if (clusterK > 1) {
+    for (const TileConfig &tile : tiles)
+      if (tile.splittable)
+        clusterSplit(tile, clusterK);
+    return variants;
+  }
   for (const TileConfig &tile : tiles) {
     bool streamKForm = splitK == 0 && clusterM == 0 && clusterN == 1 &&
                        streamK != 1 && mayStreamK(tile);
@@ -255,6 +292,15 @@ SmallVector<GemmVariant> mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles,
     if (streamKForm)
       variants.push_back({tile, GemmForm::StreamK});
   }
+  // Last, so that the other variants keep their numbers (the shape
+  // classes of compile on first call).
+  bool clusterSplitForm = clusterK == 0 && splitK == 0 && streamK != 2 &&
+                          clusterM == 0 && clusterN == 1;
+  if (clusterSplitForm)
+    for (const TileConfig &tile : tiles)
+      if (tile.splittable && tile.rows == kClusterSplitRows)
+        for (int64_t splits : kClusterSplitCounts)
+          clusterSplit(tile, splits);
   return variants;
 }
 
@@ -483,6 +529,38 @@ static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
   return e.select(tooLarge, e.c(kNever), cost);
 }
 
+/// The cost of `variant`'s tile with its K loop split among the S blocks
+/// of a cluster: S x tiles blocks of ceil(K steps / S) steps, the sum of
+/// the S - 1 peers' partials in the first block, the product's traffic
+/// with memory; no workspace and no second launch. Never past one wave of
+/// blocks (a split grid of several waves ran far slower than counted:
+/// emitSplitCost), with fewer than kMinStepsPerSplit steps a block, or
+/// with fewer than three stages of operands next to the scratch tile.
+static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
+                                  Value kSteps, const GemmVariant &variant,
+                                  const TargetDescription &target,
+                                  int64_t resultBytes, Value output,
+                                  Value stepCycles) {
+  const TileConfig &tile = variant.tile;
+  int64_t splits = variant.clusterSplits;
+  Value tiles = e.mul(e.ceilDiv(m, tile.rows), e.ceilDiv(n, tile.cols));
+  Value blocks = e.mul(tiles, e.c(splits));
+  Value steps = e.ceilDiv(kSteps, splits);
+  Value waveCycles = emitWaveCycles(e, blocks, steps, stepCycles, target);
+  Value compute = e.add(waveCycles, e.c((splits - 1) * kClusterSumCycles));
+  Value memoryCycles =
+      emitMemoryCycles(e, blocks, m, n, kSteps, e.c(1), output, tile, target);
+  Value cost = emitKernelCycles(e, compute, memoryCycles);
+  Value severalWaves = e.less(e.c(target.multiprocessors), blocks);
+  Value tooShort = e.less(steps, e.c(kMinStepsPerSplit));
+  cost = e.select(severalWaves, e.c(kNever), cost);
+  cost = e.select(tooShort, e.c(kNever), cost);
+  constexpr int64_t kMinStages = 3;
+  if (getClusterSplitStages(target, resultBytes, tile, splits) < kMinStages)
+    return e.c(kNever);
+  return cost;
+}
+
 /// Prints `cycles` for -debug-only: its value where the shape is static.
 static void printCycles(llvm::raw_ostream &os, Value cycles) {
   if (std::optional<int64_t> value = getConstantIntValue(cycles))
@@ -514,6 +592,10 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       cost =
           emitStreamKCost(e, m, n, kSteps, variant, target, output, stepCycles);
       splits = e.c(1);
+    } else if (variant.form == GemmForm::ClusterSplitK) {
+      cost = emitClusterSplitCost(e, m, n, kSteps, variant, target, resultBytes,
+                                  output, stepCycles);
+      splits = e.c(variant.clusterSplits);
     } else {
       // A grid in clusters is whole clusters, for each matrix of a batch.
       Value blocks =
@@ -532,7 +614,9 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
                    << tile.clusterRows << "x" << tile.clusterCols
                    << (variant.form == GemmForm::SplitK    ? ", split K"
                        : variant.form == GemmForm::StreamK ? ", stream-K"
-                                                           : "")
+                       : variant.form == GemmForm::ClusterSplitK
+                           ? ", K split in the cluster"
+                           : "")
                    << ": cost ";
       printCycles(llvm::dbgs(), cost);
       llvm::dbgs() << " cycles, splits ";

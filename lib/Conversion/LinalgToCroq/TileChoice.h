@@ -61,6 +61,12 @@ enum class GemmForm {
   /// spread evenly over one wave of blocks, their partials reduced by a
   /// further kernel (StreamK.cpp).
   StreamK,
+  /// Each tile's K loop is split among the S blocks of a thread block
+  /// cluster (S = GemmVariant::clusterSplits), their partial accumulators
+  /// summed in the cluster's first block through distributed shared
+  /// memory (croq.mma.cluster_sum; ClusterSplitK.cpp): no workspace, no
+  /// second kernel.
+  ClusterSplitK,
 };
 
 /// A kernel convert-linalg-to-croq can emit for a GEMM: a tile and the
@@ -71,6 +77,8 @@ struct GemmVariant {
   /// For the stream-K form: whether the model may take it without a whole
   /// wave before the ranges (stream-k=2 forces the form on every shape).
   bool withoutWholeWave = false;
+  /// For the cluster split form: the blocks of a cluster, S.
+  int64_t clusterSplits = 0;
 };
 
 /// The decomposition of a stream-K GEMM (GemmForm::StreamK) of `tiles` =
@@ -134,10 +142,22 @@ getTileCandidates(const TargetDescription &target, int64_t resultBytes,
 /// stream-K form out, 2 the others. The whole ones are launched in
 /// clusters of `clusterM` x `clusterN` blocks; with `clusterM` = 0 (the
 /// model's choice) they are not, and the 128x192 and 128x256 tiles are
-/// also candidates in clusters of 2 x 1.
+/// also candidates in clusters of 2 x 1. The 64x128 tile is also a
+/// candidate with its K loop split in clusters of 2 blocks
+/// (GemmForm::ClusterSplitK) where nothing else is forced; `clusterK` (the
+/// pass option) 1 leaves it out, S > 1 takes only the splittable tiles
+/// (128x128 and 64x128) in that form, with S blocks.
 SmallVector<GemmVariant> getGemmVariants(ArrayRef<TileConfig> tiles,
                                          int64_t splitK, int64_t streamK,
-                                         int64_t clusterM, int64_t clusterN);
+                                         int64_t clusterM, int64_t clusterN,
+                                         int64_t clusterK);
+
+/// The stages of operands of `tile` that fit next to its result tile (or
+/// part) and the scratch tile of a K loop split in clusters of `splits`
+/// blocks ((splits - 1) x the f32 or i32 accumulator).
+int64_t getClusterSplitStages(const TargetDescription &target,
+                              int64_t resultBytes, const TileConfig &tile,
+                              int64_t splits);
 
 /// The choice among `variants` for an M x N result with `kSteps` K steps:
 /// the index of the variant and, for a split one, the number of splits

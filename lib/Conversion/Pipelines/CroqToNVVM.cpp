@@ -81,6 +81,7 @@ void croq::buildCroqToGPUPipeline(OpPassManager &pm,
   fromLinalg.tileN = options.gemmTileN;
   fromLinalg.splitK = options.gemmSplitK;
   fromLinalg.streamK = options.gemmStreamK;
+  fromLinalg.clusterK = options.gemmClusterK;
   fromLinalg.clusterM = options.gemmClusterM;
   fromLinalg.clusterN = options.gemmClusterN;
   fromLinalg.f8PromoteSteps = options.gemmF8PromoteSteps;

@@ -3,13 +3,14 @@
 // RUN: croq-opt %s --convert-linalg-to-croq="variants=-1" | FileCheck %s --check-prefix=NONE
 // RUN: croq-opt %s --convert-linalg-to-croq="classify=true" | FileCheck %s --check-prefix=CLASSIFY
 
-// Compile on first call. A dynamic f16 GEMM has 17 variants (tiles, their
-// clusters, split and stream-K forms; 31 kernels): by default the host code
-// chooses among all of them.
+// Compile on first call. A dynamic f16 GEMM has 18 variants (tiles, their
+// clusters, split, stream-K and cluster-split forms; 32 kernels): by
+// default the host code chooses among all of them.
 // ALL-LABEL: func.func @gemm
 // ALL-NOT: croqRtRequireVariant
 // ALL: scf.index_switch
-// ALL-COUNT-16: case
+// ALL-COUNT-17: case
+// ALL-NOT: case
 // ALL-NOT: croqRtRequireVariant
 
 // variants=3 keeps variant 3 (the whole 128x192 tile): the host code checks

@@ -146,3 +146,102 @@ func.func @cluster_trigger_after_loads(%v: !croq.view<128x64xf16>, %t: !croq.til
   }
   return
 }
+
+// -----
+
+// croq.mma.cluster_sum: inside a kernel launched in clusters of at least
+// two blocks, not in a loop, f32 or i32 accumulators, a scratch tile of a
+// slot per other block.
+
+func.func @cluster_sum_not_in_cluster() {
+  croq.parallel (%i) in [4] : block {
+    %s = croq.alloc : !croq.tile<64x128xf32, shared>
+    %z = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %z : !croq.acc<64x128xf32>
+    // expected-error @+1 {{'croq.mma.cluster_sum' op sums the accumulators of a cluster's blocks: it must be inside a block-level croq.parallel region launched in clusters (`cluster [...]`)}}
+    %sum = croq.mma.cluster_sum %acc scratch %s : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_sum_cluster_of_one() {
+  croq.parallel (%i, %j) in [4, 4] : block cluster [1, 1] {
+    %s = croq.alloc : !croq.tile<64x128xf32, shared>
+    %z = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %z : !croq.acc<64x128xf32>
+    // expected-error @+1 {{'croq.mma.cluster_sum' op needs a cluster of at least 2 blocks, got 1}}
+    %sum = croq.mma.cluster_sum %acc scratch %s : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_sum_in_loop(%n: index) {
+  croq.parallel (%i) in [4] : block cluster [2] {
+    %s = croq.alloc : !croq.tile<64x128xf32, shared>
+    %z = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %z : !croq.acc<64x128xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %t = %c0 to %n step %c1 {
+      // expected-error @+1 {{'croq.mma.cluster_sum' op runs once per block and launch (its mbarrier completes one phase): it must not be inside a loop of its kernel, got 'scf.for'}}
+      %sum = croq.mma.cluster_sum %acc scratch %s : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_sum_f16_accumulator() {
+  croq.parallel (%i) in [4] : block cluster [2] {
+    %s = croq.alloc : !croq.tile<64x128xf16, shared>
+    %z = arith.constant 0.0 : f16
+    %acc = croq.mma.fill %z : !croq.acc<64x128xf16>
+    // expected-error @+1 {{'croq.mma.cluster_sum' op sums f32 or i32 accumulators, got 'f16'}}
+    %sum = croq.mma.cluster_sum %acc scratch %s : !croq.acc<64x128xf16>, !croq.tile<64x128xf16, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_sum_scratch_slots() {
+  croq.parallel (%i) in [8] : block cluster [4] {
+    %s = croq.alloc : !croq.tile<64x128xf32, shared>
+    %z = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %z : !croq.acc<64x128xf32>
+    // expected-error @+1 {{'croq.mma.cluster_sum' op scratch must be an unswizzled shared tile of 192x128xf32 (one slot of the accumulator's shape for each other block of the cluster of 4), got '!croq.tile<64x128xf32, shared>'}}
+    %sum = croq.mma.cluster_sum %acc scratch %s : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_sum_swizzled_scratch() {
+  croq.parallel (%i) in [4] : block cluster [2] {
+    %s = croq.alloc : !croq.tile<64x128xf32, shared, swizzle = 128>
+    %z = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %z : !croq.acc<64x128xf32>
+    // expected-error @+1 {{'croq.mma.cluster_sum' op scratch must be an unswizzled shared tile of 64x128xf32}}
+    %sum = croq.mma.cluster_sum %acc scratch %s : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared, swizzle = 128>
+  }
+  return
+}
+
+// -----
+
+func.func @cluster_sum_type_mismatch() {
+  croq.parallel (%i) in [4] : block cluster [2] {
+    %s = croq.alloc : !croq.tile<64x128xf32, shared>
+    %z = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %z : !croq.acc<64x128xf32>
+    // expected-error @+1 {{'croq.mma.cluster_sum' op failed to verify that all of {acc, result} have same type}}
+    %sum = "croq.mma.cluster_sum"(%acc, %s) : (!croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>) -> !croq.acc<64x64xf32>
+  }
+  return
+}

@@ -207,3 +207,22 @@ func.func @phased_waits(%e: !croq.events<2>, %n: index) -> (!croq.phases<2>, !cr
   }
   return %a, %b : !croq.phases<2>, !croq.phases<2>
 }
+
+// -----
+
+// croq.mma.cluster_sum reads and writes shared memory of the cluster's
+// blocks (and synchronizes with them): two identical sums are two.
+// CSE-LABEL: func.func @cse_keeps_cluster_sums
+// CSE-COUNT-2: croq.mma.cluster_sum
+func.func @cse_keeps_cluster_sums(%out: memref<64x128xf32>) {
+  croq.parallel (%i) in [2] : block cluster [2] {
+    %s = croq.alloc : !croq.tile<64x128xf32, shared>
+    %z = arith.constant 1.0 : f32
+    %acc = croq.mma.fill %z : !croq.acc<64x128xf32>
+    %x = croq.mma.cluster_sum %acc scratch %s : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>
+    %y = croq.mma.cluster_sum %acc scratch %s : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>
+    croq.mma.store %x -> %out : !croq.acc<64x128xf32> -> memref<64x128xf32>
+    croq.mma.store %y -> %out : !croq.acc<64x128xf32> -> memref<64x128xf32>
+  }
+  return
+}

@@ -164,6 +164,36 @@ func.func @cluster_example(%n: index) -> () {
   return
 }
 
+// The blocks of a cluster of 2 x 1 sum their accumulators in the leader
+// (rank 0) through a scratch slot of its shared memory.
+// CHECK-LABEL: func.func @cluster_sum_example()
+// CHECK:         croq.parallel (%{{.*}}, %{{.*}}) in [4, 32] : block cluster [2, 1] {
+// CHECK:           %[[S:.*]] = croq.alloc : !croq.tile<64x128xf32, shared>
+// CHECK:           %[[ACC:.*]] = croq.mma.fill
+// CHECK-NEXT:      %{{.*}} = croq.mma.cluster_sum %[[ACC]] scratch %[[S]] : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>
+func.func @cluster_sum_example() -> () {
+    croq.parallel (%i, %j) in [4, 32] : block cluster [2, 1] {
+      %s = croq.alloc : !croq.tile<64x128xf32, shared>
+      %z = arith.constant 0.0 : f32
+      %acc = croq.mma.fill %z : !croq.acc<64x128xf32>
+      %sum = croq.mma.cluster_sum %acc scratch %s : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>
+    }
+  return
+}
+
+// A cluster of 4 along M: three slots, i32 accumulators (s8 products).
+// CHECK-LABEL: func.func @cluster_sum_four()
+// CHECK: croq.mma.cluster_sum %{{.*}} scratch %{{.*}} : !croq.acc<128x64xi32>, !croq.tile<384x64xi32, shared>
+func.func @cluster_sum_four() {
+  croq.parallel (%i, %j) in [8, 2] : block cluster [4, 1] {
+    %s = croq.alloc : !croq.tile<384x64xi32, shared>
+    %z = arith.constant 0 : i32
+    %acc = croq.mma.fill %z : !croq.acc<128x64xi32>
+    %sum = croq.mma.cluster_sum %acc scratch %s : !croq.acc<128x64xi32>, !croq.tile<384x64xi32, shared>
+  }
+  return
+}
+
 // CHECK-LABEL: func.func @parallel_warpgroup_and_thread()
 func.func @parallel_warpgroup_and_thread() {
   // CHECK: croq.parallel (%{{.*}}) in [132] : block {

@@ -1242,6 +1242,26 @@ def linalg_matmul_tests(s: Suite) -> None:
              tn=True, nt=True, module=module)
         fused(shape, module=module)
     stream_k_repeat(s)
+    # The K loop split among the blocks of clusters of 2 and 4 (linalg_
+    # clusterk2 and 4, gemm_cluster_k forced), summed in the first block
+    # through distributed shared memory: one partial wave, odd and tiny
+    # shapes (129x264x72 has two K steps: in clusters of 4, two blocks
+    # have none), M of 1, and the fused consumers.
+    for shape in [(128, 4096, 4096), (77, 5000, 3000), (1, 8192, 8192),
+                  (333, 4096, 4096), (129, 264, 72), (1000, 3000, 1000)]:
+        for module in ("linalg_clusterk2", "linalg_clusterk4"):
+            case("linalg_mm_f16", torch.float16, torch.float16, shape,
+                 module=module)
+            case("linalg_mm_f16_f32out", torch.float16, torch.float32, shape,
+                 module=module)
+            case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+                 nt=True, module=module)
+            case("linalg_mm_acc_f16", torch.float16, torch.float32, shape,
+                 accumulate=True, module=module)
+            case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
+                 tn=True, module=module)
+            fused(shape, module=module)
+    cluster_k_repeat(s)
 
     # The same GEMMs in thread block clusters (linalg_matmul.mlir compiled
     # with gemm_cluster (2, 1): B multicast, and (1, 2): A multicast):
@@ -1294,6 +1314,34 @@ def stream_k_repeat(s: Suite) -> None:
         return compare_close(first, a.double() @ b.double(),
                              GEMM_TOLERANCE[torch.float16])
     s.run(f"linalg_streamk linalg_mm_f16 {m}x{n}x{k} x50 (same bits)",
+          "linalg_mm_f16", body)
+
+
+def cluster_k_repeat(s: Suite) -> None:
+    """The K loop split in clusters of 2 (linalg_clusterk2) launched 50
+    times on the same operands at 333x4096x4096: the first block adds the
+    others' partials in rank order, so every launch's output must be
+    bitwise the first's."""
+    m, n, k = 333, 4096, 4096
+    if s.skip_gemm(m, n, k):
+        return
+
+    def body():
+        mod = s.module("linalg_clusterk2")
+        a = random_operand((m, k), torch.float16)
+        b = random_operand((k, n), torch.float16)
+        first = poisoned((m, n), torch.float16)
+        mod.linalg_mm_f16(a, b, first)
+        out = torch.empty_like(first)
+        for _ in range(50):
+            poison_(out)
+            mod.linalg_mm_f16(a, b, out)
+            torch.cuda.synchronize()
+            if not torch.equal(out, first):
+                return False, math.inf, "a launch's output differs from the first's"
+        return compare_close(first, a.double() @ b.double(),
+                             GEMM_TOLERANCE[torch.float16])
+    s.run(f"linalg_clusterk2 linalg_mm_f16 {m}x{n}x{k} x50 (same bits)",
           "linalg_mm_f16", body)
 
 

@@ -3,11 +3,14 @@
 // Parsing, printing and verification of the ops that compute on
 // accumulators and accumulator vectors where they live, in registers:
 // croq.mma.map, croq.vec.map (with croq.yield), croq.mma.reduce and
-// croq.mma.convert.
+// croq.mma.convert, croq.mma.cluster_sum.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Croq/Dialect/Croq/IR/BufferUtils.h"
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -315,5 +318,48 @@ LogicalResult MmaSliceOp::verify() {
     return emitOpError("columns [")
            << column << ", " << column + width
            << ") are not inside the accumulator's " << acc.getShape()[1];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MmaClusterSumOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MmaClusterSumOp::verify() {
+  ParallelOp kernel = getKernel(*this);
+  if (!kernel || !kernel.getCluster())
+    return emitOpError("sums the accumulators of a cluster's blocks: it must "
+                       "be inside a block-level croq.parallel region "
+                       "launched in clusters (`cluster [...]`)");
+  int64_t blocks = kernel.getClusterBlocks();
+  if (blocks < 2)
+    return emitOpError("needs a cluster of at least 2 blocks, got ") << blocks;
+  for (Operation *parent = (*this)->getParentOp(); parent != kernel;
+       parent = parent->getParentOp())
+    if (isa<LoopLikeOpInterface>(parent))
+      return emitOpError("runs once per block and launch (its mbarrier "
+                         "completes one phase): it must not be inside a "
+                         "loop of its kernel, got '")
+             << parent->getName() << "'";
+  AccType acc = getAcc().getType();
+  Type element = acc.getElementType();
+  if (!element.isF32() && !element.isInteger(32))
+    return emitOpError("sums f32 or i32 accumulators, got ") << element;
+  Type scratchType = getScratch().getType();
+  auto shaped = cast<ShapedType>(scratchType);
+  int64_t rows = (blocks - 1) * acc.getShape()[0];
+  if (getMemorySpaceOf(scratchType) != MemorySpace::Shared ||
+      getSwizzleOf(scratchType) != Swizzle::None ||
+      shaped.getElementType() != element ||
+      shaped.getShape() != ArrayRef<int64_t>{rows, acc.getShape()[1]}) {
+    std::string expected;
+    llvm::raw_string_ostream os(expected);
+    os << rows << "x" << acc.getShape()[1] << "x" << element;
+    return emitOpError("scratch must be an unswizzled shared tile of ")
+           << expected
+           << " (one slot of the accumulator's shape for each other block "
+              "of the cluster of "
+           << blocks << "), got " << scratchType;
+  }
   return success();
 }

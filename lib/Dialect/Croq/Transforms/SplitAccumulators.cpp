@@ -51,6 +51,9 @@ struct SplitPlan {
   /// (dimension 0 for a row-major A, 1 for a column-major one).
   SmallVector<std::pair<MmaLoadOp, unsigned>> aLoads;
   SmallVector<MmaStoreOp> stores;
+  /// Sums across a cluster: each consumer exchanges its rows through its
+  /// own rows of the scratch tile.
+  SmallVector<MmaClusterSumOp> clusterSums;
   /// Copies of stored tiles: both sides narrowed.
   SmallVector<CopyOp> copies;
   SmallVector<MmaMapOp> maps;
@@ -199,6 +202,12 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
     // A batched matrix's tile is 1 x rows x cols, stored as rows x cols.
     if (auto span = store.getDest().getDefiningOp<SpanAsOp>())
       plan.storedTiles.insert(span.getSource());
+    return "";
+  }
+  if (auto sum = dyn_cast<MmaClusterSumOp>(op)) {
+    if (failed(getNarrowedView(sum.getScratch().getType(), 0, count)))
+      return "a cluster sum's scratch tile cannot be split by rows";
+    plan.clusterSums.push_back(sum);
     return "";
   }
   if (auto copy = dyn_cast<CopyOp>(op)) {
@@ -403,6 +412,13 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
       continue;
     }
     store.getDestMutable().set(partOf(b, store.getLoc(), dest));
+  }
+  // The scratch's rows are whole slots of the accumulator's rows: each
+  // consumer's part of it is (S - 1) x its rows, contiguous.
+  for (MmaClusterSumOp sum : plan.clusterSums) {
+    b.setInsertionPoint(sum);
+    sum.getScratchMutable().set(
+        narrow(b, sum.getLoc(), sum.getScratch(), 0, count, index, zero));
   }
   for (CopyOp copy : plan.copies) {
     b.setInsertionPoint(copy);

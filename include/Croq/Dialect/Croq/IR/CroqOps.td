@@ -1030,6 +1030,61 @@ def Croq_MmaReduceOp : Croq_Op<"mma.reduce"> {
   let hasVerifier = 1;
 }
 
+def Croq_MmaClusterSumOp : Croq_Op<"mma.cluster_sum",
+    [MemoryEffects<[MemRead, MemWrite]>, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "sums the accumulators of the blocks of a cluster in its leader";
+  let description = [{
+    The `croq.mma.cluster_sum` op adds up, through distributed shared
+    memory, the accumulators that the S blocks of a thread block cluster
+    hold at the same place of the same program: the block of rank 0 (the
+    leader) gets the sum, every other block its own accumulator unchanged.
+    A GEMM whose K loop is split among the blocks of a cluster reduces its
+    partial tiles this way, with no workspace in global memory and no
+    second kernel (convert-linalg-to-croq's `cluster-k`).
+
+    Each block of rank r > 0 writes its registers into slot r - 1 of the
+    leader's `scratch` tile (`st.shared::cluster` through `mapa`), then each
+    of its threads arrives, with release semantics at cluster scope, on an
+    mbarrier in the leader's shared memory that the op's lowering allocates
+    and initializes at the kernel's start (before a cluster barrier). The
+    leader's threads wait for the (S - 1) x threads arrivals (acquire at
+    cluster scope), then add the S - 1 slots to their registers in rank
+    order: the sum does not depend on which block finishes first. Thread t
+    of a block writes where thread t of the leader reads, in the op's own
+    order (16 bytes per thread and register group, consecutive threads at
+    consecutive 16 bytes: no bank conflicts); the scratch tile's contents
+    are not the accumulator's row-major layout, and are undefined after.
+
+    `scratch` is a shared, unswizzled tile (or a view of consecutive whole
+    rows of one) of the accumulator's element type, (S - 1) x M rows of
+    the M x N accumulator's N columns. The op runs once per block and
+    launch: it must not be inside a loop of its kernel, and every thread
+    that holds the accumulator runs it (the consumer warpgroups, in a
+    warp-specialized block). The leader must not exit before its peers'
+    writes land; it waits for them.
+
+    Example:
+
+    ```mlir
+    croq.parallel (%i, %j) in [4, 32] : block cluster [2, 1] {
+      %s = croq.alloc : !croq.tile<64x128xf32, shared>
+      %z = arith.constant 0.0 : f32
+      %acc = croq.mma.fill %z : !croq.acc<64x128xf32>
+      %sum = croq.mma.cluster_sum %acc scratch %s : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>
+    }
+    ```
+  }];
+  let arguments = (ins Croq_AccType:$acc,
+                       Arg<AnyTypeOf<[Croq_TileType, Croq_ViewType]>,
+                           "scratch", [MemRead, MemWrite]>:$scratch);
+  let results = (outs Croq_AccType:$result);
+  let assemblyFormat = [{
+    $acc `scratch` $scratch attr-dict `:` qualified(type($acc)) `,`
+    qualified(type($scratch))
+  }];
+  let hasVerifier = 1;
+}
+
 def Croq_MmaConvertOp : Croq_Op<"mma.convert", [Pure]> {
   let summary = "makes an accumulator the A operand of the next mma";
   let description = [{
