@@ -562,7 +562,7 @@ static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
 }
 
 /// Prints `cycles` for -debug-only: its value where the shape is static.
-static void printCycles(llvm::raw_ostream &os, Value cycles) {
+[[maybe_unused]] static void printCycles(llvm::raw_ostream &os, Value cycles) {
   if (std::optional<int64_t> value = getConstantIntValue(cycles))
     os << *value;
   else
