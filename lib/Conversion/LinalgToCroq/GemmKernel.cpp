@@ -430,12 +430,16 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   Type accElement = getAccElementType(spec);
   auto accType = AccType::get(b.getContext(), {tileM, tileN}, accElement);
   std::optional<EpilogueOperands> epilogue;
-  if (spec.epilogue)
+  bool implicitGemm = spec.conv && !spec.conv->plain;
+  if (spec.epilogue && !implicitGemm)
     epilogue = loadEpilogueInputs(b, loc, *spec.epilogue, tileM, tileN, blockM,
                                   blockN, batch);
   Value acc =
       emitKLoop(b, loc, spec, blockM, blockN, KRange{Value(), sizes.kSteps},
                 aTile, bTile, accType, config, batch);
+  if (spec.epilogue && implicitGemm)
+    epilogue = loadEpilogueInputs(b, loc, *spec.epilogue, tileM, tileN, blockM,
+                                  blockN, batch);
   emitTileResult(b, loc, spec, config, acc, cTile,
                  epilogue ? &*epilogue : nullptr, blockM, blockN, batch);
 }
