@@ -168,8 +168,8 @@ def test_compile_checks_the_variant_options(options, tmp_path):
         croq.compile(GEMM, tmp_path, gemm_variants=[1], gemm_classify=True,
                      **options)
     with pytest.raises(croq.CompileError,
-                       match="variants gives product 0 variant 17; it has 17"):
-        croq.compile(GEMM, tmp_path, gemm_variants=[17], **options)
+                       match="variants gives product 0 variant 18; it has 18"):
+        croq.compile(GEMM, tmp_path, gemm_variants=[18], **options)
 
 
 def test_traced_call_needs_compile_all(gemm, monkeypatch):
