@@ -210,24 +210,16 @@ bool croq::isCroqToNVVMFormat(StringRef format) {
 }
 
 void croq::registerCroqToGPUPipeline() {
-  registerPassPipeline(
+  // Nothing to check beyond the options' own parsing: upstream's
+  // registration parses them and calls the builder.
+  PassPipelineRegistration<CroqToNVVMPipelineOptions>(
       "croq-to-gpu",
       "Run croq's own passes only: croq IR (or linalg) to gpu.launch regions "
       "over the gpu, nvgpu, memref, scf and vector dialects, where "
       "croq-to-nvvm goes on with the upstream conversions. Takes "
       "croq-to-nvvm's options; features, opt-level, format and toolkit have "
       "no effect here",
-      [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        CroqToNVVMPipelineOptions options;
-        if (failed(options.parseFromString(text)))
-          return failure();
-        buildCroqToGPUPipeline(pm, options);
-        return success();
-      },
-      [](function_ref<void(const detail::PassOptions &)> optHandler) {
-        optHandler(CroqToNVVMPipelineOptions());
-      });
+      buildCroqToGPUPipeline);
 }
 
 void croq::registerCroqToNVVMPipeline() {
