@@ -1215,6 +1215,25 @@ def linalg_matmul_tests(s: Suite) -> None:
     case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32, shape, tn=True,
          nt=True)
     split_k_static(s)
+
+    def forced_form(shape, module, both_transposed=False):
+        """Each layout of the product and the fused consumers, compiled
+        with a form forced (`module`)."""
+        case("linalg_mm_f16", torch.float16, torch.float16, shape,
+             module=module)
+        case("linalg_mm_f16_f32out", torch.float16, torch.float32, shape,
+             module=module)
+        case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True, module=module)
+        case("linalg_mm_acc_f16", torch.float16, torch.float32, shape,
+             accumulate=True, module=module)
+        case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
+             tn=True, module=module)
+        if both_transposed:
+            case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32, shape,
+                 tn=True, nt=True, module=module)
+        fused(shape, module=module)
+
     # Grids of part of a wave, where the cost model may take the stream-K
     # form, and the stream-K form forced (linalg_streamk, gemm_stream_k=2)
     # on those and on shapes of whole waves, edges in every dimension and a
@@ -1227,21 +1246,8 @@ def linalg_matmul_tests(s: Suite) -> None:
     for shape in [(333, 4096, 4096), (77, 5000, 3000), (1, 4096, 4096),
                   (4000, 4000, 4000), (129, 264, 72), (1000, 3000, 1000),
                   (576, 8192, 1024)]:
-        module = "linalg_streamk"
-        case("linalg_mm_f16", torch.float16, torch.float16, shape,
-             module=module)
-        case("linalg_mm_f16_f32out", torch.float16, torch.float32, shape,
-             module=module)
-        case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
-             nt=True, module=module)
-        case("linalg_mm_acc_f16", torch.float16, torch.float32, shape,
-             accumulate=True, module=module)
-        case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
-             tn=True, module=module)
-        case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32, shape,
-             tn=True, nt=True, module=module)
-        fused(shape, module=module)
-    stream_k_repeat(s)
+        forced_form(shape, "linalg_streamk", both_transposed=True)
+    same_bits_repeat(s, "linalg_streamk")
     # The K loop split among the blocks of clusters of 2 and 4 (linalg_
     # clusterk2 and 4, gemm_cluster_k forced), summed in the first block
     # through distributed shared memory: one partial wave, odd and tiny
@@ -1250,18 +1256,8 @@ def linalg_matmul_tests(s: Suite) -> None:
     for shape in [(128, 4096, 4096), (77, 5000, 3000), (1, 8192, 8192),
                   (333, 4096, 4096), (129, 264, 72), (1000, 3000, 1000)]:
         for module in ("linalg_clusterk2", "linalg_clusterk4"):
-            case("linalg_mm_f16", torch.float16, torch.float16, shape,
-                 module=module)
-            case("linalg_mm_f16_f32out", torch.float16, torch.float32, shape,
-                 module=module)
-            case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
-                 nt=True, module=module)
-            case("linalg_mm_acc_f16", torch.float16, torch.float32, shape,
-                 accumulate=True, module=module)
-            case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
-                 tn=True, module=module)
-            fused(shape, module=module)
-    cluster_k_repeat(s)
+            forced_form(shape, module)
+    same_bits_repeat(s, "linalg_clusterk2")
 
     # The same GEMMs in thread block clusters (linalg_matmul.mlir compiled
     # with gemm_cluster (2, 1): B multicast, and (1, 2): A multicast):
@@ -1287,19 +1283,20 @@ def linalg_matmul_tests(s: Suite) -> None:
     cluster_stress(s)
 
 
-def stream_k_repeat(s: Suite) -> None:
-    """The stream-K form (linalg_streamk) launched 50 times on the same
-    operands at 333x4096x4096 (ranges of 24 K steps over two or three
-    tiles' slots): the partials are summed in slot order, so every launch's
-    output must be bitwise the first's, and the first close to the float64
-    product. A race between a slot's store and the reduction would move
-    it."""
+def same_bits_repeat(s: Suite, module: str) -> None:
+    """`module`'s f16 GEMM launched 50 times on the same operands at
+    333x4096x4096: the forms that sum partials (linalg_streamk: ranges of
+    24 K steps over two or three tiles' slots, summed in slot order;
+    linalg_clusterk2: the first block of a cluster adds the others' in rank
+    order) do it in a fixed order, so every launch's output must be bitwise
+    the first's, and the first close to the float64 product. A race between
+    a partial's store and its sum would move it."""
     m, n, k = 333, 4096, 4096
     if s.skip_gemm(m, n, k):
         return
 
     def body():
-        mod = s.module("linalg_streamk")
+        mod = s.module(module)
         a = random_operand((m, k), torch.float16)
         b = random_operand((k, n), torch.float16)
         first = poisoned((m, n), torch.float16)
@@ -1313,35 +1310,7 @@ def stream_k_repeat(s: Suite) -> None:
                 return False, math.inf, "a launch's output differs from the first's"
         return compare_close(first, a.double() @ b.double(),
                              GEMM_TOLERANCE[torch.float16])
-    s.run(f"linalg_streamk linalg_mm_f16 {m}x{n}x{k} x50 (same bits)",
-          "linalg_mm_f16", body)
-
-
-def cluster_k_repeat(s: Suite) -> None:
-    """The K loop split in clusters of 2 (linalg_clusterk2) launched 50
-    times on the same operands at 333x4096x4096: the first block adds the
-    others' partials in rank order, so every launch's output must be
-    bitwise the first's."""
-    m, n, k = 333, 4096, 4096
-    if s.skip_gemm(m, n, k):
-        return
-
-    def body():
-        mod = s.module("linalg_clusterk2")
-        a = random_operand((m, k), torch.float16)
-        b = random_operand((k, n), torch.float16)
-        first = poisoned((m, n), torch.float16)
-        mod.linalg_mm_f16(a, b, first)
-        out = torch.empty_like(first)
-        for _ in range(50):
-            poison_(out)
-            mod.linalg_mm_f16(a, b, out)
-            torch.cuda.synchronize()
-            if not torch.equal(out, first):
-                return False, math.inf, "a launch's output differs from the first's"
-        return compare_close(first, a.double() @ b.double(),
-                             GEMM_TOLERANCE[torch.float16])
-    s.run(f"linalg_clusterk2 linalg_mm_f16 {m}x{n}x{k} x50 (same bits)",
+    s.run(f"{module} linalg_mm_f16 {m}x{n}x{k} x50 (same bits)",
           "linalg_mm_f16", body)
 
 
