@@ -295,28 +295,12 @@ static std::optional<Epilogue> matchConvolutionEpilogue(linalg::LinalgOp op,
       cast<MemRefType>(epilogue.output.getType()).getRank() != 4 ||
       !isEpilogueOperand(epilogue.output, generic.getMatchingIndexingMap(init)))
     return std::nullopt;
-  std::optional<unsigned> productInput;
-  for (OpOperand *input : generic.getDpsInputOperands()) {
-    AffineMap map = generic.getMatchingIndexingMap(input);
-    if (!isEpilogueOperand(input->get(), map))
-      return std::nullopt;
-    if (input->get() == product) {
-      if (!map.isIdentity() || productInput)
-        return std::nullopt;
-      productInput = input->getOperandNumber();
-    }
-  }
-  if (!productInput)
-    return std::nullopt;
-  epilogue.productInput = *productInput;
-  Block &body = generic.getRegion().front();
-  if (!generic.getMatchingBlockArgument(init).use_empty())
-    return std::nullopt;
   // The loops change meaning when the generic is collapsed: no indices.
-  for (Operation &inner : body.without_terminator())
-    if (inner.getNumRegions() || !isMemoryEffectFree(&inner) ||
-        isa<linalg::IndexOp>(inner))
-      return std::nullopt;
+  if (!matchEpilogueInputsAndBody(
+          epilogue, product, isEpilogueOperand,
+          [](AffineMap map) { return map.isIdentity(); },
+          /*allowIndex=*/false))
+    return std::nullopt;
   return epilogue;
 }
 

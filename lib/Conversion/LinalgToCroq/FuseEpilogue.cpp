@@ -147,29 +147,46 @@ std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::LinalgOp matmul,
           : outputType.isF16() || outputType.isBF16() || outputType.isF32();
   if (!fits)
     return std::nullopt;
+  auto acceptsInput = [](Value value, AffineMap map) {
+    return classify(value, map).has_value();
+  };
+  auto acceptsProduct = [&](AffineMap map) {
+    return classify(product, map) == InputKind::Tile;
+  };
+  if (!matchEpilogueInputsAndBody(epilogue, product, acceptsInput,
+                                  acceptsProduct, /*allowIndex=*/true))
+    return std::nullopt;
+  return epilogue;
+}
+
+bool mlir::croq::matchEpilogueInputsAndBody(
+    Epilogue &epilogue, Value product,
+    function_ref<bool(Value, AffineMap)> acceptsInput,
+    function_ref<bool(AffineMap)> acceptsProduct, bool allowIndex) {
+  linalg::GenericOp generic = epilogue.generic;
   std::optional<unsigned> productInput;
   for (OpOperand *input : generic.getDpsInputOperands()) {
-    std::optional<InputKind> kind =
-        classify(input->get(), generic.getMatchingIndexingMap(input));
-    if (!kind)
-      return std::nullopt;
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    if (!acceptsInput(input->get(), map))
+      return false;
     if (input->get() == product) {
-      if (*kind != InputKind::Tile || productInput)
-        return std::nullopt;
+      if (!acceptsProduct(map) || productInput)
+        return false;
       productInput = input->getOperandNumber();
     }
   }
   if (!productInput)
-    return std::nullopt;
+    return false;
   epilogue.productInput = *productInput;
   // The body computes on values only, without reading the output.
-  Block &body = generic.getRegion().front();
-  if (!generic.getMatchingBlockArgument(init).use_empty())
-    return std::nullopt;
-  for (Operation &op : body.without_terminator())
-    if (op.getNumRegions() || !isMemoryEffectFree(&op))
-      return std::nullopt;
-  return epilogue;
+  if (!generic.getMatchingBlockArgument(generic.getDpsInitOperand(0))
+           .use_empty())
+    return false;
+  for (Operation &op : generic.getRegion().front().without_terminator())
+    if (op.getNumRegions() || !isMemoryEffectFree(&op) ||
+        (!allowIndex && isa<linalg::IndexOp>(op)))
+      return false;
+  return true;
 }
 
 SmallVector<EpilogueExtent>

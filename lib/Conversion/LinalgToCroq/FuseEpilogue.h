@@ -46,6 +46,17 @@ struct Epilogue {
 /// and the other tiles are indexed (b, m, n).
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul, Value product);
 
+/// The part of an epilogue's match that GEMMs and convolutions share:
+/// every input of `epilogue.generic` is one `acceptsInput` takes (given its
+/// indexing map), `product` is read by exactly one of them, through a map
+/// `acceptsProduct` takes (recorded as `epilogue.productInput`), and the body
+/// computes on values only: the output is not read, no op has regions or
+/// memory effects, and with `allowIndex` false none is a linalg.index.
+bool matchEpilogueInputsAndBody(
+    Epilogue &epilogue, Value product,
+    function_ref<bool(Value, AffineMap)> acceptsInput,
+    function_ref<bool(AffineMap)> acceptsProduct, bool allowIndex);
+
 /// An extent of an input of the epilogue's generic that must equal one of
 /// the product's: dimension `dim` of `tensor` (the generic's operand
 /// `operand`) and the product's batch (0), rows (1) or columns (2).
