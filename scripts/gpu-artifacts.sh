@@ -207,6 +207,30 @@ clustered += [{"gemm_tile": (128, width), "gemm_split_k": 1,
 # The splittable tiles split in 2, 3, 4 and 6.
 clustered += [{"gemm_tile": tile, "gemm_split_k": splits}
               for tile in ((128, 128), (64, 128)) for splits in (2, 3, 4, 6)]
+# The forced-form GPU tests' products and fused consumers, and two batched
+# products, with the 192x192 tile of three consumer warpgroups forced
+# (linalg_tile192): the 8-bit float products of linalg_matmul.mlir do not
+# take it.
+tile192 = []
+for fname in ("linalg_mm_f16", "linalg_mm_f16_f32out", "linalg_mm_nt_bf16",
+              "linalg_mm_acc_f16", "linalg_mm_tn_f16", "linalg_mm_tt_bf16",
+              "linalg_mm_bias_relu_f16", "linalg_mm_silu_residual_bf16",
+              "linalg_mm_colscale_bias_f16"):
+    text = linalg[linalg.index(f"func.func @{fname}("):]
+    tile192.append(text[:text.index("\n}\n") + 3])
+batched = Path("test/Integration/GPU/linalg_batch_matmul.mlir").read_text()
+for fname in ("linalg_bmm_f16", "linalg_bmm_nt_bf16"):
+    text = batched[batched.index(f"func.func @{fname}("):]
+    tile192.append(text[:text.index("\n}\n") + 3])
+
+
+def tile192_module():
+    croq.compile("\n".join(tile192), out, name="linalg_tile192", **TOOLS,
+                 gemm_tile=(192, 192), gemm_split_k=1, gemm_stream_k=1)
+    print("compiled linalg_tile192")
+
+
+jobs.append(lambda: attempt("linalg_tile192", tile192_module))
 for label, source, configs in (
         ("autotune_mm", "\n".join(functions), croq.DEFAULT_CONFIGS),
         ("tiles_mm", functions[0], [{}, *clustered])):

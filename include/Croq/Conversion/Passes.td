@@ -106,8 +106,9 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     wgmma can take M-major.
 
     The block tile is 128x256, 128x192, 128x224, 128x176, 128x160,
-    128x144, 128x128 or 64x128 result elements (those with room for three
-    stages of operands next to the result tile in the chip's shared memory),
+    128x144, 128x128, 64x128 or 192x192 result elements (those with room
+    for three stages of operands next to the result tile in the chip's
+    shared memory),
     chosen by a cost model in SM cycles: the longer of the compute and
     the traffic with memory, plus 30% of the shorter. The compute is the
     waves of blocks the grid takes on the chip's multiprocessors times a
@@ -122,7 +123,12 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     fill a wave where those leave multiprocessors idle (1536^3: 11 x 12
     tiles of 128x144 on 132); they compute more slowly per element, the
     more so where B is stored K x N, whose tile is then padded to whole
-    128-byte spans (192 or 256 columns loaded). For static shapes
+    128-byte spans (192 or 256 columns loaded). The 192x192 tile (three
+    consumer warpgroups of 64 rows, `croq.consumers = 3`) fills a wave
+    where M is about 192 times the rows of tiles of one (576 x 8192 x 8192:
+    3 x 43 blocks); the model gives it only to products of 16-bit floats
+    into a zeroed output, with no fused consumer, not batched (with fewer
+    registers per consumer, the others spill). For static shapes
     the pass chooses; for dynamic ones it emits the kernels of every
     candidate and the host code computes the
     costs and launches the cheapest (`scf.index_switch`). `tile-m` and

@@ -1,13 +1,18 @@
 // RUN: croq-opt %s --convert-linalg-to-croq -split-input-file -verify-diagnostics
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256" -split-input-file 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=192 tile-n=192" -split-input-file 2>&1 | FileCheck %s --check-prefix=TALL
 // RUN: not croq-opt %s --convert-linalg-to-croq="f8-promote-steps=-1" -split-input-file 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 
 // Block-scaled 8-bit float products that convert-linalg-to-croq declines,
 // by name: other scale maps, bodies, types and extents. A 128x256 tile
 // does not fit two f32 accumulators in registers (f8-promote-steps=0 takes
 // it); a block-scaled product takes tiles of 128 columns only.
-// TILE: error: 'linalg.matmul' op convert-linalg-to-croq computes 8-bit float products with promoted partial sums in tiles of at most 192 columns (two f32 accumulators in registers), got 128x256 (f8-promote-steps=0 takes it)
-// TILE: error: 'linalg.generic' op convert-linalg-to-croq computes block-scaled products in tiles of 128 columns (one block of B's scales), got 128x256
+// TILE: error: 'linalg.matmul' op convert-linalg-to-croq computes 8-bit float products with promoted partial sums in tiles of at most 128x192 (two f32 accumulators in registers), got 128x256 (f8-promote-steps=0 takes it)
+// TILE: error: 'linalg.generic' op convert-linalg-to-croq computes block-scaled products in tiles of at most 128 rows and 128 columns (one block of B's scales), got 128x256
+// The 192-row tile's three consumers have 152 registers each: no room for
+// two accumulators either.
+// TALL: error: 'linalg.matmul' op convert-linalg-to-croq computes 8-bit float products with promoted partial sums in tiles of at most 128x192 (two f32 accumulators in registers), got 192x192 (f8-promote-steps=0 takes it)
+// TALL: error: 'linalg.generic' op convert-linalg-to-croq computes block-scaled products in tiles of at most 128 rows and 128 columns (one block of B's scales), got 192x192
 // NEGATIVE: error: 'linalg.matmul' op convert-linalg-to-croq takes f8-promote-steps >= 0, got -1
 
 

@@ -2,7 +2,7 @@
 // RUN: croq-opt %s --convert-linalg-to-croq="stream-k=1" --canonicalize -split-input-file | FileCheck %s --check-prefix=NEVER
 // RUN: croq-opt %s --convert-linalg-to-croq="stream-k=2 tile-m=128 tile-n=192" --canonicalize -split-input-file | FileCheck %s --check-prefix=FORCED
 
-// 576 x 8192 x 8192 in 128x256 tiles: 5 x 32 = 160 tiles on 132 SMs. The
+// 640 x 8192 x 8192 in 128x256 tiles: 5 x 32 = 160 tiles on 132 SMs. The
 // stream-K form computes one whole wave of them, 26 whole columns of
 // tiles (130 tiles, 128 K steps each), in the persistent kernel, and
 // spreads the 6 columns left (30 tiles, 3840 K steps) over 128 blocks of
@@ -39,10 +39,11 @@
 // CHECK: croq.subspan %[[WS]] [128, 64] at [%[[SLOTROW]], %{{.*}}] : memref<3840x1536xf32> -> !croq.view<128x64xf32>
 // CHECK: croq.copy tma async
 // CHECK-COUNT-3: croq.mma.slice
-// The reduction of the 6 x 256 columns left (48 groups of 32), each
-// block summing the slots of its tile: from the block of its first step
-// to that of its last.
-// CHECK: croq.parallel (%[[I:.*]], %[[J:.*]]) in [36, 48] : block {
+// The reduction of the 6 x 256 columns left (48 groups of 32 columns, 40
+// of 16 rows), each block summing the slots of its tile: from the block
+// of its first step to that of its last. (At 576 rows, the same tiles,
+// the model takes one wave of 192x192 tiles instead.)
+// CHECK: croq.parallel (%[[I:.*]], %[[J:.*]]) in [40, 48] : block {
 // CHECK: %[[TM:.*]] = arith.divui %[[I]], %c8
 // CHECK: %[[TN:.*]] = arith.divui %[[J]], %c8
 // CHECK: %[[TCOL:.*]] = arith.muli %[[TN]], %c5
@@ -65,10 +66,10 @@
 // NEVER: croq.parallel
 // NEVER-NOT: croq.parallel
 // NEVER: return
-func.func @partial_wave(%a: memref<576x8192xf16>, %b: memref<8192x8192xf16>, %c: memref<576x8192xf16>) {
+func.func @partial_wave(%a: memref<640x8192xf16>, %b: memref<8192x8192xf16>, %c: memref<640x8192xf16>) {
   %z = arith.constant 0.0 : f16
-  linalg.fill ins(%z : f16) outs(%c : memref<576x8192xf16>)
-  linalg.matmul ins(%a, %b : memref<576x8192xf16>, memref<8192x8192xf16>) outs(%c : memref<576x8192xf16>)
+  linalg.fill ins(%z : f16) outs(%c : memref<640x8192xf16>)
+  linalg.matmul ins(%a, %b : memref<640x8192xf16>, memref<8192x8192xf16>) outs(%c : memref<640x8192xf16>)
   return
 }
 

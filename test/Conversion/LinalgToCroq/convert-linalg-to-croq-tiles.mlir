@@ -272,7 +272,13 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: arith.subi %[[BREADERS]], %c1 : index
 // CHECK: %[[PER8:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: arith.select %[[ONE8]], %[[SAME8]], %[[PER8]] : index
-// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c9, %{{.*}} : index
+// CHECK: %[[I9:.*]] = arith.select %{{.*}}, %c9, %{{.*}} : index
+// Last, 192x192 (three consumer warpgroups of 64 rows): 1212 cycles a
+// step (95 percent with B's tile N-major).
+// CHECK: arith.muli %{{.*}}, %c1212 : index
+// CHECK: arith.ceildivui %[[M]], %c192 : index
+// CHECK-NEXT: arith.ceildivui %[[N]], %c192 : index
+// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c10, %[[I9]] : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
@@ -309,6 +315,9 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: gpu.alloc
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
 // CHECK: gpu.dealloc
+// CHECK: case 10 {
+// CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 3 : i64, croq.persistent = true} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<192x192xf32>
 // CHECK: default {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x256xf32>
@@ -354,5 +363,44 @@ func.func @long_k_past_l2(%a: memref<128x8192xf16>, %b: memref<8192x8192xf16>, %
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<128x8192xf16>)
   linalg.matmul ins(%a, %b : memref<128x8192xf16>, memref<8192x8192xf16>) outs(%c : memref<128x8192xf16>)
+  return
+}
+
+// -----
+
+// 576 x 8192 x 8192: 192x192 tiles (three consumer warpgroups of 64 rows)
+// make one wave of 3 x 43 = 129 blocks, where 128-row tiles need five rows
+// of tiles, 5 x 32 = 160 blocks of 128x256 (two waves) or a fifth of a
+// tile's rows padded. 384 x 8192 x 8192 with B stored N x K (K-major B
+// tiles, 84 percent) keeps 128-row tiles: two rows of 192 make 86 blocks.
+// A product accumulated into its output keeps them too at 576 rows (the
+// accumulator and the output's tile leave three consumers of 152
+// registers spilling).
+// CHECK-LABEL: func.func @one_wave_of_192
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [3, 43] : block attributes {croq.consumers = 3 : i64, croq.persistent = true} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<192x192xf32>
+// CHECK-LABEL: func.func @k_major_keeps_128
+// CHECK-NOT: croq.consumers = 3
+// CHECK: croq.parallel {{.*}} {croq.consumers = 2 : i64
+// CHECK-NOT: croq.consumers = 3
+// CHECK-LABEL: func.func @accumulated_keeps_128
+// CHECK-NOT: croq.consumers = 3
+// CHECK: croq.parallel {{.*}} {croq.consumers = 2 : i64
+// CHECK-NOT: croq.consumers = 3
+// CHECK: return
+func.func @one_wave_of_192(%a: memref<576x8192xf16>, %b: memref<8192x8192xf16>, %c: memref<576x8192xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<576x8192xf16>)
+  linalg.matmul ins(%a, %b : memref<576x8192xf16>, memref<8192x8192xf16>) outs(%c : memref<576x8192xf16>)
+  return
+}
+func.func @k_major_keeps_128(%a: memref<384x8192xbf16>, %b: memref<8192x8192xbf16>, %c: memref<384x8192xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  linalg.fill ins(%zero : bf16) outs(%c : memref<384x8192xbf16>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : memref<384x8192xbf16>, memref<8192x8192xbf16>) outs(%c : memref<384x8192xbf16>)
+  return
+}
+func.func @accumulated_keeps_128(%a: memref<576x8192xf16>, %b: memref<8192x8192xf16>, %c: memref<576x8192xf16>) {
+  linalg.matmul ins(%a, %b : memref<576x8192xf16>, memref<8192x8192xf16>) outs(%c : memref<576x8192xf16>)
   return
 }

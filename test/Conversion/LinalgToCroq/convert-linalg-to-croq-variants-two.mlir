@@ -46,7 +46,7 @@ func.func @two_products(%a: memref<?x?xf16>, %b: memref<?x?xf16>,
   linalg.matmul ins(%s, %s : memref<256x256xf16>, memref<256x256xf16>) outs(%t : memref<256x256xf32>)
   // SHORT: :[[# @LINE + 4]]:3: error: 'linalg.matmul' op convert-linalg-to-croq: variants lists 1 products, but this is product 1 whose variant the host code chooses
   // LONG: :[[# @LINE + 3]]:3: error: convert-linalg-to-croq: variants lists 3 products; the module has 2 whose variant the host code chooses
-  // The bf16 GEMM has 18 variants as well.
+  // The bf16 GEMM has 18 variants as well (accumulated: no 192-row tile).
   // RANGE: :[[# @LINE + 1]]:3: error: 'linalg.matmul' op convert-linalg-to-croq: variants gives product 1 variant 18; it has 18 (0 to 17, or -1 for none)
   linalg.matmul ins(%d, %d : memref<?x?xbf16>, memref<?x?xbf16>) outs(%e : memref<?x?xf32>)
   %c0 = arith.constant 0 : index

@@ -1258,6 +1258,16 @@ def linalg_matmul_tests(s: Suite) -> None:
         for module in ("linalg_clusterk2", "linalg_clusterk4"):
             forced_form(shape, module)
     same_bits_repeat(s, "linalg_clusterk2")
+    # The 192x192 tile of three consumer warpgroups (linalg_tile192, the
+    # tile forced): edges in every dimension, one and several waves, M of
+    # 1, one K step; and the dynamic module at a shape whose model takes it
+    # (576 rows: one wave of 3 x 43 tiles).
+    for shape in [(576, 8192, 1024), (129, 264, 72), (1, 4096, 4096),
+                  (1000, 3000, 1000), (333, 4096, 4096), (200, 392, 64)]:
+        forced_form(shape, "linalg_tile192", both_transposed=True)
+    case("linalg_mm_f16", torch.float16, torch.float16, (576, 8192, 2048))
+    case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16,
+         (576, 8192, 2048), nt=True)
 
     # The same GEMMs in thread block clusters (linalg_matmul.mlir compiled
     # with gemm_cluster (2, 1): B multicast, and (1, 2): A multicast):
@@ -1347,7 +1357,8 @@ def linalg_batch_tests(s: Suite) -> None:
     accumulated into), compared with the float64 products."""
     def case(kernel: str, dtype: torch.dtype, out_dtype: torch.dtype,
              shape: Tuple[int, int, int, int], nt: bool = False,
-             tn: bool = False, accumulate: bool = False) -> None:
+             tn: bool = False, accumulate: bool = False,
+             module: str = "linalg_batch_matmul") -> None:
         nb, m, n, k = shape
         if s.skip_gemm(nb * m, n, k):
             return
@@ -1362,7 +1373,7 @@ def linalg_batch_tests(s: Suite) -> None:
             else:
                 out = poisoned((nb, m, n), out_dtype)
                 init = 0.0
-            getattr(s.module("linalg_batch_matmul"), kernel)(a_stored, b, out)
+            getattr(s.module(module), kernel)(a_stored, b, out)
             bd = b.double().transpose(1, 2) if nt else b.double()
             ref = init + a.double() @ bd
             tol = GEMM_TOLERANCE[out_dtype]
@@ -1370,7 +1381,8 @@ def linalg_batch_tests(s: Suite) -> None:
                 # Partial sums promoted to f32 (fp8_promoted_tolerance).
                 tol = max(tol, fp8_promoted_tolerance(out_dtype))
             return compare_close(out, ref, tol)
-        s.run(f"{kernel} {nb}x{m}x{n}x{k}", kernel, body)
+        label = "" if module == "linalg_batch_matmul" else f"{module} "
+        s.run(f"{label}{kernel} {nb}x{m}x{n}x{k}", kernel, body)
 
     def fused(shape: Tuple[int, int, int, int]) -> None:
         nb, m, n, k = shape
@@ -1408,6 +1420,13 @@ def linalg_batch_tests(s: Suite) -> None:
         fused(shape)
     case("linalg_bmm_static_f16", torch.float16, torch.float32,
          (12, 200, 328, 136))
+    # The 192x192 tile forced (linalg_tile192): the persistent blocks walk
+    # tiles across matrices, edges in every dimension.
+    for shape in [(3, 200, 392, 136), (2, 576, 1000, 512)]:
+        case("linalg_bmm_f16", torch.float16, torch.float16, shape,
+             module="linalg_tile192")
+        case("linalg_bmm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True, module="linalg_tile192")
 
 
 def extent_tests(s: Suite) -> None:

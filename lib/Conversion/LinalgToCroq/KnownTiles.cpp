@@ -1,0 +1,183 @@
+//===- KnownTiles.cpp - the block tiles of linalg GEMMs -------------------===//
+//
+// The tiles convert-linalg-to-croq computes GEMMs in, with their measured
+// efficiencies, the operand stages each fits in shared memory next to its
+// result tile, and the candidates a product takes (TileChoice.cpp weighs
+// them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileChoice.h"
+
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::croq;
+
+static constexpr TileConfig kKnownTiles[] = {
+    {128, 256, 2, true, false, 100, 100},
+    // For problems of about one wave of 128x256 tiles or a wave and a
+    // fraction, where a third more blocks fill the chip: 1536^3 and
+    // 1000x3000x7000 measured 0.78 and 0.73 of cuBLAS against 0.50 and 0.65
+    // with 128x256 (H200, bench_tiles.py). On many waves it is about as fast
+    // per element as 128x256 (3000x5000x2000 in clusters: 0.95 against
+    // 0.89; 8192x8192x1024: 1.00 against 0.98), a little slower where both
+    // fill their waves (4096^3: 0.87 against 0.97, by waves too).
+    {128, 192, 2, true, false, 98, 98},
+    // Widths between, for the numbers of tiles that fill a wave where 192
+    // and 256 leave SMs idle (1536^3 with B stored N x K: 11 x 12 tiles of
+    // 128x144 on 132 SMs, 0.91 of cuBLAS against 0.80 with 128x192; H200).
+    // A width that is not a multiple of 64 computes more slowly per element
+    // (TFLOP/s against 128x256 on grids of whole waves, H100,
+    // bench/RESULTS.md): 0.83-0.93 with B's tile K-major, whatever the
+    // width's 128-byte swizzle spans. Where B's tile is N-major it is
+    // padded to whole 128-byte spans (its rows would otherwise take the
+    // 64B or 32B swizzle: 0.57-0.87) and loads more than it uses: 0.75
+    // (144) to 0.95 (224) against 128x256 on one wave of 1536 x 1584 x
+    // 2048 (H200, bench_tiles.py), where 1536^3 runs 0.84-0.86 of cuBLAS
+    // with 128x144 or 128x160 against 0.80 with 128x192.
+    {128, 224, 2, true, false, 91, 90},
+    {128, 176, 2, true, false, 90, 84},
+    {128, 160, 2, true, false, 87, 82},
+    {128, 144, 2, true, false, 86, 75},
+    {128, 128, 2, true, true, 90, 90},
+    // Chosen when every tile fits in one or two waves: the tile loop gains
+    // nothing there, and measured 0.59 of cuBLAS at 1024^3 against 0.72
+    // without it. One wave of it computes about 87% as fast as one of
+    // 128x128 (2048x512x8192: 0.89 of cuBLAS; 512x4096x4096 with 128x128:
+    // 0.90, the same product size; H200, bench/RESULTS.md).
+    {64, 128, 1, false, true, 80, 80},
+    // Three consumer warpgroups of 64 rows (152 registers each, the producer
+    // 56): for M of about 192 x the waves' row count, where 128-row tiles
+    // leave a wave part filled or pad a third of a tile. One wave of them,
+    // against the model's choice before (H200, f16 B stored K x N / bf16
+    // B stored N x K): 576x8192x8192 0.942 / 0.903 of cuBLAS against
+    // 0.806 / 0.855, 320x12288x4096 0.972 against 0.907 (B N-major),
+    // 1152x4096x4096 0.923 against 0.726 (N-major); with B K-major at
+    // 1152x4096x4096 it ran 0.888 against 0.916 for 128x144, and at
+    // 384x8192x8192 and 192x8192x8192 0.50-0.68 (where 128-row tiles
+    // reach 0.78-0.96), which the efficiencies below reproduce. Last in
+    // the table, so the variant numbers of the other tiles stay.
+    {192, 192, 3, true, false, 84, 95},
+};
+
+/// The stages of operands past which a deeper ring gains little: a tile
+/// whose whole result tile leaves fewer stores its result in parts
+/// (128x256 with 3 stages: tensor pipes busy 86% of the time against
+/// cuBLAS's 93% with 4, the consumers waiting for full stages; H100,
+/// bench/RESULTS.md). At 2da1563 tiles split for a ninth stage too, and
+/// the 64x128 tiles of 512^3 and 1024^3 lost 4-5% (H200).
+static constexpr int64_t kEnoughStages = 5;
+/// The most parts a result tile is stored in: four for a 4-byte result
+/// (128x256 with f32 or i32 elements: 4 stages of operands next to a
+/// 128x64 shared tile, 3 next to a half, 2 next to the whole). In quarters
+/// the tf32 product ran 2-5% faster than in halves on the large shapes
+/// (4096^3: 0.347 against 0.353 ms; 8192^3: 2.90 against 3.05; H200,
+/// bench/RESULTS.md).
+static constexpr int64_t kMaxResultParts = 4;
+
+/// A ring for each operand (A and B) next to a shared result tile of
+/// `resultCols` columns, as croq-pipeline-loops counts them (without its
+/// cap on stages).
+static int64_t countStages(const TargetDescription &target, int64_t resultBytes,
+                           const TileConfig &tile, int64_t resultCols) {
+  return countRingStages(target.sharedMemoryPerBlock,
+                         {tile.rows * resultCols * resultBytes},
+                         {tile.rows * kStepBytes, tile.cols * kStepBytes},
+                         std::numeric_limits<int64_t>::max());
+}
+
+/// The fewest columns a part of a result of `resultBytes`-byte elements
+/// may have, 0 for none: 16 for 16-bit results, which stmatrix stores in
+/// pairs of 8-column groups; a 128-byte swizzle span (32 columns) for
+/// 4-byte ones, whose shared tile then keeps the 128B swizzle.
+static int64_t getMinPartCols(int64_t resultBytes) {
+  if (resultBytes == 2)
+    return 16;
+  if (resultBytes == 4)
+    return kStepBytes / resultBytes;
+  return 0;
+}
+
+int64_t mlir::croq::getResultPartCols(const TargetDescription &target,
+                                      int64_t resultBytes,
+                                      const TileConfig &tile) {
+  int64_t minCols = getMinPartCols(resultBytes);
+  int64_t best = tile.cols;
+  int64_t bestStages = countStages(target, resultBytes, tile, best);
+  if (minCols == 0)
+    return best;
+  // Halve the part while that gives more stages, up to kEnoughStages.
+  for (int64_t parts = 2; parts <= kMaxResultParts; parts *= 2) {
+    int64_t cols = tile.cols / parts;
+    if (bestStages >= kEnoughStages || tile.cols % parts != 0 ||
+        cols % minCols != 0)
+      break;
+    int64_t stages = countStages(target, resultBytes, tile, cols);
+    if (stages <= bestStages)
+      break;
+    best = cols;
+    bestStages = stages;
+  }
+  return best;
+}
+
+int64_t mlir::croq::getClusterSplitStages(const TargetDescription &target,
+                                          int64_t resultBytes,
+                                          const TileConfig &tile,
+                                          int64_t splits) {
+  int64_t resultCols = getResultPartCols(target, resultBytes, tile);
+  return countRingStages(target.sharedMemoryPerBlock,
+                         {tile.rows * resultCols * resultBytes,
+                          (splits - 1) * tile.rows * tile.cols * 4},
+                         {tile.rows * kStepBytes, tile.cols * kStepBytes},
+                         std::numeric_limits<int64_t>::max());
+}
+
+int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
+                                     int64_t resultBytes,
+                                     const TileConfig &tile) {
+  return countStages(target, resultBytes, tile,
+                     getResultPartCols(target, resultBytes, tile));
+}
+
+std::string mlir::croq::getKnownTileNames() {
+  std::string names;
+  llvm::raw_string_ostream os(names);
+  ArrayRef<TileConfig> tiles = kKnownTiles;
+  for (auto [index, tile] : llvm::enumerate(tiles)) {
+    if (index != 0)
+      os << (index + 1 == tiles.size() ? " or " : ", ");
+    os << tile.rows << "x" << tile.cols;
+  }
+  return names;
+}
+
+FailureOr<SmallVector<TileConfig>>
+mlir::croq::getTileCandidates(const TargetDescription &target,
+                              int64_t resultBytes, bool bKMajor, int64_t rows,
+                              int64_t cols) {
+  constexpr int64_t kMinStages = 3;
+  SmallVector<TileConfig> candidates;
+  for (TileConfig tile : kKnownTiles) {
+    if (!bKMajor)
+      tile.efficiency = tile.nMajorEfficiency;
+    if (rows != 0 && (tile.rows != rows || tile.cols != cols))
+      continue;
+    if (rows == 0 && (tile.efficiency == 0 ||
+                      getStagesThatFit(target, resultBytes, tile) < kMinStages))
+      continue;
+    // A forced tile runs, however slowly its layout computes.
+    tile.efficiency = std::max<int64_t>(tile.efficiency, 1);
+    tile.resultPartCols = getResultPartCols(target, resultBytes, tile);
+    tile.partialPartCols = getResultPartCols(target, /*resultBytes=*/4, tile);
+    candidates.push_back(tile);
+  }
+  if (candidates.empty())
+    return failure();
+  return candidates;
+}
