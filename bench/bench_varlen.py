@@ -6,9 +6,9 @@ flash kernel), and once on the batch padded to the longest sequence with a
 boolean mask (keys past each sequence's end, and the causal diagonal),
 which sends SDPA to its memory-efficient kernel.
 
-Device time per call with L2 flushed before each call, the three calls
-interleaved call by call in an order rotated every round (bench_gemm's
-time_interleaved); medians over the rounds with the spread of the
+Device time per call (the sum of its kernels) with L2 flushed before each
+call, the three calls interleaved call by call in an order rotated every
+round (time_marked); medians over the rounds with the spread of the
 per-round ratios. TFLOP/s count the useful products: 4 * H * Lq * Lk * D a
 sequence, half of it causal (the convention of bench_attention.py). A mix
 is NAME:HqxHkv:D[:causal][:bf16], its lengths from MIXES; each mix is
@@ -28,7 +28,53 @@ from typing import Dict, List
 import torch
 import torch.nn.functional as F
 
-from bench_gemm import time_interleaved
+from bench_gemm import flush_l2
+
+
+def time_marked(calls, rounds: int, iters: int = 10):
+    """Device times (ms) of each call (name: (function, kernel match)),
+    per round the median of `iters` calls: one profiler session a round,
+    the calls interleaved call by call in an order rotated every round, each
+    after a marker kernel (torch.cuda._sleep's spin_kernel) and an L2 flush.
+    A call's time is the sum of the matching kernels between its flush and
+    the next marker: SDPA's own fills would split groups that start at
+    each flush (bench_gemm.time_interleaved), as in its loop over
+    sequences."""
+    from torch.profiler import ProfilerActivity, profile
+    names = list(calls)
+    for f, _ in calls.values():
+        f()
+    torch.cuda.synchronize()
+    times = {name: [] for name in names}
+    for r in range(rounds):
+        shift = r % len(names)
+        order = names[shift:] + names[:shift]
+        sequence = order * iters
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for name in sequence:
+                torch.cuda._sleep(1000)
+                flush_l2()
+                calls[name][0]()
+            torch.cuda.synchronize()
+        events = sorted((e for e in prof.events()
+                         if str(getattr(e, "device_type", "")).endswith(
+                             "CUDA")), key=lambda e: e.time_range.start)
+        groups: List[List] = []
+        for event in events:
+            if "spin_kernel" in event.name:
+                groups.append([])
+            elif groups:
+                groups[-1].append(event)
+        if len(groups) != len(sequence):
+            raise RuntimeError(f"{len(groups)} marked groups for "
+                               f"{len(sequence)} calls")
+        for name in order:
+            match = calls[name][1]
+            own = [sum(e.time_range.elapsed_us() for e in g[1:]
+                       if match(e.name)) / 1e3
+                   for n, g in zip(sequence, groups) if n == name]
+            times[name].append(statistics.median(own))
+    return times
 
 
 def _mixes() -> Dict[str, List[int]]:
@@ -115,7 +161,7 @@ def bench_mix(module, text: str, rounds: int) -> dict:
     def not_flush(n: str) -> bool:
         return "FillFunctor" not in n and "Memset" not in n and \
             not n.startswith("Memcpy")
-    times = time_interleaved(
+    times = time_marked(
         {"croq": (run_croq, lambda n: n.startswith("attention_varlen")),
          "loop": (run_loop, not_flush), "padded": (run_padded, not_flush)},
         rounds)
