@@ -104,6 +104,9 @@ def _check(q, k, v, cu_q, cu_k, out) -> None:
     if cu_k.shape != cu_q.shape:
         refuse(4, f"has {cu_k.shape[0]} offsets, cu_seqlens_q "
                f"{cu_q.shape[0]}")
+    if k.shape[0] == 0 and q.shape[0] > 0:
+        refuse(1, "has no rows (no sequence has keys): the kernels need a "
+               "key tensor to map")
     if out is not None and (out.shape != q.shape or out.dtype != q.dtype
                             or not out.is_contiguous()):
         refuse(5, f"is {out.dtype} {tuple(out.shape)}; a contiguous "
@@ -126,6 +129,8 @@ def flash_attn_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k,
     total_q, heads, dim = q.shape
     if out is None:
         out = torch.empty_like(q)
+    if total_q == 0:
+        return out
     scale = 1.0 / math.sqrt(dim) if softmax_scale is None else softmax_scale
     mod = module if module is not None else _module()
     op = getattr(mod, entry_name(q.dtype, dim, causal)).torch_op()
