@@ -27,6 +27,11 @@ split rule):
 
     python3 bench/bench_attention.py --artifacts gpu-artifacts --decode \
         --shapes 8x32/8x8192,64x32/8x2048:p256
+
+With --varlen, sequences of different lengths packed together:
+examples/flash_attention_varlen.mlir through croq.flash_attn_varlen
+against SDPA run once per sequence and on the padded batch with a mask
+(bench_varlen.py says how).
 """
 
 from __future__ import annotations
@@ -323,9 +328,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--decode", action="store_true",
                         help="decoding attention (examples/flash_decode.mlir)")
+    parser.add_argument("--varlen", action="store_true",
+                        help="packed sequences of different lengths "
+                        "(examples/flash_attention_varlen.mlir; "
+                        "bench_varlen.py)")
     args = parser.parse_args(argv)
     if args.decode:
         return main_decode(args)
+    if args.varlen:
+        from bench_varlen import main_varlen
+        return main_varlen(args)
     module = croq.load(args.artifacts / "kernels" / f"lib{args.module}.so")
     print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
     results = []

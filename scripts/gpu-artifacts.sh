@@ -106,13 +106,13 @@ mkdir -p "$ART/kernels" "$ART/python" "$ART/tests" "$ART/bench"
 cp "$runtime" "$ART/kernels/libCroqRuntime.so"
 
 # examples/copy_slices.mlir, flash_attention.mlir, flash_attention_bwd.mlir,
-# flash_decode.mlir and grouped_matmul.mlir too: the GPU tests and
-# benchmarks call them.
+# flash_attention_varlen.mlir, flash_decode.mlir and grouped_matmul.mlir
+# too: the GPU tests and benchmarks call them.
 PYTHONPATH=$PACKAGE_PATH CROQ_GPU_JOBS=$JOBS CROQ_GPU_TOOLS_FROM=$TOOLS_FROM \
     "$PYTHON" - "$ART/kernels" test/Integration/GPU/*.mlir \
     bench/kernels/*.mlir examples/copy_slices.mlir examples/flash_attention.mlir \
-    examples/flash_attention_bwd.mlir examples/flash_decode.mlir \
-    examples/grouped_matmul.mlir <<'PY'
+    examples/flash_attention_bwd.mlir examples/flash_attention_varlen.mlir \
+    examples/flash_decode.mlir examples/grouped_matmul.mlir <<'PY'
 """Compiles each kernel file into the artifact directory; a failure is
 written to <module>.FAILED.txt and the others go on. CROQ_GPU_JOBS
 modules at a time (each croq.compile runs its tools as processes)."""

@@ -7,7 +7,18 @@ hand; test/Examples/flash-attention-generated.test checks that the example
 is this script's output. Run it after editing the template:
 
     python3 examples/gen/flash_attention.py > examples/flash_attention.mlir
+
+With --varlen it writes examples/flash_attention_varlen.mlir, the same
+kernels on sequences of different lengths packed together (the parts that
+differ are in attention_varlen.py; test/Examples/
+flash-attention-varlen-generated.test checks that example).
 """
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import attention_varlen as varlen  # noqa: E402
 
 HEADER = """\
 //===- flash_attention.mlir - attention forward on SDPA's tensors --------===//
@@ -155,8 +166,12 @@ class Kernel:
     work items of the block program being written (`schedule`: "items" in
     order, "pairs" or "snake" for causal attention), and its lines."""
 
-    def __init__(self, name, T, D, causal, lse=False, score_hook=False):
+    def __init__(self, name, T, D, causal, lse=False, score_hook=False,
+                 is_varlen=False):
         self.name = name
+        # Whether the entry point takes packed sequences of different
+        # lengths (attention_varlen.py).
+        self.varlen = is_varlen
         # Whether the entry point also writes each query row's log-sum-exp
         # (examples/gen/flash_attention_bwd.py's training forward).
         self.lse = lse
@@ -278,6 +293,8 @@ def open_item(k, I):
     the body's indentation. The body yields the ring position after the
     item (see yield_item)."""
     w = k.w
+    if k.varlen:
+        return varlen.open_item(k, I)
     # The consumers' loops also carry the parity of the item's Q slots.
     consumer = k.role == "consumer"
     carried = ", %par = %c0" if consumer else ""
@@ -326,6 +343,9 @@ def yield_item(k, I):
 def close_item(k, I):
     """Closes what open_item opened at indentation I."""
     w = k.w
+    if k.varlen:
+        varlen.close_item(k, I)
+        return
     if k.schedule == "pairs":
         w(f"{I}  }}")
         if k.role == "consumer":
@@ -341,7 +361,10 @@ def load_q(k, I, bh, bq, slot, s):
     w = k.w
     w(f"{I}%q_row2{s} = arith.muli {bq}, %c2 : index")
     w(f"{I}%q_row{s} = arith.addi %q_row2{s}, %half : index")
-    w(f"{I}%qv{s} = croq.subspan %q [1, 64, {k.D}] at [{bh}, %q_row{s}, %c0] : {k.MR} -> {k.QV}")
+    if k.varlen:
+        varlen.q_view(k, I, bh, s)
+    else:
+        w(f"{I}%qv{s} = croq.subspan %q [1, 64, {k.D}] at [{bh}, %q_row{s}, %c0] : {k.MR} -> {k.QV}")
     w(f"{I}%qs{s} = croq.stage %q_s[{slot}] : {k.QS}")
     w(f"{I}%fq{s} = croq.copy tma async zfill swizzle = 128 %qv{s} -> %qs{s} : {k.QV} -> {k.Q3}")
     w(f"{I}croq.event.trigger %qready[{slot}] after (%fq{s}) : {k.E4}")
@@ -351,6 +374,9 @@ def first_q(k, I):
     """The consumer's Q rows of the block's first item, into slot %half
     (every block has at least one item)."""
     w = k.w
+    if k.varlen:
+        varlen.first_q(k, I, load_q)
+        return
     w(f"{I}// Q rows of the block's first item.")
     if k.schedule == "pairs":
         # The longer item of the block's first pair.
@@ -369,6 +395,9 @@ def next_q(k, I):
     """The consumer's Q rows of the block's next item, if any, into its
     other Q slot; %npar is that slot's parity."""
     w = k.w
+    if k.varlen:
+        varlen.next_q(k, I, load_q)
+        return
     w(f"{I}// Q rows of the block's next item, into the other slot.")
     if k.schedule == "pairs":
         w(f"{I}%in_first = arith.cmpi eq, %which, %c0 : index")
@@ -416,12 +445,16 @@ def producer(k):
     w(f"{K}%g = arith.addi %base, %j : index")
     w(f"{K}%stage = arith.remui %g, %c2 : index")
     w(f"{K}croq.event.wait %kempty[%stage] : {k.E2}")
-    w(f"{K}%kv = croq.subspan %k [1, 128, {k.D}] at [%bkv, %j, %c0] : {k.MR} -> {k.KV}")
+    if k.varlen:
+        varlen.kv_views(k, K)
+    else:
+        w(f"{K}%kv = croq.subspan %k [1, 128, {k.D}] at [%bkv, %j, %c0] : {k.MR} -> {k.KV}")
     w(f"{K}%ks = croq.stage %k_s[%stage] : {k.KS}")
     w(f"{K}%fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : {k.KV} -> {k.K3}")
     w(f"{K}croq.event.trigger %kfull[%stage] after (%fk) : {k.E2}")
     w(f"{K}croq.event.wait %vempty[%stage] : {k.E2}")
-    w(f"{K}%vv = croq.subspan %v [1, 128, {k.D}] at [%bkv, %j, %c0] : {k.MR} -> {k.KV}")
+    if not k.varlen:
+        w(f"{K}%vv = croq.subspan %v [1, 128, {k.D}] at [%bkv, %j, %c0] : {k.MR} -> {k.KV}")
     w(f"{K}%vs = croq.stage %v_s[%stage] : {k.KS}")
     w(f"{K}%fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : {k.KV} -> {k.K3}")
     w(f"{K}croq.event.trigger %vfull[%stage] after (%fv) : {k.E2}")
@@ -444,13 +477,29 @@ def mask(k, indent, s, j, t):
     """%t: the scores `s` of key tile `j`, with those of keys past the end
     (and, causal, past the diagonal) -inf where `j` is the last tile."""
     w = k.w
-    w(f"{indent}// Only the last key tile has keys past the end{' or past the diagonal' if k.causal else ''}.")
-    w(f"{indent}%is_last{t} = arith.cmpi eq, {j}, %last : index")
-    if k.causal:
+    if not k.varlen:
+        w(f"{indent}// Only the last key tile has keys past the end{' or past the diagonal' if k.causal else ''}.")
+    if k.varlen:
+        w(f"{indent}// Key tiles from %mask_from on: past the first row's diagonal")
+        w(f"{indent}// or holding the sequence's last key.")
+        w(f"{indent}%is_last{t} = arith.cmpi uge, {j}, %mask_from : index")
+        w(f"{indent}%{t} = scf.if %is_last{t} -> ({k.SA}) {{")
+        varlen.mask_limits(k, indent + "  ", j)
+    elif k.causal:
+        w(f"{indent}%is_last{t} = arith.cmpi eq, {j}, %last : index")
         w(f"{indent}%{t} = scf.if %is_last{t} -> ({k.SA}) {{")
     else:
+        w(f"{indent}%is_last{t} = arith.cmpi eq, {j}, %last : index")
         w(f"{indent}%needs_mask{t} = arith.andi %is_last{t}, %ragged : i1")
         w(f"{indent}%{t} = scf.if %needs_mask{t} -> ({k.SA}) {{")
+    if not k.varlen:
+        mask_bounds(k, indent, j)
+    mask_body(k, indent, s, t)
+
+
+def mask_bounds(k, indent, j):
+    """The fixed-length kernels' %end_limit and, causal, %diag_limit."""
+    w = k.w
     w(f"{indent}  // Key key_base + col is inside where col < limit, in i32 (the")
     w(f"{indent}  // row's limit computed once a row).")
     w(f"{indent}  %key_base = arith.muli {j}, %c128 : index")
@@ -460,6 +509,11 @@ def mask(k, indent, s, j, t):
         w(f"{indent}  // Causal: query q_base + row sees keys up to its own index.")
         w(f"{indent}  %diag = arith.subi %q_end, %key_base : index")
         w(f"{indent}  %diag_limit = arith.index_cast %diag : index to i32")
+
+
+def mask_body(k, indent, s, t):
+    """The masking croq.mma.map of the scores `s` into %t."""
+    w = k.w
     w(f"{indent}  %masked = croq.mma.map {s} (%row, %col, %x) : {k.SA} {{")
     limit = "%end_limit"
     if k.causal:
@@ -510,7 +564,13 @@ def exps(k, indent, t, mx, pm):
     w = k.w
     w(f"{indent}%{mx}_neg = croq.vec.map %{mx} (%i, %a) : {k.VEC} {{")
     w(f"{indent}  %n = arith.negf %a : f32")
-    w(f"{indent}  croq.yield %n : f32")
+    if k.varlen:
+        w(f"{indent}  // A row that sees no key yet: P = exp2(-inf - 0) = 0, not NaN.")
+        w(f"{indent}  %none = arith.cmpf oeq, %a, %ninf : f32")
+        w(f"{indent}  %n0 = arith.select %none, %zero, %n : f32")
+        w(f"{indent}  croq.yield %n0 : f32")
+    else:
+        w(f"{indent}  croq.yield %n : f32")
     w(f"{indent}}}")
     w(f"{indent}// P = exp2(S * scale - m): one fma and one ex2 an element.")
     w(f"{indent}%{pm} = croq.mma.map %{t}, %{mx}_neg (%row, %col, %x, %nm) : {k.SA}, {k.VEC} {{")
@@ -570,7 +630,8 @@ def first_tile(k, I):
     w(f"{I}%row_block = arith.addi %q_block, %half : index")
     if k.causal:
         w(f"{I}%q_base = arith.muli %row_block, %c64 : index")
-        w(f"{I}%q_end = arith.addi %q_base, %c1 : index")
+        if not k.varlen:
+            w(f"{I}%q_end = arith.addi %q_base, %c1 : index")
     next_q(k, I)
     w(f"{I}%slot2 = arith.muli %par, %c2 : index")
     w(f"{I}%slot = arith.addi %slot2, %half : index")
@@ -644,7 +705,13 @@ def key_loop(k, I):
     exps(k, J, "t", "mn", "pm")
     w(f"{J}%ls = croq.mma.reduce sum %pm : {k.SA} -> {k.VEC}")
     w(f"{J}%alpha = croq.vec.map %m, %mn (%i, %a, %b) : {k.VEC}, {k.VEC} {{")
-    w(f"{J}  %d = arith.subf %a, %b : f32")
+    if k.varlen:
+        w(f"{J}  // Rows that see no key yet: exp2(-inf - 0) = 0 (O and l are 0).")
+        w(f"{J}  %none = arith.cmpf oeq, %b, %ninf : f32")
+        w(f"{J}  %b0 = arith.select %none, %zero, %b : f32")
+        w(f"{J}  %d = arith.subf %a, %b0 : f32")
+    else:
+        w(f"{J}  %d = arith.subf %a, %b : f32")
     w(f"{J}  %e = math.exp2 %d fastmath<afn> : f32")
     w(f"{J}  croq.yield %e : f32")
     w(f"{J}}}")
@@ -683,7 +750,13 @@ def last_tile(k, I):
     w(f"{I}// O / l: one division a row, then a multiplication an element.")
     w(f"{I}%inv = croq.vec.map %res#2 (%i, %a) : {k.VEC} {{")
     w(f"{I}  %r = arith.divf %one, %a : f32")
-    w(f"{I}  croq.yield %r : f32")
+    if k.varlen:
+        w(f"{I}  // A row that sees no key: zeros.")
+        w(f"{I}  %none = arith.cmpf oeq, %a, %zero : f32")
+        w(f"{I}  %r0 = arith.select %none, %zero, %r : f32")
+        w(f"{I}  croq.yield %r0 : f32")
+    else:
+        w(f"{I}  croq.yield %r : f32")
     w(f"{I}}}")
     w(f"{I}%o = croq.mma.map %oc, %inv (%row, %col, %x, %r) : {k.OA}, {k.VEC} {{")
     w(f"{I}  %y = arith.mulf %x, %r : f32")
@@ -691,6 +764,11 @@ def last_tile(k, I):
     w(f"{I}}}")
     if k.lse:
         lse_store(k, I)
+    if k.varlen:
+        varlen.store(k, I)
+        w(f"{I}%next = arith.addi %base, %tiles : index")
+        yield_item(k, I)
+        return
     w(f"{I}// Stored by TMA, which leaves out rows past the sequence's end; the")
     w(f"{I}// next item's croq.mma.store into the tile waits until it is read.")
     w(f"{I}croq.mma.store %o -> %o2 : {k.OA} -> {k.Q2}")
@@ -746,6 +824,21 @@ def host_checks(k):
     w("  // division by zero where K has no heads (the check failed then).")
     w("  %kv_divisor = arith.maxui %kv_heads, %c1 : index")
     w("  %group = arith.divui %heads, %kv_divisor : index")
+
+
+def varlen_kernel(name, T, D, causal):
+    """The text of one entry point on packed sequences
+    (attention_varlen.py)."""
+    k = Kernel(name, T, D, causal, is_varlen=True)
+    w = k.w
+    varlen.signature(k)
+    for c in (0, 1, 2, 64, 128, BLOCKS):
+        w(f"  %c{c} = arith.constant {c} : index")
+    varlen.host(k, BLOCKS)
+    block(k, "items")
+    w("  return")
+    w("}")
+    return "\n".join(k.lines) + "\n"
 
 
 def kernel(name, T, D, causal, lse=False, score_hook=False):
@@ -852,9 +945,14 @@ def templates():
 
 
 def main():
-    import sys
     if sys.argv[1:] == ["--templates"]:
         templates()
+        return
+    if sys.argv[1:] == ["--varlen"]:
+        parts = [varlen.HEADER + DECLARATIONS]
+        for comment, name, T, D, causal in varlen.KERNELS:
+            parts.append(f"// {comment}\n" + varlen_kernel(name, T, D, causal))
+        print("\n".join(parts), end="")
         return
     parts = [HEADER + DECLARATIONS]
     for comment, name, T, D, causal in KERNELS:

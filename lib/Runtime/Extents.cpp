@@ -79,9 +79,14 @@ extern "C" int croqRtRequireEqualExtents(int64_t first, int64_t second,
     break;
   }
   case CROQ_RT_EXTENTS_DECODE: {
-    static const char *const names[] = {
-        "Q", "the K cache", "the V cache", "the output", "cache_seqlens",
-        "the block table", "the split workspace", "the log-sum-exp workspace"};
+    static const char *const names[] = {"Q",
+                                        "the K cache",
+                                        "the V cache",
+                                        "the output",
+                                        "cache_seqlens",
+                                        "the block table",
+                                        "the split workspace",
+                                        "the log-sum-exp workspace"};
     const char *name = input >= 0 && input < 8 ? names[input] : "an operand";
     reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
                 "%s of the decoding attention has an extent of %lld where "
@@ -90,6 +95,19 @@ extern "C" int croqRtRequireEqualExtents(int64_t first, int64_t second,
                 "D] or paged as [pages, page_size, kv_heads * D], "
                 "cache_seqlens as [batch], the block table as [batch, "
                 "pages]); nothing was launched",
+                name, a, b);
+    break;
+  }
+  case CROQ_RT_EXTENTS_VARLEN: {
+    static const char *const names[] = {
+        "Q", "K", "V", "the output", "cu_seqlens_q", "cu_seqlens_k"};
+    const char *name = input >= 0 && input < 6 ? names[input] : "an operand";
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "%s of the variable-length attention has an extent of %lld "
+                "where %lld is expected (Q and the output as [1, total_q, "
+                "heads * D], K and V as [1, total_k, kv_heads * D], "
+                "cu_seqlens_q and cu_seqlens_k as [batch + 1], at least one "
+                "offset); nothing was launched",
                 name, a, b);
     break;
   }
@@ -135,6 +153,12 @@ extern "C" int croqRtRequireMultiple(int64_t value, int64_t divisor,
                 "the paged KV cache's rows (%lld elements, kv_heads * D) are "
                 "not a multiple of the head dimension (%lld); nothing was "
                 "launched",
+                a, b);
+  else if (check == CROQ_RT_MULTIPLE_VARLEN_HEAD_DIM)
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
+                "the packed rows of the variable-length attention's Q or K "
+                "(%lld elements, heads * D) are not a multiple of the head "
+                "dimension (%lld); nothing was launched",
                 a, b);
   else
     reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,

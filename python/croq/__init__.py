@@ -28,6 +28,7 @@ from .grouped import grouped_mm
 from .errors import (ArgumentError, CompileError, CroqError,
                      CroqRuntimeError, LoadError, RuntimeError)
 from .jit import JitFunction, JitModule, jit
+from .varlen import flash_attn_varlen
 from .module import EntryPoint, Module, load
 from .signature import (ELEMENT_TYPES, FunctionSignature, MemRefArg,
                         element_type, parse_signature)
@@ -41,6 +42,7 @@ __all__ = [
     "FunctionSignature", "JitFunction", "JitModule", "LoadError", "MemRefArg",
     "Module", "RuntimeError",
     "autotune", "call_path", "compile", "compile_grouped_kernels",
-    "compile_variants", "element_type", "flash_decode", "grouped_mm", "jit",
+    "compile_variants", "element_type", "flash_attn_varlen", "flash_decode",
+    "grouped_mm", "jit",
     "load", "load_autotuned", "parse_signature",
 ]

@@ -381,6 +381,11 @@ typedef enum croqRtExtentCheck {
   /// block table, 6 the split workspace, 7 the log-sum-exp workspace) and
   /// the extent the others give it.
   CROQ_RT_EXTENTS_DECODE = 8,
+  /// An extent of an operand of a variable-length attention kernel
+  /// (`input`: 0 Q, 1 K, 2 V, 3 the output, 4 cu_seqlens_q, 5
+  /// cu_seqlens_k; Q, K, V and the output as [1, total rows, heads * D],
+  /// the offsets as [batch + 1]) and the extent the others give it.
+  CROQ_RT_EXTENTS_VARLEN = 9,
 } croqRtExtentCheck;
 
 /// The host call of croq's generated code for a linalg product whose
@@ -405,6 +410,9 @@ typedef enum croqRtMultipleCheck {
   CROQ_RT_MULTIPLE_DECODE_SEQUENCES = 2,
   /// The columns of a paged KV cache (kv_heads * D) and the head dimension.
   CROQ_RT_MULTIPLE_HEAD_DIM = 3,
+  /// The columns of a variable-length attention's packed Q or K (heads *
+  /// D) and the head dimension.
+  CROQ_RT_MULTIPLE_VARLEN_HEAD_DIM = 4,
 } croqRtMultipleCheck;
 
 /// The host call of croq's generated code for an extent that must be a

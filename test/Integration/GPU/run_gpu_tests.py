@@ -2201,6 +2201,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # Decoding attention through croq.decode.flash_decode (decode_tests.py).
     from decode_tests import decode_tests
     decode_tests(suite, random_tensor, poisoned)
+    # Attention on packed sequences of different lengths through
+    # croq.flash_attn_varlen (varlen_tests.py).
+    from varlen_tests import varlen_tests
+    varlen_tests(suite, random_tensor, poisoned)
     # Attention written in linalg, fused into the flash kernel
     # (linalg_attention_tests.py).
     from linalg_attention_tests import linalg_attention_tests

@@ -237,6 +237,12 @@ static void checkLaunchAfterUnequalExtents(void) {
   croqRtRequireEqualExtents(3, 2, CROQ_RT_EXTENTS_DECODE, 5);
   expectStatus("unequal-decode-extents", croqRtCallEnd());
   croqRtCallBegin();
+  croqRtRequireEqualExtents(5, 4, CROQ_RT_EXTENTS_VARLEN, 5);
+  expectStatus("unequal-varlen-extents", croqRtCallEnd());
+  croqRtCallBegin();
+  croqRtRequireMultiple(200, 128, CROQ_RT_MULTIPLE_VARLEN_HEAD_DIM);
+  expectStatus("varlen-head-dim", croqRtCallEnd());
+  croqRtCallBegin();
   croqRtRequireMultiple(64, 128, CROQ_RT_MULTIPLE_PAGE_SIZE);
   expectStatus("page-size", croqRtCallEnd());
   croqRtCallBegin();
