@@ -234,3 +234,23 @@ LogicalResult MmaStoreOp::verify() {
            << acc.getElementType() << " to " << dest.getElementType();
   return success();
 }
+
+LogicalResult MmaAccumulateOp::verify() {
+  AccType acc = getAcc().getType();
+  auto dest = cast<ShapedType>(getDest().getType());
+  if (!acc.getElementType().isF32() || !dest.getElementType().isF32())
+    return emitOpError("adds an f32 accumulator into f32 elements, not ")
+           << acc.getElementType() << " into " << dest.getElementType();
+  if (dest.getRank() != 2)
+    return emitOpError("expected a 2-d destination, got rank ")
+           << dest.getRank();
+  for (auto [dim, d, a] : llvm::enumerate(dest.getShape(), acc.getShape()))
+    if (!ShapedType::isDynamic(d) && d != a)
+      return emitOpError("destination dimension ")
+             << dim << " (" << d << ") does not match the accumulator's ("
+             << a << ")";
+  if (auto memref = dyn_cast<MemRefType>(dest); memref && memref.getMemorySpace())
+    return emitOpError("adds into global memory (no memory space), not ")
+           << memref;
+  return success();
+}

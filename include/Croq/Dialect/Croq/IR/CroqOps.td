@@ -1160,6 +1160,35 @@ def Croq_MmaStoreOp : Croq_Op<"mma.store"> {
   let hasVerifier = 1;
 }
 
+def Croq_MmaAccumulateOp : Croq_Op<"mma.accumulate"> {
+  let summary = "adds an f32 accumulator into an f32 tensor in global memory";
+  let description = [{
+    The `croq.mma.accumulate` op adds each element of an f32 accumulator to
+    the element at the same place of `dest`, an f32 tensor in global memory
+    or a view of one, with one relaxed atomic add (`red.global.add.f32`) per
+    element: the blocks of a kernel that each hold a part of one sum (the
+    attention backward's dQ, a sum over key blocks) add their parts into
+    one f32 workspace. Adds past the edge of a view's tensor are dropped,
+    as `croq.mma.store`'s stores are. Like a store, the op needs the
+    accumulator complete.
+
+    Atomic adds of floats in an unspecified order give sums that may differ
+    in their last bits from run to run. A deterministic kernel orders the
+    adds of the blocks with `croq.turn.wait` and `croq.turn.pass`.
+
+    Example:
+
+    ```mlir
+    croq.mma.accumulate %dq -> %workspace : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Croq_AccType:$acc,
+                       Arg<AnyTypeOf<[AnyMemRef, Croq_ViewType]>, "added to",
+                           [MemRead, MemWrite]>:$dest);
+  let assemblyFormat = "$acc `->` $dest attr-dict `:` qualified(type($acc)) `->` qualified(type($dest))";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Element access
 //===----------------------------------------------------------------------===//
