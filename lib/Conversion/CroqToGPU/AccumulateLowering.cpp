@@ -153,9 +153,9 @@ struct TurnWaitOpLowering : OpConversionPattern<TurnWaitOp> {
 };
 
 /// croq.turn.pass %c[%i]  =>  the group's barrier, then thread 0 adds one
-/// to counter %i with release semantics at GPU scope: the barrier orders
-/// the group's writes before the release, which makes them visible to a
-/// wait that acquires the new count.
+/// to counter %i after a release fence at GPU scope: the barrier orders
+/// the group's writes before the fence, which makes them visible to a wait
+/// that acquires the new count.
 struct TurnPassOpLowering : OpConversionPattern<TurnPassOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -171,8 +171,12 @@ struct TurnPassOpLowering : OpConversionPattern<TurnPassOp> {
     Value ptr = getGlobalElementPointer(rewriter, loc, adaptor.getCounters(),
                                         adaptor.getIndex(), 4);
     Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
+    // The NVPTX back end drops the ordering of an atomicrmw (it emits a
+    // relaxed atom): the release is a fence.acq_rel.gpu before it.
+    LLVM::FenceOp::create(rewriter, loc, LLVM::AtomicOrdering::release,
+                          StringRef("device"));
     LLVM::AtomicRMWOp::create(rewriter, loc, LLVM::AtomicBinOp::add, ptr, one,
-                              LLVM::AtomicOrdering::release,
+                              LLVM::AtomicOrdering::monotonic,
                               StringRef("device"), /*alignment=*/4);
     rewriter.eraseOp(op);
     return success();

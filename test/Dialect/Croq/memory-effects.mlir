@@ -226,3 +226,35 @@ func.func @cse_keeps_cluster_sums(%out: memref<64x128xf32>) {
   }
   return
 }
+
+// -----
+
+// croq.mma.accumulate reads and writes its destination, and the turn ops
+// order memory: a read of the workspace before them is not reused after.
+// CSE-LABEL: func.func @cse_keeps_reads_across_accumulate
+// CSE: croq.read %[[W:.*]][
+// CSE: croq.turn.wait
+// CSE: croq.read %[[W]][
+// CSE: croq.mma.accumulate
+// CSE: croq.read %[[W]][
+// CSE: croq.turn.pass
+// CSE: croq.read %[[W]][
+func.func @cse_keeps_reads_across_accumulate(%ws: memref<64x64xf32>, %turns: memref<?xi32>,
+                                             %out: memref<4xf32>, %i: index) {
+  croq.parallel (%p) in [1] : block {
+    %z = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %z : !croq.acc<64x64xf32>
+    %a = croq.read %ws[%i, %i] : memref<64x64xf32>
+    croq.turn.wait %turns[%i] until %i : memref<?xi32>
+    %b = croq.read %ws[%i, %i] : memref<64x64xf32>
+    croq.mma.accumulate %acc -> %ws : !croq.acc<64x64xf32> -> memref<64x64xf32>
+    %c = croq.read %ws[%i, %i] : memref<64x64xf32>
+    croq.turn.pass %turns[%i] : memref<?xi32>
+    %d = croq.read %ws[%i, %i] : memref<64x64xf32>
+    croq.write %a, %out[%i] : memref<4xf32>
+    croq.write %b, %out[%i] : memref<4xf32>
+    croq.write %c, %out[%i] : memref<4xf32>
+    croq.write %d, %out[%i] : memref<4xf32>
+  }
+  return
+}
