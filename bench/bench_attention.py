@@ -14,7 +14,7 @@ key/value heads (grouped-query attention, SDPA's enable_gqa=True).
     python3 bench/bench_attention.py --artifacts gpu-artifacts \
         [--shapes 4x16x4096,1x16x8192,4x32x4096/8] [--rounds 5] [--json out.json]
     python3 bench/bench_attention.py --artifacts gpu-artifacts --backward \
-        --module flash_attention_bwd --kernels f16,causal_f16,d64_bf16
+        --module flash_attention_bwd --kernels f16,causal_f16,d64_bf16 [--fused]
 
 With --decode, decoding attention instead: examples/flash_decode.mlir
 through croq.decode.flash_decode against SDPA on the same tensors (q
@@ -147,15 +147,16 @@ def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
 
 def bench_backward(module, config: str, batch: int, heads: int, seq: int,
                    rounds: int, kv_heads: Optional[int] = None,
-                   fused: bool = True, fused_kernel: Optional[str] = None):
+                   fused: bool = False, fused_kernel: Optional[str] = None):
     """The backward of examples/flash_attention_bwd.mlir through
     croq.attention (fused: the delta kernel, the dK/dV/dQ kernel and dQ's
     conversion to q's type; else the dQ kernel, then the dK/dV kernel),
     from the training forward's output and log-sum-exp, against SDPA's
     backward (torch.autograd.grad of its output) on the same tensors,
     counted at 2.5 times the forward's flops. Every kernel of a call counts
-    on both sides but fills and copies (the L2 flush's). `config` is an
-    entry point suffix: f16, causal_d64_bf16, ..."""
+    on both sides (croq's conversion of dQ included) but fills, memsets
+    and memcpys (the L2 flush is a fill). `config` is an entry point
+    suffix: f16, causal_d64_bf16, ..."""
     dim = 64 if "d64" in config else 128
     dtype = torch.bfloat16 if "bf16" in config else torch.float16
     causal = "causal" in config
@@ -196,9 +197,7 @@ def bench_backward(module, config: str, batch: int, heads: int, seq: int,
               rel(grads[2], ref[2]))
     name = f"{batch}x{heads}x{seq}x{dim}" + \
         ("" if kv == heads else f" kv{kv}")
-    result = {"kernel": ("bwd_" if fused else "bwd2k_")
-              + ("unordered_" if fused_kernel and "unordered" in fused_kernel
-                 else "") + config,
+    result = {"kernel": ("bwd_fused_" if fused else "bwd_") + config,
               "shape": name, "walk": "bwd",
               "max_abs_error": err}
     if not err <= (4e-2 if dtype == torch.bfloat16 else 1e-2):
@@ -325,13 +324,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="time the backward of flash_attention_bwd "
                         "(--module flash_attention_bwd; --kernels are "
                         "configurations: f16,causal_f16,d64_bf16,...)")
-    parser.add_argument("--two-kernel", action="store_true",
-                        help="--backward: the dQ kernel, then the dK/dV "
-                        "kernel, instead of the fused backward")
+    parser.add_argument("--fused", action="store_true",
+                        help="--backward: the fused backward (delta, then "
+                        "dK/dV/dQ in one kernel) instead of the dQ kernel "
+                        "and the dK/dV kernel")
     parser.add_argument("--fused-kernel", default=None,
-                        help="--backward: the fused kernel's name "
-                        "(attention_bwd_dkdvdq_unordered: dQ's adds in no "
-                        "fixed order)")
+                        help="--backward --fused: the fused kernel's name "
+                        "(default attention_bwd_dkdvdq)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--decode", action="store_true",
                         help="decoding attention (examples/flash_decode.mlir)")
@@ -350,7 +349,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if args.backward:
                 r = bench_backward(module, kernel, batch, heads, seq,
                                    args.rounds, kv_heads,
-                                   fused=not args.two_kernel,
+                                   fused=args.fused,
                                    fused_kernel=args.fused_kernel)
             else:
                 r = bench_shape(module, kernel, batch, heads, seq,
