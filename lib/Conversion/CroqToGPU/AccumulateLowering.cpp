@@ -2,10 +2,10 @@
 //
 // Lowers the ops with which the blocks of a kernel add their parts of one
 // sum into a workspace in global memory: croq.mma.accumulate (a relaxed
-// atomic add per accumulator element) and the turn counters that order
-// those adds (croq.turn.wait: one thread's acquire loads at GPU scope and
-// the group's barrier; croq.turn.pass: the barrier and one thread's release
-// add).
+// atomic add per accumulator element), croq.bulk_add (one bulk reduction of
+// a shared tile), and the turn counters that order those adds
+// (croq.turn.wait: one thread's acquire loads at GPU scope and the group's
+// barrier; croq.turn.pass: the barrier and one thread's release add).
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,6 +112,77 @@ struct MmaAccumulateOpLowering : OpConversionPattern<MmaAccumulateOp> {
   }
 };
 
+/// croq.bulk_add %tile -> %dest  =>  fence.proxy.async.shared::cta and the
+/// group's barrier, then the group's first thread issues
+/// cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 of the tile's
+/// bytes (inline asm: the NVVM dialect has the tensor form only) and
+/// commits its bulk group.
+struct BulkAddOpLowering : OpConversionPattern<BulkAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BulkAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    FailureOr<BufferAccess> source =
+        getBufferAccess(rewriter, loc, op.getSource());
+    FailureOr<BufferAccess> dest = getBufferAccess(rewriter, loc, op.getDest());
+    if (failed(source) || failed(dest))
+      return failure();
+    if (source->space != MemorySpace::Shared ||
+        dest->space != MemorySpace::Global)
+      return op.emitOpError("adds a shared tile into global memory only");
+    FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
+    if (failed(group))
+      return failure();
+    MLIRContext *context = rewriter.getContext();
+    NVVM::FenceProxyOp::create(
+        rewriter, loc,
+        NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    emitGroupBarrier(rewriter, loc, *group);
+    OpBuilder::InsertionGuard guard(rewriter);
+    enterFirstThread(rewriter, loc, *group);
+    Value zero = indexConstant(rewriter, loc, 0);
+    // The tile's first byte: element 0's storage offset (0 after any
+    // swizzle) from the shared buffer's start.
+    SmallVector<Value> origin(source->rank(), zero);
+    SmallVector<Value> first =
+        getElementIndices(rewriter, loc, *source, origin);
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, source->storage);
+    Value element = metadata.getOffset();
+    for (auto [index, stride] : llvm::zip(first, metadata.getStrides()))
+      element = arith::AddIOp::create(
+          rewriter, loc, element,
+          arith::MulIOp::create(rewriter, loc, index, stride));
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+        rewriter, loc, source->storage);
+    Value shared = arith::AddIOp::create(
+        rewriter, loc, base,
+        arith::MulIOp::create(rewriter, loc, element,
+                              indexConstant(rewriter, loc, 4)));
+    Type i32 = rewriter.getI32Type();
+    Value shared32 = arith::IndexCastOp::create(rewriter, loc, i32, shared);
+    Value global = getGlobalElementPointer(
+        rewriter, loc, dest->storage,
+        getElementIndices(rewriter, loc, *dest, {zero}), 4);
+    Value global64 =
+        LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), global);
+    int64_t bytes = op.getSource().getType().getNumElements() * 4;
+    Value size = arith::ConstantIntOp::create(rewriter, loc, bytes, 32);
+    LLVM::InlineAsmOp::create(
+        rewriter, loc, TypeRange{}, ValueRange{global64, shared32, size},
+        "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [$0], "
+        "[$1], $2;",
+        "l,r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+        /*operand_attrs=*/nullptr);
+    NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// croq.turn.wait %c[%i] until %n  =>  thread 0 of the group loops on an
 /// acquire load at GPU scope (ld.acquire.gpu) of counter %i until it is
 /// at least %n; then the group's barrier.
@@ -145,6 +216,13 @@ struct TurnWaitOpLowering : OpConversionPattern<TurnWaitOp> {
       Block *after = rewriter.createBlock(&loop.getAfter());
       rewriter.setInsertionPointToStart(after);
       scf::YieldOp::create(rewriter, loc);
+      // The group's later bulk adds (async proxy) come after the acquire.
+      rewriter.setInsertionPointAfter(loop);
+      NVVM::FenceProxyOp::create(
+          rewriter, loc,
+          NVVM::ProxyKindAttr::get(rewriter.getContext(),
+                                   NVVM::ProxyKind::async_global),
+          NVVM::SharedSpaceAttr());
     }
     emitGroupBarrier(rewriter, loc, *group);
     rewriter.eraseOp(op);
@@ -171,6 +249,12 @@ struct TurnPassOpLowering : OpConversionPattern<TurnPassOp> {
     Value ptr = getGlobalElementPointer(rewriter, loc, adaptor.getCounters(),
                                         adaptor.getIndex(), 4);
     Value one = arith::ConstantIntOp::create(rewriter, loc, 1, 32);
+    // This thread's completed bulk adds (async proxy) before the release.
+    NVVM::FenceProxyOp::create(
+        rewriter, loc,
+        NVVM::ProxyKindAttr::get(rewriter.getContext(),
+                                 NVVM::ProxyKind::async_global),
+        NVVM::SharedSpaceAttr());
     // The NVPTX back end drops the ordering of an atomicrmw (it emits a
     // relaxed atom): the release is a fence.acq_rel.gpu before it.
     LLVM::FenceOp::create(rewriter, loc, LLVM::AtomicOrdering::release,
@@ -186,6 +270,6 @@ struct TurnPassOpLowering : OpConversionPattern<TurnPassOp> {
 
 void mlir::croq::populateCroqAccumulateToGPUPatterns(
     CroqTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<MmaAccumulateOpLowering, TurnWaitOpLowering, TurnPassOpLowering>(
-      converter, patterns.getContext());
+  patterns.add<MmaAccumulateOpLowering, BulkAddOpLowering, TurnWaitOpLowering,
+               TurnPassOpLowering>(converter, patterns.getContext());
 }

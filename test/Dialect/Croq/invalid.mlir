@@ -2605,3 +2605,51 @@ func.func @turn_pass_i64(%c: memref<?xi64>, %i: index) {
   croq.turn.pass %c[%i] : memref<?xi64>
   return
 }
+
+// -----
+
+func.func @bulk_add_local(%t: !croq.tile<16x16xf32, local>, %m: memref<256xf32>) {
+  // expected-error @+1 {{'croq.bulk_add' op adds a shared tile, not '!croq.tile<16x16xf32, local>'}}
+  croq.bulk_add %t -> %m : !croq.tile<16x16xf32, local> -> memref<256xf32>
+  return
+}
+
+// -----
+
+func.func @bulk_add_f16(%t: !croq.tile<16x16xf16, shared>, %m: memref<256xf16>) {
+  // expected-error @+1 {{'croq.bulk_add' op adds f32 elements, not 'f16' into 'f16'}}
+  croq.bulk_add %t -> %m : !croq.tile<16x16xf16, shared> -> memref<256xf16>
+  return
+}
+
+// -----
+
+func.func @bulk_add_rank(%t: !croq.tile<16x16xf32, shared>, %m: memref<16x16xf32>) {
+  // expected-error @+1 {{'croq.bulk_add' op expected a 1-d destination (consecutive elements), got rank 2}}
+  croq.bulk_add %t -> %m : !croq.tile<16x16xf32, shared> -> memref<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @bulk_add_count(%t: !croq.tile<16x16xf32, shared>, %m: memref<255xf32>) {
+  // expected-error @+1 {{'croq.bulk_add' op destination of 255 elements for a tile of 256}}
+  croq.bulk_add %t -> %m : !croq.tile<16x16xf32, shared> -> memref<255xf32>
+  return
+}
+
+// -----
+
+func.func @bulk_add_bytes(%t: !croq.tile<1x3xf32, shared>, %m: memref<3xf32>) {
+  // expected-error @+1 {{'croq.bulk_add' op a bulk add moves a multiple of 16 bytes, not 12}}
+  croq.bulk_add %t -> %m : !croq.tile<1x3xf32, shared> -> memref<3xf32>
+  return
+}
+
+// -----
+
+func.func @bulk_add_shared_dest(%t: !croq.tile<16x16xf32, shared>, %m: memref<256xf32, 3>) {
+  // expected-error @+1 {{'croq.bulk_add' op adds into global memory (no memory space), not 'memref<256xf32, 3>'}}
+  croq.bulk_add %t -> %m : !croq.tile<16x16xf32, shared> -> memref<256xf32, 3>
+  return
+}

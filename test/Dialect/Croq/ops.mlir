@@ -1243,3 +1243,17 @@ func.func @accumulate_and_turns_example(%ws: memref<?x?xf32>, %m: memref<64x64xf
   }
   return
 }
+
+// CHECK-LABEL: func.func @bulk_add_example(
+// CHECK: croq.bulk_add %{{.*}} -> %{{.*}} : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
+// CHECK: croq.bulk_add %{{.*}} -> %{{.*}} : !croq.tile<16x16xf32, shared> -> memref<256xf32>
+func.func @bulk_add_example(%ws: memref<?xf32>, %m: memref<256xf32>, %t: index) {
+  croq.parallel (%b) in [4] : block {
+    %s = croq.alloc : !croq.tile<64x64xf32, shared, swizzle = 128>
+    %u = croq.alloc : !croq.tile<16x16xf32, shared>
+    %v = croq.subspan %ws [4096] at [%t] : memref<?xf32> -> !croq.view<4096xf32>
+    croq.bulk_add %s -> %v : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
+    croq.bulk_add %u -> %m : !croq.tile<16x16xf32, shared> -> memref<256xf32>
+  }
+  return
+}

@@ -254,3 +254,28 @@ LogicalResult MmaAccumulateOp::verify() {
            << memref;
   return success();
 }
+
+LogicalResult BulkAddOp::verify() {
+  TileType source = getSource().getType();
+  auto dest = cast<ShapedType>(getDest().getType());
+  if (source.getMemorySpace() != MemorySpace::Shared)
+    return emitOpError("adds a shared tile, not ") << source;
+  if (!source.getElementType().isF32() || !dest.getElementType().isF32())
+    return emitOpError("adds f32 elements, not ")
+           << source.getElementType() << " into " << dest.getElementType();
+  if (dest.getRank() != 1)
+    return emitOpError("expected a 1-d destination (consecutive elements), "
+                       "got rank ")
+           << dest.getRank();
+  int64_t count = static_cast<int64_t>(source.getNumElements());
+  if (dest.getShape()[0] != count)
+    return emitOpError("destination of ")
+           << dest.getShape()[0] << " elements for a tile of " << count;
+  if ((count * 4) % 16 != 0)
+    return emitOpError("a bulk add moves a multiple of 16 bytes, not ")
+           << count * 4;
+  if (auto memref = dyn_cast<MemRefType>(dest); memref && memref.getMemorySpace())
+    return emitOpError("adds into global memory (no memory space), not ")
+           << memref;
+  return success();
+}

@@ -1189,6 +1189,38 @@ def Croq_MmaAccumulateOp : Croq_Op<"mma.accumulate"> {
   let hasVerifier = 1;
 }
 
+def Croq_BulkAddOp : Croq_Op<"bulk_add"> {
+  let summary = "adds a shared tile's storage to global memory, asynchronously";
+  let description = [{
+    The `croq.bulk_add` op adds the f32 elements of `source`, a shared tile,
+    in the order they lie in shared memory (a swizzled tile's swizzled
+    order), to the same number of consecutive f32 elements of `dest` in
+    global memory, with one bulk reduction (`cp.reduce.async.bulk .add.f32`)
+    that the executing group's first thread issues after the group's writes
+    to the tile are made visible to the async proxy (a proxy fence and the
+    group's barrier). The add is left in flight in that thread's bulk
+    group: `croq.wait_stores` waits for it (`read`: until it has read the
+    tile, which may then be written again; plain: until the adds are
+    done). The blocks of a kernel that each hold a part of one sum add
+    their parts into an f32 workspace this way, the L2 cache adding whole
+    lines; `croq.turn.wait` and `croq.turn.pass` order the parts.
+
+    `dest` is 1-d: a tensor or a view of one, as many elements as the tile,
+    a multiple of 16 bytes.
+
+    Example:
+
+    ```mlir
+    croq.bulk_add %t -> %w : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Croq_TileType, "read", [MemRead]>:$source,
+                       Arg<AnyTypeOf<[AnyMemRef, Croq_ViewType]>, "added to",
+                           [MemRead, MemWrite]>:$dest);
+  let assemblyFormat = "$source `->` $dest attr-dict `:` qualified(type($source)) `->` qualified(type($dest))";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Element access
 //===----------------------------------------------------------------------===//
