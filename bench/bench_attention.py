@@ -147,7 +147,7 @@ def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
 
 def bench_backward(module, config: str, batch: int, heads: int, seq: int,
                    rounds: int, kv_heads: Optional[int] = None,
-                   fused: bool = False, fused_kernel: Optional[str] = None):
+                   fused: bool = False):
     """The backward of examples/flash_attention_bwd.mlir through
     croq.attention (fused: the delta kernel, the dK/dV/dQ kernel and dQ's
     conversion to q's type; else the dQ kernel, then the dK/dV kernel),
@@ -171,8 +171,6 @@ def bench_backward(module, config: str, batch: int, heads: int, seq: int,
     lse = torch.empty(batch * heads, seq, device="cuda", dtype=torch.float32)
     getattr(module, "attention_lse_" + config)(*flat[:3], out, lse, scale)
     fa = croq.attention.Attention(module, fused=fused)
-    if fused_kernel:
-        fa.fused_kernel = fused_kernel
     grads = []
 
     def run_croq():
@@ -328,9 +326,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="--backward: the fused backward (delta, then "
                         "dK/dV/dQ in one kernel) instead of the dQ kernel "
                         "and the dK/dV kernel")
-    parser.add_argument("--fused-kernel", default=None,
-                        help="--backward --fused: the fused kernel's name "
-                        "(default attention_bwd_dkdvdq)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--decode", action="store_true",
                         help="decoding attention (examples/flash_decode.mlir)")
@@ -349,8 +344,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if args.backward:
                 r = bench_backward(module, kernel, batch, heads, seq,
                                    args.rounds, kv_heads,
-                                   fused=args.fused,
-                                   fused_kernel=args.fused_kernel)
+                                   fused=args.fused)
             else:
                 r = bench_shape(module, kernel, batch, heads, seq,
                                 args.rounds, kv_heads)

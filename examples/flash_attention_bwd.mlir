@@ -16,19 +16,20 @@
 // and the fused backward: attention_bwd_delta_* (not causal only: it serves
 // both) writes delta and zeroes dQ's f32 workspace and turn counters, then
 // attention_bwd_dkdvdq_* computes dK, dV and adds dQ's parts into the
-// workspace (croq.mma.accumulate), 5 products of a query tile and a key
-// tile where the two kernels above do 7 (the dQ kernel recomputes S and
-// dP). Both are deterministic: the two-kernel backward sums every
-// gradient element in one warpgroup in a fixed order with no atomics; the
-// fused kernel's key blocks add their parts of dQ in key order, each
-// waiting for its turn on a counter per column half of each query tile
+// workspace (croq.bulk_add), 5 products of a query tile and a key tile
+// where the two kernels above do 7 (the dQ kernel recomputes S and dP).
+// Both are deterministic: the two-kernel backward sums every gradient
+// element in one warpgroup in a fixed order with no atomics; the fused
+// kernel's key blocks add their parts of dQ in key order, each waiting for
+// its turn on a counter per column half of each query tile
 // (croq.turn.wait / croq.turn.pass). The fused backward is correct (the
-// GPU tests) but slower: 0.46-0.63x the two-kernel one on the H200
-// (0.20-0.26 of SDPA's backward against 0.37-0.52), and 0.64-0.98x with
-// the adds unordered (not deterministic; measured, not kept): each
-// consumer's 32 (D = 128) or 16 scalar red.global.add.f32 a thread per
-// query tile cost more than the two products they save. Bulk adds from
-// shared memory (cp.reduce.async.bulk) are the next step.
+// GPU tests) but slower: 0.58-0.78x the two-kernel one on the H200 (0.26-
+// 0.32 of SDPA's backward against 0.37-0.52). Measured on the way: the
+// same kernel adding its parts with one red.global.add.f32 per element
+// (croq.mma.accumulate) instead of bulk adds, 0.46-0.63x; that one with
+// its adds unordered (not deterministic), 0.64-0.98x. Not analysed
+// further: how much of the rest is the turns, the second named barrier a
+// tile, the extra spills at D = 128 (392 B against dK/dV's 184 B).
 //
 // attention_bwd_dq: a block takes 128 query rows of a head, the two
 // consumer warpgroups 64 rows each; a producer warpgroup loads K and V
@@ -75,12 +76,14 @@
 // each consumer stores scale * dS^T of its 64 keys in shared memory (two
 // buffers by iteration parity), and once both have (a named barrier of
 // the two), computes its D / 2 columns of dQ_i's part over the block's
-// 128 keys (dS read transposed as wgmma's A, K's columns as B), waits for
-// its turn (key block kb adds at turn kb), adds the 64 x D / 2 f32 product
-// into the workspace ([batch * heads * tiles * 64, D], tiles =
-// ceil(rows / 64)), and passes the turn one iteration later, so that its
-// adds drain under the next tile's products. dQ = the workspace in q's
-// type (croq.attention).
+// 128 keys (dS read transposed as wgmma's A, K's columns as B), stores the
+// 64 x D / 2 f32 part in a swizzled shared tile, waits for its turn (key
+// block kb adds at turn kb), and adds the tile to the part's consecutive
+// floats of the workspace with one bulk add; it passes the turn one
+// iteration later, once the add is done, so that the add runs under the
+// next tile's products. The workspace is [batch * heads * tiles * 64 * D]
+// f32 (tiles = ceil(rows / 64)), each tile's two column halves in the
+// shared tile's swizzled order; croq.attention.workspace_to_dq makes dQ.
 //
 // Before launching, the host code checks every operand's extents against
 // Q's and K's (the call fails naming the operand, and nothing runs).
@@ -1158,7 +1161,7 @@ func.func @attention_bwd_delta_f16(%o: memref<?x?x?xf16>, %do: memref<?x?x?xf16>
 // dK, dV and dQ's f32 sums_f16.
 func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?x?x?xf16>,
     %do: memref<?x?x?xf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xf16>,
-    %dv: memref<?x?x?xf16>, %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>,
+    %dv: memref<?x?x?xf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
     %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -1173,6 +1176,7 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   %tile_count = arith.muli %heads, %seq_tiles : index
   %turn_count = arith.muli %tile_count, %c2 : index
   %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
   %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
   // The operands' extents, checked before anything runs: a failed
@@ -1289,21 +1293,16 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   %want21_i64 = arith.index_cast %cD : index to i64
   %operand21 = arith.constant 8 : i32
   %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
-  %x22 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
   %x22_i64 = arith.index_cast %x22 : index to i64
-  %want22_i64 = arith.index_cast %acc_rows : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
   %operand22 = arith.constant 10 : i32
   %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
-  %x23 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
   %x23_i64 = arith.index_cast %x23 : index to i64
-  %want23_i64 = arith.index_cast %cD : index to i64
-  %operand23 = arith.constant 10 : i32
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
   %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
-  %x24 = memref.dim %turns, %c0 : memref<?xi32>
-  %x24_i64 = arith.index_cast %x24 : index to i64
-  %want24_i64 = arith.index_cast %turn_count : index to i64
-  %operand24 = arith.constant 11 : i32
-  %ok24 = func.call @croqRtRequireEqualExtents(%x24_i64, %want24_i64, %check_attention, %operand24) : (i64, i64, i32, i32) -> i32
   %heads_i64 = arith.index_cast %heads : index to i64
   %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
   %check_groups = arith.constant 0 : i32
@@ -1326,6 +1325,7 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -1493,6 +1493,7 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             %tile_p = arith.addi %tile_row_p, %i_p : index
             %counter2_p = arith.muli %tile_p, %c2 : index
             %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
             croq.turn.pass %turns[%counter_p] : memref<?xi32>
           }
           %g_ = arith.divui %t, %per_head : index
@@ -1503,9 +1504,14 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %tile_ = arith.addi %tile_row_, %i_ : index
           %counter2_ = arith.muli %tile_, %c2 : index
           %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 4096 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x64xf32> -> !croq.tile<64x64xf32, shared, swizzle = 128>
           croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
-          %dq_v = croq.subspan %dq_acc [64, 64] at [%tile_, %half] : memref<?x?xf32> -> !croq.view<64x64xf32>
-          croq.mma.accumulate %dqc -> %dq_v : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+          %dq_v = croq.subspan %dq_acc [4096] at [%counter_] : memref<?xf32> -> !croq.view<4096xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
           scf.yield %dvw, %dkw : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
         }
         // The last tile's turn.
@@ -1520,6 +1526,7 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %tile_l = arith.addi %tile_row_l, %i_l : index
           %counter2_l = arith.muli %tile_l, %c2 : index
           %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
           croq.turn.pass %turns[%counter_l] : memref<?xi32>
         }
         // The other consumer reads this one's K tile until its last
@@ -2610,7 +2617,7 @@ func.func @attention_bwd_delta_bf16(%o: memref<?x?x?xbf16>, %do: memref<?x?x?xbf
 // dK, dV and dQ's f32 sums_bf16.
 func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memref<?x?x?xbf16>,
     %do: memref<?x?x?xbf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xbf16>,
-    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>,
+    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
     %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -2625,6 +2632,7 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   %tile_count = arith.muli %heads, %seq_tiles : index
   %turn_count = arith.muli %tile_count, %c2 : index
   %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
   %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
   // The operands' extents, checked before anything runs: a failed
@@ -2741,21 +2749,16 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   %want21_i64 = arith.index_cast %cD : index to i64
   %operand21 = arith.constant 8 : i32
   %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
-  %x22 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
   %x22_i64 = arith.index_cast %x22 : index to i64
-  %want22_i64 = arith.index_cast %acc_rows : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
   %operand22 = arith.constant 10 : i32
   %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
-  %x23 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
   %x23_i64 = arith.index_cast %x23 : index to i64
-  %want23_i64 = arith.index_cast %cD : index to i64
-  %operand23 = arith.constant 10 : i32
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
   %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
-  %x24 = memref.dim %turns, %c0 : memref<?xi32>
-  %x24_i64 = arith.index_cast %x24 : index to i64
-  %want24_i64 = arith.index_cast %turn_count : index to i64
-  %operand24 = arith.constant 11 : i32
-  %ok24 = func.call @croqRtRequireEqualExtents(%x24_i64, %want24_i64, %check_attention, %operand24) : (i64, i64, i32, i32) -> i32
   %heads_i64 = arith.index_cast %heads : index to i64
   %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
   %check_groups = arith.constant 0 : i32
@@ -2778,6 +2781,7 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -2945,6 +2949,7 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             %tile_p = arith.addi %tile_row_p, %i_p : index
             %counter2_p = arith.muli %tile_p, %c2 : index
             %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
             croq.turn.pass %turns[%counter_p] : memref<?xi32>
           }
           %g_ = arith.divui %t, %per_head : index
@@ -2955,9 +2960,14 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %tile_ = arith.addi %tile_row_, %i_ : index
           %counter2_ = arith.muli %tile_, %c2 : index
           %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 4096 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x64xf32> -> !croq.tile<64x64xf32, shared, swizzle = 128>
           croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
-          %dq_v = croq.subspan %dq_acc [64, 64] at [%tile_, %half] : memref<?x?xf32> -> !croq.view<64x64xf32>
-          croq.mma.accumulate %dqc -> %dq_v : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+          %dq_v = croq.subspan %dq_acc [4096] at [%counter_] : memref<?xf32> -> !croq.view<4096xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
           scf.yield %dvw, %dkw : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
         }
         // The last tile's turn.
@@ -2972,6 +2982,7 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %tile_l = arith.addi %tile_row_l, %i_l : index
           %counter2_l = arith.muli %tile_l, %c2 : index
           %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
           croq.turn.pass %turns[%counter_l] : memref<?xi32>
         }
         // The other consumer reads this one's K tile until its last
@@ -4062,7 +4073,7 @@ func.func @attention_bwd_delta_d64_f16(%o: memref<?x?x?xf16>, %do: memref<?x?x?x
 // dK, dV and dQ's f32 sums_d64_f16.
 func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?x?x?xf16>,
     %do: memref<?x?x?xf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xf16>,
-    %dv: memref<?x?x?xf16>, %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>,
+    %dv: memref<?x?x?xf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
     %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -4077,6 +4088,7 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
   %tile_count = arith.muli %heads, %seq_tiles : index
   %turn_count = arith.muli %tile_count, %c2 : index
   %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
   %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
   // The operands' extents, checked before anything runs: a failed
@@ -4193,21 +4205,16 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
   %want21_i64 = arith.index_cast %cD : index to i64
   %operand21 = arith.constant 8 : i32
   %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
-  %x22 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
   %x22_i64 = arith.index_cast %x22 : index to i64
-  %want22_i64 = arith.index_cast %acc_rows : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
   %operand22 = arith.constant 10 : i32
   %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
-  %x23 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
   %x23_i64 = arith.index_cast %x23 : index to i64
-  %want23_i64 = arith.index_cast %cD : index to i64
-  %operand23 = arith.constant 10 : i32
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
   %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
-  %x24 = memref.dim %turns, %c0 : memref<?xi32>
-  %x24_i64 = arith.index_cast %x24 : index to i64
-  %want24_i64 = arith.index_cast %turn_count : index to i64
-  %operand24 = arith.constant 11 : i32
-  %ok24 = func.call @croqRtRequireEqualExtents(%x24_i64, %want24_i64, %check_attention, %operand24) : (i64, i64, i32, i32) -> i32
   %heads_i64 = arith.index_cast %heads : index to i64
   %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
   %check_groups = arith.constant 0 : i32
@@ -4230,6 +4237,7 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -4397,6 +4405,7 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
             %tile_p = arith.addi %tile_row_p, %i_p : index
             %counter2_p = arith.muli %tile_p, %c2 : index
             %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
             croq.turn.pass %turns[%counter_p] : memref<?xi32>
           }
           %g_ = arith.divui %t, %per_head : index
@@ -4407,9 +4416,14 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
           %tile_ = arith.addi %tile_row_, %i_ : index
           %counter2_ = arith.muli %tile_, %c2 : index
           %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 2048 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x32xf32> -> !croq.tile<64x32xf32, shared, swizzle = 128>
           croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
-          %dq_v = croq.subspan %dq_acc [64, 32] at [%tile_, %half] : memref<?x?xf32> -> !croq.view<64x32xf32>
-          croq.mma.accumulate %dqc -> %dq_v : !croq.acc<64x32xf32> -> !croq.view<64x32xf32>
+          %dq_v = croq.subspan %dq_acc [2048] at [%counter_] : memref<?xf32> -> !croq.view<2048xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x32xf32, shared, swizzle = 128> -> !croq.view<2048xf32>
           scf.yield %dvw, %dkw : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
         // The last tile's turn.
@@ -4424,6 +4438,7 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
           %tile_l = arith.addi %tile_row_l, %i_l : index
           %counter2_l = arith.muli %tile_l, %c2 : index
           %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
           croq.turn.pass %turns[%counter_l] : memref<?xi32>
         }
         // The other consumer reads this one's K tile until its last
@@ -5514,7 +5529,7 @@ func.func @attention_bwd_delta_d64_bf16(%o: memref<?x?x?xbf16>, %do: memref<?x?x
 // dK, dV and dQ's f32 sums_d64_bf16.
 func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memref<?x?x?xbf16>,
     %do: memref<?x?x?xbf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xbf16>,
-    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>,
+    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
     %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -5529,6 +5544,7 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
   %tile_count = arith.muli %heads, %seq_tiles : index
   %turn_count = arith.muli %tile_count, %c2 : index
   %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
   %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
   // The operands' extents, checked before anything runs: a failed
@@ -5645,21 +5661,16 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
   %want21_i64 = arith.index_cast %cD : index to i64
   %operand21 = arith.constant 8 : i32
   %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
-  %x22 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
   %x22_i64 = arith.index_cast %x22 : index to i64
-  %want22_i64 = arith.index_cast %acc_rows : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
   %operand22 = arith.constant 10 : i32
   %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
-  %x23 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
   %x23_i64 = arith.index_cast %x23 : index to i64
-  %want23_i64 = arith.index_cast %cD : index to i64
-  %operand23 = arith.constant 10 : i32
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
   %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
-  %x24 = memref.dim %turns, %c0 : memref<?xi32>
-  %x24_i64 = arith.index_cast %x24 : index to i64
-  %want24_i64 = arith.index_cast %turn_count : index to i64
-  %operand24 = arith.constant 11 : i32
-  %ok24 = func.call @croqRtRequireEqualExtents(%x24_i64, %want24_i64, %check_attention, %operand24) : (i64, i64, i32, i32) -> i32
   %heads_i64 = arith.index_cast %heads : index to i64
   %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
   %check_groups = arith.constant 0 : i32
@@ -5682,6 +5693,7 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -5849,6 +5861,7 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
             %tile_p = arith.addi %tile_row_p, %i_p : index
             %counter2_p = arith.muli %tile_p, %c2 : index
             %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
             croq.turn.pass %turns[%counter_p] : memref<?xi32>
           }
           %g_ = arith.divui %t, %per_head : index
@@ -5859,9 +5872,14 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
           %tile_ = arith.addi %tile_row_, %i_ : index
           %counter2_ = arith.muli %tile_, %c2 : index
           %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 2048 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x32xf32> -> !croq.tile<64x32xf32, shared, swizzle = 128>
           croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
-          %dq_v = croq.subspan %dq_acc [64, 32] at [%tile_, %half] : memref<?x?xf32> -> !croq.view<64x32xf32>
-          croq.mma.accumulate %dqc -> %dq_v : !croq.acc<64x32xf32> -> !croq.view<64x32xf32>
+          %dq_v = croq.subspan %dq_acc [2048] at [%counter_] : memref<?xf32> -> !croq.view<2048xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x32xf32, shared, swizzle = 128> -> !croq.view<2048xf32>
           scf.yield %dvw, %dkw : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
         // The last tile's turn.
@@ -5876,6 +5894,7 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
           %tile_l = arith.addi %tile_row_l, %i_l : index
           %counter2_l = arith.muli %tile_l, %c2 : index
           %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
           croq.turn.pass %turns[%counter_l] : memref<?xi32>
         }
         // The other consumer reads this one's K tile until its last
@@ -7304,7 +7323,7 @@ func.func @attention_bwd_dkdv_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?
 // dK, dV and dQ's f32 sums_causal_f16.
 func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?x?x?xf16>,
     %do: memref<?x?x?xf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xf16>,
-    %dv: memref<?x?x?xf16>, %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>,
+    %dv: memref<?x?x?xf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
     %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -7318,6 +7337,7 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
   %tile_count = arith.muli %heads, %seq_tiles : index
   %turn_count = arith.muli %tile_count, %c2 : index
   %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
   %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
   // The operands' extents, checked before anything runs: a failed
@@ -7434,21 +7454,16 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
   %want21_i64 = arith.index_cast %cD : index to i64
   %operand21 = arith.constant 8 : i32
   %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
-  %x22 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
   %x22_i64 = arith.index_cast %x22 : index to i64
-  %want22_i64 = arith.index_cast %acc_rows : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
   %operand22 = arith.constant 10 : i32
   %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
-  %x23 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
   %x23_i64 = arith.index_cast %x23 : index to i64
-  %want23_i64 = arith.index_cast %cD : index to i64
-  %operand23 = arith.constant 10 : i32
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
   %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
-  %x24 = memref.dim %turns, %c0 : memref<?xi32>
-  %x24_i64 = arith.index_cast %x24 : index to i64
-  %want24_i64 = arith.index_cast %turn_count : index to i64
-  %operand24 = arith.constant 11 : i32
-  %ok24 = func.call @croqRtRequireEqualExtents(%x24_i64, %want24_i64, %check_attention, %operand24) : (i64, i64, i32, i32) -> i32
   %heads_i64 = arith.index_cast %heads : index to i64
   %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
   %check_groups = arith.constant 0 : i32
@@ -7471,6 +7486,7 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     // Query rows from 128 kb on see the tile's keys.
@@ -7656,6 +7672,7 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
             %tile_p = arith.addi %tile_row_p, %i_p : index
             %counter2_p = arith.muli %tile_p, %c2 : index
             %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
             croq.turn.pass %turns[%counter_p] : memref<?xi32>
           }
           %g_ = arith.divui %t, %per_head : index
@@ -7666,9 +7683,14 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
           %tile_ = arith.addi %tile_row_, %i_ : index
           %counter2_ = arith.muli %tile_, %c2 : index
           %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 4096 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x64xf32> -> !croq.tile<64x64xf32, shared, swizzle = 128>
           croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
-          %dq_v = croq.subspan %dq_acc [64, 64] at [%tile_, %half] : memref<?x?xf32> -> !croq.view<64x64xf32>
-          croq.mma.accumulate %dqc -> %dq_v : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+          %dq_v = croq.subspan %dq_acc [4096] at [%counter_] : memref<?xf32> -> !croq.view<4096xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
           scf.yield %dvw, %dkw : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
         }
         // The last tile's turn.
@@ -7683,6 +7705,7 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
           %tile_l = arith.addi %tile_row_l, %i_l : index
           %counter2_l = arith.muli %tile_l, %c2 : index
           %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
           croq.turn.pass %turns[%counter_l] : memref<?xi32>
         }
         // The other consumer reads this one's K tile until its last
@@ -9111,7 +9134,7 @@ func.func @attention_bwd_dkdv_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?
 // dK, dV and dQ's f32 sums_causal_bf16.
 func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memref<?x?x?xbf16>,
     %do: memref<?x?x?xbf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xbf16>,
-    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>,
+    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
     %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -9125,6 +9148,7 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
   %tile_count = arith.muli %heads, %seq_tiles : index
   %turn_count = arith.muli %tile_count, %c2 : index
   %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
   %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
   // The operands' extents, checked before anything runs: a failed
@@ -9241,21 +9265,16 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
   %want21_i64 = arith.index_cast %cD : index to i64
   %operand21 = arith.constant 8 : i32
   %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
-  %x22 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
   %x22_i64 = arith.index_cast %x22 : index to i64
-  %want22_i64 = arith.index_cast %acc_rows : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
   %operand22 = arith.constant 10 : i32
   %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
-  %x23 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
   %x23_i64 = arith.index_cast %x23 : index to i64
-  %want23_i64 = arith.index_cast %cD : index to i64
-  %operand23 = arith.constant 10 : i32
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
   %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
-  %x24 = memref.dim %turns, %c0 : memref<?xi32>
-  %x24_i64 = arith.index_cast %x24 : index to i64
-  %want24_i64 = arith.index_cast %turn_count : index to i64
-  %operand24 = arith.constant 11 : i32
-  %ok24 = func.call @croqRtRequireEqualExtents(%x24_i64, %want24_i64, %check_attention, %operand24) : (i64, i64, i32, i32) -> i32
   %heads_i64 = arith.index_cast %heads : index to i64
   %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
   %check_groups = arith.constant 0 : i32
@@ -9278,6 +9297,7 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     // Query rows from 128 kb on see the tile's keys.
@@ -9463,6 +9483,7 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
             %tile_p = arith.addi %tile_row_p, %i_p : index
             %counter2_p = arith.muli %tile_p, %c2 : index
             %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
             croq.turn.pass %turns[%counter_p] : memref<?xi32>
           }
           %g_ = arith.divui %t, %per_head : index
@@ -9473,9 +9494,14 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
           %tile_ = arith.addi %tile_row_, %i_ : index
           %counter2_ = arith.muli %tile_, %c2 : index
           %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 4096 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x64xf32> -> !croq.tile<64x64xf32, shared, swizzle = 128>
           croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
-          %dq_v = croq.subspan %dq_acc [64, 64] at [%tile_, %half] : memref<?x?xf32> -> !croq.view<64x64xf32>
-          croq.mma.accumulate %dqc -> %dq_v : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+          %dq_v = croq.subspan %dq_acc [4096] at [%counter_] : memref<?xf32> -> !croq.view<4096xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
           scf.yield %dvw, %dkw : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
         }
         // The last tile's turn.
@@ -9490,6 +9516,7 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
           %tile_l = arith.addi %tile_row_l, %i_l : index
           %counter2_l = arith.muli %tile_l, %c2 : index
           %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
           croq.turn.pass %turns[%counter_l] : memref<?xi32>
         }
         // The other consumer reads this one's K tile until its last
@@ -10918,7 +10945,7 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
 // dK, dV and dQ's f32 sums_causal_d64_f16.
 func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?x?x?xf16>,
     %do: memref<?x?x?xf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xf16>,
-    %dv: memref<?x?x?xf16>, %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>,
+    %dv: memref<?x?x?xf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
     %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -10932,6 +10959,7 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
   %tile_count = arith.muli %heads, %seq_tiles : index
   %turn_count = arith.muli %tile_count, %c2 : index
   %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
   %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
   // The operands' extents, checked before anything runs: a failed
@@ -11048,21 +11076,16 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
   %want21_i64 = arith.index_cast %cD : index to i64
   %operand21 = arith.constant 8 : i32
   %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
-  %x22 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
   %x22_i64 = arith.index_cast %x22 : index to i64
-  %want22_i64 = arith.index_cast %acc_rows : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
   %operand22 = arith.constant 10 : i32
   %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
-  %x23 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
   %x23_i64 = arith.index_cast %x23 : index to i64
-  %want23_i64 = arith.index_cast %cD : index to i64
-  %operand23 = arith.constant 10 : i32
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
   %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
-  %x24 = memref.dim %turns, %c0 : memref<?xi32>
-  %x24_i64 = arith.index_cast %x24 : index to i64
-  %want24_i64 = arith.index_cast %turn_count : index to i64
-  %operand24 = arith.constant 11 : i32
-  %ok24 = func.call @croqRtRequireEqualExtents(%x24_i64, %want24_i64, %check_attention, %operand24) : (i64, i64, i32, i32) -> i32
   %heads_i64 = arith.index_cast %heads : index to i64
   %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
   %check_groups = arith.constant 0 : i32
@@ -11085,6 +11108,7 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     // Query rows from 128 kb on see the tile's keys.
@@ -11270,6 +11294,7 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
             %tile_p = arith.addi %tile_row_p, %i_p : index
             %counter2_p = arith.muli %tile_p, %c2 : index
             %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
             croq.turn.pass %turns[%counter_p] : memref<?xi32>
           }
           %g_ = arith.divui %t, %per_head : index
@@ -11280,9 +11305,14 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
           %tile_ = arith.addi %tile_row_, %i_ : index
           %counter2_ = arith.muli %tile_, %c2 : index
           %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 2048 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x32xf32> -> !croq.tile<64x32xf32, shared, swizzle = 128>
           croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
-          %dq_v = croq.subspan %dq_acc [64, 32] at [%tile_, %half] : memref<?x?xf32> -> !croq.view<64x32xf32>
-          croq.mma.accumulate %dqc -> %dq_v : !croq.acc<64x32xf32> -> !croq.view<64x32xf32>
+          %dq_v = croq.subspan %dq_acc [2048] at [%counter_] : memref<?xf32> -> !croq.view<2048xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x32xf32, shared, swizzle = 128> -> !croq.view<2048xf32>
           scf.yield %dvw, %dkw : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
         // The last tile's turn.
@@ -11297,6 +11327,7 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
           %tile_l = arith.addi %tile_row_l, %i_l : index
           %counter2_l = arith.muli %tile_l, %c2 : index
           %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
           croq.turn.pass %turns[%counter_l] : memref<?xi32>
         }
         // The other consumer reads this one's K tile until its last
@@ -12725,7 +12756,7 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
 // dK, dV and dQ's f32 sums_causal_d64_bf16.
 func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memref<?x?x?xbf16>,
     %do: memref<?x?x?xbf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xbf16>,
-    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>,
+    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
     %sm_scale: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -12739,6 +12770,7 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
   %tile_count = arith.muli %heads, %seq_tiles : index
   %turn_count = arith.muli %tile_count, %c2 : index
   %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
   %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
   %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
   // The operands' extents, checked before anything runs: a failed
@@ -12855,21 +12887,16 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
   %want21_i64 = arith.index_cast %cD : index to i64
   %operand21 = arith.constant 8 : i32
   %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
-  %x22 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
   %x22_i64 = arith.index_cast %x22 : index to i64
-  %want22_i64 = arith.index_cast %acc_rows : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
   %operand22 = arith.constant 10 : i32
   %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
-  %x23 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
   %x23_i64 = arith.index_cast %x23 : index to i64
-  %want23_i64 = arith.index_cast %cD : index to i64
-  %operand23 = arith.constant 10 : i32
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
   %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
-  %x24 = memref.dim %turns, %c0 : memref<?xi32>
-  %x24_i64 = arith.index_cast %x24 : index to i64
-  %want24_i64 = arith.index_cast %turn_count : index to i64
-  %operand24 = arith.constant 11 : i32
-  %ok24 = func.call @croqRtRequireEqualExtents(%x24_i64, %want24_i64, %check_attention, %operand24) : (i64, i64, i32, i32) -> i32
   %heads_i64 = arith.index_cast %heads : index to i64
   %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
   %check_groups = arith.constant 0 : i32
@@ -12892,6 +12919,7 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     // Query rows from 128 kb on see the tile's keys.
@@ -13077,6 +13105,7 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
             %tile_p = arith.addi %tile_row_p, %i_p : index
             %counter2_p = arith.muli %tile_p, %c2 : index
             %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
             croq.turn.pass %turns[%counter_p] : memref<?xi32>
           }
           %g_ = arith.divui %t, %per_head : index
@@ -13087,9 +13116,14 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
           %tile_ = arith.addi %tile_row_, %i_ : index
           %counter2_ = arith.muli %tile_, %c2 : index
           %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 2048 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x32xf32> -> !croq.tile<64x32xf32, shared, swizzle = 128>
           croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
-          %dq_v = croq.subspan %dq_acc [64, 32] at [%tile_, %half] : memref<?x?xf32> -> !croq.view<64x32xf32>
-          croq.mma.accumulate %dqc -> %dq_v : !croq.acc<64x32xf32> -> !croq.view<64x32xf32>
+          %dq_v = croq.subspan %dq_acc [2048] at [%counter_] : memref<?xf32> -> !croq.view<2048xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x32xf32, shared, swizzle = 128> -> !croq.view<2048xf32>
           scf.yield %dvw, %dkw : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
         // The last tile's turn.
@@ -13104,6 +13138,7 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
           %tile_l = arith.addi %tile_row_l, %i_l : index
           %counter2_l = arith.muli %tile_l, %c2 : index
           %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
           croq.turn.pass %turns[%counter_l] : memref<?xi32>
         }
         // The other consumer reads this one's K tile until its last

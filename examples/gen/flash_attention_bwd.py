@@ -35,19 +35,20 @@ HEADER = """\
 // and the fused backward: attention_bwd_delta_* (not causal only: it serves
 // both) writes delta and zeroes dQ's f32 workspace and turn counters, then
 // attention_bwd_dkdvdq_* computes dK, dV and adds dQ's parts into the
-// workspace (croq.mma.accumulate), 5 products of a query tile and a key
-// tile where the two kernels above do 7 (the dQ kernel recomputes S and
-// dP). Both are deterministic: the two-kernel backward sums every
-// gradient element in one warpgroup in a fixed order with no atomics; the
-// fused kernel's key blocks add their parts of dQ in key order, each
-// waiting for its turn on a counter per column half of each query tile
+// workspace (croq.bulk_add), 5 products of a query tile and a key tile
+// where the two kernels above do 7 (the dQ kernel recomputes S and dP).
+// Both are deterministic: the two-kernel backward sums every gradient
+// element in one warpgroup in a fixed order with no atomics; the fused
+// kernel's key blocks add their parts of dQ in key order, each waiting for
+// its turn on a counter per column half of each query tile
 // (croq.turn.wait / croq.turn.pass). The fused backward is correct (the
-// GPU tests) but slower: 0.46-0.63x the two-kernel one on the H200
-// (0.20-0.26 of SDPA's backward against 0.37-0.52), and 0.64-0.98x with
-// the adds unordered (not deterministic; measured, not kept): each
-// consumer's 32 (D = 128) or 16 scalar red.global.add.f32 a thread per
-// query tile cost more than the two products they save. Bulk adds from
-// shared memory (cp.reduce.async.bulk) are the next step.
+// GPU tests) but slower: 0.58-0.78x the two-kernel one on the H200 (0.26-
+// 0.32 of SDPA's backward against 0.37-0.52). Measured on the way: the
+// same kernel adding its parts with one red.global.add.f32 per element
+// (croq.mma.accumulate) instead of bulk adds, 0.46-0.63x; that one with
+// its adds unordered (not deterministic), 0.64-0.98x. Not analysed
+// further: how much of the rest is the turns, the second named barrier a
+// tile, the extra spills at D = 128 (392 B against dK/dV's 184 B).
 //
 // attention_bwd_dq: a block takes 128 query rows of a head, the two
 // consumer warpgroups 64 rows each; a producer warpgroup loads K and V
@@ -94,12 +95,14 @@ HEADER = """\
 // each consumer stores scale * dS^T of its 64 keys in shared memory (two
 // buffers by iteration parity), and once both have (a named barrier of
 // the two), computes its D / 2 columns of dQ_i's part over the block's
-// 128 keys (dS read transposed as wgmma's A, K's columns as B), waits for
-// its turn (key block kb adds at turn kb), adds the 64 x D / 2 f32 product
-// into the workspace ([batch * heads * tiles * 64, D], tiles =
-// ceil(rows / 64)), and passes the turn one iteration later, so that its
-// adds drain under the next tile's products. dQ = the workspace in q's
-// type (croq.attention).
+// 128 keys (dS read transposed as wgmma's A, K's columns as B), stores the
+// 64 x D / 2 f32 part in a swizzled shared tile, waits for its turn (key
+// block kb adds at turn kb), and adds the tile to the part's consecutive
+// floats of the workspace with one bulk add; it passes the turn one
+// iteration later, once the add is done, so that the add runs under the
+// next tile's products. The workspace is [batch * heads * tiles * 64 * D]
+// f32 (tiles = ceil(rows / 64)), each tile's two column halves in the
+// shared tile's swizzled order; croq.attention.workspace_to_dq makes dQ.
 //
 // Before launching, the host code checks every operand's extents against
 // Q's and K's (the call fails naming the operand, and nothing runs).
@@ -208,9 +211,8 @@ def host_checks(k, operands, workspaces=(), prelude=()):
         for dim, want in wants:
             check(k, n, name, dim, want, operand, mr)
             n += 1
-    for name, operand, dims in workspaces:
+    for name, operand, dims, mr in workspaces:
         for dim, want in enumerate(dims):
-            mr = k.ML if len(dims) == 2 else "memref<?xi32>"
             check(k, n, name, dim, want, operand, mr)
             n += 1
     w("  %heads_i64 = arith.index_cast %heads : index to i64")
@@ -420,13 +422,13 @@ def dkdv_kernel(T, D, causal, fused=False):
     DS3 = f"!croq.tile<1x64x64x{T}, shared, swizzle = 128>"
     DS2 = f"!croq.tile<64x64x{T}, shared, swizzle = 128>"
     DSS = f"!croq.tiles<4 x 1x64x64x{T}, shared, swizzle = 128>"
-    WV = f"!croq.view<64x{D}xf32>"
     name = ("attention_bwd_dkdvdq" if fused else "attention_bwd_dkdv") + \
         suffix(T, D, causal)
+    WS = "memref<?xf32>"
     w(f"func.func @{name}(%q: {k.MR}, %k: {k.MR}, %v: {k.MR},")
     w(f"    %do: {k.MR}, %lse: {k.ML}, %delta: {k.ML}, %dk: {k.MR},")
     if fused:
-        w(f"    %dv: {k.MR}, %dq_acc: {k.ML}, %turns: memref<?xi32>,")
+        w(f"    %dv: {k.MR}, %dq_acc: {WS}, %turns: memref<?xi32>,")
         w("    %sm_scale: f32) {")
     else:
         w(f"    %dv: {k.MR}, %sm_scale: f32) {{")
@@ -436,9 +438,10 @@ def dkdv_kernel(T, D, causal, fused=False):
         prelude = ("  %seq_tiles = arith.ceildivui %seq, %c64 : index",
                    "  %tile_count = arith.muli %heads, %seq_tiles : index",
                    "  %turn_count = arith.muli %tile_count, %c2 : index",
-                   "  %acc_rows = arith.muli %tile_count, %c64 : index")
-        workspaces = (("%dq_acc", DQ_ACC, ("%acc_rows", "%cD")),
-                      ("%turns", TURNS, ("%turn_count",)))
+                   "  %acc_rows = arith.muli %tile_count, %c64 : index",
+                   "  %acc_elems = arith.muli %acc_rows, %cD : index")
+        workspaces = (("%dq_acc", DQ_ACC, ("%acc_elems",), WS),
+                      ("%turns", TURNS, ("%turn_count",), "memref<?xi32>"))
     host_checks(k, [("%q", Q, "q"), ("%k", K, "kv"), ("%v", V, "kv"),
                     ("%do", DO, "q"),
                     ("%lse", LSE, "rows"), ("%delta", DELTA, "rows"),
@@ -459,6 +462,8 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"    %do_s = croq.alloc : {k.RSR}")
     if fused:
         w(f"    %ds_s = croq.alloc : {DSS}")
+    if fused:
+        w(f"    %dq_s = croq.alloc : !croq.tiles<2 x 64x{D // 2}xf32, shared, swizzle = 128>")
     w("    %kb = arith.divui %bid, %kv_heads : index")
     w("    %bkv = arith.remui %bid, %kv_heads : index")
     if causal:
@@ -589,7 +594,7 @@ def dkdv_kernel(T, D, causal, fused=False):
         w(f"{J}croq.event.trigger %rempty[%stage] : {k.ER}")
         w(f"{J}scf.yield %dvw, %dkc : {OA}, {OA}")
     else:
-        dq_contribution(k, J, SA, OA, PF, DS3, DS2, DSS, WV)
+        dq_contribution(k, J, SA, OA, PF, DS3, DS2, DSS)
     w(f"{I}}}")
     if fused:
         w(f"{I}// The last tile's turn.")
@@ -597,6 +602,7 @@ def dkdv_kernel(T, D, causal, fused=False):
         w(f"{I}scf.if %any {{")
         w(f"{I}  %tl = arith.subi %steps, %c1 : index")
         counter_index(k, I + "  ", "%tl", "l")
+        w(f"{I}  croq.wait_stores")
         w(f"{I}  croq.turn.pass %turns[%counter_l] : memref<?xi32>")
         w(f"{I}}}")
     if fused:
@@ -620,17 +626,18 @@ def dkdv_kernel(T, D, causal, fused=False):
     return k.text()
 
 
-def dq_contribution(k, J, SA, OA, PF, DS3, DS2, DSS, WV):
+def dq_contribution(k, J, SA, OA, PF, DS3, DS2, DSS):
     """The fused dK/dV kernel's end of an iteration: dK += dS^T Q_i as
     before, and the block's part of dQ_i = (scale dS) K over its 128 keys:
     each consumer stores scale dS^T of its 64 keys in shared memory, and
     after both have, multiplies the two (read transposed as wgmma's A) by
     the matching halves of its own D / 2 columns of K, and adds the 64 x
-    D / 2 product into the f32 workspace. Each column half of each query
-    tile has a turn counter that key block kb waits to be kb: the adds of
-    the key blocks come in the same order on every run. A consumer passes
-    its turn one iteration later, before it waits for the next tile's, so
-    that its adds drain under that iteration's products."""
+    D / 2 product into the f32 workspace through a shared tile with one
+    bulk add. Each column half of each query tile has a turn counter that
+    key block kb waits to be kb: the adds of the key blocks come in the
+    same order on every run. A consumer passes its turn one iteration
+    later, after waiting for its add, so that the add runs under that
+    iteration's products."""
     w = k.w
     T, D = k.T, k.D
     H = D // 2
@@ -638,7 +645,6 @@ def dq_contribution(k, J, SA, OA, PF, DS3, DS2, DSS, WV):
     KF = f"!croq.frag<64x{H}x{T}>"
     KV = f"!croq.view<64x{H}x{T}, shared, swizzle = 128>"
     QA = f"!croq.acc<64x{H}xf32>"
-    QV = f"!croq.view<64x{H}xf32>"
     w(f"{J}%dsq = croq.mma.map %dst (%row, %col, %x) : {SA} {{")
     w(f"{J}  %y = arith.mulf %x, %sm_scale : f32")
     w(f"{J}  croq.yield %y : f32")
@@ -680,12 +686,19 @@ def dq_contribution(k, J, SA, OA, PF, DS3, DS2, DSS, WV):
     w(f"{J}scf.if %has_prev {{")
     w(f"{J}  %tp = arith.subi %t, %c1 : index")
     counter_index(k, J + "  ", "%tp", "p")
+    w(f"{J}  croq.wait_stores")
     w(f"{J}  croq.turn.pass %turns[%counter_p] : memref<?xi32>")
     w(f"{J}}}")
     counter_index(k, J, "%t", "")
+    ST = f"!croq.tile<64x{H}xf32, shared, swizzle = 128>"
+    w(f"{J}// The part through shared memory (swizzled: no bank conflicts;")
+    w(f"{J}// croq.attention undoes the swizzle), added by one bulk add")
+    w(f"{J}// into the part's {64 * H} consecutive floats of the workspace.")
+    w(f"{J}%dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x{H}xf32, shared, swizzle = 128>")
+    w(f"{J}croq.mma.store %dqc -> %dq_st : {QA} -> {ST}")
     w(f"{J}croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>")
-    w(f"{J}%dq_v = croq.subspan %dq_acc [64, {H}] at [%tile_, %half] : {k.ML} -> {QV}")
-    w(f"{J}croq.mma.accumulate %dqc -> %dq_v : {QA} -> {QV}")
+    w(f"{J}%dq_v = croq.subspan %dq_acc [{64 * H}] at [%counter_] : memref<?xf32> -> !croq.view<{64 * H}xf32>")
+    w(f"{J}croq.bulk_add %dq_st -> %dq_v : {ST} -> !croq.view<{64 * H}xf32>")
     w(f"{J}scf.yield %dvw, %dkw : {OA}, {OA}")
 
 

@@ -75,17 +75,17 @@ def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
         heads, seq = fl[0].shape[0], fl[0].shape[1]
         tiles = (seq + 63) // 64
         delta = poisoned((heads, seq), torch.float32)
-        acc = poisoned((heads * tiles * 64, dim), torch.float32)
+        acc = poisoned((heads * tiles * 64 * dim,), torch.float32)
         turns = torch.full((heads * tiles * 2,), 1 << 30, dtype=torch.int32,
                            device="cuda")
         dk = poisoned((fl[1].shape[0], keys, dim), dtype)
         dv = poisoned((fl[1].shape[0], keys, dim), dtype)
         plain = sfx.replace("_causal", "")
-        getattr(mod, "attention_bwd_delta" + plain)(out, fl[3], delta, acc,
-                                                     turns)
+        getattr(mod, "attention_bwd_delta" + plain)(
+            out, fl[3], delta, acc.view(-1, dim), turns)
         getattr(mod, "attention_bwd_dkdvdq" + sfx)(
             fl[0], fl[1], fl[2], fl[3], lse, delta, dk, dv, acc, turns, sc)
-        dq = acc.view(heads, tiles * 64, dim)[:, :seq].to(dtype)
+        dq = croq.attention.workspace_to_dq(acc, heads, seq, dim, dtype)
         return dq, dk, dv
 
     def case(dtype, dim, causal, batch, heads, kv, seq, keys=None,
@@ -221,11 +221,11 @@ def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
     def bad_workspace(mod):
         q = random_tensor((2, 200, 128), torch.float16)
         lse = poisoned((2, 200), torch.float32)
-        # 200 rows are 4 tiles of 64: 512 workspace rows, not 500.
+        # 200 rows are 4 tiles of 64: 512 workspace rows of 128, not 500.
         mod.attention_bwd_dkdvdq_f16(
             q, q, q, q, lse, lse, poisoned((2, 200, 128), torch.float16),
             poisoned((2, 200, 128), torch.float16),
-            poisoned((500, 128), torch.float32),
+            poisoned((500 * 128,), torch.float32),
             torch.zeros(16, dtype=torch.int32, device="cuda"), 0.1)
 
     def bad_turns(mod):
