@@ -84,9 +84,9 @@ extern "C" int croqRtRequireEqualExtents(int64_t first, int64_t second,
                 "[batch * heads, rows, D]: V's, dK's and dV's heads and keys "
                 "are K's, the others' Q's; the log-sum-exp and delta as "
                 "[batch * heads, rows]; the dQ workspace as [batch * heads "
-                "* tiles * 64, D] f32 and its turn counters as [batch * "
-                "heads * tiles] i32, tiles = ceil(rows / 64)); nothing was "
-                "launched",
+                "* tiles * 64, D] f32, flat in the fused kernel, its turn "
+                "counters as [batch * heads * tiles * 2] i32, tiles = "
+                "ceil(rows / 64)); nothing was launched",
                 name, a, b);
     break;
   }

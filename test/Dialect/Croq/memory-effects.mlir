@@ -258,3 +258,38 @@ func.func @cse_keeps_reads_across_accumulate(%ws: memref<64x64xf32>, %turns: mem
   }
   return
 }
+// -----
+
+// croq.bulk_add reads its tile and reads and writes its destination: a read
+// of either before it is not reused after, and a write to the tile before
+// it stays.
+// CSE-LABEL: func.func @cse_keeps_reads_across_bulk_add
+// CSE: croq.read %[[T:.*]][
+// CSE: croq.read %[[W:.*]][
+// CSE: croq.bulk_add
+// CSE: croq.read %[[W]][
+// LICM-LABEL: func.func @cse_keeps_reads_across_bulk_add
+// LICM: scf.for
+// LICM:   croq.write
+// LICM:   croq.bulk_add
+func.func @cse_keeps_reads_across_bulk_add(%ws: memref<256xf32>, %out: memref<4xf32>,
+                                           %i: index, %n: index) {
+  croq.parallel (%p) in [1] : block {
+    %t = croq.alloc : !croq.tile<16x16xf32, shared>
+    %a = croq.read %t[%i, %i] : !croq.tile<16x16xf32, shared>
+    %b = croq.read %ws[%i] : memref<256xf32>
+    croq.bulk_add %t -> %ws : !croq.tile<16x16xf32, shared> -> memref<256xf32>
+    %c = croq.read %ws[%i] : memref<256xf32>
+    croq.write %a, %out[%i] : memref<4xf32>
+    croq.write %b, %out[%i] : memref<4xf32>
+    croq.write %c, %out[%i] : memref<4xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %k = %c0 to %n step %c1 {
+      %z = arith.constant 0.0 : f32
+      croq.write %z, %t[%c0, %c0] : !croq.tile<16x16xf32, shared>
+      croq.bulk_add %t -> %ws : !croq.tile<16x16xf32, shared> -> memref<256xf32>
+    }
+  }
+  return
+}

@@ -162,7 +162,8 @@ def Croq_TurnWaitOp : Croq_Op<"turn.wait",
     and orders the executing warpgroup's or block's later memory accesses
     after the writes that the `croq.turn.pass` ops which advanced it
     released: one thread spins on the counter with acquire loads at GPU
-    scope, then the group synchronizes. With `croq.turn.pass` it orders
+    scope and fences the async proxy (the group's later `croq.bulk_add`s
+    come after), then the group synchronizes. With `croq.turn.pass` it orders
     the contributions of blocks to one sum in global memory (a
     `croq.mma.accumulate`): the block whose turn is n waits for turn n, adds,
     and passes, so that the sum is the same bits on every run.
@@ -191,9 +192,11 @@ def Croq_TurnPassOp : Croq_Op<"turn.pass",
   let description = [{
     The `croq.turn.pass` op adds one to element `index` of `counters`, i32
     counters in global memory, once for the executing warpgroup or block:
-    the group synchronizes, then one thread adds with release semantics at
-    GPU scope, so that a `croq.turn.wait` that sees the new count sees every
-    write of the group before the pass (its `croq.mma.accumulate` adds).
+    the group synchronizes, then one thread fences the async proxy and adds
+    with release semantics at GPU scope, so that a `croq.turn.wait` that
+    sees the new count sees every write of the group before the pass (its
+    `croq.mma.accumulate` adds, or the `croq.bulk_add`s its first thread
+    waited for with `croq.wait_stores`).
 
     Example:
 
