@@ -14,7 +14,7 @@ key/value heads (grouped-query attention, SDPA's enable_gqa=True).
     python3 bench/bench_attention.py --artifacts gpu-artifacts \
         [--shapes 4x16x4096,1x16x8192,4x32x4096/8] [--rounds 5] [--json out.json]
     python3 bench/bench_attention.py --artifacts gpu-artifacts --backward \
-        --module flash_attention_bwd --kernels f16,causal_f16,d64_bf16
+        --module flash_attention_bwd --kernels f16,causal_f16,d64_bf16 [--fused]
 
 With --decode, decoding attention instead: examples/flash_decode.mlir
 through croq.decode.flash_decode against SDPA on the same tensors (q
@@ -151,12 +151,17 @@ def bench_shape(module, kernel: str, batch: int, heads: int, seq: int,
 
 
 def bench_backward(module, config: str, batch: int, heads: int, seq: int,
-                   rounds: int, kv_heads: Optional[int] = None):
-    """The backward of examples/flash_attention_bwd.mlir (its dQ kernel,
-    then its dK/dV kernel, from the training forward's output and
-    log-sum-exp) against SDPA's backward (torch.autograd.grad of its
-    output) on the same tensors, counted at 2.5 times the forward's
-    flops. `config` is an entry point suffix: f16, causal_d64_bf16, ..."""
+                   rounds: int, kv_heads: Optional[int] = None,
+                   fused: bool = False):
+    """The backward of examples/flash_attention_bwd.mlir through
+    croq.attention (fused: the delta kernel, the dK/dV/dQ kernel and dQ's
+    conversion to q's type; else the dQ kernel, then the dK/dV kernel),
+    from the training forward's output and log-sum-exp, against SDPA's
+    backward (torch.autograd.grad of its output) on the same tensors,
+    counted at 2.5 times the forward's flops. Every kernel of a call counts
+    on both sides (croq's conversion of dQ included) but fills, memsets
+    and memcpys (the L2 flush is a fill). `config` is an entry point
+    suffix: f16, causal_d64_bf16, ..."""
     dim = 64 if "d64" in config else 128
     dtype = torch.bfloat16 if "bf16" in config else torch.float16
     causal = "causal" in config
@@ -170,16 +175,12 @@ def bench_backward(module, config: str, batch: int, heads: int, seq: int,
     out = torch.empty_like(flat[0])
     lse = torch.empty(batch * heads, seq, device="cuda", dtype=torch.float32)
     getattr(module, "attention_lse_" + config)(*flat[:3], out, lse, scale)
-    delta = torch.empty_like(lse)
-    dq = torch.full_like(flat[0], float("nan"))
-    dk = torch.full_like(flat[1], float("nan"))
-    dv = torch.full_like(flat[2], float("nan"))
+    fa = croq.attention.Attention(module, fused=fused)
+    grads = []
 
     def run_croq():
-        getattr(module, "attention_bwd_dq_" + config)(
-            *flat[:3], out, flat[3], lse, delta, dq, scale)
-        getattr(module, "attention_bwd_dkdv_" + config)(
-            *flat[:3], flat[3], lse, delta, dk, dv, scale)
+        grads[:] = fa.backward(q, k, v, out.view_as(q), lse, dout, causal,
+                               scale)
 
     qr, kr, vr = (t.detach().requires_grad_() for t in (q, k, v))
     ref_out = F.scaled_dot_product_attention(qr, kr, vr, is_causal=causal,
@@ -195,17 +196,18 @@ def bench_backward(module, config: str, batch: int, heads: int, seq: int,
 
     def rel(a, b):
         return float((a.float() - b.float()).norm() / b.float().norm())
-    err = max(rel(dq.view_as(q), ref[0]), rel(dk.view_as(k), ref[1]),
-              rel(dv.view_as(v), ref[2]))
+    err = max(rel(grads[0], ref[0]), rel(grads[1], ref[1]),
+              rel(grads[2], ref[2]))
     name = f"{batch}x{heads}x{seq}x{dim}" + \
         ("" if kv == heads else f" kv{kv}")
-    result = {"kernel": "bwd_" + config, "shape": name, "walk": "bwd",
+    result = {"kernel": ("bwd_fused_" if fused else "bwd_") + config,
+              "shape": name, "walk": "bwd",
               "max_abs_error": err}
     if not err <= (4e-2 if dtype == torch.bfloat16 else 1e-2):
         result["status"] = f"WRONG (relative error {err:.3g})"
         return result
-    croq_ms, sdpa_ms = interleaved(
-        run_croq, lambda n: n.startswith("attention_bwd_"), run_sdpa, rounds)
+    croq_ms, sdpa_ms = interleaved(run_croq, is_sdpa_kernel, run_sdpa,
+                                   rounds)
     flops = 2.5 * 4.0 * batch * heads * seq * seq * dim / \
         (2 if causal else 1)
     return with_tflops(result, croq_ms, sdpa_ms, flops)
@@ -325,6 +327,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="time the backward of flash_attention_bwd "
                         "(--module flash_attention_bwd; --kernels are "
                         "configurations: f16,causal_f16,d64_bf16,...)")
+    parser.add_argument("--fused", action="store_true",
+                        help="--backward: the fused backward (delta, then "
+                        "dK/dV/dQ in one kernel) instead of the dQ kernel "
+                        "and the dK/dV kernel")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--decode", action="store_true",
                         help="decoding attention (examples/flash_decode.mlir)")
@@ -347,9 +353,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         batch, heads, seq = (int(x) for x in text.split("x"))
         kv_heads = int(groups) if groups else None
         for kernel in args.kernels.split(","):
-            bench = bench_backward if args.backward else bench_shape
-            r = bench(module, kernel, batch, heads, seq, args.rounds,
-                      kv_heads)
+            if args.backward:
+                r = bench_backward(module, kernel, batch, heads, seq,
+                                   args.rounds, kv_heads,
+                                   fused=args.fused)
+            else:
+                r = bench_shape(module, kernel, batch, heads, seq,
+                                args.rounds, kv_heads)
             results.append(r)
             if r["status"] != "ok":
                 print(f"{kernel} {r['shape']:>18}  {r['status']}")

@@ -4,21 +4,32 @@
 // flash_attention.mlir) on tensors laid out as SDPA takes them, passed as
 // [batch * heads, rows, D] views (K, V, dK and dV with the key/value heads
 // of grouped-query attention), f16 or bf16, D = 128 or 64, causal or not.
-// Written by examples/gen/flash_attention_bwd.py: edit that. Three entry
-// points a configuration ({f16,bf16}, _d64 for D = 64, _causal):
+// Written by examples/gen/flash_attention_bwd.py: edit that. Entry points
+// of a configuration ({f16,bf16}, _d64 for D = 64, _causal):
 //
 //   attention_lse_*    the forward of flash_attention.mlir that also writes
 //                      each query row's log-sum-exp of scale * S (natural
 //                      log, f32, [batch * heads, rows]) after the output;
 //   attention_bwd_dq_* dQ, and delta = rowsum(dO * O) for the next kernel;
-//   attention_bwd_dkdv_* dK and dV, from delta.
+//   attention_bwd_dkdv_* dK and dV, from delta;
 //
-// Deterministic: every gradient element is summed by one warpgroup in a
-// fixed order, with no atomics. dQ is a kernel of its own rather than
-// accumulated by the dK/dV blocks (which would need atomics, or an
-// ordered accumulation between blocks): it recomputes S and dP, so the
-// backward does 7 products of a query tile and a key tile where an
-// atomic dQ does 5.
+// and the fused backward: attention_bwd_delta_* (not causal only: it serves
+// both) writes delta and zeroes dQ's f32 workspace and turn counters, then
+// attention_bwd_dkdvdq_* computes dK, dV and adds dQ's parts into the
+// workspace (croq.bulk_add), 5 products of a query tile and a key tile
+// where the two kernels above do 7 (the dQ kernel recomputes S and dP).
+// Both are deterministic: the two-kernel backward sums every gradient
+// element in one warpgroup in a fixed order with no atomics; the fused
+// kernel's key blocks add their parts of dQ in key order, each waiting for
+// its turn on a counter per column half of each query tile
+// (croq.turn.wait / croq.turn.pass). The fused backward is correct (the
+// GPU tests) but slower: 0.58-0.78x the two-kernel one on the H200 (0.26-
+// 0.32 of SDPA's backward against 0.37-0.52). Measured on the way: the
+// same kernel adding its parts with one red.global.add.f32 per element
+// (croq.mma.accumulate) instead of bulk adds, 0.46-0.63x; that one with
+// its adds unordered (not deterministic), 0.64-0.98x. Not analysed
+// further: how much of the rest is the turns, the second named barrier a
+// tile, the extra spills at D = 128 (392 B against dK/dV's 184 B).
 //
 // attention_bwd_dq: a block takes 128 query rows of a head, the two
 // consumer warpgroups 64 rows each; a producer warpgroup loads K and V
@@ -60,6 +71,19 @@
 // query tiles that cross the diagonal are masked (key > query: P = 0).
 // Rows past a sequence's end are zero-filled by the loads (their P and dS
 // terms vanish with dO and Q's zero rows) and left out of the stores.
+//
+// attention_bwd_dkdvdq: attention_bwd_dkdv's block and loop; after dS^T,
+// each consumer stores scale * dS^T of its 64 keys in shared memory (two
+// buffers by iteration parity), and once both have (a named barrier of
+// the two), computes its D / 2 columns of dQ_i's part over the block's
+// 128 keys (dS read transposed as wgmma's A, K's columns as B), stores the
+// 64 x D / 2 f32 part in a swizzled shared tile, waits for its turn (key
+// block kb adds at turn kb), and adds the tile to the part's consecutive
+// floats of the workspace with one bulk add; it passes the turn one
+// iteration later, once the add is done, so that the add runs under the
+// next tile's products. The workspace is [batch * heads * tiles * 64 * D]
+// f32 (tiles = ceil(rows / 64)), each tile's two column halves in the
+// shared tile's swizzled order; croq.attention.workspace_to_dq makes dQ.
 //
 // Before launching, the host code checks every operand's extents against
 // Q's and K's (the call fails naming the operand, and nothing runs).
@@ -1001,6 +1025,513 @@ func.func @attention_bwd_dkdv_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, 
           croq.event.trigger %rempty[%stage] : !croq.events<3>
           scf.yield %dvw, %dkc : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
         }
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x128xf32> {
+          %y = arith.mulf %x, %sm_scale : f32
+          croq.yield %y : f32
+        }
+        // Through the consumer's K and V tiles, by TMA.
+        %dkv = croq.subspan %dk [1, 64, 128] at [%bkv, %key_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        croq.mma.store %dks -> %k2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %dk_stored = croq.copy tma async swizzle = 128 %kt -> %dkv : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+        %dvv = croq.subspan %dv [1, 64, 128] at [%bkv, %key_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        croq.mma.store %res#0 -> %v2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %dv_stored = croq.copy tma async swizzle = 128 %vt -> %dvv : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+      }
+    }
+  }
+  return
+}
+
+// delta_f16.
+func.func @attention_bwd_delta_f16(%o: memref<?x?x?xf16>, %do: memref<?x?x?xf16>, %delta: memref<?x?xf32>,
+    %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 128 : index
+  %heads = memref.dim %o, %c0 : memref<?x?x?xf16>
+  %seq = memref.dim %o, %c1 : memref<?x?x?xf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %o, %c2 : memref<?x?x?xf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %cD : index to i64
+  %operand0 = arith.constant 3 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %do, %c0 : memref<?x?x?xf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %heads : index to i64
+  %operand1 = arith.constant 5 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %do, %c1 : memref<?x?x?xf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %seq : index to i64
+  %operand2 = arith.constant 5 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %do, %c2 : memref<?x?x?xf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %cD : index to i64
+  %operand3 = arith.constant 5 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %heads : index to i64
+  %operand4 = arith.constant 9 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %seq : index to i64
+  %operand5 = arith.constant 9 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %acc_rows : index to i64
+  %operand6 = arith.constant 10 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %cD : index to i64
+  %operand7 = arith.constant 10 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %turns, %c0 : memref<?xi32>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %turn_count : index to i64
+  %operand8 = arith.constant 11 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %grid_q = arith.ceildivui %seq, %c128 : index
+  %items = arith.muli %heads, %grid_q : index
+  croq.parallel (%bid) in [%items] : block {
+    %rready = croq.event.alloc : !croq.events<2>
+    %do_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %bh = arith.divui %bid, %grid_q : index
+    %bq = arith.remui %bid, %grid_q : index
+    croq.parallel (%half) in [2] : warpgroup {
+      %zero = arith.constant 0.0 : f32
+      %q2x = arith.muli %bq, %c2 : index
+      %row_block = arith.addi %q2x, %half : index
+      %dov = croq.subspan %do [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+      %dot = croq.stage %do_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+      %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+      %ov = croq.subspan %o [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+      %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+      %fo = croq.copy tma async zfill swizzle = 128 %ov -> %ot : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+      croq.event.trigger %rready[%half] after (%fdo, %fo) : !croq.events<2>
+      croq.event.wait %rready[%half] : !croq.events<2>
+      %do2 = croq.span_as %dot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+      %doa = croq.mma.load %do2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+      %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+      %oa = croq.mma.load %o2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+      %dd0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+      %dd1 = croq.mma row row %dd0, %doa, %oa : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<64x64xf32>
+      %dd = croq.mma.commit %dd1 : !croq.acc<64x64xf32>
+      %ddiag = croq.mma.map %dd (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %on = arith.cmpi eq, %row, %col : index
+        %y = arith.select %on, %x, %zero : f32
+        croq.yield %y : f32
+      }
+      %dlt = croq.mma.reduce sum %ddiag : !croq.acc<64x64xf32> -> !croq.vec<64xf32, rows>
+      %dlt_v = croq.subspan %delta [1, 64] at [%bh, %row_block] : memref<?x?xf32> -> !croq.view<1x64xf32>
+      croq.vec.store %dlt -> %dlt_v : !croq.vec<64xf32, rows> -> !croq.view<1x64xf32>
+      // Zeros for the next kernel: the tile's dQ sum and the turn
+      // counters of its two column halves.
+      %in_seq = arith.cmpi ult, %row_block, %seq_tiles : index
+      scf.if %in_seq {
+        %tile_row = arith.muli %bh, %seq_tiles : index
+        %tile = arith.addi %tile_row, %row_block : index
+        %zacc = croq.mma.fill %zero : !croq.acc<64x128xf32>
+        %acc_v = croq.subspan %dq_acc [64, 128] at [%tile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+        croq.mma.store %zacc -> %acc_v : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+        %zero_i32 = arith.constant 0 : i32
+        %turn0 = arith.muli %tile, %c2 : index
+        %turn1 = arith.addi %turn0, %c1 : index
+        croq.write %zero_i32, %turns[%turn0] : memref<?xi32>
+        croq.write %zero_i32, %turns[%turn1] : memref<?xi32>
+      }
+    }
+  }
+  return
+}
+
+// dK, dV and dQ's f32 sums_f16.
+func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?x?x?xf16>,
+    %do: memref<?x?x?xf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xf16>,
+    %dv: memref<?x?x?xf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
+    %sm_scale: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 128 : index
+  %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
+  %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
+  %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call, naming the operand, and refuses its
+  // launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %q, %c0 : memref<?x?x?xf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %heads : index to i64
+  %operand0 = arith.constant 0 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %q, %c1 : memref<?x?x?xf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %seq : index to i64
+  %operand1 = arith.constant 0 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %q, %c2 : memref<?x?x?xf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %cD : index to i64
+  %operand2 = arith.constant 0 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %k, %c0 : memref<?x?x?xf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %kv_heads : index to i64
+  %operand3 = arith.constant 1 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %k, %c1 : memref<?x?x?xf16>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %keys : index to i64
+  %operand4 = arith.constant 1 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %k, %c2 : memref<?x?x?xf16>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %cD : index to i64
+  %operand5 = arith.constant 1 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %v, %c0 : memref<?x?x?xf16>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %kv_heads : index to i64
+  %operand6 = arith.constant 2 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %v, %c1 : memref<?x?x?xf16>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %keys : index to i64
+  %operand7 = arith.constant 2 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %v, %c2 : memref<?x?x?xf16>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %cD : index to i64
+  %operand8 = arith.constant 2 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %x9 = memref.dim %do, %c0 : memref<?x?x?xf16>
+  %x9_i64 = arith.index_cast %x9 : index to i64
+  %want9_i64 = arith.index_cast %heads : index to i64
+  %operand9 = arith.constant 5 : i32
+  %ok9 = func.call @croqRtRequireEqualExtents(%x9_i64, %want9_i64, %check_attention, %operand9) : (i64, i64, i32, i32) -> i32
+  %x10 = memref.dim %do, %c1 : memref<?x?x?xf16>
+  %x10_i64 = arith.index_cast %x10 : index to i64
+  %want10_i64 = arith.index_cast %seq : index to i64
+  %operand10 = arith.constant 5 : i32
+  %ok10 = func.call @croqRtRequireEqualExtents(%x10_i64, %want10_i64, %check_attention, %operand10) : (i64, i64, i32, i32) -> i32
+  %x11 = memref.dim %do, %c2 : memref<?x?x?xf16>
+  %x11_i64 = arith.index_cast %x11 : index to i64
+  %want11_i64 = arith.index_cast %cD : index to i64
+  %operand11 = arith.constant 5 : i32
+  %ok11 = func.call @croqRtRequireEqualExtents(%x11_i64, %want11_i64, %check_attention, %operand11) : (i64, i64, i32, i32) -> i32
+  %x12 = memref.dim %lse, %c0 : memref<?x?xf32>
+  %x12_i64 = arith.index_cast %x12 : index to i64
+  %want12_i64 = arith.index_cast %heads : index to i64
+  %operand12 = arith.constant 4 : i32
+  %ok12 = func.call @croqRtRequireEqualExtents(%x12_i64, %want12_i64, %check_attention, %operand12) : (i64, i64, i32, i32) -> i32
+  %x13 = memref.dim %lse, %c1 : memref<?x?xf32>
+  %x13_i64 = arith.index_cast %x13 : index to i64
+  %want13_i64 = arith.index_cast %seq : index to i64
+  %operand13 = arith.constant 4 : i32
+  %ok13 = func.call @croqRtRequireEqualExtents(%x13_i64, %want13_i64, %check_attention, %operand13) : (i64, i64, i32, i32) -> i32
+  %x14 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x14_i64 = arith.index_cast %x14 : index to i64
+  %want14_i64 = arith.index_cast %heads : index to i64
+  %operand14 = arith.constant 9 : i32
+  %ok14 = func.call @croqRtRequireEqualExtents(%x14_i64, %want14_i64, %check_attention, %operand14) : (i64, i64, i32, i32) -> i32
+  %x15 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x15_i64 = arith.index_cast %x15 : index to i64
+  %want15_i64 = arith.index_cast %seq : index to i64
+  %operand15 = arith.constant 9 : i32
+  %ok15 = func.call @croqRtRequireEqualExtents(%x15_i64, %want15_i64, %check_attention, %operand15) : (i64, i64, i32, i32) -> i32
+  %x16 = memref.dim %dk, %c0 : memref<?x?x?xf16>
+  %x16_i64 = arith.index_cast %x16 : index to i64
+  %want16_i64 = arith.index_cast %kv_heads : index to i64
+  %operand16 = arith.constant 7 : i32
+  %ok16 = func.call @croqRtRequireEqualExtents(%x16_i64, %want16_i64, %check_attention, %operand16) : (i64, i64, i32, i32) -> i32
+  %x17 = memref.dim %dk, %c1 : memref<?x?x?xf16>
+  %x17_i64 = arith.index_cast %x17 : index to i64
+  %want17_i64 = arith.index_cast %keys : index to i64
+  %operand17 = arith.constant 7 : i32
+  %ok17 = func.call @croqRtRequireEqualExtents(%x17_i64, %want17_i64, %check_attention, %operand17) : (i64, i64, i32, i32) -> i32
+  %x18 = memref.dim %dk, %c2 : memref<?x?x?xf16>
+  %x18_i64 = arith.index_cast %x18 : index to i64
+  %want18_i64 = arith.index_cast %cD : index to i64
+  %operand18 = arith.constant 7 : i32
+  %ok18 = func.call @croqRtRequireEqualExtents(%x18_i64, %want18_i64, %check_attention, %operand18) : (i64, i64, i32, i32) -> i32
+  %x19 = memref.dim %dv, %c0 : memref<?x?x?xf16>
+  %x19_i64 = arith.index_cast %x19 : index to i64
+  %want19_i64 = arith.index_cast %kv_heads : index to i64
+  %operand19 = arith.constant 8 : i32
+  %ok19 = func.call @croqRtRequireEqualExtents(%x19_i64, %want19_i64, %check_attention, %operand19) : (i64, i64, i32, i32) -> i32
+  %x20 = memref.dim %dv, %c1 : memref<?x?x?xf16>
+  %x20_i64 = arith.index_cast %x20 : index to i64
+  %want20_i64 = arith.index_cast %keys : index to i64
+  %operand20 = arith.constant 8 : i32
+  %ok20 = func.call @croqRtRequireEqualExtents(%x20_i64, %want20_i64, %check_attention, %operand20) : (i64, i64, i32, i32) -> i32
+  %x21 = memref.dim %dv, %c2 : memref<?x?x?xf16>
+  %x21_i64 = arith.index_cast %x21 : index to i64
+  %want21_i64 = arith.index_cast %cD : index to i64
+  %operand21 = arith.constant 8 : i32
+  %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
+  %x22_i64 = arith.index_cast %x22 : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
+  %operand22 = arith.constant 10 : i32
+  %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
+  %x23_i64 = arith.index_cast %x23 : index to i64
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
+  %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  %grid_k = arith.ceildivui %keys, %c128 : index
+  %q_tiles = arith.ceildivui %seq, %c64 : index
+  // One block for 128 keys of a key/value head; causal, the key tiles
+  // with the most query tiles (the first) first.
+  %items = arith.muli %kv_heads, %grid_k : index
+  croq.parallel (%bid) in [%items] : block {
+    %kvready = croq.event.alloc : !croq.events<1>
+    %rfull = croq.event.alloc : !croq.events<3>
+    %rempty = croq.event.alloc ready : !croq.events<3>
+    %k_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+    %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+    %kb = arith.divui %bid, %kv_heads : index
+    %bkv = arith.remui %bid, %kv_heads : index
+    %start = arith.addi %c0, %c0 : index
+    %per_head = arith.subi %q_tiles, %start : index
+    %steps = arith.muli %per_head, %group : index
+    %head0 = arith.muli %bkv, %group : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        // The block's keys and values, 64 rows a consumer.
+        %kr0 = arith.addi %kb, %kb : index
+        %krow0 = arith.addi %kr0, %c0 : index
+        %kv0 = croq.subspan %k [1, 64, 128] at [%bkv, %krow0, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        %kt0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %fk0 = croq.copy tma async zfill swizzle = 128 %kv0 -> %kt0 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+        %kr1 = arith.addi %kb, %kb : index
+        %krow1 = arith.addi %kr1, %c1 : index
+        %kv1 = croq.subspan %k [1, 64, 128] at [%bkv, %krow1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        %kt1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %fk1 = croq.copy tma async zfill swizzle = 128 %kv1 -> %kt1 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+        %vr0 = arith.addi %kb, %kb : index
+        %vrow0 = arith.addi %vr0, %c0 : index
+        %vv0 = croq.subspan %v [1, 64, 128] at [%bkv, %vrow0, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        %vt0 = croq.stage %v_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %fv0 = croq.copy tma async zfill swizzle = 128 %vv0 -> %vt0 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+        %vr1 = arith.addi %kb, %kb : index
+        %vrow1 = arith.addi %vr1, %c1 : index
+        %vv1 = croq.subspan %v [1, 64, 128] at [%bkv, %vrow1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        %vt1 = croq.stage %v_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %fv1 = croq.copy tma async zfill swizzle = 128 %vv1 -> %vt1 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+        croq.event.trigger %kvready[%c0] after (%fk0, %fk1, %fv0, %fv1) : !croq.events<1>
+        scf.for %t = %c0 to %steps step %c1 {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c3 : index
+          croq.event.wait %rempty[%stage] : !croq.events<3>
+          %qv = croq.subspan %q [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        croq.event.wait %kvready[%c0] : !croq.events<1>
+        %kt = croq.stage %k_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %k2 = croq.span_as %kt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %ka = croq.mma.load %k2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+        %vt = croq.stage %v_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %v2 = croq.span_as %vt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %va = croq.mma.load %v2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+        %kr = arith.addi %kb, %kb : index
+        %key_block = arith.addi %kr, %half : index
+        %key_base = arith.muli %key_block, %c64 : index
+        %acc0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+        %res:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%dva = %acc0, %dka = %acc0) -> (!croq.acc<64x128xf32>, !croq.acc<64x128xf32>) {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c3 : index
+          // lse and delta of the tile are read from global memory before
+          // waiting for its Q and dO, so that the loads' latency passes
+          // under the wait and the S^T and dP^T products.
+          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
+          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            croq.yield %x : f32
+          }
+          croq.event.wait %rfull[%stage] : !croq.events<3>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<64x64xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<64x64xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
+          %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %nl = arith.negf %l : f32
+            %d = math.fma %x, %scale, %nl : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x128xf16> -> !croq.acc<64x128xf32>
+          %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %d = arith.subf %y, %dl : f32
+            %gr = arith.mulf %x, %d : f32
+            croq.yield %gr : f32
+          }
+          %dsq = croq.mma.map %dst (%row, %col, %x) : !croq.acc<64x64xf32> {
+            %y = arith.mulf %x, %sm_scale : f32
+            croq.yield %y : f32
+          }
+          // scale dS^T to shared memory, two buffers of the two consumers'
+          // by iteration parity: the other consumer may still read the
+          // previous iteration's.
+          %parity = arith.remui %t, %c2 : index
+          %ds_base = arith.muli %parity, %c2 : index
+          %ds_own = arith.addi %ds_base, %half : index
+          %dst_t = croq.stage %ds_s[%ds_own] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dst_2 = croq.span_as %dst_t : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.mma.store %dsq -> %dst_2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xf16, registers>, !croq.frag<64x128xf16> -> !croq.acc<64x128xf32>
+          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x128xf32>
+          croq.barrier warpgroup async
+          croq.named_barrier.sync %c0, threads = 256
+          %dq0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %ds_0 = arith.addi %ds_base, %c0 : index
+          %dsh_t0 = croq.stage %ds_s[%ds_0] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dsh_20 = croq.span_as %dsh_t0 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsa0 = croq.mma.load %dsh_20 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %kh_t0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %kh_20 = croq.span_as %kh_t0 : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %kh_v0 = croq.subspan %kh_20 [64, 64] at [%c0, %half] : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.view<64x64xf16, shared, swizzle = 128>
+          %kh_f0 = croq.mma.load %kh_v0 : !croq.view<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %dq1 = croq.mma col col %dq0, %dsa0, %kh_f0 : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %ds_1 = arith.addi %ds_base, %c1 : index
+          %dsh_t1 = croq.stage %ds_s[%ds_1] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dsh_21 = croq.span_as %dsh_t1 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsa1 = croq.mma.load %dsh_21 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %kh_t1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %kh_21 = croq.span_as %kh_t1 : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %kh_v1 = croq.subspan %kh_21 [64, 64] at [%c0, %half] : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.view<64x64xf16, shared, swizzle = 128>
+          %kh_f1 = croq.mma.load %kh_v1 : !croq.view<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %dq2 = croq.mma col col %dq1, %dsa1, %kh_f1 : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %dqc = croq.mma.commit %dq2 : !croq.acc<64x64xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x128xf32>
+          %dkw = croq.mma.wait %dkc : !croq.acc<64x128xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<3>
+          // The previous tile's turn, passed now that its adds had an
+          // iteration to drain.
+          %has_prev = arith.cmpi ugt, %t, %c0 : index
+          scf.if %has_prev {
+            %tp = arith.subi %t, %c1 : index
+            %g_p = arith.divui %tp, %per_head : index
+            %ti_p = arith.remui %tp, %per_head : index
+            %i_p = arith.addi %start, %ti_p : index
+            %bh_p = arith.addi %head0, %g_p : index
+            %tile_row_p = arith.muli %bh_p, %q_tiles : index
+            %tile_p = arith.addi %tile_row_p, %i_p : index
+            %counter2_p = arith.muli %tile_p, %c2 : index
+            %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
+            croq.turn.pass %turns[%counter_p] : memref<?xi32>
+          }
+          %g_ = arith.divui %t, %per_head : index
+          %ti_ = arith.remui %t, %per_head : index
+          %i_ = arith.addi %start, %ti_ : index
+          %bh_ = arith.addi %head0, %g_ : index
+          %tile_row_ = arith.muli %bh_, %q_tiles : index
+          %tile_ = arith.addi %tile_row_, %i_ : index
+          %counter2_ = arith.muli %tile_, %c2 : index
+          %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 4096 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x64xf32> -> !croq.tile<64x64xf32, shared, swizzle = 128>
+          croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
+          %dq_v = croq.subspan %dq_acc [4096] at [%counter_] : memref<?xf32> -> !croq.view<4096xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
+          scf.yield %dvw, %dkw : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
+        }
+        // The last tile's turn.
+        %any = arith.cmpi ugt, %steps, %c0 : index
+        scf.if %any {
+          %tl = arith.subi %steps, %c1 : index
+          %g_l = arith.divui %tl, %per_head : index
+          %ti_l = arith.remui %tl, %per_head : index
+          %i_l = arith.addi %start, %ti_l : index
+          %bh_l = arith.addi %head0, %g_l : index
+          %tile_row_l = arith.muli %bh_l, %q_tiles : index
+          %tile_l = arith.addi %tile_row_l, %i_l : index
+          %counter2_l = arith.muli %tile_l, %c2 : index
+          %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
+          croq.turn.pass %turns[%counter_l] : memref<?xi32>
+        }
+        // The other consumer reads this one's K tile until its last
+        // dQ product; dK is stored through it.
+        croq.named_barrier.sync %c0, threads = 256
         %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x128xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
@@ -1967,6 +2498,513 @@ func.func @attention_bwd_dkdv_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16
   return
 }
 
+// delta_bf16.
+func.func @attention_bwd_delta_bf16(%o: memref<?x?x?xbf16>, %do: memref<?x?x?xbf16>, %delta: memref<?x?xf32>,
+    %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 128 : index
+  %heads = memref.dim %o, %c0 : memref<?x?x?xbf16>
+  %seq = memref.dim %o, %c1 : memref<?x?x?xbf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %o, %c2 : memref<?x?x?xbf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %cD : index to i64
+  %operand0 = arith.constant 3 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %do, %c0 : memref<?x?x?xbf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %heads : index to i64
+  %operand1 = arith.constant 5 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %do, %c1 : memref<?x?x?xbf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %seq : index to i64
+  %operand2 = arith.constant 5 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %do, %c2 : memref<?x?x?xbf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %cD : index to i64
+  %operand3 = arith.constant 5 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %heads : index to i64
+  %operand4 = arith.constant 9 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %seq : index to i64
+  %operand5 = arith.constant 9 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %acc_rows : index to i64
+  %operand6 = arith.constant 10 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %cD : index to i64
+  %operand7 = arith.constant 10 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %turns, %c0 : memref<?xi32>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %turn_count : index to i64
+  %operand8 = arith.constant 11 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %grid_q = arith.ceildivui %seq, %c128 : index
+  %items = arith.muli %heads, %grid_q : index
+  croq.parallel (%bid) in [%items] : block {
+    %rready = croq.event.alloc : !croq.events<2>
+    %do_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %o_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %bh = arith.divui %bid, %grid_q : index
+    %bq = arith.remui %bid, %grid_q : index
+    croq.parallel (%half) in [2] : warpgroup {
+      %zero = arith.constant 0.0 : f32
+      %q2x = arith.muli %bq, %c2 : index
+      %row_block = arith.addi %q2x, %half : index
+      %dov = croq.subspan %do [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+      %dot = croq.stage %do_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+      %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+      %ov = croq.subspan %o [1, 64, 128] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+      %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+      %fo = croq.copy tma async zfill swizzle = 128 %ov -> %ot : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+      croq.event.trigger %rready[%half] after (%fdo, %fo) : !croq.events<2>
+      croq.event.wait %rready[%half] : !croq.events<2>
+      %do2 = croq.span_as %dot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+      %doa = croq.mma.load %do2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+      %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+      %oa = croq.mma.load %o2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+      %dd0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+      %dd1 = croq.mma row row %dd0, %doa, %oa : !croq.frag<64x128xbf16>, !croq.frag<64x128xbf16> -> !croq.acc<64x64xf32>
+      %dd = croq.mma.commit %dd1 : !croq.acc<64x64xf32>
+      %ddiag = croq.mma.map %dd (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %on = arith.cmpi eq, %row, %col : index
+        %y = arith.select %on, %x, %zero : f32
+        croq.yield %y : f32
+      }
+      %dlt = croq.mma.reduce sum %ddiag : !croq.acc<64x64xf32> -> !croq.vec<64xf32, rows>
+      %dlt_v = croq.subspan %delta [1, 64] at [%bh, %row_block] : memref<?x?xf32> -> !croq.view<1x64xf32>
+      croq.vec.store %dlt -> %dlt_v : !croq.vec<64xf32, rows> -> !croq.view<1x64xf32>
+      // Zeros for the next kernel: the tile's dQ sum and the turn
+      // counters of its two column halves.
+      %in_seq = arith.cmpi ult, %row_block, %seq_tiles : index
+      scf.if %in_seq {
+        %tile_row = arith.muli %bh, %seq_tiles : index
+        %tile = arith.addi %tile_row, %row_block : index
+        %zacc = croq.mma.fill %zero : !croq.acc<64x128xf32>
+        %acc_v = croq.subspan %dq_acc [64, 128] at [%tile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+        croq.mma.store %zacc -> %acc_v : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+        %zero_i32 = arith.constant 0 : i32
+        %turn0 = arith.muli %tile, %c2 : index
+        %turn1 = arith.addi %turn0, %c1 : index
+        croq.write %zero_i32, %turns[%turn0] : memref<?xi32>
+        croq.write %zero_i32, %turns[%turn1] : memref<?xi32>
+      }
+    }
+  }
+  return
+}
+
+// dK, dV and dQ's f32 sums_bf16.
+func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memref<?x?x?xbf16>,
+    %do: memref<?x?x?xbf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xbf16>,
+    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
+    %sm_scale: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 128 : index
+  %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
+  %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call, naming the operand, and refuses its
+  // launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %q, %c0 : memref<?x?x?xbf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %heads : index to i64
+  %operand0 = arith.constant 0 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %q, %c1 : memref<?x?x?xbf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %seq : index to i64
+  %operand1 = arith.constant 0 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %q, %c2 : memref<?x?x?xbf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %cD : index to i64
+  %operand2 = arith.constant 0 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %kv_heads : index to i64
+  %operand3 = arith.constant 1 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %keys : index to i64
+  %operand4 = arith.constant 1 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %k, %c2 : memref<?x?x?xbf16>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %cD : index to i64
+  %operand5 = arith.constant 1 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %v, %c0 : memref<?x?x?xbf16>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %kv_heads : index to i64
+  %operand6 = arith.constant 2 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %v, %c1 : memref<?x?x?xbf16>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %keys : index to i64
+  %operand7 = arith.constant 2 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %v, %c2 : memref<?x?x?xbf16>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %cD : index to i64
+  %operand8 = arith.constant 2 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %x9 = memref.dim %do, %c0 : memref<?x?x?xbf16>
+  %x9_i64 = arith.index_cast %x9 : index to i64
+  %want9_i64 = arith.index_cast %heads : index to i64
+  %operand9 = arith.constant 5 : i32
+  %ok9 = func.call @croqRtRequireEqualExtents(%x9_i64, %want9_i64, %check_attention, %operand9) : (i64, i64, i32, i32) -> i32
+  %x10 = memref.dim %do, %c1 : memref<?x?x?xbf16>
+  %x10_i64 = arith.index_cast %x10 : index to i64
+  %want10_i64 = arith.index_cast %seq : index to i64
+  %operand10 = arith.constant 5 : i32
+  %ok10 = func.call @croqRtRequireEqualExtents(%x10_i64, %want10_i64, %check_attention, %operand10) : (i64, i64, i32, i32) -> i32
+  %x11 = memref.dim %do, %c2 : memref<?x?x?xbf16>
+  %x11_i64 = arith.index_cast %x11 : index to i64
+  %want11_i64 = arith.index_cast %cD : index to i64
+  %operand11 = arith.constant 5 : i32
+  %ok11 = func.call @croqRtRequireEqualExtents(%x11_i64, %want11_i64, %check_attention, %operand11) : (i64, i64, i32, i32) -> i32
+  %x12 = memref.dim %lse, %c0 : memref<?x?xf32>
+  %x12_i64 = arith.index_cast %x12 : index to i64
+  %want12_i64 = arith.index_cast %heads : index to i64
+  %operand12 = arith.constant 4 : i32
+  %ok12 = func.call @croqRtRequireEqualExtents(%x12_i64, %want12_i64, %check_attention, %operand12) : (i64, i64, i32, i32) -> i32
+  %x13 = memref.dim %lse, %c1 : memref<?x?xf32>
+  %x13_i64 = arith.index_cast %x13 : index to i64
+  %want13_i64 = arith.index_cast %seq : index to i64
+  %operand13 = arith.constant 4 : i32
+  %ok13 = func.call @croqRtRequireEqualExtents(%x13_i64, %want13_i64, %check_attention, %operand13) : (i64, i64, i32, i32) -> i32
+  %x14 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x14_i64 = arith.index_cast %x14 : index to i64
+  %want14_i64 = arith.index_cast %heads : index to i64
+  %operand14 = arith.constant 9 : i32
+  %ok14 = func.call @croqRtRequireEqualExtents(%x14_i64, %want14_i64, %check_attention, %operand14) : (i64, i64, i32, i32) -> i32
+  %x15 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x15_i64 = arith.index_cast %x15 : index to i64
+  %want15_i64 = arith.index_cast %seq : index to i64
+  %operand15 = arith.constant 9 : i32
+  %ok15 = func.call @croqRtRequireEqualExtents(%x15_i64, %want15_i64, %check_attention, %operand15) : (i64, i64, i32, i32) -> i32
+  %x16 = memref.dim %dk, %c0 : memref<?x?x?xbf16>
+  %x16_i64 = arith.index_cast %x16 : index to i64
+  %want16_i64 = arith.index_cast %kv_heads : index to i64
+  %operand16 = arith.constant 7 : i32
+  %ok16 = func.call @croqRtRequireEqualExtents(%x16_i64, %want16_i64, %check_attention, %operand16) : (i64, i64, i32, i32) -> i32
+  %x17 = memref.dim %dk, %c1 : memref<?x?x?xbf16>
+  %x17_i64 = arith.index_cast %x17 : index to i64
+  %want17_i64 = arith.index_cast %keys : index to i64
+  %operand17 = arith.constant 7 : i32
+  %ok17 = func.call @croqRtRequireEqualExtents(%x17_i64, %want17_i64, %check_attention, %operand17) : (i64, i64, i32, i32) -> i32
+  %x18 = memref.dim %dk, %c2 : memref<?x?x?xbf16>
+  %x18_i64 = arith.index_cast %x18 : index to i64
+  %want18_i64 = arith.index_cast %cD : index to i64
+  %operand18 = arith.constant 7 : i32
+  %ok18 = func.call @croqRtRequireEqualExtents(%x18_i64, %want18_i64, %check_attention, %operand18) : (i64, i64, i32, i32) -> i32
+  %x19 = memref.dim %dv, %c0 : memref<?x?x?xbf16>
+  %x19_i64 = arith.index_cast %x19 : index to i64
+  %want19_i64 = arith.index_cast %kv_heads : index to i64
+  %operand19 = arith.constant 8 : i32
+  %ok19 = func.call @croqRtRequireEqualExtents(%x19_i64, %want19_i64, %check_attention, %operand19) : (i64, i64, i32, i32) -> i32
+  %x20 = memref.dim %dv, %c1 : memref<?x?x?xbf16>
+  %x20_i64 = arith.index_cast %x20 : index to i64
+  %want20_i64 = arith.index_cast %keys : index to i64
+  %operand20 = arith.constant 8 : i32
+  %ok20 = func.call @croqRtRequireEqualExtents(%x20_i64, %want20_i64, %check_attention, %operand20) : (i64, i64, i32, i32) -> i32
+  %x21 = memref.dim %dv, %c2 : memref<?x?x?xbf16>
+  %x21_i64 = arith.index_cast %x21 : index to i64
+  %want21_i64 = arith.index_cast %cD : index to i64
+  %operand21 = arith.constant 8 : i32
+  %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
+  %x22_i64 = arith.index_cast %x22 : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
+  %operand22 = arith.constant 10 : i32
+  %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
+  %x23_i64 = arith.index_cast %x23 : index to i64
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
+  %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  %grid_k = arith.ceildivui %keys, %c128 : index
+  %q_tiles = arith.ceildivui %seq, %c64 : index
+  // One block for 128 keys of a key/value head; causal, the key tiles
+  // with the most query tiles (the first) first.
+  %items = arith.muli %kv_heads, %grid_k : index
+  croq.parallel (%bid) in [%items] : block {
+    %kvready = croq.event.alloc : !croq.events<1>
+    %rfull = croq.event.alloc : !croq.events<3>
+    %rempty = croq.event.alloc ready : !croq.events<3>
+    %k_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
+    %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+    %kb = arith.divui %bid, %kv_heads : index
+    %bkv = arith.remui %bid, %kv_heads : index
+    %start = arith.addi %c0, %c0 : index
+    %per_head = arith.subi %q_tiles, %start : index
+    %steps = arith.muli %per_head, %group : index
+    %head0 = arith.muli %bkv, %group : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        // The block's keys and values, 64 rows a consumer.
+        %kr0 = arith.addi %kb, %kb : index
+        %krow0 = arith.addi %kr0, %c0 : index
+        %kv0 = croq.subspan %k [1, 64, 128] at [%bkv, %krow0, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %kt0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %fk0 = croq.copy tma async zfill swizzle = 128 %kv0 -> %kt0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        %kr1 = arith.addi %kb, %kb : index
+        %krow1 = arith.addi %kr1, %c1 : index
+        %kv1 = croq.subspan %k [1, 64, 128] at [%bkv, %krow1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %kt1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %fk1 = croq.copy tma async zfill swizzle = 128 %kv1 -> %kt1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        %vr0 = arith.addi %kb, %kb : index
+        %vrow0 = arith.addi %vr0, %c0 : index
+        %vv0 = croq.subspan %v [1, 64, 128] at [%bkv, %vrow0, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %vt0 = croq.stage %v_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %fv0 = croq.copy tma async zfill swizzle = 128 %vv0 -> %vt0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        %vr1 = arith.addi %kb, %kb : index
+        %vrow1 = arith.addi %vr1, %c1 : index
+        %vv1 = croq.subspan %v [1, 64, 128] at [%bkv, %vrow1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %vt1 = croq.stage %v_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %fv1 = croq.copy tma async zfill swizzle = 128 %vv1 -> %vt1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        croq.event.trigger %kvready[%c0] after (%fk0, %fk1, %fv0, %fv1) : !croq.events<1>
+        scf.for %t = %c0 to %steps step %c1 {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c3 : index
+          croq.event.wait %rempty[%stage] : !croq.events<3>
+          %qv = croq.subspan %q [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        croq.event.wait %kvready[%c0] : !croq.events<1>
+        %kt = croq.stage %k_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %k2 = croq.span_as %kt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %ka = croq.mma.load %k2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+        %vt = croq.stage %v_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %v2 = croq.span_as %vt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %va = croq.mma.load %v2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+        %kr = arith.addi %kb, %kb : index
+        %key_block = arith.addi %kr, %half : index
+        %key_base = arith.muli %key_block, %c64 : index
+        %acc0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+        %res:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%dva = %acc0, %dka = %acc0) -> (!croq.acc<64x128xf32>, !croq.acc<64x128xf32>) {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c3 : index
+          // lse and delta of the tile are read from global memory before
+          // waiting for its Q and dO, so that the loads' latency passes
+          // under the wait and the S^T and dP^T products.
+          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
+          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            croq.yield %x : f32
+          }
+          croq.event.wait %rfull[%stage] : !croq.events<3>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x128xbf16>, !croq.frag<64x128xbf16> -> !croq.acc<64x64xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xbf16>, !croq.frag<64x128xbf16> -> !croq.acc<64x64xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
+          %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %nl = arith.negf %l : f32
+            %d = math.fma %x, %scale, %nl : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x128xbf16> -> !croq.acc<64x128xf32>
+          %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %d = arith.subf %y, %dl : f32
+            %gr = arith.mulf %x, %d : f32
+            croq.yield %gr : f32
+          }
+          %dsq = croq.mma.map %dst (%row, %col, %x) : !croq.acc<64x64xf32> {
+            %y = arith.mulf %x, %sm_scale : f32
+            croq.yield %y : f32
+          }
+          // scale dS^T to shared memory, two buffers of the two consumers'
+          // by iteration parity: the other consumer may still read the
+          // previous iteration's.
+          %parity = arith.remui %t, %c2 : index
+          %ds_base = arith.muli %parity, %c2 : index
+          %ds_own = arith.addi %ds_base, %half : index
+          %dst_t = croq.stage %ds_s[%ds_own] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dst_2 = croq.span_as %dst_t : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          croq.mma.store %dsq -> %dst_2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xbf16, registers>, !croq.frag<64x128xbf16> -> !croq.acc<64x128xf32>
+          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x128xf32>
+          croq.barrier warpgroup async
+          croq.named_barrier.sync %c0, threads = 256
+          %dq0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %ds_0 = arith.addi %ds_base, %c0 : index
+          %dsh_t0 = croq.stage %ds_s[%ds_0] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dsh_20 = croq.span_as %dsh_t0 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsa0 = croq.mma.load %dsh_20 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %kh_t0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %kh_20 = croq.span_as %kh_t0 : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %kh_v0 = croq.subspan %kh_20 [64, 64] at [%c0, %half] : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.view<64x64xbf16, shared, swizzle = 128>
+          %kh_f0 = croq.mma.load %kh_v0 : !croq.view<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %dq1 = croq.mma col col %dq0, %dsa0, %kh_f0 : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %ds_1 = arith.addi %ds_base, %c1 : index
+          %dsh_t1 = croq.stage %ds_s[%ds_1] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dsh_21 = croq.span_as %dsh_t1 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsa1 = croq.mma.load %dsh_21 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %kh_t1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %kh_21 = croq.span_as %kh_t1 : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %kh_v1 = croq.subspan %kh_21 [64, 64] at [%c0, %half] : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.view<64x64xbf16, shared, swizzle = 128>
+          %kh_f1 = croq.mma.load %kh_v1 : !croq.view<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %dq2 = croq.mma col col %dq1, %dsa1, %kh_f1 : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %dqc = croq.mma.commit %dq2 : !croq.acc<64x64xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x128xf32>
+          %dkw = croq.mma.wait %dkc : !croq.acc<64x128xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<3>
+          // The previous tile's turn, passed now that its adds had an
+          // iteration to drain.
+          %has_prev = arith.cmpi ugt, %t, %c0 : index
+          scf.if %has_prev {
+            %tp = arith.subi %t, %c1 : index
+            %g_p = arith.divui %tp, %per_head : index
+            %ti_p = arith.remui %tp, %per_head : index
+            %i_p = arith.addi %start, %ti_p : index
+            %bh_p = arith.addi %head0, %g_p : index
+            %tile_row_p = arith.muli %bh_p, %q_tiles : index
+            %tile_p = arith.addi %tile_row_p, %i_p : index
+            %counter2_p = arith.muli %tile_p, %c2 : index
+            %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
+            croq.turn.pass %turns[%counter_p] : memref<?xi32>
+          }
+          %g_ = arith.divui %t, %per_head : index
+          %ti_ = arith.remui %t, %per_head : index
+          %i_ = arith.addi %start, %ti_ : index
+          %bh_ = arith.addi %head0, %g_ : index
+          %tile_row_ = arith.muli %bh_, %q_tiles : index
+          %tile_ = arith.addi %tile_row_, %i_ : index
+          %counter2_ = arith.muli %tile_, %c2 : index
+          %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 4096 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x64xf32> -> !croq.tile<64x64xf32, shared, swizzle = 128>
+          croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
+          %dq_v = croq.subspan %dq_acc [4096] at [%counter_] : memref<?xf32> -> !croq.view<4096xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
+          scf.yield %dvw, %dkw : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
+        }
+        // The last tile's turn.
+        %any = arith.cmpi ugt, %steps, %c0 : index
+        scf.if %any {
+          %tl = arith.subi %steps, %c1 : index
+          %g_l = arith.divui %tl, %per_head : index
+          %ti_l = arith.remui %tl, %per_head : index
+          %i_l = arith.addi %start, %ti_l : index
+          %bh_l = arith.addi %head0, %g_l : index
+          %tile_row_l = arith.muli %bh_l, %q_tiles : index
+          %tile_l = arith.addi %tile_row_l, %i_l : index
+          %counter2_l = arith.muli %tile_l, %c2 : index
+          %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
+          croq.turn.pass %turns[%counter_l] : memref<?xi32>
+        }
+        // The other consumer reads this one's K tile until its last
+        // dQ product; dK is stored through it.
+        croq.named_barrier.sync %c0, threads = 256
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x128xf32> {
+          %y = arith.mulf %x, %sm_scale : f32
+          croq.yield %y : f32
+        }
+        // Through the consumer's K and V tiles, by TMA.
+        %dkv = croq.subspan %dk [1, 64, 128] at [%bkv, %key_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        croq.mma.store %dks -> %k2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %dk_stored = croq.copy tma async swizzle = 128 %kt -> %dkv : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
+        %dvv = croq.subspan %dv [1, 64, 128] at [%bkv, %key_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        croq.mma.store %res#0 -> %v2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %dv_stored = croq.copy tma async swizzle = 128 %vt -> %dvv : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
+      }
+    }
+  }
+  return
+}
+
 // The training forward_d64_f16: flash_attention.mlir's, and the log-sum-exp.
 func.func @attention_lse_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>,
     %v: memref<?x?x?xf16>, %out: memref<?x?x?xf16>, %lse: memref<?x?xf32>,
@@ -2916,6 +3954,513 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
   return
 }
 
+// delta_d64_f16.
+func.func @attention_bwd_delta_d64_f16(%o: memref<?x?x?xf16>, %do: memref<?x?x?xf16>, %delta: memref<?x?xf32>,
+    %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 64 : index
+  %heads = memref.dim %o, %c0 : memref<?x?x?xf16>
+  %seq = memref.dim %o, %c1 : memref<?x?x?xf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %o, %c2 : memref<?x?x?xf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %cD : index to i64
+  %operand0 = arith.constant 3 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %do, %c0 : memref<?x?x?xf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %heads : index to i64
+  %operand1 = arith.constant 5 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %do, %c1 : memref<?x?x?xf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %seq : index to i64
+  %operand2 = arith.constant 5 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %do, %c2 : memref<?x?x?xf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %cD : index to i64
+  %operand3 = arith.constant 5 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %heads : index to i64
+  %operand4 = arith.constant 9 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %seq : index to i64
+  %operand5 = arith.constant 9 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %acc_rows : index to i64
+  %operand6 = arith.constant 10 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %cD : index to i64
+  %operand7 = arith.constant 10 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %turns, %c0 : memref<?xi32>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %turn_count : index to i64
+  %operand8 = arith.constant 11 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %grid_q = arith.ceildivui %seq, %c128 : index
+  %items = arith.muli %heads, %grid_q : index
+  croq.parallel (%bid) in [%items] : block {
+    %rready = croq.event.alloc : !croq.events<2>
+    %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %bh = arith.divui %bid, %grid_q : index
+    %bq = arith.remui %bid, %grid_q : index
+    croq.parallel (%half) in [2] : warpgroup {
+      %zero = arith.constant 0.0 : f32
+      %q2x = arith.muli %bq, %c2 : index
+      %row_block = arith.addi %q2x, %half : index
+      %dov = croq.subspan %do [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+      %dot = croq.stage %do_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+      %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+      %ov = croq.subspan %o [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+      %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+      %fo = croq.copy tma async zfill swizzle = 128 %ov -> %ot : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+      croq.event.trigger %rready[%half] after (%fdo, %fo) : !croq.events<2>
+      croq.event.wait %rready[%half] : !croq.events<2>
+      %do2 = croq.span_as %dot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+      %doa = croq.mma.load %do2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+      %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+      %oa = croq.mma.load %o2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+      %dd0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+      %dd1 = croq.mma row row %dd0, %doa, %oa : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+      %dd = croq.mma.commit %dd1 : !croq.acc<64x64xf32>
+      %ddiag = croq.mma.map %dd (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %on = arith.cmpi eq, %row, %col : index
+        %y = arith.select %on, %x, %zero : f32
+        croq.yield %y : f32
+      }
+      %dlt = croq.mma.reduce sum %ddiag : !croq.acc<64x64xf32> -> !croq.vec<64xf32, rows>
+      %dlt_v = croq.subspan %delta [1, 64] at [%bh, %row_block] : memref<?x?xf32> -> !croq.view<1x64xf32>
+      croq.vec.store %dlt -> %dlt_v : !croq.vec<64xf32, rows> -> !croq.view<1x64xf32>
+      // Zeros for the next kernel: the tile's dQ sum and the turn
+      // counters of its two column halves.
+      %in_seq = arith.cmpi ult, %row_block, %seq_tiles : index
+      scf.if %in_seq {
+        %tile_row = arith.muli %bh, %seq_tiles : index
+        %tile = arith.addi %tile_row, %row_block : index
+        %zacc = croq.mma.fill %zero : !croq.acc<64x64xf32>
+        %acc_v = croq.subspan %dq_acc [64, 64] at [%tile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+        croq.mma.store %zacc -> %acc_v : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+        %zero_i32 = arith.constant 0 : i32
+        %turn0 = arith.muli %tile, %c2 : index
+        %turn1 = arith.addi %turn0, %c1 : index
+        croq.write %zero_i32, %turns[%turn0] : memref<?xi32>
+        croq.write %zero_i32, %turns[%turn1] : memref<?xi32>
+      }
+    }
+  }
+  return
+}
+
+// dK, dV and dQ's f32 sums_d64_f16.
+func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?x?x?xf16>,
+    %do: memref<?x?x?xf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xf16>,
+    %dv: memref<?x?x?xf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
+    %sm_scale: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 64 : index
+  %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
+  %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
+  %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call, naming the operand, and refuses its
+  // launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %q, %c0 : memref<?x?x?xf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %heads : index to i64
+  %operand0 = arith.constant 0 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %q, %c1 : memref<?x?x?xf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %seq : index to i64
+  %operand1 = arith.constant 0 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %q, %c2 : memref<?x?x?xf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %cD : index to i64
+  %operand2 = arith.constant 0 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %k, %c0 : memref<?x?x?xf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %kv_heads : index to i64
+  %operand3 = arith.constant 1 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %k, %c1 : memref<?x?x?xf16>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %keys : index to i64
+  %operand4 = arith.constant 1 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %k, %c2 : memref<?x?x?xf16>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %cD : index to i64
+  %operand5 = arith.constant 1 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %v, %c0 : memref<?x?x?xf16>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %kv_heads : index to i64
+  %operand6 = arith.constant 2 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %v, %c1 : memref<?x?x?xf16>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %keys : index to i64
+  %operand7 = arith.constant 2 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %v, %c2 : memref<?x?x?xf16>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %cD : index to i64
+  %operand8 = arith.constant 2 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %x9 = memref.dim %do, %c0 : memref<?x?x?xf16>
+  %x9_i64 = arith.index_cast %x9 : index to i64
+  %want9_i64 = arith.index_cast %heads : index to i64
+  %operand9 = arith.constant 5 : i32
+  %ok9 = func.call @croqRtRequireEqualExtents(%x9_i64, %want9_i64, %check_attention, %operand9) : (i64, i64, i32, i32) -> i32
+  %x10 = memref.dim %do, %c1 : memref<?x?x?xf16>
+  %x10_i64 = arith.index_cast %x10 : index to i64
+  %want10_i64 = arith.index_cast %seq : index to i64
+  %operand10 = arith.constant 5 : i32
+  %ok10 = func.call @croqRtRequireEqualExtents(%x10_i64, %want10_i64, %check_attention, %operand10) : (i64, i64, i32, i32) -> i32
+  %x11 = memref.dim %do, %c2 : memref<?x?x?xf16>
+  %x11_i64 = arith.index_cast %x11 : index to i64
+  %want11_i64 = arith.index_cast %cD : index to i64
+  %operand11 = arith.constant 5 : i32
+  %ok11 = func.call @croqRtRequireEqualExtents(%x11_i64, %want11_i64, %check_attention, %operand11) : (i64, i64, i32, i32) -> i32
+  %x12 = memref.dim %lse, %c0 : memref<?x?xf32>
+  %x12_i64 = arith.index_cast %x12 : index to i64
+  %want12_i64 = arith.index_cast %heads : index to i64
+  %operand12 = arith.constant 4 : i32
+  %ok12 = func.call @croqRtRequireEqualExtents(%x12_i64, %want12_i64, %check_attention, %operand12) : (i64, i64, i32, i32) -> i32
+  %x13 = memref.dim %lse, %c1 : memref<?x?xf32>
+  %x13_i64 = arith.index_cast %x13 : index to i64
+  %want13_i64 = arith.index_cast %seq : index to i64
+  %operand13 = arith.constant 4 : i32
+  %ok13 = func.call @croqRtRequireEqualExtents(%x13_i64, %want13_i64, %check_attention, %operand13) : (i64, i64, i32, i32) -> i32
+  %x14 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x14_i64 = arith.index_cast %x14 : index to i64
+  %want14_i64 = arith.index_cast %heads : index to i64
+  %operand14 = arith.constant 9 : i32
+  %ok14 = func.call @croqRtRequireEqualExtents(%x14_i64, %want14_i64, %check_attention, %operand14) : (i64, i64, i32, i32) -> i32
+  %x15 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x15_i64 = arith.index_cast %x15 : index to i64
+  %want15_i64 = arith.index_cast %seq : index to i64
+  %operand15 = arith.constant 9 : i32
+  %ok15 = func.call @croqRtRequireEqualExtents(%x15_i64, %want15_i64, %check_attention, %operand15) : (i64, i64, i32, i32) -> i32
+  %x16 = memref.dim %dk, %c0 : memref<?x?x?xf16>
+  %x16_i64 = arith.index_cast %x16 : index to i64
+  %want16_i64 = arith.index_cast %kv_heads : index to i64
+  %operand16 = arith.constant 7 : i32
+  %ok16 = func.call @croqRtRequireEqualExtents(%x16_i64, %want16_i64, %check_attention, %operand16) : (i64, i64, i32, i32) -> i32
+  %x17 = memref.dim %dk, %c1 : memref<?x?x?xf16>
+  %x17_i64 = arith.index_cast %x17 : index to i64
+  %want17_i64 = arith.index_cast %keys : index to i64
+  %operand17 = arith.constant 7 : i32
+  %ok17 = func.call @croqRtRequireEqualExtents(%x17_i64, %want17_i64, %check_attention, %operand17) : (i64, i64, i32, i32) -> i32
+  %x18 = memref.dim %dk, %c2 : memref<?x?x?xf16>
+  %x18_i64 = arith.index_cast %x18 : index to i64
+  %want18_i64 = arith.index_cast %cD : index to i64
+  %operand18 = arith.constant 7 : i32
+  %ok18 = func.call @croqRtRequireEqualExtents(%x18_i64, %want18_i64, %check_attention, %operand18) : (i64, i64, i32, i32) -> i32
+  %x19 = memref.dim %dv, %c0 : memref<?x?x?xf16>
+  %x19_i64 = arith.index_cast %x19 : index to i64
+  %want19_i64 = arith.index_cast %kv_heads : index to i64
+  %operand19 = arith.constant 8 : i32
+  %ok19 = func.call @croqRtRequireEqualExtents(%x19_i64, %want19_i64, %check_attention, %operand19) : (i64, i64, i32, i32) -> i32
+  %x20 = memref.dim %dv, %c1 : memref<?x?x?xf16>
+  %x20_i64 = arith.index_cast %x20 : index to i64
+  %want20_i64 = arith.index_cast %keys : index to i64
+  %operand20 = arith.constant 8 : i32
+  %ok20 = func.call @croqRtRequireEqualExtents(%x20_i64, %want20_i64, %check_attention, %operand20) : (i64, i64, i32, i32) -> i32
+  %x21 = memref.dim %dv, %c2 : memref<?x?x?xf16>
+  %x21_i64 = arith.index_cast %x21 : index to i64
+  %want21_i64 = arith.index_cast %cD : index to i64
+  %operand21 = arith.constant 8 : i32
+  %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
+  %x22_i64 = arith.index_cast %x22 : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
+  %operand22 = arith.constant 10 : i32
+  %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
+  %x23_i64 = arith.index_cast %x23 : index to i64
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
+  %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  %grid_k = arith.ceildivui %keys, %c128 : index
+  %q_tiles = arith.ceildivui %seq, %c64 : index
+  // One block for 128 keys of a key/value head; causal, the key tiles
+  // with the most query tiles (the first) first.
+  %items = arith.muli %kv_heads, %grid_k : index
+  croq.parallel (%bid) in [%items] : block {
+    %kvready = croq.event.alloc : !croq.events<1>
+    %rfull = croq.event.alloc : !croq.events<3>
+    %rempty = croq.event.alloc ready : !croq.events<3>
+    %k_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
+    %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+    %kb = arith.divui %bid, %kv_heads : index
+    %bkv = arith.remui %bid, %kv_heads : index
+    %start = arith.addi %c0, %c0 : index
+    %per_head = arith.subi %q_tiles, %start : index
+    %steps = arith.muli %per_head, %group : index
+    %head0 = arith.muli %bkv, %group : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        // The block's keys and values, 64 rows a consumer.
+        %kr0 = arith.addi %kb, %kb : index
+        %krow0 = arith.addi %kr0, %c0 : index
+        %kv0 = croq.subspan %k [1, 64, 64] at [%bkv, %krow0, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %kt0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %fk0 = croq.copy tma async zfill swizzle = 128 %kv0 -> %kt0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        %kr1 = arith.addi %kb, %kb : index
+        %krow1 = arith.addi %kr1, %c1 : index
+        %kv1 = croq.subspan %k [1, 64, 64] at [%bkv, %krow1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %kt1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %fk1 = croq.copy tma async zfill swizzle = 128 %kv1 -> %kt1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        %vr0 = arith.addi %kb, %kb : index
+        %vrow0 = arith.addi %vr0, %c0 : index
+        %vv0 = croq.subspan %v [1, 64, 64] at [%bkv, %vrow0, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %vt0 = croq.stage %v_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %fv0 = croq.copy tma async zfill swizzle = 128 %vv0 -> %vt0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        %vr1 = arith.addi %kb, %kb : index
+        %vrow1 = arith.addi %vr1, %c1 : index
+        %vv1 = croq.subspan %v [1, 64, 64] at [%bkv, %vrow1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %vt1 = croq.stage %v_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %fv1 = croq.copy tma async zfill swizzle = 128 %vv1 -> %vt1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        croq.event.trigger %kvready[%c0] after (%fk0, %fk1, %fv0, %fv1) : !croq.events<1>
+        scf.for %t = %c0 to %steps step %c1 {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c3 : index
+          croq.event.wait %rempty[%stage] : !croq.events<3>
+          %qv = croq.subspan %q [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        croq.event.wait %kvready[%c0] : !croq.events<1>
+        %kt = croq.stage %k_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %k2 = croq.span_as %kt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %ka = croq.mma.load %k2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %vt = croq.stage %v_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %v2 = croq.span_as %vt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %va = croq.mma.load %v2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %kr = arith.addi %kb, %kb : index
+        %key_block = arith.addi %kr, %half : index
+        %key_base = arith.muli %key_block, %c64 : index
+        %acc0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+        %res:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%dva = %acc0, %dka = %acc0) -> (!croq.acc<64x64xf32>, !croq.acc<64x64xf32>) {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c3 : index
+          // lse and delta of the tile are read from global memory before
+          // waiting for its Q and dO, so that the loads' latency passes
+          // under the wait and the S^T and dP^T products.
+          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
+          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            croq.yield %x : f32
+          }
+          croq.event.wait %rfull[%stage] : !croq.events<3>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
+          %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %nl = arith.negf %l : f32
+            %d = math.fma %x, %scale, %nl : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %d = arith.subf %y, %dl : f32
+            %gr = arith.mulf %x, %d : f32
+            croq.yield %gr : f32
+          }
+          %dsq = croq.mma.map %dst (%row, %col, %x) : !croq.acc<64x64xf32> {
+            %y = arith.mulf %x, %sm_scale : f32
+            croq.yield %y : f32
+          }
+          // scale dS^T to shared memory, two buffers of the two consumers'
+          // by iteration parity: the other consumer may still read the
+          // previous iteration's.
+          %parity = arith.remui %t, %c2 : index
+          %ds_base = arith.muli %parity, %c2 : index
+          %ds_own = arith.addi %ds_base, %half : index
+          %dst_t = croq.stage %ds_s[%ds_own] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dst_2 = croq.span_as %dst_t : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.mma.store %dsq -> %dst_2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x64xf32>
+          croq.barrier warpgroup async
+          croq.named_barrier.sync %c0, threads = 256
+          %dq0 = croq.mma.fill %zero : !croq.acc<64x32xf32>
+          %ds_0 = arith.addi %ds_base, %c0 : index
+          %dsh_t0 = croq.stage %ds_s[%ds_0] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dsh_20 = croq.span_as %dsh_t0 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsa0 = croq.mma.load %dsh_20 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %kh_t0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %kh_20 = croq.span_as %kh_t0 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %kh_v0 = croq.subspan %kh_20 [64, 32] at [%c0, %half] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x32xf16, shared, swizzle = 128>
+          %kh_f0 = croq.mma.load %kh_v0 : !croq.view<64x32xf16, shared, swizzle = 128> -> !croq.frag<64x32xf16>
+          %dq1 = croq.mma col col %dq0, %dsa0, %kh_f0 : !croq.frag<64x64xf16>, !croq.frag<64x32xf16> -> !croq.acc<64x32xf32>
+          %ds_1 = arith.addi %ds_base, %c1 : index
+          %dsh_t1 = croq.stage %ds_s[%ds_1] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dsh_21 = croq.span_as %dsh_t1 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsa1 = croq.mma.load %dsh_21 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %kh_t1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %kh_21 = croq.span_as %kh_t1 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %kh_v1 = croq.subspan %kh_21 [64, 32] at [%c0, %half] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x32xf16, shared, swizzle = 128>
+          %kh_f1 = croq.mma.load %kh_v1 : !croq.view<64x32xf16, shared, swizzle = 128> -> !croq.frag<64x32xf16>
+          %dq2 = croq.mma col col %dq1, %dsa1, %kh_f1 : !croq.frag<64x64xf16>, !croq.frag<64x32xf16> -> !croq.acc<64x32xf32>
+          %dqc = croq.mma.commit %dq2 : !croq.acc<64x32xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
+          %dkw = croq.mma.wait %dkc : !croq.acc<64x64xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<3>
+          // The previous tile's turn, passed now that its adds had an
+          // iteration to drain.
+          %has_prev = arith.cmpi ugt, %t, %c0 : index
+          scf.if %has_prev {
+            %tp = arith.subi %t, %c1 : index
+            %g_p = arith.divui %tp, %per_head : index
+            %ti_p = arith.remui %tp, %per_head : index
+            %i_p = arith.addi %start, %ti_p : index
+            %bh_p = arith.addi %head0, %g_p : index
+            %tile_row_p = arith.muli %bh_p, %q_tiles : index
+            %tile_p = arith.addi %tile_row_p, %i_p : index
+            %counter2_p = arith.muli %tile_p, %c2 : index
+            %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
+            croq.turn.pass %turns[%counter_p] : memref<?xi32>
+          }
+          %g_ = arith.divui %t, %per_head : index
+          %ti_ = arith.remui %t, %per_head : index
+          %i_ = arith.addi %start, %ti_ : index
+          %bh_ = arith.addi %head0, %g_ : index
+          %tile_row_ = arith.muli %bh_, %q_tiles : index
+          %tile_ = arith.addi %tile_row_, %i_ : index
+          %counter2_ = arith.muli %tile_, %c2 : index
+          %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 2048 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x32xf32> -> !croq.tile<64x32xf32, shared, swizzle = 128>
+          croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
+          %dq_v = croq.subspan %dq_acc [2048] at [%counter_] : memref<?xf32> -> !croq.view<2048xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x32xf32, shared, swizzle = 128> -> !croq.view<2048xf32>
+          scf.yield %dvw, %dkw : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
+        }
+        // The last tile's turn.
+        %any = arith.cmpi ugt, %steps, %c0 : index
+        scf.if %any {
+          %tl = arith.subi %steps, %c1 : index
+          %g_l = arith.divui %tl, %per_head : index
+          %ti_l = arith.remui %tl, %per_head : index
+          %i_l = arith.addi %start, %ti_l : index
+          %bh_l = arith.addi %head0, %g_l : index
+          %tile_row_l = arith.muli %bh_l, %q_tiles : index
+          %tile_l = arith.addi %tile_row_l, %i_l : index
+          %counter2_l = arith.muli %tile_l, %c2 : index
+          %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
+          croq.turn.pass %turns[%counter_l] : memref<?xi32>
+        }
+        // The other consumer reads this one's K tile until its last
+        // dQ product; dK is stored through it.
+        croq.named_barrier.sync %c0, threads = 256
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
+          %y = arith.mulf %x, %sm_scale : f32
+          croq.yield %y : f32
+        }
+        // Through the consumer's K and V tiles, by TMA.
+        %dkv = croq.subspan %dk [1, 64, 64] at [%bkv, %key_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        croq.mma.store %dks -> %k2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %dk_stored = croq.copy tma async swizzle = 128 %kt -> %dkv : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
+        %dvv = croq.subspan %dv [1, 64, 64] at [%bkv, %key_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        croq.mma.store %res#0 -> %v2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %dv_stored = croq.copy tma async swizzle = 128 %vt -> %dvv : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
+      }
+    }
+  }
+  return
+}
+
 // The training forward_d64_bf16: flash_attention.mlir's, and the log-sum-exp.
 func.func @attention_lse_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
     %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>, %lse: memref<?x?xf32>,
@@ -3848,6 +5393,513 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           croq.event.trigger %rempty[%stage] : !croq.events<3>
           scf.yield %dvw, %dkc : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
+          %y = arith.mulf %x, %sm_scale : f32
+          croq.yield %y : f32
+        }
+        // Through the consumer's K and V tiles, by TMA.
+        %dkv = croq.subspan %dk [1, 64, 64] at [%bkv, %key_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        croq.mma.store %dks -> %k2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+        %dk_stored = croq.copy tma async swizzle = 128 %kt -> %dkv : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
+        %dvv = croq.subspan %dv [1, 64, 64] at [%bkv, %key_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        croq.mma.store %res#0 -> %v2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+        %dv_stored = croq.copy tma async swizzle = 128 %vt -> %dvv : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
+      }
+    }
+  }
+  return
+}
+
+// delta_d64_bf16.
+func.func @attention_bwd_delta_d64_bf16(%o: memref<?x?x?xbf16>, %do: memref<?x?x?xbf16>, %delta: memref<?x?xf32>,
+    %dq_acc: memref<?x?xf32>, %turns: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 64 : index
+  %heads = memref.dim %o, %c0 : memref<?x?x?xbf16>
+  %seq = memref.dim %o, %c1 : memref<?x?x?xbf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %o, %c2 : memref<?x?x?xbf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %cD : index to i64
+  %operand0 = arith.constant 3 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %do, %c0 : memref<?x?x?xbf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %heads : index to i64
+  %operand1 = arith.constant 5 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %do, %c1 : memref<?x?x?xbf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %seq : index to i64
+  %operand2 = arith.constant 5 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %do, %c2 : memref<?x?x?xbf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %cD : index to i64
+  %operand3 = arith.constant 5 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %heads : index to i64
+  %operand4 = arith.constant 9 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %seq : index to i64
+  %operand5 = arith.constant 9 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %dq_acc, %c0 : memref<?x?xf32>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %acc_rows : index to i64
+  %operand6 = arith.constant 10 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %dq_acc, %c1 : memref<?x?xf32>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %cD : index to i64
+  %operand7 = arith.constant 10 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %turns, %c0 : memref<?xi32>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %turn_count : index to i64
+  %operand8 = arith.constant 11 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %grid_q = arith.ceildivui %seq, %c128 : index
+  %items = arith.muli %heads, %grid_q : index
+  croq.parallel (%bid) in [%items] : block {
+    %rready = croq.event.alloc : !croq.events<2>
+    %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %bh = arith.divui %bid, %grid_q : index
+    %bq = arith.remui %bid, %grid_q : index
+    croq.parallel (%half) in [2] : warpgroup {
+      %zero = arith.constant 0.0 : f32
+      %q2x = arith.muli %bq, %c2 : index
+      %row_block = arith.addi %q2x, %half : index
+      %dov = croq.subspan %do [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+      %dot = croq.stage %do_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+      %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+      %ov = croq.subspan %o [1, 64, 64] at [%bh, %row_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+      %ot = croq.stage %o_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+      %fo = croq.copy tma async zfill swizzle = 128 %ov -> %ot : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+      croq.event.trigger %rready[%half] after (%fdo, %fo) : !croq.events<2>
+      croq.event.wait %rready[%half] : !croq.events<2>
+      %do2 = croq.span_as %dot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+      %doa = croq.mma.load %do2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+      %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+      %oa = croq.mma.load %o2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+      %dd0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+      %dd1 = croq.mma row row %dd0, %doa, %oa : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+      %dd = croq.mma.commit %dd1 : !croq.acc<64x64xf32>
+      %ddiag = croq.mma.map %dd (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %on = arith.cmpi eq, %row, %col : index
+        %y = arith.select %on, %x, %zero : f32
+        croq.yield %y : f32
+      }
+      %dlt = croq.mma.reduce sum %ddiag : !croq.acc<64x64xf32> -> !croq.vec<64xf32, rows>
+      %dlt_v = croq.subspan %delta [1, 64] at [%bh, %row_block] : memref<?x?xf32> -> !croq.view<1x64xf32>
+      croq.vec.store %dlt -> %dlt_v : !croq.vec<64xf32, rows> -> !croq.view<1x64xf32>
+      // Zeros for the next kernel: the tile's dQ sum and the turn
+      // counters of its two column halves.
+      %in_seq = arith.cmpi ult, %row_block, %seq_tiles : index
+      scf.if %in_seq {
+        %tile_row = arith.muli %bh, %seq_tiles : index
+        %tile = arith.addi %tile_row, %row_block : index
+        %zacc = croq.mma.fill %zero : !croq.acc<64x64xf32>
+        %acc_v = croq.subspan %dq_acc [64, 64] at [%tile, %c0] : memref<?x?xf32> -> !croq.view<64x64xf32>
+        croq.mma.store %zacc -> %acc_v : !croq.acc<64x64xf32> -> !croq.view<64x64xf32>
+        %zero_i32 = arith.constant 0 : i32
+        %turn0 = arith.muli %tile, %c2 : index
+        %turn1 = arith.addi %turn0, %c1 : index
+        croq.write %zero_i32, %turns[%turn0] : memref<?xi32>
+        croq.write %zero_i32, %turns[%turn1] : memref<?xi32>
+      }
+    }
+  }
+  return
+}
+
+// dK, dV and dQ's f32 sums_d64_bf16.
+func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memref<?x?x?xbf16>,
+    %do: memref<?x?x?xbf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xbf16>,
+    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
+    %sm_scale: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 64 : index
+  %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
+  %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call, naming the operand, and refuses its
+  // launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %q, %c0 : memref<?x?x?xbf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %heads : index to i64
+  %operand0 = arith.constant 0 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %q, %c1 : memref<?x?x?xbf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %seq : index to i64
+  %operand1 = arith.constant 0 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %q, %c2 : memref<?x?x?xbf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %cD : index to i64
+  %operand2 = arith.constant 0 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %kv_heads : index to i64
+  %operand3 = arith.constant 1 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %keys : index to i64
+  %operand4 = arith.constant 1 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %k, %c2 : memref<?x?x?xbf16>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %cD : index to i64
+  %operand5 = arith.constant 1 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %v, %c0 : memref<?x?x?xbf16>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %kv_heads : index to i64
+  %operand6 = arith.constant 2 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %v, %c1 : memref<?x?x?xbf16>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %keys : index to i64
+  %operand7 = arith.constant 2 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %v, %c2 : memref<?x?x?xbf16>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %cD : index to i64
+  %operand8 = arith.constant 2 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %x9 = memref.dim %do, %c0 : memref<?x?x?xbf16>
+  %x9_i64 = arith.index_cast %x9 : index to i64
+  %want9_i64 = arith.index_cast %heads : index to i64
+  %operand9 = arith.constant 5 : i32
+  %ok9 = func.call @croqRtRequireEqualExtents(%x9_i64, %want9_i64, %check_attention, %operand9) : (i64, i64, i32, i32) -> i32
+  %x10 = memref.dim %do, %c1 : memref<?x?x?xbf16>
+  %x10_i64 = arith.index_cast %x10 : index to i64
+  %want10_i64 = arith.index_cast %seq : index to i64
+  %operand10 = arith.constant 5 : i32
+  %ok10 = func.call @croqRtRequireEqualExtents(%x10_i64, %want10_i64, %check_attention, %operand10) : (i64, i64, i32, i32) -> i32
+  %x11 = memref.dim %do, %c2 : memref<?x?x?xbf16>
+  %x11_i64 = arith.index_cast %x11 : index to i64
+  %want11_i64 = arith.index_cast %cD : index to i64
+  %operand11 = arith.constant 5 : i32
+  %ok11 = func.call @croqRtRequireEqualExtents(%x11_i64, %want11_i64, %check_attention, %operand11) : (i64, i64, i32, i32) -> i32
+  %x12 = memref.dim %lse, %c0 : memref<?x?xf32>
+  %x12_i64 = arith.index_cast %x12 : index to i64
+  %want12_i64 = arith.index_cast %heads : index to i64
+  %operand12 = arith.constant 4 : i32
+  %ok12 = func.call @croqRtRequireEqualExtents(%x12_i64, %want12_i64, %check_attention, %operand12) : (i64, i64, i32, i32) -> i32
+  %x13 = memref.dim %lse, %c1 : memref<?x?xf32>
+  %x13_i64 = arith.index_cast %x13 : index to i64
+  %want13_i64 = arith.index_cast %seq : index to i64
+  %operand13 = arith.constant 4 : i32
+  %ok13 = func.call @croqRtRequireEqualExtents(%x13_i64, %want13_i64, %check_attention, %operand13) : (i64, i64, i32, i32) -> i32
+  %x14 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x14_i64 = arith.index_cast %x14 : index to i64
+  %want14_i64 = arith.index_cast %heads : index to i64
+  %operand14 = arith.constant 9 : i32
+  %ok14 = func.call @croqRtRequireEqualExtents(%x14_i64, %want14_i64, %check_attention, %operand14) : (i64, i64, i32, i32) -> i32
+  %x15 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x15_i64 = arith.index_cast %x15 : index to i64
+  %want15_i64 = arith.index_cast %seq : index to i64
+  %operand15 = arith.constant 9 : i32
+  %ok15 = func.call @croqRtRequireEqualExtents(%x15_i64, %want15_i64, %check_attention, %operand15) : (i64, i64, i32, i32) -> i32
+  %x16 = memref.dim %dk, %c0 : memref<?x?x?xbf16>
+  %x16_i64 = arith.index_cast %x16 : index to i64
+  %want16_i64 = arith.index_cast %kv_heads : index to i64
+  %operand16 = arith.constant 7 : i32
+  %ok16 = func.call @croqRtRequireEqualExtents(%x16_i64, %want16_i64, %check_attention, %operand16) : (i64, i64, i32, i32) -> i32
+  %x17 = memref.dim %dk, %c1 : memref<?x?x?xbf16>
+  %x17_i64 = arith.index_cast %x17 : index to i64
+  %want17_i64 = arith.index_cast %keys : index to i64
+  %operand17 = arith.constant 7 : i32
+  %ok17 = func.call @croqRtRequireEqualExtents(%x17_i64, %want17_i64, %check_attention, %operand17) : (i64, i64, i32, i32) -> i32
+  %x18 = memref.dim %dk, %c2 : memref<?x?x?xbf16>
+  %x18_i64 = arith.index_cast %x18 : index to i64
+  %want18_i64 = arith.index_cast %cD : index to i64
+  %operand18 = arith.constant 7 : i32
+  %ok18 = func.call @croqRtRequireEqualExtents(%x18_i64, %want18_i64, %check_attention, %operand18) : (i64, i64, i32, i32) -> i32
+  %x19 = memref.dim %dv, %c0 : memref<?x?x?xbf16>
+  %x19_i64 = arith.index_cast %x19 : index to i64
+  %want19_i64 = arith.index_cast %kv_heads : index to i64
+  %operand19 = arith.constant 8 : i32
+  %ok19 = func.call @croqRtRequireEqualExtents(%x19_i64, %want19_i64, %check_attention, %operand19) : (i64, i64, i32, i32) -> i32
+  %x20 = memref.dim %dv, %c1 : memref<?x?x?xbf16>
+  %x20_i64 = arith.index_cast %x20 : index to i64
+  %want20_i64 = arith.index_cast %keys : index to i64
+  %operand20 = arith.constant 8 : i32
+  %ok20 = func.call @croqRtRequireEqualExtents(%x20_i64, %want20_i64, %check_attention, %operand20) : (i64, i64, i32, i32) -> i32
+  %x21 = memref.dim %dv, %c2 : memref<?x?x?xbf16>
+  %x21_i64 = arith.index_cast %x21 : index to i64
+  %want21_i64 = arith.index_cast %cD : index to i64
+  %operand21 = arith.constant 8 : i32
+  %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
+  %x22_i64 = arith.index_cast %x22 : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
+  %operand22 = arith.constant 10 : i32
+  %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
+  %x23_i64 = arith.index_cast %x23 : index to i64
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
+  %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  %grid_k = arith.ceildivui %keys, %c128 : index
+  %q_tiles = arith.ceildivui %seq, %c64 : index
+  // One block for 128 keys of a key/value head; causal, the key tiles
+  // with the most query tiles (the first) first.
+  %items = arith.muli %kv_heads, %grid_k : index
+  croq.parallel (%bid) in [%items] : block {
+    %kvready = croq.event.alloc : !croq.events<1>
+    %rfull = croq.event.alloc : !croq.events<3>
+    %rempty = croq.event.alloc ready : !croq.events<3>
+    %k_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
+    %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+    %kb = arith.divui %bid, %kv_heads : index
+    %bkv = arith.remui %bid, %kv_heads : index
+    %start = arith.addi %c0, %c0 : index
+    %per_head = arith.subi %q_tiles, %start : index
+    %steps = arith.muli %per_head, %group : index
+    %head0 = arith.muli %bkv, %group : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        // The block's keys and values, 64 rows a consumer.
+        %kr0 = arith.addi %kb, %kb : index
+        %krow0 = arith.addi %kr0, %c0 : index
+        %kv0 = croq.subspan %k [1, 64, 64] at [%bkv, %krow0, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        %kt0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %fk0 = croq.copy tma async zfill swizzle = 128 %kv0 -> %kt0 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+        %kr1 = arith.addi %kb, %kb : index
+        %krow1 = arith.addi %kr1, %c1 : index
+        %kv1 = croq.subspan %k [1, 64, 64] at [%bkv, %krow1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        %kt1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %fk1 = croq.copy tma async zfill swizzle = 128 %kv1 -> %kt1 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+        %vr0 = arith.addi %kb, %kb : index
+        %vrow0 = arith.addi %vr0, %c0 : index
+        %vv0 = croq.subspan %v [1, 64, 64] at [%bkv, %vrow0, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        %vt0 = croq.stage %v_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %fv0 = croq.copy tma async zfill swizzle = 128 %vv0 -> %vt0 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+        %vr1 = arith.addi %kb, %kb : index
+        %vrow1 = arith.addi %vr1, %c1 : index
+        %vv1 = croq.subspan %v [1, 64, 64] at [%bkv, %vrow1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        %vt1 = croq.stage %v_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %fv1 = croq.copy tma async zfill swizzle = 128 %vv1 -> %vt1 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+        croq.event.trigger %kvready[%c0] after (%fk0, %fk1, %fv0, %fv1) : !croq.events<1>
+        scf.for %t = %c0 to %steps step %c1 {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c3 : index
+          croq.event.wait %rempty[%stage] : !croq.events<3>
+          %qv = croq.subspan %q [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        croq.event.wait %kvready[%c0] : !croq.events<1>
+        %kt = croq.stage %k_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %k2 = croq.span_as %kt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+        %ka = croq.mma.load %k2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+        %vt = croq.stage %v_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %v2 = croq.span_as %vt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+        %va = croq.mma.load %v2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+        %kr = arith.addi %kb, %kb : index
+        %key_block = arith.addi %kr, %half : index
+        %key_base = arith.muli %key_block, %c64 : index
+        %acc0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+        %res:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%dva = %acc0, %dka = %acc0) -> (!croq.acc<64x64xf32>, !croq.acc<64x64xf32>) {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c3 : index
+          // lse and delta of the tile are read from global memory before
+          // waiting for its Q and dO, so that the loads' latency passes
+          // under the wait and the S^T and dP^T products.
+          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
+          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            croq.yield %x : f32
+          }
+          croq.event.wait %rfull[%stage] : !croq.events<3>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
+          %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %nl = arith.negf %l : f32
+            %d = math.fma %x, %scale, %nl : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %d = arith.subf %y, %dl : f32
+            %gr = arith.mulf %x, %d : f32
+            croq.yield %gr : f32
+          }
+          %dsq = croq.mma.map %dst (%row, %col, %x) : !croq.acc<64x64xf32> {
+            %y = arith.mulf %x, %sm_scale : f32
+            croq.yield %y : f32
+          }
+          // scale dS^T to shared memory, two buffers of the two consumers'
+          // by iteration parity: the other consumer may still read the
+          // previous iteration's.
+          %parity = arith.remui %t, %c2 : index
+          %ds_base = arith.muli %parity, %c2 : index
+          %ds_own = arith.addi %ds_base, %half : index
+          %dst_t = croq.stage %ds_s[%ds_own] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dst_2 = croq.span_as %dst_t : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          croq.mma.store %dsq -> %dst_2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x64xf32>
+          croq.barrier warpgroup async
+          croq.named_barrier.sync %c0, threads = 256
+          %dq0 = croq.mma.fill %zero : !croq.acc<64x32xf32>
+          %ds_0 = arith.addi %ds_base, %c0 : index
+          %dsh_t0 = croq.stage %ds_s[%ds_0] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dsh_20 = croq.span_as %dsh_t0 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsa0 = croq.mma.load %dsh_20 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %kh_t0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %kh_20 = croq.span_as %kh_t0 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %kh_v0 = croq.subspan %kh_20 [64, 32] at [%c0, %half] : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.view<64x32xbf16, shared, swizzle = 128>
+          %kh_f0 = croq.mma.load %kh_v0 : !croq.view<64x32xbf16, shared, swizzle = 128> -> !croq.frag<64x32xbf16>
+          %dq1 = croq.mma col col %dq0, %dsa0, %kh_f0 : !croq.frag<64x64xbf16>, !croq.frag<64x32xbf16> -> !croq.acc<64x32xf32>
+          %ds_1 = arith.addi %ds_base, %c1 : index
+          %dsh_t1 = croq.stage %ds_s[%ds_1] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dsh_21 = croq.span_as %dsh_t1 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsa1 = croq.mma.load %dsh_21 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %kh_t1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %kh_21 = croq.span_as %kh_t1 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %kh_v1 = croq.subspan %kh_21 [64, 32] at [%c0, %half] : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.view<64x32xbf16, shared, swizzle = 128>
+          %kh_f1 = croq.mma.load %kh_v1 : !croq.view<64x32xbf16, shared, swizzle = 128> -> !croq.frag<64x32xbf16>
+          %dq2 = croq.mma col col %dq1, %dsa1, %kh_f1 : !croq.frag<64x64xbf16>, !croq.frag<64x32xbf16> -> !croq.acc<64x32xf32>
+          %dqc = croq.mma.commit %dq2 : !croq.acc<64x32xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
+          %dkw = croq.mma.wait %dkc : !croq.acc<64x64xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<3>
+          // The previous tile's turn, passed now that its adds had an
+          // iteration to drain.
+          %has_prev = arith.cmpi ugt, %t, %c0 : index
+          scf.if %has_prev {
+            %tp = arith.subi %t, %c1 : index
+            %g_p = arith.divui %tp, %per_head : index
+            %ti_p = arith.remui %tp, %per_head : index
+            %i_p = arith.addi %start, %ti_p : index
+            %bh_p = arith.addi %head0, %g_p : index
+            %tile_row_p = arith.muli %bh_p, %q_tiles : index
+            %tile_p = arith.addi %tile_row_p, %i_p : index
+            %counter2_p = arith.muli %tile_p, %c2 : index
+            %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
+            croq.turn.pass %turns[%counter_p] : memref<?xi32>
+          }
+          %g_ = arith.divui %t, %per_head : index
+          %ti_ = arith.remui %t, %per_head : index
+          %i_ = arith.addi %start, %ti_ : index
+          %bh_ = arith.addi %head0, %g_ : index
+          %tile_row_ = arith.muli %bh_, %q_tiles : index
+          %tile_ = arith.addi %tile_row_, %i_ : index
+          %counter2_ = arith.muli %tile_, %c2 : index
+          %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 2048 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x32xf32> -> !croq.tile<64x32xf32, shared, swizzle = 128>
+          croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
+          %dq_v = croq.subspan %dq_acc [2048] at [%counter_] : memref<?xf32> -> !croq.view<2048xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x32xf32, shared, swizzle = 128> -> !croq.view<2048xf32>
+          scf.yield %dvw, %dkw : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
+        }
+        // The last tile's turn.
+        %any = arith.cmpi ugt, %steps, %c0 : index
+        scf.if %any {
+          %tl = arith.subi %steps, %c1 : index
+          %g_l = arith.divui %tl, %per_head : index
+          %ti_l = arith.remui %tl, %per_head : index
+          %i_l = arith.addi %start, %ti_l : index
+          %bh_l = arith.addi %head0, %g_l : index
+          %tile_row_l = arith.muli %bh_l, %q_tiles : index
+          %tile_l = arith.addi %tile_row_l, %i_l : index
+          %counter2_l = arith.muli %tile_l, %c2 : index
+          %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
+          croq.turn.pass %turns[%counter_l] : memref<?xi32>
+        }
+        // The other consumer reads this one's K tile until its last
+        // dQ product; dK is stored through it.
+        croq.named_barrier.sync %c0, threads = 256
         %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
@@ -5268,6 +7320,414 @@ func.func @attention_bwd_dkdv_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?
   return
 }
 
+// dK, dV and dQ's f32 sums_causal_f16.
+func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?x?x?xf16>,
+    %do: memref<?x?x?xf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xf16>,
+    %dv: memref<?x?x?xf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
+    %sm_scale: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 128 : index
+  %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
+  %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
+  %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call, naming the operand, and refuses its
+  // launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %q, %c0 : memref<?x?x?xf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %heads : index to i64
+  %operand0 = arith.constant 0 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %q, %c1 : memref<?x?x?xf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %seq : index to i64
+  %operand1 = arith.constant 0 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %q, %c2 : memref<?x?x?xf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %cD : index to i64
+  %operand2 = arith.constant 0 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %k, %c0 : memref<?x?x?xf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %kv_heads : index to i64
+  %operand3 = arith.constant 1 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %k, %c1 : memref<?x?x?xf16>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %keys : index to i64
+  %operand4 = arith.constant 1 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %k, %c2 : memref<?x?x?xf16>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %cD : index to i64
+  %operand5 = arith.constant 1 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %v, %c0 : memref<?x?x?xf16>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %kv_heads : index to i64
+  %operand6 = arith.constant 2 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %v, %c1 : memref<?x?x?xf16>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %keys : index to i64
+  %operand7 = arith.constant 2 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %v, %c2 : memref<?x?x?xf16>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %cD : index to i64
+  %operand8 = arith.constant 2 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %x9 = memref.dim %do, %c0 : memref<?x?x?xf16>
+  %x9_i64 = arith.index_cast %x9 : index to i64
+  %want9_i64 = arith.index_cast %heads : index to i64
+  %operand9 = arith.constant 5 : i32
+  %ok9 = func.call @croqRtRequireEqualExtents(%x9_i64, %want9_i64, %check_attention, %operand9) : (i64, i64, i32, i32) -> i32
+  %x10 = memref.dim %do, %c1 : memref<?x?x?xf16>
+  %x10_i64 = arith.index_cast %x10 : index to i64
+  %want10_i64 = arith.index_cast %seq : index to i64
+  %operand10 = arith.constant 5 : i32
+  %ok10 = func.call @croqRtRequireEqualExtents(%x10_i64, %want10_i64, %check_attention, %operand10) : (i64, i64, i32, i32) -> i32
+  %x11 = memref.dim %do, %c2 : memref<?x?x?xf16>
+  %x11_i64 = arith.index_cast %x11 : index to i64
+  %want11_i64 = arith.index_cast %cD : index to i64
+  %operand11 = arith.constant 5 : i32
+  %ok11 = func.call @croqRtRequireEqualExtents(%x11_i64, %want11_i64, %check_attention, %operand11) : (i64, i64, i32, i32) -> i32
+  %x12 = memref.dim %lse, %c0 : memref<?x?xf32>
+  %x12_i64 = arith.index_cast %x12 : index to i64
+  %want12_i64 = arith.index_cast %heads : index to i64
+  %operand12 = arith.constant 4 : i32
+  %ok12 = func.call @croqRtRequireEqualExtents(%x12_i64, %want12_i64, %check_attention, %operand12) : (i64, i64, i32, i32) -> i32
+  %x13 = memref.dim %lse, %c1 : memref<?x?xf32>
+  %x13_i64 = arith.index_cast %x13 : index to i64
+  %want13_i64 = arith.index_cast %seq : index to i64
+  %operand13 = arith.constant 4 : i32
+  %ok13 = func.call @croqRtRequireEqualExtents(%x13_i64, %want13_i64, %check_attention, %operand13) : (i64, i64, i32, i32) -> i32
+  %x14 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x14_i64 = arith.index_cast %x14 : index to i64
+  %want14_i64 = arith.index_cast %heads : index to i64
+  %operand14 = arith.constant 9 : i32
+  %ok14 = func.call @croqRtRequireEqualExtents(%x14_i64, %want14_i64, %check_attention, %operand14) : (i64, i64, i32, i32) -> i32
+  %x15 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x15_i64 = arith.index_cast %x15 : index to i64
+  %want15_i64 = arith.index_cast %seq : index to i64
+  %operand15 = arith.constant 9 : i32
+  %ok15 = func.call @croqRtRequireEqualExtents(%x15_i64, %want15_i64, %check_attention, %operand15) : (i64, i64, i32, i32) -> i32
+  %x16 = memref.dim %dk, %c0 : memref<?x?x?xf16>
+  %x16_i64 = arith.index_cast %x16 : index to i64
+  %want16_i64 = arith.index_cast %kv_heads : index to i64
+  %operand16 = arith.constant 7 : i32
+  %ok16 = func.call @croqRtRequireEqualExtents(%x16_i64, %want16_i64, %check_attention, %operand16) : (i64, i64, i32, i32) -> i32
+  %x17 = memref.dim %dk, %c1 : memref<?x?x?xf16>
+  %x17_i64 = arith.index_cast %x17 : index to i64
+  %want17_i64 = arith.index_cast %keys : index to i64
+  %operand17 = arith.constant 7 : i32
+  %ok17 = func.call @croqRtRequireEqualExtents(%x17_i64, %want17_i64, %check_attention, %operand17) : (i64, i64, i32, i32) -> i32
+  %x18 = memref.dim %dk, %c2 : memref<?x?x?xf16>
+  %x18_i64 = arith.index_cast %x18 : index to i64
+  %want18_i64 = arith.index_cast %cD : index to i64
+  %operand18 = arith.constant 7 : i32
+  %ok18 = func.call @croqRtRequireEqualExtents(%x18_i64, %want18_i64, %check_attention, %operand18) : (i64, i64, i32, i32) -> i32
+  %x19 = memref.dim %dv, %c0 : memref<?x?x?xf16>
+  %x19_i64 = arith.index_cast %x19 : index to i64
+  %want19_i64 = arith.index_cast %kv_heads : index to i64
+  %operand19 = arith.constant 8 : i32
+  %ok19 = func.call @croqRtRequireEqualExtents(%x19_i64, %want19_i64, %check_attention, %operand19) : (i64, i64, i32, i32) -> i32
+  %x20 = memref.dim %dv, %c1 : memref<?x?x?xf16>
+  %x20_i64 = arith.index_cast %x20 : index to i64
+  %want20_i64 = arith.index_cast %keys : index to i64
+  %operand20 = arith.constant 8 : i32
+  %ok20 = func.call @croqRtRequireEqualExtents(%x20_i64, %want20_i64, %check_attention, %operand20) : (i64, i64, i32, i32) -> i32
+  %x21 = memref.dim %dv, %c2 : memref<?x?x?xf16>
+  %x21_i64 = arith.index_cast %x21 : index to i64
+  %want21_i64 = arith.index_cast %cD : index to i64
+  %operand21 = arith.constant 8 : i32
+  %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
+  %x22_i64 = arith.index_cast %x22 : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
+  %operand22 = arith.constant 10 : i32
+  %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
+  %x23_i64 = arith.index_cast %x23 : index to i64
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
+  %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  %grid_k = arith.ceildivui %keys, %c128 : index
+  %q_tiles = arith.ceildivui %seq, %c64 : index
+  // One block for 128 keys of a key/value head; causal, the key tiles
+  // with the most query tiles (the first) first.
+  %items = arith.muli %kv_heads, %grid_k : index
+  croq.parallel (%bid) in [%items] : block {
+    %kvready = croq.event.alloc : !croq.events<1>
+    %rfull = croq.event.alloc : !croq.events<2>
+    %rempty = croq.event.alloc ready : !croq.events<2>
+    %k_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+    %kb = arith.divui %bid, %kv_heads : index
+    %bkv = arith.remui %bid, %kv_heads : index
+    // Query rows from 128 kb on see the tile's keys.
+    %first_q = arith.muli %kb, %c2 : index
+    %start = arith.minui %first_q, %q_tiles : index
+    %per_head = arith.subi %q_tiles, %start : index
+    %steps = arith.muli %per_head, %group : index
+    %head0 = arith.muli %bkv, %group : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        // The block's keys and values, 64 rows a consumer.
+        %kr0 = arith.addi %kb, %kb : index
+        %krow0 = arith.addi %kr0, %c0 : index
+        %kv0 = croq.subspan %k [1, 64, 128] at [%bkv, %krow0, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        %kt0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %fk0 = croq.copy tma async zfill swizzle = 128 %kv0 -> %kt0 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+        %kr1 = arith.addi %kb, %kb : index
+        %krow1 = arith.addi %kr1, %c1 : index
+        %kv1 = croq.subspan %k [1, 64, 128] at [%bkv, %krow1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        %kt1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %fk1 = croq.copy tma async zfill swizzle = 128 %kv1 -> %kt1 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+        %vr0 = arith.addi %kb, %kb : index
+        %vrow0 = arith.addi %vr0, %c0 : index
+        %vv0 = croq.subspan %v [1, 64, 128] at [%bkv, %vrow0, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        %vt0 = croq.stage %v_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %fv0 = croq.copy tma async zfill swizzle = 128 %vv0 -> %vt0 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+        %vr1 = arith.addi %kb, %kb : index
+        %vrow1 = arith.addi %vr1, %c1 : index
+        %vv1 = croq.subspan %v [1, 64, 128] at [%bkv, %vrow1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        %vt1 = croq.stage %v_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %fv1 = croq.copy tma async zfill swizzle = 128 %vv1 -> %vt1 : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+        croq.event.trigger %kvready[%c0] after (%fk0, %fk1, %fv0, %fv1) : !croq.events<1>
+        scf.for %t = %c0 to %steps step %c1 {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c2 : index
+          croq.event.wait %rempty[%stage] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        croq.event.wait %kvready[%c0] : !croq.events<1>
+        %kt = croq.stage %k_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %k2 = croq.span_as %kt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %ka = croq.mma.load %k2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+        %vt = croq.stage %v_s[%half] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+        %v2 = croq.span_as %vt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %va = croq.mma.load %v2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+        %kr = arith.addi %kb, %kb : index
+        %key_block = arith.addi %kr, %half : index
+        %key_base = arith.muli %key_block, %c64 : index
+        %acc0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+        %res:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%dva = %acc0, %dka = %acc0) -> (!croq.acc<64x128xf32>, !croq.acc<64x128xf32>) {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c2 : index
+          croq.event.wait %rfull[%stage] : !croq.events<2>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<64x64xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<64x64xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
+          // Only the query tiles that cross the diagonal are masked:
+          // query q sees key r where q >= r.
+          %q_base = arith.muli %i, %c64 : index
+          %q_top = arith.addi %q_base, %c64 : index
+          %key_top = arith.addi %key_base, %c64 : index
+          %under = arith.cmpi ult, %q_base, %key_top : index
+          %needs_mask = arith.andi %under, %under : i1
+          %sm = scf.if %needs_mask -> (!croq.acc<64x64xf32>) {
+            %masked = croq.mma.map %st (%row, %col, %x) : !croq.acc<64x64xf32> {
+              %key = arith.addi %key_base, %row : index
+              %query = arith.addi %q_base, %col : index
+              %seen = arith.cmpi ule, %key, %query : index
+              %r = arith.select %seen, %x, %ninf : f32
+              croq.yield %r : f32
+            }
+            scf.yield %masked : !croq.acc<64x64xf32>
+          } else {
+            scf.yield %st : !croq.acc<64x64xf32>
+          }
+          %pt = croq.mma.map %sm, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %nl = arith.negf %l : f32
+            %d = math.fma %x, %scale, %nl : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x128xf16> -> !croq.acc<64x128xf32>
+          %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
+          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            croq.yield %x : f32
+          }
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %d = arith.subf %y, %dl : f32
+            %gr = arith.mulf %x, %d : f32
+            croq.yield %gr : f32
+          }
+          %dsq = croq.mma.map %dst (%row, %col, %x) : !croq.acc<64x64xf32> {
+            %y = arith.mulf %x, %sm_scale : f32
+            croq.yield %y : f32
+          }
+          // scale dS^T to shared memory, two buffers of the two consumers'
+          // by iteration parity: the other consumer may still read the
+          // previous iteration's.
+          %parity = arith.remui %t, %c2 : index
+          %ds_base = arith.muli %parity, %c2 : index
+          %ds_own = arith.addi %ds_base, %half : index
+          %dst_t = croq.stage %ds_s[%ds_own] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dst_2 = croq.span_as %dst_t : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.mma.store %dsq -> %dst_2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xf16, registers>, !croq.frag<64x128xf16> -> !croq.acc<64x128xf32>
+          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x128xf32>
+          croq.barrier warpgroup async
+          croq.named_barrier.sync %c0, threads = 256
+          %dq0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %ds_0 = arith.addi %ds_base, %c0 : index
+          %dsh_t0 = croq.stage %ds_s[%ds_0] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dsh_20 = croq.span_as %dsh_t0 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsa0 = croq.mma.load %dsh_20 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %kh_t0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %kh_20 = croq.span_as %kh_t0 : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %kh_v0 = croq.subspan %kh_20 [64, 64] at [%c0, %half] : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.view<64x64xf16, shared, swizzle = 128>
+          %kh_f0 = croq.mma.load %kh_v0 : !croq.view<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %dq1 = croq.mma col col %dq0, %dsa0, %kh_f0 : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %ds_1 = arith.addi %ds_base, %c1 : index
+          %dsh_t1 = croq.stage %ds_s[%ds_1] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dsh_21 = croq.span_as %dsh_t1 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsa1 = croq.mma.load %dsh_21 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %kh_t1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+          %kh_21 = croq.span_as %kh_t1 : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+          %kh_v1 = croq.subspan %kh_21 [64, 64] at [%c0, %half] : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.view<64x64xf16, shared, swizzle = 128>
+          %kh_f1 = croq.mma.load %kh_v1 : !croq.view<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %dq2 = croq.mma col col %dq1, %dsa1, %kh_f1 : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %dqc = croq.mma.commit %dq2 : !croq.acc<64x64xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x128xf32>
+          %dkw = croq.mma.wait %dkc : !croq.acc<64x128xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<2>
+          // The previous tile's turn, passed now that its adds had an
+          // iteration to drain.
+          %has_prev = arith.cmpi ugt, %t, %c0 : index
+          scf.if %has_prev {
+            %tp = arith.subi %t, %c1 : index
+            %g_p = arith.divui %tp, %per_head : index
+            %ti_p = arith.remui %tp, %per_head : index
+            %i_p = arith.addi %start, %ti_p : index
+            %bh_p = arith.addi %head0, %g_p : index
+            %tile_row_p = arith.muli %bh_p, %q_tiles : index
+            %tile_p = arith.addi %tile_row_p, %i_p : index
+            %counter2_p = arith.muli %tile_p, %c2 : index
+            %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
+            croq.turn.pass %turns[%counter_p] : memref<?xi32>
+          }
+          %g_ = arith.divui %t, %per_head : index
+          %ti_ = arith.remui %t, %per_head : index
+          %i_ = arith.addi %start, %ti_ : index
+          %bh_ = arith.addi %head0, %g_ : index
+          %tile_row_ = arith.muli %bh_, %q_tiles : index
+          %tile_ = arith.addi %tile_row_, %i_ : index
+          %counter2_ = arith.muli %tile_, %c2 : index
+          %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 4096 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x64xf32> -> !croq.tile<64x64xf32, shared, swizzle = 128>
+          croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
+          %dq_v = croq.subspan %dq_acc [4096] at [%counter_] : memref<?xf32> -> !croq.view<4096xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
+          scf.yield %dvw, %dkw : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
+        }
+        // The last tile's turn.
+        %any = arith.cmpi ugt, %steps, %c0 : index
+        scf.if %any {
+          %tl = arith.subi %steps, %c1 : index
+          %g_l = arith.divui %tl, %per_head : index
+          %ti_l = arith.remui %tl, %per_head : index
+          %i_l = arith.addi %start, %ti_l : index
+          %bh_l = arith.addi %head0, %g_l : index
+          %tile_row_l = arith.muli %bh_l, %q_tiles : index
+          %tile_l = arith.addi %tile_row_l, %i_l : index
+          %counter2_l = arith.muli %tile_l, %c2 : index
+          %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
+          croq.turn.pass %turns[%counter_l] : memref<?xi32>
+        }
+        // The other consumer reads this one's K tile until its last
+        // dQ product; dK is stored through it.
+        croq.named_barrier.sync %c0, threads = 256
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x128xf32> {
+          %y = arith.mulf %x, %sm_scale : f32
+          croq.yield %y : f32
+        }
+        // Through the consumer's K and V tiles, by TMA.
+        %dkv = croq.subspan %dk [1, 64, 128] at [%bkv, %key_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        croq.mma.store %dks -> %k2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %dk_stored = croq.copy tma async swizzle = 128 %kt -> %dkv : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+        %dvv = croq.subspan %dv [1, 64, 128] at [%bkv, %key_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
+        croq.mma.store %res#0 -> %v2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %dv_stored = croq.copy tma async swizzle = 128 %vt -> %dvv : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.view<1x64x128xf16>
+      }
+    }
+  }
+  return
+}
+
 // The training forward_causal_bf16: flash_attention.mlir's, and the log-sum-exp.
 func.func @attention_lse_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
     %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>, %lse: memref<?x?xf32>,
@@ -6654,6 +9114,414 @@ func.func @attention_bwd_dkdv_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?
           croq.event.trigger %rempty[%stage] : !croq.events<2>
           scf.yield %dvw, %dkc : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
         }
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x128xf32> {
+          %y = arith.mulf %x, %sm_scale : f32
+          croq.yield %y : f32
+        }
+        // Through the consumer's K and V tiles, by TMA.
+        %dkv = croq.subspan %dk [1, 64, 128] at [%bkv, %key_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        croq.mma.store %dks -> %k2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %dk_stored = croq.copy tma async swizzle = 128 %kt -> %dkv : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
+        %dvv = croq.subspan %dv [1, 64, 128] at [%bkv, %key_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        croq.mma.store %res#0 -> %v2 : !croq.acc<64x128xf32> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %dv_stored = croq.copy tma async swizzle = 128 %vt -> %dvv : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.view<1x64x128xbf16>
+      }
+    }
+  }
+  return
+}
+
+// dK, dV and dQ's f32 sums_causal_bf16.
+func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memref<?x?x?xbf16>,
+    %do: memref<?x?x?xbf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xbf16>,
+    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
+    %sm_scale: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 128 : index
+  %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
+  %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call, naming the operand, and refuses its
+  // launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %q, %c0 : memref<?x?x?xbf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %heads : index to i64
+  %operand0 = arith.constant 0 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %q, %c1 : memref<?x?x?xbf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %seq : index to i64
+  %operand1 = arith.constant 0 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %q, %c2 : memref<?x?x?xbf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %cD : index to i64
+  %operand2 = arith.constant 0 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %kv_heads : index to i64
+  %operand3 = arith.constant 1 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %keys : index to i64
+  %operand4 = arith.constant 1 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %k, %c2 : memref<?x?x?xbf16>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %cD : index to i64
+  %operand5 = arith.constant 1 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %v, %c0 : memref<?x?x?xbf16>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %kv_heads : index to i64
+  %operand6 = arith.constant 2 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %v, %c1 : memref<?x?x?xbf16>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %keys : index to i64
+  %operand7 = arith.constant 2 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %v, %c2 : memref<?x?x?xbf16>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %cD : index to i64
+  %operand8 = arith.constant 2 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %x9 = memref.dim %do, %c0 : memref<?x?x?xbf16>
+  %x9_i64 = arith.index_cast %x9 : index to i64
+  %want9_i64 = arith.index_cast %heads : index to i64
+  %operand9 = arith.constant 5 : i32
+  %ok9 = func.call @croqRtRequireEqualExtents(%x9_i64, %want9_i64, %check_attention, %operand9) : (i64, i64, i32, i32) -> i32
+  %x10 = memref.dim %do, %c1 : memref<?x?x?xbf16>
+  %x10_i64 = arith.index_cast %x10 : index to i64
+  %want10_i64 = arith.index_cast %seq : index to i64
+  %operand10 = arith.constant 5 : i32
+  %ok10 = func.call @croqRtRequireEqualExtents(%x10_i64, %want10_i64, %check_attention, %operand10) : (i64, i64, i32, i32) -> i32
+  %x11 = memref.dim %do, %c2 : memref<?x?x?xbf16>
+  %x11_i64 = arith.index_cast %x11 : index to i64
+  %want11_i64 = arith.index_cast %cD : index to i64
+  %operand11 = arith.constant 5 : i32
+  %ok11 = func.call @croqRtRequireEqualExtents(%x11_i64, %want11_i64, %check_attention, %operand11) : (i64, i64, i32, i32) -> i32
+  %x12 = memref.dim %lse, %c0 : memref<?x?xf32>
+  %x12_i64 = arith.index_cast %x12 : index to i64
+  %want12_i64 = arith.index_cast %heads : index to i64
+  %operand12 = arith.constant 4 : i32
+  %ok12 = func.call @croqRtRequireEqualExtents(%x12_i64, %want12_i64, %check_attention, %operand12) : (i64, i64, i32, i32) -> i32
+  %x13 = memref.dim %lse, %c1 : memref<?x?xf32>
+  %x13_i64 = arith.index_cast %x13 : index to i64
+  %want13_i64 = arith.index_cast %seq : index to i64
+  %operand13 = arith.constant 4 : i32
+  %ok13 = func.call @croqRtRequireEqualExtents(%x13_i64, %want13_i64, %check_attention, %operand13) : (i64, i64, i32, i32) -> i32
+  %x14 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x14_i64 = arith.index_cast %x14 : index to i64
+  %want14_i64 = arith.index_cast %heads : index to i64
+  %operand14 = arith.constant 9 : i32
+  %ok14 = func.call @croqRtRequireEqualExtents(%x14_i64, %want14_i64, %check_attention, %operand14) : (i64, i64, i32, i32) -> i32
+  %x15 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x15_i64 = arith.index_cast %x15 : index to i64
+  %want15_i64 = arith.index_cast %seq : index to i64
+  %operand15 = arith.constant 9 : i32
+  %ok15 = func.call @croqRtRequireEqualExtents(%x15_i64, %want15_i64, %check_attention, %operand15) : (i64, i64, i32, i32) -> i32
+  %x16 = memref.dim %dk, %c0 : memref<?x?x?xbf16>
+  %x16_i64 = arith.index_cast %x16 : index to i64
+  %want16_i64 = arith.index_cast %kv_heads : index to i64
+  %operand16 = arith.constant 7 : i32
+  %ok16 = func.call @croqRtRequireEqualExtents(%x16_i64, %want16_i64, %check_attention, %operand16) : (i64, i64, i32, i32) -> i32
+  %x17 = memref.dim %dk, %c1 : memref<?x?x?xbf16>
+  %x17_i64 = arith.index_cast %x17 : index to i64
+  %want17_i64 = arith.index_cast %keys : index to i64
+  %operand17 = arith.constant 7 : i32
+  %ok17 = func.call @croqRtRequireEqualExtents(%x17_i64, %want17_i64, %check_attention, %operand17) : (i64, i64, i32, i32) -> i32
+  %x18 = memref.dim %dk, %c2 : memref<?x?x?xbf16>
+  %x18_i64 = arith.index_cast %x18 : index to i64
+  %want18_i64 = arith.index_cast %cD : index to i64
+  %operand18 = arith.constant 7 : i32
+  %ok18 = func.call @croqRtRequireEqualExtents(%x18_i64, %want18_i64, %check_attention, %operand18) : (i64, i64, i32, i32) -> i32
+  %x19 = memref.dim %dv, %c0 : memref<?x?x?xbf16>
+  %x19_i64 = arith.index_cast %x19 : index to i64
+  %want19_i64 = arith.index_cast %kv_heads : index to i64
+  %operand19 = arith.constant 8 : i32
+  %ok19 = func.call @croqRtRequireEqualExtents(%x19_i64, %want19_i64, %check_attention, %operand19) : (i64, i64, i32, i32) -> i32
+  %x20 = memref.dim %dv, %c1 : memref<?x?x?xbf16>
+  %x20_i64 = arith.index_cast %x20 : index to i64
+  %want20_i64 = arith.index_cast %keys : index to i64
+  %operand20 = arith.constant 8 : i32
+  %ok20 = func.call @croqRtRequireEqualExtents(%x20_i64, %want20_i64, %check_attention, %operand20) : (i64, i64, i32, i32) -> i32
+  %x21 = memref.dim %dv, %c2 : memref<?x?x?xbf16>
+  %x21_i64 = arith.index_cast %x21 : index to i64
+  %want21_i64 = arith.index_cast %cD : index to i64
+  %operand21 = arith.constant 8 : i32
+  %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
+  %x22_i64 = arith.index_cast %x22 : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
+  %operand22 = arith.constant 10 : i32
+  %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
+  %x23_i64 = arith.index_cast %x23 : index to i64
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
+  %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  %grid_k = arith.ceildivui %keys, %c128 : index
+  %q_tiles = arith.ceildivui %seq, %c64 : index
+  // One block for 128 keys of a key/value head; causal, the key tiles
+  // with the most query tiles (the first) first.
+  %items = arith.muli %kv_heads, %grid_k : index
+  croq.parallel (%bid) in [%items] : block {
+    %kvready = croq.event.alloc : !croq.events<1>
+    %rfull = croq.event.alloc : !croq.events<2>
+    %rempty = croq.event.alloc ready : !croq.events<2>
+    %k_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+    %kb = arith.divui %bid, %kv_heads : index
+    %bkv = arith.remui %bid, %kv_heads : index
+    // Query rows from 128 kb on see the tile's keys.
+    %first_q = arith.muli %kb, %c2 : index
+    %start = arith.minui %first_q, %q_tiles : index
+    %per_head = arith.subi %q_tiles, %start : index
+    %steps = arith.muli %per_head, %group : index
+    %head0 = arith.muli %bkv, %group : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        // The block's keys and values, 64 rows a consumer.
+        %kr0 = arith.addi %kb, %kb : index
+        %krow0 = arith.addi %kr0, %c0 : index
+        %kv0 = croq.subspan %k [1, 64, 128] at [%bkv, %krow0, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %kt0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %fk0 = croq.copy tma async zfill swizzle = 128 %kv0 -> %kt0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        %kr1 = arith.addi %kb, %kb : index
+        %krow1 = arith.addi %kr1, %c1 : index
+        %kv1 = croq.subspan %k [1, 64, 128] at [%bkv, %krow1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %kt1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %fk1 = croq.copy tma async zfill swizzle = 128 %kv1 -> %kt1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        %vr0 = arith.addi %kb, %kb : index
+        %vrow0 = arith.addi %vr0, %c0 : index
+        %vv0 = croq.subspan %v [1, 64, 128] at [%bkv, %vrow0, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %vt0 = croq.stage %v_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %fv0 = croq.copy tma async zfill swizzle = 128 %vv0 -> %vt0 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        %vr1 = arith.addi %kb, %kb : index
+        %vrow1 = arith.addi %vr1, %c1 : index
+        %vv1 = croq.subspan %v [1, 64, 128] at [%bkv, %vrow1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+        %vt1 = croq.stage %v_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %fv1 = croq.copy tma async zfill swizzle = 128 %vv1 -> %vt1 : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+        croq.event.trigger %kvready[%c0] after (%fk0, %fk1, %fv0, %fv1) : !croq.events<1>
+        scf.for %t = %c0 to %steps step %c1 {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c2 : index
+          croq.event.wait %rempty[%stage] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        croq.event.wait %kvready[%c0] : !croq.events<1>
+        %kt = croq.stage %k_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %k2 = croq.span_as %kt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %ka = croq.mma.load %k2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+        %vt = croq.stage %v_s[%half] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+        %v2 = croq.span_as %vt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+        %va = croq.mma.load %v2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+        %kr = arith.addi %kb, %kb : index
+        %key_block = arith.addi %kr, %half : index
+        %key_base = arith.muli %key_block, %c64 : index
+        %acc0 = croq.mma.fill %zero : !croq.acc<64x128xf32>
+        %res:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%dva = %acc0, %dka = %acc0) -> (!croq.acc<64x128xf32>, !croq.acc<64x128xf32>) {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c2 : index
+          croq.event.wait %rfull[%stage] : !croq.events<2>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x128xbf16>, !croq.frag<64x128xbf16> -> !croq.acc<64x64xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xbf16>, !croq.frag<64x128xbf16> -> !croq.acc<64x64xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
+          // Only the query tiles that cross the diagonal are masked:
+          // query q sees key r where q >= r.
+          %q_base = arith.muli %i, %c64 : index
+          %q_top = arith.addi %q_base, %c64 : index
+          %key_top = arith.addi %key_base, %c64 : index
+          %under = arith.cmpi ult, %q_base, %key_top : index
+          %needs_mask = arith.andi %under, %under : i1
+          %sm = scf.if %needs_mask -> (!croq.acc<64x64xf32>) {
+            %masked = croq.mma.map %st (%row, %col, %x) : !croq.acc<64x64xf32> {
+              %key = arith.addi %key_base, %row : index
+              %query = arith.addi %q_base, %col : index
+              %seen = arith.cmpi ule, %key, %query : index
+              %r = arith.select %seen, %x, %ninf : f32
+              croq.yield %r : f32
+            }
+            scf.yield %masked : !croq.acc<64x64xf32>
+          } else {
+            scf.yield %st : !croq.acc<64x64xf32>
+          }
+          %pt = croq.mma.map %sm, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %nl = arith.negf %l : f32
+            %d = math.fma %x, %scale, %nl : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x128xbf16> -> !croq.acc<64x128xf32>
+          %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
+          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            croq.yield %x : f32
+          }
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %d = arith.subf %y, %dl : f32
+            %gr = arith.mulf %x, %d : f32
+            croq.yield %gr : f32
+          }
+          %dsq = croq.mma.map %dst (%row, %col, %x) : !croq.acc<64x64xf32> {
+            %y = arith.mulf %x, %sm_scale : f32
+            croq.yield %y : f32
+          }
+          // scale dS^T to shared memory, two buffers of the two consumers'
+          // by iteration parity: the other consumer may still read the
+          // previous iteration's.
+          %parity = arith.remui %t, %c2 : index
+          %ds_base = arith.muli %parity, %c2 : index
+          %ds_own = arith.addi %ds_base, %half : index
+          %dst_t = croq.stage %ds_s[%ds_own] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dst_2 = croq.span_as %dst_t : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          croq.mma.store %dsq -> %dst_2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xbf16, registers>, !croq.frag<64x128xbf16> -> !croq.acc<64x128xf32>
+          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x128xf32>
+          croq.barrier warpgroup async
+          croq.named_barrier.sync %c0, threads = 256
+          %dq0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %ds_0 = arith.addi %ds_base, %c0 : index
+          %dsh_t0 = croq.stage %ds_s[%ds_0] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dsh_20 = croq.span_as %dsh_t0 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsa0 = croq.mma.load %dsh_20 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %kh_t0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %kh_20 = croq.span_as %kh_t0 : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %kh_v0 = croq.subspan %kh_20 [64, 64] at [%c0, %half] : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.view<64x64xbf16, shared, swizzle = 128>
+          %kh_f0 = croq.mma.load %kh_v0 : !croq.view<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %dq1 = croq.mma col col %dq0, %dsa0, %kh_f0 : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %ds_1 = arith.addi %ds_base, %c1 : index
+          %dsh_t1 = croq.stage %ds_s[%ds_1] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dsh_21 = croq.span_as %dsh_t1 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsa1 = croq.mma.load %dsh_21 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %kh_t1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+          %kh_21 = croq.span_as %kh_t1 : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
+          %kh_v1 = croq.subspan %kh_21 [64, 64] at [%c0, %half] : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.view<64x64xbf16, shared, swizzle = 128>
+          %kh_f1 = croq.mma.load %kh_v1 : !croq.view<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %dq2 = croq.mma col col %dq1, %dsa1, %kh_f1 : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %dqc = croq.mma.commit %dq2 : !croq.acc<64x64xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x128xf32>
+          %dkw = croq.mma.wait %dkc : !croq.acc<64x128xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<2>
+          // The previous tile's turn, passed now that its adds had an
+          // iteration to drain.
+          %has_prev = arith.cmpi ugt, %t, %c0 : index
+          scf.if %has_prev {
+            %tp = arith.subi %t, %c1 : index
+            %g_p = arith.divui %tp, %per_head : index
+            %ti_p = arith.remui %tp, %per_head : index
+            %i_p = arith.addi %start, %ti_p : index
+            %bh_p = arith.addi %head0, %g_p : index
+            %tile_row_p = arith.muli %bh_p, %q_tiles : index
+            %tile_p = arith.addi %tile_row_p, %i_p : index
+            %counter2_p = arith.muli %tile_p, %c2 : index
+            %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
+            croq.turn.pass %turns[%counter_p] : memref<?xi32>
+          }
+          %g_ = arith.divui %t, %per_head : index
+          %ti_ = arith.remui %t, %per_head : index
+          %i_ = arith.addi %start, %ti_ : index
+          %bh_ = arith.addi %head0, %g_ : index
+          %tile_row_ = arith.muli %bh_, %q_tiles : index
+          %tile_ = arith.addi %tile_row_, %i_ : index
+          %counter2_ = arith.muli %tile_, %c2 : index
+          %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 4096 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x64xf32> -> !croq.tile<64x64xf32, shared, swizzle = 128>
+          croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
+          %dq_v = croq.subspan %dq_acc [4096] at [%counter_] : memref<?xf32> -> !croq.view<4096xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
+          scf.yield %dvw, %dkw : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>
+        }
+        // The last tile's turn.
+        %any = arith.cmpi ugt, %steps, %c0 : index
+        scf.if %any {
+          %tl = arith.subi %steps, %c1 : index
+          %g_l = arith.divui %tl, %per_head : index
+          %ti_l = arith.remui %tl, %per_head : index
+          %i_l = arith.addi %start, %ti_l : index
+          %bh_l = arith.addi %head0, %g_l : index
+          %tile_row_l = arith.muli %bh_l, %q_tiles : index
+          %tile_l = arith.addi %tile_row_l, %i_l : index
+          %counter2_l = arith.muli %tile_l, %c2 : index
+          %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
+          croq.turn.pass %turns[%counter_l] : memref<?xi32>
+        }
+        // The other consumer reads this one's K tile until its last
+        // dQ product; dK is stored through it.
+        croq.named_barrier.sync %c0, threads = 256
         %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x128xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
@@ -8074,6 +10942,414 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
   return
 }
 
+// dK, dV and dQ's f32 sums_causal_d64_f16.
+func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v: memref<?x?x?xf16>,
+    %do: memref<?x?x?xf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xf16>,
+    %dv: memref<?x?x?xf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
+    %sm_scale: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 64 : index
+  %heads = memref.dim %q, %c0 : memref<?x?x?xf16>
+  %seq = memref.dim %q, %c1 : memref<?x?x?xf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xf16>
+  %keys = memref.dim %k, %c1 : memref<?x?x?xf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call, naming the operand, and refuses its
+  // launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %q, %c0 : memref<?x?x?xf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %heads : index to i64
+  %operand0 = arith.constant 0 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %q, %c1 : memref<?x?x?xf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %seq : index to i64
+  %operand1 = arith.constant 0 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %q, %c2 : memref<?x?x?xf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %cD : index to i64
+  %operand2 = arith.constant 0 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %k, %c0 : memref<?x?x?xf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %kv_heads : index to i64
+  %operand3 = arith.constant 1 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %k, %c1 : memref<?x?x?xf16>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %keys : index to i64
+  %operand4 = arith.constant 1 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %k, %c2 : memref<?x?x?xf16>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %cD : index to i64
+  %operand5 = arith.constant 1 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %v, %c0 : memref<?x?x?xf16>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %kv_heads : index to i64
+  %operand6 = arith.constant 2 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %v, %c1 : memref<?x?x?xf16>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %keys : index to i64
+  %operand7 = arith.constant 2 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %v, %c2 : memref<?x?x?xf16>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %cD : index to i64
+  %operand8 = arith.constant 2 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %x9 = memref.dim %do, %c0 : memref<?x?x?xf16>
+  %x9_i64 = arith.index_cast %x9 : index to i64
+  %want9_i64 = arith.index_cast %heads : index to i64
+  %operand9 = arith.constant 5 : i32
+  %ok9 = func.call @croqRtRequireEqualExtents(%x9_i64, %want9_i64, %check_attention, %operand9) : (i64, i64, i32, i32) -> i32
+  %x10 = memref.dim %do, %c1 : memref<?x?x?xf16>
+  %x10_i64 = arith.index_cast %x10 : index to i64
+  %want10_i64 = arith.index_cast %seq : index to i64
+  %operand10 = arith.constant 5 : i32
+  %ok10 = func.call @croqRtRequireEqualExtents(%x10_i64, %want10_i64, %check_attention, %operand10) : (i64, i64, i32, i32) -> i32
+  %x11 = memref.dim %do, %c2 : memref<?x?x?xf16>
+  %x11_i64 = arith.index_cast %x11 : index to i64
+  %want11_i64 = arith.index_cast %cD : index to i64
+  %operand11 = arith.constant 5 : i32
+  %ok11 = func.call @croqRtRequireEqualExtents(%x11_i64, %want11_i64, %check_attention, %operand11) : (i64, i64, i32, i32) -> i32
+  %x12 = memref.dim %lse, %c0 : memref<?x?xf32>
+  %x12_i64 = arith.index_cast %x12 : index to i64
+  %want12_i64 = arith.index_cast %heads : index to i64
+  %operand12 = arith.constant 4 : i32
+  %ok12 = func.call @croqRtRequireEqualExtents(%x12_i64, %want12_i64, %check_attention, %operand12) : (i64, i64, i32, i32) -> i32
+  %x13 = memref.dim %lse, %c1 : memref<?x?xf32>
+  %x13_i64 = arith.index_cast %x13 : index to i64
+  %want13_i64 = arith.index_cast %seq : index to i64
+  %operand13 = arith.constant 4 : i32
+  %ok13 = func.call @croqRtRequireEqualExtents(%x13_i64, %want13_i64, %check_attention, %operand13) : (i64, i64, i32, i32) -> i32
+  %x14 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x14_i64 = arith.index_cast %x14 : index to i64
+  %want14_i64 = arith.index_cast %heads : index to i64
+  %operand14 = arith.constant 9 : i32
+  %ok14 = func.call @croqRtRequireEqualExtents(%x14_i64, %want14_i64, %check_attention, %operand14) : (i64, i64, i32, i32) -> i32
+  %x15 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x15_i64 = arith.index_cast %x15 : index to i64
+  %want15_i64 = arith.index_cast %seq : index to i64
+  %operand15 = arith.constant 9 : i32
+  %ok15 = func.call @croqRtRequireEqualExtents(%x15_i64, %want15_i64, %check_attention, %operand15) : (i64, i64, i32, i32) -> i32
+  %x16 = memref.dim %dk, %c0 : memref<?x?x?xf16>
+  %x16_i64 = arith.index_cast %x16 : index to i64
+  %want16_i64 = arith.index_cast %kv_heads : index to i64
+  %operand16 = arith.constant 7 : i32
+  %ok16 = func.call @croqRtRequireEqualExtents(%x16_i64, %want16_i64, %check_attention, %operand16) : (i64, i64, i32, i32) -> i32
+  %x17 = memref.dim %dk, %c1 : memref<?x?x?xf16>
+  %x17_i64 = arith.index_cast %x17 : index to i64
+  %want17_i64 = arith.index_cast %keys : index to i64
+  %operand17 = arith.constant 7 : i32
+  %ok17 = func.call @croqRtRequireEqualExtents(%x17_i64, %want17_i64, %check_attention, %operand17) : (i64, i64, i32, i32) -> i32
+  %x18 = memref.dim %dk, %c2 : memref<?x?x?xf16>
+  %x18_i64 = arith.index_cast %x18 : index to i64
+  %want18_i64 = arith.index_cast %cD : index to i64
+  %operand18 = arith.constant 7 : i32
+  %ok18 = func.call @croqRtRequireEqualExtents(%x18_i64, %want18_i64, %check_attention, %operand18) : (i64, i64, i32, i32) -> i32
+  %x19 = memref.dim %dv, %c0 : memref<?x?x?xf16>
+  %x19_i64 = arith.index_cast %x19 : index to i64
+  %want19_i64 = arith.index_cast %kv_heads : index to i64
+  %operand19 = arith.constant 8 : i32
+  %ok19 = func.call @croqRtRequireEqualExtents(%x19_i64, %want19_i64, %check_attention, %operand19) : (i64, i64, i32, i32) -> i32
+  %x20 = memref.dim %dv, %c1 : memref<?x?x?xf16>
+  %x20_i64 = arith.index_cast %x20 : index to i64
+  %want20_i64 = arith.index_cast %keys : index to i64
+  %operand20 = arith.constant 8 : i32
+  %ok20 = func.call @croqRtRequireEqualExtents(%x20_i64, %want20_i64, %check_attention, %operand20) : (i64, i64, i32, i32) -> i32
+  %x21 = memref.dim %dv, %c2 : memref<?x?x?xf16>
+  %x21_i64 = arith.index_cast %x21 : index to i64
+  %want21_i64 = arith.index_cast %cD : index to i64
+  %operand21 = arith.constant 8 : i32
+  %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
+  %x22_i64 = arith.index_cast %x22 : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
+  %operand22 = arith.constant 10 : i32
+  %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
+  %x23_i64 = arith.index_cast %x23 : index to i64
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
+  %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  %grid_k = arith.ceildivui %keys, %c128 : index
+  %q_tiles = arith.ceildivui %seq, %c64 : index
+  // One block for 128 keys of a key/value head; causal, the key tiles
+  // with the most query tiles (the first) first.
+  %items = arith.muli %kv_heads, %grid_k : index
+  croq.parallel (%bid) in [%items] : block {
+    %kvready = croq.event.alloc : !croq.events<1>
+    %rfull = croq.event.alloc : !croq.events<2>
+    %rempty = croq.event.alloc ready : !croq.events<2>
+    %k_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+    %kb = arith.divui %bid, %kv_heads : index
+    %bkv = arith.remui %bid, %kv_heads : index
+    // Query rows from 128 kb on see the tile's keys.
+    %first_q = arith.muli %kb, %c2 : index
+    %start = arith.minui %first_q, %q_tiles : index
+    %per_head = arith.subi %q_tiles, %start : index
+    %steps = arith.muli %per_head, %group : index
+    %head0 = arith.muli %bkv, %group : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        // The block's keys and values, 64 rows a consumer.
+        %kr0 = arith.addi %kb, %kb : index
+        %krow0 = arith.addi %kr0, %c0 : index
+        %kv0 = croq.subspan %k [1, 64, 64] at [%bkv, %krow0, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %kt0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %fk0 = croq.copy tma async zfill swizzle = 128 %kv0 -> %kt0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        %kr1 = arith.addi %kb, %kb : index
+        %krow1 = arith.addi %kr1, %c1 : index
+        %kv1 = croq.subspan %k [1, 64, 64] at [%bkv, %krow1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %kt1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %fk1 = croq.copy tma async zfill swizzle = 128 %kv1 -> %kt1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        %vr0 = arith.addi %kb, %kb : index
+        %vrow0 = arith.addi %vr0, %c0 : index
+        %vv0 = croq.subspan %v [1, 64, 64] at [%bkv, %vrow0, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %vt0 = croq.stage %v_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %fv0 = croq.copy tma async zfill swizzle = 128 %vv0 -> %vt0 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        %vr1 = arith.addi %kb, %kb : index
+        %vrow1 = arith.addi %vr1, %c1 : index
+        %vv1 = croq.subspan %v [1, 64, 64] at [%bkv, %vrow1, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        %vt1 = croq.stage %v_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %fv1 = croq.copy tma async zfill swizzle = 128 %vv1 -> %vt1 : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+        croq.event.trigger %kvready[%c0] after (%fk0, %fk1, %fv0, %fv1) : !croq.events<1>
+        scf.for %t = %c0 to %steps step %c1 {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c2 : index
+          croq.event.wait %rempty[%stage] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        croq.event.wait %kvready[%c0] : !croq.events<1>
+        %kt = croq.stage %k_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %k2 = croq.span_as %kt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %ka = croq.mma.load %k2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %vt = croq.stage %v_s[%half] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+        %v2 = croq.span_as %vt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %va = croq.mma.load %v2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %kr = arith.addi %kb, %kb : index
+        %key_block = arith.addi %kr, %half : index
+        %key_base = arith.muli %key_block, %c64 : index
+        %acc0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+        %res:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%dva = %acc0, %dka = %acc0) -> (!croq.acc<64x64xf32>, !croq.acc<64x64xf32>) {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c2 : index
+          croq.event.wait %rfull[%stage] : !croq.events<2>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
+          // Only the query tiles that cross the diagonal are masked:
+          // query q sees key r where q >= r.
+          %q_base = arith.muli %i, %c64 : index
+          %q_top = arith.addi %q_base, %c64 : index
+          %key_top = arith.addi %key_base, %c64 : index
+          %under = arith.cmpi ult, %q_base, %key_top : index
+          %needs_mask = arith.andi %under, %under : i1
+          %sm = scf.if %needs_mask -> (!croq.acc<64x64xf32>) {
+            %masked = croq.mma.map %st (%row, %col, %x) : !croq.acc<64x64xf32> {
+              %key = arith.addi %key_base, %row : index
+              %query = arith.addi %q_base, %col : index
+              %seen = arith.cmpi ule, %key, %query : index
+              %r = arith.select %seen, %x, %ninf : f32
+              croq.yield %r : f32
+            }
+            scf.yield %masked : !croq.acc<64x64xf32>
+          } else {
+            scf.yield %st : !croq.acc<64x64xf32>
+          }
+          %pt = croq.mma.map %sm, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %nl = arith.negf %l : f32
+            %d = math.fma %x, %scale, %nl : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
+          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            croq.yield %x : f32
+          }
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %d = arith.subf %y, %dl : f32
+            %gr = arith.mulf %x, %d : f32
+            croq.yield %gr : f32
+          }
+          %dsq = croq.mma.map %dst (%row, %col, %x) : !croq.acc<64x64xf32> {
+            %y = arith.mulf %x, %sm_scale : f32
+            croq.yield %y : f32
+          }
+          // scale dS^T to shared memory, two buffers of the two consumers'
+          // by iteration parity: the other consumer may still read the
+          // previous iteration's.
+          %parity = arith.remui %t, %c2 : index
+          %ds_base = arith.muli %parity, %c2 : index
+          %ds_own = arith.addi %ds_base, %half : index
+          %dst_t = croq.stage %ds_s[%ds_own] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dst_2 = croq.span_as %dst_t : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          croq.mma.store %dsq -> %dst_2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x64xf32>
+          croq.barrier warpgroup async
+          croq.named_barrier.sync %c0, threads = 256
+          %dq0 = croq.mma.fill %zero : !croq.acc<64x32xf32>
+          %ds_0 = arith.addi %ds_base, %c0 : index
+          %dsh_t0 = croq.stage %ds_s[%ds_0] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dsh_20 = croq.span_as %dsh_t0 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsa0 = croq.mma.load %dsh_20 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %kh_t0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %kh_20 = croq.span_as %kh_t0 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %kh_v0 = croq.subspan %kh_20 [64, 32] at [%c0, %half] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x32xf16, shared, swizzle = 128>
+          %kh_f0 = croq.mma.load %kh_v0 : !croq.view<64x32xf16, shared, swizzle = 128> -> !croq.frag<64x32xf16>
+          %dq1 = croq.mma col col %dq0, %dsa0, %kh_f0 : !croq.frag<64x64xf16>, !croq.frag<64x32xf16> -> !croq.acc<64x32xf32>
+          %ds_1 = arith.addi %ds_base, %c1 : index
+          %dsh_t1 = croq.stage %ds_s[%ds_1] : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
+          %dsh_21 = croq.span_as %dsh_t1 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %dsa1 = croq.mma.load %dsh_21 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+          %kh_t1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+          %kh_21 = croq.span_as %kh_t1 : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+          %kh_v1 = croq.subspan %kh_21 [64, 32] at [%c0, %half] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x32xf16, shared, swizzle = 128>
+          %kh_f1 = croq.mma.load %kh_v1 : !croq.view<64x32xf16, shared, swizzle = 128> -> !croq.frag<64x32xf16>
+          %dq2 = croq.mma col col %dq1, %dsa1, %kh_f1 : !croq.frag<64x64xf16>, !croq.frag<64x32xf16> -> !croq.acc<64x32xf32>
+          %dqc = croq.mma.commit %dq2 : !croq.acc<64x32xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
+          %dkw = croq.mma.wait %dkc : !croq.acc<64x64xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<2>
+          // The previous tile's turn, passed now that its adds had an
+          // iteration to drain.
+          %has_prev = arith.cmpi ugt, %t, %c0 : index
+          scf.if %has_prev {
+            %tp = arith.subi %t, %c1 : index
+            %g_p = arith.divui %tp, %per_head : index
+            %ti_p = arith.remui %tp, %per_head : index
+            %i_p = arith.addi %start, %ti_p : index
+            %bh_p = arith.addi %head0, %g_p : index
+            %tile_row_p = arith.muli %bh_p, %q_tiles : index
+            %tile_p = arith.addi %tile_row_p, %i_p : index
+            %counter2_p = arith.muli %tile_p, %c2 : index
+            %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
+            croq.turn.pass %turns[%counter_p] : memref<?xi32>
+          }
+          %g_ = arith.divui %t, %per_head : index
+          %ti_ = arith.remui %t, %per_head : index
+          %i_ = arith.addi %start, %ti_ : index
+          %bh_ = arith.addi %head0, %g_ : index
+          %tile_row_ = arith.muli %bh_, %q_tiles : index
+          %tile_ = arith.addi %tile_row_, %i_ : index
+          %counter2_ = arith.muli %tile_, %c2 : index
+          %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 2048 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x32xf32> -> !croq.tile<64x32xf32, shared, swizzle = 128>
+          croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
+          %dq_v = croq.subspan %dq_acc [2048] at [%counter_] : memref<?xf32> -> !croq.view<2048xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x32xf32, shared, swizzle = 128> -> !croq.view<2048xf32>
+          scf.yield %dvw, %dkw : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
+        }
+        // The last tile's turn.
+        %any = arith.cmpi ugt, %steps, %c0 : index
+        scf.if %any {
+          %tl = arith.subi %steps, %c1 : index
+          %g_l = arith.divui %tl, %per_head : index
+          %ti_l = arith.remui %tl, %per_head : index
+          %i_l = arith.addi %start, %ti_l : index
+          %bh_l = arith.addi %head0, %g_l : index
+          %tile_row_l = arith.muli %bh_l, %q_tiles : index
+          %tile_l = arith.addi %tile_row_l, %i_l : index
+          %counter2_l = arith.muli %tile_l, %c2 : index
+          %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
+          croq.turn.pass %turns[%counter_l] : memref<?xi32>
+        }
+        // The other consumer reads this one's K tile until its last
+        // dQ product; dK is stored through it.
+        croq.named_barrier.sync %c0, threads = 256
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
+          %y = arith.mulf %x, %sm_scale : f32
+          croq.yield %y : f32
+        }
+        // Through the consumer's K and V tiles, by TMA.
+        %dkv = croq.subspan %dk [1, 64, 64] at [%bkv, %key_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        croq.mma.store %dks -> %k2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %dk_stored = croq.copy tma async swizzle = 128 %kt -> %dkv : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
+        %dvv = croq.subspan %dv [1, 64, 64] at [%bkv, %key_block, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
+        croq.mma.store %res#0 -> %v2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+        %dv_stored = croq.copy tma async swizzle = 128 %vt -> %dvv : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.view<1x64x64xf16>
+      }
+    }
+  }
+  return
+}
+
 // The training forward_causal_d64_bf16: flash_attention.mlir's, and the log-sum-exp.
 func.func @attention_lse_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
     %v: memref<?x?x?xbf16>, %out: memref<?x?x?xbf16>, %lse: memref<?x?xf32>,
@@ -9460,6 +12736,414 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
           croq.event.trigger %rempty[%stage] : !croq.events<2>
           scf.yield %dvw, %dkc : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
+          %y = arith.mulf %x, %sm_scale : f32
+          croq.yield %y : f32
+        }
+        // Through the consumer's K and V tiles, by TMA.
+        %dkv = croq.subspan %dk [1, 64, 64] at [%bkv, %key_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        croq.mma.store %dks -> %k2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+        %dk_stored = croq.copy tma async swizzle = 128 %kt -> %dkv : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
+        %dvv = croq.subspan %dv [1, 64, 64] at [%bkv, %key_block, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        croq.mma.store %res#0 -> %v2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+        %dv_stored = croq.copy tma async swizzle = 128 %vt -> %dvv : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.view<1x64x64xbf16>
+      }
+    }
+  }
+  return
+}
+
+// dK, dV and dQ's f32 sums_causal_d64_bf16.
+func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>, %v: memref<?x?x?xbf16>,
+    %do: memref<?x?x?xbf16>, %lse: memref<?x?xf32>, %delta: memref<?x?xf32>, %dk: memref<?x?x?xbf16>,
+    %dv: memref<?x?x?xbf16>, %dq_acc: memref<?xf32>, %turns: memref<?xi32>,
+    %sm_scale: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %cD = arith.constant 64 : index
+  %heads = memref.dim %q, %c0 : memref<?x?x?xbf16>
+  %seq = memref.dim %q, %c1 : memref<?x?x?xbf16>
+  %seq_tiles = arith.ceildivui %seq, %c64 : index
+  %tile_count = arith.muli %heads, %seq_tiles : index
+  %turn_count = arith.muli %tile_count, %c2 : index
+  %acc_rows = arith.muli %tile_count, %c64 : index
+  %acc_elems = arith.muli %acc_rows, %cD : index
+  %kv_heads = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  %keys = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  // The operands' extents, checked before anything runs: a failed
+  // check fails the call, naming the operand, and refuses its
+  // launches.
+  %check_attention = arith.constant 7 : i32
+  %x0 = memref.dim %q, %c0 : memref<?x?x?xbf16>
+  %x0_i64 = arith.index_cast %x0 : index to i64
+  %want0_i64 = arith.index_cast %heads : index to i64
+  %operand0 = arith.constant 0 : i32
+  %ok0 = func.call @croqRtRequireEqualExtents(%x0_i64, %want0_i64, %check_attention, %operand0) : (i64, i64, i32, i32) -> i32
+  %x1 = memref.dim %q, %c1 : memref<?x?x?xbf16>
+  %x1_i64 = arith.index_cast %x1 : index to i64
+  %want1_i64 = arith.index_cast %seq : index to i64
+  %operand1 = arith.constant 0 : i32
+  %ok1 = func.call @croqRtRequireEqualExtents(%x1_i64, %want1_i64, %check_attention, %operand1) : (i64, i64, i32, i32) -> i32
+  %x2 = memref.dim %q, %c2 : memref<?x?x?xbf16>
+  %x2_i64 = arith.index_cast %x2 : index to i64
+  %want2_i64 = arith.index_cast %cD : index to i64
+  %operand2 = arith.constant 0 : i32
+  %ok2 = func.call @croqRtRequireEqualExtents(%x2_i64, %want2_i64, %check_attention, %operand2) : (i64, i64, i32, i32) -> i32
+  %x3 = memref.dim %k, %c0 : memref<?x?x?xbf16>
+  %x3_i64 = arith.index_cast %x3 : index to i64
+  %want3_i64 = arith.index_cast %kv_heads : index to i64
+  %operand3 = arith.constant 1 : i32
+  %ok3 = func.call @croqRtRequireEqualExtents(%x3_i64, %want3_i64, %check_attention, %operand3) : (i64, i64, i32, i32) -> i32
+  %x4 = memref.dim %k, %c1 : memref<?x?x?xbf16>
+  %x4_i64 = arith.index_cast %x4 : index to i64
+  %want4_i64 = arith.index_cast %keys : index to i64
+  %operand4 = arith.constant 1 : i32
+  %ok4 = func.call @croqRtRequireEqualExtents(%x4_i64, %want4_i64, %check_attention, %operand4) : (i64, i64, i32, i32) -> i32
+  %x5 = memref.dim %k, %c2 : memref<?x?x?xbf16>
+  %x5_i64 = arith.index_cast %x5 : index to i64
+  %want5_i64 = arith.index_cast %cD : index to i64
+  %operand5 = arith.constant 1 : i32
+  %ok5 = func.call @croqRtRequireEqualExtents(%x5_i64, %want5_i64, %check_attention, %operand5) : (i64, i64, i32, i32) -> i32
+  %x6 = memref.dim %v, %c0 : memref<?x?x?xbf16>
+  %x6_i64 = arith.index_cast %x6 : index to i64
+  %want6_i64 = arith.index_cast %kv_heads : index to i64
+  %operand6 = arith.constant 2 : i32
+  %ok6 = func.call @croqRtRequireEqualExtents(%x6_i64, %want6_i64, %check_attention, %operand6) : (i64, i64, i32, i32) -> i32
+  %x7 = memref.dim %v, %c1 : memref<?x?x?xbf16>
+  %x7_i64 = arith.index_cast %x7 : index to i64
+  %want7_i64 = arith.index_cast %keys : index to i64
+  %operand7 = arith.constant 2 : i32
+  %ok7 = func.call @croqRtRequireEqualExtents(%x7_i64, %want7_i64, %check_attention, %operand7) : (i64, i64, i32, i32) -> i32
+  %x8 = memref.dim %v, %c2 : memref<?x?x?xbf16>
+  %x8_i64 = arith.index_cast %x8 : index to i64
+  %want8_i64 = arith.index_cast %cD : index to i64
+  %operand8 = arith.constant 2 : i32
+  %ok8 = func.call @croqRtRequireEqualExtents(%x8_i64, %want8_i64, %check_attention, %operand8) : (i64, i64, i32, i32) -> i32
+  %x9 = memref.dim %do, %c0 : memref<?x?x?xbf16>
+  %x9_i64 = arith.index_cast %x9 : index to i64
+  %want9_i64 = arith.index_cast %heads : index to i64
+  %operand9 = arith.constant 5 : i32
+  %ok9 = func.call @croqRtRequireEqualExtents(%x9_i64, %want9_i64, %check_attention, %operand9) : (i64, i64, i32, i32) -> i32
+  %x10 = memref.dim %do, %c1 : memref<?x?x?xbf16>
+  %x10_i64 = arith.index_cast %x10 : index to i64
+  %want10_i64 = arith.index_cast %seq : index to i64
+  %operand10 = arith.constant 5 : i32
+  %ok10 = func.call @croqRtRequireEqualExtents(%x10_i64, %want10_i64, %check_attention, %operand10) : (i64, i64, i32, i32) -> i32
+  %x11 = memref.dim %do, %c2 : memref<?x?x?xbf16>
+  %x11_i64 = arith.index_cast %x11 : index to i64
+  %want11_i64 = arith.index_cast %cD : index to i64
+  %operand11 = arith.constant 5 : i32
+  %ok11 = func.call @croqRtRequireEqualExtents(%x11_i64, %want11_i64, %check_attention, %operand11) : (i64, i64, i32, i32) -> i32
+  %x12 = memref.dim %lse, %c0 : memref<?x?xf32>
+  %x12_i64 = arith.index_cast %x12 : index to i64
+  %want12_i64 = arith.index_cast %heads : index to i64
+  %operand12 = arith.constant 4 : i32
+  %ok12 = func.call @croqRtRequireEqualExtents(%x12_i64, %want12_i64, %check_attention, %operand12) : (i64, i64, i32, i32) -> i32
+  %x13 = memref.dim %lse, %c1 : memref<?x?xf32>
+  %x13_i64 = arith.index_cast %x13 : index to i64
+  %want13_i64 = arith.index_cast %seq : index to i64
+  %operand13 = arith.constant 4 : i32
+  %ok13 = func.call @croqRtRequireEqualExtents(%x13_i64, %want13_i64, %check_attention, %operand13) : (i64, i64, i32, i32) -> i32
+  %x14 = memref.dim %delta, %c0 : memref<?x?xf32>
+  %x14_i64 = arith.index_cast %x14 : index to i64
+  %want14_i64 = arith.index_cast %heads : index to i64
+  %operand14 = arith.constant 9 : i32
+  %ok14 = func.call @croqRtRequireEqualExtents(%x14_i64, %want14_i64, %check_attention, %operand14) : (i64, i64, i32, i32) -> i32
+  %x15 = memref.dim %delta, %c1 : memref<?x?xf32>
+  %x15_i64 = arith.index_cast %x15 : index to i64
+  %want15_i64 = arith.index_cast %seq : index to i64
+  %operand15 = arith.constant 9 : i32
+  %ok15 = func.call @croqRtRequireEqualExtents(%x15_i64, %want15_i64, %check_attention, %operand15) : (i64, i64, i32, i32) -> i32
+  %x16 = memref.dim %dk, %c0 : memref<?x?x?xbf16>
+  %x16_i64 = arith.index_cast %x16 : index to i64
+  %want16_i64 = arith.index_cast %kv_heads : index to i64
+  %operand16 = arith.constant 7 : i32
+  %ok16 = func.call @croqRtRequireEqualExtents(%x16_i64, %want16_i64, %check_attention, %operand16) : (i64, i64, i32, i32) -> i32
+  %x17 = memref.dim %dk, %c1 : memref<?x?x?xbf16>
+  %x17_i64 = arith.index_cast %x17 : index to i64
+  %want17_i64 = arith.index_cast %keys : index to i64
+  %operand17 = arith.constant 7 : i32
+  %ok17 = func.call @croqRtRequireEqualExtents(%x17_i64, %want17_i64, %check_attention, %operand17) : (i64, i64, i32, i32) -> i32
+  %x18 = memref.dim %dk, %c2 : memref<?x?x?xbf16>
+  %x18_i64 = arith.index_cast %x18 : index to i64
+  %want18_i64 = arith.index_cast %cD : index to i64
+  %operand18 = arith.constant 7 : i32
+  %ok18 = func.call @croqRtRequireEqualExtents(%x18_i64, %want18_i64, %check_attention, %operand18) : (i64, i64, i32, i32) -> i32
+  %x19 = memref.dim %dv, %c0 : memref<?x?x?xbf16>
+  %x19_i64 = arith.index_cast %x19 : index to i64
+  %want19_i64 = arith.index_cast %kv_heads : index to i64
+  %operand19 = arith.constant 8 : i32
+  %ok19 = func.call @croqRtRequireEqualExtents(%x19_i64, %want19_i64, %check_attention, %operand19) : (i64, i64, i32, i32) -> i32
+  %x20 = memref.dim %dv, %c1 : memref<?x?x?xbf16>
+  %x20_i64 = arith.index_cast %x20 : index to i64
+  %want20_i64 = arith.index_cast %keys : index to i64
+  %operand20 = arith.constant 8 : i32
+  %ok20 = func.call @croqRtRequireEqualExtents(%x20_i64, %want20_i64, %check_attention, %operand20) : (i64, i64, i32, i32) -> i32
+  %x21 = memref.dim %dv, %c2 : memref<?x?x?xbf16>
+  %x21_i64 = arith.index_cast %x21 : index to i64
+  %want21_i64 = arith.index_cast %cD : index to i64
+  %operand21 = arith.constant 8 : i32
+  %ok21 = func.call @croqRtRequireEqualExtents(%x21_i64, %want21_i64, %check_attention, %operand21) : (i64, i64, i32, i32) -> i32
+  %x22 = memref.dim %dq_acc, %c0 : memref<?xf32>
+  %x22_i64 = arith.index_cast %x22 : index to i64
+  %want22_i64 = arith.index_cast %acc_elems : index to i64
+  %operand22 = arith.constant 10 : i32
+  %ok22 = func.call @croqRtRequireEqualExtents(%x22_i64, %want22_i64, %check_attention, %operand22) : (i64, i64, i32, i32) -> i32
+  %x23 = memref.dim %turns, %c0 : memref<?xi32>
+  %x23_i64 = arith.index_cast %x23 : index to i64
+  %want23_i64 = arith.index_cast %turn_count : index to i64
+  %operand23 = arith.constant 11 : i32
+  %ok23 = func.call @croqRtRequireEqualExtents(%x23_i64, %want23_i64, %check_attention, %operand23) : (i64, i64, i32, i32) -> i32
+  %heads_i64 = arith.index_cast %heads : index to i64
+  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64
+  %check_groups = arith.constant 0 : i32
+  %ok_groups = func.call @croqRtRequireMultiple(%heads_i64, %kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32
+  %kv_divisor = arith.maxui %kv_heads, %c1 : index
+  %group = arith.divui %heads, %kv_divisor : index
+  %log2e = arith.constant 1.44269504 : f32
+  %scale = arith.mulf %sm_scale, %log2e : f32
+  %grid_k = arith.ceildivui %keys, %c128 : index
+  %q_tiles = arith.ceildivui %seq, %c64 : index
+  // One block for 128 keys of a key/value head; causal, the key tiles
+  // with the most query tiles (the first) first.
+  %items = arith.muli %kv_heads, %grid_k : index
+  croq.parallel (%bid) in [%items] : block {
+    %kvready = croq.event.alloc : !croq.events<1>
+    %rfull = croq.event.alloc : !croq.events<2>
+    %rempty = croq.event.alloc ready : !croq.events<2>
+    %k_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+    %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+    %kb = arith.divui %bid, %kv_heads : index
+    %bkv = arith.remui %bid, %kv_heads : index
+    // Query rows from 128 kb on see the tile's keys.
+    %first_q = arith.muli %kb, %c2 : index
+    %start = arith.minui %first_q, %q_tiles : index
+    %per_head = arith.subi %q_tiles, %start : index
+    %steps = arith.muli %per_head, %group : index
+    %head0 = arith.muli %bkv, %group : index
+    croq.parallel (%p) in [3] : warpgroup {
+      %is_producer = arith.cmpi eq, %p, %c0 : index
+      %is_consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %is_producer {
+        // The block's keys and values, 64 rows a consumer.
+        %kr0 = arith.addi %kb, %kb : index
+        %krow0 = arith.addi %kr0, %c0 : index
+        %kv0 = croq.subspan %k [1, 64, 64] at [%bkv, %krow0, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        %kt0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %fk0 = croq.copy tma async zfill swizzle = 128 %kv0 -> %kt0 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+        %kr1 = arith.addi %kb, %kb : index
+        %krow1 = arith.addi %kr1, %c1 : index
+        %kv1 = croq.subspan %k [1, 64, 64] at [%bkv, %krow1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        %kt1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %fk1 = croq.copy tma async zfill swizzle = 128 %kv1 -> %kt1 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+        %vr0 = arith.addi %kb, %kb : index
+        %vrow0 = arith.addi %vr0, %c0 : index
+        %vv0 = croq.subspan %v [1, 64, 64] at [%bkv, %vrow0, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        %vt0 = croq.stage %v_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %fv0 = croq.copy tma async zfill swizzle = 128 %vv0 -> %vt0 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+        %vr1 = arith.addi %kb, %kb : index
+        %vrow1 = arith.addi %vr1, %c1 : index
+        %vv1 = croq.subspan %v [1, 64, 64] at [%bkv, %vrow1, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+        %vt1 = croq.stage %v_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %fv1 = croq.copy tma async zfill swizzle = 128 %vv1 -> %vt1 : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+        croq.event.trigger %kvready[%c0] after (%fk0, %fk1, %fv0, %fv1) : !croq.events<1>
+        scf.for %t = %c0 to %steps step %c1 {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c2 : index
+          croq.event.wait %rempty[%stage] : !croq.events<2>
+          %qv = croq.subspan %q [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+        }
+      }
+      croq.inthreads async %is_consumer {
+        %half = arith.subi %p, %c1 : index
+        %zero = arith.constant 0.0 : f32
+        %ninf = arith.constant 0xFF800000 : f32
+        croq.event.wait %kvready[%c0] : !croq.events<1>
+        %kt = croq.stage %k_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %k2 = croq.span_as %kt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+        %ka = croq.mma.load %k2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+        %vt = croq.stage %v_s[%half] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+        %v2 = croq.span_as %vt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+        %va = croq.mma.load %v2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+        %kr = arith.addi %kb, %kb : index
+        %key_block = arith.addi %kr, %half : index
+        %key_base = arith.muli %key_block, %c64 : index
+        %acc0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
+        %res:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%dva = %acc0, %dka = %acc0) -> (!croq.acc<64x64xf32>, !croq.acc<64x64xf32>) {
+          %g = arith.divui %t, %per_head : index
+          %ti = arith.remui %t, %per_head : index
+          %i = arith.addi %start, %ti : index
+          %bh = arith.addi %head0, %g : index
+          %stage = arith.remui %t, %c2 : index
+          croq.event.wait %rfull[%stage] : !croq.events<2>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
+          // Only the query tiles that cross the diagonal are masked:
+          // query q sees key r where q >= r.
+          %q_base = arith.muli %i, %c64 : index
+          %q_top = arith.addi %q_base, %c64 : index
+          %key_top = arith.addi %key_base, %c64 : index
+          %under = arith.cmpi ult, %q_base, %key_top : index
+          %needs_mask = arith.andi %under, %under : i1
+          %sm = scf.if %needs_mask -> (!croq.acc<64x64xf32>) {
+            %masked = croq.mma.map %st (%row, %col, %x) : !croq.acc<64x64xf32> {
+              %key = arith.addi %key_base, %row : index
+              %query = arith.addi %q_base, %col : index
+              %seen = arith.cmpi ule, %key, %query : index
+              %r = arith.select %seen, %x, %ninf : f32
+              croq.yield %r : f32
+            }
+            scf.yield %masked : !croq.acc<64x64xf32>
+          } else {
+            scf.yield %st : !croq.acc<64x64xf32>
+          }
+          %pt = croq.mma.map %sm, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %nl = arith.negf %l : f32
+            %d = math.fma %x, %scale, %nl : f32
+            %e = math.exp2 %d fastmath<afn> : f32
+            croq.yield %e : f32
+          }
+          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
+          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            croq.yield %x : f32
+          }
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+            %d = arith.subf %y, %dl : f32
+            %gr = arith.mulf %x, %d : f32
+            croq.yield %gr : f32
+          }
+          %dsq = croq.mma.map %dst (%row, %col, %x) : !croq.acc<64x64xf32> {
+            %y = arith.mulf %x, %sm_scale : f32
+            croq.yield %y : f32
+          }
+          // scale dS^T to shared memory, two buffers of the two consumers'
+          // by iteration parity: the other consumer may still read the
+          // previous iteration's.
+          %parity = arith.remui %t, %c2 : index
+          %ds_base = arith.muli %parity, %c2 : index
+          %ds_own = arith.addi %ds_base, %half : index
+          %dst_t = croq.stage %ds_s[%ds_own] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dst_2 = croq.span_as %dst_t : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          croq.mma.store %dsq -> %dst_2 : !croq.acc<64x64xf32> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x64xf32>
+          croq.barrier warpgroup async
+          croq.named_barrier.sync %c0, threads = 256
+          %dq0 = croq.mma.fill %zero : !croq.acc<64x32xf32>
+          %ds_0 = arith.addi %ds_base, %c0 : index
+          %dsh_t0 = croq.stage %ds_s[%ds_0] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dsh_20 = croq.span_as %dsh_t0 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsa0 = croq.mma.load %dsh_20 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %kh_t0 = croq.stage %k_s[%c0] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %kh_20 = croq.span_as %kh_t0 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %kh_v0 = croq.subspan %kh_20 [64, 32] at [%c0, %half] : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.view<64x32xbf16, shared, swizzle = 128>
+          %kh_f0 = croq.mma.load %kh_v0 : !croq.view<64x32xbf16, shared, swizzle = 128> -> !croq.frag<64x32xbf16>
+          %dq1 = croq.mma col col %dq0, %dsa0, %kh_f0 : !croq.frag<64x64xbf16>, !croq.frag<64x32xbf16> -> !croq.acc<64x32xf32>
+          %ds_1 = arith.addi %ds_base, %c1 : index
+          %dsh_t1 = croq.stage %ds_s[%ds_1] : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
+          %dsh_21 = croq.span_as %dsh_t1 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %dsa1 = croq.mma.load %dsh_21 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+          %kh_t1 = croq.stage %k_s[%c1] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+          %kh_21 = croq.span_as %kh_t1 : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
+          %kh_v1 = croq.subspan %kh_21 [64, 32] at [%c0, %half] : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.view<64x32xbf16, shared, swizzle = 128>
+          %kh_f1 = croq.mma.load %kh_v1 : !croq.view<64x32xbf16, shared, swizzle = 128> -> !croq.frag<64x32xbf16>
+          %dq2 = croq.mma col col %dq1, %dsa1, %kh_f1 : !croq.frag<64x64xbf16>, !croq.frag<64x32xbf16> -> !croq.acc<64x32xf32>
+          %dqc = croq.mma.commit %dq2 : !croq.acc<64x32xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
+          %dkw = croq.mma.wait %dkc : !croq.acc<64x64xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<2>
+          // The previous tile's turn, passed now that its adds had an
+          // iteration to drain.
+          %has_prev = arith.cmpi ugt, %t, %c0 : index
+          scf.if %has_prev {
+            %tp = arith.subi %t, %c1 : index
+            %g_p = arith.divui %tp, %per_head : index
+            %ti_p = arith.remui %tp, %per_head : index
+            %i_p = arith.addi %start, %ti_p : index
+            %bh_p = arith.addi %head0, %g_p : index
+            %tile_row_p = arith.muli %bh_p, %q_tiles : index
+            %tile_p = arith.addi %tile_row_p, %i_p : index
+            %counter2_p = arith.muli %tile_p, %c2 : index
+            %counter_p = arith.addi %counter2_p, %half : index
+            croq.wait_stores
+            croq.turn.pass %turns[%counter_p] : memref<?xi32>
+          }
+          %g_ = arith.divui %t, %per_head : index
+          %ti_ = arith.remui %t, %per_head : index
+          %i_ = arith.addi %start, %ti_ : index
+          %bh_ = arith.addi %head0, %g_ : index
+          %tile_row_ = arith.muli %bh_, %q_tiles : index
+          %tile_ = arith.addi %tile_row_, %i_ : index
+          %counter2_ = arith.muli %tile_, %c2 : index
+          %counter_ = arith.addi %counter2_, %half : index
+          // The part through shared memory (swizzled: no bank conflicts;
+          // croq.attention undoes the swizzle), added by one bulk add
+          // into the part's 2048 consecutive floats of the workspace.
+          %dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
+          croq.mma.store %dqc -> %dq_st : !croq.acc<64x32xf32> -> !croq.tile<64x32xf32, shared, swizzle = 128>
+          croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>
+          %dq_v = croq.subspan %dq_acc [2048] at [%counter_] : memref<?xf32> -> !croq.view<2048xf32>
+          croq.bulk_add %dq_st -> %dq_v : !croq.tile<64x32xf32, shared, swizzle = 128> -> !croq.view<2048xf32>
+          scf.yield %dvw, %dkw : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
+        }
+        // The last tile's turn.
+        %any = arith.cmpi ugt, %steps, %c0 : index
+        scf.if %any {
+          %tl = arith.subi %steps, %c1 : index
+          %g_l = arith.divui %tl, %per_head : index
+          %ti_l = arith.remui %tl, %per_head : index
+          %i_l = arith.addi %start, %ti_l : index
+          %bh_l = arith.addi %head0, %g_l : index
+          %tile_row_l = arith.muli %bh_l, %q_tiles : index
+          %tile_l = arith.addi %tile_row_l, %i_l : index
+          %counter2_l = arith.muli %tile_l, %c2 : index
+          %counter_l = arith.addi %counter2_l, %half : index
+          croq.wait_stores
+          croq.turn.pass %turns[%counter_l] : memref<?xi32>
+        }
+        // The other consumer reads this one's K tile until its last
+        // dQ product; dK is stored through it.
+        croq.named_barrier.sync %c0, threads = 256
         %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32

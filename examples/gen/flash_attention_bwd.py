@@ -23,21 +23,32 @@ HEADER = """\
 // flash_attention.mlir) on tensors laid out as SDPA takes them, passed as
 // [batch * heads, rows, D] views (K, V, dK and dV with the key/value heads
 // of grouped-query attention), f16 or bf16, D = 128 or 64, causal or not.
-// Written by examples/gen/flash_attention_bwd.py: edit that. Three entry
-// points a configuration ({f16,bf16}, _d64 for D = 64, _causal):
+// Written by examples/gen/flash_attention_bwd.py: edit that. Entry points
+// of a configuration ({f16,bf16}, _d64 for D = 64, _causal):
 //
 //   attention_lse_*    the forward of flash_attention.mlir that also writes
 //                      each query row's log-sum-exp of scale * S (natural
 //                      log, f32, [batch * heads, rows]) after the output;
 //   attention_bwd_dq_* dQ, and delta = rowsum(dO * O) for the next kernel;
-//   attention_bwd_dkdv_* dK and dV, from delta.
+//   attention_bwd_dkdv_* dK and dV, from delta;
 //
-// Deterministic: every gradient element is summed by one warpgroup in a
-// fixed order, with no atomics. dQ is a kernel of its own rather than
-// accumulated by the dK/dV blocks (which would need atomics, or an
-// ordered accumulation between blocks): it recomputes S and dP, so the
-// backward does 7 products of a query tile and a key tile where an
-// atomic dQ does 5.
+// and the fused backward: attention_bwd_delta_* (not causal only: it serves
+// both) writes delta and zeroes dQ's f32 workspace and turn counters, then
+// attention_bwd_dkdvdq_* computes dK, dV and adds dQ's parts into the
+// workspace (croq.bulk_add), 5 products of a query tile and a key tile
+// where the two kernels above do 7 (the dQ kernel recomputes S and dP).
+// Both are deterministic: the two-kernel backward sums every gradient
+// element in one warpgroup in a fixed order with no atomics; the fused
+// kernel's key blocks add their parts of dQ in key order, each waiting for
+// its turn on a counter per column half of each query tile
+// (croq.turn.wait / croq.turn.pass). The fused backward is correct (the
+// GPU tests) but slower: 0.58-0.78x the two-kernel one on the H200 (0.26-
+// 0.32 of SDPA's backward against 0.37-0.52). Measured on the way: the
+// same kernel adding its parts with one red.global.add.f32 per element
+// (croq.mma.accumulate) instead of bulk adds, 0.46-0.63x; that one with
+// its adds unordered (not deterministic), 0.64-0.98x. Not analysed
+// further: how much of the rest is the turns, the second named barrier a
+// tile, the extra spills at D = 128 (392 B against dK/dV's 184 B).
 //
 // attention_bwd_dq: a block takes 128 query rows of a head, the two
 // consumer warpgroups 64 rows each; a producer warpgroup loads K and V
@@ -80,6 +91,19 @@ HEADER = """\
 // Rows past a sequence's end are zero-filled by the loads (their P and dS
 // terms vanish with dO and Q's zero rows) and left out of the stores.
 //
+// attention_bwd_dkdvdq: attention_bwd_dkdv's block and loop; after dS^T,
+// each consumer stores scale * dS^T of its 64 keys in shared memory (two
+// buffers by iteration parity), and once both have (a named barrier of
+// the two), computes its D / 2 columns of dQ_i's part over the block's
+// 128 keys (dS read transposed as wgmma's A, K's columns as B), stores the
+// 64 x D / 2 f32 part in a swizzled shared tile, waits for its turn (key
+// block kb adds at turn kb), and adds the tile to the part's consecutive
+// floats of the workspace with one bulk add; it passes the turn one
+// iteration later, once the add is done, so that the add runs under the
+// next tile's products. The workspace is [batch * heads * tiles * 64 * D]
+// f32 (tiles = ceil(rows / 64)), each tile's two column halves in the
+// shared tile's swizzled order; croq.attention.workspace_to_dq makes dQ.
+//
 // Before launching, the host code checks every operand's extents against
 // Q's and K's (the call fails naming the operand, and nothing runs).
 //
@@ -93,7 +117,7 @@ func.func private @croqRtRequireMultiple(i64, i64, i32) -> i32
 
 # Operand numbers of the attention extent check (CroqRuntime.h,
 # CROQ_RT_EXTENTS_ATTENTION).
-Q, K, V, OUT, LSE, DO, DQ, DK, DV, DELTA = range(10)
+Q, K, V, OUT, LSE, DO, DQ, DK, DV, DELTA, DQ_ACC, TURNS = range(12)
 
 CONFIGS = [("f16", 128, False), ("bf16", 128, False), ("f16", 64, False),
            ("bf16", 64, False), ("f16", 128, True), ("bf16", 128, True),
@@ -159,13 +183,16 @@ def check(k, n, tensor, dim, want, operand, mr):
       f"(i64, i64, i32, i32) -> i32")
 
 
-def host_checks(k, operands):
+def host_checks(k, operands, workspaces=(), prelude=()):
     """Checks the extents of `operands` (name, operand number, kind: "q"
     for [heads, seq, D], "kv" for [kv_heads, keys, D], "rows" for [heads,
-    seq] f32) and defines %group."""
+    seq] f32) and of `workspaces` (name, operand number, the wanted extents
+    as SSA names that `prelude`'s lines define) and defines %group."""
     w = k.w
     w(f"  %heads = memref.dim %q, %c0 : {k.MR}")
     w(f"  %seq = memref.dim %q, %c1 : {k.MR}")
+    for line in prelude:
+        w(line)
     w(f"  %kv_heads = memref.dim %k, %c0 : {k.MR}")
     w(f"  %keys = memref.dim %k, %c1 : {k.MR}")
     w("  // The operands' extents, checked before anything runs: a failed")
@@ -182,6 +209,10 @@ def host_checks(k, operands):
                      (1, "%seq" if kind == "q" else "%keys"), (2, "%cD")]
             mr = k.MR
         for dim, want in wants:
+            check(k, n, name, dim, want, operand, mr)
+            n += 1
+    for name, operand, dims, mr in workspaces:
+        for dim, want in enumerate(dims):
             check(k, n, name, dim, want, operand, mr)
             n += 1
     w("  %heads_i64 = arith.index_cast %heads : index to i64")
@@ -381,22 +412,41 @@ def dq_kernel(T, D, causal):
 # ---------------------------------------------------------------- dK, dV
 
 
-def dkdv_kernel(T, D, causal):
+def dkdv_kernel(T, D, causal, fused=False):
     k = Writer(T, D, causal)
     w = k.w
     SA = "!croq.acc<64x64xf32>"
     OA = f"!croq.acc<64x{D}xf32>"
     PF = f"!croq.frag<64x64x{T}, registers>"
     VEC = "!croq.vec<64xf32, cols>"
-    name = "attention_bwd_dkdv" + suffix(T, D, causal)
+    DS3 = f"!croq.tile<1x64x64x{T}, shared, swizzle = 128>"
+    DS2 = f"!croq.tile<64x64x{T}, shared, swizzle = 128>"
+    DSS = f"!croq.tiles<4 x 1x64x64x{T}, shared, swizzle = 128>"
+    name = ("attention_bwd_dkdvdq" if fused else "attention_bwd_dkdv") + \
+        suffix(T, D, causal)
+    WS = "memref<?xf32>"
     w(f"func.func @{name}(%q: {k.MR}, %k: {k.MR}, %v: {k.MR},")
     w(f"    %do: {k.MR}, %lse: {k.ML}, %delta: {k.ML}, %dk: {k.MR},")
-    w(f"    %dv: {k.MR}, %sm_scale: f32) {{")
+    if fused:
+        w(f"    %dv: {k.MR}, %dq_acc: {WS}, %turns: memref<?xi32>,")
+        w("    %sm_scale: f32) {")
+    else:
+        w(f"    %dv: {k.MR}, %sm_scale: f32) {{")
     constants(k, (3,) if k.rstages == 3 else ())
+    prelude, workspaces = (), ()
+    if fused:
+        prelude = ("  %seq_tiles = arith.ceildivui %seq, %c64 : index",
+                   "  %tile_count = arith.muli %heads, %seq_tiles : index",
+                   "  %turn_count = arith.muli %tile_count, %c2 : index",
+                   "  %acc_rows = arith.muli %tile_count, %c64 : index",
+                   "  %acc_elems = arith.muli %acc_rows, %cD : index")
+        workspaces = (("%dq_acc", DQ_ACC, ("%acc_elems",), WS),
+                      ("%turns", TURNS, ("%turn_count",), "memref<?xi32>"))
     host_checks(k, [("%q", Q, "q"), ("%k", K, "kv"), ("%v", V, "kv"),
                     ("%do", DO, "q"),
                     ("%lse", LSE, "rows"), ("%delta", DELTA, "rows"),
-                    ("%dk", DK, "kv"), ("%dv", DV, "kv")])
+                    ("%dk", DK, "kv"), ("%dv", DV, "kv")], workspaces,
+                prelude)
     w("  %grid_k = arith.ceildivui %keys, %c128 : index")
     w("  %q_tiles = arith.ceildivui %seq, %c64 : index")
     w("  // One block for 128 keys of a key/value head; causal, the key tiles")
@@ -410,6 +460,10 @@ def dkdv_kernel(T, D, causal):
     w(f"    %v_s = croq.alloc : {k.RS}")
     w(f"    %q_s = croq.alloc : {k.RSR}")
     w(f"    %do_s = croq.alloc : {k.RSR}")
+    if fused:
+        w(f"    %ds_s = croq.alloc : {DSS}")
+    if fused:
+        w(f"    %dq_s = croq.alloc : !croq.tiles<2 x 64x{D // 2}xf32, shared, swizzle = 128>")
     w("    %kb = arith.divui %bid, %kv_heads : index")
     w("    %bkv = arith.remui %bid, %kv_heads : index")
     if causal:
@@ -532,13 +586,29 @@ def dkdv_kernel(T, D, causal):
     w(f"{J}  %gr = arith.mulf %x, %d : f32")
     w(f"{J}  croq.yield %gr : f32")
     w(f"{J}}}")
-    w(f"{J}%dsf = croq.mma.convert %dst : {SA} -> {PF}")
-    w(f"{J}%dk1 = croq.mma row col %dka, %dsf, %qb : {PF}, {k.RF} -> {OA}")
-    w(f"{J}%dkc = croq.mma.commit %dk1 : {OA}")
-    w(f"{J}%dvw = croq.mma.wait %dvc : {OA}")
-    w(f"{J}croq.event.trigger %rempty[%stage] : {k.ER}")
-    w(f"{J}scf.yield %dvw, %dkc : {OA}, {OA}")
+    if not fused:
+        w(f"{J}%dsf = croq.mma.convert %dst : {SA} -> {PF}")
+        w(f"{J}%dk1 = croq.mma row col %dka, %dsf, %qb : {PF}, {k.RF} -> {OA}")
+        w(f"{J}%dkc = croq.mma.commit %dk1 : {OA}")
+        w(f"{J}%dvw = croq.mma.wait %dvc : {OA}")
+        w(f"{J}croq.event.trigger %rempty[%stage] : {k.ER}")
+        w(f"{J}scf.yield %dvw, %dkc : {OA}, {OA}")
+    else:
+        dq_contribution(k, J, SA, OA, PF, DS3, DS2, DSS)
     w(f"{I}}}")
+    if fused:
+        w(f"{I}// The last tile's turn.")
+        w(f"{I}%any = arith.cmpi ugt, %steps, %c0 : index")
+        w(f"{I}scf.if %any {{")
+        w(f"{I}  %tl = arith.subi %steps, %c1 : index")
+        counter_index(k, I + "  ", "%tl", "l")
+        w(f"{I}  croq.wait_stores")
+        w(f"{I}  croq.turn.pass %turns[%counter_l] : memref<?xi32>")
+        w(f"{I}}}")
+    if fused:
+        w(f"{I}// The other consumer reads this one's K tile until its last")
+        w(f"{I}// dQ product; dK is stored through it.")
+        w(f"{I}croq.named_barrier.sync %c0, threads = 256")
     w(f"{I}%dks = croq.mma.map %res#1 (%row, %col, %x) : {OA} {{")
     w(f"{I}  %y = arith.mulf %x, %sm_scale : f32")
     w(f"{I}  croq.yield %y : f32")
@@ -556,6 +626,180 @@ def dkdv_kernel(T, D, causal):
     return k.text()
 
 
+def dq_contribution(k, J, SA, OA, PF, DS3, DS2, DSS):
+    """The fused dK/dV kernel's end of an iteration: dK += dS^T Q_i as
+    before, and the block's part of dQ_i = (scale dS) K over its 128 keys:
+    each consumer stores scale dS^T of its 64 keys in shared memory, and
+    after both have, multiplies the two (read transposed as wgmma's A) by
+    the matching halves of its own D / 2 columns of K, and adds the 64 x
+    D / 2 product into the f32 workspace through a shared tile with one
+    bulk add. Each column half of each query tile has a turn counter that
+    key block kb waits to be kb: the adds of the key blocks come in the
+    same order on every run. A consumer passes its turn one iteration
+    later, after waiting for its add, so that the add runs under that
+    iteration's products."""
+    w = k.w
+    T, D = k.T, k.D
+    H = D // 2
+    DF = f"!croq.frag<64x64x{T}>"
+    KF = f"!croq.frag<64x{H}x{T}>"
+    KV = f"!croq.view<64x{H}x{T}, shared, swizzle = 128>"
+    QA = f"!croq.acc<64x{H}xf32>"
+    w(f"{J}%dsq = croq.mma.map %dst (%row, %col, %x) : {SA} {{")
+    w(f"{J}  %y = arith.mulf %x, %sm_scale : f32")
+    w(f"{J}  croq.yield %y : f32")
+    w(f"{J}}}")
+    w(f"{J}// scale dS^T to shared memory, two buffers of the two consumers'")
+    w(f"{J}// by iteration parity: the other consumer may still read the")
+    w(f"{J}// previous iteration's.")
+    w(f"{J}%parity = arith.remui %t, %c2 : index")
+    w(f"{J}%ds_base = arith.muli %parity, %c2 : index")
+    w(f"{J}%ds_own = arith.addi %ds_base, %half : index")
+    w(f"{J}%dst_t = croq.stage %ds_s[%ds_own] : {DSS}")
+    w(f"{J}%dst_2 = croq.span_as %dst_t : {DS3} -> {DS2}")
+    w(f"{J}croq.mma.store %dsq -> %dst_2 : {SA} -> {DS2}")
+    w(f"{J}%dsf = croq.mma.convert %dst : {SA} -> {PF}")
+    w(f"{J}%dk1 = croq.mma row col %dka, %dsf, %qb : {PF}, {k.RF} -> {OA}")
+    w(f"{J}%dkc = croq.mma.commit %dk1 pending = 1 : {OA}")
+    w(f"{J}croq.barrier warpgroup async")
+    w(f"{J}croq.named_barrier.sync %c0, threads = 256")
+    w(f"{J}%dq0 = croq.mma.fill %zero : {QA}")
+    acc = "%dq0"
+    for h in (0, 1):
+        w(f"{J}%ds_{h} = arith.addi %ds_base, %c{h} : index")
+        w(f"{J}%dsh_t{h} = croq.stage %ds_s[%ds_{h}] : {DSS}")
+        w(f"{J}%dsh_2{h} = croq.span_as %dsh_t{h} : {DS3} -> {DS2}")
+        w(f"{J}%dsa{h} = croq.mma.load %dsh_2{h} : {DS2} -> {DF}")
+        w(f"{J}%kh_t{h} = croq.stage %k_s[%c{h}] : {k.RS}")
+        w(f"{J}%kh_2{h} = croq.span_as %kh_t{h} : {k.R3} -> {k.R2}")
+        w(f"{J}%kh_v{h} = croq.subspan %kh_2{h} [64, {H}] at [%c0, %half] : {k.R2} -> {KV}")
+        w(f"{J}%kh_f{h} = croq.mma.load %kh_v{h} : {KV} -> {KF}")
+        w(f"{J}%dq{h + 1} = croq.mma col col {acc}, %dsa{h}, %kh_f{h} : {DF}, {KF} -> {QA}")
+        acc = f"%dq{h + 1}"
+    w(f"{J}%dqc = croq.mma.commit {acc} : {QA}")
+    w(f"{J}%dvw = croq.mma.wait %dvc : {OA}")
+    w(f"{J}%dkw = croq.mma.wait %dkc : {OA}")
+    w(f"{J}croq.event.trigger %rempty[%stage] : {k.ER}")
+    w(f"{J}// The previous tile's turn, passed now that its adds had an")
+    w(f"{J}// iteration to drain.")
+    w(f"{J}%has_prev = arith.cmpi ugt, %t, %c0 : index")
+    w(f"{J}scf.if %has_prev {{")
+    w(f"{J}  %tp = arith.subi %t, %c1 : index")
+    counter_index(k, J + "  ", "%tp", "p")
+    w(f"{J}  croq.wait_stores")
+    w(f"{J}  croq.turn.pass %turns[%counter_p] : memref<?xi32>")
+    w(f"{J}}}")
+    counter_index(k, J, "%t", "")
+    ST = f"!croq.tile<64x{H}xf32, shared, swizzle = 128>"
+    w(f"{J}// The part through shared memory (swizzled: no bank conflicts;")
+    w(f"{J}// croq.attention undoes the swizzle), added by one bulk add")
+    w(f"{J}// into the part's {64 * H} consecutive floats of the workspace.")
+    w(f"{J}%dq_st = croq.stage %dq_s[%half] : !croq.tiles<2 x 64x{H}xf32, shared, swizzle = 128>")
+    w(f"{J}croq.mma.store %dqc -> %dq_st : {QA} -> {ST}")
+    w(f"{J}croq.turn.wait %turns[%counter_] until %kb : memref<?xi32>")
+    w(f"{J}%dq_v = croq.subspan %dq_acc [{64 * H}] at [%counter_] : memref<?xf32> -> !croq.view<{64 * H}xf32>")
+    w(f"{J}croq.bulk_add %dq_st -> %dq_v : {ST} -> !croq.view<{64 * H}xf32>")
+    w(f"{J}scf.yield %dvw, %dkw : {OA}, {OA}")
+
+
+def counter_index(k, J, t, n):
+    """%tile_n, the workspace's query tile of step `t`, and %counter_n, the
+    turn counter of the consumer's column half of it."""
+    w = k.w
+    w(f"{J}%g_{n} = arith.divui {t}, %per_head : index")
+    w(f"{J}%ti_{n} = arith.remui {t}, %per_head : index")
+    w(f"{J}%i_{n} = arith.addi %start, %ti_{n} : index")
+    w(f"{J}%bh_{n} = arith.addi %head0, %g_{n} : index")
+    w(f"{J}%tile_row_{n} = arith.muli %bh_{n}, %q_tiles : index")
+    w(f"{J}%tile_{n} = arith.addi %tile_row_{n}, %i_{n} : index")
+    w(f"{J}%counter2_{n} = arith.muli %tile_{n}, %c2 : index")
+    w(f"{J}%counter_{n} = arith.addi %counter2_{n}, %half : index")
+
+
+def delta_kernel(T, D):
+    """delta = rowsum(dO * O) of each query row, as the dQ kernel computes
+    it: the diagonal of dO O^T, 64 rows a warpgroup."""
+    k = Writer(T, D, False)
+    w = k.w
+    VEC = "!croq.vec<64xf32, rows>"
+    name = "attention_bwd_delta" + suffix(T, D, False)
+    w(f"func.func @{name}(%o: {k.MR}, %do: {k.MR}, %delta: {k.ML},")
+    w(f"    %dq_acc: {k.ML}, %turns: memref<?xi32>) {{")
+    constants(k)
+    w(f"  %heads = memref.dim %o, %c0 : {k.MR}")
+    w(f"  %seq = memref.dim %o, %c1 : {k.MR}")
+    w("  %seq_tiles = arith.ceildivui %seq, %c64 : index")
+    w("  %tile_count = arith.muli %heads, %seq_tiles : index")
+    w("  %turn_count = arith.muli %tile_count, %c2 : index")
+    w("  %acc_rows = arith.muli %tile_count, %c64 : index")
+    w("  %check_attention = arith.constant 7 : i32")
+    n = 0
+    for name_, operand, wants, mr in (
+            ("%o", OUT, [(2, "%cD")], k.MR),
+            ("%do", DO, [(0, "%heads"), (1, "%seq"), (2, "%cD")], k.MR),
+            ("%delta", DELTA, [(0, "%heads"), (1, "%seq")], k.ML),
+            ("%dq_acc", DQ_ACC, [(0, "%acc_rows"), (1, "%cD")], k.ML),
+            ("%turns", TURNS, [(0, "%turn_count")], "memref<?xi32>")):
+        for dim, want in wants:
+            check(k, n, name_, dim, want, operand, mr)
+            n += 1
+    w("  %grid_q = arith.ceildivui %seq, %c128 : index")
+    w("  %items = arith.muli %heads, %grid_q : index")
+    w("  croq.parallel (%bid) in [%items] : block {")
+    w(f"    %rready = croq.event.alloc : {k.E2}")
+    w(f"    %do_s = croq.alloc : {k.RS}")
+    w(f"    %o_s = croq.alloc : {k.RS}")
+    w("    %bh = arith.divui %bid, %grid_q : index")
+    w("    %bq = arith.remui %bid, %grid_q : index")
+    w("    croq.parallel (%half) in [2] : warpgroup {")
+    I = "      "
+    w(f"{I}%zero = arith.constant 0.0 : f32")
+    w(f"{I}%q2x = arith.muli %bq, %c2 : index")
+    w(f"{I}%row_block = arith.addi %q2x, %half : index")
+    futures = []
+    for t, src in (("do", "%do"), ("o", "%o")):
+        w(f"{I}%{t}v = croq.subspan {src} [1, 64, {D}] at [%bh, %row_block, %c0] : {k.MR} -> {k.RV}")
+        w(f"{I}%{t}t = croq.stage %{t}_s[%half] : {k.RS}")
+        w(f"{I}%f{t} = croq.copy tma async zfill swizzle = 128 %{t}v -> %{t}t : {k.RV} -> {k.R3}")
+        futures.append(f"%f{t}")
+    w(f"{I}croq.event.trigger %rready[%half] after ({', '.join(futures)}) : {k.E2}")
+    w(f"{I}croq.event.wait %rready[%half] : {k.E2}")
+    for t in ("do", "o"):
+        w(f"{I}%{t}2 = croq.span_as %{t}t : {k.R3} -> {k.R2}")
+        w(f"{I}%{t}a = croq.mma.load %{t}2 : {k.R2} -> {k.RF}")
+    w(f"{I}%dd0 = croq.mma.fill %zero : !croq.acc<64x64xf32>")
+    w(f"{I}%dd1 = croq.mma row row %dd0, %doa, %oa : {k.RF}, {k.RF} -> !croq.acc<64x64xf32>")
+    w(f"{I}%dd = croq.mma.commit %dd1 : !croq.acc<64x64xf32>")
+    w(f"{I}%ddiag = croq.mma.map %dd (%row, %col, %x) : !croq.acc<64x64xf32> {{")
+    w(f"{I}  %on = arith.cmpi eq, %row, %col : index")
+    w(f"{I}  %y = arith.select %on, %x, %zero : f32")
+    w(f"{I}  croq.yield %y : f32")
+    w(f"{I}}}")
+    w(f"{I}%dlt = croq.mma.reduce sum %ddiag : !croq.acc<64x64xf32> -> {VEC}")
+    w(f"{I}%dlt_v = croq.subspan %delta [1, 64] at [%bh, %row_block] : {k.ML} -> {k.LV}")
+    w(f"{I}croq.vec.store %dlt -> %dlt_v : {VEC} -> {k.LV}")
+    w(f"{I}// Zeros for the next kernel: the tile's dQ sum and the turn")
+    w(f"{I}// counters of its two column halves.")
+    w(f"{I}%in_seq = arith.cmpi ult, %row_block, %seq_tiles : index")
+    w(f"{I}scf.if %in_seq {{")
+    w(f"{I}  %tile_row = arith.muli %bh, %seq_tiles : index")
+    w(f"{I}  %tile = arith.addi %tile_row, %row_block : index")
+    w(f"{I}  %zacc = croq.mma.fill %zero : !croq.acc<64x{D}xf32>")
+    w(f"{I}  %acc_v = croq.subspan %dq_acc [64, {D}] at [%tile, %c0] : {k.ML} -> !croq.view<64x{D}xf32>")
+    w(f"{I}  croq.mma.store %zacc -> %acc_v : !croq.acc<64x{D}xf32> -> !croq.view<64x{D}xf32>")
+    w(f"{I}  %zero_i32 = arith.constant 0 : i32")
+    w(f"{I}  %turn0 = arith.muli %tile, %c2 : index")
+    w(f"{I}  %turn1 = arith.addi %turn0, %c1 : index")
+    w(f"{I}  croq.write %zero_i32, %turns[%turn0] : memref<?xi32>")
+    w(f"{I}  croq.write %zero_i32, %turns[%turn1] : memref<?xi32>")
+    w(f"{I}}}")
+    w("    }")
+    w("  }")
+    w("  return")
+    w("}")
+    return k.text()
+
+
 def main():
     parts = [HEADER + DECLARATIONS]
     for T, D, causal in CONFIGS:
@@ -566,6 +810,10 @@ def main():
                                   lse=True))
         parts.append(f"// dQ and delta{s}.\n" + dq_kernel(T, D, causal))
         parts.append(f"// dK and dV{s}.\n" + dkdv_kernel(T, D, causal))
+        if not causal:
+            parts.append(f"// delta{s}.\n" + delta_kernel(T, D))
+        parts.append(f"// dK, dV and dQ's f32 sums{s}.\n"
+                     + dkdv_kernel(T, D, causal, fused=True))
     print("\n".join(parts), end="")
 
 

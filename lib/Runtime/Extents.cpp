@@ -65,16 +65,28 @@ extern "C" int croqRtRequireEqualExtents(int64_t first, int64_t second,
                 input, a, b);
     break;
   case CROQ_RT_EXTENTS_ATTENTION: {
-    static const char *const names[] = {
-        "Q",  "K",  "V",  "the output", "the log-sum-exp",
-        "dO", "dQ", "dK", "dV",         "delta"};
-    const char *name = input >= 0 && input < 10 ? names[input] : "an operand";
+    static const char *const names[] = {"Q",
+                                        "K",
+                                        "V",
+                                        "the output",
+                                        "the log-sum-exp",
+                                        "dO",
+                                        "dQ",
+                                        "dK",
+                                        "dV",
+                                        "delta",
+                                        "the dQ workspace",
+                                        "the dQ turn counters"};
+    const char *name = input >= 0 && input < 12 ? names[input] : "an operand";
     reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, api,
                 "%s of the attention has an extent of %lld where %lld is "
                 "expected (Q, K, V, the output, dO and the gradients as "
                 "[batch * heads, rows, D]: V's, dK's and dV's heads and keys "
                 "are K's, the others' Q's; the log-sum-exp and delta as "
-                "[batch * heads, rows]); nothing was launched",
+                "[batch * heads, rows]; the dQ workspace as [batch * heads "
+                "* tiles * 64, D] f32, flat in the fused kernel, its turn "
+                "counters as [batch * heads * tiles * 2] i32, tiles = "
+                "ceil(rows / 64)); nothing was launched",
                 name, a, b);
     break;
   }

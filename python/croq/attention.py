@@ -9,9 +9,14 @@ Compile the example here and load it where the GPU is::
     out.float().sum().backward()           # q.grad, k.grad, v.grad
 
 ``Attention.__call__`` is a ``torch.autograd.Function``: the forward saves
-each query row's log-sum-exp, the backward runs the dQ kernel (which also
-writes delta = rowsum(dO * O)) and then the dK/dV kernel. Both are
-deterministic: the same inputs give the same gradients, bit for bit. K and
+each query row's log-sum-exp. The backward runs the dQ kernel (which also
+writes delta = rowsum(dO * O)) and then the dK/dV kernel. With
+``Attention(module, fused=True)`` it runs instead a small kernel for delta,
+then one kernel for dK, dV and dQ, whose key blocks add their parts of dQ
+into an f32 workspace in key order (turn counters in global memory order
+the adds), then converts dQ: two products fewer, but slower on the H200
+for now (bench/RESULTS.md). Both are deterministic: the
+same inputs give the same gradients, bit for bit. K and
 V may have fewer heads than Q (grouped-query attention); their gradients
 are summed over the query heads of each group. The kernels are called
 through their torch custom operators (``EntryPoint.torch_op``), so the
@@ -72,8 +77,11 @@ class Attention:
     """softmax(scale * q k^T) v with gradients, on a loaded
     flash_attention_bwd module."""
 
-    def __init__(self, module: Any):
+    def __init__(self, module: Any, fused: bool = False):
         self.module = module
+        # The two-kernel backward is the default: the fused one measured
+        # 0.58-0.78x its speed on the H200 (bench/RESULTS.md, 2026-11-29).
+        self.fused = fused
         self._ops: dict = {}
         self._function = _make_function(self)
 
@@ -109,15 +117,66 @@ class Attention:
         import torch
         s = _suffix(q.dtype, q.shape[3], causal)
         fq, fk, fv, fo, fdo = (_flat(t) for t in (q, k, v, out, dout))
-        dq = torch.empty_like(fq)
         dk = torch.empty_like(fk)
         dv = torch.empty_like(fv)
         delta = torch.empty_like(lse)
+        if self.fused:
+            return self._backward_fused(q, k, v, fq, fk, fv, fo, fdo, lse,
+                                        delta, dk, dv, causal, scale)
+        dq = torch.empty_like(fq)
         self.op("attention_bwd_dq" + s)(fq, fk, fv, fo, fdo, lse, delta, dq,
                                         scale)
         self.op("attention_bwd_dkdv" + s)(fq, fk, fv, fdo, lse, delta, dk,
                                           dv, scale)
         return dq.view_as(q), dk.view_as(k), dv.view_as(v)
+
+    def _backward_fused(self, q: Any, k: Any, v: Any, fq: Any, fk: Any,
+                        fv: Any, fo: Any, fdo: Any, lse: Any, delta: Any,
+                        dk: Any, dv: Any, causal: bool, scale: float) -> Any:
+        """delta (and zeroed workspaces), then dK, dV and dQ's f32 sum in
+        one kernel (its key blocks add their parts of dQ in key order,
+        counted per column half of each 64-row query tile in `turns`),
+        then dQ in q's type (workspace_to_dq)."""
+        import torch
+        heads, seq, dim = fq.shape
+        tiles = (seq + 63) // 64
+        # The delta kernel also zeroes both workspaces.
+        acc = torch.empty(heads * tiles * 64 * dim, dtype=torch.float32,
+                          device=q.device)
+        turns = torch.empty(heads * tiles * 2, dtype=torch.int32,
+                            device=q.device)
+        self.op("attention_bwd_delta" + _suffix(q.dtype, dim, False))(
+            fo, fdo, delta, acc.view(-1, dim), turns)
+        self.op("attention_bwd_dkdvdq" + _suffix(q.dtype, dim, causal))(
+            fq, fk, fv, fdo, lse, delta, dk, dv, acc, turns, scale)
+        dq = workspace_to_dq(acc, heads, seq, dim, q.dtype)
+        return dq.view_as(q), dk.view_as(k), dv.view_as(v)
+
+
+_UNSWIZZLE: dict = {}
+
+
+def workspace_to_dq(acc: Any, heads: int, seq: int, dim: int,
+                    dtype: Any) -> Any:
+    """dQ [heads, seq, dim] in `dtype` from the fused kernel's f32
+    workspace: per 64-row query tile, its two column halves one after the
+    other, each as croq lays out a 64 x dim / 2 f32 shared tile swizzled by
+    128 bytes (slabs of 32 columns, 16-byte chunk c of row r at chunk
+    c ^ (r mod 8)), which the kernel adds with bulk adds as it is."""
+    import torch
+    tiles = (seq + 63) // 64
+    key = (dim, acc.device)
+    if key not in _UNSWIZZLE:
+        half = dim // 2
+        row = torch.arange(64, device=acc.device).view(64, 1)
+        col = torch.arange(dim, device=acc.device).view(1, dim)
+        c = col % half
+        chunk = (c % 32) // 4
+        _UNSWIZZLE[key] = ((col // half) * 64 * half + (c // 32) * 64 * 32
+                           + row * 32 + (chunk ^ (row % 8)) * 4
+                           + c % 4).view(-1)
+    tile = acc.view(heads * tiles, 64 * dim).to(dtype)[:, _UNSWIZZLE[key]]
+    return tile.view(heads, tiles * 64, dim)[:, :seq]
 
 
 def _make_function(attention: Attention) -> Any:

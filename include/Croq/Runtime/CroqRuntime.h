@@ -371,8 +371,9 @@ typedef enum croqRtExtentCheck {
   CROQ_RT_EXTENTS_OPERAND = 6,
   /// An extent of an operand of an attention kernel (`input`: 0 for Q, 1
   /// K, 2 V, 3 the output, 4 the log-sum-exp, 5 dO, 6 dQ, 7 dK, 8 dV,
-  /// 9 delta; tensors as [batch * heads, rows, D], the log-sum-exp and
-  /// delta as [batch * heads, rows]) and the extent the others give it:
+  /// 9 delta, 10 the dQ workspace, 11 its turn counters; tensors as
+  /// [batch * heads, rows, D], the log-sum-exp and delta as [batch * heads,
+  /// rows]) and the extent the others give it:
   /// V's, dK's and dV's heads and keys are K's, the others' heads and rows
   /// Q's.
   CROQ_RT_EXTENTS_ATTENTION = 7,

@@ -271,6 +271,11 @@ void insertWgmmaFences(ModuleOp module);
 void populateCroqMmaStoreToGPUPatterns(CroqTypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// Adds the patterns that lower croq.mma.accumulate (atomic adds into a
+/// global workspace) and the turn counters that order them.
+void populateCroqAccumulateToGPUPatterns(CroqTypeConverter &converter,
+                                         RewritePatternSet &patterns);
+
 /// Where a thread holds its part of a wgmma accumulator: its warp and lane
 /// in the warpgroup, and the row and column of its register 0 of 64-row
 /// block 0 (16 w + l / 4 and 2 (l % 4)). Register r = 4 j + q of block i is

@@ -516,4 +516,5 @@ void mlir::croq::populateCroqMmaToGPUPatterns(CroqTypeConverter &converter,
   populateCroqMmaMapToGPUPatterns(converter, patterns);
   populateCroqMmaReduceToGPUPatterns(converter, patterns);
   populateCroqClusterSumToGPUPatterns(converter, patterns);
+  populateCroqAccumulateToGPUPatterns(converter, patterns);
 }

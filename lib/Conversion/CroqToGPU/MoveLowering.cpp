@@ -71,7 +71,8 @@ struct WarpIndexOpLowering : OpConversionPattern<WarpIndexOp> {
 };
 
 /// croq.barrier block  =>  gpu.barrier; warpgroup  =>  the named barrier
-/// 1 + warpgroup index of 128 threads.
+/// 1 + warpgroup index of 128 threads. With `async`, a
+/// fence.proxy.async.shared::cta before it.
 struct BarrierOpLowering : OpConversionPattern<BarrierOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -84,6 +85,13 @@ struct BarrierOpLowering : OpConversionPattern<BarrierOp> {
       Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
       group.warpgroupIndex = arith::DivUIOp::create(
           rewriter, loc, tid, indexConstant(rewriter, loc, kWarpgroupSize));
+    }
+    if (op.getAsync()) {
+      MLIRContext *context = rewriter.getContext();
+      NVVM::FenceProxyOp::create(
+          rewriter, loc,
+          NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
     }
     emitGroupBarrier(rewriter, loc, group);
     rewriter.eraseOp(op);

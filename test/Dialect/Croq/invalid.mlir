@@ -2531,3 +2531,125 @@ func.func @mma_commit_pending_slice(%acc: !croq.acc<64x64xf32>) {
   %s = croq.mma.slice %r[0] : !croq.acc<64x64xf32> -> !croq.acc<64x32xf32>
   return
 }
+
+// -----
+
+func.func @accumulate_f16(%a: !croq.acc<64x64xf16>, %m: memref<64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.accumulate' op adds an f32 accumulator into f32 elements, not 'f16' into 'f32'}}
+  croq.mma.accumulate %a -> %m : !croq.acc<64x64xf16> -> memref<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @accumulate_into_f16(%a: !croq.acc<64x64xf32>, %m: memref<64x64xf16>) {
+  // expected-error @+1 {{'croq.mma.accumulate' op adds an f32 accumulator into f32 elements, not 'f32' into 'f16'}}
+  croq.mma.accumulate %a -> %m : !croq.acc<64x64xf32> -> memref<64x64xf16>
+  return
+}
+
+// -----
+
+func.func @accumulate_rank(%a: !croq.acc<64x64xf32>, %m: memref<1x64x64xf32>) {
+  // expected-error @+1 {{'croq.mma.accumulate' op expected a 2-d destination, got rank 3}}
+  croq.mma.accumulate %a -> %m : !croq.acc<64x64xf32> -> memref<1x64x64xf32>
+  return
+}
+
+// -----
+
+func.func @accumulate_shape(%a: !croq.acc<64x64xf32>, %m: memref<64x32xf32>) {
+  // expected-error @+1 {{'croq.mma.accumulate' op destination dimension 1 (32) does not match the accumulator's (64)}}
+  croq.mma.accumulate %a -> %m : !croq.acc<64x64xf32> -> memref<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @accumulate_shared(%a: !croq.acc<64x64xf32>, %m: memref<64x64xf32, 3>) {
+  // expected-error @+1 {{'croq.mma.accumulate' op adds into global memory (no memory space), not 'memref<64x64xf32, 3>'}}
+  croq.mma.accumulate %a -> %m : !croq.acc<64x64xf32> -> memref<64x64xf32, 3>
+  return
+}
+
+// -----
+
+func.func @turn_wait_shared(%c: memref<8xi32, 3>, %i: index) {
+  croq.parallel (%b) in [1] : block {
+    // expected-error @+1 {{'croq.turn.wait' op expects counters in global memory (no memory space), got 'memref<8xi32, 3>'}}
+    croq.turn.wait %c[%i] until %i : memref<8xi32, 3>
+  }
+  return
+}
+
+// -----
+
+func.func @turn_wait_outside(%c: memref<?xi32>, %i: index) {
+  // expected-error @+1 {{'croq.turn.wait' op must be inside a block-level croq.parallel region: its block or warpgroup waits or passes together}}
+  croq.turn.wait %c[%i] until %i : memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @turn_pass_outside(%c: memref<?xi32>, %i: index) {
+  // expected-error @+1 {{'croq.turn.pass' op must be inside a block-level croq.parallel region: its block or warpgroup waits or passes together}}
+  croq.turn.pass %c[%i] : memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @turn_pass_i64(%c: memref<?xi64>, %i: index) {
+  // expected-error @+1 {{'croq.turn.pass' op operand #0 must be 1D memref of 32-bit signless integer values}}
+  croq.turn.pass %c[%i] : memref<?xi64>
+  return
+}
+
+// -----
+
+func.func @bulk_add_local(%t: !croq.tile<16x16xf32, local>, %m: memref<256xf32>) {
+  // expected-error @+1 {{'croq.bulk_add' op adds a shared tile, not '!croq.tile<16x16xf32, local>'}}
+  croq.bulk_add %t -> %m : !croq.tile<16x16xf32, local> -> memref<256xf32>
+  return
+}
+
+// -----
+
+func.func @bulk_add_f16(%t: !croq.tile<16x16xf16, shared>, %m: memref<256xf16>) {
+  // expected-error @+1 {{'croq.bulk_add' op adds f32 elements, not 'f16' into 'f16'}}
+  croq.bulk_add %t -> %m : !croq.tile<16x16xf16, shared> -> memref<256xf16>
+  return
+}
+
+// -----
+
+func.func @bulk_add_rank(%t: !croq.tile<16x16xf32, shared>, %m: memref<16x16xf32>) {
+  // expected-error @+1 {{'croq.bulk_add' op expected a 1-d destination (consecutive elements), got rank 2}}
+  croq.bulk_add %t -> %m : !croq.tile<16x16xf32, shared> -> memref<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @bulk_add_count(%t: !croq.tile<16x16xf32, shared>, %m: memref<255xf32>) {
+  // expected-error @+1 {{'croq.bulk_add' op destination of 255 elements for a tile of 256}}
+  croq.bulk_add %t -> %m : !croq.tile<16x16xf32, shared> -> memref<255xf32>
+  return
+}
+
+// -----
+
+func.func @bulk_add_bytes(%t: !croq.tile<1x3xf32, shared>, %m: memref<3xf32>) {
+  // expected-error @+1 {{'croq.bulk_add' op a bulk add moves a multiple of 16 bytes, not 12}}
+  croq.bulk_add %t -> %m : !croq.tile<1x3xf32, shared> -> memref<3xf32>
+  return
+}
+
+// -----
+
+func.func @bulk_add_shared_dest(%t: !croq.tile<16x16xf32, shared>, %m: memref<256xf32, 3>) {
+  // expected-error @+1 {{'croq.bulk_add' op adds into global memory (no memory space), not 'memref<256xf32, 3>'}}
+  croq.bulk_add %t -> %m : !croq.tile<16x16xf32, shared> -> memref<256xf32, 3>
+  return
+}

@@ -226,3 +226,70 @@ func.func @cse_keeps_cluster_sums(%out: memref<64x128xf32>) {
   }
   return
 }
+
+// -----
+
+// croq.mma.accumulate reads and writes its destination, and the turn ops
+// order memory: a read of the workspace before them is not reused after.
+// CSE-LABEL: func.func @cse_keeps_reads_across_accumulate
+// CSE: croq.read %[[W:.*]][
+// CSE: croq.turn.wait
+// CSE: croq.read %[[W]][
+// CSE: croq.mma.accumulate
+// CSE: croq.read %[[W]][
+// CSE: croq.turn.pass
+// CSE: croq.read %[[W]][
+func.func @cse_keeps_reads_across_accumulate(%ws: memref<64x64xf32>, %turns: memref<?xi32>,
+                                             %out: memref<4xf32>, %i: index) {
+  croq.parallel (%p) in [1] : block {
+    %z = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %z : !croq.acc<64x64xf32>
+    %a = croq.read %ws[%i, %i] : memref<64x64xf32>
+    croq.turn.wait %turns[%i] until %i : memref<?xi32>
+    %b = croq.read %ws[%i, %i] : memref<64x64xf32>
+    croq.mma.accumulate %acc -> %ws : !croq.acc<64x64xf32> -> memref<64x64xf32>
+    %c = croq.read %ws[%i, %i] : memref<64x64xf32>
+    croq.turn.pass %turns[%i] : memref<?xi32>
+    %d = croq.read %ws[%i, %i] : memref<64x64xf32>
+    croq.write %a, %out[%i] : memref<4xf32>
+    croq.write %b, %out[%i] : memref<4xf32>
+    croq.write %c, %out[%i] : memref<4xf32>
+    croq.write %d, %out[%i] : memref<4xf32>
+  }
+  return
+}
+// -----
+
+// croq.bulk_add reads its tile and reads and writes its destination: a read
+// of either before it is not reused after, and a write to the tile before
+// it stays.
+// CSE-LABEL: func.func @cse_keeps_reads_across_bulk_add
+// CSE: croq.read %[[T:.*]][
+// CSE: croq.read %[[W:.*]][
+// CSE: croq.bulk_add
+// CSE: croq.read %[[W]][
+// LICM-LABEL: func.func @cse_keeps_reads_across_bulk_add
+// LICM: scf.for
+// LICM:   croq.write
+// LICM:   croq.bulk_add
+func.func @cse_keeps_reads_across_bulk_add(%ws: memref<256xf32>, %out: memref<4xf32>,
+                                           %i: index, %n: index) {
+  croq.parallel (%p) in [1] : block {
+    %t = croq.alloc : !croq.tile<16x16xf32, shared>
+    %a = croq.read %t[%i, %i] : !croq.tile<16x16xf32, shared>
+    %b = croq.read %ws[%i] : memref<256xf32>
+    croq.bulk_add %t -> %ws : !croq.tile<16x16xf32, shared> -> memref<256xf32>
+    %c = croq.read %ws[%i] : memref<256xf32>
+    croq.write %a, %out[%i] : memref<4xf32>
+    croq.write %b, %out[%i] : memref<4xf32>
+    croq.write %c, %out[%i] : memref<4xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %k = %c0 to %n step %c1 {
+      %z = arith.constant 0.0 : f32
+      croq.write %z, %t[%c0, %c0] : !croq.tile<16x16xf32, shared>
+      croq.bulk_add %t -> %ws : !croq.tile<16x16xf32, shared> -> memref<256xf32>
+    }
+  }
+  return
+}

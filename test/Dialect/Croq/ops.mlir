@@ -953,8 +953,10 @@ func.func @thread_index_and_barrier_example() -> index {
   %t = croq.thread_index warpgroup
   // CHECK: croq.barrier block
   croq.barrier block
-  // CHECK: croq.barrier warpgroup
+  // CHECK: croq.barrier warpgroup{{$}}
   croq.barrier warpgroup
+  // CHECK: croq.barrier warpgroup async
+  croq.barrier warpgroup async
   // CHECK: return %[[T]]
   return %t : index
 }
@@ -1217,6 +1219,41 @@ func.func @im2col_map_example(%x: memref<?x?x?x?xf16>, %y: memref<4x1000x32xbf16
     croq.wait %f
     %u = croq.alloc : !croq.tile<256x32xbf16, shared>
     croq.im2col %y[%n, %w, %c] offsets [%r] -> %u map %m1 : memref<4x1000x32xbf16> -> !croq.tile<256x32xbf16, shared>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @accumulate_and_turns_example(
+// CHECK: croq.turn.wait %{{.*}}[%{{.*}}] until %{{.*}} : memref<?xi32>
+// CHECK: croq.mma.accumulate %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+// CHECK: croq.mma.accumulate %{{.*}} -> %{{.*}} : !croq.acc<64x64xf32> -> memref<64x64xf32>
+// CHECK: croq.turn.pass %{{.*}}[%{{.*}}] : memref<?xi32>
+func.func @accumulate_and_turns_example(%ws: memref<?x?xf32>, %m: memref<64x64xf32>,
+    %turns: memref<?xi32>, %tile: index, %n: index) {
+  croq.parallel (%b) in [4] : block {
+    %z = arith.constant 0.0 : f32
+    %dq = croq.mma.fill %z : !croq.acc<64x128xf32>
+    %small = croq.mma.fill %z : !croq.acc<64x64xf32>
+    %c0 = arith.constant 0 : index
+    %workspace = croq.subspan %ws [64, 128] at [%tile, %c0] : memref<?x?xf32> -> !croq.view<64x128xf32>
+    croq.turn.wait %turns[%tile] until %n : memref<?xi32>
+    croq.mma.accumulate %dq -> %workspace : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+    croq.mma.accumulate %small -> %m : !croq.acc<64x64xf32> -> memref<64x64xf32>
+    croq.turn.pass %turns[%tile] : memref<?xi32>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @bulk_add_example(
+// CHECK: croq.bulk_add %{{.*}} -> %{{.*}} : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
+// CHECK: croq.bulk_add %{{.*}} -> %{{.*}} : !croq.tile<16x16xf32, shared> -> memref<256xf32>
+func.func @bulk_add_example(%ws: memref<?xf32>, %m: memref<256xf32>, %i: index) {
+  croq.parallel (%b) in [4] : block {
+    %t = croq.alloc : !croq.tile<64x64xf32, shared, swizzle = 128>
+    %u = croq.alloc : !croq.tile<16x16xf32, shared>
+    %w = croq.subspan %ws [4096] at [%i] : memref<?xf32> -> !croq.view<4096xf32>
+    croq.bulk_add %t -> %w : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
+    croq.bulk_add %u -> %m : !croq.tile<16x16xf32, shared> -> memref<256xf32>
   }
   return
 }

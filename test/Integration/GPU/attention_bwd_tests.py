@@ -1,9 +1,11 @@
 """GPU tests of examples/flash_attention_bwd.mlir (run_gpu_tests.py calls
 attention_bwd_tests): the training forward's output and log-sum-exp, and
 the backward's dQ, dK and dV against SDPA's in float32 on the same inputs
-(upcast), on random inputs with every output poisoned (NaN) first; that
-two runs give the same gradients bit for bit (the kernels are
-deterministic); the autograd function (croq.attention.Attention) through
+(upcast), on random inputs with every output poisoned (NaN) first, for
+the fused backward (delta, then dK, dV and dQ's f32 sum in one kernel)
+and on some shapes the two-kernel one (dQ, then dK/dV); that two runs
+give the same gradients bit for bit (the kernels are deterministic: the
+fused kernel's key blocks add to dQ in a fixed order); the autograd function (croq.attention.Attention) through
 loss.backward(); and the host checks that decline bad extents by operand
 name."""
 
@@ -67,8 +69,27 @@ def reference(q, k, v, dout, causal, scale):
 
 def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
                         ) -> None:
+    def run_fused(mod, sfx, dim, fl, out, lse, sc, dtype, keys):
+        """delta (which zeroes the workspaces, poisoned here), dK, dV and
+        dQ's f32 sum in one kernel, dQ converted as croq.attention does."""
+        heads, seq = fl[0].shape[0], fl[0].shape[1]
+        tiles = (seq + 63) // 64
+        delta = poisoned((heads, seq), torch.float32)
+        acc = poisoned((heads * tiles * 64 * dim,), torch.float32)
+        turns = torch.full((heads * tiles * 2,), 1 << 30, dtype=torch.int32,
+                           device="cuda")
+        dk = poisoned((fl[1].shape[0], keys, dim), dtype)
+        dv = poisoned((fl[1].shape[0], keys, dim), dtype)
+        plain = sfx.replace("_causal", "")
+        getattr(mod, "attention_bwd_delta" + plain)(
+            out, fl[3], delta, acc.view(-1, dim), turns)
+        getattr(mod, "attention_bwd_dkdvdq" + sfx)(
+            fl[0], fl[1], fl[2], fl[3], lse, delta, dk, dv, acc, turns, sc)
+        dq = croq.attention.workspace_to_dq(acc, heads, seq, dim, dtype)
+        return dq, dk, dv
+
     def case(dtype, dim, causal, batch, heads, kv, seq, keys=None,
-             scale=None):
+             scale=None, fused=True):
         keys = seq if keys is None else keys
         sfx = suffix(dtype, dim, causal)
         sc = 1 / math.sqrt(dim) if scale is None else scale
@@ -86,6 +107,10 @@ def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
                                                 lse, sc)
             grads = []
             for _ in range(2):  # twice: the same bits both times
+                if fused:
+                    grads.append(run_fused(mod, sfx, dim, fl, out, lse, sc,
+                                           dtype, keys))
+                    continue
                 delta = poisoned((batch * heads, seq), torch.float32)
                 dq = poisoned((batch * heads, seq, dim), dtype)
                 dk = poisoned((batch * kv, keys, dim), dtype)
@@ -110,9 +135,11 @@ def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
             if not same:
                 detail += "; two runs differ"
             return ok, worst, detail
-        s.run(f"attention backward{sfx} {batch}x{heads}/{kv}x{seq}"
-              f"x{keys}" + ("" if scale is None else f" scale {scale}"),
-              "attention_bwd_dq" + sfx, body)
+        s.run(f"attention backward{'' if fused else ' two-kernel'}{sfx} "
+              f"{batch}x{heads}/{kv}x{seq}x{keys}"
+              + ("" if scale is None else f" scale {scale}"),
+              ("attention_bwd_dkdvdq" if fused else "attention_bwd_dq") + sfx,
+              body)
 
     for dtype in (torch.float16, torch.bfloat16):
         for dim in (128, 64):
@@ -120,17 +147,19 @@ def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
                 for seq in (1, 77, 129, 1000):
                     case(dtype, dim, causal, 2, 2, 2, seq)
                 case(dtype, dim, causal, 1, 8, 2, 513)  # GQA, group 4
+                case(dtype, dim, causal, 1, 8, 2, 513, fused=False)
     for causal in (False, True):
+        case(torch.float16, 128, causal, 1, 2, 2, 4097, fused=False)
         case(torch.float16, 128, causal, 1, 2, 2, 4097)
         case(torch.bfloat16, 64, causal, 1, 4, 1, 4097)
         case(torch.float16, 64, causal, 2, 4, 4, 300, keys=200)
         case(torch.bfloat16, 128, causal, 1, 4, 2, 200, keys=300,
              scale=0.3)
 
-    def autograd(dtype, dim, causal, kv):
+    def autograd(dtype, dim, causal, kv, fused=True):
         def body():
             mod = s.module("flash_attention_bwd")
-            fa = croq.attention.Attention(mod)
+            fa = croq.attention.Attention(mod, fused=fused)
             q, k, v = (random_tensor((2, 4 if t == "q" else kv, 333, dim),
                                      dtype).requires_grad_()
                        for t in ("q", "k", "v"))
@@ -142,11 +171,13 @@ def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
             return max(errs) <= TOLERANCE[dtype], max(errs), \
                 "dq dk dv " + " ".join(f"{e:.2g}" for e in errs)
         s.run(f"attention backward autograd {dtype} D{dim} causal {causal} "
-              f"kv {kv}", "attention_bwd_dq" + suffix(dtype, dim, causal),
-              body)
+              f"kv {kv}" + ("" if fused else " two-kernel"),
+              ("attention_bwd_dkdvdq" if fused else "attention_bwd_dq")
+              + suffix(dtype, dim, causal), body)
 
     autograd(torch.float16, 128, False, 4)
     autograd(torch.bfloat16, 64, True, 1)
+    autograd(torch.float16, 128, True, 2, fused=False)
 
     def refused(what, expect, call):
         def body():
@@ -187,6 +218,26 @@ def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
         k = random_tensor((1, 4, 64, 128), torch.float16)
         fa(q, k, k)
 
+    def bad_workspace(mod):
+        q = random_tensor((2, 200, 128), torch.float16)
+        lse = poisoned((2, 200), torch.float32)
+        # 200 rows are 4 tiles of 64: 512 workspace rows of 128, not 500.
+        mod.attention_bwd_dkdvdq_f16(
+            q, q, q, q, lse, lse, poisoned((2, 200, 128), torch.float16),
+            poisoned((2, 200, 128), torch.float16),
+            poisoned((500 * 128,), torch.float32),
+            torch.zeros(16, dtype=torch.int32, device="cuda"), 0.1)
+
+    def bad_turns(mod):
+        q = random_tensor((2, 200, 128), torch.float16)
+        mod.attention_bwd_delta_f16(
+            q, q, poisoned((2, 200), torch.float32),
+            poisoned((512, 128), torch.float32),
+            torch.zeros(15, dtype=torch.int32, device="cuda"))
+
+    refused("a dQ workspace of 500 rows for 512", "the dQ workspace of the",
+            bad_workspace)
+    refused("15 turn counters for 16", "the dQ turn counters", bad_turns)
     refused("delta with 255 rows for 256", "delta of the attention", bad_delta)
     refused("dV with 3 heads for K's 2", "dV of the attention", bad_dv)
     refused("D = 64 to a D = 128 entry point", "Q of the attention", bad_d)

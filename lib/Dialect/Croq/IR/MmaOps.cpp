@@ -234,3 +234,48 @@ LogicalResult MmaStoreOp::verify() {
            << acc.getElementType() << " to " << dest.getElementType();
   return success();
 }
+
+LogicalResult MmaAccumulateOp::verify() {
+  AccType acc = getAcc().getType();
+  auto dest = cast<ShapedType>(getDest().getType());
+  if (!acc.getElementType().isF32() || !dest.getElementType().isF32())
+    return emitOpError("adds an f32 accumulator into f32 elements, not ")
+           << acc.getElementType() << " into " << dest.getElementType();
+  if (dest.getRank() != 2)
+    return emitOpError("expected a 2-d destination, got rank ")
+           << dest.getRank();
+  for (auto [dim, d, a] : llvm::enumerate(dest.getShape(), acc.getShape()))
+    if (!ShapedType::isDynamic(d) && d != a)
+      return emitOpError("destination dimension ")
+             << dim << " (" << d << ") does not match the accumulator's ("
+             << a << ")";
+  if (auto memref = dyn_cast<MemRefType>(dest); memref && memref.getMemorySpace())
+    return emitOpError("adds into global memory (no memory space), not ")
+           << memref;
+  return success();
+}
+
+LogicalResult BulkAddOp::verify() {
+  TileType source = getSource().getType();
+  auto dest = cast<ShapedType>(getDest().getType());
+  if (source.getMemorySpace() != MemorySpace::Shared)
+    return emitOpError("adds a shared tile, not ") << source;
+  if (!source.getElementType().isF32() || !dest.getElementType().isF32())
+    return emitOpError("adds f32 elements, not ")
+           << source.getElementType() << " into " << dest.getElementType();
+  if (dest.getRank() != 1)
+    return emitOpError("expected a 1-d destination (consecutive elements), "
+                       "got rank ")
+           << dest.getRank();
+  int64_t count = static_cast<int64_t>(source.getNumElements());
+  if (dest.getShape()[0] != count)
+    return emitOpError("destination of ")
+           << dest.getShape()[0] << " elements for a tile of " << count;
+  if ((count * 4) % 16 != 0)
+    return emitOpError("a bulk add moves a multiple of 16 bytes, not ")
+           << count * 4;
+  if (auto memref = dyn_cast<MemRefType>(dest); memref && memref.getMemorySpace())
+    return emitOpError("adds into global memory (no memory space), not ")
+           << memref;
+  return success();
+}

@@ -95,6 +95,30 @@ LogicalResult BarrierOp::verify() {
   return verifyGroupLevel(*this, getLevel());
 }
 
+/// Checks that `counters` of a turn op are in global memory and that `op`
+/// runs in a block or a warpgroup: the group synchronizes around the
+/// one thread that reads or advances the counter.
+static LogicalResult verifyTurnOp(Operation *op, Value counters) {
+  auto type = cast<MemRefType>(counters.getType());
+  if (type.getMemorySpace())
+    return op->emitOpError("expects counters in global memory (no memory "
+                           "space), got ")
+           << type;
+  if (!getKernel(op))
+    return op->emitOpError("must be inside a block-level croq.parallel "
+                           "region: its block or warpgroup waits or passes "
+                           "together");
+  return success();
+}
+
+LogicalResult TurnWaitOp::verify() {
+  return verifyTurnOp(*this, getCounters());
+}
+
+LogicalResult TurnPassOp::verify() {
+  return verifyTurnOp(*this, getCounters());
+}
+
 /// Checks that `op` runs in a kernel launched in clusters.
 static LogicalResult verifyInCluster(Operation *op) {
   ParallelOp kernel = getKernel(op);

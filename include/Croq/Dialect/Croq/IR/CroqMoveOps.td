@@ -134,15 +134,82 @@ def Croq_BarrierOp : Croq_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]>]> {
     synchronizes on a named barrier of its own, so the block's other
     warpgroups need not take part.
 
+    With `async`, each thread first fences its shared-memory writes for the
+    async proxy (`fence.proxy.async.shared::cta`), so that after the
+    barrier they are visible to the group's wgmma operand reads and TMA
+    stores too: a tile that `croq.mma.store` wrote and a `croq.mma` then
+    reads from shared memory.
+
     Example:
 
     ```mlir
     croq.barrier block
     croq.barrier warpgroup
+    croq.barrier warpgroup async
     ```
   }];
-  let arguments = (ins Croq_ParallelLevel:$level);
-  let assemblyFormat = "$level attr-dict";
+  let arguments = (ins Croq_ParallelLevel:$level, UnitAttr:$async);
+  let assemblyFormat = "$level (`async` $async^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Croq_TurnWaitOp : Croq_Op<"turn.wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits until a counter in global memory reaches a turn";
+  let description = [{
+    The `croq.turn.wait` op waits until element `index` of `counters`, a
+    vector of i32 counters in global memory, is at least `turn` (unsigned),
+    and orders the executing warpgroup's or block's later memory accesses
+    after the writes that the `croq.turn.pass` ops which advanced it
+    released: one thread spins on the counter with acquire loads at GPU
+    scope and fences the async proxy (the group's later `croq.bulk_add`s
+    come after), then the group synchronizes. With `croq.turn.pass` it orders
+    the contributions of blocks to one sum in global memory (a
+    `croq.mma.accumulate`): the block whose turn is n waits for turn n, adds,
+    and passes, so that the sum is the same bits on every run.
+
+    Every contributor a turn waits for must be running or done: the kernel
+    gives turns in an order in which its blocks are launched.
+
+    Example:
+
+    ```mlir
+    croq.turn.wait %turns[%tile] until %n : memref<?xi32>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I32], [1]>, "counters",
+                           [MemRead]>:$counters,
+                       Index:$index, Index:$turn);
+  let assemblyFormat = [{
+    $counters `[` $index `]` `until` $turn attr-dict `:` qualified(type($counters))
+  }];
+  let hasVerifier = 1;
+}
+
+def Croq_TurnPassOp : Croq_Op<"turn.pass",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "advances a counter in global memory, releasing the group's writes";
+  let description = [{
+    The `croq.turn.pass` op adds one to element `index` of `counters`, i32
+    counters in global memory, once for the executing warpgroup or block:
+    the group synchronizes, then one thread fences the async proxy and adds
+    with release semantics at GPU scope, so that a `croq.turn.wait` that
+    sees the new count sees every write of the group before the pass (its
+    `croq.mma.accumulate` adds, or the `croq.bulk_add`s its first thread
+    waited for with `croq.wait_stores`).
+
+    Example:
+
+    ```mlir
+    croq.turn.pass %turns[%tile] : memref<?xi32>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[I32], [1]>, "counters",
+                           [MemRead, MemWrite]>:$counters,
+                       Index:$index);
+  let assemblyFormat = [{
+    $counters `[` $index `]` attr-dict `:` qualified(type($counters))
+  }];
   let hasVerifier = 1;
 }
 

@@ -1160,6 +1160,67 @@ def Croq_MmaStoreOp : Croq_Op<"mma.store"> {
   let hasVerifier = 1;
 }
 
+def Croq_MmaAccumulateOp : Croq_Op<"mma.accumulate"> {
+  let summary = "adds an f32 accumulator into an f32 tensor in global memory";
+  let description = [{
+    The `croq.mma.accumulate` op adds each element of an f32 accumulator to
+    the element at the same place of `dest`, an f32 tensor in global memory
+    or a view of one, with one relaxed atomic add (`red.global.add.f32`) per
+    element: the blocks of a kernel that each hold a part of one sum (the
+    attention backward's dQ, a sum over key blocks) add their parts into
+    one f32 workspace. Adds past the edge of a view's tensor are dropped,
+    as `croq.mma.store`'s stores are. Like a store, the op needs the
+    accumulator complete.
+
+    Atomic adds of floats in an unspecified order give sums that may differ
+    in their last bits from run to run. A deterministic kernel orders the
+    adds of the blocks with `croq.turn.wait` and `croq.turn.pass`.
+
+    Example:
+
+    ```mlir
+    croq.mma.accumulate %dq -> %workspace : !croq.acc<64x128xf32> -> !croq.view<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Croq_AccType:$acc,
+                       Arg<AnyTypeOf<[AnyMemRef, Croq_ViewType]>, "added to",
+                           [MemRead, MemWrite]>:$dest);
+  let assemblyFormat = "$acc `->` $dest attr-dict `:` qualified(type($acc)) `->` qualified(type($dest))";
+  let hasVerifier = 1;
+}
+
+def Croq_BulkAddOp : Croq_Op<"bulk_add"> {
+  let summary = "adds a shared tile's storage to global memory, asynchronously";
+  let description = [{
+    The `croq.bulk_add` op adds the f32 elements of `source`, a shared tile,
+    in the order they lie in shared memory (a swizzled tile's swizzled
+    order), to the same number of consecutive f32 elements of `dest` in
+    global memory, with one bulk reduction (`cp.reduce.async.bulk .add.f32`)
+    that the executing group's first thread issues after the group's writes
+    to the tile are made visible to the async proxy (a proxy fence and the
+    group's barrier). The add is left in flight in that thread's bulk
+    group: `croq.wait_stores` waits for it (`read`: until it has read the
+    tile, which may then be written again; plain: until the adds are
+    done). The blocks of a kernel that each hold a part of one sum add
+    their parts into an f32 workspace this way, the L2 cache adding whole
+    lines; `croq.turn.wait` and `croq.turn.pass` order the parts.
+
+    `dest` is 1-d: a tensor or a view of one, as many elements as the tile,
+    a multiple of 16 bytes.
+
+    Example:
+
+    ```mlir
+    croq.bulk_add %t -> %w : !croq.tile<64x64xf32, shared, swizzle = 128> -> !croq.view<4096xf32>
+    ```
+  }];
+  let arguments = (ins Arg<Croq_TileType, "read", [MemRead]>:$source,
+                       Arg<AnyTypeOf<[AnyMemRef, Croq_ViewType]>, "added to",
+                           [MemRead, MemWrite]>:$dest);
+  let assemblyFormat = "$source `->` $dest attr-dict `:` qualified(type($source)) `->` qualified(type($dest))";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Element access
 //===----------------------------------------------------------------------===//
