@@ -1,0 +1,99 @@
+//===- ProductTiles.cpp - the tiles a product's kind allows ---------------===//
+//
+// What a product's kind rules out of the cost model's candidates: tiles
+// whose consumers have no room for promoted 8-bit float sums or a block
+// of B's scales, the 192-row tile for anything but a plain 16-bit product
+// (its consumers spill otherwise), and the forms an implicit GEMM lacks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProductTiles.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::croq;
+
+/// The largest tile whose consumer warpgroups hold two f32 accumulators of
+/// 64 rows each (main and partial): 2 x 96 registers of 128x192 fit next
+/// to the addresses in the 232 of each of two consumers, 2 x 128 of
+/// 128x256 do not, and neither does 2 x 96 in the 152 of each of the
+/// three consumers of a 192-row tile.
+static constexpr int64_t kMaxPromotedRows = 128;
+static constexpr int64_t kMaxPromotedCols = 192;
+
+/// Keeps the tiles of `candidates` a product with promoted partial sums
+/// can take (kMaxPromotedRows x kMaxPromotedCols; a block-scaled one, whose
+/// tile takes one block of B's scales, 128 columns), or declines a forced
+/// tile that is not one.
+LogicalResult
+mlir::croq::keepPromotedTiles(linalg::LinalgOp op, const MatmulSpec &spec,
+                              SmallVector<TileConfig> &candidates) {
+  if (spec.promoteSteps == 0 && !spec.aScales)
+    return success();
+  auto fits = [&](const TileConfig &tile) {
+    if (tile.rows > kMaxPromotedRows)
+      return false;
+    return spec.aScales ? tile.cols == 128 : tile.cols <= kMaxPromotedCols;
+  };
+  TileConfig first = candidates.front();
+  llvm::erase_if(candidates,
+                 [&](const TileConfig &tile) { return !fits(tile); });
+  if (!candidates.empty())
+    return success();
+  if (spec.aScales)
+    return op.emitOpError("convert-linalg-to-croq computes block-scaled "
+                          "products in tiles of at most ")
+           << kMaxPromotedRows
+           << " rows and 128 columns (one block of B's scales), got "
+           << first.rows << "x" << first.cols;
+  return op.emitOpError("convert-linalg-to-croq computes 8-bit float "
+                        "products with promoted partial sums in tiles of at "
+                        "most ")
+         << kMaxPromotedRows << "x" << kMaxPromotedCols
+         << " (two f32 accumulators in registers), got " << first.rows << "x"
+         << first.cols << " (f8-promote-steps=0 takes it)";
+}
+
+/// The most rows of a tile the cost model gives a product that accumulates
+/// into its output, computes a fused consumer in its epilogue, is batched,
+/// is a convolution or multiplies other than 16-bit floats (tf32, s8 and
+/// 8-bit floats with the tile were not run). The three consumers of a 192-row
+/// tile have 152 registers each: the plain product's kernels with dynamic
+/// extents spill 0-168 bytes and ran 0.90-0.97 of cuBLAS where the model takes
+/// them (H200), but with the output accumulated or a consumer's vectors and
+/// tensors they spill 160-2000 bytes (ptxas on linalg_matmul.mlir's forms
+/// with the tile forced); the batched ones spill 120-236, not measured,
+/// and implicit GEMMs were not tried.
+static constexpr int64_t kMaxRowsUnlessPlain = 128;
+
+/// Drops the model's candidates of more than kMaxRowsUnlessPlain rows
+/// for `spec` unless it is a plain product of 16-bit floats into a zeroed
+/// output.
+void mlir::croq::dropTallTilesUnlessPlain(const MatmulSpec &spec,
+                                          SmallVector<TileConfig> &candidates) {
+  Type operand = getElementTypeOrSelf(spec.a.getType());
+  if (spec.zeroFill && !spec.epilogue && !spec.batched && !spec.conv &&
+      isa<Float16Type, BFloat16Type>(operand))
+    return;
+  llvm::erase_if(candidates, [](const TileConfig &tile) {
+    return tile.rows > kMaxRowsUnlessPlain;
+  });
+}
+
+/// Keeps the variants an implicit GEMM takes: whole K loops (its split
+/// and stream-K forms are not built), A not multicast (im2col loads have
+/// no multicast); declines forced options that leave none.
+LogicalResult
+mlir::croq::keepConvolutionVariants(linalg::LinalgOp op,
+                                    SmallVector<GemmVariant> &variants) {
+  llvm::erase_if(variants, [](const GemmVariant &variant) {
+    return variant.form != GemmForm::Whole || variant.tile.clusterCols > 1;
+  });
+  if (!variants.empty())
+    return success();
+  return op.emitOpError("convert-linalg-to-croq computes convolutions with "
+                        "whole K loops (no split-k or stream-k) and without "
+                        "clusters along N (im2col loads are not multicast)");
+}

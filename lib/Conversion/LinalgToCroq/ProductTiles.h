@@ -1,0 +1,39 @@
+//===- ProductTiles.h - the tiles a product's kind allows -------*- C++ -*-===//
+//
+// Filters of the cost model's candidates (KnownTiles.cpp) and variants
+// (TileChoice.cpp) by what one product is: promoted 8-bit float sums,
+// block scales, an epilogue, a batch, a convolution.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CROQ_LIB_CONVERSION_LINALGTOCROQ_PRODUCTTILES_H
+#define CROQ_LIB_CONVERSION_LINALGTOCROQ_PRODUCTTILES_H
+
+#include "GemmKernel.h"
+#include "TileChoice.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir {
+namespace croq {
+
+/// Keeps the tiles of `candidates` whose consumers have room for promoted
+/// partial sums (or one block of B's scales), or declines a forced tile
+/// that has none, naming the op.
+LogicalResult keepPromotedTiles(linalg::LinalgOp op, const MatmulSpec &spec,
+                                SmallVector<TileConfig> &candidates);
+
+/// Drops the cost model's 192-row candidates unless `spec` is a plain
+/// product of 16-bit floats into a zeroed output.
+void dropTallTilesUnlessPlain(const MatmulSpec &spec,
+                              SmallVector<TileConfig> &candidates);
+
+/// Keeps the variants an implicit GEMM takes, or declines forced options
+/// that leave none, naming the op.
+LogicalResult keepConvolutionVariants(linalg::LinalgOp op,
+                                      SmallVector<GemmVariant> &variants);
+
+} // namespace croq
+} // namespace mlir
+
+#endif // CROQ_LIB_CONVERSION_LINALGTOCROQ_PRODUCTTILES_H
