@@ -118,10 +118,9 @@ static size_t skipBlanks(StringRef text, size_t pos) {
   return pos;
 }
 
-/// Whether `text` holds input that crashes upstream MLIR before croq sees
-/// it (docs/robustness.md lists these): `array<index ...>` makes the
-/// attribute parser take the bit width of `index` and dereference null.
-static bool hitsKnownUpstreamCrash(StringRef text) {
+/// Whether `text` has `array` `<` `index` (the attribute parser takes the
+/// bit width of `index` and dereferences null).
+static bool hasIndexArray(StringRef text) {
   for (size_t pos = text.find("array"); pos != StringRef::npos;
        pos = text.find("array", pos + 1)) {
     size_t next = skipBlanks(text, pos + 5);
@@ -131,6 +130,52 @@ static bool hitsKnownUpstreamCrash(StringRef text) {
       return true;
   }
   return false;
+}
+
+/// Whether `list` is blank or decimal integers separated by commas.
+static bool isIntegerList(StringRef list) {
+  if (list.trim().empty())
+    return true;
+  SmallVector<StringRef> items;
+  list.split(items, ',');
+  for (StringRef item : items) {
+    item = item.trim();
+    item.consume_front("-");
+    if (item.empty() || item.find_first_not_of("0123456789") != StringRef::npos)
+      return false;
+  }
+  return true;
+}
+
+/// Whether `text` has `keyword` `=` followed by anything but `[`, an
+/// integer list (isIntegerList) and `]`: linalg.transpose's `permutation`
+/// and linalg.broadcast's and linalg.reduce's `dimensions` parse their
+/// list into a null attribute on an error and then set it, which
+/// dereferences null (`permutation = [1, 0x]` makes mlir-opt segfault).
+/// The generic form's `permutation = array<i64: ...>` is skipped too.
+static bool hasBadI64List(StringRef text, StringRef keyword) {
+  for (size_t pos = text.find(keyword); pos != StringRef::npos;
+       pos = text.find(keyword, pos + 1)) {
+    size_t next = skipBlanks(text, pos + keyword.size());
+    if (next >= text.size() || text[next] != '=')
+      continue;
+    next = skipBlanks(text, next + 1);
+    if (next >= text.size() || text[next] != '[')
+      return true;
+    size_t close = text.find(']', next);
+    if (close == StringRef::npos)
+      return true;
+    if (!isIntegerList(text.slice(next + 1, close)))
+      return true;
+  }
+  return false;
+}
+
+/// Whether `text` holds input that crashes upstream MLIR before croq sees
+/// it (docs/robustness.md lists these).
+static bool hitsKnownUpstreamCrash(StringRef text) {
+  return hasIndexArray(text) || hasBadI64List(text, "permutation") ||
+         hasBadI64List(text, "dimensions");
 }
 
 //===----------------------------------------------------------------------===//

@@ -38,11 +38,15 @@ using namespace mlir::croq;
 static ExtentKey getDimKey(Value buffer, int64_t dim);
 
 /// The key of an index value: a constant, a buffer's dimension, or itself.
+/// A `memref.dim` whose constant index is not one of its buffer's
+/// dimensions verifies (its result is undefined) and stays itself.
 static ExtentKey getKey(Value index) {
   if (std::optional<int64_t> constant = getConstantIntValue(index))
     return {Value(), *constant};
   if (auto dim = index.getDefiningOp<memref::DimOp>())
-    if (std::optional<int64_t> i = dim.getConstantIndex())
+    if (std::optional<int64_t> i = dim.getConstantIndex();
+        i && *i >= 0 &&
+        *i < cast<MemRefType>(dim.getSource().getType()).getRank())
       return getDimKey(dim.getSource(), *i);
   return {index, -1};
 }
