@@ -191,10 +191,16 @@ jobs = [lambda path=path: compile_file(path) for path in map(Path, sys.argv[2:])
 # The autotune variants of two GEMMs from linalg (zero-filled f16 and
 # accumulating f32): the GPU tests tune them per shape.
 linalg = Path("test/Integration/GPU/linalg_matmul.mlir").read_text()
-functions = []
-for fname in ("linalg_mm_f16", "linalg_mm_acc_f16"):
-    text = linalg[linalg.index(f"func.func @{fname}("):]
-    functions.append(text[:text.index("\n}\n") + 3])
+
+
+def function_text(source, fname):
+    """The text of func.func @fname in `source`, to its closing brace."""
+    text = source[source.index(f"func.func @{fname}("):]
+    return text[:text.index("\n}\n") + 3]
+
+
+functions = [function_text(linalg, fname)
+             for fname in ("linalg_mm_f16", "linalg_mm_acc_f16")]
 # bench_tiles.py times every configuration of linalg_mm_f16 alone.
 # tiles_mm has every tile alone and in thread block clusters of two along
 # M (B multicast) and along N (A multicast), and the model's choice.
@@ -211,17 +217,14 @@ clustered += [{"gemm_tile": tile, "gemm_split_k": splits}
 # products, with the 192x192 tile of three consumer warpgroups forced
 # (linalg_tile192): the 8-bit float products of linalg_matmul.mlir do not
 # take it.
-tile192 = []
-for fname in ("linalg_mm_f16", "linalg_mm_f16_f32out", "linalg_mm_nt_bf16",
-              "linalg_mm_acc_f16", "linalg_mm_tn_f16", "linalg_mm_tt_bf16",
-              "linalg_mm_bias_relu_f16", "linalg_mm_silu_residual_bf16",
-              "linalg_mm_colscale_bias_f16"):
-    text = linalg[linalg.index(f"func.func @{fname}("):]
-    tile192.append(text[:text.index("\n}\n") + 3])
 batched = Path("test/Integration/GPU/linalg_batch_matmul.mlir").read_text()
-for fname in ("linalg_bmm_f16", "linalg_bmm_nt_bf16"):
-    text = batched[batched.index(f"func.func @{fname}("):]
-    tile192.append(text[:text.index("\n}\n") + 3])
+tile192 = [function_text(linalg, fname) for fname in (
+    "linalg_mm_f16", "linalg_mm_f16_f32out", "linalg_mm_nt_bf16",
+    "linalg_mm_acc_f16", "linalg_mm_tn_f16", "linalg_mm_tt_bf16",
+    "linalg_mm_bias_relu_f16", "linalg_mm_silu_residual_bf16",
+    "linalg_mm_colscale_bias_f16")]
+tile192 += [function_text(batched, fname)
+            for fname in ("linalg_bmm_f16", "linalg_bmm_nt_bf16")]
 
 
 def tile192_module():

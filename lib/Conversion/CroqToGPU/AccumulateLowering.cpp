@@ -28,7 +28,8 @@ static Value getGlobalElementPointer(OpBuilder &b, Location loc, Value memref,
   for (auto [index, stride] : llvm::zip(indices, metadata.getStrides()))
     element = arith::AddIOp::create(
         b, loc, element, arith::MulIOp::create(b, loc, index, stride));
-  Value aligned = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value address = arith::AddIOp::create(
       b, loc, aligned,
       arith::MulIOp::create(b, loc, element, indexConstant(b, loc, eltBytes)));
@@ -42,8 +43,8 @@ static Value getGlobalElementPointer(OpBuilder &b, Location loc, Value memref,
 static void enterFirstThread(OpBuilder &b, Location loc,
                              const ThreadGroup &group) {
   Value first =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                            group.threadIndex, indexConstant(b, loc, 0));
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, group.threadIndex,
+                            indexConstant(b, loc, 0));
   auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
   b.setInsertionPointToStart(ifFirst.thenBlock());
 }
@@ -80,8 +81,9 @@ struct MmaAccumulateOpLowering : OpConversionPattern<MmaAccumulateOp> {
     for (int64_t i = 0; i < blocks; ++i) {
       for (int64_t r = 0; r < perThread; ++r) {
         RegisterOffset offset = getRegisterOffset(i, r);
-        Value row = arith::AddIOp::create(
-            rewriter, loc, origin.row, indexConstant(rewriter, loc, offset.row));
+        Value row =
+            arith::AddIOp::create(rewriter, loc, origin.row,
+                                  indexConstant(rewriter, loc, offset.row));
         Value col =
             arith::AddIOp::create(rewriter, loc, origin.column,
                                   indexConstant(rewriter, loc, offset.column));
@@ -134,11 +136,7 @@ struct BulkAddOpLowering : OpConversionPattern<BulkAddOp> {
     FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
     if (failed(group))
       return failure();
-    MLIRContext *context = rewriter.getContext();
-    NVVM::FenceProxyOp::create(
-        rewriter, loc,
-        NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    emitAsyncSharedFence(rewriter, loc);
     emitGroupBarrier(rewriter, loc, *group);
     OpBuilder::InsertionGuard guard(rewriter);
     enterFirstThread(rewriter, loc, *group);
@@ -148,8 +146,8 @@ struct BulkAddOpLowering : OpConversionPattern<BulkAddOp> {
     SmallVector<Value> origin(source->rank(), zero);
     SmallVector<Value> first =
         getElementIndices(rewriter, loc, *source, origin);
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(rewriter, loc, source->storage);
+    auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc,
+                                                             source->storage);
     Value element = metadata.getOffset();
     for (auto [index, stride] : llvm::zip(first, metadata.getStrides()))
       element = arith::AddIOp::create(
@@ -203,7 +201,8 @@ struct TurnWaitOpLowering : OpConversionPattern<TurnWaitOp> {
                                           adaptor.getIndex(), 4);
       Value turn =
           arith::IndexCastUIOp::create(rewriter, loc, i32, adaptor.getTurn());
-      auto loop = scf::WhileOp::create(rewriter, loc, TypeRange{}, ValueRange{});
+      auto loop =
+          scf::WhileOp::create(rewriter, loc, TypeRange{}, ValueRange{});
       rewriter.createBlock(&loop.getBefore());
       Value count = LLVM::LoadOp::create(
           rewriter, loc, i32, ptr, /*alignment=*/4, /*isVolatile=*/false,

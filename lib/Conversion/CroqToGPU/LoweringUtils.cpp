@@ -300,6 +300,14 @@ void mlir::croq::emitClusterBarrier(OpBuilder &builder, Location loc) {
   NVVM::ClusterWaitOp::create(builder, loc, /*aligned=*/builder.getUnitAttr());
 }
 
+void mlir::croq::emitAsyncSharedFence(OpBuilder &builder, Location loc) {
+  MLIRContext *context = builder.getContext();
+  NVVM::FenceProxyOp::create(
+      builder, loc,
+      NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+}
+
 void mlir::croq::emitGroupBarrier(OpBuilder &builder, Location loc,
                                   const ThreadGroup &group) {
   switch (group.level) {

@@ -118,6 +118,11 @@ void emitClusterBarrier(OpBuilder &builder, Location loc);
 void emitGroupBarrier(OpBuilder &builder, Location loc,
                       const ThreadGroup &group);
 
+/// `fence.proxy.async.shared::cta`: makes this thread's generic-proxy
+/// writes to shared memory visible to the async proxy (TMA, wgmma, bulk
+/// copies and reductions) that reads them next.
+void emitAsyncSharedFence(OpBuilder &builder, Location loc);
+
 /// A buffer resolved to memref coordinates: element `p` of the buffer is
 /// `memref[offsets + p]`, valid when `offsets + p < limits` (no limits: the
 /// buffer always lies inside the memref).

@@ -86,13 +86,8 @@ struct BarrierOpLowering : OpConversionPattern<BarrierOp> {
       group.warpgroupIndex = arith::DivUIOp::create(
           rewriter, loc, tid, indexConstant(rewriter, loc, kWarpgroupSize));
     }
-    if (op.getAsync()) {
-      MLIRContext *context = rewriter.getContext();
-      NVVM::FenceProxyOp::create(
-          rewriter, loc,
-          NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
-          NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
-    }
+    if (op.getAsync())
+      emitAsyncSharedFence(rewriter, loc);
     emitGroupBarrier(rewriter, loc, group);
     rewriter.eraseOp(op);
     return success();

@@ -90,11 +90,7 @@ static LogicalResult emitSoftwareCopy(ConversionPatternRewriter &rewriter,
   FailureOr<ThreadGroup> group = getThreadGroup(rewriter, op);
   if (failed(group))
     return failure();
-  MLIRContext *context = rewriter.getContext();
-  NVVM::FenceProxyOp::create(
-      rewriter, loc,
-      NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
-      NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+  emitAsyncSharedFence(rewriter, loc);
   emitGroupBarrier(rewriter, loc, *group);
   return success();
 }
@@ -270,7 +266,6 @@ struct TmaLowering {
   LogicalResult lowerStore(CopyOp op, TmaCopySite &site,
                            ConversionPatternRewriter &rewriter) {
     Location loc = op.getLoc();
-    MLIRContext *context = rewriter.getContext();
     // A synchronous store drains its bulk group before the group goes on;
     // an async one is left in flight: the group waits for it to have read
     // the tile before the tile is written again (croq.wait_stores read,
@@ -281,10 +276,7 @@ struct TmaLowering {
       return failure();
     Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                         group->threadIndex, site.zero);
-    NVVM::FenceProxyOp::create(
-        rewriter, loc,
-        NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    emitAsyncSharedFence(rewriter, loc);
     emitGroupBarrier(rewriter, loc, *group);
     {
       OpBuilder::InsertionGuard guard(rewriter);
