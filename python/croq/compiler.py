@@ -497,7 +497,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             cost model choose by shape (splits for few tiles and a long K,
             reduced by a second kernel through an f32 workspace on the
             call's stream), 1 never splits, N > 1 forces N splits (of the
-            128x128 and 64x128 tiles).
+            128x128, 64x128 and 128x64 tiles).
         gemm_stream_k: the stream-K form of those GEMMs (whole waves of
             tiles, then the K steps of the tiles left spread evenly over
             a wave of blocks, their partials reduced by a further kernel):
@@ -507,7 +507,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             a thread block cluster and summed in its first block through
             distributed shared memory (no workspace, one kernel): 0 (the
             default) lets the cost model choose, 1 never, S > 1 always, in
-            clusters of S blocks (of the 128x128 and 64x128 tiles).
+            clusters of S blocks (of the 128x128, 64x128 and 128x64 tiles).
         gemm_cluster: ``(m, n)``, the thread block cluster of those GEMMs'
             unsplit kernels: ``(2, 1)`` puts two blocks of one tile column
             in a cluster, which load B's K steps once between them by TMA

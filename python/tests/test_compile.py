@@ -297,10 +297,11 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
     # share B, 128x224, 128x176, 128x160 and 128x144 whole (the widths
     # between, whose B tile, stored K x N, is padded to whole 128-byte
     # spans), 128x128 and 64x128 whole, alone and in clusters, and split
-    # (two kernels each), 192x192 whole and alone, the stream-K form of the five 128-row tiles
-    # of whole 32-column groups (three kernels each: the whole waves, the
-    # ranges and the reduction), and 64x128 with its K loop split in
-    # clusters of two (one kernel); with gemm_tile it has those of the tile
+    # (two kernels each), 192x192 whole and alone, 128x64 whole and split,
+    # the stream-K form of the five 128-row tiles of 128 columns or more
+    # and whole 32-column groups (three kernels each: the whole waves, the
+    # ranges and the reduction), and 64x128 and 128x64 with their K loop
+    # split in clusters of two (one kernel each); with gemm_tile it has those of the tile
     # asked for, with gemm_split_k=1 the whole ones (alone and, but for the widths
     # between, in clusters), with gemm_cluster=(1, 1) none in clusters, and
     # a tile croq cannot compute is croq-translate's error.
@@ -312,14 +313,15 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
                            runtime_dir=stub_runtime_dir, binary="isa",
                            cache=False, **options)
         return art.ptx.read_text().count(".entry ")
-    assert kernels() == 33
-    assert kernels(gemm_cluster=(1, 1)) == 13
+    assert kernels() == 37
+    assert kernels(gemm_cluster=(1, 1)) == 16
     assert kernels(gemm_tile=(192, 192), gemm_split_k=1) == 1
     assert kernels(gemm_tile=(128, 192), gemm_split_k=1) == 2
     assert kernels(gemm_tile=(64, 128)) == 5
     assert kernels(gemm_tile=(64, 128), gemm_split_k=1) == 2
     assert kernels(gemm_tile=(64, 128), gemm_split_k=1,
                    gemm_cluster=(1, 1)) == 1
+    assert kernels(gemm_tile=(128, 64)) == 4
     with pytest.raises(croq.CompileError, match="splits the K loop of"):
         kernels(gemm_tile=(128, 256), gemm_split_k=4)
     with pytest.raises(croq.CompileError, match="gemm_split_k must be"):
@@ -337,7 +339,8 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
 def test_batched_gemm_from_linalg(tools_dir, stub_runtime_dir, tmp_path):
     # A linalg.batch_matmul with dynamic shapes has the kernels of every
     # whole tile (its K loop is never split: 128x256, 128x192, 128x128 and
-    # 64x128 alone and in clusters, 128x224, 128x176, 128x160, 128x144;
+    # 64x128 alone and in clusters, 128x224, 128x176, 128x160, 128x144,
+    # 128x64;
     # not 192x192, which the model leaves to plain products),
     # takes 3-D tensors,
     # and refuses a forced K split with the pass's reason.
@@ -349,7 +352,7 @@ def test_batched_gemm_from_linalg(tools_dir, stub_runtime_dir, tmp_path):
                             runtime_dir=stub_runtime_dir, binary="isa",
                             cache=False, **options)
     art = compile_batched()
-    assert art.ptx.read_text().count(".entry ") == 12
+    assert art.ptx.read_text().count(".entry ") == 13
     args = art.functions()["linalg_bmm_f16"].arguments
     assert [a.shape for a in args] == [(None, None, None)] * 3
     assert [a.written for a in args] == [False, False, True]

@@ -13,17 +13,18 @@
 // 128x256, 128x192, 128x128 and 64x128, each alone or in clusters of two
 // blocks that share B (multicast); 128x224, 128x176, 128x160 and 128x144
 // (B's tile N-major, padded to whole 128-byte spans); 192x192 alone (three
-// consumer warpgroups); 128x128 and 64x128
-// split too (a partial-product kernel and a reduction); 128x256, 128x192,
-// 128x224, 128x160 and 128x128 in stream-K form too (the whole waves, the
-// blocks' ranges of K steps and the reduction); 64x128 with its K loop
-// split in clusters of 2 blocks. A forced tile leaves its kernels, a forced
-// tile that is not split, alone (or forced into clusters) one kernel; no
-// clusters leave the 13 kernels without them (and without the stream-K
-// form, which the model chooses with its clusters).
-// CHOSEN-COUNT-33: .entry product_kernel
+// consumer warpgroups); 128x64 alone (one consumer warpgroup); 128x128,
+// 64x128 and 128x64 split too (a partial-product kernel and a reduction);
+// 128x256, 128x192, 128x224, 128x160 and 128x128 in stream-K form too (the
+// whole waves, the blocks' ranges of K steps and the reduction); 64x128 and
+// 128x64 with their K loop split in clusters of 2 blocks. A forced tile
+// leaves its kernels, a forced tile that is not split, alone (or forced
+// into clusters) one kernel; no clusters leave the 16 kernels without them
+// (and without the stream-K form, which the model chooses with its
+// clusters).
+// CHOSEN-COUNT-37: .entry product_kernel
 // CHOSEN-NOT: .entry
-// ALONE-COUNT-13: .entry product_kernel
+// ALONE-COUNT-16: .entry product_kernel
 // ALONE-NOT: .entry
 // ALONE-NOT: multicast
 // CLUSTERED-COUNT-1: .entry product_kernel
@@ -38,9 +39,9 @@
 // FORCED-NOT: .entry
 // FORCED: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // FORCED-NOT: .entry
-// UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128 and 64x128 tiles only, got split-k=4 with a tile of 128x256
+// UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128, 64x128 and 128x64 tiles only, got split-k=4 with a tile of 128x256
 // ONE: error: --croq-gemm-tile takes rows,cols, got 1 numbers
-// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x224, 128x176, 128x160, 128x144, 128x128, 64x128 or 192x192 result elements, got 96x128
+// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x224, 128x176, 128x160, 128x144, 128x128, 64x128, 192x192 or 128x64 result elements, got 96x128
 func.func @product(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)

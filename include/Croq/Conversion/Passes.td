@@ -106,7 +106,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     wgmma can take M-major.
 
     The block tile is 128x256, 128x192, 128x224, 128x176, 128x160,
-    128x144, 128x128, 64x128 or 192x192 result elements (those with room
+    128x144, 128x128, 64x128, 192x192 or 128x64 result elements (those with room
     for three stages of operands next to the result tile in the chip's
     shared memory),
     chosen by a cost model in SM cycles: the longer of the compute and
@@ -128,13 +128,20 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     where M is about 192 times the rows of tiles of one (576 x 8192 x 8192:
     3 x 43 blocks); the model gives it only to products of 16-bit floats
     into a zeroed output, with no fused consumer, not batched (with fewer
-    registers per consumer, the others spill). For static shapes
+    registers per consumer, the others spill). The 128x64 tile (one
+    consumer warpgroup on 128 rows) is the model's only for products of
+    65 to 128 rows, where it fills a wave that 64x128 fills with two rows
+    of tiles. For static shapes
     the pass chooses; for dynamic ones it emits the kernels of every
     candidate and the host code computes the
     costs and launches the cheapest (`scf.index_switch`). `tile-m` and
     `tile-n` force a tile. A block of 128 rows carries `croq.consumers =
-    2`, for `croq-split-accumulators`; a tile of 128 rows walks
-    `croq.persistent = true`, for `croq-persistent-blocks`.
+    2`, for `croq-split-accumulators`, and walks its tiles
+    (`croq.persistent = true`, for `croq-persistent-blocks`), but for two
+    tiles of one consumer warpgroup, not persistent: 128x64, and 128x128
+    where the product is a plain one of 16-bit floats into a zeroed output
+    whose B is stored K x N (measured faster so on an H200; with B stored
+    N x K, slower).
 
     Clusters. A kernel in thread block clusters of 2 x 1 blocks: the
     blocks of a cluster compute tiles of one column, so they need the same
@@ -153,7 +160,8 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     forces 1 x N, which share A instead. Split kernels are not clustered.
 
     Split K. When the tiles are too few to fill the chip and K is long
-    (256x256x16384, M = 128), the K loop of a 128x128 or 64x128 tile may be
+    (256x256x16384, M = 128), the K loop of a 128x128, 64x128 or 128x64
+    tile may be
     split among S blocks: the host code allocates an f32 workspace with
     `gpu.alloc` (queued on the call's stream by `croq-host-entries`), a
     kernel of S x tiles blocks stores each block's partial product there
@@ -201,15 +209,16 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     slots of its scratch tile, (S - 1) x the accumulator, and arrive on a
     cluster-scope mbarrier), which alone adds the output, computes the
     fused consumer and stores the tile: no workspace, no second kernel.
-    The cost model considers the 64x128 tile in clusters of 2 (the 128x128
-    tile in clusters of 2 and every tile in clusters of 4 measured slower
+    The cost model considers the 64x128 and 128x64 tiles in clusters of
+    2 (the 128x128 tile in clusters of 2 and every tile in clusters of 4
+    measured slower
     than main's choice on an H200, bench/RESULTS.md), counting 2 x tiles
     blocks of K / 2 steps and the sum, within one wave, at least 4 K steps
     a block and 3 stages of operands next to the scratch tile; the split-K
     and stream-K forms stay candidates. `cluster-k = 1` never takes the
-    form, `cluster-k = S > 1` always, on the 128x128 and 64x128 tiles, in
-    clusters of S (an error with forced splits, stream-K or
-    clusters, a tile other than 128x128 and 64x128, a batched product, or
+    form, `cluster-k = S > 1` always, on the 128x128, 64x128 and 128x64
+    tiles, in clusters of S (an error with forced splits, stream-K or
+    clusters, another tile, a batched product, or
     too little shared memory next to the scratch); 8-bit float products
     take no such split, forced or not (not measured with promoted sums).
 
@@ -386,7 +395,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
            "K loops split among the blocks of a thread block cluster, "
            "summed through distributed shared memory (0: chosen by the "
            "cost model, 1: never, S > 1: always, in clusters of S blocks, "
-           "on the 128x128 and 64x128 tiles)">,
+           "on the 128x128, 64x128 and 128x64 tiles)">,
     Option<"f8PromoteSteps", "f8-promote-steps", "int64_t",
            /*default=*/"1",
            "K steps (128 elements each) an 8-bit float product accumulates "

@@ -401,9 +401,10 @@ struct MmaOpLowering : OpConversionPattern<MmaOp> {
       Value descB =
           buildDescriptor(rewriter, loc, adaptor.getB(), kOffsetB, bitsB);
       for (int64_t mi = 0; mi < m / 64; ++mi) {
-        // 64 rows of M further: 64 rows down (K-major) or one 64-element
-        // atom along the row (MN-major, a single atom here).
-        int64_t mOffsetA = aKMajor ? mi * 64 * layoutA->rowBytes : 0;
+        // 64 rows of M further: 64 rows down (K-major) or the next
+        // 64-element atom along the row, the next span-wide slab (MN-major).
+        int64_t mOffsetA =
+            aKMajor ? mi * 64 * layoutA->rowBytes : mi * layoutA->slabBytes;
         Value descA = buildDescriptor(rewriter, loc, adaptor.getA(),
                                       kOffsetA + mOffsetA, bitsA);
         Value rows = LLVM::ExtractValueOp::create(rewriter, loc, acc, mi);

@@ -133,12 +133,14 @@ mlir::croq::getOperandLayouts(MmaOp op) {
   bool aKMajor = op.getLayoutA() == MmaLayout::Row;
   ArrayRef<int64_t> shapeA = op.getA().getType().getShape();
   int64_t m = aKMajor ? shapeA[0] : shapeA[1];
-  // An MN-major operand's M extent must fit in the span (one swizzle atom
-  // per instruction).
-  if (!aKMajor && (m != 64 || 64 * layoutA->elementBytes != layoutA->span))
-    return op.emitOpError("an MN-major ('col') A operand is lowered for "
-                          "M = 64 in 128-byte swizzled rows of 64 elements "
-                          "only");
+  // Each instruction's 64 rows of an MN-major operand must be one swizzle
+  // atom: one span-wide slab of the tile per 64 rows of M.
+  if (!aKMajor && (m % 64 != 0 || 64 * layoutA->elementBytes != layoutA->span))
+    return op.emitOpError("an MN-major ('col') A operand is lowered for M a "
+                          "multiple of 64 in swizzled rows of 64 elements "
+                          "(one span per wgmma), got M = ")
+           << m << " in " << layoutA->span << "-byte spans of "
+           << layoutA->span / layoutA->elementBytes << " elements";
   return std::make_pair(*layoutA, *layoutB);
 }
 

@@ -63,6 +63,16 @@ static constexpr TileConfig kKnownTiles[] = {
     // reach 0.78-0.96), which the efficiencies below reproduce. Last in
     // the table, so the variant numbers of the other tiles stay.
     {192, 192, 3, true, false, 84, 95},
+    // One consumer warpgroup on 128 rows of 64 columns, for M of 65 to 128
+    // rows, where 64x128 tiles take two rows of tiles and 128x128 ones leave
+    // most multiprocessors idle: 128x4096x4096 with its K loop split in
+    // clusters of two ran 0.918 / 0.955 / 0.910 of cuBLAS (B stored K x N /
+    // N x K, A stored K x M) against 0.797 / 0.844 / 0.788 with 64x128 (H200,
+    // bench_linalg.py). Elsewhere the model does not give it: at 64 rows
+    // (half of it padding) it ran 0.65-0.79 where 64x128 runs 0.98-1.02, and
+    // at 512^3, 1024^3 and 2048x512x8192 2-5% slower than 64x128.
+    {128, 64, 1, false, true, 85, 85, /*minModelRows=*/65,
+     /*maxModelRows=*/128},
 };
 
 /// The stages of operands past which a deeper ring gains little: a tile

@@ -489,6 +489,7 @@ struct ConvertLinalgToCroqPass
       return failure();
     if (tileM == 0)
       dropTallTilesUnlessPlain(spec, *candidates);
+    useOneConsumerWhereFaster(spec, *candidates);
     // A forced tile must leave room for a ring of two stages.
     if (tileM != 0) {
       const TileConfig &tile = candidates->front();
@@ -541,7 +542,8 @@ struct ConvertLinalgToCroqPass
       return op.emitOpError("convert-linalg-to-croq splits the K loop in "
                             "clusters of ")
              << productClusterK
-             << " blocks for 128x128 and 64x128 tiles whose scratch tile "
+             << " blocks for 128x128, 64x128 and 128x64 tiles whose scratch "
+                "tile "
                 "leaves shared memory for two stages of operands, got a "
                 "tile of "
              << candidates->front().rows << "x" << candidates->front().cols;
@@ -560,7 +562,8 @@ struct ConvertLinalgToCroqPass
              << ", cluster-n=" << static_cast<int64_t>(clusterN);
     if (variants.empty())
       return op.emitOpError("convert-linalg-to-croq splits the K loop of "
-                            "128x128 and 64x128 tiles only, got split-k=")
+                            "128x128, 64x128 and 128x64 tiles only, got "
+                            "split-k=")
              << productSplitK << " with a tile of " << candidates->front().rows
              << "x" << candidates->front().cols;
     return emitKernel(op, spec, variants, target, resultBytes, productSplitK,

@@ -3,7 +3,8 @@
 // What a product's kind rules out of the cost model's candidates: tiles
 // whose consumers have no room for promoted 8-bit float sums or a block
 // of B's scales, the 192-row tile for anything but a plain 16-bit product
-// (its consumers spill otherwise), and the forms an implicit GEMM lacks.
+// (its consumers spill otherwise), and the forms an implicit GEMM lacks;
+// and the one consumer warpgroup a plain 16-bit product runs 128x128 on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +81,37 @@ void mlir::croq::dropTallTilesUnlessPlain(const MatmulSpec &spec,
   llvm::erase_if(candidates, [](const TileConfig &tile) {
     return tile.rows > kMaxRowsUnlessPlain;
   });
+}
+
+/// The tile whose accumulator one consumer warpgroup holds (128 registers
+/// a thread) where that runs faster than two of 64 rows each.
+static constexpr int64_t kOneConsumerRows = 128;
+static constexpr int64_t kOneConsumerCols = 128;
+
+/// One consumer warpgroup on the whole 128x128 accumulator, blocks not
+/// persistent, against two of 64 rows, persistent (H200, bench/RESULTS.md):
+/// hand-written kernels of the same loop with B stored K x N ran 0.976 of
+/// cuBLAS against 0.915 at 512x4096x4096, 0.972 against 0.893 at
+/// 512x4096x16384 and 0.854 against 0.818 at 4096^3; the dynamic kernels of
+/// linalg_matmul.mlir 0.982 / 0.984 (A stored M x K / K x M) against 0.916 /
+/// 0.918 at 512x4096x4096, 0.981 / 1.006 against 0.927 / 0.913 at
+/// 768x768x12288. With B stored N x K the whole tile ran slower (0.863
+/// against 0.942 at 512x4096x4096), and one consumer made persistent ran
+/// 0.46-0.50. Products with promoted sums keep two accumulators (two
+/// consumers); those with a fused consumer's vectors, batched ones and
+/// implicit GEMMs were not measured so (silu+residual spills 648 bytes).
+void mlir::croq::useOneConsumerWhereFaster(
+    const MatmulSpec &spec, SmallVector<TileConfig> &candidates) {
+  Type operand = getElementTypeOrSelf(spec.a.getType());
+  if (!spec.zeroFill || spec.epilogue || spec.batched || spec.conv ||
+      spec.bTransposed || !isa<Float16Type, BFloat16Type>(operand))
+    return;
+  for (TileConfig &tile : candidates) {
+    if (tile.rows != kOneConsumerRows || tile.cols != kOneConsumerCols)
+      continue;
+    tile.consumers = 1;
+    tile.persistent = false;
+  }
 }
 
 /// Keeps the variants an implicit GEMM takes: whole K loops (its split

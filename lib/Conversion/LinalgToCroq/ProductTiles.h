@@ -2,7 +2,7 @@
 //
 // Filters of the cost model's candidates (KnownTiles.cpp) and variants
 // (TileChoice.cpp) by what one product is: promoted 8-bit float sums,
-// block scales, an epilogue, a batch, a convolution.
+// block scales, an epilogue, a batch, a convolution, B's layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,12 @@ LogicalResult keepPromotedTiles(linalg::LinalgOp op, const MatmulSpec &spec,
 /// product of 16-bit floats into a zeroed output.
 void dropTallTilesUnlessPlain(const MatmulSpec &spec,
                               SmallVector<TileConfig> &candidates);
+
+/// Runs the 128x128 candidates of `spec` on one consumer warpgroup, not
+/// persistent, where it is a plain product of 16-bit floats into a zeroed
+/// output whose B tile is N-major (B stored K x N).
+void useOneConsumerWhereFaster(const MatmulSpec &spec,
+                               SmallVector<TileConfig> &candidates);
 
 /// Keeps the variants an implicit GEMM takes, or declines forced options
 /// that leave none, naming the op.

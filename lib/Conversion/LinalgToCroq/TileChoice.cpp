@@ -44,16 +44,18 @@ static constexpr int64_t kMinClusterSplitSteps = 16;
 static constexpr int64_t kMinStreamKSteps = 8;
 /// The most f32 workspace a split K loop may use (256 MiB).
 static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
-/// The blocks of a cluster whose K loop is split that the cost model
-/// tries (ClusterSplitK.cpp), on 64-row tiles only. Measured on an H200
-/// (cuBLAS ms / croq ms, bench/RESULTS.md): 64x128 in clusters of 2 ran
-/// 0.80-0.95 where main's whole tiles ran 0.78-1.01 (1x8192x8192 0.950
-/// against 0.885, 128x4096x4096 with B stored N x K 0.820 against 0.779,
-/// 16x8192x8192 with B stored N x K 0.893 against 0.915); 128x128 in
-/// clusters of 2 lost at 256x4096x8192 (0.874 against 0.950), and every
-/// tile in clusters of 4 lost everywhere (0.25-0.78).
+/// The blocks of a cluster whose K loop is split that the cost model tries
+/// (ClusterSplitK.cpp), on tiles of 64x128 elements only (64x128 and 128x64).
+/// Measured on an H200 (cuBLAS ms / croq ms, bench/RESULTS.md): 64x128 in
+/// clusters of 2 ran 0.80-0.95 where main's whole tiles ran 0.78-1.01
+/// (1x8192x8192 0.950 against 0.885, 128x4096x4096 with B stored N x K 0.820
+/// against 0.779, 16x8192x8192 with B stored N x K 0.893 against 0.915);
+/// 128x128 in clusters of 2 lost at 256x4096x8192 (0.874 against 0.950), and
+/// every tile in clusters of 4 lost everywhere (0.25-0.78). 128x64 on one
+/// consumer warpgroup in clusters of 2: 0.914 at 128x4096x4096 against 0.798
+/// for 64x128 (hand-written kernels).
 static constexpr int64_t kClusterSplitCounts[] = {2};
-static constexpr int64_t kClusterSplitRows = 64;
+static constexpr int64_t kClusterSplitElements = 64 * 128;
 /// Cycles the cluster's first block spends summing the others' partial
 /// accumulators (a 64x128 f32 fragment is 32 KiB a peer, stored into its
 /// shared memory through the cluster's network and read back): counted
@@ -103,10 +105,12 @@ static bool mayCluster(const TileConfig &tile) {
 }
 
 /// Whether the model considers `tile` in stream-K form: the 128-row tiles
-/// whose width is whole 32-column groups of the reduction kernel (SplitK.cpp),
-/// so that each group's partials belong to one tile.
+/// of 128 columns or more whose width is whole 32-column groups of the
+/// reduction kernel (SplitK.cpp), so that each group's partials belong to
+/// one tile. (128x64 is given to products of at most 128 rows, too few
+/// tiles for stream-K.)
 static bool mayStreamK(const TileConfig &tile) {
-  return tile.rows == 128 && tile.cols % 32 == 0;
+  return tile.rows == 128 && tile.cols >= 128 && tile.cols % 32 == 0;
 }
 
 SmallVector<GemmVariant>
@@ -156,7 +160,7 @@ mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles, int64_t splitK,
                           clusterM == 0 && clusterN == 1;
   if (clusterSplitForm)
     for (const TileConfig &tile : tiles)
-      if (tile.splittable && tile.rows == kClusterSplitRows)
+      if (tile.splittable && tile.rows * tile.cols == kClusterSplitElements)
         for (int64_t splits : kClusterSplitCounts)
           clusterSplit(tile, splits);
   return variants;
@@ -466,6 +470,10 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       cost = emitKernelCycles(e, waveCycles, memoryCycles);
       splits = e.c(1);
     }
+    if (tile.minModelRows != 0)
+      cost = e.select(e.less(m, e.c(tile.minModelRows)), e.c(kNever), cost);
+    if (tile.maxModelRows != 0)
+      cost = e.select(e.less(e.c(tile.maxModelRows), m), e.c(kNever), cost);
     LLVM_DEBUG({
       llvm::dbgs() << "[" DEBUG_TYPE "] variant " << index << ": tile "
                    << tile.rows << "x" << tile.cols << ", cluster "

@@ -36,6 +36,10 @@ struct TileConfig {
   /// the one of the product's layout.
   int64_t efficiency;
   int64_t nMajorEfficiency;
+  /// The rows of the product the cost model gives the tile, where either
+  /// bound is not 0 (a forced tile runs whatever the rows).
+  int64_t minModelRows = 0;
+  int64_t maxModelRows = 0;
   /// The thread block cluster of the unsplit kernel, in tiles: rows x 1
   /// blocks share the B operand's K steps (multicast), 1 x cols blocks A's.
   int64_t clusterRows = 1;
@@ -146,7 +150,7 @@ getTileCandidates(const TargetDescription &target, int64_t resultBytes,
 /// candidate with its K loop split in clusters of 2 blocks
 /// (GemmForm::ClusterSplitK) where nothing else is forced; `clusterK` (the
 /// pass option) 1 leaves it out, S > 1 takes only the splittable tiles
-/// (128x128 and 64x128) in that form, with S blocks.
+/// (128x128, 64x128 and 128x64) in that form, with S blocks.
 SmallVector<GemmVariant> getGemmVariants(ArrayRef<TileConfig> tiles,
                                          int64_t splitK, int64_t streamK,
                                          int64_t clusterM, int64_t clusterN,

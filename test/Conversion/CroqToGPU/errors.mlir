@@ -243,3 +243,22 @@ func.func @mma_a_not_loaded(%a: !croq.frag<64x16xf16>, %tb: !croq.tile<64x16xf16
   }
   return
 }
+
+// -----
+
+// An MN-major A in 64-byte swizzled rows: each wgmma's 64 rows of M would
+// span two swizzle atoms of 32 f16, which the lowering does not step.
+func.func @mma_col_a_narrow_span() {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 64>
+    %bt = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %zero = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %zero : !croq.acc<64x64xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared, swizzle = 64> -> !croq.frag<64x64xf16>
+    %mb = croq.mma.load %bt : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    // expected-error @+1 {{'croq.mma' op an MN-major ('col') A operand is lowered for M a multiple of 64 in swizzled rows of 64 elements (one span per wgmma), got M = 64 in 64-byte spans of 32 elements}}
+    %r = croq.mma col row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+    %c = croq.mma.commit %r : !croq.acc<64x64xf32>
+  }
+  return
+}

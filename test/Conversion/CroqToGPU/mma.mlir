@@ -260,3 +260,42 @@ func.func @mma_fill_value() {
   }
   return
 }
+
+// A 128x64x64 f16 mma whose A is MN-major ('col': the tile holds K rows of
+// M elements, as TMA loads A stored K x M) in one warpgroup. The tile's
+// 128-element rows are two 128-byte slabs of 64 rows each (8192 bytes):
+// each wgmma's 64 rows of M are one slab, so the second 64 rows of M start
+// one slab (8192 bytes) further, and each K step of 16 moves 16 rows (2048
+// bytes) down the slab. The leading byte offset stays 1: each wgmma's M
+// extent is one swizzle atom.
+
+// CHECK-LABEL: func.func @mma_col_a_two_slabs
+// CHECK:      %[[A_PTR:.*]] = memref.extract_aligned_pointer_as_index
+// CHECK:      %[[A:.*]] = arith.index_castui %{{.*}} : index to i64
+// CHECK:      arith.andi %[[A]], %c262143_i64
+// CHECK:      %[[DESC_A:.*]] = arith.ori %{{.*}}, %c4611686293305360384_i64
+// CHECK:      llvm.extractvalue %{{.*}}[0]
+// CHECK:      nvvm.wgmma.mma_async %[[DESC_A]], %{{.*}}, %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <col>], B[<f16>, <one>, <col>]
+// CHECK:      arith.addi %[[A]], %c8192_i64
+// CHECK:      llvm.extractvalue %{{.*}}[1]
+// CHECK:      nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <col>]
+// CHECK:      arith.addi %[[A]], %c2048_i64
+// CHECK:      nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <col>]
+// CHECK:      arith.addi %[[A]], %c10240_i64
+// CHECK:      nvvm.wgmma.mma_async {{.*}} A[<f16>, <one>, <col>]
+func.func @mma_col_a_two_slabs(%out: memref<?x?xf16>) {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x128xf16, shared, swizzle = 128>
+    %bt = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %zero = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %zero : !croq.acc<128x64xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+    %mb = croq.mma.load %bt : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %r = croq.mma col row %acc, %ma, %mb : !croq.frag<64x128xf16>, !croq.frag<64x64xf16> -> !croq.acc<128x64xf32>
+    %c = croq.mma.commit %r : !croq.acc<128x64xf32>
+    %c0 = arith.constant 0 : index
+    %v = croq.subspan %out [128, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<128x64xf16>
+    croq.mma.store %c -> %v : !croq.acc<128x64xf32> -> !croq.view<128x64xf16>
+  }
+  return
+}

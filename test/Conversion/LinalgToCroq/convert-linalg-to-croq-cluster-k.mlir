@@ -6,37 +6,39 @@
 // RUN: not croq-opt %s --convert-linalg-to-croq="cluster-k=9" -split-input-file 2>&1 | FileCheck %s --check-prefix=LARGE
 
 // 128 x 4096 x 4096 (64 K steps): whole 64x128 tiles are 2 x 32 = 64
-// blocks, half a wave of 132 SMs, each streaming all 64 steps. Split in
-// clusters of two, 128 blocks take 32 steps each, and the first block of
-// each cluster sums the two partial accumulators: grid [2 x 2, 32],
-// cluster [2, 1]; block row r is part r mod 2 of tile row r / 2, K steps
-// [32 s, 32 s + 32); a 64x128 f32 scratch slot; only the first block
-// stores the tile.
+// blocks, half a wave of 132 SMs, each streaming all 64 steps; whole
+// 128x64 tiles (one consumer warpgroup on 128 rows) are 64 blocks too.
+// Split in clusters of two, 128 blocks of 128x64 take 32 steps each, and
+// the first block of each cluster sums the two partial accumulators: grid
+// [1 x 2, 64], cluster [2, 1]; block row r is part r mod 2 of tile row
+// r / 2, K steps [32 s, 32 s + 32); a 128x64 f32 scratch slot; only the
+// first block stores the tile. (64x128 split so costs the same blocks and
+// steps at 320 cycles a step against 301.)
 // CHECK-LABEL: func.func @skinny
 // CHECK-NOT: gpu.alloc
-// CHECK: croq.parallel (%[[ROW:.*]], %[[BN:.*]]) in [4, 32] : block cluster [2, 1] attributes {croq.consumers = 1 : i64, croq.persistent = false} {
+// CHECK: croq.parallel (%[[ROW:.*]], %[[BN:.*]]) in [2, 64] : block cluster [2, 1] attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK: %[[PART:.*]] = arith.remui %[[ROW]], %c2 : index
 // CHECK: %[[BM:.*]] = arith.divui %[[ROW]], %c2 : index
 // CHECK: %[[F0:.*]] = arith.muli %[[PART]], %c64 : index
 // CHECK: %[[FIRST:.*]] = arith.divui %[[F0]], %c2 : index
 // CHECK: %[[COUNT:.*]] = arith.subi %{{.*}}, %[[FIRST]] : index
-// CHECK: %[[SLOTS:.*]] = croq.alloc : !croq.tile<64x128xf32, shared>
+// CHECK: %[[SLOTS:.*]] = croq.alloc : !croq.tile<128x64xf32, shared>
 // CHECK: %[[ACC:.*]] = scf.for %[[I:.*]] = %c0 to %[[COUNT]] step %c1
 // CHECK: %[[K:.*]] = arith.addi %[[FIRST]], %[[I]] : index
-// CHECK: croq.subspan %arg0 [64, 64] at [%[[BM]], %[[K]]]
-// CHECK: croq.subspan %arg1 [64, 128] at [%[[K]], %[[BN]]]
-// CHECK: %[[SUM:.*]] = croq.mma.cluster_sum %[[ACC]] scratch %[[SLOTS]] : !croq.acc<64x128xf32>, !croq.tile<64x128xf32, shared>
+// CHECK: croq.subspan %arg0 [128, 64] at [%[[BM]], %[[K]]]
+// CHECK: croq.subspan %arg1 [64, 64] at [%[[K]], %[[BN]]]
+// CHECK: %[[SUM:.*]] = croq.mma.cluster_sum %[[ACC]] scratch %[[SLOTS]] : !croq.acc<128x64xf32>, !croq.tile<128x64xf32, shared>
 // CHECK: %[[LEADER:.*]] = arith.cmpi eq, %[[PART]], %c0 : index
 // CHECK: scf.if %[[LEADER]] {
-// CHECK: croq.subspan %arg2 [64, 128] at [%[[BM]], %[[BN]]]
+// CHECK: croq.subspan %arg2 [128, 64] at [%[[BM]], %[[BN]]]
 // CHECK: croq.mma.store %[[SUM]]
 // CHECK: croq.copy tma async
 // CHECK: }
 // CHECK-NOT: croq.parallel
-// Never: the whole 64x128 tiles, as main's model chose.
+// Never: whole tiles, 128x64.
 // NEVER-LABEL: func.func @skinny
 // NEVER-NOT: cluster_sum
-// NEVER: croq.parallel (%{{.*}}, %{{.*}}) in [2, 32] : block attributes
+// NEVER: croq.parallel (%{{.*}}, %{{.*}}) in [1, 64] : block attributes
 // NEVER-NOT: cluster_sum
 // Clusters of 4 forced: 64x128 (a 128x128 tile's three slots would leave
 // no room for operands), three slots.
@@ -45,7 +47,7 @@
 // FOUR: croq.alloc : !croq.tile<192x128xf32, shared>
 // FOUR: croq.mma.cluster_sum %{{.*}} scratch %{{.*}} : !croq.acc<64x128xf32>, !croq.tile<192x128xf32, shared>
 // WITHSPLIT: error: convert-linalg-to-croq: cluster-k=2 splits the K loop in clusters of its own; it takes no split-k, stream-k=2, cluster-m or cluster-n
-// TILE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop in clusters of 2 blocks for 128x128 and 64x128 tiles whose scratch tile leaves shared memory for two stages of operands, got a tile of 128x256
+// TILE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop in clusters of 2 blocks for 128x128, 64x128 and 128x64 tiles whose scratch tile leaves shared memory for two stages of operands, got a tile of 128x256
 // LARGE: error: convert-linalg-to-croq takes cluster-k of 0 (chosen), 1 (never) or the blocks of a cluster that split the K loop, at most 8, got 9
 func.func @skinny(%a: memref<128x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<128x4096xf16>) {
   %z = arith.constant 0.0 : f16

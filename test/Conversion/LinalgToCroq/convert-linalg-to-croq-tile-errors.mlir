@@ -13,13 +13,13 @@
 // RUN: not croq-opt %s --convert-linalg-to-croq="stream-k=2 cluster-m=2" 2>&1 | FileCheck %s --check-prefix=STREAMKCLUSTER
 // RUN: not croq-opt %s --convert-linalg-to-croq="stream-k=2" -split-input-file 2>&1 | FileCheck %s --check-prefix=STREAMKBATCH
 
-// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x224, 128x176, 128x160, 128x144, 128x128, 64x128 or 192x192 result elements, got 96x128
+// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x224, 128x176, 128x160, 128x144, 128x128, 64x128, 192x192 or 128x64 result elements, got 96x128
 // ALONE: error: convert-linalg-to-croq takes tile-m and tile-n together
 // NEGATIVE: error: convert-linalg-to-croq takes split-k >= 0, got -2
 // CLUSTER2D: error: convert-linalg-to-croq takes clusters of cluster-m x 1 (0: chosen) or 1 x cluster-n blocks, at most 8, got 2x2
 // CLUSTERBIG: error: convert-linalg-to-croq takes clusters of cluster-m x 1 (0: chosen) or 1 x cluster-n blocks, at most 8, got 16x1
 // CLUSTERZERO: error: convert-linalg-to-croq takes clusters of cluster-m x 1 (0: chosen) or 1 x cluster-n blocks, at most 8, got -1x1
-// UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128 and 64x128 tiles only, got split-k=4 with a tile of 128x256
+// UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128, 64x128 and 128x64 tiles only, got split-k=4 with a tile of 128x256
 // CHIP: error: croq has no target description for chip 'sm_70'
 // STREAMK3: error: convert-linalg-to-croq takes stream-k of 0 (chosen), 1 (never) or 2 (always), got 3
 // STREAMKTILE: error: 'linalg.matmul' op convert-linalg-to-croq has the stream-K form for 128-row tiles of whole 32-column groups only, without forced splits or clusters; got a tile of 64x128, split-k=0, cluster-m=0, cluster-n=1

@@ -3,13 +3,13 @@
 // RUN: croq-opt %s --convert-linalg-to-croq="variants=-1" | FileCheck %s --check-prefix=NONE
 // RUN: croq-opt %s --convert-linalg-to-croq="classify=true" | FileCheck %s --check-prefix=CLASSIFY
 
-// Compile on first call. A dynamic f16 GEMM has 19 variants (tiles, their
-// clusters, split, stream-K and cluster-split forms; 33 kernels): by
+// Compile on first call. A dynamic f16 GEMM has 22 variants (tiles, their
+// clusters, split, stream-K and cluster-split forms; 37 kernels): by
 // default the host code chooses among all of them.
 // ALL-LABEL: func.func @gemm
 // ALL-NOT: croqRtRequireVariant
 // ALL: scf.index_switch
-// ALL-COUNT-18: case
+// ALL-COUNT-21: case
 // ALL-NOT: case
 // ALL-NOT: croqRtRequireVariant
 

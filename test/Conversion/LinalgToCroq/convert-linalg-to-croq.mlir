@@ -9,8 +9,9 @@
 // ceil(M/128) x ceil(N/128) grid copies 128x64 slices of A and 64x128
 // slices of B (K x N: a `col` operand) per K step, zero-filled at the edges,
 // and stores its 128x128 f32 accumulator through a swizzled tile by an
-// async TMA copy left in flight. The block asks croq-split-accumulators for
-// two consumer warpgroups and croq-persistent-blocks to walk the tiles.
+// async TMA copy left in flight. A plain 16-bit product whose B tile is
+// N-major runs the tile on one consumer warpgroup, its blocks not
+// persistent (transposed_b_accumulating below keeps two, persistent).
 // CHECK-LABEL: func.func @zeroed
 // CHECK-DAG: %[[M:.*]] = memref.dim %[[A:.*]], %c0 : memref<?x?xf16>
 // CHECK-DAG: %[[K:.*]] = memref.dim %[[A]], %c1 : memref<?x?xf16>
@@ -18,7 +19,7 @@
 // CHECK-DAG: %[[GM:.*]] = arith.ceildivui %[[M]], %c128 : index
 // CHECK-DAG: %[[GN:.*]] = arith.ceildivui %[[N]], %c128 : index
 // CHECK-DAG: %[[KS:.*]] = arith.ceildivui %[[K]], %c64 : index
-// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [%[[GM]], %[[GN]]] : block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
+// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in [%[[GM]], %[[GN]]] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK: %[[AS:.*]] = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
 // CHECK: %[[BS:.*]] = croq.alloc : !croq.tile<64x128xf16, shared, swizzle = 128>
 // CHECK: %[[CS:.*]] = croq.alloc : !croq.tile<128x128xf32, shared, swizzle = 128>

@@ -15,8 +15,8 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_8.ptx -o %t.9.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_9.ptx -o %t.10.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_10.ptx -o %t.11.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel.ptx -o %t.12.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_11.ptx -o %t.13.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_f16_kernel_11.ptx -o %t.12.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel.ptx -o %t.13.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_12.ptx -o %t.14.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_13.ptx -o %t.15.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_14.ptx -o %t.16.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -27,9 +27,9 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_19.ptx -o %t.21.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_20.ptx -o %t.22.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_21.ptx -o %t.23.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel.ptx -o %t.24.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_22.ptx -o %t.25.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_23.ptx -o %t.26.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_22.ptx -o %t.24.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_bf16_kernel_23.ptx -o %t.25.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel.ptx -o %t.26.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_24.ptx -o %t.27.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_25.ptx -o %t.28.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_26.ptx -o %t.29.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -38,20 +38,20 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_29.ptx -o %t.32.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_30.ptx -o %t.33.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_31.ptx -o %t.34.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel.ptx -o %t.35.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_32.ptx -o %t.36.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_33.ptx -o %t.37.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_34.ptx -o %t.38.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_32.ptx -o %t.35.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_33.ptx -o %t.36.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_tn_acc_f16_kernel_34.ptx -o %t.37.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel.ptx -o %t.38.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_35.ptx -o %t.39.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_36.ptx -o %t.40.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_37.ptx -o %t.41.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_38.ptx -o %t.42.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_39.ptx -o %t.43.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel.ptx -o %t.44.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_40.ptx -o %t.45.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_41.ptx -o %t.46.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_42.ptx -o %t.47.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_43.ptx -o %t.48.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_40.ptx -o %t.44.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_41.ptx -o %t.45.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_42.ptx -o %t.46.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_nt_e4m3_kernel_43.ptx -o %t.47.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel.ptx -o %t.48.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_44.ptx -o %t.49.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_45.ptx -o %t.50.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_46.ptx -o %t.51.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -59,7 +59,12 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_48.ptx -o %t.53.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_49.ptx -o %t.54.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_50.ptx -o %t.55.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_static_f16_kernel.ptx -o %t.56.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_51.ptx -o %t.56.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_52.ptx -o %t.57.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_53.ptx -o %t.58.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_54.ptx -o %t.59.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel_55.ptx -o %t.60.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_bmm_static_f16_kernel.ptx -o %t.61.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s < %t.d/linalg_bmm_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=STATIC < %t.d/linalg_bmm_static_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=EPILOGUE < %t.d/linalg_bmm_bias_gelu_residual_bf16_kernel.ptx
