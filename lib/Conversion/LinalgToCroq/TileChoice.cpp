@@ -113,6 +113,15 @@ static bool mayStreamK(const TileConfig &tile) {
   return tile.rows == 128 && tile.cols >= 128 && tile.cols % 32 == 0;
 }
 
+/// `tile` for the stream-K form: its accumulator shared among consumer
+/// warpgroups of 64 rows each. The kernel of a 128x128 tile's ranges on
+/// one consumer warpgroup has its wgmma serialized by ptxas (C7520).
+static TileConfig getStreamKTile(TileConfig tile) {
+  constexpr int64_t kConsumerRows = 64;
+  tile.consumers = std::max<int64_t>(tile.consumers, tile.rows / kConsumerRows);
+  return tile;
+}
+
 SmallVector<GemmVariant>
 mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles, int64_t splitK,
                             int64_t streamK, int64_t clusterM, int64_t clusterN,
@@ -134,8 +143,8 @@ mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles, int64_t splitK,
                        streamK != 1 && mayStreamK(tile);
     if (streamK == 2) {
       if (streamKForm)
-        variants.push_back(
-            {tile, GemmForm::StreamK, /*withoutWholeWave=*/true});
+        variants.push_back({getStreamKTile(tile), GemmForm::StreamK,
+                            /*withoutWholeWave=*/true});
       continue;
     }
     if (splitK <= 1) {
@@ -152,7 +161,7 @@ mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles, int64_t splitK,
     if (splitK != 1 && tile.splittable)
       variants.push_back({tile, GemmForm::SplitK});
     if (streamKForm)
-      variants.push_back({tile, GemmForm::StreamK});
+      variants.push_back({getStreamKTile(tile), GemmForm::StreamK});
   }
   // Last, so that the other variants keep their numbers (the shape
   // classes of compile on first call).
