@@ -117,8 +117,7 @@ static bool mayStreamK(const TileConfig &tile) {
 /// warpgroups of 64 rows each. The kernel of a 128x128 tile's ranges on
 /// one consumer warpgroup has its wgmma serialized by ptxas (C7520).
 static TileConfig getStreamKTile(TileConfig tile) {
-  constexpr int64_t kConsumerRows = 64;
-  tile.consumers = std::max<int64_t>(tile.consumers, tile.rows / kConsumerRows);
+  tile.consumers = std::max(tile.consumers, tile.rows / kWarpgroupRows);
   return tile;
 }
 

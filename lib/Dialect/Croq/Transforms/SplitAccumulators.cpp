@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Dialect/Croq/IR/CroqOps.h"
+#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
 #include "Croq/Dialect/Croq/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -26,9 +27,6 @@ namespace croq {
 
 using namespace mlir;
 using namespace mlir::croq;
-
-/// Rows of accumulator one warpgroup's wgmma computes.
-static constexpr int64_t kWarpgroupRows = 64;
 
 /// Consumers chosen when neither the block nor the option says.
 static constexpr int64_t kAutoConsumers = 2;

@@ -20,6 +20,9 @@ namespace croq {
 /// Threads in a warp and in a warpgroup.
 constexpr int64_t kThreadsPerWarp = 32;
 constexpr int64_t kWarpgroupSize = 128;
+/// Rows of accumulator one warpgroup's wgmma computes (its M): the rows of
+/// each consumer warpgroup of a block that shares an accumulator by rows.
+constexpr int64_t kWarpgroupRows = 64;
 /// Threads of a block that has no nested warpgroup or thread region.
 constexpr int64_t kDefaultBlockThreads = 128;
 /// Threads of a block at most.
