@@ -87,3 +87,26 @@ func.func @on_loop(%n: index) {
   } {croq.consumers = 2 : i64}
   return
 }
+
+// -----
+
+// A transposed store writes each consumer's rows into columns of the tile,
+// which the split does not narrow.
+func.func @transposed_store(%out: memref<128x128xf16>) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{cannot split the consumer among 2 warpgroups: an accumulator is stored transposed (its rows are the buffer's columns)}}
+  croq.parallel (%bm) in [1] : block {
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
+        croq.mma.store transpose %init -> %out : !croq.acc<128x128xf32> -> memref<128x128xf16>
+      }
+    }
+  }
+  return
+}

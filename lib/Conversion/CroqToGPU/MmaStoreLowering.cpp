@@ -2,7 +2,8 @@
 //
 // Lowers croq.mma.store: each thread converts and stores the elements of its
 // wgmma fragment of the accumulator, masked at a view's edge; into 16-bit
-// shared tiles each warp stores with stmatrix.
+// shared tiles each warp stores with stmatrix (stmatrix.trans for a
+// transposed store).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,10 +47,11 @@ static bool isPairAligned(const BufferAccess &access, int64_t eltBytes) {
 
 /// Whether an mma.store of `accType` into `access` can use stmatrix: a
 /// 16-bit destination in shared memory that the accumulator lies inside
-/// (no masks), whole pairs of 8-column groups, and rows whose 8-element
-/// groups are contiguous 16-byte chunks (a swizzled tile, or unit inner
-/// stride with rows a multiple of 16 bytes apart and a column offset that
-/// is a multiple of 8).
+/// (no masks), whole pairs of 8-column groups of the accumulator, and rows
+/// whose 8-element groups are contiguous 16-byte chunks (a swizzled tile,
+/// or unit inner stride with rows a multiple of 16 bytes apart and a
+/// column offset that is a multiple of 8). A transposed store writes each
+/// 8x8 matrix's rows as the destination's columns: the same conditions.
 static bool canUseStMatrix(const BufferAccess &access, Type destType,
                            AccType accType) {
   if (access.space != MemorySpace::Shared || !access.limits.empty() ||
@@ -108,31 +110,39 @@ static Value getSharedElementPointer(OpBuilder &b, Location loc,
 /// 2 p + 1 one stmatrix.x4 writes the four 8x8 matrices (rows 0-7 and 8-15
 /// of the warp's 16, each group), each thread giving its two converted
 /// columns of each, and lane l the address of row l % 8 of matrix l / 8.
-/// `getPair(b, i, r)` is registers r and r + 1 of 64-row block i, converted,
-/// as a vector of two.
+/// With `transpose`, stmatrix.trans writes each matrix's column c as row c
+/// of the destination: lane l addresses the destination row of the
+/// accumulator's column l % 8 of matrix l / 8, at the destination column of
+/// the matrix's first row. `getPair(b, i, r)` is registers r and r + 1 of
+/// 64-row block i, converted, as a vector of two.
 static void
 emitStMatrixStores(OpBuilder &b, Location loc, const BufferAccess &access,
                    Type destType, Value warp, Value lane, int64_t blocks,
-                   int64_t perThread, int64_t eltBytes,
+                   int64_t perThread, int64_t eltBytes, bool transpose,
                    function_ref<Value(OpBuilder &, int64_t, int64_t)> getPair) {
   // Lane l addresses row (l / 8) % 2 * 8 + l % 8 of the warp's 16 and
-  // column group (l / 8) / 2 of the pair.
+  // column group (l / 8) / 2 of the pair; transposed, column l % 8 of the
+  // group's 8 and the first row of the matrix's 8.
   Value matrix = arith::DivUIOp::create(b, loc, lane, indexConstant(b, loc, 8));
-  Value laneRow = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(
-          b, loc,
-          arith::RemUIOp::create(b, loc, matrix, indexConstant(b, loc, 2)),
-          indexConstant(b, loc, 8)),
-      arith::RemUIOp::create(b, loc, lane, indexConstant(b, loc, 8)));
+  Value inMatrix =
+      arith::RemUIOp::create(b, loc, lane, indexConstant(b, loc, 8));
+  Value matrixRow = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, matrix, indexConstant(b, loc, 2)),
+      indexConstant(b, loc, 8));
   Value laneCol = arith::MulIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, matrix, indexConstant(b, loc, 2)),
       indexConstant(b, loc, 8));
+  Value laneRow = matrixRow;
+  if (transpose)
+    laneCol = arith::AddIOp::create(b, loc, laneCol, inMatrix);
+  else
+    laneRow = arith::AddIOp::create(b, loc, matrixRow, inMatrix);
   Value warpRow = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, warp, indexConstant(b, loc, 16)),
       laneRow);
   Type i32 = b.getI32Type();
-  auto layout = NVVM::MMALayoutAttr::get(b.getContext(), NVVM::MMALayout::row);
+  auto layout = NVVM::MMALayoutAttr::get(
+      b.getContext(), transpose ? NVVM::MMALayout::col : NVVM::MMALayout::row);
   auto shape = NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8);
   auto eltType = NVVM::LdStMatrixEltTypeAttr::get(b.getContext(),
                                                   NVVM::LdStMatrixEltType::B16);
@@ -147,7 +157,10 @@ emitStMatrixStores(OpBuilder &b, Location loc, const BufferAccess &access,
       }
       Value col =
           arith::AddIOp::create(b, loc, laneCol, indexConstant(b, loc, 2 * r));
-      Value ptr = getSharedElementPointer(b, loc, access, {row, col}, eltBytes);
+      Value ptr = getSharedElementPointer(b, loc, access,
+                                          transpose ? ArrayRef<Value>{col, row}
+                                                    : ArrayRef<Value>{row, col},
+                                          eltBytes);
       NVVM::StMatrixOp::create(b, loc, ptr, sources, layout, shape, eltType);
     }
   }
@@ -157,9 +170,10 @@ namespace {
 /// croq.mma.store %acc -> %dest  =>  each thread converts and stores the
 /// elements of its fragment: for rows block i, register r = 4 j + q of
 /// thread t (warp w, lane l), row 64 i + 16 w + l / 4 + 8 (q / 2) and
-/// column 8 j + 2 (l % 4) + q % 2. Stores past a view's edge are dropped.
-/// Into a 16-bit shared tile each warp stores its fragment with stmatrix
-/// instead (emitStMatrixStores).
+/// column 8 j + 2 (l % 4) + q % 2 (transposed: at that column and row of
+/// the destination). Stores past a view's edge are dropped. Into a 16-bit
+/// shared tile each warp stores its fragment with stmatrix instead
+/// (emitStMatrixStores).
 struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -224,9 +238,10 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
         return getValue(b, i, r);
       return vector::ExtractOp::create(b, loc, getPair(b, i, r - r % 2), r % 2);
     };
+    bool transpose = op.getTranspose();
     if (canUseStMatrix(*access, destType, accType)) {
       emitStMatrixStores(rewriter, loc, *access, destType, warp, lane, blocks,
-                         perThread, eltBytes, getPair);
+                         perThread, eltBytes, transpose, getPair);
       rewriter.eraseOp(op);
       return success();
     }
@@ -234,22 +249,29 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
     // Row and column of register 0 of block 0.
     origin = getFragmentOrigin(rewriter, loc, origin);
     Value row0 = origin.row, col0 = origin.column;
+    // Where element (row, col) of the accumulator goes in the destination.
+    auto place = [&](Value row, Value col) {
+      return transpose ? SmallVector<Value>{col, row}
+                       : SmallVector<Value>{row, col};
+    };
     // Whether (row, col) of the accumulator lies inside the destination.
     auto isInside = [&](OpBuilder &b, Value row, Value col) {
       SmallVector<Value> inside;
-      for (auto [d, c] : llvm::enumerate(SmallVector<Value>{row, col}))
+      for (auto [d, c] : llvm::enumerate(place(row, col)))
         inside.push_back(lessThan(
             b, loc, arith::AddIOp::create(b, loc, access->offsets[d], c),
             access->limits[d]));
       return allOf(b, loc, inside);
     };
     auto storeOne = [&](OpBuilder &b, Value value, Value row, Value col) {
-      memref::StoreOp::create(b, loc, value, access->storage,
-                              getElementIndices(b, loc, *access, {row, col}));
+      memref::StoreOp::create(
+          b, loc, value, access->storage,
+          getElementIndices(b, loc, *access, place(row, col)));
     };
 
     // Registers r and r + 1 (r even) of a thread hold two adjacent columns
-    // of one row: `paired` stores them as one vector of two elements.
+    // of one row: `paired` stores them as one vector of two elements (not
+    // when transposed: they lie in two rows of the destination).
     auto emitStores = [&](OpBuilder &b, bool paired) {
       int64_t step = paired ? 2 : 1;
       for (int64_t i = 0; i < blocks; ++i) {
@@ -293,7 +315,7 @@ struct MmaStoreOpLowering : OpConversionPattern<MmaStoreOp> {
       }
     };
 
-    emitStores(rewriter, isPairAligned(*access, eltBytes));
+    emitStores(rewriter, !transpose && isPairAligned(*access, eltBytes));
     rewriter.eraseOp(op);
     return success();
   }

@@ -102,6 +102,84 @@ func.func @mma_store_shared() {
   return
 }
 
+// A transposed store into a 16-bit shared tile: stmatrix.trans (layout col),
+// one per two 8-column groups of the accumulator, as the plain store; lane
+// l addresses row 2 r + (l / 8) / 2 * 8 + l % 8 of the 128x64 tile (the
+// accumulator's column) at column 16 w + (l / 8) % 2 * 8 (its first row),
+// the row times the tile's 64 elements.
+// CHECK-LABEL: func.func @mma_store_shared_transpose
+// CHECK-NOT:    memref.store
+// CHECK:        %[[LANE:.*]] = arith.remui %{{.*}}, %c32{{.*}} : index
+// CHECK:        %[[M:.*]] = arith.divui %[[LANE]], %c8{{.*}} : index
+// CHECK:        %[[IN:.*]] = arith.remui %[[LANE]], %c8{{.*}} : index
+// CHECK:        %[[HALF:.*]] = arith.remui %[[M]], %c2{{.*}} : index
+// CHECK:        %[[MROW:.*]] = arith.muli %[[HALF]], %c8{{.*}} : index
+// CHECK:        %[[PAIR:.*]] = arith.divui %[[M]], %c2{{.*}} : index
+// CHECK:        %[[GROUP:.*]] = arith.muli %[[PAIR]], %c8{{.*}} : index
+// CHECK:        %[[COL:.*]] = arith.addi %[[GROUP]], %[[IN]] : index
+// CHECK:        %[[W16:.*]] = arith.muli %{{.*}}, %c16{{.*}} : index
+// CHECK:        arith.addi %[[W16]], %[[MROW]] : index
+// CHECK:        arith.muli %{{.*}}, %c64{{.*}} : index
+// CHECK:        %[[ADDR:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<3>
+// CHECK-NEXT:   nvvm.stmatrix %[[ADDR]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+// CHECK-COUNT-7: nvvm.stmatrix {{.*}}layout = #nvvm.mma_layout<col>
+// CHECK-NOT:    nvvm.stmatrix
+// CHECK-NOT:    vector.store
+// CHECK:        return
+func.func @mma_store_shared_transpose() {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %bt = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %out = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %zero = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %zero : !croq.acc<64x128xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %mb = croq.mma.load %bt : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+    %c = croq.mma.commit %r : !croq.acc<64x128xf32>
+    croq.mma.store transpose %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  }
+  return
+}
+
+// A transposed store into a global view: one masked scalar store per
+// register (its two columns lie in two rows of the view), at (column, row)
+// of the fragment's element, each checked against the view's extents in
+// that order.
+// CHECK-LABEL: func.func @mma_store_global_transpose
+// CHECK:        %[[Q:.*]] = arith.divui %[[LANE:.*]], %c4{{.*}} : index
+// CHECK-NEXT:   %[[ROW:.*]] = arith.addi %{{.*}}, %[[Q]] : index
+// CHECK:        %[[R4:.*]] = arith.remui %[[LANE]], %c4{{.*}} : index
+// CHECK:        %[[COL:.*]] = arith.muli %[[R4]], %c2{{.*}} : index
+// CHECK:        %[[ROW0:.*]] = arith.addi %[[ROW]], %c0{{.*}} : index
+// CHECK:        %[[COL0:.*]] = arith.addi %[[COL]], %c0{{.*}} : index
+// CHECK:        arith.truncf %{{.*}} : f32 to f16
+// CHECK:        %[[D0:.*]] = arith.addi %{{.*}}, %[[COL0]] : index
+// CHECK-NEXT:   arith.cmpi ult, %[[D0]], %[[DIM0:.*]] : index
+// CHECK:        %[[D1:.*]] = arith.addi %{{.*}}, %[[ROW0]] : index
+// CHECK-NEXT:   arith.cmpi ult, %[[D1]], %[[DIM1:.*]] : index
+// CHECK:        scf.if
+// CHECK-COUNT-8: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf16>
+// CHECK-NOT:    memref.store
+// CHECK-NOT:    vector.store
+// CHECK:        return
+func.func @mma_store_global_transpose(%out: memref<?x?xf16>) {
+  croq.parallel (%b) in [1] : block {
+    %a = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    %bt = croq.alloc : !croq.tile<16x64xf16, shared, swizzle = 128>
+    %zero = arith.constant 0.0 : f32
+    %acc = croq.mma.fill %zero : !croq.acc<64x16xf32>
+    %ma = croq.mma.load %a : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+    %mb = croq.mma.load %bt : !croq.tile<16x64xf16, shared, swizzle = 128> -> !croq.frag<16x64xf16>
+    %r = croq.mma row row %acc, %ma, %mb : !croq.frag<64x64xf16>, !croq.frag<16x64xf16> -> !croq.acc<64x16xf32>
+    %c = croq.mma.commit %r : !croq.acc<64x16xf32>
+    %c0 = arith.constant 0 : index
+    %v = croq.subspan %out [16, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<16x64xf16>
+    croq.mma.store transpose %c -> %v : !croq.acc<64x16xf32> -> !croq.view<16x64xf16>
+  }
+  return
+}
+
 // With relu, each pair of columns is converted by one cvt.rn.relu.f16x2.f32
 // (nvvm.convert.f32x2.to.f16x2 {relu}), which takes register r + 1 first
 // (the upper half), and no truncf is left.

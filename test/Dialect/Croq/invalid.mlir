@@ -1513,6 +1513,14 @@ func.func @mma_store_shape(%acc: !croq.acc<64x128xf32>, %v: !croq.view<?x64xf16>
 
 // -----
 
+func.func @mma_store_transpose_shape(%acc: !croq.acc<64x128xf32>, %t: !croq.tile<64x128xf16, shared>) {
+  // expected-error @+1 {{'croq.mma.store' op destination dimension 0 (64) does not match the transposed accumulator's (128)}}
+  croq.mma.store transpose %acc -> %t : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+  return
+}
+
+// -----
+
 func.func @mma_store_relu_f32(%acc: !croq.acc<64x64xf32>, %m: memref<64x64xf32>) {
   // expected-error @+1 {{'croq.mma.store' op 'relu' converts an f32 accumulator to f16 or bf16, not 'f32' to 'f32'}}
   croq.mma.store relu %acc -> %m : !croq.acc<64x64xf32> -> memref<64x64xf32>

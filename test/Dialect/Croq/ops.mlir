@@ -854,6 +854,17 @@ func.func @mma_store_example(%c: !croq.acc<64x128xf32>, %out: !croq.tile<64x128x
   return
 }
 
+// A transposed store's destination has the accumulator's shape reversed.
+// CHECK-LABEL: func.func @mma_store_transpose(
+func.func @mma_store_transpose(%c: !croq.acc<64x128xf32>, %out: !croq.tile<128x64xf16, shared, swizzle = 128>,
+                               %v: !croq.view<?x64xbf16>) {
+  // CHECK: croq.mma.store transpose %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  croq.mma.store transpose %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  // CHECK: croq.mma.store relu transpose %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.view<?x64xbf16>
+  croq.mma.store relu transpose %c -> %v : !croq.acc<64x128xf32> -> !croq.view<?x64xbf16>
+  return
+}
+
 // CHECK-LABEL: func.func @mma_store_destinations(
 func.func @mma_store_destinations(%c: !croq.acc<64x8xi32>, %g: memref<64x8xi32>,
                                   %v: !croq.view<?x8xi32>, %l: !croq.tile<64x8xi8, local>) {

@@ -909,6 +909,36 @@ def tma_slab_mma_tests(s: Suite) -> None:
         case("matmul_slabs_whole_f16", shape)
 
 
+def mma_store_transpose_tests(s: Suite) -> None:
+    """GEMMs with the operands' roles swapped, whose accumulator (C^T's
+    tile) croq.mma.store writes transposed (mma_store_transpose.mlir): into
+    a swizzled shared tile by stmatrix.trans, then TMA, or straight into
+    C's view, masked at its edges."""
+    def case(kernel: str, dtype: torch.dtype,
+             shape: Tuple[int, int, int]) -> None:
+        m_, n, k = shape
+
+        def body():
+            mod = s.module("mma_store_transpose")
+            a = random_tensor((m_, k), dtype)
+            b = random_tensor((n, k), dtype)
+            out = poisoned((m_, n), dtype)
+            getattr(mod, kernel)(a, b, out)
+            ref = a.double() @ b.double().t()
+            return compare_close(out, ref, GEMM_TOLERANCE[dtype])
+        s.run(f"{kernel} {m_}x{n}x{k}", kernel, body)
+
+    # Whole tiles, C's rows or columns past a tile's edge, one row.
+    for shape in [(16, 64, 64), (48, 256, 512), (40, 200, 320),
+                  (1, 512, 1024)]:
+        case("matmul_swapped_shared_f16", torch.float16, shape)
+        case("matmul_swapped_global_f16", torch.float16, shape)
+    for shape in [(128, 128, 256), (333, 256, 512), (200, 136, 128)]:
+        case("matmul_swapped_wide_bf16", torch.bfloat16, shape)
+    # Past the tile's edge within a row of C (the view's columns masked).
+    case("matmul_swapped_global_f16", torch.float16, (21, 77, 64))
+
+
 def compare_close(out: torch.Tensor, ref: torch.Tensor,
                   tolerance: float) -> Tuple[bool, float, str]:
     """Relative comparison for GEMM results: max |out - ref| over max |ref|
@@ -2170,7 +2200,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     suite = Suite(args.artifacts, args.select, args.max_gemm)
     for group in [add_tests, copy_tests, zfill_tests, transpose_tests,
                   swizzle_tests, tma_tests, tma_generated_tests,
-                  tma_fallback_tests, tma_slab_mma_tests, matmul_tests,
+                  tma_fallback_tests, tma_slab_mma_tests,
+                  mma_store_transpose_tests, matmul_tests,
                   linalg_matmul_tests, linalg_batch_tests, extent_tests,
                   autotune_tests, attention_tests,
                   pad_tests, local_tests, cluster_tests, api_tests,

@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::croq;
 
@@ -34,8 +36,7 @@ LogicalResult MmaLoadOp::verify() {
     return emitOpError("result element type ")
            << result.getElementType() << " does not match source element type "
            << source.getElementType();
-  for (auto [dim, s, r] : llvm::enumerate(source.getShape(),
-                                          result.getShape()))
+  for (auto [dim, s, r] : llvm::enumerate(source.getShape(), result.getShape()))
     if (!ShapedType::isDynamic(s) && s != r)
       return emitOpError("result dimension ")
              << dim << " (" << r << ") does not match the source's (" << s
@@ -155,8 +156,7 @@ LogicalResult MmaOp::verify() {
 LogicalResult MmaCommitOp::verify() {
   // wgmma.wait_group takes 0 to 7.
   if (getPending() < 0 || getPending() > 7)
-    return emitOpError("pending must be between 0 and 7, got ")
-           << getPending();
+    return emitOpError("pending must be between 0 and 7, got ") << getPending();
   if (getPending() == 0)
     return success();
   for (Operation *user : getResult().getUsers()) {
@@ -216,11 +216,16 @@ LogicalResult MmaStoreOp::verify() {
   if (dest.getRank() != 2)
     return emitOpError("expected a 2-d destination, got rank ")
            << dest.getRank();
-  for (auto [dim, d, a] : llvm::enumerate(dest.getShape(), acc.getShape()))
+  // A transposed store writes row i of the accumulator into column i.
+  SmallVector<int64_t> stored(acc.getShape());
+  if (getTranspose())
+    std::reverse(stored.begin(), stored.end());
+  for (auto [dim, d, a] : llvm::enumerate(dest.getShape(), stored))
     if (!ShapedType::isDynamic(d) && d != a)
       return emitOpError("destination dimension ")
-             << dim << " (" << d << ") does not match the accumulator's ("
-             << a << ")";
+             << dim << " (" << d << ") does not match the "
+             << (getTranspose() ? "transposed " : "") << "accumulator's (" << a
+             << ")";
   bool accIsFloat = isa<FloatType>(acc.getElementType());
   bool destIsFloat = isa<FloatType>(dest.getElementType());
   if (accIsFloat != destIsFloat)
@@ -247,9 +252,10 @@ LogicalResult MmaAccumulateOp::verify() {
   for (auto [dim, d, a] : llvm::enumerate(dest.getShape(), acc.getShape()))
     if (!ShapedType::isDynamic(d) && d != a)
       return emitOpError("destination dimension ")
-             << dim << " (" << d << ") does not match the accumulator's ("
-             << a << ")";
-  if (auto memref = dyn_cast<MemRefType>(dest); memref && memref.getMemorySpace())
+             << dim << " (" << d << ") does not match the accumulator's (" << a
+             << ")";
+  if (auto memref = dyn_cast<MemRefType>(dest);
+      memref && memref.getMemorySpace())
     return emitOpError("adds into global memory (no memory space), not ")
            << memref;
   return success();
@@ -274,7 +280,8 @@ LogicalResult BulkAddOp::verify() {
   if ((count * 4) % 16 != 0)
     return emitOpError("a bulk add moves a multiple of 16 bytes, not ")
            << count * 4;
-  if (auto memref = dyn_cast<MemRefType>(dest); memref && memref.getMemorySpace())
+  if (auto memref = dyn_cast<MemRefType>(dest);
+      memref && memref.getMemorySpace())
     return emitOpError("adds into global memory (no memory space), not ")
            << memref;
   return success();

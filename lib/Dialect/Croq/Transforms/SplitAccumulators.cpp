@@ -190,6 +190,11 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
     return "";
   }
   if (auto store = dyn_cast<MmaStoreOp>(op)) {
+    // Each consumer's rows of a transposed store are columns of its buffer,
+    // which the split would have to narrow by columns.
+    if (store.getTranspose())
+      return "an accumulator is stored transposed (its rows are the "
+             "buffer's columns)";
     auto acc = cast<AccType>(store.getAcc().getType());
     Type dest = store.getDest().getType();
     FailureOr<ViewType> narrowed = getNarrowedView(dest, 0, count);

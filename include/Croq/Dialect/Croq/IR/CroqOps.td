@@ -1146,17 +1146,25 @@ def Croq_MmaStoreOp : Croq_Op<"mma.store"> {
     ReLU costs nothing over the store. `croq-fold-store-relu` makes a
     `croq.mma.map` that ends in `arith.maximumf %x, 0.0` such a store.
 
+    With `transpose`, element (i, j) of the accumulator is stored at
+    (j, i) of `dest`, whose shape is the accumulator's reversed: a kernel
+    that computes C^T = B^T A^T (the operands' roles swapped, so that a
+    product with few rows puts them in wgmma's N dimension) stores C's tile
+    in C's own layout. Into a 16-bit shared tile each warp stores with
+    `stmatrix.trans`, as fast as the plain store's `stmatrix`.
+
     Example:
 
     ```mlir
     croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
     croq.mma.store relu %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+    croq.mma.store transpose %c -> %outT : !croq.acc<64x128xf32> -> !croq.tile<128x64xf16, shared, swizzle = 128>
     ```
   }];
   let arguments = (ins Croq_AccType:$acc,
                        Arg<Croq_AnyBuffer, "written", [MemWrite]>:$dest,
-                       UnitAttr:$relu);
-  let assemblyFormat = "(`relu` $relu^)? $acc `->` $dest attr-dict `:` qualified(type($acc)) `->` qualified(type($dest))";
+                       UnitAttr:$relu, UnitAttr:$transpose);
+  let assemblyFormat = "(`relu` $relu^)? (`transpose` $transpose^)? $acc `->` $dest attr-dict `:` qualified(type($acc)) `->` qualified(type($dest))";
   let hasVerifier = 1;
 }
 
