@@ -143,6 +143,22 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     whose B is stored K x N (measured faster so on an H200; with B stored
     N x K, slower).
 
+    Tiles of C^T. For a plain product of 16-bit floats into a zeroed
+    16-bit output whose A is stored M x K, the model also weighs tiles of
+    C^T = B^T A^T: 64 rows over N times 16, 64, 128, 176 or 208 over M,
+    B's K step as wgmma's A operand and A's as its B operand, so that the
+    product's few rows take wgmma's N dimension (widths in steps of 8)
+    instead of padding 64- or 128-row tiles; one consumer warpgroup, not
+    persistent, for products of at most two rows of them. Each block
+    stores its accumulator transposed (`croq.mma.store transpose`, by
+    `stmatrix.trans`) as C's tile, which TMA copies out. Their memory time
+    counts only the multiprocessors their blocks occupy. At 333 x 4096 x
+    4096 two rows of 64x176 tiles (128 blocks) replace three of 128x128
+    (96); at 16 x 8192 x 8192 one row of 64x16 (128 blocks) the 64x128
+    tiles split in clusters. They are the last variants of a dynamic
+    product, and are not weighed where a tile, split, form or clusters
+    are forced.
+
     Clusters. A kernel in thread block clusters of 2 x 1 blocks: the
     blocks of a cluster compute tiles of one column, so they need the same
     K steps of B, and each loads a share of them, which TMA multicasts into

@@ -290,6 +290,17 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
   return loop.getResult(0);
 }
 
+MatmulSpec mlir::croq::getSwappedSpec(const MatmulSpec &spec) {
+  MatmulSpec swapped = spec;
+  swapped.a = spec.b;
+  swapped.b = spec.a;
+  // B stored K x N is B^T stored K x N' (A' stored K x M'); A stored M x K
+  // is A^T stored N' x K.
+  swapped.aTransposed = !spec.bTransposed;
+  swapped.bTransposed = !spec.aTransposed;
+  return swapped;
+}
+
 Type mlir::croq::getAccElementType(const MatmulSpec &spec) {
   Builder b(spec.a.getContext());
   Type operand = getElementTypeOrSelf(spec.a.getType());
@@ -449,6 +460,9 @@ Value mlir::croq::allocResultTile(OpBuilder &b, Location loc,
                                   const TileConfig &config) {
   int64_t partN = config.resultPartCols ? config.resultPartCols : config.cols;
   Type result = getElementTypeOrSelf(spec.getOutput().getType());
+  // A tile of C^T is stored as C's tile.
+  if (config.swapped)
+    return allocMatrixTile(b, loc, spec, {config.cols, config.rows}, result);
   return allocMatrixTile(b, loc, spec, {config.rows, partN}, result);
 }
 
@@ -460,6 +474,21 @@ void mlir::croq::emitTileResult(OpBuilder &b, Location loc,
   int64_t tileM = config.rows, tileN = config.cols;
   int64_t partN = config.resultPartCols ? config.resultPartCols : tileN;
   Value output = spec.getOutput();
+  if (config.swapped) {
+    // Block (blockM, blockN) of C^T writes C's tile (blockN, blockM), the
+    // accumulator transposed (getSwappedSpec: a plain product into a zeroed
+    // output).
+    Value cView = buildTileView(b, loc, output, {tileN, tileM},
+                                ValueRange{blockN, blockM}, batch);
+    MmaStoreOp::create(b, loc, acc, getMatrixTile(b, loc, cTile),
+                       /*relu=*/false, /*transpose=*/true);
+    CopyOp::create(b, loc, FutureType::get(b.getContext()), CopyEngine::TMA,
+                   cTile, cView,
+                   /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
+                   getCopySwizzle(cTile),
+                   /*box=*/nullptr, /*boxOrigins=*/nullptr);
+    return;
+  }
   Value cView = buildTileView(b, loc, output, {tileM, tileN},
                               ValueRange{blockM, blockN}, batch);
   if (!spec.zeroFill)

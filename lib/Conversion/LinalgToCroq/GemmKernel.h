@@ -167,9 +167,17 @@ void emitClusterSplitProgram(OpBuilder &builder, Location loc,
                              const MatmulSpec &spec, const TileConfig &config,
                              const ProductSizes &sizes, int64_t splits);
 
+/// `spec` as the product C^T = B^T A^T that a swapped tile
+/// (TileConfig::swapped) computes: A and B exchanged, each seen transposed.
+/// Its output stays C, which the tiles' results are stored into
+/// transposed (emitTileResult).
+MatmulSpec getSwappedSpec(const MatmulSpec &spec);
+
 /// Emits the croq kernel that computes `spec` in tiles of `config`, each
 /// block with the whole K loop: every tile, or where `tileCols` is given,
-/// the tiles of the first `tileCols` columns of tiles.
+/// the tiles of the first `tileCols` columns of tiles. For a swapped
+/// `config`, `spec` and `sizes` are those of C^T (getSwappedSpec, M and N
+/// exchanged).
 void emitBlockProgram(OpBuilder &builder, Location loc, const MatmulSpec &spec,
                       const TileConfig &config, const ProductSizes &sizes,
                       Value tileCols = Value());

@@ -155,6 +155,45 @@ int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
                      getResultPartCols(target, resultBytes, tile));
 }
 
+/// The widths (over M) of the tiles of C^T, 64 rows (over N) each. Where
+/// a product's rows fill one or two widths, its blocks fill the
+/// multiprocessors without computing padding rows: hand-written kernels of
+/// the swapped loop (H200, f16 A and B stored M x K and K x N / bf16 B
+/// stored N x K; bench/RESULTS.md) ran 336x4096x4096 in 64x168 tiles at
+/// 1.063 / 1.047 of cuBLAS against 0.924 / 0.877 in 128x128,
+/// 200x8192x8192 in 64x200 at 0.942 / 0.942 against 0.800 / 0.752,
+/// 16x8192x8192 in 64x16 at 1.114 / 0.982 against 1.035 / 0.897 (64x128,
+/// K split in clusters), 64x8192x8192 in 64x64 at 0.993 / 1.022 against
+/// 0.952 / 0.985 and 256x4096x8192 in 64x128 at 1.015 / 1.025 against
+/// 0.923 / 0.924; 512x4096x4096 in 64x256 ran 0.936 / 0.910 against
+/// 0.988 / 0.926 and 80x5000x3000 in 64x80 (79 blocks) 0.735 against
+/// 0.759, which the model's costs reproduce.
+static constexpr int64_t kSwappedWidths[] = {16, 64, 128, 176, 208};
+/// The tensor-core efficiency of a swapped tile, as 64x128's.
+static constexpr int64_t kSwappedEfficiency = 80;
+
+SmallVector<TileConfig>
+mlir::croq::getSwappedTiles(const TargetDescription &target,
+                            int64_t resultBytes) {
+  constexpr int64_t kMinStages = 3;
+  SmallVector<TileConfig> tiles;
+  for (int64_t width : kSwappedWidths) {
+    TileConfig tile{kWarpgroupRows,       width,
+                    /*consumers=*/1,
+                    /*persistent=*/false, /*splittable=*/false,
+                    kSwappedEfficiency,   kSwappedEfficiency};
+    // The model gives it products of at most two rows of tiles.
+    tile.maxModelRows = 2 * width;
+    tile.swapped = true;
+    // The accumulator is stored transposed whole: its column parts would
+    // be row parts of the result.
+    tile.resultPartCols = width;
+    if (countStages(target, resultBytes, tile, width) >= kMinStages)
+      tiles.push_back(tile);
+  }
+  return tiles;
+}
+
 std::string mlir::croq::getKnownTileNames() {
   std::string names;
   llvm::raw_string_ostream os(names);

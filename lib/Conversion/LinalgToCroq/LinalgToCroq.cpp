@@ -49,6 +49,12 @@ static void emitVariant(OpBuilder &b, Location loc, const MatmulSpec &spec,
                         Value splits, const TargetDescription &target) {
   switch (variant.form) {
   case GemmForm::Whole:
+    if (variant.tile.swapped) {
+      ProductSizes swapped = sizes;
+      std::swap(swapped.m, swapped.n);
+      emitBlockProgram(b, loc, getSwappedSpec(spec), variant.tile, swapped);
+      return;
+    }
     emitBlockProgram(b, loc, spec, variant.tile, sizes);
     return;
   case GemmForm::SplitK:
@@ -68,18 +74,20 @@ static void emitVariant(OpBuilder &b, Location loc, const MatmulSpec &spec,
 /// The cost model's choice for `spec`, built in a scratch block when the
 /// shape is static, so that only the chosen constants remain.
 static GemmChoice chooseVariant(OpBuilder &b, Location loc,
-                                const ProductSizes &sizes, Value bRowBytes,
-                                ArrayRef<GemmVariant> variants,
+                                const ProductSizes &sizes, Value aRowBytes,
+                                Value bRowBytes, ArrayRef<GemmVariant> variants,
                                 const TargetDescription &target,
                                 int64_t resultBytes, int64_t splitK) {
   std::optional<int64_t> batch = getConstantIntValue(sizes.batch);
   std::optional<int64_t> m = getConstantIntValue(sizes.m);
   std::optional<int64_t> n = getConstantIntValue(sizes.n);
   std::optional<int64_t> kSteps = getConstantIntValue(sizes.kSteps);
+  std::optional<int64_t> aRow = getConstantIntValue(aRowBytes);
   std::optional<int64_t> bRow = getConstantIntValue(bRowBytes);
-  if (!batch || !m || !n || !kSteps || !bRow)
+  if (!batch || !m || !n || !kSteps || !aRow || !bRow)
     return emitGemmChoice(b, loc, sizes.batch, sizes.m, sizes.n, sizes.kSteps,
-                          bRowBytes, variants, target, resultBytes, splitK);
+                          aRowBytes, bRowBytes, variants, target, resultBytes,
+                          splitK);
   // The cost model's ops fold; those it leaves are erased after.
   struct Recorder : OpBuilder::Listener {
     SmallVector<Operation *> created;
@@ -95,8 +103,8 @@ static GemmChoice chooseVariant(OpBuilder &b, Location loc,
   };
   GemmChoice choice =
       emitGemmChoice(scratchBuilder, loc, constant(*batch), constant(*m),
-                     constant(*n), constant(*kSteps), constant(*bRow), variants,
-                     target, resultBytes, splitK);
+                     constant(*n), constant(*kSteps), constant(*aRow),
+                     constant(*bRow), variants, target, resultBytes, splitK);
   int64_t variant = *getConstantIntValue(choice.variant);
   int64_t splits = *getConstantIntValue(choice.splits);
   for (Operation *op : llvm::reverse(recorder.created))
@@ -244,14 +252,17 @@ static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
     sizes.batch = spec.batched ? e.dim(spec.a, 0) : e.c(1);
     sizes.kSteps = e.ceilDiv(sizes.k, getStepElements(spec));
   }
-  // The bytes of B's stored rows: N elements, or K where B is N x K.
+  // The bytes of B's stored rows: N elements, or K where B is N x K; and
+  // of A's: K elements, or M where A is K x M.
   int64_t elementBytes =
       getElementTypeOrSelf(spec.b.getType()).getIntOrFloatBitWidth() / 8;
   Value bRowBytes =
       e.mul(spec.bTransposed ? sizes.k : sizes.n, e.c(elementBytes));
+  Value aRowBytes =
+      e.mul(spec.aTransposed ? sizes.m : sizes.k, e.c(elementBytes));
   emitExtentChecks(b, loc, op, spec, sizes);
-  GemmChoice choice = chooseVariant(b, loc, sizes, bRowBytes, variants, target,
-                                    resultBytes, splitK);
+  GemmChoice choice = chooseVariant(b, loc, sizes, aRowBytes, bRowBytes,
+                                    variants, target, resultBytes, splitK);
   if (std::optional<int64_t> chosen = getConstantIntValue(choice.variant)) {
     if (!choices.classify)
       emitVariant(b, loc, spec, variants[*chosen], sizes, choice.splits,
@@ -566,6 +577,14 @@ struct ConvertLinalgToCroqPass
                             "split-k=")
              << productSplitK << " with a tile of " << candidates->front().rows
              << "x" << candidates->front().cols;
+    // Tiles of C^T, last (the other variants keep their numbers), where
+    // no tile, split, form or cluster is forced (cluster-m=1 asks for no
+    // clusters, which they have none of).
+    bool modelChooses = tileM == 0 && splitK == 0 && streamK == 0 &&
+                        clusterM <= 1 && clusterN == 1 && clusterK == 0;
+    if (modelChooses && maySwapOperands(spec, resultBytes))
+      for (const TileConfig &tile : getSwappedTiles(target, resultBytes))
+        variants.push_back({tile, GemmForm::Whole});
     return emitKernel(op, spec, variants, target, resultBytes, productSplitK,
                       choices);
   }

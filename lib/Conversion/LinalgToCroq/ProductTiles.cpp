@@ -4,7 +4,8 @@
 // whose consumers have no room for promoted 8-bit float sums or a block
 // of B's scales, the 192-row tile for anything but a plain 16-bit product
 // (its consumers spill otherwise), and the forms an implicit GEMM lacks;
-// and the one consumer warpgroup a plain 16-bit product runs 128x128 on.
+// the one consumer warpgroup a plain 16-bit product runs 128x128 on; and
+// which products may take tiles of C^T (A and B's roles swapped).
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,6 +113,19 @@ void mlir::croq::useOneConsumerWhereFaster(
     tile.consumers = 1;
     tile.persistent = false;
   }
+}
+
+/// Whether the model may compute `spec` in tiles of C^T = B^T A^T
+/// (TileConfig::swapped): a plain product of 16-bit floats into a zeroed
+/// 16-bit output (stored transposed by stmatrix.trans) whose A is stored
+/// M x K, so that A's tile is the K-major B operand of the swapped wgmma
+/// (stored K x M it would be an N-major tile padded to whole 128-byte
+/// spans: not measured).
+bool mlir::croq::maySwapOperands(const MatmulSpec &spec, int64_t resultBytes) {
+  Type operand = getElementTypeOrSelf(spec.a.getType());
+  return spec.zeroFill && !spec.epilogue && !spec.batched && !spec.conv &&
+         !spec.aTransposed && resultBytes == 2 && spec.promoteSteps == 0 &&
+         !spec.aScales && isa<Float16Type, BFloat16Type>(operand);
 }
 
 /// Keeps the variants an implicit GEMM takes: whole K loops (its split

@@ -34,6 +34,10 @@ void dropTallTilesUnlessPlain(const MatmulSpec &spec,
 void useOneConsumerWhereFaster(const MatmulSpec &spec,
                                SmallVector<TileConfig> &candidates);
 
+/// Whether the cost model may compute `spec`, writing `resultBytes`-byte
+/// elements, in tiles of C^T (TileConfig::swapped).
+bool maySwapOperands(const MatmulSpec &spec, int64_t resultBytes);
+
 /// Keeps the variants an implicit GEMM takes, or declines forced options
 /// that leave none, naming the op.
 LogicalResult keepConvolutionVariants(linalg::LinalgOp op,

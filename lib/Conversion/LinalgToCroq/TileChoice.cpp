@@ -441,21 +441,44 @@ static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
 
 GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
                                       Value m, Value n, Value kSteps,
-                                      Value bRowBytes,
+                                      Value aRowBytes, Value bRowBytes,
                                       ArrayRef<GemmVariant> variants,
                                       const TargetDescription &target,
                                       int64_t resultBytes, int64_t splitK) {
   IndexBuilder e{b, loc};
-  Value bMisaligned = b.createOrFold<arith::CmpIOp>(
-      loc, arith::CmpIPredicate::ne, e.rem(bRowBytes, e.c(128)), e.c(0));
+  auto misaligned = [&](Value rowBytes) {
+    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
+                                         e.rem(rowBytes, e.c(128)), e.c(0));
+  };
+  Value bMisaligned = misaligned(bRowBytes);
+  Value aMisaligned;
   // The bytes of one matrix of the result, which every plan writes.
   Value output = e.mul(e.mul(m, n), e.c(resultBytes));
   Value best, bestCost, bestSplits;
   for (auto [index, variant] : llvm::enumerate(variants)) {
     const TileConfig &tile = variant.tile;
-    Value stepCycles = emitStepCycles(e, tile, target, bMisaligned);
+    if (tile.swapped && !aMisaligned)
+      aMisaligned = misaligned(aRowBytes);
+    Value stepCycles = emitStepCycles(e, tile, target,
+                                      tile.swapped ? aMisaligned : bMisaligned);
     Value cost, splits;
-    if (variant.form == GemmForm::SplitK) {
+    if (tile.swapped) {
+      // The whole product C^T = B^T A^T, N x M, in one kernel.
+      Value blocks = e.mul(e.ceilDiv(n, tile.rows), e.ceilDiv(m, tile.cols));
+      blocks = e.mul(blocks, batch);
+      Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
+      Value memoryCycles = emitMemoryCycles(e, blocks, n, m, kSteps, batch,
+                                            output, tile, target);
+      // Its loads draw on the bandwidth of the multiprocessors its blocks
+      // run on: a grid of fewer blocks than multiprocessors (64x4096x8192
+      // in 64 tiles of 64x64) reads its operands more slowly than the plain
+      // tiles' K loop split over twice the blocks.
+      Value busy = e.min(blocks, e.c(target.multiprocessors));
+      memoryCycles =
+          e.div(e.mul(memoryCycles, e.c(target.multiprocessors)), busy);
+      cost = emitKernelCycles(e, waveCycles, memoryCycles);
+      splits = e.c(1);
+    } else if (variant.form == GemmForm::SplitK) {
       std::tie(cost, splits) = emitSplitCost(e, m, n, kSteps, tile, target,
                                              output, splitK, stepCycles);
     } else if (variant.form == GemmForm::StreamK) {
@@ -484,7 +507,8 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       cost = e.select(e.less(e.c(tile.maxModelRows), m), e.c(kNever), cost);
     LLVM_DEBUG({
       llvm::dbgs() << "[" DEBUG_TYPE "] variant " << index << ": tile "
-                   << tile.rows << "x" << tile.cols << ", cluster "
+                   << tile.rows << "x" << tile.cols
+                   << (tile.swapped ? " of C^T" : "") << ", cluster "
                    << tile.clusterRows << "x" << tile.clusterCols
                    << (variant.form == GemmForm::SplitK    ? ", split K"
                        : variant.form == GemmForm::StreamK ? ", stream-K"

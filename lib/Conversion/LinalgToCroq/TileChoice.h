@@ -50,6 +50,13 @@ struct TileConfig {
   /// The same for the f32 or i32 partial tiles of a split or stream-K K
   /// loop (getResultPartCols with 4-byte elements).
   int64_t partialPartCols = 0;
+  /// Whether the block computes a tile of C^T = B^T A^T instead: `rows`
+  /// over N and `cols` over M, B's K steps as wgmma's A operand and A's as
+  /// its B operand, the accumulator stored transposed into C's `cols` x
+  /// `rows` tile (croq.mma.store transpose). A product with few rows puts
+  /// them in wgmma's N dimension, which takes widths in steps of 8 where
+  /// its M dimension takes 64 rows (KnownTiles.cpp, getSwappedTiles).
+  bool swapped = false;
 
   int64_t getClusterBlocks() const { return clusterRows * clusterCols; }
 };
@@ -129,6 +136,14 @@ int64_t getResultPartCols(const TargetDescription &target, int64_t resultBytes,
 /// The tiles croq can compute, for diagnostics: "128x256, ..., or 64x128".
 std::string getKnownTileNames();
 
+/// The tiles of C^T (TileConfig::swapped) a plain product writing
+/// `resultBytes`-byte elements can have on `target`: 64 rows over N and
+/// widths over M from 16 to 256 columns, one consumer warpgroup, blocks not
+/// persistent, the result tile stored whole; those with room for three
+/// stages of operands.
+SmallVector<TileConfig> getSwappedTiles(const TargetDescription &target,
+                                        int64_t resultBytes);
+
 /// The tiles a GEMM writing `resultBytes`-byte elements can have on
 /// `target`, largest first: those with room for three stages of operands
 /// next to the result tile in shared memory and an efficiency for B's
@@ -187,10 +202,11 @@ struct GemmChoice {
 /// of it, by each row (B) or column (A) of tiles of a one-wave grid, a
 /// cluster of them counting once, and once per wave by a grid that is not
 /// persistent. `splitK` > 1 forces that many splits (at most one per K
-/// step).
+/// step). A swapped tile's grid, traffic and step are those of the product
+/// C^T = B^T A^T: N x M, its B operand's rows A's (`aRowBytes`).
 GemmChoice emitGemmChoice(OpBuilder &builder, Location loc, Value batch,
-                          Value m, Value n, Value kSteps, Value bRowBytes,
-                          ArrayRef<GemmVariant> variants,
+                          Value m, Value n, Value kSteps, Value aRowBytes,
+                          Value bRowBytes, ArrayRef<GemmVariant> variants,
                           const TargetDescription &target, int64_t resultBytes,
                           int64_t splitK);
 

@@ -290,7 +290,35 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK-NEXT: %[[MANY:.*]] = arith.cmpi ugt, %[[M]], %c128 : index
 // CHECK-NEXT: arith.select %[[MANY]], %c1152921504606846976, %{{.*}} : index
 // CHECK: %[[I11:.*]] = arith.select %{{.*}}, %c11, %[[I10]] : index
-// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c12, %[[I11]] : index
+// CHECK: %[[I12:.*]] = arith.select %{{.*}}, %c12, %[[I11]] : index
+// Last, the tiles of C^T (A and B's roles swapped,
+// convert-linalg-to-croq-swapped.mlir): 64 rows over N times 16 (40
+// cycles a step at 80 percent, 15 percent longer where A's rows, K x 2
+// bytes, are not 128-byte multiples), 64, 128, 176 and 208 over M; their
+// memory time scaled by 132 over the blocks that run (at most 132), and
+// given only products of at most two rows of them.
+// CHECK: %[[AREM:.*]] = arith.remui %{{.*}}, %c128 : index
+// CHECK-NEXT: %[[AMIS:.*]] = arith.cmpi ne, %[[AREM]], %c0 : index
+// CHECK-NEXT: %[[PS:.*]] = arith.select %[[AMIS]], %c115, %c100 : index
+// CHECK-NEXT: arith.muli %[[PS]], %c40 : index
+// CHECK: %[[GN:.*]] = arith.ceildivui %[[N]], %c64 : index
+// CHECK-NEXT: %[[GM:.*]] = arith.ceildivui %[[M]], %c16 : index
+// CHECK-NEXT: %[[SB:.*]] = arith.muli %[[GN]], %[[GM]] : index
+// CHECK: %[[MEMS:.*]] = arith.divui %{{.*}}, %c1830 : index
+// CHECK-NEXT: %[[BUSY:.*]] = arith.minui %[[SB]], %c132 : index
+// CHECK-NEXT: %[[ALLSM:.*]] = arith.muli %[[MEMS]], %c132 : index
+// CHECK-NEXT: arith.divui %[[ALLSM]], %[[BUSY]] : index
+// CHECK: %[[TWO:.*]] = arith.cmpi ugt, %[[M]], %c32 : index
+// CHECK-NEXT: arith.select %[[TWO]], %c1152921504606846976, %{{.*}} : index
+// CHECK: arith.select %{{.*}}, %c13, %[[I12]] : index
+// CHECK: arith.ceildivui %[[M]], %c64 : index
+// CHECK: arith.select %{{.*}}, %c14, %{{.*}} : index
+// CHECK: arith.ceildivui %[[M]], %c128 : index
+// CHECK: arith.select %{{.*}}, %c15, %{{.*}} : index
+// CHECK: arith.ceildivui %[[M]], %c176 : index
+// CHECK: arith.select %{{.*}}, %c16, %{{.*}} : index
+// CHECK: arith.ceildivui %[[M]], %c208 : index
+// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c17, %{{.*}} : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {

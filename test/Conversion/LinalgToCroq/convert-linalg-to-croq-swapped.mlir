@@ -1,0 +1,127 @@
+// RUN: croq-opt %s --convert-linalg-to-croq --canonicalize -split-input-file | FileCheck %s
+// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=128" --canonicalize -split-input-file | FileCheck %s --check-prefix=FORCED
+
+// Tiles of C^T = B^T A^T: for a product of few rows the model may swap A's
+// and B's roles, so that wgmma's N dimension (widths in steps of 8) takes
+// the rows and its M dimension (64 rows) 64 of N; each block stores its
+// 64 x width accumulator transposed, as C's width x 64 tile at (its
+// column of tiles, its row of tiles). A forced tile (FORCED) computes C
+// itself.
+
+// 333 x 4096 x 4096, B stored K x N: two rows of 64x176 tiles of C^T
+// (352 rows, 128 blocks: one wave without idle multiprocessors) against
+// three of 128x128 (384 rows, 96 blocks). B's K step is the swapped
+// wgmma's A operand, stored K x M' (col); A's, its B operand, stored
+// N' x K (row).
+// CHECK-LABEL: func.func @few_rows
+// CHECK:       croq.parallel (%[[I:.*]], %[[J:.*]]) in [64, 2] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
+// CHECK-DAG:   %[[BT:.*]] = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+// CHECK-DAG:   %[[AT:.*]] = croq.alloc : !croq.tile<176x64xf16, shared, swizzle = 128>
+// CHECK-DAG:   %[[CT:.*]] = croq.alloc : !croq.tile<176x64xf16, shared, swizzle = 128>
+// CHECK:       croq.mma.fill %{{.*}} : !croq.acc<64x176xf32>
+// CHECK:       croq.subspan %arg1 [64, 64] at [%{{.*}}, %[[I]]]
+// CHECK:       croq.subspan %arg0 [176, 64] at [%[[J]], %{{.*}}]
+// CHECK:       croq.mma col row
+// CHECK-SAME:    -> !croq.acc<64x176xf32>
+// CHECK:       %[[CV:.*]] = croq.subspan %arg2 [176, 64] at [%[[J]], %[[I]]] : memref<333x4096xf16> -> !croq.view<176x64xf16>
+// CHECK:       croq.mma.store transpose %{{.*}} -> %[[CT]] : !croq.acc<64x176xf32> -> !croq.tile<176x64xf16, shared, swizzle = 128>
+// CHECK:       croq.copy tma async swizzle = 128 %[[CT]] -> %[[CV]]
+// FORCED-LABEL: func.func @few_rows
+// FORCED-NOT:   mma.store transpose
+// FORCED:       croq.mma.fill %{{.*}} : !croq.acc<128x128xf32>
+// FORCED-NOT:   mma.store transpose
+func.func @few_rows(%a: memref<333x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<333x4096xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<333x4096xf16>)
+  linalg.matmul ins(%a, %b : memref<333x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<333x4096xf16>)
+  return
+}
+
+// -----
+
+// One row of 64x16 tiles for 16 rows, B stored N x K (bf16): both of the
+// swapped wgmma's operands K-major (row row); 8192 / 64 = 128 blocks.
+// CHECK-LABEL: func.func @sixteen_rows_b_transposed
+// CHECK:       croq.parallel (%{{.*}}, %{{.*}}) in [128, 1] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
+// CHECK:       croq.mma row row
+// CHECK-SAME:    -> !croq.acc<64x16xf32>
+// CHECK:       croq.mma.store transpose %{{.*}} : !croq.acc<64x16xf32> -> !croq.tile<16x64xbf16, shared, swizzle = 128>
+func.func @sixteen_rows_b_transposed(%a: memref<16x8192xbf16>, %b: memref<8192x8192xbf16>, %c: memref<16x8192xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  linalg.fill ins(%zero : bf16) outs(%c : memref<16x8192xbf16>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<16x8192xbf16>, memref<8192x8192xbf16>) outs(%c : memref<16x8192xbf16>)
+  return
+}
+
+// -----
+
+// Not swapped: A stored K x M (its tile would be an N-major B operand
+// padded to whole 128-byte spans, not measured), an f32 result (not
+// stored by stmatrix), a fused consumer, an accumulated output, and a
+// product of many rows.
+// CHECK-LABEL: func.func @a_transposed
+// CHECK-NOT:   mma.store transpose
+// CHECK-LABEL: func.func @f32_result
+// CHECK-NOT:   mma.store transpose
+// CHECK-LABEL: func.func @relu
+// CHECK-NOT:   mma.store transpose
+// CHECK-LABEL: func.func @accumulated
+// CHECK-NOT:   mma.store transpose
+// CHECK-LABEL: func.func @many_rows
+// CHECK-NOT:   mma.store transpose
+func.func @a_transposed(%a: memref<4096x333xf16>, %b: memref<4096x4096xf16>, %c: memref<333x4096xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<333x4096xf16>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<4096x333xf16>, memref<4096x4096xf16>) outs(%c : memref<333x4096xf16>)
+  return
+}
+func.func @f32_result(%a: memref<333x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<333x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<333x4096xf32>)
+  linalg.matmul ins(%a, %b : memref<333x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<333x4096xf32>)
+  return
+}
+func.func @relu(%a: memref<333x4096xf16>, %b: memref<4096x4096xf16>, %out: memref<333x4096xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %c = memref.alloc() : memref<333x4096xf16>
+  linalg.fill ins(%zero : f16) outs(%c : memref<333x4096xf16>)
+  linalg.matmul ins(%a, %b : memref<333x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<333x4096xf16>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+    ins(%c : memref<333x4096xf16>) outs(%out : memref<333x4096xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %r = arith.maximumf %x, %zero : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %c : memref<333x4096xf16>
+  return
+}
+func.func @accumulated(%a: memref<333x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<333x4096xf16>) {
+  linalg.matmul ins(%a, %b : memref<333x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<333x4096xf16>)
+  return
+}
+func.func @many_rows(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<4096x4096xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<4096x4096xf16>)
+  linalg.matmul ins(%a, %b : memref<4096x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<4096x4096xf16>)
+  return
+}
+
+// -----
+
+// Dynamic extents: the tiles of C^T are the last variants of the host
+// code's choice (64x16, 64x64, 64x128, 64x176 and 64x208), after those of
+// C, whose numbers they leave as they were.
+// CHECK-LABEL: func.func @dynamic
+// CHECK:       scf.index_switch
+// CHECK-COUNT-5: croq.mma.store transpose
+// CHECK-NOT:   croq.mma.store transpose
+// FORCED-LABEL: func.func @dynamic
+// FORCED-NOT:   mma.store transpose
+func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}
