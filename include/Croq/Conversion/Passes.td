@@ -144,8 +144,10 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     N x K, slower).
 
     Tiles of C^T. For a plain product of 16-bit floats into a zeroed
-    16-bit output whose A is stored M x K, the model also weighs tiles of
-    C^T = B^T A^T: 64 rows over N times 16, 64, 128, 176 or 208 over M,
+    16-bit output, the model also weighs tiles of
+    C^T = B^T A^T: 64 rows over N times 16, 64, 128, 176 or 208 over M
+    (with A stored K x M, whose tile is then an N-major operand padded to
+    whole 128-byte spans, 128 and 176 only),
     B's K step as wgmma's A operand and A's as its B operand, so that the
     product's few rows take wgmma's N dimension (widths in steps of 8)
     instead of padding 64- or 128-row tiles; one consumer warpgroup, not

@@ -582,9 +582,8 @@ struct ConvertLinalgToCroqPass
     // clusters, which they have none of).
     bool modelChooses = tileM == 0 && splitK == 0 && streamK == 0 &&
                         clusterM <= 1 && clusterN == 1 && clusterK == 0;
-    if (modelChooses && maySwapOperands(spec, resultBytes))
-      for (const TileConfig &tile : getSwappedTiles(target, resultBytes))
-        variants.push_back({tile, GemmForm::Whole});
+    if (modelChooses)
+      addSwappedVariants(spec, target, resultBytes, variants);
     return emitKernel(op, spec, variants, target, resultBytes, productSplitK,
                       choices);
   }

@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::croq;
 
@@ -115,17 +117,37 @@ void mlir::croq::useOneConsumerWhereFaster(
   }
 }
 
-/// Whether the model may compute `spec` in tiles of C^T = B^T A^T
-/// (TileConfig::swapped): a plain product of 16-bit floats into a zeroed
-/// 16-bit output (stored transposed by stmatrix.trans) whose A is stored
-/// M x K, so that A's tile is the K-major B operand of the swapped wgmma
-/// (stored K x M it would be an N-major tile padded to whole 128-byte
-/// spans: not measured).
-bool mlir::croq::maySwapOperands(const MatmulSpec &spec, int64_t resultBytes) {
+/// The tiles of C^T whose B operand (A's tile) may be N-major: A stored
+/// K x M makes it a K x width tile padded to whole 128-byte spans (64
+/// columns), which must leave at most an eighth of it padding, and at
+/// least 128 columns. Against the plain tiles (H200, f16, bench/RESULTS.md):
+/// 64x128 at 256x4096x8192 1.010 of cuBLAS against 0.936 and 64x176 (192
+/// loaded) at 336x4096x4096 0.924 against 0.875, but 64x208 (256 loaded)
+/// at 192x8192x8192 0.670 against 0.872, 64x16 at 1x8192x8192 0.637
+/// against 0.831 and 64x64 at 40x8000x1000 0.735 against 0.804.
+static constexpr int64_t kMinNMajorSwappedCols = 128;
+static bool mayBeNMajorSwapped(const TileConfig &tile) {
+  int64_t padding = llvm::alignTo(tile.cols, 64) - tile.cols;
+  return tile.cols >= kMinNMajorSwappedCols && padding * 8 <= tile.cols;
+}
+
+/// Adds the tiles of C^T (TileConfig::swapped) the model may compute
+/// `spec` in, whole, after `variants` (whose numbers stay): none unless it
+/// is a plain product of 16-bit floats into a zeroed 16-bit output (stored
+/// transposed by stmatrix.trans); with A stored K x M, those of
+/// mayBeNMajorSwapped.
+void mlir::croq::addSwappedVariants(const MatmulSpec &spec,
+                                    const TargetDescription &target,
+                                    int64_t resultBytes,
+                                    SmallVector<GemmVariant> &variants) {
   Type operand = getElementTypeOrSelf(spec.a.getType());
-  return spec.zeroFill && !spec.epilogue && !spec.batched && !spec.conv &&
-         !spec.aTransposed && resultBytes == 2 && spec.promoteSteps == 0 &&
-         !spec.aScales && isa<Float16Type, BFloat16Type>(operand);
+  if (!spec.zeroFill || spec.epilogue || spec.batched || spec.conv ||
+      resultBytes != 2 || spec.promoteSteps != 0 || spec.aScales ||
+      !isa<Float16Type, BFloat16Type>(operand))
+    return;
+  for (const TileConfig &tile : getSwappedTiles(target, resultBytes))
+    if (!spec.aTransposed || mayBeNMajorSwapped(tile))
+      variants.push_back({tile, GemmForm::Whole});
 }
 
 /// Keeps the variants an implicit GEMM takes: whole K loops (its split

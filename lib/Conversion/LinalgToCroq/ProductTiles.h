@@ -34,9 +34,12 @@ void dropTallTilesUnlessPlain(const MatmulSpec &spec,
 void useOneConsumerWhereFaster(const MatmulSpec &spec,
                                SmallVector<TileConfig> &candidates);
 
-/// Whether the cost model may compute `spec`, writing `resultBytes`-byte
-/// elements, in tiles of C^T (TileConfig::swapped).
-bool maySwapOperands(const MatmulSpec &spec, int64_t resultBytes);
+/// Adds to `variants` the tiles of C^T (TileConfig::swapped) that the cost
+/// model may compute `spec`, writing `resultBytes`-byte elements, in on
+/// `target`.
+void addSwappedVariants(const MatmulSpec &spec, const TargetDescription &target,
+                        int64_t resultBytes,
+                        SmallVector<GemmVariant> &variants);
 
 /// Keeps the variants an implicit GEMM takes, or declines forced options
 /// that leave none, naming the op.

@@ -56,11 +56,32 @@ func.func @sixteen_rows_b_transposed(%a: memref<16x8192xbf16>, %b: memref<8192x8
 
 // -----
 
-// Not swapped: A stored K x M (its tile would be an N-major B operand
-// padded to whole 128-byte spans, not measured), an f32 result (not
-// stored by stmatrix), a fused consumer, an accumulated output, and a
-// product of many rows.
+// A stored K x M: A's tile is the swapped wgmma's B operand stored K x N'
+// (col), N-major, padded to whole 128-byte spans (176 -> 192 columns);
+// only the tiles of C^T of at least 128 columns whose padding is at most
+// an eighth of them.
 // CHECK-LABEL: func.func @a_transposed
+// CHECK:       croq.parallel (%{{.*}}, %{{.*}}) in [64, 2] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
+// CHECK-DAG:   croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+// CHECK-DAG:   croq.alloc : !croq.tile<64x192xf16, shared, swizzle = 128>
+// CHECK:       croq.mma col col
+// CHECK-SAME:    -> !croq.acc<64x176xf32>
+// CHECK:       croq.mma.store transpose %{{.*}} : !croq.acc<64x176xf32> -> !croq.tile<176x64xf16, shared, swizzle = 128>
+func.func @a_transposed(%a: memref<4096x333xf16>, %b: memref<4096x4096xf16>, %c: memref<333x4096xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<333x4096xf16>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<4096x333xf16>, memref<4096x4096xf16>) outs(%c : memref<333x4096xf16>)
+  return
+}
+
+// -----
+
+// Not swapped: A stored K x M at 16 rows (a 64x16 tile of C^T would load
+// A's K steps as 64-column tiles, three quarters padding), an f32 result
+// (not stored by stmatrix), a fused consumer, an accumulated output, and
+// a product of many rows.
+// CHECK-LABEL: func.func @a_transposed_few_rows
 // CHECK-NOT:   mma.store transpose
 // CHECK-LABEL: func.func @f32_result
 // CHECK-NOT:   mma.store transpose
@@ -70,11 +91,11 @@ func.func @sixteen_rows_b_transposed(%a: memref<16x8192xbf16>, %b: memref<8192x8
 // CHECK-NOT:   mma.store transpose
 // CHECK-LABEL: func.func @many_rows
 // CHECK-NOT:   mma.store transpose
-func.func @a_transposed(%a: memref<4096x333xf16>, %b: memref<4096x4096xf16>, %c: memref<333x4096xf16>) {
+func.func @a_transposed_few_rows(%a: memref<8192x16xf16>, %b: memref<8192x8192xf16>, %c: memref<16x8192xf16>) {
   %zero = arith.constant 0.0 : f16
-  linalg.fill ins(%zero : f16) outs(%c : memref<333x4096xf16>)
+  linalg.fill ins(%zero : f16) outs(%c : memref<16x8192xf16>)
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
-    ins(%a, %b : memref<4096x333xf16>, memref<4096x4096xf16>) outs(%c : memref<333x4096xf16>)
+    ins(%a, %b : memref<8192x16xf16>, memref<8192x8192xf16>) outs(%c : memref<16x8192xf16>)
   return
 }
 func.func @f32_result(%a: memref<333x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<333x4096xf32>) {
@@ -112,7 +133,8 @@ func.func @many_rows(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: m
 
 // Dynamic extents: the tiles of C^T are the last variants of the host
 // code's choice (64x16, 64x64, 64x128, 64x176 and 64x208), after those of
-// C, whose numbers they leave as they were.
+// C, whose numbers they leave as they were; with A stored K x M, 64x128
+// and 64x176 (208 columns would load 256, a quarter of them padding).
 // CHECK-LABEL: func.func @dynamic
 // CHECK:       scf.index_switch
 // CHECK-COUNT-5: croq.mma.store transpose
@@ -123,5 +145,17 @@ func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
+  return
+}
+
+// CHECK-LABEL: func.func @dynamic_a_transposed
+// CHECK:       scf.index_switch
+// CHECK-COUNT-2: croq.mma.store transpose {{.*}} -> !croq.tile<{{(128|176)}}x64xf16
+// CHECK-NOT:   croq.mma.store transpose
+func.func @dynamic_a_transposed(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf16>)
   return
 }

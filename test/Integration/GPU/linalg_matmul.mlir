@@ -337,9 +337,9 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_320.ptx -o %t.331.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_321.ptx -o %t.332.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_322.ptx -o %t.333.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel.ptx -o %t.334.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_323.ptx -o %t.335.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_324.ptx -o %t.336.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_323.ptx -o %t.334.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_324.ptx -o %t.335.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel.ptx -o %t.336.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_325.ptx -o %t.337.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_326.ptx -o %t.338.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_327.ptx -o %t.339.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -370,19 +370,21 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_352.ptx -o %t.364.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_353.ptx -o %t.365.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_354.ptx -o %t.366.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel.ptx -o %t.367.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel_355.ptx -o %t.368.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel.ptx -o %t.369.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel_356.ptx -o %t.370.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel.ptx -o %t.371.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel_357.ptx -o %t.372.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_355.ptx -o %t.367.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_356.ptx -o %t.368.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel.ptx -o %t.369.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel_357.ptx -o %t.370.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel.ptx -o %t.371.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel_358.ptx -o %t.372.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel.ptx -o %t.373.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel_359.ptx -o %t.374.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s --check-prefix=F8 < %t.d/linalg_mm_nt_e4m3_kernel.ptx
 // RUN: FileCheck %s < %t.d/linalg_mm_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=STORE < %t.d/linalg_mm_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=CLUSTER < %t.d/linalg_mm_f16_kernel_32.ptx
 // RUN: FileCheck %s --check-prefix=SMALL < %t.d/linalg_mm_f16_kernel_51.ptx
 // RUN: FileCheck %s --check-prefix=PARTIAL < %t.d/linalg_mm_splitk_f16_kernel.ptx
-// RUN: FileCheck %s --check-prefix=REDUCE < %t.d/linalg_mm_splitk_f16_kernel_355.ptx
+// RUN: FileCheck %s --check-prefix=REDUCE < %t.d/linalg_mm_splitk_f16_kernel_357.ptx
 // The bias + relu epilogue adds in f32 and leaves the clamp to the
 // conversion to f16 (croq-fold-store-relu).
 // RUN: FileCheck %s --check-prefix=RELU < %t.d/linalg_mm_bias_relu_f16_kernel.ptx

@@ -1307,6 +1307,13 @@ def linalg_matmul_tests(s: Suite) -> None:
         case("linalg_mm_f16", torch.float16, torch.float16, shape)
         case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
              nt=True)
+    # A stored K x M: its tile an N-major operand padded to whole 128-byte
+    # spans, the 64x128 and 64x176 tiles (333 rows: A's rows are not
+    # 16-byte multiples, staged by a copy).
+    for shape in [(256, 4104, 8192), (140, 8040, 4000), (333, 4096, 4096),
+                  (170, 7904, 2000)]:
+        case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
+             tn=True)
 
     # The same GEMMs in thread block clusters (linalg_matmul.mlir compiled
     # with gemm_cluster (2, 1): B multicast, and (1, 2): A multicast):

@@ -1151,7 +1151,9 @@ def Croq_MmaStoreOp : Croq_Op<"mma.store"> {
     that computes C^T = B^T A^T (the operands' roles swapped, so that a
     product with few rows puts them in wgmma's N dimension) stores C's tile
     in C's own layout. Into a 16-bit shared tile each warp stores with
-    `stmatrix.trans`, as fast as the plain store's `stmatrix`.
+    `stmatrix.trans`, as many instructions as the plain store's
+    `stmatrix`; elsewhere each element alone (its neighbour in the row
+    lies in the next row of `dest`).
 
     Example:
 
