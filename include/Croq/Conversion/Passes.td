@@ -145,7 +145,7 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
 
     Tiles of C^T. For a plain product of 16-bit floats into a zeroed
     16-bit output, the model also weighs tiles of
-    C^T = B^T A^T: 64 rows over N times 16, 64, 128, 176 or 208 over M
+    C^T = B^T A^T: 64 rows over N times 16, 64, 128, 160, 176 or 208 over M
     (with A stored K x M, whose tile is then an N-major operand padded to
     whole 128-byte spans, 128 and 176 only),
     B's K step as wgmma's A operand and A's as its B operand, so that the

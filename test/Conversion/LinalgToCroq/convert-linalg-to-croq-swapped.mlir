@@ -132,12 +132,12 @@ func.func @many_rows(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: m
 // -----
 
 // Dynamic extents: the tiles of C^T are the last variants of the host
-// code's choice (64x16, 64x64, 64x128, 64x176 and 64x208), after those of
+// code's choice (64x16, 64x64, 64x128, 64x160, 64x176 and 64x208), after those of
 // C, whose numbers they leave as they were; with A stored K x M, 64x128
 // and 64x176 (208 columns would load 256, a quarter of them padding).
 // CHECK-LABEL: func.func @dynamic
 // CHECK:       scf.index_switch
-// CHECK-COUNT-5: croq.mma.store transpose
+// CHECK-COUNT-6: croq.mma.store transpose
 // CHECK-NOT:   croq.mma.store transpose
 // FORCED-LABEL: func.func @dynamic
 // FORCED-NOT:   mma.store transpose

@@ -294,7 +294,7 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // Last, the tiles of C^T (A and B's roles swapped,
 // convert-linalg-to-croq-swapped.mlir): 64 rows over N times 16 (40
 // cycles a step at 80 percent, 15 percent longer where A's rows, K x 2
-// bytes, are not 128-byte multiples), 64, 128, 176 and 208 over M; their
+// bytes, are not 128-byte multiples), 64, 128, 160, 176 and 208 over M; their
 // memory time scaled by 132 over the blocks that run (at most 132), and
 // given only products of at most two rows of them.
 // CHECK: %[[AREM:.*]] = arith.remui %{{.*}}, %c128 : index
@@ -315,10 +315,12 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: arith.select %{{.*}}, %c14, %{{.*}} : index
 // CHECK: arith.ceildivui %[[M]], %c128 : index
 // CHECK: arith.select %{{.*}}, %c15, %{{.*}} : index
-// CHECK: arith.ceildivui %[[M]], %c176 : index
+// CHECK: arith.ceildivui %[[M]], %c160 : index
 // CHECK: arith.select %{{.*}}, %c16, %{{.*}} : index
+// CHECK: arith.ceildivui %[[M]], %c176 : index
+// CHECK: arith.select %{{.*}}, %c17, %{{.*}} : index
 // CHECK: arith.ceildivui %[[M]], %c208 : index
-// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c17, %{{.*}} : index
+// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c18, %{{.*}} : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {

@@ -1300,10 +1300,12 @@ def linalg_matmul_tests(s: Suite) -> None:
          (576, 8192, 2048), nt=True)
     # Shapes whose model takes each tile of C^T (A and B's roles swapped,
     # the accumulator stored transposed): 64x16 (5 and 7 rows, one K step
-    # and a partial one), 64x64, 64x128 (two rows of tiles), 64x176 and
-    # 64x208, with C's rows and columns past the tiles' edges.
+    # and a partial one), 64x64, 64x128 (two rows of tiles), 64x160 (one
+    # and two rows), 64x176 and 64x208, with C's rows and columns past the
+    # tiles' edges.
     for shape in [(5, 8008, 1000), (7, 8008, 72), (40, 7992, 1000),
-                  (230, 4104, 8000), (140, 8040, 4000), (200, 8184, 8192)]:
+                  (230, 4104, 8000), (140, 8040, 4000), (300, 4000, 2000),
+                  (333, 4104, 4096), (200, 8184, 8192)]:
         case("linalg_mm_f16", torch.float16, torch.float16, shape)
         case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
              nt=True)
