@@ -17,14 +17,15 @@
 // 64x128 and 128x64 split too (a partial-product kernel and a reduction);
 // 128x256, 128x192, 128x224, 128x160 and 128x128 in stream-K form too (the
 // whole waves, the blocks' ranges of K steps and the reduction); 64x128 and
-// 128x64 with their K loop split in clusters of 2 blocks. A forced tile
+// 128x64 with their K loop split in clusters of 2 blocks; and the six
+// tiles of C^T (64x16 to 64x208, A and B's roles swapped). A forced tile
 // leaves its kernels, a forced tile that is not split, alone (or forced
-// into clusters) one kernel; no clusters leave the 16 kernels without them
+// into clusters) one kernel; no clusters leave the 22 kernels without them
 // (and without the stream-K form, which the model chooses with its
 // clusters).
-// CHOSEN-COUNT-37: .entry product_kernel
+// CHOSEN-COUNT-43: .entry product_kernel
 // CHOSEN-NOT: .entry
-// ALONE-COUNT-16: .entry product_kernel
+// ALONE-COUNT-22: .entry product_kernel
 // ALONE-NOT: .entry
 // ALONE-NOT: multicast
 // CLUSTERED-COUNT-1: .entry product_kernel

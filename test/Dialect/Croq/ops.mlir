@@ -846,11 +846,14 @@ func.func @mma_wait_example(%s1: !croq.acc<64x128xf32>, %o1: !croq.acc<64x128xf3
 }
 
 // CHECK-LABEL: func.func @mma_store_example(
-func.func @mma_store_example(%c: !croq.acc<64x128xf32>, %out: !croq.tile<64x128xf16, shared>) {
+func.func @mma_store_example(%c: !croq.acc<64x128xf32>, %out: !croq.tile<64x128xf16, shared>,
+                              %outT: !croq.tile<128x64xf16, shared, swizzle = 128>) {
   // CHECK: croq.mma.store %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
-  croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
   // CHECK: croq.mma.store relu %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+  // CHECK: croq.mma.store transpose %{{.*}} -> %{{.*}} : !croq.acc<64x128xf32> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  croq.mma.store %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
   croq.mma.store relu %c -> %out : !croq.acc<64x128xf32> -> !croq.tile<64x128xf16, shared>
+  croq.mma.store transpose %c -> %outT : !croq.acc<64x128xf32> -> !croq.tile<128x64xf16, shared, swizzle = 128>
   return
 }
 
