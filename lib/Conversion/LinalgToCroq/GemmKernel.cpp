@@ -392,8 +392,9 @@ void mlir::croq::setGemmAttributes(ParallelOp kernel, const TileConfig &config,
 }
 
 void mlir::croq::emitTileStore(OpBuilder &b, Location loc, Value acc,
-                               Value tile, Value view) {
-  MmaStoreOp::create(b, loc, acc, getMatrixTile(b, loc, tile));
+                               Value tile, Value view, bool transpose) {
+  MmaStoreOp::create(b, loc, acc, getMatrixTile(b, loc, tile), /*relu=*/false,
+                     transpose);
   // Left in flight: in a persistent block it overlaps the next tile's main
   // loop (croq-wait-async-stores waits before the tile is written again).
   CopyOp::create(b, loc, FutureType::get(b.getContext()), CopyEngine::TMA, tile,
@@ -480,13 +481,7 @@ void mlir::croq::emitTileResult(OpBuilder &b, Location loc,
     // output).
     Value cView = buildTileView(b, loc, output, {tileN, tileM},
                                 ValueRange{blockN, blockM}, batch);
-    MmaStoreOp::create(b, loc, acc, getMatrixTile(b, loc, cTile),
-                       /*relu=*/false, /*transpose=*/true);
-    CopyOp::create(b, loc, FutureType::get(b.getContext()), CopyEngine::TMA,
-                   cTile, cView,
-                   /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-                   getCopySwizzle(cTile),
-                   /*box=*/nullptr, /*boxOrigins=*/nullptr);
+    emitTileStore(b, loc, acc, cTile, cView, /*transpose=*/true);
     return;
   }
   Value cView = buildTileView(b, loc, output, {tileM, tileN},

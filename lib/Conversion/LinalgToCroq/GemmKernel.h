@@ -139,9 +139,10 @@ void setGemmAttributes(ParallelOp kernel, const TileConfig &config,
 
 /// Stores the complete accumulator `acc` into the 128B-swizzled shared
 /// `tile` (1 x rows x cols for a batched product) and copies the tile to
-/// the global `view` by an async tma copy left in flight.
+/// the global `view` by an async tma copy left in flight; with `transpose`,
+/// the accumulator's transpose (a tile of C^T stored as C's).
 void emitTileStore(OpBuilder &builder, Location loc, Value acc, Value tile,
-                   Value view);
+                   Value view, bool transpose = false);
 
 /// The shared tile the result of a `config` tile is stored through by
 /// TMA: swizzled (stores without bank conflicts, one bulk copy per swizzle

@@ -60,6 +60,15 @@ mlir::croq::keepPromotedTiles(linalg::LinalgOp op, const MatmulSpec &spec,
          << first.cols << " (f8-promote-steps=0 takes it)";
 }
 
+/// Whether `spec` is a plain product of 16-bit floats: into a zeroed
+/// output, with no fused consumer, not batched, not a convolution (16-bit
+/// operands have no promoted sums or block scales).
+static bool isPlain16BitProduct(const MatmulSpec &spec) {
+  Type operand = getElementTypeOrSelf(spec.a.getType());
+  return spec.zeroFill && !spec.epilogue && !spec.batched && !spec.conv &&
+         isa<Float16Type, BFloat16Type>(operand);
+}
+
 /// The most rows of a tile the cost model gives a product that accumulates
 /// into its output, computes a fused consumer in its epilogue, is batched,
 /// is a convolution or multiplies other than 16-bit floats (tf32, s8 and
@@ -77,9 +86,7 @@ static constexpr int64_t kMaxRowsUnlessPlain = 128;
 /// output.
 void mlir::croq::dropTallTilesUnlessPlain(const MatmulSpec &spec,
                                           SmallVector<TileConfig> &candidates) {
-  Type operand = getElementTypeOrSelf(spec.a.getType());
-  if (spec.zeroFill && !spec.epilogue && !spec.batched && !spec.conv &&
-      isa<Float16Type, BFloat16Type>(operand))
+  if (isPlain16BitProduct(spec))
     return;
   llvm::erase_if(candidates, [](const TileConfig &tile) {
     return tile.rows > kMaxRowsUnlessPlain;
@@ -105,9 +112,7 @@ static constexpr int64_t kOneConsumerCols = 128;
 /// implicit GEMMs were not measured so (silu+residual spills 648 bytes).
 void mlir::croq::useOneConsumerWhereFaster(
     const MatmulSpec &spec, SmallVector<TileConfig> &candidates) {
-  Type operand = getElementTypeOrSelf(spec.a.getType());
-  if (!spec.zeroFill || spec.epilogue || spec.batched || spec.conv ||
-      spec.bTransposed || !isa<Float16Type, BFloat16Type>(operand))
+  if (!isPlain16BitProduct(spec) || spec.bTransposed)
     return;
   for (TileConfig &tile : candidates) {
     if (tile.rows != kOneConsumerRows || tile.cols != kOneConsumerCols)
@@ -118,16 +123,16 @@ void mlir::croq::useOneConsumerWhereFaster(
 }
 
 /// The tiles of C^T whose B operand (A's tile) may be N-major: A stored
-/// K x M makes it a K x width tile padded to whole 128-byte spans (64
-/// columns), which must leave at most an eighth of it padding, and at
+/// K x M makes it a K x width tile padded to whole 128-byte spans
+/// (`spanCols`), which must leave at most an eighth of it padding, and at
 /// least 128 columns. Against the plain tiles (H200, f16, bench/RESULTS.md):
 /// 64x128 at 256x4096x8192 1.010 of cuBLAS against 0.936 and 64x176 (192
 /// loaded) at 336x4096x4096 0.924 against 0.875, but 64x208 (256 loaded)
 /// at 192x8192x8192 0.670 against 0.872, 64x16 at 1x8192x8192 0.637
 /// against 0.831 and 64x64 at 40x8000x1000 0.735 against 0.804.
 static constexpr int64_t kMinNMajorSwappedCols = 128;
-static bool mayBeNMajorSwapped(const TileConfig &tile) {
-  int64_t padding = llvm::alignTo(tile.cols, 64) - tile.cols;
+static bool mayBeNMajorSwapped(const TileConfig &tile, int64_t spanCols) {
+  int64_t padding = llvm::alignTo(tile.cols, spanCols) - tile.cols;
   return tile.cols >= kMinNMajorSwappedCols && padding * 8 <= tile.cols;
 }
 
@@ -140,13 +145,10 @@ void mlir::croq::addSwappedVariants(const MatmulSpec &spec,
                                     const TargetDescription &target,
                                     int64_t resultBytes,
                                     SmallVector<GemmVariant> &variants) {
-  Type operand = getElementTypeOrSelf(spec.a.getType());
-  if (!spec.zeroFill || spec.epilogue || spec.batched || spec.conv ||
-      resultBytes != 2 || spec.promoteSteps != 0 || spec.aScales ||
-      !isa<Float16Type, BFloat16Type>(operand))
+  if (!isPlain16BitProduct(spec) || resultBytes != 2)
     return;
   for (const TileConfig &tile : getSwappedTiles(target, resultBytes))
-    if (!spec.aTransposed || mayBeNMajorSwapped(tile))
+    if (!spec.aTransposed || mayBeNMajorSwapped(tile, getStepElements(spec)))
       variants.push_back({tile, GemmForm::Whole});
 }
 

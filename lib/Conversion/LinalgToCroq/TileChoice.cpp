@@ -462,23 +462,7 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
     Value stepCycles = emitStepCycles(e, tile, target,
                                       tile.swapped ? aMisaligned : bMisaligned);
     Value cost, splits;
-    if (tile.swapped) {
-      // The whole product C^T = B^T A^T, N x M, in one kernel.
-      Value blocks = e.mul(e.ceilDiv(n, tile.rows), e.ceilDiv(m, tile.cols));
-      blocks = e.mul(blocks, batch);
-      Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
-      Value memoryCycles = emitMemoryCycles(e, blocks, n, m, kSteps, batch,
-                                            output, tile, target);
-      // Its loads draw on the bandwidth of the multiprocessors its blocks
-      // run on: a grid of fewer blocks than multiprocessors (64x4096x8192
-      // in 64 tiles of 64x64) reads its operands more slowly than the plain
-      // tiles' K loop split over twice the blocks.
-      Value busy = e.min(blocks, e.c(target.multiprocessors));
-      memoryCycles =
-          e.div(e.mul(memoryCycles, e.c(target.multiprocessors)), busy);
-      cost = emitKernelCycles(e, waveCycles, memoryCycles);
-      splits = e.c(1);
-    } else if (variant.form == GemmForm::SplitK) {
+    if (variant.form == GemmForm::SplitK) {
       std::tie(cost, splits) = emitSplitCost(e, m, n, kSteps, tile, target,
                                              output, splitK, stepCycles);
     } else if (variant.form == GemmForm::StreamK) {
@@ -490,14 +474,25 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
                                   output, stepCycles);
       splits = e.c(variant.clusterSplits);
     } else {
-      // A grid in clusters is whole clusters, for each matrix of a batch.
+      // A grid in clusters is whole clusters, for each matrix of a batch;
+      // a swapped tile's grid covers C^T = B^T A^T, N x M.
+      Value rows = tile.swapped ? n : m, cols = tile.swapped ? m : n;
       Value blocks =
-          e.mul(e.roundUp(e.ceilDiv(m, tile.rows), tile.clusterRows),
-                e.roundUp(e.ceilDiv(n, tile.cols), tile.clusterCols));
+          e.mul(e.roundUp(e.ceilDiv(rows, tile.rows), tile.clusterRows),
+                e.roundUp(e.ceilDiv(cols, tile.cols), tile.clusterCols));
       blocks = e.mul(blocks, batch);
       Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
-      Value memoryCycles = emitMemoryCycles(e, blocks, m, n, kSteps, batch,
-                                            output, tile, target);
+      Value memoryCycles = emitMemoryCycles(e, blocks, rows, cols, kSteps,
+                                            batch, output, tile, target);
+      // A swapped tile's loads draw on the bandwidth of the multiprocessors
+      // its blocks run on: a grid of fewer blocks than multiprocessors
+      // (64x4096x8192 in 64 tiles of 64x64) reads its operands more slowly
+      // than the plain tiles' K loop split over twice the blocks.
+      if (tile.swapped) {
+        Value busy = e.min(blocks, e.c(target.multiprocessors));
+        memoryCycles =
+            e.div(e.mul(memoryCycles, e.c(target.multiprocessors)), busy);
+      }
       cost = emitKernelCycles(e, waveCycles, memoryCycles);
       splits = e.c(1);
     }

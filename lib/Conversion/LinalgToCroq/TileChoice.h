@@ -138,7 +138,7 @@ std::string getKnownTileNames();
 
 /// The tiles of C^T (TileConfig::swapped) a plain product writing
 /// `resultBytes`-byte elements can have on `target`: 64 rows over N and
-/// widths over M from 16 to 256 columns, one consumer warpgroup, blocks not
+/// widths over M from 16 to 208 columns, one consumer warpgroup, blocks not
 /// persistent, the result tile stored whole; those with room for three
 /// stages of operands.
 SmallVector<TileConfig> getSwappedTiles(const TargetDescription &target,
