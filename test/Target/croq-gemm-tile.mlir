@@ -18,12 +18,13 @@
 // 128x256, 128x192, 128x224, 128x160 and 128x128 in stream-K form too (the
 // whole waves, the blocks' ranges of K steps and the reduction); 64x128 and
 // 128x64 with their K loop split in clusters of 2 blocks; and the six
-// tiles of C^T (64x16 to 64x208, A and B's roles swapped). A forced tile
+// tiles of C^T (64x16 to 64x208, A and B's roles swapped), 64x16 and
+// 64x64 also with their K loop split in clusters. A forced tile
 // leaves its kernels, a forced tile that is not split, alone (or forced
 // into clusters) one kernel; no clusters leave the 22 kernels without them
 // (and without the stream-K form, which the model chooses with its
 // clusters).
-// CHOSEN-COUNT-43: .entry product_kernel
+// CHOSEN-COUNT-45: .entry product_kernel
 // CHOSEN-NOT: .entry
 // ALONE-COUNT-22: .entry product_kernel
 // ALONE-NOT: .entry

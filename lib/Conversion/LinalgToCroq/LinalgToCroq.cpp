@@ -47,14 +47,21 @@ using namespace mlir::croq;
 static void emitVariant(OpBuilder &b, Location loc, const MatmulSpec &spec,
                         const GemmVariant &variant, const ProductSizes &sizes,
                         Value splits, const TargetDescription &target) {
+  if (variant.tile.swapped) {
+    // A tile of C^T computes the product B^T A^T, whole or split in
+    // clusters (addSwappedVariants).
+    ProductSizes swapped = sizes;
+    std::swap(swapped.m, swapped.n);
+    MatmulSpec swappedSpec = getSwappedSpec(spec);
+    if (variant.form == GemmForm::ClusterSplitK)
+      emitClusterSplitProgram(b, loc, swappedSpec, variant.tile, swapped,
+                              variant.clusterSplits);
+    else
+      emitBlockProgram(b, loc, swappedSpec, variant.tile, swapped);
+    return;
+  }
   switch (variant.form) {
   case GemmForm::Whole:
-    if (variant.tile.swapped) {
-      ProductSizes swapped = sizes;
-      std::swap(swapped.m, swapped.n);
-      emitBlockProgram(b, loc, getSwappedSpec(spec), variant.tile, swapped);
-      return;
-    }
     emitBlockProgram(b, loc, spec, variant.tile, sizes);
     return;
   case GemmForm::SplitK:
@@ -579,11 +586,13 @@ struct ConvertLinalgToCroqPass
              << "x" << candidates->front().cols;
     // Tiles of C^T, last (the other variants keep their numbers), where
     // no tile, split, form or cluster is forced (cluster-m=1 asks for no
-    // clusters, which they have none of).
+    // clusters: the whole tiles of C^T have none, their K loops split in
+    // clusters are left out).
     bool modelChooses = tileM == 0 && splitK == 0 && streamK == 0 &&
                         clusterM <= 1 && clusterN == 1 && clusterK == 0;
     if (modelChooses)
-      addSwappedVariants(spec, target, resultBytes, variants);
+      addSwappedVariants(spec, target, resultBytes, /*clusters=*/clusterM == 0,
+                         variants);
     return emitKernel(op, spec, variants, target, resultBytes, productSplitK,
                       choices);
   }

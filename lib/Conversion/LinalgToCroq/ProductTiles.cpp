@@ -136,20 +136,43 @@ static bool mayBeNMajorSwapped(const TileConfig &tile, int64_t spanCols) {
   return tile.cols >= kMinNMajorSwappedCols && padding * 8 <= tile.cols;
 }
 
+/// The widest tile of C^T whose K loop the model may split among the
+/// blocks of a cluster of two (the 64x128 accumulator's scratch slot and
+/// stages are those of the plain tiles split so, TileChoice.cpp). A
+/// product of few rows whose N gives fewer tiles of 64 rows than the chip
+/// has multiprocessors runs on twice the blocks so (H200, static kernels,
+/// bench/RESULTS.md): f16 1x4096x11008 in 64x16 1.061 of cuBLAS against
+/// 0.866 whole (bf16, B stored N x K: 1.048 against 0.859), 32x4096x4096
+/// in 64x64 1.009 against 0.954, 64x4096x4096 0.903 against 0.811. 64x128
+/// split so ran as the 128x64 tiles split so, which the model weighs
+/// already (0.941 against 0.938 at 128x4096x4096, 0.837 against 0.829 at
+/// 100x4096x4096 with B stored N x K), and the model ties the two: left
+/// out, one kernel less for every dynamic product.
+static constexpr int64_t kMaxClusterSplitSwappedCols = 64;
+
 /// Adds the tiles of C^T (TileConfig::swapped) the model may compute
-/// `spec` in, whole, after `variants` (whose numbers stay): none unless it
-/// is a plain product of 16-bit floats into a zeroed 16-bit output (stored
-/// transposed by stmatrix.trans); with A stored K x M, those of
-/// mayBeNMajorSwapped.
+/// `spec` in after `variants` (whose numbers stay): whole, then, where
+/// `clusters` allows them, with the K loop split in clusters where at most
+/// kMaxClusterSplitSwappedCols wide. None unless it is a plain product of
+/// 16-bit floats into a zeroed 16-bit output (stored transposed by
+/// stmatrix.trans); with A stored K x M, those of mayBeNMajorSwapped.
 void mlir::croq::addSwappedVariants(const MatmulSpec &spec,
                                     const TargetDescription &target,
-                                    int64_t resultBytes,
+                                    int64_t resultBytes, bool clusters,
                                     SmallVector<GemmVariant> &variants) {
   if (!isPlain16BitProduct(spec) || resultBytes != 2)
     return;
+  SmallVector<TileConfig> tiles;
   for (const TileConfig &tile : getSwappedTiles(target, resultBytes))
     if (!spec.aTransposed || mayBeNMajorSwapped(tile, getStepElements(spec)))
-      variants.push_back({tile, GemmForm::Whole});
+      tiles.push_back(tile);
+  for (const TileConfig &tile : tiles)
+    variants.push_back({tile, GemmForm::Whole});
+  if (!clusters)
+    return;
+  for (const TileConfig &tile : tiles)
+    if (tile.cols <= kMaxClusterSplitSwappedCols)
+      appendClusterSplitVariants(tile, variants);
 }
 
 /// Keeps the variants an implicit GEMM takes: whole K loops (its split

@@ -36,9 +36,10 @@ void useOneConsumerWhereFaster(const MatmulSpec &spec,
 
 /// Adds to `variants` the tiles of C^T (TileConfig::swapped) that the cost
 /// model may compute `spec`, writing `resultBytes`-byte elements, in on
-/// `target`.
+/// `target`: whole, and with their K loops split in clusters unless
+/// `clusters` is false.
 void addSwappedVariants(const MatmulSpec &spec, const TargetDescription &target,
-                        int64_t resultBytes,
+                        int64_t resultBytes, bool clusters,
                         SmallVector<GemmVariant> &variants);
 
 /// Keeps the variants an implicit GEMM takes, or declines forced options

@@ -169,9 +169,17 @@ mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles, int64_t splitK,
   if (clusterSplitForm)
     for (const TileConfig &tile : tiles)
       if (tile.splittable && tile.rows * tile.cols == kClusterSplitElements)
-        for (int64_t splits : kClusterSplitCounts)
-          clusterSplit(tile, splits);
+        appendClusterSplitVariants(tile, variants);
   return variants;
+}
+
+void mlir::croq::appendClusterSplitVariants(
+    const TileConfig &tile, SmallVector<GemmVariant> &variants) {
+  for (int64_t splits : kClusterSplitCounts) {
+    GemmVariant variant{tile, GemmForm::ClusterSplitK};
+    variant.clusterSplits = splits;
+    variants.push_back(variant);
+  }
 }
 
 StreamKPlan mlir::croq::planStreamK(OpBuilder &b, Location loc, Value m,
@@ -399,6 +407,17 @@ static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
   return e.select(tooLarge, e.c(kNever), cost);
 }
 
+/// `memoryCycles` of a grid of tiles of C^T drawn on the bandwidth of the
+/// multiprocessors its `blocks` run on: a grid of fewer blocks than
+/// multiprocessors (64x4096x8192 in 64 tiles of 64x64) reads its operands
+/// more slowly than the plain tiles' K loop split over twice the blocks.
+static Value emitSwappedMemoryCycles(IndexBuilder &e, Value memoryCycles,
+                                     Value blocks,
+                                     const TargetDescription &target) {
+  Value busy = e.min(blocks, e.c(target.multiprocessors));
+  return e.div(e.mul(memoryCycles, e.c(target.multiprocessors)), busy);
+}
+
 /// The cost of `variant`'s tile with its K loop split among the S blocks
 /// of a cluster: S x tiles blocks of ceil(K steps / S) steps, the sum of
 /// the S - 1 peers' partials in the first block, the product's traffic
@@ -420,6 +439,8 @@ static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
   Value compute = e.add(waveCycles, e.c((splits - 1) * kClusterSumCycles));
   Value memoryCycles =
       emitMemoryCycles(e, blocks, m, n, kSteps, e.c(1), output, tile, target);
+  if (tile.swapped)
+    memoryCycles = emitSwappedMemoryCycles(e, memoryCycles, blocks, target);
   Value cost = emitKernelCycles(e, compute, memoryCycles);
   Value severalWaves = e.less(e.c(target.multiprocessors), blocks);
   Value tooShort = e.less(steps, e.c(kMinClusterSplitSteps));
@@ -470,8 +491,10 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
           emitStreamKCost(e, m, n, kSteps, variant, target, output, stepCycles);
       splits = e.c(1);
     } else if (variant.form == GemmForm::ClusterSplitK) {
-      cost = emitClusterSplitCost(e, m, n, kSteps, variant, target, resultBytes,
-                                  output, stepCycles);
+      // A swapped tile's grid covers C^T = B^T A^T, N x M.
+      cost = emitClusterSplitCost(e, tile.swapped ? n : m, tile.swapped ? m : n,
+                                  kSteps, variant, target, resultBytes, output,
+                                  stepCycles);
       splits = e.c(variant.clusterSplits);
     } else {
       // A grid in clusters is whole clusters, for each matrix of a batch;
@@ -484,15 +507,8 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
       Value memoryCycles = emitMemoryCycles(e, blocks, rows, cols, kSteps,
                                             batch, output, tile, target);
-      // A swapped tile's loads draw on the bandwidth of the multiprocessors
-      // its blocks run on: a grid of fewer blocks than multiprocessors
-      // (64x4096x8192 in 64 tiles of 64x64) reads its operands more slowly
-      // than the plain tiles' K loop split over twice the blocks.
-      if (tile.swapped) {
-        Value busy = e.min(blocks, e.c(target.multiprocessors));
-        memoryCycles =
-            e.div(e.mul(memoryCycles, e.c(target.multiprocessors)), busy);
-      }
+      if (tile.swapped)
+        memoryCycles = emitSwappedMemoryCycles(e, memoryCycles, blocks, target);
       cost = emitKernelCycles(e, waveCycles, memoryCycles);
       splits = e.c(1);
     }

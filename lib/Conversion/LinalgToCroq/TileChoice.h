@@ -92,6 +92,12 @@ struct GemmVariant {
   int64_t clusterSplits = 0;
 };
 
+/// Appends to `variants` `tile` with its K loop split among the blocks of
+/// a cluster (GemmForm::ClusterSplitK), in each cluster size the cost model
+/// tries.
+void appendClusterSplitVariants(const TileConfig &tile,
+                                SmallVector<GemmVariant> &variants);
+
 /// The decomposition of a stream-K GEMM (GemmForm::StreamK) of `tiles` =
 /// tilesM x tilesN tiles of `kSteps` K steps each, as index values. The
 /// first `wholeCols` columns of tiles are computed whole, by a persistent

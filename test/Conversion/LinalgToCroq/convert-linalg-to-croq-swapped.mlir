@@ -131,13 +131,55 @@ func.func @many_rows(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>, %c: m
 
 // -----
 
+// 1 x 4096 x 11008: 64 tiles of C^T of 64x16 would leave half the chip
+// idle; each tile's K loop is split between the two blocks of a cluster
+// (128 blocks, 86 K steps each), the partial accumulators summed in the
+// first block (croq.mma.cluster_sum, a 64x16 f32 scratch slot), which
+// stores the sum transposed as C's 16x64 tile.
+// CHECK-LABEL: func.func @one_row
+// CHECK:       croq.parallel (%[[R:.*]], %[[J:.*]]) in [128, 1] : block cluster [2, 1] attributes {croq.consumers = 1 : i64, croq.persistent = false} {
+// CHECK:       %[[PART:.*]] = arith.remui %[[R]], %c2 : index
+// CHECK:       %[[I:.*]] = arith.divui %[[R]], %c2 : index
+// CHECK:       %[[FIRST:.*]] = arith.muli %[[PART]], %c172 : index
+// CHECK:       croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+// CHECK-NEXT:  croq.alloc : !croq.tile<16x64xf16, shared, swizzle = 128>
+// CHECK-NEXT:  %[[CT:.*]] = croq.alloc : !croq.tile<16x64xf16, shared, swizzle = 128>
+// CHECK-NEXT:  %[[SLOT:.*]] = croq.alloc : !croq.tile<64x16xf32, shared>
+// CHECK:       croq.subspan %arg1 [64, 64] at [%{{.*}}, %[[I]]]
+// CHECK:       croq.subspan %arg0 [16, 64] at [%[[J]], %{{.*}}]
+// CHECK:       croq.mma col row
+// CHECK-SAME:    -> !croq.acc<64x16xf32>
+// CHECK:       %[[SUM:.*]] = croq.mma.cluster_sum %{{.*}} scratch %[[SLOT]] : !croq.acc<64x16xf32>, !croq.tile<64x16xf32, shared>
+// CHECK:       %[[LEADER:.*]] = arith.cmpi eq, %[[PART]], %c0 : index
+// CHECK:       scf.if %[[LEADER]] {
+// CHECK:       %[[CV:.*]] = croq.subspan %arg2 [16, 64] at [%[[J]], %[[I]]] : memref<1x4096xf16> -> !croq.view<16x64xf16>
+// CHECK:       croq.mma.store transpose %[[SUM]] -> %[[CT]] : !croq.acc<64x16xf32> -> !croq.tile<16x64xf16, shared, swizzle = 128>
+// CHECK:       croq.copy tma async swizzle = 128 %[[CT]] -> %[[CV]]
+// FORCED-LABEL: func.func @one_row
+// FORCED-NOT:   mma.store transpose
+func.func @one_row(%a: memref<1x11008xf16>, %b: memref<11008x4096xf16>, %c: memref<1x4096xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<1x4096xf16>)
+  linalg.matmul ins(%a, %b : memref<1x11008xf16>, memref<11008x4096xf16>) outs(%c : memref<1x4096xf16>)
+  return
+}
+
+// -----
+
 // Dynamic extents: the tiles of C^T are the last variants of the host
-// code's choice (64x16, 64x64, 64x128, 64x160, 64x176 and 64x208), after those of
-// C, whose numbers they leave as they were; with A stored K x M, 64x128
-// and 64x176 (208 columns would load 256, a quarter of them padding).
+// code's choice (64x16, 64x64, 64x128, 64x160, 64x176 and 64x208 whole,
+// then 64x16 and 64x64 with their K loops split in clusters of two),
+// after those of C, whose numbers they leave as they were; with A stored
+// K x M, 64x128 and 64x176 (208 columns would load 256, a quarter of them
+// padding), whole.
 // CHECK-LABEL: func.func @dynamic
 // CHECK:       scf.index_switch
-// CHECK-COUNT-6: croq.mma.store transpose
+// CHECK-COUNT-6: croq.mma.store transpose {{.*}} -> !croq.tile<{{(16|64|128|160|176|208)}}x64xf16
+// CHECK-COUNT-2: croq.mma.cluster_sum {{.*}} : !croq.acc<64x{{(16|64)}}xf32>
+// CHECK-NEXT:  arith.cmpi
+// CHECK-NEXT:  scf.if
+// CHECK-NEXT:  croq.subspan
+// CHECK-NEXT:  croq.mma.store transpose {{.*}} : !croq.acc<64x64xf32>
 // CHECK-NOT:   croq.mma.store transpose
 // FORCED-LABEL: func.func @dynamic
 // FORCED-NOT:   mma.store transpose

@@ -79,9 +79,9 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel_71.ptx -o %t.73.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel_72.ptx -o %t.74.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel_73.ptx -o %t.75.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel.ptx -o %t.76.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_74.ptx -o %t.77.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_75.ptx -o %t.78.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel_74.ptx -o %t.76.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_f16_kernel_75.ptx -o %t.77.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel.ptx -o %t.78.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_76.ptx -o %t.79.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_77.ptx -o %t.80.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_78.ptx -o %t.81.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -122,11 +122,11 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_113.ptx -o %t.116.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_114.ptx -o %t.117.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_115.ptx -o %t.118.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel.ptx -o %t.119.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_116.ptx -o %t.120.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_117.ptx -o %t.121.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_118.ptx -o %t.122.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_119.ptx -o %t.123.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_116.ptx -o %t.119.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_117.ptx -o %t.120.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_118.ptx -o %t.121.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_bf16_kernel_119.ptx -o %t.122.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel.ptx -o %t.123.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_120.ptx -o %t.124.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_121.ptx -o %t.125.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_122.ptx -o %t.126.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -154,11 +154,11 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_144.ptx -o %t.148.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_145.ptx -o %t.149.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_146.ptx -o %t.150.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel.ptx -o %t.151.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_147.ptx -o %t.152.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_148.ptx -o %t.153.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_149.ptx -o %t.154.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_150.ptx -o %t.155.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_147.ptx -o %t.151.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_148.ptx -o %t.152.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_149.ptx -o %t.153.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_acc_f16_kernel_150.ptx -o %t.154.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel.ptx -o %t.155.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_151.ptx -o %t.156.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_152.ptx -o %t.157.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_153.ptx -o %t.158.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -190,11 +190,11 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_179.ptx -o %t.184.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_180.ptx -o %t.185.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_181.ptx -o %t.186.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel.ptx -o %t.187.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_182.ptx -o %t.188.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_183.ptx -o %t.189.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_184.ptx -o %t.190.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_185.ptx -o %t.191.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_182.ptx -o %t.187.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_183.ptx -o %t.188.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_184.ptx -o %t.189.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_bias_relu_f16_kernel_185.ptx -o %t.190.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel.ptx -o %t.191.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_186.ptx -o %t.192.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_187.ptx -o %t.193.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_188.ptx -o %t.194.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -226,11 +226,11 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_214.ptx -o %t.220.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_215.ptx -o %t.221.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_216.ptx -o %t.222.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel.ptx -o %t.223.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_217.ptx -o %t.224.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_218.ptx -o %t.225.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_219.ptx -o %t.226.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_220.ptx -o %t.227.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_217.ptx -o %t.223.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_218.ptx -o %t.224.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_219.ptx -o %t.225.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_colscale_bias_f16_kernel_220.ptx -o %t.226.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel.ptx -o %t.227.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_221.ptx -o %t.228.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_222.ptx -o %t.229.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_223.ptx -o %t.230.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -262,11 +262,11 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_249.ptx -o %t.256.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_250.ptx -o %t.257.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_251.ptx -o %t.258.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel.ptx -o %t.259.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_252.ptx -o %t.260.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_253.ptx -o %t.261.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_254.ptx -o %t.262.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_255.ptx -o %t.263.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_252.ptx -o %t.259.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_253.ptx -o %t.260.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_254.ptx -o %t.261.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_silu_residual_bf16_kernel_255.ptx -o %t.262.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel.ptx -o %t.263.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_256.ptx -o %t.264.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_257.ptx -o %t.265.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_258.ptx -o %t.266.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -278,19 +278,19 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_264.ptx -o %t.272.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_265.ptx -o %t.273.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_266.ptx -o %t.274.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel.ptx -o %t.275.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_267.ptx -o %t.276.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_268.ptx -o %t.277.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_269.ptx -o %t.278.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_270.ptx -o %t.279.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_267.ptx -o %t.275.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_268.ptx -o %t.276.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_269.ptx -o %t.277.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e4m3_kernel_270.ptx -o %t.278.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel.ptx -o %t.279.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_271.ptx -o %t.280.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_272.ptx -o %t.281.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_273.ptx -o %t.282.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel.ptx -o %t.283.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_274.ptx -o %t.284.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_275.ptx -o %t.285.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_276.ptx -o %t.286.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_277.ptx -o %t.287.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_274.ptx -o %t.283.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_275.ptx -o %t.284.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_276.ptx -o %t.285.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_block_scaled_e4m3_kernel_277.ptx -o %t.286.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel.ptx -o %t.287.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_278.ptx -o %t.288.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_279.ptx -o %t.289.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_280.ptx -o %t.290.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -302,11 +302,11 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_286.ptx -o %t.296.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_287.ptx -o %t.297.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_288.ptx -o %t.298.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel.ptx -o %t.299.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_289.ptx -o %t.300.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_290.ptx -o %t.301.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_291.ptx -o %t.302.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_292.ptx -o %t.303.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_289.ptx -o %t.299.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_290.ptx -o %t.300.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_291.ptx -o %t.301.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_nt_e5m2_kernel_292.ptx -o %t.302.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel.ptx -o %t.303.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_293.ptx -o %t.304.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_294.ptx -o %t.305.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_295.ptx -o %t.306.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -341,11 +341,11 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_324.ptx -o %t.335.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_325.ptx -o %t.336.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_326.ptx -o %t.337.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel.ptx -o %t.338.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_327.ptx -o %t.339.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_328.ptx -o %t.340.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_329.ptx -o %t.341.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_330.ptx -o %t.342.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_327.ptx -o %t.338.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_328.ptx -o %t.339.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_329.ptx -o %t.340.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tn_f16_kernel_330.ptx -o %t.341.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel.ptx -o %t.342.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_331.ptx -o %t.343.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_332.ptx -o %t.344.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_333.ptx -o %t.345.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
@@ -374,19 +374,23 @@
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_356.ptx -o %t.368.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_357.ptx -o %t.369.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_358.ptx -o %t.370.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel.ptx -o %t.371.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel_359.ptx -o %t.372.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel.ptx -o %t.373.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel_360.ptx -o %t.374.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel.ptx -o %t.375.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
-// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel_361.ptx -o %t.376.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_359.ptx -o %t.371.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_360.ptx -o %t.372.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_361.ptx -o %t.373.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_tt_bf16_kernel_362.ptx -o %t.374.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel.ptx -o %t.375.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_f16_kernel_363.ptx -o %t.376.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel.ptx -o %t.377.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_acc_nt_f32_kernel_364.ptx -o %t.378.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel.ptx -o %t.379.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
+// RUN: %ptxas -arch=sm_90a %t.d/linalg_mm_splitk_bias_relu_f16_kernel_365.ptx -o %t.380.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s
 // RUN: FileCheck %s --check-prefix=F8 < %t.d/linalg_mm_nt_e4m3_kernel.ptx
 // RUN: FileCheck %s < %t.d/linalg_mm_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=STORE < %t.d/linalg_mm_f16_kernel.ptx
 // RUN: FileCheck %s --check-prefix=CLUSTER < %t.d/linalg_mm_f16_kernel_32.ptx
 // RUN: FileCheck %s --check-prefix=SMALL < %t.d/linalg_mm_f16_kernel_51.ptx
 // RUN: FileCheck %s --check-prefix=PARTIAL < %t.d/linalg_mm_splitk_f16_kernel.ptx
-// RUN: FileCheck %s --check-prefix=REDUCE < %t.d/linalg_mm_splitk_f16_kernel_359.ptx
+// RUN: FileCheck %s --check-prefix=REDUCE < %t.d/linalg_mm_splitk_f16_kernel_363.ptx
 // The bias + relu epilogue adds in f32 and leaves the clamp to the
 // conversion to f16 (croq-fold-store-relu).
 // RUN: FileCheck %s --check-prefix=RELU < %t.d/linalg_mm_bias_relu_f16_kernel.ptx

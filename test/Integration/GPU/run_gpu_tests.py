@@ -1309,6 +1309,16 @@ def linalg_matmul_tests(s: Suite) -> None:
         case("linalg_mm_f16", torch.float16, torch.float16, shape)
         case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
              nt=True)
+    # Tiles of C^T with the K loop split between the two blocks of a
+    # cluster (croq.mma.cluster_sum, then the sum stored transposed):
+    # 64x16 (13 rows, N and K past the tiles' edges; one row), 64x64 (two
+    # columns of tiles, the second partly past M's edge; 60 rows), the
+    # parts of an odd number of K steps.
+    for shape in [(13, 4100, 4000), (1, 4096, 11008), (90, 2000, 8000),
+                  (60, 4104, 4100)]:
+        case("linalg_mm_f16", torch.float16, torch.float16, shape)
+        case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True)
     # A stored K x M: its tile an N-major operand padded to whole 128-byte
     # spans, the 64x128 and 64x176 tiles (333 rows: A's rows are not
     # 16-byte multiples, staged by a copy).
