@@ -301,10 +301,11 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
     # the stream-K form of the five 128-row tiles of 128 columns or more
     # and whole 32-column groups (three kernels each: the whole waves, the
     # ranges and the reduction), and 64x128 and 128x64 with their K loop
-    # split in clusters of two (one kernel each), and the six tiles of C^T
-    # (64x16 to 64x208, A and B's roles swapped; also without clusters,
-    # which they have none of), 64x16 and 64x64 also with their K loop
-    # split in clusters of two; with gemm_tile it has those of the tile
+    # split in clusters of two (one kernel each), and the ten tiles of C^T
+    # (64x16 to 64x208, 128x160 to 128x208 and 192x160, A and B's roles
+    # swapped; also without clusters, which they have none of), 64x16 and
+    # 64x64 also with their K loop split in clusters of two; with
+    # gemm_tile it has those of the tile
     # asked for, with gemm_split_k=1 the whole ones (alone and, but for the widths
     # between, in clusters), with gemm_cluster=(1, 1) none in clusters, and
     # a tile croq cannot compute is croq-translate's error.
@@ -316,8 +317,8 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
                            runtime_dir=stub_runtime_dir, binary="isa",
                            cache=False, **options)
         return art.ptx.read_text().count(".entry ")
-    assert kernels() == 45
-    assert kernels(gemm_cluster=(1, 1)) == 22
+    assert kernels() == 49
+    assert kernels(gemm_cluster=(1, 1)) == 26
     assert kernels(gemm_tile=(192, 192), gemm_split_k=1) == 1
     assert kernels(gemm_tile=(128, 192), gemm_split_k=1) == 2
     assert kernels(gemm_tile=(64, 128)) == 5
@@ -398,7 +399,7 @@ def test_compile_variants_writes_one_module_per_configuration(
                         "variants": ["model", "t64x128s1c1x1", "t64x128s4"]}
     entries = {label: (out / label / "mm.ptx").read_text().count(".entry ")
                for label in manifest["variants"]}
-    assert entries == {"model": 45, "t64x128s1c1x1": 1, "t64x128s4": 2}
+    assert entries == {"model": 49, "t64x128s1c1x1": 1, "t64x128s4": 2}
     # One that does not compile is left out, with its error; none is an
     # error.
     out = croq.compile_variants(

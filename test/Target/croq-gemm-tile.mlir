@@ -17,16 +17,17 @@
 // 64x128 and 128x64 split too (a partial-product kernel and a reduction);
 // 128x256, 128x192, 128x224, 128x160 and 128x128 in stream-K form too (the
 // whole waves, the blocks' ranges of K steps and the reduction); 64x128 and
-// 128x64 with their K loop split in clusters of 2 blocks; and the six
-// tiles of C^T (64x16 to 64x208, A and B's roles swapped), 64x16 and
-// 64x64 also with their K loop split in clusters. A forced tile
-// leaves its kernels, a forced tile that is not split, alone (or forced
-// into clusters) one kernel; no clusters leave the 22 kernels without them
+// 128x64 with their K loop split in clusters of 2 blocks; and the ten
+// tiles of C^T (64x16 to 64x208, 128x160 to 128x208 and 192x160, A and
+// B's roles swapped), 64x16 and 64x64 also with their K loop split in
+// clusters. A forced tile leaves its kernels, a forced tile that is not
+// split, alone (or forced into clusters) one kernel; no clusters leave the
+// 26 kernels without them
 // (and without the stream-K form, which the model chooses with its
 // clusters).
-// CHOSEN-COUNT-45: .entry product_kernel
+// CHOSEN-COUNT-49: .entry product_kernel
 // CHOSEN-NOT: .entry
-// ALONE-COUNT-22: .entry product_kernel
+// ALONE-COUNT-26: .entry product_kernel
 // ALONE-NOT: .entry
 // ALONE-NOT: multicast
 // CLUSTERED-COUNT-1: .entry product_kernel

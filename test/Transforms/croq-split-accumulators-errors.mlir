@@ -90,11 +90,11 @@ func.func @on_loop(%n: index) {
 
 // -----
 
-// A transposed store writes each consumer's rows into columns of the tile,
-// which the split does not narrow.
-func.func @transposed_store(%out: memref<128x128xf16>) {
+// A buffer one store writes transposed (split by columns) and another
+// not (split by rows) has no split that serves both.
+func.func @transposed_and_not(%out: memref<128x128xf16>) {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{cannot split the consumer among 2 warpgroups: an accumulator is stored transposed (its rows are the buffer's columns)}}
+  // expected-error @+1 {{cannot split the consumer among 2 warpgroups: a buffer is stored into both transposed and not}}
   croq.parallel (%bm) in [1] : block {
     croq.parallel (%wg) in [2] : warpgroup {
       %is_producer = arith.cmpi eq, %wg, %c0 : index
@@ -105,6 +105,7 @@ func.func @transposed_store(%out: memref<128x128xf16>) {
         %zero = arith.constant 0.0 : f32
         %init = croq.mma.fill %zero : !croq.acc<128x128xf32>
         croq.mma.store transpose %init -> %out : !croq.acc<128x128xf32> -> memref<128x128xf16>
+        croq.mma.store %init -> %out : !croq.acc<128x128xf32> -> memref<128x128xf16>
       }
     }
   }

@@ -460,3 +460,46 @@ func.func @hand_written(%out: memref<128x128xf32>) {
   }
   return
 }
+
+// -----
+
+// A tile of C^T (convert-linalg-to-croq's tiles with A and B's roles
+// swapped): the 128x64 accumulator is stored transposed into C's 64x128
+// tile, so consumer c's rows [64 c, 64 c + 64) are the tile's columns
+// [64 c, 64 c + 64): the result tile becomes one 64x64 tile per consumer,
+// and the consumer copies its tile into column block 2 bn + c of the
+// output's 64-column grid.
+// CHECK-LABEL: func.func @transposed_store
+// CHECK:       croq.parallel (%[[BN:.*]], %[[BM:.*]]) in
+// CHECK:         %[[OUT:.*]] = croq.alloc : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+// CHECK:         croq.parallel (%[[WG:.*]]) in [3] : warpgroup {
+// CHECK:             %[[C:.*]] = arith.subi %[[WG]], %{{.*}} : index
+// CHECK:             %[[PART:.*]] = croq.stage %[[OUT]][%[[C]]] : !croq.tiles<2 x 64x64xf16, shared, swizzle = 128>
+// CHECK:             %[[ACC:.*]] = croq.mma.fill %{{.*}} : !croq.acc<64x64xf32>
+// CHECK:             croq.mma.store transpose %[[ACC]] -> %[[PART]] : !croq.acc<64x64xf32> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+// CHECK:             %[[TWO:.*]] = arith.constant 2 : index
+// CHECK:             %[[SCALED:.*]] = arith.muli %[[BN]], %[[TWO]] : index
+// CHECK:             %[[CB:.*]] = arith.addi %[[SCALED]], %[[C]] : index
+// CHECK:             %[[OV:.*]] = croq.subspan %{{.*}} [64, 64] at [%[[BM]], %[[CB]]] : memref<?x?xf16> -> !croq.view<64x64xf16>
+// CHECK:             croq.copy tma swizzle = 128 %[[PART]] -> %[[OV]] : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.view<64x64xf16>
+func.func @transposed_store(%out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  croq.parallel (%bn, %bm) in [%c2, %c2] : block attributes {croq.consumers = 2 : i64} {
+    %o_s = croq.alloc : !croq.tile<64x128xf16, shared, swizzle = 128>
+    croq.parallel (%wg) in [2] : warpgroup {
+      %is_producer = arith.cmpi eq, %wg, %c0 : index
+      %is_consumer = arith.cmpi ne, %wg, %c0 : index
+      croq.inthreads async %is_producer {
+      }
+      croq.inthreads async %is_consumer {
+        %zero = arith.constant 0.0 : f32
+        %acc = croq.mma.fill %zero : !croq.acc<128x64xf32>
+        croq.mma.store transpose %acc -> %o_s : !croq.acc<128x64xf32> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+        %ov = croq.subspan %out [64, 128] at [%bm, %bn] : memref<?x?xf16> -> !croq.view<64x128xf16>
+        croq.copy tma swizzle = 128 %o_s -> %ov : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.view<64x128xf16>
+      }
+    }
+  }
+  return
+}

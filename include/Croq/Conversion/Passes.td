@@ -146,20 +146,29 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     Tiles of C^T. For a plain product of 16-bit floats into a zeroed
     16-bit output, the model also weighs tiles of
     C^T = B^T A^T: 64 rows over N times 16, 64, 128, 160, 176 or 208 over M
-    (with A stored K x M, whose tile is then an N-major operand padded to
-    whole 128-byte spans, 128 and 176 only),
-    B's K step as wgmma's A operand and A's as its B operand, so that the
-    product's few rows take wgmma's N dimension (widths in steps of 8)
-    instead of padding 64- or 128-row tiles; one consumer warpgroup, not
-    persistent, for products of at most two rows of them. Each block
-    stores its accumulator transposed (`croq.mma.store transpose`, by
-    `stmatrix.trans`) as C's tile, which TMA copies out. Their memory time
-    counts only the multiprocessors their blocks occupy. At 333 x 4096 x
-    4096 two rows of 64x176 tiles (128 blocks) replace three of 128x128
-    (96); at 16 x 8192 x 8192 one row of 64x16 (128 blocks) the 64x128
-    tiles split in clusters. They are the last variants of a dynamic
-    product, and are not weighed where a tile, split, form or clusters
-    are forced.
+    (one consumer warpgroup), 128 rows times 160, 176 or 208 (two) and 192
+    times 160 (three), with A stored K x M (whose tile is then an N-major
+    operand padded to whole 128-byte spans) those of 128 and 176 columns
+    only; B's K step as wgmma's A operand and A's as its B operand, so
+    that the product's few rows take wgmma's N dimension (widths in steps
+    of 8) instead of padding 64- or 128-row tiles; not persistent, for
+    products of at most two columns of them. Each block stores its
+    accumulator transposed (`croq.mma.store transpose`, by
+    `stmatrix.trans`) as C's tile, which TMA copies out; with two or three
+    consumers, each stores its 64 rows of C^T as 64 columns of the tile
+    (`croq-split-accumulators` splits the tile by columns). Their memory
+    time counts only the multiprocessors their blocks occupy. The 64x16
+    and 64x64 tiles are also weighed with their K loop split between the
+    two blocks of a cluster (summed by `croq.mma.cluster_sum` as for the
+    plain tiles), for products of one column of them whose N gives fewer
+    tiles than multiprocessors. At 333 x 4096 x 4096 two columns of 64x176
+    tiles (128 blocks) replace three rows of 128x128 (96); at 300 x 8192 x
+    8192 two of 128x160 (128 blocks, 320 rows) three of 128x192 (384 rows);
+    at 16 x 8192 x 8192 one of 64x16 (128 blocks) the 64x128 tiles split in
+    clusters; at 1 x 4096 x 11008 64x16 tiles split in clusters (128
+    blocks) whole ones (64). They are the last variants of a dynamic
+    product, and are not weighed where a tile, split, form or clusters are
+    forced (cluster-m=1 leaves the whole ones).
 
     Clusters. A kernel in thread block clusters of 2 x 1 blocks: the
     blocks of a cluster compute tiles of one column, so they need the same

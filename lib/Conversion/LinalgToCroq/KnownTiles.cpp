@@ -175,6 +175,30 @@ static constexpr int64_t kSwappedWidths[] = {16, 64, 128, 160, 176, 208};
 /// The tensor-core efficiency of a swapped tile, as 64x128's.
 static constexpr int64_t kSwappedEfficiency = 80;
 
+/// A tile of C^T of 128 or 192 rows over N: two or three consumer
+/// warpgroups of 64 rows of C^T each, whose transposed stores write 64
+/// columns of C's tile each (croq-split-accumulators splits the shared
+/// result tile by columns).
+struct TallSwappedTile {
+  int64_t rows;
+  int64_t width;
+  int64_t efficiency;
+};
+/// For a few hundred rows and N of thousands, where tiles of 64 rows of
+/// C^T take two or three waves and the plain tiles pad a quarter of their
+/// rows. The efficiencies are those the H200 measured (static kernels,
+/// bench/RESULTS.md) against the plain tiles' of the table: 128x160 ran
+/// 300x8192x8192 at 0.908 / 0.891 of cuBLAS (f16 B stored K x N / bf16 N x
+/// K) where 128x192 ran 0.818 / 0.783 (91 and 93 percent), 192x160 ran
+/// 320x12288x4096 at 0.885 with B stored N x K against 0.860 for 128x144
+/// (73 percent) and 0.892 with B stored K x N against 0.976 for 192x192
+/// (72 percent); 128x208 ran 400x8192x4096 as the plain tiles do
+/// (0.944 / 0.931), 192x128 at 256x12288x4096 0.893 / 0.871 against
+/// 0.951 / 0.943 (left out). Three consumers hold at most 64x160 f32 each
+/// (64x208 leaves ptxas short of registers).
+static constexpr TallSwappedTile kTallSwappedTiles[] = {
+    {128, 160, 91}, {128, 176, 91}, {128, 208, 91}, {192, 160, 73}};
+
 SmallVector<TileConfig>
 mlir::croq::getSwappedTiles(const TargetDescription &target,
                             int64_t resultBytes) {
@@ -192,6 +216,20 @@ mlir::croq::getSwappedTiles(const TargetDescription &target,
     // be row parts of the result.
     tile.resultPartCols = width;
     if (countStages(target, resultBytes, tile, width) >= kMinStages)
+      tiles.push_back(tile);
+  }
+  for (const TallSwappedTile &tall : kTallSwappedTiles) {
+    TileConfig tile{tall.rows,
+                    tall.width,
+                    /*consumers=*/tall.rows / kWarpgroupRows,
+                    /*persistent=*/false,
+                    /*splittable=*/false,
+                    tall.efficiency,
+                    tall.efficiency};
+    tile.maxModelRows = 2 * tall.width;
+    tile.swapped = true;
+    tile.resultPartCols = tall.width;
+    if (countStages(target, resultBytes, tile, tall.width) >= kMinStages)
       tiles.push_back(tile);
   }
   return tiles;

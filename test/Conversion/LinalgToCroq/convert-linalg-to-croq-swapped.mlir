@@ -166,15 +166,47 @@ func.func @one_row(%a: memref<1x11008xf16>, %b: memref<11008x4096xf16>, %c: memr
 
 // -----
 
+// 300 x 8192 x 8192: 128x160 tiles of C^T, two consumer warpgroups
+// (croq-split-accumulators gives each 64 rows of C^T: 64 columns of C's
+// 160x128 tile), 64 x 2 blocks, where 128x192 tiles of C take three rows
+// of tiles (384 rows for 300) and 64x160 tiles of C^T two waves.
+// CHECK-LABEL: func.func @tall
+// CHECK:       croq.parallel (%[[I:.*]], %[[J:.*]]) in [64, 2] : block attributes {croq.consumers = 2 : i64, croq.persistent = false} {
+// CHECK:       croq.alloc : !croq.tile<64x128xf16, shared, swizzle = 128>
+// CHECK-NEXT:  croq.alloc : !croq.tile<160x64xf16, shared, swizzle = 128>
+// CHECK-NEXT:  %[[CT:.*]] = croq.alloc : !croq.tile<160x128xf16, shared, swizzle = 128>
+// CHECK:       croq.subspan %arg1 [64, 128] at [%{{.*}}, %[[I]]]
+// CHECK:       croq.subspan %arg0 [160, 64] at [%[[J]], %{{.*}}]
+// CHECK:       croq.mma col row
+// CHECK-SAME:    -> !croq.acc<128x160xf32>
+// CHECK:       %[[CV:.*]] = croq.subspan %arg2 [160, 128] at [%[[J]], %[[I]]] : memref<300x8192xf16> -> !croq.view<160x128xf16>
+// CHECK:       croq.mma.store transpose %{{.*}} -> %[[CT]] : !croq.acc<128x160xf32> -> !croq.tile<160x128xf16, shared, swizzle = 128>
+// CHECK:       croq.copy tma async swizzle = 128 %[[CT]] -> %[[CV]]
+// FORCED-LABEL: func.func @tall
+// FORCED-NOT:   mma.store transpose
+func.func @tall(%a: memref<300x8192xf16>, %b: memref<8192x8192xf16>, %c: memref<300x8192xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<300x8192xf16>)
+  linalg.matmul ins(%a, %b : memref<300x8192xf16>, memref<8192x8192xf16>) outs(%c : memref<300x8192xf16>)
+  return
+}
+
+// -----
+
 // Dynamic extents: the tiles of C^T are the last variants of the host
-// code's choice (64x16, 64x64, 64x128, 64x160, 64x176 and 64x208 whole,
-// then 64x16 and 64x64 with their K loops split in clusters of two),
-// after those of C, whose numbers they leave as they were; with A stored
-// K x M, 64x128 and 64x176 (208 columns would load 256, a quarter of them
-// padding), whole.
+// code's choice (64x16, 64x64, 64x128, 64x160, 64x176, 64x208, 128x160,
+// 128x176, 128x208 and 192x160 whole, then 64x16 and 64x64 with their K
+// loops split in clusters of two), after those of C, whose numbers they
+// leave as they were; with A stored K x M, 64x128, 64x176 and 128x176
+// (160 and 208 columns would load 192 and 256, a fifth and a quarter of
+// them padding), whole.
 // CHECK-LABEL: func.func @dynamic
 // CHECK:       scf.index_switch
 // CHECK-COUNT-6: croq.mma.store transpose {{.*}} -> !croq.tile<{{(16|64|128|160|176|208)}}x64xf16
+// CHECK:       croq.mma.store transpose {{.*}} : !croq.acc<128x160xf32> -> !croq.tile<160x128xf16
+// CHECK:       croq.mma.store transpose {{.*}} : !croq.acc<128x176xf32> -> !croq.tile<176x128xf16
+// CHECK:       croq.mma.store transpose {{.*}} : !croq.acc<128x208xf32> -> !croq.tile<208x128xf16
+// CHECK:       croq.mma.store transpose {{.*}} : !croq.acc<192x160xf32> -> !croq.tile<160x192xf16
 // CHECK-COUNT-2: croq.mma.cluster_sum {{.*}} : !croq.acc<64x{{(16|64)}}xf32>
 // CHECK-NEXT:  arith.cmpi
 // CHECK-NEXT:  scf.if
@@ -193,6 +225,7 @@ func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
 // CHECK-LABEL: func.func @dynamic_a_transposed
 // CHECK:       scf.index_switch
 // CHECK-COUNT-2: croq.mma.store transpose {{.*}} -> !croq.tile<{{(128|176)}}x64xf16
+// CHECK:       croq.mma.store transpose {{.*}} : !croq.acc<128x176xf32> -> !croq.tile<176x128xf16
 // CHECK-NOT:   croq.mma.store transpose
 func.func @dynamic_a_transposed(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   %zero = arith.constant 0.0 : f16

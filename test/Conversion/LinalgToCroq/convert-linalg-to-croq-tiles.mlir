@@ -320,7 +320,25 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: arith.ceildivui %[[M]], %c176 : index
 // CHECK: arith.select %{{.*}}, %c17, %{{.*}} : index
 // CHECK: arith.ceildivui %[[M]], %c208 : index
-// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c18, %{{.*}} : index
+// CHECK: arith.select %{{.*}}, %c18, %{{.*}} : index
+// Then the tiles of C^T of two and three consumer warpgroups: 128 rows over
+// N times 160 over M (703 cycles a step at 91 percent; given products of
+// at most 320 rows), 176 and 208, and 192 x 160 (1315 cycles at 73
+// percent). Their K loops split in clusters are left out: cluster-m=1
+// asks for no clusters.
+// CHECK: arith.muli %{{.*}}, %c703 : index
+// CHECK: arith.ceildivui %[[N]], %c128 : index
+// CHECK-NEXT: arith.ceildivui %[[M]], %c160 : index
+// CHECK: arith.cmpi ugt, %[[M]], %c320 : index
+// CHECK: arith.select %{{.*}}, %c19, %{{.*}} : index
+// CHECK: arith.ceildivui %[[M]], %c176 : index
+// CHECK: arith.select %{{.*}}, %c20, %{{.*}} : index
+// CHECK: arith.ceildivui %[[M]], %c208 : index
+// CHECK: arith.select %{{.*}}, %c21, %{{.*}} : index
+// CHECK: arith.muli %{{.*}}, %c1315 : index
+// CHECK: arith.ceildivui %[[N]], %c192 : index
+// CHECK-NEXT: arith.ceildivui %[[M]], %c160 : index
+// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c22, %{{.*}} : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {

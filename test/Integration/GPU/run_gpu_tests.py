@@ -1319,6 +1319,19 @@ def linalg_matmul_tests(s: Suite) -> None:
         case("linalg_mm_f16", torch.float16, torch.float16, shape)
         case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
              nt=True)
+    # Tiles of C^T of two and three consumer warpgroups, each storing its
+    # 64 rows of C^T as 64 columns of C's tile: 128x160 (290 rows, N and K
+    # past the edges), 128x176 (340 rows), 128x208 (199 rows, one column
+    # of tiles; N past the edge) and, with B stored N x K, 192x160.
+    for shape in [(290, 8200, 4000), (340, 8104, 3000), (199, 16384, 8000),
+                  (200, 16400, 8192)]:
+        case("linalg_mm_f16", torch.float16, torch.float16, shape)
+        case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True)
+    case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16,
+         (300, 12296, 4104), nt=True)
+    case("linalg_mm_tn_f16", torch.float16, torch.float16, (340, 8104, 3000),
+         tn=True)
     # A stored K x M: its tile an N-major operand padded to whole 128-byte
     # spans, the 64x128 and 64x176 tiles (333 rows: A's rows are not
     # 16-byte multiples, staged by a copy).

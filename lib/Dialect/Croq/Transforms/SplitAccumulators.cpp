@@ -61,6 +61,9 @@ struct SplitPlan {
   SmallVector<VecMapOp> rowMaps;
   /// The buffers accumulators are stored into.
   SetVector<Value> storedTiles;
+  /// Those stored transposed: each consumer's rows are columns of theirs,
+  /// which split by columns.
+  DenseSet<Value> transposedTiles;
 };
 } // namespace
 
@@ -115,6 +118,12 @@ static FailureOr<ViewType> getNarrowedView(Type type, unsigned dim,
 /// batched matrix (1 x rows x cols).
 static unsigned getRowDim(Type type) {
   return cast<ShapedType>(type).getRank() - 2;
+}
+
+/// The dimension a buffer an accumulator is stored into splits along:
+/// its rows, or its columns where the accumulator is stored transposed.
+static unsigned getSplitDim(Type type, bool transposed) {
+  return getRowDim(type) + (transposed ? 1 : 0);
 }
 
 /// The rows of an accumulator type.
@@ -190,18 +199,25 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
     return "";
   }
   if (auto store = dyn_cast<MmaStoreOp>(op)) {
-    // Each consumer's rows of a transposed store are columns of its buffer,
-    // which the split would have to narrow by columns.
-    if (store.getTranspose())
-      return "an accumulator is stored transposed (its rows are the "
-             "buffer's columns)";
+    // Each consumer's rows of a transposed store are columns of its
+    // buffer: the buffer splits by columns.
+    bool transpose = store.getTranspose();
     auto acc = cast<AccType>(store.getAcc().getType());
     Type dest = store.getDest().getType();
-    FailureOr<ViewType> narrowed = getNarrowedView(dest, 0, count);
-    if (failed(narrowed) || narrowed->getShape()[1] != acc.getShape()[1])
+    if (transpose && store.getDest().getDefiningOp<SpanAsOp>())
+      return "a batched matrix's tile is stored transposed";
+    FailureOr<ViewType> narrowed =
+        getNarrowedView(dest, transpose ? 1 : 0, count);
+    int64_t accCols = acc.getShape()[1];
+    if (failed(narrowed) || narrowed->getShape()[transpose ? 0 : 1] != accCols)
       return "an accumulator is stored into a buffer of another shape";
+    bool seen = plan.storedTiles.contains(store.getDest());
+    if (seen && plan.transposedTiles.contains(store.getDest()) != transpose)
+      return "a buffer is stored into both transposed and not";
     plan.stores.push_back(store);
     plan.storedTiles.insert(store.getDest());
+    if (transpose)
+      plan.transposedTiles.insert(store.getDest());
     // A batched matrix's tile is 1 x rows x cols, stored as rows x cols.
     if (auto span = store.getDest().getDefiningOp<SpanAsOp>())
       plan.storedTiles.insert(span.getSource());
@@ -218,10 +234,13 @@ static std::string checkOp(Operation *op, int64_t count, SplitPlan &plan) {
         copy.getUsable())
       return "the consumer copies a buffer it did not store an accumulator "
              "into";
-    if (failed(getNarrowedView(copy.getDest().getType(),
-                               getRowDim(copy.getDest().getType()), count)))
-      return "a stored tile is copied into a buffer that cannot be split by "
-             "rows";
+    if (failed(getNarrowedView(
+            copy.getDest().getType(),
+            getSplitDim(copy.getDest().getType(),
+                        plan.transposedTiles.contains(copy.getSource())),
+            count)))
+      return "a stored tile is copied into a buffer that cannot be split "
+             "like it";
     plan.copies.push_back(copy);
     return "";
   }
@@ -380,7 +399,7 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
         alloc->getBlock() != &roles.block.getBody().front())
       continue;
     SmallVector<int64_t> shape(type.getShape());
-    shape[getRowDim(type)] /= count;
+    shape[getSplitDim(type, plan.transposedTiles.contains(tile))] /= count;
     OpBuilder ab(alloc);
     auto tilesType =
         TilesType::get(context, count, shape, type.getElementType(),
@@ -395,7 +414,10 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
   auto partOf = [&](OpBuilder &pb, Location at, Value buffer) {
     if (Value part = parts.lookup(buffer))
       return part;
-    return narrow(pb, at, buffer, 0, count, index, zero);
+    return narrow(
+        pb, at, buffer,
+        getSplitDim(buffer.getType(), plan.transposedTiles.contains(buffer)),
+        count, index, zero);
   };
   SmallVector<SpanAsOp> oldSpans;
   for (MmaStoreOp store : plan.stores) {
@@ -425,10 +447,11 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
   }
   for (CopyOp copy : plan.copies) {
     b.setInsertionPoint(copy);
+    bool transposed = plan.transposedTiles.contains(copy.getSource());
     Value source = partOf(b, copy.getLoc(), copy.getSource());
-    Value dest =
-        narrow(b, copy.getLoc(), copy.getDest(),
-               getRowDim(copy.getDest().getType()), count, index, zero);
+    Value dest = narrow(b, copy.getLoc(), copy.getDest(),
+                        getSplitDim(copy.getDest().getType(), transposed),
+                        count, index, zero);
     copy.getSourceMutable().set(source);
     copy.getDestMutable().set(dest);
   }

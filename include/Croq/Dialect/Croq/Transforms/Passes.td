@@ -319,8 +319,9 @@ def CroqSplitAccumulators : Pass<"croq-split-accumulators"> {
     `c` (warpgroup `c + 1`) computes rows `[c * M / C, (c + 1) * M / C)` of
     every accumulator of M rows. Its A operands (`croq.mma.load` of A) read
     those rows of their tiles, its `croq.mma.store`s write those rows of
-    their destinations, a `croq.copy` of a stored tile copies those rows,
-    and the row index of a `croq.mma.map` body counts from the block's
+    their destinations (those columns, for a store `transpose`: a tile of
+    C^T stored as C's tile), a `croq.copy` of a stored tile copies those
+    rows (columns), and the row index of a `croq.mma.map` body counts from the block's
     first row as before. Vectors that maps broadcast (from `croq.vec.fill`
     and `croq.vec.map`) follow: one per column (`!croq.vec<N x T, cols>`)
     is the same for every part of the rows, and each consumer computes its
