@@ -155,8 +155,18 @@ int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
                      getResultPartCols(target, resultBytes, tile));
 }
 
-/// The widths (over M) of the tiles of C^T, 64 rows (over N) each. Where
-/// a product's rows fill one or two widths, its blocks fill the
+/// A tile of C^T: `rows` over N (64 per consumer warpgroup, whose
+/// transposed store writes 64 columns of C's tile; croq-split-accumulators
+/// splits the shared result tile by columns), `width` over M, and its
+/// tensor-core efficiency in percent.
+struct SwappedTile {
+  int64_t rows;
+  int64_t width;
+  int64_t efficiency;
+};
+
+/// The tiles of C^T, in variant order. One consumer (64 rows): where a
+/// product's rows fill one or two widths, its blocks fill the
 /// multiprocessors without computing padding rows: hand-written kernels of
 /// the swapped loop (H200, f16 A and B stored M x K and K x N / bf16 B
 /// stored N x K; bench/RESULTS.md) ran 336x4096x4096 in 64x168 tiles at
@@ -167,69 +177,48 @@ int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
 /// 0.952 / 0.985 and 256x4096x8192 in 64x128 at 1.015 / 1.025 against
 /// 0.923 / 0.924; 512x4096x4096 in 64x256 ran 0.936 / 0.910 against
 /// 0.988 / 0.926 and 80x5000x3000 in 64x80 (79 blocks) 0.735 against
-/// 0.759, which the model's costs reproduce. 160 after the fact: the
-/// static kernels of 140x8192x8192 and 300x4000x2000 in 64x160 ran 0.875 /
-/// 0.905 and 0.908 / 0.880, where the dynamic 64x176 ones ran 0.741 /
-/// 0.725 and 0.722 / 0.713.
-static constexpr int64_t kSwappedWidths[] = {16, 64, 128, 160, 176, 208};
-/// The tensor-core efficiency of a swapped tile, as 64x128's.
-static constexpr int64_t kSwappedEfficiency = 80;
-
-/// A tile of C^T of 128 or 192 rows over N: two or three consumer
-/// warpgroups of 64 rows of C^T each, whose transposed stores write 64
-/// columns of C's tile each (croq-split-accumulators splits the shared
-/// result tile by columns).
-struct TallSwappedTile {
-  int64_t rows;
-  int64_t width;
-  int64_t efficiency;
-};
-/// For a few hundred rows and N of thousands, where tiles of 64 rows of
-/// C^T take two or three waves and the plain tiles pad a quarter of their
-/// rows. The efficiencies are those the H200 measured (static kernels,
-/// bench/RESULTS.md) against the plain tiles' of the table: 128x160 ran
-/// 300x8192x8192 at 0.908 / 0.891 of cuBLAS (f16 B stored K x N / bf16 N x
-/// K) where 128x192 ran 0.818 / 0.783 (91 and 93 percent), 192x160 ran
-/// 320x12288x4096 at 0.885 with B stored N x K against 0.860 for 128x144
-/// (73 percent) and 0.892 with B stored K x N against 0.976 for 192x192
-/// (72 percent); 128x208 ran 400x8192x4096 as the plain tiles do
+/// 0.759, which the model's costs reproduce with an efficiency of 80 (as
+/// 64x128's). 160 after the fact: the static kernels of 140x8192x8192 and
+/// 300x4000x2000 in 64x160 ran 0.875 / 0.905 and 0.908 / 0.880, where the
+/// dynamic 64x176 ones ran 0.741 / 0.725 and 0.722 / 0.713.
+///
+/// Two and three consumers (128 and 192 rows): for a few hundred rows and
+/// N of thousands, where tiles of 64 rows of C^T take two or three waves
+/// and the plain tiles pad a quarter of their rows. The efficiencies are
+/// those the H200 measured (static kernels, bench/RESULTS.md) against the
+/// plain tiles' of the table: 128x160 ran 300x8192x8192 at 0.908 / 0.891
+/// of cuBLAS where 128x192 ran 0.818 / 0.783 (91 and 93 percent), 192x160
+/// ran 320x12288x4096 at 0.885 with B stored N x K against 0.860 for
+/// 128x144 (73 percent) and 0.892 with B stored K x N against 0.976 for
+/// 192x192 (72 percent); 128x208 ran 400x8192x4096 as the plain tiles do
 /// (0.944 / 0.931), 192x128 at 256x12288x4096 0.893 / 0.871 against
 /// 0.951 / 0.943 (left out). Three consumers hold at most 64x160 f32 each
 /// (64x208 leaves ptxas short of registers).
-static constexpr TallSwappedTile kTallSwappedTiles[] = {
-    {128, 160, 91}, {128, 176, 91}, {128, 208, 91}, {192, 160, 73}};
+static constexpr SwappedTile kSwappedTiles[] = {
+    {64, 16, 80},   {64, 64, 80},  {64, 128, 80},  {64, 160, 80},
+    {64, 176, 80},  {64, 208, 80}, {128, 160, 91}, {128, 176, 91},
+    {128, 208, 91}, {192, 160, 73}};
 
 SmallVector<TileConfig>
 mlir::croq::getSwappedTiles(const TargetDescription &target,
                             int64_t resultBytes) {
   constexpr int64_t kMinStages = 3;
   SmallVector<TileConfig> tiles;
-  for (int64_t width : kSwappedWidths) {
-    TileConfig tile{kWarpgroupRows,       width,
-                    /*consumers=*/1,
-                    /*persistent=*/false, /*splittable=*/false,
-                    kSwappedEfficiency,   kSwappedEfficiency};
-    // The model gives it products of at most two rows of tiles.
-    tile.maxModelRows = 2 * width;
+  for (const SwappedTile &swapped : kSwappedTiles) {
+    TileConfig tile{swapped.rows,
+                    swapped.width,
+                    /*consumers=*/swapped.rows / kWarpgroupRows,
+                    /*persistent=*/false,
+                    /*splittable=*/false,
+                    swapped.efficiency,
+                    swapped.efficiency};
+    // The model gives it products of at most two columns of tiles.
+    tile.maxModelRows = 2 * swapped.width;
     tile.swapped = true;
     // The accumulator is stored transposed whole: its column parts would
     // be row parts of the result.
-    tile.resultPartCols = width;
-    if (countStages(target, resultBytes, tile, width) >= kMinStages)
-      tiles.push_back(tile);
-  }
-  for (const TallSwappedTile &tall : kTallSwappedTiles) {
-    TileConfig tile{tall.rows,
-                    tall.width,
-                    /*consumers=*/tall.rows / kWarpgroupRows,
-                    /*persistent=*/false,
-                    /*splittable=*/false,
-                    tall.efficiency,
-                    tall.efficiency};
-    tile.maxModelRows = 2 * tall.width;
-    tile.swapped = true;
-    tile.resultPartCols = tall.width;
-    if (countStages(target, resultBytes, tile, tall.width) >= kMinStages)
+    tile.resultPartCols = swapped.width;
+    if (countStages(target, resultBytes, tile, swapped.width) >= kMinStages)
       tiles.push_back(tile);
   }
   return tiles;
