@@ -53,11 +53,14 @@ static void emitVariant(OpBuilder &b, Location loc, const MatmulSpec &spec,
     ProductSizes swapped = sizes;
     std::swap(swapped.m, swapped.n);
     MatmulSpec swappedSpec = getSwappedSpec(spec);
-    if (variant.form == GemmForm::ClusterSplitK)
+    if (variant.form == GemmForm::ClusterSplitK) {
       emitClusterSplitProgram(b, loc, swappedSpec, variant.tile, swapped,
                               variant.clusterSplits);
-    else
-      emitBlockProgram(b, loc, swappedSpec, variant.tile, swapped);
+      return;
+    }
+    assert(variant.form == GemmForm::Whole &&
+           "tiles of C^T are whole or split in clusters");
+    emitBlockProgram(b, loc, swappedSpec, variant.tile, swapped);
     return;
   }
   switch (variant.form) {

@@ -253,7 +253,9 @@ static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
 /// its tiles in an order that keeps the shared slices in L2; a grid that is
 /// not persistent reads the operand once per wave (384x8192x8192 and
 /// 320x8192x4096 in three and two waves of 64x128 blocks: 0.43 and 0.47 of
-/// cuBLAS). `copies` is the number of matrices of a batched product.
+/// cuBLAS). `copies` is the number of matrices of a batched product. A
+/// grid of tiles of C^T (`m` and `n` then C^T's, N x M) moves its bytes at
+/// the rate of the multiprocessors its blocks occupy.
 static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
                               Value kSteps, Value copies, Value writtenBytes,
                               const TileConfig &tile,
@@ -282,7 +284,15 @@ static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
   }
   Value again = e.select(oneWave, sameWave, severalWaves);
   Value bytes = e.add(e.add(e.add(aBytes, bBytes), writtenBytes), again);
-  return e.div(e.mul(bytes, copies), e.c(target.memoryBytesPerCycle));
+  Value cycles = e.div(e.mul(bytes, copies), e.c(target.memoryBytesPerCycle));
+  if (!tile.swapped)
+    return cycles;
+  // A grid of tiles of C^T draws on the bandwidth of the multiprocessors
+  // its blocks run on: one of fewer blocks than multiprocessors
+  // (64x4096x8192 in 64 tiles of 64x64) reads its operands more slowly
+  // than the plain tiles' K loop split over twice the blocks.
+  Value busy = e.min(blocks, e.c(target.multiprocessors));
+  return e.div(e.mul(cycles, e.c(target.multiprocessors)), busy);
 }
 
 /// The cycles of a kernel that computes for `compute` cycles and moves
@@ -407,17 +417,6 @@ static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
   return e.select(tooLarge, e.c(kNever), cost);
 }
 
-/// `memoryCycles` of a grid of tiles of C^T drawn on the bandwidth of the
-/// multiprocessors its `blocks` run on: a grid of fewer blocks than
-/// multiprocessors (64x4096x8192 in 64 tiles of 64x64) reads its operands
-/// more slowly than the plain tiles' K loop split over twice the blocks.
-static Value emitSwappedMemoryCycles(IndexBuilder &e, Value memoryCycles,
-                                     Value blocks,
-                                     const TargetDescription &target) {
-  Value busy = e.min(blocks, e.c(target.multiprocessors));
-  return e.div(e.mul(memoryCycles, e.c(target.multiprocessors)), busy);
-}
-
 /// The cost of `variant`'s tile with its K loop split among the S blocks
 /// of a cluster: S x tiles blocks of ceil(K steps / S) steps, the sum of
 /// the S - 1 peers' partials in the first block, the product's traffic
@@ -439,8 +438,6 @@ static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
   Value compute = e.add(waveCycles, e.c((splits - 1) * kClusterSumCycles));
   Value memoryCycles =
       emitMemoryCycles(e, blocks, m, n, kSteps, e.c(1), output, tile, target);
-  if (tile.swapped)
-    memoryCycles = emitSwappedMemoryCycles(e, memoryCycles, blocks, target);
   Value cost = emitKernelCycles(e, compute, memoryCycles);
   Value severalWaves = e.less(e.c(target.multiprocessors), blocks);
   Value tooShort = e.less(steps, e.c(kMinClusterSplitSteps));
@@ -482,6 +479,8 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       aMisaligned = misaligned(aRowBytes);
     Value stepCycles = emitStepCycles(e, tile, target,
                                       tile.swapped ? aMisaligned : bMisaligned);
+    // A swapped tile's grid covers C^T = B^T A^T, N x M.
+    Value rows = tile.swapped ? n : m, cols = tile.swapped ? m : n;
     Value cost, splits;
     if (variant.form == GemmForm::SplitK) {
       std::tie(cost, splits) = emitSplitCost(e, m, n, kSteps, tile, target,
@@ -491,15 +490,11 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
           emitStreamKCost(e, m, n, kSteps, variant, target, output, stepCycles);
       splits = e.c(1);
     } else if (variant.form == GemmForm::ClusterSplitK) {
-      // A swapped tile's grid covers C^T = B^T A^T, N x M.
-      cost = emitClusterSplitCost(e, tile.swapped ? n : m, tile.swapped ? m : n,
-                                  kSteps, variant, target, resultBytes, output,
-                                  stepCycles);
+      cost = emitClusterSplitCost(e, rows, cols, kSteps, variant, target,
+                                  resultBytes, output, stepCycles);
       splits = e.c(variant.clusterSplits);
     } else {
-      // A grid in clusters is whole clusters, for each matrix of a batch;
-      // a swapped tile's grid covers C^T = B^T A^T, N x M.
-      Value rows = tile.swapped ? n : m, cols = tile.swapped ? m : n;
+      // A grid in clusters is whole clusters, for each matrix of a batch.
       Value blocks =
           e.mul(e.roundUp(e.ceilDiv(rows, tile.rows), tile.clusterRows),
                 e.roundUp(e.ceilDiv(cols, tile.cols), tile.clusterCols));
@@ -507,8 +502,6 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
       Value memoryCycles = emitMemoryCycles(e, blocks, rows, cols, kSteps,
                                             batch, output, tile, target);
-      if (tile.swapped)
-        memoryCycles = emitSwappedMemoryCycles(e, memoryCycles, blocks, target);
       cost = emitKernelCycles(e, waveCycles, memoryCycles);
       splits = e.c(1);
     }

@@ -143,10 +143,10 @@ int64_t getResultPartCols(const TargetDescription &target, int64_t resultBytes,
 std::string getKnownTileNames();
 
 /// The tiles of C^T (TileConfig::swapped) a plain product writing
-/// `resultBytes`-byte elements can have on `target`: 64 rows over N and
-/// widths over M from 16 to 208 columns, one consumer warpgroup, blocks not
-/// persistent, the result tile stored whole; those with room for three
-/// stages of operands.
+/// `resultBytes`-byte elements can have on `target`: 64 rows over N (one
+/// consumer warpgroup) by 16 to 208 columns over M, 128 rows (two) by 160
+/// to 208 and 192 rows (three) by 160; blocks not persistent, the result
+/// tile stored whole; those with room for three stages of operands.
 SmallVector<TileConfig> getSwappedTiles(const TargetDescription &target,
                                         int64_t resultBytes);
 

@@ -414,10 +414,10 @@ static void split(Roles roles, int64_t count, SplitPlan &plan) {
   auto partOf = [&](OpBuilder &pb, Location at, Value buffer) {
     if (Value part = parts.lookup(buffer))
       return part;
-    return narrow(
-        pb, at, buffer,
-        getSplitDim(buffer.getType(), plan.transposedTiles.contains(buffer)),
-        count, index, zero);
+    // As checkOp narrowed a store's destination: rows, or columns where
+    // stored transposed.
+    return narrow(pb, at, buffer, plan.transposedTiles.contains(buffer) ? 1 : 0,
+                  count, index, zero);
   };
   SmallVector<SpanAsOp> oldSpans;
   for (MmaStoreOp store : plan.stores) {

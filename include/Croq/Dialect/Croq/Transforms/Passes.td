@@ -321,8 +321,8 @@ def CroqSplitAccumulators : Pass<"croq-split-accumulators"> {
     those rows of their tiles, its `croq.mma.store`s write those rows of
     their destinations (those columns, for a store `transpose`: a tile of
     C^T stored as C's tile), a `croq.copy` of a stored tile copies those
-    rows (columns), and the row index of a `croq.mma.map` body counts from the block's
-    first row as before. Vectors that maps broadcast (from `croq.vec.fill`
+    rows (columns), and the row index of a `croq.mma.map` body counts from
+    the block's first row as before. Vectors that maps broadcast (from `croq.vec.fill`
     and `croq.vec.map`) follow: one per column (`!croq.vec<N x T, cols>`)
     is the same for every part of the rows, and each consumer computes its
     own; one per row (`rows`) is split with the rows, and the index of a
