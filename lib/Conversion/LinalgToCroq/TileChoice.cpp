@@ -30,8 +30,22 @@ using namespace mlir::croq;
 /// the store of the result (about 1 us).
 static constexpr int64_t kTileCycles = 2000;
 /// Cycles between two kernels on one stream, and the reduction's own
-/// ramp: a split K loop pays them once.
-static constexpr int64_t kLaunchCycles = 4000;
+/// ramp: a split K loop pays them once. At 77x5000x3000 (H200) 128x128
+/// split in three (120 blocks) ran 0.751 of cuBLAS against 0.775 for
+/// 64x128 whole in clusters of two (80 blocks), where 4000 cycles here had
+/// the model take the split.
+static constexpr int64_t kLaunchCycles = 7000;
+/// The memory cycles each wave of a grid after its first costs a grid whose
+/// blocks do not walk tiles: the next wave's blocks fill their rings before
+/// they stream again (kTileCycles for the first loads' latency, twice:
+/// one wave's tail and the next one's start). Tiles of C^T in two waves
+/// ran 0.71-0.80 of cuBLAS where plain tiles in one ran 0.97-1.02
+/// (24x15008x5376 and 48x9752x11200 in 64x64 against 64x128,
+/// 128x10056x10936 with A stored K x M in 64x128 against 128x128; H200),
+/// the two grids' reads equal in emitMemoryCycles' count without it. With
+/// a short K the two waves of 64x16 tiles of C^T still ran faster
+/// (8x15240x1296: 0.94 against 0.87), which it gives up.
+static constexpr int64_t kWaveRampCycles = 2 * kTileCycles;
 /// The fewest K steps a block of a split K loop takes: fewer leave its
 /// pipeline mostly empty.
 static constexpr int64_t kMinStepsPerSplit = 4;
@@ -253,9 +267,27 @@ static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
 /// its tiles in an order that keeps the shared slices in L2; a grid that is
 /// not persistent reads the operand once per wave (384x8192x8192 and
 /// 320x8192x4096 in three and two waves of 64x128 blocks: 0.43 and 0.47 of
-/// cuBLAS). `copies` is the number of matrices of a batched product. A
-/// grid of tiles of C^T (`m` and `n` then C^T's, N x M) moves its bytes at
-/// the rate of the multiprocessors its blocks occupy.
+/// cuBLAS). `copies` is the number of matrices of a batched product (`m`
+/// and `n` are C^T's, N x M, for a grid of tiles of C^T).
+///
+/// A block moves its bytes at one multiprocessor's share of the rate, so a
+/// wave of fewer blocks than multiprocessors reads more slowly, and a grid
+/// of waves takes as long as its waves full (ceil(blocks / SMs) x SMs /
+/// blocks times the cycles above): where that decided between a K loop
+/// split among two blocks of a cluster and among four blocks through a
+/// workspace (64 against 128 blocks at 90x2000x8000 with B stored N x K:
+/// 0.71 against 0.99 of cuBLAS), a 64x128 tile whole and 64x16 tiles of
+/// C^T (1x11072x12008: 87 against 173 blocks, 0.83 against 1.01), the
+/// model without it took the wrong one (H200, 211 choices timed against
+/// cuBLAS, bench/RESULTS.md). Blocks in clusters of persistent tiles
+/// (128x192 and 128x256 in clusters of 2 x 1) issue B's loads in halves,
+/// multicast to both: such a block moves (rows + cols / 2) / (rows + cols)
+/// of the bytes of a lone one, and its share counts that much less (at
+/// 160x9288x5464 128x192 in clusters on 98 blocks ran 1.01 of cuBLAS,
+/// 128x144 alone on 130 blocks 0.76; the 64x128 and 128x128 tiles in
+/// clusters, not persistent, ran slower than that count gave them). A grid
+/// that does not walk tiles pays kWaveRampCycles for each wave after its
+/// first.
 static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
                               Value kSteps, Value copies, Value writtenBytes,
                               const TileConfig &tile,
@@ -285,14 +317,19 @@ static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
   Value again = e.select(oneWave, sameWave, severalWaves);
   Value bytes = e.add(e.add(e.add(aBytes, bBytes), writtenBytes), again);
   Value cycles = e.div(e.mul(bytes, copies), e.c(target.memoryBytesPerCycle));
-  if (!tile.swapped)
-    return cycles;
-  // A grid of tiles of C^T draws on the bandwidth of the multiprocessors
-  // its blocks run on: one of fewer blocks than multiprocessors
-  // (64x4096x8192 in 64 tiles of 64x64) reads its operands more slowly
-  // than the plain tiles' K loop split over twice the blocks.
-  Value busy = e.min(blocks, e.c(target.multiprocessors));
-  return e.div(e.mul(cycles, e.c(target.multiprocessors)), busy);
+  Value waves = e.ceilDiv(blocks, target.multiprocessors);
+  Value slots = e.mul(waves, e.c(target.multiprocessors));
+  Value shared = e.div(e.mul(cycles, slots), blocks);
+  if (tile.persistent && tile.getClusterBlocks() > 1) {
+    int64_t lone = tile.rows + tile.cols;
+    int64_t issued =
+        tile.rows / tile.clusterCols + tile.cols / tile.clusterRows;
+    shared = e.max(cycles, e.div(e.mul(shared, e.c(issued)), e.c(lone)));
+  }
+  if (tile.persistent)
+    return shared;
+  Value later = e.sub(waves, e.c(1));
+  return e.add(shared, e.mul(later, e.c(kWaveRampCycles)));
 }
 
 /// The cycles of a kernel that computes for `compute` cycles and moves
@@ -449,6 +486,24 @@ static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
   return cost;
 }
 
+/// `cost`, or never where a cluster of `tile` spans more tiles than the
+/// rows x cols product has along its rows or columns: its other blocks
+/// would load and multiply tiles of no element of the product (48 rows in
+/// 128x192 tiles in clusters of 2 x 1 ran 0.64 of cuBLAS at
+/// 48x11008x4096, where 64x128 tiles alone ran 1.02; H200).
+static Value emitIdleClusterCost(IndexBuilder &e, Value rows, Value cols,
+                                 const TileConfig &tile, Value cost) {
+  if (tile.clusterRows > 1) {
+    Value tileRows = e.ceilDiv(rows, tile.rows);
+    cost = e.select(e.less(tileRows, e.c(tile.clusterRows)), e.c(kNever), cost);
+  }
+  if (tile.clusterCols > 1) {
+    Value tileCols = e.ceilDiv(cols, tile.cols);
+    cost = e.select(e.less(tileCols, e.c(tile.clusterCols)), e.c(kNever), cost);
+  }
+  return cost;
+}
+
 /// Prints `cycles` for -debug-only: its value where the shape is static.
 [[maybe_unused]] static void printCycles(llvm::raw_ostream &os, Value cycles) {
   if (std::optional<int64_t> value = getConstantIntValue(cycles))
@@ -503,6 +558,7 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       Value memoryCycles = emitMemoryCycles(e, blocks, rows, cols, kSteps,
                                             batch, output, tile, target);
       cost = emitKernelCycles(e, waveCycles, memoryCycles);
+      cost = emitIdleClusterCost(e, rows, cols, tile, cost);
       splits = e.c(1);
     }
     if (tile.minModelRows != 0)

@@ -207,7 +207,12 @@ struct GemmChoice {
 /// blocks. An operand larger than the L2 is read from memory again, half
 /// of it, by each row (B) or column (A) of tiles of a one-wave grid, a
 /// cluster of them counting once, and once per wave by a grid that is not
-/// persistent. `splitK` > 1 forces that many splits (at most one per K
+/// persistent. Each block moves its bytes at one multiprocessor's share of
+/// the rate (less for the halves of B a block of a persistent cluster
+/// multicasts), so a grid takes as long as its waves full, and a grid that
+/// is not persistent pays a ramp for each wave after its first; a grid
+/// whose clusters span more tiles than the product has is never taken.
+/// `splitK` > 1 forces that many splits (at most one per K
 /// step). A swapped tile's grid, traffic and step are those of the product
 /// C^T = B^T A^T: N x M, its B operand's rows A's (`aRowBytes`).
 GemmChoice emitGemmChoice(OpBuilder &builder, Location loc, Value batch,

@@ -87,3 +87,19 @@ func.func @aligned_rows(%a: memref<3072x2048xf16>, %b: memref<2048x5120xf16>, %c
   linalg.matmul ins(%a, %b : memref<3072x2048xf16>, memref<2048x5120xf16>) outs(%c : memref<3072x5120xf16>)
   return
 }
+
+// -----
+
+// 48 rows: one row of tiles. A cluster of 2 x 1 would hold a block whose
+// tile has no row of the product, loading and multiplying padding (128x192
+// in clusters: 2 x 58 blocks, 0.64 of cuBLAS on an H200, where 64x128 alone,
+// 86 blocks, ran 1.02), so the model never takes such a grid: 64x128 alone.
+// MODEL-LABEL: func.func @one_row_of_tiles
+// MODEL: croq.parallel (%{{.*}}, %{{.*}}) in [1, 86] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
+// MODEL-NOT: cluster [
+func.func @one_row_of_tiles(%a: memref<48x4096xf16>, %b: memref<4096x11008xf16>, %c: memref<48x11008xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<48x11008xf16>)
+  linalg.matmul ins(%a, %b : memref<48x4096xf16>, memref<4096x11008xf16>) outs(%c : memref<48x11008xf16>)
+  return
+}

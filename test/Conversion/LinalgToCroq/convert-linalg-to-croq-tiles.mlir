@@ -206,7 +206,13 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[READ:.*]] = arith.addi %[[AB]], %[[BB]] : index
 // CHECK: %[[MOVED:.*]] = arith.addi %[[READ]], %[[WRITTEN]] : index
 // CHECK: %[[ALL:.*]] = arith.addi %[[MOVED]], %[[RESEL]] : index
-// CHECK: %[[MEM0:.*]] = arith.divui %[[ALL]], %c1830 : index
+// CHECK: %[[RATE:.*]] = arith.divui %[[ALL]], %c1830 : index
+// Each block moves its bytes at one multiprocessor's share of that rate:
+// the grid's waves, full, over its blocks, times the cycles.
+// CHECK: %[[WM0:.*]] = arith.ceildivui %[[B0]], %c132 : index
+// CHECK: %[[SLOTS0:.*]] = arith.muli %[[WM0]], %c132 : index
+// CHECK: %[[SHARE0:.*]] = arith.muli %[[RATE]], %[[SLOTS0]] : index
+// CHECK: %[[MEM0:.*]] = arith.divui %[[SHARE0]], %[[B0]] : index
 // The kernel takes the longer of its compute and its traffic, and 30% of
 // the shorter.
 // CHECK: %[[SHORT:.*]] = arith.minui %[[WC0]], %[[MEM0]] : index
@@ -295,8 +301,9 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // convert-linalg-to-croq-swapped.mlir): 64 rows over N times 16 (40
 // cycles a step at 80 percent, 15 percent longer where A's rows, K x 2
 // bytes, are not 128-byte multiples), 64, 128, 160, 176 and 208 over M; their
-// memory time scaled by 132 over the blocks that run (at most 132), and
-// given only products of at most two rows of them.
+// memory time, as every grid's, scaled by its waves full over its blocks,
+// plus 4000 cycles for each wave after the first (the blocks do not walk
+// tiles), and given only products of at most two rows of them.
 // CHECK: %[[AREM:.*]] = arith.remui %{{.*}}, %c128 : index
 // CHECK-NEXT: %[[AMIS:.*]] = arith.cmpi ne, %[[AREM]], %c0 : index
 // CHECK-NEXT: %[[PS:.*]] = arith.select %[[AMIS]], %c115, %c100 : index
@@ -305,9 +312,13 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK-NEXT: %[[GM:.*]] = arith.ceildivui %[[M]], %c16 : index
 // CHECK-NEXT: %[[SB:.*]] = arith.muli %[[GN]], %[[GM]] : index
 // CHECK: %[[MEMS:.*]] = arith.divui %{{.*}}, %c1830 : index
-// CHECK-NEXT: %[[BUSY:.*]] = arith.minui %[[SB]], %c132 : index
-// CHECK-NEXT: %[[ALLSM:.*]] = arith.muli %[[MEMS]], %c132 : index
-// CHECK-NEXT: arith.divui %[[ALLSM]], %[[BUSY]] : index
+// CHECK-NEXT: %[[SW:.*]] = arith.ceildivui %[[SB]], %c132 : index
+// CHECK-NEXT: %[[SSLOTS:.*]] = arith.muli %[[SW]], %c132 : index
+// CHECK-NEXT: %[[SSHARE:.*]] = arith.muli %[[MEMS]], %[[SSLOTS]] : index
+// CHECK-NEXT: %[[SMEM:.*]] = arith.divui %[[SSHARE]], %[[SB]] : index
+// CHECK-NEXT: %[[LATER:.*]] = arith.subi %[[SW]], %c1 : index
+// CHECK-NEXT: %[[RAMP:.*]] = arith.muli %[[LATER]], %c4000 : index
+// CHECK-NEXT: arith.addi %[[SMEM]], %[[RAMP]] : index
 // CHECK: %[[TWO:.*]] = arith.cmpi ugt, %[[M]], %c32 : index
 // CHECK-NEXT: arith.select %[[TWO]], %c1152921504606846976, %{{.*}} : index
 // CHECK: arith.select %{{.*}}, %c13, %[[I12]] : index
