@@ -1319,6 +1319,18 @@ def linalg_matmul_tests(s: Suite) -> None:
         case("linalg_mm_f16", torch.float16, torch.float16, shape)
         case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
              nt=True)
+    # Where the cost model's per-multiprocessor share of the memory rate
+    # changed the choice: the K loop split through a workspace (B stored
+    # N x K at 90x2000x8000 and A stored K x M at 1, 8 and 64 rows, where
+    # it was split in clusters), two waves of 64x16 tiles of C^T (16 rows,
+    # 11928 columns) and 64x128 tiles alone for one row of tiles (48 rows).
+    for shape in [(16, 11928, 7408), (48, 11008, 4096)]:
+        case("linalg_mm_f16", torch.float16, torch.float16, shape)
+        case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True)
+    for shape in [(1, 4096, 11008), (8, 4096, 4096), (64, 4104, 4100)]:
+        case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
+             tn=True)
     # Tiles of C^T of two and three consumer warpgroups, each storing its
     # 64 rows of C^T as 64 columns of C's tile: 128x160 (290 rows, N and K
     # past the edges), 128x176 (340 rows), 128x208 (199 rows, one column
