@@ -103,3 +103,20 @@ func.func @one_row_of_tiles(%a: memref<48x4096xf16>, %b: memref<4096x11008xf16>,
   linalg.matmul ins(%a, %b : memref<48x4096xf16>, memref<4096x11008xf16>) outs(%c : memref<48x11008xf16>)
   return
 }
+
+// -----
+
+// 160 rows, two rows of 128x192 tiles: in clusters of 2 x 1, 98 blocks,
+// each issuing its A tile and half of B's (multicast), or 128x144 alone,
+// 130 blocks each issuing all of both. A block's share of the memory rate
+// counts what it issues (7/10 of a lone block's bytes), so the clusters'
+// 98 blocks count as reading at the whole rate, as the 130 do: 128x192 in
+// clusters (1.01 of cuBLAS on an H200, where 128x144 alone ran 0.76).
+// MODEL-LABEL: func.func @persistent_clusters
+// MODEL: croq.parallel (%{{.*}}, %{{.*}}) in [2, 49] : block cluster [2, 1] attributes {croq.consumers = 2 : i64, croq.persistent = true} {
+func.func @persistent_clusters(%a: memref<160x5464xf16>, %b: memref<5464x9288xf16>, %c: memref<160x9288xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<160x9288xf16>)
+  linalg.matmul ins(%a, %b : memref<160x5464xf16>, memref<5464x9288xf16>) outs(%c : memref<160x9288xf16>)
+  return
+}
