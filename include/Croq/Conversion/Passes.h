@@ -158,7 +158,8 @@ struct CroqToNVVMPipelineOptions
 };
 
 /// Adds the passes that bufferize functions on tensors as croq-to-nvvm does
-/// first (one-shot-bufferize with function boundaries and identity layouts;
+/// first (croq-check-input, which declines input that would crash them,
+/// then one-shot-bufferize with function boundaries and identity layouts;
 /// results become out-parameters marked `bufferize.result`); a module of
 /// memrefs goes through unchanged. croq-translate runs them before it takes
 /// a module's signature.

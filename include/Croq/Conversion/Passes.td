@@ -1018,6 +1018,30 @@ def CroqAttachNVVMTarget : Pass<"croq-attach-nvvm-target", "ModuleOp"> {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
+def CroqCheckInput : Pass<"croq-check-input", "ModuleOp"> {
+  let summary = "Decline input that the upstream passes of croq-to-nvvm "
+                "would crash on";
+  let description = [{
+    The first pass of croq's bufferization (which `croq-to-nvvm` runs after
+    `croq-set-target`, and `croq-translate` before it reads a tensor
+    function's signature). Some IR verifies upstream and then crashes an
+    upstream pass that croq runs on it; this pass reports each such op
+    with its location and fails instead. It checks:
+
+    - `tensor.pad` whose `low` or `high` list holds `ShapedType::kDynamic`
+      (-9223372036854775808) more or fewer times than the op has `low` or
+      `high` operands: its parser and verifier take the value for a
+      dynamic entry without an operand, and one-shot-bufferize reads past
+      the op's operands.
+
+    ```mlir
+    // error: 'tensor.pad' op has 1 dynamic entries in its high padding
+    // (-9223372036854775808 is ShapedType::kDynamic) and 0 high operands
+    %p = tensor.pad %x low[0, 0] high[0, -9223372036854775808] { ... }
+    ```
+  }];
+}
+
 def CroqCheckLowering : Pass<"croq-check-lowering", "ModuleOp"> {
   let summary = "Fail on any op that croq-to-nvvm did not lower to LLVM";
   let description = [{

@@ -53,6 +53,8 @@ std::string croq::findCudaToolkit(StringRef hint) {
 }
 
 void croq::addBufferizationPasses(OpPassManager &pm) {
+  // Input that verifies but would crash an upstream pass is declined.
+  pm.addPass(createCroqCheckInput());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
