@@ -171,32 +171,11 @@ static bool hasBadI64List(StringRef text, StringRef keyword) {
   return false;
 }
 
-/// Whether `text` has a `low` or `high` list (tensor.pad's padding) that
-/// holds -9223372036854775808, ShapedType::kDynamic: tensor.pad's parser and
-/// verifier take it for a dynamic entry without checking that an operand
-/// goes with it, and printing or bufferizing the op reads past its operands
-/// (`high[0, -9223372036854775808]` makes mlir-opt segfault printing it).
-static bool hasDynamicSentinelPad(StringRef text) {
-  for (StringRef keyword : {"low", "high"}) {
-    for (size_t pos = text.find(keyword); pos != StringRef::npos;
-         pos = text.find(keyword, pos + 1)) {
-      size_t next = skipBlanks(text, pos + keyword.size());
-      if (next >= text.size() || text[next] != '[')
-        continue;
-      size_t close = text.find(']', next);
-      StringRef list = text.slice(next + 1, close);
-      if (list.contains("-9223372036854775808"))
-        return true;
-    }
-  }
-  return false;
-}
-
 /// Whether `text` holds input that crashes upstream MLIR before croq sees
 /// it (docs/robustness.md lists these).
 static bool hitsKnownUpstreamCrash(StringRef text) {
   return hasIndexArray(text) || hasBadI64List(text, "permutation") ||
-         hasBadI64List(text, "dimensions") || hasDynamicSentinelPad(text);
+         hasBadI64List(text, "dimensions");
 }
 
 //===----------------------------------------------------------------------===//

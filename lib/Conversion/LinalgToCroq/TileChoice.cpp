@@ -493,14 +493,14 @@ static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
 /// 48x11008x4096, where 64x128 tiles alone ran 1.02; H200).
 static Value emitIdleClusterCost(IndexBuilder &e, Value rows, Value cols,
                                  const TileConfig &tile, Value cost) {
-  if (tile.clusterRows > 1) {
-    Value tileRows = e.ceilDiv(rows, tile.rows);
-    cost = e.select(e.less(tileRows, e.c(tile.clusterRows)), e.c(kNever), cost);
-  }
-  if (tile.clusterCols > 1) {
-    Value tileCols = e.ceilDiv(cols, tile.cols);
-    cost = e.select(e.less(tileCols, e.c(tile.clusterCols)), e.c(kNever), cost);
-  }
+  auto never = [&](Value extent, int64_t tileSize, int64_t clusterSize) {
+    if (clusterSize == 1)
+      return;
+    Value tiles = e.ceilDiv(extent, tileSize);
+    cost = e.select(e.less(tiles, e.c(clusterSize)), e.c(kNever), cost);
+  };
+  never(rows, tile.rows, tile.clusterRows);
+  never(cols, tile.cols, tile.clusterCols);
   return cost;
 }
 
