@@ -61,8 +61,15 @@ static constexpr TileConfig kKnownTiles[] = {
     // 1152x4096x4096 it ran 0.888 against 0.916 for 128x144, and at
     // 384x8192x8192 and 192x8192x8192 0.50-0.68 (where 128-row tiles
     // reach 0.78-0.96), which the efficiencies below reproduce. Last in
-    // the table, so the variant numbers of the other tiles stay.
-    {192, 192, 3, true, false, 84, 95},
+    // the table, so the variant numbers of the other tiles stay. Its result
+    // tile is stored in thirds since (four stages of operands where it had
+    // three; getResultPartCols): then 576x8192x8192 ran 0.978 / 0.945
+    // against 0.948 / 0.907 with three stages, and with B K-major it ran
+    // 320x12288x4096 at 0.930 against 0.888 for 192x160 tiles of C^T and
+    // 645x5952x3456 / 1152x4096x4096 at 0.891 / 0.950 against 0.833 / 0.918
+    // for 128x144 (static kernels, H200): 92 percent K-major, where it was
+    // 84.
+    {192, 192, 3, true, false, 92, 95},
     // One consumer warpgroup on 128 rows of 64 columns, for M of 65 to 128
     // rows, where 64x128 tiles take two rows of tiles and 128x128 ones leave
     // most multiprocessors idle: 128x4096x4096 with its K loop split in
@@ -80,11 +87,17 @@ static constexpr TileConfig kKnownTiles[] = {
 /// (128x256 with 3 stages: tensor pipes busy 86% of the time against
 /// cuBLAS's 93% with 4, the consumers waiting for full stages; H100,
 /// bench/RESULTS.md). At 2da1563 tiles split for a ninth stage too, and
-/// the 64x128 tiles of 512^3 and 1024^3 lost 4-5% (H200).
+/// the 64x128 tiles of 512^3 and 1024^3 lost 4-5% (H200). Split for a
+/// fifth, 128x192 (B N-major) ran 2-3% faster than whole with four
+/// (3000x5000x2000, 512x11008x4096; B K-major: 3% slower at 3000x5000x2000,
+/// 3% faster at 1000x3000x7000; H200, static kernels).
 static constexpr int64_t kEnoughStages = 5;
 /// The most parts a result tile is stored in: four for a 4-byte result
 /// (128x256 with f32 or i32 elements: 4 stages of operands next to a
-/// 128x64 shared tile, 3 next to a half, 2 next to the whole). In quarters
+/// 128x64 shared tile, 3 next to a half, 2 next to the whole); three for
+/// 192x192 with a 16-bit result (4 stages next to a third, 3 next to a
+/// half or the whole: 576x8192x8192 ran 0.978 of cuBLAS against 0.948,
+/// 320x12288x4096 1.057 against 0.975; H200, static kernels). In quarters
 /// the tf32 product ran 2-5% faster than in halves on the large shapes
 /// (4096^3: 0.347 against 0.353 ms; 8192^3: 2.90 against 3.05; H200,
 /// bench/RESULTS.md).
@@ -121,15 +134,15 @@ int64_t mlir::croq::getResultPartCols(const TargetDescription &target,
   int64_t bestStages = countStages(target, resultBytes, tile, best);
   if (minCols == 0)
     return best;
-  // Halve the part while that gives more stages, up to kEnoughStages.
-  for (int64_t parts = 2; parts <= kMaxResultParts; parts *= 2) {
+  // The fewest equal parts that give more stages, up to kEnoughStages.
+  for (int64_t parts = 2;
+       parts <= kMaxResultParts && bestStages < kEnoughStages; ++parts) {
     int64_t cols = tile.cols / parts;
-    if (bestStages >= kEnoughStages || tile.cols % parts != 0 ||
-        cols % minCols != 0)
-      break;
+    if (tile.cols % parts != 0 || cols % minCols != 0)
+      continue;
     int64_t stages = countStages(target, resultBytes, tile, cols);
     if (stages <= bestStages)
-      break;
+      continue;
     best = cols;
     bestStages = stages;
   }

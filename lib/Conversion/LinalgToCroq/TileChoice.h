@@ -133,9 +133,10 @@ int64_t getStagesThatFit(const TargetDescription &target, int64_t resultBytes,
 /// The columns of each part the result tile of `tile` is stored in
 /// (croq.mma.slice), through a shared tile of that many columns: where the
 /// whole one leaves room for fewer than five stages of operands, the tile
-/// halved while that gives more stages, into four parts at most (128x256:
-/// four stages in halves with a 16-bit result, in quarters with a 4-byte
-/// one); else the whole width. 16-bit and 4-byte results only.
+/// in the fewest equal parts (two to four) that each leave room for more
+/// stages than the parts before, until five fit (128x256: four stages in
+/// halves with a 16-bit result, in quarters with a 4-byte one; 192x192:
+/// four in thirds); else the whole width. 16-bit and 4-byte results only.
 int64_t getResultPartCols(const TargetDescription &target, int64_t resultBytes,
                           const TileConfig &tile);
 

@@ -451,13 +451,26 @@ func.func @long_k_past_l2(%a: memref<128x8192xf16>, %b: memref<8192x8192xf16>, %
 // 576 x 8192 x 8192: 192x192 tiles (three consumer warpgroups of 64 rows)
 // make one wave of 3 x 43 = 129 blocks, where 128-row tiles need five rows
 // of tiles, 5 x 32 = 160 blocks of 128x256 (two waves) or a fifth of a
-// tile's rows padded. 384 x 8192 x 8192 with B stored N x K (K-major B
-// tiles, 84 percent) keeps 128-row tiles: two rows of 192 make 86 blocks.
-// A product accumulated into its output keeps them too at 576 rows (the
-// accumulator and the output's tile leave three consumers of 152
-// registers spilling).
+// tile's rows padded. Its whole result tile (72 KB) or a half (36 KB)
+// would leave room for three stages of operands (48 KB each), a third
+// (24 KB) for four: it is stored in three parts of 64 columns. With B
+// stored N x K (K-major B tiles, 92 percent) 320 x 12288 x 4096 takes it
+// too, two rows of 192 (128 blocks) where 192x160 tiles of C^T fill the
+// rows exactly but compute more slowly (73 percent); 384 x 8192 x 8192
+// keeps 128-row tiles: two rows of 192 make 86 blocks. A product
+// accumulated into its output keeps them too at 576 rows (the accumulator
+// and the output's tile leave three consumers of 152 registers spilling).
 // CHECK-LABEL: func.func @one_wave_of_192
 // CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [3, 43] : block attributes {croq.consumers = 3 : i64, croq.persistent = true} {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<192x192xf32>
+// CHECK: %[[P0:.*]] = croq.mma.slice %{{.*}}[0] : !croq.acc<192x192xf32> -> !croq.acc<192x64xf32>
+// CHECK: croq.mma.store %[[P0]] -> %[[THIRD:.*]] : !croq.acc<192x64xf32> -> !croq.tile<192x64xf16, shared, swizzle = 128>
+// CHECK: %[[P1:.*]] = croq.mma.slice %{{.*}}[64] : !croq.acc<192x192xf32> -> !croq.acc<192x64xf32>
+// CHECK: croq.mma.store %[[P1]] -> %[[THIRD]]
+// CHECK: %[[P2:.*]] = croq.mma.slice %{{.*}}[128] : !croq.acc<192x192xf32> -> !croq.acc<192x64xf32>
+// CHECK: croq.mma.store %[[P2]] -> %[[THIRD]]
+// CHECK-LABEL: func.func @k_major_one_wave_of_192
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [2, 64] : block attributes {croq.consumers = 3 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<192x192xf32>
 // CHECK-LABEL: func.func @k_major_keeps_128
 // CHECK-NOT: croq.consumers = 3
@@ -472,6 +485,12 @@ func.func @one_wave_of_192(%a: memref<576x8192xf16>, %b: memref<8192x8192xf16>, 
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<576x8192xf16>)
   linalg.matmul ins(%a, %b : memref<576x8192xf16>, memref<8192x8192xf16>) outs(%c : memref<576x8192xf16>)
+  return
+}
+func.func @k_major_one_wave_of_192(%a: memref<320x4096xbf16>, %b: memref<12288x4096xbf16>, %c: memref<320x12288xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  linalg.fill ins(%zero : bf16) outs(%c : memref<320x12288xbf16>)
+  linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : memref<320x4096xbf16>, memref<12288x4096xbf16>) outs(%c : memref<320x12288xbf16>)
   return
 }
 func.func @k_major_keeps_128(%a: memref<384x8192xbf16>, %b: memref<8192x8192xbf16>, %c: memref<384x8192xbf16>) {
