@@ -39,11 +39,16 @@ static constexpr TileConfig kKnownTiles[] = {
     // 64B or 32B swizzle: 0.57-0.87) and loads more than it uses: 0.75
     // (144) to 0.95 (224) against 128x256 on one wave of 1536 x 1584 x
     // 2048 (H200, bench_tiles.py), where 1536^3 runs 0.84-0.86 of cuBLAS
-    // with 128x144 or 128x160 against 0.80 with 128x192.
+    // with 128x144 or 128x160 against 0.80 with 128x192. 128x144 N-major:
+    // 71 percent since (75 before), where 128x160 ran 1536^3 at 0.907 /
+    // 0.902 of cuBLAS (B stored K x N / A stored K x M) against 0.892 /
+    // 0.871, 2019x1088x5120 at 0.886 against 0.851 and 1536x1536x4096 (A
+    // K x M) at 0.913 against 0.869, and 1280x1728x4096 at 0.904 / 0.907
+    // against 0.914 / 0.925 (static kernels, H200).
     {128, 224, 2, true, false, 91, 90},
     {128, 176, 2, true, false, 90, 84},
     {128, 160, 2, true, false, 87, 82},
-    {128, 144, 2, true, false, 86, 75},
+    {128, 144, 2, true, false, 86, 71},
     {128, 128, 2, true, true, 90, 90},
     // Chosen when every tile fits in one or two waves: the tile loop gains
     // nothing there, and measured 0.59 of cuBLAS at 1024^3 against 0.72
