@@ -66,14 +66,12 @@ static constexpr TileConfig kKnownTiles[] = {
     // 1152x4096x4096 it ran 0.888 against 0.916 for 128x144, and at
     // 384x8192x8192 and 192x8192x8192 0.50-0.68 (where 128-row tiles
     // reach 0.78-0.96), which the efficiencies below reproduce. Last in
-    // the table, so the variant numbers of the other tiles stay. Its result
-    // tile is stored in thirds since (four stages of operands where it had
-    // three; getResultPartCols): then 576x8192x8192 ran 0.978 / 0.945
-    // against 0.948 / 0.907 with three stages, and with B K-major it ran
-    // 320x12288x4096 at 0.930 against 0.888 for 192x160 tiles of C^T and
-    // 645x5952x3456 / 1152x4096x4096 at 0.891 / 0.950 against 0.833 / 0.918
-    // for 128x144 (static kernels, H200): 92 percent K-major, where it was
-    // 84.
+    // the table, so the variant numbers of the other tiles stay. With its
+    // result stored in thirds (four stages; kMaxResultParts) and B K-major
+    // it ran 320x12288x4096 at 0.930 against 0.888 for 192x160 tiles of
+    // C^T and 645x5952x3456 / 1152x4096x4096 at 0.891 / 0.950 against
+    // 0.833 / 0.918 for 128x144 (static kernels, H200): 92 percent
+    // K-major, 84 when it had three stages.
     {192, 192, 3, true, false, 92, 95},
     // One consumer warpgroup on 128 rows of 64 columns, for M of 65 to 128
     // rows, where 64x128 tiles take two rows of tiles and 128x128 ones leave
