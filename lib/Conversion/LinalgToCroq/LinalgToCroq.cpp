@@ -16,6 +16,7 @@
 #include "ExtentChecks.h"
 #include "GemmKernel.h"
 #include "IndexBuilder.h"
+#include "OneRowProducts.h"
 #include "ProductTiles.h"
 #include "Reduction.h"
 #include "RowChains.h"
@@ -236,17 +237,14 @@ emitHostChoice(OpBuilder &b, Location loc, linalg::LinalgOp op,
   return success();
 }
 
-/// Replaces `op` by the croq kernels that compute it: those of the variant
-/// of least cost, chosen here for a static shape and by the host code (one
-/// set of kernels per variant, or those `choices` keeps) for a dynamic one.
-/// A classifier keeps none.
-static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
-                                ArrayRef<GemmVariant> variants,
-                                const TargetDescription &target,
-                                int64_t resultBytes, int64_t splitK,
-                                HostChoices &choices) {
-  OpBuilder b(op);
-  Location loc = op.getLoc();
+/// Emits at `b`'s insertion point the croq kernels that compute `spec`'s
+/// product: those of the variant of least cost, chosen here for a static
+/// shape and by the host code (one set of kernels per variant, or those
+/// `choices` keeps) for a dynamic one. A classifier keeps none.
+static LogicalResult
+emitProduct(OpBuilder &b, Location loc, linalg::LinalgOp op, MatmulSpec &spec,
+            ArrayRef<GemmVariant> variants, const TargetDescription &target,
+            int64_t resultBytes, int64_t splitK, HostChoices &choices) {
   // Static sizes fold to constants, and a static grid to static extents.
   IndexBuilder e{b, loc};
   // A batched operand's matrix dimensions follow the batch's.
@@ -277,10 +275,15 @@ static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
     if (!choices.classify)
       emitVariant(b, loc, spec, variants[*chosen], sizes, choice.splits,
                   target);
-  } else if (failed(emitHostChoice(b, loc, op, spec, variants, sizes, choice,
-                                   target, choices))) {
-    return failure();
+    return success();
   }
+  return emitHostChoice(b, loc, op, spec, variants, sizes, choice, target,
+                        choices);
+}
+
+/// Erases `op` and what its kernels took in: the zero fill, the consumer
+/// and its temporary, a convolution's padded copy.
+static void eraseProduct(linalg::LinalgOp op, MatmulSpec &spec) {
   if (spec.epilogue)
     spec.epilogue->generic.erase();
   op->erase();
@@ -299,6 +302,51 @@ static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
         user->erase();
     spec.epilogue->temporary.erase();
   }
+}
+
+/// Replaces `op` by the kernels of `spec`'s product (emitProduct). Where A
+/// stored K x M may be one column (OneRowProducts.h), the kernels of the
+/// one-row form among `rowVariants` compute it when it is: in its place
+/// where the types tell, in the then-branch of an scf.if on the host
+/// otherwise.
+static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
+                                ArrayRef<GemmVariant> variants,
+                                ArrayRef<GemmVariant> rowVariants,
+                                const TargetDescription &target,
+                                int64_t resultBytes, int64_t splitK,
+                                HostChoices &choices) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto emit = [&](MatmulSpec &product, ArrayRef<GemmVariant> productVariants) {
+    return emitProduct(b, loc, op, product, productVariants, target,
+                       resultBytes, splitK, choices);
+  };
+  auto emitRow = [&]() {
+    MatmulSpec row = getOneRowSpec(spec);
+    row.a = emitOneRowView(b, loc, spec);
+    return emit(row, rowVariants);
+  };
+  LogicalResult emitted = success();
+  if (rowVariants.empty()) {
+    emitted = emit(spec, variants);
+  } else {
+    Value oneColumn = emitOneColumnCondition(b, loc, spec);
+    std::optional<int64_t> known = getConstantIntValue(oneColumn);
+    if (known) {
+      emitted = *known ? emitRow() : emit(spec, variants);
+    } else {
+      auto branch = scf::IfOp::create(b, loc, oneColumn, /*withElse=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(branch.thenBlock()->getTerminator());
+      emitted = emitRow();
+      b.setInsertionPoint(branch.elseBlock()->getTerminator());
+      if (succeeded(emitted))
+        emitted = emit(spec, variants);
+    }
+  }
+  if (failed(emitted))
+    return failure();
+  eraseProduct(op, spec);
   return success();
 }
 
@@ -499,6 +547,40 @@ struct ConvertLinalgToCroqPass
     if (isa<Float8E4M3FNType, Float8E5M2Type>(
             getElementTypeOrSelf(spec.a.getType())))
       spec.promoteSteps = f8PromoteSteps;
+    FailureOr<SmallVector<GemmVariant>> variants =
+        getVariants(op, spec, target, resultBytes);
+    if (failed(variants))
+      return failure();
+    // A stored K x M that may be one column: the variants of its one-row
+    // form, among those that suit one row where the model chooses.
+    SmallVector<GemmVariant> rowVariants;
+    if (mayHaveOneColumnA(spec)) {
+      FailureOr<SmallVector<GemmVariant>> row =
+          getVariants(op, getOneRowSpec(spec), target, resultBytes);
+      if (failed(row))
+        return failure();
+      rowVariants = std::move(*row);
+      if (modelChooses())
+        keepOneRowVariants(rowVariants);
+    }
+    int64_t productSplitK = spec.batched ? 1 : static_cast<int64_t>(splitK);
+    return emitKernel(op, spec, *variants, rowVariants, target, resultBytes,
+                      productSplitK, choices);
+  }
+
+  /// Whether no tile, split, form or cluster is forced (cluster-m=1 asks
+  /// for no clusters).
+  bool modelChooses() const {
+    return tileM == 0 && splitK == 0 && streamK == 0 && clusterM <= 1 &&
+           clusterN == 1 && clusterK == 0;
+  }
+
+  /// The variants that may compute `spec`'s product, writing `resultBytes`
+  /// bytes per element: the forced ones, or the cost model's candidates;
+  /// or why there are none, naming `op`.
+  FailureOr<SmallVector<GemmVariant>>
+  getVariants(linalg::LinalgOp op, const MatmulSpec &spec,
+              const TargetDescription &target, int64_t resultBytes) {
     FailureOr<SmallVector<TileConfig>> candidates =
         getTileCandidates(target, resultBytes, spec.bTransposed, tileM, tileN);
     if (failed(candidates))
@@ -591,13 +673,10 @@ struct ConvertLinalgToCroqPass
     // no tile, split, form or cluster is forced (cluster-m=1 asks for no
     // clusters: the whole tiles of C^T have none, their K loops split in
     // clusters are left out).
-    bool modelChooses = tileM == 0 && splitK == 0 && streamK == 0 &&
-                        clusterM <= 1 && clusterN == 1 && clusterK == 0;
-    if (modelChooses)
+    if (modelChooses())
       addSwappedVariants(spec, target, resultBytes, /*clusters=*/clusterM == 0,
                          variants);
-    return emitKernel(op, spec, variants, target, resultBytes, productSplitK,
-                      choices);
+    return variants;
   }
 };
 } // namespace

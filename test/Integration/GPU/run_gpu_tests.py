@@ -1094,13 +1094,17 @@ def linalg_matmul_tests(s: Suite) -> None:
     def case(kernel: str, dtype: torch.dtype, out_dtype: torch.dtype,
              shape: Tuple[int, int, int], nt: bool = False,
              accumulate: bool = False, tn: bool = False,
-             module: str = "linalg_matmul") -> None:
+             module: str = "linalg_matmul",
+             staged: Optional[int] = None) -> None:
+        """`staged`: where given, the operands the runtime must stage
+        (and none may fall back to the software copy)."""
         m, n, k = shape
         if s.skip_gemm(m, n, k):
             return
 
         def body():
             mod = s.module(module)
+            before = map_stats(s) if staged is not None else None
             # tn: A stored K x M (indexed (k, m)), passed as such.
             a_stored = random_operand((k, m) if tn else (m, k), dtype)
             a = a_stored.t() if tn else a_stored
@@ -1117,7 +1121,10 @@ def linalg_matmul_tests(s: Suite) -> None:
             if dtype in BYTE_FLOATS:
                 # Partial sums promoted to f32 (fp8_promoted_tolerance).
                 tol = max(tol, fp8_promoted_tolerance(out_dtype))
-            return compare_close(out, ref, tol)
+            result = compare_close(out, ref, tol)
+            if staged is None:
+                return result
+            return expect_fallbacks(s, before, 0, None, result, staged)
         prefix = "" if module == "linalg_matmul" else f"{module} "
         s.run(f"{prefix}{kernel} {m}x{n}x{k}", kernel, body)
 
@@ -1331,6 +1338,19 @@ def linalg_matmul_tests(s: Suite) -> None:
     for shape in [(1, 4096, 11008), (8, 4096, 4096), (64, 4104, 4100)]:
         case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
              tn=True)
+    # One row with A stored K x M: the column read as the 1 x K row, not
+    # staged, in each variant the model takes for one row (64x16 tiles of
+    # C^T whole and split in clusters, 64x128 tiles whole and with the K
+    # loop split), with K whose rows are not 16-byte multiples, and with B
+    # stored N x K (rows of 1001 bf16: B staged).
+    for shape in [(1, 8192, 8192), (1, 4096, 4096), (1, 1000, 8192),
+                  (1, 11008, 1024), (1, 4104, 4100), (1, 3000, 1001)]:
+        case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
+             tn=True, staged=0)
+    case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32,
+         (1, 4096, 11008), tn=True, nt=True, staged=0)
+    case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32,
+         (1, 1000, 1001), tn=True, nt=True, staged=1)
     # Tiles of C^T of two and three consumer warpgroups, each storing its
     # 64 rows of C^T as 64 columns of C's tile: 128x160 (290 rows, N and K
     # past the edges), 128x176 (340 rows), 128x208 (199 rows, one column
