@@ -20,6 +20,7 @@
 #include "ProductTiles.h"
 #include "Reduction.h"
 #include "RowChains.h"
+#include "ShapeClassifier.h"
 
 #include "Croq/Conversion/Passes.h"
 #include "Croq/Runtime/CroqRuntime.h"
@@ -184,14 +185,15 @@ struct HostChoices {
   int64_t count = 0;
   std::optional<Location> last;
   /// For `classify`: each such product's choice, reported once the count
-  /// is known (emitReports).
+  /// is known (emitVariantReports).
   SmallVector<Value> choices;
 };
 
 /// Emits the kernels of the variant of `spec` that `choice` chooses on the
 /// host, as `choices` says: a dispatch among all `variants`, the one of a
 /// shape class after the check that the call's extents chose it, or no
-/// kernel (the classifier's report is emitted after, by emitReports).
+/// kernel (the classifier's report is emitted after, by
+/// emitVariantReports).
 static LogicalResult
 emitHostChoice(OpBuilder &b, Location loc, linalg::LinalgOp op,
                const MatmulSpec &spec, ArrayRef<GemmVariant> variants,
@@ -350,72 +352,6 @@ static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
   return success();
 }
 
-/// The classifier's reports: each product whose variant the host code
-/// chooses tells the runtime its choice, right after computing it, with
-/// the count of such products; each public function of `module` the count
-/// alone at its start, so that a call that reaches no product (another
-/// function's) still tells it.
-static void emitReports(ModuleOp module, const HostChoices &choices) {
-  for (auto [product, choice] : llvm::enumerate(choices.choices)) {
-    OpBuilder b(choice.getContext());
-    b.setInsertionPointAfterValue(choice);
-    reportVariant(b, choice.getLoc(), product, choices.count, choice);
-  }
-  if (choices.count == 0)
-    return;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isExternal() || !func.isPublic())
-      continue;
-    auto b = OpBuilder::atBlockBegin(&func.getBody().front());
-    Value none = arith::ConstantIndexOp::create(b, func.getLoc(), -1);
-    reportVariant(b, func.getLoc(), -1, choices.count, none);
-  }
-}
-
-/// Drops what the classifier no longer uses: the ops without effects left
-/// unused (views, extents, the cost model of static products) and the
-/// temporaries (memref.alloc) only released, so that a call of the
-/// classifier allocates nothing on the device.
-static void dropUnusedHostOps(ModuleOp module) {
-  auto releasedOnly = [](Operation *op) {
-    return isa<memref::AllocOp>(op) &&
-           llvm::all_of(op->getUsers(), llvm::IsaPred<memref::DeallocOp>);
-  };
-  // One at a time: erasing an op may leave its operands' producers unused.
-  while (true) {
-    Operation *unused = nullptr;
-    module.walk([&](Operation *op) {
-      if (!isOpTriviallyDead(op) && !releasedOnly(op))
-        return WalkResult::advance();
-      unused = op;
-      return WalkResult::interrupt();
-    });
-    if (!unused)
-      return;
-    for (Operation *user : llvm::make_early_inc_range(unused->getUsers()))
-      user->erase();
-    unused->erase();
-  }
-}
-
-/// Makes `module` a classifier: its kernels (croq.parallel regions written
-/// by hand) are dropped, and its public functions stay entry points.
-static void keepOnlyHostCode(ModuleOp module) {
-  SmallVector<ParallelOp> kernels;
-  module.walk([&](ParallelOp op) {
-    if (op.getLevel() == ParallelLevel::Block)
-      kernels.push_back(op);
-    return WalkResult::skip();
-  });
-  for (ParallelOp kernel : kernels)
-    kernel.erase();
-  dropUnusedHostOps(module);
-  for (auto func : module.getOps<func::FuncOp>())
-    if (!func.isExternal() && func.isPublic())
-      func->setAttr(CroqDialect::EntryAttrHelper::getNameStr(),
-                    UnitAttr::get(func.getContext()));
-}
-
 namespace {
 struct ConvertLinalgToCroqPass
     : croq::impl::ConvertLinalgToCroqBase<ConvertLinalgToCroqPass> {
@@ -478,7 +414,9 @@ struct ConvertLinalgToCroqPass
     HostWork work;
     if (failed(classifyHostCode(module, work)))
       return signalPassFailure();
-    HostChoices choices{variants, classify};
+    HostChoices choices;
+    choices.variants = variants;
+    choices.classify = classify;
     for (auto &[op, spec] : work.products)
       if (failed(convertProduct(op, spec, **target, choices)))
         return signalPassFailure();
@@ -495,7 +433,7 @@ struct ConvertLinalgToCroqPass
     if (classify) {
       // The classifier launches nothing: the other ops that would become
       // kernels are dropped.
-      emitReports(module, choices);
+      emitVariantReports(module, choices.choices);
       for (linalg::GenericOp generic : work.elementwise)
         generic.erase();
       for (auto [generic, start] : work.reductions) {
