@@ -1,6 +1,19 @@
 // RUN: croq-opt %s --convert-linalg-to-croq --canonicalize -split-input-file | FileCheck %s
 // RUN: croq-opt %s --convert-linalg-to-croq="classify=true" -split-input-file | FileCheck %s --check-prefix=CLASSIFY
 // RUN: croq-opt %s --convert-linalg-to-croq="tile-m=64 tile-n=128" --canonicalize -split-input-file | FileCheck %s --check-prefix=FORCED
+// RUN: croq-opt %S/Inputs/frontend/matmul_tn_dyn.generalized.mlir --croq-specialize-contractions --convert-linalg-to-croq | FileCheck %s --check-prefix=UPSTREAM
+
+// What upstream's passes make of tosa.transpose + tosa.matmul with a
+// dynamic M (Inputs/frontend/matmul_tn_dyn.generalized.mlir: a generic
+// reading A through a transposed map, its unit batch collapsed by
+// croq-specialize-contractions) takes the one-row branch too.
+// UPSTREAM-LABEL: func.func @matmul_tn_dyn
+// UPSTREAM:       %[[A:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1], [2]] : memref<1x4096x?xf16> into memref<4096x?xf16>
+// UPSTREAM:       %[[M:.*]] = memref.dim %[[A]], %c1 : memref<4096x?xf16>
+// UPSTREAM:       %[[ONE:.*]] = arith.cmpi eq, %[[M]], %{{.*}} : index
+// UPSTREAM:       scf.if %[[ONE]] {
+// UPSTREAM:         memref.reinterpret_cast %[[A]] to offset: [0], sizes: [1, 4096], strides: [4096, 1]
+// UPSTREAM:       } else {
 
 // A product of one row whose A is stored K x M holds A as a column of K
 // elements one apart, whose rows TMA cannot describe (one element, 2 bytes
