@@ -501,9 +501,14 @@ struct ConvertLinalgToCroqPass
       if (modelChooses())
         keepOneRowVariants(rowVariants);
     }
-    int64_t productSplitK = spec.batched ? 1 : static_cast<int64_t>(splitK);
     return emitKernel(op, spec, *variants, rowVariants, target, resultBytes,
-                      productSplitK, choices);
+                      getProductSplitK(spec), choices);
+  }
+
+  /// The K splits forced on `spec`'s product: none for a batch, whose
+  /// matrices fill the grid (getVariants declines a forced split there).
+  int64_t getProductSplitK(const MatmulSpec &spec) const {
+    return spec.batched ? 1 : static_cast<int64_t>(splitK);
   }
 
   /// Whether no tile, split, form or cluster is forced (cluster-m=1 asks
@@ -548,7 +553,7 @@ struct ConvertLinalgToCroqPass
       return op.emitOpError("convert-linalg-to-croq does not split the K "
                             "loop of a batched product, got split-k=")
              << static_cast<int64_t>(splitK);
-    int64_t productSplitK = spec.batched ? 1 : static_cast<int64_t>(splitK);
+    int64_t productSplitK = getProductSplitK(spec);
     // The matrices of a batch fill the grid: no stream-K form either.
     if (spec.batched && streamK == 2)
       return op.emitOpError("convert-linalg-to-croq has no stream-K form "
