@@ -140,6 +140,18 @@ PROGRAMS = {
                     2e-3),
     "linalg_softmax": ([(64, 256)], torch.float32, [1],
                        lambda x: torch.softmax(x, -1), 1e-5),
+    # A given K x M (transposed by tosa.transpose) with one row. Base: the
+    # transpose kernel, then the product. Generalized, M static: a
+    # contraction with no row loop of extent above 1 is not a product for
+    # croq-specialize-contractions, so the reduction kernel computes it as
+    # its body says, summing f16 in f16 (1.4e-2 off the float32 reference
+    # over K = 4096, where the products' f32 accumulators are 3e-4 off);
+    # with M dynamic, the product reads the column as its row (the
+    # one-row branch).
+    "matmul_tn_row": ([(1, 4096, 1), (1, 4096, 1024)], H, [1, 1 / 64],
+                      lambda at, b: at.transpose(1, 2) @ b, 2e-2),
+    "matmul_tn_dyn": ([(1, 4096, 1), (1, 4096, 1024)], H, [1, 1 / 64],
+                      lambda at, b: at.transpose(1, 2) @ b, 4e-3),
     # tf32 on the tensor cores: f32 operands rounded to 10 mantissa bits.
     "matmul_f32": ([(1, 128, 64), (1, 64, 256)], torch.float32, [1, 1 / 8],
                    torch.matmul, 2e-3),
