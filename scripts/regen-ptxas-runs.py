@@ -1,6 +1,7 @@
 """Regenerates the ptxas RUN lines of a GPU integration test (one per kernel
 file of croq-translate --croq-to-ptx, in order) and, for linalg_matmul.mlir,
-the kernel files its CLUSTER, SMALL, PARTIAL and REDUCE checks read.
+the kernel files its default, STORE, CLUSTER, SMALL, PARTIAL and REDUCE
+checks read.
 Usage: regen-ptxas-runs.py KERNELS.ptx TEST.mlir"""
 import re, sys
 from pathlib import Path
@@ -19,8 +20,14 @@ if p.name == "linalg_matmul.mlir":
     bodies = dict(re.findall(r"^//--- (\S+)\.ptx\n(.*?)(?=^//--- |\Z)", ptx,
                              re.M | re.S))
     small = next(n for n in f16 if ".maxntid 256," in bodies[n])
-    which = {"CLUSTER": f16[1], "SMALL": small, "PARTIAL": splitk[0],
-             "REDUCE": splitk[1]}
+    # CLUSTER reads the first kernel whose blocks multicast in clusters.
+    cluster = next(n for n in f16 if "multicast::cluster" in bodies[n])
+    # The default prefix and STORE read the 128x256 tile's kernel, the
+    # first of 384 threads running m64n256 (after the one-row form's).
+    wide = next(n for n in f16 if ".maxntid 384," in bodies[n] and
+                "m64n256k16" in bodies[n])
+    which = {"CHECK": wide, "STORE": wide, "CLUSTER": cluster,
+             "SMALL": small, "PARTIAL": splitk[0], "REDUCE": splitk[1]}
 print(len(names), which, file=sys.stderr)
 for line in lines:
     if line.startswith("// RUN: %ptxas"):
@@ -29,8 +36,9 @@ for line in lines:
                 out.append(f"// RUN: %ptxas -arch=sm_90a %t.d/{n}.ptx -o %t.{i}.cubin 2>&1 | FileCheck --allow-empty --check-prefix=PTXAS %s")
             done = True
         continue
-    m = re.match(r"// RUN: FileCheck %s --check-prefix=(\w+) < %t.d/(\S+)\.ptx$", line)
-    if m and m.group(1) in which:
-        line = f"// RUN: FileCheck %s --check-prefix={m.group(1)} < %t.d/{which[m.group(1)]}.ptx"
+    m = re.match(r"// RUN: FileCheck %s( --check-prefix=(\w+))? < %t.d/(\S+)\.ptx$", line)
+    prefix = (m.group(2) or "CHECK") if m else None
+    if m and prefix in which:
+        line = f"// RUN: FileCheck %s{m.group(1) or ''} < %t.d/{which[prefix]}.ptx"
     out.append(line)
 p.write_text("\n".join(out))

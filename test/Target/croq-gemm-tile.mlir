@@ -17,17 +17,19 @@
 // 64x128 and 128x64 split too (a partial-product kernel and a reduction);
 // 128x256, 128x192, 128x224, 128x160 and 128x128 in stream-K form too (the
 // whole waves, the blocks' ranges of K steps and the reduction); 64x128 and
-// 128x64 with their K loop split in clusters of 2 blocks; and the ten
-// tiles of C^T (64x16 to 64x208, 128x160 to 128x208 and 192x160, A and
-// B's roles swapped), 64x16 and 64x64 also with their K loop split in
-// clusters. A forced tile leaves its kernels, a forced tile that is not
-// split, alone (or forced into clusters) one kernel; no clusters leave the
-// 26 kernels without them
-// (and without the stream-K form, which the model chooses with its
-// clusters).
-// CHOSEN-COUNT-49: .entry product_kernel
+// 128x64 with their K loop split in clusters of 2 blocks; the ten tiles of
+// C^T (64x16 to 64x208, 128x160 to 128x208 and 192x160, A and B's roles
+// swapped), 64x16 and 64x64 also with their K loop split in clusters; the
+// narrow tiles 64x16, 64x32 and 64x64, whole and split in clusters; and,
+// where N is 1, the six kernels of the product of one row C^T = B^T A^T
+// (64x128 whole, split and split in clusters, 64x16 of C^T whole and split
+// in clusters). A forced tile leaves its kernels, a forced tile that is
+// not split, alone (or forced into clusters) one kernel; no clusters leave
+// the 33 kernels without them (and without the stream-K form, which the
+// model chooses with its clusters).
+// CHOSEN-COUNT-61: .entry product_kernel
 // CHOSEN-NOT: .entry
-// ALONE-COUNT-26: .entry product_kernel
+// ALONE-COUNT-33: .entry product_kernel
 // ALONE-NOT: .entry
 // ALONE-NOT: multicast
 // CLUSTERED-COUNT-1: .entry product_kernel
@@ -44,7 +46,7 @@
 // FORCED-NOT: .entry
 // UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128, 64x128 and 128x64 tiles only, got split-k=4 with a tile of 128x256
 // ONE: error: --croq-gemm-tile takes rows,cols, got 1 numbers
-// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x224, 128x176, 128x160, 128x144, 128x128, 64x128, 192x192 or 128x64 result elements, got 96x128
+// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x224, 128x176, 128x160, 128x144, 128x128, 64x128, 192x192, 128x64, 64x16, 64x32 or 64x64 result elements, got 96x128
 func.func @product(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<?x?xf16>)

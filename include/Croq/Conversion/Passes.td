@@ -106,9 +106,10 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     wgmma can take M-major.
 
     The block tile is 128x256, 128x192, 128x224, 128x176, 128x160,
-    128x144, 128x128, 64x128, 192x192 or 128x64 result elements (those with room
-    for three stages of operands next to the result tile in the chip's
-    shared memory),
+    128x144, 128x128, 64x128, 192x192 or 128x64 result elements (those with
+    room for three stages of operands next to the result tile in the chip's
+    shared memory; tile-m and tile-n also force the narrow 64x16, 64x32 and
+    64x64 below),
     chosen by a cost model in SM cycles: the longer of the compute and
     the traffic with memory, plus 30% of the shorter. The compute is the
     waves of blocks the grid takes on the chip's multiprocessors times a
@@ -183,6 +184,30 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     is 1, and the other otherwise: the product counts as two for
     `variants` and the classifier. 1 x 8192 x 8192 with A stored K x M ran
     at 0.85 of cuBLAS staged, 1.10 read as its row (H200).
+
+    One column. A matrix-vector product (N = 1) of 16-bit floats with no
+    consumer fused in its epilogue has B's one column and C's (each rows of
+    one element) as rows; where their elements are one apart, the pass
+    reads both as 1 x K and 1 x M rows and computes C^T = B^T A^T, a
+    product of one row (B's row its A, A its B stored N x K, or K x N
+    where A is stored K x M), among the same variants as above. Where N or
+    a stride is dynamic the host code takes it when the call's N is 1 (the
+    then-branch of an `scf.if` on N = 1 and the strides, the product as
+    stored in the else-branch, after the one-row branch where both may
+    apply); only where the model chooses (forced options give the kernels
+    of the product as written). Staged, 4096 x 1 x 4096 ran at 0.54 of
+    cuBLAS (H200).
+
+    Few columns. For a plain product of 16-bit floats into a zeroed
+    output, the model also weighs narrow plain tiles of 64 rows (one
+    consumer warpgroup) by 16, 32 or 64 columns, whole and with their K
+    loop split between the two blocks of a cluster, for products of at
+    most two of their widths (one where split): a product of few columns
+    and large M and K reads A, its one large operand, in a block per 64
+    rows instead of padding 128- or 256-column tiles. They follow the tiles
+    of C^T among the variants, with the same conditions. 8192 x 16 x 8192
+    ran at 0.98 of cuBLAS in 64x16 tiles against 0.64 in the 64x128 tiles
+    split in clusters before (H200, static kernels).
 
     Clusters. A kernel in thread block clusters of 2 x 1 blocks: the
     blocks of a cluster compute tiles of one column, so they need the same

@@ -240,14 +240,54 @@ mlir::croq::getSwappedTiles(const TargetDescription &target,
   return tiles;
 }
 
+/// The narrow tiles (getNarrowTiles): 64 rows by `width` columns. A
+/// product of few columns pads the 128-row-wide tiles' columns and reads
+/// A, its one large operand, in few blocks; in 64 x width blocks its grid
+/// has a block for each 64 rows (whole, or with the K loop split in
+/// clusters of two where that leaves too few). Static kernels against the
+/// model's choice before (64x128 tiles split in clusters, or 128x192 in
+/// clusters; H200, f16 B stored K x N / bf16 B stored N x K, cuBLAS ms /
+/// croq ms, bench/RESULTS.md): 4096x8x4096 in 64x16 split in clusters
+/// 0.876 / 1.091 against 0.710 / 0.634, 8192x16x8192 in 64x16 0.978 /
+/// 0.980 against 0.638 / 0.422, 11008x16x4096 0.837 against 0.601,
+/// 4096x32x4096 in 64x32 split in clusters 1.017 against 0.801,
+/// 8192x64x8192 in 64x64 1.031 / 1.022 against 0.675 / 0.524. Split
+/// through a workspace, 64x16 ran 3-8% slower than in clusters.
+static constexpr int64_t kNarrowTileWidths[] = {16, 32, 64};
+static constexpr int64_t kNarrowTileEfficiency = 80;
+
+SmallVector<TileConfig>
+mlir::croq::getNarrowTiles(const TargetDescription &target,
+                           int64_t resultBytes) {
+  constexpr int64_t kMinStages = 3;
+  SmallVector<TileConfig> tiles;
+  for (int64_t width : kNarrowTileWidths) {
+    TileConfig tile{kWarpgroupRows,       width,
+                    /*consumers=*/1,
+                    /*persistent=*/false,
+                    /*splittable=*/false, kNarrowTileEfficiency,
+                    kNarrowTileEfficiency};
+    tile.maxModelCols = 2 * width;
+    tile.resultPartCols = width;
+    tile.partialPartCols = width;
+    if (countStages(target, resultBytes, tile, width) >= kMinStages)
+      tiles.push_back(tile);
+  }
+  return tiles;
+}
+
 std::string mlir::croq::getKnownTileNames() {
+  SmallVector<std::pair<int64_t, int64_t>> shapes;
+  for (const TileConfig &tile : kKnownTiles)
+    shapes.push_back({tile.rows, tile.cols});
+  for (int64_t width : kNarrowTileWidths)
+    shapes.push_back({kWarpgroupRows, width});
   std::string names;
   llvm::raw_string_ostream os(names);
-  ArrayRef<TileConfig> tiles = kKnownTiles;
-  for (auto [index, tile] : llvm::enumerate(tiles)) {
+  for (auto [index, shape] : llvm::enumerate(shapes)) {
     if (index != 0)
-      os << (index + 1 == tiles.size() ? " or " : ", ");
-    os << tile.rows << "x" << tile.cols;
+      os << (index + 1 == shapes.size() ? " or " : ", ");
+    os << shape.first << "x" << shape.second;
   }
   return names;
 }
@@ -272,6 +312,14 @@ mlir::croq::getTileCandidates(const TargetDescription &target,
     tile.partialPartCols = getResultPartCols(target, /*resultBytes=*/4, tile);
     candidates.push_back(tile);
   }
+  // A forced narrow tile (the model's are variants of their own,
+  // addNarrowVariants).
+  if (rows != 0 && candidates.empty())
+    for (TileConfig tile : getNarrowTiles(target, resultBytes))
+      if (tile.rows == rows && tile.cols == cols) {
+        tile.maxModelCols = 0;
+        candidates.push_back(tile);
+      }
   if (candidates.empty())
     return failure();
   return candidates;

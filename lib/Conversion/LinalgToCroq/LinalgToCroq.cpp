@@ -306,14 +306,22 @@ static void eraseProduct(linalg::LinalgOp op, MatmulSpec &spec) {
   }
 }
 
-/// Replaces `op` by the kernels of `spec`'s product (emitProduct). Where A
-/// stored K x M may be one column (OneRowProducts.h), the kernels of the
-/// one-row form among `rowVariants` compute it when it is: in its place
-/// where the types tell, in the then-branch of an scf.if on the host
-/// otherwise.
+/// A one-row form a product may take (OneRowProducts.h), and the variants
+/// its product of one row is chosen among.
+struct RowForm {
+  OneRowForm form;
+  SmallVector<GemmVariant> variants;
+};
+
+/// Replaces `op` by the kernels of `spec`'s product (emitProduct). Where an
+/// operand may be one column (OneRowProducts.h), the kernels of the
+/// one-row form compute it when it is, each of `rowForms` in turn: in the
+/// product's place where the types tell, in the then-branch of an scf.if
+/// on the host otherwise (the next form, or the product as stored, in its
+/// else-branch).
 static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
                                 ArrayRef<GemmVariant> variants,
-                                ArrayRef<GemmVariant> rowVariants,
+                                ArrayRef<RowForm> rowForms,
                                 const TargetDescription &target,
                                 int64_t resultBytes, int64_t splitK,
                                 HostChoices &choices) {
@@ -323,30 +331,27 @@ static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
     return emitProduct(b, loc, op, product, productVariants, target,
                        resultBytes, splitK, choices);
   };
-  auto emitRow = [&]() {
-    MatmulSpec row = getOneRowSpec(spec);
-    row.a = emitOneRowView(b, loc, spec);
-    return emit(row, rowVariants);
+  // The forms from `first` on, then the product as stored.
+  std::function<LogicalResult(size_t)> emitFrom = [&](size_t first) {
+    if (first == rowForms.size())
+      return emit(spec, variants);
+    const RowForm &rowForm = rowForms[first];
+    auto emitRow = [&]() {
+      MatmulSpec row = emitOneRowSpec(b, loc, spec, rowForm.form);
+      return emit(row, rowForm.variants);
+    };
+    Value holds = emitOneRowCondition(b, loc, spec, rowForm.form);
+    if (std::optional<int64_t> known = getConstantIntValue(holds))
+      return *known ? emitRow() : emitFrom(first + 1);
+    auto branch = scf::IfOp::create(b, loc, holds, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(branch.thenBlock()->getTerminator());
+    if (failed(emitRow()))
+      return failure();
+    b.setInsertionPoint(branch.elseBlock()->getTerminator());
+    return emitFrom(first + 1);
   };
-  LogicalResult emitted = success();
-  if (rowVariants.empty()) {
-    emitted = emit(spec, variants);
-  } else {
-    Value oneColumn = emitOneColumnCondition(b, loc, spec);
-    std::optional<int64_t> known = getConstantIntValue(oneColumn);
-    if (known) {
-      emitted = *known ? emitRow() : emit(spec, variants);
-    } else {
-      auto branch = scf::IfOp::create(b, loc, oneColumn, /*withElse=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(branch.thenBlock()->getTerminator());
-      emitted = emitRow();
-      b.setInsertionPoint(branch.elseBlock()->getTerminator());
-      if (succeeded(emitted))
-        emitted = emit(spec, variants);
-    }
-  }
-  if (failed(emitted))
+  if (failed(emitFrom(0)))
     return failure();
   eraseProduct(op, spec);
   return success();
@@ -489,19 +494,25 @@ struct ConvertLinalgToCroqPass
         getVariants(op, spec, target, resultBytes);
     if (failed(variants))
       return failure();
-    // A stored K x M that may be one column: the variants of its one-row
-    // form, among those that suit one row where the model chooses.
-    SmallVector<GemmVariant> rowVariants;
-    if (mayHaveOneColumnA(spec)) {
+    // An A stored K x M or a B that may be one column: the variants of
+    // each one-row form, among those that suit one row where the model
+    // chooses. A product of one column is computed as its transpose, a
+    // product of one row, only where the model chooses: forced options
+    // give the kernels of the product as written.
+    SmallVector<RowForm> rowForms;
+    for (OneRowForm form : {OneRowForm::ColumnA, OneRowForm::ColumnB}) {
+      if (!mayTakeOneRowForm(spec, form) ||
+          (form == OneRowForm::ColumnB && !modelChooses()))
+        continue;
       FailureOr<SmallVector<GemmVariant>> row =
-          getVariants(op, getOneRowSpec(spec), target, resultBytes);
+          getVariants(op, getOneRowLayout(spec, form), target, resultBytes);
       if (failed(row))
         return failure();
-      rowVariants = std::move(*row);
       if (modelChooses())
-        keepOneRowVariants(rowVariants);
+        keepOneRowVariants(*row);
+      rowForms.push_back({form, std::move(*row)});
     }
-    return emitKernel(op, spec, *variants, rowVariants, target, resultBytes,
+    return emitKernel(op, spec, *variants, rowForms, target, resultBytes,
                       getProductSplitK(spec), choices);
   }
 
@@ -616,9 +627,13 @@ struct ConvertLinalgToCroqPass
     // no tile, split, form or cluster is forced (cluster-m=1 asks for no
     // clusters: the whole tiles of C^T have none, their K loops split in
     // clusters are left out).
-    if (modelChooses())
+    // Then the narrow tiles of few columns (the same way).
+    if (modelChooses()) {
       addSwappedVariants(spec, target, resultBytes, /*clusters=*/clusterM == 0,
                          variants);
+      addNarrowVariants(spec, target, resultBytes, /*clusters=*/clusterM == 0,
+                        variants);
+    }
     return variants;
   }
 };

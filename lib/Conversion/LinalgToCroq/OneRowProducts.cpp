@@ -1,9 +1,10 @@
-//===- OneRowProducts.cpp - a one-column A read as its row ----------------===//
+//===- OneRowProducts.cpp - one-column operands read as rows --------------===//
 //
-// The one-row form of a product whose A is stored K x M (OneRowProducts.h).
-// At 1x8192x8192 (f16, H200) the staged column cost a device copy before
-// the kernel: 0.85 of cuBLAS, where the same product with A stored M x K
-// ran 1.10.
+// The one-row forms of products with a one-column operand
+// (OneRowProducts.h). At 1x8192x8192 (f16, H200) A's staged column cost a
+// device copy before the kernel: 0.85 of cuBLAS, where the same product
+// with A stored M x K ran 1.10. A matrix-vector product (N = 1) staged its
+// B and its C: 0.46-0.63 of cuBLAS at 4096x1x4096 to 11008x1x4096.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <limits>
 
@@ -22,69 +24,137 @@ using namespace mlir::croq;
 /// of 16-bit floats, more than TMA's 16.
 static constexpr int64_t kRowStrideElements = 64;
 
-bool mlir::croq::mayHaveOneColumnA(const MatmulSpec &spec) {
-  if (spec.batched || spec.conv || !spec.aTransposed)
-    return false;
-  auto type = dyn_cast<MemRefType>(spec.a.getType());
+/// Whether `value` is a memref of two dimensions whose dimension `dim` is
+/// 1 or dynamic.
+static bool mayHaveUnitDim(Value value, int64_t dim) {
+  auto type = dyn_cast<MemRefType>(value.getType());
   if (!type || type.getRank() != 2)
     return false;
-  return type.isDynamicDim(1) || type.getDimSize(1) == 1;
+  return type.isDynamicDim(dim) || type.getDimSize(dim) == 1;
 }
 
-MatmulSpec mlir::croq::getOneRowSpec(const MatmulSpec &spec) {
+/// The extent of one of `spec`'s products: M (A's) for ColumnA, N (B's)
+/// for ColumnB, as the operand and its dimension.
+static std::pair<Value, int64_t> getUnitExtent(const MatmulSpec &spec,
+                                               OneRowForm form) {
+  if (form == OneRowForm::ColumnA)
+    return {spec.a, spec.aTransposed ? 1 : 0};
+  return {spec.b, spec.bTransposed ? 0 : 1};
+}
+
+bool mlir::croq::mayTakeOneRowForm(const MatmulSpec &spec, OneRowForm form) {
+  if (spec.batched || spec.conv)
+    return false;
+  if (form == OneRowForm::ColumnA && !spec.aTransposed)
+    return false;
+  // Matrix-vector products of 16-bit floats (those measured).
+  if (form == OneRowForm::ColumnB &&
+      (spec.epilogue || spec.aScales || !isa<MemRefType>(spec.c.getType()) ||
+       !isa<Float16Type, BFloat16Type>(getElementTypeOrSelf(spec.a.getType()))))
+    return false;
+  auto [operand, dim] = getUnitExtent(spec, form);
+  return mayHaveUnitDim(operand, dim);
+}
+
+MatmulSpec mlir::croq::getOneRowLayout(const MatmulSpec &spec,
+                                       OneRowForm form) {
   MatmulSpec row = spec;
   row.aTransposed = false;
+  if (form == OneRowForm::ColumnA)
+    return row;
+  // C^T = B^T A^T: B's row is the A of one row, A the B of N x K (stored
+  // M x K) or K x N (stored K x M).
+  row.a = spec.b;
+  row.b = spec.a;
+  row.bTransposed = !spec.aTransposed;
   return row;
 }
 
-Value mlir::croq::emitOneColumnCondition(OpBuilder &b, Location loc,
-                                         const MatmulSpec &spec) {
-  IndexBuilder e{b, loc};
-  auto type = cast<MemRefType>(spec.a.getType());
-  auto equal = [&](Value x, int64_t value) {
-    return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq, x,
-                                         e.c(value));
-  };
-  // A is K x M: one column where M is 1.
-  Value oneColumn = equal(e.dim(spec.a, 1), 1);
-  // With the identity layout, A's stride along K is M.
+/// `value`'s stride along dimension `dim` (of two).
+static Value getStride(IndexBuilder &e, Value value, int64_t dim) {
+  auto type = cast<MemRefType>(value.getType());
   if (type.getLayout().isIdentity())
-    return oneColumn;
+    return dim == 1 ? e.c(1) : e.dim(value, 1);
   auto [strides, offset] = type.getStridesAndOffset();
-  Value stride = ShapedType::isDynamic(strides[0])
-                     ? memref::ExtractStridedMetadataOp::create(b, loc, spec.a)
-                           .getStrides()[0]
-                     : e.c(strides[0]);
-  return b.createOrFold<arith::AndIOp>(loc, oneColumn, equal(stride, 1));
+  if (!ShapedType::isDynamic(strides[dim]))
+    return e.c(strides[dim]);
+  return memref::ExtractStridedMetadataOp::create(e.b, e.loc, value)
+      .getStrides()[dim];
 }
 
-Value mlir::croq::emitOneRowView(OpBuilder &b, Location loc,
-                                 const MatmulSpec &spec) {
+/// Whether `value`'s elements along dimension `dim` are one apart.
+static Value emitUnitStride(IndexBuilder &e, Value value, int64_t dim) {
+  return e.b.createOrFold<arith::CmpIOp>(e.loc, arith::CmpIPredicate::eq,
+                                         getStride(e, value, dim), e.c(1));
+}
+
+Value mlir::croq::emitOneRowCondition(OpBuilder &b, Location loc,
+                                      const MatmulSpec &spec, OneRowForm form) {
   IndexBuilder e{b, loc};
-  auto type = cast<MemRefType>(spec.a.getType());
-  Value k = e.dim(spec.a, 0);
+  auto [operand, dim] = getUnitExtent(spec, form);
+  Value condition = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                                  e.dim(operand, dim), e.c(1));
+  // The elements of `value` along `dim` are one apart; with the identity
+  // layout the extent of one above says so for the operand it was read
+  // from (A or B).
+  auto alsoUnitStride = [&](Value value, int64_t dim, bool readExtent) {
+    if (readExtent &&
+        cast<MemRefType>(value.getType()).getLayout().isIdentity())
+      return;
+    condition = b.createOrFold<arith::AndIOp>(loc, condition,
+                                              emitUnitStride(e, value, dim));
+  };
+  if (form == OneRowForm::ColumnA) {
+    // A is K x M: its elements along K.
+    alsoUnitStride(spec.a, 0, /*readExtent=*/true);
+    return condition;
+  }
+  // B's elements along K, C's along M.
+  alsoUnitStride(spec.b, spec.bTransposed ? 1 : 0, /*readExtent=*/true);
+  alsoUnitStride(spec.c, 0, /*readExtent=*/false);
+  return condition;
+}
+
+/// `value`, whose elements along dimension `dim` of two are one apart and
+/// whose other extent is 1, as the 1 x L memref of its elements
+/// (emitOneRowSpec).
+static Value emitRowView(OpBuilder &b, Location loc, Value value, int64_t dim) {
+  IndexBuilder e{b, loc};
+  auto type = cast<MemRefType>(value.getType());
+  Value length = e.dim(value, dim);
   OpFoldResult offset;
   auto [strides, staticOffset] = type.getStridesAndOffset();
   if (ShapedType::isDynamic(staticOffset))
     offset =
-        memref::ExtractStridedMetadataOp::create(b, loc, spec.a).getOffset();
+        memref::ExtractStridedMetadataOp::create(b, loc, value).getOffset();
   else
     offset = b.getIndexAttr(staticOffset);
-  Value rowStride = e.roundUp(k, kRowStrideElements);
-  int64_t staticK = type.getDimSize(0);
+  Value rowStride = e.roundUp(length, kRowStrideElements);
+  int64_t staticLength = type.getDimSize(dim);
+  int64_t staticStride = ShapedType::isDynamic(staticLength)
+                             ? ShapedType::kDynamic
+                             : static_cast<int64_t>(llvm::alignTo(
+                                   staticLength, kRowStrideElements));
   auto rowType = MemRefType::get(
-      {1, staticK}, type.getElementType(),
-      StridedLayoutAttr::get(b.getContext(), staticOffset,
-                             {ShapedType::isDynamic(staticK)
-                                  ? ShapedType::kDynamic
-                                  : static_cast<int64_t>(llvm::alignTo(
-                                        staticK, kRowStrideElements)),
-                              1}),
+      {1, staticLength}, type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), staticOffset, {staticStride, 1}),
       type.getMemorySpace());
   return memref::ReinterpretCastOp::create(
-      b, loc, rowType, spec.a, offset,
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), getAsOpFoldResult(k)},
+      b, loc, rowType, value, offset,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), getAsOpFoldResult(length)},
       ArrayRef<OpFoldResult>{getAsOpFoldResult(rowStride), b.getIndexAttr(1)});
+}
+
+MatmulSpec mlir::croq::emitOneRowSpec(OpBuilder &b, Location loc,
+                                      const MatmulSpec &spec, OneRowForm form) {
+  MatmulSpec row = getOneRowLayout(spec, form);
+  if (form == OneRowForm::ColumnA) {
+    row.a = emitRowView(b, loc, spec.a, 0);
+    return row;
+  }
+  row.a = emitRowView(b, loc, spec.b, spec.bTransposed ? 1 : 0);
+  row.c = emitRowView(b, loc, spec.c, 0);
+  return row;
 }
 
 void mlir::croq::keepOneRowVariants(SmallVector<GemmVariant> &variants) {
@@ -97,6 +167,9 @@ void mlir::croq::keepOneRowVariants(SmallVector<GemmVariant> &variants) {
       plainRows = std::min(plainRows, variant.tile.rows);
   }
   llvm::erase_if(variants, [&](const GemmVariant &variant) {
+    // The narrow tiles are for few columns, where one row has many.
+    if (variant.tile.maxModelCols != 0)
+      return true;
     if (variant.tile.swapped)
       return variant.tile.cols != swappedCols;
     return variant.tile.rows != plainRows || variant.tile.clusterRows != 1;

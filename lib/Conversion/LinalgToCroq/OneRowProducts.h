@@ -1,12 +1,21 @@
-//===- OneRowProducts.h - a one-column A read as its row -------*- C++ -*-===//
+//===- OneRowProducts.h - one-column operands read as rows -----*- C++ -*-===//
 //
-// A product of one row (M = 1) whose A is stored K x M holds A as a column
-// of K elements one element apart: the 1 x K row itself, which TMA cannot
-// describe as stored (its rows, of one element, are not 16 bytes apart)
-// and would have to stage. convert-linalg-to-croq reads it as the row it
-// is: the product of A stored M x K, chosen among the variants that suit
-// one row. Where M is dynamic, the host code takes that form when the
-// call's M is 1 and the other otherwise.
+// An operand that is one column of elements one apart is a row of them
+// stored as a column: its rows, of one element, are not 16 bytes apart, so
+// TMA cannot describe it as stored and the runtime would stage it by a
+// device copy. Two products have one:
+//
+// - one row (M = 1) whose A is stored K x M: A is the 1 x K row, and the
+//   product is that of A stored M x K;
+// - one column (N = 1, a matrix-vector product): B's column and C's are
+//   rows (B stored K x N, or N x K where it is a row already; C's rows of
+//   one element are as far from TMA as B's), and C^T = B^T A^T is a
+//   product of one row, B^T its A and A its B.
+//
+// convert-linalg-to-croq reads such an operand as the row it is and
+// computes the product of one row, chosen among the variants that suit
+// one row. Where the extents or strides are dynamic, the host code takes
+// that form when the call's operands have it and the other otherwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,25 +28,36 @@
 namespace mlir {
 namespace croq {
 
-/// Whether `spec` may be a product of one row whose A is stored K x M: an
-/// unbatched product of a matrix A, A indexed (k, m), M 1 or dynamic.
-bool mayHaveOneColumnA(const MatmulSpec &spec);
+/// Which one-column operand a product of one row is read from.
+enum class OneRowForm {
+  /// M = 1, A stored K x M: A read as its 1 x K row.
+  ColumnA,
+  /// N = 1: B and C read as rows, the product C^T = B^T A^T.
+  ColumnB,
+};
 
-/// `spec` with A stored M x K: the layout the one-row form reads A in (A's
-/// value is still the column; emitOneRowView makes the row).
-MatmulSpec getOneRowSpec(const MatmulSpec &spec);
+/// Whether `spec` may have `form`: an unbatched product of matrices, not a
+/// convolution; for ColumnA, A stored K x M and M 1 or dynamic; for
+/// ColumnB, 16-bit float operands, N 1 or dynamic, and no fused consumer
+/// (its operands are indexed by C's rows and columns).
+bool mayTakeOneRowForm(const MatmulSpec &spec, OneRowForm form);
 
-/// Whether the call's A, stored K x M, is one column of elements one apart
-/// (M = 1 and A's stride along K 1), as an i1 (a constant where the types
-/// tell).
-Value emitOneColumnCondition(OpBuilder &b, Location loc,
-                             const MatmulSpec &spec);
+/// The product of one row that `form` computes, in layouts only: its
+/// operands' values are `spec`'s, not yet seen as rows (emitOneRowSpec).
+MatmulSpec getOneRowLayout(const MatmulSpec &spec, OneRowForm form);
 
-/// `spec`'s A, a column of K elements one apart (emitOneColumnCondition),
-/// as the 1 x K memref of the same elements. Its stride along the one row
-/// is K rounded up to 64 elements: no element is read through it, and a
-/// stride TMA accepts keeps the row from being staged.
-Value emitOneRowView(OpBuilder &b, Location loc, const MatmulSpec &spec);
+/// Whether the call's operands have `form`: its extent of one (M or N) is
+/// 1 and each column read as a row has its elements one apart, as an i1 (a
+/// constant where the types tell).
+Value emitOneRowCondition(OpBuilder &b, Location loc, const MatmulSpec &spec,
+                          OneRowForm form);
+
+/// The product of one row of `form` (getOneRowLayout), with each column
+/// read as the 1 x L memref of the same elements: its stride along the one
+/// row is L rounded up to 64 elements, which no element is read through
+/// and which TMA accepts.
+MatmulSpec emitOneRowSpec(OpBuilder &b, Location loc, const MatmulSpec &spec,
+                          OneRowForm form);
 
 /// Keeps the variants that suit a product of one row: the plain tiles of
 /// the fewest rows, without clusters along M, whole or with their K loops

@@ -5,7 +5,8 @@
 // of B's scales, the 192-row tile for anything but a plain 16-bit product
 // (its consumers spill otherwise), and the forms an implicit GEMM lacks;
 // the one consumer warpgroup a plain 16-bit product runs 128x128 on; and
-// which products may take tiles of C^T (A and B's roles swapped).
+// which products may take tiles of C^T (A and B's roles swapped) and the
+// narrow tiles of few columns.
 //
 //===----------------------------------------------------------------------===//
 
@@ -177,6 +178,24 @@ void mlir::croq::addSwappedVariants(const MatmulSpec &spec,
     // ran 0.757 of cuBLAS where the 128x64 ones split in four (a workspace
     // and a reduction) ran 0.951 (H200).
     tile.maxModelRows = tile.cols;
+    appendClusterSplitVariants(tile, variants);
+  }
+}
+
+void mlir::croq::addNarrowVariants(const MatmulSpec &spec,
+                                   const TargetDescription &target,
+                                   int64_t resultBytes, bool clusters,
+                                   SmallVector<GemmVariant> &variants) {
+  if (!isPlain16BitProduct(spec))
+    return;
+  SmallVector<TileConfig> tiles = getNarrowTiles(target, resultBytes);
+  for (const TileConfig &tile : tiles)
+    variants.push_back({tile, GemmForm::Whole});
+  if (!clusters)
+    return;
+  for (TileConfig tile : tiles) {
+    // One column of tiles only, as for the tiles of C^T.
+    tile.maxModelCols = tile.cols;
     appendClusterSplitVariants(tile, variants);
   }
 }

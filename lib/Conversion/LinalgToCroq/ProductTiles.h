@@ -42,6 +42,14 @@ void addSwappedVariants(const MatmulSpec &spec, const TargetDescription &target,
                         int64_t resultBytes, bool clusters,
                         SmallVector<GemmVariant> &variants);
 
+/// Adds to `variants` the narrow tiles of few columns (getNarrowTiles)
+/// that the cost model may compute `spec` in: whole, and with their K
+/// loops split in clusters of two unless `clusters` is false. None unless
+/// it is a plain product of 16-bit floats into a zeroed output.
+void addNarrowVariants(const MatmulSpec &spec, const TargetDescription &target,
+                       int64_t resultBytes, bool clusters,
+                       SmallVector<GemmVariant> &variants);
+
 /// Keeps the variants an implicit GEMM takes, or declines forced options
 /// that leave none, naming the op.
 LogicalResult keepConvolutionVariants(linalg::LinalgOp op,

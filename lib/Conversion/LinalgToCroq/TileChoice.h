@@ -40,6 +40,9 @@ struct TileConfig {
   /// bound is not 0 (a forced tile runs whatever the rows).
   int64_t minModelRows = 0;
   int64_t maxModelRows = 0;
+  /// The most columns of the product the cost model gives the tile (0: no
+  /// bound): the narrow tiles of few columns (getNarrowTiles).
+  int64_t maxModelCols = 0;
   /// The thread block cluster of the unsplit kernel, in tiles: rows x 1
   /// blocks share the B operand's K steps (multicast), 1 x cols blocks A's.
   int64_t clusterRows = 1;
@@ -151,11 +154,19 @@ std::string getKnownTileNames();
 SmallVector<TileConfig> getSwappedTiles(const TargetDescription &target,
                                         int64_t resultBytes);
 
+/// The narrow plain tiles, for products of few columns (N of 1 to 64, M
+/// and K large): 64 rows (one consumer warpgroup) by 16, 32 or 64
+/// columns, blocks not persistent, not split through a workspace; the
+/// cost model gives each to products of at most two of its widths.
+SmallVector<TileConfig> getNarrowTiles(const TargetDescription &target,
+                                       int64_t resultBytes);
+
 /// The tiles a GEMM writing `resultBytes`-byte elements can have on
 /// `target`, largest first: those with room for three stages of operands
 /// next to the result tile in shared memory and an efficiency for B's
 /// layout (`bKMajor`: B stored N x K). With `rows` and `cols` not 0, that
-/// tile only, or failure if it is not one croq can compute.
+/// tile only (a narrow one too), or failure if it is not one croq can
+/// compute.
 FailureOr<SmallVector<TileConfig>>
 getTileCandidates(const TargetDescription &target, int64_t resultBytes,
                   bool bKMajor, int64_t rows, int64_t cols);

@@ -13,7 +13,7 @@
 // RUN: not croq-opt %s --convert-linalg-to-croq="stream-k=2 cluster-m=2" 2>&1 | FileCheck %s --check-prefix=STREAMKCLUSTER
 // RUN: not croq-opt %s --convert-linalg-to-croq="stream-k=2" -split-input-file 2>&1 | FileCheck %s --check-prefix=STREAMKBATCH
 
-// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x224, 128x176, 128x160, 128x144, 128x128, 64x128, 192x192 or 128x64 result elements, got 96x128
+// SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x224, 128x176, 128x160, 128x144, 128x128, 64x128, 192x192, 128x64, 64x16, 64x32 or 64x64 result elements, got 96x128
 // ALONE: error: convert-linalg-to-croq takes tile-m and tile-n together
 // NEGATIVE: error: convert-linalg-to-croq takes split-k >= 0, got -2
 // CLUSTER2D: error: convert-linalg-to-croq takes clusters of cluster-m x 1 (0: chosen) or 1 x cluster-n blocks, at most 8, got 2x2

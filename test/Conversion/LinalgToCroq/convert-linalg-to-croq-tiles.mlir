@@ -163,6 +163,11 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // cycle), tried for 2 to 32 splits with at least 4 K steps each and at
 // most 256 MiB of workspace; then 64x128, whole and split.
 // CHECK-LABEL: func.func @dynamic
+// N may be 1: the one-row form of a matrix-vector product first
+// (convert-linalg-to-croq-one-row.mlir), the product as stored in the
+// else-branch.
+// CHECK: scf.if
+// CHECK: } else {
 // CHECK-DAG: %[[M:.*]] = memref.dim %arg0, %c0 : memref<?x?xf16>
 // CHECK-DAG: %[[K:.*]] = memref.dim %arg0, %c1 : memref<?x?xf16>
 // CHECK-DAG: %[[N:.*]] = memref.dim %arg1, %c1 : memref<?x?xf16>
@@ -350,7 +355,21 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: arith.muli %{{.*}}, %c1315 : index
 // CHECK: arith.ceildivui %[[N]], %c192 : index
 // CHECK-NEXT: arith.ceildivui %[[M]], %c160 : index
-// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c22, %{{.*}} : index
+// CHECK: arith.select %{{.*}}, %c22, %{{.*}} : index
+// Then the narrow tiles, 64 rows by 16, 32 and 64 columns (40 cycles a
+// step at 80 percent, 80 and 160), each given products of at most two of
+// its widths; their K loops split in clusters are left out here too.
+// CHECK: arith.muli %{{.*}}, %c40 : index
+// CHECK: arith.ceildivui %[[M]], %c64 : index
+// CHECK-NEXT: arith.ceildivui %[[N]], %c16 : index
+// CHECK: arith.cmpi ugt, %[[N]], %c32 : index
+// CHECK: arith.select %{{.*}}, %c23, %{{.*}} : index
+// CHECK: arith.ceildivui %[[N]], %c32 : index
+// CHECK: arith.cmpi ugt, %[[N]], %c64 : index
+// CHECK: arith.select %{{.*}}, %c24, %{{.*}} : index
+// CHECK: arith.ceildivui %[[N]], %c64 : index
+// CHECK: arith.cmpi ugt, %[[N]], %c128 : index
+// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c25, %{{.*}} : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {

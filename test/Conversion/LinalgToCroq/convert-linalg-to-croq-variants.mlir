@@ -1,33 +1,45 @@
 // RUN: croq-opt %s --convert-linalg-to-croq | FileCheck %s --check-prefix=ALL
-// RUN: croq-opt %s --convert-linalg-to-croq="variants=3" | FileCheck %s --check-prefix=ONE
-// RUN: croq-opt %s --convert-linalg-to-croq="variants=-1" | FileCheck %s --check-prefix=NONE
+// RUN: croq-opt %s --convert-linalg-to-croq="variants=-1,3" | FileCheck %s --check-prefix=ONE
+// RUN: croq-opt %s --convert-linalg-to-croq="variants=-1,-1" | FileCheck %s --check-prefix=NONE
 // RUN: croq-opt %s --convert-linalg-to-croq="classify=true" | FileCheck %s --check-prefix=CLASSIFY
 
-// Compile on first call. A dynamic f16 GEMM has 22 variants (tiles, their
-// clusters, split, stream-K and cluster-split forms; 37 kernels): by
-// default the host code chooses among all of them.
+// Compile on first call. A dynamic f16 GEMM into f32 is two products whose
+// variant the host code chooses: first the one-row form of a
+// matrix-vector product (N = 1, computed as C^T = B^T A^T; three
+// variants: 64x128 tiles whole, split, split in clusters), then the
+// product as stored, with 28 variants (tiles, their clusters, split,
+// stream-K and cluster-split forms, the narrow tiles of few columns; 43
+// kernels). By default the host code chooses among all of them.
 // ALL-LABEL: func.func @gemm
 // ALL-NOT: croqRtRequireVariant
+// ALL: scf.if
 // ALL: scf.index_switch
-// ALL-COUNT-21: case
+// ALL-COUNT-2: case
+// ALL: } else {
+// ALL: scf.index_switch
+// ALL-COUNT-27: case
 // ALL-NOT: case
 // ALL-NOT: croqRtRequireVariant
 
-// variants=3 keeps variant 3 (the whole 128x192 tile): the host code checks
-// that the call's extents chose it, then launches its one kernel.
+// variants=-1,3 keeps no variant of the one-row form and variant 3 of the
+// product (the whole 128x192 tile): the host code checks that the call's
+// extents chose it, then launches its one kernel.
 // ONE-DAG: func.func private @croqRtRequireVariant(i64, i64, i64) -> i32
 // ONE-LABEL: func.func @gemm
 // ONE-NOT: scf.index_switch
-// ONE: call @croqRtRequireVariant(%c0_i64, %{{.*}}, %c3_i64) : (i64, i64, i64) -> i32
+// ONE: call @croqRtRequireVariant(%c0_i64, %{{.*}}, %c-1_i64) : (i64, i64, i64) -> i32
+// ONE-NOT: croq.parallel
+// ONE: call @croqRtRequireVariant(%c1_i64, %{{.*}}, %c3_i64) : (i64, i64, i64) -> i32
 // ONE: croq.parallel
 // ONE-SAME: : block
 // ONE-NOT: croq.acc<128x256
 // ONE: croq.mma.fill {{.*}} : !croq.acc<128x192xf32>
 // ONE-NOT: croq.parallel {{.*}} : block
 
-// variants=-1 keeps none: every call fails in the check.
+// variants=-1,-1 keeps none: every call fails in a check.
 // NONE-LABEL: func.func @gemm
 // NONE: call @croqRtRequireVariant(%c0_i64, %{{.*}}, %c-1_i64)
+// NONE: call @croqRtRequireVariant(%c1_i64, %{{.*}}, %c-1_i64)
 // NONE-NOT: croq.parallel
 
 // The classifier launches nothing: it reports the choice and stays an entry
@@ -37,10 +49,14 @@
 // CLASSIFY-SAME: attributes {croq.entry}
 // First the count of products alone (product -1), then the choice.
 // CLASSIFY: %[[COUNTONLY:.*]] = arith.index_cast %{{.*}} : index to i64
-// CLASSIFY-NEXT: call @croqRtReportVariant(%c-1_i64, %c1_i64, %[[COUNTONLY]]) : (i64, i64, i64) -> ()
+// CLASSIFY-NEXT: call @croqRtReportVariant(%c-1_i64, %c2_i64, %[[COUNTONLY]]) : (i64, i64, i64) -> ()
+// CLASSIFY: scf.if
 // CLASSIFY: call @croqRtRequireEqualExtents
-// CLASSIFY: call @croqRtReportVariant(%c0_i64, %c1_i64{{.*}}, %{{.*}}) : (i64, i64, i64) -> ()
-// CLASSIFY-NEXT: return
+// CLASSIFY: call @croqRtReportVariant(%c0_i64, %c2_i64{{.*}}, %{{.*}}) : (i64, i64, i64) -> ()
+// CLASSIFY: } else {
+// CLASSIFY: call @croqRtRequireEqualExtents
+// CLASSIFY: call @croqRtReportVariant(%c1_i64, %c2_i64{{.*}}, %{{.*}}) : (i64, i64, i64) -> ()
+// CLASSIFY: return
 // CLASSIFY-NOT: croq.parallel
 // CLASSIFY-NOT: linalg.
 func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {

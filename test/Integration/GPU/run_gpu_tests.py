@@ -1351,6 +1351,38 @@ def linalg_matmul_tests(s: Suite) -> None:
          (1, 4096, 11008), tn=True, nt=True, staged=0)
     case("linalg_mm_tt_bf16", torch.bfloat16, torch.float32,
          (1, 1000, 1001), tn=True, nt=True, staged=1)
+    # Few columns: the narrow tiles 64x16 (8, 13 and 16 columns; whole, and
+    # split in clusters where 64-row blocks are too few), 64x32 (24
+    # columns) and 64x64 (48 and 64), M and K past the tiles' edges, in
+    # each layout (B stored K x N and N x K, A stored K x M) and into f32.
+    for shape in [(4096, 8, 4096), (8200, 13, 8200), (11008, 16, 4096),
+                  (4104, 24, 4104), (8192, 48, 8192), (6000, 64, 3000)]:
+        case("linalg_mm_f16", torch.float16, torch.float16, shape)
+        case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True)
+        case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
+             tn=True)
+    case("linalg_mm_f16_f32out", torch.float16, torch.float32,
+         (4096, 16, 4096))
+    # One column (N = 1, a matrix-vector product): B's column and C's read
+    # as rows and C^T = B^T A^T computed as a product of one row, so that
+    # neither is staged: M of thousands (64x16 tiles of C^T) and of a few
+    # hundred (64x128 tiles, the K loop split), M and K past the tiles'
+    # edges, B stored N x K (its row read through the same cast); A is
+    # staged only where its own rows are not 16-byte multiples (K = 1001
+    # stored M x K, M = 4100 stored K x M).
+    for shape, staged_mk, staged_km in [
+            ((4096, 1, 4096), 0, 0), ((8192, 1, 8192), 0, 0),
+            ((11008, 1, 4096), 0, 0), ((4100, 1, 4104), 0, 1),
+            ((300, 1, 8192), 0, 0), ((3000, 1, 1001), 1, 0)]:
+        case("linalg_mm_f16", torch.float16, torch.float16, shape,
+             staged=staged_mk)
+        case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+             nt=True, staged=staged_mk)
+        case("linalg_mm_tn_f16", torch.float16, torch.float16, shape,
+             tn=True, staged=staged_km)
+    case("linalg_mm_f16_f32out", torch.float16, torch.float32,
+         (4096, 1, 4096), staged=0)
     # Tiles of C^T of two and three consumer warpgroups, each storing its
     # 64 rows of C^T as 64 columns of C's tile: 128x160 (290 rows, N and K
     # past the edges), 128x176 (340 rows), 128x208 (199 rows, one column
