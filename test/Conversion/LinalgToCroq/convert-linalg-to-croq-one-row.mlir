@@ -2,6 +2,7 @@
 // RUN: croq-opt %s --convert-linalg-to-croq="classify=true" -split-input-file | FileCheck %s --check-prefix=CLASSIFY
 // RUN: croq-opt %s --convert-linalg-to-croq="tile-m=64 tile-n=128" --canonicalize -split-input-file | FileCheck %s --check-prefix=FORCED
 // RUN: croq-opt %S/Inputs/frontend/matmul_tn_dyn.generalized.mlir --croq-specialize-contractions --convert-linalg-to-croq | FileCheck %s --check-prefix=UPSTREAM
+// RUN: croq-opt %S/Inputs/frontend/matvec_dyn.generalized.mlir --croq-specialize-contractions --convert-linalg-to-croq | FileCheck %s --check-prefix=MATVEC
 
 // What upstream's passes make of tosa.transpose + tosa.matmul with a
 // dynamic M (Inputs/frontend/matmul_tn_dyn.generalized.mlir: a generic
@@ -14,6 +15,22 @@
 // UPSTREAM:       scf.if %[[ONE]] {
 // UPSTREAM:         memref.reinterpret_cast %[[A]] to offset: [0], sizes: [1, 4096], strides: [4096, 1]
 // UPSTREAM:       } else {
+
+// tosa.matmul of a dynamic N, generalized and lowered by upstream's passes
+// (Inputs/frontend/matvec_dyn.generalized.mlir: its unit batch collapsed
+// by croq-specialize-contractions), takes the matrix-vector form where the
+// call's N is 1: B's and C's columns read as rows, in 64x16 tiles of C^T
+// split in clusters (M and K are static: the choice is made here).
+// MATVEC-LABEL: func.func @matvec_dyn
+// MATVEC:       %[[B:.*]] = memref.collapse_shape %arg1
+// MATVEC:       %[[C:.*]] = memref.collapse_shape %alloc
+// MATVEC:       %[[N:.*]] = memref.dim %[[B]], %c1
+// MATVEC:       arith.cmpi eq, %[[N]]
+// MATVEC:       scf.if
+// MATVEC:         memref.reinterpret_cast %[[B]] to offset: [0], sizes: [1, 4096], strides: [4096, 1]
+// MATVEC:         memref.reinterpret_cast %[[C]] to offset: [0], sizes: [1, 4096], strides: [4096, 1]
+// MATVEC:         croq.parallel {{.*}} in [128, 1] : block cluster [2, 1]
+// MATVEC:       } else {
 
 // A product of one row whose A is stored K x M holds A as a column of K
 // elements one apart, whose rows TMA cannot describe (one element, 2 bytes
