@@ -1385,6 +1385,11 @@ def linalg_matmul_tests(s: Suite) -> None:
              tn=True, staged=staged_km)
     case("linalg_mm_f16_f32out", torch.float16, torch.float32,
          (4096, 1, 4096), staged=0)
+    # Accumulated into C (read through its row), and with consumers fused
+    # in the epilogue, which keep the product as written (B and C staged).
+    case("linalg_mm_acc_f16", torch.float16, torch.float32, (4096, 1, 4096),
+         accumulate=True, staged=0)
+    fused((4096, 1, 4104))
     # Tiles of C^T of two and three consumer warpgroups, each storing its
     # 64 rows of C^T as 64 columns of C's tile: 128x160 (290 rows, N and K
     # past the edges), 128x176 (340 rows), 128x208 (199 rows, one column
