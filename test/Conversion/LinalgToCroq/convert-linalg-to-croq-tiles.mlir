@@ -225,7 +225,17 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[LONG:.*]] = arith.maxui %[[WC0]], %[[MEM0]] : index
 // CHECK: %[[PART:.*]] = arith.muli %[[SHORT]], %c30 : index
 // CHECK: %[[UNHID:.*]] = arith.divui %[[PART]], %c100 : index
-// CHECK: %[[C0:.*]] = arith.addi %[[LONG]], %[[UNHID]] : index
+// CHECK: %[[K0:.*]] = arith.addi %[[LONG]], %[[UNHID]] : index
+// A plain tile a whole 64-column span wider than a product of more than
+// 64 columns (N rounded up to 64, plus 64, at most its width) is never
+// taken.
+// CHECK: %[[NS0:.*]] = arith.ceildivui %[[N]], %c64 : index
+// CHECK: %[[NR0:.*]] = arith.muli %[[NS0]], %c64 : index
+// CHECK: %[[NP0:.*]] = arith.addi %[[NR0]], %c64 : index
+// CHECK: %[[WIDE0:.*]] = arith.cmpi ult, %[[NP0]], %c257 : index
+// CHECK: %[[MANY0:.*]] = arith.cmpi ugt, %[[N]], %c64 : index
+// CHECK: %[[NEVER0:.*]] = arith.select %[[MANY0]], %c1152921504606846976, %[[K0]] : index
+// CHECK: %[[C0:.*]] = arith.select %[[WIDE0]], %[[NEVER0]], %[[K0]] : index
 // CHECK: %[[X1:.*]] = arith.muli %{{.*}}, %c783 : index
 // CHECK: %[[SC1:.*]] = arith.divui %[[X1]], %c100 : index
 // CHECK: %[[BN1:.*]] = arith.ceildivui %[[N]], %c192 : index
@@ -233,7 +243,9 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[T1:.*]] = arith.addi %[[S1]], %c2000 : index
 // CHECK: %[[WC1:.*]] = arith.muli %{{.*}}, %[[T1]] : index
 // CHECK: %[[L1:.*]] = arith.maxui %[[WC1]], %{{.*}} : index
-// CHECK: %[[C1:.*]] = arith.addi %[[L1]], %{{.*}} : index
+// CHECK: %[[K1:.*]] = arith.addi %[[L1]], %{{.*}} : index
+// CHECK: %[[WIDE1:.*]] = arith.cmpi ult, %{{.*}}, %c193 : index
+// CHECK: %[[C1:.*]] = arith.select %[[WIDE1]], %{{.*}}, %[[K1]] : index
 // CHECK: %[[LT1:.*]] = arith.cmpi ult, %[[C1]], %[[C0]] : index
 // CHECK: %[[I1:.*]] = arith.select %[[LT1]], %c1, %c0 : index
 // CHECK: %[[BEST1:.*]] = arith.select %[[LT1]], %[[C1]], %[[C0]] : index
@@ -258,8 +270,10 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[T6:.*]] = arith.addi %[[S6]], %c2000 : index
 // CHECK: %[[WC6:.*]] = arith.muli %{{.*}}, %[[T6]] : index
 // CHECK: %[[L6:.*]] = arith.maxui %[[WC6]], %{{.*}} : index
-// CHECK: %[[C6:.*]] = arith.addi %[[L6]], %{{.*}} : index
-// CHECK: %[[LT6:.*]] = arith.cmpi ult, %[[C6]], %{{.*}} : index
+// CHECK: %[[K6:.*]] = arith.addi %[[L6]], %{{.*}} : index
+// CHECK: %[[NEV6:.*]] = arith.select %{{.*}}, %c1152921504606846976, %[[K6]] : index
+// CHECK-NEXT: %[[C6:.*]] = arith.select %{{.*}}, %[[NEV6]], %[[K6]] : index
+// CHECK-NEXT: %[[LT6:.*]] = arith.cmpi ult, %[[C6]], %{{.*}} : index
 // CHECK: %[[I6:.*]] = arith.select %[[LT6]], %c6, %[[I5]] : index
 // Two splits of 128x128: K steps per split, the splits that have steps;
 // a split grid of more than one wave (132 blocks) is never chosen.
