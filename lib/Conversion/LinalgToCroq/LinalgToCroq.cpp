@@ -34,6 +34,8 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Matchers.h"
 
+#include <functional>
+
 namespace mlir {
 namespace croq {
 #define GEN_PASS_DEF_CONVERTLINALGTOCROQ
