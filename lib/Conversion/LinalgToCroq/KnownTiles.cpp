@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <limits>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::croq;
@@ -105,6 +106,10 @@ static constexpr int64_t kEnoughStages = 5;
 /// (4096^3: 0.347 against 0.353 ms; 8192^3: 2.90 against 3.05; H200,
 /// bench/RESULTS.md).
 static constexpr int64_t kMaxResultParts = 4;
+
+/// The fewest stages of operands a tile of the cost model's leaves room
+/// for next to its result tile.
+static constexpr int64_t kMinModelStages = 3;
 
 /// A ring for each operand (A and B) next to a shared result tile of
 /// `resultCols` columns, as croq-pipeline-loops counts them (without its
@@ -215,27 +220,42 @@ static constexpr SwappedTile kSwappedTiles[] = {
     {64, 176, 80},  {64, 208, 80}, {128, 160, 91}, {128, 176, 91},
     {128, 208, 91}, {192, 160, 73}};
 
+/// A tile of the variants added after the table's (tiles of C^T, narrow
+/// tiles): `rows` x `width` on rows / 64 consumer warpgroups, not
+/// persistent, not split through a workspace, its result stored whole; or
+/// none where its operands would have fewer than kMinModelStages stages.
+static std::optional<TileConfig> makeAddedTile(const TargetDescription &target,
+                                               int64_t resultBytes,
+                                               int64_t rows, int64_t width,
+                                               int64_t efficiency) {
+  TileConfig tile{rows,
+                  width,
+                  /*consumers=*/rows / kWarpgroupRows,
+                  /*persistent=*/false,
+                  /*splittable=*/false,
+                  efficiency,
+                  efficiency};
+  // A tile of C^T's accumulator is stored transposed whole: its column
+  // parts would be row parts of the result.
+  tile.resultPartCols = width;
+  if (countStages(target, resultBytes, tile, width) < kMinModelStages)
+    return std::nullopt;
+  return tile;
+}
+
 SmallVector<TileConfig>
 mlir::croq::getSwappedTiles(const TargetDescription &target,
                             int64_t resultBytes) {
-  constexpr int64_t kMinStages = 3;
   SmallVector<TileConfig> tiles;
   for (const SwappedTile &swapped : kSwappedTiles) {
-    TileConfig tile{swapped.rows,
-                    swapped.width,
-                    /*consumers=*/swapped.rows / kWarpgroupRows,
-                    /*persistent=*/false,
-                    /*splittable=*/false,
-                    swapped.efficiency,
-                    swapped.efficiency};
+    std::optional<TileConfig> tile = makeAddedTile(
+        target, resultBytes, swapped.rows, swapped.width, swapped.efficiency);
+    if (!tile)
+      continue;
     // The model gives it products of at most two columns of tiles.
-    tile.maxModelRows = 2 * swapped.width;
-    tile.swapped = true;
-    // The accumulator is stored transposed whole: its column parts would
-    // be row parts of the result.
-    tile.resultPartCols = swapped.width;
-    if (countStages(target, resultBytes, tile, swapped.width) >= kMinStages)
-      tiles.push_back(tile);
+    tile->maxModelRows = 2 * swapped.width;
+    tile->swapped = true;
+    tiles.push_back(*tile);
   }
   return tiles;
 }
@@ -259,19 +279,14 @@ static constexpr int64_t kNarrowTileEfficiency = 80;
 SmallVector<TileConfig>
 mlir::croq::getNarrowTiles(const TargetDescription &target,
                            int64_t resultBytes) {
-  constexpr int64_t kMinStages = 3;
   SmallVector<TileConfig> tiles;
   for (int64_t width : kNarrowTileWidths) {
-    TileConfig tile{kWarpgroupRows,       width,
-                    /*consumers=*/1,
-                    /*persistent=*/false,
-                    /*splittable=*/false, kNarrowTileEfficiency,
-                    kNarrowTileEfficiency};
-    tile.maxModelCols = 2 * width;
-    tile.resultPartCols = width;
-    tile.partialPartCols = width;
-    if (countStages(target, resultBytes, tile, width) >= kMinStages)
-      tiles.push_back(tile);
+    std::optional<TileConfig> tile = makeAddedTile(
+        target, resultBytes, kWarpgroupRows, width, kNarrowTileEfficiency);
+    if (!tile)
+      continue;
+    tile->maxModelCols = 2 * width;
+    tiles.push_back(*tile);
   }
   return tiles;
 }
@@ -296,15 +311,15 @@ FailureOr<SmallVector<TileConfig>>
 mlir::croq::getTileCandidates(const TargetDescription &target,
                               int64_t resultBytes, bool bKMajor, int64_t rows,
                               int64_t cols) {
-  constexpr int64_t kMinStages = 3;
   SmallVector<TileConfig> candidates;
   for (TileConfig tile : kKnownTiles) {
     if (!bKMajor)
       tile.efficiency = tile.nMajorEfficiency;
     if (rows != 0 && (tile.rows != rows || tile.cols != cols))
       continue;
-    if (rows == 0 && (tile.efficiency == 0 ||
-                      getStagesThatFit(target, resultBytes, tile) < kMinStages))
+    if (rows == 0 &&
+        (tile.efficiency == 0 ||
+         getStagesThatFit(target, resultBytes, tile) < kMinModelStages))
       continue;
     // A forced tile runs, however slowly its layout computes.
     tile.efficiency = std::max<int64_t>(tile.efficiency, 1);

@@ -34,8 +34,6 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Matchers.h"
 
-#include <functional>
-
 namespace mlir {
 namespace croq {
 #define GEN_PASS_DEF_CONVERTLINALGTOCROQ
@@ -333,27 +331,30 @@ static LogicalResult emitKernel(linalg::LinalgOp op, MatmulSpec &spec,
     return emitProduct(b, loc, op, product, productVariants, target,
                        resultBytes, splitK, choices);
   };
-  // The forms from `first` on, then the product as stored.
-  std::function<LogicalResult(size_t)> emitFrom = [&](size_t first) {
-    if (first == rowForms.size())
-      return emit(spec, variants);
-    const RowForm &rowForm = rowForms[first];
-    auto emitRow = [&]() {
+  // Each form in turn; the next one (or the product as stored) goes where
+  // the form does not hold: nowhere where the types say it does, in the
+  // else-branch of its scf.if where they do not tell.
+  auto emitAll = [&]() -> LogicalResult {
+    for (const RowForm &rowForm : rowForms) {
+      Value holds = emitOneRowCondition(b, loc, spec, rowForm.form);
+      std::optional<int64_t> known = getConstantIntValue(holds);
+      if (known && !*known)
+        continue;
+      scf::IfOp branch;
+      if (!known) {
+        branch = scf::IfOp::create(b, loc, holds, /*withElse=*/true);
+        b.setInsertionPoint(branch.thenBlock()->getTerminator());
+      }
       MatmulSpec row = emitOneRowSpec(b, loc, spec, rowForm.form);
-      return emit(row, rowForm.variants);
-    };
-    Value holds = emitOneRowCondition(b, loc, spec, rowForm.form);
-    if (std::optional<int64_t> known = getConstantIntValue(holds))
-      return *known ? emitRow() : emitFrom(first + 1);
-    auto branch = scf::IfOp::create(b, loc, holds, /*withElse=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(branch.thenBlock()->getTerminator());
-    if (failed(emitRow()))
-      return failure();
-    b.setInsertionPoint(branch.elseBlock()->getTerminator());
-    return emitFrom(first + 1);
+      if (failed(emit(row, rowForm.variants)))
+        return failure();
+      if (known)
+        return success();
+      b.setInsertionPoint(branch.elseBlock()->getTerminator());
+    }
+    return emit(spec, variants);
   };
-  if (failed(emitFrom(0)))
+  if (failed(emitAll()))
     return failure();
   eraseProduct(op, spec);
   return success();
