@@ -356,6 +356,17 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     the product's own buffer in place (bufferization's form of
     `bias + A B` into a function's result), and for vectors stored with
     further dimensions of extent 1 (a bias of 1 x 1 x N read `(b, 0, n)`).
+    A product written through a `memref.collapse_shape` view of its buffer
+    (a batch of one matrix viewed as the matrix, as
+    `croq-specialize-contractions` leaves TOSA's matmul) may be read by the
+    generic as the buffer: through a loop of extent 1 for the dimension the
+    view drops (dropped from the generic where its body does not read that
+    loop's index) or through a constant 0 (as `croq-fuse-elementwise`
+    folds such views); the generic then reads the product's view, and
+    views without their dimensions of extent 1 of its other tiles and its
+    output. Allocations and views between the product and the generic move
+    before the product, and inputs read twice through one map (as
+    elementwise fusion leaves them) are read once.
 
     Convolutions. `linalg.conv_2d_nhwc_fhwc` and `linalg.conv_2d_nhwc_hwcf`
     on memrefs of static shapes and identity layouts, with f16 or bf16
@@ -598,8 +609,15 @@ def CroqSpecializeContractions
     to the wider.
 
     Named `linalg.matmul` and `linalg.batch_matmul` of 16-bit operands, and
-    of other operands stored K-major, are left as they are; other named
-    contractions are generalized first. Contractions that are not a batch
+    of other operands stored K-major, are left as they are, but for a
+    `linalg.batch_matmul` of one matrix (its output's batch extent 1, as
+    `tosa-to-linalg` lowers TOSA's 3-D matmul): that is a `linalg.matmul`
+    of its operands viewed without their batch dimension (an operand its
+    maps broadcast over the batch is taken as it is), so that it may take
+    the forms of a plain product in `convert-linalg-to-croq` (K splits,
+    stream-K, tiles of C^T, narrow tiles, the one-row and one-column
+    forms); the zero fill right before it moves onto the output's view.
+    Other named contractions are generalized first. Contractions that are not a batch
     of matrix products (a matrix-vector product, a dot product) stay: the
     reduction kernel of `convert-linalg-to-croq` computes them.
 

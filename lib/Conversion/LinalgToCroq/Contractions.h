@@ -13,6 +13,7 @@
 #define CROQ_LIB_CONVERSION_LINALGTOCROQ_CONTRACTIONS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -60,6 +61,14 @@ struct ContractionForm {
 /// is empty. Fails otherwise, with the reason in `reason` if given.
 FailureOr<ContractionForm> getContractionForm(linalg::GenericOp op,
                                               std::string *reason = nullptr);
+
+/// Makes `op`, a linalg.batch_matmul of one matrix (the output's batch
+/// extent 1), a linalg.matmul of the same operands viewed without their
+/// batch dimension (memref.collapse_shape; an operand broadcast over the
+/// batch as it is), with `fill`, the zero fill right before it if given,
+/// moved onto the output's view. Fails, changing nothing, where an
+/// operand's layout does not collapse so.
+LogicalResult collapseUnitBatch(linalg::BatchMatmulOp op, linalg::FillOp fill);
 
 } // namespace croq
 } // namespace mlir

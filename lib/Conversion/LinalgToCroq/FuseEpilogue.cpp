@@ -90,21 +90,35 @@ static Value collapseToVector(OpBuilder &b, Location loc, Value vector) {
                                          ArrayRef<ReassociationIndices>{all});
 }
 
-/// Whether the buffer `product` is a temporary that only the fill, the
-/// product, `generic` and deallocations use; collects the deallocations.
-static bool isTemporary(Value product, Operation *matmul,
-                        linalg::GenericOp generic,
-                        SmallVectorImpl<Operation *> &deallocs) {
-  if (!product.getDefiningOp<memref::AllocOp>())
-    return false;
-  for (Operation *user : product.getUsers()) {
-    if (user == matmul || user == generic || isa<linalg::FillOp>(user))
+/// The allocation of the buffer `product`, where it is a temporary that
+/// only the fill, the product, `generic` and deallocations use (directly or
+/// through `product`, a view of it; views nothing reads do not count);
+/// collects the deallocations.
+static memref::AllocOp getTemporary(Value product, Operation *matmul,
+                                    linalg::GenericOp generic,
+                                    SmallVectorImpl<Operation *> &deallocs) {
+  auto isProductUser = [&](Operation *user) {
+    return user == matmul || user == generic || isa<linalg::FillOp>(user);
+  };
+  Value buffer = product;
+  if (auto view = product.getDefiningOp<memref::CollapseShapeOp>()) {
+    buffer = view.getSrc();
+    if (!llvm::all_of(view->getUsers(), isProductUser))
+      return nullptr;
+  }
+  auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return nullptr;
+  for (Operation *user : alloc->getUsers()) {
+    // Views of it nothing reads are left behind.
+    if (isProductUser(user) || user == product.getDefiningOp() ||
+        (isa<ViewLikeOpInterface>(user) && user->use_empty()))
       continue;
     if (!isa<memref::DeallocOp>(user))
-      return false;
+      return nullptr;
     deallocs.push_back(user);
   }
-  return true;
+  return alloc;
 }
 
 std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::LinalgOp matmul,
@@ -127,9 +141,10 @@ std::optional<Epilogue> mlir::croq::matchEpilogue(linalg::LinalgOp matmul,
   // The generic writes the product's buffer in place (its final value), or
   // the product went through a temporary only the generic reads.
   if (epilogue.output != product) {
-    if (!isTemporary(product, matmul, generic, epilogue.deallocs))
+    epilogue.temporary =
+        getTemporary(product, matmul, generic, epilogue.deallocs);
+    if (!epilogue.temporary)
       return std::nullopt;
-    epilogue.temporary = product.getDefiningOp<memref::AllocOp>();
   }
   Type outputType = getElementTypeOrSelf(epilogue.output.getType());
   if (classify(epilogue.output, generic.getMatchingIndexingMap(init)) !=

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #include <optional>
 
@@ -34,7 +35,8 @@ struct Epilogue {
 /// The elementwise linalg.generic right after `matmul` that reads its
 /// product, if the kernel can compute it in its epilogue: the product went
 /// into a zeroed buffer (`product`) that is either a temporary
-/// (memref.alloc) nothing else uses or the generic's own output (updated in
+/// (memref.alloc, or a view of one) nothing else uses or the generic's own
+/// output (updated in
 /// place, as bufferization leaves `bias + A B` into a function's result);
 /// the generic's loops are parallel, its output and the product indexed
 /// (m, n), its other inputs indexed (m, n), (n), (m) (vectors possibly
@@ -45,6 +47,17 @@ struct Epilogue {
 /// linalg.batch_matmul the loops are (b, m, n), and the output, the product
 /// and the other tiles are indexed (b, m, n).
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul, Value product);
+
+/// Where a linalg.matmul or linalg.batch_matmul of host code writes a
+/// memref.collapse_shape view of a buffer (a product of one matrix viewed
+/// without its batch dimension, croq-specialize-contractions) and the
+/// generic right after it reads that buffer: makes the generic read, in
+/// place of each operand that is a tile of its loops stored with
+/// dimensions of extent 1 between (indexed by constant 0s, as
+/// croq-fuse-elementwise leaves them), a view without those dimensions:
+/// the product's own view for the product's buffer. So matchEpilogue finds
+/// the product among its inputs, indexed (m, n).
+void viewProductConsumers(ModuleOp module);
 
 /// The part of an epilogue's match that GEMMs and convolutions share:
 /// every input of `epilogue.generic` is one `acceptsInput` takes (given its

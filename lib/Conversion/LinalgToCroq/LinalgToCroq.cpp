@@ -33,6 +33,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace croq {
@@ -300,7 +301,7 @@ static void eraseProduct(linalg::LinalgOp op, MatmulSpec &spec) {
       dealloc->erase();
     for (Operation *user :
          llvm::make_early_inc_range(spec.epilogue->temporary->getUsers()))
-      if (isa<memref::CollapseShapeOp>(user) && user->use_empty())
+      if (isa<ViewLikeOpInterface>(user) && user->use_empty())
         user->erase();
     spec.epilogue->temporary.erase();
   }
@@ -417,6 +418,8 @@ struct ConvertLinalgToCroqPass
     // Every op is sorted, or declined by name, before anything changes.
     ModuleOp module = getOperation();
     rewriteHostCopies(module);
+    // Consumers of products on views read the products' views.
+    viewProductConsumers(module);
     // NCHW convolutions become NHWC ones between transposes.
     rewriteNchwConvolutions(module);
     HostWork work;

@@ -267,7 +267,7 @@ static bool isFloat8(Type element) {
 /// The fill right before `op` of its whole output, and its value: a
 /// linalg.fill, or a generic without inputs that yields a value from
 /// outside its body; none if there is none.
-static std::pair<Operation *, Value> getStartFill(linalg::GenericOp op) {
+static std::pair<Operation *, Value> getStartFill(linalg::LinalgOp op) {
   Operation *prev = op->getPrevNode();
   Value out = op.getDpsInits()[0];
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(prev);
@@ -452,14 +452,24 @@ struct CroqSpecializeContractionsPass
              !op->getParentOfType<gpu::GPUModuleOp>();
     };
     // Named contractions the kernel does not read as they are are
-    // generalized first.
+    // generalized first; batches of one matrix it reads as they are become
+    // plain products.
     SmallVector<linalg::LinalgOp> named;
+    SmallVector<linalg::BatchMatmulOp> unitBatches;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!isa<linalg::GenericOp>(op) && isHost(op) &&
-          op.hasPureBufferSemantics() &&
-          linalg::isaContractionOpInterface(op) && !isReadAsIs(op))
+      if (isa<linalg::GenericOp>(op) || !isHost(op) ||
+          !op.hasPureBufferSemantics() ||
+          !linalg::isaContractionOpInterface(op))
+        return;
+      if (!isReadAsIs(op))
         named.push_back(op);
+      else if (auto batch = dyn_cast<linalg::BatchMatmulOp>(op.getOperation()))
+        unitBatches.push_back(batch);
     });
+    for (linalg::BatchMatmulOp op : unitBatches) {
+      Operation *fill = getStartFill(op).first;
+      (void)collapseUnitBatch(op, dyn_cast_or_null<linalg::FillOp>(fill));
+    }
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : named) {
       rewriter.setInsertionPoint(op);

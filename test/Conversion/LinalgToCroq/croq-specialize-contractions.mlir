@@ -218,3 +218,70 @@ func.func @masked(%a: memref<64x32xf16>, %b: memref<32x48xf16>, %c: memref<64x48
   }
   return
 }
+
+// -----
+
+// A 16-bit batch_matmul of one matrix (TOSA's matmul as tosa-to-linalg
+// lowers it) is a plain product of views without the batch dimension: the
+// zero fill moves onto C's view, right before the product.
+// CHECK-LABEL: func.func @unit_batch
+// CHECK-DAG: %[[A:.*]] = memref.collapse_shape %arg0 {{\[}}[0, 1], [2]] : memref<1x128x64xf16> into memref<128x64xf16>
+// CHECK-DAG: %[[B:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1], [2]] : memref<1x64x256xf16> into memref<64x256xf16>
+// CHECK-DAG: %[[C:.*]] = memref.collapse_shape %arg2 {{\[}}[0, 1], [2]] : memref<1x128x256xf32> into memref<128x256xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[C]] : memref<128x256xf32>)
+// CHECK-NEXT: linalg.matmul ins(%[[A]], %[[B]] : memref<128x64xf16>, memref<64x256xf16>) outs(%[[C]] : memref<128x256xf32>)
+// CHECK-NOT: batch_matmul
+func.func @unit_batch(%a: memref<1x128x64xf16>, %b: memref<1x64x256xf16>, %c: memref<1x128x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x128x256xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<1x128x64xf16>, memref<1x64x256xf16>) outs(%c : memref<1x128x256xf32>)
+  return
+}
+
+// -----
+
+// Its indexing maps carry over without the batch: B stored N x K (read
+// (b, n, k)) and A broadcast over the batch (a matrix, read (m, k)); a
+// dynamic M stays dynamic. A fill that is not right before it stays.
+// CHECK-DAG: #[[AM:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[BM:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[CM:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @unit_batch_maps
+// CHECK: linalg.fill ins(%{{.*}} : f16) outs(%arg2 : memref<1x?x256xf16>)
+// CHECK-DAG: %[[B:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1], [2]] : memref<1x256x64xf16> into memref<256x64xf16>
+// CHECK-DAG: %[[C:.*]] = memref.collapse_shape %arg2 {{\[}}[0, 1], [2]] : memref<1x?x256xf16> into memref<?x256xf16>
+// CHECK: linalg.matmul indexing_maps = [#[[AM]], #[[BM]], #[[CM]]] ins(%arg0, %[[B]] : memref<?x64xf16>, memref<256x64xf16>) outs(%[[C]] : memref<?x256xf16>)
+func.func @unit_batch_maps(%a: memref<?x64xf16>, %b: memref<1x256x64xf16>, %c: memref<1x?x256xf16>, %d: memref<4xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<1x?x256xf16>)
+  linalg.fill ins(%zero : f16) outs(%d : memref<4xf16>)
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%a, %b : memref<?x64xf16>, memref<1x256x64xf16>) outs(%c : memref<1x?x256xf16>)
+  return
+}
+
+// -----
+
+// A batch of two, or of a dynamic extent, stays a batch.
+// CHECK-LABEL: func.func @batches_kept
+// CHECK: linalg.batch_matmul ins(%arg0, %arg1 : memref<2x128x64xf16>, memref<2x64x256xf16>)
+// CHECK: linalg.batch_matmul ins(%arg3, %arg4 : memref<?x128x64xf16>, memref<?x64x256xf16>)
+// CHECK-NOT: collapse_shape
+func.func @batches_kept(%a: memref<2x128x64xf16>, %b: memref<2x64x256xf16>, %c: memref<2x128x256xf32>,
+                        %x: memref<?x128x64xf16>, %y: memref<?x64x256xf16>, %z: memref<?x128x256xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x128x64xf16>, memref<2x64x256xf16>) outs(%c : memref<2x128x256xf32>)
+  linalg.batch_matmul ins(%x, %y : memref<?x128x64xf16>, memref<?x64x256xf16>) outs(%z : memref<?x128x256xf32>)
+  return
+}
+
+// -----
+
+// A matrix-vector product of one matrix (TOSA's matmul of one column)
+// stays a product of one column, which convert-linalg-to-croq computes as
+// a product of one row (C^T = B^T A^T).
+// CHECK-LABEL: func.func @unit_batch_one_column
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<4096x4096xf16>, memref<4096x1xf16>) outs(%{{.*}} : memref<4096x1xf16>)
+func.func @unit_batch_one_column(%a: memref<1x4096x4096xf16>, %b: memref<1x4096x1xf16>, %c: memref<1x4096x1xf16>) {
+  linalg.batch_matmul ins(%a, %b : memref<1x4096x4096xf16>, memref<1x4096x1xf16>) outs(%c : memref<1x4096x1xf16>)
+  return
+}

@@ -152,6 +152,22 @@ PROGRAMS = {
                       lambda at, b: at.transpose(1, 2) @ b, 2e-2),
     "matmul_tn_dyn": ([(1, 4096, 1), (1, 4096, 1024)], H, [1, 1 / 64],
                       lambda at, b: at.transpose(1, 2) @ b, 4e-3),
+    # tosa.matmul of one matrix (a batch_matmul of extent 1 along the
+    # batch, a plain product of views after croq-specialize-contractions),
+    # of four, with M and N dynamic, of one column (a matrix-vector product:
+    # the one-column form), of a dynamic number of columns, in bf16.
+    "matmul_b1": ([(1, 128, 64), (1, 64, 256)], H, [1, 1 / 8], torch.matmul,
+                  4e-3),
+    "matmul_b4": ([(4, 128, 64), (4, 64, 128)], H, [1, 1 / 8], torch.matmul,
+                  2e-3),
+    "matmul_dyn": ([(1, 200, 64), (1, 64, 300)], H, [1, 1 / 8], torch.matmul,
+                   2e-3),
+    "matvec": ([(1, 4096, 4096), (1, 4096, 1)], H, [1, 1 / 64], torch.matmul,
+               4e-3),
+    "matvec_dyn": ([(1, 4096, 4096), (1, 4096, 3)], H, [1, 1 / 64],
+                   torch.matmul, 4e-3),
+    "matmul_bf16": ([(1, 128, 64), (1, 64, 256)], torch.bfloat16, [1, 1 / 8],
+                    torch.matmul, 2e-3),
     # tf32 on the tensor cores: f32 operands rounded to 10 mantissa bits.
     "matmul_f32": ([(1, 128, 64), (1, 64, 256)], torch.float32, [1, 1 / 8],
                    torch.matmul, 2e-3),
@@ -162,7 +178,8 @@ PROGRAMS = {
 }
 
 #: The result type of the programs whose result is not of their dtype.
-RESULT_DTYPES = {"matmul_i8": torch.int32}
+RESULT_DTYPES = {"matmul_i8": torch.int32, "matmul_b4": torch.float32,
+                 "matmul_dyn": torch.float32, "matmul_bf16": torch.float32}
 #: The arguments whose type is not the program's dtype (by position).
 ARG_DTYPES = {"attention_heads_mask": {3: torch.float32}}
 

@@ -1,0 +1,89 @@
+// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=128 split-k=1 cluster-m=1" -split-input-file | FileCheck %s
+
+// A product of one matrix computed on a view of its batch of one
+// (croq-specialize-contractions makes TOSA's 3-D matmul so) is still read
+// by its consumer as the 3-D buffer: through the batch's loop of extent 1,
+// or through a constant 0 once croq-fuse-elementwise has folded the views.
+// The consumer is made to read the product's view, and the GEMM's
+// epilogue computes it.
+
+// The consumer over (b, m, n) with b of extent 1, reading the product
+// twice (as elementwise fusion leaves a value two ops read), a bias of
+// 1 x 1 x N, into a temporary allocated between the product and it.
+// CHECK-LABEL: func.func @batch_loop
+// CHECK: croq.parallel
+// CHECK: croq.mma.map
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @batch_loop(%a: memref<128x256xf16>, %b: memref<256x512xf16>, %bias: memref<1x1x512xf16>) -> memref<1x128x512xf16> {
+  %zero = arith.constant 0.0 : f16
+  %t = memref.alloc() : memref<1x128x512xf16>
+  %tv = memref.collapse_shape %t [[0, 1], [2]] : memref<1x128x512xf16> into memref<128x512xf16>
+  linalg.fill ins(%zero : f16) outs(%tv : memref<128x512xf16>)
+  linalg.matmul ins(%a, %b : memref<128x256xf16>, memref<256x512xf16>) outs(%tv : memref<128x512xf16>)
+  %out = memref.alloc() : memref<1x128x512xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%t, %bias, %t : memref<1x128x512xf16>, memref<1x1x512xf16>, memref<1x128x512xf16>) outs(%out : memref<1x128x512xf16>) {
+  ^bb0(%x: f16, %c: f16, %y: f16, %o: f16):
+    %s = arith.addf %x, %c : f16
+    %p = arith.mulf %s, %y : f16
+    linalg.yield %p : f16
+  }
+  memref.dealloc %t : memref<1x128x512xf16>
+  return %out : memref<1x128x512xf16>
+}
+
+// -----
+
+// The consumer folded to the product's loops (m, n), reading the buffer
+// through (0, m, n) and writing the function's 1 x M x N result in place.
+// CHECK-LABEL: func.func @folded
+// CHECK: croq.mma.map
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @folded(%a: memref<128x256xf16>, %b: memref<256x512xf16>, %bias: memref<1x1x512xf16>, %c: memref<1x128x512xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %cv = memref.collapse_shape %c [[0, 1], [2]] : memref<1x128x512xf16> into memref<128x512xf16>
+  linalg.fill ins(%zero : f16) outs(%cv : memref<128x512xf16>)
+  linalg.matmul ins(%a, %b : memref<128x256xf16>, memref<256x512xf16>) outs(%cv : memref<128x512xf16>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d0, d1)>, affine_map<(d0, d1) -> (0, 0, d1)>, affine_map<(d0, d1) -> (0, d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<1x128x512xf16>, memref<1x1x512xf16>) outs(%c : memref<1x128x512xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %s = arith.addf %x, %y : f16
+    %r = arith.maximumf %s, %zero : f16
+    linalg.yield %r : f16
+  }
+  return
+}
+
+// -----
+
+// A consumer whose body reads the batch loop's index keeps it: not the
+// product's loops, it stays an elementwise kernel of its own after the
+// GEMM's.
+// CHECK-LABEL: func.func @batch_index
+// CHECK-NOT: croq.mma.map
+// CHECK: croq.parallel
+// CHECK-NOT: croq.mma.map
+// CHECK: croq.parallel
+// CHECK-NOT: croq.mma.map
+// CHECK: return
+func.func @batch_index(%a: memref<128x256xf16>, %b: memref<256x512xf16>, %c: memref<1x128x512xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %cv = memref.collapse_shape %c [[0, 1], [2]] : memref<1x128x512xf16> into memref<128x512xf16>
+  linalg.fill ins(%zero : f16) outs(%cv : memref<128x512xf16>)
+  linalg.matmul ins(%a, %b : memref<128x256xf16>, memref<256x512xf16>) outs(%cv : memref<128x512xf16>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c : memref<1x128x512xf16>) outs(%c : memref<1x128x512xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %i = linalg.index 0 : index
+    %j = arith.index_cast %i : index to i32
+    %f = arith.sitofp %j : i32 to f16
+    %s = arith.addf %x, %f : f16
+    linalg.yield %s : f16
+  }
+  return
+}
