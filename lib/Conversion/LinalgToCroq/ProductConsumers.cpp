@@ -9,8 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Elementwise.h"
 #include "FuseEpilogue.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/SmallBitVector.h"
@@ -106,15 +108,24 @@ static void dropViewLoops(linalg::GenericOp generic,
   generic.setIteratorTypesAttr(b.getArrayAttr(iterators));
 }
 
-/// Makes `generic` read each input once per indexing map: a second read
-/// of the same buffer through the same map (as elementwise fusion leaves
-/// a value several ops of the chain read) reads the first's element.
-static void mergeRepeatedInputs(linalg::GenericOp generic) {
+/// Makes `generic` read each input once per indexing map, and no splat
+/// constant: a second read of the same buffer through the same map (as
+/// elementwise fusion leaves a value several ops of the chain read) reads
+/// the first's element, and a constant global of one value (TOSA's scalar
+/// operands, 1 x 1 x 1 tensors) is that value in the body.
+static void simplifyInputs(linalg::GenericOp generic) {
   Block &body = generic.getRegion().front();
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   SmallVector<Value> inputs(generic.getDpsInputs());
   SmallVector<unsigned> repeated;
-  for (unsigned i = 0; i < inputs.size(); ++i)
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  for (unsigned i = 0; i < inputs.size(); ++i) {
+    if (TypedAttr splat = getSplatConstant(inputs[i])) {
+      body.getArgument(i).replaceAllUsesWith(
+          arith::ConstantOp::create(b, generic.getLoc(), splat));
+      repeated.push_back(i);
+      continue;
+    }
     for (unsigned j = 0; j < i; ++j)
       if (inputs[i] == inputs[j] && maps[i] == maps[j] &&
           !llvm::is_contained(repeated, j)) {
@@ -122,6 +133,7 @@ static void mergeRepeatedInputs(linalg::GenericOp generic) {
         repeated.push_back(i);
         break;
       }
+  }
   for (unsigned i : llvm::reverse(repeated)) {
     generic.getInputsMutable().erase(i);
     body.eraseArgument(i);
@@ -207,7 +219,7 @@ void mlir::croq::viewProductConsumers(ModuleOp module) {
         generic.getNumReductionLoops() != 0 ||
         !llvm::is_contained(generic.getDpsInputs(), view.getSrc()))
       continue;
-    mergeRepeatedInputs(generic);
+    simplifyInputs(generic);
     dropViewLoops(generic, view);
     viewTiles(generic, view, getStart(op));
   }

@@ -87,3 +87,30 @@ func.func @batch_index(%a: memref<128x256xf16>, %b: memref<256x512xf16>, %c: mem
   }
   return
 }
+
+// -----
+
+// TOSA's scalar operands are constant globals of 1 x 1 x 1 elements: read
+// as their value in the consumer's body, which the epilogue then computes
+// (a tanh-GELU's constants, here one of them).
+memref.global "private" constant @half : memref<1x1x1xf16> = dense<5.000000e-01>
+// CHECK-LABEL: func.func @splat_global
+// CHECK: croq.mma.map
+// CHECK: arith.constant 5.000000e-01 : f16
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @splat_global(%a: memref<128x256xf16>, %b: memref<256x512xf16>, %c: memref<1x128x512xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %half = memref.get_global @half : memref<1x1x1xf16>
+  %cv = memref.collapse_shape %c [[0, 1], [2]] : memref<1x128x512xf16> into memref<128x512xf16>
+  linalg.fill ins(%zero : f16) outs(%cv : memref<128x512xf16>)
+  linalg.matmul ins(%a, %b : memref<128x256xf16>, memref<256x512xf16>) outs(%cv : memref<128x512xf16>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c, %half : memref<1x128x512xf16>, memref<1x1x1xf16>) outs(%c : memref<1x128x512xf16>) {
+  ^bb0(%x: f16, %h: f16, %o: f16):
+    %p = arith.mulf %x, %h : f16
+    linalg.yield %p : f16
+  }
+  return
+}
