@@ -132,7 +132,8 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     registers per consumer, the others spill). The 128x64 tile (one
     consumer warpgroup on 128 rows) is the model's only for products of
     65 to 128 rows, where it fills a wave that 64x128 fills with two rows
-    of tiles. A plain tile 64 or more columns wider than a product of more
+    of tiles, and, with its K loop split through a workspace, for products
+    of at most 64 columns (half the padding columns of 64x128 per row). A plain tile 64 or more columns wider than a product of more
     than 64 columns (N rounded up to 64) is not taken: every block would
     compute and store that padding (12288 x 128 x 12288: 128x192 tiles in
     clusters 0.77 of cuBLAS, 128x128 0.97; H200). For static shapes

@@ -81,9 +81,19 @@ static constexpr TileConfig kKnownTiles[] = {
     // N x K, A stored K x M) against 0.797 / 0.844 / 0.788 with 64x128 (H200,
     // bench_linalg.py). Elsewhere the model does not give it: at 64 rows
     // (half of it padding) it ran 0.65-0.79 where 64x128 runs 0.98-1.02, and
-    // at 512^3, 1024^3 and 2048x512x8192 2-5% slower than 64x128.
+    // at 512^3, 1024^3 and 2048x512x8192 2-5% slower than 64x128. With
+    // its K loop split through a workspace it is the model's for products
+    // of at most 64 columns whatever the rows: it computes half the padding
+    // columns of 64x128 per row and fills the wave with shorter K ranges
+    // (2048x24x8192 split in eight: 1.00 / 1.03 / 0.98 of cuBLAS, B stored
+    // K x N / N x K, A K x M, where 64x128 split in four ran 0.75 / 0.86 /
+    // 0.76 and 64x32 in clusters of two 0.75; 2048x40x16384 1.02 against
+    // 0.73; 1024x48x8192 0.97 / 1.00 against 0.86 / 0.96; static kernels,
+    // H200). Whole or split in clusters it is not: 8192x64x8192 in
+    // clusters ran 0.95-0.99 where 64x64 whole runs 0.99-1.04, 11008x16x4096
+    // whole 0.99 against 64x16's 1.00.
     {128, 64, 1, false, true, 85, 85, /*minModelRows=*/65,
-     /*maxModelRows=*/128},
+     /*maxModelRows=*/128, /*unboundedRowsMaxCols=*/64},
 };
 
 /// The stages of operands past which a deeper ring gains little: a tile

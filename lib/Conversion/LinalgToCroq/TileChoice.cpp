@@ -568,10 +568,14 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       cost = emitIdleClusterCost(e, rows, cols, tile, cost);
       splits = e.c(1);
     }
+    Value unboundedRows = cost;
     if (tile.minModelRows != 0)
       cost = e.select(e.less(m, e.c(tile.minModelRows)), e.c(kNever), cost);
     if (tile.maxModelRows != 0)
       cost = e.select(e.less(e.c(tile.maxModelRows), m), e.c(kNever), cost);
+    if (tile.unboundedRowsMaxCols != 0 && variant.form == GemmForm::SplitK)
+      cost = e.select(e.less(e.c(tile.unboundedRowsMaxCols), n), cost,
+                      unboundedRows);
     if (tile.maxModelCols != 0)
       cost = e.select(e.less(e.c(tile.maxModelCols), n), e.c(kNever), cost);
     // A plain tile a whole span of 64 columns wider than a product of more

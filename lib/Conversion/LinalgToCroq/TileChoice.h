@@ -40,6 +40,10 @@ struct TileConfig {
   /// bound is not 0 (a forced tile runs whatever the rows).
   int64_t minModelRows = 0;
   int64_t maxModelRows = 0;
+  /// The most columns of a product to which the row bounds do not apply
+  /// where the K loop is split through a workspace (0: they apply to
+  /// all).
+  int64_t unboundedRowsMaxCols = 0;
   /// The most columns of the product the cost model gives the tile (0: no
   /// bound): the narrow tiles of few columns (getNarrowTiles).
   int64_t maxModelCols = 0;

@@ -138,3 +138,27 @@ func.func @fused(%a: memref<192x6000xf16>, %b: memref<6000x328xf16>, %bias: memr
   memref.dealloc %tmp : memref<192x328xf32>
   return
 }
+
+// -----
+
+// Few columns and many rows: 128x64 tiles (one consumer warpgroup) with
+// their K loop split in eight (16 row tiles, 128 blocks of 16 K steps,
+// partials of 8 x 2048 x 64 f32), where 64x128 ones computed twice the
+// padding columns per row in four splits (0.75 of cuBLAS against 1.00,
+// H200). Whole or split in clusters, the tile keeps its row bounds
+// (with split-k=1: 64x128 tiles in clusters of two along M).
+// CHECK-LABEL: func.func @few_columns
+// CHECK: gpu.alloc () : memref<16384x64xf32>
+// CHECK: croq.parallel (%{{.*}}, %{{.*}}) in [128, 1] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
+// CHECK: croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+// CHECK: croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+// WHOLE-LABEL: func.func @few_columns
+// WHOLE: croq.parallel (%{{.*}}, %{{.*}}) in [32, 1] : block cluster [2, 1]
+// WHOLE-NOT: croq.tile<128x64xf16
+// WHOLE: croq.tile<64x128xf16
+func.func @few_columns(%a: memref<2048x8192xf16>, %b: memref<8192x24xf16>, %c: memref<2048x24xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<2048x24xf16>)
+  linalg.matmul ins(%a, %b : memref<2048x8192xf16>, memref<8192x24xf16>) outs(%c : memref<2048x24xf16>)
+  return
+}
