@@ -71,9 +71,11 @@ static SmallVector<int64_t> getDroppedDims(memref::CollapseShapeOp view) {
 /// the body reads its index.
 static void dropViewLoops(linalg::GenericOp generic,
                           memref::CollapseShapeOp view) {
-  auto read = llvm::find_if(generic.getDpsInputOperands(), [&](OpOperand *in) {
-    return in->get() == view.getSrc();
-  });
+  SmallVector<OpOperand *> inputs = generic.getDpsInputOperands();
+  auto read = llvm::find_if(
+      inputs, [&](OpOperand *in) { return in->get() == view.getSrc(); });
+  if (read == inputs.end())
+    return;
   AffineMap readMap = generic.getMatchingIndexingMap(*read);
   if (!readMap.isPermutation())
     return;
