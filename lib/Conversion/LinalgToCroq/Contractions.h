@@ -13,7 +13,6 @@
 #define CROQ_LIB_CONVERSION_LINALGTOCROQ_CONTRACTIONS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 

@@ -36,8 +36,8 @@ struct Epilogue {
 /// product, if the kernel can compute it in its epilogue: the product went
 /// into a zeroed buffer (`product`) that is either a temporary
 /// (memref.alloc, or a view of one) nothing else uses or the generic's own
-/// output (updated in
-/// place, as bufferization leaves `bias + A B` into a function's result);
+/// output (updated in place, as bufferization leaves `bias + A B` into a
+/// function's result);
 /// the generic's loops are parallel, its output and the product indexed
 /// (m, n), its other inputs indexed (m, n), (n), (m) (vectors possibly
 /// stored with more dimensions of extent 1, indexed by constant 0s) or

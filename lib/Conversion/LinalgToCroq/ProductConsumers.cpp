@@ -32,11 +32,11 @@ static Operation *getStart(Operation *product) {
   return isa_and_nonnull<linalg::FillOp>(prev) ? prev : product;
 }
 
-/// The op right after `product`, views and allocations not counted: those
-/// (of the consumer's operands and output, where bufferization places them)
-/// move before the product and its fill, where the kernel that computes
-/// both is made.
-static Operation *getNextOp(Operation *product) {
+/// Moves the views and allocations right after `product` (of the
+/// consumer's operands and output, where bufferization places them) before
+/// the product and its fill, where the kernel that computes both is made;
+/// returns the op after them.
+static Operation *hoistToConsumer(Operation *product) {
   Operation *start = getStart(product);
   Operation *next = product->getNextNode();
   while (isa_and_nonnull<ViewLikeOpInterface, memref::AllocOp>(next)) {
@@ -92,15 +92,16 @@ static void dropViewLoops(linalg::GenericOp generic,
       return;
   if (drop.none() || drop.all())
     return;
+  // The dropped loops index 0; then no map uses them.
   MLIRContext *context = generic.getContext();
   SmallVector<AffineExpr> dims;
-  unsigned kept = 0;
   for (unsigned loop = 0; loop < generic.getNumLoops(); ++loop)
     dims.push_back(drop.test(loop) ? getAffineConstantExpr(0, context)
-                                   : getAffineDimExpr(kept++, context));
+                                   : getAffineDimExpr(loop, context));
   SmallVector<AffineMap> maps;
   for (AffineMap map : generic.getIndexingMapsArray())
-    maps.push_back(map.replaceDimsAndSymbols(dims, {}, kept, 0));
+    maps.push_back(map.replaceDimsAndSymbols(dims, {}, map.getNumDims(), 0));
+  maps = compressUnusedDims(maps);
   SmallVector<Attribute> iterators;
   for (auto [loop, iterator] : llvm::enumerate(generic.getIteratorTypesArray()))
     if (!drop.test(loop))
@@ -216,7 +217,7 @@ void mlir::croq::viewProductConsumers(ModuleOp module) {
   });
   for (linalg::LinalgOp op : products) {
     auto view = op.getDpsInits()[0].getDefiningOp<memref::CollapseShapeOp>();
-    auto generic = dyn_cast_or_null<linalg::GenericOp>(getNextOp(op));
+    auto generic = dyn_cast_or_null<linalg::GenericOp>(hoistToConsumer(op));
     if (!generic || !generic.hasPureBufferSemantics() ||
         generic.getNumReductionLoops() != 0 ||
         !llvm::is_contained(generic.getDpsInputs(), view.getSrc()))
