@@ -49,6 +49,10 @@ static AffineMap foldReshape(Operation *view, AffineMap map) {
       results.push_back(wide ? map.getResult(*wide)
                              : getAffineConstantExpr(0, context));
     }
+  } else if (groups.empty()) {
+    // A source of one element viewed as a scalar (rank 0): each of its
+    // dimensions, all of extent 1, read at 0.
+    results.assign(expanded.getRank(), getAffineConstantExpr(0, context));
   } else {
     // Each of the view's dimensions becomes its group of the source's: the
     // view's result at its one dimension of extent above 1, 0 elsewhere.

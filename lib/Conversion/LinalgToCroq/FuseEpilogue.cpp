@@ -21,8 +21,10 @@ using namespace mlir;
 using namespace mlir::croq;
 
 namespace {
-/// How the generic reads one input at the element (m, n).
-enum class InputKind { Tile, Columns, Rows, Scalar };
+/// How the generic reads one input at the element (m, n): a tile, a vector
+/// per column or per row, a value, or the one element of a memref (every
+/// dimension of extent 1, as TOSA passes a scalar operand).
+enum class InputKind { Tile, Columns, Rows, Scalar, Element };
 } // namespace
 
 /// The position among `map`'s results of the one result that indexes a
@@ -65,6 +67,12 @@ static std::optional<InputKind> classify(Value operand, AffineMap map,
                : std::nullopt;
   if (memref.getRank() == loops && map.isIdentity())
     return InputKind::Tile;
+  if (memref.hasStaticShape() && memref.getNumElements() == 1 &&
+      llvm::all_of(map.getResults(), [](AffineExpr expr) {
+        auto constant = dyn_cast<AffineConstantExpr>(expr);
+        return !constant || constant.getValue() == 0;
+      }))
+    return InputKind::Element;
   std::optional<unsigned> varying = getOnlyVaryingResult(memref, map);
   if (!varying)
     return std::nullopt;
@@ -77,12 +85,17 @@ static std::optional<InputKind> classify(Value operand, AffineMap map,
   return std::nullopt;
 }
 
-/// `vector`, a memref of one dimension of extent above 1 (the others of
-/// extent 1), as a memref of that one.
+/// `vector`, a memref of at most one dimension of extent above 1 (the
+/// others of extent 1), as a memref of that one.
 static Value collapseToVector(OpBuilder &b, Location loc, Value vector) {
   auto type = cast<MemRefType>(vector.getType());
   if (type.getRank() == 1)
     return vector;
+  if (type.getRank() == 0)
+    return memref::ExpandShapeOp::create(
+        b, loc, MemRefType::get({1}, type.getElementType()), vector,
+        ArrayRef<ReassociationIndices>{},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   ReassociationIndices all;
   for (int64_t i = 0; i < type.getRank(); ++i)
     all.push_back(i);
@@ -230,6 +243,7 @@ mlir::croq::getEpilogueExtents(const Epilogue &epilogue) {
       extents.push_back({operand, tensor, dim, 1});
       break;
     case InputKind::Scalar:
+    case InputKind::Element:
       break;
     }
   }
@@ -266,11 +280,23 @@ Value mlir::croq::readTileElement(OpBuilder &b, Location loc, Type type,
   return ReadOp::create(b, loc, type, window, at, /*inBounds=*/false);
 }
 
-SmallVector<EpilogueInput> mlir::croq::prepareEpilogueInputs(
-    OpBuilder &b, Location loc, const Epilogue &epilogue, int64_t rows,
-    int64_t cols, Value blockM, Value blockN, Value batch) {
+EpilogueInputs mlir::croq::prepareEpilogueInputs(OpBuilder &b, Location loc,
+                                                 const Epilogue &epilogue,
+                                                 int64_t rows, int64_t cols,
+                                                 Value blockM, Value blockN,
+                                                 Value batch) {
   linalg::GenericOp generic = epilogue.generic;
-  SmallVector<EpilogueInput> inputs;
+  EpilogueInputs inputs;
+  if (!generic.getRegion().front().getOps<linalg::IndexOp>().empty()) {
+    if (generic.getNumLoops() == 3)
+      inputs.origin.push_back(
+          batch ? batch
+                : arith::ConstantIndexOp::create(b, loc, 0).getResult());
+    inputs.origin.push_back(arith::MulIOp::create(
+        b, loc, blockM, arith::ConstantIndexOp::create(b, loc, rows)));
+    inputs.origin.push_back(arith::MulIOp::create(
+        b, loc, blockN, arith::ConstantIndexOp::create(b, loc, cols)));
+  }
   for (OpOperand *input : generic.getDpsInputOperands()) {
     InputKind kind =
         *classify(input->get(), generic.getMatchingIndexingMap(input));
@@ -286,19 +312,23 @@ SmallVector<EpilogueInput> mlir::croq::prepareEpilogueInputs(
     else if (kind == InputKind::Rows)
       value = buildTileView(b, loc, collapseToVector(b, loc, value), {rows},
                             ValueRange{blockM});
-    inputs.push_back({static_cast<unsigned>(kind), value});
+    else if (kind == InputKind::Element)
+      value =
+          buildTileView(b, loc, collapseToVector(b, loc, value), {1},
+                        ValueRange{arith::ConstantIndexOp::create(b, loc, 0)});
+    inputs.inputs.push_back({static_cast<unsigned>(kind), value});
   }
   return inputs;
 }
 
 Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
                                       const Epilogue &epilogue,
-                                      ArrayRef<EpilogueInput> inputs, Value row,
+                                      const EpilogueInputs &inputs, Value row,
                                       Value col, Value x) {
   linalg::GenericOp generic = epilogue.generic;
   Block &body = generic.getRegion().front();
   IRMapping mapping;
-  for (auto [i, input] : llvm::enumerate(inputs)) {
+  for (auto [i, input] : llvm::enumerate(inputs.inputs)) {
     auto kind = static_cast<InputKind>(input.kind);
     BlockArgument arg = body.getArgument(i);
     Value element;
@@ -311,6 +341,11 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
       element = input.value;
     } else if (kind == InputKind::Tile) {
       element = readTileElement(b, loc, arg.getType(), input.value, row, col);
+    } else if (kind == InputKind::Element) {
+      element =
+          ReadOp::create(b, loc, arg.getType(), input.value,
+                         ValueRange{arith::ConstantIndexOp::create(b, loc, 0)},
+                         /*inBounds=*/true);
     } else {
       Value at = kind == InputKind::Columns ? col : row;
       element = ReadOp::create(b, loc, arg.getType(), input.value,
@@ -318,8 +353,21 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
     }
     mapping.map(arg, element);
   }
-  for (Operation &op : body.without_terminator())
-    b.clone(op, mapping);
+  for (Operation &op : body.without_terminator()) {
+    auto index = dyn_cast<linalg::IndexOp>(op);
+    if (!index) {
+      b.clone(op, mapping);
+      continue;
+    }
+    // The element's position: the tile's first's, plus (row, col).
+    unsigned dim = index.getDim();
+    unsigned loops = inputs.origin.size();
+    Value position = inputs.origin[dim];
+    if (dim + 2 >= loops)
+      position =
+          arith::AddIOp::create(b, loc, position, dim + 2 == loops ? row : col);
+    mapping.map(index.getResult(), position);
+  }
   Value result = mapping.lookupOrDefault(
       cast<linalg::YieldOp>(body.getTerminator()).getOperand(0));
   // A last rounding of an f32 value to the output's type is the one the
@@ -437,8 +485,18 @@ EpilogueOperands mlir::croq::loadEpilogueInputs(OpBuilder &b, Location loc,
   EpilogueOperands operands;
   operands.inputs = prepareEpilogueInputs(b, loc, epilogue, rows, cols, blockM,
                                           blockN, batch);
-  for (auto [i, input] : llvm::enumerate(operands.inputs)) {
+  for (auto [i, input] : llvm::enumerate(operands.inputs.inputs)) {
     auto kind = static_cast<InputKind>(input.kind);
+    // One element is read once, a value in the body.
+    if (kind == InputKind::Element) {
+      input = {
+          static_cast<unsigned>(InputKind::Scalar),
+          ReadOp::create(b, loc, getElementTypeOrSelf(input.value.getType()),
+                         input.value,
+                         ValueRange{arith::ConstantIndexOp::create(b, loc, 0)},
+                         /*inBounds=*/true)};
+      continue;
+    }
     if (kind == InputKind::Columns)
       operands.vectors.push_back(
           loadVector(b, loc, input.value, cols, AccAxis::Cols));
@@ -458,10 +516,10 @@ Value mlir::croq::emitEpilogue(OpBuilder &b, Location loc,
   auto map = MmaMapOp::create(b, loc, acc, operands.vectors);
   Block &mapBody = map.getBody().front();
   // In the body, a row's or column's element is the broadcast vector's.
-  SmallVector<EpilogueInput> inputs = operands.inputs;
+  EpilogueInputs inputs = operands.inputs;
   for (auto [index, input] : llvm::enumerate(operands.vectorInputs))
-    inputs[input] = {static_cast<unsigned>(InputKind::Scalar),
-                     mapBody.getArgument(3 + index)};
+    inputs.inputs[input] = {static_cast<unsigned>(InputKind::Scalar),
+                            mapBody.getArgument(3 + index)};
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&mapBody);
   Value result =

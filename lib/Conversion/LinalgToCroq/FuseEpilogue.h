@@ -40,24 +40,29 @@ struct Epilogue {
 /// function's result);
 /// the generic's loops are parallel, its output and the product indexed
 /// (m, n), its other inputs indexed (m, n), (n), (m) (vectors possibly
-/// stored with more dimensions of extent 1, indexed by constant 0s) or
-/// scalars; its
-/// body computes without memory and does not read the output; the output
-/// is f16, bf16 or f32, or i32 for an i32 product. For a
+/// stored with more dimensions of extent 1, indexed by constant 0s),
+/// scalars or the one element of a memref of extents 1 (TOSA's scalar
+/// operands); its body computes without memory and does not read the output;
+/// the output is f16, bf16 or f32, or i32 for an i32 product. For a
 /// linalg.batch_matmul the loops are (b, m, n), and the output, the product
 /// and the other tiles are indexed (b, m, n).
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul, Value product);
 
-/// Where a linalg.matmul or linalg.batch_matmul of host code writes a
+/// Makes the elementwise linalg.generic right after each product of host
+/// code (linalg.matmul, linalg.batch_matmul, a convolution taken as a GEMM)
+/// that reads its output the consumer matchEpilogue takes where it can: the
+/// allocations and views between them moved before the product (and its
+/// fill), each splat constant input a value in the body, each input read
+/// twice through one map read once. Where the product writes a
 /// memref.collapse_shape view of a buffer (a product of one matrix viewed
 /// without its batch dimension, croq-specialize-contractions) and the
-/// generic right after it reads that buffer: makes the generic read, in
-/// place of each operand that is a tile of its loops stored with
-/// dimensions of extent 1 between (indexed by constant 0s, as
-/// croq-fuse-elementwise leaves them), a view without those dimensions:
-/// the product's own view for the product's buffer. So matchEpilogue finds
-/// the product among its inputs, indexed (m, n).
-void viewProductConsumers(ModuleOp module);
+/// generic reads that buffer, the generic reads, in place of each operand
+/// that is a tile of its loops stored with dimensions of extent 1 between
+/// (indexed by constant 0s, as croq-fuse-elementwise leaves them), a view
+/// without those dimensions: the product's own view for the product's
+/// buffer. So matchEpilogue finds the product among its inputs, indexed
+/// (m, n).
+void prepareProductConsumers(ModuleOp module);
 
 /// The part of an epilogue's match that GEMMs and convolutions share:
 /// every input of `epilogue.generic` is one `acceptsInput` takes (given its
@@ -106,22 +111,31 @@ struct EpilogueInput {
   Value value;
 };
 
+/// What the epilogue of one tile reads: its inputs and, where the body
+/// reads its element's position (linalg.index), the tile's first element's
+/// (the matrix of a batched product, the row and the column).
+struct EpilogueInputs {
+  SmallVector<EpilogueInput> inputs;
+  SmallVector<Value> origin;
+};
+
 /// The windows, at tile (blockM, blockN) of a rows x cols tiling, of the
 /// generic's inputs, made where `builder` inserts; for a batched product
 /// (`batch` not null) the tiles' windows are 1 x rows x cols at the batch.
-SmallVector<EpilogueInput>
-prepareEpilogueInputs(OpBuilder &builder, Location loc,
-                      const Epilogue &epilogue, int64_t rows, int64_t cols,
-                      Value blockM, Value blockN, Value batch = Value());
+EpilogueInputs prepareEpilogueInputs(OpBuilder &builder, Location loc,
+                                     const Epilogue &epilogue, int64_t rows,
+                                     int64_t cols, Value blockM, Value blockN,
+                                     Value batch = Value());
 
 /// The generic's computation of one element: `x` (f32, or i32 for an i32
 /// product) the product at
 /// (row, col) of the tile, the other inputs read from `inputs` there (zero
-/// past their edges). Returns the f32 result, which the store rounds to
-/// the output's type.
+/// past their edges), its position in the product `inputs.origin` plus
+/// (row, col). Returns the f32 result, which the store rounds to the
+/// output's type.
 Value emitEpilogueElement(OpBuilder &builder, Location loc,
                           const Epilogue &epilogue,
-                          ArrayRef<EpilogueInput> inputs, Value row, Value col,
+                          const EpilogueInputs &inputs, Value row, Value col,
                           Value x);
 
 /// What the epilogue of one block reads: the windows of the generic's
@@ -129,7 +143,7 @@ Value emitEpilogueElement(OpBuilder &builder, Location loc,
 /// column, `rows` or `cols` vectors of their elements already in
 /// registers.
 struct EpilogueOperands {
-  SmallVector<EpilogueInput> inputs;
+  EpilogueInputs inputs;
   SmallVector<Value> vectors;
   /// The index in `inputs` of each vector's input.
   SmallVector<unsigned> vectorInputs;

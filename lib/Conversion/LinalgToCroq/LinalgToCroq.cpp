@@ -418,8 +418,8 @@ struct ConvertLinalgToCroqPass
     // Every op is sorted, or declined by name, before anything changes.
     ModuleOp module = getOperation();
     rewriteHostCopies(module);
-    // Consumers of products on views read the products' views.
-    viewProductConsumers(module);
+    // Consumers of products read them as epilogues do.
+    prepareProductConsumers(module);
     // NCHW convolutions become NHWC ones between transposes.
     rewriteNchwConvolutions(module);
     HostWork work;

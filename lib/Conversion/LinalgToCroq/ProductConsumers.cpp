@@ -1,14 +1,19 @@
 //===- ProductConsumers.cpp - consumers read products as they are made ----===//
 //
-// Part of convert-linalg-to-croq, before products are matched: a product
-// computed on a view of its output buffer (a batch of one matrix viewed as
-// the matrix, croq-specialize-contractions) is still read by its
-// elementwise consumer as the buffer, with the batch's loop or a constant
-// 0 for the dimension the view drops. The consumer is made to read the
-// view, so that the GEMM's epilogue can compute it (matchEpilogue).
+// Part of convert-linalg-to-croq, before products are matched: the
+// elementwise consumer of a product is made into what a GEMM's epilogue
+// computes (matchEpilogue). The allocations and views bufferization places
+// between them move before the product; a splat constant it reads (TOSA's
+// scalar operands) becomes a value and an input it reads twice through one
+// map is read once. A product computed on a view of its output buffer (a
+// batch of one matrix viewed as the matrix, croq-specialize-contractions)
+// is still read by its consumer as the buffer, with the batch's loop or a
+// constant 0 for the dimension the view drops: the consumer is made to read
+// the view.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Convolution.h"
 #include "Elementwise.h"
 #include "FuseEpilogue.h"
 
@@ -207,22 +212,26 @@ static void viewTiles(linalg::GenericOp generic, memref::CollapseShapeOp view,
   generic.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
 }
 
-void mlir::croq::viewProductConsumers(ModuleOp module) {
+void mlir::croq::prepareProductConsumers(ModuleOp module) {
   SmallVector<linalg::LinalgOp> products;
   module.walk([&](linalg::LinalgOp op) {
-    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) &&
-        op.hasPureBufferSemantics() &&
-        op.getDpsInits()[0].getDefiningOp<memref::CollapseShapeOp>())
+    if ((isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+         isGemmConvolution(op)) &&
+        op.hasPureBufferSemantics() && op.getNumDpsInits() == 1)
       products.push_back(op);
   });
   for (linalg::LinalgOp op : products) {
-    auto view = op.getDpsInits()[0].getDefiningOp<memref::CollapseShapeOp>();
+    Value output = op.getDpsInits()[0];
+    auto view = output.getDefiningOp<memref::CollapseShapeOp>();
+    Value buffer = view ? view.getSrc() : output;
     auto generic = dyn_cast_or_null<linalg::GenericOp>(hoistToConsumer(op));
     if (!generic || !generic.hasPureBufferSemantics() ||
         generic.getNumReductionLoops() != 0 ||
-        !llvm::is_contained(generic.getDpsInputs(), view.getSrc()))
+        !llvm::is_contained(generic.getDpsInputs(), buffer))
       continue;
     simplifyInputs(generic);
+    if (!view || !isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+      continue;
     dropViewLoops(generic, view);
     viewTiles(generic, view, getStart(op));
   }

@@ -175,7 +175,7 @@ void mlir::croq::emitPartialReduction(OpBuilder &b, Location loc,
   Type result = getElementTypeOrSelf(output.getType());
   Value outView = buildTileView(b, loc, output, {kReduceRows, kReduceCols},
                                 ValueRange{blockI, blockJ});
-  SmallVector<EpilogueInput> inputs;
+  EpilogueInputs inputs;
   if (spec.epilogue)
     inputs = prepareEpilogueInputs(b, loc, *spec.epilogue, kReduceRows,
                                    kReduceCols, blockI, blockJ);

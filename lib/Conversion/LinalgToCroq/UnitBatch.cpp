@@ -6,7 +6,7 @@
 // batch. Computed as a batch, it takes none of the forms a plain product
 // may (K splits, stream-K, tiles of C^T, the one-row forms); viewed as one
 // matrix per operand, it is a linalg.matmul. (convert-linalg-to-croq's
-// viewProductConsumers makes the consumer that reads the batch of one
+// prepareProductConsumers makes the consumer that reads the batch of one
 // read the matrix, for the GEMM's epilogue.)
 //
 //===----------------------------------------------------------------------===//

@@ -114,3 +114,69 @@ func.func @splat_global(%a: memref<128x256xf16>, %b: memref<256x512xf16>, %c: me
   }
   return
 }
+
+// -----
+
+// The same clean-up for a product of two dimensions into a temporary, its
+// consumer's own temporary allocated between them (as bufferization places
+// it): the allocation moves before the fill, the splat global is a value
+// and the second read of the product through the same map is the first's,
+// so the epilogue computes x * 0.5 + x (the product's temporary and the
+// consumer go away).
+memref.global "private" constant @half2 : memref<1x1xf32> = dense<5.000000e-01>
+// CHECK-LABEL: func.func @plain_temporary
+// CHECK: %[[O:.*]] = memref.alloc() : memref<256x512xf16>
+// CHECK-NOT: memref.alloc
+// CHECK: croq.parallel
+// CHECK: croq.subspan %[[O]]
+// CHECK: croq.mma.map %{{.*}} (%{{.*}}, %{{.*}}, %[[X:.*]]) : !croq.acc<128x128xf32>
+// CHECK: %[[H:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[H]] : f32
+// CHECK: arith.addf %[[P]], %[[X]] : f32
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @plain_temporary(%a: memref<256x256xf16>, %b: memref<256x512xf16>, %out: memref<256x512xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %half = memref.get_global @half2 : memref<1x1xf32>
+  %t = memref.alloc() : memref<256x512xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<256x512xf32>)
+  linalg.matmul ins(%a, %b : memref<256x256xf16>, memref<256x512xf16>) outs(%t : memref<256x512xf32>)
+  %o = memref.alloc() : memref<256x512xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, 0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%t, %half, %t : memref<256x512xf32>, memref<1x1xf32>, memref<256x512xf32>) outs(%o : memref<256x512xf16>) {
+  ^bb0(%x: f32, %h: f32, %y: f32, %o2: f16):
+    %p = arith.mulf %x, %h : f32
+    %s = arith.addf %p, %y : f32
+    %r = arith.truncf %s : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %t : memref<256x512xf32>
+  memref.copy %o, %out : memref<256x512xf16> to memref<256x512xf16>
+  return
+}
+
+// -----
+
+// A batch of two (not a view): its consumer in place reads TOSA's scalar
+// as a value too.
+memref.global "private" constant @scale3 : memref<1x1x1xf32> = dense<2.500000e-01>
+// CHECK-LABEL: func.func @batched_splat
+// CHECK: croq.mma.map
+// CHECK: arith.constant 2.500000e-01 : f32
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @batched_splat(%a: memref<2x128x256xf16>, %b: memref<2x256x512xf16>, %c: memref<2x128x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %s = memref.get_global @scale3 : memref<1x1x1xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x128x512xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<2x128x256xf16>, memref<2x256x512xf16>) outs(%c : memref<2x128x512xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (0, 0, 0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c, %s : memref<2x128x512xf32>, memref<1x1x1xf32>) outs(%c : memref<2x128x512xf32>) {
+  ^bb0(%x: f32, %h: f32, %o: f32):
+    %p = arith.mulf %x, %h : f32
+    linalg.yield %p : f32
+  }
+  return
+}

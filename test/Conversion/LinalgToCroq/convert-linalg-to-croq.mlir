@@ -230,6 +230,67 @@ func.func @fused_row_scale_residual(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %s
 
 // -----
 
+// An input of one element (TOSA's scalar operand passed in, 1 x 1 read
+// (0, 0)) is read once before the K loop, a value in the body.
+// CHECK-LABEL: func.func @fused_scalar_operand
+// CHECK: croq.parallel
+// CHECK: %[[SV:.*]] = memref.collapse_shape %arg2 {{\[}}[0, 1]] : memref<1x1xf32> into memref<1xf32>
+// CHECK: %[[W:.*]] = croq.subspan %[[SV]] [1] at [%c0] : memref<1xf32> -> !croq.view<1xf32>
+// CHECK: %[[S:.*]] = croq.read %[[W]][%c0] in_bounds : !croq.view<1xf32>
+// CHECK: scf.for
+// CHECK: croq.mma.map %{{.*}} (%{{.*}}, %{{.*}}, %[[X:.*]]) : !croq.acc<128x128xf32> {
+// CHECK-NOT: croq.read
+// CHECK: arith.mulf %[[X]], %[[S]] : f32
+// CHECK-NOT: croq.parallel
+func.func @fused_scalar_operand(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %s: memref<1x1xf32>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
+  linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (0, 0)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %s : memref<256x256xf32>, memref<1x1xf32>) outs(%c : memref<256x256xf32>) {
+  ^bb0(%x: f32, %sc: f32, %o: f32):
+    %r = arith.mulf %x, %sc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A body that reads its element's position (a causal mask on scores that
+// are not fused into attention) reads the tile's first row and column plus
+// the element's within the tile.
+// CHECK-LABEL: func.func @fused_index_mask
+// CHECK: croq.parallel (%[[BM:.*]], %[[BN:.*]]) in
+// CHECK: %[[R0:.*]] = arith.muli %[[BM]], %c128
+// CHECK: %[[C0:.*]] = arith.muli %[[BN]], %c128
+// CHECK: croq.mma.map %{{.*}} (%[[I:.*]], %[[J:.*]], %[[X:.*]]) : !croq.acc<128x128xf32> {
+// CHECK: %[[ROW:.*]] = arith.addi %[[R0]], %[[I]] : index
+// CHECK: %[[COL:.*]] = arith.addi %[[C0]], %[[J]] : index
+// CHECK: %[[LT:.*]] = arith.cmpi ult, %[[ROW]], %[[COL]] : index
+// CHECK: arith.select %[[LT]], %{{.*}}, %[[X]] : f32
+// CHECK-NOT: croq.parallel
+func.func @fused_index_mask(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant -1.0e30 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
+  linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<256x256xf32>) outs(%c : memref<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %lt = arith.cmpi ult, %i, %j : index
+    %r = arith.select %lt, %ninf, %x : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // A temporary that is read again after the generic is not a temporary: the
 // product is stored into it, and the generic and the copy are kernels of
 // their own that read it (as a 1-d view: both are contiguous and indexed

@@ -317,3 +317,26 @@ func.func @unit_views(%x: memref<64x256xf32>, %out: memref<64x256xf32>) {
   }
   return
 }
+
+// -----
+
+// A scalar operand of one element viewed without its dimensions
+// (linalg-fold-unit-extent-dims collapses TOSA's 1 x 1 x 1 tensors to rank
+// 0, read through a map of no results) is read from its source at 0 in
+// each dimension.
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#scalar = affine_map<(d0, d1, d2) -> ()>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[ZERO:.*]] = affine_map<(d0, d1, d2) -> (0, 0, 0)>
+// CHECK-LABEL: func.func @rank0_view
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ZERO]], #[[ID]]], {{.*}} ins(%arg0, %arg1 : memref<2x8x16xf32>, memref<1x1x1xf32>)
+func.func @rank0_view(%x: memref<2x8x16xf32>, %s: memref<1x1x1xf32>, %out: memref<2x8x16xf32>) {
+  %sv = memref.collapse_shape %s [] : memref<1x1x1xf32> into memref<f32>
+  linalg.generic {indexing_maps = [#id3, #scalar, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %sv : memref<2x8x16xf32>, memref<f32>) outs(%out : memref<2x8x16xf32>) {
+  ^bb0(%v: f32, %t: f32, %o: f32):
+    %q = arith.mulf %v, %t : f32
+    linalg.yield %q : f32
+  }
+  return
+}

@@ -5,7 +5,7 @@
 # TOSA and bufferization passes emit it; utils/gen-frontend-corpus.py makes
 # them) through `croq-opt --croq-to-nvvm` and checks that each one either
 # compiles or is declined by name: an error of the form "'<dialect>.<op>'
-# op ..." that names an op of the program. An internal failure (an
+# op ..." that names an op of the program and says what croq does not take. An internal failure (an
 # unrealized cast, "no conversion in the pipeline handles it", a crash) or a
 # decline without an op fails the test, and so does any change against
 # Inputs/frontend/expected.txt (which programs compile, which op declines
@@ -44,6 +44,12 @@ def run(croq_opt: str, path: pathlib.Path) -> str:
     if not match:
         first = text.strip().splitlines()[0] if text.strip() else "no output"
         return f"UNNAMED {first}"
+    # A decline says what croq does not take; an error that does not name
+    # croq is an upstream verifier's on IR a croq pass made (an internal
+    # failure that names an op all the same).
+    line = text[match.start():].splitlines()[0]
+    if "croq" not in line:
+        return f"UNEXPLAINED {line}"
     return f"declines {match.group('op')}"
 
 

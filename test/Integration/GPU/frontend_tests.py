@@ -168,6 +168,15 @@ PROGRAMS = {
                    torch.matmul, 4e-3),
     "matmul_bf16": ([(1, 128, 64), (1, 64, 256)], torch.bfloat16, [1, 1 / 8],
                     torch.matmul, 2e-3),
+    # Two matrices scaled by a scalar passed in (1 x 1 x 1, read once by
+    # the GEMM's epilogue) and by TOSA's scalar constants.
+    "matmul_scaled_b2": ([(2, 192, 64), (2, 64, 160), (1, 1, 1)], H,
+                         [1, 1 / 8, 1],
+                         lambda a, b, s: (a @ b) * s * 0.5 + 0.25, 2e-3),
+    # Scores with the entries above the diagonal zeroed by a select on the
+    # element's position (linalg.index) in the GEMM's epilogue.
+    "matmul_causal_mask": ([(320, 64), (64, 320)], H, [1, 1 / 8],
+                           lambda a, b: torch.tril(a @ b), 4e-3),
     # tf32 on the tensor cores: f32 operands rounded to 10 mantissa bits.
     "matmul_f32": ([(1, 128, 64), (1, 64, 256)], torch.float32, [1, 1 / 8],
                    torch.matmul, 2e-3),
@@ -179,9 +188,11 @@ PROGRAMS = {
 
 #: The result type of the programs whose result is not of their dtype.
 RESULT_DTYPES = {"matmul_i8": torch.int32, "matmul_b4": torch.float32,
-                 "matmul_dyn": torch.float32, "matmul_bf16": torch.float32}
+                 "matmul_dyn": torch.float32, "matmul_bf16": torch.float32,
+                 "matmul_scaled_b2": torch.float32}
 #: The arguments whose type is not the program's dtype (by position).
-ARG_DTYPES = {"attention_heads_mask": {3: torch.float32}}
+ARG_DTYPES = {"attention_heads_mask": {3: torch.float32},
+              "matmul_scaled_b2": {2: torch.float32}}
 
 
 def frontend_tests(s, random_tensor, poisoned, compare_close):
