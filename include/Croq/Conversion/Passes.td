@@ -1086,8 +1086,9 @@ def CroqCheckInput : Pass<"croq-check-input", "ModuleOp"> {
     The first pass of croq's bufferization (which `croq-to-nvvm` runs after
     `croq-set-target`, and `croq-translate` before it reads a tensor
     function's signature). Some IR verifies upstream and then crashes an
-    upstream pass that croq runs on it; this pass reports each such op
-    with its location and fails instead. It checks:
+    upstream pass that croq runs on it, and some ops no pass of
+    `croq-to-nvvm` lowers; this pass reports each such op with its
+    location and fails instead. It checks:
 
     - `tensor.pad` whose `low` or `high` list holds `ShapedType::kDynamic`
       (-9223372036854775808) more or fewer times than the op has `low` or
@@ -1100,6 +1101,15 @@ def CroqCheckInput : Pass<"croq-check-input", "ModuleOp"> {
     // (-9223372036854775808 is ShapedType::kDynamic) and 0 high operands
     %p = tensor.pad %x low[0, 0] high[0, -9223372036854775808] { ... }
     ```
+
+    - any TOSA op (croq takes linalg; `tosa-to-arith` leaves
+      `tosa.apply_scale` in the bodies `tosa.rescale` becomes unless
+      `include-apply-rescale` is set): the message names the upstream
+      passes that lower it;
+    - in the body of a linalg op, which becomes a kernel's computation,
+      `arith.remf` (a floating-point remainder) and `math.ipowi` (an
+      integer power), which croq's kernels do not compute. On the host
+      they are the host's to compute.
   }];
 }
 

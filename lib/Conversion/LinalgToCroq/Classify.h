@@ -37,6 +37,19 @@ struct HostWork {
 /// takes the elementwise path.
 void rewriteHostCopies(ModuleOp module);
 
+/// Makes every linalg op of host code that reads or writes a memref of
+/// rank 0 (a scalar kept in a buffer) read and write views of it with a
+/// dimension of extent 1: an op with no loops or an output of rank 0 gets
+/// a leading loop of extent 1 over a leading unit dimension of each of its
+/// buffers, another reads its scalars at 0 (RankZero.cpp).
+void viewRankZeroBuffers(ModuleOp module);
+
+/// Rewrites each memref.expand_shape of a contiguous buffer that splits a
+/// dimension into several of dynamic extent (which upstream's
+/// expand-strided-metadata crashes on) as a memref.reinterpret_cast of the
+/// same type, with row-major strides (HostViews.cpp).
+void rewriteDynamicExpands(ModuleOp module);
+
 /// Sorts the linalg ops of `module`'s host code into `work`: products (with
 /// the fills and consumers they fuse) first, then the rest generalized.
 /// Every op that no kernel computes, and every host op that would touch a

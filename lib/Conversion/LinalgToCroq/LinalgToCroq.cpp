@@ -418,6 +418,8 @@ struct ConvertLinalgToCroqPass
     // Every op is sorted, or declined by name, before anything changes.
     ModuleOp module = getOperation();
     rewriteHostCopies(module);
+    viewRankZeroBuffers(module);
+    rewriteDynamicExpands(module);
     // Consumers of products read them as epilogues do.
     prepareProductConsumers(module);
     // NCHW convolutions become NHWC ones between transposes.

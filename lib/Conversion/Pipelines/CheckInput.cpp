@@ -1,13 +1,16 @@
 //===- CheckInput.cpp - input the upstream passes would crash on ----------===//
 //
 // Implements croq-check-input: ops that verify but would crash an upstream
-// pass of the croq-to-nvvm pipeline are reported at their location, and
-// the pass fails before that pass runs.
+// pass of the croq-to-nvvm pipeline, or that no pass of it lowers, are
+// reported at their location, and the pass fails before any pass runs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Croq/Conversion/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir {
@@ -33,6 +36,19 @@ static LogicalResult checkPadding(tensor::PadOp pad, StringRef side,
          << operands.size() << " " << side << " operands";
 }
 
+/// Declines `op`, an op in the body of a linalg op (which becomes a
+/// kernel's computation), if croq's kernels do not compute it.
+static LogicalResult checkBodyOp(Operation *op) {
+  if (isa<arith::RemFOp>(op))
+    return op->emitOpError(
+        "is a floating-point remainder, which croq's kernels do not compute "
+        "(the NVVM target has no instruction for it)");
+  if (isa<math::IPowIOp>(op))
+    return op->emitOpError("is an integer power, which croq's kernels do not "
+                           "compute (math.fpowi and math.powf they do)");
+  return success();
+}
+
 namespace {
 struct CroqCheckInputPass : croq::impl::CroqCheckInputBase<CroqCheckInputPass> {
   void runOnOperation() override {
@@ -41,6 +57,22 @@ struct CroqCheckInputPass : croq::impl::CroqCheckInputBase<CroqCheckInputPass> {
       if (failed(checkPadding(pad, "low", pad.getStaticLow(), pad.getLow())))
         ok = false;
       if (failed(checkPadding(pad, "high", pad.getStaticHigh(), pad.getHigh())))
+        ok = false;
+    });
+    getOperation().walk([&](Operation *op) {
+      // TOSA left in the input (tosa-to-arith leaves tosa.apply_scale in
+      // the bodies tosa.rescale becomes unless told otherwise).
+      if (op->getDialect() && op->getDialect()->getNamespace() == "tosa") {
+        op->emitOpError("is a TOSA op; croq takes linalg, tensor, arith and "
+                        "math: lower TOSA first (tosa-to-linalg-named, "
+                        "tosa-to-linalg, "
+                        "tosa-to-arith{include-apply-rescale=true}, "
+                        "tosa-to-tensor)");
+        ok = false;
+        return;
+      }
+      if (isa_and_nonnull<linalg::LinalgOp>(op->getParentOp()) &&
+          failed(checkBodyOp(op)))
         ok = false;
     });
     if (!ok)

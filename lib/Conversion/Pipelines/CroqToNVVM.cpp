@@ -55,6 +55,13 @@ std::string croq::findCudaToolkit(StringRef hint) {
 void croq::addBufferizationPasses(OpPassManager &pm) {
   // Input that verifies but would crash an upstream pass is declined.
   pm.addPass(createCroqCheckInput());
+  // Calls into the module's own functions are inlined (without the
+  // inliner's canonicalization), and the private functions left without
+  // callers go: every function that launches kernels becomes an entry point
+  // whose signature croq-host-entries changes, which a call to it would not
+  // match.
+  pm.addPass(createInlinerPass({}, [](OpPassManager &) {}));
+  pm.addPass(createSymbolDCEPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -41,3 +41,61 @@ func.func @dynamic_high(%x: tensor<8xf32>, %h: index) -> tensor<?xf32> {
   } : tensor<8xf32> to tensor<?xf32>
   return %p : tensor<?xf32>
 }
+
+// -----
+
+// TOSA left in the input (here the tosa.apply_scale that tosa-to-arith
+// leaves in the body tosa.rescale lowers to, unless told to lower it too)
+// has no lowering in croq-to-nvvm: declined by name with the passes that
+// lower it.
+func.func @tosa_left(%x: memref<64xi32>, %y: memref<64xi32>) {
+  %m = arith.constant 1073741824 : i32
+  %s = arith.constant 30 : i8
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : memref<64xi32>) outs(%y : memref<64xi32>) {
+  ^bb0(%a: i32, %o: i32):
+    // expected-error @+1 {{'tosa.apply_scale' op is a TOSA op; croq takes linalg, tensor, arith and math: lower TOSA first (tosa-to-linalg-named, tosa-to-linalg, tosa-to-arith{include-apply-rescale=true}, tosa-to-tensor)}}
+    %r = tosa.apply_scale %a, %m, %s {rounding_mode = DOUBLE_ROUND} : (i32, i32, i8) -> i32
+    linalg.yield %r : i32
+  }
+  return
+}
+
+// -----
+
+// Float remainders and integer powers in a linalg body (a kernel's
+// computation) have no lowering in croq's kernels.
+func.func @remainder(%x: memref<64xf32>, %y: memref<64xf32>) {
+  %d = arith.constant 3.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    // expected-error @+1 {{'arith.remf' op is a floating-point remainder, which croq's kernels do not compute (the NVVM target has no instruction for it)}}
+    %r = arith.remf %a, %d : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+func.func @integer_power(%x: memref<64xi32>, %y: memref<64xi32>) {
+  %e = arith.constant 3 : i32
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : memref<64xi32>) outs(%y : memref<64xi32>) {
+  ^bb0(%a: i32, %o: i32):
+    // expected-error @+1 {{'math.ipowi' op is an integer power, which croq's kernels do not compute (math.fpowi and math.powf they do)}}
+    %r = math.ipowi %a, %e : i32
+    linalg.yield %r : i32
+  }
+  return
+}
+
+// -----
+
+// On the host, a remainder is the host's to compute: not declined.
+// CHECK-LABEL: func.func @host_remainder
+func.func @host_remainder(%a: f32, %b: f32) -> f32 {
+  %r = arith.remf %a, %b : f32
+  return %r : f32
+}

@@ -177,6 +177,18 @@ PROGRAMS = {
     # element's position (linalg.index) in the GEMM's epilogue.
     "matmul_causal_mask": ([(320, 64), (64, 320)], H, [1, 1 / 8],
                            lambda a, b: torch.tril(a @ b), 4e-3),
+    # nn.Linear + ReLU on a batch x sequence x features input of dynamic
+    # batch and sequence (the rows expanded back into two dynamic extents).
+    "linear_dyn": ([(2, 77, 256), (512, 256), (512,)], H, [1, 1 / 16, 0.1],
+                   lambda x, w, b: torch.relu(x @ w.t() + b), 4e-3),
+    # x.mean(): a sum into a buffer of rank 0, then a scalar division.
+    "mean_all": ([(64, 1000)], torch.float32, [1], lambda x: x.mean(), 1e-3),
+    # a[:, ::2] @ b: an operand of column stride 2.
+    "strided_matmul": ([(128, 512), (256, 192)], H, [1, 1 / 16],
+                       lambda a, b: a[:, ::2] @ b, 2e-3),
+    # A private helper function called by the public one (inlined).
+    "call_helper": ([(64, 256), (64, 256)], torch.float32, [1, 1],
+                    lambda x, y: _gelu(x) + y, 1e-5),
     # tf32 on the tensor cores: f32 operands rounded to 10 mantissa bits.
     "matmul_f32": ([(1, 128, 64), (1, 64, 256)], torch.float32, [1, 1 / 8],
                    torch.matmul, 2e-3),
@@ -189,7 +201,8 @@ PROGRAMS = {
 #: The result type of the programs whose result is not of their dtype.
 RESULT_DTYPES = {"matmul_i8": torch.int32, "matmul_b4": torch.float32,
                  "matmul_dyn": torch.float32, "matmul_bf16": torch.float32,
-                 "matmul_scaled_b2": torch.float32}
+                 "matmul_scaled_b2": torch.float32,
+                 "strided_matmul": torch.float32}
 #: The arguments whose type is not the program's dtype (by position).
 ARG_DTYPES = {"attention_heads_mask": {3: torch.float32},
               "matmul_scaled_b2": {2: torch.float32}}

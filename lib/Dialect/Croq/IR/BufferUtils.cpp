@@ -48,17 +48,32 @@ ParallelOp mlir::croq::getKernel(Operation *op) {
   return parallel;
 }
 
-/// Whether the innermost dimension of the buffer that `value` reads or
-/// writes is contiguous: tiles always are; a tensor when its memref type
-/// says so.
-bool mlir::croq::hasContiguousRows(Value value) {
-  Value root = getUnderlyingBuffer(value);
-  auto memref = dyn_cast<MemRefType>(root.getType());
-  if (!memref)
-    return true;
+/// Whether the innermost dimension of `memref`'s layout has unit stride.
+static bool hasUnitInnerStride(MemRefType memref) {
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(memref.getStridesAndOffset(strides, offset)))
     return false;
   return strides.empty() || strides.back() == 1;
+}
+
+/// Whether the innermost dimension of the buffer that `value` reads or
+/// writes is contiguous: tiles always are; a tensor when its memref type
+/// and the type of every memref it is a view of say so (a croq view of a
+/// strided memref.subview of a contiguous buffer is not contiguous).
+bool mlir::croq::hasContiguousRows(Value value) {
+  while (true) {
+    if (auto memref = dyn_cast<MemRefType>(value.getType());
+        memref && !hasUnitInnerStride(memref))
+      return false;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return true;
+    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
+      value = viewLike.getViewSource();
+    else if (isViewOp(def) || isa<SpanAsOp, StageOp>(def))
+      value = def->getOperand(0);
+    else
+      return true;
+  }
 }
