@@ -255,12 +255,26 @@ static linalg::GenericOp generalizeFill(linalg::FillOp fill) {
 static LogicalResult classifyGeneric(linalg::GenericOp generic,
                                      linalg::FillOp start, HostWork &work) {
   if (generic.getNumReductionLoops() != 0) {
-    if (succeeded(getContractionForm(generic)))
+    if (FailureOr<ContractionForm> form = getContractionForm(generic);
+        succeeded(form)) {
+      // croq-specialize-contractions leaves a product of 8-bit floats it
+      // would have to copy (the elementwise kernels do not take them).
+      Type ta = getElementTypeOrSelf(form->a.value.getType());
+      Type tb = getElementTypeOrSelf(form->b.value.getType());
+      if (ta.getIntOrFloatBitWidth() == 8 && isa<FloatType>(ta) ||
+          tb.getIntOrFloatBitWidth() == 8 && isa<FloatType>(tb))
+        return generic.emitOpError(
+            "is a product of 8-bit floats whose operands croq would have to "
+            "copy to read them K-major (wgmma reads 8-bit floats K-major "
+            "only, and croq's elementwise kernels do not move 8-bit floats): "
+            "store A as M x K and B as N x K, or write it as a "
+            "linalg.matmul with those maps");
       return generic.emitOpError(
-          "is a matrix product written as a linalg.generic; "
-          "croq-specialize-contractions makes it a linalg.matmul or "
-          "linalg.batch_matmul (croq-to-nvvm runs it before "
-          "convert-linalg-to-croq)");
+          "is a matrix product written as a linalg.generic, which "
+          "convert-linalg-to-croq takes once croq-specialize-contractions "
+          "has made it a linalg.matmul or linalg.batch_matmul (croq-to-nvvm "
+          "runs that pass first)");
+    }
     std::string reason = getReductionDecline(generic);
     if (!reason.empty())
       return generic.emitOpError("cannot be computed as a reduction by croq: ")

@@ -457,9 +457,13 @@ struct CroqSpecializeContractionsPass
     SmallVector<linalg::LinalgOp> named;
     SmallVector<linalg::BatchMatmulOp> unitBatches;
     getOperation().walk([&](linalg::LinalgOp op) {
+      // The quantized products (zero points subtracted from the factors)
+      // are contractions in their generic form only.
+      bool quantized =
+          isa<linalg::QuantizedMatmulOp, linalg::QuantizedBatchMatmulOp>(op);
       if (isa<linalg::GenericOp>(op) || !isHost(op) ||
           !op.hasPureBufferSemantics() ||
-          !linalg::isaContractionOpInterface(op))
+          !(quantized || linalg::isaContractionOpInterface(op)))
         return;
       if (!isReadAsIs(op))
         named.push_back(op);

@@ -173,3 +173,24 @@ func.func @mixed_types(%a: memref<?x?xf8E4M3FN>, %sa: memref<?x?xf32>, %b: memre
   }
   return
 }
+
+// -----
+
+// A product of 8-bit floats written as a generic with B stored K x N
+// (linalg-generalize-named-ops' form of such a linalg.matmul):
+// croq-specialize-contractions leaves it (it would have to copy B, and the
+// elementwise kernels do not move 8-bit floats); the decline says so.
+func.func @generic_f8_k_by_n(%a: memref<128x64xf8E4M3FN>, %b: memref<64x128xf8E4M3FN>, %c: memref<128x128xf32>) {
+  // expected-error @+1 {{'linalg.generic' op is a product of 8-bit floats whose operands croq would have to copy to read them K-major (wgmma reads 8-bit floats K-major only, and croq's elementwise kernels do not move 8-bit floats): store A as M x K and B as N x K, or write it as a linalg.matmul with those maps}}
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<128x64xf8E4M3FN>, memref<64x128xf8E4M3FN>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f8E4M3FN, %y: f8E4M3FN, %acc: f32):
+    %xf = arith.extf %x : f8E4M3FN to f32
+    %yf = arith.extf %y : f8E4M3FN to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

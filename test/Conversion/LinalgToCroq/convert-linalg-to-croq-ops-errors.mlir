@@ -14,7 +14,7 @@ func.func @convolution(%in: memref<1x10x10x8xf16>, %f: memref<3x3x8xf16>, %out: 
 // -----
 
 func.func @generic_contraction(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %c: memref<64x64xf32>) {
-  // expected-error @+1 {{'linalg.generic' op is a matrix product written as a linalg.generic; croq-specialize-contractions makes it a linalg.matmul or linalg.batch_matmul (croq-to-nvvm runs it before convert-linalg-to-croq)}}
+  // expected-error @+1 {{'linalg.generic' op is a matrix product written as a linalg.generic, which convert-linalg-to-croq takes once croq-specialize-contractions has made it a linalg.matmul or linalg.batch_matmul (croq-to-nvvm runs that pass first)}}
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>) {

@@ -285,3 +285,22 @@ func.func @unit_batch_one_column(%a: memref<1x4096x4096xf16>, %b: memref<1x4096x
   linalg.batch_matmul ins(%a, %b : memref<1x4096x4096xf16>, memref<1x4096x1xf16>) outs(%c : memref<1x4096x1xf16>)
   return
 }
+
+// -----
+
+// A quantized product (zero points subtracted from the factors) is a
+// contraction in its generic form only: generalized, its factors are
+// computed into i32 temporaries and the product is a linalg.matmul of them
+// (which convert-linalg-to-croq then declines by its operands' type).
+// CHECK-LABEL: func.func @quantized
+// CHECK-NOT: linalg.quantized_matmul
+// CHECK: arith.subi
+// CHECK: linalg.matmul {{.*}}ins({{.*}} : memref<64x128xi32>, memref<{{.*}}xi32>) outs(%arg2 : memref<64x64xi32>)
+func.func @quantized(%a: memref<64x128xi8>, %b: memref<128x64xi8>, %c: memref<64x64xi32>) {
+  %za = arith.constant 3 : i32
+  %zb = arith.constant -2 : i32
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%c : memref<64x64xi32>)
+  linalg.quantized_matmul ins(%a, %b, %za, %zb : memref<64x128xi8>, memref<128x64xi8>, i32, i32) outs(%c : memref<64x64xi32>)
+  return
+}

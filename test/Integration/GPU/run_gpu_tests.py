@@ -167,7 +167,7 @@ def poison_(t: torch.Tensor) -> torch.Tensor:
 
 
 def poisoned(shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
-    return poison_(torch.empty(*shape, device=DEVICE, dtype=dtype))
+    return poison_(torch.empty(tuple(shape), device=DEVICE, dtype=dtype))
 
 
 def misaligned(shape: Sequence[int], dtype: torch.dtype, elements: int,
