@@ -340,3 +340,62 @@ func.func @rank0_view(%x: memref<2x8x16xf32>, %s: memref<1x1x1xf32>, %out: memre
   }
   return
 }
+
+// -----
+
+// A chain of elementwise ops that bufferization leaves updating a
+// function's result in place (a bias add, then a ReLU, each reading the
+// result and writing it back): the first is fused into the second, which
+// reads the result as it was before the first and writes it once.
+#ip = affine_map<(d0, d1) -> (d0, d1)>
+#ipcol = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @in_place_chain
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : memref<64x128xf32>, memref<128xf32>) outs(%arg0 : memref<64x128xf32>)
+// CHECK: %[[S:.*]] = arith.addf
+// CHECK: arith.maximumf %[[S]]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @in_place_chain(%x: memref<64x128xf32>, %bias: memref<128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#ip, #ipcol, #ip], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %bias : memref<64x128xf32>, memref<128xf32>) outs(%x : memref<64x128xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#ip, #ip], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x128xf32>) outs(%x : memref<64x128xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// The consumer writes the buffer in place but reads it elsewhere than it
+// writes (transposed): fused, it would read elements it has already
+// overwritten. Both stay.
+#tp = affine_map<(d0, d1) -> (d1, d0)>
+#ip2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @in_place_transposed_consumer
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK: return
+func.func @in_place_transposed_consumer(%x: memref<64x64xf32>, %y: memref<64x64xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.generic {indexing_maps = [#ip2, #ip2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x64xf32>) outs(%x : memref<64x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %one : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#tp, #ip2, #ip2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : memref<64x64xf32>, memref<64x64xf32>) outs(%x : memref<64x64xf32>) {
+  ^bb0(%v: f32, %w: f32, %o: f32):
+    %r = arith.mulf %v, %w : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -189,6 +189,15 @@ PROGRAMS = {
     # A private helper function called by the public one (inlined).
     "call_helper": ([(64, 256), (64, 256)], torch.float32, [1, 1],
                     lambda x, y: _gelu(x) + y, 1e-5),
+    # A matmul, a bias and a ReLU updating the result in place one after
+    # the other (base variant): both in the GEMM's epilogue.
+    "linear_relu": ([(1, 200, 256), (1, 256, 320), (1, 1, 320)], H,
+                    [1, 1 / 16, 0.1],
+                    lambda a, b, c: torch.relu(a @ b + c), 2e-3),
+    # A causal mask by linalg.index, then a row softmax whose exp updates
+    # the masked scores in place.
+    "causal_softmax": ([(128, 128)], torch.float32, [1],
+                       lambda x: torch.softmax(_causal(x), dim=-1), 1e-5),
     # tf32 on the tensor cores: f32 operands rounded to 10 mantissa bits.
     "matmul_f32": ([(1, 128, 64), (1, 64, 256)], torch.float32, [1, 1 / 8],
                    torch.matmul, 2e-3),
@@ -202,10 +211,12 @@ PROGRAMS = {
 RESULT_DTYPES = {"matmul_i8": torch.int32, "matmul_b4": torch.float32,
                  "matmul_dyn": torch.float32, "matmul_bf16": torch.float32,
                  "matmul_scaled_b2": torch.float32,
-                 "strided_matmul": torch.float32}
+                 "strided_matmul": torch.float32,
+                 "linear_relu": torch.float32}
 #: The arguments whose type is not the program's dtype (by position).
 ARG_DTYPES = {"attention_heads_mask": {3: torch.float32},
-              "matmul_scaled_b2": {2: torch.float32}}
+              "matmul_scaled_b2": {2: torch.float32},
+              "linear_relu": {2: torch.float32}}
 
 
 def frontend_tests(s, random_tensor, poisoned, compare_close):
