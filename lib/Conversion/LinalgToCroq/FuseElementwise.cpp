@@ -56,7 +56,11 @@ static bool mayWrite(Operation *op, Value root) {
 /// values `op` writes into its output buffer X are read, until X is
 /// written whole again or, for a temporary, to the end of its block, only
 /// by generics of the same block that read X itself as inputs (a consumer
-/// may then write X in place).
+/// may then write X in place). A producer that updates X in place (reads
+/// each element of X where it writes it, as bufferization leaves a chain of
+/// elementwise ops into a function's result) may be fused too: its
+/// consumers then read X as it was before it, so X must keep those values
+/// until the last has read them (only that one writes X, in place).
 static std::optional<SmallVector<linalg::GenericOp>>
 getFusableConsumers(linalg::GenericOp op) {
   if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
@@ -65,9 +69,19 @@ getFusableConsumers(linalg::GenericOp op) {
     return std::nullopt;
   OpOperand *init = op.getDpsInitOperand(0);
   Value buffer = init->get();
-  if (!op.getMatchingIndexingMap(init).isPermutation() ||
+  AffineMap written = op.getMatchingIndexingMap(init);
+  // Whether `generic` reads X, if at all, only at the elements it writes
+  // (through its output's map).
+  auto readsInPlace = [&](linalg::GenericOp generic, AffineMap outMap) {
+    return llvm::all_of(generic.getDpsInputOperands(), [&](OpOperand *in) {
+      return in->get() != buffer ||
+             generic.getMatchingIndexingMap(in) == outMap;
+    });
+  };
+  bool inPlace = llvm::is_contained(op.getDpsInputs(), buffer);
+  if (!written.isPermutation() ||
       !op.getMatchingBlockArgument(init).use_empty() ||
-      llvm::is_contained(op.getDpsInputs(), buffer) ||
+      (inPlace && !readsInPlace(op, written)) ||
       getRootBuffer(buffer) != buffer)
     return std::nullopt;
   for (Operation &inner : op.getRegion().front().without_terminator())
@@ -97,6 +111,12 @@ getFusableConsumers(linalg::GenericOp op) {
     bool writes = llvm::is_contained(consumer.getDpsInits(), buffer);
     if (writes && !overwritesWhole(consumer, buffer))
       return std::nullopt;
+    // After an in-place producer the consumer reads X as it was; writing
+    // X, it must read each element where it writes it.
+    if (inPlace && writes &&
+        !readsInPlace(consumer, consumer.getMatchingIndexingMap(
+                                    consumer.getDpsInitOperand(0))))
+      return std::nullopt;
     overwritten = writes;
     consumers.push_back(consumer);
   }
@@ -108,9 +128,11 @@ getFusableConsumers(linalg::GenericOp op) {
     return std::nullopt;
   // The producer's inputs keep their values until its last consumer has
   // read them (no consumer writes them either).
+  // (X itself, for an in-place producer: only its last consumer writes
+  // it, in place, checked above.)
   SmallVector<Value> roots;
   for (Value input : op.getDpsInputs())
-    if (isa<MemRefType>(input.getType()))
+    if (isa<MemRefType>(input.getType()) && input != buffer)
       roots.push_back(getRootBuffer(input));
   Operation *last = consumers.back();
   for (Operation *between = op->getNextNode(); between != last->getNextNode();

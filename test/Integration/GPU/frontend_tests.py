@@ -144,12 +144,12 @@ PROGRAMS = {
     # transpose kernel, then the product. Generalized, M static: a
     # contraction with no row loop of extent above 1 is not a product for
     # croq-specialize-contractions, so the reduction kernel computes it as
-    # its body says, summing f16 in f16 (1.4e-2 off the float32 reference
-    # over K = 4096, where the products' f32 accumulators are 3e-4 off);
-    # with M dynamic, the product reads the column as its row (the
-    # one-row branch).
+    # its body says, summing f16 in f16 (1.4e-2 to 2.04e-2 off the float32
+    # reference over K = 4096 with the inputs of different seeds, where the
+    # products' f32 accumulators are 3e-4 off: hence 3e-2); with M dynamic,
+    # the product reads the column as its row (the one-row branch).
     "matmul_tn_row": ([(1, 4096, 1), (1, 4096, 1024)], H, [1, 1 / 64],
-                      lambda at, b: at.transpose(1, 2) @ b, 2e-2),
+                      lambda at, b: at.transpose(1, 2) @ b, 3e-2),
     "matmul_tn_dyn": ([(1, 4096, 1), (1, 4096, 1024)], H, [1, 1 / 64],
                       lambda at, b: at.transpose(1, 2) @ b, 4e-3),
     # tosa.matmul of one matrix (a batch_matmul of extent 1 along the
