@@ -219,12 +219,12 @@ static LogicalResult runPipeline(ModuleOp module, StringRef format) {
   return pm.run(module);
 }
 
-/// Fails, before lowering, when `module` has nothing that becomes a GPU
-/// kernel: no block-level croq.parallel region, no linalg op (structured, or
-/// a softmax) or memref.copy (convert-linalg-to-croq makes kernels of them)
-/// and no gpu.launch or
-/// gpu.module. The
-/// error points at the first function, or at the module.
+/// Fails when `module` has nothing that becomes a GPU kernel: no
+/// block-level croq.parallel region, no linalg op (structured, or a
+/// softmax) or memref.copy (convert-linalg-to-croq makes kernels of them)
+/// and no gpu.launch, gpu.module or gpu.binary. Run after bufferization
+/// (which copies a returned argument into its out-parameter) or lowering.
+/// The error points at the first function, or at the module.
 static LogicalResult checkHasKernel(ModuleOp module) {
   WalkResult found = module.walk([](Operation *op) {
     auto parallel = dyn_cast<croq::ParallelOp>(op);
@@ -406,8 +406,11 @@ static LogicalResult emitKernels(Operation *op, raw_ostream &os,
                                  StringRef format,
                                  croq::KernelObjectKind kind) {
   ModuleOp module = getModule(op);
-  if (!module || failed(checkHasKernel(module)) ||
-      failed(runPipeline(module, format)))
+  // Checked after lowering too: bufferization makes kernels of input that
+  // has none (a function that returns its argument is copied into its
+  // out-parameter), and upstream's canonicalization may leave none.
+  if (!module || failed(runPipeline(module, format)) ||
+      failed(checkHasKernel(module)))
     return failure();
   return croq::writeKernelObjects(module, kind, os);
 }
@@ -454,8 +457,8 @@ static LogicalResult bufferizeTensorFunctions(ModuleOp module) {
 /// ptxas does not run.
 static LogicalResult emitBundle(Operation *op, raw_ostream &os) {
   ModuleOp module = getModule(op);
-  if (!module || failed(checkHasKernel(module)) ||
-      failed(bufferizeTensorFunctions(module)))
+  if (!module || failed(bufferizeTensorFunctions(module)) ||
+      failed(checkHasKernel(module)))
     return failure();
   if (clBundleDir.empty())
     return emitError(module.getLoc(),

@@ -209,10 +209,12 @@ static LogicalResult checkHostOp(Operation *op) {
     Type element = cast<MemRefType>(value.getType()).getElementType();
     if (element.isIndex() || element.isInteger(1))
       return op->emitOpError(
-          "reads or writes a buffer of pointers or flags on the host, as "
-          "buffer-deallocation-pipeline's ownership-based deallocation does; "
+          "reads or writes a buffer of pointers or flags on the host (as "
+          "buffer-deallocation-pipeline's ownership-based deallocation "
+          "does, or a branch on a condition kept in a tensor<i1>); croq "
+          "buffers live in device memory, where only kernels reach them, and "
           "croq releases temporaries itself (croq-allocate-on-device): lower "
-          "without that pipeline");
+          "without that pipeline, and pass conditions as scalars");
     return op->emitOpError("reads or writes a buffer's elements on the "
                            "host; croq buffers live in device memory, where "
                            "only kernels reach them");
@@ -261,6 +263,12 @@ static LogicalResult classifyGeneric(linalg::GenericOp generic,
       // would have to copy (the elementwise kernels do not take them).
       Type ta = getElementTypeOrSelf(form->a.value.getType());
       Type tb = getElementTypeOrSelf(form->b.value.getType());
+      if (ta != tb)
+        return generic.emitOpError("is a product of ")
+               << ta << " and " << tb
+               << " factors, which croq does not convert to one type: "
+                  "convert-linalg-to-croq takes products of two operands of "
+                  "one type";
       if (ta.getIntOrFloatBitWidth() == 8 && isa<FloatType>(ta) ||
           tb.getIntOrFloatBitWidth() == 8 && isa<FloatType>(tb))
         return generic.emitOpError(

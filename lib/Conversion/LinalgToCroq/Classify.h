@@ -50,6 +50,13 @@ void viewRankZeroBuffers(ModuleOp module);
 /// same type, with row-major strides (HostViews.cpp).
 void rewriteDynamicExpands(ModuleOp module);
 
+/// Where host code computes a buffer into a temporary (memref.alloc of its
+/// block, or a reshape of one) and copies it whole into a buffer that
+/// exists before the temporary and that nothing touches until the copy,
+/// makes the temporary that buffer (reshaped to its shape) and drops the
+/// copy and the temporary's deallocations (CopyElision.cpp).
+void elideCopiesIntoBuffers(ModuleOp module);
+
 /// Sorts the linalg ops of `module`'s host code into `work`: products (with
 /// the fills and consumers they fuse) first, then the rest generalized.
 /// Every op that no kernel computes, and every host op that would touch a

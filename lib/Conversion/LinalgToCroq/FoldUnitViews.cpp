@@ -97,6 +97,14 @@ static bool foldOperands(linalg::GenericOp op, bool withInits) {
   // (where the body does not read loop indices).
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   llvm::SmallBitVector unused = getUnusedDimsBitVector(maps);
+  // An output keeps indexing each loop it did that stays (a reduction's
+  // output read through a view that adds a unit dimension must not lose
+  // the loop over it while an input still walks it).
+  for (unsigned index = op.getNumDpsInputs(); index < maps.size(); ++index)
+    for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+      if (!unused.test(loop) && before[index].isFunctionOfDim(loop) &&
+          !maps[index].isFunctionOfDim(loop))
+        return false;
   if (unused.any()) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     if (!op.getRegion().front().getOps<linalg::IndexOp>().empty() ||

@@ -417,6 +417,7 @@ struct ConvertLinalgToCroqPass
     }
     // Every op is sorted, or declined by name, before anything changes.
     ModuleOp module = getOperation();
+    elideCopiesIntoBuffers(module);
     rewriteHostCopies(module);
     viewRankZeroBuffers(module);
     rewriteDynamicExpands(module);

@@ -377,6 +377,11 @@ static void specialize(linalg::GenericOp op, const ContractionForm &form) {
   Type ta = form.a.value.getType(), tb = form.b.value.getType();
   Type element =
       ta.getIntOrFloatBitWidth() >= tb.getIntOrFloatBitWidth() ? ta : tb;
+  // Factors of two types of one width (f16 and bf16) have no common type
+  // a conversion reaches: the product stays as it is, for the GEMM path to
+  // decline.
+  if (ta != tb && ta.getIntOrFloatBitWidth() == tb.getIntOrFloatBitWidth())
+    return;
   // 8-bit floats are not copied into temporaries (the elementwise kernels
   // do not take them): such a product stays as it is, for the GEMM path to
   // decline.

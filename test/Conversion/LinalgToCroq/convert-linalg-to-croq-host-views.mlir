@@ -96,3 +96,77 @@ func.func @strided_columns(%a: memref<64x256xf16>, %b: memref<64x128xf16>) {
   memref.copy %s, %b : memref<64x128xf16, strided<[256, 2]>> to memref<64x128xf16>
   return
 }
+
+// -----
+
+// A result computed into a temporary and copied whole into the
+// out-parameter at the end (buffer-results-to-out-params without
+// hoist-static-allocs, then buffer-deallocation-pipeline): the temporary
+// is the out-parameter; no copy kernel, no temporary.
+// CHECK-LABEL: func.func @copy_out_elided
+// CHECK-NOT: memref.alloc
+// CHECK: %[[OUT:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1]] : memref<64x128xf32> into memref<8192xf32>
+// CHECK: croq.parallel
+// CHECK: croq.write %{{.*}}, %[[OUT]][
+// CHECK-NOT: croq.parallel
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+func.func @copy_out_elided(%x: memref<64x128xf32>, %out: memref<64x128xf32>) {
+  %t = memref.alloc() : memref<64x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x128xf32>) outs(%t : memref<64x128xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  }
+  memref.copy %t, %out : memref<64x128xf32> to memref<64x128xf32>
+  memref.dealloc %t : memref<64x128xf32>
+  return
+}
+
+// -----
+
+// The temporary copied through a reshape (linalg-fold-unit-extent-dims'
+// 2-d result expanded back to the function's 1 x M x N): the temporary is
+// the out-parameter collapsed.
+// CHECK-LABEL: func.func @copy_out_reshaped
+// CHECK-NOT: memref.alloc
+// CHECK: %[[V:.*]] = memref.collapse_shape %arg1 {{\[}}[0, 1], [2]] : memref<1x64x128xf32> into memref<64x128xf32>
+// CHECK: %[[OUT:.*]] = memref.collapse_shape %[[V]] {{\[}}[0, 1]] : memref<64x128xf32> into memref<8192xf32>
+// CHECK: croq.parallel
+// CHECK: croq.write %{{.*}}, %[[OUT]][
+// CHECK-NOT: croq.parallel
+// CHECK: return
+func.func @copy_out_reshaped(%x: memref<64x128xf32>, %out: memref<1x64x128xf32>) {
+  %t = memref.alloc() : memref<64x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<64x128xf32>) outs(%t : memref<64x128xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  }
+  %e = memref.expand_shape %t [[0, 1], [2]] output_shape [1, 64, 128] : memref<64x128xf32> into memref<1x64x128xf32>
+  memref.copy %e, %out : memref<1x64x128xf32> to memref<1x64x128xf32>
+  return
+}
+
+// -----
+
+// The out-parameter is read while the temporary is computed (here it is
+// also the input): the temporary and the copy stay.
+// CHECK-LABEL: func.func @copy_out_target_read
+// CHECK: memref.alloc
+// CHECK: croq.parallel
+// CHECK: croq.parallel
+// CHECK: return
+func.func @copy_out_target_read(%out: memref<64x64xf32>) {
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%out : memref<64x64xf32>) outs(%t : memref<64x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %e = math.exp %v : f32
+    linalg.yield %e : f32
+  }
+  memref.copy %t, %out : memref<64x64xf32> to memref<64x64xf32>
+  return
+}

@@ -84,7 +84,7 @@ func.func @on_tensors(%a: tensor<64xf32>) -> tensor<64xf32> {
 func.func @ownership(%x: memref<4xf32>, %flag: i1) {
   %c0 = arith.constant 0 : index
   %flags = memref.alloc() : memref<2xi1>
-  // expected-error @+1 {{'memref.store' op reads or writes a buffer of pointers or flags on the host, as buffer-deallocation-pipeline's ownership-based deallocation does; croq releases temporaries itself (croq-allocate-on-device): lower without that pipeline}}
+  // expected-error @+1 {{'memref.store' op reads or writes a buffer of pointers or flags on the host (as buffer-deallocation-pipeline's ownership-based deallocation does, or a branch on a condition kept in a tensor<i1>); croq buffers live in device memory, where only kernels reach them, and croq releases temporaries itself (croq-allocate-on-device): lower without that pipeline, and pass conditions as scalars}}
   memref.store %flag, %flags[%c0] : memref<2xi1>
   return
 }
