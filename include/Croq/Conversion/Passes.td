@@ -1109,7 +1109,9 @@ def CroqCheckInput : Pass<"croq-check-input", "ModuleOp"> {
     - in the body of a linalg op, which becomes a kernel's computation,
       `arith.remf` (a floating-point remainder) and `math.ipowi` (an
       integer power), which croq's kernels do not compute. On the host
-      they are the host's to compute.
+      they are the host's to compute;
+    - a memref whose layout is not strided (an affine map of several
+      results), at the function that takes it or the op that makes it.
   }];
 }
 

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir {
 namespace croq {
@@ -58,6 +59,32 @@ struct CroqCheckInputPass : croq::impl::CroqCheckInputBase<CroqCheckInputPass> {
         ok = false;
       if (failed(checkPadding(pad, "high", pad.getStaticHigh(), pad.getHigh())))
         ok = false;
+    });
+    // Memrefs whose layout is not strided (an affine map of several
+    // results), which no lowering of croq-to-nvvm takes; reported once per
+    // op (a function for its arguments).
+    auto isUnstrided = [](Type type) {
+      auto memref = dyn_cast<MemRefType>(type);
+      return memref && !memref.isStrided();
+    };
+    getOperation().walk([&](Operation *op) {
+      Type unstrided;
+      if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+        for (Type type : func.getArgumentTypes())
+          if (isUnstrided(type))
+            unstrided = type;
+      } else {
+        for (Type type : op->getResultTypes())
+          if (isUnstrided(type))
+            unstrided = type;
+      }
+      if (!unstrided)
+        return;
+      op->emitOpError("takes or makes ")
+          << unstrided
+          << ", whose layout is not strided; croq takes memrefs of the "
+             "identity layout or strided<...> ones";
+      ok = false;
     });
     getOperation().walk([&](Operation *op) {
       // TOSA left in the input (tosa-to-arith leaves tosa.apply_scale in

@@ -23,7 +23,7 @@
 // split in clusters (M and K are static: the choice is made here).
 // MATVEC-LABEL: func.func @matvec_dyn
 // MATVEC:       %[[B:.*]] = memref.collapse_shape %arg1
-// MATVEC:       %[[C:.*]] = memref.collapse_shape %alloc
+// MATVEC:       %[[C:.*]] = memref.collapse_shape %arg2
 // MATVEC:       %[[N:.*]] = memref.dim %[[B]], %c1
 // MATVEC:       arith.cmpi eq, %[[N]]
 // MATVEC:       scf.if

@@ -99,3 +99,19 @@ func.func @host_remainder(%a: f32, %b: f32) -> f32 {
   %r = arith.remf %a, %b : f32
   return %r : f32
 }
+
+// -----
+
+// A memref whose layout is an affine map of several results (not strided)
+// has no lowering (the conversion to LLVM needs strides): declined at the
+// function that takes it.
+// expected-error @+1 {{'func.func' op takes or makes 'memref<64x128xf32, affine_map<(d0, d1) -> (d1, d0)>>', whose layout is not strided; croq takes memrefs of the identity layout or strided<...> ones}}
+func.func @unstrided_argument(%a: memref<64x128xf32, affine_map<(d0, d1) -> (d1, d0)>>, %c: memref<64x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x128xf32, affine_map<(d0, d1) -> (d1, d0)>>) outs(%c : memref<64x128xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
