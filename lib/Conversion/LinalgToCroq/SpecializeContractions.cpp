@@ -377,6 +377,14 @@ static void specialize(linalg::GenericOp op, const ContractionForm &form) {
   Type ta = form.a.value.getType(), tb = form.b.value.getType();
   Type element =
       ta.getIntOrFloatBitWidth() >= tb.getIntOrFloatBitWidth() ? ta : tb;
+  // Unsigned integer factors (arith.extui: linalg.matmul's cast_unsigned)
+  // would become products of wider integers: the product stays as it is,
+  // for the GEMM path to decline by name.
+  auto zeroExtends = [](const ContractionFactor &factor) {
+    return llvm::any_of(factor.ops, llvm::IsaPred<arith::ExtUIOp>);
+  };
+  if (zeroExtends(form.a) || zeroExtends(form.b))
+    return;
   // Factors of two types of one width (f16 and bf16) have no common type
   // a conversion reaches: the product stays as it is, for the GEMM path to
   // decline.

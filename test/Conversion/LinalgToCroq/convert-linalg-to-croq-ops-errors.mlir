@@ -103,3 +103,23 @@ func.func @f8_elementwise(%q: memref<?x?xf8E4M3FN>, %out: memref<?x?xf32>) {
   }
   return
 }
+
+// -----
+
+// An i8 product whose factors are zero-extended (a linalg.matmul with
+// cast_unsigned, generalized): croq-specialize-contractions leaves it a
+// generic, declined by what it is.
+func.func @unsigned_contraction(%a: memref<64x32xi8>, %b: memref<32x64xi8>, %c: memref<64x64xi32>) {
+  // expected-error @+1 {{'linalg.generic' op is a product of unsigned integers (its factors are extended by arith.extui, as linalg.matmul's cast_unsigned makes them), which croq does not compute: its integer products take signed 8-bit operands}}
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x32xi8>, memref<32x64xi8>) outs(%c : memref<64x64xi32>) {
+  ^bb0(%x: i8, %y: i8, %acc: i32):
+    %xe = arith.extui %x : i8 to i32
+    %ye = arith.extui %y : i8 to i32
+    %p = arith.muli %xe, %ye : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  }
+  return
+}

@@ -304,3 +304,26 @@ func.func @quantized(%a: memref<64x128xi8>, %b: memref<128x64xi8>, %c: memref<64
   linalg.quantized_matmul ins(%a, %b, %za, %zb : memref<64x128xi8>, memref<128x64xi8>, i32, i32) outs(%c : memref<64x64xi32>)
   return
 }
+
+// -----
+
+// Factors zero-extended (cast_unsigned) are left as they are: a product of
+// their i32 temporaries would be one croq declines by type, not by what
+// it is.
+// CHECK-LABEL: func.func @unsigned
+// CHECK-NOT: linalg.matmul
+// CHECK: linalg.generic
+// CHECK: arith.extui
+func.func @unsigned(%a: memref<64x32xi8>, %b: memref<32x64xi8>, %c: memref<64x64xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x32xi8>, memref<32x64xi8>) outs(%c : memref<64x64xi32>) {
+  ^bb0(%x: i8, %y: i8, %acc: i32):
+    %xe = arith.extui %x : i8 to i32
+    %ye = arith.extui %y : i8 to i32
+    %p = arith.muli %xe, %ye : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  }
+  return
+}
