@@ -261,10 +261,7 @@ static LogicalResult classifyGeneric(linalg::GenericOp generic,
         succeeded(form)) {
       // croq-specialize-contractions leaves a product of 8-bit floats it
       // would have to copy (the elementwise kernels do not take them).
-      auto zeroExtends = [](const ContractionFactor &factor) {
-        return llvm::any_of(factor.ops, llvm::IsaPred<arith::ExtUIOp>);
-      };
-      if (zeroExtends(form->a) || zeroExtends(form->b))
+      if (form->a.isZeroExtended() || form->b.isZeroExtended())
         return generic.emitOpError(
             "is a product of unsigned integers (its factors are extended by "
             "arith.extui, as linalg.matmul's cast_unsigned makes them), which "

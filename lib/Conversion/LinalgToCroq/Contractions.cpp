@@ -25,6 +25,10 @@ ContractionFactor::getPlainInput(linalg::GenericOp op) const {
   return arg.getArgNumber();
 }
 
+bool ContractionFactor::isZeroExtended() const {
+  return llvm::any_of(ops, llvm::IsaPred<arith::ExtUIOp>);
+}
+
 /// `value` without its sign or float extension, if it has one.
 static Value stripExtension(Value value) {
   Operation *op = value.getDefiningOp();

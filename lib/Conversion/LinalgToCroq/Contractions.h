@@ -36,6 +36,9 @@ struct ContractionFactor {
 
   /// The input the factor is, where it is one read as it is.
   std::optional<unsigned> getPlainInput(linalg::GenericOp op) const;
+  /// Whether one of its ops zero-extends an integer (arith.extui:
+  /// linalg.matmul's cast_unsigned).
+  bool isZeroExtended() const;
 };
 
 /// A contraction read as a batch of matrix products.

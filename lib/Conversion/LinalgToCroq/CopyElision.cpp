@@ -42,9 +42,9 @@ static bool isUsedOnlyBefore(Value value, Operation *end) {
   return true;
 }
 
-/// `buffer` reshaped as `like`'s reshape `view` of it is undone: the
-/// buffer of `view`'s source type that `view` of it would give `buffer`'s
-/// type; null where that takes an expansion of dynamic extents.
+/// `buffer` (of `view`'s result type) reshaped back to `view`'s source
+/// type, so that `view` of the result is `buffer`'s shape again; null
+/// where that takes an expansion into dynamic extents.
 static Value undoReshape(OpBuilder &b, Location loc, Operation *view,
                          Value buffer) {
   if (auto expand = dyn_cast<memref::ExpandShapeOp>(view))

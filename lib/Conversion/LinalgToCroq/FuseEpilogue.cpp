@@ -67,7 +67,9 @@ static std::optional<InputKind> classify(Value operand, AffineMap map,
                : std::nullopt;
   if (memref.getRank() == loops && map.isIdentity())
     return InputKind::Tile;
-  if (memref.hasStaticShape() && memref.getNumElements() == 1 &&
+  // (Buffers of rank 0 are views of one dimension by now: RankZero.cpp.)
+  if (memref.getRank() != 0 && memref.hasStaticShape() &&
+      memref.getNumElements() == 1 &&
       llvm::all_of(map.getResults(), [](AffineExpr expr) {
         auto constant = dyn_cast<AffineConstantExpr>(expr);
         return !constant || constant.getValue() == 0;
@@ -91,11 +93,6 @@ static Value collapseToVector(OpBuilder &b, Location loc, Value vector) {
   auto type = cast<MemRefType>(vector.getType());
   if (type.getRank() == 1)
     return vector;
-  if (type.getRank() == 0)
-    return memref::ExpandShapeOp::create(
-        b, loc, MemRefType::get({1}, type.getElementType()), vector,
-        ArrayRef<ReassociationIndices>{},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   ReassociationIndices all;
   for (int64_t i = 0; i < type.getRank(); ++i)
     all.push_back(i);
@@ -272,6 +269,15 @@ Value mlir::croq::buildTileView(OpBuilder &b, Location loc, Value tensor,
       .getResult();
 }
 
+/// The element of `window`, a window of one element (an input of
+/// InputKind::Element).
+static Value readOnlyElement(OpBuilder &b, Location loc, Type type,
+                             Value window) {
+  return ReadOp::create(b, loc, type, window,
+                        ValueRange{arith::ConstantIndexOp::create(b, loc, 0)},
+                        /*inBounds=*/true);
+}
+
 Value mlir::croq::readTileElement(OpBuilder &b, Location loc, Type type,
                                   Value window, Value row, Value col) {
   SmallVector<Value> at{row, col};
@@ -342,10 +348,7 @@ Value mlir::croq::emitEpilogueElement(OpBuilder &b, Location loc,
     } else if (kind == InputKind::Tile) {
       element = readTileElement(b, loc, arg.getType(), input.value, row, col);
     } else if (kind == InputKind::Element) {
-      element =
-          ReadOp::create(b, loc, arg.getType(), input.value,
-                         ValueRange{arith::ConstantIndexOp::create(b, loc, 0)},
-                         /*inBounds=*/true);
+      element = readOnlyElement(b, loc, arg.getType(), input.value);
     } else {
       Value at = kind == InputKind::Columns ? col : row;
       element = ReadOp::create(b, loc, arg.getType(), input.value,
@@ -489,12 +492,10 @@ EpilogueOperands mlir::croq::loadEpilogueInputs(OpBuilder &b, Location loc,
     auto kind = static_cast<InputKind>(input.kind);
     // One element is read once, a value in the body.
     if (kind == InputKind::Element) {
-      input = {
-          static_cast<unsigned>(InputKind::Scalar),
-          ReadOp::create(b, loc, getElementTypeOrSelf(input.value.getType()),
-                         input.value,
-                         ValueRange{arith::ConstantIndexOp::create(b, loc, 0)},
-                         /*inBounds=*/true)};
+      input = {static_cast<unsigned>(InputKind::Scalar),
+               readOnlyElement(b, loc,
+                               getElementTypeOrSelf(input.value.getType()),
+                               input.value)};
       continue;
     }
     if (kind == InputKind::Columns)

@@ -380,10 +380,7 @@ static void specialize(linalg::GenericOp op, const ContractionForm &form) {
   // Unsigned integer factors (arith.extui: linalg.matmul's cast_unsigned)
   // would become products of wider integers: the product stays as it is,
   // for the GEMM path to decline by name.
-  auto zeroExtends = [](const ContractionFactor &factor) {
-    return llvm::any_of(factor.ops, llvm::IsaPred<arith::ExtUIOp>);
-  };
-  if (zeroExtends(form.a) || zeroExtends(form.b))
+  if (form.a.isZeroExtended() || form.b.isZeroExtended())
     return;
   // Factors of two types of one width (f16 and bf16) have no common type
   // a conversion reaches: the product stays as it is, for the GEMM path to

@@ -50,6 +50,42 @@ static LogicalResult checkBodyOp(Operation *op) {
   return success();
 }
 
+/// Declines `op` if it takes (a function, as arguments) or makes a memref
+/// whose layout is not strided (an affine map of several results), which
+/// no lowering of croq-to-nvvm takes.
+static LogicalResult checkLayouts(Operation *op) {
+  auto isUnstrided = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && !memref.isStrided();
+  };
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  SmallVector<Type> types = func ? SmallVector<Type>(func.getArgumentTypes())
+                                 : SmallVector<Type>(op->getResultTypes());
+  auto *unstrided = llvm::find_if(types, isUnstrided);
+  if (unstrided == types.end())
+    return success();
+  return op->emitOpError("takes or makes ")
+         << *unstrided
+         << ", whose layout is not strided; croq takes memrefs of the "
+            "identity layout or strided<...> ones";
+}
+
+/// Declines `op` if no pass of croq-to-nvvm lowers it: a TOSA op left in
+/// the input (tosa-to-arith leaves tosa.apply_scale in the bodies
+/// tosa.rescale becomes unless told otherwise), or an op of a linalg body
+/// croq's kernels do not compute.
+static LogicalResult checkLowered(Operation *op) {
+  if (op->getDialect() && op->getDialect()->getNamespace() == "tosa")
+    return op->emitOpError("is a TOSA op; croq takes linalg, tensor, arith "
+                           "and math: lower TOSA first (tosa-to-linalg-named, "
+                           "tosa-to-linalg, "
+                           "tosa-to-arith{include-apply-rescale=true}, "
+                           "tosa-to-tensor)");
+  if (isa_and_nonnull<linalg::LinalgOp>(op->getParentOp()))
+    return checkBodyOp(op);
+  return success();
+}
+
 namespace {
 struct CroqCheckInputPass : croq::impl::CroqCheckInputBase<CroqCheckInputPass> {
   void runOnOperation() override {
@@ -60,46 +96,8 @@ struct CroqCheckInputPass : croq::impl::CroqCheckInputBase<CroqCheckInputPass> {
       if (failed(checkPadding(pad, "high", pad.getStaticHigh(), pad.getHigh())))
         ok = false;
     });
-    // Memrefs whose layout is not strided (an affine map of several
-    // results), which no lowering of croq-to-nvvm takes; reported once per
-    // op (a function for its arguments).
-    auto isUnstrided = [](Type type) {
-      auto memref = dyn_cast<MemRefType>(type);
-      return memref && !memref.isStrided();
-    };
     getOperation().walk([&](Operation *op) {
-      Type unstrided;
-      if (auto func = dyn_cast<FunctionOpInterface>(op)) {
-        for (Type type : func.getArgumentTypes())
-          if (isUnstrided(type))
-            unstrided = type;
-      } else {
-        for (Type type : op->getResultTypes())
-          if (isUnstrided(type))
-            unstrided = type;
-      }
-      if (!unstrided)
-        return;
-      op->emitOpError("takes or makes ")
-          << unstrided
-          << ", whose layout is not strided; croq takes memrefs of the "
-             "identity layout or strided<...> ones";
-      ok = false;
-    });
-    getOperation().walk([&](Operation *op) {
-      // TOSA left in the input (tosa-to-arith leaves tosa.apply_scale in
-      // the bodies tosa.rescale becomes unless told otherwise).
-      if (op->getDialect() && op->getDialect()->getNamespace() == "tosa") {
-        op->emitOpError("is a TOSA op; croq takes linalg, tensor, arith and "
-                        "math: lower TOSA first (tosa-to-linalg-named, "
-                        "tosa-to-linalg, "
-                        "tosa-to-arith{include-apply-rescale=true}, "
-                        "tosa-to-tensor)");
-        ok = false;
-        return;
-      }
-      if (isa_and_nonnull<linalg::LinalgOp>(op->getParentOp()) &&
-          failed(checkBodyOp(op)))
+      if (failed(checkLayouts(op)) || failed(checkLowered(op)))
         ok = false;
     });
     if (!ok)

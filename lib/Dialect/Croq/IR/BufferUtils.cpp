@@ -13,15 +13,21 @@
 using namespace mlir;
 using namespace mlir::croq;
 
+/// The value `value` is a view, stage or reshape of, or null.
+static Value getViewedValue(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return Value();
+  if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
+    return viewLike.getViewSource();
+  if (isViewOp(def) || isa<SpanAsOp, StageOp>(def))
+    return def->getOperand(0);
+  return Value();
+}
+
 Value mlir::croq::getUnderlyingBuffer(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
-      value = viewLike.getViewSource();
-    else if (isViewOp(def) || isa<SpanAsOp, StageOp>(def))
-      value = def->getOperand(0);
-    else
-      break;
-  }
+  while (Value viewed = getViewedValue(value))
+    value = viewed;
   return value;
 }
 
@@ -62,18 +68,9 @@ static bool hasUnitInnerStride(MemRefType memref) {
 /// and the type of every memref it is a view of say so (a croq view of a
 /// strided memref.subview of a contiguous buffer is not contiguous).
 bool mlir::croq::hasContiguousRows(Value value) {
-  while (true) {
+  for (; value; value = getViewedValue(value))
     if (auto memref = dyn_cast<MemRefType>(value.getType());
         memref && !hasUnitInnerStride(memref))
       return false;
-    Operation *def = value.getDefiningOp();
-    if (!def)
-      return true;
-    if (auto viewLike = dyn_cast<ViewLikeOpInterface>(def))
-      value = viewLike.getViewSource();
-    else if (isViewOp(def) || isa<SpanAsOp, StageOp>(def))
-      value = def->getOperand(0);
-    else
-      return true;
-  }
+  return true;
 }
