@@ -282,7 +282,10 @@ mlir::croq::getSwappedTiles(const TargetDescription &target,
 /// 0.980 against 0.638 / 0.422, 11008x16x4096 0.837 against 0.601,
 /// 4096x32x4096 in 64x32 split in clusters 1.017 against 0.801,
 /// 8192x64x8192 in 64x64 1.031 / 1.022 against 0.675 / 0.524. Split
-/// through a workspace, 64x16 ran 3-8% slower than in clusters.
+/// through a workspace, 64x16 ran 3-8% slower than in clusters. The model
+/// gives each one column of tiles: at 3000x24x3000 64x32 ran 0.74 of
+/// cuBLAS where two columns of 64x16 ran 0.59 (0.71 against 0.54 with A
+/// stored K x M; each column of blocks reads all of A).
 static constexpr int64_t kNarrowTileWidths[] = {16, 32, 64};
 static constexpr int64_t kNarrowTileEfficiency = 80;
 
@@ -295,7 +298,7 @@ mlir::croq::getNarrowTiles(const TargetDescription &target,
         target, resultBytes, kWarpgroupRows, width, kNarrowTileEfficiency);
     if (!tile)
       continue;
-    tile->maxModelCols = 2 * width;
+    tile->maxModelCols = width;
     tiles.push_back(*tile);
   }
   return tiles;

@@ -151,10 +151,26 @@ static bool mayBeNMajorSwapped(const TileConfig &tile, int64_t spanCols) {
 /// out, one kernel less for every dynamic product.
 static constexpr int64_t kMaxClusterSplitSwappedCols = 64;
 
+/// The widest tile of C^T of two consumers the model may take whole in
+/// clusters of two along C^T's rows, A's K steps multicast. 128x160 and
+/// 128x176 so ran 0.85-0.95 of cuBLAS where the model's choice before
+/// (128x192 in clusters, 128x144, or the same tile alone) ran 0.66-0.80 at
+/// 144x12288x4096, 300x8000x5000, 290x6000x3000 and 340x8104x3000 (B
+/// stored K x N and N x K), 0.70 against 0.60-0.62 at 280x7000x7000, 0.99
+/// against 0.85 alone at 160x9288x5464 (B stored N x K), but 0.78-0.80
+/// against 0.83-0.86 alone at 290x8200x4000; 128x208 so ran 0.90-0.96
+/// against 0.93-1.03 alone at 199 and 200 rows (N of 16384, K of 4096 to
+/// 8192). 64-row tiles of one consumer so ran slower than alone at
+/// 200x8192x8192, 77x5000x3000 and 100x4096x4096 (0.67-0.77 against
+/// 0.71-0.87; H200, static kernels, bench/RESULTS.md).
+static constexpr int64_t kMaxClusteredSwappedCols = 176;
+
 /// Adds the tiles of C^T (TileConfig::swapped) the model may compute
 /// `spec` in after `variants` (whose numbers stay): whole, then, where
 /// `clusters` allows them, with the K loop split in clusters where at most
-/// kMaxClusterSplitSwappedCols wide. None unless it is a plain product of
+/// kMaxClusterSplitSwappedCols wide and, those of two consumers at most
+/// kMaxClusteredSwappedCols wide, whole in
+/// clusters of two along C^T's rows. None unless it is a plain product of
 /// 16-bit floats into a zeroed 16-bit output (stored transposed by
 /// stmatrix.trans); with A stored K x M, those of mayBeNMajorSwapped.
 void mlir::croq::addSwappedVariants(const MatmulSpec &spec,
@@ -180,8 +196,23 @@ void mlir::croq::addSwappedVariants(const MatmulSpec &spec,
     tile.maxModelRows = tile.cols;
     appendClusterSplitVariants(tile, variants);
   }
+  for (TileConfig tile : tiles) {
+    if (tile.consumers != 2 || tile.cols > kMaxClusteredSwappedCols)
+      continue;
+    tile.clusterRows = 2;
+    variants.push_back({tile, GemmForm::Whole});
+  }
 }
 
+/// B stored K x N: where N is not a multiple of a narrow tile's width,
+/// every row of B's box in every block ends past the product's edge, and
+/// blocks in clusters of two along M, each loading half of the box
+/// (multicast), run faster: 64x64 tiles so ran 0.88 of cuBLAS at
+/// 6000x40x6000 (0.90 with A stored K x M) where alone they ran 0.70
+/// (0.72), 64x16 0.84 against 0.75 at 4096x8x4096. Where N is a multiple
+/// of the width they ran slower than alone (11008x16x4096: 0.74 against
+/// 0.81; 8192x64x8192: 1.00 against 1.03; H200, static kernels,
+/// bench/RESULTS.md): TileConfig::clusteredWhereClipped.
 void mlir::croq::addNarrowVariants(const MatmulSpec &spec,
                                    const TargetDescription &target,
                                    int64_t resultBytes, bool clusters,
@@ -189,14 +220,24 @@ void mlir::croq::addNarrowVariants(const MatmulSpec &spec,
   if (!isPlain16BitProduct(spec))
     return;
   SmallVector<TileConfig> tiles = getNarrowTiles(target, resultBytes);
-  for (const TileConfig &tile : tiles)
+  bool clipped = clusters && !spec.bTransposed;
+  for (TileConfig tile : tiles) {
+    tile.clusteredWhereClipped = clipped;
     variants.push_back({tile, GemmForm::Whole});
+  }
   if (!clusters)
     return;
   for (TileConfig tile : tiles) {
     // One column of tiles only, as for the tiles of C^T.
     tile.maxModelCols = tile.cols;
     appendClusterSplitVariants(tile, variants);
+  }
+  if (!clipped)
+    return;
+  for (TileConfig tile : tiles) {
+    tile.clusteredWhereClipped = true;
+    tile.clusterRows = 2;
+    variants.push_back({tile, GemmForm::Whole});
   }
 }
 

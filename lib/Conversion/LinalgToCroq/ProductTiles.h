@@ -36,16 +36,18 @@ void useOneConsumerWhereFaster(const MatmulSpec &spec,
 
 /// Adds to `variants` the tiles of C^T (TileConfig::swapped) that the cost
 /// model may compute `spec`, writing `resultBytes`-byte elements, in on
-/// `target`: whole, and with their K loops split in clusters unless
-/// `clusters` is false.
+/// `target`: whole, and unless `clusters` is false with their K loops
+/// split in clusters (one consumer) or whole in clusters of two (two
+/// consumers).
 void addSwappedVariants(const MatmulSpec &spec, const TargetDescription &target,
                         int64_t resultBytes, bool clusters,
                         SmallVector<GemmVariant> &variants);
 
 /// Adds to `variants` the narrow tiles of few columns (getNarrowTiles)
-/// that the cost model may compute `spec` in: whole, and with their K
-/// loops split in clusters of two unless `clusters` is false. None unless
-/// it is a plain product of 16-bit floats into a zeroed output.
+/// that the cost model may compute `spec` in: whole, and unless `clusters`
+/// is false with their K loops split in clusters of two and, where B is
+/// stored K x N, whole in clusters of two along M. None unless it is a
+/// plain product of 16-bit floats into a zeroed output.
 void addNarrowVariants(const MatmulSpec &spec, const TargetDescription &target,
                        int64_t resultBytes, bool clusters,
                        SmallVector<GemmVariant> &variants);

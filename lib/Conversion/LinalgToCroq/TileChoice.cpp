@@ -256,6 +256,17 @@ static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
   return e.mul(waves, e.add(e.mul(steps, stepCycles), e.c(kTileCycles)));
 }
 
+/// Whether blocks of `tile` in clusters move their multicast operand's
+/// bytes in shares (emitMemoryCycles): persistent tiles and tiles of C^T of
+/// two consumers. Those of one consumer, not persistent (64x128, 128x128,
+/// and 64-row tiles of C^T), ran slower than the shares count (H200,
+/// bench/RESULTS.md).
+static bool countsMulticast(const TileConfig &tile) {
+  if (tile.getClusterBlocks() == 1)
+    return false;
+  return tile.persistent || (tile.swapped && tile.consumers > 1);
+}
+
 /// The cycles the grid's traffic with memory takes: each operand read once,
 /// `writtenBytes` written, and the rereads of an operand larger than half the
 /// L2 (each row of tiles reads all of B, each column all of A). In one wave
@@ -280,18 +291,18 @@ static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
 /// C^T (1x11072x12008: 87 against 173 blocks, 0.83 against 1.01), the
 /// model without it took the wrong one (H200, 211 choices timed against
 /// cuBLAS, bench/RESULTS.md). Blocks in clusters of persistent tiles
-/// (128x192 and 128x256 in clusters of 2 x 1) issue B's loads in halves,
-/// multicast to both: such a block moves (rows + cols / 2) / (rows + cols)
-/// of the bytes of a lone one, and its share counts that much less (at
-/// 160x9288x5464 128x192 in clusters on 98 blocks ran 1.01 of cuBLAS,
-/// 128x144 alone on 130 blocks 0.76; the 64x128 and 128x128 tiles in
-/// clusters, not persistent, ran slower than that count gave them). It
-/// counts the rows and columns a tile loads inside the product (TMA loads
-/// none past its edge): at 11008x16x4096 128x192 tiles in clusters ran
-/// 0.60 of cuBLAS where their whole width's count had them ahead of 64x16
-/// tiles, which ran 0.84 (H200, static kernels). A grid
-/// that does not walk tiles pays kWaveRampCycles for each wave after its
-/// first.
+/// (128x192 and 128x256 in clusters of 2 x 1) and of two-consumer tiles of
+/// C^T (countsMulticast) issue B's loads in halves, multicast to both:
+/// such a block moves (rows + cols / 2) / (rows + cols) of the bytes of a
+/// lone one, and its share counts that much less (at 160x9288x5464
+/// 128x192 in clusters on 98 blocks ran 1.01 of cuBLAS, 128x144 alone on
+/// 130 blocks 0.76; the 64x128 and 128x128 tiles in clusters, not
+/// persistent, ran slower than that count gave them). It counts the rows and
+/// columns a tile loads inside the product (TMA loads none past its edge): at
+/// 11008x16x4096 128x192 tiles in clusters ran 0.60 of cuBLAS where their whole
+/// width's count had them ahead of 64x16 tiles, which ran 0.84 (H200, static
+/// kernels). A grid that does not walk tiles pays kWaveRampCycles for each wave
+/// after its first.
 static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
                               Value kSteps, Value copies, Value writtenBytes,
                               const TileConfig &tile,
@@ -324,7 +335,7 @@ static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
   Value waves = e.ceilDiv(blocks, target.multiprocessors);
   Value slots = e.mul(waves, e.c(target.multiprocessors));
   Value shared = e.div(e.mul(cycles, slots), blocks);
-  if (tile.persistent && tile.getClusterBlocks() > 1) {
+  if (countsMulticast(tile)) {
     // A tile past the product's edge loads none of its rows or columns
     // there (TMA fills them with zeros).
     Value rows = e.min(m, e.c(tile.rows)), cols = e.min(n, e.c(tile.cols));
@@ -511,6 +522,31 @@ static Value emitIdleClusterCost(IndexBuilder &e, Value rows, Value cols,
   return cost;
 }
 
+/// `cost`, or never for a narrow tile alone where the product's `cols`
+/// are not a multiple of its width, and in clusters where they are
+/// (TileConfig::clusteredWhereClipped).
+static Value emitClippedBoxCost(IndexBuilder &e, Value cols,
+                                const TileConfig &tile, Value cost) {
+  Value clipped = e.less(e.c(0), e.rem(cols, e.c(tile.cols)));
+  if (tile.getClusterBlocks() > 1)
+    return e.select(clipped, cost, e.c(kNever));
+  return e.select(clipped, e.c(kNever), cost);
+}
+
+/// `cost`, or never for a tile of C^T in clusters where the product's M
+/// (`cols`, C^T's columns) fills less than 7/8 of its columns of tiles:
+/// where M filled 0.9-1.0 of them, 128x160 and 128x176 tiles of C^T in
+/// clusters ran 0.85-0.95 of cuBLAS against 0.66-0.80 for the model's
+/// choice before (kMaxClusteredSwappedCols), but at M of 48 to 128
+/// (0.27-0.80 filled) 0.59-0.85 where 64x128, 128x128 and 128x64 tiles of
+/// C ran 0.84-1.03 (H200, static kernels, bench/RESULTS.md).
+static Value emitSwappedClusterFillCost(IndexBuilder &e, Value cols,
+                                        const TileConfig &tile, Value cost) {
+  Value covered = e.roundUp(cols, tile.cols);
+  Value sparse = e.less(e.mul(cols, e.c(8)), e.mul(covered, e.c(7)));
+  return e.select(sparse, e.c(kNever), cost);
+}
+
 /// Prints `cycles` for -debug-only: its value where the shape is static.
 [[maybe_unused]] static void printCycles(llvm::raw_ostream &os, Value cycles) {
   if (std::optional<int64_t> value = getConstantIntValue(cycles))
@@ -534,6 +570,10 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
   Value aMisaligned;
   // The bytes of one matrix of the result, which every plan writes.
   Value output = e.mul(e.mul(m, n), e.c(resultBytes));
+  // The narrow tiles (getNarrowTiles) take any rows.
+  bool hasNarrowTile = llvm::any_of(variants, [](const GemmVariant &variant) {
+    return variant.tile.maxModelCols != 0;
+  });
   Value best, bestCost, bestSplits;
   for (auto [index, variant] : llvm::enumerate(variants)) {
     const TileConfig &tile = variant.tile;
@@ -566,6 +606,10 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
                                             batch, output, tile, target);
       cost = emitKernelCycles(e, waveCycles, memoryCycles);
       cost = emitIdleClusterCost(e, rows, cols, tile, cost);
+      if (tile.clusteredWhereClipped)
+        cost = emitClippedBoxCost(e, cols, tile, cost);
+      if (tile.swapped && tile.getClusterBlocks() > 1)
+        cost = emitSwappedClusterFillCost(e, cols, tile, cost);
       splits = e.c(1);
     }
     Value unboundedRows = cost;
@@ -585,12 +629,20 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
     // cuBLAS (B stored K x N; 0.73 A stored K x M) where 128x128 ones ran
     // 0.97 (0.95), the model's memory term taking the clusters' shares of
     // B for a saving (H200, static kernels).
+    //
+    // The same for products of at most 64 columns where the variants have
+    // the narrow tiles: 128x192 tiles in clusters ran 0.58 of cuBLAS at
+    // 9000x48x3000 and 0.62 at 12000x56x4096 (128x128 in clusters, B
+    // stored N x K: 0.67, 0.88) where 64x64 tiles ran 0.65-0.72 and
+    // 0.81-0.91 (H200, static kernels).
     if (!tile.swapped) {
       constexpr int64_t kSpan = 64;
       Value padded = e.add(e.roundUp(n, kSpan), e.c(kSpan));
       Value wide = e.less(padded, e.c(tile.cols + 1));
-      Value never = e.select(e.less(e.c(kSpan), n), e.c(kNever), cost);
-      cost = e.select(wide, never, cost);
+      Value never = cost;
+      if (!hasNarrowTile)
+        never = e.select(e.less(e.c(kSpan), n), e.c(kNever), cost);
+      cost = e.select(wide, hasNarrowTile ? e.c(kNever) : never, cost);
     }
     LLVM_DEBUG({
       llvm::dbgs() << "[" DEBUG_TYPE "] variant " << index << ": tile "

@@ -64,6 +64,11 @@ struct TileConfig {
   /// them in wgmma's N dimension, which takes widths in steps of 8 where
   /// its M dimension takes 64 rows (KnownTiles.cpp, getSwappedTiles).
   bool swapped = false;
+  /// For a narrow tile (getNarrowTiles) of a product whose B is stored
+  /// K x N: the model gives it in clusters of two along M (B's K steps
+  /// multicast) exactly where N is not a multiple of its width, and alone
+  /// exactly where N is (addNarrowVariants).
+  bool clusteredWhereClipped = false;
 
   int64_t getClusterBlocks() const { return clusterRows * clusterCols; }
 };

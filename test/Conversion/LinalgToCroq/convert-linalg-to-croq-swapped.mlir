@@ -193,13 +193,47 @@ func.func @tall(%a: memref<300x8192xf16>, %b: memref<8192x8192xf16>, %c: memref<
 
 // -----
 
+// 144 x 12288 x 4096: 128x160 tiles of C^T in clusters of two along C^T's
+// rows (96 blocks), A's K steps (160 of its rows, 144 in the product)
+// loaded in halves by the cluster's blocks and multicast to both.
+// CHECK-LABEL: func.func @tall_clustered
+// CHECK:       croq.parallel (%{{.*}}, %{{.*}}) in [96, 1] : block cluster [2, 1] attributes {croq.consumers = 2 : i64, croq.persistent = false} {
+// CHECK:       croq.copy tma swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
+// CHECK:       croq.copy tma multicast zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<160x64xf16> -> !croq.tile<160x64xf16, shared, swizzle = 128>
+// CHECK:       croq.mma.store transpose %{{.*}} : !croq.acc<128x160xf32> -> !croq.tile<160x128xf16, shared, swizzle = 128>
+func.func @tall_clustered(%a: memref<144x4096xf16>, %b: memref<4096x12288xf16>, %c: memref<144x12288xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<144x12288xf16>)
+  linalg.matmul ins(%a, %b : memref<144x4096xf16>, memref<4096x12288xf16>) outs(%c : memref<144x12288xf16>)
+  return
+}
+
+// -----
+
+// 64 x 14336 x 4096: M fills less than 7/8 of a 128x160 tile of C^T's
+// columns, which then runs in no cluster; 64x128 tiles of C.
+// CHECK-LABEL: func.func @short_not_clustered
+// CHECK-NOT:   block cluster
+// CHECK:       croq.parallel (%{{.*}}, %{{.*}}) in [1, 112] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
+// CHECK-NOT:   mma.store transpose
+// CHECK:       croq.mma.fill %{{.*}} : !croq.acc<64x128xf32>
+func.func @short_not_clustered(%a: memref<64x4096xf16>, %b: memref<4096x14336xf16>, %c: memref<64x14336xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<64x14336xf16>)
+  linalg.matmul ins(%a, %b : memref<64x4096xf16>, memref<4096x14336xf16>) outs(%c : memref<64x14336xf16>)
+  return
+}
+
+// -----
+
 // Dynamic extents: the tiles of C^T are the last variants of the host
 // code's choice (64x16, 64x64, 64x128, 64x160, 64x176, 64x208, 128x160,
 // 128x176, 128x208 and 192x160 whole, then 64x16 and 64x64 with their K
-// loops split in clusters of two), after those of C, whose numbers they
-// leave as they were; with A stored K x M, 64x128, 64x176 and 128x176
-// (160 and 208 columns would load 192 and 256, a fifth and a quarter of
-// them padding), whole.
+// loops split in clusters of two, then 128x160 and 128x176 whole in
+// clusters of two along C^T's rows), after those of C, whose numbers
+// they leave as they were; with A stored K x M, 64x128, 64x176 and
+// 128x176 (160 and 208 columns would load 192 and 256, a fifth and a
+// quarter of them padding), whole, and 128x176 in clusters.
 // CHECK-LABEL: func.func @dynamic
 // CHECK:       scf.index_switch
 // CHECK-COUNT-6: croq.mma.store transpose {{.*}} -> !croq.tile<{{(16|64|128|160|176|208)}}x64xf16
@@ -212,6 +246,10 @@ func.func @tall(%a: memref<300x8192xf16>, %b: memref<8192x8192xf16>, %c: memref<
 // CHECK-NEXT:  scf.if
 // CHECK-NEXT:  croq.subspan
 // CHECK-NEXT:  croq.mma.store transpose {{.*}} : !croq.acc<64x64xf32>
+// CHECK:       croq.parallel {{.*}} : block cluster [2, 1]
+// CHECK:       croq.mma.store transpose {{.*}} : !croq.acc<128x160xf32> -> !croq.tile<160x128xf16
+// CHECK:       croq.parallel {{.*}} : block cluster [2, 1]
+// CHECK:       croq.mma.store transpose {{.*}} : !croq.acc<128x176xf32> -> !croq.tile<176x128xf16
 // CHECK-NOT:   croq.mma.store transpose
 // FORCED-LABEL: func.func @dynamic
 // FORCED-NOT:   mma.store transpose
@@ -225,6 +263,8 @@ func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>
 // CHECK-LABEL: func.func @dynamic_a_transposed
 // CHECK:       scf.index_switch
 // CHECK-COUNT-2: croq.mma.store transpose {{.*}} -> !croq.tile<{{(128|176)}}x64xf16
+// CHECK:       croq.mma.store transpose {{.*}} : !croq.acc<128x176xf32> -> !croq.tile<176x128xf16
+// CHECK:       croq.parallel {{.*}} : block cluster [2, 1]
 // CHECK:       croq.mma.store transpose {{.*}} : !croq.acc<128x176xf32> -> !croq.tile<176x128xf16
 // CHECK-NOT:   croq.mma.store transpose
 func.func @dynamic_a_transposed(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) {

@@ -226,16 +226,14 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[PART:.*]] = arith.muli %[[SHORT]], %c30 : index
 // CHECK: %[[UNHID:.*]] = arith.divui %[[PART]], %c100 : index
 // CHECK: %[[K0:.*]] = arith.addi %[[LONG]], %[[UNHID]] : index
-// A plain tile a whole 64-column span wider than a product of more than
-// 64 columns (N rounded up to 64, plus 64, at most its width) is never
-// taken.
+// A plain tile a whole 64-column span wider than the product (N rounded
+// up to 64, plus 64, at most its width) is never taken: the narrow tiles
+// take products of at most 64 columns.
 // CHECK: %[[NS0:.*]] = arith.ceildivui %[[N]], %c64 : index
 // CHECK: %[[NR0:.*]] = arith.muli %[[NS0]], %c64 : index
 // CHECK: %[[NP0:.*]] = arith.addi %[[NR0]], %c64 : index
 // CHECK: %[[WIDE0:.*]] = arith.cmpi ult, %[[NP0]], %c257 : index
-// CHECK: %[[MANY0:.*]] = arith.cmpi ugt, %[[N]], %c64 : index
-// CHECK: %[[NEVER0:.*]] = arith.select %[[MANY0]], %c1152921504606846976, %[[K0]] : index
-// CHECK: %[[C0:.*]] = arith.select %[[WIDE0]], %[[NEVER0]], %[[K0]] : index
+// CHECK: %[[C0:.*]] = arith.select %[[WIDE0]], %c1152921504606846976, %[[K0]] : index
 // CHECK: %[[X1:.*]] = arith.muli %{{.*}}, %c783 : index
 // CHECK: %[[SC1:.*]] = arith.divui %[[X1]], %c100 : index
 // CHECK: %[[BN1:.*]] = arith.ceildivui %[[N]], %c192 : index
@@ -271,8 +269,7 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: %[[WC6:.*]] = arith.muli %{{.*}}, %[[T6]] : index
 // CHECK: %[[L6:.*]] = arith.maxui %[[WC6]], %{{.*}} : index
 // CHECK: %[[K6:.*]] = arith.addi %[[L6]], %{{.*}} : index
-// CHECK: %[[NEV6:.*]] = arith.select %{{.*}}, %c1152921504606846976, %[[K6]] : index
-// CHECK-NEXT: %[[C6:.*]] = arith.select %{{.*}}, %[[NEV6]], %[[K6]] : index
+// CHECK: %[[C6:.*]] = arith.select %{{.*}}, %c1152921504606846976, %[[K6]] : index
 // CHECK-NEXT: %[[LT6:.*]] = arith.cmpi ult, %[[C6]], %{{.*}} : index
 // CHECK: %[[I6:.*]] = arith.select %[[LT6]], %c6, %[[I5]] : index
 // Two splits of 128x128: K steps per split, the splits that have steps;
@@ -371,18 +368,19 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK-NEXT: arith.ceildivui %[[M]], %c160 : index
 // CHECK: arith.select %{{.*}}, %c22, %{{.*}} : index
 // Then the narrow tiles, 64 rows by 16, 32 and 64 columns (40 cycles a
-// step at 80 percent, 80 and 160), each given products of at most two of
-// its widths; their K loops split in clusters are left out here too.
+// step at 80 percent, 80 and 160), each given products of at most one of
+// its widths; their K loops split in clusters and their clusters are left
+// out here too.
 // CHECK: arith.muli %{{.*}}, %c40 : index
 // CHECK: arith.ceildivui %[[M]], %c64 : index
 // CHECK-NEXT: arith.ceildivui %[[N]], %c16 : index
-// CHECK: arith.cmpi ugt, %[[N]], %c32 : index
+// CHECK: arith.cmpi ugt, %[[N]], %c16 : index
 // CHECK: arith.select %{{.*}}, %c23, %{{.*}} : index
 // CHECK: arith.ceildivui %[[N]], %c32 : index
-// CHECK: arith.cmpi ugt, %[[N]], %c64 : index
+// CHECK: arith.cmpi ugt, %[[N]], %c32 : index
 // CHECK: arith.select %{{.*}}, %c24, %{{.*}} : index
 // CHECK: arith.ceildivui %[[N]], %c64 : index
-// CHECK: arith.cmpi ugt, %[[N]], %c128 : index
+// CHECK: arith.cmpi ugt, %[[N]], %c64 : index
 // CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c25, %{{.*}} : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
