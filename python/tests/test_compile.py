@@ -301,14 +301,14 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
     # the stream-K form of the five 128-row tiles of 128 columns or more
     # and whole 32-column groups (three kernels each: the whole waves, the
     # ranges and the reduction), and 64x128 and 128x64 with their K loop
-    # split in clusters of two (one kernel each), and the ten tiles of C^T
-    # (64x16 to 64x208, 128x160 to 128x208 and 192x160, A and B's roles
+    # split in clusters of two (one kernel each), and the sixteen tiles of
+    # C^T (64x16 to 64x208, 128x80 to 128x208 and 192x160, A and B's roles
     # swapped; also without clusters, which they have none of), 64x16 and
-    # 64x64 also with their K loop split in clusters of two, 128x160 and
-    # 128x176 also whole in clusters of two, the narrow tiles 64x16, 64x32
-    # and 64x64 whole, split in clusters and whole in clusters, and, where
-    # N is 1, the six kernels of the product of one row C^T = B^T A^T
-    # (without clusters four); with gemm_tile it has those of the tile
+    # 64x64 also with their K loop split in clusters of two, 128x160,
+    # 128x176 and 64x80 to 64x112 also whole in clusters of two, the narrow
+    # tiles 64x16, 64x32 and 64x64 whole, split in clusters and whole in
+    # clusters, and, where N is 1, the six kernels of the product of one
+    # row C^T = B^T A^T (without clusters four); with gemm_tile it has those of the tile
     # asked for, with gemm_split_k=1 the whole ones (alone and, but for the widths
     # between, in clusters), with gemm_cluster=(1, 1) none in clusters, and
     # a tile croq cannot compute is croq-translate's error.
@@ -320,8 +320,8 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
                            runtime_dir=stub_runtime_dir, binary="isa",
                            cache=False, **options)
         return art.ptx.read_text().count(".entry ")
-    assert kernels() == 66
-    assert kernels(gemm_cluster=(1, 1)) == 33
+    assert kernels() == 75
+    assert kernels(gemm_cluster=(1, 1)) == 39
     assert kernels(gemm_tile=(192, 192), gemm_split_k=1) == 1
     assert kernels(gemm_tile=(128, 192), gemm_split_k=1) == 2
     assert kernels(gemm_tile=(64, 128)) == 5
@@ -402,7 +402,7 @@ def test_compile_variants_writes_one_module_per_configuration(
                         "variants": ["model", "t64x128s1c1x1", "t64x128s4"]}
     entries = {label: (out / label / "mm.ptx").read_text().count(".entry ")
                for label in manifest["variants"]}
-    assert entries == {"model": 66, "t64x128s1c1x1": 1, "t64x128s4": 2}
+    assert entries == {"model": 75, "t64x128s1c1x1": 1, "t64x128s4": 2}
     # One that does not compile is left out, with its error; none is an
     # error.
     out = croq.compile_variants(

@@ -17,20 +17,21 @@
 // 64x128 and 128x64 split too (a partial-product kernel and a reduction);
 // 128x256, 128x192, 128x224, 128x160 and 128x128 in stream-K form too (the
 // whole waves, the blocks' ranges of K steps and the reduction); 64x128 and
-// 128x64 with their K loop split in clusters of 2 blocks; the ten tiles of
-// C^T (64x16 to 64x208, 128x160 to 128x208 and 192x160, A and B's roles
-// swapped), 64x16 and 64x64 also with their K loop split in clusters,
-// 128x160 and 128x176 also in clusters of two; the narrow tiles 64x16,
-// 64x32 and 64x64, whole, split in clusters and in clusters of two; and,
+// 128x64 with their K loop split in clusters of 2 blocks; the sixteen
+// tiles of C^T (64x16 to 64x208, 128x80 to 128x208 and 192x160, A and B's
+// roles swapped), 64x16 and 64x64 also with their K loop split in
+// clusters, 128x160, 128x176 and 64x80 to 64x112 also in clusters of two;
+// the narrow tiles 64x16, 64x32 and 64x64, whole, split in clusters and in
+// clusters of two; and,
 // where N is 1, the six kernels of the product of one row C^T = B^T A^T
 // (64x128 whole, split and split in clusters, 64x16 of C^T whole and split
 // in clusters). A forced tile leaves its kernels, a forced tile that is
 // not split, alone (or forced into clusters) one kernel; no clusters leave
-// the 33 kernels without them (and without the stream-K form, which the
+// the 39 kernels without them (and without the stream-K form, which the
 // model chooses with its clusters).
-// CHOSEN-COUNT-66: .entry product_kernel
+// CHOSEN-COUNT-75: .entry product_kernel
 // CHOSEN-NOT: .entry
-// ALONE-COUNT-33: .entry product_kernel
+// ALONE-COUNT-39: .entry product_kernel
 // ALONE-NOT: .entry
 // ALONE-NOT: multicast
 // CLUSTERED-COUNT-1: .entry product_kernel

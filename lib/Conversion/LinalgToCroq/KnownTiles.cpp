@@ -225,10 +225,23 @@ struct SwappedTile {
 /// (0.944 / 0.931), 192x128 at 256x12288x4096 0.893 / 0.871 against
 /// 0.951 / 0.943 (left out). Three consumers hold at most 64x160 f32 each
 /// (64x208 leaves ptxas short of registers).
+///
+/// Last, the widths cuBLAS runs for 70 to 180 rows (64x80, 128x96, ...):
+/// 80, 96 and 112 on one and two consumers, at the efficiency of 64x128.
+/// Static kernels of the model's choice before and after they were added
+/// (H200, f16 B stored K x N / bf16 B stored N x K, bench/RESULTS.md):
+/// 160x4096x4096 in 64x80 1.08 / 1.03 against 0.66 / 0.68 (64x128 of C^T,
+/// a third of its columns padding), 80x8192x8192 in 64x80 1.00 / 0.99
+/// against 0.73 / 0.70 (128x64), 72x6144x4096 in 64x80 0.87 / 0.95 against
+/// 0.68 / 0.68, 176x4096x8192 in 64x96 1.04 / 0.93 against 0.64 / 0.55,
+/// 96x12288x4096 in 128x96 0.97 / 0.95 against 0.96 / 0.93, 88x11008x4096
+/// 1.03 / 0.97 against 0.97 / 0.94, 104x8192x4096 and 112x7168x7168 in
+/// 64x112 0.97-1.00 against 0.93-0.97; no choice of the sweep changed.
 static constexpr SwappedTile kSwappedTiles[] = {
-    {64, 16, 80},   {64, 64, 80},  {64, 128, 80},  {64, 160, 80},
-    {64, 176, 80},  {64, 208, 80}, {128, 160, 91}, {128, 176, 91},
-    {128, 208, 91}, {192, 160, 73}};
+    {64, 16, 80},   {64, 64, 80},   {64, 128, 80},  {64, 160, 80},
+    {64, 176, 80},  {64, 208, 80},  {128, 160, 91}, {128, 176, 91},
+    {128, 208, 91}, {192, 160, 73}, {64, 80, 80},   {64, 96, 80},
+    {64, 112, 80},  {128, 80, 80},  {128, 96, 80},  {128, 112, 80}};
 
 /// A tile of the variants added after the table's (tiles of C^T, narrow
 /// tiles): `rows` x `width` on rows / 64 consumer warpgroups, not

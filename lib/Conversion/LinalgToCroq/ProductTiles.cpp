@@ -151,26 +151,33 @@ static bool mayBeNMajorSwapped(const TileConfig &tile, int64_t spanCols) {
 /// out, one kernel less for every dynamic product.
 static constexpr int64_t kMaxClusterSplitSwappedCols = 64;
 
-/// The widest tile of C^T of two consumers the model may take whole in
-/// clusters of two along C^T's rows, A's K steps multicast. 128x160 and
-/// 128x176 so ran 0.85-0.95 of cuBLAS where the model's choice before
-/// (128x192 in clusters, 128x144, or the same tile alone) ran 0.66-0.80 at
-/// 144x12288x4096, 300x8000x5000, 290x6000x3000 and 340x8104x3000 (B
-/// stored K x N and N x K), 0.70 against 0.60-0.62 at 280x7000x7000, 0.99
-/// against 0.85 alone at 160x9288x5464 (B stored N x K), but 0.78-0.80
-/// against 0.83-0.86 alone at 290x8200x4000; 128x208 so ran 0.90-0.96
-/// against 0.93-1.03 alone at 199 and 200 rows (N of 16384, K of 4096 to
-/// 8192). 64-row tiles of one consumer so ran slower than alone at
-/// 200x8192x8192, 77x5000x3000 and 100x4096x4096 (0.67-0.77 against
-/// 0.71-0.87; H200, static kernels, bench/RESULTS.md).
-static constexpr int64_t kMaxClusteredSwappedCols = 176;
+/// Whether the model may take `tile` of C^T whole in clusters of two along
+/// C^T's rows (A's K steps multicast). Two consumers, 160 and 176 columns:
+/// 128x160 and 128x176 so ran 0.85-0.95 of cuBLAS where the model's choice
+/// before (128x192 in clusters, 128x144, or the same tile alone) ran
+/// 0.66-0.80 at 144x12288x4096, 300x8000x5000, 290x6000x3000 and
+/// 340x8104x3000 (B stored K x N and N x K), 0.70 against 0.60-0.62 at
+/// 280x7000x7000, 0.99 against 0.85 alone at 160x9288x5464 (B stored
+/// N x K), but 0.78-0.80 against 0.83-0.86 alone at 290x8200x4000; 128x208
+/// so ran 0.90-0.96 against 0.93-1.03 alone at 199 and 200 rows (N of
+/// 16384, K of 4096 to 8192), 128x80 to 128x112 0.66-0.93 against
+/// 0.83-1.01 alone. One consumer, 80 to 112 columns: 64x80 so ran 0.81 /
+/// 0.82 at 77x5000x3000 against 0.77 / 0.76 for 64x128 tiles of C in
+/// clusters, 64x112 0.80 / 0.78 against 0.78 / 0.75 at 200x3000x3000; the
+/// other one-consumer tiles of C^T so ran slower than alone (64x128 and
+/// 64x208 at 200x8192x8192, 77x5000x3000 and 100x4096x4096: 0.67-0.80
+/// against 0.71-0.87; H200, static kernels, bench/RESULTS.md).
+static bool mayClusterSwapped(const TileConfig &tile) {
+  if (tile.consumers == 2)
+    return tile.cols >= 160 && tile.cols <= 176;
+  return tile.consumers == 1 && tile.cols >= 80 && tile.cols <= 112;
+}
 
 /// Adds the tiles of C^T (TileConfig::swapped) the model may compute
 /// `spec` in after `variants` (whose numbers stay): whole, then, where
 /// `clusters` allows them, with the K loop split in clusters where at most
-/// kMaxClusterSplitSwappedCols wide and, those of two consumers at most
-/// kMaxClusteredSwappedCols wide, whole in
-/// clusters of two along C^T's rows. None unless it is a plain product of
+/// kMaxClusterSplitSwappedCols wide and, those of mayClusterSwapped, whole
+/// in clusters of two along C^T's rows. None unless it is a plain product of
 /// 16-bit floats into a zeroed 16-bit output (stored transposed by
 /// stmatrix.trans); with A stored K x M, those of mayBeNMajorSwapped.
 void mlir::croq::addSwappedVariants(const MatmulSpec &spec,
@@ -197,7 +204,7 @@ void mlir::croq::addSwappedVariants(const MatmulSpec &spec,
     appendClusterSplitVariants(tile, variants);
   }
   for (TileConfig tile : tiles) {
-    if (tile.consumers != 2 || tile.cols > kMaxClusteredSwappedCols)
+    if (!mayClusterSwapped(tile))
       continue;
     tile.clusterRows = 2;
     variants.push_back({tile, GemmForm::Whole});

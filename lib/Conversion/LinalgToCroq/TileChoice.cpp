@@ -281,7 +281,12 @@ static bool countsMulticast(const TileConfig &tile) {
 /// cuBLAS). `copies` is the number of matrices of a batched product (`m`
 /// and `n` are C^T's, N x M, for a grid of tiles of C^T).
 ///
-/// A block moves its bytes at one multiprocessor's share of the rate, so a
+/// A block moves its bytes at one multiprocessor's share of the rate (of
+/// `busy` blocks where given: the blocks of a grid of tiles of C^T in
+/// clusters that are inside the product; counting the ones past its edge,
+/// the model took 64x80 tiles of C^T in clusters at 160x4104x2048, 65 rows
+/// of tiles rounded to 66, where they ran 0.75 / 0.80 of cuBLAS and alone
+/// 0.92 / 0.94; H200), so a
 /// wave of fewer blocks than multiprocessors reads more slowly, and a grid
 /// of waves takes as long as its waves full (ceil(blocks / SMs) x SMs /
 /// blocks times the cycles above): where that decided between a K loop
@@ -306,7 +311,8 @@ static bool countsMulticast(const TileConfig &tile) {
 static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
                               Value kSteps, Value copies, Value writtenBytes,
                               const TileConfig &tile,
-                              const TargetDescription &target) {
+                              const TargetDescription &target,
+                              Value busy = Value()) {
   // Values are built one statement at a time: the order of a call's
   // arguments is unspecified, and the IR should not depend on the compiler.
   Value aBytes = e.mul(e.mul(m, kSteps), e.c(kStepBytes));
@@ -334,7 +340,7 @@ static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
   Value cycles = e.div(e.mul(bytes, copies), e.c(target.memoryBytesPerCycle));
   Value waves = e.ceilDiv(blocks, target.multiprocessors);
   Value slots = e.mul(waves, e.c(target.multiprocessors));
-  Value shared = e.div(e.mul(cycles, slots), blocks);
+  Value shared = e.div(e.mul(cycles, slots), busy ? busy : blocks);
   if (countsMulticast(tile)) {
     // A tile past the product's edge loads none of its rows or columns
     // there (TMA fills them with zeros).
@@ -537,7 +543,7 @@ static Value emitClippedBoxCost(IndexBuilder &e, Value cols,
 /// (`cols`, C^T's columns) fills less than 7/8 of its columns of tiles:
 /// where M filled 0.9-1.0 of them, 128x160 and 128x176 tiles of C^T in
 /// clusters ran 0.85-0.95 of cuBLAS against 0.66-0.80 for the model's
-/// choice before (kMaxClusteredSwappedCols), but at M of 48 to 128
+/// choice before (mayClusterSwapped, ProductTiles.cpp), but at M of 48 to 128
 /// (0.27-0.80 filled) 0.59-0.85 where 64x128, 128x128 and 128x64 tiles of
 /// C ran 0.84-1.03 (H200, static kernels, bench/RESULTS.md).
 static Value emitSwappedClusterFillCost(IndexBuilder &e, Value cols,
@@ -596,14 +602,23 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
                                   resultBytes, output, stepCycles);
       splits = e.c(variant.clusterSplits);
     } else {
-      // A grid in clusters is whole clusters, for each matrix of a batch.
-      Value blocks =
-          e.mul(e.roundUp(e.ceilDiv(rows, tile.rows), tile.clusterRows),
-                e.roundUp(e.ceilDiv(cols, tile.cols), tile.clusterCols));
+      // A grid in clusters is whole clusters, for each matrix of a batch;
+      // a grid of tiles of C^T counts only its blocks inside the product
+      // for the memory's rate (emitMemoryCycles). Plain 64x128 tiles in
+      // clusters of two ran 0.94-0.97 of cuBLAS at 160 rows with A stored
+      // K x M, a fourth row of tiles past the edge, where without it
+      // counted the model took 64x128 tiles of C^T, 0.86-0.90 (H200).
+      Value tileRows = e.ceilDiv(rows, tile.rows);
+      Value tileCols = e.ceilDiv(cols, tile.cols);
+      Value blocks = e.mul(e.roundUp(tileRows, tile.clusterRows),
+                           e.roundUp(tileCols, tile.clusterCols));
       blocks = e.mul(blocks, batch);
+      Value busy;
+      if (tile.swapped && tile.getClusterBlocks() > 1)
+        busy = e.mul(e.mul(tileRows, tileCols), batch);
       Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
       Value memoryCycles = emitMemoryCycles(e, blocks, rows, cols, kSteps,
-                                            batch, output, tile, target);
+                                            batch, output, tile, target, busy);
       cost = emitKernelCycles(e, waveCycles, memoryCycles);
       cost = emitIdleClusterCost(e, rows, cols, tile, cost);
       if (tile.clusteredWhereClipped)

@@ -367,6 +367,26 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: arith.ceildivui %[[N]], %c192 : index
 // CHECK-NEXT: arith.ceildivui %[[M]], %c160 : index
 // CHECK: arith.select %{{.*}}, %c22, %{{.*}} : index
+// Then the widths of 70 to 180 rows: 64 x 80, 96 and 112 (200, 240 and
+// 280 cycles a step at 80 percent; given products of at most two widths
+// of rows), and 128 x 80, 96 and 112 (400, 480 and 560).
+// CHECK: arith.muli %{{.*}}, %c200 : index
+// CHECK: arith.ceildivui %[[N]], %c64 : index
+// CHECK-NEXT: arith.ceildivui %[[M]], %c80 : index
+// CHECK: arith.cmpi ugt, %[[M]], %c160 : index
+// CHECK: arith.select %{{.*}}, %c23, %{{.*}} : index
+// CHECK: arith.muli %{{.*}}, %c240 : index
+// CHECK: arith.select %{{.*}}, %c24, %{{.*}} : index
+// CHECK: arith.muli %{{.*}}, %c280 : index
+// CHECK: arith.select %{{.*}}, %c25, %{{.*}} : index
+// CHECK: arith.muli %{{.*}}, %c400 : index
+// CHECK: arith.ceildivui %[[N]], %c128 : index
+// CHECK-NEXT: arith.ceildivui %[[M]], %c80 : index
+// CHECK: arith.select %{{.*}}, %c26, %{{.*}} : index
+// CHECK: arith.muli %{{.*}}, %c480 : index
+// CHECK: arith.select %{{.*}}, %c27, %{{.*}} : index
+// CHECK: arith.muli %{{.*}}, %c560 : index
+// CHECK: arith.select %{{.*}}, %c28, %{{.*}} : index
 // Then the narrow tiles, 64 rows by 16, 32 and 64 columns (40 cycles a
 // step at 80 percent, 80 and 160), each given products of at most one of
 // its widths; their K loops split in clusters and their clusters are left
@@ -375,13 +395,13 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: arith.ceildivui %[[M]], %c64 : index
 // CHECK-NEXT: arith.ceildivui %[[N]], %c16 : index
 // CHECK: arith.cmpi ugt, %[[N]], %c16 : index
-// CHECK: arith.select %{{.*}}, %c23, %{{.*}} : index
+// CHECK: arith.select %{{.*}}, %c29, %{{.*}} : index
 // CHECK: arith.ceildivui %[[N]], %c32 : index
 // CHECK: arith.cmpi ugt, %[[N]], %c32 : index
-// CHECK: arith.select %{{.*}}, %c24, %{{.*}} : index
+// CHECK: arith.select %{{.*}}, %c30, %{{.*}} : index
 // CHECK: arith.ceildivui %[[N]], %c64 : index
 // CHECK: arith.cmpi ugt, %[[N]], %c64 : index
-// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c25, %{{.*}} : index
+// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c31, %{{.*}} : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {

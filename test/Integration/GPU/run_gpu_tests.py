@@ -1407,6 +1407,20 @@ def linalg_matmul_tests(s: Suite) -> None:
          (300, 12296, 4104), nt=True)
     case("linalg_mm_tn_f16", torch.float16, torch.float16, (340, 8104, 3000),
          tn=True)
+    # Tiles of C^T of 80, 96 and 112 columns for 70 to 180 rows: 64x80 in
+    # clusters of two (160 rows in two columns of tiles, 77 rows; N, M and
+    # K past the edges, the cluster's last block past N), 64x112 alone (112
+    # rows), 128x96 on two consumers (96 rows, N past the edge), 64x96 and
+    # 64x112 in clusters (176 and 200 rows).
+    for shape, nt in [((160, 4104, 1000), False), ((160, 4104, 1000), True),
+                      ((77, 5000, 1000), True), ((112, 7000, 2048), True),
+                      ((96, 12296, 1024), False), ((96, 12296, 1024), True),
+                      ((176, 4100, 2000), True), ((200, 3000, 1000), False)]:
+        if nt:
+            case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
+                 nt=True)
+        else:
+            case("linalg_mm_f16", torch.float16, torch.float16, shape)
     # A stored K x M: its tile an N-major operand padded to whole 128-byte
     # spans, the 64x128 and 64x176 tiles (333 rows: A's rows are not
     # 16-byte multiples, staged by a copy).
