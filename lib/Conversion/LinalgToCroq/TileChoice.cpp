@@ -553,6 +553,81 @@ static Value emitSwappedClusterFillCost(IndexBuilder &e, Value cols,
   return e.select(sparse, e.c(kNever), cost);
 }
 
+/// The cost of `variant`'s tile with whole K loops on its grid of `rows` x
+/// `cols` (C^T's for a tile of C^T), `batch` matrices. A grid in clusters
+/// is whole clusters, for each matrix of a batch; a grid of tiles of C^T
+/// counts only its blocks inside the product for the memory's rate
+/// (emitMemoryCycles). Plain 64x128 tiles in clusters of two ran 0.94-0.97
+/// of cuBLAS at 160 rows with A stored K x M, a fourth row of tiles past
+/// the edge, where without it counted the model took 64x128 tiles of C^T,
+/// 0.86-0.90 (H200).
+static Value emitWholeCost(IndexBuilder &e, Value batch, Value rows, Value cols,
+                           Value kSteps, const TileConfig &tile,
+                           const TargetDescription &target, Value output,
+                           Value stepCycles) {
+  Value tileRows = e.ceilDiv(rows, tile.rows);
+  Value tileCols = e.ceilDiv(cols, tile.cols);
+  Value blocks = e.mul(e.roundUp(tileRows, tile.clusterRows),
+                       e.roundUp(tileCols, tile.clusterCols));
+  blocks = e.mul(blocks, batch);
+  Value busy;
+  if (tile.swapped && tile.getClusterBlocks() > 1)
+    busy = e.mul(e.mul(tileRows, tileCols), batch);
+  Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
+  Value memoryCycles = emitMemoryCycles(e, blocks, rows, cols, kSteps, batch,
+                                        output, tile, target, busy);
+  Value cost = emitKernelCycles(e, waveCycles, memoryCycles);
+  cost = emitIdleClusterCost(e, rows, cols, tile, cost);
+  if (tile.clusteredWhereClipped)
+    cost = emitClippedBoxCost(e, cols, tile, cost);
+  if (tile.swapped && tile.getClusterBlocks() > 1)
+    cost = emitSwappedClusterFillCost(e, cols, tile, cost);
+  return cost;
+}
+
+/// `cost`, or never where `variant`'s tile is outside its bounds on the
+/// product's `m` rows and `n` columns (TileConfig) or, a plain tile, a
+/// whole span of 64 columns wider than the product. `hasNarrowTile`: the
+/// variants have the narrow tiles (getNarrowTiles).
+static Value emitModelBoundsCost(IndexBuilder &e, Value m, Value n,
+                                 const GemmVariant &variant, bool hasNarrowTile,
+                                 Value cost) {
+  const TileConfig &tile = variant.tile;
+  Value unboundedRows = cost;
+  if (tile.minModelRows != 0)
+    cost = e.select(e.less(m, e.c(tile.minModelRows)), e.c(kNever), cost);
+  if (tile.maxModelRows != 0)
+    cost = e.select(e.less(e.c(tile.maxModelRows), m), e.c(kNever), cost);
+  if (tile.unboundedRowsMaxCols != 0 && variant.form == GemmForm::SplitK)
+    cost = e.select(e.less(e.c(tile.unboundedRowsMaxCols), n), cost,
+                    unboundedRows);
+  if (tile.maxModelCols != 0)
+    cost = e.select(e.less(e.c(tile.maxModelCols), n), e.c(kNever), cost);
+  // A plain tile a whole span of 64 columns wider than a product of more
+  // than 64 columns computes and stores that span of padding in every
+  // block, for nothing a tile of 128 columns (every kind of product has
+  // one) lacks: at 12288x128x12288 128x192 tiles in clusters ran 0.77 of
+  // cuBLAS (B stored K x N; 0.73 A stored K x M) where 128x128 ones ran
+  // 0.97 (0.95), the model's memory term taking the clusters' shares of
+  // B for a saving (H200, static kernels).
+  //
+  // The same for products of at most 64 columns where the variants have
+  // the narrow tiles: 128x192 tiles in clusters ran 0.58 of cuBLAS at
+  // 9000x48x3000 and 0.62 at 12000x56x4096 (128x128 in clusters, B
+  // stored N x K: 0.67, 0.88) where 64x64 tiles ran 0.65-0.72 and
+  // 0.81-0.91 (H200, static kernels).
+  if (!tile.swapped) {
+    constexpr int64_t kSpan = 64;
+    Value padded = e.add(e.roundUp(n, kSpan), e.c(kSpan));
+    Value wide = e.less(padded, e.c(tile.cols + 1));
+    Value never = cost;
+    if (!hasNarrowTile)
+      never = e.select(e.less(e.c(kSpan), n), e.c(kNever), cost);
+    cost = e.select(wide, hasNarrowTile ? e.c(kNever) : never, cost);
+  }
+  return cost;
+}
+
 /// Prints `cycles` for -debug-only: its value where the shape is static.
 [[maybe_unused]] static void printCycles(llvm::raw_ostream &os, Value cycles) {
   if (std::optional<int64_t> value = getConstantIntValue(cycles))
@@ -602,63 +677,11 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
                                   resultBytes, output, stepCycles);
       splits = e.c(variant.clusterSplits);
     } else {
-      // A grid in clusters is whole clusters, for each matrix of a batch;
-      // a grid of tiles of C^T counts only its blocks inside the product
-      // for the memory's rate (emitMemoryCycles). Plain 64x128 tiles in
-      // clusters of two ran 0.94-0.97 of cuBLAS at 160 rows with A stored
-      // K x M, a fourth row of tiles past the edge, where without it
-      // counted the model took 64x128 tiles of C^T, 0.86-0.90 (H200).
-      Value tileRows = e.ceilDiv(rows, tile.rows);
-      Value tileCols = e.ceilDiv(cols, tile.cols);
-      Value blocks = e.mul(e.roundUp(tileRows, tile.clusterRows),
-                           e.roundUp(tileCols, tile.clusterCols));
-      blocks = e.mul(blocks, batch);
-      Value busy;
-      if (tile.swapped && tile.getClusterBlocks() > 1)
-        busy = e.mul(e.mul(tileRows, tileCols), batch);
-      Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
-      Value memoryCycles = emitMemoryCycles(e, blocks, rows, cols, kSteps,
-                                            batch, output, tile, target, busy);
-      cost = emitKernelCycles(e, waveCycles, memoryCycles);
-      cost = emitIdleClusterCost(e, rows, cols, tile, cost);
-      if (tile.clusteredWhereClipped)
-        cost = emitClippedBoxCost(e, cols, tile, cost);
-      if (tile.swapped && tile.getClusterBlocks() > 1)
-        cost = emitSwappedClusterFillCost(e, cols, tile, cost);
+      cost = emitWholeCost(e, batch, rows, cols, kSteps, tile, target, output,
+                           stepCycles);
       splits = e.c(1);
     }
-    Value unboundedRows = cost;
-    if (tile.minModelRows != 0)
-      cost = e.select(e.less(m, e.c(tile.minModelRows)), e.c(kNever), cost);
-    if (tile.maxModelRows != 0)
-      cost = e.select(e.less(e.c(tile.maxModelRows), m), e.c(kNever), cost);
-    if (tile.unboundedRowsMaxCols != 0 && variant.form == GemmForm::SplitK)
-      cost = e.select(e.less(e.c(tile.unboundedRowsMaxCols), n), cost,
-                      unboundedRows);
-    if (tile.maxModelCols != 0)
-      cost = e.select(e.less(e.c(tile.maxModelCols), n), e.c(kNever), cost);
-    // A plain tile a whole span of 64 columns wider than a product of more
-    // than 64 columns computes and stores that span of padding in every
-    // block, for nothing a tile of 128 columns (every kind of product has
-    // one) lacks: at 12288x128x12288 128x192 tiles in clusters ran 0.77 of
-    // cuBLAS (B stored K x N; 0.73 A stored K x M) where 128x128 ones ran
-    // 0.97 (0.95), the model's memory term taking the clusters' shares of
-    // B for a saving (H200, static kernels).
-    //
-    // The same for products of at most 64 columns where the variants have
-    // the narrow tiles: 128x192 tiles in clusters ran 0.58 of cuBLAS at
-    // 9000x48x3000 and 0.62 at 12000x56x4096 (128x128 in clusters, B
-    // stored N x K: 0.67, 0.88) where 64x64 tiles ran 0.65-0.72 and
-    // 0.81-0.91 (H200, static kernels).
-    if (!tile.swapped) {
-      constexpr int64_t kSpan = 64;
-      Value padded = e.add(e.roundUp(n, kSpan), e.c(kSpan));
-      Value wide = e.less(padded, e.c(tile.cols + 1));
-      Value never = cost;
-      if (!hasNarrowTile)
-        never = e.select(e.less(e.c(kSpan), n), e.c(kNever), cost);
-      cost = e.select(wide, hasNarrowTile ? e.c(kNever) : never, cost);
-    }
+    cost = emitModelBoundsCost(e, m, n, variant, hasNarrowTile, cost);
     LLVM_DEBUG({
       llvm::dbgs() << "[" DEBUG_TYPE "] variant " << index << ": tile "
                    << tile.rows << "x" << tile.cols
