@@ -37,8 +37,8 @@ void useOneConsumerWhereFaster(const MatmulSpec &spec,
 /// Adds to `variants` the tiles of C^T (TileConfig::swapped) that the cost
 /// model may compute `spec`, writing `resultBytes`-byte elements, in on
 /// `target`: whole, and unless `clusters` is false with their K loops
-/// split in clusters (one consumer) or whole in clusters of two (two
-/// consumers).
+/// split in clusters (the narrowest of one consumer) or whole in clusters
+/// of two (mayClusterSwapped).
 void addSwappedVariants(const MatmulSpec &spec, const TargetDescription &target,
                         int64_t resultBytes, bool clusters,
                         SmallVector<GemmVariant> &variants);

@@ -620,10 +620,10 @@ static Value emitModelBoundsCost(IndexBuilder &e, Value m, Value n,
     constexpr int64_t kSpan = 64;
     Value padded = e.add(e.roundUp(n, kSpan), e.c(kSpan));
     Value wide = e.less(padded, e.c(tile.cols + 1));
-    Value never = cost;
+    Value never = e.c(kNever);
     if (!hasNarrowTile)
-      never = e.select(e.less(e.c(kSpan), n), e.c(kNever), cost);
-    cost = e.select(wide, hasNarrowTile ? e.c(kNever) : never, cost);
+      never = e.select(e.less(e.c(kSpan), n), never, cost);
+    cost = e.select(wide, never, cost);
   }
   return cost;
 }
