@@ -1,3 +1,6 @@
+// UNSUPPORTED: sanitizers
+// (under sanitizers: croq's passes on this input, chosen and forced, in
+// Integration/GPU/sanitized-inputs.test)
 // RUN: croq-translate --croq-to-ptx %s | FileCheck %s --check-prefix=CHOSEN
 // RUN: croq-translate --croq-to-ptx --croq-gemm-tile=64,128 --croq-gemm-split-k=1 --croq-gemm-cluster=1,1 %s | FileCheck %s --check-prefix=FORCED
 // RUN: croq-translate --croq-to-ptx --croq-gemm-tile=64,128 %s | FileCheck %s --check-prefix=SPLITTABLE
