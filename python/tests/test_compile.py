@@ -293,7 +293,7 @@ def gpu_test_function(module: str, name: str) -> str:
 
 def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
     # A GEMM from linalg with dynamic shapes has the kernels of every tile
-    # (75, 39 without clusters: test/Target/croq-gemm-tile.mlir counts and
+    # (77, 40 without clusters: test/Target/croq-gemm-tile.mlir counts and
     # names them; compiling them all twice more here would double this
     # file's time); with gemm_tile it has those of the tile asked for, with
     # gemm_split_k=1 the whole ones (alone and, but for the widths between,
@@ -375,7 +375,7 @@ def test_compile_variants_writes_one_module_per_configuration(
     # module of its own, listed in variants.json, which load_autotuned
     # reads back. A configuration croq cannot compile names itself. (A
     # GEMM of static shapes: the model's choice, a split K loop, is then two
-    # kernels, not the 75 of every tile that a dynamic one compiles.)
+    # kernels, not the 77 of every tile that a dynamic one compiles.)
     product = gpu_test_function("linalg_matmul", "linalg_mm_splitk_f16")
     configs = [{}, {"gemm_tile": (64, 128), "gemm_split_k": 1,
                     "gemm_cluster": (1, 1)},

@@ -25,16 +25,17 @@
 // roles swapped), 64x16 and 64x64 also with their K loop split in
 // clusters, 128x160, 128x176 and 64x80 to 64x112 also in clusters of two;
 // the narrow tiles 64x16, 64x32 and 64x64, whole, split in clusters and in
-// clusters of two; and,
+// clusters of two, 64x64 whole also with six stages (two blocks to a
+// multiprocessor), alone and in clusters; and,
 // where N is 1, the six kernels of the product of one row C^T = B^T A^T
 // (64x128 whole, split and split in clusters, 64x16 of C^T whole and split
 // in clusters). A forced tile leaves its kernels, a forced tile that is
 // not split, alone (or forced into clusters) one kernel; no clusters leave
-// the 39 kernels without them (and without the stream-K form, which the
+// the 40 kernels without them (and without the stream-K form, which the
 // model chooses with its clusters).
-// CHOSEN-COUNT-75: .entry product_kernel
+// CHOSEN-COUNT-77: .entry product_kernel
 // CHOSEN-NOT: .entry
-// ALONE-COUNT-39: .entry product_kernel
+// ALONE-COUNT-40: .entry product_kernel
 // ALONE-NOT: .entry
 // ALONE-NOT: multicast
 // CLUSTERED-COUNT-1: .entry product_kernel

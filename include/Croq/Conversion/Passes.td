@@ -205,13 +205,22 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     Few columns. For a plain product of 16-bit floats into a zeroed
     output, the model also weighs narrow plain tiles of 64 rows (one
     consumer warpgroup) by 16, 32 or 64 columns, whole and with their K
-    loop split between the two blocks of a cluster, for products of at
-    most two of their widths (one where split): a product of few columns
-    and large M and K reads A, its one large operand, in a block per 64
-    rows instead of padding 128- or 256-column tiles. They follow the tiles
-    of C^T among the variants, with the same conditions. 8192 x 16 x 8192
-    ran at 0.98 of cuBLAS in 64x16 tiles against 0.64 in the 64x128 tiles
-    split in clusters before (H200, static kernels).
+    loop split between the two blocks of a cluster, each for products of
+    at most its width (one column of tiles), and where B is stored K x N
+    and N is not a multiple of the width (every row of B's box clipped)
+    whole in clusters of two along M that multicast B: a product of few
+    columns and large M and K reads A, its one large operand, in a block
+    per 64 rows instead of padding 128- or 256-column tiles. They follow
+    the tiles of C^T among the variants, with the same conditions. Two of
+    their whole blocks share a multiprocessor: 64x16 and 64x32 with the
+    eight stages croq-pipeline-loops gives them, 64x64 as a variant of its
+    own with six (`croq.stages` on its K loop; eight fit one block only),
+    which the model weighs only on grids of more blocks than
+    multiprocessors, the two blocks' steps together 1.15x as fast as one
+    block's. 8192 x 16 x 8192 ran at 0.98 of cuBLAS in 64x16 tiles against
+    0.64 in the 64x128 tiles split in clusters before; 9000 x 48 x 3000 at
+    0.77 in 64x64 tiles two to a multiprocessor against 0.67 one (H200,
+    static kernels).
 
     Clusters. A kernel in thread block clusters of 2 x 1 blocks: the
     blocks of a cluster compute tiles of one column, so they need the same

@@ -231,6 +231,10 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
   if (im2col)
     im2colStart = getIm2colStart(b, loc, *spec.conv, blockM, config.rows);
   auto loop = scf::ForOp::create(b, loc, c0, range.count, c1, inits);
+  // The rings' stage count where the tile fixes it (TileConfig::stages).
+  if (config.stages != 0)
+    loop->setAttr(CroqDialect::StagesAttrHelper::getNameStr(),
+                  b.getI64IntegerAttr(config.stages));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value step = loop.getInductionVar();

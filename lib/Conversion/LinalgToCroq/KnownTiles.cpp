@@ -121,12 +121,17 @@ static constexpr int64_t kMaxResultParts = 4;
 /// for next to its result tile.
 static constexpr int64_t kMinModelStages = 3;
 
+/// The stages croq-pipeline-loops gives a ring where as many as that fit
+/// (its kMaxAutoStages).
+static constexpr int64_t kPipelinerMaxStages = 8;
+
 /// A ring for each operand (A and B) next to a shared result tile of
 /// `resultCols` columns, as croq-pipeline-loops counts them (without its
-/// cap on stages).
+/// cap on stages), in `capacity` bytes (0: one block's maximum).
 static int64_t countStages(const TargetDescription &target, int64_t resultBytes,
-                           const TileConfig &tile, int64_t resultCols) {
-  return countRingStages(target.sharedMemoryPerBlock,
+                           const TileConfig &tile, int64_t resultCols,
+                           int64_t capacity = 0) {
+  return countRingStages(capacity ? capacity : target.sharedMemoryPerBlock,
                          {tile.rows * resultCols * resultBytes},
                          {tile.rows * kStepBytes, tile.cols * kStepBytes},
                          std::numeric_limits<int64_t>::max());
@@ -184,6 +189,25 @@ int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
                                      const TileConfig &tile) {
   return countStages(target, resultBytes, tile,
                      getResultPartCols(target, resultBytes, tile));
+}
+
+int64_t mlir::croq::getPipelineStages(const TargetDescription &target,
+                                      int64_t resultBytes,
+                                      const TileConfig &tile) {
+  return std::min(getStagesThatFit(target, resultBytes, tile),
+                  kPipelinerMaxStages);
+}
+
+int64_t mlir::croq::getStagesForTwoBlocks(const TargetDescription &target,
+                                          int64_t resultBytes,
+                                          const TileConfig &tile) {
+  int64_t half = target.sharedMemoryPerMultiprocessor / 2 -
+                 target.sharedMemoryReservedPerBlock;
+  int64_t stages =
+      std::min(countStages(target, resultBytes, tile,
+                           getResultPartCols(target, resultBytes, tile), half),
+               kPipelinerMaxStages);
+  return stages < kMinModelStages ? 0 : stages;
 }
 
 /// A tile of C^T: `rows` over N (64 per consumer warpgroup, whose

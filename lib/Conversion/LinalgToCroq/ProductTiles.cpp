@@ -228,9 +228,37 @@ void mlir::croq::addNarrowVariants(const MatmulSpec &spec,
     return;
   SmallVector<TileConfig> tiles = getNarrowTiles(target, resultBytes);
   bool clipped = clusters && !spec.bTransposed;
+  // Whole, two blocks to a multiprocessor: a narrow tile's one consumer
+  // warpgroup leaves the tensor cores idle between its steps, which a
+  // second block's fill. 64x16 and 64x32 fit two with the stages
+  // croq-pipeline-loops gives them (8). 64x64 fits two with 6 (eight take
+  // 136 KB): it is also a variant of its own that way, which the model
+  // gives only grids of more blocks than multiprocessors. On such grids
+  // two 64x64 blocks to a multiprocessor, six stages each, ran up to 1.15x
+  // as fast as one of eight (9000x48x3000: 0.67 -> 0.77 of cuBLAS,
+  // 16384x64x1024: 0.90 -> 1.00, 12000x56x4096: 0.82 / 0.92 -> 0.89 /
+  // 1.02), but on one wave of them slower (6000x40x6000, 94 blocks: 0.90
+  // -> 0.78; 8192x64x8192, 128 blocks: 1.02 -> 0.96; H200, static
+  // kernels, bench/RESULTS.md).
+  auto whole = [&](TileConfig tile) {
+    int64_t stages = getStagesForTwoBlocks(target, resultBytes, tile);
+    if (stages == 0) {
+      variants.push_back({tile, GemmForm::Whole});
+      return;
+    }
+    tile.stagesCut = stages < getPipelineStages(target, resultBytes, tile);
+    if (tile.stagesCut) {
+      TileConfig alone = tile;
+      alone.stagesCut = false;
+      variants.push_back({alone, GemmForm::Whole});
+    }
+    tile.stages = stages;
+    tile.blocksPerMultiprocessor = 2;
+    variants.push_back({tile, GemmForm::Whole});
+  };
   for (TileConfig tile : tiles) {
     tile.clusteredWhereClipped = clipped;
-    variants.push_back({tile, GemmForm::Whole});
+    whole(tile);
   }
   if (!clusters)
     return;
@@ -244,7 +272,7 @@ void mlir::croq::addNarrowVariants(const MatmulSpec &spec,
   for (TileConfig tile : tiles) {
     tile.clusteredWhereClipped = true;
     tile.clusterRows = 2;
-    variants.push_back({tile, GemmForm::Whole});
+    whole(tile);
   }
 }
 

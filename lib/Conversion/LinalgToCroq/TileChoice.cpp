@@ -6,7 +6,8 @@
 // shorter; for a split K loop, plus the launch of the reduction and the
 // workspace traffic. The tiles and their efficiencies (KnownTiles.cpp) are
 // measured ratios on an H100 (bench/RESULTS.md): a 64-row block has one
-// consumer warpgroup and half the operand reuse of a 128-row one.
+// consumer warpgroup and half the operand reuse of a 128-row one. The
+// variants it weighs are GemmVariants.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,22 +55,8 @@ static constexpr int64_t kMinStepsPerSplit = 4;
 /// 1x8192x8192) and lost with 4 (512x512x512: 0.65 of cuBLAS against 0.94
 /// for whole tiles, where kMinStepsPerSplit let the model take it).
 static constexpr int64_t kMinClusterSplitSteps = 16;
-/// The fewest K steps a block of a stream-K grid takes (planStreamK).
-static constexpr int64_t kMinStreamKSteps = 8;
 /// The most f32 workspace a split K loop may use (256 MiB).
 static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
-/// The blocks of a cluster whose K loop is split that the cost model tries
-/// (ClusterSplitK.cpp), on tiles of 64x128 elements only (64x128 and 128x64).
-/// Measured on an H200 (cuBLAS ms / croq ms, bench/RESULTS.md): 64x128 in
-/// clusters of 2 ran 0.80-0.95 where main's whole tiles ran 0.78-1.01
-/// (1x8192x8192 0.950 against 0.885, 128x4096x4096 with B stored N x K 0.820
-/// against 0.779, 16x8192x8192 with B stored N x K 0.893 against 0.915);
-/// 128x128 in clusters of 2 lost at 256x4096x8192 (0.874 against 0.950), and
-/// every tile in clusters of 4 lost everywhere (0.25-0.78). 128x64 on one
-/// consumer warpgroup in clusters of 2: 0.914 at 128x4096x4096 against 0.798
-/// for 64x128 (hand-written kernels).
-static constexpr int64_t kClusterSplitCounts[] = {2};
-static constexpr int64_t kClusterSplitElements = 64 * 128;
 /// Cycles the cluster's first block spends summing the others' partial
 /// accumulators (a 64x128 f32 fragment is 32 KiB a peer, stored into its
 /// shared memory through the cluster's network and read back): counted
@@ -98,128 +85,13 @@ static constexpr int64_t kL2Partitions = 2;
 /// The part of the shorter of a kernel's compute and memory traffic that
 /// does not overlap with the longer, in percent (emitKernelCycles).
 static constexpr int64_t kUnhiddenPercent = 30;
+/// How fast two blocks of a narrow tile (TileConfig::blocksPerMultiprocessor)
+/// step together on one multiprocessor against one alone, in percent: 64x64
+/// tiles ran 1.12-1.17x as fast two to an SM (five stages each) as one (eight
+/// stages) on grids of 141 and 188 blocks (H200, static kernels).
+static constexpr int64_t kTwoBlocksPercent = 115;
 /// The cost of a plan that cannot run.
 static constexpr int64_t kNever = int64_t(1) << 60;
-
-/// Whether the model considers `tile` in clusters of two along M: the
-/// 128x192 and 128x256 tiles measured faster so where B's rows are not
-/// 128-byte multiples, and the 64x128 and 128x128 tiles where pairs of rows
-/// of tiles read B once instead of twice from memory (128x8192x8192 with
-/// 64x128: 0.99 of cuBLAS against 0.90 with 128x128 split in two;
-/// 192x8192x8192 and 256x8192x8192 with 128x128: 0.83 and 0.94 against
-/// 0.53 and 0.49 with 64x128; 4095x4097x4093: 2.84 against 2.53 with
-/// 128x192 in clusters; H200, bench_tiles.py). The widths between were
-/// not measured in clusters.
-static bool mayCluster(const TileConfig &tile) {
-  // 192x192 in clusters of two along M: 0.47 of cuBLAS at 576x8192x8192
-  // against 0.94 alone (H200).
-  if (tile.rows > 128)
-    return false;
-  return tile.cols == 128 || tile.cols == 192 || tile.cols == 256;
-}
-
-/// Whether the model considers `tile` in stream-K form: the 128-row tiles
-/// of 128 columns or more whose width is whole 32-column groups of the
-/// reduction kernel (SplitK.cpp), so that each group's partials belong to
-/// one tile. (128x64 is given to products of at most 128 rows, too few
-/// tiles for stream-K.)
-static bool mayStreamK(const TileConfig &tile) {
-  return tile.rows == 128 && tile.cols >= 128 && tile.cols % 32 == 0;
-}
-
-/// `tile` for the stream-K form: its accumulator shared among consumer
-/// warpgroups of 64 rows each. The kernel of a 128x128 tile's ranges on
-/// one consumer warpgroup has its wgmma serialized by ptxas (C7520).
-static TileConfig getStreamKTile(TileConfig tile) {
-  tile.consumers = std::max(tile.consumers, tile.rows / kWarpgroupRows);
-  return tile;
-}
-
-SmallVector<GemmVariant>
-mlir::croq::getGemmVariants(ArrayRef<TileConfig> tiles, int64_t splitK,
-                            int64_t streamK, int64_t clusterM, int64_t clusterN,
-                            int64_t clusterK) {
-  SmallVector<GemmVariant> variants;
-  auto clusterSplit = [&](const TileConfig &tile, int64_t splits) {
-    GemmVariant variant{tile, GemmForm::ClusterSplitK};
-    variant.clusterSplits = splits;
-    variants.push_back(variant);
-  };
-  if (clusterK > 1) {
-    for (const TileConfig &tile : tiles)
-      if (tile.splittable)
-        clusterSplit(tile, clusterK);
-    return variants;
-  }
-  for (const TileConfig &tile : tiles) {
-    bool streamKForm = splitK == 0 && clusterM == 0 && clusterN == 1 &&
-                       streamK != 1 && mayStreamK(tile);
-    if (streamK == 2) {
-      if (streamKForm)
-        variants.push_back({getStreamKTile(tile), GemmForm::StreamK,
-                            /*withoutWholeWave=*/true});
-      continue;
-    }
-    if (splitK <= 1) {
-      TileConfig whole = tile;
-      whole.clusterRows = std::max<int64_t>(clusterM, 1);
-      whole.clusterCols = clusterN;
-      variants.push_back({whole, GemmForm::Whole});
-      if (clusterM == 0 && clusterN == 1 && mayCluster(tile)) {
-        TileConfig clustered = tile;
-        clustered.clusterRows = 2;
-        variants.push_back({clustered, GemmForm::Whole});
-      }
-    }
-    if (splitK != 1 && tile.splittable)
-      variants.push_back({tile, GemmForm::SplitK});
-    if (streamKForm)
-      variants.push_back({getStreamKTile(tile), GemmForm::StreamK});
-  }
-  // Last, so that the other variants keep their numbers (the shape
-  // classes of compile on first call).
-  bool clusterSplitForm = clusterK == 0 && splitK == 0 && streamK != 2 &&
-                          clusterM == 0 && clusterN == 1;
-  if (clusterSplitForm)
-    for (const TileConfig &tile : tiles)
-      if (tile.splittable && tile.rows * tile.cols == kClusterSplitElements)
-        appendClusterSplitVariants(tile, variants);
-  return variants;
-}
-
-void mlir::croq::appendClusterSplitVariants(
-    const TileConfig &tile, SmallVector<GemmVariant> &variants) {
-  for (int64_t splits : kClusterSplitCounts) {
-    GemmVariant variant{tile, GemmForm::ClusterSplitK};
-    variant.clusterSplits = splits;
-    variants.push_back(variant);
-  }
-}
-
-StreamKPlan mlir::croq::planStreamK(OpBuilder &b, Location loc, Value m,
-                                    Value n, Value kSteps,
-                                    const TileConfig &tile,
-                                    int64_t multiprocessors) {
-  IndexBuilder e{b, loc};
-  StreamKPlan plan;
-  plan.tilesM = e.ceilDiv(m, tile.rows);
-  plan.tilesN = e.ceilDiv(n, tile.cols);
-  Value tiles = e.mul(plan.tilesM, plan.tilesN);
-  // The whole waves, as whole columns of tiles: at most as many tiles (an
-  // empty product, M of 0, divides by 1 here, not by 0).
-  Value wholeWaves = e.div(tiles, e.c(multiprocessors));
-  Value wholeTiles = e.mul(wholeWaves, e.c(multiprocessors));
-  plan.wholeCols = e.div(wholeTiles, e.max(plan.tilesM, e.c(1)));
-  plan.skCols = e.sub(plan.tilesN, plan.wholeCols);
-  plan.skTiles = e.mul(plan.skCols, plan.tilesM);
-  plan.iterations = e.mul(plan.skTiles, kSteps);
-  plan.perBlock =
-      e.max(e.ceilDiv(plan.iterations, multiprocessors), e.c(kMinStreamKSteps));
-  plan.blocks = e.ceilDiv(plan.iterations, plan.perBlock);
-  // A tile's kSteps steps meet at most (kSteps - 1) / perBlock + 2 ranges.
-  plan.slots = e.add(e.div(e.sub(kSteps, e.c(1)), plan.perBlock), e.c(2));
-  return plan;
-}
 
 /// The cycles of one K step of `tile`.
 static int64_t getStepCycles(const TileConfig &tile,
@@ -249,11 +121,27 @@ static Value emitStepCycles(IndexBuilder &e, const TileConfig &tile,
 
 /// The cycles `blocks` blocks with `steps` K steps of `stepCycles` each
 /// take on the chip: waves x (steps x step cycles + the tile's fixed
-/// cycles).
+/// cycles). A tile that runs two blocks to a multiprocessor
+/// (TileConfig::blocksPerMultiprocessor) runs its blocks in waves of twice
+/// as many, each step of the two together kTwoBlocksPercent as fast as one
+/// block's, but for a last wave of at most one block a multiprocessor.
 static Value emitWaveCycles(IndexBuilder &e, Value blocks, Value steps,
-                            Value stepCycles, const TargetDescription &target) {
-  Value waves = e.ceilDiv(blocks, target.multiprocessors);
-  return e.mul(waves, e.add(e.mul(steps, stepCycles), e.c(kTileCycles)));
+                            Value stepCycles, const TargetDescription &target,
+                            int64_t blocksPerMultiprocessor = 1) {
+  if (blocksPerMultiprocessor == 1) {
+    Value waves = e.ceilDiv(blocks, target.multiprocessors);
+    return e.mul(waves, e.add(e.mul(steps, stepCycles), e.c(kTileCycles)));
+  }
+  Value one = e.add(e.mul(steps, stepCycles), e.c(kTileCycles));
+  assert(blocksPerMultiprocessor == 2 && "one or two blocks an SM");
+  Value pairStep = e.div(e.mul(stepCycles, e.c(200)), e.c(kTwoBlocksPercent));
+  Value two = e.add(e.mul(steps, pairStep), e.c(kTileCycles));
+  int64_t perWave = 2 * target.multiprocessors;
+  Value full = e.div(blocks, e.c(perWave));
+  Value rest = e.sub(blocks, e.mul(full, e.c(perWave)));
+  Value last = e.select(e.less(e.c(target.multiprocessors), rest), two, one);
+  last = e.select(e.less(e.c(0), rest), last, e.c(0));
+  return e.add(e.mul(full, two), last);
 }
 
 /// Whether blocks of `tile` in clusters move their multicast operand's
@@ -324,13 +212,16 @@ static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
   };
   Value rowsOfTiles = e.ceilDiv(e.ceilDiv(m, tile.rows), tile.clusterRows);
   Value colsOfTiles = e.ceilDiv(e.ceilDiv(n, tile.cols), tile.clusterCols);
-  Value oneWave = e.less(blocks, e.c(target.multiprocessors + 1));
+  // A wave of a tile that runs two blocks to a multiprocessor has twice as
+  // many blocks (emitWaveCycles).
+  int64_t perWave = target.multiprocessors * tile.blocksPerMultiprocessor;
+  Value oneWave = e.less(blocks, e.c(perWave + 1));
   Value aAgain = extra(aBytes, colsOfTiles);
   Value bAgain = extra(bBytes, rowsOfTiles);
   Value sameWave = e.div(e.add(aAgain, bAgain), e.c(kOneWaveRereadParts));
   Value severalWaves = e.c(0);
   if (!tile.persistent) {
-    Value waves = e.ceilDiv(blocks, target.multiprocessors);
+    Value waves = e.ceilDiv(blocks, perWave);
     Value aPerWave = extra(aBytes, e.min(colsOfTiles, waves));
     Value bPerWave = extra(bBytes, e.min(rowsOfTiles, waves));
     severalWaves = e.add(aPerWave, bPerWave);
@@ -338,8 +229,16 @@ static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
   Value again = e.select(oneWave, sameWave, severalWaves);
   Value bytes = e.add(e.add(e.add(aBytes, bBytes), writtenBytes), again);
   Value cycles = e.div(e.mul(bytes, copies), e.c(target.memoryBytesPerCycle));
-  Value waves = e.ceilDiv(blocks, target.multiprocessors);
+  Value waves = e.ceilDiv(blocks, perWave);
   Value slots = e.mul(waves, e.c(target.multiprocessors));
+  if (!busy && tile.blocksPerMultiprocessor > 1) {
+    // The multiprocessors with a block: all of them in each wave but the
+    // last, and in the last as many as it has blocks (at most all).
+    Value before = e.sub(waves, e.c(1));
+    Value last = e.sub(blocks, e.mul(before, e.c(perWave)));
+    busy = e.add(e.mul(before, e.c(target.multiprocessors)),
+                 e.min(last, e.c(target.multiprocessors)));
+  }
   Value shared = e.div(e.mul(cycles, slots), busy ? busy : blocks);
   if (countsMulticast(tile)) {
     // A tile past the product's edge loads none of its rows or columns
@@ -573,7 +472,8 @@ static Value emitWholeCost(IndexBuilder &e, Value batch, Value rows, Value cols,
   Value busy;
   if (tile.swapped && tile.getClusterBlocks() > 1)
     busy = e.mul(e.mul(tileRows, tileCols), batch);
-  Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target);
+  Value waveCycles = emitWaveCycles(e, blocks, kSteps, stepCycles, target,
+                                    tile.blocksPerMultiprocessor);
   Value memoryCycles = emitMemoryCycles(e, blocks, rows, cols, kSteps, batch,
                                         output, tile, target, busy);
   Value cost = emitKernelCycles(e, waveCycles, memoryCycles);
@@ -582,6 +482,10 @@ static Value emitWholeCost(IndexBuilder &e, Value batch, Value rows, Value cols,
     cost = emitClippedBoxCost(e, cols, tile, cost);
   if (tile.swapped && tile.getClusterBlocks() > 1)
     cost = emitSwappedClusterFillCost(e, cols, tile, cost);
+  // Cut stages help only blocks that share a multiprocessor.
+  if (tile.stagesCut)
+    cost = e.select(e.less(e.c(target.multiprocessors), blocks), cost,
+                    e.c(kNever));
   return cost;
 }
 

@@ -69,6 +69,16 @@ struct TileConfig {
   /// multicast) exactly where N is not a multiple of its width, and alone
   /// exactly where N is (addNarrowVariants).
   bool clusteredWhereClipped = false;
+  /// The stage count of the K loop's rings (the loop's croq.stages; 0: as
+  /// many as fit, croq-pipeline-loops' own choice), and the blocks of the
+  /// tile that run on one multiprocessor at once, which the cost model
+  /// counts (1 or 2): 2 for the narrow tiles (addNarrowVariants).
+  int64_t stages = 0;
+  int64_t blocksPerMultiprocessor = 1;
+  /// Whether `stages` is fewer than a block alone would get, for two
+  /// blocks to fit: the model gives the tile only grids of more blocks
+  /// than multiprocessors.
+  bool stagesCut = false;
 
   int64_t getClusterBlocks() const { return clusterRows * clusterCols; }
 };
@@ -141,6 +151,19 @@ constexpr int64_t kStepBytes = 128;
 /// tile of one part of it (getResultPartCols).
 int64_t getStagesThatFit(const TargetDescription &target, int64_t resultBytes,
                          const TileConfig &tile);
+
+/// The stages croq-pipeline-loops gives the rings of `tile` by itself: as
+/// many as fit (getStagesThatFit), at most 8.
+int64_t getPipelineStages(const TargetDescription &target, int64_t resultBytes,
+                          const TileConfig &tile);
+
+/// The stages of operands of `tile` that leave room for two blocks on one
+/// of `target`'s multiprocessors (each in half its shared memory, less
+/// what the hardware keeps for a block), at most as many as
+/// croq-pipeline-loops gives where more fit; 0 where fewer than the cost
+/// model's fewest fit.
+int64_t getStagesForTwoBlocks(const TargetDescription &target,
+                              int64_t resultBytes, const TileConfig &tile);
 
 /// The columns of each part the result tile of `tile` is stored in
 /// (croq.mma.slice), through a shared tile of that many columns: where the

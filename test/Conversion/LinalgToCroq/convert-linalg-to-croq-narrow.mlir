@@ -9,6 +9,7 @@
 // CHECK:       croq.parallel (%{{.*}}, %{{.*}}) in [94, 1] : block cluster [2, 1] attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK:       croq.mma.fill %{{.*}} : !croq.acc<64x64xf32>
 // CHECK:       croq.copy tma multicast zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+// CHECK-NOT:   croq.stages
 func.func @clipped(%a: memref<6000x6000xf16>, %b: memref<6000x40xf16>, %c: memref<6000x40xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<6000x40xf16>)
@@ -38,10 +39,29 @@ func.func @clipped_b_transposed(%a: memref<6000x6000xbf16>, %b: memref<40x6000xb
 // CHECK-LABEL: func.func @whole_width
 // CHECK:       croq.parallel (%{{.*}}, %{{.*}}) in [128, 1] : block attributes {croq.consumers = 1 : i64, croq.persistent = false} {
 // CHECK:       croq.mma.fill %{{.*}} : !croq.acc<64x64xf32>
+// CHECK-NOT:   croq.stages
 func.func @whole_width(%a: memref<8192x8192xf16>, %b: memref<8192x64xf16>, %c: memref<8192x64xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<8192x64xf16>)
   linalg.matmul ins(%a, %b : memref<8192x8192xf16>, memref<8192x64xf16>) outs(%c : memref<8192x64xf16>)
+  return
+}
+
+// -----
+
+// More 64x64 blocks than multiprocessors (141 clusters of two, 188
+// blocks): six stages each (croq.stages) instead of the eight that fit one
+// block, so that two blocks share a multiprocessor and the grid runs in
+// one wave. On one wave the stages stay (@clipped, @whole_width: no
+// croq.stages, croq-pipeline-loops gives eight).
+// CHECK-LABEL: func.func @two_blocks_a_multiprocessor
+// CHECK:       croq.parallel (%{{.*}}, %{{.*}}) in [142, 1] : block cluster [2, 1]
+// CHECK:       croq.mma.fill %{{.*}} : !croq.acc<64x64xf32>
+// CHECK:       } {croq.stages = 6 : i64}
+func.func @two_blocks_a_multiprocessor(%a: memref<9000x3000xf16>, %b: memref<3000x48xf16>, %c: memref<9000x48xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<9000x48xf16>)
+  linalg.matmul ins(%a, %b : memref<9000x3000xf16>, memref<3000x48xf16>) outs(%c : memref<9000x48xf16>)
   return
 }
 

@@ -401,7 +401,17 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: arith.select %{{.*}}, %c30, %{{.*}} : index
 // CHECK: arith.ceildivui %[[N]], %c64 : index
 // CHECK: arith.cmpi ugt, %[[N]], %c64 : index
-// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c31, %{{.*}} : index
+// CHECK: arith.select %{{.*}}, %c31, %{{.*}} : index
+// 64x16 and 64x32 run two blocks to a multiprocessor with the 8 stages
+// they get anyway; 64x64 does with 6 stages (croq.stages) instead of 8, a
+// variant of its own: its steps of two blocks together at 115 percent of
+// one's (160 x 200 / 115 cycles a block), in waves of 264 blocks but for a
+// last one of at most 132, and never on a grid of at most 132 blocks.
+// CHECK: arith.muli %{{.*}}, %c200 : index
+// CHECK-NEXT: arith.divui %{{.*}}, %c115 : index
+// CHECK: arith.divui %{{.*}}, %c264 : index
+// CHECK: arith.cmpi ugt, %{{.*}}, %c132 : index
+// CHECK: %[[CHOICE:.*]] = arith.select %{{.*}}, %c32, %{{.*}} : index
 // CHECK: scf.index_switch %[[CHOICE]]
 // CHECK: case 1 {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
@@ -448,6 +458,15 @@ func.func @small(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memre
 // CHECK: gpu.alloc
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x64xf32>
 // CHECK: gpu.dealloc
+// CHECK: case 29 {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x16xf32>
+// CHECK: } {croq.stages = 8 : i64}
+// CHECK: case 31 {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x64xf32>
+// CHECK-NOT: croq.stages
+// CHECK: case 32 {
+// CHECK: croq.mma.fill %{{.*}} : !croq.acc<64x64xf32>
+// CHECK: } {croq.stages = 6 : i64}
 // CHECK: default {
 // CHECK: croq.parallel {{.*}} block attributes {croq.consumers = 2 : i64, croq.persistent = true} {
 // CHECK: croq.mma.fill %{{.*}} : !croq.acc<128x256xf32>

@@ -7,10 +7,11 @@
 // variant the host code chooses: first the one-row form of a
 // matrix-vector product (N = 1, computed as C^T = B^T A^T; three
 // variants: 64x128 tiles whole, split, split in clusters), then the
-// product as stored, with 31 variants (tiles, their clusters, split,
+// product as stored, with 33 variants (tiles, their clusters, split,
 // stream-K and cluster-split forms, the narrow tiles of few columns alone
-// and in clusters; 46 kernels). By default the host code chooses among
-// all of them.
+// and in clusters, 64x64 also with fewer stages for two blocks to a
+// multiprocessor; 48 kernels). By default the host code chooses among all
+// of them.
 // ALL-LABEL: func.func @gemm
 // ALL-NOT: croqRtRequireVariant
 // ALL: scf.if
@@ -18,7 +19,7 @@
 // ALL-COUNT-2: case
 // ALL: } else {
 // ALL: scf.index_switch
-// ALL-COUNT-30: case
+// ALL-COUNT-32: case
 // ALL-NOT: case
 // ALL-NOT: croqRtRequireVariant
 

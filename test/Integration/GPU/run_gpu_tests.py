@@ -1353,14 +1353,17 @@ def linalg_matmul_tests(s: Suite) -> None:
          (1, 1000, 1001), tn=True, nt=True, staged=1)
     # Few columns: the narrow tiles 64x16 (8, 13 and 16 columns; whole, and
     # split in clusters where 64-row blocks are too few), 64x32 (24
-    # columns) and 64x64 (48 and 64), M and K past the tiles' edges, in
+    # columns) and 64x64 (48 to 64; with six stages, two blocks to a
+    # multiprocessor, on the grids of more blocks than multiprocessors at
+    # 9000 and 12008 rows), M and K past the tiles' edges, in
     # each layout (B stored K x N and N x K, A stored K x M) and into f32;
     # and 128x64 tiles with their K loop split through a workspace where
     # the rows are too few for the narrow tiles to fill the chip (24 and 40
     # columns, K past the last K step's edge).
     for shape in [(4096, 8, 4096), (8200, 13, 8200), (11008, 16, 4096),
                   (4104, 24, 4104), (8192, 48, 8192), (6000, 64, 3000),
-                  (2000, 24, 8200), (1000, 40, 16392)]:
+                  (2000, 24, 8200), (1000, 40, 16392), (9000, 48, 3000),
+                  (12008, 56, 4104)]:
         case("linalg_mm_f16", torch.float16, torch.float16, shape)
         case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
              nt=True)

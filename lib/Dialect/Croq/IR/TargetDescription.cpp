@@ -23,6 +23,10 @@ static const TargetDescription kTargets[] = {
         // 227 KB: the opt-in maximum of cudaFuncAttributeMaxDynamic-
         // SharedMemorySize on compute capability 9.0.
         /*sharedMemoryPerBlock=*/227 * 1024,
+        // 228 KB an SM, 1 KB of it kept for each resident block (CUDA
+        // programming guide, compute capability 9.0).
+        /*sharedMemoryPerMultiprocessor=*/228 * 1024,
+        /*sharedMemoryReservedPerBlock=*/1024,
         /*registerFile=*/65536,
         /*maxRegistersPerThread=*/255,
         /*maxThreadsPerBlock=*/1024,
@@ -56,6 +60,9 @@ static const TargetDescription kTargets[] = {
         /*chip=*/"sm_80",
         // 163 KB: the opt-in maximum on compute capability 8.0.
         /*sharedMemoryPerBlock=*/163 * 1024,
+        // 164 KB an SM, 1 KB of it kept for each resident block.
+        /*sharedMemoryPerMultiprocessor=*/164 * 1024,
+        /*sharedMemoryReservedPerBlock=*/1024,
         /*registerFile=*/65536,
         /*maxRegistersPerThread=*/255,
         /*maxThreadsPerBlock=*/1024,

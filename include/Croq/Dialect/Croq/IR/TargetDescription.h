@@ -27,6 +27,11 @@ struct TargetDescription {
   StringRef chip;
   /// Shared memory one block may use, in bytes (the opt-in maximum).
   int64_t sharedMemoryPerBlock;
+  /// Shared memory of one SM, which its resident blocks share, and the
+  /// part of it the hardware keeps for each resident block: blocks of B
+  /// bytes each fit floor(perSM / (B + reserved)) to an SM.
+  int64_t sharedMemoryPerMultiprocessor;
+  int64_t sharedMemoryReservedPerBlock;
   /// 32-bit registers of one SM, shared by the threads of its blocks.
   int64_t registerFile;
   /// The most registers one thread may hold.
