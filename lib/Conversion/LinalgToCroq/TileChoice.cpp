@@ -55,6 +55,16 @@ static constexpr int64_t kMinStepsPerSplit = 4;
 /// 1x8192x8192) and lost with 4 (512x512x512: 0.65 of cuBLAS against 0.94
 /// for whole tiles, where kMinStepsPerSplit let the model take it).
 static constexpr int64_t kMinClusterSplitSteps = 16;
+/// The same for the narrow tiles of few columns (getNarrowTiles), whose
+/// blocks compute a step in a fraction of a 64x128 block's time: with 24
+/// steps a block, 64x32 and 64x64 split in clusters ran 0.77-0.82 of
+/// cuBLAS at 3000x24x3000 and 2000x40x3000 (B stored K x N, A K x M),
+/// where the 128x64 tiles split through a workspace that the model takes
+/// instead ran 0.95-0.96 (B stored N x K: 1.04 against 1.01, and 1.01
+/// against 1.05; H200, static kernels, bench/RESULTS.md). For the other
+/// tiles 32 lost: 1x4096x3000 in 64x16 tiles of C^T split in clusters
+/// ran 1.07, 64x128 split through a workspace 0.99.
+static constexpr int64_t kMinNarrowClusterSplitSteps = 32;
 /// The most f32 workspace a split K loop may use (256 MiB).
 static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
 /// Cycles the cluster's first block spends summing the others' partial
@@ -382,7 +392,8 @@ static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
 /// the S - 1 peers' partials in the first block, the product's traffic
 /// with memory; no workspace and no second launch. Never past one wave of
 /// blocks (a split grid of several waves ran far slower than counted:
-/// emitSplitCost), with fewer than kMinClusterSplitSteps steps a block, or
+/// emitSplitCost), with fewer than kMinClusterSplitSteps steps a block
+/// (kMinNarrowClusterSplitSteps for a narrow tile), or
 /// with fewer than three stages of operands next to the scratch tile.
 static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
                                   Value kSteps, const GemmVariant &variant,
@@ -400,7 +411,9 @@ static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
       emitMemoryCycles(e, blocks, m, n, kSteps, e.c(1), output, tile, target);
   Value cost = emitKernelCycles(e, compute, memoryCycles);
   Value severalWaves = e.less(e.c(target.multiprocessors), blocks);
-  Value tooShort = e.less(steps, e.c(kMinClusterSplitSteps));
+  bool narrow = !tile.swapped && tile.maxModelCols != 0;
+  Value tooShort = e.less(
+      steps, e.c(narrow ? kMinNarrowClusterSplitSteps : kMinClusterSplitSteps));
   cost = e.select(severalWaves, e.c(kNever), cost);
   cost = e.select(tooShort, e.c(kNever), cost);
   constexpr int64_t kMinStages = 3;

@@ -69,21 +69,38 @@ func.func @two_blocks_a_multiprocessor(%a: memref<9000x3000xf16>, %b: memref<300
 
 // A narrow tile is given products of at most its width, one column of
 // tiles: 24 columns take 64x32 (here with the K loop split in clusters of
-// two), not two columns of 64x16 that would each read all of A.
+// two, 47 steps a block), not two columns of 64x16 that would each read
+// all of A.
 // CHECK-LABEL: func.func @one_column_of_tiles
 // CHECK:       croq.parallel (%{{.*}}, %{{.*}}) in [94, 1] : block cluster [2, 1]
 // CHECK:       croq.mma.fill %{{.*}} : !croq.acc<64x32xf32>
 // CHECK:       croq.mma.cluster_sum %{{.*}} : !croq.acc<64x32xf32>, !croq.tile<64x32xf32, shared>
 // CHECK-NOT:   !croq.acc<64x16xf32>
-func.func @one_column_of_tiles(%a: memref<3000x3000xbf16>, %b: memref<24x3000xbf16>, %c: memref<3000x24xbf16>) {
+func.func @one_column_of_tiles(%a: memref<3000x6000xbf16>, %b: memref<24x6000xbf16>, %c: memref<3000x24xbf16>) {
   %zero = arith.constant 0.0 : bf16
   linalg.fill ins(%zero : bf16) outs(%c : memref<3000x24xbf16>)
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
-    ins(%a, %b : memref<3000x3000xbf16>, memref<24x3000xbf16>) outs(%c : memref<3000x24xbf16>)
+    ins(%a, %b : memref<3000x6000xbf16>, memref<24x6000xbf16>) outs(%c : memref<3000x24xbf16>)
   return
 }
 
 // -----
+
+// A narrow tile's K loop is split in a cluster only where each block keeps
+// at least 32 K steps (16 for the other tiles): at 3000x24x3000 (47 steps,
+// 24 a block) the 128x64 tiles split through a workspace instead, two
+// kernels (the partial products and the reduction).
+// CHECK-LABEL: func.func @short_narrow_split
+// CHECK:       croq.parallel (%{{.*}}, %{{.*}}) in [{{[0-9]+}}, 1] : block attributes
+// CHECK:       croq.mma.fill %{{.*}} : !croq.acc<128x64xf32>
+// CHECK:       croq.parallel
+// CHECK-NOT:   croq.mma.cluster_sum
+func.func @short_narrow_split(%a: memref<3000x3000xf16>, %b: memref<3000x24xf16>, %c: memref<3000x24xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<3000x24xf16>)
+  linalg.matmul ins(%a, %b : memref<3000x3000xf16>, memref<3000x24xf16>) outs(%c : memref<3000x24xf16>)
+  return
+}
 
 // At most 64 columns: no tile of 128 columns or more (which would compute
 // a whole 64-column span of padding), however many rows.

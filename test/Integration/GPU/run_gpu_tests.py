@@ -1359,11 +1359,12 @@ def linalg_matmul_tests(s: Suite) -> None:
     # each layout (B stored K x N and N x K, A stored K x M) and into f32;
     # and 128x64 tiles with their K loop split through a workspace where
     # the rows are too few for the narrow tiles to fill the chip (24 and 40
-    # columns, K past the last K step's edge).
+    # columns, K past the last K step's edge), or the K loop too short to
+    # split a narrow tile's in a cluster (3000 and 2000 rows, K of 3000).
     for shape in [(4096, 8, 4096), (8200, 13, 8200), (11008, 16, 4096),
                   (4104, 24, 4104), (8192, 48, 8192), (6000, 64, 3000),
                   (2000, 24, 8200), (1000, 40, 16392), (9000, 48, 3000),
-                  (12008, 56, 4104)]:
+                  (12008, 56, 4104), (3000, 24, 3000), (2000, 40, 3000)]:
         case("linalg_mm_f16", torch.float16, torch.float16, shape)
         case("linalg_mm_nt_bf16", torch.bfloat16, torch.bfloat16, shape,
              nt=True)
