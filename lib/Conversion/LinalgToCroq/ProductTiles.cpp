@@ -265,6 +265,7 @@ void mlir::croq::addNarrowVariants(const MatmulSpec &spec,
   for (TileConfig tile : tiles) {
     // One column of tiles only, as for the tiles of C^T.
     tile.maxModelCols = tile.cols;
+    tile.longerSplitWhereClipped = clipped;
     appendClusterSplitVariants(tile, variants);
   }
   if (!clipped)

@@ -65,6 +65,16 @@ static constexpr int64_t kMinClusterSplitSteps = 16;
 /// tiles 32 lost: 1x4096x3000 in 64x16 tiles of C^T split in clusters
 /// ran 1.07, 64x128 split through a workspace 0.99.
 static constexpr int64_t kMinNarrowClusterSplitSteps = 32;
+/// The same where the narrow tile's box of B (stored K x N) is clipped, N
+/// not a multiple of its width (TileConfig::longerSplitWhereClipped): with
+/// 32 steps a block, 64x16, 64x32 and 64x64 split in clusters ran
+/// 0.71-0.85 of cuBLAS at 4096x8x4096, 4104x24x4104 and 4104x40x4104 (B
+/// stored K x N or A K x M) where 128x64 tiles split through a workspace
+/// ran 0.80-1.06, and at 4000x8x8000 (62 steps a block) 0.83 against 0.97;
+/// with B stored N x K, or N a multiple of the width, they won (4096x8x4096
+/// 1.09 against 1.02, 3000x64x4096 0.94 against 0.89; H200, static
+/// kernels, bench/RESULTS.md).
+static constexpr int64_t kMinClippedClusterSplitSteps = 64;
 /// The most f32 workspace a split K loop may use (256 MiB).
 static constexpr int64_t kMaxWorkspaceBytes = int64_t(256) << 20;
 /// Cycles the cluster's first block spends summing the others' partial
@@ -393,7 +403,8 @@ static Value emitStreamKCost(IndexBuilder &e, Value m, Value n, Value kSteps,
 /// with memory; no workspace and no second launch. Never past one wave of
 /// blocks (a split grid of several waves ran far slower than counted:
 /// emitSplitCost), with fewer than kMinClusterSplitSteps steps a block
-/// (kMinNarrowClusterSplitSteps for a narrow tile), or
+/// (kMinNarrowClusterSplitSteps for a narrow tile,
+/// kMinClippedClusterSplitSteps where its box of B is clipped), or
 /// with fewer than three stages of operands next to the scratch tile.
 static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
                                   Value kSteps, const GemmVariant &variant,
@@ -412,8 +423,13 @@ static Value emitClusterSplitCost(IndexBuilder &e, Value m, Value n,
   Value cost = emitKernelCycles(e, compute, memoryCycles);
   Value severalWaves = e.less(e.c(target.multiprocessors), blocks);
   bool narrow = !tile.swapped && tile.maxModelCols != 0;
-  Value tooShort = e.less(
-      steps, e.c(narrow ? kMinNarrowClusterSplitSteps : kMinClusterSplitSteps));
+  Value minSteps =
+      e.c(narrow ? kMinNarrowClusterSplitSteps : kMinClusterSplitSteps);
+  if (narrow && tile.longerSplitWhereClipped) {
+    Value clipped = e.less(e.c(0), e.rem(n, e.c(tile.cols)));
+    minSteps = e.select(clipped, e.c(kMinClippedClusterSplitSteps), minSteps);
+  }
+  Value tooShort = e.less(steps, minSteps);
   cost = e.select(severalWaves, e.c(kNever), cost);
   cost = e.select(tooShort, e.c(kNever), cost);
   constexpr int64_t kMinStages = 3;

@@ -69,6 +69,10 @@ struct TileConfig {
   /// multicast) exactly where N is not a multiple of its width, and alone
   /// exactly where N is (addNarrowVariants).
   bool clusteredWhereClipped = false;
+  /// For a narrow tile with its K loop split in a cluster, of a product
+  /// whose B is stored K x N: the model asks for more K steps a block
+  /// where N is not a multiple of its width (kMinClippedClusterSplitSteps).
+  bool longerSplitWhereClipped = false;
   /// The stage count of the K loop's rings (the loop's croq.stages; 0: as
   /// many as fit, croq-pipeline-loops' own choice), and the blocks of the
   /// tile that run on one multiprocessor at once, which the cost model

@@ -102,6 +102,24 @@ func.func @short_narrow_split(%a: memref<3000x3000xf16>, %b: memref<3000x24xf16>
   return
 }
 
+// Where B is stored K x N and N is not a multiple of the width (B's box
+// clipped), a narrow tile's K loop is split in a cluster only with at
+// least 64 K steps a block: 4104x24x4104 (65 steps) takes 128x64 tiles
+// split through a workspace (B stored N x K, @one_column_of_tiles, keeps
+// the cluster split at 47 steps a block).
+// CHECK-LABEL: func.func @clipped_short_split
+// CHECK:       croq.parallel (%{{.*}}, %{{.*}}) in [{{[0-9]+}}, 1] : block attributes
+// CHECK:       croq.mma.fill %{{.*}} : !croq.acc<128x64xf32>
+// CHECK-NOT:   croq.mma.cluster_sum
+func.func @clipped_short_split(%a: memref<4104x4104xf16>, %b: memref<4104x24xf16>, %c: memref<4104x24xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<4104x24xf16>)
+  linalg.matmul ins(%a, %b : memref<4104x4104xf16>, memref<4104x24xf16>) outs(%c : memref<4104x24xf16>)
+  return
+}
+
+// -----
+
 // At most 64 columns: no tile of 128 columns or more (which would compute
 // a whole 64-column span of padding), however many rows.
 // CHECK-LABEL: func.func @no_wide_tile
@@ -128,6 +146,15 @@ func.func @no_wide_tile(%a: memref<9000x3000xbf16>, %b: memref<48x3000xbf16>, %c
 // CHECK-NEXT:  %[[ALONE16:.*]] = arith.select %[[CLIP16]], %c1152921504606846976, %{{.*}} : index
 // CHECK-NEXT:  %[[WIDE16:.*]] = arith.cmpi ugt, %[[N]], %c16 : index
 // CHECK-NEXT:  arith.select %[[WIDE16]], %c1152921504606846976, %[[ALONE16]] : index
+// CHECK:       arith.remui %[[N]], %c32 : index
+// CHECK:       arith.remui %[[N]], %c64 : index
+// 64x64 again, two blocks to a multiprocessor.
+// CHECK:       arith.remui %[[N]], %c64 : index
+// Their K loops split in clusters: at least 64 K steps a block where N is
+// not a multiple of the width, 32 where it is.
+// CHECK:       %[[SR16:.*]] = arith.remui %[[N]], %c16 : index
+// CHECK-NEXT:  %[[SCLIP16:.*]] = arith.cmpi ugt, %[[SR16]], %c0 : index
+// CHECK-NEXT:  arith.select %[[SCLIP16]], %c64, %c32 : index
 // CHECK:       arith.remui %[[N]], %c32 : index
 // CHECK:       arith.remui %[[N]], %c64 : index
 // CHECK:       %[[RC16:.*]] = arith.remui %[[N]], %c16 : index
