@@ -206,7 +206,8 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     output, the model also weighs narrow plain tiles of 64 rows (one
     consumer warpgroup) by 16, 32 or 64 columns, whole and with their K
     loop split between the two blocks of a cluster (where each block keeps
-    at least 32 K steps; 16 for the other tiles), each for products of
+    at least 32 K steps, 64 where B is stored K x N and N is not a
+    multiple of the width; 16 for the other tiles), each for products of
     at most its width (one column of tiles), and where B is stored K x N
     and N is not a multiple of the width (every row of B's box clipped)
     whole in clusters of two along M that multicast B: a product of few
