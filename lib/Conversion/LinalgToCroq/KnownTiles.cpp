@@ -121,10 +121,6 @@ static constexpr int64_t kMaxResultParts = 4;
 /// for next to its result tile.
 static constexpr int64_t kMinModelStages = 3;
 
-/// The stages croq-pipeline-loops gives a ring where as many as that fit
-/// (its kMaxAutoStages).
-static constexpr int64_t kPipelinerMaxStages = 8;
-
 /// A ring for each operand (A and B) next to a shared result tile of
 /// `resultCols` columns, as croq-pipeline-loops counts them (without its
 /// cap on stages), in `capacity` bytes (0: one block's maximum).
@@ -194,8 +190,7 @@ int64_t mlir::croq::getStagesThatFit(const TargetDescription &target,
 int64_t mlir::croq::getPipelineStages(const TargetDescription &target,
                                       int64_t resultBytes,
                                       const TileConfig &tile) {
-  return std::min(getStagesThatFit(target, resultBytes, tile),
-                  kPipelinerMaxStages);
+  return std::min(getStagesThatFit(target, resultBytes, tile), kMaxAutoStages);
 }
 
 int64_t mlir::croq::getStagesForTwoBlocks(const TargetDescription &target,
@@ -206,7 +201,7 @@ int64_t mlir::croq::getStagesForTwoBlocks(const TargetDescription &target,
   int64_t stages =
       std::min(countStages(target, resultBytes, tile,
                            getResultPartCols(target, resultBytes, tile), half),
-               kPipelinerMaxStages);
+               kMaxAutoStages);
   return stages < kMinModelStages ? 0 : stages;
 }
 

@@ -242,18 +242,16 @@ void mlir::croq::addNarrowVariants(const MatmulSpec &spec,
   // kernels, bench/RESULTS.md).
   auto whole = [&](TileConfig tile) {
     int64_t stages = getStagesForTwoBlocks(target, resultBytes, tile);
-    if (stages == 0) {
+    bool cut =
+        stages != 0 && stages < getPipelineStages(target, resultBytes, tile);
+    // One block alone, with the stages croq-pipeline-loops gives it.
+    if (stages == 0 || cut)
       variants.push_back({tile, GemmForm::Whole});
+    if (stages == 0)
       return;
-    }
-    tile.stagesCut = stages < getPipelineStages(target, resultBytes, tile);
-    if (tile.stagesCut) {
-      TileConfig alone = tile;
-      alone.stagesCut = false;
-      variants.push_back({alone, GemmForm::Whole});
-    }
     tile.stages = stages;
     tile.blocksPerMultiprocessor = 2;
+    tile.stagesCut = cut;
     variants.push_back({tile, GemmForm::Whole});
   };
   for (TileConfig tile : tiles) {

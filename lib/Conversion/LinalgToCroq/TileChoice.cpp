@@ -14,8 +14,6 @@
 #include "TileChoice.h"
 #include "IndexBuilder.h"
 
-#include "Croq/Dialect/Croq/IR/ThreadGroups.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/Debug.h"

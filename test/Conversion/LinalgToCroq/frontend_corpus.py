@@ -24,20 +24,17 @@ HERE = pathlib.Path(__file__).resolve().parent
 CORPUS = HERE / "Inputs" / "frontend"
 EXPECTED = CORPUS / "expected.txt"
 DECLINE = re.compile(r"error: '(?P<op>[a-z_]+\.[a-z_.0-9]+)' op ")
-PIPELINE = "croq-to-nvvm"
+COUNT = re.compile(r"variants lists 1 products; the module has (\d+) whose")
 INTERNAL = ("unrealized_conversion_cast", "no conversion in the pipeline",
             "PLEASE submit a bug report", "Stack dump")
 
 
-COUNT = re.compile(r"variants lists 1 products; the module has (\d+) whose")
-
-
-def compile_program(croq_opt: str, path: pathlib.Path,
-                    variants: int | None = None):
-    options = "format=none" if PIPELINE == "croq-to-nvvm" else ""
+def compile_program(croq_opt: str, pipeline: str, path: pathlib.Path,
+                    variants: int = 0):
+    options = "format=none" if pipeline == "croq-to-nvvm" else ""
     if variants:
         options += " gemm-variants=" + ",".join(["0"] * variants)
-    return subprocess.run([croq_opt, f"--{PIPELINE}={options.strip()}",
+    return subprocess.run([croq_opt, f"--{pipeline}={options.strip()}",
                            str(path), "-o", "/dev/null"],
                           capture_output=True, text=True, timeout=300)
 
@@ -50,7 +47,7 @@ def is_other_form(path: pathlib.Path) -> bool:
             and "memref<?x" in path.read_text())
 
 
-def run(croq_opt: str, path: pathlib.Path) -> str:
+def run(croq_opt: str, pipeline: str, path: pathlib.Path) -> str:
     # A GEMM of dynamic shapes compiles one kernel per tile (75 for f16),
     # and they are the same kernels whichever form a frontend gave the
     # product in. The base form of a program compiles them all; its other
@@ -58,14 +55,14 @@ def run(croq_opt: str, path: pathlib.Path) -> str:
     # gemm-variants, as croq.jit compiles one at a time), which still runs
     # every pass on the form's own IR at a fraction of the time. The count
     # of those GEMMs is the pass's own error's when one is not it.
-    proc = None
     if is_other_form(path):
-        proc = compile_program(croq_opt, path, variants=1)
+        proc = compile_program(croq_opt, pipeline, path, variants=1)
         count = COUNT.search(proc.stdout + proc.stderr)
         if count:
-            proc = compile_program(croq_opt, path, int(count.group(1)))
-    if proc is None:
-        proc = compile_program(croq_opt, path)
+            proc = compile_program(croq_opt, pipeline, path,
+                                   int(count.group(1)))
+    else:
+        proc = compile_program(croq_opt, pipeline, path)
     text = proc.stdout + proc.stderr
     for marker in INTERNAL:
         if marker in text:
@@ -88,7 +85,6 @@ def run(croq_opt: str, path: pathlib.Path) -> str:
 
 
 def main() -> int:
-    global PIPELINE
     parser = argparse.ArgumentParser()
     parser.add_argument("croq_opt")
     parser.add_argument("--update", action="store_true")
@@ -98,8 +94,7 @@ def main() -> int:
     parser.add_argument("--pipeline", choices=["croq-to-nvvm", "croq-to-gpu"],
                         default="croq-to-nvvm")
     args = parser.parse_args()
-    PIPELINE = args.pipeline
-    results = {p.name: run(args.croq_opt, p)
+    results = {p.name: run(args.croq_opt, args.pipeline, p)
                for p in sorted(CORPUS.glob("*.mlir"))}
     bad = {k: v for k, v in results.items()
            if not v.startswith(("compiles", "declines"))}

@@ -69,6 +69,11 @@ int64_t getSharedRoom(int64_t bytes);
 /// buffers of `otherBytes`, counted by getSharedRoom; -1 if they do not fit.
 int64_t getSharedBytesLeft(int64_t capacity, ArrayRef<int64_t> otherBytes);
 
+/// The most stages croq-pipeline-loops gives a ring by itself (a loop's
+/// croq.stages or the pass's option may ask for more); the cost model of
+/// GEMMs from linalg counts the same.
+constexpr int64_t kMaxAutoStages = 8;
+
 /// The most stages, up to `maxStages`, of rings whose stages take
 /// `stageBytes` each that fit in `capacity` bytes of shared memory next to
 /// buffers of `otherBytes` and the static shared memory, counted by

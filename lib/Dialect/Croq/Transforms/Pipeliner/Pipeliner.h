@@ -23,9 +23,6 @@ namespace mlir {
 namespace croq {
 namespace pipeliner {
 
-/// The most stages the pass chooses by itself.
-constexpr int64_t kMaxAutoStages = 8;
-
 /// The loop attribute that fixes a loop's stage count.
 constexpr llvm::StringLiteral kStagesAttrName = "croq.stages";
 
