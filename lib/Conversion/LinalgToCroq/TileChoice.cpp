@@ -108,6 +108,22 @@ static constexpr int64_t kUnhiddenPercent = 30;
 /// tiles ran 1.12-1.17x as fast two to an SM (five stages each) as one (eight
 /// stages) on grids of 141 and 188 blocks (H200, static kernels).
 static constexpr int64_t kTwoBlocksPercent = 115;
+/// How much more than one multiprocessor's share of the memory rate
+/// (emitMemoryCycles) a block of a multicast cluster (countsMulticast) moves
+/// where the grid leaves multiprocessors idle, in percent. Counted at its
+/// share, the 128x160 tiles of C^T in clusters (74 blocks) lost to 128x192
+/// in clusters and 128x144 alone (98 and 130 blocks) at 144 and 160 rows by
+/// 9288 columns, where they ran 1.15-1.52x as fast (144x9288x8192: 0.983 of
+/// cuBLAS against 0.782, 160x9288x4096 1.197 against 1.039, 160x9288x5464
+/// 1.303 against 1.032, and with B stored N x K 144x9288x5464 0.829 against
+/// 0.546 and 160x9288x5464 0.961 against 0.642; H200, static kernels,
+/// bench/RESULTS.md). At 176 rows 128x176 of C^T in clusters ran 0.73-1.23
+/// against 0.82-1.18 for 128x192 in clusters, which 120 keeps; 130 gave
+/// them 176 rows too. Of the 714 shapes and layouts of the notes, the
+/// benchmarks and bench/RESULTS.md it moves those two (160x9288x5464 with
+/// B stored either way); applied to every block's share (150), 56, most of
+/// them splits measured the other way.
+static constexpr int64_t kMulticastSharePercent = 120;
 /// The cost of a plan that cannot run.
 static constexpr int64_t kNever = int64_t(1) << 60;
 
@@ -208,12 +224,13 @@ static bool countsMulticast(const TileConfig &tile) {
 /// lone one, and its share counts that much less (at 160x9288x5464
 /// 128x192 in clusters on 98 blocks ran 1.01 of cuBLAS, 128x144 alone on
 /// 130 blocks 0.76; the 64x128 and 128x128 tiles in clusters, not
-/// persistent, ran slower than that count gave them). It counts the rows and
-/// columns a tile loads inside the product (TMA loads none past its edge): at
-/// 11008x16x4096 128x192 tiles in clusters ran 0.60 of cuBLAS where their whole
-/// width's count had them ahead of 64x16 tiles, which ran 0.84 (H200, static
-/// kernels). A grid that does not walk tiles pays kWaveRampCycles for each wave
-/// after its first.
+/// persistent, ran slower than that count gave them); in a wave part
+/// filled such a block moves kMulticastSharePercent of its share. It counts
+/// the rows and columns a tile loads inside the product (TMA loads none past
+/// its edge): at 11008x16x4096 128x192 tiles in clusters ran 0.60 of cuBLAS
+/// where their whole width's count had them ahead of 64x16 tiles, which ran
+/// 0.84 (H200, static kernels). A grid that does not walk tiles pays
+/// kWaveRampCycles for each wave after its first.
 static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
                               Value kSteps, Value copies, Value writtenBytes,
                               const TileConfig &tile,
@@ -265,7 +282,9 @@ static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
     Value lone = e.add(rows, cols);
     Value issued = e.add(e.div(rows, e.c(tile.clusterCols)),
                          e.div(cols, e.c(tile.clusterRows)));
-    shared = e.max(cycles, e.div(e.mul(shared, issued), e.max(lone, e.c(1))));
+    Value sharePercent = e.c(kMulticastSharePercent);
+    shared = e.max(cycles, e.div(e.mul(e.mul(shared, issued), e.c(100)),
+                                 e.mul(e.max(lone, e.c(1)), sharePercent)));
   }
   if (tile.persistent)
     return shared;

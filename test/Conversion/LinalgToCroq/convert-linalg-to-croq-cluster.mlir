@@ -106,15 +106,34 @@ func.func @one_row_of_tiles(%a: memref<48x4096xf16>, %b: memref<4096x11008xf16>,
 
 // -----
 
-// 160 rows, two rows of 128x192 tiles: in clusters of 2 x 1, 98 blocks,
+// 176 rows, two rows of 128x192 tiles: in clusters of 2 x 1, 98 blocks,
 // each issuing its A tile and half of B's (multicast), or 128x144 alone,
 // 130 blocks each issuing all of both. A block's share of the memory rate
 // counts what it issues (7/10 of a lone block's bytes), so the clusters'
 // 98 blocks count as reading at the whole rate, as the 130 do: 128x192 in
-// clusters (1.01 of cuBLAS on an H200, where 128x144 alone ran 0.76).
+// clusters (1.07 of cuBLAS at 176x9288x4096 on an H200, where 128x176
+// tiles of C^T in clusters ran 1.02).
 // MODEL-LABEL: func.func @persistent_clusters
 // MODEL: croq.parallel (%{{.*}}, %{{.*}}) in [2, 49] : block cluster [2, 1] attributes {croq.consumers = 2 : i64, croq.persistent = true} {
-func.func @persistent_clusters(%a: memref<160x5464xf16>, %b: memref<5464x9288xf16>, %c: memref<160x9288xf16>) {
+func.func @persistent_clusters(%a: memref<176x5464xf16>, %b: memref<5464x9288xf16>, %c: memref<176x9288xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<176x9288xf16>)
+  linalg.matmul ins(%a, %b : memref<176x5464xf16>, memref<5464x9288xf16>) outs(%c : memref<176x9288xf16>)
+  return
+}
+
+// -----
+
+// 160 rows: 128x160 tiles of C^T in clusters of 2 x 1 (73 tiles of C^T's
+// 9288 rows, 37 clusters, 74 blocks) against 128x192 in clusters (98
+// blocks). The C^T grid leaves 58 multiprocessors idle, and a block of a
+// multicast cluster there moves more than its share of the memory rate
+// (kMulticastSharePercent): 128x160 of C^T (1.30 of cuBLAS on an H200,
+// where 128x192 in clusters ran 1.03).
+// MODEL-LABEL: func.func @swapped_clusters_part_wave
+// MODEL: croq.parallel (%{{.*}}, %{{.*}}) in [74, 1] : block cluster [2, 1] attributes {croq.consumers = 2 : i64, croq.persistent = false} {
+// MODEL: !croq.acc<128x160xf32>
+func.func @swapped_clusters_part_wave(%a: memref<160x5464xf16>, %b: memref<5464x9288xf16>, %c: memref<160x9288xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<160x9288xf16>)
   linalg.matmul ins(%a, %b : memref<160x5464xf16>, memref<5464x9288xf16>) outs(%c : memref<160x9288xf16>)
