@@ -282,9 +282,15 @@ static Value emitMemoryCycles(IndexBuilder &e, Value blocks, Value m, Value n,
     Value lone = e.add(rows, cols);
     Value issued = e.add(e.div(rows, e.c(tile.clusterCols)),
                          e.div(cols, e.c(tile.clusterRows)));
-    Value sharePercent = e.c(kMulticastSharePercent);
-    shared = e.max(cycles, e.div(e.mul(e.mul(shared, issued), e.c(100)),
-                                 e.mul(e.max(lone, e.c(1)), sharePercent)));
+    // It moves kMulticastSharePercent of its share; the max with `cycles`
+    // keeps a full wave at the whole rate, so only a part-filled one gains.
+    // One operation a statement (the order of a call's arguments is
+    // unspecified).
+    Value scaled = e.mul(shared, issued);
+    scaled = e.mul(scaled, e.c(100));
+    Value divisor = e.max(lone, e.c(1));
+    divisor = e.mul(divisor, e.c(kMulticastSharePercent));
+    shared = e.max(cycles, e.div(scaled, divisor));
   }
   if (tile.persistent)
     return shared;
