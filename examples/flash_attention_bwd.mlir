@@ -905,6 +905,8 @@ func.func @attention_bwd_dkdv_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, 
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -950,7 +952,13 @@ func.func @attention_bwd_dkdv_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, 
           %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -974,22 +982,6 @@ func.func @attention_bwd_dkdv_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, 
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
-          // lse and delta of the tile are read from global memory before
-          // waiting for its Q and dO, so that the loads' latency passes
-          // under the wait and the S^T and dP^T products.
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
-            %y = arith.mulf %x, %log2e : f32
-            croq.yield %y : f32
-          }
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
-            croq.yield %x : f32
-          }
           croq.event.wait %rfull[%stage] : !croq.events<3>
           %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
@@ -1002,6 +994,13 @@ func.func @attention_bwd_dkdv_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, 
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
           %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
           %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %nl = arith.negf %l : f32
@@ -1012,6 +1011,12 @@ func.func @attention_bwd_dkdv_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, 
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x128xf16> -> !croq.acc<64x128xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            croq.yield %x : f32
+          }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
           %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %d = arith.subf %y, %dl : f32
@@ -1324,6 +1329,8 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
     %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
@@ -1371,7 +1378,13 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -1395,22 +1408,6 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
-          // lse and delta of the tile are read from global memory before
-          // waiting for its Q and dO, so that the loads' latency passes
-          // under the wait and the S^T and dP^T products.
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
-            %y = arith.mulf %x, %log2e : f32
-            croq.yield %y : f32
-          }
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
-            croq.yield %x : f32
-          }
           croq.event.wait %rfull[%stage] : !croq.events<3>
           %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x128xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
@@ -1423,6 +1420,13 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
           %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
           %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %nl = arith.negf %l : f32
@@ -1433,6 +1437,12 @@ func.func @attention_bwd_dkdvdq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x128xf16> -> !croq.acc<64x128xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            croq.yield %x : f32
+          }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
           %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %d = arith.subf %y, %dl : f32
@@ -2361,6 +2371,8 @@ func.func @attention_bwd_dkdv_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -2406,7 +2418,13 @@ func.func @attention_bwd_dkdv_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16
           %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -2430,22 +2448,6 @@ func.func @attention_bwd_dkdv_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
-          // lse and delta of the tile are read from global memory before
-          // waiting for its Q and dO, so that the loads' latency passes
-          // under the wait and the S^T and dP^T products.
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
-            %y = arith.mulf %x, %log2e : f32
-            croq.yield %y : f32
-          }
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
-            croq.yield %x : f32
-          }
           croq.event.wait %rfull[%stage] : !croq.events<3>
           %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
@@ -2458,6 +2460,13 @@ func.func @attention_bwd_dkdv_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xbf16>, !croq.frag<64x128xbf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
           %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
           %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %nl = arith.negf %l : f32
@@ -2468,6 +2477,12 @@ func.func @attention_bwd_dkdv_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x128xbf16> -> !croq.acc<64x128xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            croq.yield %x : f32
+          }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
           %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %d = arith.subf %y, %dl : f32
@@ -2780,6 +2795,8 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
     %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
@@ -2827,7 +2844,13 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -2851,22 +2874,6 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
-          // lse and delta of the tile are read from global memory before
-          // waiting for its Q and dO, so that the loads' latency passes
-          // under the wait and the S^T and dP^T products.
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
-            %y = arith.mulf %x, %log2e : f32
-            croq.yield %y : f32
-          }
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
-            croq.yield %x : f32
-          }
           croq.event.wait %rfull[%stage] : !croq.events<3>
           %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x128xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
@@ -2879,6 +2886,13 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xbf16>, !croq.frag<64x128xbf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
           %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
           %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %nl = arith.negf %l : f32
@@ -2889,6 +2903,12 @@ func.func @attention_bwd_dkdvdq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x128xbf16> -> !croq.acc<64x128xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            croq.yield %x : f32
+          }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
           %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %d = arith.subf %y, %dl : f32
@@ -3817,6 +3837,8 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -3862,7 +3884,13 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -3886,22 +3914,6 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
-          // lse and delta of the tile are read from global memory before
-          // waiting for its Q and dO, so that the loads' latency passes
-          // under the wait and the S^T and dP^T products.
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
-            %y = arith.mulf %x, %log2e : f32
-            croq.yield %y : f32
-          }
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
-            croq.yield %x : f32
-          }
           croq.event.wait %rfull[%stage] : !croq.events<3>
           %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
@@ -3914,6 +3926,13 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
           %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
           %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %nl = arith.negf %l : f32
@@ -3924,6 +3943,12 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            croq.yield %x : f32
+          }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
           %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %d = arith.subf %y, %dl : f32
@@ -4236,6 +4261,8 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
     %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
@@ -4283,7 +4310,13 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
           %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -4307,22 +4340,6 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
-          // lse and delta of the tile are read from global memory before
-          // waiting for its Q and dO, so that the loads' latency passes
-          // under the wait and the S^T and dP^T products.
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
-            %y = arith.mulf %x, %log2e : f32
-            croq.yield %y : f32
-          }
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
-            croq.yield %x : f32
-          }
           croq.event.wait %rfull[%stage] : !croq.events<3>
           %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
@@ -4335,6 +4352,13 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
           %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
           %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %nl = arith.negf %l : f32
@@ -4345,6 +4369,12 @@ func.func @attention_bwd_dkdvdq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?x
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            croq.yield %x : f32
+          }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
           %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %d = arith.subf %y, %dl : f32
@@ -5273,6 +5303,8 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -5318,7 +5350,13 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -5342,22 +5380,6 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
-          // lse and delta of the tile are read from global memory before
-          // waiting for its Q and dO, so that the loads' latency passes
-          // under the wait and the S^T and dP^T products.
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
-            %y = arith.mulf %x, %log2e : f32
-            croq.yield %y : f32
-          }
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
-            croq.yield %x : f32
-          }
           croq.event.wait %rfull[%stage] : !croq.events<3>
           %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
@@ -5370,6 +5392,13 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
           %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
           %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %nl = arith.negf %l : f32
@@ -5380,6 +5409,12 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            croq.yield %x : f32
+          }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
           %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %d = arith.subf %y, %dl : f32
@@ -5692,6 +5727,8 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
     %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
@@ -5739,7 +5776,13 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
           %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<3>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -5763,22 +5806,6 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
-          // lse and delta of the tile are read from global memory before
-          // waiting for its Q and dO, so that the loads' latency passes
-          // under the wait and the S^T and dP^T products.
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
-            %y = arith.mulf %x, %log2e : f32
-            croq.yield %y : f32
-          }
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
-            croq.yield %x : f32
-          }
           croq.event.wait %rfull[%stage] : !croq.events<3>
           %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
@@ -5791,6 +5818,13 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            %y = arith.mulf %x, %log2e : f32
+            croq.yield %y : f32
+          }
           %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
           %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %nl = arith.negf %l : f32
@@ -5801,6 +5835,12 @@ func.func @attention_bwd_dkdvdq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+            croq.yield %x : f32
+          }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
           %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
             %d = arith.subf %y, %dl : f32
@@ -7165,6 +7205,8 @@ func.func @attention_bwd_dkdv_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     // Query rows from 128 kb on see the tile's keys.
@@ -7212,7 +7254,13 @@ func.func @attention_bwd_dkdv_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?
           %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<2>
         }
       }
       croq.inthreads async %is_consumer {
@@ -7248,10 +7296,10 @@ func.func @attention_bwd_dkdv_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
@@ -7284,10 +7332,10 @@ func.func @attention_bwd_dkdv_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x128xf16> -> !croq.acc<64x128xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             croq.yield %x : f32
           }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
@@ -7485,6 +7533,8 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
     %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
@@ -7534,7 +7584,13 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
           %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x128xf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x128xf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xf16> -> !croq.tile<1x64x128xf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<2>
         }
       }
       croq.inthreads async %is_consumer {
@@ -7570,10 +7626,10 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
@@ -7606,10 +7662,10 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x128xf16> -> !croq.acc<64x128xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             croq.yield %x : f32
           }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
@@ -8976,6 +9032,8 @@ func.func @attention_bwd_dkdv_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     // Query rows from 128 kb on see the tile's keys.
@@ -9023,7 +9081,13 @@ func.func @attention_bwd_dkdv_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?
           %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<2>
         }
       }
       croq.inthreads async %is_consumer {
@@ -9059,10 +9123,10 @@ func.func @attention_bwd_dkdv_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xbf16>, !croq.frag<64x128xbf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
@@ -9095,10 +9159,10 @@ func.func @attention_bwd_dkdv_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x128xbf16> -> !croq.acc<64x128xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             croq.yield %x : f32
           }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
@@ -9296,6 +9360,8 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
     %dq_s = croq.alloc : !croq.tiles<2 x 64x64xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
@@ -9345,7 +9411,13 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
           %dov = croq.subspan %do [1, 64, 128] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x128xbf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x128xbf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x128xbf16> -> !croq.tile<1x64x128xbf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<2>
         }
       }
       croq.inthreads async %is_consumer {
@@ -9381,10 +9453,10 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x128xbf16>, !croq.frag<64x128xbf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
@@ -9417,10 +9489,10 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x128xbf16> -> !croq.acc<64x128xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x128xf32>
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             croq.yield %x : f32
           }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
@@ -10787,6 +10859,8 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     // Query rows from 128 kb on see the tile's keys.
@@ -10834,7 +10908,13 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
           %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<2>
         }
       }
       croq.inthreads async %is_consumer {
@@ -10870,10 +10950,10 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
@@ -10906,10 +10986,10 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             croq.yield %x : f32
           }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
@@ -11107,6 +11187,8 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xf16, shared, swizzle = 128>
     %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
@@ -11156,7 +11238,13 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
           %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<2>
         }
       }
       croq.inthreads async %is_consumer {
@@ -11192,10 +11280,10 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
@@ -11228,10 +11316,10 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             croq.yield %x : f32
           }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
@@ -12598,6 +12686,8 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     // Query rows from 128 kb on see the tile's keys.
@@ -12645,7 +12735,13 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
           %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<2>
         }
       }
       croq.inthreads async %is_consumer {
@@ -12681,10 +12777,10 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
@@ -12717,10 +12813,10 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             croq.yield %x : f32
           }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
@@ -12918,6 +13014,8 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
     %ds_s = croq.alloc : !croq.tiles<4 x 1x64x64xbf16, shared, swizzle = 128>
     %dq_s = croq.alloc : !croq.tiles<2 x 64x32xf32, shared, swizzle = 128>
     %kb = arith.divui %bid, %kv_heads : index
@@ -12967,7 +13065,13 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
           %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
           %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo) : !croq.events<2>
+          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<2>
         }
       }
       croq.inthreads async %is_consumer {
@@ -13003,10 +13107,10 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_v = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
@@ -13039,10 +13143,10 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
           %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
-          %dlt_v = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
           %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
           %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_v[%c0, %ix] : !croq.view<1x64xf32>
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
             croq.yield %x : f32
           }
           %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>

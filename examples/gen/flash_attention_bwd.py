@@ -155,6 +155,10 @@ class Writer:
         self.ER = f"!croq.events<{self.rstages}>"
         self.RSR = (f"!croq.tiles<{self.rstages} x 1x64x{D}x{T}, shared, "
                     "swizzle = 128>")
+        # A query tile's log-sum-exp or delta in shared memory, and their
+        # ring beside the Q/dO ring.
+        self.LT = "!croq.tile<1x64xf32, shared>"
+        self.LSR = f"!croq.tiles<{self.rstages} x 1x64xf32, shared>"
         self.lines = []
 
     def w(self, line):
@@ -236,6 +240,23 @@ def read_vec(k, I, name, tensor, bh, tile, axis):
     w(f"{I}%{name}_0 = croq.vec.fill %zero : {vec}")
     w(f"{I}%{name} = croq.vec.map %{name}_0 (%ix, %a) : {vec} {{")
     w(f"{I}  %x = croq.read %{name}_v[%c0, %ix] : {k.LV}")
+    if name.startswith("lse"):
+        w(f"{I}  %y = arith.mulf %x, %log2e : f32")
+        w(f"{I}  croq.yield %y : f32")
+    else:
+        w(f"{I}  croq.yield %x : f32")
+    w(f"{I}}}")
+
+
+def read_staged_vec(k, I, name, stage, axis):
+    """%name: the 64 f32 of the query tile's log-sum-exp (times log2 e) or
+    delta that the producer staged in %<name>_s[stage]."""
+    w = k.w
+    vec = f"!croq.vec<64xf32, {axis}>"
+    w(f"{I}%{name}_t = croq.stage %{name.rstrip('2')}_s[{stage}] : {k.LSR}")
+    w(f"{I}%{name}_0 = croq.vec.fill %zero : {vec}")
+    w(f"{I}%{name} = croq.vec.map %{name}_0 (%ix, %a) : {vec} {{")
+    w(f"{I}  %x = croq.read %{name}_t[%c0, %ix] : {k.LT}")
     if name.startswith("lse"):
         w(f"{I}  %y = arith.mulf %x, %log2e : f32")
         w(f"{I}  croq.yield %y : f32")
@@ -460,6 +481,8 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"    %v_s = croq.alloc : {k.RS}")
     w(f"    %q_s = croq.alloc : {k.RSR}")
     w(f"    %do_s = croq.alloc : {k.RSR}")
+    for t in ("lse", "dlt"):
+        w(f"    %{t}_s = croq.alloc : {k.LSR}")
     if fused:
         w(f"    %ds_s = croq.alloc : {DSS}")
     if fused:
@@ -505,6 +528,11 @@ def dkdv_kernel(T, D, causal, fused=False):
         w(f"{J}%{t}t = croq.stage %{t}_s[%stage] : {k.RSR}")
         w(f"{J}%f{t} = croq.copy tma async zfill swizzle = 128 %{t}v -> %{t}t : {k.RV} -> {k.R3}")
         futures.append(f"%f{t}")
+    for t, src in (("lse", "%lse"), ("dlt", "%delta")):
+        w(f"{J}%{t}v = croq.subspan {src} [1, 64] at [%bh, %i] : {k.ML} -> {k.LV}")
+        w(f"{J}%{t}t = croq.stage %{t}_s[%stage] : {k.LSR}")
+        w(f"{J}%f{t} = croq.copy tma async zfill %{t}v -> %{t}t : {k.LV} -> {k.LT}")
+        futures.append(f"%f{t}")
     w(f"{J}croq.event.trigger %rfull[%stage] after ({', '.join(futures)}) : {k.ER}")
     w(f"{I}}}")
     w("      }")
@@ -527,12 +555,6 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}%i = arith.addi %start, %ti : index")
     w(f"{J}%bh = arith.addi %head0, %g : index")
     w(f"{J}%stage = arith.remui %t, %c{k.rstages} : index")
-    if not causal:
-        w(f"{J}// lse and delta of the tile are read from global memory before")
-        w(f"{J}// waiting for its Q and dO, so that the loads' latency passes")
-        w(f"{J}// under the wait and the S^T and dP^T products.")
-        read_vec(k, J, "lse2", "%lse", "%bh", "%i", "cols")
-        read_vec(k, J, "dlt", "%delta", "%bh", "%i", "cols")
     w(f"{J}croq.event.wait %rfull[%stage] : {k.ER}")
     for t in ("q", "do"):
         w(f"{J}%{t}t = croq.stage %{t}_s[%stage] : {k.RSR}")
@@ -543,8 +565,7 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
     w(f"{J}%dp1 = croq.mma row row %sz, %va, %dob : {k.RF}, {k.RF} -> {SA}")
     w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
-    if causal:
-        read_vec(k, J, "lse2", "%lse", "%bh", "%i", "cols")
+    read_staged_vec(k, J, "lse2", "%stage", "cols")
     w(f"{J}%st = croq.mma.wait %sc pending = 1 : {SA}")
     if causal:
         w(f"{J}// Only the query tiles that cross the diagonal are masked:")
@@ -578,8 +599,7 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}%ptf = croq.mma.convert %pt : {SA} -> {PF}")
     w(f"{J}%dv1 = croq.mma row col %dva, %ptf, %dob : {PF}, {k.RF} -> {OA}")
     w(f"{J}%dvc = croq.mma.commit %dv1 pending = 1 : {OA}")
-    if causal:
-        read_vec(k, J, "dlt", "%delta", "%bh", "%i", "cols")
+    read_staged_vec(k, J, "dlt", "%stage", "cols")
     w(f"{J}%dpt = croq.mma.wait %dpc pending = 1 : {SA}")
     w(f"{J}%dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : {SA}, {SA}, {VEC} {{")
     w(f"{J}  %d = arith.subf %y, %dl : f32")
