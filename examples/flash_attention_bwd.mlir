@@ -3627,12 +3627,6 @@ func.func @attention_bwd_dq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
           %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
-          %has_prev = arith.cmpi ugt, %j, %c0 : index
-          scf.if %has_prev {
-            %t_prev = arith.addi %j, %c1 : index
-            %prev_stage = arith.remui %t_prev, %c2 : index
-            croq.event.trigger %kempty[%prev_stage] : !croq.events<2>
-          }
           %dp1 = croq.mma row row %sz, %doa, %vb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x128xf32>
           %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
@@ -3675,13 +3669,11 @@ func.func @attention_bwd_dq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           }
           %dsf = croq.mma.convert %ds : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
           %dq1 = croq.mma row col %acc, %dsf, %kb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
-          // dQ's product runs on into the next key tile's S: that
-          // tile's first commit retires it and frees this tile's K stage.
-          %dqc = croq.mma.commit %dq1 pending = 1 : !croq.acc<64x64xf32>
+          %dqc = croq.mma.commit %dq1 : !croq.acc<64x64xf32>
+          croq.event.trigger %kempty[%stage] : !croq.events<2>
           scf.yield %dqc : !croq.acc<64x64xf32>
         }
-        %dqw = croq.mma.commit %dqr : !croq.acc<64x64xf32>
-        %dqs = croq.mma.map %dqw (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %dqs = croq.mma.map %dqr (%row, %col, %x) : !croq.acc<64x64xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
         }
@@ -3932,12 +3924,6 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
           %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
-          %has_prev = arith.cmpi ugt, %t, %c0 : index
-          scf.if %has_prev {
-            %t_prev = arith.addi %t, %c2 : index
-            %prev_stage = arith.remui %t_prev, %c3 : index
-            croq.event.trigger %rempty[%prev_stage] : !croq.events<3>
-          }
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
           %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
@@ -3971,14 +3957,12 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           }
           %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
           %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
-          // dK's product runs on into the next tile's S^T: that
-          // tile's first commit retires it and frees this tile's stage.
-          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x64xf32>
-          %dvw = croq.mma.wait %dvc pending = 1 : !croq.acc<64x64xf32>
+          %dkc = croq.mma.commit %dk1 : !croq.acc<64x64xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<3>
           scf.yield %dvw, %dkc : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
-        %dkw = croq.mma.commit %res#1 : !croq.acc<64x64xf32>
-        %dks = croq.mma.map %dkw (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
         }
@@ -5109,12 +5093,6 @@ func.func @attention_bwd_dq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
           %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
-          %has_prev = arith.cmpi ugt, %j, %c0 : index
-          scf.if %has_prev {
-            %t_prev = arith.addi %j, %c1 : index
-            %prev_stage = arith.remui %t_prev, %c2 : index
-            croq.event.trigger %kempty[%prev_stage] : !croq.events<2>
-          }
           %dp1 = croq.mma row row %sz, %doa, %vb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x128xf32>
           %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
@@ -5157,13 +5135,11 @@ func.func @attention_bwd_dq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           }
           %dsf = croq.mma.convert %ds : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
           %dq1 = croq.mma row col %acc, %dsf, %kb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
-          // dQ's product runs on into the next key tile's S: that
-          // tile's first commit retires it and frees this tile's K stage.
-          %dqc = croq.mma.commit %dq1 pending = 1 : !croq.acc<64x64xf32>
+          %dqc = croq.mma.commit %dq1 : !croq.acc<64x64xf32>
+          croq.event.trigger %kempty[%stage] : !croq.events<2>
           scf.yield %dqc : !croq.acc<64x64xf32>
         }
-        %dqw = croq.mma.commit %dqr : !croq.acc<64x64xf32>
-        %dqs = croq.mma.map %dqw (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %dqs = croq.mma.map %dqr (%row, %col, %x) : !croq.acc<64x64xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
         }
@@ -5414,12 +5390,6 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
           %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
-          %has_prev = arith.cmpi ugt, %t, %c0 : index
-          scf.if %has_prev {
-            %t_prev = arith.addi %t, %c2 : index
-            %prev_stage = arith.remui %t_prev, %c3 : index
-            croq.event.trigger %rempty[%prev_stage] : !croq.events<3>
-          }
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
           %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
@@ -5453,14 +5423,12 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           }
           %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
           %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
-          // dK's product runs on into the next tile's S^T: that
-          // tile's first commit retires it and frees this tile's stage.
-          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x64xf32>
-          %dvw = croq.mma.wait %dvc pending = 1 : !croq.acc<64x64xf32>
+          %dkc = croq.mma.commit %dk1 : !croq.acc<64x64xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<3>
           scf.yield %dvw, %dkc : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
-        %dkw = croq.mma.commit %res#1 : !croq.acc<64x64xf32>
-        %dks = croq.mma.map %dkw (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
         }
@@ -10677,12 +10645,6 @@ func.func @attention_bwd_dq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
           %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
           %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
-          %has_prev = arith.cmpi ugt, %j, %c0 : index
-          scf.if %has_prev {
-            %t_prev = arith.addi %j, %c1 : index
-            %prev_stage = arith.remui %t_prev, %c2 : index
-            croq.event.trigger %kempty[%prev_stage] : !croq.events<2>
-          }
           %dp1 = croq.mma row row %sz, %doa, %vb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x128xf32>
           %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
@@ -10730,13 +10692,11 @@ func.func @attention_bwd_dq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
           }
           %dsf = croq.mma.convert %ds : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
           %dq1 = croq.mma row col %acc, %dsf, %kb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
-          // dQ's product runs on into the next key tile's S: that
-          // tile's first commit retires it and frees this tile's K stage.
-          %dqc = croq.mma.commit %dq1 pending = 1 : !croq.acc<64x64xf32>
+          %dqc = croq.mma.commit %dq1 : !croq.acc<64x64xf32>
+          croq.event.trigger %kempty[%stage] : !croq.events<2>
           scf.yield %dqc : !croq.acc<64x64xf32>
         }
-        %dqw = croq.mma.commit %dqr : !croq.acc<64x64xf32>
-        %dqs = croq.mma.map %dqw (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %dqs = croq.mma.map %dqr (%row, %col, %x) : !croq.acc<64x64xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
         }
@@ -10988,12 +10948,6 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
           %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
           %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
-          %has_prev = arith.cmpi ugt, %t, %c0 : index
-          scf.if %has_prev {
-            %t_prev = arith.addi %t, %c1 : index
-            %prev_stage = arith.remui %t_prev, %c2 : index
-            croq.event.trigger %rempty[%prev_stage] : !croq.events<2>
-          }
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
           %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
@@ -11046,14 +11000,12 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
           }
           %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
           %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
-          // dK's product runs on into the next tile's S^T: that
-          // tile's first commit retires it and frees this tile's stage.
-          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x64xf32>
-          %dvw = croq.mma.wait %dvc pending = 1 : !croq.acc<64x64xf32>
+          %dkc = croq.mma.commit %dk1 : !croq.acc<64x64xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<2>
           scf.yield %dvw, %dkc : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
-        %dkw = croq.mma.commit %res#1 : !croq.acc<64x64xf32>
-        %dks = croq.mma.map %dkw (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
         }
@@ -12520,12 +12472,6 @@ func.func @attention_bwd_dq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
           %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
           %s1 = croq.mma row row %sz, %qa, %kb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
-          %has_prev = arith.cmpi ugt, %j, %c0 : index
-          scf.if %has_prev {
-            %t_prev = arith.addi %j, %c1 : index
-            %prev_stage = arith.remui %t_prev, %c2 : index
-            croq.event.trigger %kempty[%prev_stage] : !croq.events<2>
-          }
           %dp1 = croq.mma row row %sz, %doa, %vb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x128xf32>
           %s = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
@@ -12573,13 +12519,11 @@ func.func @attention_bwd_dq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
           }
           %dsf = croq.mma.convert %ds : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
           %dq1 = croq.mma row col %acc, %dsf, %kb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
-          // dQ's product runs on into the next key tile's S: that
-          // tile's first commit retires it and frees this tile's K stage.
-          %dqc = croq.mma.commit %dq1 pending = 1 : !croq.acc<64x64xf32>
+          %dqc = croq.mma.commit %dq1 : !croq.acc<64x64xf32>
+          croq.event.trigger %kempty[%stage] : !croq.events<2>
           scf.yield %dqc : !croq.acc<64x64xf32>
         }
-        %dqw = croq.mma.commit %dqr : !croq.acc<64x64xf32>
-        %dqs = croq.mma.map %dqw (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %dqs = croq.mma.map %dqr (%row, %col, %x) : !croq.acc<64x64xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
         }
@@ -12831,12 +12775,6 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
           %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
           %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
-          %has_prev = arith.cmpi ugt, %t, %c0 : index
-          scf.if %has_prev {
-            %t_prev = arith.addi %t, %c1 : index
-            %prev_stage = arith.remui %t_prev, %c2 : index
-            croq.event.trigger %rempty[%prev_stage] : !croq.events<2>
-          }
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
           %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
@@ -12889,14 +12827,12 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
           }
           %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
           %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
-          // dK's product runs on into the next tile's S^T: that
-          // tile's first commit retires it and frees this tile's stage.
-          %dkc = croq.mma.commit %dk1 pending = 1 : !croq.acc<64x64xf32>
-          %dvw = croq.mma.wait %dvc pending = 1 : !croq.acc<64x64xf32>
+          %dkc = croq.mma.commit %dk1 : !croq.acc<64x64xf32>
+          %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
+          croq.event.trigger %rempty[%stage] : !croq.events<2>
           scf.yield %dvw, %dkc : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
-        %dkw = croq.mma.commit %res#1 : !croq.acc<64x64xf32>
-        %dks = croq.mma.map %dkw (%row, %col, %x) : !croq.acc<64x64xf32> {
+        %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
           %y = arith.mulf %x, %sm_scale : f32
           croq.yield %y : f32
         }

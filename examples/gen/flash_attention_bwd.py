@@ -265,27 +265,6 @@ def read_staged_vec(k, I, name, stage, axis):
     w(f"{I}}}")
 
 
-def defer_retire(D):
-    """Whether the dQ and dK/dV kernels leave an iteration's last product
-    (dQ, dK) running into the next iteration, whose first commit retires
-    it (and then frees its ring stage): at D = 64 the backward measured
-    1.05x faster so (4x16x4096 bf16, H200), at D = 128 0.92x (its K stage
-    of 32 KB freed later, more spills)."""
-    return D == 64
-
-
-def release_previous(k, J, t, empty, stages, etype):
-    """Frees the ring stage of iteration t - 1 (where t > 0), whose last
-    product the commit just before has retired."""
-    w = k.w
-    w(f"{J}%has_prev = arith.cmpi ugt, {t}, %c0 : index")
-    w(f"{J}scf.if %has_prev {{")
-    w(f"{J}  %t_prev = arith.addi {t}, %c{stages - 1} : index")
-    w(f"{J}  %prev_stage = arith.remui %t_prev, %c{stages} : index")
-    w(f"{J}  croq.event.trigger {empty}[%prev_stage] : {etype}")
-    w(f"{J}}}")
-
-
 # ---------------------------------------------------------------- dQ
 
 
@@ -409,8 +388,6 @@ def dq_kernel(T, D, causal):
     w(f"{J}%sz = croq.mma.fill %zero : {SA}")
     w(f"{J}%s1 = croq.mma row row %sz, %qa, %kb : {k.RF}, {k.KF} -> {SA}")
     w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
-    if defer_retire(D):
-        release_previous(k, J, "%j", "%kempty", 2, k.E2)
     w(f"{J}%dp1 = croq.mma row row %sz, %doa, %vb : {k.RF}, {k.KF} -> {SA}")
     w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
     w(f"{J}%s = croq.mma.wait %sc pending = 1 : {SA}")
@@ -433,20 +410,11 @@ def dq_kernel(T, D, causal):
     w(f"{J}}}")
     w(f"{J}%dsf = croq.mma.convert %ds : {SA} -> {PF}")
     w(f"{J}%dq1 = croq.mma row col %acc, %dsf, %kb : {PF}, {k.KF} -> {OA}")
-    dq = "%dqr"
-    if defer_retire(D):
-        w(f"{J}// dQ's product runs on into the next key tile's S: that")
-        w(f"{J}// tile's first commit retires it and frees this tile's K stage.")
-        w(f"{J}%dqc = croq.mma.commit %dq1 pending = 1 : {OA}")
-    else:
-        w(f"{J}%dqc = croq.mma.commit %dq1 : {OA}")
-        w(f"{J}croq.event.trigger %kempty[%stage] : {k.E2}")
+    w(f"{J}%dqc = croq.mma.commit %dq1 : {OA}")
+    w(f"{J}croq.event.trigger %kempty[%stage] : {k.E2}")
     w(f"{J}scf.yield %dqc : {OA}")
     w(f"{I}}}")
-    if defer_retire(D):
-        w(f"{I}%dqw = croq.mma.commit %dqr : {OA}")
-        dq = "%dqw"
-    w(f"{I}%dqs = croq.mma.map {dq} (%row, %col, %x) : {OA} {{")
+    w(f"{I}%dqs = croq.mma.map %dqr (%row, %col, %x) : {OA} {{")
     w(f"{I}  %y = arith.mulf %x, %sm_scale : f32")
     w(f"{I}  croq.yield %y : f32")
     w(f"{I}}}")
@@ -595,8 +563,6 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}%sz = croq.mma.fill %zero : {SA}")
     w(f"{J}%s1 = croq.mma row row %sz, %ka, %qb : {k.RF}, {k.RF} -> {SA}")
     w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
-    if not fused and defer_retire(D):
-        release_previous(k, J, "%t", "%rempty", k.rstages, k.ER)
     w(f"{J}%dp1 = croq.mma row row %sz, %va, %dob : {k.RF}, {k.RF} -> {SA}")
     w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
     read_staged_vec(k, J, "lse2", "%stage", "cols")
@@ -643,15 +609,9 @@ def dkdv_kernel(T, D, causal, fused=False):
     if not fused:
         w(f"{J}%dsf = croq.mma.convert %dst : {SA} -> {PF}")
         w(f"{J}%dk1 = croq.mma row col %dka, %dsf, %qb : {PF}, {k.RF} -> {OA}")
-        if defer_retire(D):
-            w(f"{J}// dK's product runs on into the next tile's S^T: that")
-            w(f"{J}// tile's first commit retires it and frees this tile's stage.")
-            w(f"{J}%dkc = croq.mma.commit %dk1 pending = 1 : {OA}")
-            w(f"{J}%dvw = croq.mma.wait %dvc pending = 1 : {OA}")
-        else:
-            w(f"{J}%dkc = croq.mma.commit %dk1 : {OA}")
-            w(f"{J}%dvw = croq.mma.wait %dvc : {OA}")
-            w(f"{J}croq.event.trigger %rempty[%stage] : {k.ER}")
+        w(f"{J}%dkc = croq.mma.commit %dk1 : {OA}")
+        w(f"{J}%dvw = croq.mma.wait %dvc : {OA}")
+        w(f"{J}croq.event.trigger %rempty[%stage] : {k.ER}")
         w(f"{J}scf.yield %dvw, %dkc : {OA}, {OA}")
     else:
         dq_contribution(k, J, SA, OA, PF, DS3, DS2, DSS)
@@ -669,11 +629,7 @@ def dkdv_kernel(T, D, causal, fused=False):
         w(f"{I}// The other consumer reads this one's K tile until its last")
         w(f"{I}// dQ product; dK is stored through it.")
         w(f"{I}croq.named_barrier.sync %c0, threads = 256")
-    dk = "%res#1"
-    if not fused and defer_retire(D):
-        w(f"{I}%dkw = croq.mma.commit %res#1 : {OA}")
-        dk = "%dkw"
-    w(f"{I}%dks = croq.mma.map {dk} (%row, %col, %x) : {OA} {{")
+    w(f"{I}%dks = croq.mma.map %res#1 (%row, %col, %x) : {OA} {{")
     w(f"{I}  %y = arith.mulf %x, %sm_scale : f32")
     w(f"{I}  croq.yield %y : f32")
     w(f"{I}}}")
