@@ -42,13 +42,15 @@ HEADER = """\
 // kernel's key blocks add their parts of dQ in key order, each waiting for
 // its turn on a counter per column half of each query tile
 // (croq.turn.wait / croq.turn.pass). The fused backward is correct (the
-// GPU tests) but slower: 0.58-0.78x the two-kernel one on the H200 (0.26-
-// 0.32 of SDPA's backward against 0.37-0.52). Measured on the way: the
-// same kernel adding its parts with one red.global.add.f32 per element
-// (croq.mma.accumulate) instead of bulk adds, 0.46-0.63x; that one with
-// its adds unordered (not deterministic), 0.64-0.98x. Not analysed
-// further: how much of the rest is the turns, the second named barrier a
-// tile, the extra spills at D = 128 (392 B against dK/dV's 184 B).
+// GPU tests) but slower: 0.55-0.65x the two-kernel one on the H200 (0.42-
+// 0.47 of SDPA's backward against 0.73-0.81 at 4x16x4096). Its dK/dV/dQ
+// kernel, timed with parts left out (4x16x4096 f16 D128, 2026-12-02):
+// 5.08 ms whole, 4.28 without the turns (adds unordered), 3.25 without
+// the bulk adds, 2.53 without staging the f32 part in shared memory,
+// against 1.71 ms for the dK/dV kernel and 1.28 for the dQ kernel: the
+// consumers wait for the f32 store, the add and the turn in turn.
+// Measured before: per-element red.global.add.f32 (croq.mma.accumulate)
+// instead of bulk adds, 0.76-0.84x the bulk adds.
 //
 // attention_bwd_dq: a block takes 128 query rows of a head, the two
 // consumer warpgroups 64 rows each; a producer warpgroup loads K and V
@@ -68,14 +70,13 @@ HEADER = """\
 // consumers 64 keys each, with their K and V rows as wgmma A operands in
 // shared memory; the producer loads tiles of 64 query rows of Q and dO (of
 // every query head of the group: their sums are the K/V head's gradients)
-// into a ring. Not causal, the ring has three stages (160 KB of shared
-// memory in all at D = 128) and a consumer reads the tile's lse and delta
-// from global memory before it waits for the tile's Q and dO, so that the
-// loads run under that wait and the first products: 1.07-1.09x faster
-// backward than two stages with the loads after the products (H200; the
-// three stages alone were 0.99-1.00x). Causal, both made the backward
-// 0.77-0.78x as fast (more spills across the diagonal mask's branch,
-// not analysed), so it keeps two stages and the late loads. For each
+// into a ring, three stages not causal (160 KB of shared memory in all at
+// D = 128), two causal (three measured no faster). The producer also
+// copies each query tile's 64 log-sum-exp and delta values into shared
+// memory, in the ring stage of its Q and dO, and the consumers read them
+// there: read from global memory (32 loads a thread a tile), they left the
+// kernel waiting on them, 2.6x as long at D = 128 (H200, 2026-12-02: 4.43
+// -> 1.71 ms at 4x16x4096 f16; tensor pipes 27% busy before). For each
 // query tile i, with the products transposed so that the keys are the
 // accumulator's rows:
 //

@@ -80,7 +80,7 @@ class Attention:
     def __init__(self, module: Any, fused: bool = False):
         self.module = module
         # The two-kernel backward is the default: the fused one measured
-        # 0.58-0.78x its speed on the H200 (bench/RESULTS.md, 2026-11-29).
+        # 0.55-0.65x its speed on the H200 (bench/RESULTS.md, 2026-12-02).
         self.fused = fused
         self._ops: dict = {}
         self._function = _make_function(self)
