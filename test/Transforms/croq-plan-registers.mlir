@@ -9,8 +9,8 @@
 
 // One producer and two consumer warpgroups (384 threads, 168 registers each
 // at entry): the producer keeps 56, the consumers share the rest of the
-// 64K register file: (65536 - 128 * 56) / 256 = 228, rounded down to 224
-// in steps of 8.
+// 384 x 168 registers the block holds: (64512 - 128 * 56) / 256 = 224,
+// a multiple of 8.
 // CHECK-LABEL: func.func @producer_and_two_consumers
 // CHECK: croq.inthreads async %{{.*}} registers = 56 {
 // CHECK: croq.inthreads async %{{.*}} registers = 224 {
@@ -118,6 +118,39 @@ func.func @producer_on_one_warp(%a: memref<?x?xf16>, %acc: !croq.acc<64x128xf32>
           %v = croq.subspan %a [128, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<128x64xf16>
           croq.copy tma %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
         }
+      }
+      croq.inthreads async %consumer {
+        %fa = croq.mma.load %u : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %fb = croq.mma.load %t : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+        %r = croq.mma row row %acc, %fa, %fb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// One producer and four consumer warpgroups (640 threads): each starts with
+// 65536 / 640 = 102, rounded down to 96, and the block holds 640 x 96 =
+// 61440 registers, all setmaxnreg can hand around. The consumers get
+// (61440 - 128 * 56) / 512 = 106, rounded down to 104: counted on the whole
+// 64K register file they would ask for 112, which the block does not have
+// (setmaxnreg.inc would wait forever).
+// CHECK-LABEL: func.func @producer_and_four_consumers
+// CHECK: croq.inthreads async %{{.*}} registers = 56 {
+// CHECK: croq.inthreads async %{{.*}} registers = 104 {
+func.func @producer_and_four_consumers(%a: memref<?x?xf16>, %acc: !croq.acc<64x128xf32>) {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%b) in [1] : block {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %u = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [5] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      %consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %producer {
+        %v = croq.subspan %a [128, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<128x64xf16>
+        croq.copy tma %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
       }
       croq.inthreads async %consumer {
         %fa = croq.mma.load %u : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>

@@ -87,19 +87,28 @@ static LogicalResult planBlock(ParallelOp block,
     return failure();
   if (*producerThreads == 0 || *consumerThreads == 0)
     return success();
-  int64_t consumerRegisters =
-      (target.registerFile - *producerThreads * target.producerRegisters) /
-      *consumerThreads / 8 * 8;
+  // Every thread starts with the registers the block's size leaves it
+  // (ptxas knows them from .maxntid and .minnctapersm 1), in steps of 8.
+  // The block holds those registers and no more: setmaxnreg.inc takes only
+  // what the block's own setmaxnreg.dec released, and waits for them
+  // forever if the plan asks for more (a 384-thread block planned 32 / 240
+  // hung on an H200: 128 x 32 + 256 x 240 is the whole register file, more
+  // than its 384 x 168).
+  int64_t atEntry = target.registerFile / *blockThreads / 8 * 8;
+  // Threads of neither role (none in croq's kernels so far) keep theirs.
+  int64_t otherThreads =
+      std::max<int64_t>(0, *blockThreads - *producerThreads - *consumerThreads);
+  int64_t consumerRegisters = (atEntry * (*blockThreads - otherThreads) -
+                               *producerThreads * target.producerRegisters) /
+                              *consumerThreads / 8 * 8;
   consumerRegisters = std::min(target.maxConsumerRegisters, consumerRegisters);
   if (consumerRegisters <= target.producerRegisters)
     return success();
-  // Every thread starts with the registers the block's size leaves it
-  // (ptxas knows them from .maxntid and .minnctapersm 1); setmaxnreg.inc may
-  // only raise that count, so consumers that already have as many (one
-  // producer and one consumer warpgroup: 255) keep theirs, and then the
-  // producers keep theirs too: freeing registers nobody takes would only
-  // make the producers spill (and ptxas ignores such a decrease, C7507).
-  int64_t atEntry = target.registerFile / *blockThreads / 8 * 8;
+  // setmaxnreg.inc may only raise a count, so consumers that already have
+  // as many (one producer and one consumer warpgroup: 255) keep theirs, and
+  // then the producers keep theirs too: freeing registers nobody takes
+  // would only make the producers spill (and ptxas ignores such a
+  // decrease, C7507).
   LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] " << block.getLoc() << ": "
                           << *producerThreads << " producer threads keep "
                           << target.producerRegisters << ", "

@@ -608,10 +608,13 @@ def CroqPlanRegisters : Pass<"croq-plan-registers"> {
     (roles with `croq.mma`) many. This pass gives each role the count its
     threads set on entry with `setmaxnreg` (`registers = N` on the
     `croq.inthreads`): producers keep the target's producer count (56 on
-    sm_90a); consumers share the rest of the register file, in steps of 8,
-    at most the target's consumer maximum (240). Where the consumers would
-    not get more than every thread has at entry (65536 / threads per block),
-    neither role changes its count. The numbers come from the target
+    sm_90a); consumers share the rest of the registers the block holds, in
+    steps of 8, at most the target's consumer maximum (240). The block holds
+    what its threads start with (65536 / threads per block, rounded down to
+    a multiple of 8, times its threads) and no more: `setmaxnreg.inc` only
+    takes registers the block's own `setmaxnreg.dec` released, and a plan
+    that asks for more waits forever. Where the consumers would not get more
+    than every thread has at entry, neither role changes its count. The numbers come from the target
     description of the module's `croq.target`; on a chip without
     `setmaxnreg` (sm_80) every role keeps the registers it starts with.
 
