@@ -235,29 +235,25 @@ def read_vec(k, I, name, tensor, bh, tile, axis):
     """%name: a vector of 64 f32 (rows or cols) read from `tensor` [bh,
     64 tile ..], times log2 e when name is the log-sum-exp; zero past the
     end."""
-    w = k.w
-    vec = f"!croq.vec<64xf32, {axis}>"
-    w(f"{I}%{name}_v = croq.subspan {tensor} [1, 64] at [{bh}, {tile}] : {k.ML} -> {k.LV}")
-    w(f"{I}%{name}_0 = croq.vec.fill %zero : {vec}")
-    w(f"{I}%{name} = croq.vec.map %{name}_0 (%ix, %a) : {vec} {{")
-    w(f"{I}  %x = croq.read %{name}_v[%c0, %ix] : {k.LV}")
-    if name.startswith("lse"):
-        w(f"{I}  %y = arith.mulf %x, %log2e : f32")
-        w(f"{I}  croq.yield %y : f32")
-    else:
-        w(f"{I}  croq.yield %x : f32")
-    w(f"{I}}}")
+    k.w(f"{I}%{name}_v = croq.subspan {tensor} [1, 64] at [{bh}, {tile}] : {k.ML} -> {k.LV}")
+    vec_of(k, I, name, f"%{name}_v", k.LV, axis)
 
 
 def read_staged_vec(k, I, name, stage, axis):
     """%name: the 64 f32 of the query tile's log-sum-exp (times log2 e) or
     delta that the producer staged in %<name>_s[stage]."""
+    k.w(f"{I}%{name}_t = croq.stage %{name.rstrip('2')}_s[{stage}] : {k.LSR}")
+    vec_of(k, I, name, f"%{name}_t", k.LT, axis)
+
+
+def vec_of(k, I, name, source, source_type, axis):
+    """%name: the 64 f32 of `source` (a [1, 64] view or shared tile), times
+    log2 e when name is the log-sum-exp."""
     w = k.w
     vec = f"!croq.vec<64xf32, {axis}>"
-    w(f"{I}%{name}_t = croq.stage %{name.rstrip('2')}_s[{stage}] : {k.LSR}")
     w(f"{I}%{name}_0 = croq.vec.fill %zero : {vec}")
     w(f"{I}%{name} = croq.vec.map %{name}_0 (%ix, %a) : {vec} {{")
-    w(f"{I}  %x = croq.read %{name}_t[%c0, %ix] : {k.LT}")
+    w(f"{I}  %x = croq.read {source}[%c0, %ix] : {source_type}")
     if name.startswith("lse"):
         w(f"{I}  %y = arith.mulf %x, %log2e : f32")
         w(f"{I}  croq.yield %y : f32")
