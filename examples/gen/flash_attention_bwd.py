@@ -239,10 +239,10 @@ def read_vec(k, I, name, tensor, bh, tile, axis):
     vec_of(k, I, name, f"%{name}_v", k.LV, axis)
 
 
-def read_staged_vec(k, I, name, stage, axis):
+def read_staged_vec(k, I, name, ring, stage, axis):
     """%name: the 64 f32 of the query tile's log-sum-exp (times log2 e) or
-    delta that the producer staged in %<name>_s[stage]."""
-    k.w(f"{I}%{name}_t = croq.stage %{name.rstrip('2')}_s[{stage}] : {k.LSR}")
+    delta that the producer staged in ring[stage]."""
+    k.w(f"{I}%{name}_t = croq.stage {ring}[{stage}] : {k.LSR}")
     vec_of(k, I, name, f"%{name}_t", k.LT, axis)
 
 
@@ -562,7 +562,7 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
     w(f"{J}%dp1 = croq.mma row row %sz, %va, %dob : {k.RF}, {k.RF} -> {SA}")
     w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
-    read_staged_vec(k, J, "lse2", "%stage", "cols")
+    read_staged_vec(k, J, "lse2", "%lse_s", "%stage", "cols")
     w(f"{J}%st = croq.mma.wait %sc pending = 1 : {SA}")
     if causal:
         w(f"{J}// Only the query tiles that cross the diagonal are masked:")
@@ -596,7 +596,7 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}%ptf = croq.mma.convert %pt : {SA} -> {PF}")
     w(f"{J}%dv1 = croq.mma row col %dva, %ptf, %dob : {PF}, {k.RF} -> {OA}")
     w(f"{J}%dvc = croq.mma.commit %dv1 pending = 1 : {OA}")
-    read_staged_vec(k, J, "dlt", "%stage", "cols")
+    read_staged_vec(k, J, "dlt", "%dlt_s", "%stage", "cols")
     w(f"{J}%dpt = croq.mma.wait %dpc pending = 1 : {SA}")
     w(f"{J}%dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : {SA}, {SA}, {VEC} {{")
     w(f"{J}  %d = arith.subf %y, %dl : f32")

@@ -95,10 +95,9 @@ static LogicalResult planBlock(ParallelOp block,
   // hung on an H200: 128 x 32 + 256 x 240 is the whole register file, more
   // than its 384 x 168).
   int64_t atEntry = target.registerFile / *blockThreads / 8 * 8;
-  // Threads of neither role (none in croq's kernels so far) keep theirs.
-  int64_t otherThreads =
-      std::max<int64_t>(0, *blockThreads - *producerThreads - *consumerThreads);
-  int64_t consumerRegisters = (atEntry * (*blockThreads - otherThreads) -
+  // The roles' threads share their own registers; any other thread of the
+  // block keeps its count.
+  int64_t consumerRegisters = (atEntry * (*producerThreads + *consumerThreads) -
                                *producerThreads * target.producerRegisters) /
                               *consumerThreads / 8 * 8;
   consumerRegisters = std::min(target.maxConsumerRegisters, consumerRegisters);

@@ -614,8 +614,9 @@ def CroqPlanRegisters : Pass<"croq-plan-registers"> {
     a multiple of 8, times its threads) and no more: `setmaxnreg.inc` only
     takes registers the block's own `setmaxnreg.dec` released, and a plan
     that asks for more waits forever. Where the consumers would not get more
-    than every thread has at entry, neither role changes its count. The numbers come from the target
-    description of the module's `croq.target`; on a chip without
+    than every thread has at entry, neither role changes its count. The
+    numbers come from the target description of the module's
+    `croq.target`; on a chip without
     `setmaxnreg` (sm_80) every role keeps the registers it starts with.
 
     Before:
