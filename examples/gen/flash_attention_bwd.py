@@ -105,6 +105,12 @@ HEADER = """\
 // f32 (tiles = ceil(rows / 64)), each tile's two column halves in the
 // shared tile's swizzled order; croq.attention.workspace_to_dq makes dQ.
 //
+// Registers: the causal D = 128 dQ and dK/dV kernels write their roles'
+// counts (registers = 24 for the producer, 240 for the consumers): with
+// the 56 / 224 croq-plan-registers gives the others, their consumers
+// spilled in the loop (H200, 2026-12-02: 0.74 -> 0.84 of SDPA's backward
+// at 4x16x4096, causal f16).
+//
 // Before launching, the host code checks every operand's extents against
 // Q's and K's (the call fails naming the operand, and nothing runs).
 //
@@ -160,7 +166,24 @@ class Writer:
         # ring beside the Q/dO ring.
         self.LT = "!croq.tile<1x64xf32, shared>"
         self.LSR = f"!croq.tiles<{self.rstages} x 1x64xf32, shared>"
+        # The roles' register counts of the two-kernel backward (see
+        # roles()): written here for the causal D = 128 kernels, planned by
+        # croq-plan-registers (56 / 224) for the others.
+        self.registers = (24, 240) if causal and D == 128 else None
         self.lines = []
+
+    def roles(self, fused=False):
+        """The ` registers = N` of the producer's and the consumers'
+        croq.inthreads. The causal D = 128 consumers spill with the 224
+        registers croq-plan-registers gives them (their masked tiles), so
+        the producer keeps 24 and they take 240, all the 384 x 168 the
+        block holds (H200, 2026-12-02: 0.74 -> 0.84 of SDPA's backward at
+        4x16x4096 and 0.74 -> 0.85 at 16x16x1024). Not causal, the
+        producer's loop spilled at 24 and the backward ran 0.97x as fast;
+        the fused kernel keeps the planned counts."""
+        if self.registers is None or fused:
+            return "", ""
+        return tuple(f" registers = {n}" for n in self.registers)
 
     def w(self, line):
         self.lines.append(line)
@@ -268,6 +291,7 @@ def vec_of(k, I, name, source, source_type, axis):
 def dq_kernel(T, D, causal):
     k = Writer(T, D, causal)
     w = k.w
+    PR, CR = k.roles()
     SA = "!croq.acc<64x128xf32>"
     OA = f"!croq.acc<64x{D}xf32>"
     PF = f"!croq.frag<64x128x{T}, registers>"
@@ -316,7 +340,7 @@ def dq_kernel(T, D, causal):
     w("      %is_producer = arith.cmpi eq, %p, %c0 : index")
     w("      %is_consumer = arith.cmpi ne, %p, %c0 : index")
     # Producer: K and V tiles.
-    w("      croq.inthreads async %is_producer {")
+    w(f"      croq.inthreads async %is_producer{PR} {{")
     w("        %bkv = arith.divui %bh, %group : index")
     w("        scf.for %j = %c0 to %tiles step %c1 {")
     w("          %stage = arith.remui %j, %c2 : index")
@@ -330,7 +354,7 @@ def dq_kernel(T, D, causal):
     w("        }")
     w("      }")
     # Consumers.
-    w("      croq.inthreads async %is_consumer {")
+    w(f"      croq.inthreads async %is_consumer{CR} {{")
     I = "        "
     w(f"{I}%half = arith.subi %p, %c1 : index")
     w(f"{I}%zero = arith.constant 0.0 : f32")
@@ -433,6 +457,7 @@ def dq_kernel(T, D, causal):
 def dkdv_kernel(T, D, causal, fused=False):
     k = Writer(T, D, causal)
     w = k.w
+    PR, CR = k.roles(fused)
     SA = "!croq.acc<64x64xf32>"
     OA = f"!croq.acc<64x{D}xf32>"
     PF = f"!croq.frag<64x64x{T}, registers>"
@@ -498,7 +523,7 @@ def dkdv_kernel(T, D, causal, fused=False):
     w("    croq.parallel (%p) in [3] : warpgroup {")
     w("      %is_producer = arith.cmpi eq, %p, %c0 : index")
     w("      %is_consumer = arith.cmpi ne, %p, %c0 : index")
-    w("      croq.inthreads async %is_producer {")
+    w(f"      croq.inthreads async %is_producer{PR} {{")
     I = "        "
     w(f"{I}// The block's keys and values, 64 rows a consumer.")
     futures = []
@@ -533,7 +558,7 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}croq.event.trigger %rfull[%stage] after ({', '.join(futures)}) : {k.ER}")
     w(f"{I}}}")
     w("      }")
-    w("      croq.inthreads async %is_consumer {")
+    w(f"      croq.inthreads async %is_consumer{CR} {{")
     w(f"{I}%half = arith.subi %p, %c1 : index")
     w(f"{I}%zero = arith.constant 0.0 : f32")
     w(f"{I}%ninf = arith.constant 0xFF800000 : f32")

@@ -161,3 +161,37 @@ func.func @producer_and_four_consumers(%a: memref<?x?xf16>, %acc: !croq.acc<64x1
   }
   return
 }
+
+// -----
+
+// A plan the IR already carries (here a generator's, for consumers that
+// need 240 registers) is checked and kept: 128 x 24 + 256 x 240 = 64512,
+// all the 384 x 168 registers the block holds.
+// On sm_80 the pass keeps it too, and the lowering refuses it
+// (test/Conversion/Pipelines/second-target.mlir).
+// SM80-LABEL: func.func @written_plan_kept
+// SM80: registers = 24
+// CHECK-LABEL: func.func @written_plan_kept
+// CHECK: croq.inthreads async %{{.*}} registers = 24 {
+// CHECK: croq.inthreads async %{{.*}} registers = 240 {
+func.func @written_plan_kept(%a: memref<?x?xf16>, %acc: !croq.acc<64x128xf32>) {
+  %c0 = arith.constant 0 : index
+  croq.parallel (%b) in [1] : block {
+    %t = croq.alloc : !croq.tile<128x64xf16, shared, swizzle = 128>
+    %u = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.parallel (%p) in [3] : warpgroup {
+      %producer = arith.cmpi eq, %p, %c0 : index
+      %consumer = arith.cmpi ne, %p, %c0 : index
+      croq.inthreads async %producer registers = 24 {
+        %v = croq.subspan %a [128, 64] at [%c0, %c0] : memref<?x?xf16> -> !croq.view<128x64xf16>
+        croq.copy tma %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      }
+      croq.inthreads async %consumer registers = 240 {
+        %fa = croq.mma.load %u : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+        %fb = croq.mma.load %t : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+        %r = croq.mma row row %acc, %fa, %fb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+      }
+    }
+  }
+  return
+}

@@ -57,9 +57,50 @@ static FailureOr<int64_t> countThreads(ArrayRef<InthreadsOp> regions) {
   return total;
 }
 
+/// Checks a plan written in the IR (`registers` on the roles of `block`):
+/// every role has a count, the producers lower theirs and the consumers raise
+/// theirs from `atEntry`, and the roles take no more registers than their
+/// threads hold at entry (setmaxnreg.inc would wait forever for the rest).
+static LogicalResult checkWrittenPlan(ParallelOp block,
+                                      ArrayRef<InthreadsOp> producers,
+                                      ArrayRef<InthreadsOp> consumers,
+                                      int64_t atEntry) {
+  int64_t held = 0, taken = 0;
+  for (auto [roles, producer] :
+       {std::pair(producers, true), std::pair(consumers, false)}) {
+    for (InthreadsOp region : roles) {
+      std::optional<int64_t> registers = region.getRegisters();
+      if (!registers)
+        return region.emitOpError()
+               << "has no 'registers' where another role of its block sets "
+                  "them: a block's roles set their register counts all or "
+                  "none";
+      if (producer ? *registers > atEntry : *registers < atEntry)
+        return region.emitOpError()
+               << "sets " << *registers << " registers, "
+               << (producer ? "more" : "fewer") << " than the " << atEntry
+               << " its threads start with: setmaxnreg "
+               << (producer ? "dec" : "inc") << " cannot "
+               << (producer ? "raise" : "lower") << " them";
+      FailureOr<int64_t> threads = countThreads(region);
+      if (failed(threads))
+        return failure();
+      held += *threads * atEntry;
+      taken += *threads * *registers;
+    }
+  }
+  if (taken > held)
+    return block.emitOpError()
+           << "roles set " << taken << " registers in all, more than the "
+           << held << " their threads hold at entry (" << atEntry
+           << " each): setmaxnreg.inc would wait forever for the rest";
+  return success();
+}
+
 /// Plans the registers of the roles of `block`: the register file less what
 /// the producers keep, shared by the consumer threads, in steps of 8, at
-/// most the target's consumer maximum.
+/// most the target's consumer maximum. A plan the IR already carries is
+/// checked and kept.
 static LogicalResult planBlock(ParallelOp block,
                                const TargetDescription &target) {
   SmallVector<InthreadsOp> producers, consumers;
@@ -95,6 +136,11 @@ static LogicalResult planBlock(ParallelOp block,
   // hung on an H200: 128 x 32 + 256 x 240 is the whole register file, more
   // than its 384 x 168).
   int64_t atEntry = target.registerFile / *blockThreads / 8 * 8;
+  auto written = [](InthreadsOp region) {
+    return region.getRegisters().has_value();
+  };
+  if (llvm::any_of(producers, written) || llvm::any_of(consumers, written))
+    return checkWrittenPlan(block, producers, consumers, atEntry);
   // The roles' threads share their own registers; any other thread of the
   // block keeps its count.
   int64_t consumerRegisters = (atEntry * (*producerThreads + *consumerThreads) -

@@ -619,6 +619,13 @@ def CroqPlanRegisters : Pass<"croq-plan-registers"> {
     `croq.target`; on a chip without
     `setmaxnreg` (sm_80) every role keeps the registers it starts with.
 
+    A block whose roles already carry `registers` (a plan its author wrote,
+    e.g. 24 for a producer and 240 for consumers that would spill with
+    fewer) keeps that plan once it is checked: every role has a count,
+    producers lower theirs and consumers raise theirs, and the roles take no
+    more than their threads hold at entry. A plan that breaks one of these
+    is an error naming the numbers.
+
     Before:
 
     ```mlir
