@@ -86,10 +86,10 @@
 // f32 (tiles = ceil(rows / 64)), each tile's two column halves in the
 // shared tile's swizzled order; croq.attention.workspace_to_dq makes dQ.
 //
-// Registers: the causal D = 128 dQ and dK/dV kernels write their roles'
-// counts (registers = 24 for the producer, 240 for the consumers): with
-// the 56 / 224 croq-plan-registers gives the others, their consumers
-// spilled in the loop (H200, 2026-12-02: 0.74 -> 0.84 of SDPA's backward
+// Registers: the D = 128 dQ kernels and causal dK/dV kernels write their
+// roles' counts (registers = 24 for the producer, 240 for the consumers):
+// with the 56 / 224 croq-plan-registers gives the others, their consumers
+// spilled in the loop (H200, 2026-12-02: 0.74 -> 0.85 of SDPA's backward
 // at 4x16x4096, causal f16).
 //
 // Before launching, the host code checks every operand's extents against
@@ -624,7 +624,7 @@ func.func @attention_bwd_dq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
-      croq.inthreads async %is_producer {
+      croq.inthreads async %is_producer registers = 24 {
         %bkv = arith.divui %bh, %group : index
         scf.for %j = %c0 to %tiles step %c1 {
           %stage = arith.remui %j, %c2 : index
@@ -640,7 +640,7 @@ func.func @attention_bwd_dq_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>, %v
           croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
         }
       }
-      croq.inthreads async %is_consumer {
+      croq.inthreads async %is_consumer registers = 240 {
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
@@ -2090,7 +2090,7 @@ func.func @attention_bwd_dq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
-      croq.inthreads async %is_producer {
+      croq.inthreads async %is_producer registers = 24 {
         %bkv = arith.divui %bh, %group : index
         scf.for %j = %c0 to %tiles step %c1 {
           %stage = arith.remui %j, %c2 : index
@@ -2106,7 +2106,7 @@ func.func @attention_bwd_dq_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf16>,
           croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
         }
       }
-      croq.inthreads async %is_consumer {
+      croq.inthreads async %is_consumer registers = 240 {
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32

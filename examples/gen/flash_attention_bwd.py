@@ -105,10 +105,10 @@ HEADER = """\
 // f32 (tiles = ceil(rows / 64)), each tile's two column halves in the
 // shared tile's swizzled order; croq.attention.workspace_to_dq makes dQ.
 //
-// Registers: the causal D = 128 dQ and dK/dV kernels write their roles'
-// counts (registers = 24 for the producer, 240 for the consumers): with
-// the 56 / 224 croq-plan-registers gives the others, their consumers
-// spilled in the loop (H200, 2026-12-02: 0.74 -> 0.84 of SDPA's backward
+// Registers: the D = 128 dQ kernels and causal dK/dV kernels write their
+// roles' counts (registers = 24 for the producer, 240 for the consumers):
+// with the 56 / 224 croq-plan-registers gives the others, their consumers
+// spilled in the loop (H200, 2026-12-02: 0.74 -> 0.85 of SDPA's backward
 // at 4x16x4096, causal f16).
 //
 // Before launching, the host code checks every operand's extents against
@@ -166,24 +166,23 @@ class Writer:
         # ring beside the Q/dO ring.
         self.LT = "!croq.tile<1x64xf32, shared>"
         self.LSR = f"!croq.tiles<{self.rstages} x 1x64xf32, shared>"
-        # The roles' register counts of the two-kernel backward (see
-        # roles()): written here for the causal D = 128 kernels, planned by
-        # croq-plan-registers (56 / 224) for the others.
-        self.registers = (24, 240) if causal and D == 128 else None
         self.lines = []
 
-    def roles(self, fused=False):
+    def roles(self, kernel):
         """The ` registers = N` of the producer's and the consumers'
-        croq.inthreads. The causal D = 128 consumers spill with the 224
-        registers croq-plan-registers gives them (their masked tiles), so
+        croq.inthreads of `kernel` (dq, dkdv or dkdvdq). The consumers of the
+        D = 128 dQ kernels and causal dK/dV kernels spill with the 224
+        registers croq-plan-registers gives them (56 for the producer), so
         the producer keeps 24 and they take 240, all the 384 x 168 the
-        block holds (H200, 2026-12-02: 0.74 -> 0.84 of SDPA's backward at
-        4x16x4096 and 0.74 -> 0.85 at 16x16x1024). Not causal, the
-        producer's loop spilled at 24 and the backward ran 0.97x as fast;
-        the fused kernel keeps the planned counts."""
-        if self.registers is None or fused:
+        block holds (H200, 2026-12-02, 4x16x4096 f16: causal dK/dV 1.11 ->
+        1.00 ms and dQ 0.81 -> 0.72, dQ not causal 1.32 -> 1.25). The
+        not-causal dK/dV kernel ran 1.05x as long so (1.75 -> 1.84 ms: its
+        producer's loop spills at 24), and the fused kernel keeps the
+        planned counts."""
+        if self.D != 128 or kernel == "dkdvdq" or (
+                kernel == "dkdv" and not self.causal):
             return "", ""
-        return tuple(f" registers = {n}" for n in self.registers)
+        return " registers = 24", " registers = 240"
 
     def w(self, line):
         self.lines.append(line)
@@ -291,7 +290,7 @@ def vec_of(k, I, name, source, source_type, axis):
 def dq_kernel(T, D, causal):
     k = Writer(T, D, causal)
     w = k.w
-    PR, CR = k.roles()
+    PR, CR = k.roles("dq")
     SA = "!croq.acc<64x128xf32>"
     OA = f"!croq.acc<64x{D}xf32>"
     PF = f"!croq.frag<64x128x{T}, registers>"
@@ -457,7 +456,7 @@ def dq_kernel(T, D, causal):
 def dkdv_kernel(T, D, causal, fused=False):
     k = Writer(T, D, causal)
     w = k.w
-    PR, CR = k.roles(fused)
+    PR, CR = k.roles("dkdvdq" if fused else "dkdv")
     SA = "!croq.acc<64x64xf32>"
     OA = f"!croq.acc<64x{D}xf32>"
     PF = f"!croq.frag<64x64x{T}, registers>"
