@@ -59,36 +59,38 @@ static FailureOr<int64_t> countThreads(ArrayRef<InthreadsOp> regions) {
 
 /// Checks a plan written in the IR (`registers` on the roles of `block`):
 /// every role has a count, the producers lower theirs and the consumers raise
-/// theirs from `atEntry`, and the roles take no more registers than their
-/// threads hold at entry (setmaxnreg.inc would wait forever for the rest).
+/// theirs from `atEntry`, and the roles take no more than the `held`
+/// registers their threads start with (setmaxnreg.inc would wait forever for
+/// the rest).
 static LogicalResult checkWrittenPlan(ParallelOp block,
                                       ArrayRef<InthreadsOp> producers,
                                       ArrayRef<InthreadsOp> consumers,
-                                      int64_t atEntry) {
-  int64_t held = 0, taken = 0;
-  for (auto [roles, producer] :
-       {std::pair(producers, true), std::pair(consumers, false)}) {
-    for (InthreadsOp region : roles) {
-      std::optional<int64_t> registers = region.getRegisters();
-      if (!registers)
-        return region.emitOpError()
-               << "has no 'registers' where another role of its block sets "
-                  "them: a block's roles set their register counts all or "
-                  "none";
-      if (producer ? *registers > atEntry : *registers < atEntry)
-        return region.emitOpError()
-               << "sets " << *registers << " registers, "
-               << (producer ? "more" : "fewer") << " than the " << atEntry
-               << " its threads start with: setmaxnreg "
-               << (producer ? "dec" : "inc") << " cannot "
-               << (producer ? "raise" : "lower") << " them";
-      FailureOr<int64_t> threads = countThreads(region);
-      if (failed(threads))
-        return failure();
-      held += *threads * atEntry;
-      taken += *threads * *registers;
-    }
-  }
+                                      int64_t atEntry, int64_t held) {
+  int64_t taken = 0;
+  auto checkRole = [&](InthreadsOp region, bool lowers) -> LogicalResult {
+    std::optional<int64_t> registers = region.getRegisters();
+    if (!registers)
+      return region.emitOpError()
+             << "has no 'registers' where another role of its block sets "
+                "them: a block's roles set their register counts all or none";
+    if (lowers ? *registers > atEntry : *registers < atEntry)
+      return region.emitOpError()
+             << "sets " << *registers << " registers, "
+             << (lowers ? "more" : "fewer") << " than the " << atEntry
+             << " its threads start with: setmaxnreg "
+             << (lowers ? "dec cannot raise" : "inc cannot lower") << " them";
+    FailureOr<int64_t> threads = countThreads(region);
+    if (failed(threads))
+      return failure();
+    taken += *threads * *registers;
+    return success();
+  };
+  for (InthreadsOp region : producers)
+    if (failed(checkRole(region, /*lowers=*/true)))
+      return failure();
+  for (InthreadsOp region : consumers)
+    if (failed(checkRole(region, /*lowers=*/false)))
+      return failure();
   if (taken > held)
     return block.emitOpError()
            << "roles set " << taken << " registers in all, more than the "
@@ -136,16 +138,17 @@ static LogicalResult planBlock(ParallelOp block,
   // hung on an H200: 128 x 32 + 256 x 240 is the whole register file, more
   // than its 384 x 168).
   int64_t atEntry = target.registerFile / *blockThreads / 8 * 8;
+  // The roles' threads share their own registers; any other thread of the
+  // block keeps its count.
+  int64_t held = atEntry * (*producerThreads + *consumerThreads);
   auto written = [](InthreadsOp region) {
     return region.getRegisters().has_value();
   };
   if (llvm::any_of(producers, written) || llvm::any_of(consumers, written))
-    return checkWrittenPlan(block, producers, consumers, atEntry);
-  // The roles' threads share their own registers; any other thread of the
-  // block keeps its count.
-  int64_t consumerRegisters = (atEntry * (*producerThreads + *consumerThreads) -
-                               *producerThreads * target.producerRegisters) /
-                              *consumerThreads / 8 * 8;
+    return checkWrittenPlan(block, producers, consumers, atEntry, held);
+  int64_t consumerRegisters =
+      (held - *producerThreads * target.producerRegisters) / *consumerThreads /
+      8 * 8;
   consumerRegisters = std::min(target.maxConsumerRegisters, consumerRegisters);
   if (consumerRegisters <= target.producerRegisters)
     return success();
