@@ -49,11 +49,15 @@
 //
 // attention_bwd_dkdv: a block takes 128 keys of a key/value head, the two
 // consumers 64 keys each, with their K and V rows as wgmma A operands in
-// shared memory; the producer loads tiles of 64 query rows of Q and dO (of
-// every query head of the group: their sums are the K/V head's gradients)
-// into a ring, three stages not causal (160 KB of shared memory in all at
-// D = 128), two causal (three measured no faster). The producer also
-// copies each query tile's 64 log-sum-exp and delta values into shared
+// shared memory; the producer loads tiles of 64 query rows (128 at D =
+// 64) of Q and dO (of every query head of the group: their sums are the
+// K/V head's gradients) into a ring, three stages not causal (160 KB of
+// shared memory in all at D = 128), two causal (three measured no
+// faster). At D = 64, tiles of 64 rows left the products small (S^T and
+// dP^T m64n64k64) and the waits, loads and barriers between them twice as
+// many per flop: 128 rows took the D = 64 bf16 dK/dV kernel from 1.33 to
+// 1.12 ms at 4x16x4096 (H200, 2026-12-02). The producer also
+// copies each query tile's log-sum-exp and delta values into shared
 // memory, in the ring stage of its Q and dO, and the consumers read them
 // there: read from global memory (32 loads a thread a tile), they left the
 // kernel waiting on them, 2.6x as long at D = 128 (H200, 2026-12-02: 4.43
@@ -68,8 +72,9 @@
 //   dK += dS^T Q_i
 //
 // and stores dK * scale and dV. Causal: key tile kb is seen by query rows
-// from 128 kb on, so its loop starts at query tile 2 kb, and only the two
-// query tiles that cross the diagonal are masked (key > query: P = 0).
+// from 128 kb on, so its loop starts at query tile 2 kb (kb with tiles of
+// 128 rows), and only the query tiles that cross the diagonal (two, or
+// one of 128 rows) are masked (key > query: P = 0).
 // Rows past a sequence's end are zero-filled by the loads (their P and dS
 // terms vanish with dO and Q's zero rows) and left out of the stores.
 //
@@ -86,11 +91,12 @@
 // f32 (tiles = ceil(rows / 64)), each tile's two column halves in the
 // shared tile's swizzled order; croq.attention.workspace_to_dq makes dQ.
 //
-// Registers: the D = 128 dQ kernels and causal dK/dV kernels write their
-// roles' counts (registers = 24 for the producer, 240 for the consumers):
-// with the 56 / 224 croq-plan-registers gives the others, their consumers
-// spilled in the loop (H200, 2026-12-02: 0.74 -> 0.85 of SDPA's backward
-// at 4x16x4096, causal f16).
+// Registers: the D = 128 dQ kernels, the causal D = 128 dK/dV kernels and
+// the D = 64 dK/dV kernels write their roles' counts (registers = 24 for
+// the producer, 240 for the consumers): with the 56 / 224
+// croq-plan-registers gives the others, their consumers spilled in the
+// loop (H200, 2026-12-02: 0.74 -> 0.85 of SDPA's backward at 4x16x4096,
+// causal f16; the D = 64 dK/dV kernel 1.47 -> 1.12 ms).
 //
 // Before launching, the host code checks every operand's extents against
 // Q's and K's (the call fails naming the operand, and nothing runs).
@@ -3832,7 +3838,7 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
   %grid_k = arith.ceildivui %keys, %c128 : index
-  %q_tiles = arith.ceildivui %seq, %c64 : index
+  %q_tiles = arith.ceildivui %seq, %c128 : index
   // One block for 128 keys of a key/value head; causal, the key tiles
   // with the most query tiles (the first) first.
   %items = arith.muli %kv_heads, %grid_k : index
@@ -3842,10 +3848,10 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
     %rempty = croq.event.alloc ready : !croq.events<3>
     %k_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-    %q_s = croq.alloc : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
-    %do_s = croq.alloc : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
-    %lse_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
-    %dlt_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
+    %q_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<3 x 1x128xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<3 x 1x128xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -3855,7 +3861,7 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
-      croq.inthreads async %is_producer {
+      croq.inthreads async %is_producer registers = 24 {
         // The block's keys and values, 64 rows a consumer.
         %kr0 = arith.addi %kb, %kb : index
         %krow0 = arith.addi %kr0, %c0 : index
@@ -3885,22 +3891,22 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
           croq.event.wait %rempty[%stage] : !croq.events<3>
-          %qv = croq.subspan %q [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
-          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-          %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
-          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
-          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
-          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
-          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %qv = croq.subspan %q [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+          %lsev = croq.subspan %lse [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
+          %dltv = croq.subspan %delta [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
           croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
         }
       }
-      croq.inthreads async %is_consumer {
+      croq.inthreads async %is_consumer registers = 240 {
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
@@ -3922,48 +3928,48 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
           croq.event.wait %rfull[%stage] : !croq.events<3>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-          %qb = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xf16, shared, swizzle = 128>
-          %do2 = croq.span_as %dot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-          %dob = croq.mma.load %do2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
-          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
-          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
-          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
-          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x128xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<128xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
-          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
-          %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
+          %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
             %nl = arith.negf %l : f32
             %d = math.fma %x, %scale, %nl : f32
             %e = math.exp2 %d fastmath<afn> : f32
             croq.yield %e : f32
           }
-          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
-          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %ptf = croq.mma.convert %pt : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
-          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<128xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
             croq.yield %x : f32
           }
-          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
-          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x128xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
             %d = arith.subf %y, %dl : f32
             %gr = arith.mulf %x, %d : f32
             croq.yield %gr : f32
           }
-          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
-          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
           %dkc = croq.mma.commit %dk1 : !croq.acc<64x64xf32>
           %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
           croq.event.trigger %rempty[%stage] : !croq.events<3>
@@ -5298,7 +5304,7 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
   %grid_k = arith.ceildivui %keys, %c128 : index
-  %q_tiles = arith.ceildivui %seq, %c64 : index
+  %q_tiles = arith.ceildivui %seq, %c128 : index
   // One block for 128 keys of a key/value head; causal, the key tiles
   // with the most query tiles (the first) first.
   %items = arith.muli %kv_heads, %grid_k : index
@@ -5308,10 +5314,10 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
     %rempty = croq.event.alloc ready : !croq.events<3>
     %k_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-    %q_s = croq.alloc : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
-    %do_s = croq.alloc : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
-    %lse_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
-    %dlt_s = croq.alloc : !croq.tiles<3 x 1x64xf32, shared>
+    %q_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<3 x 1x128xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<3 x 1x128xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -5321,7 +5327,7 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
-      croq.inthreads async %is_producer {
+      croq.inthreads async %is_producer registers = 24 {
         // The block's keys and values, 64 rows a consumer.
         %kr0 = arith.addi %kb, %kb : index
         %krow0 = arith.addi %kr0, %c0 : index
@@ -5351,22 +5357,22 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
           croq.event.wait %rempty[%stage] : !croq.events<3>
-          %qv = croq.subspan %q [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
-          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-          %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
-          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
-          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
-          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
-          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %qv = croq.subspan %q [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+          %lsev = croq.subspan %lse [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
+          %dltv = croq.subspan %delta [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
           croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
         }
       }
-      croq.inthreads async %is_consumer {
+      croq.inthreads async %is_consumer registers = 240 {
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
@@ -5388,48 +5394,48 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c3 : index
           croq.event.wait %rfull[%stage] : !croq.events<3>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-          %qb = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x64x64xbf16, shared, swizzle = 128>
-          %do2 = croq.span_as %dot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-          %dob = croq.mma.load %do2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
-          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
-          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
-          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
-          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x128xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<128xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
-          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
-          %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
+          %pt = croq.mma.map %st, %lse2 (%row, %col, %x, %l) : !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
             %nl = arith.negf %l : f32
             %d = math.fma %x, %scale, %nl : f32
             %e = math.exp2 %d fastmath<afn> : f32
             croq.yield %e : f32
           }
-          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
-          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %ptf = croq.mma.convert %pt : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
-          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x64xf32, shared>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<128xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
             croq.yield %x : f32
           }
-          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
-          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x128xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
             %d = arith.subf %y, %dl : f32
             %gr = arith.mulf %x, %d : f32
             croq.yield %gr : f32
           }
-          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
-          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
           %dkc = croq.mma.commit %dk1 : !croq.acc<64x64xf32>
           %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
           croq.event.trigger %rempty[%stage] : !croq.events<3>
@@ -7314,7 +7320,6 @@ func.func @attention_bwd_dkdv_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?
           // Only the query tiles that cross the diagonal are masked:
           // query q sees key r where q >= r.
           %q_base = arith.muli %i, %c64 : index
-          %q_top = arith.addi %q_base, %c64 : index
           %key_top = arith.addi %key_base, %c64 : index
           %under = arith.cmpi ult, %q_base, %key_top : index
           %needs_mask = arith.andi %under, %under : i1
@@ -7644,7 +7649,6 @@ func.func @attention_bwd_dkdvdq_causal_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
           // Only the query tiles that cross the diagonal are masked:
           // query q sees key r where q >= r.
           %q_base = arith.muli %i, %c64 : index
-          %q_top = arith.addi %q_base, %c64 : index
           %key_top = arith.addi %key_base, %c64 : index
           %under = arith.cmpi ult, %q_base, %key_top : index
           %needs_mask = arith.andi %under, %under : i1
@@ -9141,7 +9145,6 @@ func.func @attention_bwd_dkdv_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?
           // Only the query tiles that cross the diagonal are masked:
           // query q sees key r where q >= r.
           %q_base = arith.muli %i, %c64 : index
-          %q_top = arith.addi %q_base, %c64 : index
           %key_top = arith.addi %key_base, %c64 : index
           %under = arith.cmpi ult, %q_base, %key_top : index
           %needs_mask = arith.andi %under, %under : i1
@@ -9471,7 +9474,6 @@ func.func @attention_bwd_dkdvdq_causal_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
           // Only the query tiles that cross the diagonal are masked:
           // query q sees key r where q >= r.
           %q_base = arith.muli %i, %c64 : index
-          %q_top = arith.addi %q_base, %c64 : index
           %key_top = arith.addi %key_base, %c64 : index
           %under = arith.cmpi ult, %q_base, %key_top : index
           %needs_mask = arith.andi %under, %under : i1
@@ -10854,7 +10856,7 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
   %grid_k = arith.ceildivui %keys, %c128 : index
-  %q_tiles = arith.ceildivui %seq, %c64 : index
+  %q_tiles = arith.ceildivui %seq, %c128 : index
   // One block for 128 keys of a key/value head; causal, the key tiles
   // with the most query tiles (the first) first.
   %items = arith.muli %kv_heads, %grid_k : index
@@ -10864,14 +10866,14 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
     %rempty = croq.event.alloc ready : !croq.events<2>
     %k_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-    %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-    %lse_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
-    %dlt_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<2 x 1x128xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<2 x 1x128xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     // Query rows from 128 kb on see the tile's keys.
-    %first_q = arith.muli %kb, %c2 : index
+    %first_q = arith.addi %kb, %c0 : index
     %start = arith.minui %first_q, %q_tiles : index
     %per_head = arith.subi %q_tiles, %start : index
     %steps = arith.muli %per_head, %group : index
@@ -10879,7 +10881,7 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
-      croq.inthreads async %is_producer {
+      croq.inthreads async %is_producer registers = 24 {
         // The block's keys and values, 64 rows a consumer.
         %kr0 = arith.addi %kb, %kb : index
         %krow0 = arith.addi %kr0, %c0 : index
@@ -10909,22 +10911,22 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c2 : index
           croq.event.wait %rempty[%stage] : !croq.events<2>
-          %qv = croq.subspan %q [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-          %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x64x64xf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xf16> -> !croq.tile<1x64x64xf16, shared, swizzle = 128>
-          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
-          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
-          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
-          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %qv = croq.subspan %q [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
+          %lsev = croq.subspan %lse [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x128xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
+          %dltv = croq.subspan %delta [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x128xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
           croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<2>
         }
       }
-      croq.inthreads async %is_consumer {
+      croq.inthreads async %is_consumer registers = 240 {
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
@@ -10946,67 +10948,66 @@ func.func @attention_bwd_dkdv_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c2 : index
           croq.event.wait %rfull[%stage] : !croq.events<2>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-          %qb = croq.mma.load %q2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-          %do2 = croq.span_as %dot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
-          %dob = croq.mma.load %do2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
-          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
-          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
-          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
-          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x128xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x128xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<128xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
-          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
           // Only the query tiles that cross the diagonal are masked:
           // query q sees key r where q >= r.
-          %q_base = arith.muli %i, %c64 : index
-          %q_top = arith.addi %q_base, %c64 : index
+          %q_base = arith.muli %i, %c128 : index
           %key_top = arith.addi %key_base, %c64 : index
           %under = arith.cmpi ult, %q_base, %key_top : index
           %needs_mask = arith.andi %under, %under : i1
-          %sm = scf.if %needs_mask -> (!croq.acc<64x64xf32>) {
-            %masked = croq.mma.map %st (%row, %col, %x) : !croq.acc<64x64xf32> {
+          %sm = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
+            %masked = croq.mma.map %st (%row, %col, %x) : !croq.acc<64x128xf32> {
               %key = arith.addi %key_base, %row : index
               %query = arith.addi %q_base, %col : index
               %seen = arith.cmpi ule, %key, %query : index
               %r = arith.select %seen, %x, %ninf : f32
               croq.yield %r : f32
             }
-            scf.yield %masked : !croq.acc<64x64xf32>
+            scf.yield %masked : !croq.acc<64x128xf32>
           } else {
-            scf.yield %st : !croq.acc<64x64xf32>
+            scf.yield %st : !croq.acc<64x128xf32>
           }
-          %pt = croq.mma.map %sm, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+          %pt = croq.mma.map %sm, %lse2 (%row, %col, %x, %l) : !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
             %nl = arith.negf %l : f32
             %d = math.fma %x, %scale, %nl : f32
             %e = math.exp2 %d fastmath<afn> : f32
             croq.yield %e : f32
           }
-          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
-          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %ptf = croq.mma.convert %pt : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
-          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x128xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<128xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
             croq.yield %x : f32
           }
-          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
-          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x128xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
             %d = arith.subf %y, %dl : f32
             %gr = arith.mulf %x, %d : f32
             croq.yield %gr : f32
           }
-          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xf16, registers>
-          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xf16, registers>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
           %dkc = croq.mma.commit %dk1 : !croq.acc<64x64xf32>
           %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
           croq.event.trigger %rempty[%stage] : !croq.events<2>
@@ -11298,7 +11299,6 @@ func.func @attention_bwd_dkdvdq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref
           // Only the query tiles that cross the diagonal are masked:
           // query q sees key r where q >= r.
           %q_base = arith.muli %i, %c64 : index
-          %q_top = arith.addi %q_base, %c64 : index
           %key_top = arith.addi %key_base, %c64 : index
           %under = arith.cmpi ult, %q_base, %key_top : index
           %needs_mask = arith.andi %under, %under : i1
@@ -12681,7 +12681,7 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
   %log2e = arith.constant 1.44269504 : f32
   %scale = arith.mulf %sm_scale, %log2e : f32
   %grid_k = arith.ceildivui %keys, %c128 : index
-  %q_tiles = arith.ceildivui %seq, %c64 : index
+  %q_tiles = arith.ceildivui %seq, %c128 : index
   // One block for 128 keys of a key/value head; causal, the key tiles
   // with the most query tiles (the first) first.
   %items = arith.muli %kv_heads, %grid_k : index
@@ -12691,14 +12691,14 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
     %rempty = croq.event.alloc ready : !croq.events<2>
     %k_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-    %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-    %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-    %lse_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
-    %dlt_s = croq.alloc : !croq.tiles<2 x 1x64xf32, shared>
+    %q_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<2 x 1x128xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<2 x 1x128xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     // Query rows from 128 kb on see the tile's keys.
-    %first_q = arith.muli %kb, %c2 : index
+    %first_q = arith.addi %kb, %c0 : index
     %start = arith.minui %first_q, %q_tiles : index
     %per_head = arith.subi %q_tiles, %start : index
     %steps = arith.muli %per_head, %group : index
@@ -12706,7 +12706,7 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
     croq.parallel (%p) in [3] : warpgroup {
       %is_producer = arith.cmpi eq, %p, %c0 : index
       %is_consumer = arith.cmpi ne, %p, %c0 : index
-      croq.inthreads async %is_producer {
+      croq.inthreads async %is_producer registers = 24 {
         // The block's keys and values, 64 rows a consumer.
         %kr0 = arith.addi %kb, %kb : index
         %krow0 = arith.addi %kr0, %c0 : index
@@ -12736,22 +12736,22 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c2 : index
           croq.event.wait %rempty[%stage] : !croq.events<2>
-          %qv = croq.subspan %q [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-          %dov = croq.subspan %do [1, 64, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x64x64xbf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x64x64xbf16> -> !croq.tile<1x64x64xbf16, shared, swizzle = 128>
-          %lsev = croq.subspan %lse [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
-          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
-          %dltv = croq.subspan %delta [1, 64] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x64xf32>
-          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
-          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x64xf32> -> !croq.tile<1x64xf32, shared>
+          %qv = croq.subspan %q [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+          %dov = croq.subspan %do [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
+          %lsev = croq.subspan %lse [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x128xf32, shared>
+          %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
+          %dltv = croq.subspan %delta [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x128xf32, shared>
+          %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
           croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<2>
         }
       }
-      croq.inthreads async %is_consumer {
+      croq.inthreads async %is_consumer registers = 240 {
         %half = arith.subi %p, %c1 : index
         %zero = arith.constant 0.0 : f32
         %ninf = arith.constant 0xFF800000 : f32
@@ -12773,67 +12773,66 @@ func.func @attention_bwd_dkdv_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref
           %bh = arith.addi %head0, %g : index
           %stage = arith.remui %t, %c2 : index
           croq.event.wait %rfull[%stage] : !croq.events<2>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-          %q2 = croq.span_as %qt : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-          %qb = croq.mma.load %q2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-          %do2 = croq.span_as %dot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
-          %dob = croq.mma.load %do2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
-          %sz = croq.mma.fill %zero : !croq.acc<64x64xf32>
-          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
-          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x64xf32>
-          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
-          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x64xf32>
-          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
-          %lse2_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %q2 = croq.span_as %qt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+          %qb = croq.mma.load %q2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %do2 = croq.span_as %dot : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
+          %dob = croq.mma.load %do2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
+          %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
+          %s1 = croq.mma row row %sz, %ka, %qb : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
+          %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
+          %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
+          %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x128xf32>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<2 x 1x128xf32, shared>
+          %lse2_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
+          %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<128xf32, cols> {
+            %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
             %y = arith.mulf %x, %log2e : f32
             croq.yield %y : f32
           }
-          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x64xf32>
+          %st = croq.mma.wait %sc pending = 1 : !croq.acc<64x128xf32>
           // Only the query tiles that cross the diagonal are masked:
           // query q sees key r where q >= r.
-          %q_base = arith.muli %i, %c64 : index
-          %q_top = arith.addi %q_base, %c64 : index
+          %q_base = arith.muli %i, %c128 : index
           %key_top = arith.addi %key_base, %c64 : index
           %under = arith.cmpi ult, %q_base, %key_top : index
           %needs_mask = arith.andi %under, %under : i1
-          %sm = scf.if %needs_mask -> (!croq.acc<64x64xf32>) {
-            %masked = croq.mma.map %st (%row, %col, %x) : !croq.acc<64x64xf32> {
+          %sm = scf.if %needs_mask -> (!croq.acc<64x128xf32>) {
+            %masked = croq.mma.map %st (%row, %col, %x) : !croq.acc<64x128xf32> {
               %key = arith.addi %key_base, %row : index
               %query = arith.addi %q_base, %col : index
               %seen = arith.cmpi ule, %key, %query : index
               %r = arith.select %seen, %x, %ninf : f32
               croq.yield %r : f32
             }
-            scf.yield %masked : !croq.acc<64x64xf32>
+            scf.yield %masked : !croq.acc<64x128xf32>
           } else {
-            scf.yield %st : !croq.acc<64x64xf32>
+            scf.yield %st : !croq.acc<64x128xf32>
           }
-          %pt = croq.mma.map %sm, %lse2 (%row, %col, %x, %l) : !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+          %pt = croq.mma.map %sm, %lse2 (%row, %col, %x, %l) : !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
             %nl = arith.negf %l : f32
             %d = math.fma %x, %scale, %nl : f32
             %e = math.exp2 %d fastmath<afn> : f32
             croq.yield %e : f32
           }
-          %ptf = croq.mma.convert %pt : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
-          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %ptf = croq.mma.convert %pt : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+          %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
-          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x64xf32, shared>
-          %dlt_0 = croq.vec.fill %zero : !croq.vec<64xf32, cols>
-          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<64xf32, cols> {
-            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x64xf32, shared>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<2 x 1x128xf32, shared>
+          %dlt_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
+          %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<128xf32, cols> {
+            %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
             croq.yield %x : f32
           }
-          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x64xf32>
-          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>, !croq.vec<64xf32, cols> {
+          %dpt = croq.mma.wait %dpc pending = 1 : !croq.acc<64x128xf32>
+          %dst = croq.mma.map %pt, %dpt, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>, !croq.vec<128xf32, cols> {
             %d = arith.subf %y, %dl : f32
             %gr = arith.mulf %x, %d : f32
             croq.yield %gr : f32
           }
-          %dsf = croq.mma.convert %dst : !croq.acc<64x64xf32> -> !croq.frag<64x64xbf16, registers>
-          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x64xbf16, registers>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
+          %dsf = croq.mma.convert %dst : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
+          %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
           %dkc = croq.mma.commit %dk1 : !croq.acc<64x64xf32>
           %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
           croq.event.trigger %rempty[%stage] : !croq.events<2>
@@ -13125,7 +13124,6 @@ func.func @attention_bwd_dkdvdq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memr
           // Only the query tiles that cross the diagonal are masked:
           // query q sees key r where q >= r.
           %q_base = arith.muli %i, %c64 : index
-          %q_top = arith.addi %q_base, %c64 : index
           %key_top = arith.addi %key_base, %c64 : index
           %under = arith.cmpi ult, %q_base, %key_top : index
           %needs_mask = arith.andi %under, %under : i1

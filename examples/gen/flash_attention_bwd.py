@@ -68,11 +68,15 @@ HEADER = """\
 //
 // attention_bwd_dkdv: a block takes 128 keys of a key/value head, the two
 // consumers 64 keys each, with their K and V rows as wgmma A operands in
-// shared memory; the producer loads tiles of 64 query rows of Q and dO (of
-// every query head of the group: their sums are the K/V head's gradients)
-// into a ring, three stages not causal (160 KB of shared memory in all at
-// D = 128), two causal (three measured no faster). The producer also
-// copies each query tile's 64 log-sum-exp and delta values into shared
+// shared memory; the producer loads tiles of 64 query rows (128 at D =
+// 64) of Q and dO (of every query head of the group: their sums are the
+// K/V head's gradients) into a ring, three stages not causal (160 KB of
+// shared memory in all at D = 128), two causal (three measured no
+// faster). At D = 64, tiles of 64 rows left the products small (S^T and
+// dP^T m64n64k64) and the waits, loads and barriers between them twice as
+// many per flop: 128 rows took the D = 64 bf16 dK/dV kernel from 1.33 to
+// 1.12 ms at 4x16x4096 (H200, 2026-12-02). The producer also
+// copies each query tile's log-sum-exp and delta values into shared
 // memory, in the ring stage of its Q and dO, and the consumers read them
 // there: read from global memory (32 loads a thread a tile), they left the
 // kernel waiting on them, 2.6x as long at D = 128 (H200, 2026-12-02: 4.43
@@ -87,8 +91,9 @@ HEADER = """\
 //   dK += dS^T Q_i
 //
 // and stores dK * scale and dV. Causal: key tile kb is seen by query rows
-// from 128 kb on, so its loop starts at query tile 2 kb, and only the two
-// query tiles that cross the diagonal are masked (key > query: P = 0).
+// from 128 kb on, so its loop starts at query tile 2 kb (kb with tiles of
+// 128 rows), and only the query tiles that cross the diagonal (two, or
+// one of 128 rows) are masked (key > query: P = 0).
 // Rows past a sequence's end are zero-filled by the loads (their P and dS
 // terms vanish with dO and Q's zero rows) and left out of the stores.
 //
@@ -105,11 +110,12 @@ HEADER = """\
 // f32 (tiles = ceil(rows / 64)), each tile's two column halves in the
 // shared tile's swizzled order; croq.attention.workspace_to_dq makes dQ.
 //
-// Registers: the D = 128 dQ kernels and causal dK/dV kernels write their
-// roles' counts (registers = 24 for the producer, 240 for the consumers):
-// with the 56 / 224 croq-plan-registers gives the others, their consumers
-// spilled in the loop (H200, 2026-12-02: 0.74 -> 0.85 of SDPA's backward
-// at 4x16x4096, causal f16).
+// Registers: the D = 128 dQ kernels, the causal D = 128 dK/dV kernels and
+// the D = 64 dK/dV kernels write their roles' counts (registers = 24 for
+// the producer, 240 for the consumers): with the 56 / 224
+// croq-plan-registers gives the others, their consumers spilled in the
+// loop (H200, 2026-12-02: 0.74 -> 0.85 of SDPA's backward at 4x16x4096,
+// causal f16; the D = 64 dK/dV kernel 1.47 -> 1.12 ms).
 //
 // Before launching, the host code checks every operand's extents against
 // Q's and K's (the call fails naming the operand, and nothing runs).
@@ -160,27 +166,42 @@ class Writer:
         # The dK/dV kernel's Q/dO ring (see dkdv_kernel).
         self.rstages = 2 if causal else 3
         self.ER = f"!croq.events<{self.rstages}>"
-        self.RSR = (f"!croq.tiles<{self.rstages} x 1x64x{D}x{T}, shared, "
-                    "swizzle = 128>")
-        # A query tile's log-sum-exp or delta in shared memory, and their
-        # ring beside the Q/dO ring.
-        self.LT = "!croq.tile<1x64xf32, shared>"
-        self.LSR = f"!croq.tiles<{self.rstages} x 1x64xf32, shared>"
+        self.query_tile(64)
         self.lines = []
+
+    def query_tile(self, rows):
+        """The dK/dV kernel's query tiles of `rows` rows: the types of its
+        Q/dO ring and of each query tile's log-sum-exp and delta in shared
+        memory, in their ring beside the Q/dO ring."""
+        T, D, n = self.T, self.D, self.rstages
+        self.QT = rows
+        self.QR3 = f"!croq.tile<1x{rows}x{D}x{T}, shared, swizzle = 128>"
+        self.QR2 = f"!croq.tile<{rows}x{D}x{T}, shared, swizzle = 128>"
+        self.QRV = f"!croq.view<1x{rows}x{D}x{T}>"
+        self.QRF = f"!croq.frag<{rows}x{D}x{T}>"
+        self.RSR = (f"!croq.tiles<{n} x 1x{rows}x{D}x{T}, shared, "
+                    "swizzle = 128>")
+        self.QLV = f"!croq.view<1x{rows}xf32>"
+        self.LT = f"!croq.tile<1x{rows}xf32, shared>"
+        self.LSR = f"!croq.tiles<{n} x 1x{rows}xf32, shared>"
 
     def roles(self, kernel):
         """The ` registers = N` of the producer's and the consumers'
         croq.inthreads of `kernel` (dq, dkdv or dkdvdq). The consumers of the
-        D = 128 dQ kernels and causal dK/dV kernels spill with the 224
-        registers croq-plan-registers gives them (56 for the producer), so
-        the producer keeps 24 and they take 240, all the 384 x 168 the
-        block holds (H200, 2026-12-02, 4x16x4096 f16: causal dK/dV 1.11 ->
-        1.00 ms and dQ 0.81 -> 0.72, dQ not causal 1.32 -> 1.25). The
-        not-causal dK/dV kernel ran 1.05x as long so (1.75 -> 1.84 ms: its
-        producer's loop spills at 24), and the fused kernel keeps the
-        planned counts."""
-        if self.D != 128 or kernel == "dkdvdq" or (
-                kernel == "dkdv" and not self.causal):
+        D = 128 dQ kernels, the causal D = 128 dK/dV kernels and the D = 64
+        dK/dV kernels (query tiles of 128 rows) spill with the 224 registers
+        croq-plan-registers gives them (56 for the producer), so the
+        producer keeps 24 and they take 240, all the 384 x 168 the block
+        holds (H200, 2026-12-02, 4x16x4096 f16: causal dK/dV 1.11 -> 1.00
+        ms and dQ 0.81 -> 0.72, dQ not causal 1.32 -> 1.25; D = 64 bf16
+        dK/dV 1.47 at 224 against 1.12 at 240). The not-causal D = 128
+        dK/dV kernel ran 1.05x as long so (1.75 -> 1.84 ms: its producer's
+        loop spills at 24), the D = 64 dQ kernels spill nothing at 224, and
+        the fused kernel keeps the planned counts."""
+        planned = kernel == "dkdvdq" or (
+            self.D == 128 and kernel == "dkdv" and not self.causal) or (
+            self.D == 64 and kernel == "dq")
+        if planned:
             return "", ""
         return " registers = 24", " registers = 240"
 
@@ -262,17 +283,17 @@ def read_vec(k, I, name, tensor, bh, tile, axis):
 
 
 def read_staged_vec(k, I, name, ring, stage, axis):
-    """%name: the 64 f32 of the query tile's log-sum-exp (times log2 e) or
-    delta that the producer staged in ring[stage]."""
+    """%name: the k.QT f32 of the query tile's log-sum-exp (times log2 e)
+    or delta that the producer staged in ring[stage]."""
     k.w(f"{I}%{name}_t = croq.stage {ring}[{stage}] : {k.LSR}")
-    vec_of(k, I, name, f"%{name}_t", k.LT, axis)
+    vec_of(k, I, name, f"%{name}_t", k.LT, axis, k.QT)
 
 
-def vec_of(k, I, name, source, source_type, axis):
-    """%name: the 64 f32 of `source` (a [1, 64] view or shared tile), times
+def vec_of(k, I, name, source, source_type, axis, n=64):
+    """%name: the n f32 of `source` (a [1, n] view or shared tile), times
     log2 e when name is the log-sum-exp."""
     w = k.w
-    vec = f"!croq.vec<64xf32, {axis}>"
+    vec = f"!croq.vec<{n}xf32, {axis}>"
     w(f"{I}%{name}_0 = croq.vec.fill %zero : {vec}")
     w(f"{I}%{name} = croq.vec.map %{name}_0 (%ix, %a) : {vec} {{")
     w(f"{I}  %x = croq.read {source}[%c0, %ix] : {source_type}")
@@ -453,14 +474,25 @@ def dq_kernel(T, D, causal):
 # ---------------------------------------------------------------- dK, dV
 
 
+def query_rows(D, fused):
+    """The query rows of the dK/dV kernel's tiles: 128 at D = 64, where
+    tiles of 64 left the consumers' products small (m64n64k64 for S^T and
+    dP^T) and their waits, loads and barriers twice as many per flop; 64 at
+    D = 128 (a tile of 128 would not fit the accumulators of S^T, dP^T, dK
+    and dV in registers) and in the fused kernel."""
+    return 128 if D == 64 and not fused else 64
+
+
 def dkdv_kernel(T, D, causal, fused=False):
     k = Writer(T, D, causal)
     w = k.w
     PR, CR = k.roles("dkdvdq" if fused else "dkdv")
-    SA = "!croq.acc<64x64xf32>"
+    k.query_tile(query_rows(D, fused))
+    QT = k.QT
+    SA = f"!croq.acc<64x{QT}xf32>"
     OA = f"!croq.acc<64x{D}xf32>"
-    PF = f"!croq.frag<64x64x{T}, registers>"
-    VEC = "!croq.vec<64xf32, cols>"
+    PF = f"!croq.frag<64x{QT}x{T}, registers>"
+    VEC = f"!croq.vec<{QT}xf32, cols>"
     DS3 = f"!croq.tile<1x64x64x{T}, shared, swizzle = 128>"
     DS2 = f"!croq.tile<64x64x{T}, shared, swizzle = 128>"
     DSS = f"!croq.tiles<4 x 1x64x64x{T}, shared, swizzle = 128>"
@@ -490,7 +522,7 @@ def dkdv_kernel(T, D, causal, fused=False):
                     ("%dk", DK, "kv"), ("%dv", DV, "kv")], workspaces,
                 prelude)
     w("  %grid_k = arith.ceildivui %keys, %c128 : index")
-    w("  %q_tiles = arith.ceildivui %seq, %c64 : index")
+    w(f"  %q_tiles = arith.ceildivui %seq, %c{QT} : index")
     w("  // One block for 128 keys of a key/value head; causal, the key tiles")
     w("  // with the most query tiles (the first) first.")
     w("  %items = arith.muli %kv_heads, %grid_k : index")
@@ -512,7 +544,10 @@ def dkdv_kernel(T, D, causal, fused=False):
     w("    %bkv = arith.remui %bid, %kv_heads : index")
     if causal:
         w("    // Query rows from 128 kb on see the tile's keys.")
-        w("    %first_q = arith.muli %kb, %c2 : index")
+        if QT == 64:
+            w("    %first_q = arith.muli %kb, %c2 : index")
+        else:
+            w("    %first_q = arith.addi %kb, %c0 : index")
         w("    %start = arith.minui %first_q, %q_tiles : index")
     else:
         w("    %start = arith.addi %c0, %c0 : index")
@@ -545,14 +580,14 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}croq.event.wait %rempty[%stage] : {k.ER}")
     futures = []
     for t, src in (("q", "%q"), ("do", "%do")):
-        w(f"{J}%{t}v = croq.subspan {src} [1, 64, {D}] at [%bh, %i, %c0] : {k.MR} -> {k.RV}")
+        w(f"{J}%{t}v = croq.subspan {src} [1, {QT}, {D}] at [%bh, %i, %c0] : {k.MR} -> {k.QRV}")
         w(f"{J}%{t}t = croq.stage %{t}_s[%stage] : {k.RSR}")
-        w(f"{J}%f{t} = croq.copy tma async zfill swizzle = 128 %{t}v -> %{t}t : {k.RV} -> {k.R3}")
+        w(f"{J}%f{t} = croq.copy tma async zfill swizzle = 128 %{t}v -> %{t}t : {k.QRV} -> {k.QR3}")
         futures.append(f"%f{t}")
     for t, src in (("lse", "%lse"), ("dlt", "%delta")):
-        w(f"{J}%{t}v = croq.subspan {src} [1, 64] at [%bh, %i] : {k.ML} -> {k.LV}")
+        w(f"{J}%{t}v = croq.subspan {src} [1, {QT}] at [%bh, %i] : {k.ML} -> {k.QLV}")
         w(f"{J}%{t}t = croq.stage %{t}_s[%stage] : {k.LSR}")
-        w(f"{J}%f{t} = croq.copy tma async zfill %{t}v -> %{t}t : {k.LV} -> {k.LT}")
+        w(f"{J}%f{t} = croq.copy tma async zfill %{t}v -> %{t}t : {k.QLV} -> {k.LT}")
         futures.append(f"%f{t}")
     w(f"{J}croq.event.trigger %rfull[%stage] after ({', '.join(futures)}) : {k.ER}")
     w(f"{I}}}")
@@ -579,20 +614,19 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}croq.event.wait %rfull[%stage] : {k.ER}")
     for t in ("q", "do"):
         w(f"{J}%{t}t = croq.stage %{t}_s[%stage] : {k.RSR}")
-        w(f"{J}%{t}2 = croq.span_as %{t}t : {k.R3} -> {k.R2}")
-        w(f"{J}%{t}b = croq.mma.load %{t}2 : {k.R2} -> {k.RF}")
+        w(f"{J}%{t}2 = croq.span_as %{t}t : {k.QR3} -> {k.QR2}")
+        w(f"{J}%{t}b = croq.mma.load %{t}2 : {k.QR2} -> {k.QRF}")
     w(f"{J}%sz = croq.mma.fill %zero : {SA}")
-    w(f"{J}%s1 = croq.mma row row %sz, %ka, %qb : {k.RF}, {k.RF} -> {SA}")
+    w(f"{J}%s1 = croq.mma row row %sz, %ka, %qb : {k.RF}, {k.QRF} -> {SA}")
     w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
-    w(f"{J}%dp1 = croq.mma row row %sz, %va, %dob : {k.RF}, {k.RF} -> {SA}")
+    w(f"{J}%dp1 = croq.mma row row %sz, %va, %dob : {k.RF}, {k.QRF} -> {SA}")
     w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
     read_staged_vec(k, J, "lse2", "%lse_s", "%stage", "cols")
     w(f"{J}%st = croq.mma.wait %sc pending = 1 : {SA}")
     if causal:
         w(f"{J}// Only the query tiles that cross the diagonal are masked:")
         w(f"{J}// query q sees key r where q >= r.")
-        w(f"{J}%q_base = arith.muli %i, %c64 : index")
-        w(f"{J}%q_top = arith.addi %q_base, %c64 : index")
+        w(f"{J}%q_base = arith.muli %i, %c{QT} : index")
         w(f"{J}%key_top = arith.addi %key_base, %c64 : index")
         w(f"{J}%under = arith.cmpi ult, %q_base, %key_top : index")
         w(f"{J}%needs_mask = arith.andi %under, %under : i1")
@@ -618,7 +652,7 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}  croq.yield %e : f32")
     w(f"{J}}}")
     w(f"{J}%ptf = croq.mma.convert %pt : {SA} -> {PF}")
-    w(f"{J}%dv1 = croq.mma row col %dva, %ptf, %dob : {PF}, {k.RF} -> {OA}")
+    w(f"{J}%dv1 = croq.mma row col %dva, %ptf, %dob : {PF}, {k.QRF} -> {OA}")
     w(f"{J}%dvc = croq.mma.commit %dv1 pending = 1 : {OA}")
     read_staged_vec(k, J, "dlt", "%dlt_s", "%stage", "cols")
     w(f"{J}%dpt = croq.mma.wait %dpc pending = 1 : {SA}")
@@ -629,7 +663,7 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{J}}}")
     if not fused:
         w(f"{J}%dsf = croq.mma.convert %dst : {SA} -> {PF}")
-        w(f"{J}%dk1 = croq.mma row col %dka, %dsf, %qb : {PF}, {k.RF} -> {OA}")
+        w(f"{J}%dk1 = croq.mma row col %dka, %dsf, %qb : {PF}, {k.QRF} -> {OA}")
         w(f"{J}%dkc = croq.mma.commit %dk1 : {OA}")
         w(f"{J}%dvw = croq.mma.wait %dvc : {OA}")
         w(f"{J}croq.event.trigger %rempty[%stage] : {k.ER}")
@@ -700,7 +734,7 @@ def dq_contribution(k, J, SA, OA, PF, DS3, DS2, DSS):
     w(f"{J}%dst_2 = croq.span_as %dst_t : {DS3} -> {DS2}")
     w(f"{J}croq.mma.store %dsq -> %dst_2 : {SA} -> {DS2}")
     w(f"{J}%dsf = croq.mma.convert %dst : {SA} -> {PF}")
-    w(f"{J}%dk1 = croq.mma row col %dka, %dsf, %qb : {PF}, {k.RF} -> {OA}")
+    w(f"{J}%dk1 = croq.mma row col %dka, %dsf, %qb : {PF}, {k.QRF} -> {OA}")
     w(f"{J}%dkc = croq.mma.commit %dk1 pending = 1 : {OA}")
     w(f"{J}croq.barrier warpgroup async")
     w(f"{J}croq.named_barrier.sync %c0, threads = 256")
