@@ -35,7 +35,8 @@
 //
 // attention_bwd_dq: a block takes 128 query rows of a head, the two
 // consumer warpgroups 64 rows each; a producer warpgroup loads K and V
-// tiles of 128 keys by TMA into rings of two stages. A consumer first
+// tiles of 128 keys by TMA into rings of two stages (three at D = 64,
+// 0.94 -> 0.89 ms for the bf16 kernel at 4x16x4096). A consumer first
 // computes delta = rowsum(dO * O) of its rows as the diagonal of dO O^T
 // (one 64x64 product) and writes it, then for each key tile j:
 //
@@ -51,9 +52,9 @@
 // consumers 64 keys each, with their K and V rows as wgmma A operands in
 // shared memory; the producer loads tiles of 64 query rows (128 at D =
 // 64) of Q and dO (of every query head of the group: their sums are the
-// K/V head's gradients) into a ring, three stages not causal (160 KB of
-// shared memory in all at D = 128), two causal (three measured no
-// faster). At D = 64, tiles of 64 rows left the products small (S^T and
+// K/V head's gradients) into a ring, three stages not causal (four at
+// D = 64; 160 KB of shared memory in all at D = 128), two causal (three
+// measured no faster). At D = 64, tiles of 64 rows left the products small (S^T and
 // dP^T m64n64k64) and the waits, loads and barriers between them twice as
 // many per flop: 128 rows took the D = 64 bf16 dK/dV kernel from 1.33 to
 // 1.12 ms at 4x16x4096 (H200, 2026-12-02). The producer also
@@ -3408,6 +3409,7 @@ func.func @attention_bwd_dq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %cD = arith.constant 64 : index
@@ -3546,15 +3548,15 @@ func.func @attention_bwd_dq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
   %items = arith.muli %heads, %grid_q : index
   croq.parallel (%bid) in [%items] : block {
     %rready = croq.event.alloc : !croq.events<2>
-    %kfull = croq.event.alloc : !croq.events<2>
-    %kempty = croq.event.alloc ready : !croq.events<2>
-    %vfull = croq.event.alloc : !croq.events<2>
-    %vempty = croq.event.alloc ready : !croq.events<2>
+    %kfull = croq.event.alloc : !croq.events<3>
+    %kempty = croq.event.alloc ready : !croq.events<3>
+    %vfull = croq.event.alloc : !croq.events<3>
+    %vempty = croq.event.alloc ready : !croq.events<3>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+    %k_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
     %bh = arith.divui %bid, %grid_q : index
     %bq = arith.remui %bid, %grid_q : index
     %tiles = arith.addi %all_tiles, %c0 : index
@@ -3565,17 +3567,17 @@ func.func @attention_bwd_dq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
       croq.inthreads async %is_producer {
         %bkv = arith.divui %bh, %group : index
         scf.for %j = %c0 to %tiles step %c1 {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kempty[%stage] : !croq.events<2>
+          %stage = arith.remui %j, %c3 : index
+          croq.event.wait %kempty[%stage] : !croq.events<3>
           %kv = croq.subspan %k [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
           %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
-          croq.event.wait %vempty[%stage] : !croq.events<2>
+          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
+          croq.event.wait %vempty[%stage] : !croq.events<3>
           %vv = croq.subspan %v [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
           %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -3628,13 +3630,13 @@ func.func @attention_bwd_dq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
         }
         %dq0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
         %dqr = scf.for %j = %c0 to %tiles step %c1 iter_args(%acc = %dq0) -> (!croq.acc<64x64xf32>) {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kfull[%stage] : !croq.events<2>
-          croq.event.wait %vfull[%stage] : !croq.events<2>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %stage = arith.remui %j, %c3 : index
+          croq.event.wait %kfull[%stage] : !croq.events<3>
+          croq.event.wait %vfull[%stage] : !croq.events<3>
+          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
           %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
           %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
           %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
           %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
           %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
@@ -3674,7 +3676,7 @@ func.func @attention_bwd_dq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
             croq.yield %e : f32
           }
           %dp = croq.mma.wait %dpc : !croq.acc<64x128xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<2>
+          croq.event.trigger %vempty[%stage] : !croq.events<3>
           %ds = croq.mma.map %pm, %dp, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
             %d = arith.subf %y, %dl : f32
             %g = arith.mulf %x, %d : f32
@@ -3683,7 +3685,7 @@ func.func @attention_bwd_dq_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf16>
           %dsf = croq.mma.convert %ds : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
           %dq1 = croq.mma row col %acc, %dsf, %kb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
           %dqc = croq.mma.commit %dq1 : !croq.acc<64x64xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<2>
+          croq.event.trigger %kempty[%stage] : !croq.events<3>
           scf.yield %dqc : !croq.acc<64x64xf32>
         }
         %dqs = croq.mma.map %dqr (%row, %col, %x) : !croq.acc<64x64xf32> {
@@ -3707,7 +3709,7 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %cD = arith.constant 64 : index
@@ -3844,14 +3846,14 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
   %items = arith.muli %kv_heads, %grid_k : index
   croq.parallel (%bid) in [%items] : block {
     %kvready = croq.event.alloc : !croq.events<1>
-    %rfull = croq.event.alloc : !croq.events<3>
-    %rempty = croq.event.alloc ready : !croq.events<3>
+    %rfull = croq.event.alloc : !croq.events<4>
+    %rempty = croq.event.alloc ready : !croq.events<4>
     %k_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-    %q_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-    %do_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
-    %lse_s = croq.alloc : !croq.tiles<3 x 1x128xf32, shared>
-    %dlt_s = croq.alloc : !croq.tiles<3 x 1x128xf32, shared>
+    %q_s = croq.alloc : !croq.tiles<4 x 1x128x64xf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<4 x 1x128x64xf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<4 x 1x128xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<4 x 1x128xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -3889,21 +3891,21 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %ti = arith.remui %t, %per_head : index
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
-          %stage = arith.remui %t, %c3 : index
-          croq.event.wait %rempty[%stage] : !croq.events<3>
+          %stage = arith.remui %t, %c4 : index
+          croq.event.wait %rempty[%stage] : !croq.events<4>
           %qv = croq.subspan %q [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<4 x 1x128x64xf16, shared, swizzle = 128>
           %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
           %dov = croq.subspan %do [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<4 x 1x128x64xf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
           %lsev = croq.subspan %lse [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
-          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<4 x 1x128xf32, shared>
           %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
           %dltv = croq.subspan %delta [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
-          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<4 x 1x128xf32, shared>
           %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<4>
         }
       }
       croq.inthreads async %is_consumer registers = 240 {
@@ -3926,12 +3928,12 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %ti = arith.remui %t, %per_head : index
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
-          %stage = arith.remui %t, %c3 : index
-          croq.event.wait %rfull[%stage] : !croq.events<3>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+          %stage = arith.remui %t, %c4 : index
+          croq.event.wait %rfull[%stage] : !croq.events<4>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<4 x 1x128x64xf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
           %qb = croq.mma.load %q2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<4 x 1x128x64xf16, shared, swizzle = 128>
           %do2 = croq.span_as %dot : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
           %dob = croq.mma.load %do2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
           %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
@@ -3939,7 +3941,7 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xf16>, !croq.frag<128x64xf16> -> !croq.acc<64x128xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x128xf32>
-          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<4 x 1x128xf32, shared>
           %lse2_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
           %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<128xf32, cols> {
             %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
@@ -3956,7 +3958,7 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %ptf = croq.mma.convert %pt : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
-          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<4 x 1x128xf32, shared>
           %dlt_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
           %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<128xf32, cols> {
             %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
@@ -3972,7 +3974,7 @@ func.func @attention_bwd_dkdv_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?x?xf1
           %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
           %dkc = croq.mma.commit %dk1 : !croq.acc<64x64xf32>
           %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
-          croq.event.trigger %rempty[%stage] : !croq.events<3>
+          croq.event.trigger %rempty[%stage] : !croq.events<4>
           scf.yield %dvw, %dkc : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
         %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
@@ -4874,6 +4876,7 @@ func.func @attention_bwd_dq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %cD = arith.constant 64 : index
@@ -5012,15 +5015,15 @@ func.func @attention_bwd_dq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
   %items = arith.muli %heads, %grid_q : index
   croq.parallel (%bid) in [%items] : block {
     %rready = croq.event.alloc : !croq.events<2>
-    %kfull = croq.event.alloc : !croq.events<2>
-    %kempty = croq.event.alloc ready : !croq.events<2>
-    %vfull = croq.event.alloc : !croq.events<2>
-    %vempty = croq.event.alloc ready : !croq.events<2>
+    %kfull = croq.event.alloc : !croq.events<3>
+    %kempty = croq.event.alloc ready : !croq.events<3>
+    %vfull = croq.event.alloc : !croq.events<3>
+    %vempty = croq.event.alloc ready : !croq.events<3>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+    %k_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
     %bh = arith.divui %bid, %grid_q : index
     %bq = arith.remui %bid, %grid_q : index
     %tiles = arith.addi %all_tiles, %c0 : index
@@ -5031,17 +5034,17 @@ func.func @attention_bwd_dq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
       croq.inthreads async %is_producer {
         %bkv = arith.divui %bh, %group : index
         scf.for %j = %c0 to %tiles step %c1 {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kempty[%stage] : !croq.events<2>
+          %stage = arith.remui %j, %c3 : index
+          croq.event.wait %kempty[%stage] : !croq.events<3>
           %kv = croq.subspan %k [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
           %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
-          croq.event.wait %vempty[%stage] : !croq.events<2>
+          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
+          croq.event.wait %vempty[%stage] : !croq.events<3>
           %vv = croq.subspan %v [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
           %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -5094,13 +5097,13 @@ func.func @attention_bwd_dq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
         }
         %dq0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
         %dqr = scf.for %j = %c0 to %tiles step %c1 iter_args(%acc = %dq0) -> (!croq.acc<64x64xf32>) {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kfull[%stage] : !croq.events<2>
-          croq.event.wait %vfull[%stage] : !croq.events<2>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %stage = arith.remui %j, %c3 : index
+          croq.event.wait %kfull[%stage] : !croq.events<3>
+          croq.event.wait %vfull[%stage] : !croq.events<3>
+          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
           %k2 = croq.span_as %kt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
           %kb = croq.mma.load %k2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
           %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
           %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
           %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
@@ -5140,7 +5143,7 @@ func.func @attention_bwd_dq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
             croq.yield %e : f32
           }
           %dp = croq.mma.wait %dpc : !croq.acc<64x128xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<2>
+          croq.event.trigger %vempty[%stage] : !croq.events<3>
           %ds = croq.mma.map %pm, %dp, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
             %d = arith.subf %y, %dl : f32
             %g = arith.mulf %x, %d : f32
@@ -5149,7 +5152,7 @@ func.func @attention_bwd_dq_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?xbf
           %dsf = croq.mma.convert %ds : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
           %dq1 = croq.mma row col %acc, %dsf, %kb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
           %dqc = croq.mma.commit %dq1 : !croq.acc<64x64xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<2>
+          croq.event.trigger %kempty[%stage] : !croq.events<3>
           scf.yield %dqc : !croq.acc<64x64xf32>
         }
         %dqs = croq.mma.map %dqr (%row, %col, %x) : !croq.acc<64x64xf32> {
@@ -5173,7 +5176,7 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
-  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %cD = arith.constant 64 : index
@@ -5310,14 +5313,14 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
   %items = arith.muli %kv_heads, %grid_k : index
   croq.parallel (%bid) in [%items] : block {
     %kvready = croq.event.alloc : !croq.events<1>
-    %rfull = croq.event.alloc : !croq.events<3>
-    %rempty = croq.event.alloc ready : !croq.events<3>
+    %rfull = croq.event.alloc : !croq.events<4>
+    %rempty = croq.event.alloc ready : !croq.events<4>
     %k_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %v_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-    %q_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-    %do_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
-    %lse_s = croq.alloc : !croq.tiles<3 x 1x128xf32, shared>
-    %dlt_s = croq.alloc : !croq.tiles<3 x 1x128xf32, shared>
+    %q_s = croq.alloc : !croq.tiles<4 x 1x128x64xbf16, shared, swizzle = 128>
+    %do_s = croq.alloc : !croq.tiles<4 x 1x128x64xbf16, shared, swizzle = 128>
+    %lse_s = croq.alloc : !croq.tiles<4 x 1x128xf32, shared>
+    %dlt_s = croq.alloc : !croq.tiles<4 x 1x128xf32, shared>
     %kb = arith.divui %bid, %kv_heads : index
     %bkv = arith.remui %bid, %kv_heads : index
     %start = arith.addi %c0, %c0 : index
@@ -5355,21 +5358,21 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %ti = arith.remui %t, %per_head : index
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
-          %stage = arith.remui %t, %c3 : index
-          croq.event.wait %rempty[%stage] : !croq.events<3>
+          %stage = arith.remui %t, %c4 : index
+          croq.event.wait %rempty[%stage] : !croq.events<4>
           %qv = croq.subspan %q [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<4 x 1x128x64xbf16, shared, swizzle = 128>
           %fq = croq.copy tma async zfill swizzle = 128 %qv -> %qt : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
           %dov = croq.subspan %do [1, 128, 64] at [%bh, %i, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<4 x 1x128x64xbf16, shared, swizzle = 128>
           %fdo = croq.copy tma async zfill swizzle = 128 %dov -> %dot : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
           %lsev = croq.subspan %lse [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
-          %lset = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %lset = croq.stage %lse_s[%stage] : !croq.tiles<4 x 1x128xf32, shared>
           %flse = croq.copy tma async zfill %lsev -> %lset : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
           %dltv = croq.subspan %delta [1, 128] at [%bh, %i] : memref<?x?xf32> -> !croq.view<1x128xf32>
-          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %dltt = croq.stage %dlt_s[%stage] : !croq.tiles<4 x 1x128xf32, shared>
           %fdlt = croq.copy tma async zfill %dltv -> %dltt : !croq.view<1x128xf32> -> !croq.tile<1x128xf32, shared>
-          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<3>
+          croq.event.trigger %rfull[%stage] after (%fq, %fdo, %flse, %fdlt) : !croq.events<4>
         }
       }
       croq.inthreads async %is_consumer registers = 240 {
@@ -5392,12 +5395,12 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %ti = arith.remui %t, %per_head : index
           %i = arith.addi %start, %ti : index
           %bh = arith.addi %head0, %g : index
-          %stage = arith.remui %t, %c3 : index
-          croq.event.wait %rfull[%stage] : !croq.events<3>
-          %qt = croq.stage %q_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+          %stage = arith.remui %t, %c4 : index
+          croq.event.wait %rfull[%stage] : !croq.events<4>
+          %qt = croq.stage %q_s[%stage] : !croq.tiles<4 x 1x128x64xbf16, shared, swizzle = 128>
           %q2 = croq.span_as %qt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
           %qb = croq.mma.load %q2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-          %dot = croq.stage %do_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+          %dot = croq.stage %do_s[%stage] : !croq.tiles<4 x 1x128x64xbf16, shared, swizzle = 128>
           %do2 = croq.span_as %dot : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
           %dob = croq.mma.load %do2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
           %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
@@ -5405,7 +5408,7 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %sc = croq.mma.commit %s1 pending = 1 : !croq.acc<64x128xf32>
           %dp1 = croq.mma row row %sz, %va, %dob : !croq.frag<64x64xbf16>, !croq.frag<128x64xbf16> -> !croq.acc<64x128xf32>
           %dpc = croq.mma.commit %dp1 pending = 1 : !croq.acc<64x128xf32>
-          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %lse2_t = croq.stage %lse_s[%stage] : !croq.tiles<4 x 1x128xf32, shared>
           %lse2_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
           %lse2 = croq.vec.map %lse2_0 (%ix, %a) : !croq.vec<128xf32, cols> {
             %x = croq.read %lse2_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
@@ -5422,7 +5425,7 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %ptf = croq.mma.convert %pt : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
           %dv1 = croq.mma row col %dva, %ptf, %dob : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
           %dvc = croq.mma.commit %dv1 pending = 1 : !croq.acc<64x64xf32>
-          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<3 x 1x128xf32, shared>
+          %dlt_t = croq.stage %dlt_s[%stage] : !croq.tiles<4 x 1x128xf32, shared>
           %dlt_0 = croq.vec.fill %zero : !croq.vec<128xf32, cols>
           %dlt = croq.vec.map %dlt_0 (%ix, %a) : !croq.vec<128xf32, cols> {
             %x = croq.read %dlt_t[%c0, %ix] : !croq.tile<1x128xf32, shared>
@@ -5438,7 +5441,7 @@ func.func @attention_bwd_dkdv_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?x?x?x
           %dk1 = croq.mma row col %dka, %dsf, %qb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
           %dkc = croq.mma.commit %dk1 : !croq.acc<64x64xf32>
           %dvw = croq.mma.wait %dvc : !croq.acc<64x64xf32>
-          croq.event.trigger %rempty[%stage] : !croq.events<3>
+          croq.event.trigger %rempty[%stage] : !croq.events<4>
           scf.yield %dvw, %dkc : !croq.acc<64x64xf32>, !croq.acc<64x64xf32>
         }
         %dks = croq.mma.map %res#1 (%row, %col, %x) : !croq.acc<64x64xf32> {
@@ -10416,6 +10419,7 @@ func.func @attention_bwd_dq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %cD = arith.constant 64 : index
@@ -10554,15 +10558,15 @@ func.func @attention_bwd_dq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
   %items = arith.muli %heads, %grid_q : index
   croq.parallel (%bid) in [%items] : block {
     %rready = croq.event.alloc : !croq.events<2>
-    %kfull = croq.event.alloc : !croq.events<2>
-    %kempty = croq.event.alloc ready : !croq.events<2>
-    %vfull = croq.event.alloc : !croq.events<2>
-    %vempty = croq.event.alloc ready : !croq.events<2>
+    %kfull = croq.event.alloc : !croq.events<3>
+    %kempty = croq.event.alloc ready : !croq.events<3>
+    %vfull = croq.event.alloc : !croq.events<3>
+    %vempty = croq.event.alloc ready : !croq.events<3>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
     %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+    %k_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
     // Longest items first: query block grid_q - 1 - bid / heads.
     %level = arith.divui %bid, %heads : index
     %bh = arith.remui %bid, %heads : index
@@ -10577,17 +10581,17 @@ func.func @attention_bwd_dq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
       croq.inthreads async %is_producer {
         %bkv = arith.divui %bh, %group : index
         scf.for %j = %c0 to %tiles step %c1 {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kempty[%stage] : !croq.events<2>
+          %stage = arith.remui %j, %c3 : index
+          croq.event.wait %kempty[%stage] : !croq.events<3>
           %kv = croq.subspan %k [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
           %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
-          croq.event.wait %vempty[%stage] : !croq.events<2>
+          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
+          croq.event.wait %vempty[%stage] : !croq.events<3>
           %vv = croq.subspan %v [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xf16> -> !croq.view<1x128x64xf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
           %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xf16> -> !croq.tile<1x128x64xf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -10642,13 +10646,13 @@ func.func @attention_bwd_dq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
         %q_end = arith.addi %q_base, %c1 : index
         %dq0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
         %dqr = scf.for %j = %c0 to %tiles step %c1 iter_args(%acc = %dq0) -> (!croq.acc<64x64xf32>) {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kfull[%stage] : !croq.events<2>
-          croq.event.wait %vfull[%stage] : !croq.events<2>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %stage = arith.remui %j, %c3 : index
+          croq.event.wait %kfull[%stage] : !croq.events<3>
+          croq.event.wait %vfull[%stage] : !croq.events<3>
+          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
           %k2 = croq.span_as %kt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
           %kb = croq.mma.load %k2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xf16, shared, swizzle = 128>
+          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xf16, shared, swizzle = 128>
           %v2 = croq.span_as %vt : !croq.tile<1x128x64xf16, shared, swizzle = 128> -> !croq.tile<128x64xf16, shared, swizzle = 128>
           %vb = croq.mma.load %v2 : !croq.tile<128x64xf16, shared, swizzle = 128> -> !croq.frag<128x64xf16>
           %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
@@ -10693,7 +10697,7 @@ func.func @attention_bwd_dq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
             croq.yield %e : f32
           }
           %dp = croq.mma.wait %dpc : !croq.acc<64x128xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<2>
+          croq.event.trigger %vempty[%stage] : !croq.events<3>
           %ds = croq.mma.map %pm, %dp, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
             %d = arith.subf %y, %dl : f32
             %g = arith.mulf %x, %d : f32
@@ -10702,7 +10706,7 @@ func.func @attention_bwd_dq_causal_d64_f16(%q: memref<?x?x?xf16>, %k: memref<?x?
           %dsf = croq.mma.convert %ds : !croq.acc<64x128xf32> -> !croq.frag<64x128xf16, registers>
           %dq1 = croq.mma row col %acc, %dsf, %kb : !croq.frag<64x128xf16, registers>, !croq.frag<128x64xf16> -> !croq.acc<64x64xf32>
           %dqc = croq.mma.commit %dq1 : !croq.acc<64x64xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<2>
+          croq.event.trigger %kempty[%stage] : !croq.events<3>
           scf.yield %dqc : !croq.acc<64x64xf32>
         }
         %dqs = croq.mma.map %dqr (%row, %col, %x) : !croq.acc<64x64xf32> {
@@ -12241,6 +12245,7 @@ func.func @attention_bwd_dq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
   %cD = arith.constant 64 : index
@@ -12379,15 +12384,15 @@ func.func @attention_bwd_dq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
   %items = arith.muli %heads, %grid_q : index
   croq.parallel (%bid) in [%items] : block {
     %rready = croq.event.alloc : !croq.events<2>
-    %kfull = croq.event.alloc : !croq.events<2>
-    %kempty = croq.event.alloc ready : !croq.events<2>
-    %vfull = croq.event.alloc : !croq.events<2>
-    %vempty = croq.event.alloc ready : !croq.events<2>
+    %kfull = croq.event.alloc : !croq.events<3>
+    %kempty = croq.event.alloc ready : !croq.events<3>
+    %vfull = croq.event.alloc : !croq.events<3>
+    %vempty = croq.event.alloc ready : !croq.events<3>
     %q_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %do_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
     %o_s = croq.alloc : !croq.tiles<2 x 1x64x64xbf16, shared, swizzle = 128>
-    %k_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
-    %v_s = croq.alloc : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+    %k_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
+    %v_s = croq.alloc : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
     // Longest items first: query block grid_q - 1 - bid / heads.
     %level = arith.divui %bid, %heads : index
     %bh = arith.remui %bid, %heads : index
@@ -12402,17 +12407,17 @@ func.func @attention_bwd_dq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
       croq.inthreads async %is_producer {
         %bkv = arith.divui %bh, %group : index
         scf.for %j = %c0 to %tiles step %c1 {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kempty[%stage] : !croq.events<2>
+          %stage = arith.remui %j, %c3 : index
+          croq.event.wait %kempty[%stage] : !croq.events<3>
           %kv = croq.subspan %k [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %ks = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %ks = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
           %fk = croq.copy tma async zfill swizzle = 128 %kv -> %ks : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<2>
-          croq.event.wait %vempty[%stage] : !croq.events<2>
+          croq.event.trigger %kfull[%stage] after (%fk) : !croq.events<3>
+          croq.event.wait %vempty[%stage] : !croq.events<3>
           %vv = croq.subspan %v [1, 128, 64] at [%bkv, %j, %c0] : memref<?x?x?xbf16> -> !croq.view<1x128x64xbf16>
-          %vs = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %vs = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
           %fv = croq.copy tma async zfill swizzle = 128 %vv -> %vs : !croq.view<1x128x64xbf16> -> !croq.tile<1x128x64xbf16, shared, swizzle = 128>
-          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<2>
+          croq.event.trigger %vfull[%stage] after (%fv) : !croq.events<3>
         }
       }
       croq.inthreads async %is_consumer {
@@ -12467,13 +12472,13 @@ func.func @attention_bwd_dq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
         %q_end = arith.addi %q_base, %c1 : index
         %dq0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
         %dqr = scf.for %j = %c0 to %tiles step %c1 iter_args(%acc = %dq0) -> (!croq.acc<64x64xf32>) {
-          %stage = arith.remui %j, %c2 : index
-          croq.event.wait %kfull[%stage] : !croq.events<2>
-          croq.event.wait %vfull[%stage] : !croq.events<2>
-          %kt = croq.stage %k_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %stage = arith.remui %j, %c3 : index
+          croq.event.wait %kfull[%stage] : !croq.events<3>
+          croq.event.wait %vfull[%stage] : !croq.events<3>
+          %kt = croq.stage %k_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
           %k2 = croq.span_as %kt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
           %kb = croq.mma.load %k2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
-          %vt = croq.stage %v_s[%stage] : !croq.tiles<2 x 1x128x64xbf16, shared, swizzle = 128>
+          %vt = croq.stage %v_s[%stage] : !croq.tiles<3 x 1x128x64xbf16, shared, swizzle = 128>
           %v2 = croq.span_as %vt : !croq.tile<1x128x64xbf16, shared, swizzle = 128> -> !croq.tile<128x64xbf16, shared, swizzle = 128>
           %vb = croq.mma.load %v2 : !croq.tile<128x64xbf16, shared, swizzle = 128> -> !croq.frag<128x64xbf16>
           %sz = croq.mma.fill %zero : !croq.acc<64x128xf32>
@@ -12518,7 +12523,7 @@ func.func @attention_bwd_dq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
             croq.yield %e : f32
           }
           %dp = croq.mma.wait %dpc : !croq.acc<64x128xf32>
-          croq.event.trigger %vempty[%stage] : !croq.events<2>
+          croq.event.trigger %vempty[%stage] : !croq.events<3>
           %ds = croq.mma.map %pm, %dp, %dlt (%row, %col, %x, %y, %dl) : !croq.acc<64x128xf32>, !croq.acc<64x128xf32>, !croq.vec<64xf32, rows> {
             %d = arith.subf %y, %dl : f32
             %g = arith.mulf %x, %d : f32
@@ -12527,7 +12532,7 @@ func.func @attention_bwd_dq_causal_d64_bf16(%q: memref<?x?x?xbf16>, %k: memref<?
           %dsf = croq.mma.convert %ds : !croq.acc<64x128xf32> -> !croq.frag<64x128xbf16, registers>
           %dq1 = croq.mma row col %acc, %dsf, %kb : !croq.frag<64x128xbf16, registers>, !croq.frag<128x64xbf16> -> !croq.acc<64x64xf32>
           %dqc = croq.mma.commit %dq1 : !croq.acc<64x64xf32>
-          croq.event.trigger %kempty[%stage] : !croq.events<2>
+          croq.event.trigger %kempty[%stage] : !croq.events<3>
           scf.yield %dqc : !croq.acc<64x64xf32>
         }
         %dqs = croq.mma.map %dqr (%row, %col, %x) : !croq.acc<64x64xf32> {

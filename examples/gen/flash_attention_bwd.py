@@ -54,7 +54,8 @@ HEADER = """\
 //
 // attention_bwd_dq: a block takes 128 query rows of a head, the two
 // consumer warpgroups 64 rows each; a producer warpgroup loads K and V
-// tiles of 128 keys by TMA into rings of two stages. A consumer first
+// tiles of 128 keys by TMA into rings of two stages (three at D = 64,
+// 0.94 -> 0.89 ms for the bf16 kernel at 4x16x4096). A consumer first
 // computes delta = rowsum(dO * O) of its rows as the diagonal of dO O^T
 // (one 64x64 product) and writes it, then for each key tile j:
 //
@@ -70,9 +71,9 @@ HEADER = """\
 // consumers 64 keys each, with their K and V rows as wgmma A operands in
 // shared memory; the producer loads tiles of 64 query rows (128 at D =
 // 64) of Q and dO (of every query head of the group: their sums are the
-// K/V head's gradients) into a ring, three stages not causal (160 KB of
-// shared memory in all at D = 128), two causal (three measured no
-// faster). At D = 64, tiles of 64 rows left the products small (S^T and
+// K/V head's gradients) into a ring, three stages not causal (four at
+// D = 64; 160 KB of shared memory in all at D = 128), two causal (three
+// measured no faster). At D = 64, tiles of 64 rows left the products small (S^T and
 // dP^T m64n64k64) and the waits, loads and barriers between them twice as
 // many per flop: 128 rows took the D = 64 bf16 dK/dV kernel from 1.33 to
 // 1.12 ms at 4x16x4096 (H200, 2026-12-02). The producer also
@@ -164,17 +165,18 @@ class Writer:
         self.E1 = "!croq.events<1>"
         self.E2 = "!croq.events<2>"
         # The dK/dV kernel's Q/dO ring (see dkdv_kernel).
-        self.rstages = 2 if causal else 3
-        self.ER = f"!croq.events<{self.rstages}>"
-        self.query_tile(64)
+        self.query_tile(64, 2 if causal else 3)
         self.lines = []
 
-    def query_tile(self, rows):
-        """The dK/dV kernel's query tiles of `rows` rows: the types of its
-        Q/dO ring and of each query tile's log-sum-exp and delta in shared
-        memory, in their ring beside the Q/dO ring."""
-        T, D, n = self.T, self.D, self.rstages
+    def query_tile(self, rows, stages):
+        """The dK/dV kernel's query tiles of `rows` rows in a ring of
+        `stages`: the types of its Q/dO ring and of each query tile's
+        log-sum-exp and delta in shared memory, in their ring beside the
+        Q/dO ring."""
+        T, D, n = self.T, self.D, stages
         self.QT = rows
+        self.rstages = stages
+        self.ER = f"!croq.events<{stages}>"
         self.QR3 = f"!croq.tile<1x{rows}x{D}x{T}, shared, swizzle = 128>"
         self.QR2 = f"!croq.tile<{rows}x{D}x{T}, shared, swizzle = 128>"
         self.QRV = f"!croq.view<1x{rows}x{D}x{T}>"
@@ -320,7 +322,13 @@ def dq_kernel(T, D, causal):
     w(f"func.func @{name}(%q: {k.MR}, %k: {k.MR}, %v: {k.MR},")
     w(f"    %o: {k.MR}, %do: {k.MR}, %lse: {k.ML}, %delta: {k.ML},")
     w(f"    %dq: {k.MR}, %sm_scale: f32) {{")
-    constants(k)
+    # K and V rings: two stages of 128 keys at D = 128 (three would not fit
+    # beside Q, dO and O), three at D = 64 (the D = 64 bf16 kernel 0.94 ->
+    # 0.89 ms at 4x16x4096 against two, H200, 2026-12-02).
+    KST = 3 if D == 64 else 2
+    EK = f"!croq.events<{KST}>"
+    KSS = f"!croq.tiles<{KST} x 1x128x{D}x{T}, shared, swizzle = 128>"
+    constants(k, (3,) if KST == 3 else ())
     host_checks(k, [("%q", Q, "q"), ("%k", K, "kv"), ("%v", V, "kv"),
                     ("%o", OUT, "q"),
                     ("%do", DO, "q"), ("%lse", LSE, "rows"),
@@ -334,15 +342,15 @@ def dq_kernel(T, D, causal):
     w("  %items = arith.muli %heads, %grid_q : index")
     w("  croq.parallel (%bid) in [%items] : block {")
     w(f"    %rready = croq.event.alloc : {k.E2}")
-    w(f"    %kfull = croq.event.alloc : {k.E2}")
-    w(f"    %kempty = croq.event.alloc ready : {k.E2}")
-    w(f"    %vfull = croq.event.alloc : {k.E2}")
-    w(f"    %vempty = croq.event.alloc ready : {k.E2}")
+    w(f"    %kfull = croq.event.alloc : {EK}")
+    w(f"    %kempty = croq.event.alloc ready : {EK}")
+    w(f"    %vfull = croq.event.alloc : {EK}")
+    w(f"    %vempty = croq.event.alloc ready : {EK}")
     w(f"    %q_s = croq.alloc : {k.RS}")
     w(f"    %do_s = croq.alloc : {k.RS}")
     w(f"    %o_s = croq.alloc : {k.RS}")
-    w(f"    %k_s = croq.alloc : {k.KS}")
-    w(f"    %v_s = croq.alloc : {k.KS}")
+    w(f"    %k_s = croq.alloc : {KSS}")
+    w(f"    %v_s = croq.alloc : {KSS}")
     if causal:
         w("    // Longest items first: query block grid_q - 1 - bid / heads.")
         w("    %level = arith.divui %bid, %heads : index")
@@ -363,14 +371,14 @@ def dq_kernel(T, D, causal):
     w(f"      croq.inthreads async %is_producer{PR} {{")
     w("        %bkv = arith.divui %bh, %group : index")
     w("        scf.for %j = %c0 to %tiles step %c1 {")
-    w("          %stage = arith.remui %j, %c2 : index")
+    w(f"          %stage = arith.remui %j, %c{KST} : index")
     for ring, src, full, empty in (("k", "%k", "%kfull", "%kempty"),
                                    ("v", "%v", "%vfull", "%vempty")):
-        w(f"          croq.event.wait {empty}[%stage] : {k.E2}")
+        w(f"          croq.event.wait {empty}[%stage] : {EK}")
         w(f"          %{ring}v = croq.subspan {src} [1, 128, {D}] at [%bkv, %j, %c0] : {k.MR} -> {k.KV}")
-        w(f"          %{ring}s = croq.stage %{ring}_s[%stage] : {k.KS}")
+        w(f"          %{ring}s = croq.stage %{ring}_s[%stage] : {KSS}")
         w(f"          %f{ring} = croq.copy tma async zfill swizzle = 128 %{ring}v -> %{ring}s : {k.KV} -> {k.K3}")
-        w(f"          croq.event.trigger {full}[%stage] after (%f{ring}) : {k.E2}")
+        w(f"          croq.event.trigger {full}[%stage] after (%f{ring}) : {EK}")
     w("        }")
     w("      }")
     # Consumers.
@@ -417,13 +425,13 @@ def dq_kernel(T, D, causal):
     w(f"{I}%dq0 = croq.mma.fill %zero : {OA}")
     w(f"{I}%dqr = scf.for %j = %c0 to %tiles step %c1 iter_args(%acc = %dq0) -> ({OA}) {{")
     J = I + "  "
-    w(f"{J}%stage = arith.remui %j, %c2 : index")
-    w(f"{J}croq.event.wait %kfull[%stage] : {k.E2}")
-    w(f"{J}croq.event.wait %vfull[%stage] : {k.E2}")
-    w(f"{J}%kt = croq.stage %k_s[%stage] : {k.KS}")
+    w(f"{J}%stage = arith.remui %j, %c{KST} : index")
+    w(f"{J}croq.event.wait %kfull[%stage] : {EK}")
+    w(f"{J}croq.event.wait %vfull[%stage] : {EK}")
+    w(f"{J}%kt = croq.stage %k_s[%stage] : {KSS}")
     w(f"{J}%k2 = croq.span_as %kt : {k.K3} -> {k.K2}")
     w(f"{J}%kb = croq.mma.load %k2 : {k.K2} -> {k.KF}")
-    w(f"{J}%vt = croq.stage %v_s[%stage] : {k.KS}")
+    w(f"{J}%vt = croq.stage %v_s[%stage] : {KSS}")
     w(f"{J}%v2 = croq.span_as %vt : {k.K3} -> {k.K2}")
     w(f"{J}%vb = croq.mma.load %v2 : {k.K2} -> {k.KF}")
     w(f"{J}%sz = croq.mma.fill %zero : {SA}")
@@ -443,7 +451,7 @@ def dq_kernel(T, D, causal):
     w(f"{J}  croq.yield %e : f32")
     w(f"{J}}}")
     w(f"{J}%dp = croq.mma.wait %dpc : {SA}")
-    w(f"{J}croq.event.trigger %vempty[%stage] : {k.E2}")
+    w(f"{J}croq.event.trigger %vempty[%stage] : {EK}")
     w(f"{J}%ds = croq.mma.map %pm, %dp, %dlt (%row, %col, %x, %y, %dl) : {SA}, {SA}, {VEC} {{")
     w(f"{J}  %d = arith.subf %y, %dl : f32")
     w(f"{J}  %g = arith.mulf %x, %d : f32")
@@ -452,7 +460,7 @@ def dq_kernel(T, D, causal):
     w(f"{J}%dsf = croq.mma.convert %ds : {SA} -> {PF}")
     w(f"{J}%dq1 = croq.mma row col %acc, %dsf, %kb : {PF}, {k.KF} -> {OA}")
     w(f"{J}%dqc = croq.mma.commit %dq1 : {OA}")
-    w(f"{J}croq.event.trigger %kempty[%stage] : {k.E2}")
+    w(f"{J}croq.event.trigger %kempty[%stage] : {EK}")
     w(f"{J}scf.yield %dqc : {OA}")
     w(f"{I}}}")
     w(f"{I}%dqs = croq.mma.map %dqr (%row, %col, %x) : {OA} {{")
@@ -474,20 +482,26 @@ def dq_kernel(T, D, causal):
 # ---------------------------------------------------------------- dK, dV
 
 
-def query_rows(D, fused):
-    """The query rows of the dK/dV kernel's tiles: 128 at D = 64, where
-    tiles of 64 left the consumers' products small (m64n64k64 for S^T and
-    dP^T) and their waits, loads and barriers twice as many per flop; 64 at
-    D = 128 (a tile of 128 would not fit the accumulators of S^T, dP^T, dK
-    and dV in registers) and in the fused kernel."""
-    return 128 if D == 64 and not fused else 64
+def query_tiles(D, causal, fused):
+    """The query rows of the dK/dV kernel's tiles and the stages of their
+    ring. 128 rows at D = 64, where tiles of 64 left the consumers'
+    products small (m64n64k64 for S^T and dP^T) and their waits, loads and
+    barriers twice as many per flop; 64 at D = 128 (a tile of 128 would not
+    fit the accumulators of S^T, dP^T, dK and dV in registers) and in the
+    fused kernel. Three stages not causal (four at D = 64: 1.00 -> 0.98 ms
+    at 4x16x4096 bf16 and 1.91 -> 1.83 at 2x16x8192 against three, H200,
+    2026-12-02), two causal (three measured slower at D = 64 and no faster
+    at D = 128)."""
+    if D == 64 and not fused:
+        return 128, 2 if causal else 4
+    return 64, 2 if causal else 3
 
 
 def dkdv_kernel(T, D, causal, fused=False):
     k = Writer(T, D, causal)
     w = k.w
     PR, CR = k.roles("dkdvdq" if fused else "dkdv")
-    k.query_tile(query_rows(D, fused))
+    k.query_tile(*query_tiles(D, causal, fused))
     QT = k.QT
     SA = f"!croq.acc<64x{QT}xf32>"
     OA = f"!croq.acc<64x{D}xf32>"
@@ -506,7 +520,7 @@ def dkdv_kernel(T, D, causal, fused=False):
         w("    %sm_scale: f32) {")
     else:
         w(f"    %dv: {k.MR}, %sm_scale: f32) {{")
-    constants(k, (3,) if k.rstages == 3 else ())
+    constants(k, (k.rstages,) if k.rstages != 2 else ())
     prelude, workspaces = (), ()
     if fused:
         prelude = ("  %seq_tiles = arith.ceildivui %seq, %c64 : index",
