@@ -118,6 +118,13 @@ HEADER = """\
 // loop (H200, 2026-12-02: 0.74 -> 0.85 of SDPA's backward at 4x16x4096,
 // causal f16; the D = 64 dK/dV kernel 1.47 -> 1.12 ms).
 //
+// Turns: at D = 64 the two consumers of the dQ and dK/dV kernels take
+// turns to issue a tile's first two products (S and dP, or S^T and dP^T)
+// on named barriers 0 and 1, as the forward's consumers do, so that one's
+// exponentials run under the other's products: 2-3% faster there (H200,
+// 2026-12-02); at D = 128 the dK/dV kernel ran 1.7% slower so (its loop
+// spilled) and the dQ kernel no faster.
+//
 // Before launching, the host code checks every operand's extents against
 // Q's and K's (the call fails naming the operand, and nothing runs).
 //
@@ -166,6 +173,7 @@ class Writer:
         self.E2 = "!croq.events<2>"
         # The dK/dV kernel's Q/dO ring (see dkdv_kernel).
         self.query_tile(64, 2 if causal else 3)
+        self.pingpong = False
         self.lines = []
 
     def query_tile(self, rows, stages):
@@ -307,6 +315,34 @@ def vec_of(k, I, name, source, source_type, axis, n=64):
     w(f"{I}}}")
 
 
+def turns_begin(k, I):
+    """The consumers' turns to issue their first two products of a tile
+    (FlashAttention-3's ping-pong, as in flash_attention.py): consumer c
+    waits at named barrier c and hands the turn to the other; consumer 0
+    goes first."""
+    w = k.w
+    w(f"{I}// Consumer c waits for its turn at named barrier c to issue a")
+    w(f"{I}// tile's first products and hands the turn to the other, so")
+    w(f"{I}// that one's exponentials run under the other's products;")
+    w(f"{I}// consumer 0 goes first.")
+    w(f"{I}%is_c0 = arith.cmpi eq, %half, %c0 : index")
+    w(f"{I}%turn_mine = arith.select %is_c0, %c0, %c1 : index")
+    w(f"{I}%turn_other = arith.select %is_c0, %c1, %c0 : index")
+    w(f"{I}scf.if %is_c0 {{")
+    w(f"{I}}} else {{")
+    w(f"{I}  croq.named_barrier.arrive %c0, threads = 256")
+    w(f"{I}}}")
+
+
+def turns_end(k, I):
+    """Consumer 1's last hand-over, taken by consumer 0 after the loop (both
+    run as many tiles), so that no arrival outlives the block."""
+    w = k.w
+    w(f"{I}scf.if %is_c0 {{")
+    w(f"{I}  croq.named_barrier.sync %c0, threads = 256")
+    w(f"{I}}}")
+
+
 # ---------------------------------------------------------------- dQ
 
 
@@ -314,6 +350,7 @@ def dq_kernel(T, D, causal):
     k = Writer(T, D, causal)
     w = k.w
     PR, CR = k.roles("dq")
+    k.pingpong = pingpong(D)
     SA = "!croq.acc<64x128xf32>"
     OA = f"!croq.acc<64x{D}xf32>"
     PF = f"!croq.frag<64x128x{T}, registers>"
@@ -422,6 +459,8 @@ def dq_kernel(T, D, causal):
     if causal:
         w(f"{I}%q_base = arith.muli %row_block, %c64 : index")
         w(f"{I}%q_end = arith.addi %q_base, %c1 : index")
+    if k.pingpong:
+        turns_begin(k, I)
     w(f"{I}%dq0 = croq.mma.fill %zero : {OA}")
     w(f"{I}%dqr = scf.for %j = %c0 to %tiles step %c1 iter_args(%acc = %dq0) -> ({OA}) {{")
     J = I + "  "
@@ -435,10 +474,14 @@ def dq_kernel(T, D, causal):
     w(f"{J}%v2 = croq.span_as %vt : {k.K3} -> {k.K2}")
     w(f"{J}%vb = croq.mma.load %v2 : {k.K2} -> {k.KF}")
     w(f"{J}%sz = croq.mma.fill %zero : {SA}")
+    if k.pingpong:
+        w(f"{J}croq.named_barrier.sync %turn_mine, threads = 256")
     w(f"{J}%s1 = croq.mma row row %sz, %qa, %kb : {k.RF}, {k.KF} -> {SA}")
     w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
     w(f"{J}%dp1 = croq.mma row row %sz, %doa, %vb : {k.RF}, {k.KF} -> {SA}")
     w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
+    if k.pingpong:
+        w(f"{J}croq.named_barrier.arrive %turn_other, threads = 256")
     w(f"{J}%s = croq.mma.wait %sc pending = 1 : {SA}")
     # The forward's mask: -inf past the keys' end or the diagonal.
     fk = fwd.Kernel("", T, D, causal)
@@ -463,6 +506,8 @@ def dq_kernel(T, D, causal):
     w(f"{J}croq.event.trigger %kempty[%stage] : {EK}")
     w(f"{J}scf.yield %dqc : {OA}")
     w(f"{I}}}")
+    if k.pingpong:
+        turns_end(k, I)
     w(f"{I}%dqs = croq.mma.map %dqr (%row, %col, %x) : {OA} {{")
     w(f"{I}  %y = arith.mulf %x, %sm_scale : f32")
     w(f"{I}  croq.yield %y : f32")
@@ -480,6 +525,15 @@ def dq_kernel(T, D, causal):
 
 
 # ---------------------------------------------------------------- dK, dV
+
+
+def pingpong(D):
+    """Whether the consumers of the dQ and dK/dV kernels take turns
+    (turns_begin): at D = 64 (H200, 2026-12-02, 4x16x4096 bf16: dK/dV 1.04
+    -> 1.01 ms, dQ 0.88 -> 0.86; causal f16 dQ 0.476 -> 0.468), not at
+    D = 128 (dK/dV 1.84 -> 1.87 ms, its loop spilling 12 registers; dQ and
+    causal no faster)."""
+    return D == 64
 
 
 def query_tiles(D, causal, fused):
@@ -502,6 +556,7 @@ def dkdv_kernel(T, D, causal, fused=False):
     w = k.w
     PR, CR = k.roles("dkdvdq" if fused else "dkdv")
     k.query_tile(*query_tiles(D, causal, fused))
+    k.pingpong = not fused and pingpong(D)
     QT = k.QT
     SA = f"!croq.acc<64x{QT}xf32>"
     OA = f"!croq.acc<64x{D}xf32>"
@@ -618,6 +673,8 @@ def dkdv_kernel(T, D, causal, fused=False):
     w(f"{I}%kr = arith.addi %kb, %kb : index")
     w(f"{I}%key_block = arith.addi %kr, %half : index")
     w(f"{I}%key_base = arith.muli %key_block, %c64 : index")
+    if k.pingpong:
+        turns_begin(k, I)
     w(f"{I}%acc0 = croq.mma.fill %zero : {OA}")
     w(f"{I}%res:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%dva = %acc0, %dka = %acc0) -> ({OA}, {OA}) {{")
     w(f"{J}%g = arith.divui %t, %per_head : index")
@@ -631,10 +688,14 @@ def dkdv_kernel(T, D, causal, fused=False):
         w(f"{J}%{t}2 = croq.span_as %{t}t : {k.QR3} -> {k.QR2}")
         w(f"{J}%{t}b = croq.mma.load %{t}2 : {k.QR2} -> {k.QRF}")
     w(f"{J}%sz = croq.mma.fill %zero : {SA}")
+    if k.pingpong:
+        w(f"{J}croq.named_barrier.sync %turn_mine, threads = 256")
     w(f"{J}%s1 = croq.mma row row %sz, %ka, %qb : {k.RF}, {k.QRF} -> {SA}")
     w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
     w(f"{J}%dp1 = croq.mma row row %sz, %va, %dob : {k.RF}, {k.QRF} -> {SA}")
     w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
+    if k.pingpong:
+        w(f"{J}croq.named_barrier.arrive %turn_other, threads = 256")
     read_staged_vec(k, J, "lse2", "%lse_s", "%stage", "cols")
     w(f"{J}%st = croq.mma.wait %sc pending = 1 : {SA}")
     if causal:
@@ -698,6 +759,8 @@ def dkdv_kernel(T, D, causal, fused=False):
         w(f"{I}// The other consumer reads this one's K tile until its last")
         w(f"{I}// dQ product; dK is stored through it.")
         w(f"{I}croq.named_barrier.sync %c0, threads = 256")
+    if k.pingpong:
+        turns_end(k, I)
     w(f"{I}%dks = croq.mma.map %res#1 (%row, %col, %x) : {OA} {{")
     w(f"{I}  %y = arith.mulf %x, %sm_scale : f32")
     w(f"{I}  croq.yield %y : f32")
