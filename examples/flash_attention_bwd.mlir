@@ -54,17 +54,17 @@
 // 64) of Q and dO (of every query head of the group: their sums are the
 // K/V head's gradients) into a ring, three stages not causal (four at
 // D = 64; 160 KB of shared memory in all at D = 128), two causal (three
-// measured no faster). At D = 64, tiles of 64 rows left the products small (S^T and
-// dP^T m64n64k64) and the waits, loads and barriers between them twice as
-// many per flop: 128 rows took the D = 64 bf16 dK/dV kernel from 1.33 to
-// 1.12 ms at 4x16x4096 (H200, 2026-12-02). The producer also
-// copies each query tile's log-sum-exp and delta values into shared
-// memory, in the ring stage of its Q and dO, and the consumers read them
-// there: read from global memory (32 loads a thread a tile), they left the
-// kernel waiting on them, 2.6x as long at D = 128 (H200, 2026-12-02: 4.43
-// -> 1.71 ms at 4x16x4096 f16; tensor pipes 27% busy before). For each
-// query tile i, with the products transposed so that the keys are the
-// accumulator's rows:
+// measured no faster). At D = 64, tiles of 64 rows left the products
+// small (S^T and dP^T m64n64k64) and the waits, loads and barriers
+// between them twice as many per flop: 128 rows took the D = 64 bf16
+// dK/dV kernel from 1.33 to 1.12 ms at 4x16x4096 (H200, 2026-12-02). The
+// producer also copies each query tile's log-sum-exp and delta values
+// into shared memory, in the ring stage of its Q and dO, and the
+// consumers read them there: read from global memory (32 loads a thread a
+// tile), they left the kernel waiting on them, 2.6x as long at D = 128
+// (H200, 2026-12-02: 4.43 -> 1.71 ms at 4x16x4096 f16; tensor pipes 27%
+// busy before). For each query tile i, with the products transposed so
+// that the keys are the accumulator's rows:
 //
 //   S^T = K Q_i^T, dP^T = V dO_i^T
 //   P^T = exp2(S^T * scale' - lse'_i)     (lse per column)
