@@ -3,11 +3,11 @@ attention_bwd_tests): the training forward's output and log-sum-exp, and
 the backward's dQ, dK and dV against SDPA's in float32 on the same inputs
 (upcast), on random inputs with every output poisoned (NaN) first, for
 the fused backward (delta, then dK, dV and dQ's f32 sum in one kernel)
-and on some shapes the two-kernel one (dQ, then dK/dV); that two runs
-give the same gradients bit for bit (the kernels are deterministic: the
-fused kernel's key blocks add to dQ in a fixed order); the autograd function (croq.attention.Attention) through
-loss.backward(); and the host checks that decline bad extents by operand
-name."""
+and the two-kernel one (dQ, then dK/dV), on the same shapes; that two
+runs give the same gradients bit for bit (the kernels are deterministic:
+the fused kernel's key blocks add to dQ in a fixed order); the autograd
+function (croq.attention.Attention) through loss.backward(); and the
+host checks that decline bad extents by operand name."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from typing import Callable, Tuple
 
 import torch
 import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import croq
 
@@ -23,6 +24,23 @@ import croq
 #: through P and dS rounded to the element type (SDPA's own f16 and bf16
 #: gradients show errors of the same order; each row prints both).
 TOLERANCE = {torch.float16: 1e-2, torch.bfloat16: 4e-2}
+
+#: SDPA's backends for the reference. In float32 the math one (matmuls and
+#: a softmax, differentiated by autograd); in f16/bf16 (the "(sdpa)" error
+#: of each row) FlashAttention-2, or the math one where FA2 declines
+#: (causal with fewer or more queries than keys). Neither cuDNN's nor the
+#: memory-efficient kernels: under compute-sanitizer (H200, torch 2.11,
+#: 2026-12-03) synccheck reports cuDNN's backward kernel
+#: (cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_26_*)
+#: for divergent threads at a barrier, and the launch failure it then
+#: injects fails every later test of the process; racecheck reports the
+#: memory-efficient kernels (fmha_cutlassF_f32_aligned_64x64_rf_sm80,
+#: fmha_cutlassF_f16_aligned_64x64_rf_sm80) for shared-memory races.
+REFERENCE_BACKENDS = {
+    torch.float32: [SDPBackend.MATH],
+    torch.float16: [SDPBackend.FLASH_ATTENTION, SDPBackend.MATH],
+}
+REFERENCE_BACKENDS[torch.bfloat16] = REFERENCE_BACKENDS[torch.float16]
 
 
 def rel_err(got: torch.Tensor, ref: torch.Tensor) -> float:
@@ -45,14 +63,16 @@ def suffix(dtype: torch.dtype, dim: int, causal: bool) -> str:
 
 def reference(q, k, v, dout, causal, scale):
     """SDPA's output, log-sum-exp and gradients in float32, and its
-    gradients in the inputs' type (for comparison)."""
+    gradients in the inputs' type (for comparison), from
+    REFERENCE_BACKENDS."""
     gqa = q.shape[1] != k.shape[1]
 
     def run(dtype):
         qq, kk, vv = (t.detach().to(dtype).requires_grad_() for t in (q, k, v))
-        out = F.scaled_dot_product_attention(qq, kk, vv, is_causal=causal,
-                                             scale=scale, enable_gqa=gqa)
-        grads = torch.autograd.grad(out, (qq, kk, vv), dout.to(dtype))
+        with sdpa_kernel(REFERENCE_BACKENDS[dtype]):
+            out = F.scaled_dot_product_attention(
+                qq, kk, vv, is_causal=causal, scale=scale, enable_gqa=gqa)
+            grads = torch.autograd.grad(out, (qq, kk, vv), dout.to(dtype))
         return out, grads
     out32, grads32 = run(torch.float32)
     _, grads_low = run(q.dtype)
@@ -141,20 +161,24 @@ def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
               ("attention_bwd_dkdvdq" if fused else "attention_bwd_dq") + sfx,
               body)
 
-    for dtype in (torch.float16, torch.bfloat16):
-        for dim in (128, 64):
-            for causal in (False, True):
-                for seq in (1, 77, 129, 1000):
-                    case(dtype, dim, causal, 2, 2, 2, seq)
-                case(dtype, dim, causal, 1, 8, 2, 513)  # GQA, group 4
-                case(dtype, dim, causal, 1, 8, 2, 513, fused=False)
-    for causal in (False, True):
-        case(torch.float16, 128, causal, 1, 2, 2, 4097, fused=False)
-        case(torch.float16, 128, causal, 1, 2, 2, 4097)
-        case(torch.bfloat16, 64, causal, 1, 4, 1, 4097)
-        case(torch.float16, 64, causal, 2, 4, 4, 300, keys=200)
-        case(torch.bfloat16, 128, causal, 1, 4, 2, 200, keys=300,
-             scale=0.3)
+    # Both backwards on every shape: the two-kernel one is the default,
+    # and its kernels tile the queries differently at D = 64 (tiles of 128
+    # rows in the dK/dV kernel) than the fused one.
+    for fused in (True, False):
+        for dtype in (torch.float16, torch.bfloat16):
+            for dim in (128, 64):
+                for causal in (False, True):
+                    for seq in (1, 77, 129, 1000):
+                        case(dtype, dim, causal, 2, 2, 2, seq, fused=fused)
+                    # GQA, group 4
+                    case(dtype, dim, causal, 1, 8, 2, 513, fused=fused)
+        for causal in (False, True):
+            case(torch.float16, 128, causal, 1, 2, 2, 4097, fused=fused)
+            case(torch.bfloat16, 64, causal, 1, 4, 1, 4097, fused=fused)
+            case(torch.float16, 64, causal, 2, 4, 4, 300, keys=200,
+                 fused=fused)
+            case(torch.bfloat16, 128, causal, 1, 4, 2, 200, keys=300,
+                 scale=0.3, fused=fused)
 
     def autograd(dtype, dim, causal, kv, fused=True):
         def body():
@@ -178,6 +202,7 @@ def attention_bwd_tests(s, random_tensor: Callable, poisoned: Callable
     autograd(torch.float16, 128, False, 4)
     autograd(torch.bfloat16, 64, True, 1)
     autograd(torch.float16, 128, True, 2, fused=False)
+    autograd(torch.bfloat16, 64, False, 2, fused=False)
 
     def refused(what, expect, call):
         def body():
