@@ -1153,6 +1153,7 @@ func.func @attention_bwd_delta_f16(%o: memref<?x?x?xf16>, %do: memref<?x?x?xf16>
       %doa = croq.mma.load %do2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
       %o2 = croq.span_as %ot : !croq.tile<1x64x128xf16, shared, swizzle = 128> -> !croq.tile<64x128xf16, shared, swizzle = 128>
       %oa = croq.mma.load %o2 : !croq.tile<64x128xf16, shared, swizzle = 128> -> !croq.frag<64x128xf16>
+      // delta = rowsum(dO * O): the diagonal of dO O^T.
       %dd0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
       %dd1 = croq.mma row row %dd0, %doa, %oa : !croq.frag<64x128xf16>, !croq.frag<64x128xf16> -> !croq.acc<64x64xf32>
       %dd = croq.mma.commit %dd1 : !croq.acc<64x64xf32>
@@ -2619,6 +2620,7 @@ func.func @attention_bwd_delta_bf16(%o: memref<?x?x?xbf16>, %do: memref<?x?x?xbf
       %doa = croq.mma.load %do2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
       %o2 = croq.span_as %ot : !croq.tile<1x64x128xbf16, shared, swizzle = 128> -> !croq.tile<64x128xbf16, shared, swizzle = 128>
       %oa = croq.mma.load %o2 : !croq.tile<64x128xbf16, shared, swizzle = 128> -> !croq.frag<64x128xbf16>
+      // delta = rowsum(dO * O): the diagonal of dO O^T.
       %dd0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
       %dd1 = croq.mma row row %dd0, %doa, %oa : !croq.frag<64x128xbf16>, !croq.frag<64x128xbf16> -> !croq.acc<64x64xf32>
       %dd = croq.mma.commit %dd1 : !croq.acc<64x64xf32>
@@ -4118,6 +4120,7 @@ func.func @attention_bwd_delta_d64_f16(%o: memref<?x?x?xf16>, %do: memref<?x?x?x
       %doa = croq.mma.load %do2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
       %o2 = croq.span_as %ot : !croq.tile<1x64x64xf16, shared, swizzle = 128> -> !croq.tile<64x64xf16, shared, swizzle = 128>
       %oa = croq.mma.load %o2 : !croq.tile<64x64xf16, shared, swizzle = 128> -> !croq.frag<64x64xf16>
+      // delta = rowsum(dO * O): the diagonal of dO O^T.
       %dd0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
       %dd1 = croq.mma row row %dd0, %doa, %oa : !croq.frag<64x64xf16>, !croq.frag<64x64xf16> -> !croq.acc<64x64xf32>
       %dd = croq.mma.commit %dd1 : !croq.acc<64x64xf32>
@@ -5617,6 +5620,7 @@ func.func @attention_bwd_delta_d64_bf16(%o: memref<?x?x?xbf16>, %do: memref<?x?x
       %doa = croq.mma.load %do2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
       %o2 = croq.span_as %ot : !croq.tile<1x64x64xbf16, shared, swizzle = 128> -> !croq.tile<64x64xbf16, shared, swizzle = 128>
       %oa = croq.mma.load %o2 : !croq.tile<64x64xbf16, shared, swizzle = 128> -> !croq.frag<64x64xbf16>
+      // delta = rowsum(dO * O): the diagonal of dO O^T.
       %dd0 = croq.mma.fill %zero : !croq.acc<64x64xf32>
       %dd1 = croq.mma row row %dd0, %doa, %oa : !croq.frag<64x64xbf16>, !croq.frag<64x64xbf16> -> !croq.acc<64x64xf32>
       %dd = croq.mma.commit %dd1 : !croq.acc<64x64xf32>
