@@ -12,7 +12,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import flash_attention as fwd  # noqa: E402
+from attention_fwd_common import LOG2E  # noqa: E402
 
 # Operand numbers of the attention extent check (CroqRuntime.h,
 # CROQ_RT_EXTENTS_ATTENTION).
@@ -154,7 +154,7 @@ def host_checks(k, operands, workspaces=(), prelude=()):
       "%kv_heads_i64, %check_groups) : (i64, i64, i32) -> i32")
     w("  %kv_divisor = arith.maxui %kv_heads, %c1 : index")
     w("  %group = arith.divui %heads, %kv_divisor : index")
-    w(f"  %log2e = arith.constant {fwd.LOG2E} : f32")
+    w(f"  %log2e = arith.constant {LOG2E} : f32")
     w("  %scale = arith.mulf %sm_scale, %log2e : f32")
 
 

@@ -5,7 +5,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import flash_attention as fwd  # noqa: E402
+from attention_fwd_common import Kernel  # noqa: E402
+from attention_fwd_consumer import mask  # noqa: E402
 from attention_bwd_common import (  # noqa: E402
     DELTA, DO, DQ, DQ_ACC, K, LSE, OUT, Q, TURNS, V, Writer, check,
     constants, host_checks, pingpong, read_vec, suffix, turns_begin,
@@ -143,9 +144,9 @@ def dq_consumer(k, CR, KST, EK, KSS):
         w(f"{J}croq.named_barrier.arrive %turn_other, threads = 256")
     w(f"{J}%s = croq.mma.wait %sc pending = 1 : {SA}")
     # The forward's mask: -inf past the keys' end or the diagonal.
-    fk = fwd.Kernel("", T, D, causal)
+    fk = Kernel("", T, D, causal)
     fk.indent = ""
-    fwd.mask(fk, J, "%s", "%j", "t")
+    mask(fk, J, "%s", "%j", "t")
     k.lines += fk.lines
     w(f"{J}%pm = croq.mma.map %t, %nlse (%row, %col, %x, %nl) : {SA}, {VEC} {{")
     w(f"{J}  %d = math.fma %x, %scale, %nl : f32")

@@ -7,7 +7,7 @@ the host checks, the walk over the work items of the packed sequences (a
 cursor over cu_seqlens), the views of a sequence's rows, the masks of keys
 past a sequence's end and past its bottom-right diagonal, and the output
 store that stops at the sequence's last row. Each function takes the
-kernel being written (flash_attention.Kernel) and writes into it.
+kernel being written (attention_fwd_common.Kernel) and writes into it.
 """
 
 HEADER = """\
