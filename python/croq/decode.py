@@ -68,7 +68,7 @@ def _entry_name(dtype, dim: int, paged: bool) -> str:
 def workspace_splits(items: int, row_tiles: int, key_tiles: int,
                      dim: int) -> int:
     """The most splits the workspace is made for: the kernels take at most
-    one split a key tile, and the split rule (examples/gen/flash_decode.py)
+    one split a key tile, and the split rule (examples/gen/decode_common.py)
     looks for whole waves of blocks; four waves of blocks bound it."""
     wave = SMS
     units = max(items * row_tiles, 1)
