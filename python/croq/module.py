@@ -17,83 +17,21 @@ import ctypes
 import json
 import os
 import re
-import sys
 import threading
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _native
+from ._abi import _SCALAR_KINDS, argument_type, make_argument
+from ._torch_glue import (
+    _FLOAT_SCALARS, _MISSING, _OP_NAMES, _TORCH_SCHEMA_WORDS, _TRACED_ENTRIES,
+    _find_is_compiling, _raw_stream_function, _stream_handle,
+    _torch_tensor_type, _traced_op, _tracing, _unused_op_name)
 from .arguments import ArgumentView, scalar_value, view_argument
 from .errors import ArgumentError, LoadError, RuntimeError
 from .signature import FunctionSignature, MemRefArg, parse_signature
 
 RUNTIME_LIBRARY = "libCroqRuntime.so"
-
-_descriptor_types: Dict[int, type] = {}
-
-
-def descriptor_type(rank: int) -> type:
-    """The ctypes structure of a rank-``rank`` MLIR memref descriptor."""
-    if rank not in _descriptor_types:
-        fields = [("allocated", ctypes.c_void_p),
-                  ("aligned", ctypes.c_void_p),
-                  ("offset", ctypes.c_int64)]
-        if rank:
-            fields += [("sizes", ctypes.c_int64 * rank),
-                       ("strides", ctypes.c_int64 * rank)]
-        _descriptor_types[rank] = type(f"MemRefDescriptor{rank}",
-                                       (ctypes.Structure,),
-                                       {"_fields_": fields})
-    return _descriptor_types[rank]
-
-
-#: The ctypes type that holds a scalar argument of each type (signless
-#: integers as signed ones of their width: ctypes wraps an unsigned value
-#: to the same bits).
-SCALAR_CTYPES: Dict[str, type] = {
-    "i1": ctypes.c_uint8, "i8": ctypes.c_int8, "i16": ctypes.c_int16,
-    "i32": ctypes.c_int32, "i64": ctypes.c_int64, "index": ctypes.c_int64,
-    "f32": ctypes.c_float, "f64": ctypes.c_double}
-
-#: The native launcher's code of each scalar type (_launch.c); 0 is a
-#: tensor.
-_SCALAR_KINDS = {"i1": 1, "i8": 2, "i16": 3, "i32": 4, "i64": 5,
-                 "index": 5, "f32": 6, "f64": 7}
-
-
-def argument_type(arg: MemRefArg) -> type:
-    """The ctypes type a pointer to which is passed for ``arg``: its
-    descriptor's, or its scalar's."""
-    if arg.scalar:
-        return SCALAR_CTYPES[arg.element_type]
-    return descriptor_type(arg.rank)
-
-
-def make_argument(arg: MemRefArg, view: ArgumentView) -> Any:
-    """What is passed by reference for ``view``: the descriptor of a
-    memref, the value of a scalar."""
-    if arg.scalar:
-        return SCALAR_CTYPES[arg.element_type](view.value)
-    return make_descriptor(arg, view)
-
-
-def make_descriptor(arg: MemRefArg, view: ArgumentView) -> ctypes.Structure:
-    """The descriptor of ``view`` for the memref ``arg``. A static offset
-    in the memref type is moved from the data pointer into the offset
-    field, as MLIR's C interface expects."""
-    offset = arg.offset or 0
-    aligned = view.ptr - offset * view.itemsize
-    desc = descriptor_type(arg.rank)()
-    desc.allocated = view.base if view.base is not None else aligned
-    desc.aligned = aligned
-    desc.offset = offset
-    for d in range(arg.rank):
-        desc.sizes[d] = view.shape[d]
-        # A static stride is what the kernel assumes; for size-1 dimensions
-        # the host's stride may differ but is never used.
-        static = arg.strides[d]
-        desc.strides[d] = view.strides[d] if static is None else static
-    return desc
 
 
 class _Runtime:
@@ -560,105 +498,6 @@ class EntryPoint:
             device, kinds)
 
 
-_MISSING = object()
-
-
-def _raw_stream_function() -> Optional[Callable[[int], int]]:
-    """torch's current raw CUstream of a device index, read without making
-    a Stream object (a few microseconds less per call); None where torch is
-    not imported or lacks it."""
-    torch = sys.modules.get("torch")
-    return getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
-                   None)
-
-
-def _torch_tensor_type() -> Optional[type]:
-    """torch.Tensor once torch is imported, else None (no import here)."""
-    global _TENSOR_TYPE
-    if _TENSOR_TYPE is None:
-        torch = sys.modules.get("torch")
-        _TENSOR_TYPE = getattr(torch, "Tensor", None)
-    return _TENSOR_TYPE
-
-
-_TENSOR_TYPE: Optional[type] = None
-
-#: torch.compiler.is_compiling once torch is imported (_tracing).
-_IS_COMPILING: Optional[Callable[[], bool]] = None
-
-#: The torch operator names entry points of this process registered: a
-#: module loaded twice gets new names (torch refuses a name twice).
-_OP_NAMES: set = set()
-
-
-def _unused_op_name(name: str) -> str:
-    """`name`, or `name` with a number appended where taken."""
-    candidate, n = name, 1
-    while candidate in _OP_NAMES:
-        n += 1
-        candidate = f"{name}_{n}"
-    return candidate
-
-
-def _find_is_compiling() -> Optional[Callable[[], bool]]:
-    global _IS_COMPILING
-    if _IS_COMPILING is None:
-        compiler = getattr(sys.modules.get("torch"), "compiler", None)
-        _IS_COMPILING = getattr(compiler, "is_compiling", None)
-    return _IS_COMPILING
-
-
-#: Scalar element types passed to croq::call as floats (the others as ints).
-_FLOAT_SCALARS = ("f16", "bf16", "f32", "f64")
-
-#: The entry points croq::call runs, by number (EntryPoint._traced_id).
-#: Entry points stay alive with their module's library, which is never
-#: unloaded.
-_TRACED_ENTRIES: List["EntryPoint"] = []
-
-#: croq::call, once registered (_traced_op).
-_TRACED_OP: Any = None
-
-
-def _traced_op() -> Any:
-    """The one torch custom operator through which torch.compile's graphs
-    call croq entry points: ``croq::call(int entry, Tensor(a!)[] written,
-    Tensor[] read, int[] ints, float[] floats)``, the entry point by number
-    and its arguments by kind. One registration a process (the first costs
-    torch's custom-operator machinery); its fake implementation does
-    nothing."""
-    global _TRACED_OP
-    if _TRACED_OP is None:
-        import torch
-
-        def run(entry, written, read, ints, floats):
-            _TRACED_ENTRIES[entry]._run_traced(written, read, ints, floats)
-        name = _unused_op_name("croq::call")
-        op = torch.library.custom_op(
-            name, run, mutates_args=("written",),
-            schema="(int entry, Tensor(a!)[] written, Tensor[] read, "
-                   "int[] ints, float[] floats) -> ()")
-        op.register_fake(lambda *args: None)
-        _OP_NAMES.add(name)
-        _TRACED_OP = op
-    return _TRACED_OP
-
-
-def _tracing() -> bool:
-    """Whether torch.compile is tracing the current call: then it goes
-    through the entry point's custom operator, since Dynamo cannot trace
-    the native launcher. Found once torch is imported; no import here."""
-    is_compiling = _IS_COMPILING
-    if is_compiling is None:
-        is_compiling = _find_is_compiling()
-        if is_compiling is None:
-            return False
-    return is_compiling()
-
-#: Words a torch operator schema cannot use as argument names.
-_TORCH_SCHEMA_WORDS = {"Tensor", "int", "float", "bool", "str", "None",
-                       "self", "out"}
-
 #: The most tensors, and the highest rank, the native launcher takes
 #: (_launch.c); calls beyond them go through ctypes.
 _NATIVE_MAX_TENSORS = 16
@@ -673,35 +512,6 @@ _CACHED_CALLS = 64
 #: scalars' values, then the CUstream, and gets the call's status back (2
 #: took memrefs only, by the same pointers).
 CALLING_CONVENTION = 3
-
-
-def _stream_handle(stream: Any, views: Sequence[ArgumentView]) -> int:
-    """The CUstream to launch on: `stream` (a torch.cuda.Stream, an object
-    with a ``cuda_stream`` handle, an int or None for the default stream),
-    else torch's current stream on the device of the torch arguments, else
-    the default stream."""
-    if stream is not _MISSING:
-        if stream is None:
-            return 0
-        handle = getattr(stream, "cuda_stream", stream)
-        if not isinstance(handle, int) or isinstance(handle, bool) or \
-                handle < 0:
-            raise TypeError(f"stream must be a torch.cuda.Stream, a CUstream "
-                            f"handle (int) or None, got {stream!r}")
-        return handle
-    devices = {v.device for v in views if v.is_torch and v.device is not None}
-    if not devices:
-        return 0
-    # A torch tensor exists, so torch is imported (unless it is a stand-in).
-    torch = sys.modules.get("torch")
-    device = next(iter(devices))
-    raw = _raw_stream_function()
-    if raw is not None:
-        return int(raw(device))
-    current = getattr(getattr(torch, "cuda", None), "current_stream", None)
-    if current is None:
-        return 0
-    return int(current(device).cuda_stream)
 
 
 class Module:

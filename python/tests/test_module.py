@@ -12,7 +12,7 @@ import types
 import pytest
 
 import croq
-from croq.module import descriptor_type, make_descriptor
+from croq._abi import descriptor_type, make_descriptor
 from croq.signature import MemRefArg
 
 import fakes
@@ -208,7 +208,7 @@ def fake_torch(monkeypatch):
     torch._C = types.SimpleNamespace(
         _cuda_getCurrentRawStream=lambda device: 0x5EED0 + device)
     monkeypatch.setitem(sys.modules, "torch", torch)
-    monkeypatch.setattr(croq.module, "_TENSOR_TYPE", None)
+    monkeypatch.setattr(croq._torch_glue, "_TENSOR_TYPE", None)
     return torch
 
 
@@ -601,13 +601,13 @@ def test_traced_call_goes_through_the_torch_operator(tiled_add, monkeypatch):
     cannot trace the native launcher. When the graph runs, the operator
     puts the arguments back in order and launches. A recorder stands in
     for the operator (no torch here)."""
-    import croq.module as module
+    import croq._torch_glue as glue
     m = croq.load(tiled_add.directory)
     calls = []
     entry = m.tiled_add_f32
-    monkeypatch.setattr(module, "_TRACED_OP",
+    monkeypatch.setattr(glue, "_TRACED_OP",
                         lambda *args: calls.append(args))
-    monkeypatch.setattr(module, "_IS_COMPILING", lambda: True)
+    monkeypatch.setattr(glue, "_IS_COMPILING", lambda: True)
     bufs = [croq.Buffer(0x7F0000000000 + i * 0x10000000, (64, 64),
                         dtype="f32") for i in range(3)]
     before = last_launch(m).count
@@ -615,13 +615,13 @@ def test_traced_call_goes_through_the_torch_operator(tiled_add, monkeypatch):
     assert last_launch(m).count == before
     assert len(calls) == 1
     number, written, read, ints, floats = calls[0]
-    assert module._TRACED_ENTRIES[number] is entry
+    assert glue._TRACED_ENTRIES[number] is entry
     assert read == bufs[:2] and written == bufs[2:] and not ints \
         and not floats
     with pytest.raises(croq.ArgumentError, match="stream= cannot be passed "
                        "inside torch.compile"):
         entry(*bufs, stream=None)
-    monkeypatch.setattr(module, "_IS_COMPILING", lambda: False)
+    monkeypatch.setattr(glue, "_IS_COMPILING", lambda: False)
     entry._run_traced(written, read, ints, floats)
     assert last_launch(m).count == before + 1
     assert tuple(last_launch(m).grid) == (2, 2, 1)
@@ -629,7 +629,7 @@ def test_traced_call_goes_through_the_torch_operator(tiled_add, monkeypatch):
 
 def test_operator_names_are_unique_in_the_process():
     """A module loaded twice registers its operators under new names."""
-    from croq.module import _OP_NAMES, _unused_op_name
+    from croq._torch_glue import _OP_NAMES, _unused_op_name
     assert _unused_op_name("croq::never_seen") == "croq::never_seen"
     _OP_NAMES.add("croq::taken_x")
     try:
