@@ -62,15 +62,10 @@ SmallVector<TileLoad> pipeliner::findTileLoads(ParallelOp block,
   return loads;
 }
 
-/// Why `candidate`'s loop cannot be pipelined, or an empty string. Fills
-/// the slices the rewrite clones or keeps in place.
-std::string pipeliner::analyze(PipelineCandidate &candidate) {
-  scf::ForOp loop = candidate.loop;
-  Block *body = loop.getBody();
-  Block *blockBody = &candidate.block.getBody().front();
-
-  // Every loaded tile is written once per iteration by its load, and read
-  // only after it in the same iteration.
+/// Why a tile `candidate` loads is not written once per iteration by its
+/// load and read only after it in the same iteration, or an empty string.
+static std::string checkLoadedTiles(PipelineCandidate &candidate) {
+  Block *body = candidate.loop.getBody();
   for (TileLoad &load : candidate.loads) {
     for (OpOperand &use : load.alloc.getResult().getUses()) {
       Operation *user = use.getOwner();
@@ -89,10 +84,13 @@ std::string pipeliner::analyze(PipelineCandidate &candidate) {
         return "a loaded tile is written by another copy in the loop";
     }
   }
+  return "";
+}
 
-  // A loop that already synchronizes through events or futures is
-  // pipelined by hand; commits with pending groups keep a stage busy past
-  // its iteration.
+/// Whether `loop` is pipelined by hand: it already synchronizes through
+/// events or futures, or commits mma groups with pending groups, which
+/// keep a stage busy past its iteration.
+static bool isPipelinedByHand(scf::ForOp loop) {
   WalkResult walk = loop.walk([&](Operation *op) -> WalkResult {
     if (isa<EventAllocOp, EventTriggerOp, EventWaitOp, WaitOp>(op))
       return WalkResult::interrupt();
@@ -100,7 +98,19 @@ std::string pipeliner::analyze(PipelineCandidate &candidate) {
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted())
+  return walk.wasInterrupted();
+}
+
+/// Why `candidate`'s loop cannot be pipelined, or an empty string. Fills
+/// the slices the rewrite clones or keeps in place.
+std::string pipeliner::analyze(PipelineCandidate &candidate) {
+  scf::ForOp loop = candidate.loop;
+  Block *body = loop.getBody();
+  Block *blockBody = &candidate.block.getBody().front();
+
+  if (std::string why = checkLoadedTiles(candidate); !why.empty())
+    return why;
+  if (isPipelinedByHand(loop))
     return "the loop already synchronizes through events or futures, or "
            "commits mma groups with pending > 0";
 
