@@ -12,7 +12,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attention_fwd_common import LOG2E  # noqa: E402
+from attention_fwd_common import LOG2E, extent_check  # noqa: E402
+from attention_fwd_consumer import first_turn  # noqa: E402
 
 # Operand numbers of the attention extent check (CroqRuntime.h,
 # CROQ_RT_EXTENTS_ATTENTION).
@@ -103,18 +104,6 @@ def constants(k, extra=()):
     w(f"  %cD = arith.constant {k.D} : index")
 
 
-def check(k, n, tensor, dim, want, operand, mr):
-    """The runtime check that dimension `dim` of `tensor` is `want`."""
-    w = k.w
-    w(f"  %x{n} = memref.dim {tensor}, %c{dim} : {mr}")
-    w(f"  %x{n}_i64 = arith.index_cast %x{n} : index to i64")
-    w(f"  %want{n}_i64 = arith.index_cast {want} : index to i64")
-    w(f"  %operand{n} = arith.constant {operand} : i32")
-    w(f"  %ok{n} = func.call @croqRtRequireEqualExtents(%x{n}_i64, "
-      f"%want{n}_i64, %check_attention, %operand{n}) : "
-      f"(i64, i64, i32, i32) -> i32")
-
-
 def host_checks(k, operands, workspaces=(), prelude=()):
     """Checks the extents of `operands` (name, operand number, kind: "q"
     for [heads, seq, D], "kv" for [kv_heads, keys, D], "rows" for [heads,
@@ -141,11 +130,11 @@ def host_checks(k, operands, workspaces=(), prelude=()):
                      (1, "%seq" if kind == "q" else "%keys"), (2, "%cD")]
             mr = k.MR
         for dim, want in wants:
-            check(k, n, name, dim, want, operand, mr)
+            extent_check(k, n, name, dim, want, operand, mr)
             n += 1
     for name, operand, dims, mr in workspaces:
         for dim, want in enumerate(dims):
-            check(k, n, name, dim, want, operand, mr)
+            extent_check(k, n, name, dim, want, operand, mr)
             n += 1
     w("  %heads_i64 = arith.index_cast %heads : index to i64")
     w("  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64")
@@ -200,21 +189,7 @@ def turns_begin(k, I):
     w(f"{I}// that one's exponentials run under the other's products;")
     w(f"{I}// consumer 0 goes first.")
     w(f"{I}%is_c0 = arith.cmpi eq, %half, %c0 : index")
-    w(f"{I}%turn_mine = arith.select %is_c0, %c0, %c1 : index")
-    w(f"{I}%turn_other = arith.select %is_c0, %c1, %c0 : index")
-    w(f"{I}scf.if %is_c0 {{")
-    w(f"{I}}} else {{")
-    w(f"{I}  croq.named_barrier.arrive %c0, threads = 256")
-    w(f"{I}}}")
-
-
-def turns_end(k, I):
-    """Consumer 1's last hand-over, taken by consumer 0 after the loop (both
-    run as many tiles), so that no arrival outlives the block."""
-    w = k.w
-    w(f"{I}scf.if %is_c0 {{")
-    w(f"{I}  croq.named_barrier.sync %c0, threads = 256")
-    w(f"{I}}}")
+    first_turn(k, I)
 
 
 def pingpong(D):

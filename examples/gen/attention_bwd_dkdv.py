@@ -1,9 +1,10 @@
 """The dK/dV kernels of examples/flash_attention_bwd.mlir, alone or
 fused with dQ's f32 sums (see flash_attention_bwd.py's header)."""
 
+from attention_fwd_consumer import last_turn, my_turn, pass_turn
 from attention_bwd_common import (
     DELTA, DK, DO, DQ_ACC, DV, K, LSE, Q, TURNS, V, Writer, constants,
-    host_checks, pingpong, read_staged_vec, suffix, turns_end, turns_begin)
+    host_checks, pingpong, read_staged_vec, suffix, turns_begin)
 
 
 def query_tiles(D, causal, fused):
@@ -182,13 +183,13 @@ def dkdv_consumer(k, CR, fused):
         w(f"{J}%{t}b = croq.mma.load %{t}2 : {k.QR2} -> {k.QRF}")
     w(f"{J}%sz = croq.mma.fill %zero : {SA}")
     if k.pingpong:
-        w(f"{J}croq.named_barrier.sync %turn_mine, threads = 256")
+        my_turn(k, J)
     w(f"{J}%s1 = croq.mma row row %sz, %ka, %qb : {k.RF}, {k.QRF} -> {SA}")
     w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
     w(f"{J}%dp1 = croq.mma row row %sz, %va, %dob : {k.RF}, {k.QRF} -> {SA}")
     w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
     if k.pingpong:
-        w(f"{J}croq.named_barrier.arrive %turn_other, threads = 256")
+        pass_turn(k, J)
     read_staged_vec(k, J, "lse2", "%lse_s", "%stage", "cols")
     w(f"{J}%st = croq.mma.wait %sc pending = 1 : {SA}")
     sm = transposed_mask(k, J, SA) if causal else "%st"
@@ -268,7 +269,7 @@ def dkdv_epilogue(k, I, fused, OA):
         w(f"{I}// dQ product; dK is stored through it.")
         w(f"{I}croq.named_barrier.sync %c0, threads = 256")
     if k.pingpong:
-        turns_end(k, I)
+        last_turn(k, I)
     w(f"{I}%dks = croq.mma.map %res#1 (%row, %col, %x) : {OA} {{")
     w(f"{I}  %y = arith.mulf %x, %sm_scale : f32")
     w(f"{I}  croq.yield %y : f32")

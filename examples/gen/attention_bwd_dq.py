@@ -5,12 +5,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from attention_fwd_common import Kernel  # noqa: E402
-from attention_fwd_consumer import mask  # noqa: E402
+from attention_fwd_common import Kernel, extent_check  # noqa: E402
+from attention_fwd_consumer import (  # noqa: E402
+    last_turn, mask, my_turn, pass_turn)
 from attention_bwd_common import (  # noqa: E402
-    DELTA, DO, DQ, DQ_ACC, K, LSE, OUT, Q, TURNS, V, Writer, check,
-    constants, host_checks, pingpong, read_vec, suffix, turns_begin,
-    turns_end)
+    DELTA, DO, DQ, DQ_ACC, K, LSE, OUT, Q, TURNS, V, Writer, constants,
+    host_checks, pingpong, read_vec, suffix, turns_begin)
 
 
 def dq_kernel(T, D, causal):
@@ -135,13 +135,13 @@ def dq_consumer(k, CR, KST, EK, KSS):
     w(f"{J}%vb = croq.mma.load %v2 : {k.K2} -> {k.KF}")
     w(f"{J}%sz = croq.mma.fill %zero : {SA}")
     if k.pingpong:
-        w(f"{J}croq.named_barrier.sync %turn_mine, threads = 256")
+        my_turn(k, J)
     w(f"{J}%s1 = croq.mma row row %sz, %qa, %kb : {k.RF}, {k.KF} -> {SA}")
     w(f"{J}%sc = croq.mma.commit %s1 pending = 1 : {SA}")
     w(f"{J}%dp1 = croq.mma row row %sz, %doa, %vb : {k.RF}, {k.KF} -> {SA}")
     w(f"{J}%dpc = croq.mma.commit %dp1 pending = 1 : {SA}")
     if k.pingpong:
-        w(f"{J}croq.named_barrier.arrive %turn_other, threads = 256")
+        pass_turn(k, J)
     w(f"{J}%s = croq.mma.wait %sc pending = 1 : {SA}")
     # The forward's mask: -inf past the keys' end or the diagonal.
     fk = Kernel("", T, D, causal)
@@ -167,7 +167,7 @@ def dq_consumer(k, CR, KST, EK, KSS):
     w(f"{J}scf.yield %dqc : {OA}")
     w(f"{I}}}")
     if k.pingpong:
-        turns_end(k, I)
+        last_turn(k, I)
     w(f"{I}%dqs = croq.mma.map %dqr (%row, %col, %x) : {OA} {{")
     w(f"{I}  %y = arith.mulf %x, %sm_scale : f32")
     w(f"{I}  croq.yield %y : f32")
@@ -235,7 +235,7 @@ def delta_kernel(T, D):
             ("%dq_acc", DQ_ACC, [(0, "%acc_rows"), (1, "%cD")], k.ML),
             ("%turns", TURNS, [(0, "%turn_count")], "memref<?xi32>")):
         for dim, want in wants:
-            check(k, n, name_, dim, want, operand, mr)
+            extent_check(k, n, name_, dim, want, operand, mr)
             n += 1
     w("  %grid_q = arith.ceildivui %seq, %c128 : index")
     w("  %items = arith.muli %heads, %grid_q : index")

@@ -62,3 +62,17 @@ class Kernel:
 
     def w(self, line):
         self.lines.append(self.indent + line)
+
+
+def extent_check(k, n, tensor, dim, want, operand, mr):
+    """The host check (the n-th of the entry point) that dimension `dim`
+    of `tensor` (of type `mr`) is `want`; a failure names `operand`
+    (CroqRuntime.h, CROQ_RT_EXTENTS_ATTENTION)."""
+    w = k.w
+    w(f"  %x{n} = memref.dim {tensor}, %c{dim} : {mr}")
+    w(f"  %x{n}_i64 = arith.index_cast %x{n} : index to i64")
+    w(f"  %want{n}_i64 = arith.index_cast {want} : index to i64")
+    w(f"  %operand{n} = arith.constant {operand} : i32")
+    w(f"  %ok{n} = func.call @croqRtRequireEqualExtents(%x{n}_i64, "
+      f"%want{n}_i64, %check_attention, %operand{n}) : "
+      f"(i64, i64, i32, i32) -> i32")

@@ -20,6 +20,28 @@ def pass_turn(k, I):
     k.w(f"{I}croq.named_barrier.arrive %turn_other, threads = 256")
 
 
+def first_turn(k, I):
+    """The two consumers' barriers of their turns (%turn_mine, %turn_other:
+    consumer c waits at named barrier c), and consumer 0's first turn:
+    consumer 1 arrives at barrier 0 (%is_c0: whether this is consumer 0)."""
+    w = k.w
+    w(f"{I}%turn_mine = arith.select %is_c0, %c0, %c1 : index")
+    w(f"{I}%turn_other = arith.select %is_c0, %c1, %c0 : index")
+    w(f"{I}scf.if %is_c0 {{")
+    w(f"{I}}} else {{")
+    w(f"{I}  croq.named_barrier.arrive %c0, threads = 256")
+    w(f"{I}}}")
+
+
+def last_turn(k, I):
+    """Consumer 1's last hand-over, taken by consumer 0 once both have run
+    as many turns, so that no arrival outlives the block."""
+    w = k.w
+    w(f"{I}scf.if %is_c0 {{")
+    w(f"{I}  croq.named_barrier.sync %c0, threads = 256")
+    w(f"{I}}}")
+
+
 def mask(k, indent, s, j, t):
     """%t: the scores `s` of key tile `j`, with those of keys past the end
     (and, causal, past the diagonal) -inf where `j` is the last tile."""
@@ -147,12 +169,7 @@ def consumer(k):
     first_q(k, I)
     w(f"{I}// Consumer c waits for its turn at named barrier c and hands")
     w(f"{I}// the turn to the other; consumer 0 goes first.")
-    w(f"{I}%turn_mine = arith.select %is_c0, %c0, %c1 : index")
-    w(f"{I}%turn_other = arith.select %is_c0, %c1, %c0 : index")
-    w(f"{I}scf.if %is_c0 {{")
-    w(f"{I}}} else {{")
-    w(f"{I}  croq.named_barrier.arrive %c0, threads = 256")
-    w(f"{I}}}")
+    first_turn(k, I)
     w(f"{I}%o2 = croq.span_as %ot : {k.Q3} -> {k.Q2}")
     OUTER = I
     I = open_item(k, I)
@@ -162,9 +179,7 @@ def consumer(k):
     close_item(k, OUTER)
     w(f"{OUTER}// Consumer 1's last hand-over, so that no arrival outlives the")
     w(f"{OUTER}// block.")
-    w(f"{OUTER}scf.if %is_c0 {{")
-    w(f"{OUTER}  croq.named_barrier.sync %c0, threads = 256")
-    w(f"{OUTER}}}")
+    last_turn(k, OUTER)
     w("      }")
     w("    }")
     w("  }")

@@ -24,7 +24,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import attention_varlen as varlen  # noqa: E402
 from attention_fwd_common import (  # noqa: E402
-    BLOCKS, LOG2E, SNAKE_BYTES, Kernel)
+    BLOCKS, LOG2E, SNAKE_BYTES, Kernel, extent_check)
 from attention_fwd_consumer import consumer  # noqa: E402
 from attention_fwd_walk import producer  # noqa: E402
 
@@ -219,13 +219,7 @@ def host_checks(k):
         checks += [("%lse", 0, "%heads", 4), ("%lse", 1, "%seq", 4)]
     for n, (t, dim, want, operand) in enumerate(checks):
         mr = "memref<?x?xf32>" if t == "%lse" else k.MR
-        w(f"  %x{n} = memref.dim {t}, %c{dim} : {mr}")
-        w(f"  %x{n}_i64 = arith.index_cast %x{n} : index to i64")
-        w(f"  %want{n}_i64 = arith.index_cast {want} : index to i64")
-        w(f"  %operand{n} = arith.constant {operand} : i32")
-        w(f"  %ok{n} = func.call @croqRtRequireEqualExtents(%x{n}_i64, "
-          f"%want{n}_i64, %check_attention, %operand{n}) : "
-          f"(i64, i64, i32, i32) -> i32")
+        extent_check(k, n, t, dim, want, operand, mr)
     w("  %heads_i64 = arith.index_cast %heads : index to i64")
     w("  %kv_heads_i64 = arith.index_cast %kv_heads : index to i64")
     w("  %check_groups = arith.constant 0 : i32")
