@@ -27,8 +27,8 @@ TOLERANCE = {torch.float16: 1e-2, torch.bfloat16: 4e-2}
 
 #: SDPA's backends for the reference. In float32 the math one (matmuls and
 #: a softmax, differentiated by autograd); in f16/bf16 (the "(sdpa)" error
-#: of each row) FlashAttention-2, or the math one where FA2 declines
-#: (causal with fewer or more queries than keys). Neither cuDNN's nor the
+#: of each row) FlashAttention-2, or the math one where FA2 declines (as
+#: for causal attention with fewer or more queries than keys). Neither cuDNN's nor the
 #: memory-efficient kernels: under compute-sanitizer (H200, torch 2.11,
 #: 2026-12-03) synccheck reports cuDNN's backward kernel
 #: (cudnn_generated_fort_native_sdpa_sm90_flash_bprop_wgmma_f16_knob_26_*)
