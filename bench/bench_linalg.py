@@ -49,12 +49,16 @@ A waves table (not in the default set) times grids of part of a wave
 (WAVE_SHAPES) by CUDA events around each call, with and without the
 stream-K form (kernels/linalg_matmul_nosk compiled with gemm_stream_k=1).
 --tables picks among main, f8, block_scaled, epilogue, batch, tf32, s8,
-triton and waves (default main, f8, epilogue and batch).
+triton, waves and variants (default main, f8, epilogue and batch).
+The variants table (not in the default set) times linalg_mm_f16 and
+linalg_mm_nt_bf16 tuned by croq.autotune_variants (the fastest of every
+variant the module holds, per shape) against the cost model's choice and
+cuBLAS: what the model leaves on each shape.
 
 Usage:
     bench_linalg.py --artifacts DIR [--rounds N] [--md FILE] [--no-triton]
                     [--shapes MxNxK,...]
-                    [--tables main,f8,block_scaled,epilogue,batch,tf32,s8,triton,waves]
+                    [--tables main,f8,block_scaled,epilogue,batch,tf32,s8,triton,waves,variants]
                     [--autotune]
 """
 
@@ -210,6 +214,68 @@ def autotune_rows(kernels: Path, shapes, rounds: int):
         print(row, flush=True)
         rows.append(row)
     return head + rows
+
+
+def variants_rows(mod, shapes, rounds: int):
+    """linalg_mm_f16 (B K x N) and linalg_mm_nt_bf16 (B N x K) tuned by
+    croq.autotune_variants (every variant the module holds, timed on the
+    first call of a shape with the L2 flushed) against the cost model's
+    choice and cuBLAS, interleaved; ratios are speeds."""
+    import croq
+    tuned = croq.autotune_variants(mod, iters=10)
+    head = ["", "| kernel | shape | cuBLAS ms | model vs cuBLAS | "
+            "tuned vs cuBLAS | tuned vs model | variants (model -> tuned) | "
+            "tuning s |", "|---|---|---|---|---|---|---|---|"]
+    print("\n".join(head), flush=True)
+    rows, summary = [], {"model": [], "tuned": []}
+    for kernel, dtype, nt, tn in KERNELS:
+        if tn:
+            continue
+        fn, tuned_fn = getattr(mod, kernel), getattr(tuned, kernel)
+        for m, n, k in shapes:
+            a = torch.randn(m, k, device="cuda").to(dtype)
+            b = torch.randn(n, k, device="cuda").to(dtype) if nt else \
+                torch.randn(k, n, device="cuda").to(dtype)
+            b_view = b.t() if nt else b
+            ref = a.float() @ b_view.float()
+            out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+            started = time.time()
+            tuned_fn(a, b, out)
+            torch.cuda.synchronize()
+            seconds = time.time() - started
+            errors = [relative_error(out, ref)]
+            out.fill_(float("nan"))
+            fn(a, b, out)
+            torch.cuda.synchronize()
+            errors.append(relative_error(out, ref))
+            if not max(errors) < 2e-2:
+                rows.append(f"| {kernel} | {m}x{n}x{k} | WRONG (rel err "
+                            f"tuned {errors[0]:.3g}, model {errors[1]:.3g}) |")
+                print(rows[-1], flush=True)
+                continue
+            entry = tuned.choices()[tuned_fn.key(a, b, out)]
+            match = croq_kernels(kernel)
+            calls = {"model": (lambda: fn(a, b, out), match),
+                     "tuned": (lambda: tuned_fn(a, b, out), match),
+                     "cublas": (lambda: torch.matmul(a, b_view),
+                                is_library_kernel)}
+            times = rotate(calls, rounds)
+            ratios = {name: per_round(times["cublas"], times[name])
+                      for name in ("model", "tuned")}
+            gain = per_round(times["model"], times["tuned"])
+            for name in summary:
+                summary[name].append(statistics.median(ratios[name]))
+            rows.append(f"| {kernel} | {m}x{n}x{k} | "
+                        f"{spread(times['cublas'])} | "
+                        f"{spread(ratios['model'])} | "
+                        f"{spread(ratios['tuned'])} | {spread(gain)} | "
+                        f"{entry['model']} -> {entry['variants']} | "
+                        f"{seconds:.2f} |")
+            print(rows[-1], flush=True)
+    tail = [""] + [geomean_line(f"{name} vs cuBLAS:", ratios)
+                   for name, ratios in summary.items() if ratios]
+    print("\n".join(tail), flush=True)
+    return head + rows + tail
 
 
 def epilogue_rows(mod, rounds: int):
@@ -757,7 +823,8 @@ def main() -> int:
     parser.add_argument("--tables", default="main,f8,epilogue,batch",
                         help="which tables to time (comma-separated: main, "
                              "f8, block_scaled, epilogue, batch, tf32, s8, "
-                             "triton, waves; default main, f8, epilogue, "
+                             "triton, waves, variants; default main, f8, "
+                             "epilogue, "
                              "batch)")
     args = parser.parse_args()
     tables = set(args.tables.split(","))
@@ -765,7 +832,7 @@ def main() -> int:
     import croq
     # linalg_matmul.mlir's kernels, for the tables that time them.
     mod = None
-    if tables & {"main", "f8", "epilogue", "block_scaled"}:
+    if tables & {"main", "f8", "epilogue", "block_scaled", "variants"}:
         mod = croq.load(args.artifacts / "kernels" / "liblinalg_matmul.so")
     lines = [f"device: {torch.cuda.get_device_name()}; rounds: {args.rounds}; "
              "device ms, median [min-max] over rounds; ratios are speeds "
@@ -778,6 +845,8 @@ def main() -> int:
                                    else TRITON_CHECK_SHAPES, args.rounds)
     if "f8" in tables:
         lines += f8_rows(mod, shapes, args.rounds)
+    if "variants" in tables:
+        lines += variants_rows(mod, shapes, args.rounds)
     if "block_scaled" in tables:
         lines += block_scaled_rows(mod, args.rounds)
     if "epilogue" in tables:

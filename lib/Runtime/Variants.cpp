@@ -6,7 +6,10 @@
 // the variant it was compiled with. croqRtReportVariant and
 // croqRtGetReportedVariants: what the classifier (`classify`: no kernels)
 // tells its caller, the shape class of the call, which croq.jit compiles
-// alone the first time it is seen.
+// alone the first time it is seen; the dispatcher reports the same, the
+// variant it took. croqRtRequestVariants, croqRtRequestedVariant and
+// croqRtGetVariantCounts: the variants a caller asks the host code to take
+// (an autotuner timing each) and how many each product has.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +26,18 @@ using namespace croq::rt;
 /// not reached), since its call began.
 static thread_local std::vector<int64_t> reported;
 
-void croq::rt::forgetReportedVariants() { reported.clear(); }
+/// The variants each product has, as the calling thread's host code asked
+/// for its request (0: not reached), since its call began.
+static thread_local std::vector<int64_t> counted;
+
+/// The variants the calling thread asks for, by product (-1: the model's
+/// choice); they outlast its calls.
+static thread_local std::vector<int64_t> requested;
+
+void croq::rt::forgetReportedVariants() {
+  reported.clear();
+  counted.clear();
+}
 
 extern "C" int croqRtRequireVariant(int64_t product, int64_t chosen,
                                     int64_t compiled) {
@@ -63,5 +77,35 @@ extern "C" int64_t croqRtGetReportedVariants(int64_t *variants,
   if (variants)
     std::copy_n(reported.begin(),
                 std::min(count, std::max<int64_t>(capacity, 0)), variants);
+  return count;
+}
+
+extern "C" int croqRtRequestVariants(const int64_t *variants, int64_t count) {
+  if (count < 0 || (count > 0 && !variants)) {
+    reportError(CROQ_RT_ERROR_INVALID_ARGUMENT, "croqRtRequestVariants",
+                "%lld variants requested from %s",
+                static_cast<long long>(count), variants ? "a list" : "null");
+    return 0;
+  }
+  requested.assign(variants, variants + count);
+  return 1;
+}
+
+extern "C" int64_t croqRtRequestedVariant(int64_t product, int64_t variants) {
+  if (product < 0)
+    return -1;
+  if (static_cast<int64_t>(counted.size()) <= product)
+    counted.resize(product + 1, 0);
+  counted[product] = variants;
+  if (product >= static_cast<int64_t>(requested.size()))
+    return -1;
+  return requested[product];
+}
+
+extern "C" int64_t croqRtGetVariantCounts(int64_t *counts, int64_t capacity) {
+  auto count = static_cast<int64_t>(counted.size());
+  if (counts)
+    std::copy_n(counted.begin(),
+                std::min(count, std::max<int64_t>(capacity, 0)), counts);
   return count;
 }

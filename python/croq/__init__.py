@@ -29,6 +29,8 @@ from .errors import (ArgumentError, CompileError, CroqError,
                      CroqRuntimeError, LoadError, RuntimeError)
 from .jit import JitFunction, JitModule, jit
 from .varlen import flash_attn_varlen
+from .variant_tuning import (VariantTunedEntryPoint, VariantTunedModule,
+                             autotune_variants)
 from .module import EntryPoint, Module, load
 from .signature import (ELEMENT_TYPES, FunctionSignature, MemRefArg,
                         element_type, parse_signature)
@@ -40,8 +42,8 @@ __all__ = [
     "AutotunedModule", "Buffer", "CompileError", "CroqError",
     "CroqRuntimeError", "DEFAULT_CONFIGS", "ELEMENT_TYPES", "EntryPoint",
     "FunctionSignature", "JitFunction", "JitModule", "LoadError", "MemRefArg",
-    "Module", "RuntimeError",
-    "autotune", "call_path", "compile", "compile_grouped_kernels",
+    "Module", "RuntimeError", "VariantTunedEntryPoint", "VariantTunedModule",
+    "autotune", "autotune_variants", "call_path", "compile", "compile_grouped_kernels",
     "compile_variants", "element_type", "flash_attn_varlen", "flash_decode",
     "grouped_mm", "jit",
     "load", "load_autotuned", "parse_signature",

@@ -42,10 +42,12 @@ const char *croqRtGetLastError(void) { return lastError; }
 void croqRtClearLastError(void) { lastError[0] = 0; }
 static __thread int refused;
 static __thread int64_t reportedCount;
+static __thread int64_t countedCount;
 void croqRtCallBegin(void) {
   callStatus = 0;
   refused = 0;
   reportedCount = 0;
+  countedCount = 0;
 }
 int croqRtCallEnd(void) {
   int status = callStatus;
@@ -110,6 +112,40 @@ int64_t croqRtGetReportedVariants(int64_t *variants, int64_t capacity) {
   for (int64_t i = 0; variants && i < reportedCount && i < capacity; ++i)
     variants[i] = reported[i];
   return reportedCount;
+}
+
+static __thread int64_t requested[64];
+static __thread int64_t requestedCount;
+static __thread int64_t counted[64];
+
+int croqRtRequestVariants(const int64_t *variants, int64_t count) {
+  if (count < 0 || count > 64 || (count > 0 && !variants)) {
+    snprintf(lastError, sizeof(lastError),
+             "croqRtRequestVariants: %lld variants requested (stub)",
+             (long long)count);
+    return 0;
+  }
+  for (int64_t i = 0; i < count; ++i)
+    requested[i] = variants[i];
+  requestedCount = count;
+  return 1;
+}
+
+int64_t croqRtRequestedVariant(int64_t product, int64_t variants) {
+  if (product < 0 || product >= 64)
+    return -1;
+  for (int64_t i = countedCount; i < product; ++i)
+    counted[i] = 0;
+  if (countedCount <= product)
+    countedCount = product + 1;
+  counted[product] = variants;
+  return product < requestedCount ? requested[product] : -1;
+}
+
+int64_t croqRtGetVariantCounts(int64_t *counts, int64_t capacity) {
+  for (int64_t i = 0; counts && i < countedCount && i < capacity; ++i)
+    counts[i] = counted[i];
+  return countedCount;
 }
 
 static const unsigned char zeroMap[128] __attribute__((aligned(128)));

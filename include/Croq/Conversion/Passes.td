@@ -435,6 +435,17 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     `croq.jit` calls to find a call's shape class before it compiles that
     class's kernels alone.
 
+    Requested variants. Before the cost model chooses for product p, the
+    host code calls `croqRtRequestedVariant(p, variants)`: the variant the
+    calling thread asked for (`croqRtRequestVariants`), or -1. A request is
+    the choice wherever the model could take that variant at the call's
+    extents (its cost is not "never"), with the splits the model gives it;
+    elsewhere the model's choice stands. The dispatcher then reports the
+    variant it took (`croqRtReportVariant`), so that an autotuner
+    (`croq.autotune_variants`) times each variant the module holds on a
+    call's own tensors, without compiling anything again. A product with
+    one variant, or of static extents, asks for nothing.
+
     Specialized to variant 3 (`variants=3`):
 
     ```mlir

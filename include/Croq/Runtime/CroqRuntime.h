@@ -452,6 +452,33 @@ CROQ_RT_EXPORT void croqRtReportVariant(int64_t product, int64_t products,
 CROQ_RT_EXPORT int64_t croqRtGetReportedVariants(int64_t *variants,
                                                  int64_t capacity);
 
+/// Sets the variants the calling thread's later calls ask for, by product
+/// (the products whose variant the host code chooses, in the module's
+/// order): `variants[p]` for product p < `count`, -1 (or p >= `count`) for
+/// the cost model's choice. The host code takes a requested variant where
+/// the cost model could (croqRtReportVariant tells which it took) and the
+/// model's choice elsewhere. `count` 0 clears the requests; they last until
+/// the next call of this function on the thread. An autotuner times each
+/// variant so (croq.autotune_variants). Returns 0, with
+/// CROQ_RT_ERROR_INVALID_ARGUMENT, where `count` is negative or `variants`
+/// null with a positive `count`.
+CROQ_RT_EXPORT int croqRtRequestVariants(const int64_t *variants,
+                                         int64_t count);
+
+/// The host call of croq's generated code before the cost model chooses a
+/// variant for product `product`, which has `variants` of them: the
+/// variant the calling thread requested for it (croqRtRequestVariants), or
+/// -1. Also records `variants` for croqRtGetVariantCounts.
+CROQ_RT_EXPORT int64_t croqRtRequestedVariant(int64_t product,
+                                              int64_t variants);
+
+/// Copies the number of variants of each product the calling thread's host
+/// code asked about since its last croqRtCallBegin (croqRtRequestedVariant)
+/// into `counts` (at most `capacity`; 0 for a product it did not reach) and
+/// returns the number of products it reached.
+CROQ_RT_EXPORT int64_t croqRtGetVariantCounts(int64_t *counts,
+                                              int64_t capacity);
+
 /// Frees a staging buffer on `stream` (cuMemFreeAsync: after the work
 /// queued there before this call, such as the kernel that reads it); null
 /// does nothing.

@@ -3,7 +3,9 @@
 // Operands whose extents disagree would make a kernel read or write past
 // an operand's edge; the runtime fails the call instead, naming the
 // extents, and launches nothing. A product compiled for one variant checks
-// the cost model's choice the same way; a classifier reports it.
+// the cost model's choice the same way; a classifier reports it; the host
+// code of a product of dynamic extents asks for the variant its caller
+// requested.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +68,19 @@ void mlir::croq::reportVariant(OpBuilder &b, Location loc, int64_t product,
       ValueRange{arith::ConstantIntOp::create(b, loc, product, 64),
                  arith::ConstantIntOp::create(b, loc, products, 64),
                  arith::IndexCastOp::create(b, loc, i64, chosen)});
+}
+
+Value mlir::croq::requestedVariant(OpBuilder &b, Location loc, int64_t product,
+                                   int64_t variants) {
+  Type i64 = b.getI64Type();
+  func::FuncOp requested = getRuntimeFunction(
+      b, "croqRtRequestedVariant", b.getFunctionType({i64, i64}, {i64}));
+  auto call = func::CallOp::create(
+      b, loc, requested,
+      ValueRange{arith::ConstantIntOp::create(b, loc, product, 64),
+                 arith::ConstantIntOp::create(b, loc, variants, 64)});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                    call.getResult(0));
 }
 
 void mlir::croq::requireEqualExtents(OpBuilder &b, Location loc, Value first,

@@ -4,7 +4,9 @@
 // kernel from linalg makes before it launches, where two extents that must
 // agree are known only at run time, and the calls by which a product
 // compiled for one variant checks the cost model's choice
-// (croqRtRequireVariant) or a classifier reports it (croqRtReportVariant).
+// (croqRtRequireVariant) or a classifier reports it (croqRtReportVariant),
+// and the call by which the host code asks for a variant its caller
+// requested (croqRtRequestedVariant).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,12 @@ void requireVariant(OpBuilder &b, Location loc, int64_t product, Value chosen,
 /// caller.
 void reportVariant(OpBuilder &b, Location loc, int64_t product,
                    int64_t products, Value chosen);
+
+/// Emits `croqRtRequestedVariant(product, variants)` and returns its result
+/// as an index: the variant of the `variants` of product `product` that the
+/// caller asks for (an autotuner's request), or -1 (none).
+Value requestedVariant(OpBuilder &b, Location loc, int64_t product,
+                       int64_t variants);
 
 void requireOperandExtents(OpBuilder &b, Location loc, linalg::LinalgOp op,
                            ArrayRef<Value> loopExtents);

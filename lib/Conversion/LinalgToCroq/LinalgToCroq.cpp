@@ -85,22 +85,31 @@ static void emitVariant(OpBuilder &b, Location loc, const MatmulSpec &spec,
 }
 
 /// The cost model's choice for `spec`, built in a scratch block when the
-/// shape is static, so that only the chosen constants remain.
+/// shape is static, so that only the chosen constants remain. Where the
+/// host code chooses, it asks the runtime first for a variant its caller
+/// requested for product `product` (croqRtRequestedVariant: an autotuner
+/// timing each), which the choice takes where the model could.
 static GemmChoice chooseVariant(OpBuilder &b, Location loc,
                                 const ProductSizes &sizes, Value aRowBytes,
                                 Value bRowBytes, ArrayRef<GemmVariant> variants,
                                 const TargetDescription &target,
-                                int64_t resultBytes, int64_t splitK) {
+                                int64_t resultBytes, int64_t splitK,
+                                int64_t product) {
   std::optional<int64_t> batch = getConstantIntValue(sizes.batch);
   std::optional<int64_t> m = getConstantIntValue(sizes.m);
   std::optional<int64_t> n = getConstantIntValue(sizes.n);
   std::optional<int64_t> kSteps = getConstantIntValue(sizes.kSteps);
   std::optional<int64_t> aRow = getConstantIntValue(aRowBytes);
   std::optional<int64_t> bRow = getConstantIntValue(bRowBytes);
-  if (!batch || !m || !n || !kSteps || !aRow || !bRow)
+  if (!batch || !m || !n || !kSteps || !aRow || !bRow) {
+    // One variant leaves nothing to request.
+    Value requested;
+    if (variants.size() > 1)
+      requested = requestedVariant(b, loc, product, variants.size());
     return emitGemmChoice(b, loc, sizes.batch, sizes.m, sizes.n, sizes.kSteps,
                           aRowBytes, bRowBytes, variants, target, resultBytes,
-                          splitK);
+                          splitK, requested);
+  }
   // The cost model's ops fold; those it leaves are erased after.
   struct Recorder : OpBuilder::Listener {
     SmallVector<Operation *> created;
@@ -191,7 +200,8 @@ struct HostChoices {
 };
 
 /// Emits the kernels of the variant of `spec` that `choice` chooses on the
-/// host, as `choices` says: a dispatch among all `variants`, the one of a
+/// host, as `choices` says: a dispatch among all `variants` (the variant
+/// taken reported, croqRtReportVariant), the one of a
 /// shape class after the check that the call's extents chose it, or no
 /// kernel (the classifier's report is emitted after, by
 /// emitVariantReports).
@@ -223,6 +233,9 @@ emitHostChoice(OpBuilder &b, Location loc, linalg::LinalgOp op,
                   target);
     return success();
   }
+  // The variant taken, for an autotuner to tell a request the model could
+  // not take from one it took.
+  reportVariant(b, loc, product, product + 1, choice.variant);
   SmallVector<int64_t> cases;
   for (int64_t i = 1, e = variants.size(); i < e; ++i)
     cases.push_back(i);
@@ -272,8 +285,9 @@ emitProduct(OpBuilder &b, Location loc, linalg::LinalgOp op, MatmulSpec &spec,
   Value aRowBytes =
       e.mul(spec.aTransposed ? sizes.m : sizes.k, e.c(elementBytes));
   emitExtentChecks(b, loc, op, spec, sizes);
-  GemmChoice choice = chooseVariant(b, loc, sizes, aRowBytes, bRowBytes,
-                                    variants, target, resultBytes, splitK);
+  GemmChoice choice =
+      chooseVariant(b, loc, sizes, aRowBytes, bRowBytes, variants, target,
+                    resultBytes, splitK, /*product=*/choices.count);
   if (std::optional<int64_t> chosen = getConstantIntValue(choice.variant)) {
     if (!choices.classify)
       emitVariant(b, loc, spec, variants[*chosen], sizes, choice.splits,

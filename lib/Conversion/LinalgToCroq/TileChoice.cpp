@@ -597,7 +597,8 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
                                       Value aRowBytes, Value bRowBytes,
                                       ArrayRef<GemmVariant> variants,
                                       const TargetDescription &target,
-                                      int64_t resultBytes, int64_t splitK) {
+                                      int64_t resultBytes, int64_t splitK,
+                                      Value requested) {
   IndexBuilder e{b, loc};
   auto misaligned = [&](Value rowBytes) {
     return b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::ne,
@@ -612,6 +613,8 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
     return variant.tile.maxModelCols != 0;
   });
   Value best, bestCost, bestSplits;
+  // Whether the requested variant can be taken, and its splits.
+  Value takeRequested, requestedSplits;
   for (auto [index, variant] : llvm::enumerate(variants)) {
     const TileConfig &tile = variant.tile;
     if (tile.swapped && !aMisaligned)
@@ -654,6 +657,17 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
       printCycles(llvm::dbgs(), splits);
       llvm::dbgs() << "\n";
     });
+    if (requested) {
+      Value asked = b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::eq,
+                                                  requested, e.c(index));
+      Value possible = e.less(cost, e.c(kNever));
+      Value take = b.createOrFold<arith::AndIOp>(loc, asked, possible);
+      takeRequested =
+          takeRequested ? b.createOrFold<arith::OrIOp>(loc, takeRequested, take)
+                        : take;
+      requestedSplits =
+          requestedSplits ? e.select(take, splits, requestedSplits) : splits;
+    }
     if (!best) {
       best = e.c(index);
       bestCost = cost;
@@ -664,6 +678,10 @@ GemmChoice mlir::croq::emitGemmChoice(OpBuilder &b, Location loc, Value batch,
     best = e.select(better, e.c(index), best);
     bestSplits = e.select(better, splits, bestSplits);
     bestCost = e.select(better, cost, bestCost);
+  }
+  if (requested) {
+    best = e.select(takeRequested, requested, best);
+    bestSplits = e.select(takeRequested, requestedSplits, bestSplits);
   }
   LLVM_DEBUG({
     llvm::dbgs() << "[" DEBUG_TYPE "] chosen variant ";

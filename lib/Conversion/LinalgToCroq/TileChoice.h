@@ -263,11 +263,16 @@ struct GemmChoice {
 /// `splitK` > 1 forces that many splits (at most one per K
 /// step). A swapped tile's grid, traffic and step are those of the product
 /// C^T = B^T A^T: N x M, its B operand's rows A's (`aRowBytes`).
+/// `requested` (an index; none where null) is a variant the caller asks for
+/// (croqRtRequestedVariant: an autotuner timing each variant): it is the
+/// choice wherever the model could take it (its cost is not "never"), with
+/// the splits the model gives that variant; elsewhere the model's choice
+/// stands.
 GemmChoice emitGemmChoice(OpBuilder &builder, Location loc, Value batch,
                           Value m, Value n, Value kSteps, Value aRowBytes,
                           Value bRowBytes, ArrayRef<GemmVariant> variants,
                           const TargetDescription &target, int64_t resultBytes,
-                          int64_t splitK);
+                          int64_t splitK, Value requested = Value());
 
 } // namespace croq
 } // namespace mlir

@@ -12,15 +12,15 @@
 // CHECK:       scf.if
 // CHECK:         memref.reinterpret_cast
 // CHECK-NOT:     croq.parallel
-// CHECK:         call @croqRtRequireVariant(%c0_i64, %{{.*}}, %c-1_i64)
+// CHECK:         call @croqRtRequireVariant(%c0_i64{{.*}}, %{{.*}}, %c-1_i64)
 // CHECK-NEXT:  } else {
 // CHECK:         scf.if
 // CHECK:           memref.reinterpret_cast
 // CHECK-NOT:       croq.parallel
-// CHECK:           call @croqRtRequireVariant(%c1_i64, %{{.*}}, %c-1_i64)
+// CHECK:           call @croqRtRequireVariant(%c1_i64{{.*}}, %{{.*}}, %c-1_i64)
 // CHECK-NEXT:    } else {
 // CHECK-NOT:       memref.reinterpret_cast
-// CHECK:           call @croqRtRequireVariant(%c2_i64, %{{.*}}, %c3_i64)
+// CHECK:           call @croqRtRequireVariant(%c2_i64{{.*}}, %{{.*}}, %c3_i64)
 // CHECK:         croq.parallel
 // CHECK:         croq.mma.fill {{.*}} : !croq.acc<128x192xf32>
 // CHECK-NOT:     croq.parallel

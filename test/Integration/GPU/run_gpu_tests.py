@@ -2380,6 +2380,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # Compile on first call, where croq's tools are (jit_tests.py).
     from jit_tests import jit_tests
     jit_tests(suite, random_tensor, poisoned, compare_close)
+    # Requested GEMM variants and croq.autotune_variants
+    # (variant_tuning_tests.py).
+    from variant_tuning_tests import variant_tuning_tests
+    variant_tuning_tests(suite, random_tensor, poisoned, compare_close)
 
     counts = {k: sum(r.status == k for r in suite.results)
               for k in ("PASS", "FAIL", "KNOWN")}
