@@ -13,6 +13,9 @@ from conftest import REPO
 
 GPU_TESTS = REPO / "test" / "Integration" / "GPU"
 DRIVER = GPU_TESTS / "run_gpu_tests.py"
+#: What the test groups share, the known issues among it.
+SUPPORT = GPU_TESTS / "gpu_test_support.py"
+GROUPS = sorted(GPU_TESTS.glob("*_tests.py"))
 BENCHES = sorted((REPO / "bench").glob("bench_*.py"))
 
 
@@ -24,7 +27,7 @@ def functions(paths):
     return names
 
 
-@pytest.mark.parametrize("script", [DRIVER, *BENCHES],
+@pytest.mark.parametrize("script", [DRIVER, SUPPORT, *GROUPS, *BENCHES],
                          ids=lambda p: p.name)
 def test_driver_parses(script):
     ast.parse(script.read_text(), filename=str(script))
@@ -33,8 +36,8 @@ def test_driver_parses(script):
 def test_every_gpu_test_kernel_is_run():
     kernels = functions(sorted(GPU_TESTS.glob("*.mlir")))
     assert len(kernels) >= 25
-    # run_gpu_tests.py and the groups it imports (linalg_ops_tests.py,
-    # im2col_tests.py, linalg_attention_tests.py, ...).
+    # run_gpu_tests.py and the groups it imports (copy_tests.py,
+    # tma_tests.py, linalg_matmul_tests.py, linalg_ops_tests.py, ...).
     driver = DRIVER.read_text() + "".join(
         path.read_text() for path in sorted(GPU_TESTS.glob("*_tests.py")))
     missing = [f"{k} ({f})" for k, f in kernels.items()
@@ -52,13 +55,13 @@ def test_every_bench_kernel_is_timed():
 
 
 def test_known_issues_name_real_kernels():
-    tree = ast.parse(DRIVER.read_text())
+    tree = ast.parse(SUPPORT.read_text())
     known = None
     for node in tree.body:
         if isinstance(node, ast.AnnAssign) and \
                 getattr(node.target, "id", None) == "KNOWN_ISSUES":
             known = ast.literal_eval(node.value)
-    assert known is not None, "run_gpu_tests.py has no KNOWN_ISSUES"
+    assert known is not None, "gpu_test_support.py has no KNOWN_ISSUES"
     kernels = functions(sorted(GPU_TESTS.glob("*.mlir")))
     assert set(known) <= set(kernels)
 
