@@ -114,3 +114,116 @@ def test_requests_are_per_thread(classifier):
         requests.request(())
     # The other thread asked for nothing; this one for `other`.
     assert seen == [model, other]
+
+
+class _FakeTorch:
+    """The torch calls the tuner makes, without a GPU."""
+
+    class cuda:  # noqa: N801: torch's name
+        @staticmethod
+        def synchronize():
+            pass
+
+        @staticmethod
+        def get_device_name():
+            return "fake"
+
+    class Tensor:
+        pass
+
+    uint8 = "uint8"
+
+    @staticmethod
+    def empty(*args, **kwargs):
+        return None
+
+    @staticmethod
+    def device(name):
+        return name
+
+
+class _FakeRequests:
+    """The runtime's requests for a function of two products: product 0
+    has variants 0-2 (2 is refused: the model's is taken instead), product
+    1 has 0-3; the model chooses (1, 2)."""
+
+    model = (1, 2)
+
+    def __init__(self):
+        self.asked = ()
+        self.calls = []
+
+    def request(self, variants):
+        self.asked = tuple(variants)
+
+    def taken(self):
+        taken = list(self.model)
+        for product, variant in enumerate(self.asked):
+            if variant >= 0 and not (product == 0 and variant == 2):
+                taken[product] = variant
+        return tuple(taken)
+
+    def reported(self):
+        # What the last call took, as the runtime records it.
+        return list(self.calls[-1])
+
+    def counts(self):
+        return [3, 4]
+
+
+class _FakeEntry:
+    name = "mlp"
+
+    class signature:  # noqa: N801: EntryPoint's attribute
+        arguments = ()
+
+    def __init__(self, requests):
+        self.requests = requests
+
+    def __call__(self, *args):
+        self.requests.calls.append(self.requests.taken())
+
+
+def _tuner(monkeypatch, ms):
+    """A tuned entry point on the fakes whose variants take ms(taken)."""
+    import sys
+    import croq.variant_tuning as vt
+    monkeypatch.setitem(sys.modules, "torch", _FakeTorch)
+    requests = _FakeRequests()
+    owner = croq.VariantTunedModule(module=None, iters=1)
+    monkeypatch.setattr(owner, "requests", lambda: requests)
+    entry = vt.VariantTunedEntryPoint(owner, _FakeEntry(requests))
+    monkeypatch.setattr(
+        entry, "_time",
+        lambda variants, args, flush, restore: ms(tuple(variants)))
+    return entry, requests
+
+
+def test_tuner_takes_each_product_in_turn(monkeypatch):
+    # Product 0 is fastest at 0, product 1 at 3; 2 of product 0 (the
+    # slowest if it ran) is refused and never timed.
+    cost0 = {0: 1.0, 1: 2.0, 2: 0.1}
+    cost1 = {0: 3.0, 1: 2.5, 2: 2.0, 3: 1.0}
+    timed = []
+
+    def ms(variants):
+        timed.append(variants)
+        return cost0[variants[0]] + cost1[variants[1]]
+    entry, requests = _tuner(monkeypatch, ms)
+    assert entry.tune() == (0, 3)
+    assert all(v[0] != 2 for v in timed)
+    times = entry.owner.choices()[entry.key()]
+    assert times["variants"] == [0, 3] and times["model"] == [1, 2]
+    # Calls of the same key take the choice; requests are cleared after.
+    requests.calls.clear()
+    entry()
+    assert requests.calls == [(0, 3)] and requests.asked == ()
+
+
+def test_tuner_keeps_the_model_on_a_tie(monkeypatch):
+    # Another variant 0.5% faster than the model's: within the noise the
+    # final rounds allow (MIN_GAIN), so the model's choice stays.
+    def ms(variants):
+        return 0.995 if variants == (0, 2) else 1.0
+    entry, _ = _tuner(monkeypatch, ms)
+    assert entry.tune() == (1, 2)
