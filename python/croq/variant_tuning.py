@@ -22,9 +22,10 @@ are rarely in the L2 when it starts), so memory-bound shapes are ranked by
 what they cost cold. The sweep's three fastest and the model's choice are
 then timed again in three rounds of rotated order, and the fastest median
 is kept; another variant must beat the model's choice by 1%, so a tie
-(within the timing's noise) keeps the model's. The arguments the entry point writes are saved first
-and put back after each timed variant. The choices live in memory, keyed
-by function, device and the arguments' dtypes, shapes and strides;
+(within the timing's noise) keeps the model's. The arguments the entry
+point writes are saved first and put back after each timed variant. The
+choices live in memory, keyed by function, device and the arguments'
+dtypes, shapes and strides;
 :meth:`VariantTunedModule.choices` lists them with the times measured::
 
     tuned = croq.autotune_variants(croq.load("out/gemm"))
@@ -40,11 +41,8 @@ import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .errors import CroqError, LoadError
-from .module import EntryPoint, Module, _Runtime
-
-#: The most products of one function whose variant the host code chooses
-#: that a tuned call tells apart.
-MAX_PRODUCTS = 64
+from .jit import MAX_PRODUCTS
+from .module import EntryPoint, Module, _optional_function, _Runtime
 
 #: The sweep's fastest variants timed again against the model's choice,
 #: in rounds of rotated order (VariantTunedEntryPoint._final).
@@ -56,14 +54,13 @@ MIN_GAIN = 1.01
 
 
 def _runtime_function(name: str, restype: Any, argtypes: List[Any]) -> Any:
-    runtime = _Runtime.library
-    fn = getattr(runtime, name, None) if runtime is not None else None
+    fn = None
+    if _Runtime.library is not None:
+        fn = _optional_function([_Runtime.library], name, restype, argtypes)
     if fn is None:
         raise LoadError(f"the croq runtime has no {name} (an older "
                         "libCroqRuntime.so); autotune_variants needs this "
                         "croq's runtime")
-    fn.restype = restype
-    fn.argtypes = argtypes
     return fn
 
 
@@ -117,6 +114,7 @@ class VariantTunedModule:
         self.flush_bytes = flush_bytes
         self._lock = threading.Lock()
         self._choices: Dict[str, Tuple[int, ...]] = {}
+        self._models: Dict[str, Tuple[int, ...]] = {}
         self._times: Dict[str, Dict[Tuple[int, ...], float]] = {}
         self._entries: Dict[str, VariantTunedEntryPoint] = {}
         self._requests: Optional[_Requests] = None
@@ -140,10 +138,9 @@ class VariantTunedModule:
         median ms."""
         with self._lock:
             return {key: {"variants": list(chosen),
-                          "model": list(self._times[key].get("model", ())),
+                          "model": list(self._models[key]),
                           "ms": {",".join(map(str, v)): t
-                                 for v, t in self._times[key].items()
-                                 if v != "model"}}
+                                 for v, t in self._times[key].items()}}
                     for key, chosen in self._choices.items()}
 
     def _choice(self, key: str) -> Optional[Tuple[int, ...]]:
@@ -151,9 +148,11 @@ class VariantTunedModule:
             return self._choices.get(key)
 
     def _remember(self, key: str, chosen: Tuple[int, ...],
-                  times: Dict[Any, Any]) -> None:
+                  model: Tuple[int, ...],
+                  times: Dict[Tuple[int, ...], float]) -> None:
         with self._lock:
             self._choices[key] = chosen
+            self._models[key] = model
             self._times[key] = times
 
 
@@ -209,11 +208,11 @@ class VariantTunedEntryPoint:
         model = tuple(requests.reported())
         counts = requests.counts()
         restore()
-        times: Dict[Any, Any] = {"model": model}
+        times: Dict[Tuple[int, ...], float] = {}
         best = model
         if model:
             flush = torch.empty(self.owner.flush_bytes, dtype=torch.uint8,
-                                device=args_device(args))
+                                device=_args_device(args))
             best_ms = times[model] = self._time(model, args, flush, restore)
             for product, count in enumerate(counts):
                 for variant in range(count):
@@ -230,10 +229,11 @@ class VariantTunedEntryPoint:
                     if ms < best_ms:
                         best, best_ms = tuple(taken), ms
             best = self._final(model, times, args, flush, restore)
-        self.owner._remember(self.key(*args), best, times)
+        self.owner._remember(self.key(*args), best, model, times)
         return best
 
-    def _final(self, model: Tuple[int, ...], times: Dict[Any, Any],
+    def _final(self, model: Tuple[int, ...],
+               times: Dict[Tuple[int, ...], float],
                args: Sequence[Any], flush: Any, restore: Any
                ) -> Tuple[int, ...]:
         """The fastest of the sweep's FINALISTS fastest and the model's
@@ -241,7 +241,7 @@ class VariantTunedEntryPoint:
         sweep's medians differ by a few percent from call order and
         clocks); another variant than the model's must be MIN_GAIN faster
         than it. `times` gets the final medians."""
-        timed = sorted((v for v in times if v != "model"), key=times.get)
+        timed = sorted(times, key=times.get)
         finalists = list(dict.fromkeys([model] + timed[:FINALISTS]))
         if len(finalists) == 1:
             return model
@@ -291,7 +291,7 @@ class VariantTunedEntryPoint:
         return statistics.median(samples)
 
 
-def args_device(args: Sequence[Any]) -> Any:
+def _args_device(args: Sequence[Any]) -> Any:
     """The device of the first tensor argument (the current CUDA device if
     none is a tensor)."""
     import torch

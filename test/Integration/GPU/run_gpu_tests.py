@@ -428,7 +428,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # Requested GEMM variants and croq.autotune_variants
     # (variant_tuning_tests.py).
     from variant_tuning_tests import variant_tuning_tests
-    variant_tuning_tests(suite, random_tensor, poisoned, compare_close)
+    variant_tuning_tests(suite, random_tensor, poisoned, compare_close,
+                         GEMM_TOLERANCE)
 
     counts = {k: sum(r.status == k for r in suite.results)
               for k in ("PASS", "FAIL", "KNOWN")}

@@ -35,11 +35,10 @@ EVERY_VARIANT_SHAPES = [(150, 6000, 6000), (333, 4096, 4096),
 KERNELS = [("linalg_mm_f16", torch.float16, False),
            ("linalg_mm_nt_bf16", torch.bfloat16, True)]
 
-TOLERANCE = {torch.float16: 2e-3, torch.bfloat16: 1e-2}
-
 
 def variant_tuning_tests(s, random_tensor: Callable, poisoned: Callable,
-                         compare_close: Callable) -> None:
+                         compare_close: Callable, tolerance: dict) -> None:
+    """`tolerance`: run_gpu_tests.py's GEMM_TOLERANCE, by result type."""
     def operands(m: int, n: int, k: int, dtype: torch.dtype, nt: bool):
         a = random_tensor((m, k), dtype)
         b = random_tensor((n, k) if nt else (k, n), dtype)
@@ -80,7 +79,7 @@ def variant_tuning_tests(s, random_tensor: Callable, poisoned: Callable,
                                 f"{model[product]}")
                     refused.append(variant)
                     continue
-                ok, err, detail = compare_close(out, ref, TOLERANCE[dtype])
+                ok, err, detail = compare_close(out, ref, tolerance[dtype])
                 worst = max(worst, err)
                 if not ok:
                     return False, err, f"variant {variant}: {detail}"
@@ -104,7 +103,7 @@ def variant_tuning_tests(s, random_tensor: Callable, poisoned: Callable,
             a, b, ref = operands(m, n, k, torch.float16, False)
             out = poisoned((m, n), torch.float16)
             tuned.linalg_mm_f16(a, b, out)
-            ok, err, detail = compare_close(out, ref, TOLERANCE[torch.float16])
+            ok, err, detail = compare_close(out, ref, tolerance[torch.float16])
             if not ok:
                 return ok, err, "first (tuning) call: " + detail
             choices = tuned.choices()
@@ -113,13 +112,14 @@ def variant_tuning_tests(s, random_tensor: Callable, poisoned: Callable,
             c = random_tensor((m, n), torch.float32)
             expected = c.double() + ref
             tuned.linalg_mm_acc_f16(a, b, c)
-            ok, err, detail = compare_close(c, expected, 1e-4)
+            ok, err, detail = compare_close(c, expected,
+                                            tolerance[torch.float32])
             if not ok:
                 return ok, err, "accumulating: " + detail
             # The same shape again: no new tuning, the same result.
             out.fill_(float("nan"))
             tuned.linalg_mm_f16(a, b, out)
-            ok, err, detail = compare_close(out, ref, TOLERANCE[torch.float16])
+            ok, err, detail = compare_close(out, ref, tolerance[torch.float16])
             again = tuned.choices()
             if not ok or len(again) != 2 or \
                     again[tuned.linalg_mm_f16.key(a, b, out)] != entry:
