@@ -70,10 +70,10 @@ static llvm::cl::list<int64_t> clGemmTile(
     llvm::cl::CommaSeparated);
 static llvm::cl::list<int64_t> clGemmCluster(
     "croq-gemm-cluster",
-    llvm::cl::desc("the thread block cluster (blocks along M,N; one of them "
-                   "1) of GEMMs from linalg, whose blocks share an operand "
-                   "by TMA multicast (default: chosen by the cost model; "
-                   "1,1: none)"),
+    llvm::cl::desc("the thread block cluster (blocks along M,N, at most 8) "
+                   "of GEMMs from linalg, whose blocks share B along M and "
+                   "A along N by TMA multicast (default: chosen by the cost "
+                   "model; 1,1: none)"),
     llvm::cl::CommaSeparated);
 static llvm::cl::opt<int64_t> clGemmF8PromoteSteps(
     "croq-gemm-f8-promote-steps",

@@ -511,8 +511,10 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
         gemm_cluster: ``(m, n)``, the thread block cluster of those GEMMs'
             unsplit kernels: ``(2, 1)`` puts two blocks of one tile column
             in a cluster, which load B's K steps once between them by TMA
-            multicast; ``(1, 2)`` does the same along N for A; ``(1, 1)``:
-            no clusters. One of the two is 1, the product at most 8. None
+            multicast; ``(1, 2)`` does the same along N for A; ``(2, 4)``
+            does both: each block's A step goes to the 4 blocks of its
+            row, its B step to the 2 of its column; ``(1, 1)``: no
+            clusters. The product is at most 8. None
             (the default) lets the cost model choose (clusters of 2 x 1
             for the 128x192 and 128x256 tiles where B's rows are not
             multiples of 128 bytes).

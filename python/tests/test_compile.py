@@ -325,7 +325,10 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
     with pytest.raises(croq.CompileError, match="gemm_cluster must be"):
         kernels(gemm_cluster=(2,))
     with pytest.raises(croq.CompileError, match="takes clusters of"):
-        kernels(gemm_cluster=(2, 2))
+        kernels(gemm_cluster=(4, 4))
+    # Clusters of 2 x 2 multicast both operands; every tile has its kernel.
+    assert kernels(gemm_tile=(64, 128), gemm_split_k=1,
+                   gemm_cluster=(2, 2)) == 1
 
 
 def test_batched_gemm_from_linalg(tools_dir, stub_runtime_dir, tmp_path):

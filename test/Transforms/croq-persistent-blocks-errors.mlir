@@ -31,3 +31,16 @@ func.func @clusters(%n: index) {
   }
   return
 }
+
+// -----
+
+// A load multicast along one dimension of a 2-D cluster cannot be named in
+// the persistent grid, whose cluster has one dimension.
+func.func @multicast_along(%v: !croq.view<64x64xf16>) {
+  // expected-error @+1 {{cannot make the block persistent: its loads are multicast along one dimension of its cluster, and the cluster of a persistent grid has one dimension}}
+  croq.parallel (%bm, %bn) in [4, 8] : block cluster [2, 4] attributes {croq.persistent = true} {
+    %t = croq.alloc : !croq.tile<64x64xf16, shared, swizzle = 128>
+    croq.copy tma multicast along 1 %v -> %t : !croq.view<64x64xf16> -> !croq.tile<64x64xf16, shared, swizzle = 128>
+  }
+  return
+}

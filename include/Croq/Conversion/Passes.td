@@ -238,7 +238,16 @@ def ConvertLinalgToCroq : Pass<"convert-linalg-to-croq", "ModuleOp"> {
     than the L2 is read from memory once per cluster row of tiles instead
     of once per row. `cluster-m = N` (up to 8) forces clusters
     of N x 1 on every unsplit kernel, `cluster-m = 1` none; `cluster-n = N`
-    forces 1 x N, which share A instead. Split kernels are not clustered.
+    forces 1 x N, which share A instead. Both together force clusters of
+    M x N blocks (at most 8), in which both operands are multicast: A's K
+    step to the blocks of a row of the cluster (`multicast along 1`), B's
+    to those of a column (`multicast along 0`). The cost model does not
+    choose them: 64x64 tiles in clusters of 2 x 4 move as few bytes
+    through the L2 as cuBLAS's kernel of that form (48 MB at
+    128x3000x3000), but ran 0.53-0.57 of cuBLAS there against 0.69-0.75 in
+    clusters of 2 x 1, and clusters of 4 or 8 blocks ran 0.24-0.38 at
+    128x4096x4096 (H200, bench/RESULTS.md). Such a kernel is not made
+    persistent. Split kernels are not clustered.
 
     Split K. When the tiles are too few to fill the chip and K is long
     (256x256x16384, M = 128), the K loop of a 128x128, 64x128 or 128x64

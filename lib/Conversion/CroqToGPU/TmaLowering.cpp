@@ -215,6 +215,40 @@ struct TmaLowering {
     return TmaCopySite{isLoad, tileType, map, usable, std::move(boxes), zero};
   }
 
+  /// The multicast mask (i16) of a load shared by `shares` blocks, and this
+  /// block's rank among them (i32). Shared by the whole cluster: every
+  /// block, at its cluster rank. Shared along cluster dimension d: the
+  /// blocks whose other coordinates are this block's, at its coordinate d.
+  /// A cluster's ranks run over its last dimension first (it is launched
+  /// on x), so coordinate d has the stride of the sizes after it.
+  static std::pair<Value, Value>
+  emitMulticastSharing(OpBuilder &b, Location loc, CopyOp op, int64_t shares) {
+    Value rank = NVVM::ClusterId::create(b, loc, b.getI32Type());
+    std::optional<uint64_t> dim = op.getMulticastDim();
+    if (!dim)
+      return {arith::ConstantIntOp::create(b, loc, (1 << shares) - 1, 16),
+              rank};
+    ArrayRef<int64_t> sizes = *getKernel(op).getCluster();
+    int64_t stride = 1;
+    for (int64_t size : sizes.drop_front(*dim + 1))
+      stride *= size;
+    auto i32 = [&](int64_t value) {
+      return arith::ConstantIntOp::create(b, loc, value, 32);
+    };
+    // coordinate = rank / stride % shares; the first sharing block's rank
+    // = rank - coordinate * stride.
+    Value coordinate = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, rank, i32(stride)), i32(shares));
+    Value first = arith::SubIOp::create(
+        b, loc, rank, arith::MulIOp::create(b, loc, coordinate, i32(stride)));
+    int64_t pattern = 0;
+    for (int64_t j = 0; j < shares; ++j)
+      pattern |= int64_t(1) << (j * stride);
+    Value mask = arith::ShLIOp::create(b, loc, i32(pattern), first);
+    mask = arith::TruncIOp::create(b, loc, b.getI16Type(), mask);
+    return {mask, coordinate};
+  }
+
   /// A load that completes on the event slot its trigger names: the trigger
   /// arrives expecting its bytes if it took the TMA path. The group's first
   /// thread issues it.
@@ -232,16 +266,13 @@ struct TmaLowering {
       OpBuilder::InsertionGuard guard(rewriter);
       if (failed(emitTmaOrSoftware(rewriter, op, site.usable, true)))
         return failure();
-      // A multicast load: block r of the cluster issues boxes r, r + n,
-      // ... of its n blocks, each written into every block's tile and
-      // completing on every block's slot.
+      // A multicast load: block r of the n blocks that share it issues
+      // boxes r, r + n, ..., each written into every sharing block's tile
+      // and completing on every sharing block's slot.
       int64_t shares = op.getShares();
       Value mask, rank;
-      if (shares > 1) {
-        mask =
-            arith::ConstantIntOp::create(rewriter, loc, (1 << shares) - 1, 16);
-        rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
-      }
+      if (shares > 1)
+        std::tie(mask, rank) = emitMulticastSharing(rewriter, loc, op, shares);
       for (auto [i, box] : llvm::enumerate(site.boxes)) {
         Value issue = first;
         if (shares > 1)

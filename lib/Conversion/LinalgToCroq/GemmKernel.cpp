@@ -46,9 +46,13 @@ static SwizzleAttr getCopySwizzle(Value tile) {
 /// own width at the tile's origin, and the mma reads its first columns.
 /// With `steps`, tile `at` starts at element `at * steps` (a convolution's
 /// filters, whose K steps start at element columns, not whole tiles).
+/// `multicastDim`: the cluster dimension whose blocks share the load (A's
+/// along N, 1, B's along M, 0), or none; in a cluster of one dimension with
+/// more than one block the load is shared by the whole cluster.
 static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
                          ArrayRef<int64_t> shape, ValueRange at, Value batch,
-                         Value tile, bool multicast,
+                         Value tile, const TileConfig &config,
+                         std::optional<int64_t> multicastDim,
                          ArrayRef<int64_t> steps = {}) {
   auto tileShape = cast<TileType>(tile.getType()).getShape().take_back(2);
   bool padded = tileShape != shape;
@@ -59,10 +63,18 @@ static Value loadOperand(OpBuilder &b, Location loc, Value tensor,
   // product.
   bool zfill =
       copySourceCanBeSmaller(view, cast<ViewType>(view.getType()).getShape());
+  int64_t sharing = !multicastDim        ? 1
+                    : *multicastDim == 0 ? config.clusterRows
+                                         : config.clusterCols;
+  bool multicast = sharing > 1;
+  // Named only where the other dimension has blocks too.
+  IntegerAttr along;
+  if (multicast && sharing != config.getClusterBlocks())
+    along = b.getI64IntegerAttr(*multicastDim);
   CopyOp::create(b, loc, /*future=*/Type(), CopyEngine::TMA, view, tile,
                  /*map=*/Value(), /*usable=*/Value(), zfill,
                  getCopySwizzle(tile),
-                 /*box=*/nullptr, /*boxOrigins=*/nullptr, multicast);
+                 /*box=*/nullptr, /*boxOrigins=*/nullptr, multicast, along);
   tile = getMatrixTile(b, loc, tile);
   auto tileType = cast<TileType>(tile.getType());
   if (padded) {
@@ -249,7 +261,7 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
              : loadOperand(b, loc, spec.a, aShape,
                            spec.aTransposed ? ValueRange{step, blockM}
                                             : ValueRange{blockM, step},
-                           batch, aTile, /*multicast=*/config.clusterCols > 1);
+                           batch, aTile, config, /*multicastDim=*/1);
   // A convolution whose channels are not whole K steps reads its filters
   // from the element column of the step's tap and channel block.
   Value bStep = step;
@@ -259,10 +271,10 @@ Value mlir::croq::emitKLoop(OpBuilder &b, Location loc, const MatmulSpec &spec,
     bSteps = spec.bTransposed ? SmallVector<int64_t>{bShape[0], 1}
                               : SmallVector<int64_t>{1, bShape[1]};
   }
-  Value fb = loadOperand(
-      b, loc, spec.b, bShape,
-      spec.bTransposed ? ValueRange{blockN, bStep} : ValueRange{bStep, blockN},
-      batch, bTile, /*multicast=*/config.clusterRows > 1, bSteps);
+  Value fb = loadOperand(b, loc, spec.b, bShape,
+                         spec.bTransposed ? ValueRange{blockN, bStep}
+                                          : ValueRange{bStep, blockN},
+                         batch, bTile, config, /*multicastDim=*/0, bSteps);
   Value nextScales;
   if (spec.aScales)
     nextScales =
@@ -433,7 +445,10 @@ void mlir::croq::emitBlockProgram(OpBuilder &b, Location loc,
   if (config.getClusterBlocks() > 1)
     kernel.setClusterAttr(
         b.getDenseI64ArrayAttr({config.clusterRows, config.clusterCols}));
-  setGemmAttributes(kernel, config, config.persistent);
+  // A persistent grid's cluster has one dimension, in which loads shared
+  // along one dimension of a cluster of two cannot be named.
+  bool bothMulticast = config.clusterRows > 1 && config.clusterCols > 1;
+  setGemmAttributes(kernel, config, config.persistent && !bothMulticast);
   Value blockM = kernel.getBody().front().getArgument(0);
   Value blockN = kernel.getBody().front().getArgument(1);
   Value batch;

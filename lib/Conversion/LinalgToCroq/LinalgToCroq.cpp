@@ -91,11 +91,11 @@ struct ConvertLinalgToCroqPass
       return signalPassFailure();
     }
     if (clusterM < 0 || clusterN < 1 ||
-        clusterM * clusterN > ParallelOp::kMaxClusterBlocks ||
-        (clusterM > 1 && clusterN > 1)) {
+        std::max<int64_t>(clusterM, 1) * clusterN >
+            ParallelOp::kMaxClusterBlocks) {
       getOperation()->emitError("convert-linalg-to-croq takes clusters of "
-                                "cluster-m x 1 (0: chosen) or 1 x cluster-n "
-                                "blocks, at most ")
+                                "cluster-m x cluster-n blocks (cluster-m 0: "
+                                "chosen), at most ")
           << ParallelOp::kMaxClusterBlocks << ", got "
           << static_cast<int64_t>(clusterM) << "x"
           << static_cast<int64_t>(clusterN);

@@ -1,6 +1,7 @@
 // RUN: croq-opt %s --convert-linalg-to-croq="cluster-m=2" --canonicalize -split-input-file | FileCheck %s
 // RUN: croq-opt %s --convert-linalg-to-croq="cluster-n=2" --canonicalize -split-input-file | FileCheck %s --check-prefix=ALONG-N
 // RUN: croq-opt %s --convert-linalg-to-croq --canonicalize -split-input-file | FileCheck %s --check-prefix=MODEL
+// RUN: croq-opt %s --convert-linalg-to-croq="tile-m=64 tile-n=64 split-k=1 cluster-m=2 cluster-n=4" --canonicalize -split-input-file | FileCheck %s --check-prefix=BOTH
 
 // Clusters of 2 x 1 blocks: the two blocks of a cluster compute tiles of
 // one column, so they need the same K steps of B, which each loads half of
@@ -16,6 +17,14 @@
 // ALONG-N: croq.parallel (%{{.*}}, %{{.*}}) in [8, 16] : block cluster [1, 2]
 // ALONG-N:   croq.copy tma multicast zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<128x64xf16>
 // ALONG-N:   croq.copy tma zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<64x192xf16>
+// In clusters of 2 x 4 blocks both operands are multicast: A's K step to
+// the 4 blocks of a row of the cluster (along 1), which compute tiles of
+// the same rows, and B's to the 2 blocks of a column (along 0). The grid's
+// 47 columns of 64 are rounded up to whole clusters (48).
+// BOTH-LABEL: func.func @one_wave
+// BOTH: croq.parallel (%{{.*}}, %{{.*}}) in [16, 48] : block cluster [2, 4]
+// BOTH:   croq.copy tma multicast along 1 zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<64x64xf16>
+// BOTH:   croq.copy tma multicast along 0 zfill swizzle = 128 %{{.*}} -> %{{.*}} : !croq.view<64x64xf16>
 func.func @one_wave(%a: memref<1000x7000xf16>, %b: memref<7000x3000xf16>, %c: memref<1000x3000xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<1000x3000xf16>)

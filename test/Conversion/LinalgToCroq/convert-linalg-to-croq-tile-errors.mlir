@@ -5,7 +5,7 @@
 // RUN: not croq-opt %s --convert-linalg-to-croq="split-k=-2" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not croq-opt %s --convert-linalg-to-croq="split-k=2" -split-input-file 2>&1 | FileCheck %s --check-prefix=BATCH
 // RUN: not croq-opt %s --convert-linalg-to-croq="tile-m=128 tile-n=256 split-k=4" 2>&1 | FileCheck %s --check-prefix=UNSPLITTABLE
-// RUN: not croq-opt %s --convert-linalg-to-croq="cluster-m=2 cluster-n=2" 2>&1 | FileCheck %s --check-prefix=CLUSTER2D
+// RUN: not croq-opt %s --convert-linalg-to-croq="cluster-m=4 cluster-n=4" 2>&1 | FileCheck %s --check-prefix=CLUSTER2D
 // RUN: not croq-opt %s --convert-linalg-to-croq="cluster-m=16" 2>&1 | FileCheck %s --check-prefix=CLUSTERBIG
 // RUN: not croq-opt %s --convert-linalg-to-croq="cluster-m=-1" 2>&1 | FileCheck %s --check-prefix=CLUSTERZERO
 // RUN: not croq-opt %s --convert-linalg-to-croq="stream-k=3" 2>&1 | FileCheck %s --check-prefix=STREAMK3
@@ -16,9 +16,9 @@
 // SHAPE: error: 'linalg.matmul' op convert-linalg-to-croq computes tiles of 128x256, 128x192, 128x224, 128x176, 128x160, 128x144, 128x128, 64x128, 192x192, 128x64, 64x16, 64x32 or 64x64 result elements, got 96x128
 // ALONE: error: convert-linalg-to-croq takes tile-m and tile-n together
 // NEGATIVE: error: convert-linalg-to-croq takes split-k >= 0, got -2
-// CLUSTER2D: error: convert-linalg-to-croq takes clusters of cluster-m x 1 (0: chosen) or 1 x cluster-n blocks, at most 8, got 2x2
-// CLUSTERBIG: error: convert-linalg-to-croq takes clusters of cluster-m x 1 (0: chosen) or 1 x cluster-n blocks, at most 8, got 16x1
-// CLUSTERZERO: error: convert-linalg-to-croq takes clusters of cluster-m x 1 (0: chosen) or 1 x cluster-n blocks, at most 8, got -1x1
+// CLUSTER2D: error: convert-linalg-to-croq takes clusters of cluster-m x cluster-n blocks (cluster-m 0: chosen), at most 8, got 4x4
+// CLUSTERBIG: error: convert-linalg-to-croq takes clusters of cluster-m x cluster-n blocks (cluster-m 0: chosen), at most 8, got 16x1
+// CLUSTERZERO: error: convert-linalg-to-croq takes clusters of cluster-m x cluster-n blocks (cluster-m 0: chosen), at most 8, got -1x1
 // UNSPLITTABLE: error: 'linalg.matmul' op convert-linalg-to-croq splits the K loop of 128x128, 64x128 and 128x64 tiles only, got split-k=4 with a tile of 128x256
 // CHIP: error: croq has no target description for chip 'sm_70'
 // STREAMK3: error: convert-linalg-to-croq takes stream-k of 0 (chosen), 1 (never) or 2 (always), got 3

@@ -99,6 +99,50 @@ func.func @multicast_store(%v: !croq.view<128x64xf16>, %t: !croq.tile<128x64xf16
 
 // -----
 
+// `multicast along d` names a dimension of the cluster.
+func.func @multicast_along_missing_dimension(%v: !croq.view<128x64xf16>, %t: !croq.tile<128x64xf16, shared, swizzle = 128>) {
+  croq.parallel (%i, %j) in [4, 8] : block cluster [2, 4] {
+    // expected-error @+1 {{'croq.copy' op multicast along cluster dimension 2, but its cluster has 2 dimensions}}
+    croq.copy tma multicast along 2 %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  }
+  return
+}
+
+// -----
+
+func.func @multicast_along_negative(%v: !croq.view<128x64xf16>, %t: !croq.tile<128x64xf16, shared, swizzle = 128>) {
+  croq.parallel (%i, %j) in [4, 8] : block cluster [2, 4] {
+    // expected-error @+1 {{expected a cluster dimension (>= 0), got -1}}
+    croq.copy tma multicast along -1 %v -> %t : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  }
+  return
+}
+
+// -----
+
+// A dimension without multicast (the generic form) shares nothing.
+func.func @multicast_dimension_alone(%v: !croq.view<128x64xf16>, %t: !croq.tile<128x64xf16, shared, swizzle = 128>) {
+  croq.parallel (%i, %j) in [4, 8] : block cluster [2, 4] {
+    // expected-error @+1 {{'croq.copy' op has a multicast dimension but is not multicast}}
+    "croq.copy"(%v, %t) <{engine = 1 : i32, multicastDim = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (!croq.view<128x64xf16>, !croq.tile<128x64xf16, shared, swizzle = 128>) -> ()
+  }
+  return
+}
+
+// -----
+
+// A load multicast along a dimension is shared by that dimension's blocks
+// alone: 128x64 along the 4 blocks of dimension 1 is four boxes of 32x64.
+func.func @multicast_along_box(%v: !croq.view<128x64xf16>, %t: !croq.tile<128x64xf16, shared, swizzle = 128>) {
+  croq.parallel (%i, %j) in [4, 8] : block cluster [2, 4] {
+    // expected-error @+1 {{'croq.copy' op the box of '!croq.tile<128x64xf16, shared, swizzle = 128>' shared by a cluster is [32, 64], got [64, 64]}}
+    croq.copy tma multicast along 1 %v -> %t boxes [64, 64] at [[0, 0], [64, 0]] : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  }
+  return
+}
+
+// -----
+
 // The boxes of a multicast copy are cut so that the cluster's blocks issue
 // equal shares: 128x64 in clusters of 2 is two boxes of 64x64.
 func.func @multicast_whole_box(%v: !croq.view<128x64xf16>, %t: !croq.tile<128x64xf16, shared, swizzle = 128>) {

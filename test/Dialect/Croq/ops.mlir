@@ -456,6 +456,19 @@ func.func @copy_example(%v: !croq.view<16x16xi32>, %t: !croq.tile<16x16xi32, sha
     %m = croq.copy tma async multicast swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
     croq.wait %m
   }
+  // CHECK: croq.parallel
+  // CHECK: %[[R:.*]] = croq.copy tma async multicast along 1 swizzle = 128 %[[A]] -> %[[S]] : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  // CHECK: croq.wait %[[R]]
+  croq.parallel (%i, %j) in [4, 8] : block cluster [2, 4] {
+    %m = croq.copy tma async multicast along 1 swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+    croq.wait %m
+  }
+  // CHECK: croq.parallel
+  // CHECK: %[[C:.*]] = croq.copy tma async multicast along 0 zfill swizzle = 128 %[[A]] -> %[[S]] : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+  croq.parallel (%i, %j) in [4, 8] : block cluster [2, 4] {
+    %c = croq.copy tma async multicast along 0 zfill swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+    croq.wait %c
+  }
   return
 }
 

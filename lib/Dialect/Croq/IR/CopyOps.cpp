@@ -274,7 +274,13 @@ int64_t CopyOp::getShares() {
   if (!getMulticast())
     return 1;
   ParallelOp kernel = getKernel(*this);
-  return kernel ? kernel.getClusterBlocks() : 1;
+  if (!kernel)
+    return 1;
+  std::optional<ArrayRef<int64_t>> cluster = kernel.getCluster();
+  std::optional<uint64_t> dim = getMulticastDim();
+  if (!cluster || !dim)
+    return kernel.getClusterBlocks();
+  return *dim < cluster->size() ? (*cluster)[*dim] : 1;
 }
 
 LogicalResult CopyOp::verify() {
@@ -366,6 +372,13 @@ LogicalResult CopyOp::verify() {
       return emitOpError("multicast shares the copy among the blocks of a "
                          "cluster, but it is not inside a block-level "
                          "croq.parallel region launched in clusters");
+    size_t rank = kernel.getCluster()->size();
+    if (std::optional<uint64_t> dim = getMulticastDim(); dim && *dim >= rank)
+      return emitOpError("multicast along cluster dimension ")
+             << *dim << ", but its cluster has " << rank << " dimension"
+             << (rank == 1 ? "" : "s");
+  } else if (getMulticastDim()) {
+    return emitOpError("has a multicast dimension but is not multicast");
   }
   if (isDma && getMap())
     return emitOpError("only tma copies take a tensor map");
@@ -442,7 +455,8 @@ struct IdentityTransposeToCopy : OpRewritePattern<TransposeOp> {
     rewriter.replaceOpWithNewOp<CopyOp>(
         op, op->getResultTypes(), CopyEngine::DMA, op.getSource(), op.getDest(),
         /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-        /*swizzle=*/nullptr, /*box=*/nullptr, /*boxOrigins=*/nullptr);
+        /*swizzle=*/nullptr, /*box=*/nullptr, /*boxOrigins=*/nullptr,
+        /*multicast=*/false, /*multicastDim=*/nullptr);
     return success();
   }
 };
@@ -514,7 +528,8 @@ struct ZeroPadToCopy : OpRewritePattern<PadOp> {
     rewriter.replaceOpWithNewOp<CopyOp>(
         op, op->getResultTypes(), CopyEngine::DMA, op.getSource(), op.getDest(),
         /*map=*/Value(), /*usable=*/Value(), /*zfill=*/false,
-        /*swizzle=*/nullptr, /*box=*/nullptr, /*boxOrigins=*/nullptr);
+        /*swizzle=*/nullptr, /*box=*/nullptr, /*boxOrigins=*/nullptr,
+        /*multicast=*/false, /*multicastDim=*/nullptr);
     return success();
   }
 };

@@ -149,6 +149,36 @@ static void printOptionalSwizzle(OpAsmPrinter &printer, Operation *,
     printer << " swizzle = " << stringifySwizzle(swizzle.getValue());
 }
 
+/// `multicast` or `multicast along 1`, optional: a tma load shared among
+/// the blocks of its cluster, or among those that differ in one cluster
+/// coordinate.
+static ParseResult parseMulticast(OpAsmParser &parser, UnitAttr &multicast,
+                                  IntegerAttr &dim) {
+  if (failed(parser.parseOptionalKeyword("multicast")))
+    return success();
+  multicast = parser.getBuilder().getUnitAttr();
+  if (failed(parser.parseOptionalKeyword("along")))
+    return success();
+  int64_t value;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseInteger(value))
+    return failure();
+  if (value < 0)
+    return parser.emitError(loc, "expected a cluster dimension (>= 0), got ")
+           << value;
+  dim = parser.getBuilder().getI64IntegerAttr(value);
+  return success();
+}
+
+static void printMulticast(OpAsmPrinter &printer, Operation *,
+                           UnitAttr multicast, IntegerAttr dim) {
+  if (!multicast)
+    return;
+  printer << " multicast";
+  if (dim)
+    printer << " along " << dim.getInt();
+}
+
 /// `boxes [64, 64] at [[0, 0], [0, 64]]`, optional: a tma copy's box shape
 /// and the origins of its boxes (flattened in `origins`).
 static ParseResult parseTmaBoxes(OpAsmParser &parser, DenseI64ArrayAttr &box,

@@ -37,7 +37,8 @@ static CopyOp createAsync(OpBuilder &builder, CopyOp copy) {
       builder, copy.getLoc(), FutureType::get(copy.getContext()),
       copy.getEngineAttr(), copy.getSource(), copy.getDest(), copy.getMap(),
       copy.getUsable(), copy.getZfillAttr(), copy.getSwizzleAttr(),
-      copy.getBoxAttr(), copy.getBoxOriginsAttr(), copy.getMulticastAttr());
+      copy.getBoxAttr(), copy.getBoxOriginsAttr(), copy.getMulticastAttr(),
+      copy.getMulticastDimAttr());
 }
 
 /// `load` issued async.

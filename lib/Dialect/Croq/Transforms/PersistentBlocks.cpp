@@ -55,6 +55,14 @@ static std::string check(ParallelOp block) {
   for (Operation &op : body)
     if (isa<EventAllocOp>(op))
       return "it allocates events, whose phases would run on across tiles";
+  // The persistent grid's cluster has one dimension.
+  WalkResult along = block.walk([](CopyOp copy) {
+    return copy.getMulticastDim() ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+  });
+  if (along.wasInterrupted())
+    return "its loads are multicast along one dimension of its cluster, "
+           "and the cluster of a persistent grid has one dimension";
   return "";
 }
 

@@ -57,7 +57,13 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
       blocks. The copy must be inside a block-level `croq.parallel` launched
       in clusters; a block may overwrite the tile only when every block of
       the cluster is done with it (the release triggers of a pipeline ring
-      are `cluster` triggers).
+      are `cluster` triggers). `multicast along d` shares the load only
+      among the blocks of the cluster that differ in their cluster
+      coordinate `d` alone (a cluster [2, 4]'s blocks of one row share
+      `along 1`, those of one column `along 0`): in a cluster of two
+      dimensions each operand of a GEMM is multicast to the blocks that use
+      it. Its boxes divide among those blocks, each issuing the share of its
+      coordinate along `d`.
 
     Example:
 
@@ -68,6 +74,10 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
     croq.copy tma %w -> %u boxes [64, 64] at [[0, 0], [0, 64]] : !croq.view<64x128xf16> -> !croq.tile<64x128xf16, shared, swizzle = 128>
     croq.parallel (%b) in [16] : block cluster [2] {
       %m = croq.copy tma async multicast swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
+      croq.wait %m
+    }
+    croq.parallel (%i, %j) in [4, 8] : block cluster [2, 4] {
+      %m = croq.copy tma async multicast along 1 swizzle = 128 %a -> %s : !croq.view<128x64xf16> -> !croq.tile<128x64xf16, shared, swizzle = 128>
       croq.wait %m
     }
     ```
@@ -81,21 +91,33 @@ def Croq_CopyOp : Croq_Op<"copy", [AttrSizedOperandSegments]> {
                        OptionalAttr<Croq_Swizzle>:$swizzle,
                        OptionalAttr<DenseI64ArrayAttr>:$box,
                        OptionalAttr<DenseI64ArrayAttr>:$boxOrigins,
-                       UnitAttr:$multicast);
+                       UnitAttr:$multicast,
+                       OptionalAttr<I64Attr>:$multicastDim);
   let results = (outs Optional<Croq_FutureType>:$future);
   let assemblyFormat = [{
-    $engine `` custom<AsyncResult>(type($future)) (`multicast` $multicast^)?
+    $engine `` custom<AsyncResult>(type($future))
+    `` custom<Multicast>($multicast, $multicastDim)
     (`zfill` $zfill^)?
     `` custom<OptionalSwizzle>($swizzle) $source `->` $dest
     (`map` $map^)? (`if` $usable^)? `` custom<TmaBoxes>($box, $boxOrigins)
     attr-dict
     `:` qualified(type($source)) `->` qualified(type($dest))
   }];
+  let builders = [
+    // A copy that is not multicast, or multicast to the whole cluster.
+    OpBuilder<(ins "Type":$future, "CopyEngine":$engine, "Value":$source,
+      "Value":$dest, "Value":$map, "Value":$usable, "bool":$zfill,
+      "SwizzleAttr":$swizzle, "DenseI64ArrayAttr":$box,
+      "DenseI64ArrayAttr":$boxOrigins, CArg<"bool", "false">:$multicast), [{
+      build($_builder, $_state, future, engine, source, dest, map, usable,
+            zfill, swizzle, box, boxOrigins, multicast, IntegerAttr());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     bool isAsync() { return getFuture() != nullptr; }
-    /// The blocks that share this copy: its cluster's for a multicast
-    /// copy, else 1.
+    /// The blocks that share this copy: for a multicast copy its cluster's,
+    /// or those along its dimension (`multicast along d`), else 1.
     int64_t getShares();
     /// Whether this copy moves from a global tensor into shared memory by
     /// the tensor memory accelerator.

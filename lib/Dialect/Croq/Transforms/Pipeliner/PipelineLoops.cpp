@@ -188,7 +188,8 @@ void RingBuilder::emitLoads(OpBuilder &b, Value iv, Value stage,
         b, copy.getLoc(), futureType, copy.getEngineAttr(),
         mapping.lookupOrDefault(copy.getSource()), dest, /*map=*/Value(),
         /*usable=*/Value(), copy.getZfillAttr(), copy.getSwizzleAttr(),
-        copy.getBoxAttr(), copy.getBoxOriginsAttr(), copy.getMulticastAttr());
+        copy.getBoxAttr(), copy.getBoxOriginsAttr(), copy.getMulticastAttr(),
+        copy.getMulticastDimAttr());
     futures.push_back(async.getFuture());
   }
   EventTriggerOp::create(b, loc, full, stage, futures, /*cluster=*/nullptr);
