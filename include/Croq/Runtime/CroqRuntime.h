@@ -257,14 +257,14 @@ CROQ_RT_EXPORT uint64_t croqRtTensorMapSetCacheCapacity(uint64_t capacity);
 ///   byteStrides[rank] bytes between consecutive indices (the innermost
 ///                     must be the element size)
 ///   boxDims[rank]     the box each bulk copy moves
-/// with L2 promotion none and zero fill for out-of-bounds elements. When the
-/// tensor breaks a rule of TMA (address not 16-byte aligned, or not 128-byte
-/// aligned with a swizzle; a stride not a multiple of 16 bytes or too large;
-/// a size of 0 or above 2^32; an innermost stride that is not the element
-/// size) or the encoding fails, it returns 0, points `*tensorMap` at 128 zero
-/// bytes and counts a fallback: the kernel then moves that tensor with the
-/// software (dma) copy. croqRtTensorMapFallbackReason tells why. Only a
-/// failed encoding is reported as an error.
+/// with L2 promotion to 128 bytes and zero fill for out-of-bounds elements.
+/// When the tensor breaks a rule of TMA (address not 16-byte aligned, or not
+/// 128-byte aligned with a swizzle; a stride not a multiple of 16 bytes or
+/// too large; a size of 0 or above 2^32; an innermost stride that is not the
+/// element size) or the encoding fails, it returns 0, points `*tensorMap` at
+/// 128 zero bytes and counts a fallback: the kernel then moves that tensor
+/// with the software (dma) copy. croqRtTensorMapFallbackReason tells why.
+/// Only a failed encoding is reported as an error.
 CROQ_RT_EXPORT int
 croqRtTensorMapGetStrided(int elementType, uint32_t rank,
                           const void *globalAddress, const int64_t *sizes,

@@ -18,6 +18,7 @@ static uint32_t lastRank;
 static uint64_t lastDims[5], lastStrides[4];
 static uint32_t lastBox[5];
 static int lastSwizzle;
+static int lastPromotion;
 
 static int stampingEncoder(void *map, int elementType, uint32_t rank,
                            const void *globalAddress,
@@ -26,8 +27,9 @@ static int stampingEncoder(void *map, int elementType, uint32_t rank,
                            const uint32_t *boxDims,
                            const uint32_t *elementStrides, int swizzle,
                            int l2Promotion, int oobFill) {
-  (void)globalAddress, (void)elementStrides, (void)l2Promotion, (void)oobFill;
+  (void)globalAddress, (void)elementStrides, (void)oobFill;
   ++encodes;
+  lastPromotion = l2Promotion;
   lastType = elementType;
   lastRank = rank;
   lastSwizzle = swizzle;
@@ -44,8 +46,8 @@ static int stampingEncoder(void *map, int elementType, uint32_t rank,
 
 /// Prints what the encoder saw last, in driver order.
 static void printSeen(void) {
-  printf("encoded: type=%d rank=%u swizzle=%d dims=[", lastType, lastRank,
-         lastSwizzle);
+  printf("encoded: type=%d rank=%u swizzle=%d l2=%d dims=[", lastType, lastRank,
+         lastSwizzle, lastPromotion);
   for (uint32_t i = 0; i < lastRank; ++i)
     printf("%s%llu", i ? ", " : "", (unsigned long long)lastDims[i]);
   printf("] strides=[");
