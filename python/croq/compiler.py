@@ -467,6 +467,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             gemm_f8_promote_steps: Optional[int] = None,
             gemm_variants: Optional[Sequence[int]] = None,
             gemm_classify: bool = False,
+            pipeline_stages: int = 0,
             cache: Union[bool, str, os.PathLike] = True) -> Artifact:
     """Compiles croq IR into an artifact directory.
 
@@ -531,6 +532,13 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
         gemm_classify: compile the classifier instead: no kernel; a call
             records each such GEMM's choice in the runtime
             (``croqRtGetReportedVariants``). ptxas is not needed.
+        pipeline_stages: the stages of the rings croq-pipeline-loops
+            builds for the loops that carry no ``croq.stages`` attribute
+            (the GEMMs from linalg among them): 0 (the default) as many as
+            fit in shared memory, up to 8 (the few-row GEMMs ran slower
+            with 13 and with 4 or 6 on an H200, bench/RESULTS.md); 1 no
+            pipelining; N > 1 exactly N, a ring that does not fit being
+            croq-translate's error.
         cache: the compile cache: True for :func:`default_cache_dir`, a
             directory, or False for none. An entry is keyed by the IR text,
             the module name, the options, and the path, size and time of
@@ -615,6 +623,12 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                                f"got {gemm_variants!r}", tool="croq")
         options.append("--croq-gemm-variants=" +
                        ",".join(str(v) for v in variants))
+    if not isinstance(pipeline_stages, int) or \
+            isinstance(pipeline_stages, bool) or pipeline_stages < 0:
+        raise CompileError("pipeline_stages must be an int >= 0, got "
+                           f"{pipeline_stages!r}", tool="croq")
+    if pipeline_stages:
+        options.append(f"--croq-pipeline-stages={pipeline_stages}")
     if gemm_classify:
         if gemm_variants is not None:
             raise CompileError("gemm_classify and gemm_variants exclude each "

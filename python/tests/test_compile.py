@@ -331,6 +331,37 @@ def test_gemm_tile_forces_the_tile(tools_dir, stub_runtime_dir, tmp_path):
                    gemm_cluster=(2, 2)) == 1
 
 
+def test_pipeline_stages(tools_dir, stub_runtime_dir, tmp_path):
+    # pipeline_stages sets the depth of the GEMM's operand ring: one
+    # mbarrier each for a stage's full and empty events, initialized one
+    # by one; a ring that does not fit is croq-translate's error.
+    product = """func.func @mm(%a: memref<128x3000xf16>, %b: memref<3000x3000xf16>,
+    %c: memref<128x3000xf16>) {
+  linalg.matmul ins(%a, %b : memref<128x3000xf16>, memref<3000x3000xf16>)
+      outs(%c : memref<128x3000xf16>)
+  return
+}
+"""
+
+    def inits(**options):
+        art = croq.compile(product, tmp_path / str(len(options)),
+                           name="mm", tools_dir=tools_dir,
+                           runtime_dir=stub_runtime_dir, binary="isa",
+                           cache=False, gemm_tile=(64, 64), gemm_split_k=1,
+                           gemm_cluster=(1, 1), **options)
+        return art.ptx.read_text().count("mbarrier.init")
+    default = inits()
+    assert inits(pipeline_stages=8) == default
+    assert default - inits(pipeline_stages=4) == 2 * (8 - 4)
+    assert inits(pipeline_stages=13) - default == 2 * (13 - 8)
+    with pytest.raises(croq.CompileError, match="bytes of shared memory"):
+        inits(pipeline_stages=20)
+    for bad in (-1, True, 2.0):
+        with pytest.raises(croq.CompileError,
+                           match="pipeline_stages must be"):
+            inits(pipeline_stages=bad)
+
+
 def test_batched_gemm_from_linalg(tools_dir, stub_runtime_dir, tmp_path):
     # A linalg.batch_matmul with dynamic shapes has the kernels of every
     # whole tile (its K loop is never split: 128x256, 128x192, 128x128 and
