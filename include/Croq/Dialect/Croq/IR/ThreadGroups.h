@@ -74,7 +74,7 @@ int64_t getSharedBytesLeft(int64_t capacity, ArrayRef<int64_t> otherBytes);
 /// GEMMs from linalg counts the same. GEMMs of few rows, whose blocks wait
 /// for their loads, ran slower with 13 (as cuBLAS's kernel there) and with
 /// 4 or 6: 64x64 tiles at 128x3000x3000 0.65 / 0.58 / 0.70 of cuBLAS
-/// against 0.72 with 8 (H200, bench/RESULTS.md).
+/// against 0.70-0.72 with 8 (H200, bench/RESULTS.md).
 constexpr int64_t kMaxAutoStages = 8;
 
 /// The most stages, up to `maxStages`, of rings whose stages take
