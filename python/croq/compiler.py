@@ -342,6 +342,14 @@ def split_ptx(text: str) -> Dict[str, str]:
     return modules
 
 
+def _check_count(name: str, value: object) -> None:
+    """Raises CompileError unless the option `name`'s `value` is an int >= 0
+    (a bool is not one)."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise CompileError(f"{name} must be an int >= 0, got {value!r}",
+                           tool="croq")
+
+
 def _source_and_name(source_or_path: Union[str, os.PathLike],
                      name: Optional[str]) -> "tuple[str, str]":
     """The IR text and the module name of ``source_or_path``."""
@@ -582,9 +590,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             raise CompileError("gemm_tile must be (rows, cols), got "
                                f"{gemm_tile!r}", tool="croq")
         options.append(f"--croq-gemm-tile={gemm_tile[0]},{gemm_tile[1]}")
-    if not isinstance(gemm_split_k, int) or gemm_split_k < 0:
-        raise CompileError("gemm_split_k must be an int >= 0, got "
-                           f"{gemm_split_k!r}", tool="croq")
+    _check_count("gemm_split_k", gemm_split_k)
     if gemm_split_k:
         options.append(f"--croq-gemm-split-k={gemm_split_k}")
     if gemm_stream_k not in (0, 1, 2):
@@ -592,9 +598,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                            f"{gemm_stream_k!r}", tool="croq")
     if gemm_stream_k:
         options.append(f"--croq-gemm-stream-k={gemm_stream_k}")
-    if not isinstance(gemm_cluster_k, int) or gemm_cluster_k < 0:
-        raise CompileError("gemm_cluster_k must be an int >= 0, got "
-                           f"{gemm_cluster_k!r}", tool="croq")
+    _check_count("gemm_cluster_k", gemm_cluster_k)
     if gemm_cluster_k:
         options.append(f"--croq-gemm-cluster-k={gemm_cluster_k}")
     if gemm_cluster is not None:
@@ -606,10 +610,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
             f"--croq-gemm-cluster={gemm_cluster[0]},{gemm_cluster[1]}")
 
     if gemm_f8_promote_steps is not None:
-        if not isinstance(gemm_f8_promote_steps, int) or \
-                gemm_f8_promote_steps < 0:
-            raise CompileError("gemm_f8_promote_steps must be an int >= 0, "
-                               f"got {gemm_f8_promote_steps!r}", tool="croq")
+        _check_count("gemm_f8_promote_steps", gemm_f8_promote_steps)
         options.append(
             f"--croq-gemm-f8-promote-steps={gemm_f8_promote_steps}")
 
@@ -623,10 +624,7 @@ def compile(source_or_path: Union[str, os.PathLike],  # noqa: A001
                                f"got {gemm_variants!r}", tool="croq")
         options.append("--croq-gemm-variants=" +
                        ",".join(str(v) for v in variants))
-    if not isinstance(pipeline_stages, int) or \
-            isinstance(pipeline_stages, bool) or pipeline_stages < 0:
-        raise CompileError("pipeline_stages must be an int >= 0, got "
-                           f"{pipeline_stages!r}", tool="croq")
+    _check_count("pipeline_stages", pipeline_stages)
     if pipeline_stages:
         options.append(f"--croq-pipeline-stages={pipeline_stages}")
     if gemm_classify:
